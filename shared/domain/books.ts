@@ -1,0 +1,120 @@
+// Plain book records as the domain sees them: `id` instead of MongoDB's `_id`,
+// no org_id (every function works inside one organisation), money in integer
+// minor units. Repositories translate between these and stored documents.
+
+/** ISO date `YYYY-MM-DD`; compares correctly as a string. */
+export type IsoDate = string;
+
+export interface Org {
+  id: string;
+  name: string;
+  base_currency: string;
+  lock_date: IsoDate | null;
+  settlement_accounts: string[];
+  require_distinct_approver: boolean;
+  version: number;
+}
+
+export interface LedgerLine {
+  account: string;
+  debit_minor: number;
+  credit_minor: number;
+}
+
+export type LedgerEntryStatus = 'posted' | 'reversed';
+
+export interface LedgerEntry {
+  id: string;
+  entry_date: IsoDate;
+  description: string;
+  reference: string;
+  counterparty_id: string;
+  currency: string;
+  lines: LedgerLine[];
+  status: LedgerEntryStatus;
+  reversal_of: string | null;
+  reversed_by: string | null;
+  version: number;
+}
+
+export interface BankAccount {
+  id: string;
+  name: string;
+  currency: string;
+  ledger_account: string;
+  reconciled_through: { date: IsoDate; balance_minor: number } | null;
+  opening_balance_minor: number;
+  version: number;
+}
+
+export type BankTransactionStatus = 'unreconciled' | 'reconciled';
+
+export interface BankTransaction {
+  id: string;
+  bank_account_id: string;
+  booking_date: IsoDate;
+  /** Signed: positive is money in. */
+  amount_minor: number;
+  currency: string;
+  counterparty_id: string;
+  counterparty_name: string;
+  remittance_info: string;
+  status: BankTransactionStatus;
+  reconciliation_id: string | null;
+  version: number;
+}
+
+export interface BankLink {
+  id: string;
+  bank_transaction_id: string;
+  ledger_entry_id: string;
+  /** Always positive. */
+  amount_minor: number;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  created_by: string;
+  version: number;
+}
+
+export type InboxDocumentStatus = 'open' | 'booked' | 'archived';
+
+export interface InboxDocument {
+  id: string;
+  received_at: string;
+  source: string;
+  status: InboxDocumentStatus;
+  file: { sha256: string; name: string; size: number; mime: string };
+  extracted: {
+    vendor_name?: string;
+    vendor_tax_id?: string;
+    invoice_number?: string;
+    invoice_date?: IsoDate;
+    total_minor?: number;
+    currency?: string;
+  };
+}
+
+/**
+ * An entry's open amount: Σ(debit − credit) over its lines on the org's
+ * settlement accounts. Positive = money expected in (receivable), negative =
+ * money expected out (payable).
+ */
+export function openAmountMinor(entry: Pick<LedgerEntry, 'lines'>, settlementAccounts: readonly string[]): number {
+  let open = 0;
+  for (const line of entry.lines) {
+    if (settlementAccounts.includes(line.account)) open += line.debit_minor - line.credit_minor;
+  }
+  return open;
+}
+
+/** A version reference the apply step re-checks before writing anything. */
+export interface Precondition {
+  collection: 'orgs' | 'ledger_entries' | 'bank_accounts' | 'bank_transactions' | 'bank_links';
+  id: string;
+  version: number;
+}
+
+/** Code-unit order, the same on every machine and locale (never localeCompare). */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,143 @@
+// Ledger entry reversal (DESIGN §5.3): the checks, in their contractual order,
+// and the plan a bookkeeper approves. Pure: the worker loads the books and the
+// pending locks, this decides.
+import { AppError } from '../errors.js';
+import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, Precondition } from './books.js';
+import { compareIds } from './books.js';
+import { planHash } from './plan-hash.js';
+import { fail, ok, type Result } from './result.js';
+import type { PendingHolder, ScopeClaim } from './scope.js';
+import { pendingDecision } from './scope.js';
+
+export interface ReversalRequest {
+  entry_id: string;
+  reversal_date: IsoDate;
+  reason: string | null;
+}
+
+export interface ReversalBooks {
+  org: Org;
+  /** null when the entry does not exist in this organisation. */
+  entry: LedgerEntry | null;
+  /** The entry's bank links. */
+  links: BankLink[];
+  /** The transactions of those links. */
+  transactions: BankTransaction[];
+  /** Pending operations holding the entry (or its transactions). */
+  pending: PendingHolder[];
+}
+
+export interface UnlinkAction {
+  kind: 'unlink';
+  bank_transaction_id: string;
+  link_id: string;
+  ledger_entry_id: string;
+  amount_minor: number;
+}
+
+export interface ReversalPlan {
+  ledger_entry_id: string;
+  reversal_date: IsoDate;
+  reason: string | null;
+  reversing_entry: {
+    entry_date: IsoDate;
+    description: string;
+    reference: string;
+    counterparty_id: string;
+    currency: string;
+    lines: LedgerLine[];
+    reversal_of: string;
+  };
+  actions: UnlinkAction[];
+}
+
+export type ReversalDecision =
+  | { outcome: 'staged'; plan: ReversalPlan; plan_hash: string; claim: ScopeClaim; preconditions: Precondition[] }
+  | { outcome: 'existing'; staged_operation_id: string };
+
+export function reversalScopeKey(entryId: string): string {
+  return `reverse:${entryId}`;
+}
+
+/**
+ * Decide a reversal. Checks run in the order of DESIGN §5.3 and the first
+ * failing one is answered. A pending operation that holds the very same plan
+ * for the same scope is not a conflict: it is returned as `existing`.
+ */
+export function decideReversal(books: ReversalBooks, request: ReversalRequest): Result<ReversalDecision> {
+  const { entry, org } = books;
+  if (!entry) return fail(new AppError('not_found', { details: { resource: 'Ledger entry', id: request.entry_id } }));
+  if (entry.status === 'reversed' || entry.reversed_by) {
+    return fail(new AppError('already_reversed', { details: { ledger_entry_id: entry.id, reversed_by: entry.reversed_by } }));
+  }
+  if (entry.reversal_of) {
+    return fail(new AppError('entry_is_reversal', { details: { ledger_entry_id: entry.id, reversal_of: entry.reversal_of } }));
+  }
+
+  // Everything after the pending check only matters for comparing plans: a
+  // pending holder turns any later failure into `pending_operation`.
+  const planned = planAfterPending(books, entry, org, request);
+  if (books.pending.length > 0) {
+    const samePlan = planned.ok ? { scope_key: planned.value.claim.scope_key, plan_hash: planned.value.plan_hash } : null;
+    return pendingDecision(books.pending, samePlan);
+  }
+  return planned;
+}
+
+function planAfterPending(
+  books: ReversalBooks,
+  entry: LedgerEntry,
+  org: Org,
+  request: ReversalRequest,
+): Result<ReversalDecision & { outcome: 'staged' }> {
+  if (request.reversal_date < entry.entry_date) {
+    return fail(new AppError('reversal_before_entry', { details: { reversal_date: request.reversal_date, entry_date: entry.entry_date } }));
+  }
+  if (org.lock_date !== null && request.reversal_date <= org.lock_date) {
+    return fail(new AppError('period_locked', { details: { reversal_date: request.reversal_date, lock_date: org.lock_date } }));
+  }
+
+  const links = books.links.filter((l) => l.ledger_entry_id === entry.id).sort((a, b) => compareIds(a.id, b.id));
+  const txnById = new Map(books.transactions.map((t) => [t.id, t]));
+  const reconciledLinks = links.filter((l) => txnById.get(l.bank_transaction_id)?.status === 'reconciled');
+  if (reconciledLinks.length > 0) {
+    const transactionIds = [...new Set(reconciledLinks.map((l) => l.bank_transaction_id))].sort(compareIds);
+    return fail(new AppError('reconciled_links', { details: { link_ids: reconciledLinks.map((l) => l.id), transaction_ids: transactionIds } }));
+  }
+
+  const plan: ReversalPlan = {
+    ledger_entry_id: entry.id,
+    reversal_date: request.reversal_date,
+    reason: request.reason,
+    reversing_entry: {
+      entry_date: request.reversal_date,
+      description: `Reversal of ${entry.id}`,
+      reference: entry.reference,
+      counterparty_id: entry.counterparty_id,
+      currency: entry.currency,
+      lines: entry.lines.map((line) => ({ account: line.account, debit_minor: line.credit_minor, credit_minor: line.debit_minor })),
+      reversal_of: entry.id,
+    },
+    actions: links.map((l) => ({
+      kind: 'unlink',
+      bank_transaction_id: l.bank_transaction_id,
+      link_id: l.id,
+      ledger_entry_id: entry.id,
+      amount_minor: l.amount_minor,
+    })),
+  };
+  const transactionIds = [...new Set(links.map((l) => l.bank_transaction_id))].sort(compareIds);
+  const preconditions: Precondition[] = [
+    { collection: 'orgs', id: org.id, version: org.version },
+    { collection: 'ledger_entries', id: entry.id, version: entry.version },
+    ...links.map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version })),
+    ...transactionIds.map((id): Precondition => ({ collection: 'bank_transactions', id, version: txnById.get(id)?.version ?? 0 })),
+  ];
+  return ok({
+    outcome: 'staged',
+    plan,
+    plan_hash: planHash(plan),
+    claim: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
+    preconditions,
+  });
+}

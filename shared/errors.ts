@@ -1,0 +1,114 @@
+// The one table of error codes. Every failure the API can answer is an
+// AppError carrying one of these codes; the HTTP status, `retryable` flag and
+// default message come from here and nowhere else. Codes are part of the
+// contract: never rename one, add new ones instead.
+
+export interface FieldError {
+  /** JSON pointer into the request (body fields as `/field`, query as `/query/x`, path as `/path/x`). */
+  pointer: string;
+  message: string;
+}
+
+type Details = Record<string, unknown>;
+
+interface ErrorSpec {
+  status: number;
+  retryable: boolean;
+  message: (details: Details) => string;
+}
+
+const list = (v: unknown): string => (Array.isArray(v) ? v.join(', ') : String(v ?? ''));
+
+export const ERROR_TABLE = {
+  validation_failed: { status: 400, retryable: false, message: () => 'The request is not valid; see error.errors for each problem.' },
+  malformed_json: { status: 400, retryable: false, message: () => 'The request body is not valid JSON.' },
+  invalid_cursor: { status: 400, retryable: false, message: () => 'The cursor is not one this service issued for this query.' },
+  unauthenticated: { status: 401, retryable: false, message: () => 'A valid bearer token is required (Authorization: Bearer <token>).' },
+  forbidden: { status: 403, retryable: false, message: (d) => `The token lacks the scope ${String(d.required_scope)}.` },
+  not_found: { status: 404, retryable: false, message: (d) => `${String(d.resource ?? 'Resource')} ${String(d.id ?? '')} was not found.`.replace(/ +\./, '.') },
+  route_not_found: { status: 404, retryable: false, message: (d) => `No route ${String(d.method)} ${String(d.path)}.` },
+  payload_too_large: { status: 413, retryable: false, message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.` },
+  unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
+  already_reversed: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} was already reversed by ${String(d.reversed_by)}.` },
+  entry_is_reversal: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}; it cannot be reversed.` },
+  pending_operation: { status: 409, retryable: true, message: (d) => `A pending staged operation already holds this scope: ${list(d.staged_operation_ids)}.` },
+  reconciled_links: { status: 409, retryable: false, message: (d) => `The entry has bank links on reconciled transactions: ${list(d.transaction_ids)}.` },
+  reversal_before_entry: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is before the entry date ${String(d.entry_date)}.` },
+  period_locked: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.` },
+  currency_mismatch: { status: 422, retryable: false, message: () => 'The currency does not match the bank account.' },
+  statement_before_last_reconciliation: { status: 422, retryable: false, message: (d) => `The statement ends ${String(d.end_date)}, before the last reconciliation on ${String(d.reconciled_through_date)}.` },
+  unknown_transactions: { status: 422, retryable: false, message: (d) => `Not transactions of this account: ${list(d.transaction_ids)}.` },
+  already_reconciled: { status: 409, retryable: false, message: (d) => `Already reconciled: ${list(d.transaction_ids)}.` },
+  transaction_after_statement_end: { status: 422, retryable: false, message: (d) => `Booked after the statement end date: ${list(d.transaction_ids)}.` },
+  unmatched_transactions: { status: 422, retryable: false, message: () => 'Some transactions are not fully linked to ledger entries; see details.transactions.' },
+  out_of_balance: { status: 422, retryable: false, message: (d) => `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.` },
+  idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
+  request_in_progress: { status: 409, retryable: true, message: () => 'A request with this Idempotency-Key is still being processed; retry shortly.' },
+  service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
+  internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
+} satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export interface AppErrorOptions {
+  details?: Details;
+  errors?: FieldError[];
+  message?: string;
+}
+
+/** A failure with a stable code; the error middleware turns it into an envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Details;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    const details = options.details ?? {};
+    super(options.message ?? ERROR_TABLE[code].message(details));
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.errors = options.errors;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+
+  get retryable(): boolean {
+    return ERROR_TABLE[this.code].retryable;
+  }
+
+  /** The `error` member of an error envelope. */
+  toBody(): ErrorBody {
+    const body: ErrorBody = {
+      code: this.code,
+      status: this.status,
+      retryable: this.retryable,
+      message: this.message,
+      details: this.details,
+    };
+    if (this.errors) body.errors = this.errors;
+    return body;
+  }
+
+  /** Rebuild from a body (e.g. a job result crossing the queue). */
+  static fromBody(body: ErrorBody): AppError {
+    const opts: AppErrorOptions = { details: body.details, message: body.message };
+    if (body.errors) opts.errors = body.errors;
+    return new AppError(body.code, opts);
+  }
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  status: number;
+  retryable: boolean;
+  message: string;
+  details: Details;
+  errors?: FieldError[];
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_TABLE, code);
+}
