@@ -1,0 +1,39 @@
+// The Express app factory: HTTP only. No listen here, so tests can start it on
+// any port; server.ts owns connections and the process lifecycle.
+import express, { type Express } from 'express';
+import type { Db } from 'mongodb';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '../shared/logger.js';
+import { locals } from './context.js';
+import { errorToEnvelope, routeNotFound } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestId } from './middleware/request-id.js';
+import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
+import type { StageDeps } from './stage-handler.js';
+
+export interface AppDeps extends StageDeps {
+  db: Db;
+  logger: Logger;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(pinoHttp({
+    logger: deps.logger,
+    genReqId: (_req, res) => locals(res as never).requestId,
+    customProps: (_req, res) => ({ request_id: locals(res as never).requestId }),
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  }));
+  app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.use('/api', jsonBody);
+  app.use(ledgerReversalRoutes(deps.db, deps));
+  app.use(routeNotFound);
+  app.use(errorToEnvelope);
+  return app;
+}

@@ -1,0 +1,11 @@
+import type { Response } from 'express';
+import type { TokenIdentity } from '../shared/storage/api-tokens.js';
+
+/** Per-request values the middleware chain sets and handlers read. */
+export interface Locals {
+  requestId: string;
+  operation: string | null;
+  auth?: TokenIdentity;
+}
+
+export const locals = (res: Response): Locals => res.locals as Locals;

@@ -1,0 +1,19 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { errorEnvelope } from '../../shared/envelope.js';
+import { AppError } from '../../shared/errors.js';
+import { locals } from '../context.js';
+import { bodyParserError } from './json-body.js';
+
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new AppError('route_not_found', { details: { method: req.method, path: req.path } }));
+};
+
+/** The one place an error becomes an HTTP answer. Unexpected errors are logged and answered 500 without internals. */
+export const errorToEnvelope: ErrorRequestHandler = (err, req, res, _next) => {
+  const appError = err instanceof AppError ? err : bodyParserError(err);
+  const l = locals(res);
+  const finalError = appError ?? new AppError('internal');
+  if (!appError) (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err, request_id: l.requestId }, 'unexpected error');
+  if (res.headersSent) return;
+  res.status(finalError.status).json(errorEnvelope(l.operation ?? null, l.requestId, finalError.toBody()));
+};

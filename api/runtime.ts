@@ -1,0 +1,48 @@
+// Everything an API process holds: MongoDB, the queue and its events, the
+// HTTP server. Tests start it in-process; server.ts wraps it for production.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { createRedis } from '../shared/queue/connection.js';
+import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
+import { connectMongo } from '../shared/storage/mongo.js';
+import { createApp } from './app.js';
+
+export interface ApiRuntime { port: number; close: () => Promise<void> }
+
+export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
+  const mongo = await connectMongo(config.mongoUrl);
+  await ensureIndexes(mongo.db);
+  const queueConnection = createRedis(config.redisUrl);
+  const eventsConnection = createRedis(config.redisUrl);
+  const queue = new Queue<StageJobData, JobOutcome>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
+  await queueEvents.waitUntilReady();
+
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    // Stop accepting, let in-flight requests answer, then release connections.
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await queueEvents.close();
+      await queue.close();
+      queueConnection.disconnect();
+      eventsConnection.disconnect();
+      await mongo.client.close();
+    })();
+    return closing;
+  };
+  return { port, close };
+}

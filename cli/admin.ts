@@ -1,0 +1,98 @@
+// `npm run admin -- …`: the operator's commands (DESIGN §4): load books,
+// generate a demo organisation, create API tokens. Exit codes: 0 ok, 1
+// failure, 2 bad input (a refused file, a bad option).
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { generateBooks } from '../shared/demo/books-generator.js';
+import { createToken, SCOPES, type Scope } from '../shared/storage/api-tokens.js';
+import { importBooks, type ImportResult } from '../shared/storage/books-import.js';
+import { findOrg } from '../shared/storage/books-read.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
+import { connectMongo, type Mongo } from '../shared/storage/mongo.js';
+
+class UsageError extends Error {}
+
+async function withMongo<T>(fn: (mongo: Mongo) => Promise<T>): Promise<T> {
+  const url = process.env.MONGO_URL;
+  if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url)) throw new UsageError('MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run -s services -- start`)');
+  const mongo = await connectMongo(url);
+  try {
+    await ensureIndexes(mongo.db);
+    return await fn(mongo);
+  } finally {
+    await mongo.client.close();
+  }
+}
+
+function report(result: ImportResult): void {
+  if (!result.ok) {
+    process.stderr.write(`books import refused; nothing was written. ${result.errors.length} problem(s):\n`);
+    for (const e of result.errors) process.stderr.write(`  ${e.pointer || '/'}: ${e.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stdout.write(`${JSON.stringify({ org_id: result.org_id, counts: result.counts })}\n`);
+}
+
+const integer = (name: string) => (value: string): number => {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be an integer`);
+  return Number(value);
+};
+
+function parseScopes(value: string): Scope[] {
+  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0 || scopes.length === 0) throw new InvalidArgumentError(`unknown scope(s) ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+const program = new Command('admin').description('bookstage operator commands').exitOverride();
+
+const books = program.command('books').description('load books into MongoDB');
+books.command('import').argument('<file>', 'books JSON file (DESIGN §4)').description('validate a books file whole, then upsert it').action(async (file: string) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+  }
+  report(await withMongo((m) => importBooks(m.db, parsed)));
+});
+books.command('demo').description('generate and import a deterministic demo organisation')
+  .requiredOption('--org <id>', 'organisation id')
+  .option('--size <n>', 'about how many bank transactions', integer('--size'), 200)
+  .option('--seed <s>', 'generator seed', integer('--seed'), 1)
+  .action(async (opts: { org: string; size: number; seed: number }) => {
+    let file;
+    try {
+      file = generateBooks({ org_id: opts.org, size: opts.size, seed: opts.seed });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    report(await withMongo((m) => importBooks(m.db, file)));
+  });
+
+program.command('tokens').description('API tokens').command('create').description('create a token; the secret is printed once')
+  .requiredOption('--org <id>', 'organisation id')
+  .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
+  .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, parseScopes)
+  .option('--json', 'print {"token": …} as JSON on stdout')
+  .action(async (opts: { org: string; actor: string; scopes: Scope[]; json?: boolean }) => {
+    if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor)) throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
+    const created = await withMongo(async (m) => {
+      if (!(await findOrg(m.db, opts.org))) throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);
+      return createToken(m.db, { org_id: opts.org, actor: opts.actor, scopes: opts.scopes });
+    });
+    if (opts.json) process.stdout.write(`${JSON.stringify(created)}\n`);
+    else process.stdout.write(`token ${created.token_id} for ${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`);
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const e = err as { code?: string; exitCode?: number; message?: string };
+  if (e.code?.startsWith('commander.')) {
+    process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
+    return;
+  }
+  process.stderr.write(`admin: ${e.message ?? String(err)}\n`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+});

@@ -1,0 +1,50 @@
+// `npm test`: start this run's own servers (unless MONGO_URL/REDIS_URL are
+// given), run the whole mocha suite once against them, stop them, and close
+// with a plain `N passed, N failed` line.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
+
+async function main(): Promise<number> {
+  const given = Boolean(process.env.MONGO_URL && process.env.REDIS_URL);
+  const set = `test-${process.pid}`;
+  let code = 1;
+  const stop = async (): Promise<void> => {
+    if (!given) await stopServices(set);
+  };
+  process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
+  process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  try {
+    const urls = await startServices(set);
+    // A database of its own, so a run never sees another run's or a demo's data.
+    const mongoUrl = new URL(urls.mongoUrl);
+    mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
+    code = await runMocha({ ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
+  } finally {
+    await stop();
+  }
+  return code;
+}
+
+function runMocha(env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+    const child = spawn(process.execPath, [mocha, ...process.argv.slice(2)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let tail = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-20_000);
+    });
+    child.on('exit', (code) => {
+      const count = (word: string): number => Number(new RegExp(`(\\d+) ${word}`).exec(tail)?.[1] ?? 0);
+      process.stdout.write(`\ntests: ${count('passing')} passed, ${count('failing')} failed, ${count('pending')} skipped\n`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+main().then((code) => process.exit(code), (err: unknown) => {
+  process.stderr.write(`npm test: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

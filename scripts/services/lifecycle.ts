@@ -1,0 +1,121 @@
+// Start or reuse, and stop, the servers a checkout needs (DESIGN §2):
+// MONGO_URL/REDIS_URL when set; else testcontainers when a Docker engine
+// answers; else local redis-server and FerretDB on PostgreSQL 15, on free
+// loopback ports with data in a temp dir. What was started is recorded in
+// `.bookstage/services-NAME.json` inside the checkout, so two checkouts never
+// share or stop each other's servers, and stop kills only its own pids.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dockerMayBeThere, removeContainers, startWithTestcontainers } from './docker.js';
+import { ensureFerretBinary, startFerret } from './ferretdb.js';
+import { startPostgres, stopPostgres } from './postgres.js';
+import { isOurProcess, log, stopProcess } from './processes.js';
+import { startRedis } from './redis.js';
+
+export interface ServiceUrls { mongoUrl: string; redisUrl: string }
+
+interface LocalState {
+  kind: 'local';
+  base_dir: string;
+  redis: { pid: number; port: number };
+  postgres: { data_dir: string; port: number };
+  ferretdb: { pid: number; port: number; binary: string };
+  mongo_url: string;
+  redis_url: string;
+}
+interface DockerState { kind: 'docker'; containers: string[]; mongo_url: string; redis_url: string }
+type State = LocalState | DockerState;
+
+/** The checkout's root (this file is dist/scripts/services/lifecycle.js). */
+export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const stateDir = join(projectRoot, '.bookstage');
+const stateFile = (name: string): string => join(stateDir, `services-${name}.json`);
+
+function readState(name: string): State | null {
+  try {
+    return JSON.parse(readFileSync(stateFile(name), 'utf8')) as State;
+  } catch {
+    return null;
+  }
+}
+
+function alive(state: State): boolean {
+  if (state.kind === 'docker') return true;
+  return isOurProcess(state.redis.pid, 'redis-server')
+    && isOurProcess(state.ferretdb.pid, 'ferretdb')
+    && existsSync(join(state.postgres.data_dir, 'postmaster.pid'));
+}
+
+/** Env URLs win; otherwise start (or reuse) the named set of servers. */
+export async function startServices(name: string): Promise<ServiceUrls> {
+  const { MONGO_URL, REDIS_URL } = process.env;
+  if (MONGO_URL && REDIS_URL) return { mongoUrl: MONGO_URL, redisUrl: REDIS_URL };
+
+  const existing = readState(name);
+  if (existing && alive(existing)) {
+    log(`reusing running servers (${stateFile(name)})`);
+    return { mongoUrl: existing.mongo_url, redisUrl: existing.redis_url };
+  }
+  if (existing) await stopServices(name);
+
+  mkdirSync(stateDir, { recursive: true });
+  if (dockerMayBeThere()) {
+    const docker = await startWithTestcontainers();
+    if (docker) {
+      const state: DockerState = { kind: 'docker', containers: docker.containers, mongo_url: docker.mongoUrl, redis_url: docker.redisUrl };
+      writeFileSync(stateFile(name), JSON.stringify(state, null, 2));
+      return { mongoUrl: docker.mongoUrl, redisUrl: docker.redisUrl };
+    }
+  }
+  return startLocal(name);
+}
+
+async function startLocal(name: string): Promise<ServiceUrls> {
+  const binary = ensureFerretBinary(join(projectRoot, '.cache'));
+  const baseDir = mkdtempSync(join(tmpdir(), `bookstage-${name}-`));
+  // The postgres user must be able to reach its data dir below this one.
+  chmodSync(baseDir, 0o755);
+  const partial: Partial<LocalState> & { kind: 'local'; base_dir: string } = { kind: 'local', base_dir: baseDir };
+  const save = (): void => writeFileSync(stateFile(name), JSON.stringify(partial, null, 2));
+  try {
+    partial.redis = await startRedis(baseDir);
+    save();
+    const pg = await startPostgres(baseDir);
+    partial.postgres = { data_dir: pg.dataDir, port: pg.port };
+    save();
+    const ferret = await startFerret(binary, baseDir, pg.port);
+    partial.ferretdb = ferret;
+    partial.mongo_url = `mongodb://127.0.0.1:${ferret.port}/bookstage`;
+    partial.redis_url = `redis://127.0.0.1:${partial.redis.port}`;
+    save();
+    return { mongoUrl: partial.mongo_url, redisUrl: partial.redis_url };
+  } catch (err) {
+    log(`start failed, stopping what was started: ${(err as Error).message}`);
+    await stopState(partial as State);
+    rmSync(stateFile(name), { force: true });
+    throw err;
+  }
+}
+
+async function stopState(state: Partial<LocalState> | DockerState): Promise<void> {
+  if (state.kind === 'docker') {
+    await removeContainers(state.containers);
+    return;
+  }
+  if (state.ferretdb) await stopProcess(state.ferretdb.pid, 'ferretdb');
+  if (state.postgres) stopPostgres(state.postgres.data_dir);
+  if (state.redis) await stopProcess(state.redis.pid, 'redis-server');
+  if (state.base_dir) rmSync(state.base_dir, { recursive: true, force: true });
+}
+
+/** Stop what `startServices(name)` started; servers given by env URLs are never touched. */
+export async function stopServices(name: string): Promise<boolean> {
+  const state = readState(name);
+  if (!state) return false;
+  await stopState(state);
+  rmSync(stateFile(name), { force: true });
+  log(`stopped servers of ${stateFile(name)}`);
+  return true;
+}

@@ -1,0 +1,59 @@
+import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { aptInstall, isRoot, log } from './processes.js';
+import { freePort } from './ports.js';
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+export interface PostgresProcess { dataDir: string; port: number }
+
+function ensurePostgresInstalled(): void {
+  if (!existsSync(join(PG_BIN, 'postgres'))) aptInstall(['postgresql-15']);
+  if (!existsSync(join(PG_BIN, 'postgres'))) throw new Error(`PostgreSQL 15 not found in ${PG_BIN} after apt-get install postgresql-15`);
+}
+
+/** PostgreSQL refuses to run as root: as root, run it as the Debian `postgres` user. */
+function pgCommand(bin: string, args: string[]): [string, string[]] {
+  return isRoot() ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args]] : [join(PG_BIN, bin), args];
+}
+
+function run(bin: string, args: string[]): void {
+  const [cmd, argv] = pgCommand(bin, args);
+  execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function postgresIds(): { uid: number; gid: number } {
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+export async function startPostgres(baseDir: string): Promise<PostgresProcess> {
+  ensurePostgresInstalled();
+  const dataDir = join(baseDir, 'pg');
+  mkdirSync(dataDir, { mode: 0o700 });
+  if (isRoot()) {
+    const { uid, gid } = postgresIds();
+    chownSync(dataDir, uid, gid);
+  }
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
+  const port = await freePort();
+  run('pg_ctl', [
+    '-D', dataDir, '-l', join(dataDir, 'log'), '-w', '-t', '60',
+    '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+    'start',
+  ]);
+  execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', 'create database ferretdb'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  log(`postgresql 15 on 127.0.0.1:${port} (data ${dataDir})`);
+  return { dataDir, port };
+}
+
+export function stopPostgres(dataDir: string): void {
+  if (!existsSync(join(dataDir, 'postmaster.pid'))) return;
+  try {
+    run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+  } catch (err) {
+    log(`pg_ctl stop failed: ${(err as Error).message}`);
+  }
+}

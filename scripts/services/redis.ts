@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { aptInstall, log, spawnDetached, which } from './processes.js';
+import { freePort, waitForPort } from './ports.js';
+
+export interface RedisProcess { pid: number; port: number }
+
+export function ensureRedisInstalled(): string {
+  let bin = which('redis-server');
+  if (!bin) {
+    aptInstall(['redis-server']);
+    bin = which('redis-server');
+  }
+  if (!bin) throw new Error('redis-server is still not on PATH after apt-get install redis-server');
+  return bin;
+}
+
+export async function startRedis(dataDir: string): Promise<RedisProcess> {
+  const bin = ensureRedisInstalled();
+  const port = await freePort();
+  // No persistence: these are throw-away servers for tests and demos. The
+  // production compose file runs Redis with AOF.
+  const pid = spawnDetached(bin, [
+    '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir,
+    '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--maxmemory-policy', 'noeviction',
+  ], join(dataDir, 'redis.log'));
+  await waitForPort(port, 15_000, 'redis-server');
+  log(`redis-server pid ${pid} on 127.0.0.1:${port}`);
+  return { pid, port };
+}

@@ -1,0 +1,84 @@
+// Environment configuration, validated once at start. A bad value stops the
+// process with a message naming the variable, never a stack trace later.
+import { Ajv } from 'ajv';
+
+export interface Config {
+  mongoUrl: string;
+  redisUrl: string;
+  port: number;
+  logLevel: string;
+  queuePrefix: string;
+  /** How long a staging call waits for its job before answering 202. */
+  stageWaitMs: number;
+  /** The most a client may ask for with `Prefer: wait=N`. */
+  stageWaitMaxMs: number;
+  workerConcurrency: number;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    MONGO_URL: { type: 'string', pattern: '^mongodb(\\+srv)?://.+' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://.+' },
+    PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    STAGE_WAIT_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    STAGE_WAIT_MAX_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    WORKER_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+  },
+  required: ['MONGO_URL', 'REDIS_URL'],
+} as const;
+
+const HINTS: Record<string, string> = {
+  MONGO_URL: 'a mongodb:// URL with the database name in its path, e.g. mongodb://127.0.0.1:27017/bookstage',
+  REDIS_URL: 'a redis:// URL, e.g. redis://127.0.0.1:6379',
+  PORT: 'a TCP port number, 0 for any free one (default 8080)',
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+  QUEUE_PREFIX: 'letters, digits, _ and - (default bookstage)',
+  STAGE_WAIT_MS: 'milliseconds, an integer (default 10000)',
+  STAGE_WAIT_MAX_MS: 'milliseconds, an integer (default 60000)',
+  WORKER_CONCURRENCY: 'an integer from 1 to 999 (default 4)',
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const ajv = new Ajv({ allErrors: true });
+  const validate = ajv.compile(schema);
+  const subset = Object.fromEntries(Object.keys(schema.properties).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
+  if (!validate(subset)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const name = e.keyword === 'required' ? String(e.params.missingProperty) : e.instancePath.slice(1);
+      const state = e.keyword === 'required' ? 'is not set' : `is invalid (${JSON.stringify(subset[name])})`;
+      return `${name} ${state}: expected ${HINTS[name] ?? e.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const int = (name: string, fallback: number): number => (subset[name] === undefined ? fallback : Number(subset[name]));
+  const port = int('PORT', 8080);
+  if (port > 65535) throw new ConfigError(`Invalid configuration:\n  PORT is invalid (${port}): expected ${HINTS.PORT}`);
+  return {
+    mongoUrl: String(subset.MONGO_URL),
+    redisUrl: String(subset.REDIS_URL),
+    port,
+    logLevel: String(subset.LOG_LEVEL ?? 'info'),
+    queuePrefix: String(subset.QUEUE_PREFIX ?? 'bookstage'),
+    stageWaitMs: int('STAGE_WAIT_MS', 10_000),
+    stageWaitMaxMs: int('STAGE_WAIT_MAX_MS', 60_000),
+    workerConcurrency: int('WORKER_CONCURRENCY', 4),
+  };
+}
+
+/** For process entry points: print the problem and exit 78 (EX_CONFIG). */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,65 @@
+// The FIFO walk (DESIGN §5.2 step 2). Pure arithmetic on integer minor units:
+// the caller orders both queues and states what is still open on each side;
+// this returns the target allocation, amount per (transaction, entry) pair.
+
+/** One side of the walk: a transaction's remaining amount or an entry's remaining capacity. */
+export interface FifoItem {
+  id: string;
+  /** Non-negative integer minor units (absolute value). */
+  amount_minor: number;
+}
+
+export interface FifoAllocation {
+  transaction_id: string;
+  entry_id: string;
+  /** Always positive. */
+  amount_minor: number;
+}
+
+export interface FifoResult {
+  /** In walk order: transaction by transaction, each one's entries in queue order. */
+  allocations: FifoAllocation[];
+  /** What each transaction keeps unallocated, aligned with the input queue. */
+  transaction_remainders: number[];
+  /** What each entry keeps uncovered, aligned with the input queue. */
+  entry_remainders: number[];
+}
+
+/**
+ * Walk both queues in the order given: allocate min(remaining transaction
+ * amount, remaining entry capacity) to the pair, advance whichever is used up.
+ * O(transactions + entries).
+ */
+export function allocateFifo(transactions: readonly FifoItem[], entries: readonly FifoItem[]): FifoResult {
+  const transactionRemainders = transactions.map(amountOf);
+  const entryRemainders = entries.map(amountOf);
+  const allocations: FifoAllocation[] = [];
+
+  let t = 0;
+  let e = 0;
+  while (t < transactions.length && e < entries.length) {
+    const need = transactionRemainders[t]!;
+    if (need === 0) {
+      t += 1;
+      continue;
+    }
+    const room = entryRemainders[e]!;
+    if (room === 0) {
+      e += 1;
+      continue;
+    }
+    const amount = Math.min(need, room);
+    allocations.push({ transaction_id: transactions[t]!.id, entry_id: entries[e]!.id, amount_minor: amount });
+    transactionRemainders[t] = need - amount;
+    entryRemainders[e] = room - amount;
+  }
+  return { allocations, transaction_remainders: transactionRemainders, entry_remainders: entryRemainders };
+}
+
+function amountOf(item: FifoItem): number {
+  const amount = item.amount_minor;
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new RangeError(`FIFO amount of ${item.id} must be a non-negative safe integer, got ${String(amount)}`);
+  }
+  return amount;
+}

@@ -1,0 +1,37 @@
+// The CLI envelope (DESIGN §5): every response with a body is one of these.
+import type { ErrorBody } from './errors.js';
+
+export const API_VERSION = 'v1';
+
+export interface Warning {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface SuccessEnvelope<T = unknown> {
+  ok: true;
+  api_version: typeof API_VERSION;
+  operation: string | null;
+  request_id: string;
+  data: T;
+  warnings: Warning[];
+}
+
+export interface ErrorEnvelope {
+  ok: false;
+  api_version: typeof API_VERSION;
+  operation: string | null;
+  request_id: string;
+  error: ErrorBody;
+}
+
+export type Envelope<T = unknown> = SuccessEnvelope<T> | ErrorEnvelope;
+
+export function successEnvelope<T>(operation: string | null, requestId: string, data: T, warnings: Warning[] = []): SuccessEnvelope<T> {
+  return { ok: true, api_version: API_VERSION, operation, request_id: requestId, data, warnings };
+}
+
+export function errorEnvelope(operation: string | null, requestId: string, error: ErrorBody): ErrorEnvelope {
+  return { ok: false, api_version: API_VERSION, operation, request_id: requestId, error };
+}

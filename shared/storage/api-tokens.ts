@@ -1,0 +1,32 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from 'mongodb';
+import { collections } from './collections.js';
+
+export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Only the SHA-256 of a secret is stored; the secret is shown once. */
+export interface ApiTokenDoc {
+  _id: string; // sha256 hex of the secret
+  token_id: string;
+  org_id: string;
+  actor: string;
+  scopes: Scope[];
+  created_at: string;
+}
+
+export interface TokenIdentity { token_id: string; org_id: string; actor: string; scopes: Scope[] }
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export async function createToken(db: Db, input: { org_id: string; actor: string; scopes: Scope[] }): Promise<TokenIdentity & { token: string }> {
+  const token = `bst_${randomBytes(32).toString('base64url')}`;
+  const token_id = `tok_${randomBytes(8).toString('hex')}`;
+  await collections(db).apiTokens.insertOne({ _id: hashSecret(token), token_id, ...input, created_at: new Date().toISOString() });
+  return { token, token_id, ...input };
+}
+
+export async function findTokenBySecret(db: Db, secret: string): Promise<TokenIdentity | null> {
+  const doc = await collections(db).apiTokens.findOne({ _id: hashSecret(secret) });
+  return doc ? { token_id: doc.token_id, org_id: doc.org_id, actor: doc.actor, scopes: doc.scopes } : null;
+}

@@ -1,0 +1,85 @@
+// One pending operation per scope (DESIGN §5, §6). A claim becomes one lock
+// document per key, `_id` = `ORG:KEY`; MongoDB's unique `_id` decides races,
+// never a read followed by a write. Locks are written before their operation
+// is visible and removed when it reaches a final state. A lock whose
+// operation is final, expired, or never appeared (its job died between the
+// two writes) is dead and is cleared by whoever meets it.
+import type { Db } from 'mongodb';
+import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
+import { collections } from './collections.js';
+import { PENDING_STATUSES } from './staged-operations.js';
+
+export interface ScopeLockDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  scope_key: string;
+  plan_hash: string;
+  created_at: string;
+}
+
+/** A lock whose operation has not appeared after this long is an orphan. */
+const ORPHAN_AFTER_MS = 2 * 60 * 1000;
+
+export function lockKeys(orgId: string, claim: ScopeClaim): string[] {
+  return [
+    `${orgId}:${claim.scope_key}`,
+    ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
+    ...claim.transaction_ids.map((id) => `${orgId}:bt:${id}`),
+  ];
+}
+
+/** The live pending operations holding any of the keys; dead locks are cleared on the way. */
+export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
+  const c = collections(db);
+  const locks = await c.scopeLocks.find({ _id: { $in: keys }, org_id: orgId }).toArray();
+  const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
+  if (others.length === 0) return [];
+  const ops = await c.stagedOperations
+    .find({ org_id: orgId, _id: { $in: [...new Set(others.map((l) => l.staged_operation_id))] } }, { projection: { status: 1, expires_at: 1 } })
+    .toArray();
+  const opById = new Map(ops.map((o) => [o._id, o]));
+  const holders: PendingHolder[] = [];
+  for (const lock of others) {
+    const op = opById.get(lock.staged_operation_id);
+    const live = op
+      ? PENDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString()
+      : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
+    if (live) holders.push({ staged_operation_id: lock.staged_operation_id, scope_key: lock.scope_key, plan_hash: lock.plan_hash });
+    else await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id });
+  }
+  return holders;
+}
+
+/**
+ * Take every key for the operation, or none. Returns true when all keys are
+ * held by `operationId` (including keys it already held: a retried job).
+ */
+export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, operationId: string, planHash: string, now: Date): Promise<boolean> {
+  const c = collections(db);
+  const keys = lockKeys(orgId, claim);
+  const docs: ScopeLockDoc[] = keys.map((_id) => ({
+    _id, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: now.toISOString(),
+  }));
+  try {
+    await c.scopeLocks.insertMany(docs, { ordered: false });
+    return true;
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+  const held = await c.scopeLocks.find({ _id: { $in: keys } }, { projection: { staged_operation_id: 1 } }).toArray();
+  if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
+  await releaseLocks(db, operationId);
+  return false;
+}
+
+export async function releaseLocks(db: Db, operationId: string): Promise<void> {
+  await collections(db).scopeLocks.deleteMany({ staged_operation_id: operationId });
+}
+
+function isDuplicateKeyError(err: unknown): boolean {
+  const e = err as { code?: number; writeErrors?: { code?: number }[] | { code?: number } };
+  if (e.code === 11000) return true;
+  const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
+  return writeErrors.length > 0 && writeErrors.every((w) => w.code === 11000);
+}

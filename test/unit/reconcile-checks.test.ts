@@ -1,0 +1,500 @@
+import { expect } from 'chai';
+import type { BankAccount, BankLink, BankTransaction, Org } from '../../shared/domain/books.js';
+import { planHash } from '../../shared/domain/plan-hash.js';
+import {
+  decideReconciliation,
+  type ReconciliationBooks,
+  type ReconciliationDecision,
+  type ReconciliationPlan,
+  type ReconciliationRequest,
+} from '../../shared/domain/reconcile-checks.js';
+import type { Result } from '../../shared/domain/result.js';
+import type { ErrorCode } from '../../shared/errors.js';
+
+// ---- builders ---------------------------------------------------------------
+
+const org = (): Org => ({
+  id: 'org_acme',
+  name: 'Acme',
+  base_currency: 'EUR',
+  lock_date: null,
+  settlement_accounts: ['1400', '1600'],
+  require_distinct_approver: true,
+  version: 3,
+});
+
+const account = (over: Partial<BankAccount> = {}): BankAccount => ({
+  id: 'ba_main',
+  name: 'Main account',
+  currency: 'EUR',
+  ledger_account: '1200',
+  reconciled_through: null,
+  opening_balance_minor: 100_000,
+  version: 4,
+  ...over,
+});
+
+const txn = (id: string, booking_date: string, amount_minor: number, over: Partial<BankTransaction> = {}): BankTransaction => ({
+  id,
+  bank_account_id: 'ba_main',
+  booking_date,
+  amount_minor,
+  currency: 'EUR',
+  counterparty_id: 'cp_1',
+  counterparty_name: 'Counterparty',
+  remittance_info: '',
+  status: 'unreconciled',
+  reconciliation_id: null,
+  version: 1,
+  ...over,
+});
+
+const link = (id: string, bank_transaction_id: string, ledger_entry_id: string, amount_minor: number, version = 1): BankLink => ({
+  id,
+  bank_transaction_id,
+  ledger_entry_id,
+  amount_minor,
+  created_at: '2026-01-31T12:00:00.000Z',
+  created_by: 'alice',
+  version,
+});
+
+interface Case {
+  books: ReconciliationBooks;
+  request: ReconciliationRequest;
+}
+
+/**
+ * A January statement that passes every check. Ids are chosen so that id
+ * order differs from booking order: by (booking_date, id) the transactions
+ * are bt_b, bt_c, bt_d, bt_a.
+ *   opening 100 000 + (50 000 − 1 250 + 7 500 − 20 000) = 136 250
+ */
+function validCase(): Case {
+  const transactions = [
+    txn('bt_a', '2026-01-20', -20_000, { version: 2 }),
+    txn('bt_b', '2026-01-05', 50_000),
+    txn('bt_c', '2026-01-10', -1_250),
+    txn('bt_d', '2026-01-10', 7_500),
+  ];
+  const links = [
+    link('lnk_9', 'bt_a', 'le_bill2', 5_000),
+    link('lnk_2', 'bt_a', 'le_bill1', 15_000, 5),
+    link('lnk_5', 'bt_b', 'le_inv1', 50_000),
+    link('lnk_7', 'bt_c', 'le_fee', 1_250),
+    link('lnk_3', 'bt_d', 'le_inv2', 7_500),
+  ];
+  return {
+    books: {
+      org: org(),
+      account: account(),
+      transactions,
+      links,
+      unreconciled_up_to_end: transactions.map((t) => ({ id: t.id, booking_date: t.booking_date })),
+      pending: [],
+    },
+    request: {
+      bank_account_id: 'ba_main',
+      statement: { end_date: '2026-01-31', closing_balance_minor: 136_250, currency: 'EUR', reference: 'ST-2026-01' },
+      transaction_ids: ['bt_a', 'bt_b', 'bt_c', 'bt_d'],
+      note: 'January statement',
+    },
+  };
+}
+
+const theValidPlan = (): ReconciliationPlan => ({
+  bank_account_id: 'ba_main',
+  statement: { end_date: '2026-01-31', closing_balance_minor: 136_250, currency: 'EUR', reference: 'ST-2026-01' },
+  opening_balance_minor: 100_000,
+  cleared_total_minor: 36_250,
+  closing_balance_minor: 136_250,
+  transactions: [
+    { bank_transaction_id: 'bt_b', booking_date: '2026-01-05', amount_minor: 50_000, links: [{ link_id: 'lnk_5', ledger_entry_id: 'le_inv1', amount_minor: 50_000 }] },
+    { bank_transaction_id: 'bt_c', booking_date: '2026-01-10', amount_minor: -1_250, links: [{ link_id: 'lnk_7', ledger_entry_id: 'le_fee', amount_minor: 1_250 }] },
+    { bank_transaction_id: 'bt_d', booking_date: '2026-01-10', amount_minor: 7_500, links: [{ link_id: 'lnk_3', ledger_entry_id: 'le_inv2', amount_minor: 7_500 }] },
+    {
+      bank_transaction_id: 'bt_a',
+      booking_date: '2026-01-20',
+      amount_minor: -20_000,
+      links: [
+        { link_id: 'lnk_2', ledger_entry_id: 'le_bill1', amount_minor: 15_000 },
+        { link_id: 'lnk_9', ledger_entry_id: 'le_bill2', amount_minor: 5_000 },
+      ],
+    },
+  ],
+  left_out: { count: 0, first_ids: [] },
+});
+
+const transactionOf = (c: Case, id: string): BankTransaction => {
+  const t = c.books.transactions.find((x) => x.id === id);
+  if (!t) throw new Error(`no transaction ${id} in the case`);
+  return t;
+};
+
+// ---- assertions -------------------------------------------------------------
+
+function expectError(result: Result<ReconciliationDecision>, code: ErrorCode, details: Record<string, unknown>): void {
+  if (result.ok) throw new Error(`expected ${code}, got outcome ${result.value.outcome}`);
+  expect(result.error.code).to.equal(code);
+  expect(result.error.details).to.deep.equal(details);
+}
+
+function expectStaged(result: Result<ReconciliationDecision>): ReconciliationDecision & { outcome: 'staged' } {
+  if (!result.ok) throw new Error(`expected a staged plan, got ${result.error.code}: ${result.error.message}`);
+  if (result.value.outcome !== 'staged') throw new Error(`expected a staged plan, got ${result.value.outcome}`);
+  return result.value;
+}
+
+const decide = (c: Case): Result<ReconciliationDecision> => decideReconciliation(c.books, c.request);
+
+// ---- each check alone -------------------------------------------------------
+
+describe('decideReconciliation: each check', () => {
+  it('answers not_found (404) when the bank account does not exist in the organisation', () => {
+    const c = validCase();
+    c.books.account = null;
+    const result = decide(c);
+    expectError(result, 'not_found', { resource: 'Bank account', id: 'ba_main' });
+    expect(result.ok ? 0 : result.error.status).to.equal(404);
+  });
+
+  it('answers currency_mismatch when the statement currency is not the account currency', () => {
+    const c = validCase();
+    c.request.statement.currency = 'USD';
+    expectError(decide(c), 'currency_mismatch', { account_currency: 'EUR', statement_currency: 'USD' });
+  });
+
+  it('answers statement_before_last_reconciliation when end_date is before reconciled_through.date', () => {
+    const c = validCase();
+    c.books.account = account({ reconciled_through: { date: '2026-02-01', balance_minor: 100_000 } });
+    expectError(decide(c), 'statement_before_last_reconciliation', { end_date: '2026-01-31', reconciled_through_date: '2026-02-01' });
+  });
+
+  it('answers unknown_transactions, ids sorted, for ids that are missing or belong to another account', () => {
+    const c = validCase();
+    c.books.transactions.push(txn('bt_other', '2026-01-07', 300, { bank_account_id: 'ba_savings' }));
+    c.request.transaction_ids = ['bt_zz', 'bt_a', 'bt_b', 'bt_c', 'bt_d', 'bt_other'];
+    expectError(decide(c), 'unknown_transactions', { transaction_ids: ['bt_other', 'bt_zz'] });
+  });
+
+  it('answers already_reconciled (409), ids sorted, for transactions reconciled before', () => {
+    const c = validCase();
+    Object.assign(transactionOf(c, 'bt_d'), { status: 'reconciled', reconciliation_id: 'stg_old' });
+    Object.assign(transactionOf(c, 'bt_a'), { status: 'reconciled', reconciliation_id: 'stg_old' });
+    const result = decide(c);
+    expectError(result, 'already_reconciled', { transaction_ids: ['bt_a', 'bt_d'] });
+    expect(result.ok ? 0 : result.error.status).to.equal(409);
+  });
+
+  it('answers transaction_after_statement_end, ids sorted, for transactions booked after end_date', () => {
+    const c = validCase();
+    transactionOf(c, 'bt_d').booking_date = '2026-02-03';
+    transactionOf(c, 'bt_a').booking_date = '2026-02-01';
+    expectError(decide(c), 'transaction_after_statement_end', { transaction_ids: ['bt_a', 'bt_d'] });
+  });
+
+  it('answers unmatched_transactions with each remainder |amount| − Σ links, sorted by id, over-linking negative', () => {
+    const c = validCase();
+    c.books.links = c.books.links.filter((l) => l.id !== 'lnk_3' && l.id !== 'lnk_9'); // bt_d unlinked, bt_a short by 5 000
+    c.books.links.push(link('lnk_8', 'bt_b', 'le_inv3', 100)); // bt_b over-linked by 100
+    expectError(decide(c), 'unmatched_transactions', {
+      transactions: [
+        { bank_transaction_id: 'bt_a', remainder_minor: 5_000 },
+        { bank_transaction_id: 'bt_b', remainder_minor: -100 },
+        { bank_transaction_id: 'bt_d', remainder_minor: 7_500 },
+      ],
+    });
+  });
+
+  it('answers out_of_balance with expected_closing_minor and difference_minor = closing − (opening + Σ amounts)', () => {
+    const c = validCase();
+    c.request.statement.closing_balance_minor = 136_000;
+    expectError(decide(c), 'out_of_balance', { expected_closing_minor: 136_250, difference_minor: -250 });
+  });
+});
+
+// ---- the order of the checks ------------------------------------------------
+
+/** One way to break each check, applied to a fresh valid case. */
+const breaks = {
+  not_found: (c: Case) => {
+    c.books.account = null;
+  },
+  currency_mismatch: (c: Case) => {
+    c.request.statement.currency = 'USD';
+  },
+  statement_before_last_reconciliation: (c: Case) => {
+    c.books.account = account({ reconciled_through: { date: '2026-02-01', balance_minor: 100_000 } });
+  },
+  unknown_transactions: (c: Case) => {
+    c.request.transaction_ids = [...c.request.transaction_ids, 'bt_zz'];
+  },
+  already_reconciled: (c: Case) => {
+    Object.assign(transactionOf(c, 'bt_d'), { status: 'reconciled', reconciliation_id: 'stg_old' });
+  },
+  transaction_after_statement_end: (c: Case) => {
+    transactionOf(c, 'bt_a').booking_date = '2026-02-01';
+  },
+  pending_operation: (c: Case) => {
+    c.books.pending = [{ staged_operation_id: 'stg_other', scope_key: 'reconcile:ba_main', plan_hash: 'f'.repeat(64) }];
+  },
+  unmatched_transactions: (c: Case) => {
+    c.books.links = c.books.links.filter((l) => l.id !== 'lnk_3');
+  },
+  out_of_balance: (c: Case) => {
+    c.request.statement.closing_balance_minor = 136_000;
+  },
+} satisfies Partial<Record<ErrorCode, (c: Case) => void>>;
+
+type Broken = keyof typeof breaks;
+
+describe('decideReconciliation: the order of the checks', () => {
+  // Adjacent pairs in the contractual order, pending conflicts in their place
+  // (after the permanent facts, before links and balance). The later failure
+  // alone is covered above; together the earlier one is answered.
+  const pairs: Array<[Broken, Broken]> = [
+    ['not_found', 'currency_mismatch'],
+    ['currency_mismatch', 'statement_before_last_reconciliation'],
+    ['statement_before_last_reconciliation', 'unknown_transactions'],
+    ['unknown_transactions', 'already_reconciled'],
+    ['already_reconciled', 'transaction_after_statement_end'],
+    ['transaction_after_statement_end', 'pending_operation'],
+    ['transaction_after_statement_end', 'unmatched_transactions'],
+    ['pending_operation', 'unmatched_transactions'],
+    ['pending_operation', 'out_of_balance'],
+    ['unmatched_transactions', 'out_of_balance'],
+  ];
+
+  for (const [first, second] of pairs) {
+    it(`reports ${first} before ${second}`, () => {
+      const alone = validCase();
+      breaks[second](alone);
+      const aloneResult = decide(alone);
+      expect(aloneResult.ok ? 'ok' : aloneResult.error.code, `${second} alone`).to.equal(second);
+
+      const both = validCase();
+      breaks[second](both);
+      breaks[first](both);
+      const result = decide(both);
+      expect(result.ok ? 'ok' : result.error.code).to.equal(first);
+    });
+  }
+});
+
+// ---- the staged plan ----------------------------------------------------------
+
+describe('decideReconciliation: the staged plan', () => {
+  it('stages a statement of inflows and outflows: transactions by (booking_date, id), links by id, cleared total and closing', () => {
+    const decision = expectStaged(decide(validCase()));
+    expect(decision.plan).to.deep.equal(theValidPlan());
+    expect(decision.plan_hash).to.equal(planHash(theValidPlan()));
+    expect(decision.plan_hash).to.match(/^[0-9a-f]{64}$/);
+    expect(decision.warnings).to.deep.equal([]);
+  });
+
+  it('claims the account scope and every transaction of the plan, sorted, and no entries', () => {
+    const decision = expectStaged(decide(validCase()));
+    expect(decision.claim).to.deep.equal({
+      scope_key: 'reconcile:ba_main',
+      entry_ids: [],
+      transaction_ids: ['bt_a', 'bt_b', 'bt_c', 'bt_d'],
+    });
+  });
+
+  it('records the version of the org, the account, every transaction and every link as preconditions', () => {
+    const decision = expectStaged(decide(validCase()));
+    expect(decision.preconditions).to.deep.equal([
+      { collection: 'orgs', id: 'org_acme', version: 3 },
+      { collection: 'bank_accounts', id: 'ba_main', version: 4 },
+      { collection: 'bank_transactions', id: 'bt_b', version: 1 },
+      { collection: 'bank_transactions', id: 'bt_c', version: 1 },
+      { collection: 'bank_transactions', id: 'bt_d', version: 1 },
+      { collection: 'bank_transactions', id: 'bt_a', version: 2 },
+      { collection: 'bank_links', id: 'lnk_5', version: 1 },
+      { collection: 'bank_links', id: 'lnk_7', version: 1 },
+      { collection: 'bank_links', id: 'lnk_3', version: 1 },
+      { collection: 'bank_links', id: 'lnk_2', version: 5 },
+      { collection: 'bank_links', id: 'lnk_9', version: 1 },
+    ]);
+  });
+
+  it('writes a missing statement reference as null, whether absent or null', () => {
+    const absent = validCase();
+    delete absent.request.statement.reference;
+    const nulled = validCase();
+    nulled.request.statement.reference = null;
+    const expected = { end_date: '2026-01-31', closing_balance_minor: 136_250, currency: 'EUR', reference: null };
+    expect(expectStaged(decide(absent)).plan.statement).to.deep.equal(expected);
+    expect(expectStaged(decide(nulled)).plan.statement).to.deep.equal(expected);
+  });
+
+  it('keeps the note out of the plan: another note gives the same plan and hash', () => {
+    const a = validCase();
+    const b = validCase();
+    b.request.note = 'Corrected note';
+    const c = validCase();
+    delete c.request.note;
+    const [da, db, dc] = [expectStaged(decide(a)), expectStaged(decide(b)), expectStaged(decide(c))];
+    expect(da.plan).to.not.have.property('note');
+    expect([db.plan_hash, dc.plan_hash]).to.deep.equal([da.plan_hash, da.plan_hash]);
+  });
+
+  it('opens a first reconciliation with the account opening_balance_minor', () => {
+    const c = validCase();
+    c.books.account = account({ reconciled_through: null, opening_balance_minor: 40_000 });
+    c.request.statement.closing_balance_minor = 76_250;
+    const plan = expectStaged(decide(c)).plan;
+    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([40_000, 36_250, 76_250]);
+  });
+
+  it('opens a later reconciliation with reconciled_through.balance_minor, not opening_balance_minor', () => {
+    const c = validCase();
+    c.books.account = account({ reconciled_through: { date: '2025-12-31', balance_minor: 80_000 }, opening_balance_minor: 100_000 });
+    c.request.statement.closing_balance_minor = 116_250;
+    const plan = expectStaged(decide(c)).plan;
+    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([80_000, 36_250, 116_250]);
+
+    c.request.statement.closing_balance_minor = 136_250; // what opening_balance_minor would give
+    expectError(decide(c), 'out_of_balance', { expected_closing_minor: 116_250, difference_minor: 20_000 });
+  });
+
+  it('allows a statement ending on the reconciled_through date itself', () => {
+    const c = validCase();
+    c.books.account = account({ reconciled_through: { date: '2026-01-31', balance_minor: 100_000 } });
+    expect(expectStaged(decide(c)).plan.statement.end_date).to.equal('2026-01-31');
+  });
+
+  it('allows a transaction booked on end_date itself', () => {
+    const c = validCase();
+    transactionOf(c, 'bt_a').booking_date = '2026-01-31';
+    const plan = expectStaged(decide(c)).plan;
+    expect(plan.transactions.map((t) => [t.bank_transaction_id, t.booking_date])).to.deep.equal([
+      ['bt_b', '2026-01-05'],
+      ['bt_c', '2026-01-10'],
+      ['bt_d', '2026-01-10'],
+      ['bt_a', '2026-01-31'],
+    ]);
+  });
+
+  it('counts a repeated transaction id once', () => {
+    const c = validCase();
+    c.request.transaction_ids = ['bt_b', 'bt_a', 'bt_b', 'bt_c', 'bt_d', 'bt_a'];
+    const decision = expectStaged(decide(c));
+    expect(decision.plan).to.deep.equal(theValidPlan());
+    expect(decision.claim.transaction_ids).to.deep.equal(['bt_a', 'bt_b', 'bt_c', 'bt_d']);
+  });
+
+  it('gives the same plan, hash, claim and preconditions for the same books in any order', () => {
+    const shuffled = validCase();
+    shuffled.books.transactions = [shuffled.books.transactions[2]!, shuffled.books.transactions[0]!, shuffled.books.transactions[3]!, shuffled.books.transactions[1]!];
+    shuffled.books.links.reverse();
+    shuffled.books.unreconciled_up_to_end.reverse();
+    shuffled.request.transaction_ids = ['bt_d', 'bt_b', 'bt_a', 'bt_c'];
+    const a = expectStaged(decide(validCase()));
+    const b = expectStaged(decide(shuffled));
+    expect(b.plan).to.deep.equal(a.plan);
+    expect(b.plan_hash).to.equal(a.plan_hash);
+    expect(b.claim).to.deep.equal(a.claim);
+    expect(b.preconditions).to.deep.equal(a.preconditions);
+  });
+});
+
+// ---- left-out transactions ----------------------------------------------------
+
+describe('decideReconciliation: unreconciled transactions the statement leaves out', () => {
+  /** 12 left-out transactions; by (booking_date, id): lo_k, lo_b, lo_c, lo_a, lo_l, lo_d, lo_e, lo_f, lo_j, lo_g | lo_h, lo_i */
+  const leftOutRows = [
+    { id: 'lo_a', booking_date: '2026-01-04' },
+    { id: 'lo_b', booking_date: '2026-01-02' },
+    { id: 'lo_c', booking_date: '2026-01-02' },
+    { id: 'lo_d', booking_date: '2026-01-11' },
+    { id: 'lo_e', booking_date: '2026-01-12' },
+    { id: 'lo_f', booking_date: '2026-01-12' },
+    { id: 'lo_g', booking_date: '2026-01-25' },
+    { id: 'lo_h', booking_date: '2026-01-30' },
+    { id: 'lo_i', booking_date: '2026-01-31' },
+    { id: 'lo_j', booking_date: '2026-01-20' },
+    { id: 'lo_k', booking_date: '2026-01-01' },
+    { id: 'lo_l', booking_date: '2026-01-04' },
+  ];
+
+  it('reports the count and the first 10 ids by (booking_date, id), in the plan and as a warning', () => {
+    const c = validCase();
+    c.books.unreconciled_up_to_end = [...leftOutRows.slice(6), ...c.books.unreconciled_up_to_end, ...leftOutRows.slice(0, 6)];
+    const decision = expectStaged(decide(c));
+    const first_ids = ['lo_k', 'lo_b', 'lo_c', 'lo_a', 'lo_l', 'lo_d', 'lo_e', 'lo_f', 'lo_j', 'lo_g'];
+    expect(decision.plan.left_out).to.deep.equal({ count: 12, first_ids });
+    expect(decision.warnings).to.deep.equal([
+      {
+        code: 'left_out_unreconciled',
+        message: '12 unreconciled transactions of bank account ba_main booked on or before 2026-01-31 are not in this statement.',
+        details: { count: 12, first_ids },
+      },
+    ]);
+    expect(decision.plan_hash).to.equal(planHash({ ...theValidPlan(), left_out: { count: 12, first_ids } }));
+  });
+
+  it('names a single left-out transaction in the singular', () => {
+    const c = validCase();
+    c.books.unreconciled_up_to_end.push({ id: 'lo_a', booking_date: '2026-01-04' });
+    expect(expectStaged(decide(c)).warnings).to.deep.equal([
+      {
+        code: 'left_out_unreconciled',
+        message: '1 unreconciled transaction of bank account ba_main booked on or before 2026-01-31 is not in this statement.',
+        details: { count: 1, first_ids: ['lo_a'] },
+      },
+    ]);
+  });
+
+  it('does not count the statement’s own transactions, repeats, or any booked after end_date', () => {
+    const c = validCase();
+    c.books.unreconciled_up_to_end.push(
+      { id: 'lo_a', booking_date: '2026-01-04' },
+      { id: 'lo_a', booking_date: '2026-01-04' },
+      { id: 'lo_late', booking_date: '2026-02-01' },
+    );
+    expect(expectStaged(decide(c)).plan.left_out).to.deep.equal({ count: 1, first_ids: ['lo_a'] });
+  });
+});
+
+// ---- pending operations ---------------------------------------------------------
+
+describe('decideReconciliation: pending operations', () => {
+  it('returns the pending operation as existing when it holds the very same plan for the same account', () => {
+    const { plan_hash } = expectStaged(decide(validCase()));
+    const c = validCase();
+    c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
+    const result = decide(c);
+    expect(result).to.deep.equal({ ok: true, value: { outcome: 'existing', staged_operation_id: 'stg_1' } });
+  });
+
+  it('answers pending_operation (409, retryable) with the holders sorted when the pending plans differ', () => {
+    const c = validCase();
+    c.books.pending = [
+      { staged_operation_id: 'stg_repair', scope_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
+      { staged_operation_id: 'stg_old_recon', scope_key: 'reconcile:ba_main', plan_hash: 'b'.repeat(64) },
+      { staged_operation_id: 'stg_repair', scope_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
+    ];
+    const result = decide(c);
+    expectError(result, 'pending_operation', { staged_operation_ids: ['stg_old_recon', 'stg_repair'] });
+    expect(result.ok ? [] : [result.error.status, result.error.retryable]).to.deep.equal([409, true]);
+  });
+
+  it('answers pending_operation when the same plan is pending but another operation also holds part of it', () => {
+    const { plan_hash } = expectStaged(decide(validCase()));
+    const c = validCase();
+    c.books.pending = [
+      { staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash },
+      { staged_operation_id: 'stg_0', scope_key: 'reverse:le_inv1', plan_hash: 'c'.repeat(64) },
+    ];
+    expectError(decide(c), 'pending_operation', { staged_operation_ids: ['stg_0', 'stg_1'] });
+  });
+
+  it('answers pending_operation, not existing, when the pending plan was for another statement', () => {
+    const { plan_hash } = expectStaged(decide(validCase()));
+    const c = validCase();
+    c.request.statement.reference = 'ST-2026-01-corrected';
+    c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
+    expectError(decide(c), 'pending_operation', { staged_operation_ids: ['stg_1'] });
+  });
+});

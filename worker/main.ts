@@ -1,0 +1,24 @@
+// Worker process entry: BullMQ Worker(s), graceful shutdown. Run as many
+// replicas as the load needs; they share the queue.
+import { loadConfigOrExit } from '../shared/config.js';
+import { createLogger } from '../shared/logger.js';
+import { startWorker } from './runtime.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger('worker', config.logLevel);
+
+try {
+  const worker = await startWorker(config, logger);
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'worker shutting down, finishing jobs in flight');
+    worker.close().then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'worker shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+} catch (err) {
+  logger.fatal({ err }, 'worker failed to start');
+  process.exit(1);
+}

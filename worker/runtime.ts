@@ -1,0 +1,32 @@
+import { Worker } from 'bullmq';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { createRedis } from '../shared/queue/connection.js';
+import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
+import { connectMongo } from '../shared/storage/mongo.js';
+import { createStageProcessor } from './processor.js';
+
+export interface WorkerRuntime { close: () => Promise<void> }
+
+export async function startWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
+  const mongo = await connectMongo(config.mongoUrl);
+  await ensureIndexes(mongo.db);
+  const connection = createRedis(config.redisUrl);
+  const worker = new Worker<StageJobData, JobOutcome>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
+    connection,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+  });
+  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  await worker.waitUntilReady();
+  logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
+  return {
+    // worker.close() waits for jobs in flight; then connections go.
+    close: async () => {
+      await worker.close();
+      connection.disconnect();
+      await mongo.client.close();
+    },
+  };
+}
