@@ -1,18 +1,19 @@
 // The Express app factory: HTTP only. No listen here, so tests can start it on
 // any port; server.ts owns connections and the process lifecycle.
 import express, { type Express } from 'express';
-import type { Db } from 'mongodb';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../shared/logger.js';
 import { locals } from './context.js';
 import { errorToEnvelope, routeNotFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
+import { jobRoutes } from './routes/jobs.js';
 import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
+import { linkRepairRoutes } from './routes/link-repair.js';
+import { reconcileRoutes } from './routes/reconcile.js';
 import type { StageDeps } from './stage-handler.js';
 
 export interface AppDeps extends StageDeps {
-  db: Db;
   logger: Logger;
 }
 
@@ -33,6 +34,9 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   app.use('/api', jsonBody);
   app.use(ledgerReversalRoutes(deps.db, deps));
+  app.use(jobRoutes(deps.db, deps.queue));
+  app.use(linkRepairRoutes(deps.db, deps));
+  app.use(reconcileRoutes(deps.db, deps));
   app.use(routeNotFound);
   app.use(errorToEnvelope);
   return app;

@@ -21,8 +21,12 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   const queue = new Queue<StageJobData, JobOutcome>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
   const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
   await queueEvents.waitUntilReady();
+  // Each waiting request adds listeners for its own job; hundreds of concurrent
+  // waits are normal for agents, not a leak.
+  queueEvents.setMaxListeners(10_000);
+  queue.setMaxListeners(10_000);
 
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs });
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });

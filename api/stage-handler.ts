@@ -1,55 +1,108 @@
-// The shared path of every staging call: enqueue the job, wait for it up to
-// the time-out, answer its outcome. A time-out is not a failure: the job goes
-// on and its result can be fetched by job id (202 + Location).
-import { randomUUID } from 'node:crypto';
+// The shared path of every staging call (DESIGN §5 "Staging calls"):
+// idempotency key → enqueue → wait up to the time-out → answer the job's
+// outcome. A time-out is not a failure: the job goes on, and its result can be
+// fetched by job id (202 + Location) or by retrying with the same key.
+import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { Queue, QueueEvents } from 'bullmq';
+import type { Db } from 'mongodb';
+import { planHash } from '../shared/domain/plan-hash.js';
 import { errorEnvelope, successEnvelope } from '../shared/envelope.js';
 import { AppError } from '../shared/errors.js';
 import { STAGE_JOB_OPTIONS, type JobOutcome, type StageJobData, type StageOperation } from '../shared/queue/stage-jobs.js';
+import { claimKey, idempotencyRecordId } from '../shared/storage/idempotency-keys.js';
+import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
+import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
 export interface StageDeps {
+  db: Db;
   queue: Queue<StageJobData, JobOutcome>;
   queueEvents: QueueEvents;
   stageWaitMs: number;
+  stageWaitMaxMs: number;
 }
 
 export async function runStage(deps: StageDeps, res: Response, operation: StageOperation, input: Record<string, unknown>): Promise<void> {
+  const req = res.req;
   const l = locals(res);
   const auth = l.auth;
   if (!auth) throw new AppError('unauthenticated');
-  const data: StageJobData = {
-    operation,
-    request_id: l.requestId,
-    org_id: auth.org_id,
-    actor: auth.actor,
-    requested_at: new Date().toISOString(),
-    idempotency_key: null,
-    input,
-  };
-  const job = await deps.queue.add(operation, data, { ...STAGE_JOB_OPTIONS, jobId: `job_${randomUUID()}` });
-  let outcome: JobOutcome | null = null;
-  try {
-    outcome = await job.waitUntilFinished(deps.queueEvents, deps.stageWaitMs);
-  } catch {
-    // Time-out or failure: ask the queue which, rather than parse the message.
-    const state = await job.getState();
-    if (state === 'completed') outcome = (await deps.queue.getJob(job.id!))?.returnvalue ?? null;
-    else if (state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
+  const key = parseIdempotencyKey(req.get('idempotency-key'));
+  const wait = parsePreferWait(req.get('prefer'), deps.stageWaitMs, deps.stageWaitMaxMs);
+  if (wait.applied) res.setHeader('Preference-Applied', `wait=${Math.round(wait.ms / 1000)}`);
+
+  let jobId = `job_${randomUUID()}`;
+  let requestId = l.requestId;
+  let replay = false;
+  if (key !== null) {
+    // One job per key: a retried request can never enqueue a second one.
+    jobId = `job_${createHash('sha256').update(`${auth.org_id}\n${auth.actor}\n${key}`).digest('hex').slice(0, 32)}`;
+    const requestHash = planHash({ operation, input });
+    const claim = await claimKey(deps.db, {
+      _id: idempotencyRecordId(auth.org_id, auth.actor, key), org_id: auth.org_id, actor: auth.actor,
+      request_hash: requestHash, operation, job_id: jobId, request_id: l.requestId, created_at: new Date().toISOString(),
+    });
+    if (!claim.claimed) {
+      if (claim.existing.request_hash !== requestHash) {
+        throw new AppError('idempotency_key_reused', { details: { original_request_id: claim.existing.request_id } });
+      }
+      replay = true;
+      requestId = claim.existing.request_id;
+    }
+  }
+
+  let outcome = replay ? (await findJobResult(deps.db, auth.org_id, jobId))?.outcome ?? null : null;
+  if (!outcome) {
+    const data: StageJobData = {
+      operation, request_id: requestId, org_id: auth.org_id, actor: auth.actor,
+      requested_at: new Date().toISOString(), idempotency_key: key, input,
+    };
+    // With an existing job id, BullMQ keeps the job it has: adding again is how a
+    // replay makes sure the first request's job exists even if that request died.
+    await deps.queue.add(operation, data, { ...STAGE_JOB_OPTIONS, jobId });
+    outcome = await waitForOutcome(deps, auth.org_id, jobId, wait.ms);
   }
   if (!outcome) {
-    res.status(202).setHeader('Location', `/api/v1/cli/jobs/${job.id}`);
-    res.json(successEnvelope(operation, l.requestId, { outcome: 'pending', job_id: job.id }));
+    if (replay) throw new AppError('request_in_progress', { details: { job_id: jobId } });
+    sendPending(res, operation, requestId, jobId);
     return;
   }
-  sendOutcome(res, outcome);
+  if (replay) res.setHeader('Idempotent-Replayed', 'true');
+  sendOutcome(res, outcome, requestId);
 }
 
-export function sendOutcome(res: Response, outcome: JobOutcome): void {
-  const l = locals(res);
+/** The job's outcome if it finishes within `ms`; null while it is still pending. */
+export async function waitForOutcome(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<JobOutcome | null> {
+  const job = await deps.queue.getJob(jobId);
+  if (!job) return (await findJobResult(deps.db, orgId, jobId))?.outcome ?? null;
+  if (ms > 0) {
+    try {
+      return await job.waitUntilFinished(deps.queueEvents, ms);
+    } catch {
+      // Time-out or failure: ask the queue which, rather than parse the message.
+    }
+  }
+  const state = await job.getState();
+  if (state === 'completed') return (await deps.queue.getJob(jobId))?.returnvalue ?? (await findJobResult(deps.db, orgId, jobId))?.outcome ?? null;
+  if (state === 'failed') {
+    const stored = await findJobResult(deps.db, orgId, jobId);
+    if (stored) return stored.outcome;
+    throw new AppError('internal', { details: { job_id: jobId } });
+  }
+  return null;
+}
+
+export function sendPending(res: Response, operation: string, requestId: string, jobId: string): void {
+  res.status(202).setHeader('Location', `/api/v1/cli/jobs/${jobId}`);
+  res.setHeader('Retry-After', '1');
+  res.json(successEnvelope(operation, requestId, { outcome: 'pending', job_id: jobId }));
+}
+
+/** An outcome as the original request's envelope: a replay answers the same body, byte for byte. */
+export function sendOutcome(res: Response, outcome: JobOutcome, requestId: string): void {
   if (outcome.location) res.setHeader('Location', outcome.location);
   res.status(outcome.http_status);
-  if (outcome.error) res.json(errorEnvelope(outcome.operation, l.requestId, outcome.error));
-  else res.json(successEnvelope(outcome.operation, l.requestId, outcome.data, outcome.warnings ?? []));
+  if (outcome.error) res.json(errorEnvelope(outcome.operation, requestId, outcome.error));
+  else res.json(successEnvelope(outcome.operation, requestId, outcome.data, outcome.warnings ?? []));
 }

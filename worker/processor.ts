@@ -6,11 +6,16 @@ import type { Db } from 'mongodb';
 import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { JobOutcome, StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
+import { saveJobResult } from '../shared/storage/job-results.js';
 import type { StageHandler } from './job-context.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
+import { stageLinkRepair } from './jobs/link-repair-stage.js';
+import { stageReconciliation } from './jobs/reconcile-stage.js';
 
 const HANDLERS: Record<StageOperation, StageHandler> = {
   'ledger_reversal.stage': stageLedgerReversal,
+  'ledger_link_repair.stage': stageLinkRepair,
+  'bank_reconcile.stage': stageReconciliation,
 };
 
 export function createStageProcessor(db: Db, logger: Logger) {
@@ -20,17 +25,26 @@ export function createStageProcessor(db: Db, logger: Logger) {
     const handler = HANDLERS[data.operation];
     if (!handler) throw new Error(`no handler for operation ${String(data.operation)}`);
     const started = Date.now();
+    const finish = async (outcome: JobOutcome): Promise<JobOutcome> => {
+      // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer.
+      await saveJobResult(db, { _id: job.id!, org_id: data.org_id, actor: data.actor, request_id: data.request_id, outcome, finished_at: new Date().toISOString() });
+      return outcome;
+    };
     log.info('job started');
     try {
       const outcome = await handler({ db, log, jobId: job.id!, data, now: new Date() });
       log.info({ http_status: outcome.http_status, ms: Date.now() - started }, 'job finished');
-      return outcome;
+      return await finish(outcome);
     } catch (err) {
       if (err instanceof AppError) {
         log.info({ http_status: err.status, code: err.code, ms: Date.now() - started }, 'job refused');
-        return { http_status: err.status, operation: data.operation, error: err.toBody() };
+        return finish({ http_status: err.status, operation: data.operation, error: err.toBody() });
       }
-      log.error({ err, ms: Date.now() - started }, 'job failed');
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      log.error({ err, ms: Date.now() - started, last_attempt: lastAttempt }, 'job failed');
+      if (lastAttempt) {
+        await finish({ http_status: 500, operation: data.operation, error: new AppError('internal', { details: { job_id: job.id } }).toBody() }).catch(() => undefined);
+      }
       throw err;
     }
   };

@@ -5,6 +5,7 @@ import { createRedis } from '../shared/queue/connection.js';
 import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { startMaintenance } from './maintenance.js';
 import { createStageProcessor } from './processor.js';
 
 export interface WorkerRuntime { close: () => Promise<void> }
@@ -19,13 +20,17 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     concurrency: config.workerConcurrency,
   });
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  const maintenanceConnection = createRedis(config.redisUrl);
+  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger);
   await worker.waitUntilReady();
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
   return {
     // worker.close() waits for jobs in flight; then connections go.
     close: async () => {
       await worker.close();
+      await maintenance.close();
       connection.disconnect();
+      maintenanceConnection.disconnect();
       await mongo.client.close();
     },
   };

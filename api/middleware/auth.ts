@@ -1,17 +1,30 @@
 import type { RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
-import { findTokenBySecret, type Scope } from '../../shared/storage/api-tokens.js';
+import { findTokenBySecret, type Scope, type TokenIdentity } from '../../shared/storage/api-tokens.js';
 import { locals } from '../context.js';
 
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 
-/** Bearer token → identity (org, actor, scopes); 401 without a valid token, 403 without the scope. */
+async function identify(db: Db, header: string | undefined): Promise<TokenIdentity> {
+  const match = BEARER.exec(header ?? '');
+  const identity = match ? await findTokenBySecret(db, match[1]!) : null;
+  if (!identity) throw new AppError('unauthenticated');
+  return identity;
+}
+
+/** Bearer token → identity (org, actor, scopes); 401 without a valid token. */
+export function requireAuth(db: Db): RequestHandler {
+  return async (req, res, next) => {
+    locals(res).auth = await identify(db, req.get('authorization'));
+    next();
+  };
+}
+
+/** As requireAuth, and 403 without the scope. */
 export function requireScope(db: Db, scope: Scope): RequestHandler {
   return async (req, res, next) => {
-    const match = BEARER.exec(req.get('authorization') ?? '');
-    const identity = match ? await findTokenBySecret(db, match[1]!) : null;
-    if (!identity) throw new AppError('unauthenticated');
+    const identity = await identify(db, req.get('authorization'));
     if (!identity.scopes.includes(scope)) throw new AppError('forbidden', { details: { required_scope: scope } });
     locals(res).auth = identity;
     next();

@@ -191,9 +191,10 @@ export function compareGroupPositions(a: GroupPosition, b: GroupPosition): numbe
 }
 
 /**
- * One page of `groups` (in the order findDuplicateGroups returns them): those
- * with confidence ≥ min_confidence that come strictly after `after`, at most
- * `limit` of them.
+ * One page of `groups`, which must be in listing order (as findDuplicateGroups
+ * returns them): those with confidence ≥ min_confidence that come strictly
+ * after `after`, at most `limit` of them. The position need not be one of the
+ * groups (it may have changed or gone since the previous page).
  */
 export function pageGroups(groups: readonly DuplicateGroup[], options: GroupPageOptions): GroupPage {
   const { limit, min_confidence: minConfidence, after } = options;

@@ -6,7 +6,7 @@ import type { Warning } from '../envelope.js';
 
 export const STAGE_QUEUE = 'stage';
 
-export const STAGE_OPERATIONS = ['ledger_reversal.stage'] as const;
+export const STAGE_OPERATIONS = ['ledger_reversal.stage', 'ledger_link_repair.stage', 'bank_reconcile.stage'] as const;
 export type StageOperation = (typeof STAGE_OPERATIONS)[number];
 
 export interface StageJobData {

@@ -43,8 +43,11 @@ function describe(e: ErrorObject, prefix: string): FieldError {
       return { pointer: `${at}/${escape(String(e.params.additionalProperty))}`, message: 'is not a known field' };
     case 'format':
       return { pointer: at, message: e.params.format === 'date' ? 'must be a real calendar date YYYY-MM-DD' : `must be an ISO 8601 ${String(e.params.format)}` };
-    case 'uniqueItems':
-      return { pointer: `${at}/${String(e.params.i)}`, message: `duplicates item ${String(e.params.j)}` };
+    case 'uniqueItems': {
+      // Ajv names the pair in either order; point at the repeat, name the first.
+      const [first, repeat] = [Number(e.params.i), Number(e.params.j)].sort((a, b) => a - b);
+      return { pointer: `${at}/${String(repeat)}`, message: `duplicates item ${String(first)}` };
+    }
     case 'anyOf':
       return { pointer: at, message: 'must be null or a valid value' };
     default:

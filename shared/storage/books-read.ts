@@ -36,3 +36,43 @@ export async function findLinks(db: Db, orgId: string, filter: Filter<Stored<Ban
   const docs = await collections(db).bankLinks.find({ ...filter, org_id: orgId }).toArray();
   return docs.map((d) => fromStored<BankLink>(d));
 }
+
+/** FerretDB answers `$in` with huge lists slowly: ids are asked for in chunks of this many. */
+export const IN_CHUNK_SIZE = 1000;
+const IN_CHUNK_CONCURRENCY = 4;
+
+/**
+ * Run `read` over `ids` in chunks of IN_CHUNK_SIZE (a few chunks at a time)
+ * and concatenate the answers, in no particular order.
+ */
+export async function readInChunks<T>(ids: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK_SIZE) chunks.push(ids.slice(i, i + IN_CHUNK_SIZE));
+  const out: T[] = [];
+  for (let i = 0; i < chunks.length; i += IN_CHUNK_CONCURRENCY) {
+    const answers = await Promise.all(chunks.slice(i, i + IN_CHUNK_CONCURRENCY).map(read));
+    for (const answer of answers) for (const item of answer) out.push(item);
+  }
+  return out;
+}
+
+/** The transactions with these ids (of any account of the org), by `_id`, in `$in` chunks. */
+export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<BankTransaction[]> {
+  return readInChunks(ids, (chunk) => findTransactions(db, orgId, { _id: { $in: chunk } }));
+}
+
+/** The links of these transactions, by the (org_id, bank_transaction_id) index, in `$in` chunks. */
+export async function findLinksOfTransactions(db: Db, orgId: string, transactionIds: readonly string[]): Promise<BankLink[]> {
+  return readInChunks(transactionIds, (chunk) => findLinks(db, orgId, { bank_transaction_id: { $in: chunk } }));
+}
+
+/**
+ * An account's unreconciled transactions booked on or before `endDate`, only
+ * id and booking date (the (org_id, bank_account_id, status, booking_date) index).
+ */
+export async function findUnreconciledThrough(db: Db, orgId: string, bankAccountId: string, endDate: string): Promise<Array<Pick<BankTransaction, 'id' | 'booking_date'>>> {
+  const docs = await collections(db).bankTransactions
+    .find({ org_id: orgId, bank_account_id: bankAccountId, status: 'unreconciled', booking_date: { $lte: endDate } }, { projection: { _id: 1, booking_date: 1 } })
+    .toArray();
+  return docs.map((d) => ({ id: d._id, booking_date: d.booking_date }));
+}

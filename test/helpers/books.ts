@@ -60,6 +60,17 @@ export class Books {
     return id;
   }
 
+  /**
+   * A bank transaction fully linked to an invoice of the same amount (inflow →
+   * receivable, outflow → payable): one link for |amount|.
+   */
+  linkedTxn(accountId: string, amountMinor: number, fields: Partial<Txn> = {}): { txn: string; entry: string; link: string } {
+    const entry = this.invoice(amountMinor, { counterparty_id: fields.counterparty_id ?? this.cp('a') });
+    const txn = this.txn(accountId, amountMinor, fields);
+    const link = this.link(txn, entry, Math.abs(amountMinor));
+    return { txn, entry, link };
+  }
+
   doc(fields: Partial<Doc> & { extracted?: Doc['extracted'] } = {}): string {
     const id = fields.id ?? this.id('doc');
     this.file.inbox_documents.push({ id, received_at: '2026-02-01T09:00:00.000Z', source: 'email', status: 'open', file: { sha256: randomBytes(32).toString('hex'), name: `${id}.pdf`, size: 1000, mime: 'application/pdf' }, extracted: {}, ...fields });

@@ -86,7 +86,7 @@ describe('API core: envelope, request ids, body handling', () => {
     await client.close();
     const lines: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } });
-    const app: express.Express = createApp({ db: client.db('x'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000 });
+    const app: express.Express = createApp({ db: client.db('x'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000 });
     const server = app.listen(0);
     try {
       const port = (server.address() as AddressInfo).port;

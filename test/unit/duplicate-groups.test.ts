@@ -130,6 +130,7 @@ describe('vendorKey', () => {
 
   it('uses the tax id, upper-cased without non-alphanumerics, in preference to the name', () => {
     expect(vendorKey({ vendor_tax_id: ' de 123.456-789 ', vendor_name: 'Acme GmbH' })).to.equal('tax:DE123456789');
+    expect(vendorKey({ vendor_tax_id: 'ＤＥ１２３' })).to.equal('tax:DE123');
   });
 
   it('falls back to the name when the tax id normalises to nothing', () => {

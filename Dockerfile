@@ -1,0 +1,26 @@
+# Build stage: compile TypeScript with the locked dev dependencies.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY api ./api
+COPY worker ./worker
+COPY shared ./shared
+COPY cli ./cli
+COPY scripts ./scripts
+COPY test ./test
+COPY bench ./bench
+RUN npx tsc -p tsconfig.json
+
+# Runtime stage: production dependencies and compiled code only.
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8080
+# The same image runs the API (default) or a worker (command: node dist/worker/main.js).
+CMD ["node", "dist/api/server.js"]
