@@ -2,7 +2,9 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install --no-save, not npm ci: see scripts/ensure-deps.mjs (the lock omits
+# unpublished platform builds of an optional native dependency).
+RUN npm install --no-save --no-audit --no-fund
 COPY tsconfig.json ./
 COPY api ./api
 COPY worker ./worker
@@ -18,7 +20,7 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm install --no-save --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8080

@@ -13,8 +13,12 @@ const lock = join(root, 'package-lock.json');
 
 const stale = !existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs;
 if (stale) {
-  process.stderr.write('bookstage: installing npm dependencies (npm ci)…\n');
-  // stdout of npm goes to stderr so that commands whose stdout is parsed
-  // (`npm run services -- start`) still print only their own lines.
-  execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+  process.stderr.write('bookstage: installing the locked npm dependencies…\n');
+  // Not `npm ci`: the registry here lacks some platform builds of an optional
+  // native dependency (msgpackr-extract for darwin/win32), so npm writes a lock
+  // without them and then `npm ci` refuses that lock as out of sync.
+  // `npm install --no-save` installs the locked versions and never rewrites
+  // the lock. npm's output goes to stderr so that commands whose stdout is
+  // parsed (`npm run services -- start`) still print only their own lines.
+  execSync('npm install --no-save --no-audit --no-fund', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
 }

@@ -1,5 +1,6 @@
 // Environment configuration, validated once at start. A bad value stops the
 // process with a message naming the variable, never a stack trace later.
+import { createHash } from 'node:crypto';
 import { Ajv } from 'ajv';
 
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   /** The most a client may ask for with `Prefer: wait=N`. */
   stageWaitMaxMs: number;
   workerConcurrency: number;
+  /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
+  cursorSecret: string;
 }
 
 const schema = {
@@ -26,6 +29,7 @@ const schema = {
     STAGE_WAIT_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     STAGE_WAIT_MAX_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     WORKER_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    CURSOR_SECRET: { type: 'string', pattern: '^[\\x21-\\x7E]{32,512}$' },
   },
   required: ['MONGO_URL', 'REDIS_URL'],
 } as const;
@@ -39,7 +43,11 @@ const HINTS: Record<string, string> = {
   STAGE_WAIT_MS: 'milliseconds, an integer (default 10000)',
   STAGE_WAIT_MAX_MS: 'milliseconds, an integer (default 60000)',
   WORKER_CONCURRENCY: 'an integer from 1 to 999 (default 4)',
+  CURSOR_SECRET: '32 to 512 printable ASCII characters without spaces (default: derived from MONGO_URL)',
 };
+
+/** Variables whose values never appear in messages. */
+const SECRETS = new Set(['CURSOR_SECRET']);
 
 export class ConfigError extends Error {}
 
@@ -50,7 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!validate(subset)) {
     const problems = (validate.errors ?? []).map((e) => {
       const name = e.keyword === 'required' ? String(e.params.missingProperty) : e.instancePath.slice(1);
-      const state = e.keyword === 'required' ? 'is not set' : `is invalid (${JSON.stringify(subset[name])})`;
+      const shown = SECRETS.has(name) ? `${String(subset[name]).length} characters, not shown` : JSON.stringify(subset[name]);
+      const state = e.keyword === 'required' ? 'is not set' : `is invalid (${shown})`;
       return `${name} ${state}: expected ${HINTS[name] ?? e.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -67,7 +76,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stageWaitMs: int('STAGE_WAIT_MS', 10_000),
     stageWaitMaxMs: int('STAGE_WAIT_MAX_MS', 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 4),
+    cursorSecret: subset.CURSOR_SECRET === undefined ? cursorSecretFor(String(subset.MONGO_URL)) : String(subset.CURSOR_SECRET),
   };
+}
+
+/**
+ * The default cursor secret: derived from MONGO_URL, so every replica that
+ * shares the database agrees without more configuration, and a cursor stays
+ * valid across restarts. Anyone who knows the URL can forge a cursor, which
+ * only moves a position inside the caller's own organisation (the org comes
+ * from the token); set CURSOR_SECRET in production anyway.
+ */
+export function cursorSecretFor(mongoUrl: string): string {
+  return createHash('sha256').update(`bookstage cursor secret v1\n${mongoUrl}`, 'utf8').digest('base64url');
 }
 
 /** For process entry points: print the problem and exit 78 (EX_CONFIG). */

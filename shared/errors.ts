@@ -17,7 +17,13 @@ interface ErrorSpec {
   message: (details: Details) => string;
 }
 
-const list = (v: unknown): string => (Array.isArray(v) ? v.join(', ') : String(v ?? ''));
+/** Ids in a message, at most ten: details carry the full list, messages stay readable. */
+const MESSAGE_IDS = 10;
+const list = (v: unknown): string => {
+  if (!Array.isArray(v)) return String(v ?? '');
+  const shown = v.slice(0, MESSAGE_IDS).join(', ');
+  return v.length > MESSAGE_IDS ? `${shown} and ${v.length - MESSAGE_IDS} more (see details)` : shown;
+};
 
 export const ERROR_TABLE = {
   validation_failed: { status: 400, retryable: false, message: () => 'The request is not valid; see error.errors for each problem.' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
@@ -8,7 +9,20 @@ describe('configuration from the environment', () => {
     expect(loadConfig(base)).to.deep.equal({
       mongoUrl: base.MONGO_URL, redisUrl: base.REDIS_URL, port: 8080, logLevel: 'info', queuePrefix: 'bookstage',
       stageWaitMs: 10_000, stageWaitMaxMs: 60_000, workerConcurrency: 4,
+      cursorSecret: createHash('sha256').update(`bookstage cursor secret v1\n${base.MONGO_URL}`).digest('base64url'),
     });
+  });
+
+  it('derives the default cursor secret from MONGO_URL, so replicas sharing a database agree', () => {
+    expect(loadConfig(base).cursorSecret).to.equal(loadConfig({ ...base, PORT: '9090' }).cursorSecret);
+    expect(loadConfig(base).cursorSecret).to.not.equal(loadConfig({ ...base, MONGO_URL: 'mongodb://127.0.0.1:27017/other' }).cursorSecret);
+  });
+
+  it('takes CURSOR_SECRET as given, and refuses a short one without printing it', () => {
+    const secret = 'k'.repeat(40);
+    expect(loadConfig({ ...base, CURSOR_SECRET: secret }).cursorSecret).to.equal(secret);
+    expect(() => loadConfig({ ...base, CURSOR_SECRET: 'short-secret' })).to.throw(ConfigError)
+      .with.property('message').that.matches(/CURSOR_SECRET is invalid \(12 characters, not shown\)/).and.not.include('short-secret');
   });
 
   it('names every missing or bad variable in one message', () => {
