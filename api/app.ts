@@ -7,14 +7,18 @@ import { locals } from './context.js';
 import { errorToEnvelope, routeNotFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
+import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
 import { linkRepairRoutes } from './routes/link-repair.js';
 import { reconcileRoutes } from './routes/reconcile.js';
+import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
 export interface AppDeps extends StageDeps {
   logger: Logger;
+  /** Reads computed in the worker (the duplicate overview); absent only in apps built without queues. */
+  reads?: ReadDeps;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -35,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', jsonBody);
   app.use(ledgerReversalRoutes(deps.db, deps));
   app.use(jobRoutes(deps.db, deps.queue));
+  app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(linkRepairRoutes(deps.db, deps));
   app.use(reconcileRoutes(deps.db, deps));
   app.use(routeNotFound);

@@ -6,6 +6,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
+import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
 import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
@@ -25,8 +26,16 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   // waits are normal for agents, not a leak.
   queueEvents.setMaxListeners(10_000);
   queue.setMaxListeners(10_000);
+  // Reads computed in the worker: their own queue and events (the queue shares the stage queue's connection).
+  const readEventsConnection = createRedis(config.redisUrl);
+  const readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const readQueueEvents = new QueueEvents(READ_QUEUE, { connection: readEventsConnection, prefix: config.queuePrefix });
+  await readQueueEvents.waitUntilReady();
+  readQueueEvents.setMaxListeners(10_000);
+  readQueue.setMaxListeners(10_000);
+  const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
 
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs });
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, reads });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
@@ -42,6 +51,9 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
       });
       await queueEvents.close();
       await queue.close();
+      await readQueueEvents.close();
+      await readQueue.close();
+      readEventsConnection.disconnect();
       queueConnection.disconnect();
       eventsConnection.disconnect();
       await mongo.client.close();

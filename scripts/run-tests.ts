@@ -37,7 +37,8 @@ function runMocha(env: NodeJS.ProcessEnv): Promise<number> {
       tail = (tail + chunk.toString()).slice(-20_000);
     });
     child.on('exit', (code) => {
-      const count = (word: string): number => Number(new RegExp(`(\\d+) ${word}`).exec(tail)?.[1] ?? 0);
+      // Mocha's summary lines, e.g. "  12 passing (3s)"; anchored so a test title never counts.
+      const count = (word: string): number => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(tail)?.[1] ?? 0);
       process.stdout.write(`\ntests: ${count('passing')} passed, ${count('failing')} failed, ${count('pending')} skipped\n`);
       resolve(code ?? 1);
     });

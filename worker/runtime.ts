@@ -2,11 +2,13 @@ import { Worker } from 'bullmq';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
+import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
 import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { startMaintenance } from './maintenance.js';
 import { createStageProcessor } from './processor.js';
+import { createReadProcessor } from './read-processor.js';
 
 export interface WorkerRuntime { close: () => Promise<void> }
 
@@ -20,16 +22,26 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     concurrency: config.workerConcurrency,
   });
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  // Reads (the duplicate overview) on their own queue and concurrency: they never hold up staging.
+  const readConnection = createRedis(config.redisUrl);
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger), {
+    connection: readConnection,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+  });
+  readWorker.on('error', (err) => logger.error({ err, queue: READ_QUEUE }, 'worker error'));
   const maintenanceConnection = createRedis(config.redisUrl);
   const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger);
   await worker.waitUntilReady();
+  await readWorker.waitUntilReady();
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
   return {
     // worker.close() waits for jobs in flight; then connections go.
     close: async () => {
-      await worker.close();
+      await Promise.all([worker.close(), readWorker.close()]);
       await maintenance.close();
       connection.disconnect();
+      readConnection.disconnect();
       maintenanceConnection.disconnect();
       await mongo.client.close();
     },

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { utcDate } from '../../shared/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { Scope } from '../../shared/storage/api-tokens.js';
+import { EQUALITY_QUERY_MAX } from '../../shared/storage/books-read.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -167,6 +168,40 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     expect(res.status).to.equal(200);
     expect(res.body.data.outcome).to.equal('noop');
     expect(res.body.data.plan.actions).to.deep.equal([]);
+  });
+
+  it('loads a scope of more ids than one equality batch (the $in path) the same way', async () => {
+    // Every transaction t_i is linked to o_i of counterparty b; a transaction
+    // of another account holds e_0 whole, so FIFO pays e_(i+1) with t_i and
+    // nothing is left for the last transaction.
+    const n = EQUALITY_QUERY_MAX + 10;
+    const books = new Books();
+    const account = books.account();
+    const elsewhere = books.account({ name: 'Savings' });
+    const day = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    const e: string[] = [];
+    const t: string[] = [];
+    const o: string[] = [];
+    const l: string[] = [];
+    for (let i = 0; i < n; i += 1) {
+      e.push(books.invoice(100, { entry_date: day(i) }));
+      o.push(books.invoice(100, { entry_date: day(i), counterparty_id: books.cp('b') }));
+      t.push(books.txn(account, 100, { booking_date: day(i) }));
+      l.push(books.link(t[i]!, o[i]!, 100));
+    }
+    books.link(books.txn(elsewhere, 100, { booking_date: day(0) }), e[0]!, 100);
+    const token = await load(books);
+
+    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' } });
+    expect(res.status).to.equal(201);
+    const expected = t.map((txn, i) => (i < n - 1
+      ? { kind: 'move', bank_transaction_id: txn, link_id: l[i], from_ledger_entry_id: o[i], to_ledger_entry_id: e[i + 1], amount_minor: 100 }
+      : { kind: 'unlink', bank_transaction_id: txn, link_id: l[i], ledger_entry_id: o[i], amount_minor: 100 }));
+    expect(res.body.data.plan.actions).to.deep.equal(expected);
+    expect(res.body.data.plan.summary).to.deep.equal({
+      moves: n - 1, links: 0, unlinks: 1, moved_minor: (n - 1) * 100, linked_minor: 0, unlinked_minor: 100,
+      unallocated_transaction_minor: 100, uncovered_entry_minor: 0,
+    });
   });
 
   it('answers 404 not_found for a bank account that does not exist', async () => {

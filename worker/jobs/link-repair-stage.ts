@@ -9,7 +9,9 @@ import { pendingDecision } from '../../shared/domain/scope.js';
 import { utcDate } from '../../shared/dates.js';
 import { AppError } from '../../shared/errors.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
-import { findAccount, findEntries, findLinks, findLinksOfTransactions, findOrg, findTransactions, readInChunks } from '../../shared/storage/books-read.js';
+import {
+  findAccount, findEntries, findEntriesByIds, findLinksWhereIn, findOrg, findTransactions, readInChunks,
+} from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
 import { commitStaged, existingOutcome, operationIdFor } from '../staging/commit-staged.js';
@@ -83,18 +85,18 @@ async function loadRepairScope(db: Db, orgId: string, accountId: string, counter
     findEntries(db, orgId, { counterparty_id: counterpartyId }),
   ]);
   const [linksOfTransactions, linksToEntries] = await Promise.all([
-    findLinksOfTransactions(db, orgId, transactions.map((t) => t.id)),
-    readInChunks(entries.map((e) => e.id), (ids) => findLinks(db, orgId, { ledger_entry_id: { $in: ids } })),
+    findLinksWhereIn(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
+    findLinksWhereIn(db, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
   ]);
   const links = new Map<string, BankLink>();
   for (const link of linksOfTransactions) links.set(link.id, link);
   for (const link of linksToEntries) links.set(link.id, link);
 
-  // Links of these transactions to another counterparty's entries (or to
-  // entries without one): the plan must see those entries to release them.
+  // Links of these transactions to entries of other counterparties: the plan
+  // must see those entries to release the links.
   const loaded = new Set(entries.map((e) => e.id));
   const missing = [...new Set(linksOfTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
-  const others = await readInChunks(missing, (ids) => findEntries(db, orgId, { _id: { $in: ids } }));
+  const others = await findEntriesByIds(db, orgId, missing);
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
 }
 

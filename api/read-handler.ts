@@ -1,0 +1,43 @@
+// The shared path of reads that compute in the worker (shared/queue/read-jobs.ts):
+// enqueue → wait → the job's result. Unlike staging there is nothing to come
+// back for: a read that outlives the wait answers 503 (retryable), and the
+// job's deadline makes the worker drop it if it has not started.
+import { randomUUID } from 'node:crypto';
+import type { Response } from 'express';
+import type { Queue, QueueEvents } from 'bullmq';
+import { AppError } from '../shared/errors.js';
+import { READ_JOB_OPTIONS, type ReadJobData, type ReadJobResult, type ReadOperation } from '../shared/queue/read-jobs.js';
+import { locals } from './context.js';
+
+export interface ReadDeps {
+  readQueue: Queue<ReadJobData, ReadJobResult>;
+  readQueueEvents: QueueEvents;
+  /** How long a read waits for its job. */
+  readWaitMs: number;
+  /** HMAC key of list cursors (config CURSOR_SECRET). */
+  cursorSecret: string;
+}
+
+export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Response, operation: Op, input: ReadJobData<Op>['input']): Promise<ReadJobResult<Op>> {
+  const l = locals(res);
+  const auth = l.auth;
+  if (!auth) throw new AppError('unauthenticated');
+  const data: ReadJobData<Op> = {
+    operation, request_id: l.requestId, org_id: auth.org_id, actor: auth.actor,
+    deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
+  };
+  const job = await deps.readQueue.add(operation, data as ReadJobData, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` });
+  try {
+    return (await job.waitUntilFinished(deps.readQueueEvents, deps.readWaitMs)) as ReadJobResult<Op>;
+  } catch {
+    // Failed, or still waiting/running: ask the queue which, rather than parse the message.
+  }
+  const state = await job.getState();
+  if (state === 'completed') {
+    const done = await deps.readQueue.getJob(job.id!);
+    if (done?.returnvalue) return done.returnvalue as ReadJobResult<Op>;
+  }
+  if (state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
+  res.setHeader('Retry-After', '1');
+  throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: deps.readWaitMs } });
+}

@@ -1,0 +1,61 @@
+// GET /api/v1/cli/bookkeeping/inbox/duplicates (DESIGN §5.4, §5.5): the
+// duplicate groups of the caller's inbox, one page at a time. The worker
+// loads and groups (a read job, see docs/readme-duplicates.md for why); the
+// API validates, turns the cursor into a position and back, and answers.
+import { Router } from 'express';
+import type { Db } from 'mongodb';
+import type { GroupPosition } from '../../shared/domain/duplicate-groups.js';
+import { successEnvelope } from '../../shared/envelope.js';
+import { AppError } from '../../shared/errors.js';
+import {
+  DUPLICATES_DEFAULT_LIMIT, INBOX_DUPLICATES_NUMERIC_PARAMS, inboxDuplicatesQuerySchema, type InboxDuplicatesQuery,
+} from '../../shared/schemas/inbox-duplicates.js';
+import { compile } from '../../shared/schemas/validator.js';
+import { locals } from '../context.js';
+import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { requireScope } from '../middleware/auth.js';
+import { operation } from '../middleware/request-id.js';
+import { queryObject } from '../query-string.js';
+import { runRead, type ReadDeps } from '../read-handler.js';
+
+const OPERATION = 'inbox_duplicates.list';
+const CURSOR_LIST = 'inbox_duplicates';
+const validateQuery = compile<InboxDuplicatesQuery>(inboxDuplicatesQuerySchema, '/query');
+
+/** What a cursor carries: where the next page starts, and the filter it was issued for. */
+interface DuplicatesCursor {
+  after: GroupPosition;
+  min_confidence: number | null;
+}
+
+/** `reads` is absent only in apps built without a queue (tests of the HTTP layer); the route then answers 503. */
+export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Router {
+  const router = Router();
+  router.get('/api/v1/cli/bookkeeping/inbox/duplicates', operation(OPERATION), requireScope(db, 'inbox:read'), async (req, res) => {
+    const query = validateQuery(queryObject(req.query, INBOX_DUPLICATES_NUMERIC_PARAMS));
+    if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
+    if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
+    const auth = locals(res).auth!;
+    const scope: CursorScope = { list: CURSOR_LIST, org_id: auth.org_id };
+    const minConfidence = query.value.min_confidence ?? null;
+    const after = query.value.cursor === undefined ? null : positionOf(openCursor(reads.cursorSecret, scope, query.value.cursor), minConfidence);
+
+    const page = await runRead(reads, res, OPERATION, { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after });
+    const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
+    res.json(successEnvelope(OPERATION, locals(res).requestId, {
+      groups: page.groups,
+      next_cursor: next && sealCursor(reads.cursorSecret, scope, next),
+    }));
+  });
+  return router;
+}
+
+/** The position of a cursor this service issued to this organisation for the same min_confidence; else 400 invalid_cursor. */
+function positionOf(opened: unknown, minConfidence: number | null): GroupPosition {
+  const cursor = opened as Partial<DuplicatesCursor> | null;
+  const after = cursor?.after;
+  if (!cursor || cursor.min_confidence !== minConfidence || !after || typeof after.newest_received_at !== 'string' || typeof after.group_id !== 'string') {
+    throw new AppError('invalid_cursor', { details: { parameter: 'cursor' } });
+  }
+  return { newest_received_at: after.newest_received_at, group_id: after.group_id };
+}

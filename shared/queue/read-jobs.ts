@@ -1,0 +1,45 @@
+// The contract between API and worker for reads that compute (the inbox
+// duplicate overview). Not staging: no idempotency key, no staged operation,
+// no stored job result. Reads have their own queue so that a burst of them
+// never delays staging jobs, and the worker runs them with their own
+// concurrency. The API waits for the answer; if it gives up, the job's
+// deadline makes the worker skip it rather than compute for nobody.
+import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
+
+export const READ_QUEUE = 'read';
+
+export const READ_OPERATIONS = ['inbox_duplicates.list'] as const;
+export type ReadOperation = (typeof READ_OPERATIONS)[number];
+
+export interface InboxDuplicatesListInput {
+  limit: number;
+  min_confidence: number | null;
+  after: GroupPosition | null;
+}
+
+interface ReadJobs {
+  'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
+}
+
+export interface ReadJobData<Op extends ReadOperation = ReadOperation> {
+  operation: Op;
+  request_id: string;
+  org_id: string;
+  actor: string;
+  /** After this instant nobody waits for the answer: a job not started by then is dropped. */
+  deadline_at: string;
+  input: ReadJobs[Op]['input'];
+}
+
+export type ReadJobResult<Op extends ReadOperation = ReadOperation> = ReadJobs[Op]['result'];
+
+/**
+ * One retry for an unexpected failure (a lost connection); a job is only ever
+ * fetched by the request that added it, so results are kept briefly.
+ */
+export const READ_JOB_OPTIONS = {
+  attempts: 2,
+  backoff: { type: 'fixed', delay: 100 },
+  removeOnComplete: { age: 300, count: 1000 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+} as const;

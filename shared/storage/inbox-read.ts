@@ -1,0 +1,40 @@
+// Reads of the receipts inbox, always inside one organisation.
+import type { Db } from 'mongodb';
+import type { InboxDocument } from '../domain/books.js';
+import { collections } from './collections.js';
+import { fromStored, type Stored } from './documents.js';
+
+/** The fields duplicate grouping reads; nothing else is loaded. */
+export type GroupableInboxDocument = Pick<InboxDocument, 'id' | 'received_at' | 'status' | 'extracted'> & {
+  file: Pick<InboxDocument['file'], 'sha256'>;
+};
+
+const GROUPING_PROJECTION = {
+  _id: 1,
+  received_at: 1,
+  status: 1,
+  'file.sha256': 1,
+  'extracted.vendor_name': 1,
+  'extracted.vendor_tax_id': 1,
+  'extracted.invoice_number': 1,
+  'extracted.invoice_date': 1,
+  'extracted.total_minor': 1,
+  'extracted.currency': 1,
+} as const;
+
+/**
+ * The organisation's open and booked documents (archived ones never take
+ * part in grouping), projected to the grouping fields. One equality query per
+ * status on the (org_id, status) index: FerretDB pushes equality down to
+ * PostgreSQL but filters `status: {$in: …}` itself, which measured twice as
+ * slow on 10,000 documents.
+ */
+export async function findGroupableInboxDocuments(db: Db, orgId: string): Promise<GroupableInboxDocument[]> {
+  const inbox = collections(db).inboxDocuments;
+  const perStatus = await Promise.all((['open', 'booked'] as const).map((status) =>
+    inbox.find({ org_id: orgId, status }, { projection: GROUPING_PROJECTION }).toArray()));
+  return perStatus.flat().map((doc) => {
+    const record = fromStored(doc as Stored<InboxDocument>);
+    return { ...record, file: record.file ?? { sha256: '' }, extracted: record.extracted ?? {} };
+  });
+}

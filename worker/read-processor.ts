@@ -1,0 +1,36 @@
+// Dispatch a read job (shared/queue/read-jobs.ts) to its handler. A read has
+// no side effects, so a failure is simply retried once; the API answers 500
+// if it still fails. A job whose requester has stopped waiting is dropped.
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Db } from 'mongodb';
+import type { Logger } from '../shared/logger.js';
+import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
+import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
+
+type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
+
+const HANDLERS: Record<ReadOperation, ReadHandler> = {
+  'inbox_duplicates.list': (db, data) => listInboxDuplicates(db, data.org_id, data.input),
+};
+
+export function createReadProcessor(db: Db, logger: Logger) {
+  return async (job: Job<ReadJobData, ReadJobResult>): Promise<ReadJobResult> => {
+    const data = job.data;
+    const log = logger.child({ request_id: data.request_id, job_id: job.id, operation: data.operation, attempt: job.attemptsMade + 1 });
+    const handler = HANDLERS[data.operation];
+    if (!handler) throw new UnrecoverableError(`no handler for read operation ${String(data.operation)}`);
+    if (Date.now() > Date.parse(data.deadline_at)) {
+      log.warn({ deadline_at: data.deadline_at }, 'read job dropped: the request stopped waiting');
+      throw new UnrecoverableError('deadline passed before the job started');
+    }
+    const started = Date.now();
+    try {
+      const result = await handler(db, data);
+      log.info({ ms: Date.now() - started }, 'read job finished');
+      return result;
+    } catch (err) {
+      log.error({ err, ms: Date.now() - started }, 'read job failed');
+      throw err;
+    }
+  };
+}
