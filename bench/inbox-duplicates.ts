@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -116,7 +117,8 @@ async function main(): Promise<void> {
   if (!process.env.MONGO_URL || !process.env.REDIS_URL) throw new Error('set MONGO_URL and REDIS_URL (npm run services -- start)');
   const suffix = randomBytes(3).toString('hex');
   const mongoUrl = process.env.MONGO_URL.replace(/\/([^/?]*)(\?|$)/, (_m, name: string, q: string) => `/${name || 'bookstage'}_bench_${suffix}${q}`);
-  const env = { ...process.env, MONGO_URL: mongoUrl, QUEUE_PREFIX: `bst-bench-${suffix}`, PORT: '0', LOG_LEVEL: 'warn' };
+  // A long read wait: under concurrent load a read may take longer than the default 10 s, and the bench wants its time, not a 503.
+  const env = { ...process.env, MONGO_URL: mongoUrl, QUEUE_PREFIX: `bst-bench-${suffix}`, PORT: '0', LOG_LEVEL: 'warn', STAGE_WAIT_MS: '120000' };
   const config = loadConfig(env);
   const mongo = await connectMongo(config.mongoUrl);
   const log = (line: string): void => { process.stdout.write(`${line}\n`); };
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
   let direct: Server | null = null;
   try {
     const orgId = 'org_bench';
+    log(`${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (MongoDB-wire server: ${config.mongoUrl.replace(/\/\/[^@/]*@/, '//')})`);
     const loadStart = performance.now();
     for (const [id, n, seed] of [[orgId, DOCS, 1], ['org_bench_other', Math.round(DOCS / 5), 2]] as const) {
       const result = await importBooks(mongo.db, inbox(id, n, seed));
@@ -132,6 +135,8 @@ async function main(): Promise<void> {
     }
     log(`loaded ${DOCS} inbox documents for ${orgId} (+${Math.round(DOCS / 5)} for another org) in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
     const token = (await createToken(mongo.db, { org_id: orgId, actor: 'bench', scopes: ['inbox:read'] })).token;
+    // An organisation with an empty inbox: what is left is the cost of each way itself.
+    const emptyToken = (await createToken(mongo.db, { org_id: 'org_bench_empty', actor: 'bench', scopes: ['inbox:read'] })).token;
 
     // The real API (worker way), in this process, and a real worker process.
     api = await startApi(config, createLogger('api', 'warn'));
@@ -170,13 +175,18 @@ async function main(): Promise<void> {
     log(`  group (findDuplicateGroups)       ${fmt(stats(group))}`);
 
     const results: Record<string, Stats> = {};
-    for (const [name, base] of [['direct', viaDirect], ['worker', viaWorker]] as const) {
-      for (let i = 0; i < WARMUP; i++) await get(base, token);
-      const ms: number[] = [];
-      let bytes = 0;
-      for (let i = 0; i < REQUESTS; i++) ms.push(await timed(async () => { bytes = (await get(base, token)).bytes; }));
-      results[name] = stats(ms);
-      log(`sequential GET limit=50, ${name.padEnd(6)}  ${fmt(results[name]!)}  (${bytes} bytes)`);
+    for (const [label, tok] of [['empty inbox', emptyToken], ['limit=50', token]] as const) {
+      for (const [name, base] of [['direct', viaDirect], ['worker', viaWorker]] as const) {
+        for (let i = 0; i < WARMUP; i++) await get(base, tok);
+        const ms: number[] = [];
+        let bytes = 0;
+        // CPU time of this process (the API's, for both ways; the HTTP client's share is the same for both).
+        const cpu = process.cpuUsage();
+        for (let i = 0; i < REQUESTS; i++) ms.push(await timed(async () => { bytes = (await get(base, tok)).bytes; }));
+        const used = process.cpuUsage(cpu);
+        results[`${name} ${label}`] = stats(ms);
+        log(`sequential GET ${label.padEnd(11)} ${name.padEnd(6)}  ${fmt(stats(ms))}  (${bytes} bytes; API process CPU ${((used.user + used.system) / 1000 / REQUESTS).toFixed(1)} ms per request)`);
+      }
     }
 
     // Concurrent clients while /healthz of the real API is polled: the API's
@@ -186,21 +196,35 @@ async function main(): Promise<void> {
       let polling = true;
       const poller = (async () => {
         while (polling) {
-          health.push(await timed(async () => { await (await fetch(`${viaWorker}/healthz`)).text(); }));
+          try {
+            health.push(await timed(async () => { await (await fetch(`${viaWorker}/healthz`)).text(); }));
+          } catch {
+            return;
+          }
           await new Promise((r) => setTimeout(r, 20));
         }
       })();
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
       const perRequest: number[] = [];
+      const failures: string[] = [];
       const wall = await timed(async () => {
         await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-          for (let i = 0; i < Math.ceil(REQUESTS / CONCURRENCY); i++) perRequest.push(await timed(() => get(base, token)));
+          for (let i = 0; i < Math.ceil(REQUESTS / CONCURRENCY); i++) {
+            const t0 = performance.now();
+            try {
+              await get(base, token);
+              perRequest.push(performance.now() - t0);
+            } catch (err) {
+              failures.push(err instanceof Error ? err.message.slice(0, 120) : String(err));
+            }
+          }
         }));
       });
       loop.disable();
       polling = false;
       await poller;
+      if (failures.length > 0) log(`    ${failures.length} requests failed, first: ${failures[0]}`);
       log(`${CONCURRENCY} concurrent clients, ${perRequest.length} GETs, ${name.padEnd(6)}  wall ${(wall / 1000).toFixed(2)} s, per request ${fmt(stats(perRequest))}`);
       log(`    /healthz meanwhile: ${fmt(stats(health))};  API event loop delay max ${(loop.max / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms`);
     }

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { connectMongo } from '../shared/storage/mongo.js';
 import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
 
 async function main(): Promise<number> {
@@ -20,11 +21,25 @@ async function main(): Promise<number> {
     // A database of its own, so a run never sees another run's or a demo's data.
     const mongoUrl = new URL(urls.mongoUrl);
     mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
-    code = await runMocha({ ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
+    try {
+      code = await runMocha({ ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
+    } finally {
+      // Servers given by MONGO_URL outlive the run: leave no test database behind on them.
+      if (given) await dropDatabase(mongoUrl.toString());
+    }
   } finally {
     await stop();
   }
   return code;
+}
+
+async function dropDatabase(url: string): Promise<void> {
+  const mongo = await connectMongo(url);
+  try {
+    await mongo.db.dropDatabase();
+  } finally {
+    await mongo.client.close();
+  }
 }
 
 function runMocha(env: NodeJS.ProcessEnv): Promise<number> {

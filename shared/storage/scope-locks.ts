@@ -8,6 +8,7 @@ import type { Db } from 'mongodb';
 import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
 import { collections } from './collections.js';
 import { PENDING_STATUSES } from './staged-operations.js';
+import { findWhereIn } from './where-in.js';
 
 export interface ScopeLockDoc {
   _id: string;
@@ -32,12 +33,10 @@ export function lockKeys(orgId: string, claim: ScopeClaim): string[] {
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
 export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
   const c = collections(db);
-  const locks = await c.scopeLocks.find({ _id: { $in: keys }, org_id: orgId }).toArray();
+  const locks = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
-  const ops = await c.stagedOperations
-    .find({ org_id: orgId, _id: { $in: [...new Set(others.map((l) => l.staged_operation_id))] } }, { projection: { status: 1, expires_at: 1 } })
-    .toArray();
+  const ops = await findWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
   const opById = new Map(ops.map((o) => [o._id, o]));
   const holders: PendingHolder[] = [];
   for (const lock of others) {
@@ -67,7 +66,7 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
   }
-  const held = await c.scopeLocks.find({ _id: { $in: keys } }, { projection: { staged_operation_id: 1 } }).toArray();
+  const held = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
   await releaseLocks(db, operationId);
   return false;

@@ -3,7 +3,7 @@ import { decideReversal, reversalScopeKey } from '../../shared/domain/reversal-p
 import { compareIds } from '../../shared/domain/books.js';
 import { utcDate } from '../../shared/dates.js';
 import { AppError } from '../../shared/errors.js';
-import { findEntry, findLinks, findOrg, findTransactions } from '../../shared/storage/books-read.js';
+import { findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import type { JobContext } from '../job-context.js';
@@ -21,7 +21,7 @@ export async function stageLedgerReversal(ctx: JobContext): Promise<JobOutcome> 
   const entry = await findEntry(db, orgId, input.entry_id);
   const links = entry ? await findLinks(db, orgId, { ledger_entry_id: entry.id }) : [];
   const transactionIds = [...new Set(links.map((l) => l.bank_transaction_id))].sort(compareIds);
-  const transactions = transactionIds.length > 0 ? await findTransactions(db, orgId, { _id: { $in: transactionIds } }) : [];
+  const transactions = await findTransactionsByIds(db, orgId, transactionIds);
   const keys = lockKeys(orgId, { scope_key: reversalScopeKey(input.entry_id), entry_ids: [input.entry_id], transaction_ids: transactionIds });
   const pending = await liveHolders(db, orgId, keys, now, operationIdFor(ctx));
 

@@ -1,5 +1,5 @@
 // Load → plan → write for a FIFO ledger ↔ bank link repair (DESIGN §5.2).
-// Only the scope is read, each read by an index: the account's transactions
+// Only the scope is read, each read selective: the account's transactions
 // with the counterparty, the counterparty's entries, the links of both, and
 // the entries those links point to elsewhere. planLinkRepair decides the rest.
 import type { Db } from 'mongodb';
@@ -9,9 +9,8 @@ import { pendingDecision } from '../../shared/domain/scope.js';
 import { utcDate } from '../../shared/dates.js';
 import { AppError } from '../../shared/errors.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
-import {
-  findAccount, findEntries, findEntriesByIds, findLinksWhereIn, findOrg, findTransactions, readInChunks,
-} from '../../shared/storage/books-read.js';
+import { findAccount, findEntries, findOrg, findTransactions } from '../../shared/storage/books-read.js';
+import { findEntriesByIds, findLinksWhereIn } from '../../shared/storage/where-in.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
 import { commitStaged, existingOutcome, operationIdFor } from '../staging/commit-staged.js';
@@ -49,7 +48,7 @@ export async function stageLinkRepair(ctx: JobContext): Promise<JobOutcome> {
 
   // A large plan claims many keys; ask for their holders in chunks too.
   const keys = lockKeys(orgId, result.claim);
-  const pending = await readInChunks(keys, (chunk) => liveHolders(db, orgId, chunk, now, operationIdFor(ctx)));
+  const pending = await liveHolders(db, orgId, keys, now, operationIdFor(ctx));
   if (pending.length > 0) {
     const decision = pendingDecision(pending, { scope_key: result.claim.scope_key, plan_hash: result.plan_hash });
     if (!decision.ok) throw decision.error;
@@ -77,7 +76,7 @@ interface RepairBooks {
  * the account with the counterparty (any date: the date decides the scope),
  * every entry of the counterparty, the links of those transactions and the
  * links to those entries (from any transaction), and every other entry such a
- * link points to. Each read uses an index starting with org_id.
+ * link points to. Each read is selective (see where-in.ts for lists of ids).
  */
 async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string): Promise<RepairBooks> {
   const [transactions, entries] = await Promise.all([

@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import type { ReconcileStageRequestBody } from '../../shared/schemas/reconcile-stage.js';
 import {
-  findAccount, findLinksOfTransactions, findOrg, findTransactionsByIds, findUnreconciledThrough, readInChunks,
+  findAccount, findLinksOfTransactions, findOrg, findTransactionsByIds, findUnreconciledThrough,
 } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
@@ -35,7 +35,7 @@ export async function stageReconciliation(ctx: JobContext): Promise<JobOutcome> 
   const links = await findLinksOfTransactions(db, orgId, ownIds);
 
   const keys = lockKeys(orgId, { scope_key: reconcileScopeKey(input.bank_account_id), entry_ids: [], transaction_ids: requestedIds });
-  const pending: PendingHolder[] = await readInChunks(keys, (chunk) => liveHolders(db, orgId, chunk, now, operationIdFor(ctx)));
+  const pending: PendingHolder[] = await liveHolders(db, orgId, keys, now, operationIdFor(ctx));
 
   const request: ReconciliationRequest = {
     bank_account_id: input.bank_account_id,
