@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
   const { token } = await createToken(mongo.db, { org_id: ORG, actor: 'demo:you', scopes: [...SCOPES] });
   const example = await reversibleEntry(mongo.db);
+  const repair = await busiestCounterparty(mongo.db);
   await mongo.client.close();
 
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
@@ -53,6 +54,14 @@ Stage a reversal of ledger entry ${example}:
        -H "Authorization: Bearer $BOOKSTAGE_TOKEN" -H 'Content-Type: application/json' \\
        -d '{"reason": "demo"}'
 
+Repair the links of ${repair.counterparty_id} on ${repair.bank_account_id} (FIFO):
+  curl -s -X POST "$BOOKSTAGE_URL/api/v1/cli/bank-matches/ledger-link-repair/stage" \\
+       -H "Authorization: Bearer $BOOKSTAGE_TOKEN" -H 'Content-Type: application/json' \\
+       -d '{"bank_account_id": "${repair.bank_account_id}", "counterparty_id": "${repair.counterparty_id}"}'
+
+The inbox's duplicate groups:
+  curl -s "$BOOKSTAGE_URL/api/v1/cli/bookkeeping/inbox/duplicates?limit=5" -H "Authorization: Bearer $BOOKSTAGE_TOKEN"
+
 MONGO_URL=${urls.mongoUrl}
 REDIS_URL=${urls.redisUrl}
 Ctrl-C stops the API and the worker; \`npm run -s services -- stop\` stops Redis and FerretDB.
@@ -76,6 +85,21 @@ async function reversibleEntry(db: import('mongodb').Db): Promise<string> {
   for (const l of links) reconciledLinkEntries.add(l.ledger_entry_id);
   const entries = await c.ledgerEntries.find({ org_id: ORG, status: 'posted', reversal_of: null }, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray();
   return entries.find((e) => !reconciledLinkEntries.has(e._id))?._id ?? entries[0]?._id ?? 'le_missing';
+}
+
+/** The account and counterparty with the most unreconciled transactions: the repair example with the most to do. */
+async function busiestCounterparty(db: import('mongodb').Db): Promise<{ bank_account_id: string; counterparty_id: string }> {
+  const txns = await collections(db).bankTransactions
+    .find({ org_id: ORG, status: 'unreconciled' }, { projection: { bank_account_id: 1, counterparty_id: 1 } })
+    .toArray();
+  const counts = new Map<string, number>();
+  for (const t of txns) {
+    const key = `${t.bank_account_id} ${t.counterparty_id}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const [best] = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const [bank_account_id, counterparty_id] = (best?.[0] ?? 'ba_missing cp_missing').split(' ');
+  return { bank_account_id: bank_account_id!, counterparty_id: counterparty_id! };
 }
 
 main().catch((err: unknown) => {
