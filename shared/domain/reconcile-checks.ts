@@ -7,7 +7,7 @@ import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
 import { fail, ok, type Result } from './result.js';
 import type { PendingHolder, ScopeClaim } from './scope.js';
-import { pendingDecision } from './scope.js';
+import { decideWithPending } from './scope.js';
 
 /** How many left-out transaction ids the plan and the warning name. */
 export const LEFT_OUT_SAMPLE_SIZE = 10;
@@ -168,11 +168,7 @@ export function decideReconciliation(books: ReconciliationBooks, request: Reconc
   if (late.length > 0) return fail(new AppError('transaction_after_statement_end', { details: { transaction_ids: late } }));
 
   const planned = planAfterPending(books, account, request, requested);
-  if (books.pending.length > 0) {
-    const samePlan = planned.ok ? { scope_key: planned.value.claim.scope_key, plan_hash: planned.value.plan_hash } : null;
-    return pendingDecision(books.pending, samePlan);
-  }
-  return planned;
+  return decideWithPending(books.pending, planned);
 }
 
 function planAfterPending(

@@ -7,7 +7,7 @@ import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
 import { fail, ok, type Result } from './result.js';
 import type { PendingHolder, ScopeClaim } from './scope.js';
-import { pendingDecision } from './scope.js';
+import { decideWithPending } from './scope.js';
 
 export interface ReversalRequest {
   entry_id: string;
@@ -77,11 +77,7 @@ export function decideReversal(books: ReversalBooks, request: ReversalRequest): 
   // Everything after the pending check only matters for comparing plans: a
   // pending holder turns any later failure into `pending_operation`.
   const planned = planAfterPending(books, entry, org, request);
-  if (books.pending.length > 0) {
-    const samePlan = planned.ok ? { scope_key: planned.value.claim.scope_key, plan_hash: planned.value.plan_hash } : null;
-    return pendingDecision(books.pending, samePlan);
-  }
-  return planned;
+  return decideWithPending(books.pending, planned);
 }
 
 function planAfterPending(

@@ -36,3 +36,18 @@ export function pendingDecision(
   }
   return fail(new AppError('pending_operation', { details: { staged_operation_ids: ids } }));
 }
+
+/**
+ * The pending gate of a staging decision: with no pending holder the plan
+ * stands; with one, the plan only serves to tell whether the very same plan is
+ * already pending (`existing`), and any failure after the gate becomes
+ * `pending_operation`.
+ */
+export function decideWithPending<T extends { claim: ScopeClaim; plan_hash: string }>(
+  pending: readonly PendingHolder[],
+  planned: Result<T>,
+): Result<T | { outcome: 'existing'; staged_operation_id: string }> {
+  if (pending.length === 0) return planned;
+  const samePlan = planned.ok ? { scope_key: planned.value.claim.scope_key, plan_hash: planned.value.plan_hash } : null;
+  return pendingDecision(pending, samePlan);
+}

@@ -7,7 +7,7 @@ import { findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shar
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import type { JobContext } from '../job-context.js';
-import { commitStaged, existingOutcome, operationIdFor } from '../staging/commit-staged.js';
+import { answerDecision, operationIdFor } from '../staging/commit-staged.js';
 
 interface ReversalInput { entry_id: string; reversal_date?: string; reason?: string }
 
@@ -30,14 +30,5 @@ export async function stageLedgerReversal(ctx: JobContext): Promise<JobOutcome> 
     { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null },
   );
   if (!decision.ok) throw decision.error;
-  const value = decision.value;
-  if (value.outcome === 'existing') return existingOutcome(ctx, value.staged_operation_id);
-  return commitStaged(ctx, {
-    kind: 'ledger_reversal',
-    claim: value.claim,
-    plan: value.plan,
-    plan_hash: value.plan_hash,
-    preconditions: value.preconditions,
-    warnings: [],
-  });
+  return answerDecision(ctx, 'ledger_reversal', decision.value);
 }

@@ -5,20 +5,18 @@
 import type { Db } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
-import { pendingDecision } from '../../shared/domain/scope.js';
 import { utcDate } from '../../shared/dates.js';
 import { AppError } from '../../shared/errors.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import { findAccount, findEntries, findOrg, findTransactions } from '../../shared/storage/books-read.js';
 import { findEntriesByIds, findLinksWhereIn } from '../../shared/storage/where-in.js';
-import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { commitStaged, existingOutcome, operationIdFor } from '../staging/commit-staged.js';
+import { answerDecision } from '../staging/commit-staged.js';
 
 interface LinkRepairInput { bank_account_id: string; counterparty_id: string; as_of?: string; note?: string }
 
 export async function stageLinkRepair(ctx: JobContext): Promise<JobOutcome> {
-  const { db, data, now } = ctx;
+  const { db, data } = ctx;
   const input = data.input as unknown as LinkRepairInput;
   const orgId = data.org_id;
   const org = await findOrg(db, orgId);
@@ -46,23 +44,15 @@ export async function stageLinkRepair(ctx: JobContext): Promise<JobOutcome> {
     return answer(data.operation, { outcome: 'noop', blockers: [], plan: result.plan, plan_hash: result.plan_hash });
   }
 
-  // A large plan claims many keys; ask for their holders in chunks too.
-  const keys = lockKeys(orgId, result.claim);
-  const pending = await liveHolders(db, orgId, keys, now, operationIdFor(ctx));
-  if (pending.length > 0) {
-    const decision = pendingDecision(pending, { scope_key: result.claim.scope_key, plan_hash: result.plan_hash });
-    if (!decision.ok) throw decision.error;
-    return existingOutcome(ctx, decision.value.staged_operation_id, { blockers: [] });
-  }
-  return commitStaged(ctx, {
-    kind: 'ledger_link_repair',
+  // Pending conflicts need no check before this: a repair's checks have no
+  // order to keep, and commitStaged meets any holder when it takes the locks.
+  return answerDecision(ctx, 'ledger_link_repair', {
+    outcome: 'staged',
     claim: result.claim,
     plan: result.plan,
     plan_hash: result.plan_hash,
     preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
-    warnings: [],
-    extraData: { blockers: [] },
-  });
+  }, { extraData: { blockers: [] } });
 }
 
 interface RepairBooks {

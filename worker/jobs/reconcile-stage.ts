@@ -13,7 +13,7 @@ import {
 } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { commitStaged, existingOutcome, operationIdFor } from '../staging/commit-staged.js';
+import { answerDecision, operationIdFor } from '../staging/commit-staged.js';
 
 export async function stageReconciliation(ctx: JobContext): Promise<JobOutcome> {
   const { db, data, now } = ctx;
@@ -45,16 +45,8 @@ export async function stageReconciliation(ctx: JobContext): Promise<JobOutcome> 
   };
   const decision = decideReconciliation({ org, account, transactions, links, unreconciled_up_to_end: unreconciled, pending }, request);
   if (!decision.ok) throw decision.error;
-  const value = decision.value;
-  // The pending operation has the very same plan (plan_hash covers left_out),
+  // An existing operation has the very same plan (plan_hash covers left_out),
   // so the warnings stored with it are this plan's: existingOutcome answers them.
-  if (value.outcome === 'existing') return existingOutcome(ctx, value.staged_operation_id);
-  return commitStaged(ctx, {
-    kind: 'bank_reconcile',
-    claim: value.claim,
-    plan: value.plan,
-    plan_hash: value.plan_hash,
-    preconditions: value.preconditions,
-    warnings: value.warnings.map((w) => ({ code: w.code, message: w.message, details: { ...w.details } })),
-  });
+  const warnings = decision.value.outcome === 'staged' ? decision.value.warnings.map((w) => ({ code: w.code, message: w.message, details: { ...w.details } })) : [];
+  return answerDecision(ctx, 'bank_reconcile', decision.value, { warnings });
 }

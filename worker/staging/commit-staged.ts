@@ -26,6 +26,20 @@ export interface StageCandidate {
   extraData?: Record<string, unknown>;
 }
 
+/** A domain decision to stage: a new plan, or the very same plan already pending. */
+export type StageDecision =
+  | { outcome: 'existing'; staged_operation_id: string }
+  | (Omit<StageCandidate, 'kind' | 'warnings' | 'extraData'> & { outcome: 'staged' });
+
+/** Answer a decision: the pending operation (200) or a newly written one (201). */
+export async function answerDecision(
+  ctx: JobContext, kind: StagedKind, decision: StageDecision, options: { warnings?: Warning[]; extraData?: Record<string, unknown> } = {},
+): Promise<JobOutcome> {
+  if (decision.outcome === 'existing') return existingOutcome(ctx, decision.staged_operation_id, options.extraData);
+  const { outcome: _outcome, ...staged } = decision;
+  return commitStaged(ctx, { kind, ...staged, warnings: options.warnings ?? [], extraData: options.extraData });
+}
+
 export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
 }
