@@ -14,7 +14,7 @@ class UsageError extends Error {}
 
 async function withMongo<T>(fn: (mongo: Mongo) => Promise<T>): Promise<T> {
   const url = process.env.MONGO_URL;
-  if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url)) throw new UsageError('MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run -s services -- start`)');
+  if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url)) throw new UsageError('MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run services -- start`)');
   const mongo = await connectMongo(url);
   try {
     await ensureIndexes(mongo.db);

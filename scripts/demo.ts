@@ -64,7 +64,7 @@ The inbox's duplicate groups:
 
 MONGO_URL=${urls.mongoUrl}
 REDIS_URL=${urls.redisUrl}
-Ctrl-C stops the API and the worker; \`npm run -s services -- stop\` stops Redis and FerretDB.
+Ctrl-C stops the API and the worker; \`npm run services -- stop\` stops Redis and FerretDB.
 `);
 }
 
