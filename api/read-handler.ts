@@ -8,6 +8,7 @@ import type { Queue, QueueEvents } from 'bullmq';
 import { AppError } from '../shared/errors.js';
 import { READ_JOB_OPTIONS, type ReadJobData, type ReadJobResult, type ReadOperation } from '../shared/queue/read-jobs.js';
 import { locals } from './context.js';
+import { waitForJob } from './job-wait.js';
 
 export interface ReadDeps {
   readQueue: Queue<ReadJobData, ReadJobResult>;
@@ -27,17 +28,9 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
     deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
   };
   const job = await deps.readQueue.add(operation, data as ReadJobData, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` });
-  try {
-    return (await job.waitUntilFinished(deps.readQueueEvents, deps.readWaitMs)) as ReadJobResult<Op>;
-  } catch {
-    // Failed, or still waiting/running: ask the queue which, rather than parse the message.
-  }
-  const state = await job.getState();
-  if (state === 'completed') {
-    const done = await deps.readQueue.getJob(job.id!);
-    if (done?.returnvalue) return done.returnvalue as ReadJobResult<Op>;
-  }
-  if (state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
+  const waited = await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs);
+  if (waited.state === 'completed' && waited.value) return waited.value as ReadJobResult<Op>;
+  if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
   res.setHeader('Retry-After', '1');
   throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: deps.readWaitMs } });
 }

@@ -13,6 +13,7 @@ import { STAGE_JOB_OPTIONS, type JobOutcome, type StageJobData, type StageOperat
 import { claimKey, idempotencyRecordId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
+import { waitForJob } from './job-wait.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
 export interface StageDeps {
@@ -76,21 +77,14 @@ export async function runStage(deps: StageDeps, res: Response, operation: StageO
 export async function waitForOutcome(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<JobOutcome | null> {
   const job = await deps.queue.getJob(jobId);
   if (!job) return (await findJobResult(deps.db, orgId, jobId))?.outcome ?? null;
-  if (ms > 0) {
-    try {
-      return await job.waitUntilFinished(deps.queueEvents, ms);
-    } catch {
-      // Time-out or failure: ask the queue which, rather than parse the message.
-    }
-  }
-  const state = await job.getState();
-  if (state === 'completed') return (await deps.queue.getJob(jobId))?.returnvalue ?? (await findJobResult(deps.db, orgId, jobId))?.outcome ?? null;
-  if (state === 'failed') {
-    const stored = await findJobResult(deps.db, orgId, jobId);
-    if (stored) return stored.outcome;
-    throw new AppError('internal', { details: { job_id: jobId } });
-  }
-  return null;
+  const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
+  if (waited.state === 'pending') return null;
+  if (waited.state === 'completed' && waited.value) return waited.value;
+  // BullMQ let the finished job go, or it failed: the worker stored its answer (job_results).
+  const stored = await findJobResult(deps.db, orgId, jobId);
+  if (stored) return stored.outcome;
+  if (waited.state === 'completed') return null;
+  throw new AppError('internal', { details: { job_id: jobId } });
 }
 
 export function sendPending(res: Response, operation: string, requestId: string, jobId: string): void {
