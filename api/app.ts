@@ -9,9 +9,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
-import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
-import { linkRepairRoutes } from './routes/link-repair.js';
-import { reconcileRoutes } from './routes/reconcile.js';
+import { stagingRoutes } from './routes/staging.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
@@ -37,11 +35,9 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   app.use('/api', jsonBody);
-  app.use(ledgerReversalRoutes(deps.db, deps));
+  app.use(stagingRoutes(deps.db, deps));
   app.use(jobRoutes(deps.db, deps.queue));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
-  app.use(linkRepairRoutes(deps.db, deps));
-  app.use(reconcileRoutes(deps.db, deps));
   app.use(routeNotFound);
   app.use(errorToEnvelope);
   return app;

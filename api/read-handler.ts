@@ -31,6 +31,5 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
   const waited = await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs);
   if (waited.state === 'completed' && waited.value) return waited.value as ReadJobResult<Op>;
   if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
-  res.setHeader('Retry-After', '1');
   throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: deps.readWaitMs } });
 }

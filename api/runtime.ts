@@ -7,7 +7,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, type JobOutcome, type StageJobData } from '../shared/queue/stage-jobs.js';
+import { STAGE_QUEUE, type AnyStageJobData, type StageAnswer } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
@@ -19,7 +19,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   await ensureIndexes(mongo.db);
   const queueConnection = createRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
-  const queue = new Queue<StageJobData, JobOutcome>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const queue = new Queue<AnyStageJobData, StageAnswer>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
   const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
   await queueEvents.waitUntilReady();
   // Each waiting request adds listeners for its own job; hundreds of concurrent

@@ -1,4 +1,4 @@
-// The shared path of every staging call (DESIGN §5 "Staging calls"):
+// The shared path of every staging call (docs/http-api.md, staging rules):
 // idempotency key → enqueue → wait up to the time-out → answer the job's
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.
@@ -7,24 +7,24 @@ import type { Response } from 'express';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Db } from 'mongodb';
 import { planHash } from '../shared/domain/plan-hash.js';
-import { errorEnvelope, successEnvelope } from '../shared/envelope.js';
 import { AppError } from '../shared/errors.js';
-import { STAGE_JOB_OPTIONS, type JobOutcome, type StageJobData, type StageOperation } from '../shared/queue/stage-jobs.js';
+import { STAGE_JOB_OPTIONS, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageOperation } from '../shared/queue/stage-jobs.js';
 import { claimKey, idempotencyRecordId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
 import { waitForJob } from './job-wait.js';
+import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
 export interface StageDeps {
   db: Db;
-  queue: Queue<StageJobData, JobOutcome>;
+  queue: Queue<AnyStageJobData, StageAnswer>;
   queueEvents: QueueEvents;
   stageWaitMs: number;
   stageWaitMaxMs: number;
 }
 
-export async function runStage(deps: StageDeps, res: Response, operation: StageOperation, input: Record<string, unknown>): Promise<void> {
+export async function runStage<Op extends StageOperation>(deps: StageDeps, res: Response, operation: Op, input: StageJobInputs[Op]): Promise<void> {
   const req = res.req;
   const l = locals(res);
   const auth = l.auth;
@@ -53,50 +53,37 @@ export async function runStage(deps: StageDeps, res: Response, operation: StageO
     }
   }
 
-  let outcome = replay ? (await findJobResult(deps.db, auth.org_id, jobId))?.outcome ?? null : null;
-  if (!outcome) {
-    const data: StageJobData = {
+  let answer = replay ? (await findJobResult(deps.db, auth.org_id, jobId))?.answer ?? null : null;
+  if (!answer) {
+    const data: StageJobData<Op> = {
       operation, request_id: requestId, org_id: auth.org_id, actor: auth.actor,
       requested_at: new Date().toISOString(), idempotency_key: key, input,
     };
     // With an existing job id, BullMQ keeps the job it has: adding again is how a
     // replay makes sure the first request's job exists even if that request died.
-    await deps.queue.add(operation, data, { ...STAGE_JOB_OPTIONS, jobId });
-    outcome = await waitForOutcome(deps, auth.org_id, jobId, wait.ms);
+    // TypeScript cannot see that one operation's data is a member of the union the queue holds.
+    await deps.queue.add(operation, data as AnyStageJobData, { ...STAGE_JOB_OPTIONS, jobId });
+    answer = await waitForAnswer(deps, auth.org_id, jobId, wait.ms);
   }
-  if (!outcome) {
+  if (!answer) {
     if (replay) throw new AppError('request_in_progress', { details: { job_id: jobId } });
-    sendPending(res, operation, requestId, jobId);
+    send(res, pendingToHttp(operation, requestId, jobId));
     return;
   }
   if (replay) res.setHeader('Idempotent-Replayed', 'true');
-  sendOutcome(res, outcome, requestId);
+  send(res, stageAnswerToHttp(answer, requestId));
 }
 
-/** The job's outcome if it finishes within `ms`; null while it is still pending. */
-export async function waitForOutcome(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<JobOutcome | null> {
+/** The job's answer if it finishes within `ms`; null while it is still pending. */
+export async function waitForAnswer(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<StageAnswer | null> {
   const job = await deps.queue.getJob(jobId);
-  if (!job) return (await findJobResult(deps.db, orgId, jobId))?.outcome ?? null;
+  if (!job) return (await findJobResult(deps.db, orgId, jobId))?.answer ?? null;
   const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
   if (waited.state === 'pending') return null;
   if (waited.state === 'completed' && waited.value) return waited.value;
   // BullMQ let the finished job go, or it failed: the worker stored its answer (job_results).
   const stored = await findJobResult(deps.db, orgId, jobId);
-  if (stored) return stored.outcome;
+  if (stored) return stored.answer;
   if (waited.state === 'completed') return null;
   throw new AppError('internal', { details: { job_id: jobId } });
-}
-
-export function sendPending(res: Response, operation: string, requestId: string, jobId: string): void {
-  res.status(202).setHeader('Location', `/api/v1/cli/jobs/${jobId}`);
-  res.setHeader('Retry-After', '1');
-  res.json(successEnvelope(operation, requestId, { outcome: 'pending', job_id: jobId }));
-}
-
-/** An outcome as the original request's envelope: a replay answers the same body, byte for byte. */
-export function sendOutcome(res: Response, outcome: JobOutcome, requestId: string): void {
-  if (outcome.location) res.setHeader('Location', outcome.location);
-  res.status(outcome.http_status);
-  if (outcome.error) res.json(errorEnvelope(outcome.operation, requestId, outcome.error));
-  else res.json(successEnvelope(outcome.operation, requestId, outcome.data, outcome.warnings ?? []));
 }

@@ -1,13 +1,11 @@
 // The CLI envelope (DESIGN §5): every response with a body is one of these.
 import type { ErrorBody } from './errors.js';
+import type { Warning } from './warnings.js';
+
+export type { Warning };
 
 export const API_VERSION = 'v1';
 
-export interface Warning {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
 
 export interface SuccessEnvelope<T = unknown> {
   ok: true;

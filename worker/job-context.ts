@@ -1,15 +1,13 @@
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
-import type { JobOutcome, StageJobData } from '../shared/queue/stage-jobs.js';
+import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
-export interface JobContext {
+export interface JobContext<Op extends StageOperation = StageOperation> {
   db: Db;
   log: Logger;
   jobId: string;
-  data: StageJobData;
+  data: StageJobData<Op>;
   /** The instant this attempt started (expiry and lock ages), distinct from data.requested_at. */
   now: Date;
 }
-
-export type StageHandler = (ctx: JobContext) => Promise<JobOutcome>;

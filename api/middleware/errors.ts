@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { errorEnvelope } from '../../shared/envelope.js';
 import { AppError } from '../../shared/errors.js';
 import { locals } from '../context.js';
+import { errorToHttp, send } from '../outcome.js';
 import { bodyParserError } from './json-body.js';
 
 export const routeNotFound: RequestHandler = (req, _res, next) => {
@@ -15,5 +15,5 @@ export const errorToEnvelope: ErrorRequestHandler = (err, req, res, _next) => {
   const finalError = appError ?? new AppError('internal');
   if (!appError) (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err, request_id: l.requestId }, 'unexpected error');
   if (res.headersSent) return;
-  res.status(finalError.status).json(errorEnvelope(l.operation ?? null, l.requestId, finalError.toBody()));
+  send(res, errorToHttp(l.operation ?? null, l.requestId, finalError));
 };

@@ -1,11 +1,10 @@
 // GET /api/v1/cli/bookkeeping/inbox/duplicates (DESIGN §5.4, §5.5): the
 // duplicate groups of the caller's inbox, one page at a time. The worker
-// loads and groups (a read job, see docs/readme-duplicates.md for why); the
+// loads and groups (a read job, see docs/inbox-duplicates-read-path.md for why); the
 // API validates, turns the cursor into a position and back, and answers.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
 import type { GroupPosition } from '../../shared/domain/duplicate-groups.js';
-import { successEnvelope } from '../../shared/envelope.js';
 import { AppError } from '../../shared/errors.js';
 import {
   DUPLICATES_DEFAULT_LIMIT, INBOX_DUPLICATES_NUMERIC_PARAMS, inboxDuplicatesQuerySchema, type InboxDuplicatesQuery,
@@ -15,6 +14,7 @@ import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 import { requireScope } from '../middleware/auth.js';
 import { operation } from '../middleware/request-id.js';
+import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
 import { runRead, type ReadDeps } from '../read-handler.js';
 
@@ -42,7 +42,7 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Rout
 
     const page = await runRead(reads, res, OPERATION, { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after });
     const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
-    res.json(successEnvelope(OPERATION, locals(res).requestId, {
+    send(res, dataToHttp(OPERATION, locals(res).requestId, {
       groups: page.groups,
       next_cursor: next && sealCursor(reads.cursorSecret, scope, next),
     }));

@@ -5,18 +5,17 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
-import { errorEnvelope } from '../../shared/envelope.js';
 import { AppError } from '../../shared/errors.js';
-import type { JobOutcome, StageJobData } from '../../shared/queue/stage-jobs.js';
+import type { AnyStageJobData, StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { operation } from '../middleware/request-id.js';
-import { sendOutcome, sendPending } from '../stage-handler.js';
+import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.js';
 
 const JOB_ID = /^job_[A-Za-z0-9-]{1,64}$/;
 
-export function jobRoutes(db: Db, queue: Queue<StageJobData, JobOutcome>): Router {
+export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageAnswer>): Router {
   const router = Router();
   router.get('/api/v1/cli/jobs/:job_id', operation('jobs.show'), requireAuth(db), async (req, res) => {
     const auth = locals(res).auth!;
@@ -27,18 +26,18 @@ export function jobRoutes(db: Db, queue: Queue<StageJobData, JobOutcome>): Route
     const stored = await findJobResult(db, auth.org_id, jobId);
     if (stored) {
       if (stored.actor !== auth.actor) throw notFound;
-      sendOutcome(res, stored.outcome, stored.request_id);
+      send(res, stageAnswerToHttp(stored.answer, stored.request_id));
       return;
     }
     const job = await queue.getJob(jobId);
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
     const state = await job.getState();
     if (state === 'completed' && job.returnvalue) {
-      sendOutcome(res, job.returnvalue, job.data.request_id);
+      send(res, stageAnswerToHttp(job.returnvalue, job.data.request_id));
     } else if (state === 'failed') {
-      res.status(500).json(errorEnvelope(job.data.operation, job.data.request_id, new AppError('internal', { details: { job_id: jobId } }).toBody()));
+      send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('internal', { details: { job_id: jobId } })));
     } else {
-      sendPending(res, job.data.operation, job.data.request_id, jobId);
+      send(res, pendingToHttp(job.data.operation, job.data.request_id, jobId));
     }
   });
   return router;

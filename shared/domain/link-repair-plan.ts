@@ -2,9 +2,10 @@
 // target, the diff into move/link/unlink actions, blockers, and the plan a
 // bookkeeper approves. Pure: the worker loads the books, this decides. The
 // same books give the same plan whatever the order of the input arrays.
-import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Precondition } from './books.js';
+import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 import { allocateFifo, type FifoAllocation, type FifoItem } from './fifo-allocation.js';
+import type { Decision } from './decision.js';
 import { planHash } from './plan-hash.js';
 import type { ScopeClaim } from './scope.js';
 
@@ -136,6 +137,31 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
     claim: claimOf(input, actions),
     preconditions: scope.preconditions,
   };
+}
+
+/**
+ * The repair as a staging decision. Pending holders are not checked here: a
+ * repair's rules have no order to keep around them, so the commit step meets
+ * any holder when it takes the locks. Applying the plan re-checks the org's
+ * version too.
+ */
+export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | 'version'>): Decision<LinkRepairPlan> {
+  const result = planLinkRepair(input);
+  switch (result.outcome) {
+    case 'blocked':
+      return { outcome: 'blocked', blockers: result.blockers, warnings: [] };
+    case 'noop':
+      return { outcome: 'noop', plan: result.plan, plan_hash: result.plan_hash, warnings: [] };
+    case 'staged':
+      return {
+        outcome: 'staged',
+        plan: result.plan,
+        plan_hash: result.plan_hash,
+        claim: result.claim,
+        preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
+        warnings: [],
+      };
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 // Bank reconciliation (DESIGN §5.1, plan shape §5.5): the checks, in their
 // contractual order, and the plan a bookkeeper approves. Pure: the worker
 // loads the books and the pending locks, this decides.
-import { AppError } from '../errors.js';
 import type { BankAccount, BankLink, BankTransaction, IsoDate, Org, Precondition } from './books.js';
 import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
-import { fail, ok, type Result } from './result.js';
+import { refused, type Decision, type RefusedDecision, type StagedDecision } from './decision.js';
+import { warning, type Warning } from '../warnings.js';
 import type { PendingHolder, ScopeClaim } from './scope.js';
 import { decideWithPending } from './scope.js';
 
@@ -80,24 +80,9 @@ export interface ReconciliationPlan {
   left_out: LeftOut;
 }
 
-export interface LeftOutWarning {
-  code: 'left_out_unreconciled';
-  message: string;
-  details: LeftOut;
-}
+export type ReconciliationDecision = Decision<ReconciliationPlan>;
 
-export type ReconciliationDecision =
-  | {
-      outcome: 'staged';
-      plan: ReconciliationPlan;
-      plan_hash: string;
-      claim: ScopeClaim;
-      preconditions: Precondition[];
-      warnings: LeftOutWarning[];
-    }
-  | { outcome: 'existing'; staged_operation_id: string };
-
-type Staged = ReconciliationDecision & { outcome: 'staged' };
+type Staged = StagedDecision<ReconciliationPlan>;
 
 export function reconcileScopeKey(bankAccountId: string): string {
   return `reconcile:${bankAccountId}`;
@@ -108,17 +93,10 @@ export function reconcileScopeKey(bankAccountId: string): string {
  * Exported so that an `existing` answer can carry the warning of the pending
  * operation's plan.
  */
-export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id' | 'statement' | 'left_out'>): LeftOutWarning[] {
+export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id' | 'statement' | 'left_out'>): Warning[] {
   const { count, first_ids } = plan.left_out;
   if (count === 0) return [];
-  const noun = count === 1 ? 'transaction' : 'transactions';
-  return [
-    {
-      code: 'left_out_unreconciled',
-      message: `${count} unreconciled ${noun} of bank account ${plan.bank_account_id} booked on or before ${plan.statement.end_date} ${count === 1 ? 'is' : 'are'} not in this statement.`,
-      details: { count, first_ids: [...first_ids] },
-    },
-  ];
+  return [warning('left_out_unreconciled', { count, first_ids: [...first_ids] }, { count, bank_account_id: plan.bank_account_id, end_date: plan.statement.end_date })];
 }
 
 /**
@@ -136,21 +114,17 @@ export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id'
  * So with a pending holder those become `pending_operation` (retryable), and
  * the very same plan already pending for the same scope is `existing`.
  */
-export function decideReconciliation(books: ReconciliationBooks, request: ReconciliationRequest): Result<ReconciliationDecision> {
+export function decideReconciliation(books: ReconciliationBooks, request: ReconciliationRequest): ReconciliationDecision {
   const { account } = books;
   const { statement } = request;
   if (!account || account.id !== request.bank_account_id) {
-    return fail(new AppError('not_found', { details: { resource: 'Bank account', id: request.bank_account_id } }));
+    return refused('not_found', { resource: 'Bank account', id: request.bank_account_id });
   }
   if (statement.currency !== account.currency) {
-    return fail(new AppError('currency_mismatch', { details: { account_currency: account.currency, statement_currency: statement.currency } }));
+    return refused('currency_mismatch', { account_currency: account.currency, statement_currency: statement.currency });
   }
   if (account.reconciled_through !== null && statement.end_date < account.reconciled_through.date) {
-    return fail(
-      new AppError('statement_before_last_reconciliation', {
-        details: { end_date: statement.end_date, reconciled_through_date: account.reconciled_through.date },
-      }),
-    );
+    return refused('statement_before_last_reconciliation', { end_date: statement.end_date, reconciled_through_date: account.reconciled_through.date });
   }
 
   const requestedIds = [...new Set(request.transaction_ids)].sort(compareIds);
@@ -158,14 +132,14 @@ export function decideReconciliation(books: ReconciliationBooks, request: Reconc
   for (const t of books.transactions) if (t.bank_account_id === account.id) ownById.set(t.id, t);
 
   const unknown = requestedIds.filter((id) => !ownById.has(id));
-  if (unknown.length > 0) return fail(new AppError('unknown_transactions', { details: { transaction_ids: unknown } }));
+  if (unknown.length > 0) return refused('unknown_transactions', { transaction_ids: unknown });
 
   const requested = requestedIds.map((id) => ownById.get(id)!);
   const reconciled = requested.filter((t) => t.status === 'reconciled').map((t) => t.id);
-  if (reconciled.length > 0) return fail(new AppError('already_reconciled', { details: { transaction_ids: reconciled } }));
+  if (reconciled.length > 0) return refused('already_reconciled', { transaction_ids: reconciled });
 
   const late = requested.filter((t) => t.booking_date > statement.end_date).map((t) => t.id);
-  if (late.length > 0) return fail(new AppError('transaction_after_statement_end', { details: { transaction_ids: late } }));
+  if (late.length > 0) return refused('transaction_after_statement_end', { transaction_ids: late });
 
   const planned = planAfterPending(books, account, request, requested);
   return decideWithPending(books.pending, planned);
@@ -177,7 +151,7 @@ function planAfterPending(
   request: ReconciliationRequest,
   /** This account's requested transactions, unique, sorted by id. */
   requested: BankTransaction[],
-): Result<Staged> {
+): Staged | RefusedDecision {
   const { statement } = request;
   const requestedIds = new Set(requested.map((t) => t.id));
 
@@ -197,20 +171,16 @@ function planAfterPending(
       remainder_minor: Math.abs(t.amount_minor) - (linksOf.get(t.id) ?? []).reduce((sum, l) => sum + l.amount_minor, 0),
     }))
     .filter((u) => u.remainder_minor !== 0);
-  if (unmatched.length > 0) return fail(new AppError('unmatched_transactions', { details: { transactions: unmatched } }));
+  if (unmatched.length > 0) return refused('unmatched_transactions', { transactions: unmatched });
 
   const openingMinor = account.reconciled_through?.balance_minor ?? account.opening_balance_minor;
   const clearedMinor = requested.reduce((sum, t) => sum + t.amount_minor, 0);
   const expectedClosingMinor = openingMinor + clearedMinor;
   if (expectedClosingMinor !== statement.closing_balance_minor) {
-    return fail(
-      new AppError('out_of_balance', {
-        details: {
+    return refused('out_of_balance', {
           expected_closing_minor: expectedClosingMinor,
           difference_minor: statement.closing_balance_minor - expectedClosingMinor,
-        },
-      }),
-    );
+        });
   }
 
   const ordered = [...requested].sort(byBookingDateThenId);
@@ -243,14 +213,14 @@ function planAfterPending(
     ...ordered.flatMap((t) => (linksOf.get(t.id) ?? []).map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version }))),
   ];
 
-  return ok({
+  return {
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
     claim: { scope_key: reconcileScopeKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
     preconditions,
     warnings: leftOutWarnings(plan),
-  });
+  };
 }
 
 function leftOut(

@@ -1,11 +1,10 @@
 // Ledger entry reversal (DESIGN §5.3): the checks, in their contractual order,
 // and the plan a bookkeeper approves. Pure: the worker loads the books and the
 // pending locks, this decides.
-import { AppError } from '../errors.js';
 import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, Precondition } from './books.js';
 import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
-import { fail, ok, type Result } from './result.js';
+import { refused, type Decision, type StagedDecision } from './decision.js';
 import type { PendingHolder, ScopeClaim } from './scope.js';
 import { decideWithPending } from './scope.js';
 
@@ -51,9 +50,7 @@ export interface ReversalPlan {
   actions: UnlinkAction[];
 }
 
-export type ReversalDecision =
-  | { outcome: 'staged'; plan: ReversalPlan; plan_hash: string; claim: ScopeClaim; preconditions: Precondition[] }
-  | { outcome: 'existing'; staged_operation_id: string };
+export type ReversalDecision = Decision<ReversalPlan>;
 
 export function reversalScopeKey(entryId: string): string {
   return `reverse:${entryId}`;
@@ -64,14 +61,14 @@ export function reversalScopeKey(entryId: string): string {
  * failing one is answered. A pending operation that holds the very same plan
  * for the same scope is not a conflict: it is returned as `existing`.
  */
-export function decideReversal(books: ReversalBooks, request: ReversalRequest): Result<ReversalDecision> {
+export function decideReversal(books: ReversalBooks, request: ReversalRequest): ReversalDecision {
   const { entry, org } = books;
-  if (!entry) return fail(new AppError('not_found', { details: { resource: 'Ledger entry', id: request.entry_id } }));
+  if (!entry) return refused('not_found', { resource: 'Ledger entry', id: request.entry_id });
   if (entry.status === 'reversed' || entry.reversed_by) {
-    return fail(new AppError('already_reversed', { details: { ledger_entry_id: entry.id, reversed_by: entry.reversed_by } }));
+    return refused('already_reversed', { ledger_entry_id: entry.id, reversed_by: entry.reversed_by });
   }
   if (entry.reversal_of) {
-    return fail(new AppError('entry_is_reversal', { details: { ledger_entry_id: entry.id, reversal_of: entry.reversal_of } }));
+    return refused('entry_is_reversal', { ledger_entry_id: entry.id, reversal_of: entry.reversal_of });
   }
 
   // Everything after the pending check only matters for comparing plans: a
@@ -85,12 +82,12 @@ function planAfterPending(
   entry: LedgerEntry,
   org: Org,
   request: ReversalRequest,
-): Result<ReversalDecision & { outcome: 'staged' }> {
+): StagedDecision<ReversalPlan> | ReturnType<typeof refused> {
   if (request.reversal_date < entry.entry_date) {
-    return fail(new AppError('reversal_before_entry', { details: { reversal_date: request.reversal_date, entry_date: entry.entry_date } }));
+    return refused('reversal_before_entry', { reversal_date: request.reversal_date, entry_date: entry.entry_date });
   }
   if (org.lock_date !== null && request.reversal_date <= org.lock_date) {
-    return fail(new AppError('period_locked', { details: { reversal_date: request.reversal_date, lock_date: org.lock_date } }));
+    return refused('period_locked', { reversal_date: request.reversal_date, lock_date: org.lock_date });
   }
 
   const links = books.links.filter((l) => l.ledger_entry_id === entry.id).sort((a, b) => compareIds(a.id, b.id));
@@ -98,7 +95,7 @@ function planAfterPending(
   const reconciledLinks = links.filter((l) => txnById.get(l.bank_transaction_id)?.status === 'reconciled');
   if (reconciledLinks.length > 0) {
     const transactionIds = [...new Set(reconciledLinks.map((l) => l.bank_transaction_id))].sort(compareIds);
-    return fail(new AppError('reconciled_links', { details: { link_ids: reconciledLinks.map((l) => l.id), transaction_ids: transactionIds } }));
+    return refused('reconciled_links', { link_ids: reconciledLinks.map((l) => l.id), transaction_ids: transactionIds });
   }
 
   const plan: ReversalPlan = {
@@ -129,11 +126,12 @@ function planAfterPending(
     ...links.map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version })),
     ...transactionIds.map((id): Precondition => ({ collection: 'bank_transactions', id, version: txnById.get(id)?.version ?? 0 })),
   ];
-  return ok({
+  return {
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
     claim: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
     preconditions,
-  });
+    warnings: [],
+  };
 }

@@ -1,9 +1,8 @@
 // Pending-operation scopes (DESIGN §5 "Staging calls", §6). A staged plan
 // claims its scope key and every entry and transaction it touches; the
 // storage layer turns a claim into unique lock documents.
-import { AppError } from '../errors.js';
 import { compareIds } from './books.js';
-import { fail, ok, type Result } from './result.js';
+import { refused, type Decision, type ExistingDecision, type RefusedDecision } from './decision.js';
 
 export interface ScopeClaim {
   /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
@@ -21,33 +20,31 @@ export interface PendingHolder {
 
 /**
  * With pending holders present: the same plan already pending for the same
- * scope key is returned as `existing`; anything else is a conflict.
+ * scope key is `existing`; anything else is a `pending_operation` refusal
+ * naming every holder.
  */
 export function pendingDecision(
   holders: readonly PendingHolder[],
   samePlan: { scope_key: string; plan_hash: string } | null,
-): Result<{ outcome: 'existing'; staged_operation_id: string }> {
+): ExistingDecision | RefusedDecision {
   const ids = [...new Set(holders.map((h) => h.staged_operation_id))].sort(compareIds);
   if (samePlan && ids.length === 1) {
     const holder = holders[0]!;
     if (holder.scope_key === samePlan.scope_key && holder.plan_hash === samePlan.plan_hash) {
-      return ok({ outcome: 'existing', staged_operation_id: holder.staged_operation_id });
+      return { outcome: 'existing', staged_operation_id: holder.staged_operation_id };
     }
   }
-  return fail(new AppError('pending_operation', { details: { staged_operation_ids: ids } }));
+  return refused('pending_operation', { staged_operation_ids: ids });
 }
 
 /**
- * The pending gate of a staging decision: with no pending holder the plan
- * stands; with one, the plan only serves to tell whether the very same plan is
- * already pending (`existing`), and any failure after the gate becomes
+ * The pending gate of a staging decision: with no pending holder the decision
+ * stands; with one, a staged plan only serves to tell whether the very same
+ * plan is already pending (`existing`), and any refusal after the gate becomes
  * `pending_operation`.
  */
-export function decideWithPending<T extends { claim: ScopeClaim; plan_hash: string }>(
-  pending: readonly PendingHolder[],
-  planned: Result<T>,
-): Result<T | { outcome: 'existing'; staged_operation_id: string }> {
+export function decideWithPending<Plan>(pending: readonly PendingHolder[], planned: Decision<Plan>): Decision<Plan> {
   if (pending.length === 0) return planned;
-  const samePlan = planned.ok ? { scope_key: planned.value.claim.scope_key, plan_hash: planned.value.plan_hash } : null;
+  const samePlan = planned.outcome === 'staged' ? { scope_key: planned.claim.scope_key, plan_hash: planned.plan_hash } : null;
   return pendingDecision(pending, samePlan);
 }

@@ -1,6 +1,7 @@
 // Request body of POST /api/v1/cli/bank-matches/ledger-link-repair/stage
 // (DESIGN §5.2). Unknown fields are refused; `as_of` must be a real calendar
 // date (2026-02-30 is not one).
+import type { FromSchema } from 'json-schema-to-ts';
 import { id, isoDate, text } from './common.js';
 
 export const linkRepairStageRequestSchema = {
@@ -16,9 +17,5 @@ export const linkRepairStageRequestSchema = {
   },
 } as const;
 
-export interface LinkRepairStageRequestBody {
-  bank_account_id: string;
-  counterparty_id: string;
-  as_of?: string;
-  note?: string;
-}
+/** The body once it has passed `linkRepairStageRequestSchema`. */
+export type LinkRepairStageRequestBody = FromSchema<typeof linkRepairStageRequestSchema>;

@@ -1,19 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { collections } from './collections.js';
+import { collections, type Scope } from './collections.js';
 
-export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** Only the SHA-256 of a secret is stored; the secret is shown once. */
-export interface ApiTokenDoc {
-  _id: string; // sha256 hex of the secret
-  token_id: string;
-  org_id: string;
-  actor: string;
-  scopes: Scope[];
-  created_at: string;
-}
+export { SCOPES, type Scope } from './collections.js';
 
 export interface TokenIdentity { token_id: string; org_id: string; actor: string; scopes: Scope[] }
 

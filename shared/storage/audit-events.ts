@@ -1,17 +1,6 @@
 import type { Db } from 'mongodb';
 import { derivedId } from '../ids.js';
-import { collections } from './collections.js';
-
-export interface AuditEventDoc {
-  _id: string;
-  org_id: string;
-  at: string;
-  actor: string;
-  request_id: string;
-  staged_operation_id: string;
-  from: string | null;
-  to: string;
-}
+import { collections, type AuditEventDoc } from './collections.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the

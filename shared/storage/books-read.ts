@@ -33,19 +33,20 @@ export async function findTransactions(db: Db, orgId: string, filter: Filter<Sto
   return docs.map((d) => fromStored<BankTransaction>(d));
 }
 
-export async function findLinks(db: Db, orgId: string, filter: Filter<Stored<BankLink>>): Promise<BankLink[]> {
-  const docs = await collections(db).bankLinks.find({ ...filter, org_id: orgId }).toArray();
-  return docs.map((d) => fromStored<BankLink>(d));
-}
 
 /** The transactions with these ids (of any account of the org); see where-in.ts for how. */
 export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<BankTransaction[]> {
   return (await findWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
 }
 
-/** The links of these transactions; see where-in.ts for how. */
-export async function findLinksOfTransactions(db: Db, orgId: string, transactionIds: readonly string[]): Promise<BankLink[]> {
-  return (await findWhereIn(db, collections(db).bankLinks, orgId, 'bank_transaction_id', transactionIds)).map((d) => fromStored<BankLink>(d));
+/** The links whose `field` is one of `ids` (of these transactions, or to these entries); see where-in.ts for how. */
+export async function findLinks(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
+  return (await findWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
+}
+
+/** The ledger entries with these ids; see where-in.ts for how. */
+export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+  return (await findWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
 }
 
 /**

@@ -1,14 +1,98 @@
+// Every collection's name and stored document type, in one place; the
+// repositories beside this file are the only code that reads or writes them.
 import type { Collection, Db, Document } from 'mongodb';
-import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org } from '../domain/books.js';
-import type { Stored } from './documents.js';
-import type { ApiTokenDoc } from './api-tokens.js';
-import type { AuditEventDoc } from './audit-events.js';
-import type { ScopeLockDoc } from './scope-locks.js';
-import type { StagedOperationDoc } from './staged-operations.js';
+import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
+import type { Warning } from '../warnings.js';
+import type { StageAnswer } from '../queue/stage-jobs.js';
+
+/** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
+export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
 
 export type OrgDoc = Omit<Org, 'id'> & { _id: string };
 
-/** Typed handles on every collection; one place names them. */
+export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Only the SHA-256 of a secret is stored; the secret is shown once. */
+export interface ApiTokenDoc {
+  _id: string; // sha256 hex of the secret
+  token_id: string;
+  org_id: string;
+  actor: string;
+  scopes: Scope[];
+  created_at: string;
+}
+
+export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
+export type StagedStatus = 'staged' | 'approved' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
+
+export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null }
+
+export interface StagedOperationDoc {
+  _id: string;
+  org_id: string;
+  kind: StagedKind;
+  status: StagedStatus;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  request_id: string;
+  idempotency_key: string | null;
+  scope_key: string;
+  input: Record<string, unknown>;
+  plan: unknown;
+  plan_hash: string;
+  preconditions: Precondition[];
+  warnings: Warning[];
+  history: HistoryItem[];
+}
+
+/** One per key a pending operation holds; `_id` = `ORG:KEY`, so MongoDB's unique `_id` settles races. */
+export interface ScopeLockDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  scope_key: string;
+  plan_hash: string;
+  created_at: string;
+}
+
+export interface AuditEventDoc {
+  _id: string;
+  org_id: string;
+  at: string;
+  actor: string;
+  request_id: string;
+  staged_operation_id: string;
+  from: string | null;
+  to: string;
+}
+
+/** `_id` derived from org + actor + key: the first request to insert it owns the key. */
+export interface IdempotencyKeyDoc {
+  _id: string;
+  org_id: string;
+  actor: string;
+  request_hash: string;
+  operation: string;
+  job_id: string;
+  request_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The answer of a finished staging job, kept ≥ 24 h so polling and replays outlive BullMQ's own retention. */
+export interface JobResultDoc {
+  _id: string; // the job id
+  org_id: string;
+  actor: string;
+  request_id: string;
+  answer: StageAnswer;
+  finished_at: string;
+  expires_at: string;
+}
+
+/** Typed handles on every collection; the only place collection names are written. */
 export function collections(db: Db) {
   const c = <T extends Document>(name: string): Collection<T> => db.collection<T>(name);
   return {
@@ -22,6 +106,8 @@ export function collections(db: Db) {
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),
+    idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),
+    jobResults: c<JobResultDoc>('job_results'),
   };
 }
 

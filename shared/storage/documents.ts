@@ -1,8 +1,9 @@
 // Stored documents are domain records with `_id` for `id` and the owning
 // `org_id`. Every read filters by org_id; these two functions are the only
 // place that translates.
+import type { Stored } from './collections.js';
 
-export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
+export type { Stored };
 
 export function toStored<T extends { id: string }>(orgId: string, record: T): Stored<T> {
   const { id, ...rest } = record;

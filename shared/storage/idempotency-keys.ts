@@ -4,22 +4,11 @@
 // TTL indexes).
 import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
+import { collections, type IdempotencyKeyDoc } from './collections.js';
+import { isDuplicateKey } from './duplicate-key.js';
 
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export interface IdempotencyKeyDoc {
-  _id: string;
-  org_id: string;
-  actor: string;
-  request_hash: string;
-  operation: string;
-  job_id: string;
-  request_id: string;
-  created_at: string;
-  expires_at: string;
-}
-
-const keys = (db: Db) => db.collection<IdempotencyKeyDoc>('idempotency_keys');
 
 export function idempotencyRecordId(orgId: string, actor: string, key: string): string {
   return `idem_${createHash('sha256').update(`${orgId}\n${actor}\n${key}`).digest('hex')}`;
@@ -29,17 +18,17 @@ export function idempotencyRecordId(orgId: string, actor: string, key: string): 
 export async function claimKey(db: Db, doc: Omit<IdempotencyKeyDoc, 'expires_at'>): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyKeyDoc }> {
   const expires = new Date(Date.parse(doc.created_at) + KEY_RETENTION_MS).toISOString();
   try {
-    await keys(db).insertOne({ ...doc, expires_at: expires });
+    await collections(db).idempotencyKeys.insertOne({ ...doc, expires_at: expires });
     return { claimed: true };
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
   }
-  const existing = await keys(db).findOne({ _id: doc._id });
+  const existing = await collections(db).idempotencyKeys.findOne({ _id: doc._id });
   // Swept between the failed insert and this read: claim it again.
   if (!existing) return claimKey(db, doc);
   return { claimed: false, existing };
 }
 
 export async function sweepIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  return (await keys(db).deleteMany({ expires_at: { $lt: now.toISOString() } })).deletedCount;
+  return (await collections(db).idempotencyKeys.deleteMany({ expires_at: { $lt: now.toISOString() } })).deletedCount;
 }

@@ -1,32 +1,20 @@
-// The outcome of every finished staging job, kept ≥ 24 h in MongoDB so that
+// The answer of every finished staging job, kept ≥ 24 h in MongoDB so that
 // polling and idempotent replays outlive BullMQ's own job retention.
 import type { Db } from 'mongodb';
-import type { JobOutcome } from '../queue/stage-jobs.js';
+import { collections, type JobResultDoc } from './collections.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-export interface JobResultDoc {
-  _id: string; // the job id
-  org_id: string;
-  actor: string;
-  request_id: string;
-  outcome: JobOutcome;
-  finished_at: string;
-  expires_at: string;
-}
-
-const results = (db: Db) => db.collection<JobResultDoc>('job_results');
 
 export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<void> {
   const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
   // First write wins: a job is finished once, a retried attempt cannot change its answer.
-  await results(db).updateOne({ _id: doc._id }, { $setOnInsert: { ...doc, expires_at: expires } }, { upsert: true });
+  await collections(db).jobResults.updateOne({ _id: doc._id }, { $setOnInsert: { ...doc, expires_at: expires } }, { upsert: true });
 }
 
 export async function findJobResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {
-  return results(db).findOne({ _id: jobId, org_id: orgId });
+  return collections(db).jobResults.findOne({ _id: jobId, org_id: orgId });
 }
 
 export async function sweepJobResults(db: Db, now: Date): Promise<number> {
-  return (await results(db).deleteMany({ expires_at: { $lt: now.toISOString() } })).deletedCount;
+  return (await collections(db).jobResults.deleteMany({ expires_at: { $lt: now.toISOString() } })).deletedCount;
 }

@@ -6,18 +6,10 @@
 // two writes) is dead and is cleared by whoever meets it.
 import type { Db } from 'mongodb';
 import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
-import { collections } from './collections.js';
+import { collections, type ScopeLockDoc } from './collections.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { PENDING_STATUSES } from './staged-operations.js';
 import { findWhereIn } from './where-in.js';
-
-export interface ScopeLockDoc {
-  _id: string;
-  org_id: string;
-  staged_operation_id: string;
-  scope_key: string;
-  plan_hash: string;
-  created_at: string;
-}
 
 /** A lock whose operation has not appeared after this long is an orphan. */
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
@@ -64,7 +56,7 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
     await c.scopeLocks.insertMany(docs, { ordered: false });
     return true;
   } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
+    if (!isDuplicateKey(err)) throw err;
   }
   const held = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
@@ -74,11 +66,4 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
 
 export async function releaseLocks(db: Db, operationId: string): Promise<void> {
   await collections(db).scopeLocks.deleteMany({ staged_operation_id: operationId });
-}
-
-function isDuplicateKeyError(err: unknown): boolean {
-  const e = err as { code?: number; writeErrors?: { code?: number }[] | { code?: number } };
-  if (e.code === 11000) return true;
-  const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
-  return writeErrors.length > 0 && writeErrors.every((w) => w.code === 11000);
 }

@@ -1,10 +1,7 @@
 import type { Db } from 'mongodb';
-import type { Precondition } from '../domain/books.js';
-import type { Warning } from '../envelope.js';
-import { collections } from './collections.js';
+import { collections, type HistoryItem, type StagedKind, type StagedOperationDoc, type StagedStatus } from './collections.js';
+import { isDuplicateKey } from './duplicate-key.js';
 
-export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
-export type StagedStatus = 'staged' | 'approved' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
 
 /** States in which an operation still holds its scope. */
 export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved'];
@@ -12,26 +9,6 @@ export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved'];
 /** How long a staged operation waits for approval (DESIGN §6). */
 export const STAGED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null }
-
-export interface StagedOperationDoc {
-  _id: string;
-  org_id: string;
-  kind: StagedKind;
-  status: StagedStatus;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-  request_id: string;
-  idempotency_key: string | null;
-  scope_key: string;
-  input: Record<string, unknown>;
-  plan: unknown;
-  plan_hash: string;
-  preconditions: Precondition[];
-  warnings: Warning[];
-  history: HistoryItem[];
-}
 
 /** The public shape of a staged operation (DESIGN §5.5). */
 export interface StagedOperationView {
@@ -69,7 +46,7 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
     await ops.insertOne(doc);
     return doc;
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
     const existing = await ops.findOne({ _id: doc._id, org_id: doc.org_id });
     if (!existing) throw err;
     return existing;

@@ -11,9 +11,6 @@
 //   20,000 ids: equality 79 s     `$in` ×20  15 s      whole org 1.3 s
 // MongoDB serves `$in` from the index, so there it is chunked `$in` always.
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
-import type { BankLink, LedgerEntry } from '../domain/books.js';
-import { collections } from './collections.js';
-import { fromStored } from './documents.js';
 
 /** MongoDB answers `$in` from the index; lists are still sent in chunks of this many ids. */
 export const IN_CHUNK_SIZE = 1000;
@@ -37,18 +34,6 @@ export async function readInChunks<T>(ids: readonly string[], read: (chunk: stri
 /** On FerretDB, up to this many ids are read by one equality query each. */
 export const EQUALITY_QUERY_MAX = 100;
 const EQUALITY_CONCURRENCY = 16;
-
-/** The links whose `field` is one of `ids`. */
-export async function findLinksWhereIn(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
-  const docs = await findWhereIn(db, collections(db).bankLinks, orgId, field, ids);
-  return docs.map((d) => fromStored<BankLink>(d));
-}
-
-/** The ledger entries with these ids. */
-export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
-  const docs = await findWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids);
-  return docs.map((d) => fromStored<LedgerEntry>(d));
-}
 
 /**
  * The org's documents whose `field` is one of `ids`, in no particular order.

@@ -8,8 +8,7 @@ import {
   type ReconciliationPlan,
   type ReconciliationRequest,
 } from '../../shared/domain/reconcile-checks.js';
-import type { Result } from '../../shared/domain/result.js';
-import type { ErrorCode } from '../../shared/errors.js';
+import { ERROR_TABLE, type ErrorCode } from '../../shared/errors.js';
 
 // ---- builders ---------------------------------------------------------------
 
@@ -133,19 +132,19 @@ const transactionOf = (c: Case, id: string): BankTransaction => {
 
 // ---- assertions -------------------------------------------------------------
 
-function expectError(result: Result<ReconciliationDecision>, code: ErrorCode, details: Record<string, unknown>): void {
-  if (result.ok) throw new Error(`expected ${code}, got outcome ${result.value.outcome}`);
-  expect(result.error.code).to.equal(code);
-  expect(result.error.details).to.deep.equal(details);
+function expectError(result: ReconciliationDecision, code: ErrorCode, details: Record<string, unknown>): void {
+  if (result.outcome !== 'refused') throw new Error(`expected ${code}, got outcome ${result.outcome}`);
+  expect(result.code).to.equal(code);
+  expect(result.details).to.deep.equal(details);
 }
 
-function expectStaged(result: Result<ReconciliationDecision>): ReconciliationDecision & { outcome: 'staged' } {
-  if (!result.ok) throw new Error(`expected a staged plan, got ${result.error.code}: ${result.error.message}`);
-  if (result.value.outcome !== 'staged') throw new Error(`expected a staged plan, got ${result.value.outcome}`);
-  return result.value;
+function expectStaged(result: ReconciliationDecision): ReconciliationDecision & { outcome: 'staged' } {
+  if (result.outcome === 'refused') throw new Error(`expected a staged plan, got ${result.code}: ${JSON.stringify(result.details)}`);
+  if (result.outcome !== 'staged') throw new Error(`expected a staged plan, got ${result.outcome}`);
+  return result;
 }
 
-const decide = (c: Case): Result<ReconciliationDecision> => decideReconciliation(c.books, c.request);
+const decide = (c: Case): ReconciliationDecision => decideReconciliation(c.books, c.request);
 
 // ---- each check alone -------------------------------------------------------
 
@@ -155,7 +154,7 @@ describe('decideReconciliation: each check', () => {
     c.books.account = null;
     const result = decide(c);
     expectError(result, 'not_found', { resource: 'Bank account', id: 'ba_main' });
-    expect(result.ok ? 0 : result.error.status).to.equal(404);
+    expect(result.outcome === 'refused' ? ERROR_TABLE[result.code].status : 0).to.equal(404);
   });
 
   it('answers currency_mismatch when the statement currency is not the account currency', () => {
@@ -183,7 +182,7 @@ describe('decideReconciliation: each check', () => {
     Object.assign(transactionOf(c, 'bt_a'), { status: 'reconciled', reconciliation_id: 'stg_old' });
     const result = decide(c);
     expectError(result, 'already_reconciled', { transaction_ids: ['bt_a', 'bt_d'] });
-    expect(result.ok ? 0 : result.error.status).to.equal(409);
+    expect(result.outcome === 'refused' ? ERROR_TABLE[result.code].status : 0).to.equal(409);
   });
 
   it('answers transaction_after_statement_end, ids sorted, for transactions booked after end_date', () => {
@@ -270,13 +269,13 @@ describe('decideReconciliation: the order of the checks', () => {
       const alone = validCase();
       breaks[second](alone);
       const aloneResult = decide(alone);
-      expect(aloneResult.ok ? 'ok' : aloneResult.error.code, `${second} alone`).to.equal(second);
+      expect(aloneResult.outcome === 'refused' ? aloneResult.code : 'ok', `${second} alone`).to.equal(second);
 
       const both = validCase();
       breaks[second](both);
       breaks[first](both);
       const result = decide(both);
-      expect(result.ok ? 'ok' : result.error.code).to.equal(first);
+      expect(result.outcome === 'refused' ? result.code : 'ok').to.equal(first);
     });
   }
 });
@@ -465,7 +464,7 @@ describe('decideReconciliation: pending operations', () => {
     const c = validCase();
     c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
     const result = decide(c);
-    expect(result).to.deep.equal({ ok: true, value: { outcome: 'existing', staged_operation_id: 'stg_1' } });
+    expect(result).to.deep.equal({ outcome: 'existing', staged_operation_id: 'stg_1' });
   });
 
   it('answers pending_operation (409, retryable) with the holders sorted when the pending plans differ', () => {
@@ -477,7 +476,7 @@ describe('decideReconciliation: pending operations', () => {
     ];
     const result = decide(c);
     expectError(result, 'pending_operation', { staged_operation_ids: ['stg_old_recon', 'stg_repair'] });
-    expect(result.ok ? [] : [result.error.status, result.error.retryable]).to.deep.equal([409, true]);
+    expect(result.outcome === 'refused' ? [ERROR_TABLE[result.code].status, ERROR_TABLE[result.code].retryable] : []).to.deep.equal([409, true]);
   });
 
   it('answers pending_operation when the same plan is pending but another operation also holds part of it', () => {

@@ -21,8 +21,8 @@ const request = { entry_id: 'le_1', reversal_date: '2026-03-01', reason: 'wrong 
 describe('ledger reversal decision', () => {
   it('swaps debit and credit on every line and unlinks every bank link, ordered by link id', () => {
     const result = decideReversal(books({ links: [link('lnk_b', 'bt_2', 6_900), link('lnk_a', 'bt_1', 5_000)], transactions: [txn('bt_1'), txn('bt_2')] }), request);
-    expect(result.ok).to.equal(true);
-    if (!result.ok || result.value.outcome !== 'staged') throw new Error('expected staged');
+    expect(result.outcome).to.equal('staged');
+    if (result.outcome !== 'staged') throw new Error('expected staged');
     const expected = {
       ledger_entry_id: 'le_1',
       reversal_date: '2026-03-01',
@@ -37,10 +37,10 @@ describe('ledger reversal decision', () => {
         { kind: 'unlink', bank_transaction_id: 'bt_2', link_id: 'lnk_b', ledger_entry_id: 'le_1', amount_minor: 6_900 },
       ],
     };
-    expect(result.value.plan).to.deep.equal(expected);
-    expect(result.value.plan_hash).to.equal(planHash(expected));
-    expect(result.value.claim).to.deep.equal({ scope_key: 'reverse:le_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] });
-    expect(result.value.preconditions).to.deep.equal([
+    expect(result.plan).to.deep.equal(expected);
+    expect(result.plan_hash).to.equal(planHash(expected));
+    expect(result.claim).to.deep.equal({ scope_key: 'reverse:le_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] });
+    expect(result.preconditions).to.deep.equal([
       { collection: 'orgs', id: 'org_1', version: 3 },
       { collection: 'ledger_entries', id: 'le_1', version: 2 },
       { collection: 'bank_links', id: 'lnk_a', version: 1 },
@@ -58,15 +58,15 @@ describe('ledger reversal decision', () => {
 
   it('plans a reversal with no actions for an entry without bank links, reason null when absent', () => {
     const result = decideReversal(books(), { ...request, reason: null });
-    if (!result.ok || result.value.outcome !== 'staged') throw new Error('expected staged');
-    expect(result.value.plan.actions).to.deep.equal([]);
-    expect(result.value.plan.reason).to.equal(null);
+    if (result.outcome !== 'staged') throw new Error('expected staged');
+    expect(result.plan.actions).to.deep.equal([]);
+    expect(result.plan.reason).to.equal(null);
   });
 
   it('checks in the contract order: not_found, already_reversed, pending_operation, reversal_before_entry, period_locked, reconciled_links', () => {
     const code = (b: ReversalBooks, r = request): string => {
       const result = decideReversal(b, r);
-      return result.ok ? result.value.outcome : result.error.code;
+      return result.outcome === 'refused' ? result.code : result.outcome;
     };
     const reconciled = { links: [link('lnk_a', 'bt_1', 11_900)], transactions: [txn('bt_1', 'reconciled')] };
     const pending = [{ staged_operation_id: 'stg_9', scope_key: 'reverse:le_1', plan_hash: 'x' }];
@@ -82,22 +82,22 @@ describe('ledger reversal decision', () => {
 
   it('allows a reversal dated on the entry date, and the day after the lock date', () => {
     const onEntryDate = decideReversal(books(), { ...request, reversal_date: '2026-02-03' });
-    expect(onEntryDate.ok).to.equal(true);
+    expect(onEntryDate.outcome).to.equal('staged');
     const afterLock = decideReversal(books({ entry: entry({ entry_date: '2026-01-10' }) }), { ...request, reversal_date: '2026-02-01' });
-    expect(afterLock.ok).to.equal(true);
+    expect(afterLock.outcome).to.equal('staged');
   });
 
   it('refuses to reverse a reversal', () => {
     const result = decideReversal(books({ entry: entry({ reversal_of: 'le_0' }) }), request);
-    expect(result.ok ? null : result.error.code).to.equal('entry_is_reversal');
+    expect(result.outcome === 'refused' ? result.code : null).to.equal('entry_is_reversal');
   });
 
   it('returns the pending operation when the very same plan is pending for the same scope', () => {
     const first = decideReversal(books(), request);
-    if (!first.ok || first.value.outcome !== 'staged') throw new Error('expected staged');
-    const pending = [{ staged_operation_id: 'stg_1', scope_key: 'reverse:le_1', plan_hash: first.value.plan_hash }];
-    expect(decideReversal(books({ pending }), request)).to.deep.equal({ ok: true, value: { outcome: 'existing', staged_operation_id: 'stg_1' } });
+    if (first.outcome !== 'staged') throw new Error('expected staged');
+    const pending = [{ staged_operation_id: 'stg_1', scope_key: 'reverse:le_1', plan_hash: first.plan_hash }];
+    expect(decideReversal(books({ pending }), request)).to.deep.equal({ outcome: 'existing', staged_operation_id: 'stg_1' });
     const other = decideReversal(books({ pending }), { ...request, reason: 'another reason' });
-    expect(other.ok ? null : other.error.details).to.deep.equal({ staged_operation_ids: ['stg_1'] });
+    expect(other.outcome === 'refused' ? other.details : null).to.deep.equal({ staged_operation_ids: ['stg_1'] });
   });
 });

@@ -1,81 +1,69 @@
-// Load → plan → write for a FIFO ledger ↔ bank link repair (DESIGN §5.2).
+// A FIFO ledger ↔ bank link repair (docs/http-api.md, link repair stage).
 // Only the scope is read, each read selective: the account's transactions
 // with the counterparty, the counterparty's entries, the links of both, and
-// the entries those links point to elsewhere. planLinkRepair decides the rest.
+// the entries those links point to elsewhere. The pure rule decides the rest.
 import type { Db } from 'mongodb';
-import type { BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
-import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
+import type { BankLink, BankTransaction, LedgerEntry, Org } from '../../shared/domain/books.js';
+import { refused } from '../../shared/domain/decision.js';
+import { decideLinkRepair, type LinkRepairInput, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { utcDate } from '../../shared/dates.js';
-import { AppError } from '../../shared/errors.js';
-import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
-import { findAccount, findEntries, findOrg, findTransactions } from '../../shared/storage/books-read.js';
-import { findEntriesByIds, findLinksWhereIn } from '../../shared/storage/where-in.js';
+import { findAccount, findEntries, findEntriesByIds, findLinks, findTransactions } from '../../shared/storage/books-read.js';
 import type { JobContext } from '../job-context.js';
-import { answerDecision } from '../staging/commit-staged.js';
+import { stagingJob } from '../staging/staging-job.js';
 
-interface LinkRepairInput { bank_account_id: string; counterparty_id: string; as_of?: string; note?: string }
+type Op = 'ledger_link_repair.stage';
 
-export async function stageLinkRepair(ctx: JobContext): Promise<JobOutcome> {
+/** The repair's input, or null when the account is not the org's. */
+type RepairBooks = { org: Org; input: LinkRepairInput } | null;
+
+async function load(ctx: JobContext<Op>, org: Org): Promise<RepairBooks> {
   const { db, data } = ctx;
-  const input = data.input as unknown as LinkRepairInput;
-  const orgId = data.org_id;
-  const org = await findOrg(db, orgId);
-  if (!org) throw new AppError('not_found', { details: { resource: 'Organisation', id: orgId } });
-  const account = await findAccount(db, orgId, input.bank_account_id);
-  if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: input.bank_account_id } });
-
-  const started = Date.now();
-  const books = await loadRepairScope(db, orgId, account.id, input.counterparty_id);
-  ctx.log.info({
-    transactions: books.transactions.length, entries: books.entries.length, links: books.links.length, ms: Date.now() - started,
-  }, 'repair scope loaded');
-
-  const result = planLinkRepair({
-    account,
-    counterparty_id: input.counterparty_id,
-    as_of: input.as_of ?? utcDate(data.requested_at),
-    settlement_accounts: org.settlement_accounts,
-    ...books,
-  });
-  if (result.outcome === 'blocked') {
-    return answer(data.operation, { outcome: 'blocked', blockers: result.blockers, plan: null, plan_hash: null });
-  }
-  if (result.outcome === 'noop') {
-    return answer(data.operation, { outcome: 'noop', blockers: [], plan: result.plan, plan_hash: result.plan_hash });
-  }
-
-  // Pending conflicts need no check before this: a repair's checks have no
-  // order to keep, and commitStaged meets any holder when it takes the locks.
-  return answerDecision(ctx, 'ledger_link_repair', {
-    outcome: 'staged',
-    claim: result.claim,
-    plan: result.plan,
-    plan_hash: result.plan_hash,
-    preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
-  }, { extraData: { blockers: [] } });
+  const { input } = data;
+  const account = await findAccount(db, data.org_id, input.bank_account_id);
+  if (!account) return null;
+  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id);
+  ctx.log.info({ transactions: books.transactions.length, entries: books.entries.length, links: books.links.length }, 'repair scope loaded');
+  return {
+    org,
+    input: {
+      account,
+      counterparty_id: input.counterparty_id,
+      as_of: input.as_of ?? utcDate(data.requested_at),
+      settlement_accounts: org.settlement_accounts,
+      ...books,
+    },
+  };
 }
 
-interface RepairBooks {
+export const stageLinkRepair = stagingJob<Op, RepairBooks, LinkRepairPlan>({
+  kind: 'ledger_link_repair',
+  load,
+  decide: (books, { data }) => (books ? decideLinkRepair(books.input, books.org) : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id })),
+  // A repair's result always names its blockers: the list, or [] when it could plan.
+  resultFields: (decision) => ({ blockers: decision.outcome === 'blocked' ? decision.blockers : [] }),
+});
+
+interface RepairScope {
   transactions: BankTransaction[];
   entries: LedgerEntry[];
   links: BankLink[];
 }
 
 /**
- * What planLinkRepair needs to see (its LinkRepairInput): every transaction of
+ * What the rule needs to see (its LinkRepairInput): every transaction of
  * the account with the counterparty (any date: the date decides the scope),
  * every entry of the counterparty, the links of those transactions and the
  * links to those entries (from any transaction), and every other entry such a
  * link points to. Each read is selective (see where-in.ts for lists of ids).
  */
-async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string): Promise<RepairBooks> {
+async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope> {
   const [transactions, entries] = await Promise.all([
     findTransactions(db, orgId, { bank_account_id: accountId, counterparty_id: counterpartyId }),
     findEntries(db, orgId, { counterparty_id: counterpartyId }),
   ]);
   const [linksOfTransactions, linksToEntries] = await Promise.all([
-    findLinksWhereIn(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
-    findLinksWhereIn(db, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
+    findLinks(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
+    findLinks(db, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
   ]);
   const links = new Map<string, BankLink>();
   for (const link of linksOfTransactions) links.set(link.id, link);
@@ -87,8 +75,4 @@ async function loadRepairScope(db: Db, orgId: string, accountId: string, counter
   const missing = [...new Set(linksOfTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
   const others = await findEntriesByIds(db, orgId, missing);
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
-}
-
-function answer(operation: string, data: Record<string, unknown>): JobOutcome {
-  return { http_status: 200, operation, data, warnings: [] };
 }

@@ -1,52 +1,46 @@
-// Load → decide → write for a bank reconciliation (DESIGN §5.1, plan §5.5).
-// Reads are indexed and selective: the account, the requested transactions by
-// `_id`, their links, and the account's unreconciled ids up to the statement
-// end (for the left-out count); nothing else of the account is loaded.
-import { compareIds } from '../../shared/domain/books.js';
-import { decideReconciliation, reconcileScopeKey, type ReconciliationRequest } from '../../shared/domain/reconcile-checks.js';
-import type { PendingHolder } from '../../shared/domain/scope.js';
-import { AppError } from '../../shared/errors.js';
-import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
-import type { ReconcileStageRequestBody } from '../../shared/schemas/reconcile-stage.js';
-import {
-  findAccount, findLinksOfTransactions, findOrg, findTransactionsByIds, findUnreconciledThrough,
-} from '../../shared/storage/books-read.js';
+// A bank reconciliation (docs/http-api.md, reconcile stage). Reads are indexed
+// and selective: the account, the requested transactions by `_id`, their
+// links, and the account's unreconciled ids up to the statement end (for the
+// left-out count); nothing else of the account is loaded.
+import { compareIds, type Org } from '../../shared/domain/books.js';
+import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
+import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { answerDecision, operationIdFor } from '../staging/commit-staged.js';
+import { operationIdFor } from '../staging/commit-decision.js';
+import { stagingJob } from '../staging/staging-job.js';
 
-export async function stageReconciliation(ctx: JobContext): Promise<JobOutcome> {
+type Op = 'bank_reconcile.stage';
+
+async function load(ctx: JobContext<Op>, org: Org): Promise<ReconciliationBooks> {
   const { db, data, now } = ctx;
-  const input = data.input as unknown as ReconcileStageRequestBody;
-  const orgId = data.org_id;
-  const org = await findOrg(db, orgId);
-  if (!org) throw new AppError('not_found', { details: { resource: 'Organisation', id: orgId } });
-
+  const { input, org_id: orgId } = data;
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
   const account = await findAccount(db, orgId, input.bank_account_id);
+  const keys = lockKeys(orgId, { scope_key: reconcileScopeKey(input.bank_account_id), entry_ids: [], transaction_ids: requestedIds });
   // Without the account there is nothing to load: the domain answers not_found.
-  const [transactions, unreconciled] = account
+  const [transactions, unreconciled, pending] = account
     ? await Promise.all([
         findTransactionsByIds(db, orgId, requestedIds),
         findUnreconciledThrough(db, orgId, account.id, input.statement.end_date),
+        liveHolders(db, orgId, keys, now, operationIdFor(ctx)),
       ])
-    : [[], []];
+    : [[], [], []];
   const ownIds = account ? transactions.filter((t) => t.bank_account_id === account.id).map((t) => t.id) : [];
-  const links = await findLinksOfTransactions(db, orgId, ownIds);
-
-  const keys = lockKeys(orgId, { scope_key: reconcileScopeKey(input.bank_account_id), entry_ids: [], transaction_ids: requestedIds });
-  const pending: PendingHolder[] = await liveHolders(db, orgId, keys, now, operationIdFor(ctx));
-
-  const request: ReconciliationRequest = {
-    bank_account_id: input.bank_account_id,
-    statement: { ...input.statement, reference: input.statement.reference ?? null },
-    transaction_ids: requestedIds,
-    note: input.note ?? null,
-  };
-  const decision = decideReconciliation({ org, account, transactions, links, unreconciled_up_to_end: unreconciled, pending }, request);
-  if (!decision.ok) throw decision.error;
-  // An existing operation has the very same plan (plan_hash covers left_out),
-  // so the warnings stored with it are this plan's: existingOutcome answers them.
-  const warnings = decision.value.outcome === 'staged' ? decision.value.warnings.map((w) => ({ code: w.code, message: w.message, details: { ...w.details } })) : [];
-  return answerDecision(ctx, 'bank_reconcile', decision.value, { warnings });
+  const links = await findLinks(db, orgId, 'bank_transaction_id', ownIds);
+  return { org, account, transactions, links, unreconciled_up_to_end: unreconciled, pending };
 }
+
+export const stageReconciliation = stagingJob<Op, ReconciliationBooks, ReconciliationPlan>({
+  kind: 'bank_reconcile',
+  load,
+  decide: (books, { data }) => {
+    const { input } = data;
+    return decideReconciliation(books, {
+      bank_account_id: input.bank_account_id,
+      statement: { ...input.statement, reference: input.statement.reference ?? null },
+      transaction_ids: [...new Set(input.transaction_ids)].sort(compareIds),
+      note: input.note ?? null,
+    });
+  },
+});

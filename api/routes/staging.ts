@@ -1,0 +1,76 @@
+// The three staging endpoints (docs/http-api.md): each is scope → schema →
+// runStage. What differs is only the path, the scope, the schema and how the
+// validated request becomes the job's input.
+import { Router, type Request } from 'express';
+import type { Db } from 'mongodb';
+import { AppError, type FieldError } from '../../shared/errors.js';
+import type { StageJobInputs, StageOperation } from '../../shared/queue/stage-jobs.js';
+import { linkRepairStageRequestSchema, type LinkRepairStageRequestBody } from '../../shared/schemas/link-repair-stage.js';
+import { reconcileStageRequestSchema, type ReconcileStageRequestBody } from '../../shared/schemas/reconcile-stage.js';
+import {
+  reversalStageParamsSchema, reversalStageRequestSchema, type ReversalStageParams, type ReversalStageRequestBody,
+} from '../../shared/schemas/reversal-stage.js';
+import type { Scope } from '../../shared/storage/collections.js';
+import { compile, type Validation } from '../../shared/schemas/validator.js';
+import { requireScope } from '../middleware/auth.js';
+import { operation as nameOperation } from '../middleware/request-id.js';
+import { runStage, type StageDeps } from '../stage-handler.js';
+
+interface StagingRoute<Op extends StageOperation> {
+  operation: Op;
+  path: string;
+  scope: Scope;
+  /** The job's input from the request, or every problem with a JSON pointer. */
+  input(req: Request): Validation<StageJobInputs[Op]>;
+}
+
+// No body is validated as {}: a required field is then reported missing, an optional body is simply empty.
+const bodyOf = (req: Request): unknown => req.body ?? {};
+
+const validateReversalParams = compile<ReversalStageParams>(reversalStageParamsSchema, '/path');
+const validateReversalBody = compile<ReversalStageRequestBody>(reversalStageRequestSchema);
+const validateRepairBody = compile<LinkRepairStageRequestBody>(linkRepairStageRequestSchema);
+const validateReconcileBody = compile<ReconcileStageRequestBody>(reconcileStageRequestSchema);
+
+const reversal: StagingRoute<'ledger_reversal.stage'> = {
+  operation: 'ledger_reversal.stage',
+  path: '/api/v1/cli/ledger/entries/:entry_id/reverse/stage',
+  scope: 'ledger:stage',
+  input: (req) => {
+    const params = validateReversalParams({ entry_id: req.params.entry_id });
+    const body = validateReversalBody(bodyOf(req));
+    if (params.ok && body.ok) return { ok: true, value: { entry_id: params.value.entry_id, ...body.value } };
+    const errors: FieldError[] = [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)];
+    return { ok: false, errors };
+  },
+};
+
+const repair: StagingRoute<'ledger_link_repair.stage'> = {
+  operation: 'ledger_link_repair.stage',
+  path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+  scope: 'bank:stage',
+  input: (req) => validateRepairBody(bodyOf(req)),
+};
+
+const reconcile: StagingRoute<'bank_reconcile.stage'> = {
+  operation: 'bank_reconcile.stage',
+  path: '/api/v1/cli/bank-matches/reconcile/stage',
+  scope: 'bank:stage',
+  input: (req) => validateReconcileBody(bodyOf(req)),
+};
+
+function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDeps, route: StagingRoute<Op>): void {
+  router.post(route.path, nameOperation(route.operation), requireScope(db, route.scope), async (req, res) => {
+    const input = route.input(req);
+    if (!input.ok) throw new AppError('validation_failed', { errors: input.errors });
+    await runStage(deps, res, route.operation, input.value);
+  });
+}
+
+export function stagingRoutes(db: Db, deps: StageDeps): Router {
+  const router = Router();
+  mount(router, db, deps, reversal);
+  mount(router, db, deps, repair);
+  mount(router, db, deps, reconcile);
+  return router;
+}

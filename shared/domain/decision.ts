@@ -1,0 +1,60 @@
+// The one shape every staging decision takes (docs/architecture.md "One
+// staging path"). A pure decide function returns a Decision; the worker's
+// commit step writes it; the API's outcome mapper answers it. Plain data
+// only: a Decision crosses no process boundary as a class instance.
+import { ERROR_TABLE, type ErrorCode } from '../errors.js';
+import type { Warning } from '../warnings.js';
+import type { Precondition } from './books.js';
+import type { ScopeClaim } from './scope.js';
+
+/** A blocker of a plan that cannot be staged until the books change (e.g. a repair's frozen links). */
+export interface Blocker {
+  code: string;
+  /** Sorted by id. */
+  ids: string[];
+}
+
+/** A new plan to stage: the scope it claims and the versions it read. */
+export interface StagedDecision<Plan> {
+  outcome: 'staged';
+  plan: Plan;
+  plan_hash: string;
+  claim: ScopeClaim;
+  preconditions: Precondition[];
+  warnings: Warning[];
+}
+
+/** The very same plan is already pending for the same scope: answer that operation, create nothing. */
+export interface ExistingDecision {
+  outcome: 'existing';
+  staged_operation_id: string;
+}
+
+/** The books are already as the plan would leave them. */
+export interface NoopDecision<Plan> {
+  outcome: 'noop';
+  plan: Plan;
+  plan_hash: string;
+  warnings: Warning[];
+}
+
+/** Nothing can be planned until the blockers are resolved in the books. */
+export interface BlockedDecision {
+  outcome: 'blocked';
+  blockers: Blocker[];
+  warnings: Warning[];
+}
+
+/** A rule refuses the request; `code` is a row of the error table. */
+export interface RefusedDecision {
+  outcome: 'refused';
+  code: ErrorCode;
+  details: Record<string, unknown>;
+}
+
+export type Decision<Plan> = StagedDecision<Plan> | ExistingDecision | NoopDecision<Plan> | BlockedDecision | RefusedDecision;
+
+export const refused = (code: ErrorCode, details: Record<string, unknown> = {}): RefusedDecision => ({ outcome: 'refused', code, details });
+
+/** Whether the same request may succeed later (the error table's `retryable`). */
+export const isRetryable = (decision: RefusedDecision): boolean => ERROR_TABLE[decision.code].retryable;

@@ -1,0 +1,38 @@
+// Every staging job has the same three steps (docs/architecture.md "One
+// staging path"): `load` reads what the rule needs (storage), `decide` is the
+// pure domain rule returning a Decision, `commit` writes it. A kind states
+// only its load and decide; the path around them is written once, here.
+import type { Org } from '../../shared/domain/books.js';
+import { refused, type Decision } from '../../shared/domain/decision.js';
+import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.js';
+import { findOrg } from '../../shared/storage/books-read.js';
+import type { StagedKind } from '../../shared/storage/collections.js';
+import type { JobContext } from '../job-context.js';
+import { commitDecision } from './commit-decision.js';
+
+export interface StagingJob<Op extends StageOperation, Books, Plan> {
+  kind: StagedKind;
+  /** Reads only the scope the rule needs; a missing record is for `decide` to refuse. */
+  load(ctx: JobContext<Op>, org: Org): Promise<Books>;
+  /** The pure rule (shared/domain), given the books and the job's request. */
+  decide(books: Books, ctx: JobContext<Op>): Decision<Plan>;
+  /** Fields every non-refused result of this kind carries beside the common ones (a repair's `blockers`). */
+  resultFields?: (decision: Decision<Plan>) => Record<string, unknown>;
+}
+
+export type StagingJobRunner<Op extends StageOperation> = (ctx: JobContext<Op>) => Promise<StageAnswer>;
+
+/** load → decide → commit, timed and logged once for every kind. */
+export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>): StagingJobRunner<Op> {
+  return async (ctx) => {
+    const started = Date.now();
+    const org = await findOrg(ctx.db, ctx.data.org_id);
+    // A token whose organisation is gone: nothing to decide on.
+    if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
+    const books = await job.load(ctx, org);
+    const loadedMs = Date.now() - started;
+    const decision = job.decide(books, ctx);
+    ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
+    return commitDecision(ctx, job.kind, decision, job.resultFields?.(decision) ?? {});
+  };
+}
