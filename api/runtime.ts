@@ -5,23 +5,26 @@ import type { Server } from 'node:http';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
-import { createRedis } from '../shared/queue/connection.js';
+import { createProducerRedis, createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, type AnyStageJobData, type StageAnswer } from '../shared/queue/stage-jobs.js';
+import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
+/** An unreachable MongoDB answers 503 within this (plus the request's own work): under 2 s. */
+const API_MONGO_SELECTION_MS = 1500;
+
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
-  const mongo = await connectMongo(config.mongoUrl);
+  const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS);
   await ensureIndexes(mongo.db);
-  const queueConnection = createRedis(config.redisUrl);
+  const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
-  const queue = new Queue<AnyStageJobData, StageAnswer>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
   const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
-  await queueEvents.waitUntilReady();
+  await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
   // Each waiting request adds listeners for its own job; hundreds of concurrent
   // waits are normal for agents, not a leak.
   queueEvents.setMaxListeners(10_000);

@@ -2,12 +2,16 @@
 import { loadConfigOrExit } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { closeOnSignals } from '../shared/shutdown.js';
+import { shutdownGraceMs } from './shutdown-grace.js';
 import { startApi } from './runtime.js';
 
-/** Below docker-compose's stop_grace_period (30 s), so the process exits on its own terms. */
-const SHUTDOWN_GRACE_MS = 25_000;
-
 const config = loadConfigOrExit();
+/**
+ * At least the longest wait a request may be granted (STAGE_WAIT_MAX_MS) plus
+ * a margin, so a client waiting on SIGTERM still gets its answer; below
+ * docker-compose's stop_grace_period (75 s), so the process exits on its own terms.
+ */
+const SHUTDOWN_GRACE_MS = shutdownGraceMs(config.stageWaitMaxMs);
 const logger = createLogger('api', config.logLevel);
 
 try {

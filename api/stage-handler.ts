@@ -2,14 +2,20 @@
 // idempotency key → enqueue → wait up to the time-out → answer the job's
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.
-import { createHash, randomUUID } from 'node:crypto';
+//
+// Only final answers are remembered for a key: a retryable answer (409
+// pending_operation, 5xx) or a job that failed for good moves the key to a new
+// job on the next retry, so the same key can still succeed later.
 import type { Response } from 'express';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Db } from 'mongodb';
 import { planHash } from '../shared/domain/plan-hash.js';
-import { AppError } from '../shared/errors.js';
-import { STAGE_JOB_OPTIONS, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageOperation } from '../shared/queue/stage-jobs.js';
-import { claimKey, idempotencyRecordId } from '../shared/storage/idempotency-keys.js';
+import { within } from '../shared/dependency-errors.js';
+import { AppError, ERROR_TABLE } from '../shared/errors.js';
+import {
+  STAGE_JOB_OPTIONS, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
+} from '../shared/queue/stage-jobs.js';
+import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
 import { waitForJob } from './job-wait.js';
@@ -18,10 +24,21 @@ import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
 export interface StageDeps {
   db: Db;
-  queue: Queue<AnyStageJobData, StageAnswer>;
+  queue: Queue<AnyStageJobData, StageJobReturn>;
   queueEvents: QueueEvents;
   stageWaitMs: number;
   stageWaitMaxMs: number;
+}
+
+/**
+ * The producer connection fails fast while Redis is down; this bounds the rare
+ * case of a connection still being set up, so a request answers 503 in < 2 s.
+ */
+const REDIS_DEADLINE_MS = 1500;
+
+/** Whether an answer is the request's for good: what a key replays. */
+export function isFinal(answer: StageAnswer): boolean {
+  return answer.outcome !== 'refused' || (!ERROR_TABLE[answer.code].retryable && answer.code !== 'job_failed');
 }
 
 export async function runStage<Op extends StageOperation>(deps: StageDeps, res: Response, operation: Op, input: StageJobInputs[Op]): Promise<void> {
@@ -32,58 +49,72 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
   const key = parseIdempotencyKey(req.get('idempotency-key'));
   const wait = parsePreferWait(req.get('prefer'), deps.stageWaitMs, deps.stageWaitMaxMs);
   if (wait.applied) res.setHeader('Preference-Applied', `wait=${Math.round(wait.ms / 1000)}`);
+  const job = (requestId: string): StageJobData<Op> => ({
+    operation, request_id: requestId, org_id: auth.org_id, actor: auth.actor, requested_at: new Date().toISOString(),
+    idempotency_key: key, may_review: auth.scopes.includes('staged:approve'), input,
+  });
 
-  let jobId = `job_${randomUUID()}`;
-  let requestId = l.requestId;
-  let replay = false;
-  if (key !== null) {
-    // One job per key: a retried request can never enqueue a second one.
-    jobId = `job_${createHash('sha256').update(`${auth.org_id}\n${auth.actor}\n${key}`).digest('hex').slice(0, 32)}`;
-    const requestHash = planHash({ operation, input });
-    const claim = await claimKey(deps.db, {
-      _id: idempotencyRecordId(auth.org_id, auth.actor, key), org_id: auth.org_id, actor: auth.actor,
-      request_hash: requestHash, operation, job_id: jobId, request_id: l.requestId, created_at: new Date().toISOString(),
-    });
-    if (!claim.claimed) {
-      if (claim.existing.request_hash !== requestHash) {
-        throw new AppError('idempotency_key_reused', { details: { original_request_id: claim.existing.request_id } });
-      }
-      replay = true;
-      requestId = claim.existing.request_id;
-    }
+  if (key === null) {
+    const jobId = newJobId();
+    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
+    return;
   }
+  const recordId = idempotencyRecordId(auth.org_id, auth.actor, key);
+  const requestHash = planHash({ operation, input });
+  const claim = await claimKey(deps.db, {
+    _id: recordId, org_id: auth.org_id, actor: auth.actor, request_hash: requestHash, operation, request_id: l.requestId, created_at: new Date().toISOString(),
+  }, new Date());
+  if (claim.claimed) {
+    await runJob(deps, res, operation, job(l.requestId), claim.record.job_id, wait.ms, false);
+    return;
+  }
+  const existing = claim.existing;
+  if (existing.request_hash !== requestHash) {
+    throw new AppError('idempotency_key_reused', { details: { original_request_id: existing.request_id } });
+  }
+  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id);
+  if (stored && isFinal(stored.answer)) {
+    res.setHeader('Idempotent-Replayed', 'true');
+    send(res, stageAnswerToHttp(stored.answer, stored.request_id));
+    return;
+  }
+  if (stored || (await failedForGood(deps, existing.job_id))) {
+    // The earlier attempt could not finish: this retry is a new attempt under the same key.
+    const jobId = await moveKeyToNewJob(deps.db, recordId, existing.job_id);
+    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
+    return;
+  }
+  // Still running (or its request died before enqueueing): join the first request's job.
+  await runJob(deps, res, operation, job(existing.request_id), existing.job_id, wait.ms, true);
+}
 
-  let answer = replay ? (await findJobResult(deps.db, auth.org_id, jobId))?.answer ?? null : null;
+async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
+  const job = await within(deps.queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
+  return job !== undefined && (await job.getState()) === 'failed';
+}
+
+/** Enqueue (a no-op when the job exists) and answer within the wait, else 202. */
+async function runJob<Op extends StageOperation>(
+  deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
+): Promise<void> {
+  // TypeScript cannot see that one operation's data is a member of the union the queue holds.
+  await within(deps.queue.add(operation, data as AnyStageJobData, { ...STAGE_JOB_OPTIONS, jobId }), REDIS_DEADLINE_MS, 'Redis');
+  const answer = await waitForAnswer(deps, data.org_id, jobId, waitMs);
   if (!answer) {
-    const data: StageJobData<Op> = {
-      operation, request_id: requestId, org_id: auth.org_id, actor: auth.actor,
-      requested_at: new Date().toISOString(), idempotency_key: key, input,
-    };
-    // With an existing job id, BullMQ keeps the job it has: adding again is how a
-    // replay makes sure the first request's job exists even if that request died.
-    // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-    await deps.queue.add(operation, data as AnyStageJobData, { ...STAGE_JOB_OPTIONS, jobId });
-    answer = await waitForAnswer(deps, auth.org_id, jobId, wait.ms);
-  }
-  if (!answer) {
-    if (replay) throw new AppError('request_in_progress', { details: { job_id: jobId } });
-    send(res, pendingToHttp(operation, requestId, jobId));
+    send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
   }
   if (replay) res.setHeader('Idempotent-Replayed', 'true');
-  send(res, stageAnswerToHttp(answer, requestId));
+  send(res, stageAnswerToHttp(answer, data.request_id));
 }
 
-/** The job's answer if it finishes within `ms`; null while it is still pending. */
+/** The job's stored answer if it finishes within `ms`; null while it is still pending. */
 export async function waitForAnswer(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<StageAnswer | null> {
-  const job = await deps.queue.getJob(jobId);
-  if (!job) return (await findJobResult(deps.db, orgId, jobId))?.answer ?? null;
-  const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
-  if (waited.state === 'pending') return null;
-  if (waited.state === 'completed' && waited.value) return waited.value;
-  // BullMQ let the finished job go, or it failed: the worker stored its answer (job_results).
-  const stored = await findJobResult(deps.db, orgId, jobId);
-  if (stored) return stored.answer;
-  if (waited.state === 'completed') return null;
-  throw new AppError('internal', { details: { job_id: jobId } });
+  const job = await within(deps.queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
+  if (job) {
+    const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
+    if (waited.state === 'pending') return null;
+  }
+  // Completed or failed: the worker stored the answer (job_results) before BullMQ heard.
+  return (await findJobResult(deps.db, orgId, jobId))?.answer ?? null;
 }

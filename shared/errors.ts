@@ -49,8 +49,9 @@ export const ERROR_TABLE = {
   unmatched_transactions: { status: 422, retryable: false, message: () => 'Some transactions are not fully linked to ledger entries; see details.transactions.' },
   out_of_balance: { status: 422, retryable: false, message: (d) => `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.` },
   idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
-  request_in_progress: { status: 409, retryable: true, message: () => 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
+  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${String(d.dependency ?? 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
+  job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
   internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
 } satisfies Record<string, ErrorSpec>;
 

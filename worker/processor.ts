@@ -1,12 +1,13 @@
 // Dispatch a staging job to its kind by the typed job map
 // (shared/queue/stage-jobs.ts). Domain refusals are answers; anything else is
 // a failure BullMQ retries, and after the last attempt the stored answer is
-// `internal`, so a poll or replay ends instead of waiting forever.
+// `job_failed`, so a poll ends instead of waiting forever (a key replay starts
+// a new attempt: shared/storage/idempotency-keys.ts).
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
-import type { AnyStageJobData, StageAnswer } from '../shared/queue/stage-jobs.js';
-import { saveJobResult } from '../shared/storage/job-results.js';
+import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
 import type { JobContext } from './job-context.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
@@ -32,16 +33,22 @@ function unknownOperation(data: never): never {
 }
 
 export function createStageProcessor(db: Db, logger: Logger) {
-  return async (job: Job<AnyStageJobData, StageAnswer>): Promise<StageAnswer> => {
+  return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
     const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
-    const finish = async (answer: StageAnswer): Promise<StageAnswer> => {
+    const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer.
       await saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() });
-      return answer;
+      return { job_result_id: jobId, outcome: answer.outcome };
     };
     const started = Date.now();
+    // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
+    const stored = await findJobResult(db, data.org_id, jobId);
+    if (stored) {
+      log.info({ outcome: stored.answer.outcome }, 'job already answered');
+      return { job_result_id: jobId, outcome: stored.answer.outcome };
+    }
     log.info('job started');
     try {
       const answer = await dispatch(db, log, jobId, data);
@@ -51,7 +58,7 @@ export function createStageProcessor(db: Db, logger: Logger) {
       const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, ms: Date.now() - started, last_attempt: lastAttempt }, 'job failed');
       if (lastAttempt) {
-        await finish({ operation: data.operation, outcome: 'refused', code: 'internal', details: { job_id: jobId } }).catch(() => undefined);
+        await finish({ operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } }).catch(() => undefined);
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, type AnyStageJobData, type StageAnswer } from '../shared/queue/stage-jobs.js';
+import { STAGE_QUEUE, STAGE_WORKER_OPTIONS, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { startMaintenance } from './maintenance.js';
@@ -16,7 +16,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db);
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<AnyStageJobData, StageAnswer>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
+  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
+    ...STAGE_WORKER_OPTIONS,
     connection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,

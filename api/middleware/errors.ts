@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { unreachableDependency } from '../../shared/dependency-errors.js';
 import { AppError } from '../../shared/errors.js';
 import { locals } from '../context.js';
 import { errorToHttp, send } from '../outcome.js';
@@ -10,7 +11,8 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
 
 /** The one place an error becomes an HTTP answer. Unexpected errors are logged and answered 500 without internals. */
 export const errorToEnvelope: ErrorRequestHandler = (err, req, res, _next) => {
-  const appError = err instanceof AppError ? err : bodyParserError(err);
+  const dependency = unreachableDependency(err);
+  const appError = err instanceof AppError ? err : dependency ? new AppError('dependency_unavailable', { details: { dependency } }) : bodyParserError(err);
   const l = locals(res);
   const finalError = appError ?? new AppError('internal');
   if (!appError) (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err, request_id: l.requestId }, 'unexpected error');

@@ -1,12 +1,13 @@
 // GET /api/v1/cli/jobs/{job_id}: the answer of a staging call that outlived
 // its wait. 202 while pending; once done, the operation's own envelope, as the
 // original request would have had it. Only the actor who started the job sees
-// it; anyone else gets 404.
+// it; anyone else gets 404. The answer is always the stored one (job_results):
+// BullMQ's return value is only a pointer to it.
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
-import type { AnyStageJobData, StageAnswer } from '../../shared/queue/stage-jobs.js';
+import type { AnyStageJobData, StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
@@ -15,7 +16,7 @@ import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.
 
 const JOB_ID = /^job_[A-Za-z0-9-]{1,64}$/;
 
-export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageAnswer>): Router {
+export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>): Router {
   const router = Router();
   router.get('/api/v1/cli/jobs/:job_id', operation('jobs.show'), requireAuth(db), async (req, res) => {
     const auth = locals(res).auth!;
@@ -32,10 +33,9 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageAnswer>): R
     const job = await queue.getJob(jobId);
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
     const state = await job.getState();
-    if (state === 'completed' && job.returnvalue) {
-      send(res, stageAnswerToHttp(job.returnvalue, job.data.request_id));
-    } else if (state === 'failed') {
-      send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('internal', { details: { job_id: jobId } })));
+    if (state === 'failed') {
+      // Failed for good without an answer stored (its worker died on the last attempt): final, not to be polled again.
+      send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('job_failed', { details: { job_id: jobId } })));
     } else {
       send(res, pendingToHttp(job.data.operation, job.data.request_id, jobId));
     }

@@ -28,6 +28,8 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
   /** When the API accepted the request; "today" defaults derive from it, so a retried job decides the same way. */
   requested_at: string;
   idempotency_key: string | null;
+  /** The caller holds `staged:approve`: it may be answered with another actor's pending operation (docs/http-api.md, pending conflicts). */
+  may_review: boolean;
   input: StageJobInputs[Op];
 }
 
@@ -52,10 +54,41 @@ export type StageAnswer =
   | { operation: string; outcome: 'noop' | 'blocked'; data: Record<string, unknown>; warnings: Warning[] }
   | { operation: string; outcome: 'refused'; code: ErrorCode; details: Record<string, unknown> };
 
-/** Retries for unexpected failures (a lost database connection); domain refusals are answers, not failures. */
+/**
+ * What BullMQ keeps as a job's return value: a pointer to the stored answer
+ * (job_results), never the plan. The plan is stored once, in the staged
+ * operation; the job hash and the event stream stay small whatever its size.
+ */
+export interface StageJobReturn {
+  job_result_id: string;
+  outcome: StageAnswer['outcome'];
+}
+
+/**
+ * Retries for unexpected failures (a lost database connection); domain
+ * refusals are answers, not failures. Six attempts with exponential backoff
+ * from 1 s wait 1+2+4+8+16 = 31 s in all: a dependency outage of 30 s is
+ * ridden out. A failed job is kept only a day: its key moves to a new job on
+ * retry (shared/storage/idempotency-keys.ts), so nothing reads it later.
+ */
 export const STAGE_JOB_OPTIONS = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 500 },
+  attempts: 6,
+  backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 24 * 3600, count: 100_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
+  removeOnFail: { age: 24 * 3600 },
+} as const;
+
+/**
+ * Worker settings, stated rather than left to BullMQ's defaults:
+ * - lockDuration 30 s: a job's lock is renewed every 15 s while it runs, so
+ *   only a dead worker loses it; the longest repair at 100k rows takes seconds.
+ * - stalledInterval 15 s: how often a live worker looks for jobs whose lock
+ *   lapsed (a worker killed mid-job) and hands them to another worker.
+ * - maxStalledCount 2: a job that stalls twice (it kills its worker, e.g. out
+ *   of memory) fails for good instead of taking down every replica in turn.
+ */
+export const STAGE_WORKER_OPTIONS = {
+  lockDuration: 30_000,
+  stalledInterval: 15_000,
+  maxStalledCount: 2,
 } as const;

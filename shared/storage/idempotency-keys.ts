@@ -1,32 +1,57 @@
-// Idempotency-Key records (DESIGN §5, §6): `_id` derived from org + actor +
-// key, so the first request to insert it owns the key and MongoDB's unique
-// `_id` settles races. Swept after 24 h by a repeatable job (FerretDB has no
-// TTL indexes).
-import { createHash } from 'node:crypto';
+// Idempotency-Key records (docs/http-api.md, staging rules): `_id` derived
+// from org + actor + key, so the first request to insert it owns the key and
+// MongoDB's unique `_id` settles races. The record names the job that answers
+// for the key: a random id made when the record is created, so a key reused
+// after its record expired is a new request. A retry after a retryable answer
+// moves the record to a new job (compare-and-set on the old job id). Swept
+// after 24 h by a repeatable job (FerretDB has no TTL indexes); a record past
+// its expiry is replaced even before the sweep.
+import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type IdempotencyKeyDoc } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
 
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-
 export function idempotencyRecordId(orgId: string, actor: string, key: string): string {
   return `idem_${createHash('sha256').update(`${orgId}\n${actor}\n${key}`).digest('hex')}`;
 }
 
-/** Insert the record, or return the one that holds the key already. */
-export async function claimKey(db: Db, doc: Omit<IdempotencyKeyDoc, 'expires_at'>): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyKeyDoc }> {
-  const expires = new Date(Date.parse(doc.created_at) + KEY_RETENTION_MS).toISOString();
-  try {
-    await collections(db).idempotencyKeys.insertOne({ ...doc, expires_at: expires });
-    return { claimed: true };
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+export const newJobId = (): string => `job_${randomUUID()}`;
+
+type NewRecord = Omit<IdempotencyKeyDoc, 'expires_at' | 'job_id'>;
+
+/** Insert the record (with a new job id), or return the live one that holds the key already. */
+export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ claimed: true; record: IdempotencyKeyDoc } | { claimed: false; existing: IdempotencyKeyDoc }> {
+  const keys = collections(db).idempotencyKeys;
+  for (;;) {
+    const record: IdempotencyKeyDoc = { ...doc, job_id: newJobId(), expires_at: new Date(Date.parse(doc.created_at) + KEY_RETENTION_MS).toISOString() };
+    try {
+      await keys.insertOne(record);
+      return { claimed: true, record };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const existing = await keys.findOne({ _id: doc._id });
+    // Swept between the failed insert and this read: claim it again.
+    if (!existing) continue;
+    if (existing.expires_at > now.toISOString()) return { claimed: false, existing };
+    // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then claim.
+    await keys.deleteOne({ _id: existing._id, job_id: existing.job_id });
   }
-  const existing = await collections(db).idempotencyKeys.findOne({ _id: doc._id });
-  // Swept between the failed insert and this read: claim it again.
-  if (!existing) return claimKey(db, doc);
-  return { claimed: false, existing };
+}
+
+/**
+ * Point the key at a new job, because the answer of `fromJobId` was not final.
+ * Returns the job id the key now names: the new one, or the one a concurrent
+ * retry moved it to first.
+ */
+export async function moveKeyToNewJob(db: Db, recordId: string, fromJobId: string): Promise<string> {
+  const keys = collections(db).idempotencyKeys;
+  const jobId = newJobId();
+  const moved = await keys.updateOne({ _id: recordId, job_id: fromJobId }, { $set: { job_id: jobId } });
+  if (moved.modifiedCount === 1) return jobId;
+  return (await keys.findOne({ _id: recordId }))?.job_id ?? jobId;
 }
 
 export async function sweepIdempotencyKeys(db: Db, now: Date): Promise<number> {

@@ -14,7 +14,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.bankLinks.createIndex({ org_id: 1, ledger_entry_id: 1 }),
     c.inboxDocuments.createIndex({ org_id: 1, status: 1 }),
     c.stagedOperations.createIndex({ org_id: 1, created_at: -1 }),
-    c.scopeLocks.createIndex({ staged_operation_id: 1 }),
+    c.scopeLocks.createIndex({ org_id: 1, staged_operation_id: 1 }),
     c.auditEvents.createIndex({ org_id: 1, at: -1 }),
   ]);
 }

@@ -1,18 +1,36 @@
 // The answer of every finished staging job, kept ≥ 24 h in MongoDB so that
-// polling and idempotent replays outlive BullMQ's own job retention.
+// polling and idempotent replays outlive BullMQ's own job retention. First
+// write wins: a job is answered once, and every reader (the waiting request,
+// a replay, GET /jobs/{id}) reads that one answer. A staged answer does not
+// copy its plan: the plan is stored once, in the staged operation, and joined
+// back here (it never changes once written).
 import type { Db } from 'mongodb';
+import type { StageAnswer } from '../queue/stage-jobs.js';
 import { collections, type JobResultDoc } from './collections.js';
+import { findStagedOperation } from './staged-operations.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** Store the job's answer unless one is stored already (first write wins). */
 export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<void> {
   const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
-  // First write wins: a job is finished once, a retried attempt cannot change its answer.
-  await collections(db).jobResults.updateOne({ _id: doc._id }, { $setOnInsert: { ...doc, expires_at: expires } }, { upsert: true });
+  const answer = withoutPlan(doc.answer);
+  await collections(db).jobResults.updateOne({ _id: doc._id }, { $setOnInsert: { ...doc, answer, expires_at: expires } }, { upsert: true });
 }
 
+/** The stored answer of a job, its plan joined back from the operation; null while there is none. */
 export async function findJobResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {
-  return collections(db).jobResults.findOne({ _id: jobId, org_id: orgId });
+  const doc = await collections(db).jobResults.findOne({ _id: jobId, org_id: orgId });
+  if (!doc || doc.answer.outcome !== 'staged') return doc;
+  const op = await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
+  if (!op) return null;
+  return { ...doc, answer: { ...doc.answer, data: { ...doc.answer.data, plan: op.plan, plan_hash: op.plan_hash } } };
+}
+
+function withoutPlan(answer: StageAnswer): StageAnswer {
+  if (answer.outcome !== 'staged') return answer;
+  const { plan: _plan, plan_hash: _hash, ...data } = answer.data;
+  return { ...answer, data };
 }
 
 export async function sweepJobResults(db: Db, now: Date): Promise<number> {

@@ -8,8 +8,13 @@ export function databaseName(url: string): string {
   return decodeURIComponent(path) || 'bookstage';
 }
 
-export async function connectMongo(url: string): Promise<Mongo> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 });
+/**
+ * `serverSelectionTimeoutMS` is how long an operation waits for a reachable
+ * server: the API keeps it short (an outage answers 503 within 2 s), workers
+ * and commands may wait longer.
+ */
+export async function connectMongo(url: string, serverSelectionTimeoutMS = 10_000): Promise<Mongo> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS, maxPoolSize: 20 });
   await client.connect();
   return { client, db: client.db(databaseName(url)) };
 }

@@ -45,25 +45,36 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
 /**
  * Take every key for the operation, or none. Returns true when all keys are
  * held by `operationId` (including keys it already held: a retried job).
+ *
+ * Keys are inserted one ordered batch in sorted order, so two claims that
+ * overlap meet first at their lowest shared key: exactly one of them gets it
+ * and goes on to take the rest, the other stops there and gives back only
+ * what it took before it. No two racing claims can both lose.
  */
-export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, operationId: string, planHash: string, now: Date): Promise<boolean> {
+export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, operationId: string, planHash: string): Promise<boolean> {
   const c = collections(db);
-  const keys = lockKeys(orgId, claim);
+  const keys = [...lockKeys(orgId, claim)].sort();
+  // The orphan timer counts from here: the moment the lock exists.
+  const createdAt = new Date().toISOString();
   const docs: ScopeLockDoc[] = keys.map((_id) => ({
-    _id, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: now.toISOString(),
+    _id, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
   }));
   try {
-    await c.scopeLocks.insertMany(docs, { ordered: false });
+    await c.scopeLocks.insertMany(docs, { ordered: true });
     return true;
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
   const held = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
-  await releaseLocks(db, operationId);
+  // Give back what this attempt took, unless the operation exists already:
+  // then the locks are its own and stay until it reaches a final state.
+  if (!(await c.stagedOperations.findOne({ _id: operationId, org_id: orgId }, { projection: { _id: 1 } }))) {
+    await releaseLocks(db, orgId, operationId);
+  }
   return false;
 }
 
-export async function releaseLocks(db: Db, operationId: string): Promise<void> {
-  await collections(db).scopeLocks.deleteMany({ staged_operation_id: operationId });
+export async function releaseLocks(db: Db, orgId: string, operationId: string): Promise<void> {
+  await collections(db).scopeLocks.deleteMany({ org_id: orgId, staged_operation_id: operationId });
 }

@@ -169,7 +169,7 @@ describe('safe staging for agents', () => {
       expect(await stagedCount(entry)).to.equal(1);
     });
 
-    it('a retry with the same key while the job is still queued answers 409 request_in_progress, then the replay once done', async () => {
+    it('a retry with the same key while the job is still queued answers 202 with the same job, then the replay once done', async () => {
       const s = await stack();
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
@@ -177,8 +177,10 @@ describe('safe staging for agents', () => {
       const first = await call('POST', path(entry), { token, body: {}, headers });
       const retry = await call('POST', path(entry), { token, body: {}, headers });
       expect(first.status).to.equal(202);
-      expect(retry.status).to.equal(409);
-      expect(retry.body.error).to.include({ code: 'request_in_progress', retryable: true });
+      expect(retry.status).to.equal(202);
+      expect(retry.body.data).to.deep.equal({ outcome: 'pending', job_id: first.body.data.job_id });
+      expect(retry.headers.get('location')).to.equal(`/api/v1/cli/jobs/${first.body.data.job_id}`);
+      expect(retry.headers.get('retry-after')).to.equal('1');
       await s.startWorker();
       const replay = await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `slow-${entry}` } });
       expect(replay.status).to.equal(201);

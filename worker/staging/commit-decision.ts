@@ -41,27 +41,48 @@ export async function commitDecision<Plan>(ctx: JobContext, kind: StagedKind, de
 async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
   const { db, data, now } = ctx;
   const operationId = operationIdFor(ctx);
+  let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, now)) {
+    if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
-      await recordTransition(db, { org_id: data.org_id, at: doc.created_at, actor: data.actor, request_id: data.request_id, staged_operation_id: doc._id, from: null, to: 'staged' });
-      ctx.log.info({ staged_operation_id: doc._id, kind: doc.kind }, 'staged operation written');
-      return stagedAnswer(ctx, doc, true, resultFields, decision.warnings);
+      return writtenAnswer(ctx, doc, resultFields);
     }
     const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
-    // Every holder was dead (and is now cleared): try again.
+    // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
+    lastSeen = holders.map((h) => h.staged_operation_id);
     const gate = pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash });
     return commitDecision(ctx, kind, gate, resultFields);
   }
-  return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [] } };
+  // Contended on every attempt by claims that came and went: a conflict, naming the last holders seen.
+  return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [...new Set(lastSeen)].sort() } };
 }
 
-/** The same plan already pending for the same scope: answer that operation, create nothing. */
+/**
+ * The answer for this job's own operation, once it is written: the audit
+ * event is recorded here (its id is derived, so a retried job records it
+ * once). Also how a job retried after a crash between writing the operation
+ * and storing its answer finishes without deciding again.
+ */
+export async function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+  const { db, data } = ctx;
+  await recordTransition(db, { org_id: data.org_id, at: doc.created_at, actor: doc.created_by, request_id: doc.request_id, staged_operation_id: doc._id, from: null, to: 'staged' });
+  ctx.log.info({ staged_operation_id: doc._id, kind: doc.kind }, 'staged operation written');
+  return stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
+}
+
+/**
+ * The same plan already pending for the same scope: answer that operation,
+ * create nothing — to a caller allowed to see it (its creator, or an actor
+ * with staged:approve). Anyone else meets a conflict.
+ */
 async function existingAnswer(ctx: JobContext, operationId: string, resultFields: Record<string, unknown>): Promise<StageAnswer> {
-  const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId);
-  // Gone between the lock read and this one: still a conflict for this attempt; a retry stages.
-  if (!doc) return { operation: ctx.data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [operationId] } };
+  const { data } = ctx;
+  const doc = await findStagedOperation(ctx.db, data.org_id, operationId);
+  // Gone between the lock read and this one, or not the caller's to see: still a conflict for this attempt.
+  if (!doc || (doc.created_by !== data.actor && !data.may_review)) {
+    return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [operationId] } };
+  }
   const already = warning('already_staged', { staged_operation_id: doc._id });
   return stagedAnswer(ctx, doc, false, resultFields, [already, ...doc.warnings]);
 }

@@ -8,7 +8,8 @@ import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { StagedKind } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
-import { commitDecision } from './commit-decision.js';
+import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { commitDecision, operationIdFor, writtenAnswer } from './commit-decision.js';
 
 export interface StagingJob<Op extends StageOperation, Books, Plan> {
   kind: StagedKind;
@@ -26,6 +27,10 @@ export type StagingJobRunner<Op extends StageOperation> = (ctx: JobContext<Op>) 
 export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>): StagingJobRunner<Op> {
   return async (ctx) => {
     const started = Date.now();
+    // First write wins: an attempt retried after a crash that finds this job's
+    // operation already written answers it instead of deciding again.
+    const written = await findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx));
+    if (written) return writtenAnswer(ctx, written, job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }) ?? {});
     const org = await findOrg(ctx.db, ctx.data.org_id);
     // A token whose organisation is gone: nothing to decide on.
     if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
