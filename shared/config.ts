@@ -1,83 +1,182 @@
-// Environment configuration, validated once at start. A bad value stops the
-// process with a message naming the variable, never a stack trace later.
+// Environment configuration, declared once. Each variable's name, type,
+// default, documentation and secrecy are one entry of CONFIG_VARIABLES below,
+// and that entry drives everything else: parsing, the start-up error message,
+// and the README's configuration table (rendered by scripts/docs-tables.ts and
+// checked by test/unit/docs-tables.test.ts). A bad value stops the process
+// with a message naming the variable, never a stack trace later.
 import { createHash } from 'node:crypto';
-import { Ajv } from 'ajv';
 
-export interface Config {
-  mongoUrl: string;
-  redisUrl: string;
-  port: number;
-  logLevel: string;
-  queuePrefix: string;
-  /** How long a staging call waits for its job before answering 202. */
-  stageWaitMs: number;
-  /** The most a client may ask for with `Prefer: wait=N`. */
-  stageWaitMaxMs: number;
-  workerConcurrency: number;
-  /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
-  cursorSecret: string;
+export type ConfigProcess = 'api' | 'worker' | 'admin';
+
+interface VariableCommon {
+  /** The environment variable. */
+  env: string;
+  /** The processes that read it (the README's "used by" column). */
+  usedBy: readonly ConfigProcess[];
+  /** What the variable is for (the README's "meaning" column, Markdown). */
+  doc: string;
+  /** A secret is never printed: an invalid value is shown by its length only. */
+  secret?: true;
 }
 
-const schema = {
-  type: 'object',
-  properties: {
-    MONGO_URL: { type: 'string', pattern: '^mongodb(\\+srv)?://.+' },
-    REDIS_URL: { type: 'string', pattern: '^rediss?://.+' },
-    PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
-    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
-    QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-    STAGE_WAIT_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
-    STAGE_WAIT_MAX_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
-    WORKER_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
-    CURSOR_SECRET: { type: 'string', pattern: '^[\\x21-\\x7E]{32,512}$' },
+/**
+ * How a missing (or empty) variable is filled in: required, a fixed value, or
+ * derived from the variables already read (`doc` is the README's default cell).
+ */
+export type VariableDefault<T> =
+  | { required: true }
+  | { value: T }
+  | { derived: { doc: string; from: (read: ReadValues) => T } };
+
+/** The values read so far, by Config field; derived defaults see every non-derived one. */
+export type ReadValues = Readonly<Partial<Record<string, string | number>>>;
+
+export interface StringVariable extends VariableCommon {
+  type: 'string';
+  pattern: RegExp;
+  /** What a valid value looks like, for the error message and the README. */
+  expected: string;
+  default: VariableDefault<string>;
+}
+
+export interface IntegerVariable extends VariableCommon {
+  type: 'integer';
+  min: number;
+  max: number;
+  default: VariableDefault<number>;
+}
+
+export interface EnumVariable extends VariableCommon {
+  type: 'enum';
+  values: readonly string[];
+  default: VariableDefault<string>;
+}
+
+export type ConfigVariable = StringVariable | IntegerVariable | EnumVariable;
+
+/** Every variable the API and the worker read, keyed by its Config field, in the README's order. */
+export const CONFIG_VARIABLES = {
+  mongoUrl: {
+    env: 'MONGO_URL', usedBy: ['api', 'worker', 'admin'], type: 'string', pattern: /^mongodb(\+srv)?:\/\/.+/,
+    expected: 'a `mongodb://` URL with the database name in its path, e.g. `mongodb://127.0.0.1:27017/bookstage`',
+    default: { required: true },
+    doc: 'the database; its name comes from the URL path (`bookstage` if there is none)',
   },
-  required: ['MONGO_URL', 'REDIS_URL'],
-} as const;
+  redisUrl: {
+    env: 'REDIS_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^rediss?:\/\/.+/,
+    expected: 'a `redis://` URL, e.g. `redis://127.0.0.1:6379`',
+    default: { required: true },
+    doc: 'the Redis that carries the job queues',
+  },
+  port: {
+    env: 'PORT', usedBy: ['api'], type: 'integer', min: 0, max: 65535,
+    default: { value: 8080 },
+    doc: 'HTTP port (`0` picks any free port)',
+  },
+  stageWaitMs: {
+    env: 'STAGE_WAIT_MS', usedBy: ['api'], type: 'integer', min: 0, max: 9_999_999,
+    default: { value: 10_000 },
+    doc: 'milliseconds a staging call waits for its job before it answers 202; a read (the duplicate overview) waits as long before it answers 503',
+  },
+  stageWaitMaxMs: {
+    env: 'STAGE_WAIT_MAX_MS', usedBy: ['api'], type: 'integer', min: 0, max: 9_999_999,
+    default: { value: 60_000 },
+    doc: 'the most a client may ask for with `Prefer: wait=N`, in milliseconds',
+  },
+  workerConcurrency: {
+    env: 'WORKER_CONCURRENCY', usedBy: ['worker'], type: 'integer', min: 1, max: 999,
+    default: { value: 4 },
+    doc: 'jobs one worker process runs at once, per queue (staging and reads each)',
+  },
+  queuePrefix: {
+    env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^[A-Za-z0-9_-]{1,64}$/,
+    expected: '1 to 64 letters, digits, `_` and `-`',
+    default: { value: 'bookstage' },
+    doc: 'BullMQ key prefix; the API and the workers must agree on it',
+  },
+  logLevel: {
+    env: 'LOG_LEVEL', usedBy: ['api', 'worker'], type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: { value: 'info' },
+    doc: 'pino log level',
+  },
+  /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
+  cursorSecret: {
+    env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,
+    expected: '32 to 512 printable ASCII characters without spaces',
+    default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => cursorSecretFor(String(read.mongoUrl)) } },
+    doc: 'HMAC secret of the duplicate overview\'s paging cursors; set it in production. Every API replica must have the same one',
+  },
+} as const satisfies Record<string, ConfigVariable>;
 
-const HINTS: Record<string, string> = {
-  MONGO_URL: 'a mongodb:// URL with the database name in its path, e.g. mongodb://127.0.0.1:27017/bookstage',
-  REDIS_URL: 'a redis:// URL, e.g. redis://127.0.0.1:6379',
-  PORT: 'a TCP port number, 0 for any free one (default 8080)',
-  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
-  QUEUE_PREFIX: 'letters, digits, _ and - (default bookstage)',
-  STAGE_WAIT_MS: 'milliseconds, an integer (default 10000)',
-  STAGE_WAIT_MAX_MS: 'milliseconds, an integer (default 60000)',
-  WORKER_CONCURRENCY: 'an integer from 1 to 999 (default 4)',
-  CURSOR_SECRET: '32 to 512 printable ASCII characters without spaces (default: derived from MONGO_URL)',
-};
+type ValueOf<V extends ConfigVariable> = V extends IntegerVariable ? number : string;
 
-/** Variables whose values never appear in messages. */
-const SECRETS = new Set(['CURSOR_SECRET']);
+/** The validated configuration: one field per entry of CONFIG_VARIABLES. */
+export type Config = { -readonly [K in keyof typeof CONFIG_VARIABLES]: ValueOf<(typeof CONFIG_VARIABLES)[K]> };
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const ajv = new Ajv({ allErrors: true });
-  const validate = ajv.compile(schema);
-  const subset = Object.fromEntries(Object.keys(schema.properties).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
-  if (!validate(subset)) {
-    const problems = (validate.errors ?? []).map((e) => {
-      const name = e.keyword === 'required' ? String(e.params.missingProperty) : e.instancePath.slice(1);
-      const shown = SECRETS.has(name) ? `${String(subset[name]).length} characters, not shown` : JSON.stringify(subset[name]);
-      const state = e.keyword === 'required' ? 'is not set' : `is invalid (${shown})`;
-      return `${name} ${state}: expected ${HINTS[name] ?? e.message}`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+/** What a valid value looks like, said the same way in the error message and the README. */
+export function expectedValue(variable: ConfigVariable): string {
+  switch (variable.type) {
+    case 'string': return variable.expected;
+    case 'integer': return `an integer from ${variable.min} to ${variable.max}`;
+    case 'enum': return `one of ${variable.values.map((v) => `\`${v}\``).join(', ')}`;
   }
-  const int = (name: string, fallback: number): number => (subset[name] === undefined ? fallback : Number(subset[name]));
-  const port = int('PORT', 8080);
-  if (port > 65535) throw new ConfigError(`Invalid configuration:\n  PORT is invalid (${port}): expected ${HINTS.PORT}`);
-  return {
-    mongoUrl: String(subset.MONGO_URL),
-    redisUrl: String(subset.REDIS_URL),
-    port,
-    logLevel: String(subset.LOG_LEVEL ?? 'info'),
-    queuePrefix: String(subset.QUEUE_PREFIX ?? 'bookstage'),
-    stageWaitMs: int('STAGE_WAIT_MS', 10_000),
-    stageWaitMaxMs: int('STAGE_WAIT_MAX_MS', 60_000),
-    workerConcurrency: int('WORKER_CONCURRENCY', 4),
-    cursorSecret: subset.CURSOR_SECRET === undefined ? cursorSecretFor(String(subset.MONGO_URL)) : String(subset.CURSOR_SECRET),
-  };
+}
+
+/** The default as the README states it. */
+export function defaultText(variable: ConfigVariable): string {
+  const d: VariableDefault<string | number> = variable.default;
+  if ('required' in d) return 'required';
+  if ('value' in d) return `\`${d.value}\``;
+  return d.derived.doc;
+}
+
+const INTEGER = /^[0-9]{1,15}$/;
+
+/** The parsed value of a set variable, or null when it is not valid. */
+function parseValue(variable: ConfigVariable, raw: string): string | number | null {
+  switch (variable.type) {
+    case 'string': return variable.pattern.test(raw) ? raw : null;
+    case 'enum': return variable.values.includes(raw) ? raw : null;
+    case 'integer': {
+      const n = INTEGER.test(raw) ? Number(raw) : NaN;
+      return n >= variable.min && n <= variable.max ? n : null;
+    }
+  }
+}
+
+function problem(variable: ConfigVariable, raw: string | undefined): string {
+  const expected = expectedValue(variable).replace(/`/g, '');
+  const fallback = 'required' in variable.default ? '' : ` (default ${defaultText(variable).replace(/`/g, '')})`;
+  if (raw === undefined) return `${variable.env} is not set: expected ${expected}`;
+  // A number reads as itself; anything else is quoted, so blanks and quotes stay visible.
+  const shown = variable.secret ? `${raw.length} characters, not shown` : variable.type === 'integer' && INTEGER.test(raw) ? raw : JSON.stringify(raw);
+  return `${variable.env} is invalid (${shown}): expected ${expected}${fallback}`;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const read: Record<string, string | number> = {};
+  const problems: string[] = [];
+  const derived: Array<[string, (read: ReadValues) => string | number]> = [];
+  for (const [field, variable] of Object.entries(CONFIG_VARIABLES) as Array<[string, ConfigVariable]>) {
+    // An empty variable counts as unset, as shells and compose files often leave them.
+    const raw = env[variable.env] === '' ? undefined : env[variable.env];
+    const d: VariableDefault<string | number> = variable.default;
+    if (raw === undefined) {
+      if ('required' in d) problems.push(problem(variable, raw));
+      else if ('value' in d) read[field] = d.value;
+      else derived.push([field, d.derived.from]);
+      continue;
+    }
+    const value = parseValue(variable, raw);
+    if (value === null) problems.push(problem(variable, raw));
+    else read[field] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  for (const [field, from] of derived) read[field] = from(read);
+  // Every field of CONFIG_VARIABLES is now set with its declared type.
+  return read as Config;
 }
 
 /**

@@ -1,4 +1,4 @@
-// FerretDB 1.24.2 built from the Go module proxy, as DESIGN §2 measured it:
+// FerretDB 1.24.2 built from the Go module proxy, the way that works:
 // `go install` does not work (no version listing; an empty version.txt panics
 // at start), so the module is downloaded, its version file written, and the
 // binary built inside FerretDB's own module, once, into an ignored cache.

@@ -1,0 +1,34 @@
+// The "when" column of the error-code tables in README.md and
+// docs/http-api.md §15: one sentence per code of shared/errors.ts, which
+// stays the one source of each code's status and retryable flag. A code
+// without an entry here (or an entry without a code) fails
+// test/unit/docs-tables.test.ts, so a new code cannot ship undocumented.
+
+export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
+  validation_failed: 'body, query, path or header invalid; `error.errors` lists each problem with a pointer; unknown fields are refused',
+  malformed_json: 'the body is not valid JSON',
+  invalid_cursor: 'a paging cursor this service did not issue for this query and organisation',
+  unauthenticated: 'no bearer token, or an unknown one',
+  forbidden: 'the token lacks the route\'s scope (`details.required_scope`)',
+  not_found: 'no such object in your organisation (another organisation\'s objects are `not_found` too, never 403)',
+  route_not_found: 'no such route (`details.method`, `details.path`)',
+  payload_too_large: 'the body is over 1 MB (`details.limit_bytes`)',
+  unsupported_media_type: 'the body is not `application/json`',
+  already_reversed: 'the entry was already reversed (`details.reversed_by`)',
+  entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
+  pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',
+  reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
+  already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
+  request_in_progress: 'the first request with this Idempotency-Key is still running (`details.job_id`)',
+  reversal_before_entry: '`reversal_date` is before the entry date',
+  period_locked: '`reversal_date` is on or before the organisation\'s lock date',
+  currency_mismatch: 'the statement currency is not the account\'s',
+  statement_before_last_reconciliation: 'the statement ends before the account\'s `reconciled_through.date`',
+  unknown_transactions: 'ids that are not transactions of this account (`details.transaction_ids`)',
+  transaction_after_statement_end: 'transactions booked after `end_date` (`details.transaction_ids`)',
+  unmatched_transactions: 'transactions not fully linked (`details.transactions: [{bank_transaction_id, remainder_minor}]`)',
+  out_of_balance: 'opening + Σ amounts ≠ closing (`details.expected_closing_minor`, `details.difference_minor`)',
+  idempotency_key_reused: 'the Idempotency-Key was used with a different request (`details.original_request_id`)',
+  service_unavailable: 'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
+  internal: 'an unexpected failure, or a job that failed on every attempt; it is logged with the request id and no internals are answered',
+};

@@ -1,0 +1,78 @@
+// The tables in the docs are the code's: the error codes of shared/errors.ts
+// and the variables of shared/config.ts, as README.md and docs/http-api.md
+// show them. `npm run docs:tables` rewrites them; these tests fail when a
+// document and the code differ.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES, loadConfig, type Config } from '../../shared/config.js';
+import { ERROR_TABLE } from '../../shared/errors.js';
+import {
+  DOCUMENT_BLOCKS, readBlock, renderBlock, renderErrorTable, withFreshBlocks, type BlockName,
+} from '../../scripts/docs-tables/render.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+
+/** Rows of a Markdown table as trimmed cells, header and rule dropped. */
+function rows(table: string): string[][] {
+  return table.split('\n').slice(2).map((line) => line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()));
+}
+
+describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
+  for (const [path, blocks] of Object.entries(DOCUMENT_BLOCKS)) {
+    for (const name of blocks) {
+      it(`${path}: the ${name} table is as the code renders it`, () => {
+        const block = readBlock(read(path), name);
+        expect(block, `${path} has no generated ${name} block`).to.not.equal(null);
+        expect(block).to.equal(renderBlock(name));
+      });
+    }
+  }
+
+  for (const path of ['README.md', 'docs/http-api.md']) {
+    it(`${path}: the error-code table lists every code of shared/errors.ts with its status and retryable flag, and no other`, () => {
+      const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [code, status, retryable]);
+      const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [`\`${code}\``, String(spec.status), spec.retryable ? 'yes' : 'no']);
+      expect(listed).to.have.deep.members(expected);
+      expect(listed).to.have.length(Object.keys(ERROR_TABLE).length);
+    });
+  }
+
+  it('README.md: the configuration table names every declared variable with the default loadConfig applies', () => {
+    const listed = rows(readBlock(read('README.md'), 'config') ?? '');
+    expect(listed.map((r) => r[0])).to.deep.equal(Object.values(CONFIG_VARIABLES).map((v) => `\`${v.env}\``));
+    const applied = loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:27017/books', REDIS_URL: 'redis://127.0.0.1:6379' });
+    for (const [field, variable] of Object.entries(CONFIG_VARIABLES)) {
+      const shown = listed.find((r) => r[0] === `\`${variable.env}\``)![2];
+      const d = variable.default;
+      if ('value' in d) {
+        expect(shown, variable.env).to.equal(`\`${d.value}\``);
+        expect(applied[field as keyof Config], variable.env).to.equal(d.value);
+      } else if ('required' in d) {
+        expect(shown, variable.env).to.equal('required');
+        expect(() => loadConfig({}), variable.env).to.throw(new RegExp(`${variable.env} is not set`));
+      } else {
+        expect(shown, variable.env).to.equal(d.derived.doc);
+      }
+    }
+  });
+
+  it('notices a table that differs from the code', () => {
+    const text = withFreshBlocks(read('README.md'), ['error-codes']);
+    const changed = text.replace('| `forbidden` | 403 | no |', '| `forbidden` | 404 | no |');
+    expect(changed).to.not.equal(text);
+    expect(withFreshBlocks(changed, ['error-codes'])).to.equal(text);
+  });
+
+  it('refuses to render a code that has no description, or a description without a code', () => {
+    expect(() => renderErrorTable({ ...ERROR_TABLE, brand_new: { status: 418, retryable: false } })).to.throw(/without a description.*brand_new/);
+    expect(() => renderErrorTable({ forbidden: ERROR_TABLE.forbidden })).to.throw(/does not have: validation_failed/);
+  });
+
+  it('refuses a document whose generated block is gone', () => {
+    const blocks: BlockName[] = ['config'];
+    expect(() => withFreshBlocks('# no tables here\n', blocks)).to.throw(/no generated block "config"/);
+  });
+});
