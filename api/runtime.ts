@@ -7,7 +7,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createProducerRedis, createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { STAGE_QUEUE, stageJobOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
@@ -38,7 +38,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   readQueue.setMaxListeners(10_000);
   const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
 
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, reads });
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });

@@ -13,7 +13,7 @@ import { planHash } from '../shared/domain/plan-hash.js';
 import { within } from '../shared/dependency-errors.js';
 import { AppError, ERROR_TABLE } from '../shared/errors.js';
 import {
-  STAGE_JOB_OPTIONS, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
+  stageJobOptions, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
 } from '../shared/queue/stage-jobs.js';
 import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
@@ -28,6 +28,7 @@ export interface StageDeps {
   queueEvents: QueueEvents;
   stageWaitMs: number;
   stageWaitMaxMs: number;
+  jobOptions: ReturnType<typeof stageJobOptions>;
 }
 
 /**
@@ -98,7 +99,7 @@ async function runJob<Op extends StageOperation>(
   deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
 ): Promise<void> {
   // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-  await within(deps.queue.add(operation, data as AnyStageJobData, { ...STAGE_JOB_OPTIONS, jobId }), REDIS_DEADLINE_MS, 'Redis');
+  await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
   const answer = await waitForAnswer(deps, data.org_id, jobId, waitMs);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));

@@ -88,6 +88,26 @@ export const CONFIG_VARIABLES = {
     default: { value: 4 },
     doc: 'jobs one worker process runs at once, per queue (staging and reads each)',
   },
+  stageJobAttempts: {
+    env: 'STAGE_JOB_ATTEMPTS', usedBy: ['api'], type: 'integer', min: 1, max: 20,
+    default: { value: 6 },
+    doc: 'attempts of a staging job that fails unexpectedly (lost connection) before it fails for good',
+  },
+  stageJobBackoffMs: {
+    env: 'STAGE_JOB_BACKOFF_MS', usedBy: ['api'], type: 'integer', min: 0, max: 600_000,
+    default: { value: 1000 },
+    doc: 'first retry delay of a failed staging job, doubling each attempt (6 attempts from 1 s ride out a 30 s outage)',
+  },
+  workerLockDurationMs: {
+    env: 'WORKER_LOCK_DURATION_MS', usedBy: ['worker'], type: 'integer', min: 1000, max: 600_000,
+    default: { value: 30_000 },
+    doc: 'how long a running job stays locked to its worker without renewal; a killed worker\'s job is taken over after this',
+  },
+  workerStalledIntervalMs: {
+    env: 'WORKER_STALLED_INTERVAL_MS', usedBy: ['worker'], type: 'integer', min: 500, max: 600_000,
+    default: { value: 15_000 },
+    doc: 'how often a worker looks for jobs whose worker died (lock lapsed) and runs them again',
+  },
   queuePrefix: {
     env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^[A-Za-z0-9_-]{1,64}$/,
     expected: '1 to 64 letters, digits, `_` and `-`',

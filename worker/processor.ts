@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
-import type { JobContext } from './job-context.js';
+import { faultOn } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
@@ -51,6 +51,7 @@ export function createStageProcessor(db: Db, logger: Logger) {
     }
     log.info('job started');
     try {
+      if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       const answer = await dispatch(db, log, jobId, data);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);

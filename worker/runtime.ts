@@ -3,7 +3,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, STAGE_WORKER_OPTIONS, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { startMaintenance } from './maintenance.js';
@@ -17,7 +17,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   await ensureIndexes(mongo.db);
   const connection = createRedis(config.redisUrl);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
-    ...STAGE_WORKER_OPTIONS,
+    ...stageWorkerOptions(config),
     connection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,

@@ -19,7 +19,6 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
   already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
-  request_in_progress: 'the first request with this Idempotency-Key is still running (`details.job_id`)',
   reversal_before_entry: '`reversal_date` is before the entry date',
   period_locked: '`reversal_date` is on or before the organisation\'s lock date',
   currency_mismatch: 'the statement currency is not the account\'s',
@@ -30,5 +29,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   out_of_balance: 'opening + Σ amounts ≠ closing (`details.expected_closing_minor`, `details.difference_minor`)',
   idempotency_key_reused: 'the Idempotency-Key was used with a different request (`details.original_request_id`)',
   service_unavailable: 'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
-  internal: 'an unexpected failure, or a job that failed on every attempt; it is logged with the request id and no internals are answered',
+  dependency_unavailable: 'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done',
+  job_failed: 'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
+  internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };

@@ -14,9 +14,10 @@ export function ensureRedisInstalled(): string {
   return bin;
 }
 
-export async function startRedis(dataDir: string): Promise<RedisProcess> {
+/** `port`: a given port (a restart of the same server in tests); default a free one. */
+export async function startRedis(dataDir: string, port?: number): Promise<RedisProcess> {
   const bin = ensureRedisInstalled();
-  const port = await freePort();
+  port ??= await freePort();
   // No persistence: these are throw-away servers for tests and demos. The
   // production compose file runs Redis with AOF.
   const pid = spawnDetached(bin, [

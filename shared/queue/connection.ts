@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
  * Redis restart a pause, not a failure.
  */
 export function createRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+  return quiet(new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true }));
 }
 
 /**
@@ -16,5 +16,15 @@ export function createRedis(url: string): Redis {
  * reconnecting in the background; the next request after Redis is back works.
  */
 export function createProducerRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableReadyCheck: true, connectTimeout: 1000 });
+  return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableReadyCheck: true, connectTimeout: 1000 }));
+}
+
+/**
+ * A lost connection is reported by the commands that fail on it (and by
+ * /readyz); the client reconnects by itself. Without a listener, ioredis
+ * prints every reconnect failure as an unhandled error event.
+ */
+function quiet(redis: Redis): Redis {
+  redis.on('error', () => undefined);
+  return redis;
 }

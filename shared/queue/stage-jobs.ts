@@ -66,29 +66,29 @@ export interface StageJobReturn {
 
 /**
  * Retries for unexpected failures (a lost database connection); domain
- * refusals are answers, not failures. Six attempts with exponential backoff
- * from 1 s wait 1+2+4+8+16 = 31 s in all: a dependency outage of 30 s is
+ * refusals are answers, not failures. By default six attempts with exponential
+ * backoff from 1 s wait 1+2+4+8+16 = 31 s in all: a dependency outage of 30 s is
  * ridden out. A failed job is kept only a day: its key moves to a new job on
  * retry (shared/storage/idempotency-keys.ts), so nothing reads it later.
  */
-export const STAGE_JOB_OPTIONS = {
-  attempts: 6,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { age: 24 * 3600, count: 100_000 },
-  removeOnFail: { age: 24 * 3600 },
-} as const;
+export function stageJobOptions(config: { stageJobAttempts: number; stageJobBackoffMs: number }) {
+  return {
+    attempts: config.stageJobAttempts,
+    backoff: { type: 'exponential', delay: config.stageJobBackoffMs },
+    removeOnComplete: { age: 24 * 3600, count: 100_000 },
+    removeOnFail: { age: 24 * 3600 },
+  } as const;
+}
 
 /**
  * Worker settings, stated rather than left to BullMQ's defaults:
- * - lockDuration 30 s: a job's lock is renewed every 15 s while it runs, so
+ * - lockDuration (default 30 s): a job's lock is renewed every 15 s while it runs, so
  *   only a dead worker loses it; the longest repair at 100k rows takes seconds.
- * - stalledInterval 15 s: how often a live worker looks for jobs whose lock
+ * - stalledInterval (default 15 s): how often a live worker looks for jobs whose lock
  *   lapsed (a worker killed mid-job) and hands them to another worker.
  * - maxStalledCount 2: a job that stalls twice (it kills its worker, e.g. out
  *   of memory) fails for good instead of taking down every replica in turn.
  */
-export const STAGE_WORKER_OPTIONS = {
-  lockDuration: 30_000,
-  stalledInterval: 15_000,
-  maxStalledCount: 2,
-} as const;
+export function stageWorkerOptions(config: { workerLockDurationMs: number; workerStalledIntervalMs: number }) {
+  return { lockDuration: config.workerLockDurationMs, stalledInterval: config.workerStalledIntervalMs, maxStalledCount: 2 } as const;
+}

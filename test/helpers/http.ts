@@ -22,3 +22,13 @@ export async function call(method: string, path: string, options: { token?: stri
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
+
+/** GET a job until `until` holds (10 s at most): how a client follows a 202. */
+export async function poll(jobPath: string, token: string, until: (a: Answer) => boolean): Promise<Answer> {
+  for (let i = 0; i < 100; i += 1) {
+    const answer = await call('GET', jobPath, { token });
+    if (until(answer)) return answer;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${jobPath} did not finish`);
+}

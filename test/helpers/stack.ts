@@ -29,7 +29,10 @@ export interface Stack {
   /** Load books through the same importer as `admin books import`; throws on a refused file. */
   load(file: BooksFile): Promise<void>;
   token(orgId: string, scopes: Scope[], actor?: string): Promise<string>;
-  startWorker(): Promise<void>;
+  /** Start the worker, optionally with extra environment (e.g. BOOKSTAGE_TEST_FAULTS); a no-op while one runs. */
+  startWorker(extraEnv?: Record<string, string>): Promise<void>;
+  /** SIGKILL the worker: a crash, nothing finishes. */
+  killWorker(): Promise<void>;
   stopWorker(): Promise<void>;
   restartApi(): Promise<void>;
 }
@@ -55,7 +58,11 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     process.env.MONGO_URL = urls.mongoUrl.replace(/\/bookstage$/, `/bookstage_test_${randomBytes(4).toString('hex')}`);
     process.env.REDIS_URL = urls.redisUrl;
   }
-  const env = { ...process.env, QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '15000' };
+  // Short lock and stall check so a killed worker's job is taken over in seconds, not the production 30 s.
+  const env = {
+    ...process.env, QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '15000',
+    WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
+  };
   const config = loadConfig(env);
   const mongo: Mongo = await connectMongo(config.mongoUrl);
 
@@ -65,9 +72,9 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
 
   const workerLogs: string[] = [];
   let worker: ChildProcess | null = null;
-  const startWorker = async (): Promise<void> => {
+  const startWorker = async (extraEnv: Record<string, string> = {}): Promise<void> => {
     if (worker) return;
-    const child = spawn(process.execPath, [workerMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [workerMain], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     worker = child;
     let buffer = '';
     await new Promise<void>((resolve, reject) => {
@@ -83,11 +90,16 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
       child.once('exit', (code) => { clearTimeout(timer); worker = null; reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`)); });
     });
   };
-  const stopWorker = async (): Promise<void> => {
+  const stopWorker = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
     const child = worker;
     if (!child) return;
     worker = null;
-    await new Promise<void>((resolve) => { child.removeAllListeners('exit'); child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+    await new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.kill(signal);
+    });
   };
   try {
     await startWorker();
@@ -112,7 +124,8 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
       return (await createToken(mongo.db, { org_id: orgId, actor, scopes })).token;
     },
     startWorker,
-    stopWorker,
+    stopWorker: () => stopWorker('SIGTERM'),
+    killWorker: () => stopWorker('SIGKILL'),
     async restartApi() {
       await api.close();
       api = await startApi(config, createLogger('api', 'info', sink));

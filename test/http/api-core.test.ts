@@ -78,7 +78,7 @@ describe('API core: envelope, request ids, body handling', () => {
     expect(s.workerLogs.some((l) => l.includes(token))).to.equal(false);
   });
 
-  it('answers an unexpected failure with 500 internal and no stack trace', async () => {
+  it('answers a lost database with 503 dependency_unavailable (retryable, Retry-After) and no stack trace', async () => {
     // A real MongoDB client that is closed: every query fails the way a lost database does.
     const s = await stack();
     const client = new MongoClient(s.config.mongoUrl, { serverSelectionTimeoutMS: 500 });
@@ -86,7 +86,30 @@ describe('API core: envelope, request ids, body handling', () => {
     await client.close();
     const lines: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } });
-    const app: express.Express = createApp({ db: client.db('x'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000 });
+    const app: express.Express = createApp({ db: client.db('x'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000, jobOptions: null as never });
+    const server = app.listen(0);
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
+      const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(res.status).to.equal(503);
+      expect(body.error).to.include({ code: 'dependency_unavailable', retryable: true });
+      expect(res.headers.get('retry-after')).to.equal('1');
+      expect(JSON.stringify(body)).to.not.match(/at .*\.js:\d+/);
+      expect(res.headers.get('x-request-id')).to.equal(body.request_id);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers an unexpected failure with 500 internal and no stack trace', async () => {
+    // A database name MongoDB refuses: every query throws an error that is no outage, a bug.
+    const s = await stack();
+    const client = new MongoClient(s.config.mongoUrl, { serverSelectionTimeoutMS: 500 });
+    await client.connect();
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } });
+    const app: express.Express = createApp({ db: client.db('bad$name'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000, jobOptions: null as never });
     const server = app.listen(0);
     try {
       const port = (server.address() as AddressInfo).port;
@@ -98,6 +121,7 @@ describe('API core: envelope, request ids, body handling', () => {
       expect(res.headers.get('x-request-id')).to.equal(body.request_id);
       expect(lines.join('')).to.include(body.request_id);
     } finally {
+      await client.close();
       server.close();
     }
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
-import { call, type Answer } from '../helpers/http.js';
+import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { sweepExpired } from '../../worker/maintenance.js';
 
@@ -18,15 +18,6 @@ async function reversibleEntry() {
 
 async function stagedCount(entry: string): Promise<number> {
   return (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry });
-}
-
-async function poll(jobPath: string, token: string, until: (a: Answer) => boolean): Promise<Answer> {
-  for (let i = 0; i < 100; i += 1) {
-    const answer = await call('GET', jobPath, { token });
-    if (until(answer)) return answer;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${jobPath} did not finish`);
 }
 
 describe('safe staging for agents', () => {

@@ -14,6 +14,7 @@ import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-
 import { findStagedOperation, insertStagedOperation, STAGED_TTL_MS } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
+import { crashIf } from '../test-faults.js';
 
 export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
@@ -45,6 +46,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
+      crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);
     }
     const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
