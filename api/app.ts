@@ -12,6 +12,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
 import { linkRepairRoutes } from './routes/link-repair.js';
 import { reconcileRoutes } from './routes/reconcile.js';
+import { stagedOperationRoutes } from './routes/staged-operations.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(linkRepairRoutes(deps.db, deps));
   app.use(reconcileRoutes(deps.db, deps));
+  app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
   app.use(routeNotFound);
   app.use(errorToEnvelope);
   return app;

@@ -16,7 +16,15 @@ export interface Config {
   workerConcurrency: number;
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: string;
+  /** How long a staged operation waits for approval and apply before the sweep expires it. */
+  stagedTtlMs: number;
+  /** Test-only fault injection in the worker (docs/staged-lifecycle.md "Crash safety"); null in production. */
+  testFault: TestFault | null;
 }
+
+/** The faults a test can ask the worker for; never reachable through the API. */
+export const TEST_FAULTS = ['apply:after-first-write'] as const;
+export type TestFault = (typeof TEST_FAULTS)[number];
 
 const schema = {
   type: 'object',
@@ -30,6 +38,8 @@ const schema = {
     STAGE_WAIT_MAX_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     WORKER_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     CURSOR_SECRET: { type: 'string', pattern: '^[\\x21-\\x7E]{32,512}$' },
+    STAGED_TTL_HOURS: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    BOOKSTAGE_TEST_FAULT: { enum: TEST_FAULTS },
   },
   required: ['MONGO_URL', 'REDIS_URL'],
 } as const;
@@ -44,6 +54,8 @@ const HINTS: Record<string, string> = {
   STAGE_WAIT_MAX_MS: 'milliseconds, an integer (default 60000)',
   WORKER_CONCURRENCY: 'an integer from 1 to 999 (default 4)',
   CURSOR_SECRET: '32 to 512 printable ASCII characters without spaces (default: derived from MONGO_URL)',
+  STAGED_TTL_HOURS: 'hours, an integer from 1 to 9999 (default 168, 7 days)',
+  BOOKSTAGE_TEST_FAULT: `unset, or in tests only: ${TEST_FAULTS.join(', ')}`,
 };
 
 /** Variables whose values never appear in messages. */
@@ -77,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stageWaitMaxMs: int('STAGE_WAIT_MAX_MS', 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 4),
     cursorSecret: subset.CURSOR_SECRET === undefined ? cursorSecretFor(String(subset.MONGO_URL)) : String(subset.CURSOR_SECRET),
+    stagedTtlMs: int('STAGED_TTL_HOURS', 168) * 3600 * 1000,
+    testFault: (subset.BOOKSTAGE_TEST_FAULT as TestFault | undefined) ?? null,
   };
 }
 

@@ -7,18 +7,24 @@ import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { JobOutcome, StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 import { saveJobResult } from '../shared/storage/job-results.js';
-import type { StageHandler } from './job-context.js';
+import type { StageHandler, WorkerJobSettings } from './job-context.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
+import { applyStagedOperation } from './jobs/staged-apply.js';
+import { approveStagedOperation } from './jobs/staged-approve.js';
+import { rejectStagedOperation } from './jobs/staged-reject.js';
 
 const HANDLERS: Record<StageOperation, StageHandler> = {
   'ledger_reversal.stage': stageLedgerReversal,
   'ledger_link_repair.stage': stageLinkRepair,
   'bank_reconcile.stage': stageReconciliation,
+  'staged_operations.approve': approveStagedOperation,
+  'staged_operations.reject': rejectStagedOperation,
+  'staged_operations.apply': applyStagedOperation,
 };
 
-export function createStageProcessor(db: Db, logger: Logger) {
+export function createStageProcessor(db: Db, logger: Logger, settings?: WorkerJobSettings) {
   return async (job: Job<StageJobData, JobOutcome>): Promise<JobOutcome> => {
     const data = job.data;
     const log = logger.child({ request_id: data.request_id, job_id: job.id, operation: data.operation, attempt: job.attemptsMade + 1 });
@@ -32,7 +38,7 @@ export function createStageProcessor(db: Db, logger: Logger) {
     };
     log.info('job started');
     try {
-      const outcome = await handler({ db, log, jobId: job.id!, data, now: new Date() });
+      const outcome = await handler({ db, log, jobId: job.id!, data, now: new Date(), settings });
       log.info({ http_status: outcome.http_status, ms: Date.now() - started }, 'job finished');
       return await finish(outcome);
     } catch (err) {

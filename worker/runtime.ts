@@ -16,7 +16,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db);
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<StageJobData, JobOutcome>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
+  const worker = new Worker<StageJobData, JobOutcome>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlMs, testFault: config.testFault }), {
     connection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,

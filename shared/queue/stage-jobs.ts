@@ -6,7 +6,11 @@ import type { Warning } from '../envelope.js';
 
 export const STAGE_QUEUE = 'stage';
 
-export const STAGE_OPERATIONS = ['ledger_reversal.stage', 'ledger_link_repair.stage', 'bank_reconcile.stage'] as const;
+export const STAGE_OPERATIONS = [
+  'ledger_reversal.stage', 'ledger_link_repair.stage', 'bank_reconcile.stage',
+  // The review and apply of a staged operation (docs/staged-lifecycle.md): same queue, same answer path.
+  'staged_operations.approve', 'staged_operations.reject', 'staged_operations.apply',
+] as const;
 export type StageOperation = (typeof STAGE_OPERATIONS)[number];
 
 export interface StageJobData {

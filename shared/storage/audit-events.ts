@@ -11,6 +11,8 @@ export interface AuditEventDoc {
   staged_operation_id: string;
   from: string | null;
   to: string;
+  /** The note given with the transition (approve, reject), else null; absent on events recorded before notes were kept. */
+  note?: string | null;
 }
 
 /**

@@ -1,18 +1,21 @@
 import type { Db } from 'mongodb';
 import type { Precondition } from '../domain/books.js';
+import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { Warning } from '../envelope.js';
 import { collections } from './collections.js';
 
 export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
-export type StagedStatus = 'staged' | 'approved' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
+export type { StagedStatus } from '../domain/staged-transitions.js';
 
-/** States in which an operation still holds its scope. */
-export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved'];
+/** States in which an operation still holds its scope (an apply under way holds it to the end). */
+export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved', 'applying'];
 
-/** How long a staged operation waits for approval (DESIGN §6). */
+/** How long a staged operation waits for approval by default (config STAGED_TTL_HOURS). */
 export const STAGED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null }
+/** One transition; `request_id` is absent on operations staged before it was recorded. */
+export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id?: string }
 
 export interface StagedOperationDoc {
   _id: string;
@@ -31,6 +34,10 @@ export interface StagedOperationDoc {
   preconditions: Precondition[];
   warnings: Warning[];
   history: HistoryItem[];
+  /** The apply journal, written once when apply starts (docs/staged-lifecycle.md). */
+  apply?: ApplyJournalState;
+  /** What apply did (applied) or why it did not (failed, stale). */
+  result?: ApplyResult;
 }
 
 /** The public shape of a staged operation (DESIGN §5.5). */

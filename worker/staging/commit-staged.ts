@@ -88,7 +88,7 @@ function newOperation(ctx: JobContext, id: string, candidate: StageCandidate): S
     status: 'staged',
     created_by: data.actor,
     created_at: createdAt,
-    expires_at: new Date(now.getTime() + STAGED_TTL_MS).toISOString(),
+    expires_at: new Date(now.getTime() + (ctx.settings?.stagedTtlMs ?? STAGED_TTL_MS)).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
     scope_key: candidate.claim.scope_key,

@@ -1,0 +1,58 @@
+// Approve and reject (docs/staged-lifecycle.md): decide (pure) → compare-and-
+// set → settle (audit, locks). A job that loses a race re-reads the
+// operation and decides again, so it answers the recorded state.
+import type { Db } from 'mongodb';
+import { decideTransition, type LifecycleAction, type StagedStatus } from '../../shared/domain/staged-transitions.js';
+import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
+import { findOrg } from '../../shared/storage/books-read.js';
+import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { findStagedOperation, type StagedOperationDoc } from '../../shared/storage/staged-operations.js';
+import type { JobContext } from '../job-context.js';
+import { lifecycleInput, loadVisibleOperation, madeByThisRequest, operationOutcome, reloadOperation } from './operation-access.js';
+
+/** Enough for any race: each lost compare-and-set means the status moved on, and there are few statuses. */
+const DECIDE_ATTEMPTS = 5;
+
+export async function runReviewTransition(ctx: JobContext, action: Exclude<LifecycleAction, 'apply' | 'expire'>, target: StagedStatus): Promise<JobOutcome> {
+  let op = await loadVisibleOperation(ctx);
+  const org = await findOrg(ctx.db, ctx.data.org_id);
+  const note = lifecycleInput(ctx).note ?? null;
+  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
+    if (madeByThisRequest(ctx, op, target)) {
+      await settleOperation(ctx.db, op);
+      return operationOutcome(ctx, op);
+    }
+    const decision = decideTransition(
+      { staged_operation_id: op._id, status: op.status, created_by: op.created_by, expires_at: op.expires_at },
+      { action, actor: ctx.data.actor, require_distinct_approver: org?.require_distinct_approver ?? true, now: ctx.now.toISOString() },
+    );
+    if (decision.kind === 'refuse') throw decision.error;
+    if (decision.kind === 'expire_first') {
+      op = await expireOperation(ctx.db, op, decision.from, ctx.now, ctx.data.request_id);
+      throw decision.then;
+    }
+    if (decision.kind !== 'transition') throw new Error(`unexpected decision ${decision.kind} for ${action}`);
+    const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note));
+    op = await reloadOperation(ctx, op._id);
+    if (moved) {
+      await settleOperation(ctx.db, op);
+      ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
+      return operationOutcome(ctx, op);
+    }
+  }
+  throw new Error(`staged operation ${op._id} kept changing under ${action}`);
+}
+
+/** Expire an operation found past its expiry (by a job or the sweep); whoever wins the race, it ends expired. */
+export async function expireOperation(db: Db, op: StagedOperationDoc, from: StagedStatus, now: Date, requestId: string): Promise<StagedOperationDoc> {
+  await transitionStatus(db, op.org_id, op._id, from, {
+    at: now.toISOString(), actor: 'system', from, to: 'expired', note: `expired at ${op.expires_at}`, request_id: requestId,
+  });
+  const after = (await findStagedOperation(db, op.org_id, op._id)) ?? op;
+  await settleOperation(db, after);
+  return after;
+}
+
+export function historyItem(ctx: JobContext, from: StagedStatus, to: StagedStatus, note: string | null) {
+  return { at: ctx.now.toISOString(), actor: ctx.data.actor, from, to, note, request_id: ctx.data.request_id };
+}
