@@ -29,8 +29,11 @@ export interface Stack {
   /** Load books through the same importer as `admin books import`; throws on a refused file. */
   load(file: BooksFile): Promise<void>;
   token(orgId: string, scopes: Scope[], actor?: string): Promise<string>;
-  startWorker(): Promise<void>;
+  /** Start the worker; `extraEnv` adds variables for this worker only (e.g. BOOKSTAGE_TEST_FAULT). */
+  startWorker(extraEnv?: Record<string, string>): Promise<void>;
   stopWorker(): Promise<void>;
+  /** SIGKILL the worker: no shutdown, jobs in flight die where they are (crash tests). */
+  killWorker(): Promise<void>;
   restartApi(): Promise<void>;
 }
 
@@ -65,9 +68,9 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
 
   const workerLogs: string[] = [];
   let worker: ChildProcess | null = null;
-  const startWorker = async (): Promise<void> => {
+  const startWorker = async (extraEnv: Record<string, string> = {}): Promise<void> => {
     if (worker) return;
-    const child = spawn(process.execPath, [workerMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [workerMain], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     worker = child;
     let buffer = '';
     await new Promise<void>((resolve, reject) => {
@@ -88,6 +91,12 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     if (!child) return;
     worker = null;
     await new Promise<void>((resolve) => { child.removeAllListeners('exit'); child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+  };
+  const killWorker = async (): Promise<void> => {
+    const child = worker;
+    if (!child) return;
+    worker = null;
+    await new Promise<void>((resolve) => { child.removeAllListeners('exit'); child.once('exit', () => resolve()); child.kill('SIGKILL'); });
   };
   try {
     await startWorker();
@@ -113,6 +122,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     },
     startWorker,
     stopWorker,
+    killWorker,
     async restartApi() {
       await api.close();
       api = await startApi(config, createLogger('api', 'info', sink));

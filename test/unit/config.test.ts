@@ -8,7 +8,7 @@ describe('configuration from the environment', () => {
   it('applies defaults for everything but the two URLs', () => {
     expect(loadConfig(base)).to.deep.equal({
       mongoUrl: base.MONGO_URL, redisUrl: base.REDIS_URL, port: 8080, logLevel: 'info', queuePrefix: 'bookstage',
-      stageWaitMs: 10_000, stageWaitMaxMs: 60_000, workerConcurrency: 4,
+      stageWaitMs: 10_000, stageWaitMaxMs: 60_000, workerConcurrency: 4, stagedTtlMs: 7 * 24 * 3600 * 1000, testFault: null,
       cursorSecret: createHash('sha256').update(`bookstage cursor secret v1\n${base.MONGO_URL}`).digest('base64url'),
     });
   });
@@ -28,6 +28,13 @@ describe('configuration from the environment', () => {
   it('names every missing or bad variable in one message', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://x', PORT: 'eighty' })).to.throw(ConfigError)
       .with.property('message').that.matches(/MONGO_URL is not set/).and.matches(/REDIS_URL is invalid \("http:\/\/x"\)/).and.matches(/PORT is invalid/);
+  });
+
+  it('takes STAGED_TTL_HOURS in hours, and accepts only the known test faults', () => {
+    expect(loadConfig({ ...base, STAGED_TTL_HOURS: '24' }).stagedTtlMs).to.equal(24 * 3600 * 1000);
+    expect(loadConfig({ ...base, BOOKSTAGE_TEST_FAULT: 'apply:after-first-write' }).testFault).to.equal('apply:after-first-write');
+    expect(() => loadConfig({ ...base, STAGED_TTL_HOURS: '0' })).to.throw(/STAGED_TTL_HOURS is invalid/);
+    expect(() => loadConfig({ ...base, BOOKSTAGE_TEST_FAULT: 'apply:anywhere' })).to.throw(/BOOKSTAGE_TEST_FAULT is invalid/);
   });
 
   it('refuses a port above 65535', () => {
