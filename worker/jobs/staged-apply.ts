@@ -13,12 +13,12 @@ import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { settleOperation, transitionStatus, type TransitionOutcome } from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/staged-operations.js';
 import type { JobContext } from '../job-context.js';
 import { APPLY_LEASE_MS, finishJournal } from '../staged/apply-journal-runner.js';
 import { loadVisibleOperation, operationOutcome, reloadOperation } from '../staged/operation-access.js';
-import { expireOperation, historyItem } from '../staged/transition.js';
+import { afterLostClaim, expireOperation, historyItem } from '../staged/transition.js';
 
 const DECIDE_ATTEMPTS = 5;
 
@@ -42,8 +42,9 @@ export async function applyStagedOperation(ctx: JobContext): Promise<JobOutcome>
         return recordedOutcome(ctx, await finishJournal(ctx, op._id));
       case 'transition': {
         const started = await startApply(ctx, op);
-        if (started) return recordedOutcome(ctx, await finishJournal(ctx, op._id));
-        op = await reloadOperation(ctx, op._id);
+        if (started.won) return recordedOutcome(ctx, await finishJournal(ctx, op._id));
+        // Another job moved it first (an apply, a reject): decide again on what it leaves.
+        op = await afterLostClaim(ctx.db, op, started.claim);
         break;
       }
       case 'none':
@@ -57,7 +58,7 @@ export async function applyStagedOperation(ctx: JobContext): Promise<JobOutcome>
  * approved → stale | failed (nothing written), or approved → applying with
  * the journal stored. False when another job moved the operation first.
  */
-async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<boolean> {
+async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
   const changed = changedPreconditions(op.preconditions, versions);
@@ -76,13 +77,13 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<bool
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
   const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply });
-  if (moved) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
 }
 
-async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<boolean> {
+async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
   const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result });
-  if (moved) {
+  if (moved.won) {
     await settleOperation(ctx.db, await reloadOperation(ctx, op._id));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
   }

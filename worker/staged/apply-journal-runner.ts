@@ -11,7 +11,7 @@ import { AppError } from '../../shared/errors.js';
 import { journalChanges } from '../../shared/domain/apply-journal.js';
 import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { recordApplyProgress, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation, type StagedOperationDoc } from '../../shared/storage/staged-operations.js';
 import type { JobContext } from '../job-context.js';
 import { historyItem } from './transition.js';
@@ -96,9 +96,11 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
 
 async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<void> {
   const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result });
+  // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
+  if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   const after = await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
-  if (moved) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
 }
 
 /**

@@ -5,8 +5,9 @@ import type { Db } from 'mongodb';
 import { decideTransition, type LifecycleAction, type StagedStatus } from '../../shared/domain/staged-transitions.js';
 import type { JobOutcome } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
+import type { AuditEventDoc } from '../../shared/storage/audit-events.js';
 import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
-import { findStagedOperation, type StagedOperationDoc } from '../../shared/storage/staged-operations.js';
+import { findStagedOperation, type HistoryItem, type StagedOperationDoc } from '../../shared/storage/staged-operations.js';
 import type { JobContext } from '../job-context.js';
 import { lifecycleInput, loadVisibleOperation, madeByThisRequest, operationOutcome, reloadOperation } from './operation-access.js';
 
@@ -33,26 +34,47 @@ export async function runReviewTransition(ctx: JobContext, action: Exclude<Lifec
     }
     if (decision.kind !== 'transition') throw new Error(`unexpected decision ${decision.kind} for ${action}`);
     const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note));
-    op = await reloadOperation(ctx, op._id);
-    if (moved) {
-      await settleOperation(ctx.db, op);
-      ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
-      return operationOutcome(ctx, op);
+    if (!moved.won) {
+      // Lost the race: decide again on the state the winner leaves.
+      op = await afterLostClaim(ctx.db, op, moved.claim);
+      continue;
     }
+    op = await reloadOperation(ctx, op._id);
+    await settleOperation(ctx.db, op);
+    ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
+    return operationOutcome(ctx, op);
   }
   throw new Error(`staged operation ${op._id} kept changing under ${action}`);
 }
 
 /** Expire an operation found past its expiry (by a job or the sweep); whoever wins the race, it ends expired. */
 export async function expireOperation(db: Db, op: StagedOperationDoc, from: StagedStatus, now: Date, requestId: string): Promise<StagedOperationDoc> {
-  await transitionStatus(db, op.org_id, op._id, from, {
+  const moved = await transitionStatus(db, op.org_id, op._id, from, {
     at: now.toISOString(), actor: 'system', from, to: 'expired', note: `expired at ${op.expires_at}`, request_id: requestId,
   });
-  const after = (await findStagedOperation(db, op.org_id, op._id)) ?? op;
+  const after = moved.won ? (await findStagedOperation(db, op.org_id, op._id)) ?? op : await afterLostClaim(db, op, moved.claim);
   await settleOperation(db, after);
   return after;
 }
 
-export function historyItem(ctx: JobContext, from: StagedStatus, to: StagedStatus, note: string | null) {
+/** How long a job that lost a transition waits for the winner to write it. */
+const CLAIM_WAIT_MS = 5_000;
+
+/**
+ * The operation as the winner of a transition leaves it. The winner writes
+ * right after its claim; if it has not (it died in between), the claimed
+ * status is the recorded state, and its retried job writes it.
+ */
+export async function afterLostClaim(db: Db, op: StagedOperationDoc, claim: AuditEventDoc): Promise<StagedOperationDoc> {
+  const until = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const now = (await findStagedOperation(db, op.org_id, op._id)) ?? op;
+    if (now.status !== claim.from) return now;
+    if (Date.now() > until) return { ...now, status: claim.to as StagedStatus };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function historyItem(ctx: JobContext, from: StagedStatus, to: StagedStatus, note: string | null): HistoryItem & { to: StagedStatus; request_id: string } {
   return { at: ctx.now.toISOString(), actor: ctx.data.actor, from, to, note, request_id: ctx.data.request_id };
 }
