@@ -61,4 +61,46 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
     expect(op.history.map((h: { to: string }) => h.to)).to.deep.equal(['staged', 'approved', 'applying', 'applied']);
     expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' })).to.have.length(1);
   });
+
+  it('a document changed under the journal (an import while the apply was down): the writes made are undone, the operation fails, its locks go', async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account({ opening_balance_minor: 0 });
+    const txns = [
+      books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
+      books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
+    ];
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const staged = await call('POST', RECONCILE, {
+      token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 3_000, currency: 'EUR' }, transaction_ids: txns },
+    });
+    const id = staged.body.data.staged_operation_id;
+    expect((await approve(who.bob, id)).status).to.equal(200);
+
+    await s.stopWorker();
+    const logsBefore = s.workerLogs.length;
+    try {
+      await s.startWorker({ BOOKSTAGE_TEST_FAULT: 'apply:after-first-write' });
+      expect((await apply(who.bob, id, { prefer: 'wait=1' })).status).to.equal(202);
+      await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')));
+    } finally {
+      await s.killWorker();
+      await s.startWorker();
+    }
+    // The second transaction changes while the apply is down (after the first write).
+    const second = books.file.bank_transactions.find((t) => t.id === txns[1])!;
+    await s.load({ ...books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
+
+    const res = await apply(who.bob, id, { prefer: 'wait=45' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.error.code).to.equal('apply_failed');
+    expect(res.body.error.details).to.deep.include({ staged_operation_id: id, reason: 'conflict_during_apply', conflict: { collection: 'bank_transactions', id: txns[1] } });
+    // The first write was undone (and that, too, bumped its version); nothing else was written.
+    expect(await doc('bank_transactions', txns[0]!)).to.include({ status: 'unreconciled', reconciliation_id: null, version: 3 });
+    expect(await doc('bank_transactions', txns[1]!)).to.include({ status: 'unreconciled', version: 2, remittance_info: 'changed' });
+    expect(await doc('bank_accounts', account)).to.deep.include({ reconciled_through: null, version: 1 });
+    expect(await locksOf(id)).to.equal(0);
+    expect((await show(who.bob, id)).body.data.status).to.equal('failed');
+  });
 });

@@ -33,7 +33,10 @@ describe('staged operations: expiry by the maintenance job', () => {
     try {
       await queue.add('sweep-expired', {});
       const until = Date.now() + 20_000;
-      while ((await show(who.alice, id)).body.data.status !== 'expired' && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      // The job expires operations first, then sweeps locks: wait for the job to be done with both.
+      const swept = async () => (await show(who.alice, id)).body.data.status === 'expired'
+        && (await s.db.collection('scope_locks').countDocuments({ _id: orphan } as never)) === 0;
+      while (!(await swept()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await queue.close();
       connection.disconnect();
