@@ -31,6 +31,7 @@ export function stageAnswerToHttp(answer: StageAnswer, requestId: string): HttpA
       };
     case 'noop':
     case 'blocked':
+    case 'done':
       return dataToHttp(answer.operation, requestId, answer.data, answer.warnings);
   }
 }

@@ -108,6 +108,11 @@ export const CONFIG_VARIABLES = {
     default: { value: 15_000 },
     doc: 'how often a worker looks for jobs whose worker died (lock lapsed) and runs them again',
   },
+  stagedTtlHours: {
+    env: 'STAGED_TTL_HOURS', usedBy: ['worker'], type: 'integer', min: 1, max: 9999,
+    default: { value: 168 },
+    doc: 'hours a staged operation waits for approval and apply before the hourly sweep expires it (168 = 7 days)',
+  },
   queuePrefix: {
     env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^[A-Za-z0-9_-]{1,64}$/,
     expected: '1 to 64 letters, digits, `_` and `-`',

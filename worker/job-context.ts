@@ -10,4 +10,11 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   data: StageJobData<Op>;
   /** The instant this attempt started (expiry and lock ages), distinct from data.requested_at. */
   now: Date;
+  /** Settings from the worker's config; absent in jobs built without one (defaults apply). */
+  settings?: WorkerJobSettings;
+}
+
+export interface WorkerJobSettings {
+  /** config STAGED_TTL_HOURS: expires_at of a new staged operation. */
+  stagedTtlMs: number;
 }

@@ -12,10 +12,15 @@ import { faultOn } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
+import { applyStagedOperation } from './jobs/staged-apply.js';
+import { approveStagedOperation } from './jobs/staged-approve.js';
+import { rejectStagedOperation } from './jobs/staged-reject.js';
+import { toStageAnswer } from './staged/lifecycle-outcome.js';
+import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
-function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date() };
+function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings): Promise<StageAnswer> {
+  const base = { db, log, jobId, now: new Date(), settings };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -23,6 +28,12 @@ function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData): Pr
       return stageLinkRepair({ ...base, data });
     case 'bank_reconcile.stage':
       return stageReconciliation({ ...base, data });
+    case 'staged_operations.approve':
+      return approveStagedOperation({ ...base, data }).then(toStageAnswer);
+    case 'staged_operations.reject':
+      return rejectStagedOperation({ ...base, data }).then(toStageAnswer);
+    case 'staged_operations.apply':
+      return applyStagedOperation({ ...base, data }).then(toStageAnswer);
     default:
       return unknownOperation(data);
   }
@@ -32,7 +43,7 @@ function unknownOperation(data: never): never {
   throw new UnrecoverableError(`no handler for operation ${String((data as { operation?: unknown }).operation)}`);
 }
 
-export function createStageProcessor(db: Db, logger: Logger) {
+export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
@@ -52,7 +63,7 @@ export function createStageProcessor(db: Db, logger: Logger) {
     log.info('job started');
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
-      const answer = await dispatch(db, log, jobId, data);
+      const answer = await dispatch(db, log, jobId, data, settings);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {

@@ -16,7 +16,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db);
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger), {
+  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }), {
     ...stageWorkerOptions(config),
     connection,
     prefix: config.queuePrefix,

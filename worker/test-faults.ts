@@ -4,9 +4,10 @@
 // the API can turn them on.
 //   stage:fail-for-good          every staging job fails at once, without retries
 //   stage:crash-after-write      the worker process dies (SIGKILL) right after writing a staged operation
+//   apply:after-first-write      an apply stops for good after its first journal write (until the test kills the worker)
 const ACTIVE = new Set((process.env.BOOKSTAGE_TEST_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
-export type TestFault = 'stage:fail-for-good' | 'stage:crash-after-write';
+export type TestFault = 'stage:fail-for-good' | 'stage:crash-after-write' | 'apply:after-first-write';
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 

@@ -31,5 +31,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   service_unavailable: 'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
   dependency_unavailable: 'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done',
   job_failed: 'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
+  self_approval_forbidden: 'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
+  not_approved: 'apply of an operation that is not approved yet (`details.status`)',
+  invalid_transition: 'the operation\'s status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)',
+  stale_plan: 'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
+  apply_failed: 'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };

@@ -16,6 +16,18 @@ export interface StageJobInputs {
   'ledger_reversal.stage': ReversalStageInput;
   'ledger_link_repair.stage': LinkRepairStageRequestBody;
   'bank_reconcile.stage': ReconcileStageRequestBody;
+  // The review and apply of a staged operation (docs/staged-lifecycle.md): same queue, same answer path.
+  'staged_operations.approve': LifecycleJobInput;
+  'staged_operations.reject': LifecycleJobInput;
+  'staged_operations.apply': LifecycleJobInput;
+}
+
+/** A review or apply job's input: the operation, an optional note, and whether the caller may see every operation. */
+export interface LifecycleJobInput {
+  staged_operation_id: string;
+  note?: string;
+  /** The caller's token holds staged:approve (sees every operation of the org). */
+  can_approve: boolean;
 }
 
 export type StageOperation = keyof StageJobInputs;
@@ -52,6 +64,8 @@ export type StageAnswer =
       warnings: Warning[];
     }
   | { operation: string; outcome: 'noop' | 'blocked'; data: Record<string, unknown>; warnings: Warning[] }
+  /** A review or apply step that succeeded: 200 with the operation. */
+  | { operation: string; outcome: 'done'; data: Record<string, unknown>; warnings: Warning[] }
   | { operation: string; outcome: 'refused'; code: ErrorCode; details: Record<string, unknown> };
 
 /**

@@ -4,6 +4,8 @@ import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
 import type { Warning } from '../warnings.js';
 import type { StageAnswer } from '../queue/stage-jobs.js';
+import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -24,9 +26,10 @@ export interface ApiTokenDoc {
 }
 
 export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
-export type StagedStatus = 'staged' | 'approved' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
+export type { StagedStatus };
 
-export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null }
+/** One transition; `request_id` is absent on operations staged before it was recorded. */
+export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id?: string }
 
 export interface StagedOperationDoc {
   _id: string;
@@ -45,6 +48,10 @@ export interface StagedOperationDoc {
   preconditions: Precondition[];
   warnings: Warning[];
   history: HistoryItem[];
+  /** The apply journal, written once when apply starts (docs/staged-lifecycle.md). */
+  apply?: ApplyJournalState;
+  /** What apply did (applied) or why it did not (failed, stale). */
+  result?: ApplyResult;
 }
 
 /** One per key a pending operation holds; `_id` = `ORG:KEY`, so MongoDB's unique `_id` settles races. */
@@ -66,6 +73,10 @@ export interface AuditEventDoc {
   staged_operation_id: string;
   from: string | null;
   to: string;
+  /** The note given with the transition (approve, reject), else null; absent on events recorded before notes were kept. */
+  note?: string | null;
+  /** A transition that ends an apply carries the apply's result (so that it can be rolled forward). */
+  result?: unknown;
 }
 
 /** `_id` derived from org + actor + key: the first request to insert it owns the key. */

@@ -34,7 +34,8 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
   for (const lock of others) {
     const op = opById.get(lock.staged_operation_id);
     const live = op
-      ? PENDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString()
+      // An apply under way holds its scope to the end, whatever its expiry.
+      ? op.status === 'applying' || (PENDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
       : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
     if (live) holders.push({ staged_operation_id: lock.staged_operation_id, scope_key: lock.scope_key, plan_hash: lock.plan_hash });
     else await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id });

@@ -9,7 +9,7 @@ describe('configuration from the environment', () => {
     expect(loadConfig(base)).to.deep.equal({
       mongoUrl: base.MONGO_URL, redisUrl: base.REDIS_URL, port: 8080, logLevel: 'info', queuePrefix: 'bookstage',
       stageWaitMs: 10_000, stageWaitMaxMs: 60_000, workerConcurrency: 4,
-      stageJobAttempts: 6, stageJobBackoffMs: 1000, workerLockDurationMs: 30_000, workerStalledIntervalMs: 15_000,
+      stageJobAttempts: 6, stageJobBackoffMs: 1000, workerLockDurationMs: 30_000, workerStalledIntervalMs: 15_000, stagedTtlHours: 168,
       cursorSecret: createHash('sha256').update(`bookstage cursor secret v1\n${base.MONGO_URL}`).digest('base64url'),
     });
   });
@@ -24,6 +24,11 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ ...base, CURSOR_SECRET: secret }).cursorSecret).to.equal(secret);
     expect(() => loadConfig({ ...base, CURSOR_SECRET: 'short-secret' })).to.throw(ConfigError)
       .with.property('message').that.matches(/CURSOR_SECRET is invalid \(12 characters, not shown\)/).and.not.include('short-secret');
+  });
+
+  it('takes STAGED_TTL_HOURS in hours from 1', () => {
+    expect(loadConfig({ ...base, STAGED_TTL_HOURS: '24' }).stagedTtlHours).to.equal(24);
+    expect(() => loadConfig({ ...base, STAGED_TTL_HOURS: '0' })).to.throw(/STAGED_TTL_HOURS is invalid/);
   });
 
   it('names every missing or bad variable in one message', () => {

@@ -99,7 +99,7 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
     status: 'staged',
     created_by: data.actor,
     created_at: createdAt,
-    expires_at: new Date(now.getTime() + STAGED_TTL_MS).toISOString(),
+    expires_at: new Date(now.getTime() + (ctx.settings?.stagedTtlMs ?? STAGED_TTL_MS)).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
     scope_key: decision.claim.scope_key,

@@ -1,0 +1,224 @@
+// What applying a staged plan writes (docs/staged-lifecycle.md "Apply"):
+// per kind, the exact list of version-guarded writes, computed before the
+// first one is made and stored on the operation as its journal. Pure: the
+// worker loads the documents the plan read (their versions already checked
+// against the preconditions), this turns plan + documents into writes.
+//
+// Each document is written at most once per journal, so each write can be
+// guarded by the version the plan saw and bumps it by one. `before` keeps
+// what a write replaces, so that a journal interrupted by a conflicting
+// change can be undone (storage: shared/storage/apply-writes.ts).
+import { AppError } from '../errors.js';
+import { derivedId } from '../ids.js';
+import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Precondition } from './books.js';
+import { compareIds } from './books.js';
+import type { RepairAction, LinkRepairPlan } from './link-repair-plan.js';
+import type { ReconciliationPlan } from './reconcile-checks.js';
+import type { ReversalPlan } from './reversal-plan.js';
+import { fail, ok, type Result } from './result.js';
+
+export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
+export type BookCollection = Precondition['collection'];
+type Fields = Record<string, unknown>;
+
+export type JournalWrite =
+  /** Set `set` on the document at `version`; it becomes `version + 1`. */
+  | { action: 'update'; collection: BookCollection; id: string; version: number; set: Fields; before: Fields }
+  /** Insert a new document (`doc` without id and org_id, `version` 1). */
+  | { action: 'insert'; collection: BookCollection; id: string; doc: Fields }
+  /** Delete the document at `version`; `doc` is what it held. */
+  | { action: 'delete'; collection: BookCollection; id: string; version: number; doc: Fields };
+
+/** The current documents the plan read, as loaded after the preconditions were checked. */
+export interface ApplyBooks {
+  entries: readonly LedgerEntry[];
+  accounts: readonly BankAccount[];
+  transactions: readonly BankTransaction[];
+  links: readonly BankLink[];
+}
+
+export interface JournalContext {
+  staged_operation_id: string;
+  org_id: string;
+  /** Who applies: recorded as `created_by` of links the journal creates. */
+  actor: string;
+  /** ISO 8601 UTC: `created_at` of links the journal creates. */
+  now: string;
+}
+
+/** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */
+export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  switch (kind) {
+    case 'bank_reconcile': return reconcileJournal(plan as ReconciliationPlan, books, ctx);
+    case 'ledger_reversal': return reversalJournal(plan as ReversalPlan, books, ctx);
+    case 'ledger_link_repair': return repairJournal(plan as LinkRepairPlan, books, ctx);
+  }
+}
+
+/** The id of the reversing entry a reversal's apply posts: derived, so a retried journal posts the same one. */
+export function reversingEntryId(ctx: Pick<JournalContext, 'org_id' | 'staged_operation_id'>): string {
+  return derivedId('le', `${ctx.org_id}:${ctx.staged_operation_id}:reversing_entry`);
+}
+
+/** The id of a link a repair's apply creates for (transaction, entry). */
+export function repairLinkId(ctx: Pick<JournalContext, 'org_id' | 'staged_operation_id'>, transactionId: string, entryId: string): string {
+  return derivedId('lnk', `${ctx.org_id}:${ctx.staged_operation_id}:${transactionId}:${entryId}`);
+}
+
+const failed = (reason: string, details: Fields = {}): Result<never> =>
+  fail(new AppError('apply_failed', { details: { reason, ...details } }));
+
+// ---------------------------------------------------------------------------
+// Reconciliation: each transaction reconciled with the operation's id, then
+// the account's reconciled_through moved to the statement.
+
+function reconcileJournal(plan: ReconciliationPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  const txnById = new Map(books.transactions.map((t) => [t.id, t]));
+  const account = books.accounts.find((a) => a.id === plan.bank_account_id);
+  if (!account) return failed('bank_account_missing', { id: plan.bank_account_id });
+  const writes: JournalWrite[] = [];
+  for (const planned of plan.transactions) {
+    const txn = txnById.get(planned.bank_transaction_id);
+    if (!txn) return failed('bank_transaction_missing', { id: planned.bank_transaction_id });
+    if (txn.status !== 'unreconciled') return failed('bank_transaction_already_reconciled', { id: txn.id });
+    writes.push({
+      action: 'update', collection: 'bank_transactions', id: txn.id, version: txn.version,
+      set: { status: 'reconciled', reconciliation_id: ctx.staged_operation_id },
+      before: { status: txn.status, reconciliation_id: txn.reconciliation_id },
+    });
+  }
+  writes.push({
+    action: 'update', collection: 'bank_accounts', id: account.id, version: account.version,
+    set: { reconciled_through: { date: plan.statement.end_date, balance_minor: plan.closing_balance_minor } },
+    before: { reconciled_through: account.reconciled_through },
+  });
+  return ok(writes);
+}
+
+// ---------------------------------------------------------------------------
+// Reversal: post the reversing entry, mark the original reversed, delete its
+// bank links.
+
+function reversalJournal(plan: ReversalPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  const entry = books.entries.find((e) => e.id === plan.ledger_entry_id);
+  if (!entry) return failed('ledger_entry_missing', { id: plan.ledger_entry_id });
+  if (entry.status !== 'posted' || entry.reversed_by) return failed('ledger_entry_already_reversed', { id: entry.id });
+  const newId = reversingEntryId(ctx);
+  const r = plan.reversing_entry;
+  const writes: JournalWrite[] = [
+    {
+      action: 'insert', collection: 'ledger_entries', id: newId,
+      doc: {
+        entry_date: r.entry_date, description: r.description, reference: r.reference, counterparty_id: r.counterparty_id,
+        currency: r.currency, lines: r.lines.map((l) => ({ ...l })), status: 'posted', reversal_of: r.reversal_of, reversed_by: null, version: 1,
+      },
+    },
+    {
+      action: 'update', collection: 'ledger_entries', id: entry.id, version: entry.version,
+      set: { status: 'reversed', reversed_by: newId },
+      before: { status: entry.status, reversed_by: entry.reversed_by },
+    },
+  ];
+  const linkById = new Map(books.links.map((l) => [l.id, l]));
+  for (const action of plan.actions) {
+    const link = linkById.get(action.link_id);
+    if (!link) return failed('bank_link_missing', { id: action.link_id });
+    if (link.amount_minor !== action.amount_minor) return failed('bank_link_amount_changed', { id: link.id });
+    writes.push({ action: 'delete', collection: 'bank_links', id: link.id, version: link.version, doc: linkFields(link) });
+  }
+  return ok(writes);
+}
+
+// ---------------------------------------------------------------------------
+// Repair: the plan's actions, in order, on the transactions' links (DESIGN
+// §5.5 in docs/decisions-link-repair.md): `move` takes the amount off link_id
+// (deleted at 0) and adds it to the transaction's link to the target entry
+// (created if absent); `link` adds to that link the same way; `unlink` takes
+// the amount off the link. Several actions on one link become one write of
+// its final state.
+
+interface LinkState {
+  original: BankLink | null;
+  /** Fields as they will be after the journal (amount 0 = deleted). */
+  current: Omit<BankLink, 'id' | 'version'>;
+}
+
+function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  const known = new Map(books.links.map((l) => [l.id, l]));
+  const state = new Map<string, LinkState>();
+  const order: string[] = [];
+  const touch = (id: string, seed: () => LinkState): LinkState => {
+    let s = state.get(id);
+    if (!s) {
+      s = seed();
+      state.set(id, s);
+      order.push(id);
+    }
+    return s;
+  };
+  const existing = (id: string): LinkState | null => {
+    const stored = known.get(id);
+    if (state.has(id)) return state.get(id)!;
+    return stored ? touch(id, () => ({ original: stored, current: linkFields(stored) as LinkState['current'] })) : null;
+  };
+  const take = (action: RepairAction & { link_id: string }): string | null => {
+    const s = existing(action.link_id);
+    if (!s || s.current.bank_transaction_id !== action.bank_transaction_id) return 'bank_link_missing';
+    if (s.current.amount_minor < action.amount_minor) return 'bank_link_amount_too_small';
+    s.current.amount_minor -= action.amount_minor;
+    return null;
+  };
+  const give = (transactionId: string, entryId: string, amount: number): void => {
+    // The transaction's link to the entry: one this journal already touches, else the stored one with the lowest id, else a new one.
+    const touched = order.find((id) => {
+      const c = state.get(id)!.current;
+      return c.bank_transaction_id === transactionId && c.ledger_entry_id === entryId && c.amount_minor > 0;
+    });
+    const stored = books.links
+      .filter((l) => l.bank_transaction_id === transactionId && l.ledger_entry_id === entryId && !state.has(l.id))
+      .sort((a, b) => compareIds(a.id, b.id))[0];
+    const id = touched ?? stored?.id ?? repairLinkId(ctx, transactionId, entryId);
+    const s = existing(id) ?? touch(id, () => ({
+      original: null,
+      current: { bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: 0, created_at: ctx.now, created_by: ctx.actor },
+    }));
+    s.current.amount_minor += amount;
+  };
+
+  for (const action of plan.actions) {
+    if (action.kind === 'link') {
+      give(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor);
+      continue;
+    }
+    const problem = take(action);
+    if (problem) return failed(problem, { id: action.link_id });
+    if (action.kind === 'move') give(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor);
+  }
+
+  const writes: JournalWrite[] = [];
+  for (const id of order) {
+    const { original, current } = state.get(id)!;
+    if (!original) {
+      if (current.amount_minor > 0) writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
+    } else if (current.amount_minor === 0) {
+      writes.push({ action: 'delete', collection: 'bank_links', id, version: original.version, doc: linkFields(original) });
+    } else if (current.amount_minor !== original.amount_minor) {
+      writes.push({
+        action: 'update', collection: 'bank_links', id, version: original.version,
+        set: { amount_minor: current.amount_minor }, before: { amount_minor: original.amount_minor },
+      });
+    }
+  }
+  return ok(writes);
+}
+
+/** A link's stored fields without its id (what a delete keeps, for undo). */
+function linkFields(link: BankLink): Fields {
+  const { id: _id, ...fields } = link;
+  return { ...fields };
+}
+
+/** The ids a journal writes, by action: what an applied operation records. */
+export function journalChanges(writes: readonly JournalWrite[]): Array<{ action: JournalWrite['action']; collection: BookCollection; id: string }> {
+  return writes.map((w) => ({ action: w.action, collection: w.collection, id: w.id }));
+}

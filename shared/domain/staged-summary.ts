@@ -1,0 +1,27 @@
+// The short summary a reviewer reads first (docs/staged-lifecycle.md "Show"):
+// the counts and amounts of a plan, per kind. Pure.
+import type { LinkRepairPlan } from './link-repair-plan.js';
+import type { ReconciliationPlan } from './reconcile-checks.js';
+import type { ReversalPlan } from './reversal-plan.js';
+import type { StagedKind } from './apply-journal.js';
+
+export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
+  switch (kind) {
+    case 'ledger_link_repair':
+      return { ...(plan as LinkRepairPlan).summary };
+    case 'bank_reconcile': {
+      const p = plan as ReconciliationPlan;
+      return {
+        transactions: p.transactions.length,
+        opening_balance_minor: p.opening_balance_minor,
+        cleared_total_minor: p.cleared_total_minor,
+        closing_balance_minor: p.closing_balance_minor,
+        left_out: p.left_out.count,
+      };
+    }
+    case 'ledger_reversal': {
+      const p = plan as ReversalPlan;
+      return { ledger_entry_id: p.ledger_entry_id, unlinks: p.actions.length, unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0) };
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// The staged-operation endpoints (docs/staged-lifecycle.md): path, query and
+// body schemas, and the `data` each answers. Query strings arrive as strings;
+// the route converts `limit` (api/query-string.ts) before validating.
+import { id } from './common.js';
+
+export const STAGED_LIST_DEFAULT_LIMIT = 20;
+export const STAGED_LIST_MAX_LIMIT = 100;
+export const NOTE_MAX_LENGTH = 1000;
+
+const statuses = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
+const kinds = ['bank_reconcile', 'ledger_link_repair', 'ledger_reversal'] as const;
+const stagedId = { type: 'string', pattern: '^stg_[A-Za-z0-9]{1,64}$' } as const;
+const note = { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH } as const;
+
+export const stagedOperationParamsSchema = {
+  title: 'Staged operation path',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: stagedId },
+} as const;
+
+export const stagedListQuerySchema = {
+  title: 'Staged operations query',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { enum: statuses },
+    kind: { enum: kinds },
+    created_by: { type: 'string', pattern: '^[A-Za-z0-9._:@-]{1,128}$' },
+    limit: { type: 'integer', minimum: 1, maximum: STAGED_LIST_MAX_LIMIT, description: `Operations per page (default ${STAGED_LIST_DEFAULT_LIMIT}).` },
+    cursor: { type: 'string', minLength: 1, maxLength: 1024, description: 'The next_cursor of the previous page, with the same filters.' },
+  },
+} as const;
+
+export interface StagedListQueryParams {
+  status?: (typeof statuses)[number];
+  kind?: (typeof kinds)[number];
+  created_by?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export const STAGED_LIST_NUMERIC_PARAMS = ['limit'] as const;
+
+export const approveBodySchema = {
+  title: 'Approve a staged operation',
+  type: 'object',
+  additionalProperties: false,
+  properties: { note },
+} as const;
+
+export const rejectBodySchema = {
+  title: 'Reject a staged operation',
+  type: 'object',
+  additionalProperties: false,
+  required: ['note'],
+  properties: { note },
+} as const;
+
+export const applyBodySchema = {
+  title: 'Apply a staged operation',
+  type: 'object',
+  additionalProperties: false,
+  properties: {},
+} as const;
+
+const history = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['at', 'actor', 'from', 'to', 'note', 'request_id'],
+    properties: {
+      at: { type: 'string' }, actor: { type: 'string' }, from: { anyOf: [{ enum: statuses }, { type: 'null' }] }, to: { enum: statuses },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] }, request_id: { type: 'string' },
+    },
+  },
+} as const;
+
+/** `data` of show, approve, reject and apply; each item of a list. */
+export const stagedOperationSchema = {
+  title: 'Staged operation',
+  type: 'object',
+  additionalProperties: false,
+  required: ['staged_operation_id', 'kind', 'status', 'created_by', 'created_at', 'expires_at', 'input', 'plan', 'plan_hash', 'summary', 'preconditions', 'history', 'result'],
+  properties: {
+    staged_operation_id: stagedId,
+    kind: { enum: kinds },
+    status: { enum: statuses },
+    created_by: { type: 'string' },
+    created_at: { type: 'string' },
+    expires_at: { type: 'string' },
+    input: { type: 'object' },
+    plan: { type: 'object' },
+    plan_hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    summary: { type: 'object' },
+    preconditions: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, required: ['collection', 'id', 'version'], properties: { collection: { type: 'string' }, id, version: { type: 'integer' } } },
+    },
+    history,
+    result: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+  },
+} as const;
+
+export const stagedListSchema = {
+  title: 'Staged operations page',
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: { type: 'array', maxItems: STAGED_LIST_MAX_LIMIT, items: stagedOperationSchema },
+    next_cursor: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+  },
+} as const;

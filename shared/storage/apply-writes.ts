@@ -1,0 +1,81 @@
+// Making one journal write (shared/domain/apply-journal.ts), and undoing it.
+// Every write is guarded by the version the plan saw and bumps it, and every
+// write is idempotent: when the guard does not match, the document is read
+// and the write counts as made if the document already is what the write
+// makes it (a retried job after a crash). Anything else is a conflict: the
+// document changed under the journal (only an import can do that while the
+// operation holds its scope locks).
+import type { Db, Document, Filter } from 'mongodb';
+import type { JournalWrite } from '../domain/apply-journal.js';
+import { canonicalJson } from '../domain/plan-hash.js';
+
+export type WriteOutcome = 'done' | 'conflict';
+
+type Doc = Document & { _id: string; org_id: string; version?: number };
+
+const coll = (db: Db, w: JournalWrite) => db.collection<Doc>(w.collection);
+const byId = (orgId: string, id: string, version?: number): Filter<Doc> =>
+  (version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version }) as Filter<Doc>;
+
+/** True when every field of `fields` has this value in `doc`. */
+function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
+  if (!doc) return false;
+  return Object.entries(fields).every(([k, v]) => doc[k] !== undefined && canonicalJson(doc[k]) === canonicalJson(v));
+}
+
+export async function makeWrite(db: Db, orgId: string, w: JournalWrite): Promise<WriteOutcome> {
+  const c = coll(db, w);
+  switch (w.action) {
+    case 'update': {
+      const r = await c.updateOne(byId(orgId, w.id, w.version), { $set: { ...w.set, version: w.version + 1 } });
+      if (r.matchedCount === 1) return 'done';
+      const doc = await c.findOne(byId(orgId, w.id));
+      return doc?.version === w.version + 1 && holds(doc, w.set) ? 'done' : 'conflict';
+    }
+    case 'insert': {
+      if (await insertOnce(db, orgId, w.collection, w.id, w.doc)) return 'done';
+      return holds(await c.findOne(byId(orgId, w.id)), w.doc) ? 'done' : 'conflict';
+    }
+    case 'delete': {
+      const r = await c.deleteOne(byId(orgId, w.id, w.version));
+      if (r.deletedCount === 1) return 'done';
+      return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+    }
+  }
+}
+
+/** Put back what `w` replaced. A write that was never made needs nothing. Undoing also bumps the version. */
+export async function undoWrite(db: Db, orgId: string, w: JournalWrite): Promise<WriteOutcome> {
+  const c = coll(db, w);
+  switch (w.action) {
+    case 'update': {
+      const r = await c.updateOne(byId(orgId, w.id, w.version + 1), { $set: { ...w.before, version: w.version + 2 } });
+      if (r.matchedCount === 1) return 'done';
+      const doc = await c.findOne(byId(orgId, w.id));
+      if (doc?.version === w.version) return 'done';
+      return doc?.version === w.version + 2 && holds(doc, w.before) ? 'done' : 'conflict';
+    }
+    case 'insert': {
+      const r = await c.deleteOne(byId(orgId, w.id, 1));
+      if (r.deletedCount === 1) return 'done';
+      return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+    }
+    case 'delete': {
+      const doc = { ...w.doc, version: w.version + 1 };
+      if (await insertOnce(db, orgId, w.collection, w.id, doc)) return 'done';
+      const found = await c.findOne(byId(orgId, w.id));
+      return found?.version === w.version || found?.version === w.version + 1 ? 'done' : 'conflict';
+    }
+  }
+}
+
+/** Insert `_id` once; false when a document with that id is already there. */
+async function insertOnce(db: Db, orgId: string, collection: string, id: string, fields: Record<string, unknown>): Promise<boolean> {
+  try {
+    await db.collection<Doc>(collection).insertOne({ ...fields, _id: id, org_id: orgId } as Doc);
+    return true;
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,45 @@
+// Loading the documents a staged plan read (its preconditions), as they are
+// now: their versions for the staleness check, and the records themselves
+// for the apply journal. Reads by id, per collection (see where-in.ts).
+import type { Db } from 'mongodb';
+import type { ApplyBooks } from '../domain/apply-journal.js';
+import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Precondition } from '../domain/books.js';
+import { preconditionKey } from '../domain/preconditions.js';
+import { collections } from './collections.js';
+import { fromStored, type Stored } from './documents.js';
+import { findWhereIn } from './where-in.js';
+
+export async function loadPreconditionBooks(db: Db, orgId: string, preconditions: readonly Precondition[]): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
+  const c = collections(db);
+  const idsOf = (collection: Precondition['collection']) => [...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id))];
+  const [entries, accounts, transactions, links] = await Promise.all([
+    findWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
+    findWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
+    findWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
+    findWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
+  ]);
+  const versions = new Map<string, number>();
+  const orgIds = idsOf('orgs');
+  for (const id of orgIds) {
+    // Orgs are keyed by their own id, without org_id: only the caller's own org can be a precondition.
+    const org = id === orgId ? await c.orgs.findOne({ _id: id }) : null;
+    if (org) versions.set(preconditionKey('orgs', id), org.version);
+  }
+  const note = (collection: string, docs: Array<{ _id: string; version: number }>) => {
+    for (const d of docs) versions.set(preconditionKey(collection, d._id), d.version);
+  };
+  note('ledger_entries', entries);
+  note('bank_accounts', accounts);
+  note('bank_transactions', transactions);
+  note('bank_links', links);
+  const domain = <T extends { id: string }>(docs: Stored<T>[]) => docs.map((d) => fromStored<T>(d));
+  return {
+    books: {
+      entries: domain<LedgerEntry>(entries),
+      accounts: domain<BankAccount>(accounts),
+      transactions: domain<BankTransaction>(transactions),
+      links: domain<BankLink>(links),
+    },
+    versions,
+  };
+}

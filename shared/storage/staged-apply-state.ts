@@ -1,0 +1,34 @@
+// What a staged operation stores about its apply (docs/staged-lifecycle.md):
+// the journal written once when apply starts, its progress, and the lease of
+// the job running it; then the result.
+import type { JournalWrite } from '../domain/apply-journal.js';
+import type { ErrorBody } from '../errors.js';
+
+export interface ApplyJournalState {
+  writes: JournalWrite[];
+  /** Writes 0..done-1 are known to be made (a retried job re-checks from here). */
+  done: number;
+  /** `undo`: a write met a conflicting change; the writes made are being undone, then the operation fails. */
+  phase: 'forward' | 'undo';
+  /** Writes done-1..done-undone are known to be undone. */
+  undone: number;
+  /** Why the journal is being undone (phase `undo`). */
+  conflict: { collection: string; id: string } | null;
+  /** The job running the journal, and until when it holds it without a heartbeat. */
+  owner: string;
+  lease_until: string;
+  started_at: string;
+  started_by: string;
+  request_id: string;
+}
+
+export interface ApplyResult {
+  status: 'applied' | 'failed' | 'stale';
+  at: string;
+  /** The actor whose apply ended it. */
+  by: string;
+  /** applied: every document written (ids), in journal order. */
+  changes?: Array<{ action: JournalWrite['action']; collection: string; id: string }>;
+  /** failed and stale: the error the apply answered, answered again to every later apply. */
+  error?: ErrorBody;
+}

@@ -1,0 +1,48 @@
+// Shortcuts for the staged-operation lifecycle tests: the actors of one org
+// and the calls they make.
+import type { Scope } from '../../shared/storage/api-tokens.js';
+import { call, type Answer } from './http.js';
+import { stack } from './stack.js';
+
+export const STAGED = '/api/v1/cli/staged-operations';
+
+export interface Actors {
+  /** Stages (and may apply), cannot approve. */
+  alice: string;
+  /** Approves and applies. */
+  bob: string;
+  /** A second approver. */
+  dave: string;
+  /** Reads only: may see only what she created. */
+  carol: string;
+}
+
+export async function actors(orgId: string): Promise<Actors> {
+  const s = await stack();
+  const stageScopes: Scope[] = ['bank:stage', 'ledger:stage', 'staged:read', 'staged:apply'];
+  const reviewScopes: Scope[] = ['staged:read', 'staged:approve', 'staged:apply'];
+  return {
+    alice: await s.token(orgId, stageScopes, 'alice'),
+    bob: await s.token(orgId, reviewScopes, 'bob'),
+    dave: await s.token(orgId, reviewScopes, 'dave'),
+    carol: await s.token(orgId, ['staged:read', 'staged:apply'], 'carol'),
+  };
+}
+
+export const approve = (token: string, id: string, note?: string, headers: Record<string, string> = {}): Promise<Answer> =>
+  call('POST', `${STAGED}/${id}/approve`, { token, body: note === undefined ? {} : { note }, headers });
+export const reject = (token: string, id: string, note: string): Promise<Answer> => call('POST', `${STAGED}/${id}/reject`, { token, body: { note } });
+export const apply = (token: string, id: string, headers: Record<string, string> = {}): Promise<Answer> => call('POST', `${STAGED}/${id}/apply`, { token, headers });
+export const show = (token: string, id: string): Promise<Answer> => call('GET', `${STAGED}/${id}`, { token });
+
+export async function locksOf(operationId: string): Promise<number> {
+  return (await stack()).db.collection('scope_locks').countDocuments({ staged_operation_id: operationId });
+}
+
+export async function doc(collection: string, id: string): Promise<Record<string, any> | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (await stack()).db.collection(collection).findOne({ _id: id } as never);
+}
+
+export async function docs(collection: string, filter: Record<string, unknown>): Promise<Record<string, any>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (await stack()).db.collection(collection).find(filter as never).sort({ _id: 1 }).toArray();
+}

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { Books } from '../helpers/books.js';
+import { call } from '../helpers/http.js';
+import { stack } from '../helpers/stack.js';
+import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
+
+const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('staged operations: a worker crash in the middle of an apply', () => {
+  it('SIGKILL after the first journal write, a new worker: the apply completes exactly once, the books as a clean apply leaves them', async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account({ opening_balance_minor: 0 });
+    const txns = [
+      books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
+      books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
+      books.linkedTxn(account, -500, { booking_date: '2026-02-04' }).txn,
+    ];
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const staged = await call('POST', RECONCILE, {
+      token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 2_500, currency: 'EUR' }, transaction_ids: txns },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const id = staged.body.data.staged_operation_id;
+    expect((await approve(who.bob, id)).status).to.equal(200);
+
+    await s.stopWorker();
+    const logsBefore = s.workerLogs.length;
+    try {
+      await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
+      const first = await apply(who.bob, id, { prefer: 'wait=1' });
+      expect(first.status).to.equal(202);
+      await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')));
+      // Half-way: one write made, the operation says so, nothing else changed.
+      expect(await doc('bank_transactions', txns[0]!)).to.include({ status: 'reconciled', version: 2 });
+      expect(await doc('bank_transactions', txns[1]!)).to.include({ status: 'unreconciled', version: 1 });
+      expect((await show(who.bob, id)).body.data.status).to.equal('applying');
+      await s.killWorker();
+    } finally {
+      await s.killWorker();
+      await s.startWorker();
+    }
+
+    const resumed = await apply(who.bob, id, { prefer: 'wait=45' });
+    expect(resumed.status, JSON.stringify(resumed.body)).to.equal(200);
+    expect(resumed.body.data.status).to.equal('applied');
+    for (const t of txns) expect(await doc('bank_transactions', t)).to.include({ status: 'reconciled', reconciliation_id: id, version: 2 });
+    expect(await doc('bank_accounts', account)).to.deep.include({ reconciled_through: { date: '2026-02-28', balance_minor: 2_500 }, version: 2 });
+    expect(await locksOf(id)).to.equal(0);
+    const op = (await show(who.bob, id)).body.data;
+    expect(op.history.map((h: { to: string }) => h.to)).to.deep.equal(['staged', 'approved', 'applying', 'applied']);
+    expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' })).to.have.length(1);
+  });
+
+  it('a document changed under the journal (an import while the apply was down): the writes made are undone, the operation fails, its locks go', async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account({ opening_balance_minor: 0 });
+    const txns = [
+      books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
+      books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
+    ];
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const staged = await call('POST', RECONCILE, {
+      token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 3_000, currency: 'EUR' }, transaction_ids: txns },
+    });
+    const id = staged.body.data.staged_operation_id;
+    expect((await approve(who.bob, id)).status).to.equal(200);
+
+    await s.stopWorker();
+    const logsBefore = s.workerLogs.length;
+    try {
+      await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
+      expect((await apply(who.bob, id, { prefer: 'wait=1' })).status).to.equal(202);
+      await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')));
+    } finally {
+      await s.killWorker();
+      await s.startWorker();
+    }
+    // The second transaction changes while the apply is down (after the first write).
+    const second = books.file.bank_transactions.find((t) => t.id === txns[1])!;
+    await s.load({ ...books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
+
+    const res = await apply(who.bob, id, { prefer: 'wait=45' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.error.code).to.equal('apply_failed');
+    expect(res.body.error.details).to.deep.include({ staged_operation_id: id, reason: 'conflict_during_apply', conflict: { collection: 'bank_transactions', id: txns[1] } });
+    // The first write was undone (and that, too, bumped its version); nothing else was written.
+    expect(await doc('bank_transactions', txns[0]!)).to.include({ status: 'unreconciled', reconciliation_id: null, version: 3 });
+    expect(await doc('bank_transactions', txns[1]!)).to.include({ status: 'unreconciled', version: 2, remittance_info: 'changed' });
+    expect(await doc('bank_accounts', account)).to.deep.include({ reconciled_through: null, version: 1 });
+    expect(await locksOf(id)).to.equal(0);
+    expect((await show(who.bob, id)).body.data.status).to.equal('failed');
+  });
+});

@@ -1,0 +1,99 @@
+// POST /staged-operations/{id}/apply as a job (docs/staged-lifecycle.md
+// "Apply"): load → decide (pure) → commit. Only an approved operation is
+// applied, once: its preconditions are checked (any version changed → stale,
+// nothing written), the journal of writes is computed and stored with the
+// compare-and-set approved → applying, then run to the end by
+// apply-journal-runner.ts. An apply that already ended answers what it
+// recorded.
+import { planJournal } from '../../shared/domain/apply-journal.js';
+import { changedPreconditions } from '../../shared/domain/preconditions.js';
+import { decideTransition } from '../../shared/domain/staged-transitions.js';
+import { AppError } from '../../shared/errors.js';
+import type { JobOutcome } from '../staged/lifecycle-outcome.js';
+import { findOrg } from '../../shared/storage/books-read.js';
+import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
+import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
+import { settleOperation, transitionStatus, type TransitionOutcome } from '../../shared/storage/staged-operation-status.js';
+import type { StagedOperationDoc } from '../../shared/storage/collections.js';
+import type { JobContext } from '../job-context.js';
+import { APPLY_LEASE_MS, finishJournal } from '../staged/apply-journal-runner.js';
+import { loadVisibleOperation, operationOutcome, reloadOperation } from '../staged/operation-access.js';
+import { afterLostClaim, expireOperation, historyItem } from '../staged/transition.js';
+
+const DECIDE_ATTEMPTS = 5;
+
+export async function applyStagedOperation(ctx: JobContext): Promise<JobOutcome> {
+  let op = await loadVisibleOperation(ctx);
+  const org = await findOrg(ctx.db, ctx.data.org_id);
+  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
+    const decision = decideTransition(
+      { staged_operation_id: op._id, status: op.status, created_by: op.created_by, expires_at: op.expires_at },
+      { action: 'apply', actor: ctx.data.actor, require_distinct_approver: org?.require_distinct_approver ?? true, now: ctx.now.toISOString() },
+    );
+    switch (decision.kind) {
+      case 'refuse':
+        throw decision.error;
+      case 'expire_first':
+        await expireOperation(ctx.db, op, decision.from, ctx.now, ctx.data.request_id);
+        throw decision.then;
+      case 'recorded':
+        return recordedOutcome(ctx, op);
+      case 'resume_apply':
+        return recordedOutcome(ctx, await finishJournal(ctx, op._id));
+      case 'transition': {
+        const started = await startApply(ctx, op);
+        if (started.won) return recordedOutcome(ctx, await finishJournal(ctx, op._id));
+        // Another job moved it first (an apply, a reject): decide again on what it leaves.
+        op = await afterLostClaim(ctx.db, op, started.claim);
+        break;
+      }
+      case 'none':
+        throw new Error('apply decided nothing');
+    }
+  }
+  throw new Error(`staged operation ${op._id} kept changing under apply`);
+}
+
+/**
+ * approved → stale | failed (nothing written), or approved → applying with
+ * the journal stored. False when another job moved the operation first.
+ */
+async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
+  const { db, data } = ctx;
+  const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
+  const changed = changedPreconditions(op.preconditions, versions);
+  if (changed.length > 0) {
+    const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
+    return endWithoutWriting(ctx, op, { status: 'stale', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
+  }
+  const journal = planJournal(op.kind, op.plan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() });
+  if (!journal.ok) {
+    const error = new AppError('apply_failed', { details: { staged_operation_id: op._id, ...journal.error.details } });
+    return endWithoutWriting(ctx, op, { status: 'failed', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
+  }
+  const apply: ApplyJournalState = {
+    writes: journal.value, done: 0, phase: 'forward', undone: 0, conflict: null,
+    owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
+    started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
+  };
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply });
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
+  return moved;
+}
+
+async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result });
+  if (moved.won) {
+    await settleOperation(ctx.db, await reloadOperation(ctx, op._id));
+    ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
+  }
+  return moved;
+}
+
+/** An operation whose apply ended: 200 when applied, else the error it recorded (stale_plan, apply_failed). */
+async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise<JobOutcome> {
+  await settleOperation(ctx.db, op);
+  if (op.status === 'applied') return operationOutcome(ctx, op);
+  if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) throw AppError.fromBody(op.result.error);
+  throw new AppError('invalid_transition', { details: { staged_operation_id: op._id, status: op.status, action: 'apply' } });
+}

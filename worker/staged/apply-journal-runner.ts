@@ -1,0 +1,121 @@
+// Running an apply journal to its end (docs/staged-lifecycle.md "Crash
+// safety"). The journal was stored on the operation before the first write;
+// whoever holds the operation's apply lease makes the writes from `done` on,
+// recording progress after each. Writes are idempotent, so a job that died
+// anywhere leaves nothing a successor cannot finish: the same job retried by
+// BullMQ takes its lease back at once, any other apply job takes it once it
+// lapses (no heartbeat for APPLY_LEASE_MS). A write that meets a conflicting
+// change turns the journal around: the writes made are undone, in reverse,
+// and the operation ends `failed` (or `stale`, when nothing had been written).
+import { AppError } from '../../shared/errors.js';
+import { journalChanges } from '../../shared/domain/apply-journal.js';
+import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
+import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
+import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { type StagedOperationDoc } from '../../shared/storage/collections.js';
+import type { JobContext } from '../job-context.js';
+import { faultOn, type TestFault } from '../test-faults.js';
+import { historyItem } from './transition.js';
+
+/** A journal's owner renews its lease every third of this; another job takes over once it lapsed. */
+export const APPLY_LEASE_MS = 10_000;
+const WAIT_STEP_MS = 200;
+/** How long a job waits for another job's journal before it fails (BullMQ retries it). */
+const WAIT_LIMIT_MS = 3 * APPLY_LEASE_MS;
+
+class LeaseLost extends Error {}
+
+/** Run (or wait for) the operation's journal until the operation is final; returns it final. */
+export async function finishJournal(ctx: JobContext, id: string): Promise<StagedOperationDoc> {
+  const orgId = ctx.data.org_id;
+  const waitUntil = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const op = await findStagedOperation(ctx.db, orgId, id);
+    if (!op) throw new Error(`staged operation ${id} disappeared`);
+    if (op.status !== 'applying') return op;
+    if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS)) {
+      try {
+        await runHeld(ctx, op);
+      } catch (err) {
+        if (!(err instanceof LeaseLost)) throw err;
+        ctx.log.warn({ staged_operation_id: id }, 'apply lease lost to another job; waiting for it');
+      }
+      continue;
+    }
+    if (Date.now() > waitUntil) throw new Error(`the apply journal of ${id} is held by another job`);
+    await sleep(WAIT_STEP_MS);
+  }
+}
+
+async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
+  const { db } = ctx;
+  const orgId = ctx.data.org_id;
+  const journal = op.apply!;
+  const progress = async (p: Parameters<typeof recordApplyProgress>[4]): Promise<void> => {
+    if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
+  };
+  const heartbeat = setInterval(() => {
+    recordApplyProgress(db, orgId, op._id, ctx.jobId, {}, APPLY_LEASE_MS).catch((err: unknown) => ctx.log.warn({ err }, 'apply lease renewal failed'));
+  }, APPLY_LEASE_MS / 3);
+  try {
+    let { done, phase } = journal;
+    if (phase === 'forward') {
+      for (; done < journal.writes.length; done += 1) {
+        const write = journal.writes[done]!;
+        if ((await makeWrite(db, orgId, write)) === 'conflict') {
+          phase = 'undo';
+          await progress({ phase, conflict: { collection: write.collection, id: write.id } });
+          ctx.log.warn({ staged_operation_id: op._id, collection: write.collection, id: write.id }, 'apply met a conflicting change; undoing');
+          break;
+        }
+        await progress({ done: done + 1 });
+        if (done === 0) await testFault(ctx, 'apply:after-first-write');
+      }
+    }
+    if (phase === 'forward') {
+      await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes) });
+      return;
+    }
+    const conflict = (await findStagedOperation(db, orgId, op._id))?.apply?.conflict ?? journal.conflict;
+    let undone = journal.phase === 'undo' ? journal.undone : 0;
+    const undoConflicts: string[] = [];
+    for (; undone < done; undone += 1) {
+      const write = journal.writes[done - 1 - undone]!;
+      if ((await undoWrite(db, orgId, write)) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
+      await progress({ undone: undone + 1 });
+    }
+    const error = done === 0
+      ? new AppError('stale_plan', { details: { staged_operation_id: op._id, changed: conflict ? [{ collection: conflict.collection, id: conflict.id }] : [] } })
+      : new AppError('apply_failed', {
+          details: { staged_operation_id: op._id, reason: undoConflicts.length > 0 ? 'conflict_during_apply_not_fully_undone' : 'conflict_during_apply', conflict, not_undone: undoConflicts },
+        });
+    await finish(ctx, op, { status: done === 0 ? 'stale' : 'failed', at: new Date().toISOString(), by: ctx.data.actor, error: error.toBody() });
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<void> {
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result });
+  // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
+  if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
+  const after = await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
+  if (after) await settleOperation(ctx.db, after);
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
+}
+
+/**
+ * Test-only fault injection (BOOKSTAGE_TEST_FAULTS, worker/test-faults.ts,
+ * never set through the API): the job stops here for good, its lease kept
+ * alive by the heartbeat, until the test kills the worker.
+ */
+async function testFault(ctx: JobContext, point: TestFault): Promise<void> {
+  if (!faultOn(point)) return;
+  ctx.log.warn({ fault: point }, 'test fault: apply paused after the first journal write');
+  await new Promise<never>(() => undefined);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export type { ApplyJournalState };
