@@ -5,6 +5,7 @@
 // a new attempt: shared/storage/idempotency-keys.ts).
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
+import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
@@ -67,6 +68,11 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {
+      // A rule thrown as an AppError (the review and apply steps) is an answer, not a failure.
+      if (err instanceof AppError) {
+        log.info({ code: err.code, ms: Date.now() - started }, 'job refused');
+        return await finish({ operation: data.operation, outcome: 'refused', code: err.code, details: err.details });
+      }
       const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, ms: Date.now() - started, last_attempt: lastAttempt }, 'job failed');
       if (lastAttempt) {
