@@ -16,7 +16,7 @@ export interface ApiRuntime { port: number; close: () => Promise<void> }
 
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
   const mongo = await connectMongo(config.mongoUrl);
-  await ensureIndexes(mongo.db);
+  await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl, logger });
   const queueConnection = createRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
   const queue = new Queue<StageJobData, JobOutcome>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });

@@ -16,6 +16,8 @@ export interface Config {
   workerConcurrency: number;
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: string;
+  /** The PostgreSQL database behind FerretDB, for its GIN indexes (docs/indexes.md); absent elsewhere. */
+  ferretdbPostgresUrl?: string;
 }
 
 const schema = {
@@ -25,11 +27,13 @@ const schema = {
     REDIS_URL: { type: 'string', pattern: '^rediss?://.+' },
     PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
-    QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    // One optional `{hash tag}` for Redis Cluster (docs/scaling.md).
+    QUEUE_PREFIX: { type: 'string', pattern: '^(?=.{1,64}$)[A-Za-z0-9_-]*(\\{[A-Za-z0-9_-]+\\})?[A-Za-z0-9_-]*$' },
     STAGE_WAIT_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     STAGE_WAIT_MAX_MS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     WORKER_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     CURSOR_SECRET: { type: 'string', pattern: '^[\\x21-\\x7E]{32,512}$' },
+    FERRETDB_POSTGRES_URL: { type: 'string', pattern: '^postgres(ql)?://.+' },
   },
   required: ['MONGO_URL', 'REDIS_URL'],
 } as const;
@@ -39,15 +43,16 @@ const HINTS: Record<string, string> = {
   REDIS_URL: 'a redis:// URL, e.g. redis://127.0.0.1:6379',
   PORT: 'a TCP port number, 0 for any free one (default 8080)',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
-  QUEUE_PREFIX: 'letters, digits, _ and - (default bookstage)',
+  QUEUE_PREFIX: 'letters, digits, _ and -, at most one {hash tag} of them (e.g. {bookstage}), 1 to 64 characters (default bookstage)',
   STAGE_WAIT_MS: 'milliseconds, an integer (default 10000)',
   STAGE_WAIT_MAX_MS: 'milliseconds, an integer (default 60000)',
   WORKER_CONCURRENCY: 'an integer from 1 to 999 (default 4)',
   CURSOR_SECRET: '32 to 512 printable ASCII characters without spaces (default: derived from MONGO_URL)',
+  FERRETDB_POSTGRES_URL: 'a postgres:// URL of the PostgreSQL database FerretDB stores in, e.g. postgres://postgres@127.0.0.1:5432/ferretdb',
 };
 
 /** Variables whose values never appear in messages. */
-const SECRETS = new Set(['CURSOR_SECRET']);
+const SECRETS = new Set(['CURSOR_SECRET', 'FERRETDB_POSTGRES_URL']);
 
 export class ConfigError extends Error {}
 
@@ -77,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stageWaitMaxMs: int('STAGE_WAIT_MAX_MS', 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 4),
     cursorSecret: subset.CURSOR_SECRET === undefined ? cursorSecretFor(String(subset.MONGO_URL)) : String(subset.CURSOR_SECRET),
+    ...(subset.FERRETDB_POSTGRES_URL === undefined ? {} : { ferretdbPostgresUrl: String(subset.FERRETDB_POSTGRES_URL) }),
   };
 }
 

@@ -54,6 +54,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     const urls = await startServices(ownServices);
     process.env.MONGO_URL = urls.mongoUrl.replace(/\/bookstage$/, `/bookstage_test_${randomBytes(4).toString('hex')}`);
     process.env.REDIS_URL = urls.redisUrl;
+    if (urls.postgresUrl) process.env.FERRETDB_POSTGRES_URL = urls.postgresUrl;
   }
   const env = { ...process.env, QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '15000' };
   const config = loadConfig(env);
