@@ -19,7 +19,7 @@ const API_MONGO_SELECTION_MS = 1500;
 
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
   const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS);
-  await ensureIndexes(mongo.db);
+  await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
   const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });

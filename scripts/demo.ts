@@ -12,11 +12,13 @@ import { collections } from '../shared/storage/collections.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { freePort, waitForPort } from './services/ports.js';
 import { projectRoot, startServices } from './services/lifecycle.js';
+import { migrateStore } from './services/migrate.js';
 
 const ORG = 'org_demo';
 
 async function main(): Promise<void> {
   const urls = await startServices('dev');
+  await migrateStore(urls);
   const mongo = await connectMongo(urls.mongoUrl);
   const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
   if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
   const logDir = join(projectRoot, '.bookstage', 'logs');
   mkdirSync(logDir, { recursive: true });
-  const env = { ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port) };
+  const env = { ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port), ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}) };
   const children: ChildProcess[] = [
     spawn(process.execPath, [join(projectRoot, 'dist', 'api', 'server.js')], { env, stdio: ['ignore', openSync(join(logDir, 'api.log'), 'a'), 'inherit'] }),
     spawn(process.execPath, [join(projectRoot, 'dist', 'worker', 'main.js')], { env, stdio: ['ignore', openSync(join(logDir, 'worker.log'), 'a'), 'inherit'] }),

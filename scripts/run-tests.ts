@@ -22,7 +22,9 @@ async function main(): Promise<number> {
     const mongoUrl = new URL(urls.mongoUrl);
     mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
     try {
-      code = await runMocha({ ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
+      // FERRETDB_POSTGRES_URL: the API and worker index this run's database in PostgreSQL too (docs/indexes.md).
+      const postgres = urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {};
+      code = await runMocha({ ...process.env, ...postgres, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
     } finally {
       // Servers given by MONGO_URL outlive the run: leave no test database behind on them.
       if (given) await dropDatabase(mongoUrl.toString());

@@ -2,6 +2,7 @@
 // servers and print exactly two lines, `MONGO_URL=…` and `REDIS_URL=…`, on
 // stdout (progress goes to stderr), or stop what was started.
 import { startServices, stopServices } from './services/lifecycle.js';
+import { migrateStore } from './services/migrate.js';
 
 const SET = 'dev';
 
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   const command = process.argv[2];
   if (command === 'start') {
     const urls = await startServices(SET);
+    await migrateStore(urls);
     process.stdout.write(`MONGO_URL=${urls.mongoUrl}\nREDIS_URL=${urls.redisUrl}\n`);
   } else if (command === 'stop') {
     const stopped = await stopServices(SET);

@@ -108,14 +108,21 @@ export const CONFIG_VARIABLES = {
     default: { value: 15_000 },
     doc: 'how often a worker looks for jobs whose worker died (lock lapsed) and runs them again',
   },
+  ferretdbPostgresUrl: {
+    env: 'FERRETDB_POSTGRES_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^postgres(ql)?:\/\/.+/, secret: true,
+    expected: 'a `postgres://` URL of the PostgreSQL database FerretDB stores in',
+    default: { value: '' },
+    doc: 'only with FerretDB on PostgreSQL: where to create the GIN indexes its query pushdown can use (docs/indexes.md); empty: skipped with a warning',
+  },
   stagedTtlHours: {
     env: 'STAGED_TTL_HOURS', usedBy: ['worker'], type: 'integer', min: 1, max: 9999,
     default: { value: 168 },
     doc: 'hours a staged operation waits for approval and apply before the hourly sweep expires it (168 = 7 days)',
   },
   queuePrefix: {
-    env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^[A-Za-z0-9_-]{1,64}$/,
-    expected: '1 to 64 letters, digits, `_` and `-`',
+    // One optional `{hash tag}` for Redis Cluster (docs/scaling.md).
+    env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^(?=.{1,64}$)[A-Za-z0-9_-]*(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/,
+    expected: '1 to 64 letters, digits, `_` and `-`, with at most one `{hash tag}` of them (e.g. `{bookstage}`)',
     default: { value: 'bookstage' },
     doc: 'BullMQ key prefix; the API and the workers must agree on it',
   },

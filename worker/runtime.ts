@@ -14,7 +14,7 @@ export interface WorkerRuntime { close: () => Promise<void> }
 
 export async function startWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
   const mongo = await connectMongo(config.mongoUrl);
-  await ensureIndexes(mongo.db);
+  await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
   const connection = createRedis(config.redisUrl);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }), {
     ...stageWorkerOptions(config),

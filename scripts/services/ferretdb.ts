@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, spawnDetached, which } from './processes.js';
 import { freePort, waitForPort } from './ports.js';
+import { ferretPostgresUrl } from './postgres.js';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
@@ -47,7 +48,7 @@ export async function startFerret(binary: string, baseDir: string, pgPort: numbe
   mkdirSync(state);
   const pid = spawnDetached(binary, [
     '--handler=postgresql',
-    `--postgresql-url=postgres://postgres@127.0.0.1:${pgPort}/ferretdb`,
+    `--postgresql-url=${ferretPostgresUrl(pgPort)}`,
     `--listen-addr=127.0.0.1:${port}`,
     // The default debug address (127.0.0.1:8088) would collide with a second instance.
     '--debug-addr=127.0.0.1:0',

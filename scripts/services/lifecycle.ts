@@ -10,11 +10,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dockerMayBeThere, removeContainers, startWithTestcontainers } from './docker.js';
 import { ensureFerretBinary, startFerret } from './ferretdb.js';
-import { startPostgres, stopPostgres } from './postgres.js';
+import { ferretPostgresUrl, startPostgres, stopPostgres } from './postgres.js';
 import { isOurProcess, log, stopProcess } from './processes.js';
 import { startRedis } from './redis.js';
 
-export interface ServiceUrls { mongoUrl: string; redisUrl: string }
+/** postgresUrl: the database behind a FerretDB this script started (FERRETDB_POSTGRES_URL); absent otherwise. */
+export interface ServiceUrls { mongoUrl: string; redisUrl: string; postgresUrl?: string }
 
 interface LocalState {
   kind: 'local';
@@ -56,7 +57,7 @@ export async function startServices(name: string): Promise<ServiceUrls> {
   const existing = readState(name);
   if (existing && alive(existing)) {
     log(`reusing running servers (${stateFile(name)})`);
-    return { mongoUrl: existing.mongo_url, redisUrl: existing.redis_url };
+    return urlsOf(existing);
   }
   if (existing) await stopServices(name);
 
@@ -70,6 +71,12 @@ export async function startServices(name: string): Promise<ServiceUrls> {
     }
   }
   return startLocal(name);
+}
+
+function urlsOf(state: State): ServiceUrls {
+  const urls: ServiceUrls = { mongoUrl: state.mongo_url, redisUrl: state.redis_url };
+  if (state.kind === 'local') urls.postgresUrl = ferretPostgresUrl(state.postgres.port);
+  return urls;
 }
 
 async function startLocal(name: string): Promise<ServiceUrls> {
@@ -90,7 +97,7 @@ async function startLocal(name: string): Promise<ServiceUrls> {
     partial.mongo_url = `mongodb://127.0.0.1:${ferret.port}/bookstage`;
     partial.redis_url = `redis://127.0.0.1:${partial.redis.port}`;
     save();
-    return { mongoUrl: partial.mongo_url, redisUrl: partial.redis_url };
+    return urlsOf(partial as LocalState);
   } catch (err) {
     log(`start failed, stopping what was started: ${(err as Error).message}`);
     await stopState(partial as State);

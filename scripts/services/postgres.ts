@@ -44,9 +44,20 @@ export async function startPostgres(baseDir: string): Promise<PostgresProcess> {
     '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
     'start',
   ]);
-  execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', 'create database ferretdb'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // plan_cache_mode before FerretDB opens its first connection: FerretDB
+  // prepares each statement once per pooled connection, and only plans made
+  // with the parameters inlined can use the GIN expression indexes
+  // (docs/indexes.md, shared/storage/postgres-gin-indexes.ts).
+  for (const sql of ['create database ferretdb', 'alter database ferretdb set plan_cache_mode = force_custom_plan']) {
+    execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+  }
   log(`postgresql 15 on 127.0.0.1:${port} (data ${dataDir})`);
   return { dataDir, port };
+}
+
+/** The URL of the database FerretDB stores in (FERRETDB_POSTGRES_URL). */
+export function ferretPostgresUrl(port: number): string {
+  return `postgres://postgres@127.0.0.1:${port}/ferretdb`;
 }
 
 export function stopPostgres(dataDir: string): void {

@@ -1,20 +1,95 @@
-// Indexes for the reads each job makes. Every one starts with org_id: no
-// query ever leaves its organisation, and FerretDB (no partial or TTL
-// indexes, slow scans) needs a selective index for every hot read.
-import type { Db } from 'mongodb';
-import { collections } from './collections.js';
+// The one list of index declarations, for every backend (docs/indexes.md).
+//
+// `indexes` are ordinary MongoDB indexes, created with createIndex on every
+// backend; each starts with org_id because no query ever leaves its
+// organisation. `equality` names the fields the code reads by top-level
+// equality. On MongoDB the ordinary indexes serve those reads. On FerretDB
+// 1.24 on PostgreSQL they cannot: FerretDB pushes an equality down as
+// `_jsonb -> 'field' @> 'value'`, which its own btree indexes never serve, so
+// each equality field (and `_id`, always) also gets a PostgreSQL GIN
+// expression index (shared/storage/postgres-gin-indexes.ts).
+import type { Db, IndexSpecification } from 'mongodb';
+import { isFerretDb } from './where-in.js';
+import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
 
-export async function ensureIndexes(db: Db): Promise<void> {
-  const c = collections(db);
-  await Promise.all([
-    c.ledgerEntries.createIndex({ org_id: 1, counterparty_id: 1, entry_date: 1 }),
-    c.bankTransactions.createIndex({ org_id: 1, bank_account_id: 1, counterparty_id: 1, booking_date: 1 }),
-    c.bankTransactions.createIndex({ org_id: 1, bank_account_id: 1, status: 1, booking_date: 1 }),
-    c.bankLinks.createIndex({ org_id: 1, bank_transaction_id: 1 }),
-    c.bankLinks.createIndex({ org_id: 1, ledger_entry_id: 1 }),
-    c.inboxDocuments.createIndex({ org_id: 1, status: 1 }),
-    c.stagedOperations.createIndex({ org_id: 1, created_at: -1 }),
-    c.scopeLocks.createIndex({ org_id: 1, staged_operation_id: 1 }),
-    c.auditEvents.createIndex({ org_id: 1, at: -1 }),
-  ]);
+export interface CollectionIndexes {
+  /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
+  indexes: IndexSpecification[];
+  /** Fields read by top-level equality (`_id` is implied): one GIN expression index each on FerretDB/PostgreSQL. */
+  equality: string[];
+}
+
+/** Every collection the project writes, by name; a collection missing here gets no indexes on FerretDB. */
+export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
+  orgs: { indexes: [], equality: [] },
+  ledger_entries: {
+    indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }],
+    equality: ['org_id', 'counterparty_id'],
+  },
+  bank_accounts: { indexes: [], equality: ['org_id'] },
+  bank_transactions: {
+    indexes: [
+      { org_id: 1, bank_account_id: 1, counterparty_id: 1, booking_date: 1 },
+      { org_id: 1, bank_account_id: 1, status: 1, booking_date: 1 },
+    ],
+    equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
+  },
+  bank_links: {
+    indexes: [{ org_id: 1, bank_transaction_id: 1 }, { org_id: 1, ledger_entry_id: 1 }],
+    equality: ['org_id', 'bank_transaction_id', 'ledger_entry_id'],
+  },
+  inbox_documents: { indexes: [{ org_id: 1, status: 1 }], equality: ['org_id', 'status'] },
+  staged_operations: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
+  scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
+  api_tokens: { indexes: [], equality: [] },
+  audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
+  idempotency_keys: { indexes: [], equality: [] },
+  job_results: { indexes: [], equality: [] },
+};
+
+/** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */
+export function ginFields(declaration: CollectionIndexes): string[] {
+  return ['_id', ...declaration.equality.filter((f) => f !== '_id')];
+}
+
+export interface EnsureIndexesOptions {
+  /**
+   * The PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL). Without
+   * it, on FerretDB, only the ordinary indexes exist and a warning is logged.
+   */
+  postgresUrl?: string | undefined;
+  logger?: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void } | undefined;
+}
+
+/**
+ * Create every collection and its indexes; on FerretDB with a PostgreSQL URL,
+ * also the GIN expression indexes. Idempotent, safe to run from several
+ * processes at once; API and worker run it before they serve.
+ */
+export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<GinReport | null> {
+  await ensureCollections(db);
+  await Promise.all(Object.entries(INDEXES).flatMap(([name, declaration]) =>
+    declaration.indexes.map((spec) => db.collection(name).createIndex(spec))));
+  if (!(await isFerretDb(db))) return null;
+  if (!options.postgresUrl) {
+    options.logger?.warn({ database: db.databaseName }, 'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)');
+    return null;
+  }
+  const report = await ensurePostgresGinIndexes(options.postgresUrl, db.databaseName,
+    Object.entries(INDEXES).map(([collection, declaration]) => ({ collection, fields: ginFields(declaration) })));
+  if (report.created.length > 0 || report.warnings.length > 0) options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN indexes ensured');
+  return report;
+}
+
+/** FerretDB's tables exist only once their collection does; create the missing ones (a concurrent creator wins harmlessly). */
+async function ensureCollections(db: Db): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  await Promise.all(Object.keys(INDEXES).filter((name) => !existing.has(name)).map(async (name) => {
+    try {
+      await db.createCollection(name);
+    } catch (err) {
+      // 48 NamespaceExists: another process created it between the list and here.
+      if ((err as { code?: number }).code !== 48) throw err;
+    }
+  }));
 }

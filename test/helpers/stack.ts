@@ -57,6 +57,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     const urls = await startServices(ownServices);
     process.env.MONGO_URL = urls.mongoUrl.replace(/\/bookstage$/, `/bookstage_test_${randomBytes(4).toString('hex')}`);
     process.env.REDIS_URL = urls.redisUrl;
+    if (urls.postgresUrl) process.env.FERRETDB_POSTGRES_URL = urls.postgresUrl;
   }
   // Short lock and stall check so a killed worker's job is taken over in seconds, not the production 30 s.
   const env = {

@@ -1,0 +1,203 @@
+// The embedded store (FerretDB 1.24 on PostgreSQL) serves every hot equality
+// read from a GIN expression index, never a sequential scan (docs/indexes.md).
+// Two independent proofs, both after each query ran many times:
+//  1. EXPLAIN EXECUTE of the SQL FerretDB 1.24.2 sends (`_jsonb -> $1 @> $2`,
+//     field and value as bind parameters), prepared once on one long-lived
+//     session and executed 10 times first, so the plan cache has had every
+//     chance to switch to a generic plan; under the database's setting
+//     (force_custom_plan) and under plan_cache_mode=auto (the indexes alone).
+//  2. PostgreSQL's own counters while the real storage functions run the
+//     queries through FerretDB's pooled connections: index scans go up on the
+//     table's GIN indexes, sequential scans do not.
+// The tables hold other organisations' rows too, as a shared store does: on a
+// table of a few pages a sequential scan would rightly be the cheapest plan.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import pg from 'pg';
+import type { Db } from 'mongodb';
+import { Books } from '../helpers/books.js';
+import { stack } from '../helpers/stack.js';
+import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
+import { importBooks } from '../../shared/storage/books-import.js';
+import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
+import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
+import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
+import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
+import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
+import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
+import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { isFerretDb } from '../../shared/storage/where-in.js';
+
+const RUNS = 10;
+/** PostgreSQL 15 backends flush pending statistics at most 10 s after going idle (PGSTAT_IDLE_INTERVAL). */
+const STATS_SETTLE_MS = 11_000;
+const FILLER_ORGS = 40;
+const FILLER_PER_TABLE = 4000;
+
+/** One hot read: the SQL filter FerretDB sends for it, and how the code runs it through the driver. */
+interface HotQuery {
+  name: string;
+  collection: string;
+  /** The top-level equalities, in the order FerretDB pushes them down. */
+  where: Array<[field: string, value: string]>;
+  run: () => Promise<unknown>;
+}
+
+async function counters(client: pg.Client, schema: string, tables: string[]): Promise<Map<string, { seq: number; gin: number }>> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const rows = await client.query<{ relname: string; seq_scan: string; gin_scan: string | null }>(
+    `SELECT t.relname, t.seq_scan, (SELECT sum(i.idx_scan) FROM pg_stat_user_indexes i
+                                      WHERE i.relid = t.relid AND i.indexrelname LIKE 'bstgin\\_%') AS gin_scan
+       FROM pg_stat_user_tables t WHERE t.schemaname = $1 AND t.relname = ANY($2)`, [schema, tables]);
+  return new Map(rows.rows.map((r) => [r.relname, { seq: Number(r.seq_scan), gin: Number(r.gin_scan ?? 0) }]));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function addFiller(db: Db, tag: string): Promise<void> {
+  for (const name of ['api_tokens', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys']) {
+    const docs = Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
+      _id: `${tag}_${name}_${i}`, org_id: `${tag}_${i % FILLER_ORGS}`, status: 'open', counterparty_id: `${tag}_cp_${i % 300}`,
+      bank_account_id: `${tag}_ba_${i % 80}`, bank_transaction_id: `${tag}_bt_${i}`, staged_operation_id: `${tag}_stg_${i}`,
+    }));
+    await db.collection(name).insertMany(docs as never[]);
+  }
+}
+
+describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
+  this.timeout(180_000);
+  const tag = `filler_${randomBytes(3).toString('hex')}`;
+  let client: pg.Client | null = null;
+  let mongo: Mongo | null = null;
+  let db: Db;
+  let schema: string;
+  let tables: Map<string, string>;
+  let queries: HotQuery[];
+
+  before(async function () {
+    const s = await stack();
+    if (!(await isFerretDb(s.db))) {
+      // eslint-disable-next-line no-console -- the reason a whole suite is skipped belongs in the output
+      console.log('    (skipped: the store behind MONGO_URL is MongoDB, not FerretDB; its ordinary indexes serve these reads)');
+      this.skip();
+    }
+    const postgresUrl = s.config.ferretdbPostgresUrl;
+    if (!postgresUrl) throw new Error('the store is FerretDB but FERRETDB_POSTGRES_URL is not set: its PostgreSQL indexes cannot be checked (docs/indexes.md)');
+    // A database of its own (a PostgreSQL schema of its own): no other test's
+    // statements land in its tables' counters. It is created after FerretDB
+    // has served for a while, as every test run's database is.
+    const url = new URL(s.config.mongoUrl);
+    url.pathname = `/${s.db.databaseName}_idx`;
+    mongo = await connectMongo(url.toString());
+    db = mongo.db;
+    schema = db.databaseName;
+    await ensureIndexes(db, { postgresUrl });
+    client = new pg.Client({ connectionString: postgresUrl, application_name: 'bookstage-index-test' });
+    await client.connect();
+    tables = await ferretTables(client, schema);
+
+    await addFiller(db, tag);
+    const books = new Books();
+    const account = books.account();
+    const entry = books.invoice(12_000);
+    const txn = books.txn(account, 12_000);
+    books.link(txn, entry, 12_000);
+    for (let i = 0; i < 5; i += 1) books.doc({ extracted: { vendor_name: `Vendor ${i}`, invoice_number: `INV-${i}`, total_minor: 1000 + i, currency: 'EUR' } });
+    const imported = await importBooks(db, books.file);
+    expect(imported.ok).to.equal(true);
+    const orgId = books.orgId;
+    const { token } = await createToken(db, { org_id: orgId, actor: 'alice', scopes: ['ledger:stage'] });
+
+    // A pending reversal as the staging job leaves it: locks, operation, idempotency record.
+    const now = new Date();
+    const operationId = `stg_${tag}`;
+    const claim = { scope_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
+    expect(await acquireLocks(db, orgId, claim, operationId, 'hash')).to.equal(true);
+    await insertStagedOperation(db, {
+      _id: operationId, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: 'key', scope_key: claim.scope_key,
+      input: {}, plan: {}, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
+    });
+    const keyDoc = { _id: idempotencyRecordId(orgId, 'alice', 'key'), org_id: orgId, actor: 'alice', request_hash: 'h', operation: 'ledger_reversal.stage', job_id: 'job', request_id: 'req', created_at: now.toISOString() };
+    expect((await claimKey(db, keyDoc, now)).claimed).to.equal(true);
+    const lockIds = lockKeys(orgId, claim);
+    const counterparty = books.cp('a');
+
+    queries = [
+      { name: 'token lookup', collection: 'api_tokens', where: [['_id', hashSecret(token)]], run: () => findTokenBySecret(db, token) },
+      { name: 'entry by id', collection: 'ledger_entries', where: [['_id', entry], ['org_id', orgId]], run: () => findEntry(db, orgId, entry) },
+      { name: 'links by transaction id', collection: 'bank_links', where: [['org_id', orgId], ['bank_transaction_id', txn]], run: () => findLinks(db, orgId, 'bank_transaction_id', [txn]) },
+      {
+        name: 'transactions by account and counterparty', collection: 'bank_transactions',
+        where: [['bank_account_id', account], ['counterparty_id', counterparty], ['org_id', orgId]],
+        run: () => findTransactions(db, orgId, { bank_account_id: account, counterparty_id: counterparty }),
+      },
+      { name: 'scope-lock _ids', collection: 'scope_locks', where: [['org_id', orgId], ['_id', lockIds[0]!]], run: () => liveHolders(db, orgId, lockIds, new Date(), 'someone-else') },
+      { name: 'idempotency-key _id', collection: 'idempotency_keys', where: [['_id', keyDoc._id]], run: () => claimKey(db, keyDoc, new Date()) },
+      { name: 'staged operation by _id', collection: 'staged_operations', where: [['_id', operationId], ['org_id', orgId]], run: () => findStagedOperation(db, orgId, operationId) },
+      { name: 'inbox by org', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'open']], run: () => findGroupableInboxDocuments(db, orgId) },
+    ];
+    // FerretDB's connections report their counters up to 10 s after they go
+    // idle (PostgreSQL 15's idle stats interval): the set-up's own table
+    // scans (index builds on the new tables) must be counted before the runs.
+    await sleep(STATS_SETTLE_MS);
+  });
+
+  after(async () => {
+    if (client) await client.end();
+    if (mongo) {
+      await mongo.db.dropDatabase();
+      await mongo.client.close();
+    }
+  });
+
+  it('every collection in the index declarations has a table and a GIN index on _id and on each equality field', async () => {
+    const present = new Set((await client!.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])).rows.map((r) => r.indexname));
+    const missing: string[] = [];
+    for (const [collection, declaration] of Object.entries(INDEXES)) {
+      const table = tables.get(collection);
+      if (!table) { missing.push(`${collection} (no table)`); continue; }
+      for (const field of ['_id', ...declaration.equality]) if (!present.has(ginIndexName(table, field))) missing.push(`${collection}.${field}`);
+    }
+    expect(missing).to.deep.equal([]);
+  });
+
+  for (const mode of ['database default (force_custom_plan)', 'auto'] as const) {
+    it(`EXPLAIN of FerretDB's SQL after ${RUNS} executions on one session uses a GIN index, never a Seq Scan — plan_cache_mode ${mode}`, async () => {
+      await client!.query(mode === 'auto' ? 'SET plan_cache_mode = auto' : 'RESET plan_cache_mode');
+      const failures: string[] = [];
+      for (const [n, q] of queries.entries()) {
+        const table = tables.get(q.collection)!;
+        // As FerretDB 1.24.2 builds it (internal/backends/postgresql/query.go): field and JSON value as parameters.
+        const filters = q.where.map((_, i) => `_jsonb -> $${2 * i + 1} @> $${2 * i + 2}`).join(' AND ');
+        const statement = `hot_${n}_${mode === 'auto' ? 'auto' : 'db'}`;
+        await client!.query(`PREPARE ${statement} AS SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${filters}`);
+        const args = q.where.flatMap(([field, value]) => [pg.escapeLiteral(field), pg.escapeLiteral(JSON.stringify(value))]).join(', ');
+        for (let i = 0; i < RUNS; i += 1) await client!.query(`EXECUTE ${statement}(${args})`);
+        const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${statement}(${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        await client!.query(`DEALLOCATE ${statement}`);
+        if (/Seq Scan/.test(plan) || !/Index Scan on bstgin_|Index Scan using bstgin_/.test(plan)) failures.push(`${q.name}:\n${plan}`);
+      }
+      await client!.query('RESET plan_cache_mode');
+      expect(failures, failures.join('\n\n')).to.deep.equal([]);
+    });
+  }
+
+  it(`through FerretDB's pooled connections, ${RUNS} runs of each hot read scan GIN indexes and no table sequentially`, async () => {
+    const names = [...new Set(queries.map((q) => tables.get(q.collection)!))];
+    const before = await counters(client!, schema, names);
+    for (const q of queries) for (let i = 0; i < RUNS; i += 1) await q.run();
+    // Every statement of the runs reported, however late (see the set-up).
+    await sleep(STATS_SETTLE_MS);
+    const after = await counters(client!, schema, names);
+    const report = queries.map((q) => {
+      const table = tables.get(q.collection)!;
+      return { query: q.name, gin_scans: after.get(table)!.gin - before.get(table)!.gin, seq_scans: after.get(table)!.seq - before.get(table)!.seq };
+    });
+    for (const row of report) {
+      expect(row.gin_scans, `${row.query}: ${JSON.stringify(report)}`).to.be.greaterThan(0);
+      expect(row.seq_scans, `${row.query}: ${JSON.stringify(report)}`).to.equal(0);
+    }
+  });
+});
