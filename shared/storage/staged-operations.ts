@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { collections, type HistoryItem, type StagedKind, type StagedOperationDoc, type StagedStatus } from './collections.js';
+import { collections, type StagedOperationDoc, type StagedStatus } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
 
 
@@ -9,35 +9,6 @@ export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved', 
 /** How long a staged operation waits for approval (DESIGN §6). */
 export const STAGED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-
-/** The public shape of a staged operation (DESIGN §5.5). */
-export interface StagedOperationView {
-  staged_operation_id: string;
-  kind: StagedKind;
-  status: StagedStatus;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-  input: Record<string, unknown>;
-  plan: unknown;
-  plan_hash: string;
-  history: HistoryItem[];
-}
-
-export function toView(doc: StagedOperationDoc): StagedOperationView {
-  return {
-    staged_operation_id: doc._id,
-    kind: doc.kind,
-    status: doc.status,
-    created_by: doc.created_by,
-    created_at: doc.created_at,
-    expires_at: doc.expires_at,
-    input: doc.input,
-    plan: doc.plan,
-    plan_hash: doc.plan_hash,
-    history: doc.history,
-  };
-}
 
 /** Insert once: a retried job finds its own operation already there and gets it back. */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
