@@ -32,7 +32,7 @@ import type { InboxDocument } from '../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups } from '../shared/domain/duplicate-groups.js';
 import { createLogger } from '../shared/logger.js';
 import { createToken } from '../shared/storage/api-tokens.js';
-import { importBooks } from '../shared/storage/books-import.js';
+import { importBooks } from '../shared/books/import.js';
 import { findGroupableInboxDocuments } from '../shared/storage/inbox-read.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { importBooks } from '../../shared/storage/books-import.js';
+import { importBooks } from '../../shared/books/import.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 

@@ -12,7 +12,7 @@ import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createToken, type Scope } from '../../shared/storage/api-tokens.js';
-import { importBooks } from '../../shared/storage/books-import.js';
+import { importBooks } from '../../shared/books/import.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { startServices, stopServices } from '../../scripts/services/lifecycle.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
