@@ -7,7 +7,6 @@ import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import type { AnyStageJobData, StageAnswer } from '../shared/queue/stage-jobs.js';
 import { saveJobResult } from '../shared/storage/job-results.js';
-import type { JobContext } from './job-context.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';

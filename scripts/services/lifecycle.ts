@@ -93,7 +93,7 @@ async function startLocal(name: string): Promise<ServiceUrls> {
     return { mongoUrl: partial.mongo_url, redisUrl: partial.redis_url };
   } catch (err) {
     log(`start failed, stopping what was started: ${(err as Error).message}`);
-    await stopState(partial as State);
+    await stopState(partial);
     rmSync(stateFile(name), { force: true });
     throw err;
   }

@@ -77,7 +77,7 @@ export async function upsertRecords(
       const content = orgId === null ? fields : { org_id: orgId, ...fields };
       const existing = stored.get(id);
       if (!existing) {
-        ops.push({ insertOne: { document: { _id: id, ...content, version: (fileVersion as number | undefined) ?? 1 } } });
+        ops.push({ insertOne: { document: { _id: id, ...content, version: fileVersion ?? 1 } } });
         counts.inserted += 1;
         continue;
       }

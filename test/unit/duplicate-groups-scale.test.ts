@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import type { InboxDocument, InboxDocumentStatus } from '../../shared/domain/books.js';
-import { findDuplicateGroups, pageGroups, type DuplicateGroup, type DuplicateRule } from '../../shared/domain/duplicate-groups.js';
+import { findDuplicateGroups, pageGroups, type DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
+import type { DuplicateRule } from '../../shared/domain/duplicate-rules.js';
 import { normaliseInvoiceNumber } from '../../shared/domain/invoice-number.js';
 import { vendorKey } from '../../shared/domain/vendor-key.js';
 
