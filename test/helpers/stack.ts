@@ -72,14 +72,14 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     let buffer = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)), 30_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         const lines = buffer.split('\n');
         buffer = lines.pop() ?? '';
         workerLogs.push(...lines.filter(Boolean));
         if (lines.some((l) => l.includes('"worker ready"'))) { clearTimeout(timer); resolve(); }
       });
-      child.stderr!.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
       child.once('exit', (code) => { clearTimeout(timer); worker = null; reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`)); });
     });
   };

@@ -135,7 +135,7 @@ function referenceGroups(inbox: InboxDocument[]): DuplicateGroup[] {
     const members = component.map((i) => docs[i] as InboxDocument);
     if (members.length < 2 || !members.some((d) => d.status === 'open')) continue;
     const sorted = [...members].sort(byReceived);
-    const canonical = sorted.find((d) => d.status === 'booked') ?? (sorted[0] as InboxDocument);
+    const canonical = sorted.find((d) => d.status === 'booked') ?? sorted[0]!;
     const ordered = [canonical, ...sorted.filter((d) => d !== canonical)];
     const documents = ordered.map((d, position): DuplicateGroupDocument => {
       const reasons = RULES.flatMap((rule) => {

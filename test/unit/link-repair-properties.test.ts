@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, LedgerLine } from '../../shared/domain/books.js';
-import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
+import { openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
 import { planLinkRepair, type LinkRepairInput } from '../../shared/domain/link-repair-plan.js';
 import { applyActions } from '../helpers/link-actions.js';

@@ -110,7 +110,7 @@ function bigBooks(n: number, seed: number): BigBooks {
     for (const a of result.allocations) {
       links.push({ id: `lnk_${pad(links.length)}`, bank_transaction_id: a.transaction_id, ledger_entry_id: a.entry_id, amount_minor: a.amount_minor, created_at: '2025-01-01T00:00:00.000Z', created_by: 'seed', version: 1 });
       let pairs = expected.get(a.transaction_id);
-      if (!pairs) expected.set(a.transaction_id, (pairs = new Map()));
+      if (!pairs) expected.set(a.transaction_id, (pairs = new Map<string, number>()));
       pairs.set(a.entry_id, a.amount_minor);
     }
   }
@@ -207,7 +207,7 @@ describe('link repair at scale', () => {
     for (const l of after) {
       if (status.get(l.bank_transaction_id) === 'reconciled') continue;
       let pairs = actual.get(l.bank_transaction_id);
-      if (!pairs) actual.set(l.bank_transaction_id, (pairs = new Map()));
+      if (!pairs) actual.set(l.bank_transaction_id, (pairs = new Map<string, number>()));
       pairs.set(l.ledger_entry_id, (pairs.get(l.ledger_entry_id) ?? 0) + l.amount_minor);
     }
     const walkedExpected = new Map([...expected].filter(([id]) => status.get(id) !== 'reconciled'));
