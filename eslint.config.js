@@ -9,7 +9,15 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**'] },
+  // What .gitignore keeps out of the repository: build output, installed and
+  // built dependencies, the services' state, and stray .js files beside the
+  // TypeScript sources (TypeScript compiles into dist/ only).
+  {
+    ignores: [
+      'dist/**', 'node_modules/**', '.cache/**', '.bookstage/**',
+      '{api,worker,shared,cli,test,bench,scripts}/**/*.js',
+    ],
+  },
   eslint.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
@@ -17,7 +25,7 @@ export default defineConfig(
       parserOptions: {
         // Files outside tsconfig.json (this config, the plain-JS bootstrap
         // scripts) get a default program so they are checked the same way.
-        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'scripts/*/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
