@@ -19,8 +19,14 @@ interface ErrorSpec {
 
 /** Ids in a message, at most ten: details carry the full list, messages stay readable. */
 const MESSAGE_IDS = 10;
+/** A detail as message text: ids, dates and numbers print as themselves, an absent one as `fallback`, anything else as JSON. */
+function asText(v: unknown, fallback = ''): string {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+}
 const list = (v: unknown): string => {
-  if (!Array.isArray(v)) return String(v ?? '');
+  if (!Array.isArray(v)) return asText(v);
   const shown = v.slice(0, MESSAGE_IDS).join(', ');
   return v.length > MESSAGE_IDS ? `${shown} and ${v.length - MESSAGE_IDS} more (see details)` : shown;
 };
@@ -31,7 +37,7 @@ export const ERROR_TABLE = {
   invalid_cursor: { status: 400, retryable: false, message: () => 'The cursor is not one this service issued for this query.' },
   unauthenticated: { status: 401, retryable: false, message: () => 'A valid bearer token is required (Authorization: Bearer <token>).' },
   forbidden: { status: 403, retryable: false, message: (d) => `The token lacks the scope ${String(d.required_scope)}.` },
-  not_found: { status: 404, retryable: false, message: (d) => `${String(d.resource ?? 'Resource')} ${String(d.id ?? '')} was not found.`.replace(/ +\./, '.') },
+  not_found: { status: 404, retryable: false, message: (d) => `${asText(d.resource, 'Resource')} ${asText(d.id)} was not found.`.replace(/ +\./, '.') },
   route_not_found: { status: 404, retryable: false, message: (d) => `No route ${String(d.method)} ${String(d.path)}.` },
   payload_too_large: { status: 413, retryable: false, message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.` },
   unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
