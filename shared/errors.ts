@@ -58,10 +58,10 @@ export const ERROR_TABLE = {
   not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
   invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${d.action === 'apply' ? 'applied' : `${String(d.action)}d`}.` },
   stale_plan: { status: 409, retryable: false, message: (d) => `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.` },
-  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${String(d.staged_operation_id ?? 'the operation')} failed (${String(d.reason)}); nothing was written.` },
+  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); nothing was written.` },
   idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
   service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
-  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${String(d.dependency ?? 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
+  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
   job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
   internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
 } satisfies Record<string, ErrorSpec>;

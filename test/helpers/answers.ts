@@ -6,6 +6,8 @@ import type { DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
 import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../shared/domain/reversal-plan.js';
+import type { ApplyResult } from '../../shared/storage/staged-apply-state.js';
+import type { StagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
 
 /**
  * A staging answer: `staged` carries the operation (id, status, expiry),
@@ -32,5 +34,18 @@ export interface PendingData {
 
 export interface DuplicatesPageData {
   groups: DuplicateGroup[];
+  next_cursor: string | null;
+}
+
+/**
+ * A staged operation as show, each list item, approve, reject and apply
+ * answer it (docs/staged-lifecycle.md "Show"). `result` is null until apply
+ * ends; a test reads it (and `changes` or `error` in it) after asserting the
+ * status, as it reads `error` of an envelope.
+ */
+export type StagedOperationData = Omit<StagedOperationDetail, 'result'> & { result: Required<ApplyResult> };
+
+export interface StagedListData {
+  items: StagedOperationData[];
   next_cursor: string | null;
 }

@@ -101,7 +101,7 @@ describe('API core: envelope, request ids, body handling', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
-      const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const body = (await res.json()) as AnswerBody<unknown>;
       expect(res.status).to.equal(503);
       expect(body.error).to.include({ code: 'dependency_unavailable', retryable: true });
       expect(res.headers.get('retry-after')).to.equal('1');

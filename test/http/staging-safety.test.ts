@@ -142,7 +142,7 @@ describe('safe staging for agents', () => {
       expect(stillPending.status).to.equal(202);
 
       await s.startWorker();
-      const done = await poll(jobPath, token, (a) => a.status !== 202);
+      const done = await poll<ReversalData>(jobPath, token, (a) => a.status !== 202);
       expect(done.status).to.equal(201);
       expect(done.body).to.deep.include({ ok: true, operation: 'ledger_reversal.stage', request_id: pending.body.request_id });
       expect(done.body.data.plan.reason).to.equal('later');
@@ -167,8 +167,8 @@ describe('safe staging for agents', () => {
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
       const headers = { 'idempotency-key': `slow-${entry}`, prefer: 'wait=0' };
-      const first = await call<ReversalData>('POST', path(entry), { token, body: {}, headers });
-      const retry = await call<ReversalData>('POST', path(entry), { token, body: {}, headers });
+      const first = await call<PendingData>('POST', path(entry), { token, body: {}, headers });
+      const retry = await call<PendingData>('POST', path(entry), { token, body: {}, headers });
       expect(first.status).to.equal(202);
       expect(retry.status).to.equal(202);
       expect(retry.body.data).to.deep.equal({ outcome: 'pending', job_id: first.body.data.job_id });
