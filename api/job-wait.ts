@@ -7,8 +7,7 @@ export type JobWait<R> = { state: 'completed'; value: R | null } | { state: 'fai
  * parse waitUntilFinished's rejection (time-out and failure look alike).
  * `value` is null when the job completed but BullMQ no longer holds it.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the job data type does not matter here
-export async function waitForJob<R>(queue: Queue<any, R>, events: QueueEvents, job: Job<any, R>, ms: number): Promise<JobWait<R>> {
+export async function waitForJob<D, R>(queue: Queue<D, R>, events: QueueEvents, job: Job<D, R>, ms: number): Promise<JobWait<R>> {
   if (ms > 0) {
     try {
       return { state: 'completed', value: await job.waitUntilFinished(events, ms) };

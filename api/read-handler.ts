@@ -27,9 +27,9 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
     operation, request_id: l.requestId, org_id: auth.org_id, actor: auth.actor,
     deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
   };
-  const job = await deps.readQueue.add(operation, data as ReadJobData, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` });
+  const job = await deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` });
   const waited = await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs);
-  if (waited.state === 'completed' && waited.value) return waited.value as ReadJobResult<Op>;
+  if (waited.state === 'completed' && waited.value) return waited.value;
   if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
   throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: deps.readWaitMs } });
 }

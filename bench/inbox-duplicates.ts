@@ -32,7 +32,7 @@ import type { InboxDocument } from '../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups } from '../shared/domain/duplicate-groups.js';
 import { createLogger } from '../shared/logger.js';
 import { createToken } from '../shared/storage/api-tokens.js';
-import { importBooks } from '../shared/storage/books-import.js';
+import { importBooks } from '../shared/books/import.js';
 import { findGroupableInboxDocuments } from '../shared/storage/inbox-read.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 
@@ -83,7 +83,7 @@ function inbox(orgId: string, n: number, seed: number): BooksFile {
       id: `doc_${orgId}_${i}`, received_at: new Date(t).toISOString(), source: 'email',
       status: s < 0.7 ? 'open' : s < 0.95 ? 'booked' : 'archived',
       file: { sha256: sha, name: `scan-${i}.pdf`, size: 50_000 + i, mime: 'application/pdf' },
-      extracted: extracted as BooksFile['inbox_documents'][number]['extracted'],
+      extracted,
     });
   }
   return {
@@ -100,7 +100,8 @@ function stats(ms: number[]): Stats {
 }
 const fmt = (st: Stats): string => `median ${st.median.toFixed(1)} ms  p90 ${st.p90.toFixed(1)}  min ${st.min.toFixed(1)}  max ${st.max.toFixed(1)}  (n=${st.n})`;
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** Wall time of `fn`, awaited when it answers a promise. */
+async function timed(fn: () => unknown): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     const workerProcess = spawn(process.execPath, [workerMain], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
     worker = workerProcess;
     await new Promise<void>((resolve, reject) => {
-      workerProcess.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('"worker ready"')) resolve(); });
+      workerProcess.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('"worker ready"')) resolve(); });
       workerProcess.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
     });
     const viaWorker = `http://127.0.0.1:${api.port}`;
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
     let groupCount = 0;
     for (let i = 0; i < WARMUP + REQUESTS; i++) {
       const l = await timed(async () => { documents = await findGroupableInboxDocuments(mongo.db, orgId); });
-      const g = await timed(async () => { groupCount = findDuplicateGroups(documents as InboxDocument[]).length; });
+      const g = await timed(() => { groupCount = findDuplicateGroups(documents as InboxDocument[]).length; });
       if (i >= WARMUP) { load.push(l); group.push(g); }
     }
     log(`${documents.length} open/booked documents, ${groupCount} groups`);

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { generateBooks } from '../shared/demo/books-generator.js';
 import { createToken, SCOPES, type Scope } from '../shared/storage/api-tokens.js';
-import { importBooks, type ImportResult } from '../shared/storage/books-import.js';
+import { importBooks, type ImportResult } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo, type Mongo } from '../shared/storage/mongo.js';

@@ -7,7 +7,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateBooks } from '../shared/demo/books-generator.js';
 import { createToken, SCOPES } from '../shared/storage/api-tokens.js';
-import { importBooks } from '../shared/storage/books-import.js';
+import { importBooks } from '../shared/books/import.js';
 import { collections } from '../shared/storage/collections.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { freePort, waitForPort } from './services/ports.js';

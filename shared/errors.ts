@@ -19,8 +19,14 @@ interface ErrorSpec {
 
 /** Ids in a message, at most ten: details carry the full list, messages stay readable. */
 const MESSAGE_IDS = 10;
+/** A detail as message text: ids, dates and numbers print as themselves, an absent one as `fallback`, anything else as JSON. */
+function asText(v: unknown, fallback = ''): string {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+}
 const list = (v: unknown): string => {
-  if (!Array.isArray(v)) return String(v ?? '');
+  if (!Array.isArray(v)) return asText(v);
   const shown = v.slice(0, MESSAGE_IDS).join(', ');
   return v.length > MESSAGE_IDS ? `${shown} and ${v.length - MESSAGE_IDS} more (see details)` : shown;
 };
@@ -31,7 +37,7 @@ export const ERROR_TABLE = {
   invalid_cursor: { status: 400, retryable: false, message: () => 'The cursor is not one this service issued for this query.' },
   unauthenticated: { status: 401, retryable: false, message: () => 'A valid bearer token is required (Authorization: Bearer <token>).' },
   forbidden: { status: 403, retryable: false, message: (d) => `The token lacks the scope ${String(d.required_scope)}.` },
-  not_found: { status: 404, retryable: false, message: (d) => `${String(d.resource ?? 'Resource')} ${String(d.id ?? '')} was not found.`.replace(/ +\./, '.') },
+  not_found: { status: 404, retryable: false, message: (d) => `${asText(d.resource, 'Resource')} ${asText(d.id)} was not found.`.replace(/ +\./, '.') },
   route_not_found: { status: 404, retryable: false, message: (d) => `No route ${String(d.method)} ${String(d.path)}.` },
   payload_too_large: { status: 413, retryable: false, message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.` },
   unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
@@ -52,10 +58,10 @@ export const ERROR_TABLE = {
   not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
   invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${d.action === 'apply' ? 'applied' : `${String(d.action)}d`}.` },
   stale_plan: { status: 409, retryable: false, message: (d) => `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.` },
-  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${String(d.staged_operation_id ?? 'the operation')} failed (${String(d.reason)}); nothing was written.` },
+  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); nothing was written.` },
   idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
   service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
-  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${String(d.dependency ?? 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
+  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
   job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
   internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
 } satisfies Record<string, ErrorSpec>;

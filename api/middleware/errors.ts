@@ -10,7 +10,7 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
 };
 
 /** The one place an error becomes an HTTP answer. Unexpected errors are logged and answered 500 without internals. */
-export const errorToEnvelope: ErrorRequestHandler = (err, req, res, _next) => {
+export const errorToEnvelope: ErrorRequestHandler = (err: unknown, req, res, _next) => {
   const dependency = unreachableDependency(err);
   const appError = err instanceof AppError ? err : dependency ? new AppError('dependency_unavailable', { details: { dependency } }) : bodyParserError(err);
   const l = locals(res);

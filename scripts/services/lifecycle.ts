@@ -100,7 +100,7 @@ async function startLocal(name: string): Promise<ServiceUrls> {
     return urlsOf(partial as LocalState);
   } catch (err) {
     log(`start failed, stopping what was started: ${(err as Error).message}`);
-    await stopState(partial as State);
+    await stopState(partial);
     rmSync(stateFile(name), { force: true });
     throw err;
   }

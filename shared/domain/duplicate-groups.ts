@@ -1,39 +1,18 @@
-// The inbox duplicate overview (DESIGN §5.4, shape §5.5): which open or
-// booked inbox documents are duplicates of each other, grouped, with the
-// canonical document of each group and the reasons that tie each document to
-// the others. Pure: the worker loads the documents, this decides.
-//
-// Never compares all pairs. Documents meet through keys: a bucket per file
-// hash, per (vendor key, invoice number) and per (vendor key, currency,
-// total); the last kind is sorted by invoice date and split into runs of
-// neighbours at most 3 days apart. Groups are the union-find components of
-// those buckets and runs. O(n log n) overall.
+// The inbox duplicate overview (README "Inbox duplicate overview",
+// docs/decisions-duplicates.md): which open or booked inbox documents are
+// duplicates of each other, grouped, with the canonical document of each group
+// and the reasons that tie each document to the others. Pure: the worker loads
+// the documents, this decides. The pairs come from the three rules of
+// shared/domain/duplicate-rules.ts; groups are the union-find components of
+// their buckets and runs.
 import { createHash } from 'node:crypto';
-import { isCalendarDate } from '../dates.js';
-import type { InboxDocument, InboxDocumentStatus } from './books.js';
+import type { InboxDocument } from './books.js';
 import { compareIds } from './books.js';
-import { normaliseInvoiceNumber } from './invoice-number.js';
-import { vendorKey } from './vendor-key.js';
-
-export type DuplicateRule = 'same_file' | 'same_invoice_number' | 'same_amount_date_vendor';
-
-/** The pair rules, strongest first. */
-export const DUPLICATE_RULES: readonly DuplicateRule[] = Object.freeze([
-  'same_file',
-  'same_invoice_number',
-  'same_amount_date_vendor',
-] as const);
-
-export const RULE_CONFIDENCE: Readonly<Record<DuplicateRule, number>> = Object.freeze({
-  same_file: 1,
-  same_invoice_number: 0.95,
-  same_amount_date_vendor: 0.8,
-});
-
-/** `same_amount_date_vendor` pairs invoice dates at most this many calendar days apart. */
-export const INVOICE_DATE_WINDOW_DAYS = 3;
-
-export type GroupedDocumentStatus = Exclude<InboxDocumentStatus, 'archived'>;
+import { instant, toCandidate, type Candidate, type GroupedDocumentStatus } from './duplicate-candidates.js';
+import {
+  DUPLICATE_RULES, RULE_CONFIDENCE, firstPartnersInBuckets, firstPartnersInRun,
+  sameAmountDateVendorRuns, sameFileBuckets, sameInvoiceNumberBuckets, type DuplicateRule,
+} from './duplicate-rules.js';
 
 export interface DuplicateReason {
   rule: DuplicateRule;
@@ -74,40 +53,16 @@ export function findDuplicateGroups(documents: readonly InboxDocument[]): Duplic
   const sets = new DisjointSets(n);
 
   // Exact-key rules: every member of a bucket pairs with every other.
-  const fileBuckets = bucketBy(candidates, (c) => c.sha256);
-  const invoiceBuckets = bucketBy(candidates, (c) =>
-    c.vendor === null || c.invoice === null ? null : JSON.stringify([c.vendor, c.invoice]),
-  );
+  const fileBuckets = sameFileBuckets(candidates);
+  const invoiceBuckets = sameInvoiceNumberBuckets(candidates);
   for (const bucket of [...fileBuckets, ...invoiceBuckets]) {
     const first = bucket[0] as number;
     for (let i = 1; i < bucket.length; i++) sets.union(first, bucket[i] as number);
   }
-
-  // Date-window rule: sorted by day, neighbours at most 3 days apart form a
-  // run. Two documents of a bucket pair exactly when they are within 3 days,
-  // and then every step between them (in sorted order) is within 3 days too,
-  // so each pair lies inside one run and linking neighbours connects it.
-  const dateRuns: number[][] = [];
-  const amountBuckets = bucketBy(candidates, (c) =>
-    c.vendor === null || c.currency === null || c.total === null || c.day === null
-      ? null
-      : JSON.stringify([c.vendor, c.currency, c.total]),
-  );
-  for (const bucket of amountBuckets) {
-    bucket.sort((a, b) => dayOf(candidates, a) - dayOf(candidates, b) || a - b);
-    let run: number[] = [bucket[0] as number];
-    for (let i = 1; i < bucket.length; i++) {
-      const prev = bucket[i - 1] as number;
-      const cur = bucket[i] as number;
-      if (dayOf(candidates, cur) - dayOf(candidates, prev) <= INVOICE_DATE_WINDOW_DAYS) {
-        sets.union(prev, cur);
-        run.push(cur);
-      } else {
-        if (run.length > 1) dateRuns.push(run);
-        run = [cur];
-      }
-    }
-    if (run.length > 1) dateRuns.push(run);
+  // Date-window rule: neighbours of a run pair, and link the whole run.
+  const dateRuns = sameAmountDateVendorRuns(candidates);
+  for (const run of dateRuns) {
+    for (let i = 1; i < run.length; i++) sets.union(run[i - 1] as number, run[i] as number);
   }
 
   // Components → reported groups, each member's position in group order.
@@ -222,74 +177,6 @@ export function pageGroups(groups: readonly DuplicateGroup[], options: GroupPage
 // ---------------------------------------------------------------------------
 // Internals.
 
-interface Candidate {
-  doc: InboxDocument;
-  status: GroupedDocumentStatus;
-  receivedMs: number;
-  sha256: string | null;
-  vendor: string | null;
-  invoice: string | null;
-  currency: string | null;
-  total: number | null;
-  /** Invoice date as days since 1970-01-01. */
-  day: number | null;
-}
-
-function toCandidate(doc: InboxDocument, status: GroupedDocumentStatus): Candidate {
-  const extracted = doc.extracted ?? {};
-  const sha = doc.file?.sha256;
-  const currency = extracted.currency;
-  const total = extracted.total_minor;
-  return {
-    doc,
-    status,
-    receivedMs: instant(doc.received_at),
-    sha256: typeof sha === 'string' && sha.trim() !== '' ? sha.trim().toLowerCase() : null,
-    vendor: vendorKey(extracted),
-    invoice: normaliseInvoiceNumber(extracted.invoice_number),
-    currency: typeof currency === 'string' && currency.trim() !== '' ? currency.trim().toUpperCase() : null,
-    total: typeof total === 'number' && Number.isFinite(total) ? total + 0 : null,
-    day: calendarDay(extracted.invoice_date),
-  };
-}
-
-function calendarDay(date: string | null | undefined): number | null {
-  if (typeof date !== 'string' || !isCalendarDate(date)) return null;
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / 86_400_000;
-}
-
-const INSTANT_RE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/**
- * Epoch milliseconds of an ISO 8601 timestamp (with `Z` or an offset; a bare
- * date is UTC midnight), so `…00Z` and `…00.000Z` are the same instant.
- * Anything else sorts as the latest possible time (then by id), the same on
- * every machine.
- */
-function instant(value: string): number {
-  const m = typeof value === 'string' ? INSTANT_RE.exec(value) : null;
-  if (!m || !isCalendarDate(m[1] as string)) return Number.POSITIVE_INFINITY;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
-}
-
-function dayOf(candidates: readonly Candidate[], i: number): number {
-  return (candidates[i] as Candidate).day as number;
-}
-
-/** Indices grouped by key; null keys (a missing field) join no bucket. Only buckets of two or more. */
-function bucketBy(candidates: readonly Candidate[], key: (c: Candidate) => string | null): number[][] {
-  const buckets = new Map<string, number[]>();
-  candidates.forEach((c, i) => {
-    const k = key(c);
-    if (k === null) return;
-    const bucket = buckets.get(k);
-    if (bucket) bucket.push(i);
-    else buckets.set(k, [i]);
-  });
-  return [...buckets.values()].filter((bucket) => bucket.length > 1);
-}
-
 function compareReceived(candidates: readonly Candidate[], a: number, b: number): number {
   const ca = candidates[a] as Candidate;
   const cb = candidates[b] as Candidate;
@@ -301,52 +188,10 @@ function compareReceived(candidates: readonly Candidate[], a: number, b: number)
 /** Canonical (earliest booked, else earliest received) first, then by received_at, id. */
 function inGroupOrder(candidates: readonly Candidate[], members: number[]): number[] {
   const byReceived = [...members].sort((a, b) => compareReceived(candidates, a, b));
-  const canonical = byReceived.find((i) => candidates[i]?.status === 'booked') ?? (byReceived[0] as number);
+  const canonical = byReceived.find((i) => candidates[i]?.status === 'booked') ?? byReceived[0];
+  // A component has two or more members, so there is always a canonical one.
+  if (canonical === undefined) return [];
   return [canonical, ...byReceived.filter((i) => i !== canonical)];
-}
-
-/**
- * In an exact-key bucket everyone pairs with everyone, so a member's first
- * partner in group order is the bucket's first member, or its second for the
- * first member itself. O(k).
- */
-function firstPartnersInBuckets(buckets: number[][], groupOf: Int32Array, rank: Int32Array, out: Int32Array): void {
-  for (const bucket of buckets) {
-    if ((groupOf[bucket[0] as number] as number) < 0) continue;
-    let best = -1;
-    let second = -1;
-    for (const i of bucket) {
-      if (best < 0 || (rank[i] as number) < (rank[best] as number)) {
-        second = best;
-        best = i;
-      } else if (second < 0 || (rank[i] as number) < (rank[second] as number)) {
-        second = i;
-      }
-    }
-    for (const i of bucket) out[i] = i === best ? second : best;
-  }
-}
-
-/**
- * In a date run (sorted by day) a member pairs with the members within 3 days
- * of it: a contiguous window of the run, found with two pointers. Its first
- * partner is the lowest group rank in the window except itself: two range-
- * minimum queries on a sparse table. O(k log k) for a run of k.
- */
-function firstPartnersInRun(candidates: readonly Candidate[], run: number[], rank: Int32Array, out: Int32Array): void {
-  const ranks = Int32Array.from(run, (i) => rank[i] as number);
-  const table = new RangeMinimum(ranks);
-  let lo = 0;
-  let hi = 0;
-  for (let p = 0; p < run.length; p++) {
-    const day = dayOf(candidates, run[p] as number);
-    while (dayOf(candidates, run[lo] as number) < day - INVOICE_DATE_WINDOW_DAYS) lo++;
-    while (hi + 1 < run.length && dayOf(candidates, run[hi + 1] as number) <= day + INVOICE_DATE_WINDOW_DAYS) hi++;
-    const left = p > lo ? table.argMin(lo, p - 1) : -1;
-    const right = p < hi ? table.argMin(p + 1, hi) : -1;
-    const best = left < 0 ? right : right < 0 ? left : (ranks[left] as number) < (ranks[right] as number) ? left : right;
-    if (best >= 0) out[run[p] as number] = run[best] as number;
-  }
 }
 
 function toGroup(
@@ -415,33 +260,5 @@ class DisjointSets {
     if ((this.size[ra] as number) < (this.size[rb] as number)) [ra, rb] = [rb, ra];
     this.parent[rb] = ra;
     this.size[ra] = (this.size[ra] as number) + (this.size[rb] as number);
-  }
-}
-
-/** Sparse table: position of the smallest value in any range, O(1) per query after O(k log k) setup. */
-class RangeMinimum {
-  private readonly levels: Int32Array[];
-
-  constructor(private readonly values: Int32Array) {
-    const first = Int32Array.from({ length: values.length }, (_, i) => i);
-    this.levels = [first];
-    for (let width = 2; width <= values.length; width *= 2) {
-      const prev = this.levels[this.levels.length - 1] as Int32Array;
-      const half = width / 2;
-      const level = new Int32Array(values.length - width + 1);
-      for (let i = 0; i < level.length; i++) level[i] = this.smaller(prev[i] as number, prev[i + half] as number);
-      this.levels.push(level);
-    }
-  }
-
-  /** Position of the minimum in [lo, hi] (inclusive, lo ≤ hi). */
-  argMin(lo: number, hi: number): number {
-    const k = 31 - Math.clz32(hi - lo + 1);
-    const level = this.levels[k] as Int32Array;
-    return this.smaller(level[lo] as number, level[hi - (1 << k) + 1] as number);
-  }
-
-  private smaller(a: number, b: number): number {
-    return (this.values[a] as number) <= (this.values[b] as number) ? a : b;
   }
 }

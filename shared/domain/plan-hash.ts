@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import canonicalizeModule from 'canonicalize';
+import { createRequire } from 'node:module';
 
-// canonicalize is CommonJS whose typings declare an ES default export; under
-// NodeNext the default import *is* module.exports, the function itself.
-const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+// canonicalize is CommonJS (`module.exports = serialize`) whose typings declare
+// an ES default export, so under NodeNext its default import is typed as an
+// object holding `default`. Loading it with require gives the function itself,
+// typed by its own declaration.
+const canonicalize = createRequire(import.meta.url)('canonicalize') as typeof import('canonicalize').default;
 
 /** RFC 8785 (JCS) canonical JSON. */
 export function canonicalJson(value: unknown): string {

@@ -6,7 +6,7 @@ import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
 import { refused, type Decision, type RefusedDecision, type StagedDecision } from './decision.js';
 import { warning, type Warning } from '../warnings.js';
-import type { PendingHolder, ScopeClaim } from './scope.js';
+import type { PendingHolder } from './scope.js';
 import { decideWithPending } from './scope.js';
 
 /** How many left-out transaction ids the plan and the warning name. */

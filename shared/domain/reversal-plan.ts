@@ -5,7 +5,7 @@ import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, 
 import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
 import { refused, type Decision, type StagedDecision } from './decision.js';
-import type { PendingHolder, ScopeClaim } from './scope.js';
+import type { PendingHolder } from './scope.js';
 import { decideWithPending } from './scope.js';
 
 export interface ReversalRequest {

@@ -3,7 +3,10 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { FieldError } from '../errors.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the plugin function.
+// ajv-formats is CommonJS; under NodeNext its default import is the plugin
+// function itself, while its typings describe an ES module whose default is
+// that function. The two types share nothing, hence the one `as unknown as`
+// the project keeps (the plugin's own signature, restated).
 const addFormats = formatsPlugin as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 
 export const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });

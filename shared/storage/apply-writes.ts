@@ -15,7 +15,7 @@ type Doc = Document & { _id: string; org_id: string; version?: number };
 
 const coll = (db: Db, w: JournalWrite) => db.collection<Doc>(w.collection);
 const byId = (orgId: string, id: string, version?: number): Filter<Doc> =>
-  (version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version }) as Filter<Doc>;
+  (version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version });
 
 /** True when every field of `fields` has this value in `doc`. */
 function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
@@ -72,7 +72,7 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite): Promise
 /** Insert `_id` once; false when a document with that id is already there. */
 async function insertOnce(db: Db, orgId: string, collection: string, id: string, fields: Record<string, unknown>): Promise<boolean> {
   try {
-    await db.collection<Doc>(collection).insertOne({ ...fields, _id: id, org_id: orgId } as Doc);
+    await db.collection<Doc>(collection).insertOne({ ...fields, _id: id, org_id: orgId });
     return true;
   } catch (err) {
     if ((err as { code?: number }).code === 11000) return false;

@@ -7,10 +7,14 @@ export type { Stored };
 
 export function toStored<T extends { id: string }>(orgId: string, record: T): Stored<T> {
   const { id, ...rest } = record;
-  return { _id: id, org_id: orgId, ...rest } as Stored<T>;
+  return { _id: id, org_id: orgId, ...rest };
 }
 
-export function fromStored<T extends { id: string }>(doc: Stored<T>): T {
+// TypeScript cannot follow "Omit 'id', add '_id' and 'org_id', then undo it"
+// through a type parameter, so the generic signature states the mapping and
+// the implementation below it moves the two keys and copies every other field.
+export function fromStored<T extends { id: string }>(doc: Stored<T>): T;
+export function fromStored(doc: Stored<{ id: string }>): { id: string } {
   const { _id, org_id: _org, ...rest } = doc;
-  return { id: _id, ...rest } as unknown as T;
+  return { id: _id, ...rest };
 }

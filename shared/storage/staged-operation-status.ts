@@ -4,7 +4,7 @@
 // status wins (audit-events.ts claimTransition). Only the winner then writes
 // the operation: status, history item and the transition's own fields.
 // Two racing approvers: one claim, one audit event, one history item.
-import type { Db, Filter, UpdateFilter } from 'mongodb';
+import type { Db } from 'mongodb';
 import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.js';
 import { claimTransition } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
@@ -45,7 +45,7 @@ async function writeTransition(db: Db, orgId: string, id: string, from: StagedSt
   // Guarded by status, so a retried attempt does not push the history item twice.
   await collections(db).stagedOperations.updateOne(
     { _id: id, org_id: orgId, status: from },
-    { $set: { ...set, status: item.to }, $push: { history: item } } as UpdateFilter<StagedOperationDoc>,
+    { $set: { ...set, status: item.to }, $push: { history: item } },
   );
 }
 
@@ -87,7 +87,7 @@ export async function recordApplyProgress(
   const set: Record<string, unknown> = { 'apply.lease_until': new Date(Date.now() + leaseMs).toISOString() };
   for (const [k, v] of Object.entries(progress)) set[`apply.${k}`] = v;
   const r = await collections(db).stagedOperations.updateOne(
-    { _id: id, org_id: orgId, status: 'applying', 'apply.owner': jobId } as Filter<StagedOperationDoc>,
+    { _id: id, org_id: orgId, status: 'applying', 'apply.owner': jobId },
     { $set: set },
   );
   return r.matchedCount === 1;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { importBooks } from '../../shared/storage/books-import.js';
+import { importBooks } from '../../shared/books/import.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 
@@ -43,11 +43,11 @@ describe('admin books import', () => {
 
   it('refuses a bad file whole: nothing is written and every problem has a JSON pointer', async () => {
     const { books, entry } = smallBooks();
-    const file = structuredClone(books.file) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-    file.ledger_entries[0].lines[0].debit_minor = 12.5;
-    file.bank_transactions[0].booking_date = '2026-02-30';
-    file.bank_links[0].colour = 'red';
-    delete file.bank_accounts[0].currency;
+    const file = structuredClone(books.file);
+    file.ledger_entries[0]!.lines[0]!.debit_minor = 12.5;
+    file.bank_transactions[0]!.booking_date = '2026-02-30';
+    Object.assign(file.bank_links[0]!, { colour: 'red' });
+    Reflect.deleteProperty(file.bank_accounts[0]!, 'currency');
     const result = await importBooks((await stack()).db, file);
     expect(result.ok).to.equal(false);
     if (result.ok) return;

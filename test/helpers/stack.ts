@@ -12,7 +12,7 @@ import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createToken, type Scope } from '../../shared/storage/api-tokens.js';
-import { importBooks } from '../../shared/storage/books-import.js';
+import { importBooks } from '../../shared/books/import.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { startServices, stopServices } from '../../scripts/services/lifecycle.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
@@ -80,14 +80,14 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     let buffer = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)), 30_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         const lines = buffer.split('\n');
         buffer = lines.pop() ?? '';
         workerLogs.push(...lines.filter(Boolean));
         if (lines.some((l) => l.includes('"worker ready"'))) { clearTimeout(timer); resolve(); }
       });
-      child.stderr!.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
       child.once('exit', (code) => { clearTimeout(timer); worker = null; reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`)); });
     });
   };

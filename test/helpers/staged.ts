@@ -1,6 +1,7 @@
 // Shortcuts for the staged-operation lifecycle tests: the actors of one org
 // and the calls they make.
 import type { Scope } from '../../shared/storage/api-tokens.js';
+import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
 import { stack } from './stack.js';
 
@@ -29,20 +30,20 @@ export async function actors(orgId: string): Promise<Actors> {
   };
 }
 
-export const approve = (token: string, id: string, note?: string, headers: Record<string, string> = {}): Promise<Answer> =>
-  call('POST', `${STAGED}/${id}/approve`, { token, body: note === undefined ? {} : { note }, headers });
-export const reject = (token: string, id: string, note: string): Promise<Answer> => call('POST', `${STAGED}/${id}/reject`, { token, body: { note } });
-export const apply = (token: string, id: string, headers: Record<string, string> = {}): Promise<Answer> => call('POST', `${STAGED}/${id}/apply`, { token, headers });
-export const show = (token: string, id: string): Promise<Answer> => call('GET', `${STAGED}/${id}`, { token });
+export const approve = (token: string, id: string, note?: string, headers: Record<string, string> = {}): Promise<Answer<StagedOperationData>> =>
+  call<StagedOperationData>('POST', `${STAGED}/${id}/approve`, { token, body: note === undefined ? {} : { note }, headers });
+export const reject = (token: string, id: string, note: string): Promise<Answer<StagedOperationData>> => call<StagedOperationData>('POST', `${STAGED}/${id}/reject`, { token, body: { note } });
+export const apply = (token: string, id: string, headers: Record<string, string> = {}): Promise<Answer<StagedOperationData>> => call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, { token, headers });
+export const show = (token: string, id: string): Promise<Answer<StagedOperationData>> => call<StagedOperationData>('GET', `${STAGED}/${id}`, { token });
 
 export async function locksOf(operationId: string): Promise<number> {
   return (await stack()).db.collection('scope_locks').countDocuments({ staged_operation_id: operationId });
 }
 
-export async function doc(collection: string, id: string): Promise<Record<string, any> | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function doc(collection: string, id: string): Promise<Record<string, unknown> | null> {
   return (await stack()).db.collection(collection).findOne({ _id: id } as never);
 }
 
-export async function docs(collection: string, filter: Record<string, unknown>): Promise<Record<string, any>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function docs(collection: string, filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   return (await stack()).db.collection(collection).find(filter as never).sort({ _id: 1 }).toArray();
 }

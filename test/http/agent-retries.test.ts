@@ -14,6 +14,7 @@ import { stageJobOptions } from '../../shared/queue/stage-jobs.js';
 import { stopProcess } from '../../scripts/services/processes.js';
 import { startRedis } from '../../scripts/services/redis.js';
 import { Books } from '../helpers/books.js';
+import type { LinkRepairData, PendingData, ReversalData } from '../helpers/answers.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
@@ -36,14 +37,14 @@ async function removeOperation(id: string): Promise<void> {
 describe('agent retries converge', () => {
   it('does not remember a retryable 409: the same key and body stage once the conflicting operation is gone', async () => {
     const { entry, token } = await reversibleEntry();
-    const first = await call('POST', path(entry), { token, body: { reason: 'first' } });
+    const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
     expect(first.status).to.equal(201);
     const headers = { 'idempotency-key': `conflict-${entry}` };
     const blocked = await call('POST', path(entry), { token, body: { reason: 'second' }, headers });
     expect(blocked.status).to.equal(409);
     expect(blocked.body.error.code).to.equal('pending_operation');
     await removeOperation(first.body.data.staged_operation_id);
-    const retried = await call('POST', path(entry), { token, body: { reason: 'second' }, headers });
+    const retried = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers });
     expect(retried.status).to.equal(201);
     expect(retried.body.data.plan.reason).to.equal('second');
   });
@@ -74,13 +75,13 @@ describe('agent retries converge', () => {
     const s = await stack();
     const { entry, token } = await reversibleEntry();
     const headers = { 'idempotency-key': `expire-${entry}` };
-    const first = await call('POST', path(entry), { token, body: {}, headers });
+    const first = await call<ReversalData>('POST', path(entry), { token, body: {}, headers });
     expect(first.status).to.equal(201);
     await removeOperation(first.body.data.staged_operation_id);
     const past = new Date(Date.now() - 25 * 3600_000).toISOString();
     const moved = await s.db.collection('idempotency_keys').updateMany({ request_id: first.body.request_id }, { $set: { created_at: past, expires_at: past } });
     expect(moved.modifiedCount).to.equal(1);
-    const again = await call('POST', path(entry), { token, body: {}, headers });
+    const again = await call<ReversalData>('POST', path(entry), { token, body: {}, headers });
     expect(again.status).to.equal(201);
     expect(again.headers.get('idempotent-replayed')).to.equal(null);
     expect(again.body.data.staged_operation_id).to.not.equal(first.body.data.staged_operation_id);
@@ -92,7 +93,7 @@ describe('agent retries converge', () => {
     const headers = { 'idempotency-key': `crash-${entry}`, prefer: 'wait=0' };
     await s.stopWorker();
     await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'stage:crash-after-write' });
-    const pending = await call('POST', path(entry), { token, body: {}, headers });
+    const pending = await call<PendingData>('POST', path(entry), { token, body: {}, headers });
     expect(pending.status).to.equal(202);
     const jobPath = pending.headers.get('location')!;
     // The worker dies with the operation written and the job unfinished.
@@ -110,7 +111,7 @@ describe('agent retries converge', () => {
     expect(await s.db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry })).to.equal(1);
     const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
     try {
-      const job = await queue.getJob(pending.body.data.job_id as string);
+      const job = await queue.getJob(pending.body.data.job_id);
       expect(job?.returnvalue).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged' });
     } finally {
       await queue.close();
@@ -119,7 +120,7 @@ describe('agent retries converge', () => {
 
   it('two different plans racing for one scope: one is staged, every other answer is 409 naming it', async () => {
     const { entry, token } = await reversibleEntry();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_v, i) => call('POST', path(entry), { token, body: { reason: `plan ${i}` } })));
+    const answers = await Promise.all(Array.from({ length: 8 }, (_v, i) => call<ReversalData>('POST', path(entry), { token, body: { reason: `plan ${i}` } })));
     const created = answers.filter((a) => a.status === 201);
     expect(created).to.have.length(1);
     const winner = created[0]!.body.data.staged_operation_id;
@@ -132,14 +133,14 @@ describe('agent retries converge', () => {
   it('answers the very same pending plan only to its creator or an approver; another actor gets 409', async () => {
     const s = await stack();
     const { books, entry, token } = await reversibleEntry();
-    const first = await call('POST', path(entry), { token, body: { reason: 'same' } });
+    const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'same' } });
     expect(first.status).to.equal(201);
     const bob = await s.token(books.orgId, ['ledger:stage'], 'bob');
     const other = await call('POST', path(entry), { token: bob, body: { reason: 'same' } });
     expect(other.status).to.equal(409);
     expect(other.body.error.details.staged_operation_ids).to.deep.equal([first.body.data.staged_operation_id]);
     const carol = await s.token(books.orgId, ['ledger:stage', 'staged:approve'], 'carol');
-    const approver = await call('POST', path(entry), { token: carol, body: { reason: 'same' } });
+    const approver = await call<ReversalData>('POST', path(entry), { token: carol, body: { reason: 'same' } });
     expect(approver.status).to.equal(200);
     expect(approver.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
   });
@@ -158,7 +159,7 @@ describe('agent retries converge', () => {
     }
     await s.load(books.file);
     const token = await s.token(books.orgId, ['bank:stage']);
-    const answer = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+    const answer = await call<LinkRepairData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
       token, body: { bank_account_id: account, counterparty_id: 'cp_big', as_of: '2026-12-31' }, headers: { 'idempotency-key': `big-${books.uid}`, prefer: 'wait=120' },
     });
     expect(answer.status).to.equal(201);

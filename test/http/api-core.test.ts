@@ -6,8 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.js';
 import { createLogger } from '../../shared/logger.js';
 import { Books } from '../helpers/books.js';
-import { call } from '../helpers/http.js';
+import { call, type AnswerBody } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
+
+/** The fields of a pino log line these tests read. */
+interface LogLine {
+  msg: string;
+  request_id?: string;
+  service?: string;
+  res?: { statusCode: number };
+}
+
+const logLine = (line: string): LogLine => JSON.parse(line) as LogLine;
 
 async function orgWithEntry() {
   const books = new Books();
@@ -57,10 +67,10 @@ describe('API core: envelope, request ids, body handling', () => {
     expect(res.headers.get('x-request-id')).to.equal(requestId);
     expect(res.body.request_id).to.equal(requestId);
     const s = await stack();
-    const workerLines = s.workerLogs.filter((l) => l.includes(requestId)).map((l) => JSON.parse(l));
+    const workerLines = s.workerLogs.filter((l) => l.includes(requestId)).map(logLine);
     expect(workerLines.map((l) => l.msg)).to.include.members(['job started', 'staged operation written', 'job finished']);
     expect(workerLines.every((l) => l.request_id === requestId && l.service === 'worker')).to.equal(true);
-    const apiLines = s.apiLogs.filter((l) => l.includes(requestId)).map((l) => JSON.parse(l));
+    const apiLines = s.apiLogs.filter((l) => l.includes(requestId)).map(logLine);
     expect(apiLines.some((l) => l.request_id === requestId && l.res?.statusCode === 201)).to.equal(true);
   });
 
@@ -91,7 +101,7 @@ describe('API core: envelope, request ids, body handling', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
-      const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const body = (await res.json()) as AnswerBody<unknown>;
       expect(res.status).to.equal(503);
       expect(body.error).to.include({ code: 'dependency_unavailable', retryable: true });
       expect(res.headers.get('retry-after')).to.equal('1');
@@ -114,7 +124,7 @@ describe('API core: envelope, request ids, body handling', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
-      const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const body = (await res.json()) as AnswerBody<unknown>;
       expect(res.status).to.equal(500);
       expect(body.error).to.include({ code: 'internal', retryable: true });
       expect(JSON.stringify(body)).to.not.match(/at .*\.js:\d+/);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -22,7 +23,7 @@ async function paidInvoice(options: { lockDate?: string | null; reconciled?: boo
 describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
   it('stages a reversal: 201, envelope, Location, the reversing entry with debit and credit swapped, and an unlink per bank link', async () => {
     const { books, entry, txn, link, token } = await paidInvoice();
-    const res = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate invoice' } });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate invoice' } });
 
     expect(res.status).to.equal(201);
     expect(res.headers.get('x-request-id')).to.be.a('string').and.equal(res.body.request_id);
@@ -55,7 +56,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
 
   it('defaults reversal_date to today (UTC) and reason to null', async () => {
     const { entry, token } = await paidInvoice();
-    const res = await call('POST', path(entry), { token });
+    const res = await call<ReversalData>('POST', path(entry), { token });
     expect(res.status).to.equal(201);
     expect(res.body.data.plan.reversal_date).to.equal(utcDate(new Date()));
     expect(res.body.data.plan.reason).to.equal(null);
@@ -63,7 +64,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
 
   it('answers 404 not_found for an entry that does not exist', async () => {
     const { token } = await paidInvoice();
-    const res = await call('POST', path('le_missing'), { token, body: {} });
+    const res = await call<ReversalData>('POST', path('le_missing'), { token, body: {} });
     expect(res.status).to.equal(404);
     expect(res.body.error).to.include({ code: 'not_found', retryable: false });
   });
@@ -71,7 +72,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
   it('answers 404 not_found, not 403, for another organisation\'s entry', async () => {
     const mine = await paidInvoice();
     const theirs = await paidInvoice();
-    const res = await call('POST', path(theirs.entry), { token: mine.token, body: {} });
+    const res = await call<ReversalData>('POST', path(theirs.entry), { token: mine.token, body: {} });
     expect(res.status).to.equal(404);
     expect(res.body.error.code).to.equal('not_found');
   });
@@ -82,24 +83,24 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     books.invoice(-5_000, { id: `le_${books.uid}_rev`, reversal_of: original });
     const s = await stack();
     await s.load(books.file);
-    const res = await call('POST', path(original), { token: await s.token(books.orgId, ['ledger:stage']), body: {} });
+    const res = await call<ReversalData>('POST', path(original), { token: await s.token(books.orgId, ['ledger:stage']), body: {} });
     expect(res.status).to.equal(409);
     expect(res.body.error).to.deep.include({ code: 'already_reversed', details: { ledger_entry_id: original, reversed_by: `le_${books.uid}_rev` } });
   });
 
   it('refuses a second, different reversal of an entry with a pending one: 409 pending_operation with its id', async () => {
     const { entry, token } = await paidInvoice();
-    const first = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+    const first = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
     expect(first.status).to.equal(201);
-    const second = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-02' } });
+    const second = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-02' } });
     expect(second.status).to.equal(409);
     expect(second.body.error).to.deep.include({ code: 'pending_operation', retryable: true, details: { staged_operation_ids: [first.body.data.staged_operation_id] } });
   });
 
   it('answers the pending operation itself (200) when the very same reversal is staged again', async () => {
     const { entry, token } = await paidInvoice();
-    const first = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
-    const again = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+    const first = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+    const again = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
     expect(again.status).to.equal(200);
     expect(again.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
     expect(again.body.warnings.map((w: { code: string }) => w.code)).to.deep.equal(['already_staged']);
@@ -109,28 +110,28 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
 
   it('refuses a reversal dated before the entry: 422 reversal_before_entry', async () => {
     const { entry, token } = await paidInvoice();
-    const res = await call('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });
     expect(res.status).to.equal(422);
     expect(res.body.error).to.deep.include({ code: 'reversal_before_entry', details: { reversal_date: '2026-02-02', entry_date: '2026-02-03' } });
   });
 
   it('refuses a reversal on or before the lock date: 422 period_locked', async () => {
     const { entry, token } = await paidInvoice({ lockDate: '2026-03-31' });
-    const res = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-31' } });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-31' } });
     expect(res.status).to.equal(422);
     expect(res.body.error).to.deep.include({ code: 'period_locked', details: { reversal_date: '2026-03-31', lock_date: '2026-03-31' } });
   });
 
   it('refuses an entry whose bank link is on a reconciled transaction: 409 reconciled_links', async () => {
     const { entry, txn, link, token } = await paidInvoice({ reconciled: true });
-    const res = await call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
     expect(res.status).to.equal(409);
     expect(res.body.error).to.deep.include({ code: 'reconciled_links', details: { link_ids: [link], transaction_ids: [txn] } });
   });
 
   it('refuses unknown fields and bad dates with 400 validation_failed and a pointer for each', async () => {
     const { entry, token } = await paidInvoice();
-    const res = await call('POST', path(entry), { token, body: { reversal_date: '2026-02-30', reson: 'typo' } });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-30', reson: 'typo' } });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
     expect(res.body.error.errors).to.have.deep.members([
@@ -141,8 +142,8 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
 
   it('answers 401 unauthenticated without a token and with a wrong one', async () => {
     const { entry } = await paidInvoice();
-    const none = await call('POST', path(entry), { body: {} });
-    const wrong = await call('POST', path(entry), { token: 'bst_not-a-real-token', body: {} });
+    const none = await call<ReversalData>('POST', path(entry), { body: {} });
+    const wrong = await call<ReversalData>('POST', path(entry), { token: 'bst_not-a-real-token', body: {} });
     for (const res of [none, wrong]) {
       expect(res.status).to.equal(401);
       expect(res.body.error.code).to.equal('unauthenticated');
@@ -153,7 +154,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
   it('answers 403 forbidden for a token without ledger:stage', async () => {
     const { books, entry } = await paidInvoice();
     const token = await (await stack()).token(books.orgId, ['bank:stage', 'inbox:read']);
-    const res = await call('POST', path(entry), { token, body: {} });
+    const res = await call<ReversalData>('POST', path(entry), { token, body: {} });
     expect(res.status).to.equal(403);
     expect(res.body.error).to.deep.include({ code: 'forbidden', details: { required_scope: 'ledger:stage' } });
   });

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { utcDate } from '../../shared/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { Scope } from '../../shared/storage/api-tokens.js';
+import { collections } from '../../shared/storage/collections.js';
 import { IN_CHUNK_SIZE } from '../../shared/storage/where-in.js';
 import { EQUALITY_QUERY_MAX } from '../../shared/storage/where-in.js';
+import type { LinkRepairData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -77,7 +79,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('stages the FIFO repair of out-of-order links: 201, Location, the exact actions, and a staged ledger_link_repair operation', async () => {
     const b = outOfOrderBooks();
     const token = await load(b.books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28', note: 'month end' } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28', note: 'month end' } });
 
     expect(res.status).to.equal(201);
     expect(res.headers.get('x-request-id')).to.be.a('string').and.equal(res.body.request_id);
@@ -107,7 +109,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     });
     expect(data.plan_hash).to.equal(planHash(data.plan));
 
-    const stored = await (await stack()).db.collection('staged_operations').findOne({ _id: data.staged_operation_id } as never);
+    const stored = await collections((await stack()).db).stagedOperations.findOne({ _id: data.staged_operation_id });
     expect(stored).to.include({ status: 'staged', kind: 'ledger_link_repair', org_id: b.books.orgId, created_by: 'alice', plan_hash: data.plan_hash });
     expect(stored!.scope_key).to.equal(`repair:${b.account}:${b.books.cp('a')}`);
     expect(stored!.plan).to.deep.equal(data.plan);
@@ -133,7 +135,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     const frozen = books.link(reconciledTxn, theirs, 2_000);
     const token = await load(books);
 
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' } });
     expect(res.status).to.equal(200);
     expect(res.headers.get('location')).to.equal(null);
     expect(res.body).to.include({ ok: true, operation: 'ledger_link_repair.stage' });
@@ -152,7 +154,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('answers noop (200) with the plan and its hash when links already follow FIFO, as of today (UTC) by default', async () => {
     const { books, account } = settledBooks();
     const token = await load(books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a') } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a') } });
     expect(res.status).to.equal(200);
     expect(res.headers.get('location')).to.equal(null);
     const data = res.body.data;
@@ -173,7 +175,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('answers noop (200) for a counterparty with nothing in scope', async () => {
     const { books, account } = settledBooks();
     const token = await load(books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('nobody'), as_of: '2026-02-28' } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('nobody'), as_of: '2026-02-28' } });
     expect(res.status).to.equal(200);
     expect(res.body.data.outcome).to.equal('noop');
     expect(res.body.data.plan.actions).to.deep.equal([]);
@@ -204,7 +206,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
 
     let res;
     try {
-      res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: day(n) } });
+      res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: day(n) } });
     } finally {
       // why: FerretDB reads whole collections for some queries (the importer's
       // `_id` `$in`); thousands of left-over records would slow every later test.
@@ -224,7 +226,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('answers 404 not_found for a bank account that does not exist', async () => {
     const { books } = settledBooks();
     const token = await load(books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: 'ba_missing', counterparty_id: books.cp('a') } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: 'ba_missing', counterparty_id: books.cp('a') } });
     expect(res.status).to.equal(404);
     expect(res.body).to.include({ ok: false, operation: 'ledger_link_repair.stage' });
     expect(res.body.error).to.deep.include({ code: 'not_found', retryable: false, details: { resource: 'Bank account', id: 'ba_missing' } });
@@ -235,7 +237,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     const theirs = settledBooks();
     const token = await load(mine.books);
     await (await stack()).load(theirs.books.file);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: theirs.account, counterparty_id: theirs.books.cp('a') } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: theirs.account, counterparty_id: theirs.books.cp('a') } });
     expect(res.status).to.equal(404);
     expect(res.body.error).to.deep.include({ code: 'not_found', details: { resource: 'Bank account', id: theirs.account } });
     expect(await stagedCount(theirs.books.orgId)).to.deep.equal({ operations: 0, locks: 0 });
@@ -244,7 +246,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('refuses an as_of that is not a real calendar date: 400 validation_failed at /as_of', async () => {
     const { books, account } = settledBooks();
     const token = await load(books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-30' } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-30' } });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
     expect(res.body.error.errors).to.deep.equal([{ pointer: '/as_of', message: 'must be a real calendar date YYYY-MM-DD' }]);
@@ -253,7 +255,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('refuses unknown fields and missing required ones: 400 validation_failed with a pointer for each', async () => {
     const { books, account } = settledBooks();
     const token = await load(books);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterpart_id: books.cp('a') } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterpart_id: books.cp('a') } });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
     expect(res.body.error.errors).to.have.deep.members([
@@ -265,7 +267,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   it('answers 403 forbidden for a token without bank:stage', async () => {
     const { books, account } = settledBooks();
     const token = await load(books, ['ledger:stage', 'inbox:read']);
-    const res = await call('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a') } });
+    const res = await call<LinkRepairData>('POST', PATH, { token, body: { bank_account_id: account, counterparty_id: books.cp('a') } });
     expect(res.status).to.equal(403);
     expect(res.body.error).to.deep.include({ code: 'forbidden', details: { required_scope: 'bank:stage' } });
   });
@@ -274,10 +276,10 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     const b = outOfOrderBooks();
     const token = await load(b.books);
     const body = { bank_account_id: b.account, counterparty_id: b.books.cp('a') };
-    const first = await call('POST', PATH, { token, body: { ...body, as_of: '2026-02-28' } });
+    const first = await call<LinkRepairData>('POST', PATH, { token, body: { ...body, as_of: '2026-02-28' } });
     expect(first.status).to.equal(201);
     // as_of is part of the plan: a different one is a different plan.
-    const second = await call('POST', PATH, { token, body: { ...body, as_of: '2026-03-31' } });
+    const second = await call<LinkRepairData>('POST', PATH, { token, body: { ...body, as_of: '2026-03-31' } });
     expect(second.status).to.equal(409);
     expect(second.body.error).to.deep.include({ code: 'pending_operation', retryable: true, details: { staged_operation_ids: [first.body.data.staged_operation_id] } });
     expect(await stagedCount(b.books.orgId)).to.deep.include({ operations: 1 });
@@ -287,9 +289,9 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     const b = outOfOrderBooks();
     const token = await load(b.books);
     const body = { bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28' };
-    const first = await call('POST', PATH, { token, body });
+    const first = await call<LinkRepairData>('POST', PATH, { token, body });
     expect(first.status).to.equal(201);
-    const again = await call('POST', PATH, { token, body });
+    const again = await call<LinkRepairData>('POST', PATH, { token, body });
     expect(again.status).to.equal(200);
     expect(again.body.data).to.include({ outcome: 'staged', staged_operation_id: first.body.data.staged_operation_id, plan_hash: first.body.data.plan_hash });
     expect(again.body.data.blockers).to.deep.equal([]);

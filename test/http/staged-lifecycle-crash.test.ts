@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
+import type { ReconcileData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
@@ -27,7 +28,7 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
     ];
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const staged = await call('POST', RECONCILE, {
+    const staged = await call<ReconcileData>('POST', RECONCILE, {
       token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 2_500, currency: 'EUR' }, transaction_ids: txns },
     });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
@@ -72,7 +73,7 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
     ];
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const staged = await call('POST', RECONCILE, {
+    const staged = await call<ReconcileData>('POST', RECONCILE, {
       token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 3_000, currency: 'EUR' }, transaction_ids: txns },
     });
     const id = staged.body.data.staged_operation_id;

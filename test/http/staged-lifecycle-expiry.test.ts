@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Books } from '../helpers/books.js';
+import type { ReversalData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, locksOf, show } from '../helpers/staged.js';
@@ -16,7 +17,7 @@ describe('staged operations: expiry by the maintenance job', () => {
     books.link(books.txn(account, 5_000), entry, 5_000);
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const staged = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
+    const staged = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
     expect(staged.status).to.equal(201);
     const id = staged.body.data.staged_operation_id;
     const expiresAt = staged.body.data.expires_at;
@@ -58,7 +59,7 @@ describe('staged operations: expiry by the maintenance job', () => {
     const entry = books.invoice(5_000);
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const id = (await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} })).body.data.staged_operation_id;
+    const id = (await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} })).body.data.staged_operation_id;
     await s.db.collection('staged_operations').updateOne({ _id: id } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
     const res = await call('POST', `/api/v1/cli/staged-operations/${id}/approve`, { token: who.bob, body: {} });
     expect(res.status).to.equal(409);

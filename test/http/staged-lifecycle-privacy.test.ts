@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
-import { call } from '../helpers/http.js';
+import type { ReversalData, StagedListData } from '../helpers/answers.js';
+import { call, type AnswerBody } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, show, STAGED } from '../helpers/staged.js';
 
@@ -12,16 +13,18 @@ async function orgWithOperations(n: number) {
   const who = await actors(books.orgId);
   const ids: string[] = [];
   for (const entry of entries) {
-    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
+    const res = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
     expect(res.status).to.equal(201);
     ids.push(res.body.data.staged_operation_id);
   }
   return { books, who, ids };
 }
 
-const listIds = async (token: string, query = ''): Promise<{ status: number; ids: string[]; next: string | null; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await call('GET', `${STAGED}${query}`, { token });
-  return { status: res.status, ids: res.body.data?.items.map((i: { staged_operation_id: string }) => i.staged_operation_id) ?? [], next: res.body.data?.next_cursor ?? null, body: res.body };
+/** A refused list answers no `data`: then no ids and no cursor, and the test reads `body.error`. */
+const listIds = async (token: string, query = ''): Promise<{ status: number; ids: string[]; next: string | null; body: AnswerBody<StagedListData> }> => {
+  const res = await call<StagedListData>('GET', `${STAGED}${query}`, { token });
+  const data = res.body.data as StagedListData | undefined;
+  return { status: res.status, ids: data?.items.map((i) => i.staged_operation_id) ?? [], next: data?.next_cursor ?? null, body: res.body };
 };
 
 describe('staged operations: who sees what', () => {

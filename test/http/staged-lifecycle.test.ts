@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { collections } from '../../shared/storage/collections.js';
 import { Books } from '../helpers/books.js';
+import type { LinkRepairData, ReconcileData, ReversalData, StagedOperationData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, doc, docs, locksOf, reject, show } from '../helpers/staged.js';
@@ -20,7 +22,7 @@ async function paidInvoice(org: { require_distinct_approver?: boolean } = {}) {
 }
 
 async function stageReversal(token: string, entry: string): Promise<string> {
-  const res = await call('POST', reversePath(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
+  const res = await call<ReversalData>('POST', reversePath(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data.staged_operation_id;
 }
@@ -29,10 +31,10 @@ describe('staged operations: review and apply', () => {
   describe('happy path, each kind', () => {
     it('reversal: stage → approve (another actor) → apply posts the reversing entry, marks the original reversed, removes its links; planning again is refused; the lock is gone', async () => {
       const { books, entry, txn, link, who } = await paidInvoice();
-      const staged = await call('POST', reversePath(entry), { token: who.alice, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
+      const staged = await call<ReversalData>('POST', reversePath(entry), { token: who.alice, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
       expect(staged.status).to.equal(201);
       const id = staged.body.data.staged_operation_id;
-      const location = await call('GET', staged.headers.get('location')!, { token: who.alice });
+      const location = await call<StagedOperationData>('GET', staged.headers.get('location')!, { token: who.alice });
       expect(location.status).to.equal(200);
       expect(location.body.data).to.include({ staged_operation_id: id, status: 'staged', kind: 'ledger_reversal', created_by: 'alice' });
       expect(location.body.data.plan).to.deep.equal(staged.body.data.plan);
@@ -48,7 +50,7 @@ describe('staged operations: review and apply', () => {
       const applied = await apply(who.bob, id);
       expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
       expect(applied.body.data.status).to.equal('applied');
-      const reversingId = applied.body.data.result.changes[0].id;
+      const reversingId = applied.body.data.result.changes[0]!.id;
       expect(applied.body.data.result.changes).to.deep.equal([
         { action: 'insert', collection: 'ledger_entries', id: reversingId },
         { action: 'update', collection: 'ledger_entries', id: entry },
@@ -70,7 +72,7 @@ describe('staged operations: review and apply', () => {
       const again = await call('POST', reversePath(entry), { token: who.alice, body: {} });
       expect(again.status).to.equal(409);
       expect(again.body.error).to.deep.include({ code: 'already_reversed', details: { ledger_entry_id: entry, reversed_by: reversingId } });
-      const events = await docs('audit_events', { staged_operation_id: id });
+      const events = await collections((await stack()).db).auditEvents.find({ staged_operation_id: id }).toArray();
       expect(events.map((e) => `${String(e.from ?? null)}>${e.to}`).sort()).to.deep.equal(['applying>applied', 'approved>applying', 'null>staged', 'staged>approved']);
     });
 
@@ -83,7 +85,7 @@ describe('staged operations: review and apply', () => {
       await (await stack()).load(books.file);
       const who = await actors(books.orgId);
       const statement = { end_date: '2026-02-28', closing_balance_minor: 1_200, currency: 'EUR' };
-      const staged = await call('POST', RECONCILE, { token: who.alice, body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] } });
+      const staged = await call<ReconcileData>('POST', RECONCILE, { token: who.alice, body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] } });
       expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
       const id = staged.body.data.staged_operation_id;
 
@@ -104,7 +106,7 @@ describe('staged operations: review and apply', () => {
       const again = await call('POST', RECONCILE, { token: who.alice, body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] } });
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('already_reconciled');
-      const next = await call('POST', RECONCILE, {
+      const next = await call<ReconcileData>('POST', RECONCILE, {
         token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-03-31', closing_balance_minor: 1_900, currency: 'EUR' }, transaction_ids: [later.txn] },
       });
       expect(next.status, JSON.stringify(next.body)).to.equal(201);
@@ -122,7 +124,7 @@ describe('staged operations: review and apply', () => {
       await s.load(books.file);
       const who = await actors(books.orgId);
       const body = { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' };
-      const staged = await call('POST', REPAIR, { token: who.alice, body });
+      const staged = await call<LinkRepairData>('POST', REPAIR, { token: who.alice, body });
       expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
       expect(staged.body.data.plan.actions).to.deep.equal([
         { kind: 'move', bank_transaction_id: txn, link_id: wrong, from_ledger_entry_id: newer, to_ledger_entry_id: older, amount_minor: 1_000 },
@@ -140,7 +142,7 @@ describe('staged operations: review and apply', () => {
       ]);
       expect(await locksOf(id)).to.equal(0);
 
-      const again = await call('POST', REPAIR, { token: who.alice, body });
+      const again = await call<LinkRepairData>('POST', REPAIR, { token: who.alice, body });
       expect(again.status).to.equal(200);
       expect(again.body.data.outcome).to.equal('noop');
 
@@ -148,7 +150,7 @@ describe('staged operations: review and apply', () => {
       const more = new Books();
       const t2 = { id: books.id('bt'), bank_account_id: account, booking_date: '2026-02-12', amount_minor: 400, currency: 'EUR', counterparty_id: books.cp('a'), counterparty_name: 'Customer A', remittance_info: '', status: 'unreconciled' as const };
       await s.load({ ...more.file, org: books.file.org, bank_accounts: books.file.bank_accounts, ledger_entries: books.file.ledger_entries, bank_transactions: [t2], bank_links: [] });
-      const different = await call('POST', REPAIR, { token: who.alice, body });
+      const different = await call<LinkRepairData>('POST', REPAIR, { token: who.alice, body });
       expect(different.status, JSON.stringify(different.body)).to.equal(201);
       expect(different.body.data.plan.actions).to.deep.equal([{ kind: 'link', bank_transaction_id: t2.id, ledger_entry_id: newer, amount_minor: 400 }]);
     });
@@ -234,7 +236,7 @@ describe('staged operations: review and apply', () => {
       await approve(who.bob, id);
       const answers = await Promise.all([apply(who.bob, id), apply(who.dave, id)]);
       expect(answers.map((a) => a.status)).to.deep.equal([200, 200]);
-      expect(answers[0]!.body.data).to.deep.equal(answers[1]!.body.data);
+      expect(answers[0].body.data).to.deep.equal(answers[1].body.data);
       expect(await docs('ledger_entries', { reversal_of: entry })).to.have.length(1);
       expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' })).to.have.length(1);
     });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { PendingData, ReversalData } from '../helpers/answers.js';
+import { collections } from '../../shared/storage/collections.js';
 import { Books } from '../helpers/books.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -25,7 +27,7 @@ describe('safe staging for agents', () => {
     it('20 parallel identical requests with one key stage one operation and answer 20 identical bodies, 19 replayed', async () => {
       const { entry, token } = await reversibleEntry();
       const answers = await Promise.all(Array.from({ length: 20 }, () =>
-        call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' }, headers: { 'idempotency-key': `key-${entry}` } })));
+        call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' }, headers: { 'idempotency-key': `key-${entry}` } })));
       expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(201));
       expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).to.equal(1);
       expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).to.have.length(19);
@@ -35,8 +37,8 @@ describe('safe staging for agents', () => {
     it('replays the original answer to a later retry, with Idempotent-Replayed: true', async () => {
       const { entry, token } = await reversibleEntry();
       const headers = { 'idempotency-key': 'retry-me' };
-      const first = await call('POST', path(entry), { token, body: { reason: 'r' }, headers });
-      const retry = await call('POST', path(entry), { token, body: { reason: 'r' }, headers });
+      const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'r' }, headers });
+      const retry = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'r' }, headers });
       expect(first.status).to.equal(201);
       expect(first.headers.get('idempotent-replayed')).to.equal(null);
       expect(retry.status).to.equal(201);
@@ -49,8 +51,8 @@ describe('safe staging for agents', () => {
     it('replays refusals too: the same key and body answer the same error', async () => {
       const { entry, token } = await reversibleEntry();
       const headers = { 'idempotency-key': 'bad-date' };
-      const first = await call('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
-      const retry = await call('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
+      const first = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
+      const retry = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
       expect(first.status).to.equal(422);
       expect(retry.status).to.equal(422);
       expect(retry.body).to.deep.equal(first.body);
@@ -59,8 +61,8 @@ describe('safe staging for agents', () => {
     it('refuses the same key with a different body: 422 idempotency_key_reused', async () => {
       const { entry, token } = await reversibleEntry();
       const headers = { 'idempotency-key': 'once' };
-      await call('POST', path(entry), { token, body: { reason: 'a' }, headers });
-      const other = await call('POST', path(entry), { token, body: { reason: 'b' }, headers });
+      await call<ReversalData>('POST', path(entry), { token, body: { reason: 'a' }, headers });
+      const other = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'b' }, headers });
       expect(other.status).to.equal(422);
       expect(other.body.error).to.include({ code: 'idempotency_key_reused', retryable: false });
     });
@@ -69,8 +71,8 @@ describe('safe staging for agents', () => {
       const { books, entry, token } = await reversibleEntry();
       const other = await (await stack()).token(books.orgId, ['ledger:stage'], 'agent:other');
       const headers = { 'idempotency-key': 'shared-key' };
-      const a = await call('POST', path(entry), { token, body: { reason: 'a' }, headers });
-      const b = await call('POST', path(entry), { token: other, body: { reason: 'b' }, headers });
+      const a = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'a' }, headers });
+      const b = await call<ReversalData>('POST', path(entry), { token: other, body: { reason: 'b' }, headers });
       expect(a.status).to.equal(201);
       expect(b.status).to.equal(409);
       expect(b.body.error.code).to.equal('pending_operation');
@@ -79,7 +81,7 @@ describe('safe staging for agents', () => {
     it('refuses a key longer than 255 characters or with control characters: 400 with a header pointer', async () => {
       const { entry, token } = await reversibleEntry();
       for (const key of ['k'.repeat(256), 'tab\there']) {
-        const res = await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': key } });
+        const res = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': key } });
         expect(res.status).to.equal(400);
         expect(res.body.error.errors).to.deep.equal([{ pointer: '/headers/idempotency-key', message: 'must be 1 to 255 printable ASCII characters' }]);
       }
@@ -88,9 +90,9 @@ describe('safe staging for agents', () => {
 
     it('sweeps keys and job results once they are older than 24 hours, and not before', async () => {
       const { entry, token } = await reversibleEntry();
-      await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `sweep-${entry}` } });
+      await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `sweep-${entry}` } });
       const { db } = await stack();
-      const keys = db.collection('idempotency_keys');
+      const keys = collections(db).idempotencyKeys;
       const one = await keys.findOne({ actor: 'alice', expires_at: { $gt: new Date().toISOString() } }, { sort: { created_at: -1 } });
       expect(one).to.not.equal(null);
       const early = await sweepExpired(db, new Date(Date.parse(one!.created_at) + 23 * 3600_000));
@@ -104,7 +106,7 @@ describe('safe staging for agents', () => {
   describe('one pending plan per scope', () => {
     it('20 parallel identical requests without a key stage one operation; the others answer 200 with its id', async () => {
       const { entry, token } = await reversibleEntry();
-      const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } })));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } })));
       const created = answers.filter((a) => a.status === 201);
       expect(created).to.have.length(1);
       const id = created[0]!.body.data.staged_operation_id;
@@ -116,8 +118,8 @@ describe('safe staging for agents', () => {
 
     it('answers a different plan on a locked scope with 409 pending_operation naming the pending id', async () => {
       const { entry, token } = await reversibleEntry();
-      const first = await call('POST', path(entry), { token, body: { reason: 'first' } });
-      const second = await call('POST', path(entry), { token, body: { reason: 'second' }, headers: { 'idempotency-key': 'k2' } });
+      const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
+      const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers: { 'idempotency-key': 'k2' } });
       expect(second.status).to.equal(409);
       expect(second.body.error.details.staged_operation_ids).to.deep.equal([first.body.data.staged_operation_id]);
     });
@@ -130,7 +132,7 @@ describe('safe staging for agents', () => {
       const s = await stack();
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
-      const pending = await call('POST', path(entry), { token, body: { reason: 'later' }, headers: { prefer: 'wait=0' } });
+      const pending = await call<PendingData>('POST', path(entry), { token, body: { reason: 'later' }, headers: { prefer: 'wait=0' } });
       expect(pending.status).to.equal(202);
       expect(pending.headers.get('preference-applied')).to.equal('wait=0');
       expect(pending.body.data.outcome).to.equal('pending');
@@ -140,7 +142,7 @@ describe('safe staging for agents', () => {
       expect(stillPending.status).to.equal(202);
 
       await s.startWorker();
-      const done = await poll(jobPath, token, (a) => a.status !== 202);
+      const done = await poll<ReversalData>(jobPath, token, (a) => a.status !== 202);
       expect(done.status).to.equal(201);
       expect(done.body).to.deep.include({ ok: true, operation: 'ledger_reversal.stage', request_id: pending.body.request_id });
       expect(done.body.data.plan.reason).to.equal('later');
@@ -151,7 +153,7 @@ describe('safe staging for agents', () => {
       const s = await stack();
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
-      const pending = await call('POST', path(entry), { token, body: {}, headers: { prefer: 'wait=0' } });
+      const pending = await call<PendingData>('POST', path(entry), { token, body: {}, headers: { prefer: 'wait=0' } });
       expect(pending.status).to.equal(202);
       await s.restartApi();
       await s.startWorker();
@@ -165,15 +167,15 @@ describe('safe staging for agents', () => {
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
       const headers = { 'idempotency-key': `slow-${entry}`, prefer: 'wait=0' };
-      const first = await call('POST', path(entry), { token, body: {}, headers });
-      const retry = await call('POST', path(entry), { token, body: {}, headers });
+      const first = await call<PendingData>('POST', path(entry), { token, body: {}, headers });
+      const retry = await call<PendingData>('POST', path(entry), { token, body: {}, headers });
       expect(first.status).to.equal(202);
       expect(retry.status).to.equal(202);
       expect(retry.body.data).to.deep.equal({ outcome: 'pending', job_id: first.body.data.job_id });
       expect(retry.headers.get('location')).to.equal(`/api/v1/cli/jobs/${first.body.data.job_id}`);
       expect(retry.headers.get('retry-after')).to.equal('1');
       await s.startWorker();
-      const replay = await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `slow-${entry}` } });
+      const replay = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `slow-${entry}` } });
       expect(replay.status).to.equal(201);
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(await stagedCount(entry)).to.equal(1);
@@ -182,9 +184,9 @@ describe('safe staging for agents', () => {
     it('hides a job from another actor and another organisation: 404', async () => {
       const s = await stack();
       const { books, entry, token } = await reversibleEntry();
-      const answer = await call('POST', path(entry), { token, body: {} });
+      const answer = await call<ReversalData>('POST', path(entry), { token, body: {} });
       expect(answer.status).to.equal(201);
-      const job = await s.db.collection('job_results').findOne({ request_id: answer.body.request_id });
+      const job = await collections(s.db).jobResults.findOne({ request_id: answer.body.request_id });
       const jobPath = `/api/v1/cli/jobs/${job!._id}`;
       expect((await call('GET', jobPath, { token })).status).to.equal(201);
       const otherActor = await s.token(books.orgId, ['ledger:stage'], 'bob');

@@ -18,7 +18,7 @@ import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
-import { importBooks } from '../../shared/storage/books-import.js';
+import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
 import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
 import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
@@ -78,7 +78,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   before(async function () {
     const s = await stack();
     if (!(await isFerretDb(s.db))) {
-      // eslint-disable-next-line no-console -- the reason a whole suite is skipped belongs in the output
+      // The reason a whole suite is skipped belongs in the output.
       console.log('    (skipped: the store behind MONGO_URL is MongoDB, not FerretDB; its ordinary indexes serve these reads)');
       this.skip();
     }

@@ -17,7 +17,7 @@ describe('BullMQ with a hash-tagged QUEUE_PREFIX', () => {
     const [connection, eventsConnection, workerConnection] = [createRedis(s.config.redisUrl), createRedis(s.config.redisUrl), createRedis(s.config.redisUrl)];
     const queue = new Queue('hash-tag-check', { connection, prefix });
     const events = new QueueEvents('hash-tag-check', { connection: eventsConnection, prefix });
-    const worker = new Worker('hash-tag-check', async (job) => ({ doubled: (job.data as { n: number }).n * 2 }), { connection: workerConnection, prefix });
+    const worker = new Worker('hash-tag-check', (job) => Promise.resolve({ doubled: (job.data as { n: number }).n * 2 }), { connection: workerConnection, prefix });
     try {
       await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
       const job = await queue.add('double', { n: 21 });

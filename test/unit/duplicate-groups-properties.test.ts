@@ -7,8 +7,8 @@ import {
   pageGroups,
   type DuplicateGroup,
   type DuplicateGroupDocument,
-  type DuplicateRule,
 } from '../../shared/domain/duplicate-groups.js';
+import type { DuplicateRule } from '../../shared/domain/duplicate-rules.js';
 import { normaliseInvoiceNumber } from '../../shared/domain/invoice-number.js';
 import { vendorKey } from '../../shared/domain/vendor-key.js';
 
@@ -135,7 +135,7 @@ function referenceGroups(inbox: InboxDocument[]): DuplicateGroup[] {
     const members = component.map((i) => docs[i] as InboxDocument);
     if (members.length < 2 || !members.some((d) => d.status === 'open')) continue;
     const sorted = [...members].sort(byReceived);
-    const canonical = sorted.find((d) => d.status === 'booked') ?? (sorted[0] as InboxDocument);
+    const canonical = sorted.find((d) => d.status === 'booked') ?? sorted[0]!;
     const ordered = [canonical, ...sorted.filter((d) => d !== canonical)];
     const documents = ordered.map((d, position): DuplicateGroupDocument => {
       const reasons = RULES.flatMap((rule) => {

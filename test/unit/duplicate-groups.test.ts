@@ -7,8 +7,8 @@ import {
   pageGroups,
   type DuplicateGroup,
   type DuplicateGroupDocument,
-  type DuplicateRule,
 } from '../../shared/domain/duplicate-groups.js';
+import type { DuplicateRule } from '../../shared/domain/duplicate-rules.js';
 import { normaliseInvoiceNumber } from '../../shared/domain/invoice-number.js';
 import { LEGAL_FORM_WORDS, vendorKey } from '../../shared/domain/vendor-key.js';
 

@@ -5,76 +5,33 @@ import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
 import { planLinkRepair, type LinkRepairOutcome, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
+import * as records from '../helpers/records.js';
 
 // ---------------------------------------------------------------------------
 // Builders: EUR account ba_main, counterparty cp_1, as_of 2025-06-30.
 
 const AS_OF = '2025-06-30';
-const ACCOUNT: BankAccount = {
-  id: 'ba_main',
-  name: 'Main',
-  currency: 'EUR',
-  ledger_account: '1200',
-  reconciled_through: null,
-  opening_balance_minor: 0,
-  version: 3,
-};
+const ACCOUNT: BankAccount = records.account({ version: 3 });
 
 /** A customer invoice: debit 1400 / credit 8400, open amount +amount. */
 function receivable(id: string, entryDate: string, amount: number, more: Partial<LedgerEntry> = {}): LedgerEntry {
-  return entry(id, entryDate, more, [
-    { account: '1400', debit_minor: amount, credit_minor: 0 },
-    { account: '8400', debit_minor: 0, credit_minor: amount },
-  ]);
+  return records.entry({ id, entry_date: entryDate, lines: records.receivableLines(amount), ...more });
 }
 
 /** A supplier bill: debit 4000 / credit 1600, open amount −amount. */
 function payable(id: string, entryDate: string, amount: number, more: Partial<LedgerEntry> = {}): LedgerEntry {
-  return entry(id, entryDate, more, [
-    { account: '4000', debit_minor: amount, credit_minor: 0 },
-    { account: '1600', debit_minor: 0, credit_minor: amount },
-  ]);
-}
-
-function entry(id: string, entryDate: string, more: Partial<LedgerEntry>, lines: LedgerEntry['lines']): LedgerEntry {
-  return {
-    id,
-    entry_date: entryDate,
-    description: `Entry ${id}`,
-    reference: id.toUpperCase(),
-    counterparty_id: 'cp_1',
-    currency: 'EUR',
-    lines,
-    status: 'posted',
-    reversal_of: null,
-    reversed_by: null,
-    version: 1,
-    ...more,
-  };
+  return records.entry({ id, entry_date: entryDate, lines: records.payableLines(amount), ...more });
 }
 
 /** A transaction of ba_main with cp_1; `amount` is signed (+ in, − out). */
 function txn(id: string, bookingDate: string, amount: number, more: Partial<BankTransaction> = {}): BankTransaction {
-  return {
-    id,
-    bank_account_id: 'ba_main',
-    booking_date: bookingDate,
-    amount_minor: amount,
-    currency: 'EUR',
-    counterparty_id: 'cp_1',
-    counterparty_name: 'Customer One',
-    remittance_info: '',
-    status: 'unreconciled',
-    reconciliation_id: null,
-    version: 1,
-    ...more,
-  };
+  return records.txn({ id, booking_date: bookingDate, amount_minor: amount, counterparty_name: 'Customer One', ...more });
 }
 
 const reconciled = { status: 'reconciled', reconciliation_id: 'rec_1' } as const;
 
 function link(id: string, transactionId: string, entryId: string, amount: number, createdAt = '2025-05-01T08:00:00.000Z'): BankLink {
-  return { id, bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: amount, created_at: createdAt, created_by: 'alice', version: 1 };
+  return records.link({ id, bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: amount, created_at: createdAt });
 }
 
 interface Books {
@@ -148,10 +105,10 @@ describe('link repair (DESIGN §5.2)', () => {
           receivable('le_other_counterparty', '2025-01-01', 100, { counterparty_id: 'cp_2' }),
           receivable('le_reversed', '2025-01-01', 100, { status: 'reversed', reversed_by: 'le_reversal' }),
           receivable('le_reversal', '2025-01-02', 100, { reversal_of: 'le_credit_note' }),
-          entry('le_no_settlement', '2025-01-01', {}, [
+          records.entry({ id: 'le_no_settlement', entry_date: '2025-01-01', lines: [
             { account: '6000', debit_minor: 100, credit_minor: 0 },
             { account: '1200', debit_minor: 0, credit_minor: 100 },
-          ]),
+          ] }),
         ],
         transactions: [txn('bt_1', '2025-03-01', 100)],
       });

@@ -5,13 +5,15 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, LedgerLine } from '../../shared/domain/books.js';
-import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
+import { openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
-import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair, type LinkRepairInput } from '../../shared/domain/link-repair-plan.js';
+import { applyActions } from '../helpers/link-actions.js';
+import * as records from '../helpers/records.js';
 
 const SETTLEMENT = ['1400', '1600'];
 const AS_OF = '2025-01-25';
-const ACCOUNT: BankAccount = { id: 'ba_main', name: 'Main', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 0, version: 1 };
+const ACCOUNT: BankAccount = records.account();
 
 // ---------------------------------------------------------------------------
 // Random books around account ba_main and counterparty cp_1.
@@ -124,44 +126,6 @@ function walkedTransactions(books: LinkRepairInput): BankTransaction[] {
   return books.transactions.filter(
     (t) => t.bank_account_id === 'ba_main' && t.counterparty_id === 'cp_1' && t.booking_date <= books.as_of && t.status === 'unreconciled',
   );
-}
-
-/** Apply actions as §5.5 says: take off link_id (deleted at 0), add to the transaction's link to the entry (created if absent). */
-function applyActions(links: readonly BankLink[], actions: readonly RepairAction[]): BankLink[] {
-  const byId = new Map(links.map((l) => [l.id, { ...l }]));
-  let created = 0;
-  const takeOff = (linkId: string, transactionId: string, entryId: string, amount: number): void => {
-    const link = byId.get(linkId);
-    if (!link) throw new Error(`action names ${linkId}, which does not exist (any more)`);
-    expect(link.bank_transaction_id).to.equal(transactionId);
-    expect(link.ledger_entry_id).to.equal(entryId);
-    expect(amount).to.be.greaterThan(0).and.at.most(link.amount_minor);
-    link.amount_minor -= amount;
-    if (link.amount_minor === 0) byId.delete(linkId);
-  };
-  const addTo = (transactionId: string, entryId: string, amount: number): void => {
-    expect(amount).to.be.greaterThan(0);
-    const existing = [...byId.values()]
-      .filter((l) => l.bank_transaction_id === transactionId && l.ledger_entry_id === entryId)
-      .sort((a, b) => compareIds(b.created_at, a.created_at) || compareIds(b.id, a.id))[0];
-    if (existing) existing.amount_minor += amount;
-    else {
-      created += 1;
-      const id = `lnk_new_${pad(created)}`;
-      byId.set(id, { id, bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: amount, created_at: '2025-12-31T00:00:00.000Z', created_by: 'apply', version: 1 });
-    }
-  };
-  for (const action of actions) {
-    if (action.kind === 'move') {
-      takeOff(action.link_id, action.bank_transaction_id, action.from_ledger_entry_id, action.amount_minor);
-      addTo(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor);
-    } else if (action.kind === 'link') {
-      addTo(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor);
-    } else {
-      takeOff(action.link_id, action.bank_transaction_id, action.ledger_entry_id, action.amount_minor);
-    }
-  }
-  return [...byId.values()];
 }
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -8,6 +8,7 @@ import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
 import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../shared/domain/link-repair-plan.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
+import { applyActions } from '../helpers/link-actions.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -109,7 +110,7 @@ function bigBooks(n: number, seed: number): BigBooks {
     for (const a of result.allocations) {
       links.push({ id: `lnk_${pad(links.length)}`, bank_transaction_id: a.transaction_id, ledger_entry_id: a.entry_id, amount_minor: a.amount_minor, created_at: '2025-01-01T00:00:00.000Z', created_by: 'seed', version: 1 });
       let pairs = expected.get(a.transaction_id);
-      if (!pairs) expected.set(a.transaction_id, (pairs = new Map()));
+      if (!pairs) expected.set(a.transaction_id, (pairs = new Map<string, number>()));
       pairs.set(a.entry_id, a.amount_minor);
     }
   }
@@ -167,38 +168,6 @@ function bigBooks(n: number, seed: number): BigBooks {
   };
 }
 
-/** Apply actions as DESIGN §5.5 says (links by pair are what matter here). */
-function applyActions(links: readonly BankLink[], actions: readonly RepairAction[]): BankLink[] {
-  const byId = new Map(links.map((l) => [l.id, { ...l }]));
-  const byPair = new Map<string, string>();
-  for (const l of byId.values()) byPair.set(`${l.bank_transaction_id} ${l.ledger_entry_id}`, l.id);
-  let created = 0;
-  const takeOff = (linkId: string, amount: number): void => {
-    const link = byId.get(linkId);
-    if (!link || amount <= 0 || amount > link.amount_minor) throw new Error(`cannot take ${amount} off ${linkId}`);
-    link.amount_minor -= amount;
-    if (link.amount_minor === 0) byId.delete(linkId);
-  };
-  const addTo = (transactionId: string, entryId: string, amount: number): void => {
-    const key = `${transactionId} ${entryId}`;
-    const existing = byId.get(byPair.get(key) ?? '');
-    if (existing) existing.amount_minor += amount;
-    else {
-      const id = `lnk_new_${pad((created += 1))}`;
-      byId.set(id, { id, bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: amount, created_at: '2026-01-01T00:00:00.000Z', created_by: 'apply', version: 1 });
-      byPair.set(key, id);
-    }
-  };
-  for (const a of actions) {
-    if (a.kind === 'move') {
-      takeOff(a.link_id, a.amount_minor);
-      addTo(a.bank_transaction_id, a.to_ledger_entry_id, a.amount_minor);
-    } else if (a.kind === 'link') addTo(a.bank_transaction_id, a.ledger_entry_id, a.amount_minor);
-    else takeOff(a.link_id, a.amount_minor);
-  }
-  return [...byId.values()];
-}
-
 describe('link repair at scale', () => {
   it('plans 100,000 transactions against 100,000 entries, and the applied plan restores the FIFO links exactly', function () {
     this.timeout(120_000);
@@ -238,7 +207,7 @@ describe('link repair at scale', () => {
     for (const l of after) {
       if (status.get(l.bank_transaction_id) === 'reconciled') continue;
       let pairs = actual.get(l.bank_transaction_id);
-      if (!pairs) actual.set(l.bank_transaction_id, (pairs = new Map()));
+      if (!pairs) actual.set(l.bank_transaction_id, (pairs = new Map<string, number>()));
       pairs.set(l.ledger_entry_id, (pairs.get(l.ledger_entry_id) ?? 0) + l.amount_minor);
     }
     const walkedExpected = new Map([...expected].filter(([id]) => status.get(id) !== 'reconciled'));

@@ -9,54 +9,20 @@ import {
   type ReconciliationRequest,
 } from '../../shared/domain/reconcile-checks.js';
 import { ERROR_TABLE, type ErrorCode } from '../../shared/errors.js';
+import * as records from '../helpers/records.js';
 
 // ---- builders ---------------------------------------------------------------
 
-const org = (): Org => ({
-  id: 'org_acme',
-  name: 'Acme',
-  base_currency: 'EUR',
-  lock_date: null,
-  settlement_accounts: ['1400', '1600'],
-  require_distinct_approver: true,
-  version: 3,
-});
+const org = (): Org => records.org({ id: 'org_acme', name: 'Acme', version: 3 });
 
-const account = (over: Partial<BankAccount> = {}): BankAccount => ({
-  id: 'ba_main',
-  name: 'Main account',
-  currency: 'EUR',
-  ledger_account: '1200',
-  reconciled_through: null,
-  opening_balance_minor: 100_000,
-  version: 4,
-  ...over,
-});
+const account = (over: Partial<BankAccount> = {}): BankAccount =>
+  records.account({ name: 'Main account', opening_balance_minor: 100_000, version: 4, ...over });
 
-const txn = (id: string, booking_date: string, amount_minor: number, over: Partial<BankTransaction> = {}): BankTransaction => ({
-  id,
-  bank_account_id: 'ba_main',
-  booking_date,
-  amount_minor,
-  currency: 'EUR',
-  counterparty_id: 'cp_1',
-  counterparty_name: 'Counterparty',
-  remittance_info: '',
-  status: 'unreconciled',
-  reconciliation_id: null,
-  version: 1,
-  ...over,
-});
+const txn = (id: string, booking_date: string, amount_minor: number, over: Partial<BankTransaction> = {}): BankTransaction =>
+  records.txn({ id, booking_date, amount_minor, ...over });
 
-const link = (id: string, bank_transaction_id: string, ledger_entry_id: string, amount_minor: number, version = 1): BankLink => ({
-  id,
-  bank_transaction_id,
-  ledger_entry_id,
-  amount_minor,
-  created_at: '2026-01-31T12:00:00.000Z',
-  created_by: 'alice',
-  version,
-});
+const link = (id: string, bank_transaction_id: string, ledger_entry_id: string, amount_minor: number, version = 1): BankLink =>
+  records.link({ id, bank_transaction_id, ledger_entry_id, amount_minor, created_at: '2026-01-31T12:00:00.000Z', version });
 
 interface Case {
   books: ReconciliationBooks;

@@ -2,18 +2,19 @@ import { expect } from 'chai';
 import type { BankLink, BankTransaction, LedgerEntry, Org } from '../../shared/domain/books.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import { decideReversal, type ReversalBooks } from '../../shared/domain/reversal-plan.js';
+import * as records from '../helpers/records.js';
 
-const org: Org = { id: 'org_1', name: 'Org', base_currency: 'EUR', lock_date: '2026-01-31', settlement_accounts: ['1400', '1600'], require_distinct_approver: true, version: 3 };
+const org: Org = records.org({ lock_date: '2026-01-31', version: 3 });
 
-const entry = (fields: Partial<LedgerEntry> = {}): LedgerEntry => ({
-  id: 'le_1', entry_date: '2026-02-03', description: 'Invoice 1', reference: 'INV-1', counterparty_id: 'cp_1', currency: 'EUR',
+const entry = (fields: Partial<LedgerEntry> = {}): LedgerEntry => records.entry({
+  entry_date: '2026-02-03', description: 'Invoice 1', reference: 'INV-1',
   lines: [{ account: '1400', debit_minor: 11_900, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 10_000 }, { account: '3806', debit_minor: 0, credit_minor: 1_900 }],
-  status: 'posted', reversal_of: null, reversed_by: null, version: 2, ...fields,
+  version: 2, ...fields,
 });
-const txn = (id: string, status: BankTransaction['status'] = 'unreconciled'): BankTransaction => ({
-  id, bank_account_id: 'ba_1', booking_date: '2026-02-10', amount_minor: 11_900, currency: 'EUR', counterparty_id: 'cp_1', counterparty_name: 'C', remittance_info: '', status, reconciliation_id: status === 'reconciled' ? 'rec_1' : null, version: 1,
+const txn = (id: string, status: BankTransaction['status'] = 'unreconciled'): BankTransaction => records.txn({
+  id, bank_account_id: 'ba_1', booking_date: '2026-02-10', amount_minor: 11_900, counterparty_name: 'C', status, reconciliation_id: status === 'reconciled' ? 'rec_1' : null,
 });
-const link = (id: string, txnId: string, amount: number): BankLink => ({ id, bank_transaction_id: txnId, ledger_entry_id: 'le_1', amount_minor: amount, created_at: '2026-02-10T00:00:00Z', created_by: 'bob', version: 1 });
+const link = (id: string, txnId: string, amount: number): BankLink => records.link({ id, bank_transaction_id: txnId, amount_minor: amount, created_at: '2026-02-10T00:00:00Z', created_by: 'bob' });
 
 const books = (fields: Partial<ReversalBooks> = {}): ReversalBooks => ({ org, entry: entry(), links: [], transactions: [], pending: [], ...fields });
 const request = { entry_id: 'le_1', reversal_date: '2026-03-01', reason: 'wrong customer' };

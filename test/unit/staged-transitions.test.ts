@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { decideTransition, mayView, type StagedStatus, type TransitionRequest } from '../../shared/domain/staged-transitions.js';
-import type { AppError } from '../../shared/errors.js';
 
 const NOW = '2026-03-10T12:00:00.000Z';
 const op = (status: StagedStatus, expires_at = '2026-03-17T12:00:00.000Z') => ({ staged_operation_id: 'stg_1', status, created_by: 'alice', expires_at });
 const req = (action: TransitionRequest['action'], actor = 'bob', require_distinct_approver = true): TransitionRequest => ({ action, actor, require_distinct_approver, now: NOW });
 const refusal = (d: ReturnType<typeof decideTransition>) => {
   if (d.kind !== 'refuse') throw new Error(`expected a refusal, got ${d.kind}`);
-  return { code: (d.error as AppError).code, details: (d.error as AppError).details };
+  return { code: d.error.code, details: d.error.details };
 };
 
 describe('staged operation transitions', () => {
@@ -47,7 +46,7 @@ describe('staged operation transitions', () => {
     for (const action of ['approve', 'reject', 'apply'] as const) {
       const d = decideTransition(op('approved', past), req(action));
       expect(d.kind).to.equal('expire_first');
-      if (d.kind === 'expire_first') expect((d.then as AppError).details).to.deep.equal({ staged_operation_id: 'stg_1', status: 'expired', action });
+      if (d.kind === 'expire_first') expect(d.then.details).to.deep.equal({ staged_operation_id: 'stg_1', status: 'expired', action });
     }
     expect(decideTransition(op('staged', past), req('expire', 'system'))).to.deep.equal({ kind: 'transition', from: 'staged', to: 'expired' });
     expect(decideTransition(op('staged'), req('expire', 'system'))).to.deep.equal({ kind: 'none' });

@@ -1,0 +1,87 @@
+// Loading one organisation's books (README "Loading books and creating tokens";
+// the file shape is shared/domain/books-file.ts): the file is validated whole before
+// anything is written, then upserted by id (shared/storage/books-write.ts);
+// re-import is idempotent, and records absent from the file are kept.
+// Ids are global: a record of another organisation is never overwritten.
+import type { Db } from 'mongodb';
+import type { BooksFile } from '../domain/books-file.js';
+import { checkBooksIntegrity } from '../domain/books-integrity.js';
+import type { FieldError } from '../errors.js';
+import { booksFileSchema } from '../schemas/books-file.js';
+import { compile } from '../schemas/validator.js';
+import {
+  BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, upsertRecords,
+  type BookRecord, type BookSection, type StoredById, type UpsertCounts,
+} from '../storage/books-write.js';
+
+const validateFile = compile<BooksFile>(booksFileSchema);
+
+export type ImportCounts = Record<string, UpsertCounts>;
+export type ImportResult = { ok: true; org_id: string; counts: ImportCounts } | { ok: false; errors: FieldError[] };
+
+interface SectionRecords {
+  section: BookSection;
+  records: BookRecord[];
+}
+
+/** Fields that may be absent in the file and are stored as null. */
+const NULL_DEFAULTS: Partial<Record<BookSection, string[]>> = {
+  ledger_entries: ['reversal_of', 'reversed_by'],
+  bank_transactions: ['reconciliation_id'],
+};
+
+export async function importBooks(db: Db, input: unknown): Promise<ImportResult> {
+  const checked = validateFile(input);
+  if (!checked.ok) return { ok: false, errors: checked.errors };
+  const file = checked.value;
+  const integrity = checkBooksIntegrity(file);
+  if (integrity.length > 0) return { ok: false, errors: integrity };
+
+  const orgId = file.org.id;
+  const sections = sectionsOf(file);
+  const stored = await Promise.all(sections.map(({ section }) => readSectionOfOrg(db, section, orgId)));
+  const foreign = await idsOwnedByOtherOrgs(db, sections, stored);
+  if (foreign.length > 0) return { ok: false, errors: foreign };
+
+  const counts: ImportCounts = {};
+  const { version: orgVersion, ...orgFields } = file.org;
+  const org: BookRecord = { ...orgFields, ...(orgVersion ? { version: orgVersion } : {}) };
+  counts.org = await upsertRecords(db, 'orgs', null, [org], await readOrgRecord(db, orgId));
+  for (const [i, { section, records }] of sections.entries()) {
+    counts[section] = await upsertRecords(db, section, orgId, records, stored[i]!);
+  }
+  return { ok: true, org_id: orgId, counts };
+}
+
+/** The file's record sections, each record normalised to what is stored. */
+function sectionsOf(file: BooksFile): SectionRecords[] {
+  return (Object.keys(BOOK_SECTIONS) as BookSection[]).map((section) => {
+    const records: readonly BooksFile[BookSection][number][] = file[section];
+    return { section, records: records.map((record) => normalise(section, { ...record })) };
+  });
+}
+
+function normalise(section: BookSection, record: BookRecord): BookRecord {
+  const out: BookRecord = { ...record };
+  delete out.org_id;
+  for (const field of NULL_DEFAULTS[section] ?? []) if (out[field] === undefined) out[field] = null;
+  if (section === 'inbox_documents') {
+    // A field extraction could not read is stored absent, whether the file said null or nothing.
+    const extracted = Object.fromEntries(Object.entries(out.extracted as Record<string, unknown>).filter(([, v]) => v !== null));
+    out.extracted = extracted;
+  }
+  return out;
+}
+
+/** Only ids new to this org can clash with another organisation's records. */
+async function idsOwnedByOtherOrgs(db: Db, sections: SectionRecords[], stored: StoredById[]): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  for (const [i, { section, records }] of sections.entries()) {
+    const index = new Map(records.map((r, at) => [r.id, at]));
+    const fresh = records.map((r) => r.id).filter((id) => !stored[i]!.has(id));
+    for (const id of await findTakenIds(db, section, fresh)) {
+      errors.push({ pointer: `/${section}/${index.get(id)}/id`, message: `${id} belongs to another organisation` });
+    }
+  }
+  return errors.sort((a, b) => (a.pointer < b.pointer ? -1 : 1));
+}
