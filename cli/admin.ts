@@ -1,4 +1,4 @@
-// `npm run admin -- …`: the operator's commands (DESIGN §4): load books,
+// `npm run admin -- …`: the operator's commands (README "Loading books and creating tokens"): load books,
 // generate a demo organisation, create API tokens. Exit codes: 0 ok, 1
 // failure, 2 bad input (a refused file, a bad option).
 import { readFile } from 'node:fs/promises';
@@ -49,7 +49,7 @@ function parseScopes(value: string): Scope[] {
 const program = new Command('admin').description('bookstage operator commands').exitOverride();
 
 const books = program.command('books').description('load books into MongoDB');
-books.command('import').argument('<file>', 'books JSON file (DESIGN §4)').description('validate a books file whole, then upsert it').action(async (file: string) => {
+books.command('import').argument('<file>', 'books JSON file (README "Loading books and creating tokens")').description('validate a books file whole, then upsert it').action(async (file: string) => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));

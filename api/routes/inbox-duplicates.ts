@@ -1,4 +1,4 @@
-// GET /api/v1/cli/bookkeeping/inbox/duplicates (DESIGN §5.4, §5.5): the
+// GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/http-api.md §10, §13.4): the
 // duplicate groups of the caller's inbox, one page at a time. The worker
 // loads and groups (a read job, see docs/inbox-duplicates-read-path.md for why); the
 // API validates, turns the cursor into a position and back, and answers.

@@ -1,4 +1,4 @@
-// Deterministic demo books (DESIGN §4 `books demo`): one organisation of any
+// Deterministic demo books (README "Loading books and creating tokens"): one organisation of any
 // size with real work for every operation — FIFO links to repair, reconciled
 // history to respect, reversible and already-reversed entries, and inbox
 // duplicates. The same (org_id, size, seed) always gives the same file; no

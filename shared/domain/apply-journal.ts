@@ -130,8 +130,8 @@ function reversalJournal(plan: ReversalPlan, books: ApplyBooks, ctx: JournalCont
 }
 
 // ---------------------------------------------------------------------------
-// Repair: the plan's actions, in order, on the transactions' links (DESIGN
-// §5.5 in docs/decisions-link-repair.md): `move` takes the amount off link_id
+// Repair: the plan's actions, in order, on the transactions' links
+// (docs/http-api.md §13.2.2, docs/decisions-link-repair.md): `move` takes the amount off link_id
 // (deleted at 0) and adds it to the transaction's link to the target entry
 // (created if absent); `link` adds to that link the same way; `unlink` takes
 // the amount off the link. Several actions on one link become one write of

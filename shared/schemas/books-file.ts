@@ -1,4 +1,4 @@
-// The books import file (DESIGN §4 "Loading books").
+// The books import file (README "Loading books and creating tokens", docs/http-api.md §2).
 import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, text, timestamp, version } from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;

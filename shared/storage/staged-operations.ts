@@ -6,7 +6,7 @@ import { isDuplicateKey } from './duplicate-key.js';
 /** States in which an operation still holds its scope (an apply under way holds it to the end). */
 export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved', 'applying'];
 
-/** How long a staged operation waits for approval (DESIGN §6). */
+/** How long a staged operation waits for approval (docs/staged-lifecycle.md). */
 export const STAGED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 

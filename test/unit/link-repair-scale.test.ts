@@ -251,7 +251,7 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
   return out;
 }
 
-/** What the worker loads for one repair (DESIGN §5.2, the caller's contract). */
+/** What the worker loads for one repair (docs/http-api.md §8, the caller's contract). */
 function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   const entries = books.ledger_entries.map(asEntry);
   const entryById = new Map(entries.map((e) => [e.id, e]));
@@ -282,7 +282,7 @@ function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   return inputs;
 }
 
-/** DESIGN §5.4 invoice number normalisation, as far as the demo data needs it. */
+/** docs/http-api.md §10 invoice number normalisation, as far as the demo data needs it. */
 const invoiceKey = (n: string): string => n.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '').replace(/^0+/, '');
 
 describe('demo books generator', () => {

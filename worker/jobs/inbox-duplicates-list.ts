@@ -1,4 +1,4 @@
-// Load → group → page for the inbox duplicate overview (DESIGN §5.4). Read
+// Load → group → page for the inbox duplicate overview (docs/http-api.md §10). Read
 // only: the organisation's open and booked documents, projected to the
 // grouping fields, grouped by the pure domain, one page cut out.
 import type { Db } from 'mongodb';
