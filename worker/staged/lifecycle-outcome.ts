@@ -1,12 +1,11 @@
 // What a review or apply job answers, and how it becomes the one StageAnswer
-// every job stores (shared/queue/stage-jobs.ts): a success is `done` (200),
-// an AppError is `refused` with its code.
+// every job stores (shared/queue/stage-jobs.ts): a success is `done`, an
+// error body is `refused` with its code; api/outcome.ts picks the status.
 import type { ErrorBody } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import type { Warning } from '../../shared/warnings.js';
 
 export interface JobOutcome {
-  http_status: number;
   operation: string;
   data?: unknown;
   warnings?: Warning[];

@@ -36,7 +36,7 @@ export async function reloadOperation(ctx: JobContext, id: string): Promise<Stag
 
 /** 200 with the operation as it now is. */
 export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): JobOutcome {
-  return { http_status: 200, operation: ctx.data.operation, data: stagedOperationDetail(doc), warnings: [] };
+  return { operation: ctx.data.operation, data: stagedOperationDetail(doc), warnings: [] };
 }
 
 /** This request already made the transition to `to` (a retried job, or a replay): it answers as if it just did. */
