@@ -81,7 +81,7 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
   }
   if (stored || (await failedForGood(deps, existing.job_id))) {
     // The earlier attempt could not finish: this retry is a new attempt under the same key.
-    const jobId = await moveKeyToNewJob(deps.db, recordId, existing.job_id);
+    const jobId = await moveKeyToNewJob(deps.db, existing);
     await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
     return;
   }

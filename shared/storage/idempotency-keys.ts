@@ -43,15 +43,25 @@ export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ cla
 
 /**
  * Point the key at a new job, because the answer of `fromJobId` was not final.
- * Returns the job id the key now names: the new one, or the one a concurrent
- * retry moved it to first.
+ * Returns the job id the key now names: ours, or the one a concurrent retry
+ * chose first. The choice is settled by inserting a successor record under a
+ * unique `_id` derived from the record and the job it replaces (FerretDB does
+ * not apply a guarded update atomically; a unique `_id` it does). The
+ * successor is swept with the key.
  */
-export async function moveKeyToNewJob(db: Db, recordId: string, fromJobId: string): Promise<string> {
+export async function moveKeyToNewJob(db: Db, record: IdempotencyKeyDoc): Promise<string> {
   const keys = collections(db).idempotencyKeys;
-  const jobId = newJobId();
-  const moved = await keys.updateOne({ _id: recordId, job_id: fromJobId }, { $set: { job_id: jobId } });
-  if (moved.modifiedCount === 1) return jobId;
-  return (await keys.findOne({ _id: recordId }))?.job_id ?? jobId;
+  const successorId = `${record._id}>${record.job_id}`;
+  let jobId = newJobId();
+  try {
+    await keys.insertOne({ ...record, _id: successorId, job_id: jobId });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    jobId = (await keys.findOne({ _id: successorId }))?.job_id ?? jobId;
+  }
+  // Every retry that saw the same old job sets the same successor: idempotent.
+  await keys.updateOne({ _id: record._id }, { $set: { job_id: jobId } });
+  return jobId;
 }
 
 export async function sweepIdempotencyKeys(db: Db, now: Date): Promise<number> {

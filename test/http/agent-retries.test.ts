@@ -49,6 +49,20 @@ describe('agent retries converge', () => {
     expect(retried.body.data.plan.reason).to.equal('second');
   });
 
+  it('parallel retries after a retryable 409 all join one new attempt: one operation, one answer', async () => {
+    const { entry, token } = await reversibleEntry();
+    const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
+    const headers = { 'idempotency-key': `race-${entry}` };
+    const blocked = await call('POST', path(entry), { token, body: { reason: 'second' }, headers });
+    expect(blocked.status).to.equal(409);
+    await removeOperation(first.body.data.staged_operation_id);
+    const retries = await Promise.all(Array.from({ length: 6 }, () => call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers })));
+    expect(retries.map((r) => r.status)).to.deep.equal(Array(6).fill(201));
+    expect(new Set(retries.map((r) => r.body.data.staged_operation_id)).size).to.equal(1);
+    const { db } = await stack();
+    expect(await db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry, 'plan.reason': 'second' })).to.equal(1);
+  });
+
   it('does not pin a key to a job that failed for good: the retry runs a new attempt', async () => {
     const s = await stack();
     const { entry, token } = await reversibleEntry();
