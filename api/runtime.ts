@@ -8,23 +8,51 @@ import type { Logger } from '../shared/logger.js';
 import { createProducerRedis, createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
 import { STAGE_QUEUE, stageJobOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
+/** Run `task` until it succeeds, every 2 s, in the background (a dependency that is down at start). */
+function untilDone(task: () => Promise<unknown>, logger: Logger, what: string): { stop: () => void } {
+  let stopped = false;
+  const attempt = (): void => {
+    task().then(
+      () => logger.info(`${what} ready`),
+      (err: unknown) => {
+        logger.warn({ err }, `${what} not ready yet; retrying in 2 s`);
+        if (!stopped) setTimeout(attempt, 2000).unref();
+      },
+    );
+  };
+  attempt();
+  return { stop: () => { stopped = true; } };
+}
+
+/** Wait a little for a connection; past that, start anyway and let it connect in the background. */
+async function readyOrLater(ready: Promise<unknown>, logger: Logger, what: string): Promise<void> {
+  try {
+    await within(ready, 2000, 'Redis');
+  } catch (err) {
+    logger.warn({ err }, `${what} unreachable at start; requests answer 503 until it is back`);
+    ready.catch(() => undefined);
+  }
+}
+
 /** An unreachable MongoDB answers 503 within this (plus the request's own work): under 2 s. */
 const API_MONGO_SELECTION_MS = 1500;
 
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
-  const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS);
-  await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
+  // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/http-api.md §6.4).
+  const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true });
+  const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
   const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
   const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
-  await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+  await readyOrLater(Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]), logger, 'Redis');
   // Each waiting request adds listeners for its own job; hundreds of concurrent
   // waits are normal for agents, not a leak.
   queueEvents.setMaxListeners(10_000);
@@ -33,7 +61,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   const readEventsConnection = createRedis(config.redisUrl);
   const readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
   const readQueueEvents = new QueueEvents(READ_QUEUE, { connection: readEventsConnection, prefix: config.queuePrefix });
-  await readQueueEvents.waitUntilReady();
+  await readyOrLater(readQueueEvents.waitUntilReady(), logger, 'Redis');
   readQueueEvents.setMaxListeners(10_000);
   readQueue.setMaxListeners(10_000);
   const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
@@ -48,6 +76,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   const close = (): Promise<void> => {
     // Stop accepting, let in-flight requests answer, then release connections.
     closing ??= (async () => {
+      indexes.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -211,6 +211,35 @@ describe('agent retries converge', () => {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
+    it('starts while Redis is down, answers 503 meanwhile, and stages once Redis is up', async function () {
+      this.timeout(60_000);
+      const dirDown = mkdtempSync(join(tmpdir(), 'bookstage-redis-'));
+      // A free port whose server is stopped: the API starts with nothing behind it.
+      const first = await startRedis(dirDown);
+      await stopProcess(first.pid, 'redis-server');
+      const port = first.port;
+      const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: 'startdown', LOG_LEVEL: 'silent' });
+      const lateApi = await startApi(config, createLogger('api', 'silent'));
+      let late: { pid: number; port: number } | null = null;
+      try {
+        const { entry, token } = await reversibleEntry();
+        const url = `http://127.0.0.1:${lateApi.port}${path(entry)}`;
+        const post = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `late-${entry}`, prefer: 'wait=0' }, body: '{}' });
+        expect((await post()).status).to.equal(503);
+        late = await startRedis(dirDown, port);
+        let status = 503;
+        for (let i = 0; i < 50 && status === 503; i += 1) {
+          status = (await post()).status;
+          if (status === 503) await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(status).to.equal(202);
+      } finally {
+        await lateApi.close();
+        if (late) await stopProcess(late.pid, 'redis-server');
+        rmSync(dirDown, { recursive: true, force: true });
+      }
+    });
+
     it('answers 503 dependency_unavailable fast while Redis is down, and stages once it is back, without restarts', async function () {
       this.timeout(60_000);
       const s = await stack();
