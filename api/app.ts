@@ -11,6 +11,7 @@ import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { ledgerReversalRoutes } from './routes/ledger-reversal.js';
 import { linkRepairRoutes } from './routes/link-repair.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { reconcileRoutes } from './routes/reconcile.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   app.use('/api', jsonBody);
+  app.use(openApiRoutes());
   app.use(ledgerReversalRoutes(deps.db, deps));
   app.use(jobRoutes(deps.db, deps.queue));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
