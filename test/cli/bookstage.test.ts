@@ -1,7 +1,7 @@
 // The bookstage CLI run as a subprocess against the real stack: what a person
 // reads, what an agent parses (--json is the API's envelope, exactly), and
 // the exit code of every kind of answer.
-import { statSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -282,24 +282,29 @@ describe('bookstage CLI', function () {
       const { books } = reversible();
       const conn = await loaded(books);
       const config = mkdtempSync(join(tmpdir(), 'bookstage-profile-'));
-      const env = { XDG_CONFIG_HOME: config };
-      const set = await runCli(['profile', 'set', 'ci', '--url', conn.url], { env, stdin: `${conn.token}\n` });
-      expect(set.code, set.stderr).to.equal(0);
-      const file = join(config, 'bookstage', 'config.json');
-      expect(statSync(file).mode & 0o777).to.equal(0o600);
-      const used = await runCli(['inbox', 'duplicates', '--profile', 'ci'], { env });
-      expect(used.code, used.stderr).to.equal(0);
-      expect(used.stdout).to.include('No duplicate groups.');
-      const list = await runCli(['profile', 'list'], { env });
-      expect(list.stdout).to.equal(`ci\t${conn.url}\n`);
-      expect(list.stdout).to.not.include(conn.token);
-
       const open = mkdtempSync(join(tmpdir(), 'bookstage-profile-'));
-      mkdirSync(join(open, 'bookstage'));
-      writeFileSync(join(open, 'bookstage', 'config.json'), JSON.stringify({ profiles: { ci: { url: conn.url, token: conn.token } } }), { mode: 0o644 });
-      const refused = await runCli(['inbox', 'duplicates', '--profile', 'ci'], { env: { XDG_CONFIG_HOME: open } });
-      expect(refused.code).to.equal(2);
-      expect(refused.stderr).to.include('chmod 600');
+      try {
+        const env = { XDG_CONFIG_HOME: config };
+        const set = await runCli(['profile', 'set', 'ci', '--url', conn.url], { env, stdin: `${conn.token}\n` });
+        expect(set.code, set.stderr).to.equal(0);
+        const file = join(config, 'bookstage', 'config.json');
+        expect(statSync(file).mode & 0o777).to.equal(0o600);
+        const used = await runCli(['inbox', 'duplicates', '--profile', 'ci'], { env });
+        expect(used.code, used.stderr).to.equal(0);
+        expect(used.stdout).to.include('No duplicate groups.');
+        const list = await runCli(['profile', 'list'], { env });
+        expect(list.stdout).to.equal(`ci\t${conn.url}\n`);
+        expect(list.stdout).to.not.include(conn.token);
+
+        mkdirSync(join(open, 'bookstage'));
+        writeFileSync(join(open, 'bookstage', 'config.json'), JSON.stringify({ profiles: { ci: { url: conn.url, token: conn.token } } }), { mode: 0o644 });
+        const refused = await runCli(['inbox', 'duplicates', '--profile', 'ci'], { env: { XDG_CONFIG_HOME: open } });
+        expect(refused.code).to.equal(2);
+        expect(refused.stderr).to.include('chmod 600');
+      } finally {
+        rmSync(config, { recursive: true, force: true });
+        rmSync(open, { recursive: true, force: true });
+      }
     });
   });
 

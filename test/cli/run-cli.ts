@@ -9,10 +9,14 @@ import { fileURLToPath } from 'node:url';
 // This file runs as dist/test/cli/run-cli.js; the CLI is dist/cli/bookstage/main.js.
 export const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'bookstage', 'main.js');
 
+/** One empty config dir for every run of this test process, so that no real profile is ever read. */
+let configHome: string | null = null;
+const emptyConfigHome = (): string => (configHome ??= mkdtempSync(join(tmpdir(), 'bookstage-cli-config-')));
+
 export interface CliRun { code: number | null; stdout: string; stderr: string }
 
 export function runCli(args: string[], options: { url?: string; token?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<CliRun> {
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'bookstage-cli-config-')), NO_COLOR: undefined, BOOKSTAGE_PROFILE: undefined };
+  const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: emptyConfigHome(), NO_COLOR: undefined, BOOKSTAGE_PROFILE: undefined };
   env.BOOKSTAGE_URL = options.url;
   env.BOOKSTAGE_TOKEN = options.token;
   Object.assign(env, options.env ?? {});

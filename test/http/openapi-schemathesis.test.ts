@@ -70,14 +70,16 @@ describe('schemathesis against the live API', function () {
         '--header', `Authorization: Bearer ${token}`,
         '--max-examples', MAX_EXAMPLES,
         '--seed', process.env.SCHEMATHESIS_SEED ?? '20260101',
-        '--workers', '2',
+        // One worker: with two, Schemathesis 4.32.5's coverage phase now and then dies of
+        // an internal KeyError in its own value cache (a tool bug, not an API answer).
+        '--workers', '1',
         '--request-timeout', '30',
         '--no-shrink',
-        '--output-sanitize', 'true',
+        '--output-sanitize', process.env.SCHEMATHESIS_REPORT_DIR ? 'false' : 'true',
         ...report,
       ], cwd);
       if (process.env.SCHEMATHESIS_VERBOSE) process.stderr.write(result.output);
-      expect(result.code, result.output.slice(-12_000)).to.equal(0);
+      expect(result.code, result.output.slice(-40_000)).to.equal(0);
       expect(result.output).to.match(/passed/i);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
