@@ -6,6 +6,7 @@ import { resolveProfile, type Profile } from './config.js';
 import { CliError, EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 import { NetworkError, send, type Answer, type Request, type RetryPolicy } from './http-client.js';
 import type { Io } from './io.js';
+import { fieldOf, isList } from './output/answer-data.js';
 import { renderAnswer } from './output/answer.js';
 
 export interface CommonOptions { json?: boolean; profile?: string; retries?: number }
@@ -68,7 +69,8 @@ export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'wait
 
 /** Poll a pending job (its Location) until it is no longer 202, or --timeout runs out. */
 export async function follow(profile: Profile, pending: Answer, opts: StagingOptions, io: Io): Promise<Answer> {
-  const jobId: string | undefined = pending.envelope?.data?.job_id;
+  const id = fieldOf(pending.envelope?.data, 'job_id');
+  const jobId = typeof id === 'string' ? id : undefined;
   const location = pending.headers.get('location') ?? (jobId ? `/api/v1/cli/jobs/${jobId}` : null);
   if (!location) return pending;
   const deadline = Date.now() + (opts.timeout ?? DEFAULT_FOLLOW_SECONDS) * 1000;
@@ -94,18 +96,20 @@ export async function runPaged(pathFor: (cursor: string | undefined) => string, 
   for (;;) {
     last = await sendOrFail(profile, { method: 'GET', path: pathFor(cursor) }, retryPolicy(opts, io, undefined));
     const data = last.envelope?.data;
-    const ok = last.status === 200 && Array.isArray(data?.[listKey]);
+    const list = fieldOf(data, listKey);
     if (opts.json) print(io, last, true);
-    if (!ok) {
+    if (last.status !== 200 || !isList(list)) {
       if (!opts.json) print(io, last, false);
       return exitCodeFor(last.status, data);
     }
-    collected.push(...data[listKey]);
-    cursor = data.next_cursor ?? undefined;
+    collected.push(...list);
+    const next = fieldOf(data, 'next_cursor');
+    cursor = typeof next === 'string' ? next : undefined;
     if (!opts.all || !cursor) break;
   }
   if (!opts.json) {
-    const merged: Answer = { ...last, envelope: { ...last.envelope!, data: { ...last.envelope!.data, [listKey]: collected } } };
+    // The last page's envelope, with every page's items (it is an object: its list was read above).
+    const merged: Answer = { ...last, envelope: { ...last.envelope!, data: { ...(last.envelope!.data as Record<string, unknown>), [listKey]: collected } } };
     print(io, merged, false);
     if (cursor) io.out(`More: add --cursor ${cursor} (or --all)\n`);
   }

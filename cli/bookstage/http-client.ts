@@ -22,7 +22,8 @@ export interface Envelope {
   ok: boolean;
   operation: string | null;
   request_id: string;
-  data?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shapes differ per operation; renderers read fields defensively
+  /** Differs per operation; output/answer-data.ts tells the shapes apart. */
+  data?: unknown;
   warnings?: Array<{ code: string; message: string; details?: Record<string, unknown> }>;
   error?: { code: string; status: number; retryable: boolean; message: string; details?: Record<string, unknown>; errors?: Array<{ pointer: string; message: string }> };
 }

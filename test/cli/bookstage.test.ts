@@ -11,11 +11,12 @@ import { startRedis } from '../../scripts/services/redis.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { SCOPES } from '../../shared/storage/api-tokens.js';
+import type { DuplicatesPageData, PendingData, ReversalData, StagedListData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { startDropProxy } from './drop-proxy.js';
-import { runCli } from './run-cli.js';
+import { envelopeOf, runCli } from './run-cli.js';
 
 async function loaded(books: Books, scopes: readonly string[] = SCOPES): Promise<{ url: string; token: string }> {
   const s = await stack();
@@ -190,7 +191,7 @@ describe('bookstage CLI', function () {
       const conn = await loaded(books);
       const pending = await runCli(['ledger', 'reverse', entry, '--wait', '0', '--json'], conn);
       expect(pending.code).to.equal(6);
-      const envelope = JSON.parse(pending.stdout);
+      const envelope = envelopeOf<PendingData>(pending.stdout);
       expect(envelope.data.outcome).to.equal('pending');
       const followed = await runCli(['jobs', 'show', envelope.data.job_id, '--follow'], conn);
       expect(followed.code, followed.stderr).to.equal(0);
@@ -243,11 +244,11 @@ describe('bookstage CLI', function () {
       for (const d of docs) expect(readable.stdout).to.include(d);
 
       const json = await runCli(['inbox', 'duplicates', '--limit', '1', '--all', '--json'], conn);
-      const pages = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const pages = json.stdout.trim().split('\n').map((l) => envelopeOf<DuplicatesPageData>(l));
       expect(pages).to.have.length(2);
       const first = await call('GET', '/api/v1/cli/bookkeeping/inbox/duplicates?limit=1', { token: conn.token });
       expect({ ...pages[0], request_id: null }).to.deep.equal({ ...first.body, request_id: null });
-      expect(pages[1].data.next_cursor).to.equal(null);
+      expect(pages[1]!.data.next_cursor).to.equal(null);
     });
 
     it('one page with --limit says how to get the next', async () => {
@@ -354,7 +355,7 @@ describe('bookstage CLI', function () {
     async function stageReversal(url: string, token: string, entry: string): Promise<string> {
       const run = await runCli(['ledger', 'reverse', entry, '--reason', 'booked twice', '--json'], { url, token });
       expect(run.code, run.stdout + run.stderr).to.equal(0);
-      return JSON.parse(run.stdout).data.staged_operation_id as string;
+      return envelopeOf<ReversalData>(run.stdout).data.staged_operation_id;
     }
 
     it('staged list shows the operations the token can see: its own, or all with staged:approve', async () => {
@@ -375,7 +376,7 @@ describe('bookstage CLI', function () {
       expect(all.stdout).to.match(new RegExp(`${carols}\\s+ledger_reversal\\s+staged\\s+carol`));
 
       const byCarol = await runCli(['staged', 'list', '--created-by', 'carol', '--json'], { url: o.url, token: o.bob });
-      const page = JSON.parse(byCarol.stdout);
+      const page = envelopeOf<StagedListData>(byCarol.stdout);
       const api = await call('GET', '/api/v1/cli/staged-operations?created_by=carol', { token: o.bob });
       expect({ ...page, request_id: null }).to.deep.equal({ ...api.body, request_id: null });
       expect(page.data.items.map((i: { staged_operation_id: string }) => i.staged_operation_id)).to.deep.equal([carols]);
@@ -439,7 +440,7 @@ describe('bookstage CLI', function () {
       // Applying an applied operation answers it again.
       const replay = await runCli(['staged', 'apply', id, '--json'], { url: o.url, token: o.alice });
       expect(replay.code, replay.stdout).to.equal(0);
-      expect(JSON.parse(replay.stdout).data.status).to.equal('applied');
+      expect(envelopeOf<StagedOperationData>(replay.stdout).data.status).to.equal('applied');
     });
 
     it('staged reject needs a note (exit 2), releases the scope, and the entry can be staged again', async () => {
@@ -520,7 +521,7 @@ describe('bookstage CLI', function () {
         const done = await run;
         expect(done.stderr).to.match(new RegExp(`HTTP 503; retry 1/20 in 1\\.0 s \\(same Idempotency-Key ${key}\\)`));
         expect(done.code, done.stdout + done.stderr).to.equal(6);
-        expect(JSON.parse(done.stdout).data.outcome).to.equal('pending');
+        expect(envelopeOf<PendingData>(done.stdout).data.outcome).to.equal('pending');
         expect(await s.db.collection('idempotency_keys').countDocuments({ org_id: books.orgId })).to.equal(1);
       });
     });

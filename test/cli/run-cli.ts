@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AnswerBody } from '../helpers/http.js';
 
 // This file runs as dist/test/cli/run-cli.js; the CLI is dist/cli/bookstage/main.js.
 export const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'bookstage', 'main.js');
@@ -22,7 +23,7 @@ export function runCli(args: string[], options: { url?: string; token?: string; 
   Object.assign(env, options.env ?? {});
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
@@ -31,4 +32,9 @@ export function runCli(args: string[], options: { url?: string; token?: string; 
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** What `--json` prints: the API's envelope, typed like the HTTP tests' answers (test/helpers/answers.ts). */
+export function envelopeOf<Data>(stdout: string): AnswerBody<Data> {
+  return JSON.parse(stdout) as AnswerBody<Data>;
 }

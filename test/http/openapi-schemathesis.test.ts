@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { ensureSchemathesis } from '../../scripts/schemathesis-venv.js';
 import { SCOPES } from '../../shared/storage/api-tokens.js';
 import { Books } from '../helpers/books.js';
+import type { ReversalData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
@@ -50,9 +51,9 @@ describe('schemathesis against the live API', function () {
     const other = await s.token(books.orgId, ['ledger:stage'], 'carol');
     const staged: string[] = [];
     for (const [entry, by] of [[reversible[0]!, token], [reversible[1]!, other]] as const) {
-      const answer = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: by, body: {} });
+      const answer = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: by, body: {} });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
-      staged.push(answer.body.data.staged_operation_id as string);
+      staged.push(answer.body.data.staged_operation_id);
     }
 
     const cwd = mkdtempSync(join(tmpdir(), 'bookstage-schemathesis-'));

@@ -2,6 +2,7 @@
 // envelope: an error, a pending job, a page of duplicates, staged
 // operations, or a staging result. Warnings follow the summary.
 import type { Answer } from '../http-client.js';
+import { isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
 import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
@@ -14,16 +15,16 @@ export function renderAnswer(style: Style, answer: Answer): string {
   if (!env.ok && env.error) return renderError(style, answer.status, env);
   const data = env.data;
   let out: string;
-  if (data?.outcome === 'pending') {
+  if (isPending(data)) {
     out = `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n`
       + `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
-  } else if (Array.isArray(data?.groups)) {
+  } else if (isDuplicatesPage(data)) {
     out = renderDuplicateGroups(style, data.groups);
-  } else if (Array.isArray(data?.items)) {
+  } else if (isStagedList(data)) {
     out = renderStagedList(style, data.items);
-  } else if (data?.staged_operation_id && data?.kind && Array.isArray(data?.history)) {
+  } else if (isStagedOperation(data)) {
     out = renderStagedOperation(style, data);
-  } else if (['staged', 'noop', 'blocked'].includes(data?.outcome)) {
+  } else if (isStagingResult(data)) {
     out = renderStagingResult(style, env.operation, data, env.warnings ?? []);
   } else {
     out = `${JSON.stringify(data, null, 2)}\n`;

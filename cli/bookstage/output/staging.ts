@@ -1,10 +1,9 @@
 // A staging answer (staged, noop, blocked) as a summary: what happened, the
 // plan, and how to go on.
+import type { StagingResultData } from './answer-data.js';
 import { renderPlan } from './plans.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
-
-type Data = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- read defensively
 
 const KIND_LABEL: Record<string, string> = {
   'bank_reconcile.stage': 'bank reconciliation',
@@ -12,7 +11,7 @@ const KIND_LABEL: Record<string, string> = {
   'ledger_reversal.stage': 'ledger reversal',
 };
 
-export function renderStagingResult(style: Style, operation: string | null, data: Data, warnings: Array<{ code: string }>): string {
+export function renderStagingResult(style: Style, operation: string | null, data: StagingResultData, warnings: Array<{ code: string }>): string {
   const label = (operation && KIND_LABEL[operation]) ?? 'operation';
   let out = '';
   if (data.outcome === 'staged') {
@@ -25,7 +24,7 @@ export function renderStagingResult(style: Style, operation: string | null, data
     out += `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
   } else if (data.outcome === 'blocked') {
     out += `${style.red('Blocked')}: the ${label} cannot be planned; nothing was staged.\n`;
-    out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b: Data) => [b.code, (b.ids ?? []).join(', ')]));
+    out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));
   }
   out += renderPlan(style, data.plan);
   if (data.plan_hash) out += style.dim(`plan_hash ${data.plan_hash}`) + '\n';
