@@ -9,6 +9,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { stagedOperationRoutes } from './routes/staged-operations.js';
 import { stagingRoutes } from './routes/staging.js';
 import type { ReadDeps } from './read-handler.js';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   app.use('/api', jsonBody);
+  app.use(openApiRoutes());
   app.use(stagingRoutes(deps.db, deps));
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
   app.use(jobRoutes(deps.db, deps.queue));

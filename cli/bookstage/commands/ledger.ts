@@ -1,0 +1,23 @@
+// bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
+import type { Command } from 'commander';
+import { readBodyOption, setField } from '../body.js';
+import { runStaging, type StagingOptions } from '../call.js';
+import type { Io } from '../io.js';
+import { example, withStaging } from './options.js';
+
+interface Options extends StagingOptions { reversalDate?: string; reason?: string }
+
+export function ledgerCommands(program: Command, io: Io, done: (code: number) => void): void {
+  const group = example(program.command('ledger').description('ledger entries'), 'bookstage ledger reverse le_12 --reason "booked twice"');
+  const reverse = group.command('reverse').argument('<entry_id>', 'the ledger entry to reverse').description('stage the reversal of a ledger entry');
+  withStaging(reverse)
+    .option('--reversal-date <date>', 'reversal_date: date of the reversing entry (default today, UTC)')
+    .option('--reason <text>', 'reason: why the entry is reversed')
+    .action(async (entryId: string, opts: Options) => {
+      const body = readBodyOption(opts.body);
+      setField(body, 'reversal_date', opts.reversalDate);
+      setField(body, 'reason', opts.reason);
+      done(await runStaging({ method: 'POST', path: `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`, body }, opts, io));
+    });
+  example(reverse, 'bookstage ledger reverse le_12 --reversal-date 2026-11-01 --reason "booked twice"');
+}

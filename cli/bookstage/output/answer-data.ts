@@ -1,0 +1,53 @@
+// The `data` of the answers the readable output knows, typed with the
+// domain's own result types (README "The HTTP API"; the schemas in
+// shared/schemas/ describe the same shapes). An envelope's `data` arrives as
+// parsed JSON of unknown shape: the guards below pick a shape by the fields
+// that tell the answers apart, and a renderer then reads the rest as the API
+// documents it. The imports are types only: the CLI loads no server code.
+import type { Blocker } from '../../../shared/domain/decision.js';
+import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js';
+import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
+import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
+import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
+import type { StagedOperationDetail } from '../../../shared/storage/staged-operation-view.js';
+
+export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail };
+
+/** A call that outlived its wait (202): the job to follow. */
+export interface PendingData { outcome: 'pending'; job_id: string }
+
+/** A staging answer: `staged` names the new (or already pending) operation; `blocked` has no plan. */
+export type StagingResultData =
+  | { outcome: 'staged'; staged_operation_id: string; status: string; expires_at: string; blockers?: Blocker[]; plan: unknown; plan_hash: string }
+  | { outcome: 'noop'; blockers?: Blocker[]; plan: unknown; plan_hash: string }
+  | { outcome: 'blocked'; blockers: Blocker[]; plan: null; plan_hash: null };
+
+/** `value[key]` when `value` is a JSON object (or array), else undefined. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Array.isArray that keeps the items `unknown` rather than `any`. */
+export const isList = (value: unknown): value is unknown[] => Array.isArray(value);
+
+export const isPending = (data: unknown): data is PendingData => fieldOf(data, 'outcome') === 'pending';
+
+export const isDuplicatesPage = (data: unknown): data is { groups: DuplicateGroup[]; next_cursor: string | null } =>
+  isList(fieldOf(data, 'groups'));
+
+export const isStagedList = (data: unknown): data is { items: StagedOperationDetail[]; next_cursor: string | null } =>
+  isList(fieldOf(data, 'items'));
+
+export const isStagedOperation = (data: unknown): data is StagedOperationDetail =>
+  Boolean(fieldOf(data, 'staged_operation_id') && fieldOf(data, 'kind') && isList(fieldOf(data, 'history')));
+
+export function isStagingResult(data: unknown): data is StagingResultData {
+  const outcome = fieldOf(data, 'outcome');
+  return outcome === 'staged' || outcome === 'noop' || outcome === 'blocked';
+}
+
+/** Plans, told apart by the field only that kind has (shared/schemas/staging-results.ts). */
+export const isReversalPlan = (plan: unknown): plan is ReversalPlan => Boolean(fieldOf(plan, 'reversing_entry'));
+export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
+export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
+  isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;

@@ -1,0 +1,37 @@
+// Any answer of the API as a readable summary, chosen by the shape of its
+// envelope: an error, a pending job, a page of duplicates, staged
+// operations, or a staging result. Warnings follow the summary.
+import type { Answer } from '../http-client.js';
+import { isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
+import { renderDuplicateGroups } from './duplicates.js';
+import { renderError } from './errors.js';
+import { renderStagedList, renderStagedOperation } from './staged-operations.js';
+import { renderStagingResult } from './staging.js';
+import type { Style } from './style.js';
+
+export function renderAnswer(style: Style, answer: Answer): string {
+  const env = answer.envelope;
+  if (!env || typeof env !== 'object') return `HTTP ${answer.status}: ${answer.text.slice(0, 2000)}\n`;
+  if (!env.ok && env.error) return renderError(style, answer.status, env);
+  const data = env.data;
+  let out: string;
+  if (isPending(data)) {
+    out = `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n`
+      + `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
+  } else if (isDuplicatesPage(data)) {
+    out = renderDuplicateGroups(style, data.groups);
+  } else if (isStagedList(data)) {
+    out = renderStagedList(style, data.items);
+  } else if (isStagedOperation(data)) {
+    out = renderStagedOperation(style, data);
+  } else if (isStagingResult(data)) {
+    out = renderStagingResult(style, env.operation, data, env.warnings ?? []);
+  } else {
+    out = `${JSON.stringify(data, null, 2)}\n`;
+  }
+  for (const w of env.warnings ?? []) {
+    if (w.code === 'already_staged') continue; // said in the summary
+    out += `${style.yellow('Warning')} ${w.code}: ${w.message}\n`;
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+// The three plans a staged operation can hold, as a bookkeeper reads them
+// (plan shapes: README "The HTTP API" and shared/schemas/staging-results.ts).
+import { isReconcilePlan, isRepairPlan, isReversalPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan } from './answer-data.js';
+import { formatMoney } from './money.js';
+import type { Style } from './style.js';
+import { table } from './table.js';
+
+/** The plan of an answer, whichever of the three it is (or none: a blocked repair has null). */
+export function renderPlan(style: Style, plan: unknown): string {
+  if (isReversalPlan(plan)) return reversalPlan(style, plan);
+  if (isReconcilePlan(plan)) return reconcilePlan(style, plan);
+  if (isRepairPlan(plan)) return repairPlan(style, plan);
+  return plan === null || plan === undefined ? '' : `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+function reversalPlan(style: Style, plan: ReversalPlan): string {
+  const entry = plan.reversing_entry;
+  const currency = entry.currency;
+  let out = `Reverses ledger entry ${style.bold(plan.ledger_entry_id)} on ${plan.reversal_date}${plan.reason ? ` (reason: ${plan.reason})` : ''}\n`;
+  out += `Reversing entry: ${entry.description}, ref ${entry.reference}, counterparty ${entry.counterparty_id}, ${currency}\n`;
+  out += table(style, ['account', 'debit', 'credit'], (entry.lines ?? []).map((l) => [
+    String(l.account), l.debit_minor ? formatMoney(l.debit_minor, currency) : '', l.credit_minor ? formatMoney(l.credit_minor, currency) : '',
+  ]));
+  const actions = plan.actions ?? [];
+  out += actions.length === 0 ? 'Bank links removed: none\n' : `Bank links removed (${actions.length}):\n${table(style, ['link', 'transaction', 'amount'], actions.map((a) => [a.link_id, a.bank_transaction_id, formatMoney(a.amount_minor, currency)]))}`;
+  return out;
+}
+
+function reconcilePlan(style: Style, plan: ReconciliationPlan): string {
+  const st = plan.statement;
+  const currency = st.currency;
+  let out = `Reconciles bank account ${style.bold(plan.bank_account_id)} through ${st.end_date}${st.reference ? ` (statement ${st.reference})` : ''}\n`;
+  out += `Opening ${formatMoney(plan.opening_balance_minor, currency)} + cleared ${formatMoney(plan.cleared_total_minor, currency, { signed: true })} = closing ${formatMoney(plan.closing_balance_minor, currency)}\n`;
+  const txns = plan.transactions ?? [];
+  out += `Transactions (${txns.length}):\n`;
+  out += table(style, ['transaction', 'date', 'amount', 'linked to'], txns.map((t) => [
+    t.bank_transaction_id, t.booking_date, formatMoney(t.amount_minor, currency, { signed: true }),
+    (t.links ?? []).map((l) => `${l.ledger_entry_id} (${formatMoney(l.amount_minor, currency)})`).join(', '),
+  ]));
+  if (plan.left_out?.count > 0) {
+    out += style.yellow(`Left out: ${plan.left_out.count} unreconciled transaction(s) up to ${st.end_date}: ${plan.left_out.first_ids.join(', ')}${plan.left_out.count > plan.left_out.first_ids.length ? ', …' : ''}`) + '\n';
+  }
+  return out;
+}
+
+function repairPlan(style: Style, plan: LinkRepairPlan): string {
+  // The repair answer carries no currency: amounts are the account's minor units.
+  const money = (m: number): string => formatMoney(m, null);
+  let out = `Repairs links of bank account ${style.bold(plan.bank_account_id)} with counterparty ${style.bold(plan.counterparty_id)} as of ${plan.as_of} (FIFO)\n`;
+  const actions = plan.actions ?? [];
+  if (actions.length > 0) {
+    out += `Actions (${actions.length}):\n`;
+    out += table(style, ['action', 'transaction', 'link', 'from entry', 'to entry', 'amount'], actions.map((a) => [
+      a.kind, a.bank_transaction_id, 'link_id' in a ? a.link_id : '',
+      a.kind === 'move' ? a.from_ledger_entry_id : a.kind === 'unlink' ? a.ledger_entry_id : '',
+      a.kind === 'move' ? a.to_ledger_entry_id : a.kind === 'link' ? a.ledger_entry_id : '',
+      money(a.amount_minor),
+    ]));
+  }
+  const s = plan.summary;
+  if (s) {
+    out += `Summary: ${s.moves} move(s) ${money(s.moved_minor)}, ${s.links} link(s) ${money(s.linked_minor)}, ${s.unlinks} unlink(s) ${money(s.unlinked_minor)}\n`;
+    out += `Unallocated transaction money: ${money(s.unallocated_transaction_minor)}; uncovered entry amounts: ${money(s.uncovered_entry_minor)}\n`;
+  }
+  return out;
+}

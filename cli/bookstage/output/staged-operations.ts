@@ -1,0 +1,35 @@
+// Staged operations (list, show, and the answers of approve, reject and
+// apply): who staged what, its status and history, and its plan.
+import type { StagedOperationDetail } from './answer-data.js';
+import { renderPlan } from './plans.js';
+import type { Style } from './style.js';
+import { table } from './table.js';
+
+export function renderStagedList(style: Style, items: StagedOperationDetail[]): string {
+  if (items.length === 0) return 'No staged operations.\n';
+  return table(style, ['id', 'kind', 'status', 'created by', 'created at', 'expires at'],
+    items.map((o) => [o.staged_operation_id, o.kind, o.status, o.created_by, o.created_at, o.expires_at]));
+}
+
+export function renderStagedOperation(style: Style, op: StagedOperationDetail): string {
+  let out = `${style.bold(op.staged_operation_id)}  ${op.kind}  status ${style.bold(String(op.status))}\n`;
+  out += `Created by ${op.created_by} at ${op.created_at}; expires ${op.expires_at}\n`;
+  out += renderResult(style, op.result);
+  out += renderPlan(style, op.plan);
+  if (op.plan_hash) out += style.dim(`plan_hash ${op.plan_hash}`) + '\n';
+  const history = op.history ?? [];
+  if (history.length > 0) {
+    out += 'History:\n' + table(style, ['at', 'actor', 'change', 'note'], history.map((h) => [h.at, h.actor, `${h.from ?? '—'} → ${h.to}`, h.note ?? '']));
+  }
+  return out;
+}
+
+/** Once apply ended (docs/staged-lifecycle.md "Apply"): what it wrote, or the error it recorded. */
+function renderResult(style: Style, result: StagedOperationDetail['result'] | undefined): string {
+  if (result === undefined || result === null) return '';
+  let out = `Result: ${style.bold(String(result.status))} at ${result.at} by ${result.by}\n`;
+  const changes = result.changes ?? [];
+  if (changes.length > 0) out += `Changes (${changes.length}):\n${table(style, ['action', 'collection', 'id'], changes.map((c) => [c.action, c.collection, c.id]))}`;
+  if (result.error) out += `Error ${style.bold(String(result.error.code))}: ${result.error.message}\n`;
+  return out;
+}

@@ -1,0 +1,113 @@
+// The `data` of each staging answer, as the worker returns it today (README
+// "The HTTP API"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
+// and worker/staging/commit-staged.ts). Response ids are plain strings: they
+// echo stored records, which the request schemas do not constrain.
+
+const str = { type: 'string' } as const;
+const date = { type: 'string', format: 'date' } as const;
+const timestamp = { type: 'string', format: 'date-time' } as const;
+const integer = { type: 'integer' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const planHash = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Hex SHA-256 of the RFC 8785 canonical JSON of `plan`.' } as const;
+
+const object = (properties: Record<string, object>, required: string[] = Object.keys(properties), extra: object = {}) =>
+  ({ type: 'object', additionalProperties: false, required, properties, ...extra });
+
+export const STAGED_STATUSES = ['staged', 'approved', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
+
+/** The fields every `staged` answer has beside its plan. */
+const stagedFields = {
+  outcome: { const: 'staged' },
+  staged_operation_id: { type: 'string', pattern: '^stg_' },
+  status: { enum: [...STAGED_STATUSES], description: 'The staged operation\'s status; `staged` (or `approved`) for a pending one.' },
+  expires_at: timestamp,
+} as const;
+
+const unlinkAction = object({
+  kind: { const: 'unlink' }, bank_transaction_id: str, link_id: str, ledger_entry_id: str, amount_minor: integer,
+});
+
+// --- ledger reversal ----------------------------------------------------
+
+export const reversalPlanSchema = object({
+  ledger_entry_id: str,
+  reversal_date: date,
+  reason: { anyOf: [str, { type: 'null' }] },
+  reversing_entry: object({
+    entry_date: date,
+    description: str,
+    reference: str,
+    counterparty_id: str,
+    currency: str,
+    lines: { type: 'array', items: object({ account: str, debit_minor: integer, credit_minor: integer }) },
+    reversal_of: str,
+  }),
+  actions: { type: 'array', items: unlinkAction, description: 'One unlink per bank link of the entry, by link id.' },
+}, undefined, { title: 'ReversalPlan' });
+
+export const reversalResultSchema = object({ ...stagedFields, plan: reversalPlanSchema, plan_hash: planHash }, undefined, { title: 'ReversalStageResult' });
+
+// --- bank reconciliation ------------------------------------------------
+
+export const reconcilePlanSchema = object({
+  bank_account_id: str,
+  statement: object({ end_date: date, closing_balance_minor: integer, currency: str, reference: { anyOf: [str, { type: 'null' }] } }),
+  opening_balance_minor: integer,
+  cleared_total_minor: integer,
+  closing_balance_minor: integer,
+  transactions: {
+    type: 'array',
+    description: 'By (booking_date, id); each one\'s links by link id.',
+    items: object({
+      bank_transaction_id: str, booking_date: date, amount_minor: integer,
+      links: { type: 'array', items: object({ link_id: str, ledger_entry_id: str, amount_minor: integer }) },
+    }),
+  },
+  left_out: object({ count, first_ids: { type: 'array', maxItems: 10, items: str } }),
+}, undefined, { title: 'ReconcilePlan' });
+
+export const reconcileResultSchema = object({ ...stagedFields, plan: reconcilePlanSchema, plan_hash: planHash }, undefined, { title: 'ReconcileStageResult' });
+
+// --- ledger link repair -------------------------------------------------
+
+export const repairActionSchema = {
+  title: 'RepairAction',
+  oneOf: [
+    object({ kind: { const: 'move' }, bank_transaction_id: str, link_id: str, from_ledger_entry_id: str, to_ledger_entry_id: str, amount_minor: integer }),
+    object({ kind: { const: 'link' }, bank_transaction_id: str, ledger_entry_id: str, amount_minor: integer }),
+    unlinkAction,
+  ],
+} as const;
+
+export const repairPlanSchema = object({
+  bank_account_id: str,
+  counterparty_id: str,
+  as_of: date,
+  actions: { type: 'array', items: repairActionSchema },
+  summary: object({
+    moves: count, links: count, unlinks: count, moved_minor: integer, linked_minor: integer, unlinked_minor: integer,
+    unallocated_transaction_minor: integer, uncovered_entry_minor: integer,
+  }),
+}, undefined, { title: 'RepairPlan' });
+
+export const REPAIR_BLOCKER_CODES = ['currency_mismatch', 'frozen_link_to_reversed_entry', 'frozen_link_to_other_counterparty', 'frozen_over_allocation'] as const;
+
+const blockers = { type: 'array', items: object({ code: { enum: [...REPAIR_BLOCKER_CODES] }, ids: { type: 'array', items: str } }) } as const;
+const noBlockers = { type: 'array', maxItems: 0 } as const;
+
+export const repairStagedResultSchema = object({ ...stagedFields, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairStagedResult' });
+
+export const repairResultSchema = {
+  title: 'RepairStageResult',
+  oneOf: [
+    repairStagedResultSchema,
+    object({ outcome: { const: 'noop' }, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
+    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
+  ],
+} as const;
+
+// --- a call that outlived its wait (202) --------------------------------
+
+export const jobIdSchema = { type: 'string', pattern: '^job_[A-Za-z0-9-]{1,64}$', description: 'A job id as answered in a 202 (`data.job_id`).' } as const;
+
+export const pendingResultSchema = object({ outcome: { const: 'pending' }, job_id: jobIdSchema }, undefined, { title: 'PendingResult' });
