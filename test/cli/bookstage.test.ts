@@ -5,15 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startApi, type ApiRuntime } from '../../api/runtime.js';
-import { stopProcess } from '../../scripts/services/processes.js';
-import { startRedis } from '../../scripts/services/redis.js';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
 import { SCOPES } from '../../shared/storage/api-tokens.js';
 import type { DuplicatesPageData, PendingData, ReversalData, StagedListData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
+import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
 import { stack } from '../helpers/stack.js';
 import { startDropProxy } from './drop-proxy.js';
 import { envelopeOf, runCli } from './run-cli.js';
@@ -492,32 +488,25 @@ describe('bookstage CLI', function () {
     });
 
     describe('with its Redis stopped', () => {
-      let dir = '';
-      let redis: { pid: number; port: number } | null = null;
-      let api: ApiRuntime | null = null;
+      let own: OwnRedisApi | null = null;
 
       after(async () => {
-        await api?.close();
-        if (redis) await stopProcess(redis.pid, 'redis-server');
-        if (dir) rmSync(dir, { recursive: true, force: true });
+        await own?.close();
       });
 
       it('retries 503 dependency_unavailable with the same Idempotency-Key until Redis is back: one request, accepted once', async () => {
         const s = await stack();
-        dir = mkdtempSync(join(tmpdir(), 'bookstage-cli-redis-'));
-        redis = await startRedis(dir);
         // An API of its own on its own Redis; no worker serves that queue, so once Redis is back the job waits (202).
-        const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${redis.port}`, PORT: '0', QUEUE_PREFIX: 'cli-outage', LOG_LEVEL: 'silent' });
-        api = await startApi(config, createLogger('api', 'silent'));
+        own = await apiWithOwnRedis('cli-outage');
         const { books, entry } = reversible();
         await s.load(books.file);
         const token = await s.token(books.orgId, ['ledger:stage']);
-        await stopProcess(redis.pid, 'redis-server');
+        await own.stopRedis();
         const key = `cli-outage-${entry}`;
-        const run = runCli(['ledger', 'reverse', entry, '--idempotency-key', key, '--wait', '0', '--retries', '20', '--json'], { url: `http://127.0.0.1:${api.port}`, token });
+        const run = runCli(['ledger', 'reverse', entry, '--idempotency-key', key, '--wait', '0', '--retries', '20', '--json'], { url: `http://127.0.0.1:${own.port}`, token });
         // The first answers are 503 (Retry-After: 1); Redis comes back while the CLI retries.
         await new Promise((r) => setTimeout(r, 1500));
-        redis = await startRedis(dir, redis.port);
+        await own.startRedis();
         const done = await run;
         expect(done.stderr).to.match(new RegExp(`HTTP 503; retry 1/20 in 1\\.0 s \\(same Idempotency-Key ${key}\\)`));
         expect(done.code, done.stdout + done.stderr).to.equal(6);

@@ -1,24 +1,22 @@
 // The retry contract an agent relies on (docs/http-api.md §6.2–§6.4), one
 // test per rule, on the real stack.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { shutdownGraceMs } from '../../api/shutdown-grace.js';
 import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
 import { stageJobOptions } from '../../shared/queue/stage-jobs.js';
-import { stopProcess } from '../../scripts/services/processes.js';
-import { startRedis } from '../../scripts/services/redis.js';
 import { Books } from '../helpers/books.js';
 import type { LinkRepairData, PendingData, ReversalData } from '../helpers/answers.js';
 import { call, poll } from '../helpers/http.js';
+import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
 import { stack } from '../helpers/stack.js';
 
 const path = (entry: string): string => `/api/v1/cli/ledger/entries/${entry}/reverse/stage`;
+
+/** A staging POST with a fixed key and no wait, straight to an API of a test's own. */
+const postTo = (port: number, route: string, token: string, key: string) => (): Promise<Response> =>
+  fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key, prefer: 'wait=0' }, body: '{}' });
 
 async function reversibleEntry(): Promise<{ books: Books; entry: string; token: string }> {
   const books = new Books();
@@ -201,57 +199,36 @@ describe('agent retries converge', () => {
   });
 
   describe('with Redis stopped and started again', () => {
-    let dir = '';
-    let redis: { pid: number; port: number } | null = null;
-    let api: ApiRuntime | null = null;
+    let own: OwnRedisApi | null = null;
 
-    after(async () => {
-      await api?.close();
-      if (redis) await stopProcess(redis.pid, 'redis-server');
-      if (dir) rmSync(dir, { recursive: true, force: true });
+    afterEach(async () => {
+      await own?.close();
+      own = null;
     });
 
     it('starts while Redis is down, answers 503 meanwhile, and stages once Redis is up', async function () {
       this.timeout(60_000);
-      const dirDown = mkdtempSync(join(tmpdir(), 'bookstage-redis-'));
-      // A free port whose server is stopped: the API starts with nothing behind it.
-      const first = await startRedis(dirDown);
-      await stopProcess(first.pid, 'redis-server');
-      const port = first.port;
-      const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: 'startdown', LOG_LEVEL: 'silent' });
-      const lateApi = await startApi(config, createLogger('api', 'silent'));
-      let late: { pid: number; port: number } | null = null;
-      try {
-        const { entry, token } = await reversibleEntry();
-        const url = `http://127.0.0.1:${lateApi.port}${path(entry)}`;
-        const post = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `late-${entry}`, prefer: 'wait=0' }, body: '{}' });
-        expect((await post()).status).to.equal(503);
-        late = await startRedis(dirDown, port);
-        let status = 503;
-        for (let i = 0; i < 50 && status === 503; i += 1) {
-          status = (await post()).status;
-          if (status === 503) await new Promise((r) => setTimeout(r, 200));
-        }
-        expect(status).to.equal(202);
-      } finally {
-        await lateApi.close();
-        if (late) await stopProcess(late.pid, 'redis-server');
-        rmSync(dirDown, { recursive: true, force: true });
+      own = await apiWithOwnRedis('startdown', { redisDown: true });
+      const { entry, token } = await reversibleEntry();
+      const post = postTo(own.port, path(entry), token, `late-${entry}`);
+      expect((await post()).status).to.equal(503);
+      await own.startRedis();
+      let status = 503;
+      for (let i = 0; i < 50 && status === 503; i += 1) {
+        status = (await post()).status;
+        if (status === 503) await new Promise((r) => setTimeout(r, 200));
       }
+      expect(status).to.equal(202);
     });
 
     it('answers 503 dependency_unavailable fast while Redis is down, and stages once it is back, without restarts', async function () {
       this.timeout(60_000);
       const s = await stack();
-      dir = mkdtempSync(join(tmpdir(), 'bookstage-redis-'));
-      redis = await startRedis(dir);
-      const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${redis.port}`, PORT: '0', QUEUE_PREFIX: 'outage', LOG_LEVEL: 'silent' });
-      api = await startApi(config, createLogger('api', 'silent'));
+      own = await apiWithOwnRedis('outage');
       const { entry, token } = await reversibleEntry();
-      const url = `http://127.0.0.1:${api.port}${path(entry)}`;
-      const post = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `outage-${entry}`, prefer: 'wait=0' }, body: '{}' });
+      const post = postTo(own.port, path(entry), token, `outage-${entry}`);
 
-      await stopProcess(redis.pid, 'redis-server');
+      await own.stopRedis();
       const started = Date.now();
       const down = await post();
       const elapsed = Date.now() - started;
@@ -262,7 +239,7 @@ describe('agent retries converge', () => {
       expect(down.headers.get('x-request-id')).to.be.a('string');
       expect(elapsed).to.be.lessThan(2000);
 
-      redis = await startRedis(dir, redis.port);
+      await own.startRedis();
       let up: Response | null = null;
       for (let i = 0; i < 50; i += 1) {
         up = await post();

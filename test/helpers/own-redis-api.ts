@@ -1,0 +1,48 @@
+// An API of its own on a Redis of its own, for outage tests: the test stops
+// and starts that Redis (same port, same data dir) while the shared stack's
+// servers stay up. No worker serves its queue prefix, so a request accepted
+// once Redis is back waits for one (202).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApi } from '../../api/runtime.js';
+import { loadConfig } from '../../shared/config.js';
+import { createLogger } from '../../shared/logger.js';
+import { stopProcess } from '../../scripts/services/processes.js';
+import { startRedis, type RedisProcess } from '../../scripts/services/redis.js';
+
+export interface OwnRedisApi {
+  /** The API's HTTP port. */
+  port: number;
+  stopRedis(): Promise<void>;
+  startRedis(): Promise<void>;
+  /** API, Redis and data dir, all gone. */
+  close(): Promise<void>;
+}
+
+/** `redisDown`: the API starts with Redis already stopped (nothing behind its port). */
+export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?: boolean } = {}): Promise<OwnRedisApi> {
+  const dir = mkdtempSync(join(tmpdir(), 'bookstage-redis-'));
+  const first = await startRedis(dir);
+  const port = first.port;
+  let redis: RedisProcess | null = first;
+  const stop = async (): Promise<void> => {
+    if (redis) await stopProcess(redis.pid, 'redis-server');
+    redis = null;
+  };
+  if (options.redisDown) await stop();
+  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent' });
+  const api = await startApi(config, createLogger('api', 'silent'));
+  return {
+    port: api.port,
+    stopRedis: stop,
+    async startRedis() {
+      redis ??= await startRedis(dir, port);
+    },
+    async close() {
+      await api.close();
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
