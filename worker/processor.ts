@@ -16,7 +16,6 @@ import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
-import { toStageAnswer } from './staged/lifecycle-outcome.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
@@ -30,11 +29,11 @@ function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, set
     case 'bank_reconcile.stage':
       return stageReconciliation({ ...base, data });
     case 'staged_operations.approve':
-      return approveStagedOperation({ ...base, data }).then(toStageAnswer);
+      return approveStagedOperation({ ...base, data });
     case 'staged_operations.reject':
-      return rejectStagedOperation({ ...base, data }).then(toStageAnswer);
+      return rejectStagedOperation({ ...base, data });
     case 'staged_operations.apply':
-      return applyStagedOperation({ ...base, data }).then(toStageAnswer);
+      return applyStagedOperation({ ...base, data });
     default:
       return unknownOperation(data);
   }

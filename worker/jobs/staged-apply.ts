@@ -9,7 +9,7 @@ import { planJournal } from '../../shared/domain/apply-journal.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
 import { decideTransition } from '../../shared/domain/staged-transitions.js';
 import { AppError } from '../../shared/errors.js';
-import type { JobOutcome } from '../staged/lifecycle-outcome.js';
+import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
@@ -22,7 +22,7 @@ import { afterLostClaim, expireOperation, historyItem } from '../staged/transiti
 
 const DECIDE_ATTEMPTS = 5;
 
-export async function applyStagedOperation(ctx: JobContext): Promise<JobOutcome> {
+export async function applyStagedOperation(ctx: JobContext): Promise<StageAnswer> {
   let op = await loadVisibleOperation(ctx);
   const org = await findOrg(ctx.db, ctx.data.org_id);
   for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
@@ -91,7 +91,7 @@ async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result
 }
 
 /** An operation whose apply ended: 200 when applied, else the error it recorded (stale_plan, apply_failed). */
-async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise<JobOutcome> {
+async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise<StageAnswer> {
   await settleOperation(ctx.db, op);
   if (op.status === 'applied') return operationOutcome(ctx, op);
   if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) throw AppError.fromBody(op.result.error);

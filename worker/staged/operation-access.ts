@@ -5,7 +5,7 @@
 import { mayView } from '../../shared/domain/staged-transitions.js';
 import { AppError } from '../../shared/errors.js';
 import type { LifecycleJobInput } from '../../shared/queue/stage-jobs.js';
-import type { JobOutcome } from './lifecycle-outcome.js';
+import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 
 export type LifecycleOperation = 'staged_operations.approve' | 'staged_operations.reject' | 'staged_operations.apply';
 import { stagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
@@ -34,9 +34,9 @@ export async function reloadOperation(ctx: JobContext, id: string): Promise<Stag
   return doc;
 }
 
-/** 200 with the operation as it now is. */
-export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): JobOutcome {
-  return { operation: ctx.data.operation, data: stagedOperationDetail(doc), warnings: [] };
+/** The step succeeded: the operation as it now is. Refusals are thrown as AppErrors (the processor answers them). */
+export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): StageAnswer {
+  return { operation: ctx.data.operation, outcome: 'done', data: { ...stagedOperationDetail(doc) }, warnings: [] };
 }
 
 /** This request already made the transition to `to` (a retried job, or a replay): it answers as if it just did. */

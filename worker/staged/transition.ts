@@ -3,7 +3,7 @@
 // operation and decides again, so it answers the recorded state.
 import type { Db } from 'mongodb';
 import { decideTransition, type LifecycleAction, type StagedStatus } from '../../shared/domain/staged-transitions.js';
-import type { JobOutcome } from '../staged/lifecycle-outcome.js';
+import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { AuditEventDoc } from '../../shared/storage/collections.js';
 import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
@@ -15,7 +15,7 @@ import { lifecycleInput, loadVisibleOperation, madeByThisRequest, operationOutco
 /** Enough for any race: each lost compare-and-set means the status moved on, and there are few statuses. */
 const DECIDE_ATTEMPTS = 5;
 
-export async function runReviewTransition(ctx: JobContext, action: Exclude<LifecycleAction, 'apply' | 'expire'>, target: StagedStatus): Promise<JobOutcome> {
+export async function runReviewTransition(ctx: JobContext, action: Exclude<LifecycleAction, 'apply' | 'expire'>, target: StagedStatus): Promise<StageAnswer> {
   let op = await loadVisibleOperation(ctx);
   const org = await findOrg(ctx.db, ctx.data.org_id);
   const note = lifecycleInput(ctx).note ?? null;
