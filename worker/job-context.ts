@@ -10,8 +10,8 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   data: StageJobData<Op>;
   /** The instant this attempt started (expiry and lock ages), distinct from data.requested_at. */
   now: Date;
-  /** Settings from the worker's config; absent in jobs built without one (defaults apply). */
-  settings?: WorkerJobSettings;
+  /** Settings from the worker's config. */
+  settings: WorkerJobSettings;
 }
 
 export interface WorkerJobSettings {

@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
-import { PENDING_STATUSES } from './staged-operations.js';
+import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
 import { findWhereIn } from './where-in.js';
 
 /** A lock whose operation has not appeared after this long is an orphan. */
@@ -35,7 +35,7 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
     const op = opById.get(lock.staged_operation_id);
     const live = op
       // An apply under way holds its scope to the end, whatever its expiry.
-      ? op.status === 'applying' || (PENDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
+      ? op.status === 'applying' || (HOLDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
       : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
     if (live) holders.push({ staged_operation_id: lock.staged_operation_id, scope_key: lock.scope_key, plan_hash: lock.plan_hash });
     else await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id });

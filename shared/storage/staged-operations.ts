@@ -1,14 +1,6 @@
 import type { Db } from 'mongodb';
-import { collections, type StagedOperationDoc, type StagedStatus } from './collections.js';
+import { collections, type StagedOperationDoc } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
-
-
-/** States in which an operation still holds its scope (an apply under way holds it to the end). */
-export const PENDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved', 'applying'];
-
-/** How long a staged operation waits for approval (docs/staged-lifecycle.md). */
-export const STAGED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
 
 /** Insert once: a retried job finds its own operation already there and gets it back. */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {

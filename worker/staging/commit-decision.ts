@@ -11,7 +11,7 @@ import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordTransition } from '../../shared/storage/audit-events.js';
 import type { StagedKind, StagedOperationDoc } from '../../shared/storage/collections.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
-import { findStagedOperation, insertStagedOperation, STAGED_TTL_MS } from '../../shared/storage/staged-operations.js';
+import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf } from '../test-faults.js';
@@ -99,7 +99,7 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
     status: 'staged',
     created_by: data.actor,
     created_at: createdAt,
-    expires_at: new Date(now.getTime() + (ctx.settings?.stagedTtlMs ?? STAGED_TTL_MS)).toISOString(),
+    expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
     scope_key: decision.claim.scope_key,
