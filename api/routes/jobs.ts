@@ -8,13 +8,15 @@ import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
 import type { AnyStageJobData, StageJobReturn } from '../../shared/queue/stage-jobs.js';
+import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { operation } from '../middleware/request-id.js';
 import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.js';
 
-const JOB_ID = /^job_[A-Za-z0-9-]{1,64}$/;
+/** The documented job-id pattern: anything else cannot be one of ours. */
+const JOB_ID = new RegExp(jobIdSchema.pattern);
 
 export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>): Router {
   const router = Router();
