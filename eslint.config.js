@@ -15,7 +15,7 @@ export default defineConfig(
   {
     ignores: [
       'dist/**', 'node_modules/**', '.cache/**', '.bookstage/**',
-      '{api,worker,shared,cli,test,bench,scripts}/**/*.js',
+      '{api,worker,shared,cli,test,bench,scripts,web}/**/*.js',
     ],
   },
   eslint.configs.recommended,

@@ -10,8 +10,10 @@ import { requestId } from './middleware/request-id.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { openApiRoutes } from './routes/openapi.js';
+import { reviewPage } from './routes/review.js';
 import { stagedOperationRoutes } from './routes/staged-operations.js';
 import { stagingRoutes } from './routes/staging.js';
+import { whoamiRoutes } from './routes/whoami.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
@@ -42,6 +44,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
   app.use(jobRoutes(deps.db, deps.queue));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
+  app.use(whoamiRoutes(deps.db));
+  app.use(reviewPage());
   app.use(routeNotFound);
   app.use(errorToEnvelope);
   return app;

@@ -16,6 +16,7 @@ import {
 import {
   jobIdSchema, pendingResultSchema, reconcileResultSchema, repairResultSchema, repairStagedResultSchema, reversalResultSchema,
 } from './staging-results.js';
+import { whoamiSchema } from './whoami.js';
 
 /** A success answer: its `data` schema, and the headers it carries beside X-Request-Id. */
 export interface SuccessAnswer {
@@ -237,6 +238,17 @@ export const API_ROUTES: RouteContract[] = [
     success: { 200: { description: 'The operation, `status: "applied"`, with `result.changes`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPLY_ERRORS]),
     followsJob: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/whoami',
+    operation: 'whoami.show',
+    summary: 'The token\'s organisation, actor and scopes',
+    description: 'What the token presented is allowed to do, so that a client (the review page, docs/review-page.md) offers only the actions it may take. Any valid token.',
+    tags: ['meta'],
+    auth: { scope: null },
+    success: { 200: { description: 'The token\'s identity.', data: whoamiSchema } },
+    errors: AUTHENTICATED,
   },
   {
     method: 'get',

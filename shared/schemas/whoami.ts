@@ -1,0 +1,15 @@
+// GET /api/v1/cli/whoami (docs/review-page.md): who a token is, so that a
+// client (the review page) shows only the actions the token may take.
+import { SCOPES } from '../storage/collections.js';
+
+export const whoamiSchema = {
+  title: 'Who am I',
+  type: 'object',
+  additionalProperties: false,
+  required: ['org_id', 'actor', 'scopes'],
+  properties: {
+    org_id: { type: 'string' },
+    actor: { type: 'string' },
+    scopes: { type: 'array', items: { enum: [...SCOPES] }, description: 'The scopes the token carries.' },
+  },
+} as const;

@@ -1,0 +1,219 @@
+// The review page in a real browser (Debian's chromium, headless) against the
+// real stack: sign in with a token, read the inbox, see a staged link repair
+// as a before/after table, have a self-approval refused with the API's own
+// message, approve as another actor, apply, see `applied`; the reconciliation,
+// reversal and duplicate views too. Every view: axe-core finds no serious or
+// critical violation, a screenshot is saved (.cache/screenshots/), and the
+// page asks nothing of any origin but its own. docs/review-page.md.
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Books } from '../helpers/books.js';
+import type { LinkRepairData, ReconcileData, ReversalData } from '../helpers/answers.js';
+import { call } from '../helpers/http.js';
+import { stack } from '../helpers/stack.js';
+import { approve } from '../helpers/staged.js';
+import { chromiumPath, launch, SKIP_MESSAGE } from './chromium.js';
+import { screenshot, seriousViolations } from './page-checks.js';
+
+const REPAIR = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
+const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
+
+interface World {
+  books: Books; repairId: string; reconcileId: string; reversalId: string;
+  txn: string; older: string; newer: string; wrongLink: string;
+  erin: string; bob: string;
+}
+
+/** Books with one of each kind staged by erin (who may approve, but not her own), and one duplicate pair in the inbox. */
+async function world(): Promise<World> {
+  const s = await stack();
+  const books = new Books();
+  const account = books.account();
+  const older = books.invoice(1_000, { entry_date: '2026-02-01' });
+  const newer = books.invoice(1_000, { entry_date: '2026-02-05' });
+  const txn = books.txn(account, 1_000, { booking_date: '2026-02-10' });
+  const wrongLink = books.link(txn, newer, 1_000);
+  // A second account for the reconciliation and a paid invoice for the reversal, outside the repair's scope.
+  const other = books.account({ name: 'Savings' });
+  const paid = books.linkedTxn(other, 12_050, { counterparty_id: books.cp('b'), booking_date: '2026-02-12' });
+  const reversed = books.linkedTxn(other, -4_500, { counterparty_id: books.cp('c'), booking_date: '2026-02-14' });
+  const file = { sha256: createHash('sha256').update(books.uid).digest('hex'), name: 'invoice.pdf', size: 1000, mime: 'application/pdf' };
+  books.doc({ file, extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } });
+  books.doc({ file: { ...file, name: 'invoice (1).pdf' }, received_at: '2026-02-02T09:00:00.000Z', extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } });
+  await s.load(books.file);
+
+  const erin = await s.token(books.orgId, ['bank:stage', 'ledger:stage', 'staged:read', 'staged:approve', 'staged:apply', 'inbox:read'], 'erin');
+  const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply', 'inbox:read'], 'bob');
+  const repair = await call<LinkRepairData>('POST', REPAIR, { token: erin, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' } });
+  expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
+  const reconcile = await call<ReconcileData>('POST', RECONCILE, {
+    token: erin, body: { bank_account_id: other, statement: { end_date: '2026-02-13', closing_balance_minor: 12_050, currency: 'EUR' }, transaction_ids: [paid.txn] },
+  });
+  expect(reconcile.status, JSON.stringify(reconcile.body)).to.equal(201);
+  const reversal = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${reversed.entry}/reverse/stage`, { token: erin, body: { reversal_date: '2026-03-01', reason: 'booked twice' } });
+  expect(reversal.status, JSON.stringify(reversal.body)).to.equal(201);
+  return {
+    books, repairId: repair.body.data.staged_operation_id, reconcileId: reconcile.body.data.staged_operation_id, reversalId: reversal.body.data.staged_operation_id,
+    txn, older, newer, wrongLink, erin, bob,
+  };
+}
+
+describe('the review page in a browser (GET /review)', function () {
+  this.timeout(90_000);
+  let browser: Browser | null = null;
+  let context: BrowserContext;
+  let page: Page;
+  let w: World;
+  let baseUrl: string;
+  const requested: string[] = [];
+  const cspReports: string[] = [];
+
+  before(async function () {
+    const executable = chromiumPath();
+    if (!executable) {
+      console.log(`      ${SKIP_MESSAGE}`);
+      this.skip();
+    }
+    baseUrl = (await stack()).baseUrl;
+    w = await world();
+    browser = await launch(executable);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('request', (r) => requested.push(r.url()));
+    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspReports.push(m.text()); });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  async function signIn(token: string): Promise<void> {
+    await page.goto(`${baseUrl}/review`);
+    await page.getByLabel('API token').fill(token);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('link', { name: 'Staged operations' }).waitFor();
+  }
+
+  async function checkView(name: string): Promise<void> {
+    expect(await seriousViolations(page), `axe on ${name}`).to.deep.equal([]);
+    await screenshot(page, name);
+  }
+
+  it('is served with a CSP that allows only its own origin, and no cookies', async () => {
+    const res = await fetch(`${baseUrl}/review`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("default-src 'none'").and.include("script-src 'self'").and.include("style-src 'self'").and.include("connect-src 'self'");
+    expect(csp).to.not.match(/unsafe-inline|unsafe-eval|https?:/);
+    expect(res.headers.get('set-cookie')).to.equal(null);
+    const html = await res.text();
+    expect(html).to.not.match(/<script(?![^>]*\bsrc=")[^>]*>|style="/);
+  });
+
+  it('asks for a token once, keeps it in sessionStorage only, and lists the staged operations newest first', async () => {
+    await page.goto(`${baseUrl}/review`);
+    await page.getByLabel('API token').waitFor();
+    await checkView('1-sign-in');
+    await signIn(w.erin);
+    expect(page.url()).to.not.include(w.erin);
+    expect(await page.evaluate('sessionStorage.getItem("bookstage.token")')).to.equal(w.erin);
+    expect(await context.cookies()).to.deep.equal([]);
+    const rows = page.locator('table tbody tr');
+    await rows.first().waitFor();
+    const ids = await page.locator('table tbody tr td:first-child').allTextContents();
+    expect(ids.slice(0, 3)).to.deep.equal([w.reversalId, w.reconcileId, w.repairId]);
+    const repairRow = rows.filter({ hasText: w.repairId });
+    expect(await repairRow.locator('td').allTextContents()).to.include.members(['Link repair', 'staged', `account ${w.books.file.bank_accounts[0]!.id}, counterparty ${w.books.cp('a')}`, '1 moves, 0 new links, 0 unlinks', 'erin']);
+    await checkView('2-inbox');
+
+    await page.getByLabel('Kind').selectOption('ledger_reversal');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('table tbody tr', { hasText: w.reversalId }).waitFor();
+    expect(await page.locator('table tbody tr').count()).to.equal(1);
+  });
+
+  it('shows the staged repair as a before/after table; a self-approval is refused with the API\'s own message', async () => {
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    const table = page.getByRole('table', { name: `Bank transaction ${w.txn}` });
+    await table.waitFor();
+    const moved = table.locator('tbody tr.moved');
+    expect(await moved.locator('td').allTextContents()).to.deep.equal(['moved', `${w.newer} (link ${w.wrongLink})`, w.older, '10.00']);
+    expect(await page.getByTestId('status').textContent()).to.equal('staged');
+    await checkView('3-repair-staged');
+
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const message = await page.getByTestId('refusal-message').textContent();
+    // The very message the API answers to the same call (a refusal changes nothing, so asking again is safe).
+    const direct = await approve(w.erin, w.repairId);
+    expect(direct.status).to.equal(403);
+    expect(direct.body.error.code).to.equal('self_approval_forbidden');
+    expect(message).to.equal(direct.body.error.message);
+    expect(await page.getByTestId('refusal').textContent()).to.include('403 self_approval_forbidden');
+    expect(await page.getByTestId('status').textContent()).to.equal('staged');
+    await checkView('4-repair-refused');
+  });
+
+  it('another actor approves, then applies: pending is shown, then `applied` with what was written', async () => {
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(w.bob);
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    await page.getByLabel('Note (required to reject)').fill('FIFO is right');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Approve: done. Status is now approved.').waitFor();
+    expect(await page.getByTestId('status').textContent()).to.equal('approved');
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).to.equal(0);
+
+    // Record every text the outcome area shows, so that a fast apply's "pending" is not missed.
+    await page.evaluate(`window.__seen = []; new MutationObserver(() => { const o = document.getElementById('outcome'); if (o) window.__seen.push(o.textContent); })
+      .observe(document.getElementById('main'), { childList: true, subtree: true, characterData: true })`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Apply: done. Status is now applied.').waitFor();
+    expect(await page.evaluate('window.__seen')).to.include('Apply: pending…');
+    expect(await page.getByTestId('status').textContent()).to.equal('applied');
+    const history = await page.getByRole('table', { name: 'Who did what' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(history).to.deep.equal(['erin', 'bob', 'bob', 'bob']);
+    expect(await page.getByRole('table', { name: 'Who did what' }).textContent()).to.include('FIFO is right');
+    expect(await page.getByRole('button', { name: /Approve|Reject|Apply/ }).count()).to.equal(0);
+    await checkView('5-repair-applied');
+  });
+
+  it('shows a reconciliation (statement, transactions, checks, resulting reconciled_through) and a reversal (entries side by side, links released)', async () => {
+    await page.goto(`${baseUrl}/review#/operation/${w.reconcileId}`);
+    await page.getByRole('table', { name: 'Transactions it marks reconciled' }).waitFor();
+    expect(await page.locator('main').textContent()).to.include('reconciled_through').and.include('2026-02-13, balance 120.50 EUR').and.include('Checks passed');
+    await checkView('6-reconciliation');
+
+    await page.goto(`${baseUrl}/review#/operation/${w.reversalId}`);
+    await page.getByRole('table', { name: 'Lines of the reversing entry' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Bank links released' }).locator('tbody tr').count()).to.equal(1);
+    expect(await page.getByRole('table', { name: 'Lines of the reversing entry' }).textContent()).to.include('45.00 EUR');
+    await checkView('7-reversal');
+  });
+
+  it('shows the duplicate overview with the rule and the documents side by side', async () => {
+    await page.getByRole('link', { name: 'Duplicates' }).click();
+    const group = page.locator('.group').first();
+    await group.waitFor();
+    expect(await group.locator('article').count()).to.equal(2);
+    expect(await group.textContent()).to.include('Rule: same file');
+    await checkView('8-duplicates');
+  });
+
+  it('is usable at phone width', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    await page.getByRole('table', { name: `Bank transaction ${w.txn}` }).waitFor();
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
+    expect(overflow).to.be.at.most(0);
+    await checkView('9-repair-phone');
+  });
+
+  it('requested nothing from any origin but its own, and broke no CSP rule', () => {
+    expect(requested.length).to.be.greaterThan(10);
+    const origin = new URL(baseUrl).origin;
+    expect(requested.filter((u) => new URL(u).origin !== origin)).to.deep.equal([]);
+    expect(cspReports).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,24 @@
+// What an operation holds and a one-line summary, for the inbox rows
+// (docs/http-api.md §6.3 scope keys; summary fields from shared/domain/staged-summary.ts).
+import type { ReconcilePlan, RepairPlan, ReversalPlan, StagedOperation } from './types.js';
+
+export function scopeOf(op: StagedOperation): string {
+  switch (op.kind) {
+    case 'ledger_link_repair': {
+      const p = op.plan as RepairPlan;
+      return `account ${p.bank_account_id}, counterparty ${p.counterparty_id}`;
+    }
+    case 'bank_reconcile': return `account ${(op.plan as ReconcilePlan).bank_account_id}`;
+    case 'ledger_reversal': return `entry ${(op.plan as ReversalPlan).ledger_entry_id}`;
+  }
+}
+
+export function summaryOf(op: StagedOperation): string {
+  const s = op.summary;
+  const n = (k: string): number => Number(s[k] ?? 0);
+  switch (op.kind) {
+    case 'ledger_link_repair': return `${n('moves')} moves, ${n('links')} new links, ${n('unlinks')} unlinks`;
+    case 'bank_reconcile': return `${n('transactions')} transactions marked reconciled${n('left_out') ? `, ${n('left_out')} left out` : ''}`;
+    case 'ledger_reversal': return `reverse ${String(s.ledger_entry_id)}, release ${n('unlinks')} bank links`;
+  }
+}
