@@ -13,7 +13,8 @@ COPY cli ./cli
 COPY scripts ./scripts
 COPY test ./test
 COPY bench ./bench
-RUN npx tsc -p tsconfig.json
+COPY web ./web
+RUN npx tsc -p tsconfig.json && npx tsc -p web/tsconfig.json && node scripts/copy-web-assets.mjs
 
 # Runtime stage: production dependencies and compiled code only.
 FROM node:24-bookworm-slim

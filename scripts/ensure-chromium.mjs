@@ -16,6 +16,7 @@ if (!found()) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (root && hasApt()) {
     process.stderr.write('bookstage: installing chromium for the browser tests (apt-get install -y chromium)…\n');
+    /** @param {string} cmd */
     const run = (cmd) => execSync(cmd, { stdio: ['ignore', process.stderr, process.stderr], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     try {
       try {

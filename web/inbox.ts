@@ -20,8 +20,8 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
     h('select', { id, name: id }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text))));
   const form = h('form', { class: 'filters', 'aria-label': 'Filter staged operations', onsubmit: (e: Event) => {
     e.preventDefault();
-    const data = new FormData(form);
-    void inboxView(main, { status: String(data.get('status') ?? ''), kind: String(data.get('kind') ?? ''), cursors: [] });
+    const value = (name: string): string => (form.elements.namedItem(name) as HTMLSelectElement).value;
+    void inboxView(main, { status: value('status'), kind: value('kind'), cursors: [] });
   } },
   select('status', 'Status', [['', 'any'], ...STATUSES.map((s): [string, string] => [s, s])], state.status),
   select('kind', 'Kind', [['', 'any'], ...Object.entries(KIND_LABELS)], state.kind),

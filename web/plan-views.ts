@@ -41,7 +41,7 @@ function repairView(plan: RepairPlan): HTMLElement {
       ['Left unallocated on transactions', plain(s.unallocated_transaction_minor ?? 0)], ['Left uncovered on entries', plain(s.uncovered_entry_minor ?? 0)],
     ]),
     h('h3', {}, 'Blockers'),
-    h('p', {}, 'None: a repair with blockers is answered `blocked` and never staged (docs/http-api.md §8).'));
+    h('p', {}, 'None. A repair with blockers is answered "blocked" and never staged; if apply finds the books changed, the documents are listed above.'));
 }
 
 function reconcileView(plan: ReconcilePlan): HTMLElement {
@@ -54,7 +54,7 @@ function reconcileView(plan: ReconcilePlan): HTMLElement {
   });
   const balanced = plan.opening_balance_minor + plan.cleared_total_minor === plan.closing_balance_minor;
   return h('section', { 'aria-labelledby': 'plan-h' },
-    h('h2', { id: 'plan-h' }, 'Reconciliation'),
+    h('h2', { id: 'plan-h' }, 'Reconciliation: what it marks'),
     h('h3', {}, 'Statement'),
     facts([
       ['Bank account', plan.bank_account_id], ['Statement end', plan.statement.end_date], ['Reference', plan.statement.reference ?? '—'],
@@ -83,13 +83,12 @@ function reversalView(plan: ReversalPlan): HTMLElement {
   // The reversing entry is the original with debit and credit swapped (shared/domain/reversal-plan.ts): swapping back shows the original.
   const original = r.lines.map((l) => ({ account: l.account, debit_minor: l.credit_minor, credit_minor: l.debit_minor }));
   return h('section', { 'aria-labelledby': 'plan-h' },
-    h('h2', { id: 'plan-h' }, 'Reversal'),
+    h('h2', { id: 'plan-h' }, 'Reversal: original and reversing entry'),
     facts([['Entry', plan.ledger_entry_id], ['Reversal date', plan.reversal_date], ['Reason', plan.reason ?? '—']]),
     h('div', { class: 'side-by-side' },
       h('div', {}, h('h3', {}, `Original entry ${plan.ledger_entry_id}`), facts([['Counterparty', r.counterparty_id], ['Reference', r.reference]]), linesTable(`Lines of ${plan.ledger_entry_id}`, original, r.currency)),
       h('div', {}, h('h3', {}, 'Reversing entry (new)'), facts([['Date', r.entry_date], ['Description', r.description]]), linesTable('Lines of the reversing entry', r.lines, r.currency))),
-    h('h3', {}, 'Bank links released'),
     plan.actions.length
       ? table('Bank links released', ['Link', 'Bank transaction', 'Entry', 'Amount'], plan.actions.map((a) => [a.link_id, a.bank_transaction_id, a.ledger_entry_id, h('span', { class: 'num' }, money(a.amount_minor, r.currency))]))
-      : h('p', {}, 'None: the entry has no bank links.'));
+      : h('p', {}, 'Bank links released: none, the entry has no bank links.'));
 }

@@ -16,9 +16,10 @@ export function scopeOf(op: StagedOperation): string {
 export function summaryOf(op: StagedOperation): string {
   const s = op.summary;
   const n = (k: string): number => Number(s[k] ?? 0);
+  const count = (k: string, one: string, many: string): string => `${n(k)} ${n(k) === 1 ? one : many}`;
   switch (op.kind) {
-    case 'ledger_link_repair': return `${n('moves')} moves, ${n('links')} new links, ${n('unlinks')} unlinks`;
-    case 'bank_reconcile': return `${n('transactions')} transactions marked reconciled${n('left_out') ? `, ${n('left_out')} left out` : ''}`;
-    case 'ledger_reversal': return `reverse ${String(s.ledger_entry_id)}, release ${n('unlinks')} bank links`;
+    case 'ledger_link_repair': return `${count('moves', 'move', 'moves')}, ${count('links', 'new link', 'new links')}, ${count('unlinks', 'unlink', 'unlinks')}`;
+    case 'bank_reconcile': return `${count('transactions', 'transaction', 'transactions')} marked reconciled${n('left_out') ? `, ${n('left_out')} left out` : ''}`;
+    case 'ledger_reversal': return `reverse ${String(s.ledger_entry_id)}, release ${count('unlinks', 'bank link', 'bank links')}`;
   }
 }
