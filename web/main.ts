@@ -26,7 +26,7 @@ function login(message: HTMLElement | null): void {
   h('h2', {}, 'Sign in with an API token'),
   message,
   h('div', { class: 'field' }, h('label', { for: 'token' }, 'API token'), input),
-  h('p', { id: 'token-help', class: 'muted' }, 'Kept in this browser tab only, until you close it or sign out. Tokens come from `npm run admin -- tokens create`.'),
+  h('p', { id: 'token-help', class: 'muted' }, 'Kept in this browser tab only, until you close it or sign out. Tokens come from ', h('code', {}, 'npm run admin -- tokens create'), '.'),
   h('button', { type: 'submit', class: 'primary' }, 'Continue'));
   show(main, form);
   input.focus();
