@@ -173,7 +173,7 @@ const CASES: Case[] = [
   { name: 'reconcile: JSON in UTF-16', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json; charset=utf-16' }, raw: Buffer.from(JSON.stringify(reconcileBody()), 'utf16le'), status: 415, code: 'unsupported_media_type' },
   { name: 'reversal: a body without a content type', method: 'POST', path: reverse('le_1'), raw: '{}', status: 415, code: 'unsupported_media_type' },
   { name: 'reconcile: Content-Encoding compress', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, raw: '{}', status: 415, code: 'unsupported_media_type' },
-  { name: 'reconcile: a gzip bomb (1 KB → 64 MB)', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }), status: 413, code: 'payload_too_large' },
+  { name: 'reconcile: a gzip bomb (64 KB → 64 MB)', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }), status: 413, code: 'payload_too_large' },
   { name: 'reconcile: a 2 MB body', method: 'POST', path: RECONCILE, json: reconcileBody({ note: 'x'.repeat(2 * 1024 * 1024) }), status: 413, code: 'payload_too_large' },
   { name: 'reconcile: truncated JSON', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json' }, raw: '{"bank_account_id":', status: 400, code: 'malformed_json' },
   { name: 'reconcile: a bare null body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json' }, raw: 'null', status: 400, code: 'malformed_json' },
