@@ -9,8 +9,16 @@ import { errorEnvelope } from '../../shared/envelope.js';
 import { AppError } from '../../shared/errors.js';
 
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's own handler: nothing to answer on a dead socket or after an answer has begun.
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering) {
     socket.destroy();
+    return;
+  }
+  if (!err.code?.startsWith('HPE_')) {
+    // A request that timed out (ERR_HTTP_REQUEST_TIMEOUT) gets Node's own bare 408; anything else is closed.
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
     return;
   }
   const error = err.code === 'HPE_HEADER_OVERFLOW'
