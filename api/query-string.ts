@@ -7,7 +7,8 @@
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export function queryObject(query: unknown, numeric: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` stays a parameter (and is refused as unknown), not a prototype change.
+  const out = Object.create(null) as Record<string, unknown>;
   if (query === null || typeof query !== 'object') return out;
   for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
     out[key] = numeric.includes(key) && typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;

@@ -12,6 +12,7 @@ import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
+import { answerClientError } from './middleware/client-error.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
@@ -70,6 +71,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
+  server.on('clientError', answerClientError);
   const port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | null = null;

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { generateBooks } from '../shared/demo/books-generator.js';
-import { createToken, SCOPES, type Scope } from '../shared/storage/api-tokens.js';
+import { createToken, revokeToken, SCOPES, type Scope } from '../shared/storage/api-tokens.js';
 import { importBooks, type ImportResult } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
@@ -72,7 +72,8 @@ books.command('demo').description('generate and import a deterministic demo orga
     report(await withMongo((m) => importBooks(m.db, file)));
   });
 
-program.command('tokens').description('API tokens').command('create').description('create a token; the secret is printed once')
+const tokens = program.command('tokens').description('API tokens');
+tokens.command('create').description('create a token; the secret is printed once')
   .requiredOption('--org <id>', 'organisation id')
   .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
   .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, parseScopes)
@@ -85,6 +86,12 @@ program.command('tokens').description('API tokens').command('create').descriptio
     });
     if (opts.json) process.stdout.write(`${JSON.stringify(created)}\n`);
     else process.stdout.write(`token ${created.token_id} for ${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`);
+  });
+
+tokens.command('revoke').argument('<token_id>', 'the tok_… id printed by tokens create').description('revoke a token: the API answers 401 to it from the next request on')
+  .action(async (tokenId: string) => {
+    if (!(await withMongo((m) => revokeToken(m.db, tokenId)))) throw new UsageError(`no token ${tokenId}`);
+    process.stdout.write(`revoked ${tokenId}\n`);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

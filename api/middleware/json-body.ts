@@ -1,22 +1,55 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
+import { duplicateKeyPointer } from './duplicate-keys.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-const parseJson = express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** The raw text of a JSON body, kept by the parser's verify hook for the duplicate-key check. */
+const rawText = new WeakMap<IncomingMessage, string>();
+
+// The limit counts decoded bytes: a gzip or deflate body (Content-Encoding)
+// is accepted, and a small body that inflates past 1 MB is 413 like any other.
+const parseJson = express.json({
+  limit: BODY_LIMIT_BYTES,
+  type: JSON_TYPES,
+  verify: (req, _res, buf) => { rawText.set(req, buf.toString('utf8')); },
+});
 
 function hasBody(headers: Record<string, unknown>): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** JSON bodies only: a body of another type is 415, never silently ignored. */
+/** UTF-8 only (docs/http-api.md §5): the parser would otherwise decode UTF-16 and others. */
+function charsetOf(contentType: string | undefined): string | null {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/** JSON bodies only: a body of another type or charset is 415, never silently ignored; repeated keys are 400. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (hasBody(req.headers) && !req.is(['application/json', 'application/*+json'])) {
+  if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
     next(new AppError('unsupported_media_type', { details: { content_type: req.get('content-type') ?? null } }));
     return;
   }
-  parseJson(req, res, next);
+  const charset = charsetOf(req.get('content-type'));
+  if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+    next(new AppError('unsupported_media_type', { details: { content_type: req.get('content-type') ?? null } }));
+    return;
+  }
+  parseJson(req, res, (err?: unknown) => {
+    if (err) { next(err); return; }
+    const text = rawText.get(req);
+    const pointer = text === undefined ? null : duplicateKeyPointer(text);
+    if (pointer !== null) {
+      next(new AppError('malformed_json', { message: `The request body repeats the key at ${pointer}; each key may appear once.`, details: { reason: 'duplicate_key', pointer } }));
+      return;
+    }
+    next();
+  });
 };
 
 /** body-parser's failures, as AppErrors with stable codes. */

@@ -13,6 +13,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   not_found: 'no such object in your organisation (another organisation\'s objects are `not_found` too, never 403)',
   route_not_found: 'no such route (`details.method`, `details.path`)',
   payload_too_large: 'the body is over 1 MB (`details.limit_bytes`)',
+  request_header_too_large: 'the request line and headers together are over 16 KB (`details.limit_bytes`); answered before any route, `operation: null`',
+  malformed_request: 'the HTTP request itself could not be parsed (bad request line or header syntax); answered before any route, `operation: null`',
   unsupported_media_type: 'the body is not `application/json`',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
   entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',

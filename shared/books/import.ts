@@ -10,7 +10,7 @@ import type { FieldError } from '../errors.js';
 import { booksFileSchema } from '../schemas/books-file.js';
 import { compile } from '../schemas/validator.js';
 import {
-  BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, upsertRecords,
+  BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, undoUpsert, upsertRecords,
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
 
@@ -43,14 +43,37 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   const foreign = await idsOwnedByOtherOrgs(db, sections, stored);
   if (foreign.length > 0) return { ok: false, errors: foreign };
 
-  const counts: ImportCounts = {};
   const { version: orgVersion, ...orgFields } = file.org;
   const org: BookRecord = { ...orgFields, ...(orgVersion ? { version: orgVersion } : {}) };
-  counts.org = await upsertRecords(db, 'orgs', null, [org], await readOrgRecord(db, orgId));
-  for (const [i, { section, records }] of sections.entries()) {
-    counts[section] = await upsertRecords(db, section, orgId, records, stored[i]!);
+  const steps: WriteStep[] = [
+    { target: 'orgs', orgId: null, records: [org], stored: await readOrgRecord(db, orgId) },
+    ...sections.map(({ section, records }, i) => ({ target: section, orgId, records, stored: stored[i]! })),
+  ];
+  return { ok: true, org_id: orgId, counts: await writeAllOrUndo(db, steps) };
+}
+
+interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; records: BookRecord[]; stored: StoredById }
+
+/**
+ * Without transactions, a write that fails half-way (a lost connection, a
+ * record changed meanwhile) is undone: every step begun so far, the failing
+ * one included, is put back as it was read, and the error is thrown. If the
+ * undo itself cannot reach the database, the same import run again completes
+ * it (re-import is idempotent).
+ */
+async function writeAllOrUndo(db: Db, steps: WriteStep[]): Promise<ImportCounts> {
+  const counts: ImportCounts = {};
+  const begun: WriteStep[] = [];
+  try {
+    for (const step of steps) {
+      begun.push(step);
+      counts[step.target === 'orgs' ? 'org' : step.target] = await upsertRecords(db, step.target, step.orgId, step.records, step.stored);
+    }
+  } catch (err) {
+    for (const step of begun.reverse()) await undoUpsert(db, step.target, step.orgId, step.records, step.stored);
+    throw err;
   }
-  return { ok: true, org_id: orgId, counts };
+  return counts;
 }
 
 /** The file's record sections, each record normalised to what is stored. */

@@ -72,7 +72,9 @@ const inboxDocument = record({
   },
 }, ['id', 'received_at', 'source', 'status', 'file', 'extracted']);
 
-const list = (items: object) => ({ type: 'array', items });
+/** The most records of one kind a file may hold (every array is bounded, docs/http-api.md §1). */
+export const BOOKS_FILE_MAX_RECORDS = 1_000_000;
+const list = (items: object) => ({ type: 'array', maxItems: BOOKS_FILE_MAX_RECORDS, items });
 
 export const booksFileSchema = {
   type: 'object',

@@ -1,7 +1,7 @@
 // The staged-operation endpoints (docs/staged-lifecycle.md): path, query and
 // body schemas, and the `data` each answers. Query strings arrive as strings;
 // the route converts `limit` (api/query-string.ts) before validating.
-import { id } from './common.js';
+import { id, SAFE_TEXT_PATTERN } from './common.js';
 
 export const STAGED_LIST_DEFAULT_LIMIT = 20;
 export const STAGED_LIST_MAX_LIMIT = 100;
@@ -9,8 +9,8 @@ export const NOTE_MAX_LENGTH = 1000;
 
 const statuses = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
 const kinds = ['bank_reconcile', 'ledger_link_repair', 'ledger_reversal'] as const;
-const stagedId = { type: 'string', pattern: '^stg_[A-Za-z0-9]{1,64}$' } as const;
-const note = { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH } as const;
+const stagedId = { type: 'string', maxLength: 68, pattern: '^stg_[A-Za-z0-9]{1,64}$' } as const;
+const note = { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH, pattern: SAFE_TEXT_PATTERN } as const;
 
 export const stagedOperationParamsSchema = {
   title: 'Staged operation path',
@@ -27,7 +27,7 @@ export const stagedListQuerySchema = {
   properties: {
     status: { enum: statuses },
     kind: { enum: kinds },
-    created_by: { type: 'string', pattern: '^[A-Za-z0-9._:@-]{1,128}$' },
+    created_by: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:@-]{1,128}$' },
     limit: { type: 'integer', minimum: 1, maximum: STAGED_LIST_MAX_LIMIT, description: `Operations per page (default ${STAGED_LIST_DEFAULT_LIMIT}).` },
     cursor: { type: 'string', minLength: 1, maxLength: 1024, description: 'The next_cursor of the previous page, with the same filters.' },
   },

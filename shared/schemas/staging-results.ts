@@ -108,6 +108,6 @@ export const repairResultSchema = {
 
 // --- a call that outlived its wait (202) --------------------------------
 
-export const jobIdSchema = { type: 'string', pattern: '^job_[A-Za-z0-9-]{1,64}$', description: 'A job id as answered in a 202 (`data.job_id`).' } as const;
+export const jobIdSchema = { type: 'string', maxLength: 68, pattern: '^job_[A-Za-z0-9-]{1,64}$', description: 'A job id as answered in a 202 (`data.job_id`).' } as const;
 
 export const pendingResultSchema = object({ outcome: { const: 'pending' }, job_id: jobIdSchema }, undefined, { title: 'PendingResult' });

@@ -2,6 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { FieldError } from '../errors.js';
+import { SAFE_TEXT_PATTERN } from './common.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the plugin
 // function itself, while its typings describe an ES module whose default is
@@ -53,6 +54,8 @@ function describe(e: ErrorObject, prefix: string): FieldError {
     }
     case 'anyOf':
       return { pointer: at, message: 'must be null or a valid value' };
+    case 'pattern':
+      return { pointer: at, message: e.params.pattern === SAFE_TEXT_PATTERN ? 'must not contain control characters or bidirectional overrides' : e.message ?? 'is invalid' };
     default:
       return { pointer: at, message: e.message ?? 'is invalid' };
   }

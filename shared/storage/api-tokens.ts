@@ -19,3 +19,8 @@ export async function findTokenBySecret(db: Db, secret: string): Promise<TokenId
   const doc = await collections(db).apiTokens.findOne({ _id: hashSecret(secret) });
   return doc ? { token_id: doc.token_id, org_id: doc.org_id, actor: doc.actor, scopes: doc.scopes } : null;
 }
+
+/** Revoke a token: its record is deleted, so the secret is unknown from the next request on (401). */
+export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
+  return (await collections(db).apiTokens.deleteOne({ token_id: tokenId })).deletedCount === 1;
+}

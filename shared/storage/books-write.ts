@@ -89,7 +89,39 @@ export async function upsertRecords(
       ops.push({ replaceOne: { filter: { _id: id, version: storedVersion }, replacement: { ...content, version: Number(storedVersion ?? 0) + 1 } } });
       counts.updated += 1;
     }
-    if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
+    if (ops.length > 0) {
+      const replaces = ops.filter((op) => 'replaceOne' in op).length;
+      const result = await collection.bulkWrite(ops, { ordered: false });
+      // A replace guarded by the version read matched nothing: the record changed since (an apply, another import).
+      if (result.matchedCount < replaces) throw new Error(`${target}: ${replaces - result.matchedCount} record(s) changed during the import`);
+    }
   }
   return counts;
+}
+
+/**
+ * Put a section back as `stored` held it, after an import that wrote some of
+ * `records` and then failed (MongoDB without transactions: README "Loading
+ * books"): records it inserted are deleted, records it replaced get their old
+ * content and version back. Each write is guarded by the version the import
+ * wrote, so a record someone else changed meanwhile is left alone.
+ */
+export async function undoUpsert(
+  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById,
+): Promise<void> {
+  const collection = recordCollection(db, target);
+  const owner = orgId === null ? {} : { org_id: orgId };
+  for (let i = 0; i < records.length; i += CHUNK) {
+    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = [];
+    for (const record of records.slice(i, i + CHUNK)) {
+      const existing = stored.get(record.id);
+      if (!existing) {
+        ops.push({ deleteOne: { filter: { _id: record.id, ...owner, version: record.version ?? 1 } } });
+        continue;
+      }
+      const { _id, ...previous } = existing;
+      ops.push({ replaceOne: { filter: { _id, version: Number(existing.version ?? 0) + 1 }, replacement: previous } });
+    }
+    if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
+  }
 }

@@ -1,0 +1,63 @@
+// Two organisations with something of every kind an endpoint can name (an
+// account, transactions, an entry, inbox duplicates, a staged operation, a
+// finished job), and tokens for the actors the authorisation and load tests
+// play. Ids carry the org's random uid, so another org's ids are easy to spot.
+import { expect } from 'chai';
+import { SCOPES, type Scope } from '../../shared/storage/api-tokens.js';
+import { Books } from '../helpers/books.js';
+import { call, poll } from '../helpers/http.js';
+import { stack } from '../helpers/stack.js';
+
+export interface OrgFixture {
+  books: Books;
+  uid: string;
+  orgId: string;
+  account: string;
+  txn: string;
+  counterparty: string;
+  /** Entries alice may stage a reversal of (one per load client call is not needed: reversals of one entry share a scope). */
+  entries: string[];
+  /** An operation alice staged. */
+  operation: string;
+  /** A finished job alice started. */
+  job: string;
+  /** All scopes, actor alice (the creator). */
+  alice: string;
+  /** All scopes, actor bob (an approver). */
+  bob: string;
+  /** staged:read and staged:apply only, actor carol: may not see alice's operation. */
+  carol: string;
+}
+
+export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
+  const s = await stack();
+  const books = new Books();
+  const account = books.account();
+  const { txn } = books.linkedTxn(account, 5_000);
+  const entries = Array.from({ length: entryCount }, () => books.invoice(1_000));
+  const sha = 'a'.repeat(64);
+  books.doc({ file: { sha256: sha, name: 'a.pdf', size: 1, mime: 'application/pdf' } });
+  books.doc({ file: { sha256: sha, name: 'b.pdf', size: 1, mime: 'application/pdf' } });
+  await s.load(books.file);
+  const all: Scope[] = [...SCOPES];
+  const alice = await s.token(books.orgId, all, 'alice');
+  const bob = await s.token(books.orgId, all, 'bob');
+  const carol = await s.token(books.orgId, ['staged:read', 'staged:apply'], 'carol');
+
+  const staged = await call<{ staged_operation_id: string }>('POST', `/api/v1/cli/ledger/entries/${entries[0]}/reverse/stage`, { token: alice, body: {} });
+  expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  const pending = await call<{ job_id: string }>('POST', `/api/v1/cli/ledger/entries/${entries[1]}/reverse/stage`, { token: alice, body: {}, headers: { prefer: 'wait=0' } });
+  expect(pending.status, JSON.stringify(pending.body)).to.be.oneOf([201, 202]);
+  const jobPath = pending.headers.get('location')!.startsWith('/api/v1/cli/jobs/') ? pending.headers.get('location')! : null;
+  let job: string;
+  if (jobPath) {
+    job = jobPath.split('/').pop()!;
+    await poll(jobPath, alice, (a) => a.status !== 202);
+  } else {
+    throw new Error('a wait=0 staging call answered without a job to poll');
+  }
+  return {
+    books, uid: books.uid, orgId: books.orgId, account, txn, counterparty: books.cp('a'), entries,
+    operation: staged.body.data.staged_operation_id, job, alice, bob, carol,
+  };
+}
