@@ -30,6 +30,7 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: route.path.replace('{entry_id}', missing ? ghost('le') : a.entries[2]!), body: {} };
     case 'inbox_duplicates.list':
     case 'staged_operations.list':
+    case 'whoami.show':
       return { path: route.path };
     case 'jobs.show':
       return { path: route.path.replace('{job_id}', missing ? ghost('job') : a.job) };
@@ -71,6 +72,8 @@ function namedId(t: Target): string {
 }
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
+/** Routes that name no id: answered for the caller's own organisation, so "another org" means "never org a's ids". */
+const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show'];
 
 describe('abuse: authorisation matrix', function () {
   this.timeout(120_000);
@@ -111,7 +114,7 @@ describe('abuse: authorisation matrix', function () {
   });
 
   it('another organisation: 404 for org a\'s ids, identical but for the id to the 404 for an id that does not exist', async () => {
-    for (const route of ROUTES.filter((r) => !['inbox_duplicates.list', 'staged_operations.list'].includes(r.operation))) {
+    for (const route of ROUTES.filter((r) => !ORG_WIDE.includes(r.operation))) {
       const foreign = target(route, a);
       const missing = target(route, a, true);
       const seen = expectError(await send(route, foreign, `Bearer ${b.bob}`), 404, 'not_found', `${route.operation} of org a as org b`);
@@ -121,7 +124,7 @@ describe('abuse: authorisation matrix', function () {
   });
 
   it('another organisation: lists and the duplicate overview never carry org a\'s ids', async () => {
-    for (const route of ROUTES.filter((r) => ['inbox_duplicates.list', 'staged_operations.list'].includes(r.operation))) {
+    for (const route of ROUTES.filter((r) => ORG_WIDE.includes(r.operation))) {
       const res = await send(route, target(route, a), `Bearer ${b.bob}`);
       expect(res.status, res.text).to.equal(200);
       expect(res.text, route.operation).to.not.include(a.uid);
