@@ -20,6 +20,7 @@ import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { approve, doc } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
+import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
@@ -68,6 +69,7 @@ function testBooks() {
   const keyedEntry = entry(3_300);
   const applyEntry = entry(4_100);
   const rejectEntry = entry(900);
+  const droppedEntry = entry(2_700);
   const reversed = books.invoice(5_000, { status: 'reversed', reversed_by: `le_${books.uid}_rev` });
   books.invoice(-5_000, { id: `le_${books.uid}_rev`, reversal_of: reversed });
 
@@ -85,7 +87,7 @@ function testBooks() {
     books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } });
   }
   return {
-    books, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, reversed, older,
+    books, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, reversed, older,
     reconcile: { bank_account_id: reconcileAccount, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] },
     repair: { bank_account_id: repairAccount, counterparty_id: cp, as_of: '2026-12-31' },
   };
@@ -281,8 +283,24 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(rejected.structuredContent).to.include({ staged_operation_id: id, status: 'rejected' });
   });
 
+  it('without an idempotency_key, a retry after a dropped connection reuses the key the server made and stages once', async () => {
+    const proxy = await startDropProxy(new URL(url));
+    try {
+      const dropped = await startMcp({ url: proxy.url, token: alice });
+      sessions.push(dropped);
+      const staged = await dropped.call('stage_ledger_reversal', { entry_id: t.droppedEntry });
+      expect(staged.structuredContent).to.include({ outcome: 'staged' });
+      expect(proxy.connections()).to.equal(2);
+      expect(dropped.stderr()).to.match(/\(same Idempotency-Key bookstage-mcp-[0-9a-f-]{36}\); retry 1\/3 in /);
+      const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.droppedEntry });
+      expect(count).to.equal(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('wrote nothing but JSON-RPC messages to stdout in any session', () => {
-    expect(sessions).to.have.length(3);
+    expect(sessions).to.have.length(4);
     for (const session of sessions) expect(session.protocolErrors.map((e) => e.message)).to.deep.equal([]);
   });
 });

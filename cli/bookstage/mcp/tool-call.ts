@@ -52,10 +52,12 @@ export async function callTool(tool: BoundTool, profile: Profile, args: Args, po
   const checked = tool.validate(args);
   if (!checked.ok) return argumentsRefused(checked.errors);
   const request = requestFor(tool.spec, { ...args });
+  const key = request.idempotencyKey;
+  const logged: RetryPolicy = { ...policy, onRetry: (attempt, reason, delay) => policy.onRetry?.(attempt, key ? `${reason} (same Idempotency-Key ${key})` : reason, delay) };
   try {
-    return answerResult(await send(profile, request, policy), request.idempotencyKey);
+    return answerResult(await send(profile, request, logged), key);
   } catch (err) {
-    if (err instanceof NetworkError) return unreachable(err.message, request.idempotencyKey);
+    if (err instanceof NetworkError) return unreachable(err.message, key);
     throw err;
   }
 }
