@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
@@ -200,6 +200,9 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(resource.contents).to.have.length(1);
     expect(resource.contents[0]).to.include({ uri: `bookstage://staged-operations/${id}`, mimeType: 'application/json' });
     expect(JSON.parse((resource.contents[0] as { text: string }).text)).to.deep.equal(oneApi.body.data);
+    const missing = await mcp.client.readResource({ uri: 'bookstage://staged-operations/stg_missing0' }).then(() => null, (err: McpError) => err);
+    expect(missing?.code).to.equal(-32002);
+    expect(missing?.message).to.include('not_found');
   });
 
   it('a refusal is a tool error with the code, message, retryable and details (reversing a reversed entry)', async () => {
