@@ -7,6 +7,7 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { inboxCommands } from './commands/inbox.js';
 import { jobsCommands } from './commands/jobs.js';
 import { ledgerCommands } from './commands/ledger.js';
+import { mcpCommand } from './mcp/command.js';
 import { linksCommands } from './commands/links.js';
 import { profileCommands } from './commands/profile.js';
 import { reconcileCommands } from './commands/reconcile.js';
@@ -32,6 +33,7 @@ inboxCommands(program, io, done);
 stagedCommands(program, io, done);
 jobsCommands(program, io, done);
 profileCommands(program, io, done);
+mcpCommand(program, io, done);
 
 try {
   await program.parseAsync(process.argv);

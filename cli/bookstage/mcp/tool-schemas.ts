@@ -1,0 +1,84 @@
+// The JSON Schemas of each MCP tool, built from its route's entry in
+// shared/schemas/api-contract.ts (one source: the objects the API validates
+// with). Input: the route's path, query and body properties in one object,
+// plus `idempotency_key` and `wait_seconds` for the calls that take those
+// headers. Output: the route's `data` schemas with `request_id` and
+// `warnings` beside the fields, or a refusal (docs/mcp.md "Results").
+import { errorEnvelopeSchema, warningSchema } from '../../../shared/schemas/envelope.js';
+import type { ErrorCode } from '../../../shared/errors.js';
+import type { RouteContract } from '../../../shared/schemas/api-contract.js';
+
+type Schema = Record<string, unknown>;
+
+/** MCP hosts commonly give a tool call 60 s; the server's own wait stays below that (docs/mcp.md). */
+export const MAX_WAIT_SECONDS = 50;
+
+/** The Idempotency-Key header as a tool argument (docs/http-api.md §6.2). */
+export const idempotencyKeySchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x20-\\x7E]+$',
+  description: 'Any 1–255 printable ASCII characters. The same key with the same arguments never stages twice: it answers the first call\'s result. '
+    + 'Without one, the server makes one per call and reuses it only for its own retries.',
+} as const;
+
+/** Prefer: wait=N as a tool argument (docs/http-api.md §6.4). */
+export const waitSecondsSchema = {
+  type: 'integer',
+  minimum: 0,
+  maximum: MAX_WAIT_SECONDS,
+  description: 'How long the API may wait for the plan before answering outcome "pending" with a job_id (default: the server\'s, 10 s). 0 answers at once.',
+} as const;
+
+const requestIdSchema = { type: 'string', minLength: 1, maxLength: 128, description: 'The API request id; a replayed answer keeps the original request\'s id.' } as const;
+
+/** The tool's arguments: path parameters, query parameters and body fields side by side (no route uses a name twice). */
+export function inputSchemaFor(route: RouteContract): Schema {
+  const sources: Schema[] = [route.pathParams?.schema, route.query, route.body?.schema].filter((s): s is Schema => s !== undefined);
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const source of sources) {
+    Object.assign(properties, source.properties);
+    required.push(...((source.required as readonly string[] | undefined) ?? []));
+  }
+  if (route.staging) Object.assign(properties, { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema });
+  // Top-level keywords (the title) of the last source, the body's when there is one.
+  const schema: Schema = { ...Object.assign({}, ...sources) as Schema, type: 'object', additionalProperties: false, properties };
+  if (required.length > 0) schema.required = required;
+  else delete schema.required;
+  return schema;
+}
+
+/** `schema` (an object, or a oneOf/anyOf of objects) with request_id and warnings beside its fields. */
+function withRequestFields(schema: Schema): Schema {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) return { ...schema, [key]: (branches as Schema[]).map(withRequestFields) };
+  }
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (!properties) throw new Error(`a data schema without properties: ${JSON.stringify(schema).slice(0, 200)}`);
+  return {
+    ...schema,
+    required: [...((schema.required as string[] | undefined) ?? []), 'request_id', 'warnings'],
+    properties: { ...properties, request_id: requestIdSchema, warnings: { type: 'array', items: warningSchema } },
+  };
+}
+
+/**
+ * A refusal: the envelope's `error` (code, status, retryable, message,
+ * details, and `errors` for validation_failed) with the request id. A
+ * refusal of the arguments before any request has no request id.
+ */
+export function refusalSchemaFor(route: RouteContract): Schema {
+  const codes: ErrorCode[] = [...new Set<ErrorCode>([...route.errors, 'validation_failed'])];
+  const envelope = errorEnvelopeSchema(codes) as { properties: { error: Schema & { properties: Record<string, unknown> } } };
+  const error = envelope.properties.error;
+  return { ...error, title: 'Refusal', properties: { ...error.properties, request_id: requestIdSchema } };
+}
+
+/** Every structuredContent the tool can return: each success `data` of the route (202 included), or a refusal. */
+export function outputSchemaFor(route: RouteContract, title: string): Schema {
+  const data = [...new Set(Object.values(route.success).map((answer) => answer.data))] as Schema[];
+  return { title, type: 'object', anyOf: [...data.map(withRequestFields), refusalSchemaFor(route)] };
+}

@@ -1,0 +1,309 @@
+// `bookstage mcp` against the real stack, driven by the MCP SDK's own client:
+// the tools an agent sees, their schemas (the API's own), each tool's result
+// (the API's data with request_id and warnings), refusals, pending jobs,
+// idempotency, and the human-in-the-loop gates on review and apply. Every
+// session must have written nothing but JSON-RPC messages to stdout.
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
+import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
+import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
+import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
+import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
+import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
+import { jobIdSchema } from '../../shared/schemas/staging-results.js';
+import { compile } from '../../shared/schemas/validator.js';
+import { SCOPES, type Scope } from '../../shared/storage/api-tokens.js';
+import { Books } from '../helpers/books.js';
+import { call, type Answer } from '../helpers/http.js';
+import { approve, doc } from '../helpers/staged.js';
+import { stack } from '../helpers/stack.js';
+import { startDropProxy } from '../cli/drop-proxy.js';
+import { startMcp, type McpSession } from './mcp-client.js';
+
+const DEFAULT_TOOLS = [
+  'get_job', 'get_staged_operation', 'list_inbox_duplicates', 'list_staged_operations',
+  'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
+];
+const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
+
+/** Each default tool's input schema, written out from the API's schemas for the same call. */
+const EXPECTED_INPUT: Record<string, object> = {
+  stage_bank_reconciliation: { ...reconcileStageRequestSchema, properties: { ...reconcileStageRequestSchema.properties, ...EXTRA } },
+  stage_ledger_link_repair: { ...linkRepairStageRequestSchema, properties: { ...linkRepairStageRequestSchema.properties, ...EXTRA } },
+  stage_ledger_reversal: {
+    ...reversalStageRequestSchema,
+    required: ['entry_id'],
+    properties: { entry_id: reversalStageParamsSchema.properties.entry_id, ...reversalStageRequestSchema.properties, ...EXTRA },
+  },
+  list_inbox_duplicates: inboxDuplicatesQuerySchema,
+  list_staged_operations: stagedListQuerySchema,
+  get_staged_operation: stagedOperationParamsSchema,
+  get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
+};
+
+// An Ajv as MCP hosts configure it (non-strict, formats checked), for the output schemas.
+const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
+const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+/** The tool result the API's envelope should give: its data with request_id and warnings. */
+function structuredOf(answer: Answer): Record<string, unknown> {
+  return { ...(answer.body.data as object), request_id: answer.body.request_id, warnings: answer.body.warnings };
+}
+
+const withoutRequestId = (value: Record<string, unknown>): Record<string, unknown> => ({ ...value, request_id: null });
+
+/** The test books: one org with something for every tool. */
+function testBooks() {
+  const books = new Books();
+  const account = books.account();
+  const entry = (amount: number): string => {
+    const e = books.invoice(amount);
+    books.link(books.txn(account, amount), e, amount);
+    return e;
+  };
+  const reversible = entry(7_500);
+  const pendingEntry = entry(1_200);
+  const keyedEntry = entry(3_300);
+  const applyEntry = entry(4_100);
+  const rejectEntry = entry(900);
+  const droppedEntry = entry(2_700);
+  const reversed = books.invoice(5_000, { status: 'reversed', reversed_by: `le_${books.uid}_rev` });
+  books.invoice(-5_000, { id: `le_${books.uid}_rev`, reversal_of: reversed });
+
+  const reconcileAccount = books.account({ opening_balance_minor: 10_000 });
+  const a = books.linkedTxn(reconcileAccount, 56_000);
+  const b = books.linkedTxn(reconcileAccount, -6_000, { booking_date: '2026-02-12' });
+
+  const repairAccount = books.account();
+  const cp = books.cp('repair');
+  const older = books.invoice(4_000, { entry_date: '2026-01-05', counterparty_id: cp });
+  const newer = books.invoice(4_000, { entry_date: '2026-01-20', counterparty_id: cp });
+  books.link(books.txn(repairAccount, 4_000, { counterparty_id: cp }), newer, 4_000);
+
+  for (const [i, sha] of ['aa', 'aa', 'bb', 'bb'].entries()) {
+    books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } });
+  }
+  return {
+    books, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, reversed, older,
+    reconcile: { bank_account_id: reconcileAccount, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] },
+    repair: { bank_account_id: repairAccount, counterparty_id: cp, as_of: '2026-12-31' },
+  };
+}
+
+describe('bookstage mcp (MCP server over the HTTP API)', function () {
+  this.timeout(60_000);
+
+  let t: ReturnType<typeof testBooks>;
+  let url: string;
+  let alice: string;
+  let bob: string;
+  let mcp: McpSession;
+  let tools: Map<string, Tool>;
+  const sessions: McpSession[] = [];
+
+  const REVERSE = (entry: string): string => `/api/v1/cli/ledger/entries/${entry}/reverse/stage`;
+
+  /** structuredContent must validate against the tool's declared outputSchema. */
+  function expectValidOutput(name: string, structured: unknown): void {
+    const validate = hostAjv.compile(tools.get(name)!.outputSchema!);
+    expect(validate(structured), `${name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+  }
+
+  before(async () => {
+    const s = await stack();
+    t = testBooks();
+    await s.load(t.books.file);
+    url = s.baseUrl;
+    alice = await s.token(t.books.orgId, SCOPES as unknown as Scope[], 'alice');
+    bob = await s.token(t.books.orgId, ['staged:read', 'staged:approve'], 'bob');
+    mcp = await startMcp({ url, token: alice });
+    sessions.push(mcp);
+    tools = new Map((await mcp.client.listTools()).tools.map((tool) => [tool.name, tool]));
+  });
+
+  after(async () => {
+    for (const session of sessions) await session.close();
+  });
+
+  it('offers exactly the default tools, each input schema the API\'s own for that call (plus idempotency_key and wait_seconds when staging)', () => {
+    expect([...tools.keys()].sort()).to.deep.equal(DEFAULT_TOOLS);
+    for (const [name, tool] of tools) {
+      expect(() => compile(tool.inputSchema), name).to.not.throw();
+      expect(tool.inputSchema, name).to.deep.equal(EXPECTED_INPUT[name]);
+      expect(() => hostAjv.compile(tool.outputSchema!), name).to.not.throw();
+      expect(tool.description, name).to.have.length.above(80);
+      if (name.startsWith('stage_')) {
+        expect(tool.annotations, name).to.include({ destructiveHint: false, idempotentHint: true, readOnlyHint: false });
+        expect(tool.description, name).to.include('until a person approves and applies');
+      } else {
+        expect(tool.annotations, name).to.include({ readOnlyHint: true });
+      }
+    }
+    expect(mcp.stderr()).to.include('bookstage mcp: serving');
+  });
+
+  it('each staging tool answers the API\'s data for the same request, with request_id and warnings', async () => {
+    const reversal = await mcp.call('stage_ledger_reversal', { entry_id: t.reversible, reason: 'booked twice', idempotency_key: `mcp-rev-${t.books.uid}` });
+    expect(reversal.isError ?? false).to.equal(false);
+    expect(reversal.structuredContent).to.include({ outcome: 'staged', status: 'staged' });
+    // The same key and body over HTTP replay the stored answer: the very data the tool returned.
+    const replay = await call('POST', REVERSE(t.reversible), { token: alice, body: { reason: 'booked twice' }, headers: { 'idempotency-key': `mcp-rev-${t.books.uid}` } });
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    expect(reversal.structuredContent).to.deep.equal(structuredOf(replay));
+    expectValidOutput('stage_ledger_reversal', reversal.structuredContent);
+    const summary = (reversal.content[0] as { text: string }).text;
+    expect(summary).to.equal(`Staged operation ${String(reversal.structuredContent.staged_operation_id)} (status staged, expires ${String(reversal.structuredContent.expires_at)}). `
+      + 'Nothing in the books changes until a person approves and applies it.');
+
+    const reconcile = await mcp.call('stage_bank_reconciliation', { ...t.reconcile, idempotency_key: `mcp-rec-${t.books.uid}` });
+    expect(reconcile.structuredContent).to.include({ outcome: 'staged' });
+    const reconcileReplay = await call('POST', '/api/v1/cli/bank-matches/reconcile/stage', { token: alice, body: t.reconcile, headers: { 'idempotency-key': `mcp-rec-${t.books.uid}` } });
+    expect(reconcile.structuredContent).to.deep.equal(structuredOf(reconcileReplay));
+    expectValidOutput('stage_bank_reconciliation', reconcile.structuredContent);
+
+    const repair = await mcp.call('stage_ledger_link_repair', { ...t.repair, idempotency_key: `mcp-rep-${t.books.uid}` });
+    expect(repair.structuredContent).to.include({ outcome: 'staged' });
+    const actions = (repair.structuredContent.plan as { actions: Array<{ kind: string; to_ledger_entry_id?: string }> }).actions;
+    expect(actions.map((a) => [a.kind, a.to_ledger_entry_id])).to.deep.equal([['move', t.older]]);
+    const repairReplay = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', { token: alice, body: t.repair, headers: { 'idempotency-key': `mcp-rep-${t.books.uid}` } });
+    expect(repair.structuredContent).to.deep.equal(structuredOf(repairReplay));
+    expectValidOutput('stage_ledger_link_repair', repair.structuredContent);
+  });
+
+  it('each read tool answers the API\'s data for the same request; the resource template reads a staged operation', async () => {
+    const duplicates = await mcp.call('list_inbox_duplicates', { limit: 1 });
+    const duplicatesApi = await call('GET', '/api/v1/cli/bookkeeping/inbox/duplicates?limit=1', { token: alice });
+    expect(withoutRequestId(duplicates.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(duplicatesApi)));
+    expect((duplicates.structuredContent.groups as unknown[]).length).to.equal(1);
+    expect(duplicates.structuredContent.next_cursor).to.be.a('string');
+    expectValidOutput('list_inbox_duplicates', duplicates.structuredContent);
+
+    const list = await mcp.call('list_staged_operations', { kind: 'ledger_reversal', status: 'staged' });
+    const listApi = await call('GET', '/api/v1/cli/staged-operations?kind=ledger_reversal&status=staged', { token: alice });
+    expect(withoutRequestId(list.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(listApi)));
+    const items = list.structuredContent.items as Array<{ staged_operation_id: string }>;
+    expect(items).to.have.length.above(0);
+    expectValidOutput('list_staged_operations', list.structuredContent);
+
+    const id = items[0]!.staged_operation_id;
+    const one = await mcp.call('get_staged_operation', { id });
+    const oneApi = await call('GET', `/api/v1/cli/staged-operations/${id}`, { token: alice });
+    expect(withoutRequestId(one.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(oneApi)));
+    expectValidOutput('get_staged_operation', one.structuredContent);
+
+    const templates = await mcp.client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((r) => r.uriTemplate)).to.deep.equal(['bookstage://staged-operations/{id}']);
+    const resource = await mcp.client.readResource({ uri: `bookstage://staged-operations/${id}` });
+    expect(resource.contents).to.have.length(1);
+    expect(resource.contents[0]).to.include({ uri: `bookstage://staged-operations/${id}`, mimeType: 'application/json' });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).to.deep.equal(oneApi.body.data);
+    const missing = await mcp.client.readResource({ uri: 'bookstage://staged-operations/stg_missing0' }).then(() => null, (err: McpError) => err);
+    expect(missing?.code).to.equal(-32002);
+    expect(missing?.message).to.include('not_found');
+  });
+
+  it('a refusal is a tool error with the code, message, retryable and details (reversing a reversed entry)', async () => {
+    const refused = await mcp.call('stage_ledger_reversal', { entry_id: t.reversed });
+    expect(refused.isError).to.equal(true);
+    expect(refused.structuredContent).to.deep.include({
+      code: 'already_reversed', status: 409, retryable: false, details: { ledger_entry_id: t.reversed, reversed_by: `le_${t.books.uid}_rev` },
+    });
+    expect(refused.structuredContent.message).to.be.a('string');
+    expect(refused.structuredContent.request_id).to.be.a('string');
+    expect((refused.content[0] as { text: string }).text).to.match(/^Refused: already_reversed \(HTTP 409, not retryable\)/);
+    expectValidOutput('stage_ledger_reversal', refused.structuredContent);
+  });
+
+  it('a call that outlives its wait answers pending with the job_id; get_job later answers the job\'s result', async () => {
+    const pending = await mcp.call('stage_ledger_reversal', { entry_id: t.pendingEntry, wait_seconds: 0 });
+    expect(pending.isError ?? false).to.equal(false);
+    expect(pending.structuredContent.outcome).to.equal('pending');
+    const jobId = pending.structuredContent.job_id as string;
+    expect(jobId).to.match(/^job_/);
+    expect((pending.content[0] as { text: string }).text).to.include(`Call get_job with job_id "${jobId}"`);
+    expectValidOutput('stage_ledger_reversal', pending.structuredContent);
+
+    let job = await mcp.call('get_job', { job_id: jobId });
+    for (let i = 0; i < 100 && job.structuredContent.outcome === 'pending'; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await mcp.call('get_job', { job_id: jobId });
+    }
+    expect(job.structuredContent).to.include({ outcome: 'staged' });
+    expect((job.structuredContent.plan as { ledger_entry_id: string }).ledger_entry_id).to.equal(t.pendingEntry);
+    const jobApi = await call('GET', `/api/v1/cli/jobs/${jobId}`, { token: alice });
+    expect(withoutRequestId(job.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(jobApi)));
+    expectValidOutput('get_job', job.structuredContent);
+  });
+
+  it('the same idempotency_key twice stages one operation', async () => {
+    const key = `mcp-twice-${t.books.uid}`;
+    const first = await mcp.call('stage_ledger_reversal', { entry_id: t.keyedEntry, idempotency_key: key });
+    const second = await mcp.call('stage_ledger_reversal', { entry_id: t.keyedEntry, idempotency_key: key });
+    expect(first.structuredContent.outcome).to.equal('staged');
+    expect(second.structuredContent).to.deep.equal(first.structuredContent);
+    const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.keyedEntry });
+    expect(count).to.equal(1);
+  });
+
+  it('offers no apply tool without --allow-apply (calling it fails); with it, applies an approved operation', async () => {
+    const refused = await mcp.client.callTool({ name: 'apply_staged_operation', arguments: { id: 'stg_0123' } }).then(() => null, (err: Error) => err);
+    expect(refused?.message).to.include('apply_staged_operation not found');
+
+    const applier = await startMcp({ url, token: alice }, ['--allow-apply']);
+    sessions.push(applier);
+    const offered = (await applier.client.listTools()).tools;
+    expect(offered.map((tool) => tool.name).sort()).to.deep.equal([...DEFAULT_TOOLS, 'apply_staged_operation'].sort());
+    const applyTool = offered.find((tool) => tool.name === 'apply_staged_operation')!;
+    expect(applyTool.annotations).to.include({ destructiveHint: true, readOnlyHint: false });
+
+    const staged = await applier.call('stage_ledger_reversal', { entry_id: t.applyEntry, reason: 'applied through MCP' });
+    const id = staged.structuredContent.staged_operation_id as string;
+    const approved = await approve(bob, id); // another actor: the org requires a distinct approver
+    expect(approved.status).to.equal(200);
+    const applied = await applier.call('apply_staged_operation', { id });
+    expect(applied.isError ?? false, JSON.stringify(applied.structuredContent)).to.equal(false);
+    expect(applied.structuredContent).to.include({ staged_operation_id: id, status: 'applied' });
+    const validate = hostAjv.compile(applyTool.outputSchema!);
+    expect(validate(applied.structuredContent), JSON.stringify(validate.errors)).to.equal(true);
+    expect(await doc('ledger_entries', t.applyEntry)).to.include({ status: 'reversed' });
+  });
+
+  it('--allow-review adds approve and reject: self-approval is refused with its code, a reject with a note ends the operation', async () => {
+    const reviewer = await startMcp({ url, token: alice }, ['--allow-review']);
+    sessions.push(reviewer);
+    const names = (await reviewer.client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).to.deep.equal([...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation'].sort());
+
+    const staged = await reviewer.call('stage_ledger_reversal', { entry_id: t.rejectEntry });
+    const id = staged.structuredContent.staged_operation_id as string;
+    const self = await reviewer.call('approve_staged_operation', { id });
+    expect(self.isError).to.equal(true);
+    expect(self.structuredContent).to.include({ code: 'self_approval_forbidden', status: 403 });
+    const rejected = await reviewer.call('reject_staged_operation', { id, note: 'not a duplicate after all' });
+    expect(rejected.structuredContent).to.include({ staged_operation_id: id, status: 'rejected' });
+  });
+
+  it('without an idempotency_key, a retry after a dropped connection reuses the key the server made and stages once', async () => {
+    const proxy = await startDropProxy(new URL(url));
+    try {
+      const dropped = await startMcp({ url: proxy.url, token: alice });
+      sessions.push(dropped);
+      const staged = await dropped.call('stage_ledger_reversal', { entry_id: t.droppedEntry });
+      expect(staged.structuredContent).to.include({ outcome: 'staged' });
+      expect(proxy.connections()).to.equal(2);
+      expect(dropped.stderr()).to.match(/\(same Idempotency-Key bookstage-mcp-[0-9a-f-]{36}\); retry 1\/3 in /);
+      const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.droppedEntry });
+      expect(count).to.equal(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('wrote nothing but JSON-RPC messages to stdout in any session', () => {
+    expect(sessions).to.have.length(4);
+    for (const session of sessions) expect(session.protocolErrors.map((e) => e.message)).to.deep.equal([]);
+  });
+});
