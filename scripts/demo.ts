@@ -68,6 +68,7 @@ bookstage is running at ${base}  (logs: ${logDir})
   token (all scopes, actor ${ACTOR}; kept in ${tokenFile}):
     export BOOKSTAGE_URL=${base}
     export BOOKSTAGE_TOKEN=${token}
+
 ${examplesText(examples, duplicateGroups)}
 MONGO_URL=${urls.mongoUrl}
 REDIS_URL=${urls.redisUrl}

@@ -116,7 +116,7 @@ function hasBoth(transactions: BankTransaction[]): boolean {
 // Reconciliation: a statement clearing the fully linked stretch right after
 // the account's last reconciliation, and that statement bent to fail each check.
 
-const MAX_STATEMENT_TRANSACTIONS = 25;
+const MAX_STATEMENT_TRANSACTIONS = 10;
 
 function reconcileExamples(books: DemoBooks): DemoExamples['reconcile'] {
   const failing: DemoExamples['reconcile']['failing'] = {};
