@@ -146,8 +146,8 @@ interface Counterparty {
   invoices: { id: string; day: number; amount: number; reference: string }[];
 }
 
-function invoiceEntry(ids: IdMaker, cp: Counterparty, day: number, amount: number, givenId?: string): FileEntry {
-  const id = givenId ?? ids.next('le');
+function invoiceEntry(ids: IdMaker, cp: Counterparty, day: number, amount: number): FileEntry {
+  const id = ids.next('le');
   const reference = cp.customer ? `INV-2025-${id.slice(id.lastIndexOf('_') + 1)}` : `SUP-${id.slice(id.lastIndexOf('_') + 1)}`;
   // Receivable: debit 1400 / credit 8400 revenue. Payable: debit 4000 expense / credit 1600.
   const lines: LedgerLine[] = cp.customer
@@ -179,9 +179,9 @@ function invoiceEntry(ids: IdMaker, cp: Counterparty, day: number, amount: numbe
  * invoices, a few short or over; the most recent invoices stay unpaid.
  * Links follow FIFO, which makes an unbroken counterparty a repair `noop`.
  */
-function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions: FileTransaction[], links: FileLink[], paidCount?: number): void {
+function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions: FileTransaction[], links: FileLink[]): void {
   const sign = cp.customer ? 1 : -1;
-  const paid = paidCount ?? cp.invoices.length - rng.int(0, 2);
+  const paid = cp.invoices.length - rng.int(0, 2);
   const payments: FileTransaction[] = [];
   let payDay = 0;
   const pay = (amount: number, afterDay: number, references: string[]): void => {
@@ -493,7 +493,8 @@ function nearMiss(rng: Rng, ids: IdMaker, base: InboxDocument): InboxDocument {
   extracted.invoice_number = `NM-${pad(rng.int(1, 9_999), 4)}`;
   if (base.extracted.invoice_date) {
     const day = Math.round((Date.parse(base.extracted.invoice_date) - YEAR_START_MS) / DAY_MS);
-    extracted.invoice_date = isoDay(Math.min(LAST_DAY + 30, day + rng.int(4, 6)));
+    // why: no clamp to the year's last day, which could bring it back within 3 days of its base.
+    extracted.invoice_date = isoDay(day + rng.int(4, 6));
   }
   return duplicateOf(rng, ids, base, extracted, { sha256: rng.hex(64), name: `scan_${rng.hex(6)}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' });
 }
