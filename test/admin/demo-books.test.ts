@@ -94,7 +94,7 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
     expect(refused.body.error.code).to.equal('already_reversed');
   });
 
-  it('inbox: at least 10 duplicate groups of each rule, 10 near matches (a number written differently), and no near miss grouped', async () => {
+  it('inbox: at least 10 duplicate groups of each rule, 10 near matches (a number written differently), and near misses (4–6 days apart) left ungrouped', async () => {
     const groups: DuplicatesPageData['groups'] = [];
     let cursor: string | null = null;
     do {
@@ -115,7 +115,7 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
       && docById.get(r.with_document_id)!.extracted.invoice_number !== docById.get(d.document_id)!.extracted.invoice_number)));
     expect(nearMatches.length).to.be.at.least(10);
 
-    // Near misses (numbers NM-…, 4–6 days after a look-alike) are never paired by a reason of their own look-alike rule.
+    // Near misses (numbers NM-…, 4–6 days after a look-alike): most meet no member of any group (a real look-alike of their own may still tie one in).
     const nearMisses = file.inbox_documents.filter((d) => d.extracted.invoice_number?.startsWith('NM-'));
     expect(nearMisses.length).to.be.at.least(10);
     const grouped = new Set(groups.flatMap((g) => g.documents.map((d) => d.document_id)));
