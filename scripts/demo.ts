@@ -1,30 +1,46 @@
 // `npm start`: everything a newcomer needs to try the service. Starts (or
-// reuses) the local servers, loads the demo organisation, creates a token,
-// starts one API and one worker process, prints how to call it, and stops
-// what it started on Ctrl-C.
+// reuses) the local servers with their data kept in `.bookstage/data`, loads
+// the demo organisation the first time only, reuses the demo token kept
+// beside the data (or mints one), starts one API and one worker process,
+// prints one working example per operation, found in the stored books, and
+// stops what it started on Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Db } from 'mongodb';
+import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../shared/domain/books.js';
+import { findDuplicateGroups } from '../shared/domain/duplicate-groups.js';
 import { generateBooks } from '../shared/demo/books-generator.js';
-import { createToken, SCOPES } from '../shared/storage/api-tokens.js';
+import { findDemoExamples, type DemoExamples } from '../shared/demo/demo-examples.js';
+import { createToken, findTokenBySecret, SCOPES } from '../shared/storage/api-tokens.js';
 import { importBooks } from '../shared/books/import.js';
+import { findOrg } from '../shared/storage/books-read.js';
 import { collections } from '../shared/storage/collections.js';
+import { fromStored } from '../shared/storage/documents.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { freePort, waitForPort } from './services/ports.js';
-import { projectRoot, startServices } from './services/lifecycle.js';
+import { devDataDir, projectRoot, startServices } from './services/lifecycle.js';
 import { migrateStore } from './services/migrate.js';
 
 const ORG = 'org_demo';
+const ACTOR = 'demo:you';
+/** The demo token's secret, kept with the data so that `services -- reset` forgets it with the books it opens. */
+const tokenFile = join(devDataDir, 'demo-token');
 
 async function main(): Promise<void> {
-  const urls = await startServices('dev');
+  const urls = await startServices('dev', { dataDir: devDataDir });
   await migrateStore(urls);
   const mongo = await connectMongo(urls.mongoUrl);
-  const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
-  if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
-  const { token } = await createToken(mongo.db, { org_id: ORG, actor: 'demo:you', scopes: [...SCOPES] });
-  const example = await reversibleEntry(mongo.db);
-  const repair = await busiestCounterparty(mongo.db);
+  let loaded: string;
+  if (await findOrg(mongo.db, ORG)) {
+    loaded = 'kept from an earlier run';
+  } else {
+    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
+    if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
+    loaded = `just loaded: ${imported.counts.ledger_entries?.inserted ?? 0} entries, ${imported.counts.bank_transactions?.inserted ?? 0} bank transactions, ${imported.counts.inbox_documents?.inserted ?? 0} inbox documents`;
+  }
+  const token = await demoToken(mongo.db);
+  const { examples, duplicateGroups } = await examplesFromStore(mongo.db);
   await mongo.client.close();
 
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
@@ -44,30 +60,96 @@ async function main(): Promise<void> {
   await waitForPort(port, 30_000, 'the API');
 
   const base = `http://127.0.0.1:${port}`;
+  const kept = process.env.MONGO_URL && process.env.REDIS_URL ? 'the servers of MONGO_URL/REDIS_URL' : devDataDir;
   process.stdout.write(`
 bookstage is running at ${base}  (logs: ${logDir})
-  organisation: ${ORG} (demo books: ${imported.counts.ledger_entries?.inserted ?? 0} new entries)
-  token (all scopes, actor demo:you):
+  data: ${kept}  (kept between runs; \`npm run services -- reset\` wipes it)
+  organisation: ${ORG} (demo books ${loaded})
+  token (all scopes, actor ${ACTOR}; kept in ${tokenFile}):
     export BOOKSTAGE_URL=${base}
     export BOOKSTAGE_TOKEN=${token}
 
-Stage a reversal of ledger entry ${example}:
-  curl -s -X POST "$BOOKSTAGE_URL/api/v1/cli/ledger/entries/${example}/reverse/stage" \\
-       -H "Authorization: Bearer $BOOKSTAGE_TOKEN" -H 'Content-Type: application/json' \\
-       -d '{"reason": "demo"}'
-
-Repair the links of ${repair.counterparty_id} on ${repair.bank_account_id} (FIFO):
-  curl -s -X POST "$BOOKSTAGE_URL/api/v1/cli/bank-matches/ledger-link-repair/stage" \\
-       -H "Authorization: Bearer $BOOKSTAGE_TOKEN" -H 'Content-Type: application/json' \\
-       -d '{"bank_account_id": "${repair.bank_account_id}", "counterparty_id": "${repair.counterparty_id}"}'
-
-The inbox's duplicate groups:
-  curl -s "$BOOKSTAGE_URL/api/v1/cli/bookkeeping/inbox/duplicates?limit=5" -H "Authorization: Bearer $BOOKSTAGE_TOKEN"
-
+${examplesText(examples, duplicateGroups)}
 MONGO_URL=${urls.mongoUrl}
 REDIS_URL=${urls.redisUrl}
-Ctrl-C stops the API and the worker; \`npm run services -- stop\` stops Redis and FerretDB.
+Ctrl-C stops the API and the worker; \`npm run services -- stop\` stops Redis and FerretDB (the data stays).
 `);
+}
+
+/** The kept token when the store still knows it (a reset or another server forgets it), else a new one, kept for next time. */
+async function demoToken(db: Db): Promise<string> {
+  try {
+    const secret = readFileSync(tokenFile, 'utf8').trim();
+    const identity = await findTokenBySecret(db, secret);
+    if (identity?.org_id === ORG) return secret;
+  } catch {
+    // no kept token yet
+  }
+  const { token } = await createToken(db, { org_id: ORG, actor: ACTOR, scopes: [...SCOPES] });
+  mkdirSync(devDataDir, { recursive: true });
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+/** Examples from the books as stored now, so that what earlier runs applied is taken into account. */
+async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; duplicateGroups: number }> {
+  const c = collections(db);
+  const org = await findOrg(db, ORG);
+  if (!org) throw new Error(`organisation ${ORG} is missing`);
+  const [accounts, transactions, entries, links, documents] = await Promise.all([
+    c.bankAccounts.find({ org_id: ORG }).toArray(),
+    c.bankTransactions.find({ org_id: ORG }).toArray(),
+    c.ledgerEntries.find({ org_id: ORG }).toArray(),
+    c.bankLinks.find({ org_id: ORG }).toArray(),
+    c.inboxDocuments.find({ org_id: ORG }).toArray(),
+  ]);
+  const examples = findDemoExamples({
+    org,
+    accounts: accounts.map((d) => fromStored<BankAccount>(d)),
+    transactions: transactions.map((d) => fromStored<BankTransaction>(d)),
+    entries: entries.map((d) => fromStored<LedgerEntry>(d)),
+    links: links.map((d) => fromStored<BankLink>(d)),
+  }, new Date().toISOString().slice(0, 10));
+  return { examples, duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length };
+}
+
+function examplesText(ex: DemoExamples, duplicateGroups: number): string {
+  const auth = `-H "Authorization: Bearer $BOOKSTAGE_TOKEN"`;
+  const post = (path: string, body: unknown): string =>
+    `  curl -s -X POST "$BOOKSTAGE_URL${path}" ${auth} \\\n       -H 'Content-Type: application/json' -d '${JSON.stringify(body)}'`;
+  const cli = (args: string): string => `  npm run -s bookstage -- ${args}`;
+  const out: string[] = [];
+  const repair = (title: string, r: DemoExamples['repair']['moves']): void => {
+    if (!r) return;
+    out.push(title, cli(`links repair --bank-account ${r.bank_account_id} --counterparty ${r.counterparty_id}`),
+      post('/api/v1/cli/bank-matches/ledger-link-repair/stage', { bank_account_id: r.bank_account_id, counterparty_id: r.counterparty_id }), '');
+  };
+  repair(`Repair links by FIFO: ${ex.repair.moves?.moves ?? 0} links of ${ex.repair.moves?.counterparty_id ?? '?'} move to older invoices (staged):`, ex.repair.moves);
+  repair(`A repair that is blocked (${ex.repair.blocked?.blockers.map((b) => b.code).join(', ') ?? '?'}):`, ex.repair.blocked);
+  repair('A repair with nothing to do (noop):', ex.repair.noop);
+
+  const ok = ex.reconcile.ok;
+  if (ok) {
+    const s = ok.statement;
+    out.push(`Reconcile a statement of ${ok.bank_account_id} clearing ${ok.transaction_ids.length} transactions through ${s.end_date} (staged):`,
+      cli(`reconcile stage --bank-account ${ok.bank_account_id} --end-date ${s.end_date} --closing-balance ${s.closing_balance_minor} --currency ${s.currency} --transactions ${ok.transaction_ids.join(',')}`),
+      post('/api/v1/cli/bank-matches/reconcile/stage', ok), '');
+  }
+  const bad = ex.reconcile.failing.out_of_balance;
+  if (bad) {
+    out.push('The same statement 1.00 off (422 out_of_balance; change one field to meet the other checks):',
+      cli(`reconcile stage --bank-account ${bad.bank_account_id} --end-date ${bad.statement.end_date} --closing-balance ${bad.statement.closing_balance_minor} --currency ${bad.statement.currency} --transactions ${bad.transaction_ids.join(',')}`), '');
+  }
+  const { reversible, already_reversed: reversed } = ex.reversal;
+  if (reversible) {
+    out.push(`Stage a reversal of ledger entry ${reversible} (its open bank links are unlinked):`,
+      cli(`ledger reverse ${reversible} --reason "booked twice"`), post(`/api/v1/cli/ledger/entries/${reversible}/reverse/stage`, { reason: 'booked twice' }), '');
+  }
+  if (reversed) out.push(`Reverse ${reversed} again (409 already_reversed):`, cli(`ledger reverse ${reversed}`), '');
+  out.push(`The inbox's ${duplicateGroups} duplicate groups:`, cli('inbox duplicates --limit 5'),
+    `  curl -s "$BOOKSTAGE_URL/api/v1/cli/bookkeeping/inbox/duplicates?limit=5" ${auth}`, '',
+    'Then review what you staged: npm run -s bookstage -- staged list (approve with another actor\'s token: npm run admin -- tokens create …)', '');
+  return out.join('\n');
 }
 
 async function portOr8080(): Promise<number> {
@@ -76,32 +158,6 @@ async function portOr8080(): Promise<number> {
     const s = createServer().once('error', () => resolve(false)).listen(8080, () => s.close(() => resolve(true)));
   });
   return free ? 8080 : freePort();
-}
-
-/** A posted entry that is not a reversal and has no reconciled links: one the demo curl can really reverse. */
-async function reversibleEntry(db: import('mongodb').Db): Promise<string> {
-  const c = collections(db);
-  const reconciledLinkEntries = new Set<string>();
-  const reconciled = await c.bankTransactions.find({ org_id: ORG, status: 'reconciled' }, { projection: { _id: 1 } }).toArray();
-  const links = await c.bankLinks.find({ org_id: ORG, bank_transaction_id: { $in: reconciled.map((t) => t._id) } }, { projection: { ledger_entry_id: 1 } }).toArray();
-  for (const l of links) reconciledLinkEntries.add(l.ledger_entry_id);
-  const entries = await c.ledgerEntries.find({ org_id: ORG, status: 'posted', reversal_of: null }, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray();
-  return entries.find((e) => !reconciledLinkEntries.has(e._id))?._id ?? entries[0]?._id ?? 'le_missing';
-}
-
-/** The account and counterparty with the most unreconciled transactions: the repair example with the most to do. */
-async function busiestCounterparty(db: import('mongodb').Db): Promise<{ bank_account_id: string; counterparty_id: string }> {
-  const txns = await collections(db).bankTransactions
-    .find({ org_id: ORG, status: 'unreconciled' }, { projection: { bank_account_id: 1, counterparty_id: 1 } })
-    .toArray();
-  const counts = new Map<string, number>();
-  for (const t of txns) {
-    const key = `${t.bank_account_id} ${t.counterparty_id}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const [best] = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const [bank_account_id, counterparty_id] = (best?.[0] ?? 'ba_missing cp_missing').split(' ');
-  return { bank_account_id: bank_account_id!, counterparty_id: counterparty_id! };
 }
 
 main().catch((err: unknown) => {

@@ -45,7 +45,7 @@ export function ensureFerretBinary(cacheDir: string): string {
 export async function startFerret(binary: string, baseDir: string, pgPort: number): Promise<FerretProcess> {
   const port = await freePort();
   const state = join(baseDir, 'ferretdb-state');
-  mkdirSync(state);
+  mkdirSync(state, { recursive: true });
   const pid = spawnDetached(binary, [
     '--handler=postgresql',
     `--postgresql-url=${ferretPostgresUrl(pgPort)}`,

@@ -4,6 +4,9 @@
 // loopback ports with data in a temp dir. What was started is recorded in
 // `.bookstage/services-NAME.json` inside the checkout, so two checkouts never
 // share or stop each other's servers, and stop kills only its own pids.
+// With `dataDir` (the `dev` set of `npm start` and `npm run services`) the
+// servers are always local and keep their data there between runs
+// (PostgreSQL with fsync on, Redis with AOF); `resetServices` wipes it.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +23,8 @@ export interface ServiceUrls { mongoUrl: string; redisUrl: string; postgresUrl?:
 interface LocalState {
   kind: 'local';
   base_dir: string;
+  /** base_dir holds kept data: stop leaves it, reset removes it. */
+  durable?: boolean;
   redis: { pid: number; port: number };
   postgres: { data_dir: string; port: number };
   ferretdb: { pid: number; port: number; binary: string };
@@ -49,19 +54,32 @@ function alive(state: State): boolean {
     && existsSync(join(state.postgres.data_dir, 'postmaster.pid'));
 }
 
+/** Where `npm start` and `npm run services` keep their data (ignored by git). */
+export const devDataDir = join(stateDir, 'data');
+
+export interface StartOptions {
+  /** Keep data in this folder between runs (local servers only); default: throw-away servers. */
+  dataDir?: string;
+  /** Use MONGO_URL/REDIS_URL when both are set (default true). */
+  useEnv?: boolean;
+}
+
 /** Env URLs win; otherwise start (or reuse) the named set of servers. */
-export async function startServices(name: string): Promise<ServiceUrls> {
+export async function startServices(name: string, options: StartOptions = {}): Promise<ServiceUrls> {
   const { MONGO_URL, REDIS_URL } = process.env;
-  if (MONGO_URL && REDIS_URL) return { mongoUrl: MONGO_URL, redisUrl: REDIS_URL };
+  if ((options.useEnv ?? true) && MONGO_URL && REDIS_URL) return { mongoUrl: MONGO_URL, redisUrl: REDIS_URL };
 
   const existing = readState(name);
-  if (existing && alive(existing)) {
+  // why: a set started before (or without) kept data must not be reused as if it kept it.
+  const sameKind = existing?.kind === 'local' ? Boolean(existing.durable) === Boolean(options.dataDir) : !options.dataDir;
+  if (existing && alive(existing) && sameKind) {
     log(`reusing running servers (${stateFile(name)})`);
     return urlsOf(existing);
   }
   if (existing) await stopServices(name);
 
   mkdirSync(stateDir, { recursive: true });
+  if (options.dataDir) return startLocal(name, options.dataDir);
   if (dockerMayBeThere()) {
     const docker = await startWithTestcontainers();
     if (docker) {
@@ -79,17 +97,21 @@ function urlsOf(state: State): ServiceUrls {
   return urls;
 }
 
-async function startLocal(name: string): Promise<ServiceUrls> {
+async function startLocal(name: string, dataDir?: string): Promise<ServiceUrls> {
   const binary = ensureFerretBinary(join(projectRoot, '.cache'));
-  const baseDir = mkdtempSync(join(tmpdir(), `bookstage-${name}-`));
+  const durable = dataDir !== undefined;
+  const baseDir = dataDir ?? mkdtempSync(join(tmpdir(), `bookstage-${name}-`));
+  mkdirSync(baseDir, { recursive: true });
   // The postgres user must be able to reach its data dir below this one.
   chmodSync(baseDir, 0o755);
-  const partial: Partial<LocalState> & { kind: 'local'; base_dir: string } = { kind: 'local', base_dir: baseDir };
+  const partial: Partial<LocalState> & { kind: 'local'; base_dir: string } = { kind: 'local', base_dir: baseDir, durable };
   const save = (): void => writeFileSync(stateFile(name), JSON.stringify(partial, null, 2));
   try {
-    partial.redis = await startRedis(baseDir);
+    const redisDir = durable ? join(baseDir, 'redis') : baseDir;
+    mkdirSync(redisDir, { recursive: true });
+    partial.redis = await startRedis(redisDir, undefined, durable);
     save();
-    const pg = await startPostgres(baseDir);
+    const pg = await startPostgres(baseDir, durable);
     partial.postgres = { data_dir: pg.dataDir, port: pg.port };
     save();
     const ferret = await startFerret(binary, baseDir, pg.port);
@@ -114,7 +136,7 @@ async function stopState(state: Partial<LocalState> | DockerState): Promise<void
   if (state.ferretdb) await stopProcess(state.ferretdb.pid, 'ferretdb');
   if (state.postgres) stopPostgres(state.postgres.data_dir);
   if (state.redis) await stopProcess(state.redis.pid, 'redis-server');
-  if (state.base_dir) rmSync(state.base_dir, { recursive: true, force: true });
+  if (state.base_dir && !state.durable) rmSync(state.base_dir, { recursive: true, force: true });
 }
 
 /** Stop what `startServices(name)` started; servers given by env URLs are never touched. */
@@ -125,4 +147,11 @@ export async function stopServices(name: string): Promise<boolean> {
   rmSync(stateFile(name), { force: true });
   log(`stopped servers of ${stateFile(name)}`);
   return true;
+}
+
+/** Stop the named set if it runs, then delete its kept data (`npm run services -- reset`). */
+export async function resetServices(name: string, dataDir: string): Promise<void> {
+  await stopServices(name);
+  rmSync(dataDir, { recursive: true, force: true });
+  log(`removed kept data ${dataDir}`);
 }

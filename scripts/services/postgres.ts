@@ -29,21 +29,35 @@ function postgresIds(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-export async function startPostgres(baseDir: string): Promise<PostgresProcess> {
+/**
+ * `durable`: keep an existing cluster in `baseDir/pg` (initdb only the first
+ * time) and run with PostgreSQL's crash-safe defaults (fsync on); otherwise a
+ * fresh cluster with fsync off, for throw-away test servers.
+ */
+export async function startPostgres(baseDir: string, durable = false): Promise<PostgresProcess> {
   ensurePostgresInstalled();
   const dataDir = join(baseDir, 'pg');
-  mkdirSync(dataDir, { mode: 0o700 });
-  if (isRoot()) {
-    const { uid, gid } = postgresIds();
-    chownSync(dataDir, uid, gid);
+  const reused = durable && existsSync(join(dataDir, 'PG_VERSION'));
+  if (!reused) {
+    mkdirSync(dataDir, { mode: 0o700, recursive: true });
+    if (isRoot()) {
+      const { uid, gid } = postgresIds();
+      chownSync(dataDir, uid, gid);
+      assertReachableByPostgres(dataDir);
+    }
+    run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
   }
-  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
+  const speed = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   run('pg_ctl', [
     '-D', dataDir, '-l', join(dataDir, 'log'), '-w', '-t', '60',
-    '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+    '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1${speed}`,
     'start',
   ]);
+  if (reused) {
+    log(`postgresql 15 on 127.0.0.1:${port} (kept data ${dataDir})`);
+    return { dataDir, port };
+  }
   // plan_cache_mode before FerretDB opens its first connection: FerretDB
   // prepares each statement once per pooled connection, and only plans made
   // with the parameters inlined can use the GIN expression indexes
@@ -53,6 +67,15 @@ export async function startPostgres(baseDir: string): Promise<PostgresProcess> {
   }
   log(`postgresql 15 on 127.0.0.1:${port} (data ${dataDir})`);
   return { dataDir, port };
+}
+
+/** As root PostgreSQL runs as `postgres`, which must be able to enter every folder above its data dir. */
+function assertReachableByPostgres(dataDir: string): void {
+  try {
+    execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dataDir], { stdio: 'ignore' });
+  } catch {
+    throw new Error(`PostgreSQL (user postgres) cannot reach ${dataDir}: make the folders above it enterable by others (chmod o+x), or set MONGO_URL and REDIS_URL`);
+  }
 }
 
 /** The URL of the database FerretDB stores in (FERRETDB_POSTGRES_URL). */

@@ -14,15 +14,19 @@ export function ensureRedisInstalled(): string {
   return bin;
 }
 
-/** `port`: a given port (a restart of the same server in tests); default a free one. */
-export async function startRedis(dataDir: string, port?: number): Promise<RedisProcess> {
+/**
+ * `port`: a given port (a restart of the same server in tests); default a free one.
+ * `durable`: append-only file in `dataDir`, fsync every second, as the
+ * compose file runs it (`npm start`'s kept data); otherwise no persistence
+ * at all (the test suite's throw-away servers).
+ */
+export async function startRedis(dataDir: string, port?: number, durable = false): Promise<RedisProcess> {
   const bin = ensureRedisInstalled();
   port ??= await freePort();
-  // No persistence: these are throw-away servers for tests and demos. The
-  // production compose file runs Redis with AOF.
+  const persistence = durable ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--save', '', '--appendonly', 'no'];
   const pid = spawnDetached(bin, [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir,
-    '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--maxmemory-policy', 'noeviction',
+    ...persistence, '--daemonize', 'no', '--maxmemory-policy', 'noeviction',
   ], join(dataDir, 'redis.log'));
   await waitForPort(port, 15_000, 'redis-server');
   log(`redis-server pid ${pid} on 127.0.0.1:${port}`);

@@ -1,8 +1,11 @@
 // Deterministic demo books (README "Loading books and creating tokens"): one organisation of any
-// size with real work for every operation — FIFO links to repair, reconciled
-// history to respect, reversible and already-reversed entries, and inbox
-// duplicates. The same (org_id, size, seed) always gives the same file; no
-// clock and no Math.random are read.
+// size with real work for every operation — FIFO links to repair, repairs
+// blocked by frozen links (counterparties `cp_ORG_x…`), reconciled history to
+// respect, a fully linked stretch after it that a statement can clear,
+// reversible and already-reversed entries, and inbox duplicates of each rule
+// plus near misses. The same (org_id, size, seed) always gives the same file;
+// no clock and no Math.random are read. shared/demo/demo-examples.ts finds one
+// example of each case in them.
 import type { BooksFile } from '../domain/books-file.js';
 import type { InboxDocument, IsoDate, LedgerLine } from '../domain/books.js';
 import { allocateFifo } from '../domain/fifo-allocation.js';
@@ -87,7 +90,8 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
   const reversedEntryIds: { id: string; customer: boolean }[] = [];
   const reversedPairs = Math.max(1, Math.round(size / 200));
   for (let i = 0; i < reversedPairs; i += 1) {
-    const cp = rng.pick(counterparties);
+    // why: the first pair is a customer's, so that a blocked customer has a reversed entry to link to.
+    const cp = i === 0 ? rng.pick(counterparties.filter((c) => c.customer)) : rng.pick(counterparties);
     const day = rng.int(LOCK_DAY + 1, 320);
     const original = invoiceEntry(ids, cp, day, rng.int(10, 900) * 100);
     const reversal: FileEntry = {
@@ -108,7 +112,9 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
     reversedEntryIds.push({ id: original.id, customer: cp.customer });
   }
 
+  const blocked = blockedCounterparties(rng, ids, accounts[0]!, Math.max(1, Math.round(size / 250)), ledgerEntries, transactions, links);
   reconcile(accounts, transactions, links);
+  freezeLinksToReversed(blocked, transactions, links, reversedEntryIds);
   const bankLinks = breakLinks(rng, counterparties, transactions, links, reversedEntryIds);
 
   return {
@@ -124,7 +130,7 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
     bank_accounts: accounts,
     bank_transactions: transactions,
     bank_links: bankLinks,
-    inbox_documents: inboxDocuments(rng, ids, counterparties.filter((c) => !c.customer), Math.max(12, Math.round(size / 10))),
+    inbox_documents: inboxDocuments(rng, ids, counterparties.filter((c) => !c.customer), Math.max(12, size)),
   };
 }
 
@@ -228,6 +234,56 @@ function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions:
 }
 
 /**
+ * Customers whose repair is blocked (ids `cp_ORG_x…`): two early invoices,
+ * the first paid in full well before the reconciliation date, so that the
+ * payment gets reconciled; freezeLinksToReversed then points its link at a
+ * reversed entry of another counterparty. The second invoice stays open.
+ */
+function blockedCounterparties(
+  rng: Rng, ids: IdMaker, account: FileAccount, count: number,
+  ledgerEntries: FileEntry[], transactions: FileTransaction[], links: FileLink[],
+): Counterparty[] {
+  const out: Counterparty[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const cp: Counterparty = { id: `cp_${ids.orgId}_x${pad(i + 1, 5)}`, name: `${companyName(i, 3)} (disputed)`, taxId: null, customer: true, accountId: account.id, invoices: [] };
+    const day = rng.int(1, 8);
+    for (const [offset, amount] of [[0, rng.int(50, 2_000) * 100], [rng.int(20, 40), rng.int(50, 2_000) * 100]] as const) {
+      const entry = invoiceEntry(ids, cp, day + offset, amount);
+      ledgerEntries.push(entry);
+      cp.invoices.push({ id: entry.id, day: day + offset, amount, reference: entry.reference });
+    }
+    // Paid in full a few days after the first invoice: early enough to be reconciled.
+    const first = cp.invoices[0]!;
+    const payDay = day + rng.int(2, 5);
+    const txn: FileTransaction = {
+      id: ids.next('bt'), bank_account_id: account.id, booking_date: isoDay(payDay), amount_minor: first.amount, currency: 'EUR',
+      counterparty_id: cp.id, counterparty_name: cp.name, remittance_info: `Payment ${first.reference}`, status: 'unreconciled', reconciliation_id: null,
+    };
+    transactions.push(txn);
+    links.push({ id: ids.next('lnk'), bank_transaction_id: txn.id, ledger_entry_id: first.id, amount_minor: first.amount, created_at: isoTime(payDay, 10 * 3600), created_by: 'alice' });
+    out.push(cp);
+  }
+  return out;
+}
+
+/**
+ * A reconciled payment of each blocked customer re-pointed at a reversed
+ * entry: the frozen link the repair must refuse to work around
+ * (frozen_link_to_reversed_entry, and frozen_link_to_other_counterparty when
+ * the entry is another counterparty's). Only customers' reversed entries are
+ * used, so the sign of the link matches.
+ */
+function freezeLinksToReversed(blocked: Counterparty[], transactions: FileTransaction[], links: FileLink[], reversed: { id: string; customer: boolean }[]): void {
+  const pool = reversed.filter((r) => r.customer);
+  if (pool.length === 0) return;
+  const status = new Map(transactions.map((t) => [t.id, t]));
+  blocked.forEach((cp, i) => {
+    const link = links.find((l) => status.get(l.bank_transaction_id)?.counterparty_id === cp.id && status.get(l.bank_transaction_id)?.status === 'reconciled');
+    if (link) link.ledger_entry_id = pool[i % pool.length]!.id;
+  });
+}
+
+/**
  * Reconcile each account through a statement date with monthly statements:
  * every transaction up to that date is reconciled and fully linked, and
  * `reconciled_through` carries the balance after them. The date is moved
@@ -278,7 +334,13 @@ function breakLinks(
     }
   }
 
-  const candidates = links.filter((l) => status.get(l.bank_transaction_id) === 'unreconciled');
+  // why: the first unreconciled transactions of each account stay as they are,
+  // so that a statement right after `reconciled_through` can clear them
+  // (the demo's reconciliation that succeeds).
+  const protectedTxns = firstUnreconciled(transactions, 8);
+  const regular = new Set(counterparties.map((c) => c.id));
+  const blockedOwner = new Set(transactions.filter((t) => !regular.has(t.counterparty_id)).map((t) => t.id));
+  const candidates = links.filter((l) => status.get(l.bank_transaction_id) === 'unreconciled' && !protectedTxns.has(l.bank_transaction_id) && !blockedOwner.has(l.bank_transaction_id));
   const toBreak = Math.min(candidates.length, Math.max(4, Math.round(transactions.length * 0.06)));
   const removed = new Set<string>();
   const broken = new Set<string>();
@@ -320,6 +382,24 @@ function breakLinks(
   return links.filter((l) => !removed.has(l.id));
 }
 
+/** The ids of each account's first `n` unreconciled transactions by (booking_date, id), and of any on the same day as the last of them. */
+function firstUnreconciled(transactions: FileTransaction[], n: number): Set<string> {
+  const out = new Set<string>();
+  const byAccount = new Map<string, FileTransaction[]>();
+  for (const t of transactions) {
+    if (t.status !== 'unreconciled') continue;
+    const list = byAccount.get(t.bank_account_id);
+    if (list) list.push(t);
+    else byAccount.set(t.bank_account_id, [t]);
+  }
+  for (const list of byAccount.values()) {
+    list.sort((a, b) => (a.booking_date < b.booking_date ? -1 : a.booking_date > b.booking_date ? 1 : a.id < b.id ? -1 : 1));
+    const lastDay = list[Math.min(n, list.length) - 1]?.booking_date ?? '';
+    for (const t of list) if (t.booking_date <= lastDay) out.add(t.id);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // Inbox
 
@@ -332,6 +412,7 @@ function inboxDocuments(rng: Rng, ids: IdMaker, vendors: Counterparty[], count: 
     if (base && r < 0.09) docs.push(sameFile(rng, ids, base));
     else if (base && r < 0.18) docs.push(sameInvoiceNumber(rng, ids, base));
     else if (base && r < 0.26) docs.push(sameAmountNearDate(rng, ids, base));
+    else if (base && r < 0.30) docs.push(nearMiss(rng, ids, base));
     else {
       const doc = originalDocument(rng, ids, rng.pick(vendors));
       originals.push(doc);
@@ -402,6 +483,22 @@ function sameAmountNearDate(rng: Rng, ids: IdMaker, base: InboxDocument): InboxD
   return duplicateOf(rng, ids, base, extracted, { sha256: rng.hex(64), name: `scan_${rng.hex(6)}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' });
 }
 
+/**
+ * Looks like the base but is no duplicate: the same vendor and amount with
+ * the invoice date 4–6 days later (outside the 3-day window), another number
+ * and file. The overview must not group it with its base.
+ */
+function nearMiss(rng: Rng, ids: IdMaker, base: InboxDocument): InboxDocument {
+  const extracted = { ...base.extracted };
+  extracted.invoice_number = `NM-${pad(rng.int(1, 9_999), 4)}`;
+  if (base.extracted.invoice_date) {
+    const day = Math.round((Date.parse(base.extracted.invoice_date) - YEAR_START_MS) / DAY_MS);
+    // why: no clamp to the year's last day, which could bring it back within 3 days of its base.
+    extracted.invoice_date = isoDay(day + rng.int(4, 6));
+  }
+  return duplicateOf(rng, ids, base, extracted, { sha256: rng.hex(64), name: `scan_${rng.hex(6)}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' });
+}
+
 /** The same vendor key written differently: tax id spacing, or name case and punctuation. */
 function vendorVariant(rng: Rng, extracted: InboxDocument['extracted']): Pick<InboxDocument['extracted'], 'vendor_name' | 'vendor_tax_id'> {
   const out: Pick<InboxDocument['extracted'], 'vendor_name' | 'vendor_tax_id'> = {};
@@ -418,7 +515,7 @@ function vendorVariant(rng: Rng, extracted: InboxDocument['extracted']): Pick<In
 
 class IdMaker {
   private readonly counters = new Map<string, number>();
-  constructor(private readonly orgId: string) {}
+  constructor(readonly orgId: string) {}
   next(prefix: 'le' | 'bt' | 'lnk' | 'doc'): string {
     const n = (this.counters.get(prefix) ?? 0) + 1;
     this.counters.set(prefix, n);

@@ -1,7 +1,10 @@
 // No Docker engine runs here, so the compose file is checked against the
 // Compose Specification's own JSON schema instead of by `docker compose config`.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +35,29 @@ function stripStringIds(node: unknown): void {
 }
 
 /** The parts of docker-compose.yml these tests read; fields the schema check is given wrong values for are unknown. */
+interface HealthCheck { test: string[]; interval?: string; retries?: number }
 interface ComposeFile {
   services: {
-    mongo: unknown;
-    redis: { command: string[] };
-    api: { command: string[]; ports?: unknown };
-    worker: { command: string[]; deploy: { replicas: unknown } };
+    mongo: { healthcheck: HealthCheck };
+    redis: { command: string[]; healthcheck: HealthCheck };
+    api: { command: string[]; ports?: unknown; environment: Record<string, string>; healthcheck: HealthCheck; deploy: { replicas: unknown }; depends_on: Record<string, { condition: string }> };
+    worker: { command: string[]; deploy: { replicas: unknown }; environment: Record<string, string>; healthcheck: HealthCheck; depends_on: Record<string, { condition: string }> };
   };
+}
+
+/** Runs a health check's `node -e` script against a stand-in server answering `status` on `path`; the exit code. */
+async function runNodeCheck(check: HealthCheck, port: string, path: string, status: number): Promise<number> {
+  const [cmd, node, flag, script] = check.test;
+  expect([cmd, node, flag]).to.deep.equal(['CMD', 'node', '-e']);
+  const server = createServer((req, res) => { res.statusCode = req.url === path ? status : 404; res.end(); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: actual } = server.address() as AddressInfo;
+  try {
+    const child = spawn(process.execPath, ['-e', script!.replace(`127.0.0.1:${port}`, `127.0.0.1:${actual}`)], { stdio: 'ignore' });
+    return await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  } finally {
+    server.close();
+  }
 }
 
 describe('docker-compose.yml', () => {
@@ -64,5 +83,35 @@ describe('docker-compose.yml', () => {
     expect(compose.services.worker.deploy.replicas).to.be.greaterThan(1);
     expect(compose.services.worker.command).to.deep.equal(['node', 'dist/worker/main.js']);
     expect(compose.services.api.command).to.deep.equal(['node', 'dist/api/server.js']);
+  });
+
+  it('redis never evicts (BullMQ needs every key) and fsyncs its AOF every second', () => {
+    const command = compose.services.redis.command.join(' ');
+    expect(command).to.include('--maxmemory-policy noeviction');
+    expect(command).to.include('--appendfsync everysec');
+  });
+
+  it('every service has a health check; api and worker start only once mongo and redis are healthy', () => {
+    for (const name of ['mongo', 'redis', 'api', 'worker'] as const) expect(compose.services[name].healthcheck.test, name).to.be.an('array').with.length.greaterThan(0);
+    for (const name of ['api', 'worker'] as const) {
+      expect(compose.services[name].depends_on).to.deep.equal({ mongo: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    }
+    expect(compose.services.api.deploy.replicas).to.equal(1);
+  });
+
+  it("the api's health check is /readyz on its PORT: healthy on 200, unhealthy on 503 or no answer", async () => {
+    const { healthcheck, environment } = compose.services.api;
+    expect(healthcheck.test.join(' ')).to.include(`http://127.0.0.1:${environment.PORT}/readyz`);
+    expect(await runNodeCheck(healthcheck, environment.PORT!, '/readyz', 200)).to.equal(0);
+    expect(await runNodeCheck(healthcheck, environment.PORT!, '/readyz', 503)).to.equal(1);
+    expect(await runNodeCheck(healthcheck, environment.PORT!, '/elsewhere', 200)).to.equal(1);
+  });
+
+  it("the worker's health check is /healthz on its WORKER_METRICS_PORT: healthy on 200 only", async () => {
+    const { healthcheck, environment } = compose.services.worker;
+    expect(environment.WORKER_METRICS_PORT).to.equal('9464');
+    expect(healthcheck.test.join(' ')).to.include('http://127.0.0.1:9464/healthz');
+    expect(await runNodeCheck(healthcheck, '9464', '/healthz', 200)).to.equal(0);
+    expect(await runNodeCheck(healthcheck, '9464', '/healthz', 500)).to.equal(1);
   });
 });

@@ -1,0 +1,210 @@
+// One example of every case the demo books hold (README "Quick start"),
+// found in the books themselves rather than guessed: a repair that moves
+// links, one that is blocked, one with nothing to do; a statement that
+// reconciles and one failing each reconciliation check (docs/http-api.md §7,
+// in order); an entry that can be reversed and one already reversed. Pure:
+// `npm start` passes what is stored, the tests pass the generated file.
+import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org } from '../domain/books.js';
+import { compareIds } from '../domain/books.js';
+import type { BooksFile } from '../domain/books-file.js';
+import { planLinkRepair, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
+import type { ReconciliationRequest } from '../domain/reconcile-checks.js';
+
+export interface DemoBooks {
+  org: Org;
+  accounts: BankAccount[];
+  transactions: BankTransaction[];
+  entries: LedgerEntry[];
+  links: BankLink[];
+}
+
+export interface RepairExample {
+  bank_account_id: string;
+  counterparty_id: string;
+  moves: number;
+  actions: number;
+  blockers: LinkRepairBlocker[];
+}
+
+/** The reconciliation refusals in the order they are checked (docs/http-api.md §7). */
+export const RECONCILE_FAILURES = [
+  'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions',
+  'already_reconciled', 'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance',
+] as const;
+export type ReconcileFailure = (typeof RECONCILE_FAILURES)[number];
+
+export interface DemoExamples {
+  repair: { moves: RepairExample | null; blocked: RepairExample | null; noop: RepairExample | null };
+  reconcile: { ok: ReconciliationRequest | null; failing: Partial<Record<ReconcileFailure, ReconciliationRequest>> };
+  reversal: {
+    /** Posted, after the lock date, no reconciled link; the one with the most links (the plan unlinks them). */
+    reversible: string | null;
+    already_reversed: string | null;
+  };
+}
+
+/** A books file as the domain reads it after import: every record at version 1. */
+export function demoBooksFromFile(file: BooksFile): DemoBooks {
+  const v = <T extends object>(r: T): T & { version: number } => ({ ...r, version: 1 });
+  return {
+    org: v(file.org),
+    accounts: file.bank_accounts.map(v),
+    transactions: file.bank_transactions.map((t) => v({ ...t, reconciliation_id: t.reconciliation_id ?? null })),
+    entries: file.ledger_entries.map((e) => v({ ...e, reversal_of: e.reversal_of ?? null, reversed_by: e.reversed_by ?? null })),
+    links: file.bank_links.map(v),
+  };
+}
+
+/** `asOf`: the repair's as_of (the API's default is today, UTC). */
+export function findDemoExamples(books: DemoBooks, asOf: IsoDate): DemoExamples {
+  return { repair: repairExamples(books, asOf), reconcile: reconcileExamples(books), reversal: reversalExamples(books) };
+}
+
+// ---------------------------------------------------------------------------
+// Repair: plan every account + counterparty pair, as the worker would.
+
+function repairExamples(books: DemoBooks, asOf: IsoDate): DemoExamples['repair'] {
+  const out: DemoExamples['repair'] = { moves: null, blocked: null, noop: null };
+  const entryById = new Map(books.entries.map((e) => [e.id, e]));
+  const entriesOf = groupBy(books.entries, (e) => e.counterparty_id);
+  const linksOfTxn = groupBy(books.links, (l) => l.bank_transaction_id);
+  const linksOfEntry = groupBy(books.links, (l) => l.ledger_entry_id);
+  const pairs = groupBy(books.transactions, (t) => `${t.bank_account_id} ${t.counterparty_id}`);
+  let noopHasBoth = false;
+  for (const key of [...pairs.keys()].sort(compareIds)) {
+    const transactions = pairs.get(key)!;
+    const [accountId, counterpartyId] = key.split(' ') as [string, string];
+    const account = books.accounts.find((a) => a.id === accountId);
+    if (!account) continue;
+    const own = entriesOf.get(counterpartyId) ?? [];
+    const links = new Map<string, BankLink>();
+    for (const t of transactions) for (const l of linksOfTxn.get(t.id) ?? []) links.set(l.id, l);
+    for (const e of own) for (const l of linksOfEntry.get(e.id) ?? []) links.set(l.id, l);
+    const referenced = [...links.values()].map((l) => entryById.get(l.ledger_entry_id)).filter((e): e is LedgerEntry => e !== undefined && e.counterparty_id !== counterpartyId);
+    const input: LinkRepairInput = {
+      account, counterparty_id: counterpartyId, as_of: asOf, settlement_accounts: books.org.settlement_accounts,
+      transactions, entries: [...own, ...referenced], links: [...links.values()],
+    };
+    let result;
+    try {
+      result = planLinkRepair(input);
+    } catch {
+      continue; // a pair whose books are incomplete here is no example
+    }
+    const actions = result.plan?.actions ?? [];
+    const example: RepairExample = {
+      bank_account_id: accountId, counterparty_id: counterpartyId,
+      moves: actions.filter((a) => a.kind === 'move').length, actions: actions.length, blockers: result.blockers,
+    };
+    if (result.outcome === 'blocked') out.blocked ??= example;
+    else if (result.outcome === 'noop') {
+      if (!out.noop || (!noopHasBoth && hasBoth(transactions))) {
+        out.noop = example;
+        noopHasBoth = hasBoth(transactions);
+      }
+    } else if (example.moves > 0 && (!out.moves || example.moves > out.moves.moves)) out.moves = example;
+  }
+  return out;
+}
+
+/** Reconciled history and open work both in scope: the noop worth showing. */
+function hasBoth(transactions: BankTransaction[]): boolean {
+  return transactions.some((t) => t.status === 'reconciled') && transactions.some((t) => t.status === 'unreconciled');
+}
+
+// ---------------------------------------------------------------------------
+// Reconciliation: a statement clearing the fully linked stretch right after
+// the account's last reconciliation, and that statement bent to fail each check.
+
+const MAX_STATEMENT_TRANSACTIONS = 10;
+
+function reconcileExamples(books: DemoBooks): DemoExamples['reconcile'] {
+  const failing: DemoExamples['reconcile']['failing'] = {};
+  const linked = new Map<string, number>();
+  for (const l of books.links) linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
+  const full = (t: BankTransaction): boolean => (linked.get(t.id) ?? 0) === Math.abs(t.amount_minor);
+
+  for (const account of [...books.accounts].sort((a, b) => compareIds(a.id, b.id))) {
+    const own = books.transactions.filter((t) => t.bank_account_id === account.id).sort(byDateThenId);
+    const open = own.filter((t) => t.status === 'unreconciled');
+    // Whole days of fully linked transactions, from the first open one on.
+    const cleared: BankTransaction[] = [];
+    for (let i = 0; i < open.length;) {
+      const day = open.filter((t) => t.booking_date === open[i]!.booking_date);
+      if (!day.every(full) || cleared.length + day.length > MAX_STATEMENT_TRANSACTIONS) break;
+      cleared.push(...day);
+      i += day.length;
+    }
+    const next = open[cleared.length];
+    if (cleared.length === 0 || !next || !account.reconciled_through) continue;
+    const opening = account.reconciled_through.balance_minor;
+    const statementFor = (txns: BankTransaction[], reference: string): ReconciliationRequest => ({
+      bank_account_id: account.id,
+      statement: { end_date: txns[txns.length - 1]!.booking_date, closing_balance_minor: opening + txns.reduce((s, t) => s + t.amount_minor, 0), currency: account.currency, reference },
+      transaction_ids: txns.map((t) => t.id),
+    });
+    const ok = statementFor(cleared, `demo statement ${account.id}`);
+    const bent = (change: (r: ReconciliationRequest) => void): ReconciliationRequest => {
+      const r = structuredClone(ok);
+      change(r);
+      return r;
+    };
+    failing.not_found = bent((r) => { r.bank_account_id = `${account.id}_missing`; });
+    failing.currency_mismatch = bent((r) => { r.statement.currency = account.currency === 'USD' ? 'EUR' : 'USD'; });
+    failing.statement_before_last_reconciliation = bent((r) => { r.statement.end_date = dayBefore(account.reconciled_through!.date); });
+    const elsewhere = books.transactions.find((t) => t.bank_account_id !== account.id);
+    if (elsewhere) failing.unknown_transactions = bent((r) => { r.transaction_ids.push(elsewhere.id); });
+    const done = own.filter((t) => t.status === 'reconciled');
+    if (done.length > 0) failing.already_reconciled = bent((r) => { r.transaction_ids.push(done[done.length - 1]!.id); });
+    const later = open.find((t) => t.booking_date > ok.statement.end_date);
+    if (later) failing.transaction_after_statement_end = bent((r) => { r.transaction_ids.push(later.id); });
+    // Up to and including the first open transaction that is not fully linked.
+    const firstUnmatched = open.findIndex((t) => !full(t));
+    if (firstUnmatched >= 0) {
+      const upTo = open.filter((t) => t.booking_date <= open[firstUnmatched]!.booking_date);
+      failing.unmatched_transactions = statementFor(upTo.slice(0, 10_000), `demo statement ${account.id} (unmatched)`);
+    }
+    failing.out_of_balance = bent((r) => { r.statement.closing_balance_minor += 100; });
+    return { ok, failing };
+  }
+  return { ok: null, failing };
+}
+
+// ---------------------------------------------------------------------------
+// Reversal
+
+function reversalExamples(books: DemoBooks): DemoExamples['reversal'] {
+  const status = new Map(books.transactions.map((t) => [t.id, t.status]));
+  const linksOf = groupBy(books.links, (l) => l.ledger_entry_id);
+  const lock = books.org.lock_date ?? '';
+  let reversible: { id: string; links: number } | null = null;
+  for (const e of [...books.entries].sort((a, b) => compareIds(a.id, b.id))) {
+    if (e.status !== 'posted' || e.reversal_of || e.reversed_by || e.entry_date <= lock) continue;
+    const links = linksOf.get(e.id) ?? [];
+    if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled')) continue;
+    if (!reversible || links.length > reversible.links) reversible = { id: e.id, links: links.length };
+  }
+  const reversed = books.entries.filter((e) => e.status === 'reversed' || e.reversed_by).sort((a, b) => compareIds(a.id, b.id))[0];
+  return { reversible: reversible?.id ?? null, already_reversed: reversed?.id ?? null };
+}
+
+// ---------------------------------------------------------------------------
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+function byDateThenId(a: BankTransaction, b: BankTransaction): number {
+  return compareIds(a.booking_date, b.booking_date) || compareIds(a.id, b.id);
+}
+
+function dayBefore(date: IsoDate): IsoDate {
+  return new Date(Date.parse(date) - 86_400_000).toISOString().slice(0, 10);
+}
