@@ -35,7 +35,7 @@ export interface StageDeps {
  * The producer connection fails fast while Redis is down; this bounds the rare
  * case of a connection still being set up, so a request answers 503 in < 2 s.
  */
-const REDIS_DEADLINE_MS = 1500;
+export const REDIS_DEADLINE_MS = 1500;
 
 /** Whether an answer is the request's for good: what a key replays. */
 export function isFinal(answer: StageAnswer): boolean {
@@ -91,7 +91,7 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
 
 async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
   const job = await within(deps.queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
-  return job !== undefined && (await job.getState()) === 'failed';
+  return job !== undefined && (await within(job.getState(), REDIS_DEADLINE_MS, 'Redis')) === 'failed';
 }
 
 /** Enqueue (a no-op when the job exists) and answer within the wait, else 202. */

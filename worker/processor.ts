@@ -9,7 +9,7 @@ import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
-import { faultOn } from './test-faults.js';
+import { crashIf, faultOn } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
@@ -51,6 +51,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer.
       await saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() });
+      crashIf('stage:crash-before-complete');
       return { job_result_id: jobId, outcome: answer.outcome };
     };
     const started = Date.now();

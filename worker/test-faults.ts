@@ -1,13 +1,27 @@
-// Test-only fault switches, read once from BOOKSTAGE_TEST_FAULTS when the
-// worker starts (a comma list; unset in production). They exist so the test
-// suite can prove crash and failure recovery on the real stack; nothing in
-// the API can turn them on.
-//   stage:fail-for-good          every staging job fails at once, without retries
-//   stage:crash-after-write      the worker process dies (SIGKILL) right after writing a staged operation
-//   apply:after-first-write      an apply stops for good after its first journal write (until the test kills the worker)
+// Test-only fault switches, read once from BOOKSTAGE_TEST_FAULTS in the
+// worker's own environment when it starts (a comma list; unset in
+// production). They exist so the test suite can prove crash and failure
+// recovery on the real stack (docs/reliability.md); nothing in the API or a
+// job's data can turn them on: the switch is this process's environment only.
+//
+// Staging (one job: read → take locks → write the operation → store the answer → complete):
+//   stage:fail-for-good           every staging job fails at once, without retries
+//   stage:crash-after-read        the worker dies (SIGKILL) right after a staging job read its books
+//   stage:crash-after-locks       … right after it took its scope locks, before writing the operation
+//   stage:crash-after-write       … right after writing the staged operation
+//   stage:crash-before-complete   … after any job stored its answer, before BullMQ marks the job complete
+// Apply (the journal: docs/staged-lifecycle.md "Crash safety"):
+//   apply:crash-after-journal     … right after the journal was stored (approved → applying), before any write
+//   apply:crash-after-write:N     … right after the journal's write N (1-based) was made, before its progress is recorded
+//   apply:crash-after-progress:N  … right after the progress of write N was recorded
+//   apply:crash-before-finish     … after every write, before the operation's end state is recorded
+//   apply:after-first-write       an apply stops for good after its first journal write (until the test kills the worker)
 const ACTIVE = new Set((process.env.BOOKSTAGE_TEST_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
-export type TestFault = 'stage:fail-for-good' | 'stage:crash-after-write' | 'apply:after-first-write';
+export type TestFault =
+  | 'stage:fail-for-good' | 'stage:crash-after-read' | 'stage:crash-after-locks' | 'stage:crash-after-write' | 'stage:crash-before-complete'
+  | 'apply:crash-after-journal' | `apply:crash-after-write:${number}` | `apply:crash-after-progress:${number}` | 'apply:crash-before-finish'
+  | 'apply:after-first-write';
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 

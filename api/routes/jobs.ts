@@ -6,11 +6,13 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
+import { within } from '../../shared/dependency-errors.js';
 import { AppError } from '../../shared/errors.js';
 import type { AnyStageJobData, StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
+import { REDIS_DEADLINE_MS } from '../stage-handler.js';
 import { requireAuth } from '../middleware/auth.js';
 import { operation } from '../middleware/request-id.js';
 import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.js';
@@ -32,9 +34,10 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>)
       send(res, stageAnswerToHttp(stored.answer, stored.request_id));
       return;
     }
-    const job = await queue.getJob(jobId);
+    // Bounded like the staging path's Redis reads: a silent (half-open) Redis answers 503, never hangs (docs/reliability.md).
+    const job = await within(queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
-    const state = await job.getState();
+    const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');
     if (state === 'failed') {
       // Failed for good without an answer stored (its worker died on the last attempt): final, not to be polled again.
       send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('job_failed', { details: { job_id: jobId } })));

@@ -16,6 +16,7 @@ import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged
 import { settleOperation, transitionStatus, type TransitionOutcome } from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
+import { crashIf } from '../test-faults.js';
 import { APPLY_LEASE_MS, finishJournal } from '../staged/apply-journal-runner.js';
 import { loadVisibleOperation, operationOutcome, reloadOperation } from '../staged/operation-access.js';
 import { afterLostClaim, expireOperation, historyItem } from '../staged/transition.js';
@@ -42,6 +43,7 @@ export async function applyStagedOperation(ctx: JobContext): Promise<StageAnswer
         return recordedOutcome(ctx, await finishJournal(ctx, op._id));
       case 'transition': {
         const started = await startApply(ctx, op);
+        crashIf('apply:crash-after-journal');
         if (started.won) return recordedOutcome(ctx, await finishJournal(ctx, op._id));
         // Another job moved it first (an apply, a reject): decide again on what it leaves.
         op = await afterLostClaim(ctx.db, op, started.claim);

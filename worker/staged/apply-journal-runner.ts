@@ -15,7 +15,7 @@ import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, tran
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
-import { faultOn, type TestFault } from '../test-faults.js';
+import { crashIf, faultOn, type TestFault } from '../test-faults.js';
 import { historyItem } from './transition.js';
 
 /** A journal's owner renews its lease every third of this; another job takes over once it lapsed. */
@@ -63,17 +63,21 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     if (phase === 'forward') {
       for (; done < journal.writes.length; done += 1) {
         const write = journal.writes[done]!;
-        if ((await makeWrite(db, orgId, write)) === 'conflict') {
+        const made = await makeWrite(db, orgId, write);
+        crashIf(`apply:crash-after-write:${done + 1}`);
+        if (made === 'conflict') {
           phase = 'undo';
           await progress({ phase, conflict: { collection: write.collection, id: write.id } });
           ctx.log.warn({ staged_operation_id: op._id, collection: write.collection, id: write.id }, 'apply met a conflicting change; undoing');
           break;
         }
         await progress({ done: done + 1 });
+        crashIf(`apply:crash-after-progress:${done + 1}`);
         if (done === 0) await testFault(ctx, 'apply:after-first-write');
       }
     }
     if (phase === 'forward') {
+      crashIf('apply:crash-before-finish');
       await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes) });
       return;
     }

@@ -45,6 +45,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
+      crashIf('stage:crash-after-locks');
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);

@@ -10,6 +10,7 @@ import type { StagedKind } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { commitDecision, operationIdFor, writtenAnswer } from './commit-decision.js';
+import { crashIf } from '../test-faults.js';
 
 export interface StagingJob<Op extends StageOperation, Books, Plan> {
   kind: StagedKind;
@@ -35,6 +36,7 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
     // A token whose organisation is gone: nothing to decide on.
     if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
     const books = await job.load(ctx, org);
+    crashIf('stage:crash-after-read');
     const loadedMs = Date.now() - started;
     const decision = job.decide(books, ctx);
     ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
