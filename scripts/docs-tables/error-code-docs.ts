@@ -14,6 +14,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   route_not_found: 'no such route (`details.method`, `details.path`)',
   payload_too_large: 'the body is over 1 MB (`details.limit_bytes`)',
   unsupported_media_type: 'the body is not `application/json`',
+  rate_limited: 'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
   entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
   pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',
