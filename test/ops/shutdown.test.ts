@@ -32,6 +32,27 @@ describe('graceful shutdown', function () {
     }
   });
 
+  it('a second SIGTERM while the worker waits for its job exits at once with code 1 (the job is left for another worker)', async () => {
+    const env = await opsEnv({ BOOKSTAGE_TEST_FAULTS: 'stage:slow' });
+    const api = await inProcessApi(env);
+    try {
+      const worker = await startWorkerProcess(env);
+      children.push(worker);
+      const { entries, token } = await reversibleEntries(1);
+      const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=0' } });
+      expect(reply.status).to.equal(202);
+      await worker.waitFor((l) => l.msg === 'job started');
+      worker.kill('SIGTERM');
+      await worker.waitFor((l) => l.msg === 'worker shutting down');
+      worker.kill('SIGTERM');
+      expect(await worker.exited).to.deep.equal({ code: 1, signal: null });
+      expect(worker.lines('worker shutdown forced by a second signal; exiting')).to.have.length(1);
+      expect(worker.lines('job finished')).to.deep.equal([]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('SIGTERM to the API while a request waits for its job: no new connections, the request gets its answer, and the API exits 0', async () => {
     const env = await opsEnv({ BOOKSTAGE_TEST_FAULTS: 'stage:slow' });
     const worker = await startWorkerProcess(env);
