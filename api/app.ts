@@ -39,6 +39,9 @@ export interface OpsDeps {
   adminQueues: Queue[];
 }
 
+/** Not logged per request. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -48,6 +51,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(pinoHttp({
     logger: deps.logger,
     genReqId: (_req, res) => locals(res as never).requestId,
+    // Probes and scrapes come every few seconds and say nothing new; /metrics counts them.
+    autoLogging: { ignore: (req) => PROBE_PATHS.has((req.url ?? '').split('?')[0]!) },
     customProps: (_req, res) => ({ request_id: locals(res as never).requestId }),
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
