@@ -1,5 +1,8 @@
 // Books and requests shared by the ops tests: a posted invoice to reverse
 // (the cheapest staging job) and a small HTTP client against any base URL.
+import type { Db } from 'mongodb';
+import { importBooks } from '../../shared/books/import.js';
+import { createToken } from '../../shared/storage/api-tokens.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 
@@ -20,13 +23,18 @@ export async function request(baseUrl: string, method: string, path: string, opt
   return { status: res.status, headers: res.headers, body };
 }
 
-/** An org with `n` invoices, each reversible on its own (no overlapping scopes), and a token that may stage and read. */
-export async function reversibleEntries(n: number): Promise<{ orgId: string; entries: string[]; token: string }> {
+/**
+ * An org with `n` invoices, each reversible on its own (no overlapping scopes), and a token that may stage and read;
+ * in the shared stack's database unless `db` names another.
+ */
+export async function reversibleEntries(n: number, db?: Db): Promise<{ orgId: string; entries: string[]; token: string }> {
   const books = new Books();
   const entries = Array.from({ length: n }, () => books.invoice(1_000));
-  const s = await stack();
-  await s.load(books.file);
-  return { orgId: books.orgId, entries, token: await s.token(books.orgId, ['ledger:stage', 'staged:read']) };
+  const target = db ?? (await stack()).db;
+  const imported = await importBooks(target, books.file);
+  if (!imported.ok) throw new Error(`books refused: ${JSON.stringify(imported.errors)}`);
+  const { token } = await createToken(target, { org_id: books.orgId, actor: 'alice', scopes: ['ledger:stage', 'staged:read'] });
+  return { orgId: books.orgId, entries, token };
 }
 
 export const reversePath = (entryId: string): string => `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`;
