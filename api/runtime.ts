@@ -11,8 +11,10 @@ import { STAGE_QUEUE, stageJobOptions, type AnyStageJobData, type StageJobReturn
 import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
-import { createApp } from './app.js';
+import { createRegistry } from '../shared/metrics/registry.js';
+import { createApp, type OpsDeps } from './app.js';
 import { answerClientError } from './middleware/client-error.js';
+import { stateMetrics } from './metrics/state-metrics.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
@@ -74,7 +76,20 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   readQueue.setMaxListeners(10_000);
   const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
 
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads });
+  const registry = createRegistry('api');
+  stateMetrics(registry, mongo.db, [{ name: STAGE_QUEUE, queue }, { name: READ_QUEUE, queue: readQueue }]);
+  const ops: OpsDeps = {
+    registry,
+    // The producer connection fails at once while Redis is down, so the probe never waits on a queued command.
+    readiness: [
+      { dependency: 'Redis', ping: () => queueConnection.ping() },
+      { dependency: 'MongoDB', ping: () => mongo.db.command({ ping: 1 }) },
+    ],
+    redis: queueConnection,
+    rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowS, keyPrefix: `${config.queuePrefix}:rate-limit` },
+    adminQueues: [queue, readQueue],
+  };
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
@@ -87,7 +102,10 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
     closing ??= (async () => {
       indexes.stop();
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A keep-alive connection whose request has just been answered becomes idle: close those as they appear,
+        // so the server closes as soon as the last in-flight request has its answer.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => { clearInterval(sweep); resolve(); });
         server.closeIdleConnections();
       });
       await queueEvents.close();

@@ -131,6 +131,21 @@ export const CONFIG_VARIABLES = {
     default: { value: 'info' },
     doc: 'pino log level',
   },
+  rateLimitRequests: {
+    env: 'RATE_LIMIT_REQUESTS', usedBy: ['api'], type: 'integer', min: 1, max: 100_000_000,
+    default: { value: 600 },
+    doc: 'requests one API token may make per window (`RATE_LIMIT_WINDOW_S`), counted in Redis across all API replicas; over it: 429 `rate_limited` with `Retry-After`. `/healthz`, `/readyz` and `/metrics` are not counted',
+  },
+  rateLimitWindowS: {
+    env: 'RATE_LIMIT_WINDOW_S', usedBy: ['api'], type: 'integer', min: 1, max: 86_400,
+    default: { value: 60 },
+    doc: 'the rate limit\'s window in seconds',
+  },
+  workerMetricsPort: {
+    env: 'WORKER_METRICS_PORT', usedBy: ['worker'], type: 'integer', min: 0, max: 65535,
+    default: { value: 9464 },
+    doc: 'port of the worker\'s own `GET /metrics` and `GET /healthz` (docs/metrics.md); `0` picks a free port and logs it. A port already taken is logged as an error and the worker runs on without them',
+  },
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: {
     env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,

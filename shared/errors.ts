@@ -43,6 +43,7 @@ export const ERROR_TABLE = {
   request_header_too_large: { status: 431, retryable: false, message: (d) => `The request headers exceed ${String(d.limit_bytes)} bytes.` },
   malformed_request: { status: 400, retryable: false, message: () => 'The HTTP request could not be parsed.' },
   unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
+  rate_limited: { status: 429, retryable: true, message: (d) => `Too many requests with this token: the limit is ${String(d.limit)} per ${String(d.window_seconds)} s. Retry after ${String(d.retry_after_seconds)} s.` },
   already_reversed: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} was already reversed by ${String(d.reversed_by)}.` },
   entry_is_reversal: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}; it cannot be reversed.` },
   pending_operation: { status: 409, retryable: true, message: (d) => `A pending staged operation already holds this scope: ${list(d.staged_operation_ids)}.` },

@@ -9,7 +9,7 @@ import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
-import { crashIf, faultOn } from './test-faults.js';
+import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
@@ -64,6 +64,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     log.info('job started');
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
+      await slowIf('stage:slow');
       const answer = await dispatch(db, log, jobId, data, settings);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);

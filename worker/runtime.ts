@@ -6,11 +6,18 @@ import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queu
 import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { createJobMetrics } from '../shared/metrics/job-metrics.js';
+import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
+import { startMetricsServer } from './metrics-server.js';
 import { createStageProcessor } from './processor.js';
 import { createReadProcessor } from './read-processor.js';
 
-export interface WorkerRuntime { close: () => Promise<void> }
+export interface WorkerRuntime {
+  /** The port of the worker's /metrics and /healthz; null when it could not listen. */
+  metricsPort: number | null;
+  close: () => Promise<void>;
+}
 
 export async function startWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
   const mongo = await connectMongo(config.mongoUrl);
@@ -31,15 +38,23 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     concurrency: config.workerConcurrency,
   });
   readWorker.on('error', (err) => logger.error({ err, queue: READ_QUEUE }, 'worker error'));
+  const registry = createRegistry('worker');
+  const jobMetrics = createJobMetrics(registry);
+  jobMetrics.watch(worker, STAGE_QUEUE);
+  jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
   const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger);
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
-  logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
+  const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger);
+  logger.info({ concurrency: config.workerConcurrency, metrics_port: metrics.port }, 'worker ready');
   return {
-    // worker.close() waits for jobs in flight; then connections go.
+    metricsPort: metrics.port,
+    // worker.close() takes no new jobs and waits for those in flight; then connections go.
+    // /metrics and /healthz answer until the end, so the last jobs' counts can still be scraped.
     close: async () => {
       await Promise.all([worker.close(), readWorker.close()]);
+      await metrics.close();
       await maintenance.close();
       connection.disconnect();
       readConnection.disconnect();

@@ -16,16 +16,23 @@
 //   apply:crash-after-progress:N  … right after the progress of write N was recorded
 //   apply:crash-before-finish     … after every write, before the operation's end state is recorded
 //   apply:after-first-write       an apply stops for good after its first journal write (until the test kills the worker)
+// Timing:
+//   stage:slow                    every staging job takes 3 s more (shutdown and takeover tests need a job in flight)
 const ACTIVE = new Set((process.env.BOOKSTAGE_TEST_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
 export type TestFault =
   | 'stage:fail-for-good' | 'stage:crash-after-read' | 'stage:crash-after-locks' | 'stage:crash-after-write' | 'stage:crash-before-complete'
   | 'apply:crash-after-journal' | `apply:crash-after-write:${number}` | `apply:crash-after-progress:${number}` | 'apply:crash-before-finish'
-  | 'apply:after-first-write';
+  | 'apply:after-first-write' | 'stage:slow';
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 
 /** Die on the spot, as a crash would: no cleanup, no answer stored, no job completed. */
 export function crashIf(fault: TestFault): void {
   if (faultOn(fault)) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Take `ms` longer when the fault is on. */
+export async function slowIf(fault: TestFault, ms = 3000): Promise<void> {
+  if (faultOn(fault)) await new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -16,6 +16,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   request_header_too_large: 'the request line and headers together are over 16 KB (`details.limit_bytes`); answered before any route, `operation: null`',
   malformed_request: 'the HTTP request itself could not be parsed (bad request line or header syntax); answered before any route, `operation: null`',
   unsupported_media_type: 'the body is not `application/json`',
+  rate_limited: 'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
   entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
   pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',

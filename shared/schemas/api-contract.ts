@@ -50,8 +50,8 @@ export interface RouteContract {
   followsJob?: boolean;
 }
 
-/** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable). */
-const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'internal', 'service_unavailable', 'dependency_unavailable'];
+/** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable; too many requests with one token 429). */
+const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'rate_limited', 'internal', 'service_unavailable', 'dependency_unavailable'];
 /** Errors of any route that reads a JSON body or the staging headers. */
 const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'payload_too_large', 'unsupported_media_type'];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
@@ -273,5 +273,26 @@ export const API_ROUTES: RouteContract[] = [
     success: {},
     rawSuccess: { description: 'The process is up.', schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { const: true } } } },
     errors: [],
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operation: 'readiness',
+    summary: 'Readiness',
+    description: '200 when Redis and MongoDB each answer within 1 s; else 503 `dependency_unavailable` naming the one that did not (`details.dependency`, `details.down`). For load balancers and container health checks. No token needed, never rate limited.',
+    tags: ['meta'],
+    auth: null,
+    success: {},
+    rawSuccess: {
+      description: 'Both backing services answered.',
+      schema: {
+        type: 'object', additionalProperties: false, required: ['ok', 'checks'],
+        properties: {
+          ok: { const: true },
+          checks: { type: 'object', additionalProperties: false, required: ['Redis', 'MongoDB'], properties: { Redis: { const: 'up' }, MongoDB: { const: 'up' } } },
+        },
+      },
+    },
+    errors: ['dependency_unavailable'],
   },
 ];

@@ -185,7 +185,7 @@ function responsesOf(route: RouteContract): Json {
   for (const [status, codes] of byStatus(route.errors)) {
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\``).join(', '),
-      headers: headersOf(status === 503 ? ['Retry-After'] : []),
+      headers: headersOf(status === 503 || status === 429 ? ['Retry-After'] : []),
       content: { [JSON_TYPE]: { schema: errorEnvelopeFor(codes) } },
     };
   }

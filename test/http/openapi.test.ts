@@ -95,6 +95,6 @@ describe('the OpenAPI document', () => {
     expect(reverse.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.deep.equal(['X-Request-Id', 'Idempotency-Key', 'Prefer']);
     expect(Object.keys(reverse.responses['201']!.headers).sort()).to.deep.equal(['Idempotent-Replayed', 'Location', 'Preference-Applied', 'X-Request-Id']);
     expect(Object.keys(reverse.responses['202']!.headers).sort()).to.deep.equal(['Location', 'Preference-Applied', 'Retry-After', 'X-Request-Id']);
-    expect(Object.keys(reverse.responses).sort()).to.deep.equal(['200', '201', '202', '400', '401', '403', '404', '409', '413', '415', '422', '500', '503']);
+    expect(Object.keys(reverse.responses).sort()).to.deep.equal(['200', '201', '202', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
   });
 });

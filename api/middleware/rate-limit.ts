@@ -1,0 +1,70 @@
+// Per-token rate limit (docs/http-api.md §5): a fixed window of
+// RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_S for each bearer token, counted
+// in Redis so every API replica shares the count. Mounted on /api and
+// /admin only: /healthz, /readyz and /metrics are never limited. Requests
+// without a token are not counted (they answer 401 without work).
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { within } from '../../shared/dependency-errors.js';
+import { AppError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+
+export interface RateLimitSettings { requests: number; windowSeconds: number; keyPrefix: string }
+
+/**
+ * How long the count may take. A Redis that accepts the connection but never
+ * answers (a half-open socket) must not hold the request: past this the request
+ * goes on uncounted, and whatever needs Redis answers 503 by its own deadline.
+ */
+const COUNT_DEADLINE_MS = 500;
+
+const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
+
+/** The count's key: a hash of the presented secret, so Redis holds neither the secret nor the hash tokens are stored under. */
+const tokenKey = (secret: string): string => createHash('sha256').update(`bookstage rate limit\n${secret}`, 'utf8').digest('base64url').slice(0, 32);
+
+/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every counted answer. */
+function setHeaders(res: Response, settings: RateLimitSettings, state: RateLimiterRes): void {
+  res.setHeader('RateLimit-Limit', String(settings.requests));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
+  res.setHeader('RateLimit-Policy', `${settings.requests};w=${settings.windowSeconds}`);
+}
+
+export function rateLimit(redis: Redis, settings: RateLimitSettings, logger: Logger): RequestHandler {
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: settings.keyPrefix,
+    points: settings.requests,
+    duration: settings.windowSeconds,
+    // While Redis is down, fail at once instead of waiting for the connection.
+    rejectIfRedisNotReady: true,
+  });
+  return async (req, res, next) => {
+    const match = BEARER.exec(req.get('authorization') ?? '');
+    if (!match) {
+      next();
+      return;
+    }
+    let state: RateLimiterRes;
+    try {
+      state = await within(limiter.consume(tokenKey(match[1]!)), COUNT_DEADLINE_MS, 'Redis');
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) {
+        // Redis is unreachable or too slow: the limit is a guard, not a dependency. Reads from MongoDB go on;
+        // anything that needs Redis answers 503 on its own.
+        logger.debug({ err: rejection }, 'rate limit not checked: Redis unavailable');
+        next();
+        return;
+      }
+      setHeaders(res, settings, rejection);
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      res.setHeader('Retry-After', String(retryAfter));
+      throw new AppError('rate_limited', { details: { limit: settings.requests, window_seconds: settings.windowSeconds, retry_after_seconds: retryAfter } });
+    }
+    setHeaders(res, settings, state);
+    next();
+  };
+}

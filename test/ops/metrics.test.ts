@@ -1,0 +1,103 @@
+// /metrics on the API and on the worker (docs/metrics.md): the named series
+// are there after traffic, labelled by route template, and values move.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
+import { REVERSAL, request, reversePath, reversibleEntries } from './fixtures.js';
+import { inProcessApi, opsEnv, startWorkerProcess, stopAll, type Child } from './processes.js';
+
+/** The value of the one sample `name{labels…}` (labels matched as a subset), or null when there is none. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {
+  const found = text.split('\n').filter((line) => {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? /.exec(line);
+    if (!m || m[1] !== name) return false;
+    return Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`));
+  });
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}:\n${found.join('\n')}`);
+  return found.length === 0 ? null : Number(found[0]!.split(' ').pop());
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).to.equal(200);
+  expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+  return res.text();
+}
+
+describe('GET /metrics', function () {
+  this.timeout(60_000);
+  const children: Child[] = [];
+  let api: Awaited<ReturnType<typeof inProcessApi>>;
+  let worker: Child & { metricsPort: number };
+  let mongo: Mongo;
+
+  before(async () => {
+    // A database of its own: the scope-lock gauge counts the whole collection, and on FerretDB that count reads
+    // every document, which the shared database (every other test's locks) would make slow.
+    const shared = (await opsEnv()).MONGO_URL!;
+    const url = new URL(shared);
+    url.pathname = `/bookstage_ops_${randomBytes(4).toString('hex')}`;
+    const env = await opsEnv({ MONGO_URL: url.toString() });
+    mongo = await connectMongo(env.MONGO_URL!);
+    api = await inProcessApi(env);
+    worker = await startWorkerProcess(env);
+    children.push(worker);
+  });
+  after(async () => {
+    await stopAll(children);
+    await api.close();
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+  });
+
+  it('the worker\'s: default process metrics, /healthz, and a staged job increments bookstage_jobs_total and the duration histogram', async () => {
+    const workerUrl = `http://127.0.0.1:${worker.metricsPort}`;
+    expect((await fetch(`${workerUrl}/healthz`)).status).to.equal(200);
+    const kind = { queue: 'stage', kind: 'ledger_reversal.stage', outcome: 'staged' };
+    const before = await scrape(`${workerUrl}/metrics`);
+    expect(sample(before, 'process_cpu_user_seconds_total', { process: 'worker' })).to.be.a('number');
+    expect(sample(before, 'nodejs_eventloop_lag_seconds', { process: 'worker' })).to.be.a('number');
+    const count = sample(before, 'bookstage_jobs_total', kind) ?? 0;
+    const { entries, token } = await reversibleEntries(1, mongo.db);
+    const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL });
+    expect(reply.status).to.equal(201);
+    const after = await scrape(`${workerUrl}/metrics`);
+    expect(sample(after, 'bookstage_jobs_total', kind)).to.equal(count + 1);
+    expect(sample(after, 'bookstage_job_duration_seconds_count', kind)).to.equal(count + 1);
+    expect(sample(after, 'bookstage_job_duration_seconds_bucket', { ...kind, le: '+Inf' })).to.equal(count + 1);
+  });
+
+  it('the API\'s: latency by route template and status, idempotent replays, queue depth by state, scope locks, process metrics', async () => {
+    const before = await scrape(`${api.baseUrl}/metrics`);
+    const { entries, token } = await reversibleEntries(1, mongo.db);
+    const key = { 'idempotency-key': `ops-metrics-${entries[0]!}` };
+    expect((await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: key })).status).to.equal(201);
+    const replay = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: key });
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    const stagedId = String(replay.body.data!.staged_operation_id);
+    expect((await request(api.baseUrl, 'GET', `/api/v1/cli/staged-operations/${stagedId}`, { token })).status).to.equal(200);
+    expect((await request(api.baseUrl, 'GET', '/no/such/route/123')).status).to.equal(404);
+    expect((await request(api.baseUrl, 'GET', '/healthz')).status).to.equal(200);
+
+    const text = await scrape(`${api.baseUrl}/metrics`);
+    /** How much a sample grew with this test's traffic. */
+    const grew = (name: string, labels: Record<string, string>): number => (sample(text, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+    const count = 'bookstage_http_request_duration_seconds_count';
+    // The original answer and its replay (the same stored answer, 201 both times).
+    expect(grew(count, { method: 'POST', route: '/api/v1/cli/ledger/entries/:entry_id/reverse/stage', status: '201' })).to.equal(2);
+    expect(grew(count, { method: 'GET', route: '/api/v1/cli/staged-operations/:id', status: '200' })).to.equal(1);
+    expect(grew(count, { method: 'GET', route: 'unmatched', status: '404' })).to.equal(1);
+    expect(grew(count, { method: 'GET', route: '/healthz', status: '200' })).to.equal(1);
+    expect(grew(count, { method: 'GET', route: '/metrics', status: '200' })).to.equal(1);
+    // Templates only: no id of the traffic above is a label value.
+    for (const id of [entries[0]!, stagedId, 'no/such']) expect(text).to.not.include(id);
+    expect(grew('bookstage_idempotent_replays_total', { operation: 'ledger_reversal.stage' })).to.equal(1);
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) {
+      expect(sample(text, 'bookstage_queue_jobs', { queue: 'stage', state }), state).to.be.a('number');
+      expect(sample(text, 'bookstage_queue_jobs', { queue: 'read', state }), state).to.be.a('number');
+    }
+    // The pending reversals of this database's two tests hold their scopes: the gauge shows exactly their lock documents.
+    expect(sample(text, 'bookstage_scope_locks')).to.equal(await mongo.db.collection('scope_locks').countDocuments({})).and.be.greaterThan(0);
+    expect(sample(text, 'process_resident_memory_bytes', { process: 'api' })).to.be.greaterThan(0);
+  });
+});
