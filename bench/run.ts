@@ -1,0 +1,102 @@
+// `npm run bench` (README "Performance"): starts its own servers (like
+// `npm test`), an API process and worker processes, loads demo books, measures
+// every figure of issue #19 as the median of --repeat runs, prints one table
+// and writes bench/results/latest.json (and --json FILE). Targets are ratios
+// against a floor measured in the same run, so a busy machine moves figure
+// and floor together.
+//
+//   npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--only round_trip,repair,...]
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { projectRoot, startServices, stopServices } from '../scripts/services/lifecycle.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
+import { connectMongo } from '../shared/storage/mongo.js';
+import { startApiProcess, startWorkerProcesses, type Service } from './lib/processes.js';
+import { medianOf } from './lib/stats.js';
+import { emptyResults, printTable, type BenchResults, type RunInfo } from './lib/report.js';
+import { roundTripRun, type BenchEnv } from './sections/round-trip.js';
+
+interface Options { sizes: number[]; repeat: number; json: string | null; only: Set<string> | null }
+
+function parseArgs(argv: string[]): Options {
+  const value = (name: string): string | undefined => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+  const sizes = (value('sizes') ?? '1000,10000,100000').split(',').map(Number);
+  if (sizes.some((s) => !Number.isSafeInteger(s) || s < 10)) throw new Error('--sizes: comma-separated integers ≥ 10');
+  const repeat = Number(value('repeat') ?? 3);
+  if (!Number.isSafeInteger(repeat) || repeat < 1) throw new Error('--repeat: an integer ≥ 1');
+  const only = value('only');
+  return { sizes, repeat, json: value('json') ?? null, only: only ? new Set(only.split(',')) : null };
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+  const set = `bench-${process.pid}`;
+  const started = Date.now();
+  const services: Service[] = [];
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => (stopping ??= (async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await stopServices(set);
+  })());
+  process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
+  process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  const results: BenchResults = emptyResults();
+  let info: RunInfo | null = null;
+  try {
+    const urls = await startServices(set);
+    const mongoUrl = new URL(urls.mongoUrl);
+    mongoUrl.pathname = `/bookstage_bench_${randomBytes(3).toString('hex')}`;
+    const mongo = await connectMongo(mongoUrl.toString());
+    await ensureIndexes(mongo.db, { postgresUrl: urls.postgresUrl });
+    const queuePrefix = `bst-bench-${randomBytes(3).toString('hex')}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn',
+      STAGE_WAIT_MS: '120000', STAGE_WAIT_MAX_MS: '120000',
+      // The per-token rate limit (when present) must not throttle the bench's own clients.
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
+    };
+    const api = await startApiProcess(env);
+    services.push(api);
+    const workers = await startWorkerProcesses(env, 1, { url: urls.redisUrl, prefix: queuePrefix });
+    services.push(...workers);
+    const benchEnv: BenchEnv = { db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, log };
+    const wanted = (section: string): boolean => !options.only || options.only.has(section);
+    log(`bench: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}, sizes ${options.sizes.join(',')}, repeat ${options.repeat}`);
+
+    if (wanted('round_trip')) {
+      log('round trip …');
+      const run = roundTripRun(benchEnv);
+      results.round_trip = await medianOf(options.repeat, run);
+      // The ratio of the medians, not the median of the ratios.
+      results.round_trip.ratio_p50 = Math.round((results.round_trip.p50_ms / results.round_trip.floor_p50_ms) * 100) / 100;
+    }
+
+    results.peak_rss_mb = { api: api.peakRssMb(), worker: Math.max(...workers.map((w) => w.peakRssMb())) };
+    info = {
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      machine: `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+  } finally {
+    await stop();
+  }
+  if (info) process.stdout.write(printTable(results, info));
+  const latest = join(projectRoot, 'bench', 'results', 'latest.json');
+  for (const file of new Set([latest, ...(options.json ? [options.json] : [])])) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  }
+  log(`bench: wrote ${latest}${options.json ? ` and ${options.json}` : ''}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});
