@@ -12,6 +12,7 @@ import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createApp } from './app.js';
+import { useTokenCache } from './token-cache.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
@@ -47,6 +48,7 @@ const API_MONGO_SELECTION_MS = 1500;
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
   // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/http-api.md §6.4).
   const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true });
+  useTokenCache(mongo.db, config.tokenCacheMs);
   const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);

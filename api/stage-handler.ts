@@ -7,7 +7,7 @@
 // pending_operation, 5xx) or a job that failed for good moves the key to a new
 // job on the next retry, so the same key can still succeed later.
 import type { Response } from 'express';
-import type { Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Db } from 'mongodb';
 import { planHash } from '../shared/domain/plan-hash.js';
 import { within } from '../shared/dependency-errors.js';
@@ -99,8 +99,8 @@ async function runJob<Op extends StageOperation>(
   deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
 ): Promise<void> {
   // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-  await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
-  const answer = await waitForAnswer(deps, data.org_id, jobId, waitMs);
+  const job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
+  const answer = await waitForAnswer(deps, data.org_id, job, waitMs);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -109,13 +109,15 @@ async function runJob<Op extends StageOperation>(
   send(res, stageAnswerToHttp(answer, data.request_id));
 }
 
-/** The job's stored answer if it finishes within `ms`; null while it is still pending. */
-export async function waitForAnswer(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<StageAnswer | null> {
-  const job = await within(deps.queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
-  if (job) {
-    const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
-    if (waited.state === 'pending') return null;
-  }
+/**
+ * The job's stored answer if it finishes within `ms`; null while it is still
+ * pending. `job` is what queue.add answered (the job itself, or a handle on
+ * the one already there under that id): no second Redis read to find it.
+ */
+async function waitForAnswer(deps: StageDeps, orgId: string, job: Job<AnyStageJobData, StageJobReturn>, ms: number): Promise<StageAnswer | null> {
+  const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
   // Completed or failed: the worker stored the answer (job_results) before BullMQ heard.
-  return (await findJobResult(deps.db, orgId, jobId))?.answer ?? null;
+  // Pending: the job may also be gone from BullMQ (retention) with its answer stored.
+  const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
+  return (await findJobResult(deps.db, orgId, job.id!, hint))?.answer ?? null;
 }

@@ -131,6 +131,11 @@ export const CONFIG_VARIABLES = {
     default: { value: 'info' },
     doc: 'pino log level',
   },
+  tokenCacheMs: {
+    env: 'TOKEN_CACHE_MS', usedBy: ['api'], type: 'integer', min: 0, max: 600_000,
+    default: { value: 10_000 },
+    doc: 'milliseconds an API process reuses a bearer token it has looked up (`0`: every request reads the store); a token deleted from the store still works this long (docs/http-api.md, authentication)',
+  },
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: {
     env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,

@@ -12,6 +12,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   now: Date;
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
+  /**
+   * Writes that go out together with the stored answer rather than before it
+   * (the staged transition's audit event): the processor awaits them beside
+   * saveJobResult, and a rerun of a job answered `staged` records them again.
+   */
+  writes: Promise<void>[];
 }
 
 export interface WorkerJobSettings {

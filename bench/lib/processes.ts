@@ -38,8 +38,13 @@ function service(child: ChildProcess): Service {
   };
 }
 
+/** BENCH_CPU_PROF_DIR: each API and worker process writes a V8 CPU profile there when it stops (`--cpu-prof`). */
+function profileArgs(env: NodeJS.ProcessEnv): string[] {
+  return env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.BENCH_CPU_PROF_DIR] : [];
+}
+
 function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal}\n`); });
   return child;
 }

@@ -5,16 +5,14 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Db } from 'mongodb';
 import { call, expectStaged, reversePath } from '../lib/http.js';
 import { loadDemoOrg, reversibleEntries, tokenFor } from '../lib/data.js';
+import type { Scale } from '../lib/scale.js';
 import { median, quantile, round, timed } from '../lib/stats.js';
 
 export interface RoundTripResult { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number }
 
-export interface BenchEnv { db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; log: (line: string) => void }
+export interface BenchEnv { db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; scale: Scale; log: (line: string) => void }
 
-const ORG_SIZE = 2000;
-const SEQUENTIAL = 200;
 const CLIENTS = 8;
-const CONCURRENT_CALLS = 200;
 
 /** Entries to reverse, from as many fresh 2,000-size demo orgs as it takes. */
 function entrySource(env: BenchEnv): (n: number) => Promise<{ token: string; entryId: string }[]> {
@@ -23,17 +21,17 @@ function entrySource(env: BenchEnv): (n: number) => Promise<{ token: string; ent
   return async (n) => {
     while (pool.length < n) {
       const orgId = `org_rt_${(orgs += 1)}`;
-      await loadDemoOrg(env.db, orgId, ORG_SIZE);
+      await loadDemoOrg(env.db, orgId, env.scale.orgSize);
       const token = await tokenFor(env.db, orgId);
       pool = pool.concat((await reversibleEntries(env.db, orgId)).map((entryId) => ({ token, entryId })));
-      env.log(`  round trip: loaded ${orgId} (${ORG_SIZE}), ${pool.length} reversible entries in hand`);
+      env.log(`  round trip: loaded ${orgId} (${env.scale.orgSize}), ${pool.length} reversible entries in hand`);
     }
     return pool.splice(0, n);
   };
 }
 
 /** The floor: p50 of `n` sequential add→complete round trips of a job that inserts one document. */
-export async function measureFloor(env: BenchEnv, n = SEQUENTIAL): Promise<number> {
+export async function measureFloor(env: BenchEnv, n: number): Promise<number> {
   const connection = { url: env.redisUrl };
   const name = 'bench-floor';
   const queue = new Queue(name, { connection, prefix: env.queuePrefix });
@@ -59,12 +57,13 @@ export async function measureFloor(env: BenchEnv, n = SEQUENTIAL): Promise<numbe
 export function roundTripRun(env: BenchEnv): () => Promise<RoundTripResult> {
   const entries = entrySource(env);
   return async () => {
-    const floor = await measureFloor(env);
-    const work = await entries(SEQUENTIAL + CONCURRENT_CALLS + 10);
+    const { stagings, concurrentStagings } = env.scale;
+    const floor = await measureFloor(env, stagings);
+    const work = await entries(stagings + concurrentStagings + 10);
     // Warm-up: connections, prepared statements, JIT.
     for (const { token, entryId } of work.splice(0, 10)) expectStaged(await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' }), 'reversal stage');
     const times: number[] = [];
-    for (const { token, entryId } of work.splice(0, SEQUENTIAL)) {
+    for (const { token, entryId } of work.splice(0, stagings)) {
       const c = await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' });
       expectStaged(c, 'reversal stage');
       times.push(c.ms);
@@ -75,7 +74,7 @@ export function roundTripRun(env: BenchEnv): () => Promise<RoundTripResult> {
         expectStaged(await call(env.baseUrl, next.token, 'POST', reversePath(next.entryId), { reason: 'bench' }), 'reversal stage (8 clients)');
       }
     }));
-    const rps = CONCURRENT_CALLS / ((performance.now() - start) / 1000);
+    const rps = concurrentStagings / ((performance.now() - start) / 1000);
     const p50 = median(times);
     return { p50_ms: p50, p95_ms: quantile(times, 0.95), floor_p50_ms: floor, ratio_p50: p50 / floor, throughput_8_rps: round(rps) };
   };
