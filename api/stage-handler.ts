@@ -18,7 +18,7 @@ import {
 import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
-import { waitForJob } from './job-wait.js';
+import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
@@ -98,9 +98,18 @@ async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
 async function runJob<Op extends StageOperation>(
   deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
 ): Promise<void> {
-  // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-  const job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
-  const answer = await waitForAnswer(deps, data.org_id, job, waitMs);
+  // A new job id (every call but a replay joining a running job): listen before adding, so no read follows the add.
+  const watch = replay ? null : watchNewJob(deps.queue, deps.queueEvents, jobId);
+  let job: Job<AnyStageJobData, StageJobReturn>;
+  try {
+    // TypeScript cannot see that one operation's data is a member of the union the queue holds.
+    job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
+  } catch (err) {
+    watch?.stop();
+    throw err;
+  }
+  const waited = watch ? await watch.wait(waitMs) : await waitForJob(deps.queue, deps.queueEvents, job, waitMs);
+  const answer = await storedAnswer(deps, data.org_id, jobId, waited);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -110,14 +119,12 @@ async function runJob<Op extends StageOperation>(
 }
 
 /**
- * The job's stored answer if it finishes within `ms`; null while it is still
- * pending. `job` is what queue.add answered (the job itself, or a handle on
- * the one already there under that id): no second Redis read to find it.
+ * The job's stored answer once it finished; null while it is still pending.
+ * Completed or failed: the worker stored the answer (job_results) before
+ * BullMQ heard. Pending: the job may also be gone from BullMQ (retention)
+ * with its answer stored.
  */
-async function waitForAnswer(deps: StageDeps, orgId: string, job: Job<AnyStageJobData, StageJobReturn>, ms: number): Promise<StageAnswer | null> {
-  const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
-  // Completed or failed: the worker stored the answer (job_results) before BullMQ heard.
-  // Pending: the job may also be gone from BullMQ (retention) with its answer stored.
+async function storedAnswer(deps: StageDeps, orgId: string, jobId: string, waited: JobWait<StageJobReturn>): Promise<StageAnswer | null> {
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
-  return (await findJobResult(deps.db, orgId, job.id!, hint))?.answer ?? null;
+  return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
 }

@@ -10,6 +10,8 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   data: StageJobData<Op>;
   /** The instant this attempt started (expiry and lock ages), distinct from data.requested_at. */
   now: Date;
+  /** This job ran before (a failed attempt, or a worker that died): only then can its own writes be there already. */
+  rerun: boolean;
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
   /**

@@ -19,8 +19,8 @@ import { rejectStagedOperation } from './jobs/staged-reject.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
-function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[]): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes };
+function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean): Promise<StageAnswer> {
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -61,7 +61,8 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const started = Date.now();
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
     // Only a job started before can have one: the first start skips the read (a store round trip per job).
-    const stored = isRerun(job) ? await findJobResult(db, data.org_id, jobId) : null;
+    const rerun = isRerun(job);
+    const stored = rerun ? await findJobResult(db, data.org_id, jobId) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
     // (worker/staging/staging-job.ts); its answer, stored already, stands.
@@ -72,7 +73,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     log.info('job started');
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
-      const answer = await dispatch(db, log, jobId, data, settings, writes);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {
