@@ -21,7 +21,7 @@ export interface Scale {
 }
 
 export const FULL: Scale = {
-  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 8, mixClients: 50, mixCalls: 20,
+  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 4, mixClients: 50, mixCalls: 20,
 };
 
 export const SMOKE: Scale = {
