@@ -15,6 +15,7 @@ import { createRegistry } from '../shared/metrics/registry.js';
 import { createApp, type OpsDeps } from './app.js';
 import { answerClientError } from './middleware/client-error.js';
 import { stateMetrics } from './metrics/state-metrics.js';
+import { useTokenCache } from './token-cache.js';
 
 export interface ApiRuntime { port: number; close: () => Promise<void> }
 
@@ -57,6 +58,7 @@ const API_MONGO_SOCKET_TIMEOUT_MS = 10_000;
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
   // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/http-api.md §6.4).
   const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true, socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS });
+  useTokenCache(mongo.db, config.tokenCacheMs);
   const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);

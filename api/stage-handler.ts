@@ -7,7 +7,7 @@
 // pending_operation, 5xx) or a job that failed for good moves the key to a new
 // job on the next retry, so the same key can still succeed later.
 import type { Response } from 'express';
-import type { Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Db } from 'mongodb';
 import { planHash } from '../shared/domain/plan-hash.js';
 import { within } from '../shared/dependency-errors.js';
@@ -18,7 +18,7 @@ import {
 import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { locals } from './context.js';
-import { waitForJob } from './job-wait.js';
+import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
 
@@ -98,9 +98,18 @@ async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
 async function runJob<Op extends StageOperation>(
   deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
 ): Promise<void> {
-  // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-  await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
-  const answer = await waitForAnswer(deps, data.org_id, jobId, waitMs);
+  // A new job id (every call but a replay joining a running job): listen before adding, so no read follows the add.
+  const watch = replay ? null : watchNewJob(deps.queue, deps.queueEvents, jobId);
+  let job: Job<AnyStageJobData, StageJobReturn>;
+  try {
+    // TypeScript cannot see that one operation's data is a member of the union the queue holds.
+    job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
+  } catch (err) {
+    watch?.stop();
+    throw err;
+  }
+  const waited = watch ? await watch.wait(waitMs) : await waitForJob(deps.queue, deps.queueEvents, job, waitMs);
+  const answer = await storedAnswer(deps, data.org_id, jobId, waited);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -109,13 +118,13 @@ async function runJob<Op extends StageOperation>(
   send(res, stageAnswerToHttp(answer, data.request_id));
 }
 
-/** The job's stored answer if it finishes within `ms`; null while it is still pending. */
-export async function waitForAnswer(deps: StageDeps, orgId: string, jobId: string, ms: number): Promise<StageAnswer | null> {
-  const job = await within(deps.queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
-  if (job) {
-    const waited = await waitForJob(deps.queue, deps.queueEvents, job, ms);
-    if (waited.state === 'pending') return null;
-  }
-  // Completed or failed: the worker stored the answer (job_results) before BullMQ heard.
-  return (await findJobResult(deps.db, orgId, jobId))?.answer ?? null;
+/**
+ * The job's stored answer once it finished; null while it is still pending.
+ * Completed or failed: the worker stored the answer (job_results) before
+ * BullMQ heard. Pending: the job may also be gone from BullMQ (retention)
+ * with its answer stored.
+ */
+async function storedAnswer(deps: StageDeps, orgId: string, jobId: string, waited: JobWait<StageJobReturn>): Promise<StageAnswer | null> {
+  const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
+  return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
 }

@@ -146,6 +146,11 @@ export const CONFIG_VARIABLES = {
     default: { value: 9464 },
     doc: 'port of the worker\'s own `GET /metrics` and `GET /healthz` (docs/metrics.md); `0` picks a free port and logs it. A port already taken is logged as an error and the worker runs on without them',
   },
+  tokenCacheMs: {
+    env: 'TOKEN_CACHE_MS', usedBy: ['api'], type: 'integer', min: 0, max: 600_000,
+    default: { value: 10_000 },
+    doc: 'milliseconds an API process reuses a bearer token it has looked up (`0`: every request reads the store); a token deleted from the store still works this long (docs/http-api.md, authentication)',
+  },
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: {
     env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,

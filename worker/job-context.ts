@@ -10,8 +10,16 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   data: StageJobData<Op>;
   /** The instant this attempt started (expiry and lock ages), distinct from data.requested_at. */
   now: Date;
+  /** This job ran before (a failed attempt, or a worker that died): only then can its own writes be there already. */
+  rerun: boolean;
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
+  /**
+   * Writes that go out together with the stored answer rather than before it
+   * (the staged transition's audit event): the processor awaits them beside
+   * saveJobResult, and a rerun of a job answered `staged` records them again.
+   */
+  writes: Promise<void>[];
 }
 
 export interface WorkerJobSettings {

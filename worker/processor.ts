@@ -19,8 +19,8 @@ import { rejectStagedOperation } from './jobs/staged-reject.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
-function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings };
+function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean): Promise<StageAnswer> {
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -48,24 +48,34 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const data = job.data;
     const jobId = job.id ?? '';
     const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
+    const writes: Promise<void>[] = [];
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
-      // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer.
-      await saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() });
+      // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
+      // the job's last writes (ctx.writes) go out in the same round trip.
+      await Promise.all([
+        saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
+        ...writes.splice(0),
+      ]);
       crashIf('stage:crash-before-complete');
-      return { job_result_id: jobId, outcome: answer.outcome };
+      return jobReturn(jobId, answer);
     };
     const started = Date.now();
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
-    const stored = await findJobResult(db, data.org_id, jobId);
-    if (stored) {
+    // Only a job started before can have one: the first start skips the read (a store round trip per job).
+    const rerun = isRerun(job);
+    const stored = rerun ? await findJobResult(db, data.org_id, jobId) : null;
+    // A new operation's audit event was written beside its answer and may be
+    // missing: such a rerun goes on, finds its own operation and records it
+    // (worker/staging/staging-job.ts); its answer, stored already, stands.
+    if (stored && !(stored.answer.outcome === 'staged' && stored.answer.created)) {
       log.info({ outcome: stored.answer.outcome }, 'job already answered');
-      return { job_result_id: jobId, outcome: stored.answer.outcome };
+      return jobReturn(jobId, stored.answer);
     }
     log.info('job started');
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {
@@ -82,4 +92,20 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       throw err;
     }
   };
+}
+
+/**
+ * Whether this job ran before: a failed attempt (attemptsMade), or a start
+ * whose worker died (BullMQ counts every start in attemptsStarted, also
+ * for a stalled job moved back to wait).
+ */
+function isRerun(job: Job): boolean {
+  return job.attemptsMade > 0 || job.attemptsStarted > 1;
+}
+
+/** BullMQ's small return value: a pointer to the stored answer, and the operation a staged one names. */
+function jobReturn(jobId: string, answer: StageAnswer): StageJobReturn {
+  return answer.outcome === 'staged'
+    ? { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: answer.staged_operation_id }
+    : { job_result_id: jobId, outcome: answer.outcome };
 }

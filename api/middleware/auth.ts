@@ -1,14 +1,15 @@
 import type { RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
-import { findTokenBySecret, type Scope, type TokenIdentity } from '../../shared/storage/api-tokens.js';
+import type { Scope, TokenIdentity } from '../../shared/storage/api-tokens.js';
 import { locals } from '../context.js';
+import { tokenLookupFor } from '../token-cache.js';
 
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 
 async function identify(db: Db, header: string | undefined): Promise<TokenIdentity> {
   const match = BEARER.exec(header ?? '');
-  const identity = match ? await findTokenBySecret(db, match[1]!) : null;
+  const identity = match ? await tokenLookupFor(db)(match[1]!) : null;
   if (!identity) throw new AppError('unauthenticated');
   return identity;
 }

@@ -76,6 +76,8 @@ export type StageAnswer =
 export interface StageJobReturn {
   job_result_id: string;
   outcome: StageAnswer['outcome'];
+  /** The staged operation a staged answer names: the API reads it beside the stored answer, not after it. */
+  staged_operation_id?: string;
 }
 
 /**

@@ -5,11 +5,17 @@ import { isDuplicateKey } from './duplicate-key.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
- * transition so that a retried job records it once.
+ * transition so that a retried job records it once: a plain insert whose
+ * duplicate key means "recorded already" (one statement on FerretDB, where an
+ * upsert is a read and then an insert).
  */
 export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>): Promise<void> {
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
-  await collections(db).auditEvents.updateOne({ _id }, { $setOnInsert: { _id, ...event } }, { upsert: true });
+  try {
+    await collections(db).auditEvents.insertOne({ _id, ...event });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
 }
 
 /**

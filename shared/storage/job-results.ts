@@ -7,22 +7,38 @@
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../queue/stage-jobs.js';
 import { collections, type JobResultDoc } from './collections.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { findStagedOperation } from './staged-operations.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** Store the job's answer unless one is stored already (first write wins). */
+/**
+ * Store the job's answer unless one is stored already (first write wins): a
+ * plain insert, its duplicate key the "already stored" (one statement on
+ * FerretDB, where an upsert is a read and then an insert).
+ */
 export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<void> {
   const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
   const answer = withoutPlan(doc.answer);
-  await collections(db).jobResults.updateOne({ _id: doc._id }, { $setOnInsert: { ...doc, answer, expires_at: expires } }, { upsert: true });
+  try {
+    await collections(db).jobResults.insertOne({ ...doc, answer, expires_at: expires });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
 }
 
-/** The stored answer of a job, its plan joined back from the operation; null while there is none. */
-export async function findJobResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {
-  const doc = await collections(db).jobResults.findOne({ _id: jobId, org_id: orgId });
+/**
+ * The stored answer of a job, its plan joined back from the operation; null
+ * while there is none. `stagedOperationId`, when the caller knows it (the
+ * job's return value), lets both reads go out at once.
+ */
+export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string): Promise<JobResultDoc | null> {
+  const [doc, known] = await Promise.all([
+    collections(db).jobResults.findOne({ _id: jobId, org_id: orgId }),
+    stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
+  ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;
-  const op = await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
+  const op = known?._id === doc.answer.staged_operation_id ? known : await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
   if (!op) return null;
   return { ...doc, answer: { ...doc.answer, data: { ...doc.answer.data, plan: op.plan, plan_hash: op.plan_hash } } };
 }

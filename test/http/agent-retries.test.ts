@@ -114,7 +114,7 @@ describe('agent retries converge', () => {
     }
     await s.killWorker();
     await s.startWorker();
-    const polled = await poll(jobPath, token, (a) => a.status !== 202);
+    const polled = await poll<ReversalData>(jobPath, token, (a) => a.status !== 202);
     expect(polled.status).to.equal(201);
     const replay = await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `crash-${entry}` } });
     expect(replay.status).to.equal(201);
@@ -124,7 +124,7 @@ describe('agent retries converge', () => {
     const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
     try {
       const job = await queue.getJob(pending.body.data.job_id);
-      expect(job?.returnvalue).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged' });
+      expect(job?.returnvalue).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged', staged_operation_id: polled.body.data.staged_operation_id });
     } finally {
       await queue.close();
     }

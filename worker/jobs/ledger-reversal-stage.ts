@@ -15,8 +15,9 @@ async function load(ctx: JobContext<Op>, org: Org): Promise<ReversalBooks> {
   const { db, data, now } = ctx;
   const orgId = data.org_id;
   const entryId = data.input.entry_id;
-  const entry = await findEntry(db, orgId, entryId);
-  const links = entry ? await findLinks(db, orgId, 'ledger_entry_id', [entry.id]) : [];
+  // The entry and its links at once (a missing entry has no links; `decide` refuses it).
+  const [entry, entryLinks] = await Promise.all([findEntry(db, orgId, entryId), findLinks(db, orgId, 'ledger_entry_id', [entryId])]);
+  const links = entry ? entryLinks : [];
   const transactionIds = [...new Set(links.map((l) => l.bank_transaction_id))].sort(compareIds);
   const keys = lockKeys(orgId, { scope_key: reversalScopeKey(entryId), entry_ids: [entryId], transaction_ids: transactionIds });
   const [transactions, pending] = await Promise.all([

@@ -64,12 +64,16 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
 /**
  * The answer for this job's own operation, once it is written: the audit
  * event is recorded here (its id is derived, so a retried job records it
- * once). Also how a job retried after a crash between writing the operation
- * and storing its answer finishes without deciding again.
+ * once), in the same round trip as the stored answer (ctx.writes). Also how a
+ * job retried after a crash between writing the operation and storing its
+ * answer finishes without deciding again.
  */
-export async function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>): StageAnswer {
   const { db, data } = ctx;
-  await recordTransition(db, { org_id: data.org_id, at: doc.created_at, actor: doc.created_by, request_id: doc.request_id, staged_operation_id: doc._id, from: null, to: 'staged' });
+  const event = recordTransition(db, { org_id: data.org_id, at: doc.created_at, actor: doc.created_by, request_id: doc.request_id, staged_operation_id: doc._id, from: null, to: 'staged' });
+  // Awaited by the processor; never an unhandled rejection meanwhile.
+  event.catch(() => undefined);
+  ctx.writes.push(event);
   ctx.log.info({ staged_operation_id: doc._id, kind: doc.kind }, 'staged operation written');
   return stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
 }

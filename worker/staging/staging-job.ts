@@ -29,10 +29,10 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
   return async (ctx) => {
     const started = Date.now();
     // First write wins: an attempt retried after a crash that finds this job's
-    // operation already written answers it instead of deciding again.
-    const written = await findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx));
+    // operation already written answers it instead of deciding again. Only a
+    // rerun can find one; its read goes out beside the org's.
+    const [written, org] = await Promise.all([ctx.rerun ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx)) : null, findOrg(ctx.db, ctx.data.org_id)]);
     if (written) return writtenAnswer(ctx, written, job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }) ?? {});
-    const org = await findOrg(ctx.db, ctx.data.org_id);
     // A token whose organisation is gone: nothing to decide on.
     if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
     const books = await job.load(ctx, org);

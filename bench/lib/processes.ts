@@ -1,0 +1,75 @@
+// The API and worker processes the bench measures: real entry points
+// (dist/api/server.js, dist/worker/main.js) as child processes, so their
+// peak resident memory can be read from the kernel (VmHWM).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { freePort, waitForPort } from '../../scripts/services/ports.js';
+import { STAGE_QUEUE } from '../../shared/queue/stage-jobs.js';
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Service { child: ChildProcess; stop(): Promise<void>; peakRssMb(): number }
+
+/** Peak resident set of a live process in MB (Linux /proc; NaN elsewhere). */
+export function peakRssMb(pid: number | undefined): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function service(child: ChildProcess): Service {
+  let peak = Number.NaN;
+  const sample = (): void => { const now = peakRssMb(child.pid); if (!Number.isNaN(now)) peak = now; };
+  return {
+    child,
+    peakRssMb: () => { sample(); return peak; },
+    stop: () => new Promise<void>((resolve) => {
+      sample();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** BENCH_CPU_PROF_DIR: each API and worker process writes a V8 CPU profile there when it stops (`--cpu-prof`). */
+function profileArgs(env: NodeJS.ProcessEnv): string[] {
+  return env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.BENCH_CPU_PROF_DIR] : [];
+}
+
+function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal}\n`); });
+  return child;
+}
+
+export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<Service & { baseUrl: string }> {
+  const port = await freePort();
+  const child = launch('api/server.js', { ...env, PORT: String(port) });
+  await waitForPort(port, 60_000, 'the API');
+  return { ...service(child), baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Start `count` worker processes and wait until the stage queue sees them all. */
+export async function startWorkerProcesses(env: NodeJS.ProcessEnv, count: number, redis: { url: string; prefix: string }): Promise<Service[]> {
+  const queue = new Queue(STAGE_QUEUE, { connection: { url: redis.url }, prefix: redis.prefix });
+  try {
+    const before = await queue.getWorkersCount();
+    const workers = Array.from({ length: count }, () => service(launch('worker/main.js', env)));
+    const deadline = Date.now() + 60_000;
+    while ((await queue.getWorkersCount()) < before + count) {
+      if (Date.now() > deadline) throw new Error(`${count} worker process(es) did not connect within 60 s`);
+      if (workers.some((w) => w.child.exitCode !== null)) throw new Error('a worker process exited at start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return workers;
+  } finally {
+    await queue.close();
+  }
+}

@@ -1,0 +1,71 @@
+// The bench's result: exactly the JSON shape of issue #19 (null where a
+// figure was not measured in this run), and the one table printed from it.
+
+type BySize = Record<string, number | null>;
+
+export interface BenchResults {
+  round_trip: { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number } | null;
+  repair: { job_ms: BySize; growth_1k_to_100k: number | null; plan_100k_ms: number | null } | null;
+  duplicates: { first_page_ms: BySize; next_page_ms: BySize; growth_10k_to_100k: number | null } | null;
+  worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number } | null;
+  mixed_load: { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number } | null;
+  peak_rss_mb: { api: number; worker: number } | null;
+}
+
+/** Where and how a run happened: printed above the table, not part of the JSON. */
+export interface RunInfo { date: string; machine: string; command: string; seconds: number }
+
+export function emptyResults(): BenchResults {
+  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, peak_rss_mb: null };
+}
+
+const ms = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x} ms`);
+const num = (x: number | null | undefined, unit = ''): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x}${unit}`);
+const verdict = (ok: boolean | null): string => (ok === null ? '—' : ok ? 'met' : 'MISSED');
+
+export function printTable(r: BenchResults, info: RunInfo): string {
+  const rows: [string, string, string, string][] = [];
+  const add = (figure: string, value: string, target = '', status = ''): void => { rows.push([figure, value, target, status]); };
+  if (r.round_trip) {
+    const t = r.round_trip;
+    add('round trip p50 / p95 (reversal, 200 sequential)', `${ms(t.p50_ms)} / ${ms(t.p95_ms)}`);
+    add('floor p50 (empty job add→complete + 1 insert)', ms(t.floor_p50_ms));
+    add('round trip p50 ÷ floor', num(t.ratio_p50, '×'), '≤ 3×', verdict(t.ratio_p50 <= 3));
+    add('round trip throughput, 8 clients', num(t.throughput_8_rps, ' req/s'));
+  }
+  if (r.repair) {
+    for (const [size, v] of Object.entries(r.repair.job_ms)) add(`repair job, org size ${size}`, ms(v));
+    add('repair growth 1k → 100k', num(r.repair.growth_1k_to_100k, '×'), '≤ 2×', verdict(r.repair.growth_1k_to_100k === null ? null : r.repair.growth_1k_to_100k <= 2));
+    add('repair plan alone, 100k transactions', ms(r.repair.plan_100k_ms), '< 300 ms', verdict(r.repair.plan_100k_ms === null ? null : r.repair.plan_100k_ms < 300));
+  }
+  if (r.duplicates) {
+    for (const [size, v] of Object.entries(r.duplicates.first_page_ms)) {
+      const ok = size === '100000' && v !== null ? v <= 50 : null;
+      add(`duplicate overview first / next page, ${size} docs`, `${ms(v)} / ${ms(r.duplicates.next_page_ms[size])}`, size === '100000' ? '≤ 50 ms' : '', verdict(ok));
+    }
+    add('duplicate overview growth 10k → 100k', num(r.duplicates.growth_10k_to_100k, '×'));
+  }
+  if (r.worker_scaling) {
+    const w = r.worker_scaling;
+    add(`worker scaling (${w.cores} cores): 1 / 2 processes`, `${w.one_jobs_s} / ${w.two_jobs_s} jobs/s`);
+    add('worker scaling ratio', num(w.ratio, '×'), '≥ 1.7× (2 free cores)', verdict(w.ratio >= 1.7));
+  }
+  if (r.mixed_load) {
+    const m = r.mixed_load;
+    add('mixed load 50×20: throughput', num(m.rps, ' req/s'), '≥ 190 req/s', verdict(m.rps >= 190));
+    add('mixed load p50 / p99', `${ms(m.p50_ms)} / ${ms(m.p99_ms)}`, 'p99 ≤ 1 s', verdict(m.p99_ms <= 1000));
+    add('mixed load 5xx answers', num(m.errors_5xx), '0', verdict(m.errors_5xx === 0));
+  }
+  if (r.peak_rss_mb) add('peak RSS API / worker', `${num(r.peak_rss_mb.api, ' MB')} / ${num(r.peak_rss_mb.worker, ' MB')}`);
+  const header: [string, string, string, string] = ['figure', 'value', 'target', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]): string => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  return [
+    `bench ${info.date} — ${info.machine} — \`${info.command}\` (${info.seconds} s)`,
+    '',
+    line(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map(line),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,29 @@
+// How much work each section does: the full counts of issue #19, or a
+// --smoke run that only proves the bench runs end to end (npm test).
+
+export interface Scale {
+  /** Demo org size of the round trip and the mixed load. */
+  orgSize: number;
+  /** Sequential stagings per round-trip run (≥ 200 for the real figure). */
+  stagings: number;
+  /** Stagings spread over 8 clients for the throughput figure. */
+  concurrentStagings: number;
+  /** Repair calls per org size and run. */
+  repairCalls: number;
+  /** Transactions in the pure plan's scope (100k for the real figure). */
+  planSize: number;
+  /** Transactions in each worker-scaling job's scope, and jobs per measurement. */
+  scalingScope: number;
+  scalingJobs: number;
+  /** Mixed load: clients × calls each. */
+  mixClients: number;
+  mixCalls: number;
+}
+
+export const FULL: Scale = {
+  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 4, mixClients: 50, mixCalls: 20,
+};
+
+export const SMOKE: Scale = {
+  orgSize: 100, stagings: 8, concurrentStagings: 8, repairCalls: 1, planSize: 1000, scalingScope: 100, scalingJobs: 2, mixClients: 3, mixCalls: 3,
+};

@@ -1,0 +1,142 @@
+// `npm run bench` (README "Performance"): starts its own servers (like
+// `npm test`), an API process and worker processes, loads demo books, measures
+// every figure of issue #19 as the median of --repeat runs, prints one table
+// and writes bench/results/latest.json (and --json FILE). Targets are ratios
+// against a floor measured in the same run, so a busy machine moves figure
+// and floor together.
+//
+//   npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE]
+//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load] [--smoke] [--max-minutes 30]
+//
+// BENCH_CPU_PROF_DIR=DIR: the API and worker processes write V8 CPU profiles
+// there (node --cpu-prof) when the bench stops them.
+// --smoke shrinks every count to prove the bench runs (test/unit/bench-smoke);
+// its figures mean nothing. MONGO_URL/REDIS_URL (and FERRETDB_POSTGRES_URL),
+// when set, are used instead of starting servers.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { projectRoot, startServices, stopServices } from '../scripts/services/lifecycle.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
+import { connectMongo } from '../shared/storage/mongo.js';
+import { startApiProcess, startWorkerProcesses, type Service } from './lib/processes.js';
+import { FULL, SMOKE } from './lib/scale.js';
+import { medianOf } from './lib/stats.js';
+import { emptyResults, printTable, type BenchResults, type RunInfo } from './lib/report.js';
+import { measureDuplicates } from './sections/duplicates.js';
+import { mixedLoadRun } from './sections/mixed-load.js';
+import { measureRepair } from './sections/repair.js';
+import { roundTripRun, type BenchEnv } from './sections/round-trip.js';
+import { measureWorkerScaling } from './sections/worker-scaling.js';
+
+interface Options { sizes: number[]; repeat: number; json: string | null; only: Set<string> | null; smoke: boolean; maxMinutes: number }
+
+function parseArgs(argv: string[]): Options {
+  const value = (name: string): string | undefined => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+  const sizes = (value('sizes') ?? '1000,10000,100000').split(',').map(Number);
+  if (sizes.some((s) => !Number.isSafeInteger(s) || s < 10)) throw new Error('--sizes: comma-separated integers ≥ 10');
+  const repeat = Number(value('repeat') ?? 3);
+  if (!Number.isSafeInteger(repeat) || repeat < 1) throw new Error('--repeat: an integer ≥ 1');
+  const only = value('only');
+  return { sizes, repeat, json: value('json') ?? null, only: only ? new Set(only.split(',')) : null, smoke: argv.includes('--smoke'), maxMinutes: Number(value('max-minutes') ?? 30) };
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+  const set = `bench-${process.pid}`;
+  const started = Date.now();
+  const services: Service[] = [];
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => (stopping ??= (async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await stopServices(set);
+  })());
+  // Bounded: a run that overstays (a very busy machine) stops its servers and fails instead of hanging on.
+  const deadline = setTimeout(() => {
+    log(`bench: still running after ${options.maxMinutes} min (--max-minutes); stopping`);
+    void stop().then(() => process.exit(1));
+  }, options.maxMinutes * 60_000);
+  deadline.unref();
+  process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
+  process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  const results: BenchResults = emptyResults();
+  let info: RunInfo | null = null;
+  try {
+    const urls = await startServices(set);
+    const mongoUrl = new URL(urls.mongoUrl);
+    mongoUrl.pathname = `/bookstage_bench_${randomBytes(3).toString('hex')}`;
+    const mongo = await connectMongo(mongoUrl.toString());
+    await ensureIndexes(mongo.db, { postgresUrl: urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL });
+    const queuePrefix = `bst-bench-${randomBytes(3).toString('hex')}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn',
+      STAGE_WAIT_MS: '120000', STAGE_WAIT_MAX_MS: '120000',
+      // The per-token rate limit must not throttle the bench's own clients; workers pick free metrics ports.
+      RATE_LIMIT_REQUESTS: '100000000', WORKER_METRICS_PORT: '0',
+      ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
+    };
+    const api = await startApiProcess(env);
+    services.push(api);
+    // The worker processes in use; worker scaling runs with two for a while.
+    const workers: Service[] = [];
+    const retired: Service[] = [];
+    const setWorkers = async (count: number): Promise<void> => {
+      while (workers.length > count) {
+        const w = workers.pop()!;
+        await w.stop();
+        retired.push(w);
+      }
+      if (workers.length < count) workers.push(...(await startWorkerProcesses(env, count - workers.length, { url: urls.redisUrl, prefix: queuePrefix })));
+      services.splice(0, services.length, api, ...workers);
+    };
+    await setWorkers(1);
+    const benchEnv: BenchEnv = { db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log };
+    const wanted = (section: string): boolean => !options.only || options.only.has(section);
+    log(`bench: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}, sizes ${options.sizes.join(',')}, repeat ${options.repeat}`);
+    const section = async (name: string, run: () => Promise<void>): Promise<void> => {
+      if (!wanted(name)) return;
+      const t0 = Date.now();
+      log(`${name} …`);
+      await run();
+      log(`${name}: ${Math.round((Date.now() - t0) / 1000)} s`);
+    };
+
+    await section('round_trip', async () => {
+      const rt = await medianOf(options.repeat, roundTripRun(benchEnv));
+      // The ratio of the medians, not the median of the ratios.
+      results.round_trip = { ...rt, ratio_p50: Math.round((rt.p50_ms / rt.floor_p50_ms) * 100) / 100 };
+    });
+    await section('repair', async () => { results.repair = await measureRepair(benchEnv, options.sizes, options.repeat); });
+    await section('duplicates', async () => { results.duplicates = await measureDuplicates(benchEnv, options.sizes, options.repeat); });
+    await section('worker_scaling', async () => { results.worker_scaling = await measureWorkerScaling(benchEnv, options.repeat, setWorkers); });
+    await section('mixed_load', async () => { results.mixed_load = await medianOf(options.repeat, mixedLoadRun(benchEnv)); });
+
+    const workerPeaks = [...workers, ...retired].map((w) => w.peakRssMb());
+    results.peak_rss_mb = { api: api.peakRssMb(), worker: Math.max(...workerPeaks) };
+    info = {
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      machine: `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+  } finally {
+    await stop();
+  }
+  if (info) process.stdout.write(printTable(results, info));
+  // A smoke run's figures mean nothing: it never replaces latest.json.
+  const files = [...(options.smoke ? [] : [join(projectRoot, 'bench', 'results', 'latest.json')]), ...(options.json ? [options.json] : [])];
+  for (const file of new Set(files)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  }
+  log(`bench: wrote ${files.join(' and ')}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+// Mixed load: 50 concurrent clients × 20 calls, a third each duplicate
+// overview page, reversal stage and link repair stage, over two 2,000-size
+// demo orgs (fresh ones each run).
+import { call, duplicatesPath, repairPath, reversePath } from '../lib/http.js';
+import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
+import { quantile, round } from '../lib/stats.js';
+import type { BenchEnv } from './round-trip.js';
+
+export interface MixedLoadResult { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number }
+
+interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
+
+export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadResult> {
+  return async (run) => {
+    const orgs: OrgWork[] = [];
+    for (const side of ['a', 'b']) {
+      const orgId = `org_mx_${run}_${side}`;
+      await loadDemoOrg(env.db, orgId, env.scale.orgSize);
+      const scopes = [...(await repairScopes(env.db, orgId)).values()].flat();
+      orgs.push({ token: await tokenFor(env.db, orgId), entries: await reversibleEntries(env.db, orgId), scopes });
+    }
+    const { mixClients, mixCalls } = env.scale;
+    const times: number[] = [];
+    let errors5xx = 0;
+    let other = 0;
+    let counter = 0;
+    const start = performance.now();
+    await Promise.all(Array.from({ length: mixClients }, async (_, client) => {
+      for (let i = 0; i < mixCalls; i += 1) {
+        const n = counter++;
+        const org = orgs[client % 2]!;
+        const kind = (client + i) % 3;
+        // Entries and scopes are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
+        const c = kind === 0
+          ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)
+          : kind === 1
+            ? await call(env.baseUrl, org.token, 'POST', reversePath(org.entries[n % org.entries.length]!), { reason: 'bench' })
+            : await call(env.baseUrl, org.token, 'POST', repairPath, { bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id, counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id });
+        times.push(c.ms);
+        if (c.status >= 500) errors5xx += 1;
+        else if (c.status >= 300 && c.status !== 409) other += 1;
+      }
+    }));
+    const seconds = (performance.now() - start) / 1000;
+    if (other > 0) env.log(`  mixed load: ${other} answers neither 2xx, 409 nor 5xx`);
+    return { rps: round((mixClients * mixCalls) / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx };
+  };
+}

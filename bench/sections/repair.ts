@@ -1,0 +1,70 @@
+// Link repair at growing org sizes for the same scope size (the job should
+// grow with its scope, not with the org), and the pure plan over 100k
+// transactions.
+import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
+import { call, repairPath } from '../lib/http.js';
+import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
+import { bigScopeInput } from '../lib/repair-books.js';
+import { median, round, timed } from '../lib/stats.js';
+import type { BenchEnv } from './round-trip.js';
+
+export interface RepairResult { job_ms: Record<string, number | null>; growth_1k_to_100k: number | null; plan_100k_ms: number | null }
+
+/** Scopes this close in size count as the same size: a demo org has only a few of any one size. */
+const SIZE_BAND = 1;
+
+/**
+ * The scope size (transactions per account and counterparty, ± SIZE_BAND)
+ * every org has most of; each org's scopes of that size.
+ */
+function sameSizeScopes(all: Map<number, RepairScope[]>[]): { size: number; scopes: RepairScope[][] } {
+  const near = (m: Map<number, RepairScope[]>, size: number): RepairScope[] =>
+    [...m.entries()].filter(([s]) => Math.abs(s - size) <= SIZE_BAND).flatMap(([, scopes]) => scopes);
+  let best = { size: 0, scopes: [] as RepairScope[][], available: 0 };
+  for (const size of all[0]!.keys()) {
+    const scopes = all.map((m) => near(m, size));
+    const available = Math.min(...scopes.map((x) => x.length));
+    if (available > best.available) best = { size, scopes, available };
+  }
+  if (best.available < 2) throw new Error('no scope size common to every org size');
+  return best;
+}
+
+export async function measureRepair(env: BenchEnv, sizes: number[], repeat: number): Promise<RepairResult> {
+  const orgs: { size: number; token: string; scopes: Map<number, RepairScope[]> }[] = [];
+  for (const size of sizes) {
+    const orgId = `org_rp_${size}`;
+    const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
+    orgs.push({ size, token: await tokenFor(env.db, orgId), scopes: await repairScopes(env.db, orgId) });
+    env.log(`  repair: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s`);
+  }
+  const same = sameSizeScopes(orgs.map((o) => o.scopes));
+  // One scope each for the warm-up and every call: a scope staged once is held by its operation.
+  const calls = Math.min(repeat * env.scale.repairCalls, Math.min(...same.scopes.map((x) => x.length)) - 1);
+  env.log(`  repair: ${calls} calls per org size, each a scope of ${same.size} ± ${SIZE_BAND} transactions`);
+  const jobMs: Record<string, number | null> = {};
+  for (const [at, org] of orgs.entries()) {
+    const scopes = same.scopes[at]!;
+    // Warm-up on a scope of its own.
+    await stageRepair(env, org.token, scopes.pop()!);
+    const times: number[] = [];
+    for (let i = 0; i < calls; i += 1) times.push(await stageRepair(env, org.token, scopes.pop()!));
+    jobMs[String(org.size)] = round(median(times));
+  }
+  const first = jobMs[String(sizes[0])];
+  const last = jobMs[String(sizes[sizes.length - 1])];
+  const plans: number[] = [];
+  const input = bigScopeInput('org_plan', env.scale.planSize);
+  for (let i = 0; i < Math.max(3, repeat); i += 1) plans.push(await timed(async () => { planLinkRepair(input); })); // eslint-disable-line @typescript-eslint/require-await
+  return {
+    job_ms: jobMs,
+    growth_1k_to_100k: sizes.includes(1000) && sizes.includes(100_000) && first && last ? round(jobMs['100000']! / jobMs['1000']!) : null,
+    plan_100k_ms: round(median(plans)),
+  };
+}
+
+async function stageRepair(env: BenchEnv, token: string, scope: RepairScope): Promise<number> {
+  const c = await call(env.baseUrl, token, 'POST', repairPath, { bank_account_id: scope.bank_account_id, counterparty_id: scope.counterparty_id });
+  if (c.status !== 200 && c.status !== 201) throw new Error(`link repair: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);
+  return c.ms;
+}

@@ -1,0 +1,50 @@
+// Worker scaling: jobs/s of CPU-bound link repair jobs (a scope of 10k
+// transactions each) with one and with two worker processes. The jobs go
+// straight onto the stage queue: this measures the workers, not the API.
+// After the first job stages the plan, every later one plans the same scope
+// again and answers that operation (`existing`): the same work each time.
+import { randomBytes } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import { cpus } from 'node:os';
+import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
+import { load } from '../lib/data.js';
+import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
+import { median, round, timed } from '../lib/stats.js';
+import type { BenchEnv } from './round-trip.js';
+
+export interface WorkerScalingResult { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number }
+
+export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWorkers: (count: number) => Promise<void>): Promise<WorkerScalingResult> {
+  const orgId = 'org_ws';
+  const { scalingScope, scalingJobs } = env.scale;
+  const loadMs = await timed(() => load(env.db, bigScopeBooks(orgId, scalingScope)));
+  env.log(`  worker scaling: loaded a ${scalingScope}-transaction scope in ${(loadMs / 1000).toFixed(1)} s`);
+  const connection = { url: env.redisUrl };
+  const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection, prefix: env.queuePrefix });
+  const events = new QueueEvents(STAGE_QUEUE, { connection, prefix: env.queuePrefix });
+  await events.waitUntilReady();
+  events.setMaxListeners(1000);
+  const runJobs = async (n: number): Promise<number> => timed(async () => {
+    const jobs = await Promise.all(Array.from({ length: n }, () => queue.add('ledger_link_repair.stage', {
+      operation: 'ledger_link_repair.stage', request_id: `req_bench_${randomBytes(6).toString('hex')}`, org_id: orgId, actor: 'bench',
+      requested_at: new Date().toISOString(), idempotency_key: null, may_review: true,
+      input: { bank_account_id: BIG_ACCOUNT(orgId), counterparty_id: BIG_COUNTERPARTY(orgId) },
+    }, { jobId: `bench_${randomBytes(8).toString('hex')}`, attempts: 1, removeOnComplete: true })));
+    await Promise.all(jobs.map((j) => j.waitUntilFinished(events, 600_000)));
+  });
+  try {
+    const rates: Record<1 | 2, number[]> = { 1: [], 2: [] };
+    for (const count of [1, 2] as const) {
+      await setWorkers(count);
+      await runJobs(count); // warm-up (the first one stages the plan)
+      for (let i = 0; i < repeat; i += 1) rates[count].push(scalingJobs / ((await runJobs(scalingJobs)) / 1000));
+    }
+    const one = median(rates[1]);
+    const two = median(rates[2]);
+    return { one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length };
+  } finally {
+    await setWorkers(1);
+    await events.close();
+    await queue.close();
+  }
+}

@@ -1,0 +1,53 @@
+// `npm run bench` runs end to end at a tiny size (--smoke) and writes JSON of
+// exactly the shape issue #19 names. No figure is judged here: speed lives in
+// the bench itself, never in npm test.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { stack } from '../helpers/stack.js';
+
+const benchMain = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'run.js');
+
+const SHAPE = {
+  round_trip: ['p50_ms', 'p95_ms', 'floor_p50_ms', 'ratio_p50', 'throughput_8_rps'],
+  repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms'],
+  duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
+  worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores'],
+  mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx'],
+  peak_rss_mb: ['api', 'worker'],
+};
+
+describe('npm run bench (smoke)', function () {
+  this.timeout(180_000);
+
+  it('runs every section at a tiny size and writes the JSON shape of issue #19', async () => {
+    const s = await stack();
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    const file = join(dir, 'result.json');
+    try {
+      const output: string[] = [];
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [benchMain, '--smoke', '--sizes', '100,200', '--repeat', '1', '--json', file], {
+          env: { ...process.env, MONGO_URL: s.config.mongoUrl, REDIS_URL: s.config.redisUrl }, stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stdout.on('data', (c: Buffer) => output.push(c.toString()));
+        child.stderr.on('data', (c: Buffer) => output.push(c.toString()));
+        child.once('exit', resolve);
+      });
+      expect(code, output.join('')).to.equal(0);
+      const result = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+      expect(Object.keys(result).sort()).to.deep.equal(Object.keys(SHAPE).sort());
+      for (const [section, keys] of Object.entries(SHAPE)) expect(Object.keys(result[section]!).sort(), section).to.deep.equal([...keys].sort());
+      for (const key of SHAPE.round_trip) expect(result.round_trip![key], key).to.be.a('number').and.greaterThan(0);
+      expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);
+      expect(Object.keys(result.duplicates!.first_page_ms as object)).to.deep.equal(['100', '200']);
+      expect(result.mixed_load!.errors_5xx).to.equal(0);
+      expect(output.join('')).to.match(/\| round trip p50 ÷ floor/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
