@@ -13,6 +13,7 @@ import {
   BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, upsertRecords,
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
+import { bumpInboxVersion } from '../storage/inbox-version.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
 
@@ -50,6 +51,11 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   for (const [i, { section, records }] of sections.entries()) {
     counts[section] = await upsertRecords(db, section, orgId, records, stored[i]!);
   }
+  // After the last write: a duplicate overview computed from the old inbox is
+  // never served again (docs/duplicate-overview.md). Every finished import
+  // bumps it, changed or not, so that re-running an import that died between
+  // its writes and this line still makes its writes seen.
+  await bumpInboxVersion(db, orgId);
   return { ok: true, org_id: orgId, counts };
 }
 

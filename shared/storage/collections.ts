@@ -6,6 +6,7 @@ import type { Warning } from '../warnings.js';
 import type { StageAnswer } from '../queue/stage-jobs.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
+import type { ChunkSummary, GroupPiece } from '../domain/duplicate-overview.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -103,6 +104,38 @@ export interface JobResultDoc {
   expires_at: string;
 }
 
+/** The current version of an organisation's inbox (shared/storage/inbox-version.ts); `_id` = org id. */
+export interface InboxVersionDoc {
+  _id: string;
+  org_id: string;
+  version: string;
+  changed_at: string;
+}
+
+/**
+ * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/duplicate-overview.md):
+ * inserted as the claim to compute it, `ready` once its chunks are written.
+ */
+export interface DuplicateOverviewDoc {
+  _id: string;
+  org_id: string;
+  version: string;
+  state: 'computing' | 'ready';
+  claimed_at: string;
+  ready_at?: string;
+  group_count?: number;
+  chunks?: ChunkSummary[];
+}
+
+/** One chunk of an overview's groups, `_id` = `OVERVIEW_ID:N`. */
+export interface DuplicateOverviewChunkDoc {
+  _id: string;
+  org_id: string;
+  overview_id: string;
+  n: number;
+  pieces: GroupPiece[];
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 export function collections(db: Db) {
   const c = <T extends Document>(name: string): Collection<T> => db.collection<T>(name);
@@ -119,6 +152,9 @@ export function collections(db: Db) {
     auditEvents: c<AuditEventDoc>('audit_events'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),
     jobResults: c<JobResultDoc>('job_results'),
+    inboxVersions: c<InboxVersionDoc>('inbox_versions'),
+    duplicateOverviews: c<DuplicateOverviewDoc>('duplicate_overviews'),
+    duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),
   };
 }
 
