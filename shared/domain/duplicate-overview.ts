@@ -38,7 +38,7 @@ export interface ChunkLimits {
 }
 
 /** Small chunks: a page reads one or two, and FerretDB converts each whole document on every read. */
-export const CHUNK_LIMITS: ChunkLimits = { maxGroups: 100, maxBytes: 256 * 1024 };
+export const CHUNK_LIMITS: ChunkLimits = { maxGroups: 50, maxBytes: 128 * 1024 };
 
 export interface ChunkedGroups {
   chunks: GroupPiece[][];
@@ -116,11 +116,24 @@ export async function pageFromChunks(
   let matched = 0;
   // The group whose pieces are being joined; null between groups.
   let open = null as DuplicateGroup | null;
+  const fetched = new Map<number, Promise<GroupPiece[] | null>>();
+  const fetch = (i: number): Promise<GroupPiece[] | null> => {
+    let pending = fetched.get(i);
+    if (!pending) {
+      pending = load((index[i] as ChunkSummary).n);
+      fetched.set(i, pending);
+    }
+    return pending;
+  };
   for (let i = firstChunkAfter(index, options.after); i < index.length; i++) {
     const summary = index[i] as ChunkSummary;
     // A skipped chunk holds no matching group, nor a piece of one (a group's pieces share its confidence).
     if (!passes(summary.max_confidence) && open === null) continue;
-    const pieces = await load(summary.n);
+    // The next chunk to read is fetched while this one is read: a page of 50 usually spans two.
+    const pieces = await fetch(i);
+    let ahead = i + 1;
+    while (ahead < index.length && !passes((index[ahead] as ChunkSummary).max_confidence)) ahead++;
+    if (ahead < index.length) void fetch(ahead).catch(() => undefined);
     if (!pieces) return null;
     for (const piece of pieces) {
       if (piece.part > 0) {

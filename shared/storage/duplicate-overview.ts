@@ -11,7 +11,7 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { InboxDocument } from '../domain/books.js';
 import { findDuplicateGroups, type GroupPage, type GroupPageOptions } from '../domain/duplicate-groups.js';
-import { chunkGroups, pageFromChunks, type GroupPiece } from '../domain/duplicate-overview.js';
+import { chunkGroups, pageFromChunks, type ChunkSummary, type GroupPiece } from '../domain/duplicate-overview.js';
 import { collections, type DuplicateOverviewChunkDoc, type DuplicateOverviewDoc } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { findGroupableInboxDocuments } from './inbox-read.js';
@@ -48,7 +48,8 @@ export interface OverviewPage extends GroupPage {
 export async function readDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, deadline?: Date): Promise<OverviewPage> {
   for (let attempt = 1; ; attempt++) {
     const { overview, computed } = await readyOverview(db, orgId, deadline);
-    const page = await pageFromChunks(overview.chunks ?? [], options, (n) => loadChunk(db, orgId, overview._id, n));
+    const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
+    const page = await pageFromChunks(index, options, (n) => loadChunk(db, orgId, overview._id, n));
     if (page) return { ...page, version: overview.version, computed };
     // A chunk was gone: a newer version became ready and cleaned this one up meanwhile.
     if (attempt >= PAGE_ATTEMPTS) throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
@@ -96,7 +97,7 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<Dup
   const groups = findDuplicateGroups(documents as InboxDocument[]);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
-    _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces,
+    _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
   }));
   // Replace, not insert: a reader that took over an abandoned claim may meet the dead reader's chunks.
   for (let i = 0; i < docs.length; i += WRITE_BATCH) {
@@ -104,9 +105,10 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<Dup
       .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
     await c.duplicateOverviewChunks.bulkWrite(ops, { ordered: false });
   }
-  const ready: DuplicateOverviewDoc = { ...claim, state: 'ready', ready_at: new Date().toISOString(), group_count: groups.length, chunks: index };
+  const result = { state: 'ready' as const, ready_at: new Date().toISOString(), group_count: groups.length, chunk_count: index.length, chunks_json: JSON.stringify(index) };
+  const ready: DuplicateOverviewDoc = { ...claim, ...result };
   // Guarded by claimed_at: a claim replaced as abandoned belongs to its new reader, whose result is the same.
-  const marked = await c.duplicateOverviews.updateOne({ _id: claim._id, claimed_at: claim.claimed_at }, { $set: { state: 'ready', ready_at: ready.ready_at, group_count: ready.group_count, chunks: index } });
+  const marked = await c.duplicateOverviews.updateOne({ _id: claim._id, claimed_at: claim.claimed_at }, { $set: result });
   if (marked.matchedCount === 0 && !(await c.duplicateOverviews.findOne({ _id: claim._id }, { projection: { _id: 1 } }))) {
     // A newer version became ready first and removed this claim: these chunks belong to nobody.
     await c.duplicateOverviewChunks.deleteMany({ org_id: claim.org_id, overview_id: claim._id });
@@ -133,6 +135,6 @@ async function removeOlderOverviews(db: Db, current: DuplicateOverviewDoc): Prom
 }
 
 async function loadChunk(db: Db, orgId: string, overviewId: string, n: number): Promise<GroupPiece[] | null> {
-  const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}`, org_id: orgId }, { projection: { pieces: 1 } });
-  return doc ? doc.pieces : null;
+  const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}`, org_id: orgId }, { projection: { pieces_json: 1 } });
+  return doc ? JSON.parse(doc.pieces_json) as GroupPiece[] : null;
 }

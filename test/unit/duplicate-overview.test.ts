@@ -91,9 +91,9 @@ describe('materialized duplicate overview (chunks)', () => {
     expect(page).to.deep.equal(pageGroups(all, { limit: 50 }));
   });
 
-  it('reads only the chunks a page needs: from the cursor on, skipping chunks below min_confidence', async () => {
+  it('reads only the chunks a page needs (and the next one, fetched ahead): from the cursor on, skipping chunks below min_confidence', async () => {
     const limits = { maxGroups: 1, maxBytes: 1 << 20 };
-    expect((await chunkedPage(groups, limits, { limit: 1 })).loads).to.deep.equal([0, 1]);
+    expect((await chunkedPage(groups, limits, { limit: 1 })).loads).to.deep.equal([0, 1, 2]);
     expect((await chunkedPage(groups, limits, { limit: 1, after: groupPosition(groups[2]!) })).loads).to.deep.equal([3, 4]);
     // Only groups 0 and 3 have confidence 1: chunks 1, 2 and 4 are never read.
     const strict = await chunkedPage(groups, limits, { limit: 5, min_confidence: 1 });
