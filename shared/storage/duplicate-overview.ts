@@ -49,7 +49,7 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
   for (let attempt = 1; ; attempt++) {
     const { overview, computed } = await readyOverview(db, orgId, deadline);
     const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
-    const page = await pageFromChunks(index, options, (n) => loadChunk(db, orgId, overview._id, n));
+    const page = await pageFromChunks(index, options, (n) => loadChunk(db, overview._id, n));
     if (page) return { ...page, version: overview.version, computed };
     // A chunk was gone: a newer version became ready and cleaned this one up meanwhile.
     if (attempt >= PAGE_ATTEMPTS) throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
@@ -134,7 +134,8 @@ async function removeOlderOverviews(db: Db, current: DuplicateOverviewDoc): Prom
   }
 }
 
-async function loadChunk(db: Db, orgId: string, overviewId: string, n: number): Promise<GroupPiece[] | null> {
-  const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}`, org_id: orgId }, { projection: { pieces_json: 1 } });
+/** By `_id` alone (it starts with the org's id): one GIN lookup on FerretDB, no org-wide bitmap to intersect with. */
+async function loadChunk(db: Db, overviewId: string, n: number): Promise<GroupPiece[] | null> {
+  const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}` }, { projection: { pieces_json: 1 } });
   return doc ? JSON.parse(doc.pieces_json) as GroupPiece[] : null;
 }
