@@ -1,53 +1,36 @@
-// Benchmark: the inbox duplicate overview read directly by the API process
-// versus through the worker (read queue). Real servers only: MONGO_URL and
-// REDIS_URL must be set (`npm run services -- start` prints them); the bench
-// uses its own database next to the one named in MONGO_URL and drops it.
+// Benchmark: the inbox duplicate overview, materialized per inbox version
+// (docs/duplicate-overview.md), through the real API and a real worker
+// process. For each size: the first read after an import (it computes the
+// overview), then the median of repeated first-page and next-page reads.
+// Real servers only: MONGO_URL and REDIS_URL must be set (`npm run services
+// -- start` prints them; give FERRETDB_POSTGRES_URL too on FerretDB); the
+// bench uses its own database next to the one named in MONGO_URL and drops it.
 //
-//   npx tsc -p tsconfig.json
+//   npm run -s build
 //   eval "$(node dist/scripts/services.js start 2>/dev/null)"; export MONGO_URL REDIS_URL
-//   node dist/bench/inbox-duplicates.js [--docs 10000] [--requests 20] [--concurrency 4]
+//   node dist/bench/inbox-duplicates.js [--sizes 1000,10000,100000] [--repeat 20]
 //
-// Both ways answer the same HTTP request with the same middleware (auth, query
-// validation): "worker" is the real API (runtime.ts) with a real worker
-// process; "direct" is the same route prototype computing in the API process.
-// Printed: medians and spreads of sequential requests, then the same requests
-// from concurrent clients while /healthz is polled, to show what each way does
-// to the API's other requests.
+// `measureDuplicatePages({db, baseUrl}, size)` is the same measurement for a
+// caller that runs its own API and worker (npm run bench).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
+import type { Db } from 'mongodb';
 import { startApi } from '../api/runtime.js';
-import { locals } from '../api/context.js';
-import { requireScope } from '../api/middleware/auth.js';
-import { requestId } from '../api/middleware/request-id.js';
 import { loadConfig } from '../shared/config.js';
 import type { BooksFile } from '../shared/domain/books-file.js';
-import type { InboxDocument } from '../shared/domain/books.js';
-import { findDuplicateGroups, pageGroups } from '../shared/domain/duplicate-groups.js';
 import { createLogger } from '../shared/logger.js';
 import { createToken } from '../shared/storage/api-tokens.js';
 import { importBooks } from '../shared/books/import.js';
-import { findGroupableInboxDocuments } from '../shared/storage/inbox-read.js';
+import { collections } from '../shared/storage/collections.js';
+import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const workerMain = join(here, '..', 'worker', 'main.js');
 const PATH = '/api/v1/cli/bookkeeping/inbox/duplicates';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const DOCS = arg('docs', 10_000);
-const REQUESTS = arg('requests', 20);
-const CONCURRENCY = arg('concurrency', 4);
-const WARMUP = 3;
 
 /** A deterministic inbox: mostly lone documents, some duplicates of each kind, a few archived. */
 function inbox(orgId: string, n: number, seed: number): BooksFile {
@@ -92,54 +75,84 @@ function inbox(orgId: string, n: number, seed: number): BooksFile {
   };
 }
 
-interface Stats { n: number; median: number; p90: number; min: number; max: number }
-function stats(ms: number[]): Stats {
+export interface DuplicatePagesResult {
+  size: number;
+  groups: number;
+  /** The first read after the import: it loads, groups and stores the overview. */
+  recompute_ms: number;
+  /** Medians of `repeat` reads of the first page (no cursor) and of the second page (the first page's cursor), limit 50. */
+  first_page_ms: number;
+  next_page_ms: number;
+  import_ms: number;
+}
+
+function median(ms: number[]): number {
   const s = [...ms].sort((a, b) => a - b);
-  const q = (p: number): number => s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
-  return { n: s.length, median: q(0.5), p90: q(0.9), min: s[0] as number, max: s[s.length - 1] as number };
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
-const fmt = (st: Stats): string => `median ${st.median.toFixed(1)} ms  p90 ${st.p90.toFixed(1)}  min ${st.min.toFixed(1)}  max ${st.max.toFixed(1)}  (n=${st.n})`;
 
-/** Wall time of `fn`, awaited when it answers a promise. */
-async function timed(fn: () => unknown): Promise<number> {
+async function page(baseUrl: string, token: string, cursor: string | null): Promise<{ ms: number; next: string | null }> {
   const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+  const res = await fetch(`${baseUrl}${PATH}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+  return { ms, next: (JSON.parse(text) as { data: { next_cursor: string | null } }).data.next_cursor };
 }
 
-async function get(base: string, token: string, query = 'limit=50'): Promise<{ status: number; bytes: number }> {
-  const res = await fetch(`${base}${PATH}?${query}`, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
-  return { status: res.status, bytes: text.length };
+/**
+ * Import an inbox of `size` documents into a new organisation of `db`, then
+ * read its duplicate overview through the API at `baseUrl` (served by a
+ * worker on the same database): the first read (computes), then `repeat`
+ * first-page and next-page reads. The API's read wait must outlast the
+ * recompute (about 15 s at 100,000 documents here: set STAGE_WAIT_MS).
+ */
+export async function measureDuplicatePages(target: { db: Db; baseUrl: string }, size: number, repeat = 20): Promise<DuplicatePagesResult> {
+  const orgId = `org_dupbench_${size}_${randomBytes(3).toString('hex')}`;
+  const importStart = performance.now();
+  const result = await importBooks(target.db, inbox(orgId, size, size));
+  if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 5)));
+  const import_ms = performance.now() - importStart;
+  const token = (await createToken(target.db, { org_id: orgId, actor: 'bench', scopes: ['inbox:read'] })).token;
+  const first = await page(target.baseUrl, token, null);
+  const firstMs: number[] = [];
+  const nextMs: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const p = await page(target.baseUrl, token, null);
+    firstMs.push(p.ms);
+    if (p.next) nextMs.push((await page(target.baseUrl, token, p.next)).ms);
+  }
+  const overview = await collections(target.db).duplicateOverviews.findOne({ org_id: orgId, state: 'ready' });
+  return {
+    size, groups: overview?.group_count ?? 0, recompute_ms: first.ms, import_ms,
+    first_page_ms: median(firstMs), next_page_ms: nextMs.length > 0 ? median(nextMs) : 0,
+  };
+}
+
+function sizesArg(): number[] {
+  const i = process.argv.indexOf('--sizes');
+  return (i > 0 ? String(process.argv[i + 1]) : '1000,10000').split(',').map(Number);
+}
+
+function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
 async function main(): Promise<void> {
   if (!process.env.MONGO_URL || !process.env.REDIS_URL) throw new Error('set MONGO_URL and REDIS_URL (npm run services -- start)');
   const suffix = randomBytes(3).toString('hex');
   const mongoUrl = process.env.MONGO_URL.replace(/\/([^/?]*)(\?|$)/, (_m, name: string, q: string) => `/${name || 'bookstage'}_bench_${suffix}${q}`);
-  // A long read wait: under concurrent load a read may take longer than the default 10 s, and the bench wants its time, not a 503.
+  // A long read wait: the first read after a 100k import computes for several seconds, and the bench wants its time, not a 503.
   const env = { ...process.env, MONGO_URL: mongoUrl, QUEUE_PREFIX: `bst-bench-${suffix}`, PORT: '0', LOG_LEVEL: 'warn', STAGE_WAIT_MS: '120000' };
   const config = loadConfig(env);
   const mongo = await connectMongo(config.mongoUrl);
   const log = (line: string): void => { process.stdout.write(`${line}\n`); };
   let worker: ChildProcess | null = null;
   let api: Awaited<ReturnType<typeof startApi>> | null = null;
-  let direct: Server | null = null;
   try {
-    const orgId = 'org_bench';
-    log(`${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (MongoDB-wire server: ${config.mongoUrl.replace(/\/\/[^@/]*@/, '//')})`);
-    const loadStart = performance.now();
-    for (const [id, n, seed] of [[orgId, DOCS, 1], ['org_bench_other', Math.round(DOCS / 5), 2]] as const) {
-      const result = await importBooks(mongo.db, inbox(id, n, seed));
-      if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 5)));
-    }
-    log(`loaded ${DOCS} inbox documents for ${orgId} (+${Math.round(DOCS / 5)} for another org) in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
-    const token = (await createToken(mongo.db, { org_id: orgId, actor: 'bench', scopes: ['inbox:read'] })).token;
-    // An organisation with an empty inbox: what is left is the cost of each way itself.
-    const emptyToken = (await createToken(mongo.db, { org_id: 'org_bench_empty', actor: 'bench', scopes: ['inbox:read'] })).token;
-
-    // The real API (worker way), in this process, and a real worker process.
+    log(`${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl });
     api = await startApi(config, createLogger('api', 'warn'));
     const workerProcess = spawn(process.execPath, [workerMain], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
     worker = workerProcess;
@@ -147,99 +160,25 @@ async function main(): Promise<void> {
       workerProcess.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('"worker ready"')) resolve(); });
       workerProcess.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
     });
-    const viaWorker = `http://127.0.0.1:${api.port}`;
-
-    // The direct way: the same middleware, the computation in this process.
-    const app = express();
-    app.use(requestId);
-    app.get(PATH, requireScope(mongo.db, 'inbox:read'), async (req, res) => {
-      const limit = Number(req.query.limit ?? 50);
-      const documents = await findGroupableInboxDocuments(mongo.db, locals(res).auth!.org_id);
-      const page = pageGroups(findDuplicateGroups(documents as InboxDocument[]), { limit, min_confidence: null, after: null });
-      res.json({ ok: true, data: { groups: page.groups, next_cursor: page.next_after ? 'x' : null } });
-    });
-    direct = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const viaDirect = `http://127.0.0.1:${(direct.address() as AddressInfo).port}`;
-
-    // What the work is made of, measured in this process.
-    const load: number[] = [];
-    const group: number[] = [];
-    let documents: Awaited<ReturnType<typeof findGroupableInboxDocuments>> = [];
-    let groupCount = 0;
-    for (let i = 0; i < WARMUP + REQUESTS; i++) {
-      const l = await timed(async () => { documents = await findGroupableInboxDocuments(mongo.db, orgId); });
-      const g = await timed(() => { groupCount = findDuplicateGroups(documents as InboxDocument[]).length; });
-      if (i >= WARMUP) { load.push(l); group.push(g); }
+    const results: DuplicatePagesResult[] = [];
+    for (const size of sizesArg()) {
+      const r = await measureDuplicatePages({ db: mongo.db, baseUrl: `http://127.0.0.1:${api.port}` }, size, numberArg('repeat', 20));
+      results.push(r);
+      log(`${String(size).padStart(7)} docs  ${String(r.groups).padStart(6)} groups  import ${(r.import_ms / 1000).toFixed(1)} s  first read (recompute) ${r.recompute_ms.toFixed(0)} ms  first page p50 ${r.first_page_ms.toFixed(1)} ms  next page p50 ${r.next_page_ms.toFixed(1)} ms`);
     }
-    log(`${documents.length} open/booked documents, ${groupCount} groups`);
-    log(`  load (indexed find, projection)   ${fmt(stats(load))}`);
-    log(`  group (findDuplicateGroups)       ${fmt(stats(group))}`);
-
-    const results: Record<string, Stats> = {};
-    for (const [label, tok] of [['empty inbox', emptyToken], ['limit=50', token]] as const) {
-      for (const [name, base] of [['direct', viaDirect], ['worker', viaWorker]] as const) {
-        for (let i = 0; i < WARMUP; i++) await get(base, tok);
-        const ms: number[] = [];
-        let bytes = 0;
-        // CPU time of this process (the API's, for both ways; the HTTP client's share is the same for both).
-        const cpu = process.cpuUsage();
-        for (let i = 0; i < REQUESTS; i++) ms.push(await timed(async () => { bytes = (await get(base, tok)).bytes; }));
-        const used = process.cpuUsage(cpu);
-        results[`${name} ${label}`] = stats(ms);
-        log(`sequential GET ${label.padEnd(11)} ${name.padEnd(6)}  ${fmt(stats(ms))}  (${bytes} bytes; API process CPU ${((used.user + used.system) / 1000 / REQUESTS).toFixed(1)} ms per request)`);
-      }
-    }
-
-    // Concurrent clients while /healthz of the real API is polled: the API's
-    // event loop is this process's, so blocking it shows in healthz latency.
-    for (const [name, base] of [['direct', viaDirect], ['worker', viaWorker]] as const) {
-      const health: number[] = [];
-      let polling = true;
-      const poller = (async () => {
-        while (polling) {
-          try {
-            health.push(await timed(async () => { await (await fetch(`${viaWorker}/healthz`)).text(); }));
-          } catch {
-            return;
-          }
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      })();
-      const loop = monitorEventLoopDelay({ resolution: 10 });
-      loop.enable();
-      const perRequest: number[] = [];
-      const failures: string[] = [];
-      const wall = await timed(async () => {
-        await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-          for (let i = 0; i < Math.ceil(REQUESTS / CONCURRENCY); i++) {
-            const t0 = performance.now();
-            try {
-              await get(base, token);
-              perRequest.push(performance.now() - t0);
-            } catch (err) {
-              failures.push(err instanceof Error ? err.message.slice(0, 120) : String(err));
-            }
-          }
-        }));
-      });
-      loop.disable();
-      polling = false;
-      await poller;
-      if (failures.length > 0) log(`    ${failures.length} requests failed, first: ${failures[0]}`);
-      log(`${CONCURRENCY} concurrent clients, ${perRequest.length} GETs, ${name.padEnd(6)}  wall ${(wall / 1000).toFixed(2)} s, per request ${fmt(stats(perRequest))}`);
-      log(`    /healthz meanwhile: ${fmt(stats(health))};  API event loop delay max ${(loop.max / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms`);
-    }
-    log(`RESULT ${JSON.stringify({ docs: DOCS, requests: REQUESTS, load: stats(load), group: stats(group), ...results })}`);
+    log(`RESULT ${JSON.stringify(results)}`);
   } finally {
     if (worker) { const w = worker; await new Promise<void>((resolve) => { w.removeAllListeners('exit'); w.once('exit', () => resolve()); w.kill('SIGTERM'); }); }
-    if (direct) await new Promise<void>((resolve) => { direct!.close(() => resolve()); direct!.closeAllConnections(); });
     if (api) await api.close();
     await mongo.db.dropDatabase();
     await mongo.client.close();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+// Run only as a script: `npm run bench` imports measureDuplicatePages.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -10,7 +10,8 @@ import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
 const HANDLERS: Record<ReadOperation, ReadHandler> = {
-  'inbox_duplicates.list': (db, data) => listInboxDuplicates(db, data.org_id, data.input),
+  // The deadline bounds only the wait for another reader's computation: a reader that computes finishes, so the next one finds it stored.
+  'inbox_duplicates.list': (db, data) => listInboxDuplicates(db, data.org_id, data.input, new Date(data.deadline_at)),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

@@ -13,6 +13,7 @@ import {
   BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, undoUpsert, upsertRecords,
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
+import { bumpInboxVersion } from '../storage/inbox-version.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
 
@@ -49,7 +50,13 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
     { target: 'orgs', orgId: null, records: [org], stored: await readOrgRecord(db, orgId) },
     ...sections.map(({ section, records }, i) => ({ target: section, orgId, records, stored: stored[i]! })),
   ];
-  return { ok: true, org_id: orgId, counts: await writeAllOrUndo(db, steps) };
+  const counts = await writeAllOrUndo(db, orgId, steps);
+  // After the last write: a duplicate overview computed from the old inbox is
+  // never served again (docs/duplicate-overview.md). Every finished import
+  // bumps it, changed or not, so that re-running an import that died between
+  // its writes and this line still makes its writes seen.
+  await bumpInboxVersion(db, orgId);
+  return { ok: true, org_id: orgId, counts };
 }
 
 interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; records: BookRecord[]; stored: StoredById }
@@ -61,7 +68,7 @@ interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; record
  * undo itself cannot reach the database, the same import run again completes
  * it (re-import is idempotent).
  */
-async function writeAllOrUndo(db: Db, steps: WriteStep[]): Promise<ImportCounts> {
+async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promise<ImportCounts> {
   const counts: ImportCounts = {};
   const begun: WriteStep[] = [];
   try {
@@ -71,6 +78,8 @@ async function writeAllOrUndo(db: Db, steps: WriteStep[]): Promise<ImportCounts>
     }
   } catch (err) {
     for (const step of begun.reverse()) await undoUpsert(db, step.target, step.orgId, step.records, step.stored);
+    // An overview computed while the half-written inbox was visible must not outlive the undo.
+    await bumpInboxVersion(db, orgId);
     throw err;
   }
   return counts;

@@ -31,6 +31,28 @@ export type StoredById = Map<string, StoredBookRecord>;
 
 const CHUNK = 1000;
 
+/**
+ * Guarded replaces and deletes per bulkWrite. FerretDB 1.24 runs each update
+ * of one `update` command on a PostgreSQL connection of its own pool (50):
+ * a re-import that sent hundreds of changed records at once, while reads held
+ * the rest of the pool, left FerretDB waiting for a connection for good.
+ * Batches this small keep the pool free and cost MongoDB next to nothing.
+ */
+const GUARDED_CHUNK = 32;
+
+/** Inserts in one bulkWrite per CHUNK; guarded replaces and deletes GUARDED_CHUNK at a time. */
+async function writeInBatches(collection: Collection<StoredBookRecord>, ops: AnyBulkWriteOperation<StoredBookRecord>[]): Promise<number> {
+  const inserts = ops.filter((op) => 'insertOne' in op);
+  const guarded = ops.filter((op) => !('insertOne' in op));
+  let matched = 0;
+  if (inserts.length > 0) await collection.bulkWrite(inserts, { ordered: false });
+  for (let i = 0; i < guarded.length; i += GUARDED_CHUNK) {
+    const result = await collection.bulkWrite(guarded.slice(i, i + GUARDED_CHUNK), { ordered: false });
+    matched += result.matchedCount + result.deletedCount;
+  }
+  return matched;
+}
+
 /** The collection of a section (or `orgs`), typed as whole records: the importer copies fields, it does not interpret them. */
 function recordCollection(db: Db, target: BookSection | 'orgs'): Collection<StoredBookRecord> {
   const handle = target === 'orgs' ? 'orgs' : BOOK_SECTIONS[target];
@@ -91,9 +113,9 @@ export async function upsertRecords(
     }
     if (ops.length > 0) {
       const replaces = ops.filter((op) => 'replaceOne' in op).length;
-      const result = await collection.bulkWrite(ops, { ordered: false });
+      const matched = await writeInBatches(collection, ops);
       // A replace guarded by the version read matched nothing: the record changed since (an apply, another import).
-      if (result.matchedCount < replaces) throw new Error(`${target}: ${replaces - result.matchedCount} record(s) changed during the import`);
+      if (matched < replaces) throw new Error(`${target}: ${replaces - matched} record(s) changed during the import`);
     }
   }
   return counts;
@@ -122,6 +144,6 @@ export async function undoUpsert(
       const { _id, ...previous } = existing;
       ops.push({ replaceOne: { filter: { _id, version: Number(existing.version ?? 0) + 1 }, replacement: previous } });
     }
-    if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
+    if (ops.length > 0) await writeInBatches(collection, ops);
   }
 }

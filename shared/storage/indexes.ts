@@ -45,6 +45,10 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
   idempotency_keys: { indexes: [], equality: [] },
   job_results: { indexes: [], equality: [] },
+  // The materialized duplicate overview (docs/duplicate-overview.md): read by `_id` only; org_id for clean-up.
+  inbox_versions: { indexes: [], equality: [] },
+  duplicate_overviews: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
+  duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

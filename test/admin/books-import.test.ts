@@ -106,6 +106,20 @@ describe('admin books import', () => {
     expect(await db.collection('bank_transactions').findOne({ _id: txn } as never)).to.include({ version: 1 });
   });
 
+  it('re-imports hundreds of changed inbox documents while the duplicate overview is read: every change lands', async function () {
+    this.timeout(120_000);
+    const books = new Books();
+    for (let i = 0; i < 300; i += 1) books.doc({ extracted: { vendor_name: `Vendor ${i % 40}`, invoice_number: `INV-${i % 150}`, invoice_date: '2026-02-01', total_minor: 1_000 + i, currency: 'EUR' } });
+    const { db, baseUrl } = await stack();
+    expect((await importBooks(db, books.file)).ok).to.equal(true);
+    const token = await (await stack()).token(books.orgId, ['inbox:read']);
+    const read = (): Promise<unknown> => fetch(`${baseUrl}/api/v1/cli/bookkeeping/inbox/duplicates`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    for (const doc of books.file.inbox_documents) doc.file = { ...doc.file, name: `${doc.file.name}-rescanned.pdf` };
+    const [result] = await Promise.all([importBooks(db, books.file), read(), read(), read()]);
+    expect(result.ok && result.counts.inbox_documents).to.deep.equal({ inserted: 0, updated: 300, unchanged: 0 });
+    expect(await db.collection('inbox_documents').countDocuments({ org_id: books.orgId, version: 2 })).to.equal(300);
+  });
+
   it('exits 2 from the command line for a refused file, listing pointers on stderr', async () => {
     const { books } = smallBooks();
     books.file.ledger_entries[0]!.currency = 'euro';

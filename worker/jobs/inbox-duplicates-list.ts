@@ -1,15 +1,13 @@
-// Load → group → page for the inbox duplicate overview (docs/http-api.md §10). Read
-// only: the organisation's open and booked documents, projected to the
-// grouping fields, grouped by the pure domain, one page cut out.
+// A page of the inbox duplicate overview (docs/http-api.md §10). Read only
+// from the inbox's point of view: the page comes from the overview
+// materialized for the current inbox version, which the first reader of a new
+// version computes once for everyone (docs/duplicate-overview.md).
 import type { Db } from 'mongodb';
-import type { InboxDocument } from '../../shared/domain/books.js';
-import { findDuplicateGroups, pageGroups, type GroupPage } from '../../shared/domain/duplicate-groups.js';
+import type { GroupPage } from '../../shared/domain/duplicate-groups.js';
 import type { InboxDuplicatesListInput } from '../../shared/queue/read-jobs.js';
-import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { readDuplicatePage } from '../../shared/storage/duplicate-overview.js';
 
-export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput): Promise<GroupPage> {
-  const documents = await findGroupableInboxDocuments(db, orgId);
-  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
-  const groups = findDuplicateGroups(documents as InboxDocument[]);
-  return pageGroups(groups, { limit: input.limit, min_confidence: input.min_confidence, after: input.after });
+export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput, deadline?: Date): Promise<GroupPage> {
+  const page = await readDuplicatePage(db, orgId, { limit: input.limit, min_confidence: input.min_confidence, after: input.after }, deadline);
+  return { groups: page.groups, next_after: page.next_after };
 }

@@ -1,0 +1,75 @@
+// The store side of the materialized duplicate overview
+// (shared/storage/duplicate-overview.ts, docs/duplicate-overview.md), on the
+// real store: one computation per inbox version however many readers ask at
+// once, an abandoned claim taken over, a live one waited for.
+import { expect } from 'chai';
+import type { InboxDocument } from '../../shared/domain/books.js';
+import { findDuplicateGroups, pageGroups } from '../../shared/domain/duplicate-groups.js';
+import { collections } from '../../shared/storage/collections.js';
+import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../shared/storage/duplicate-overview.js';
+import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { bumpInboxVersion, currentInboxVersion } from '../../shared/storage/inbox-version.js';
+import { Books } from '../helpers/books.js';
+import { duplicateRichInbox } from '../helpers/inbox.js';
+import { stack } from '../helpers/stack.js';
+
+async function loadedOrg(n: number, seed: number): Promise<string> {
+  const s = await stack();
+  const books = new Books();
+  duplicateRichInbox(books, n, seed);
+  await s.load(books.file);
+  return books.orgId;
+}
+
+async function freshFirstPage(orgId: string, limit: number) {
+  const db = (await stack()).db;
+  return pageGroups(findDuplicateGroups(await findGroupableInboxDocuments(db, orgId) as InboxDocument[]), { limit });
+}
+
+describe('materialized duplicate overview (store)', function () {
+  this.timeout(120_000);
+
+  it('computes once per inbox version for concurrent readers, and again after a bump', async () => {
+    const { db } = await stack();
+    const orgId = await loadedOrg(250, 11);
+    const pages = await Promise.all(Array.from({ length: 6 }, () => readDuplicatePage(db, orgId, { limit: 20 })));
+    expect(pages.filter((p) => p.computed)).to.have.length(1);
+    const version = await currentInboxVersion(db, orgId);
+    const fresh = await freshFirstPage(orgId, 20);
+    for (const p of pages) {
+      expect(p.version).to.equal(version);
+      expect({ groups: p.groups, next_after: p.next_after }).to.deep.equal(fresh);
+    }
+    expect((await readDuplicatePage(db, orgId, { limit: 20 })).computed).to.equal(false);
+
+    const bumped = await bumpInboxVersion(db, orgId);
+    expect(bumped).to.not.equal(version);
+    const again = await Promise.all(Array.from({ length: 4 }, () => readDuplicatePage(db, orgId, { limit: 20 })));
+    expect(again.filter((p) => p.computed)).to.have.length(1);
+    expect(again.map((p) => p.version)).to.deep.equal([bumped, bumped, bumped, bumped]);
+    // The older version is gone once the newer one is ready.
+    const ids = (await collections(db).duplicateOverviews.find({ org_id: orgId }, { projection: { _id: 1 } }).toArray()).map((o) => o._id);
+    expect(ids).to.deep.equal([`${orgId}:${bumped}`]);
+  });
+
+  it('waits for a live claim until the deadline, and takes over an abandoned one', async () => {
+    const { db } = await stack();
+    const orgId = await loadedOrg(40, 5);
+    const version = await currentInboxVersion(db, orgId);
+    const overviews = collections(db).duplicateOverviews;
+    await overviews.insertOne({ _id: `${orgId}:${version}`, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() });
+    let waited: unknown = null;
+    try {
+      await readDuplicatePage(db, orgId, { limit: 10 }, new Date(Date.now() + 150));
+    } catch (err) {
+      waited = err;
+    }
+    expect(waited).to.be.instanceOf(OverviewWaitTimeout);
+
+    await overviews.updateOne({ _id: `${orgId}:${version}` }, { $set: { claimed_at: new Date(Date.now() - CLAIM_ABANDONED_MS - 1000).toISOString() } });
+    const page = await readDuplicatePage(db, orgId, { limit: 10 });
+    expect(page.computed).to.equal(true);
+    expect({ groups: page.groups, next_after: page.next_after }).to.deep.equal(await freshFirstPage(orgId, 10));
+    expect((await overviews.findOne({ _id: `${orgId}:${version}` }))?.state).to.equal('ready');
+  });
+});

@@ -1,0 +1,105 @@
+// The link repair reads its scope, not its organisation
+// (shared/storage/repair-scope-read.ts): recorded through the MongoDB
+// driver's command monitoring, the same scope in a small and in a much larger
+// organisation costs the same queries and returns the same documents, and on
+// FerretDB every filter is top-level equality on an indexed field (the only
+// kind FerretDB pushes down; a `$in` would make it read the whole org).
+import { expect } from 'chai';
+import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
+import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
+import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
+import { isFerretDb } from '../../shared/storage/where-in.js';
+import { Books } from '../helpers/books.js';
+import { stack } from '../helpers/stack.js';
+
+/** The scope: 120 entries and 120 transactions of one counterparty (more than one `$in` chunk's worth on FerretDB), linked, plus links to another counterparty's entries. */
+function scopeBooks(otherRecords: number): { books: Books; account: string; counterparty: string } {
+  const books = new Books();
+  const account = books.account();
+  const counterparty = books.cp('a');
+  for (let i = 0; i < 120; i++) books.linkedTxn(account, 1000 + i, { counterparty_id: counterparty });
+  const elsewhere = books.invoice(500, { counterparty_id: books.cp('elsewhere') });
+  books.link(books.file.bank_transactions[0]!.id, elsewhere, 1);
+  // The rest of the organisation: other counterparties' entries, transactions and links.
+  for (let i = 0; i < otherRecords; i++) books.linkedTxn(account, 2000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
+  return { books, account, counterparty };
+}
+
+interface Recorded { collection: string; filter: Document; returned: number }
+
+async function recordReads(run: (client: MongoClient) => Promise<unknown>): Promise<Recorded[]> {
+  const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+  await client.connect();
+  const started = new Map<number, Recorded>();
+  const byCursor = new Map<string, Recorded>();
+  const out: Recorded[] = [];
+  client.on('commandStarted', (e: CommandStartedEvent) => {
+    if (e.commandName === 'find') {
+      const r = { collection: String(e.command.find), filter: e.command.filter as Document, returned: 0 };
+      started.set(e.requestId, r);
+      out.push(r);
+    } else if (e.commandName === 'getMore') {
+      const r = byCursor.get(String(e.command.getMore));
+      if (r) started.set(e.requestId, r);
+    }
+  });
+  client.on('commandSucceeded', (e: CommandSucceededEvent) => {
+    const r = started.get(e.requestId);
+    if (!r) return;
+    const cursor = (e.reply as { cursor?: { id?: unknown; firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
+    r.returned += (cursor?.firstBatch ?? cursor?.nextBatch ?? []).length;
+    // A Long: its toString is the number.
+    const id = cursor?.id as { toString(): string } | undefined;
+    if (id !== undefined && id.toString() !== '0') byCursor.set(id.toString(), r);
+  });
+  try {
+    await run(client);
+  } finally {
+    await client.close();
+  }
+  return out;
+}
+
+describe('link repair scope reads', function () {
+  this.timeout(180_000);
+
+  it('issue the same equality reads and return the same documents at 1× and 15× the organisation size', async () => {
+    const s = await stack();
+    const small = scopeBooks(0);
+    const large = scopeBooks(1800);
+    await s.load(small.books.file);
+    await s.load(large.books.file);
+    const ferret = await isFerretDb(s.db);
+
+    const runs = [];
+    for (const org of [small, large]) {
+      let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const reads = await recordReads(async (client) => {
+        loaded = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty);
+      });
+      runs.push({ reads, loaded: loaded! });
+    }
+    const [smallRun, largeRun] = runs as [typeof runs[0], typeof runs[0]];
+    // The scope itself is the same in both: 120 transactions, 121 entries, 121 links.
+    for (const run of runs) {
+      expect(run.loaded.transactions).to.have.length(120);
+      expect(run.loaded.entries).to.have.length(121);
+      expect(run.loaded.links).to.have.length(121);
+    }
+    const total = (reads: Recorded[]) => reads.reduce((n, r) => n + r.returned, 0);
+    expect(largeRun.reads.length, 'find commands').to.equal(smallRun.reads.length);
+    expect(total(largeRun.reads), 'documents returned').to.equal(total(smallRun.reads));
+
+    // Every filter is served by an index: a selective field besides org_id, each one declared.
+    for (const read of largeRun.reads) {
+      const fields = Object.keys(read.filter);
+      const selective = fields.filter((f) => f !== 'org_id');
+      expect(selective.length, JSON.stringify(read)).to.be.greaterThan(0);
+      for (const f of selective) expect(ginFields(INDEXES[read.collection]!), `${read.collection}.${f}`).to.include(f);
+      if (ferret) {
+        // Only plain values: FerretDB pushes nothing else down to PostgreSQL.
+        for (const value of Object.values(read.filter)) expect(typeof value, JSON.stringify(read.filter)).to.equal('string');
+      }
+    }
+  });
+});
