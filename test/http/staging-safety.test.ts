@@ -104,6 +104,28 @@ describe('safe staging for agents', () => {
   });
 
   describe('one pending plan per scope', () => {
+    it('an identical request that meets the locks before their operation is written waits for it: 200 with its id, not 409', async function () {
+      this.timeout(60_000);
+      const s = await stack();
+      const { entry, token } = await reversibleEntry();
+      await s.stopWorker();
+      // 300 ms between the first job's lock insert and its operation insert: the second job meets the locks alone.
+      await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'stage:slow-after-locks' });
+      try {
+        const first = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const second = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
+        const created = await first;
+        expect(created.status).to.equal(201);
+        expect(second.status, JSON.stringify(second.body)).to.equal(200);
+        expect(second.body.data.staged_operation_id).to.equal(created.body.data.staged_operation_id);
+        expect(await stagedCount(entry)).to.equal(1);
+      } finally {
+        await s.stopWorker();
+        await s.startWorker();
+      }
+    });
+
     it('20 parallel identical requests without a key stage one operation; the others answer 200 with its id', async () => {
       const { entry, token } = await reversibleEntry();
       const answers = await Promise.all(Array.from({ length: 20 }, () => call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } })));

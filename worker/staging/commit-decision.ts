@@ -14,7 +14,7 @@ import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
-import { crashIf } from '../test-faults.js';
+import { crashIf, slowIf } from '../test-faults.js';
 
 export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
@@ -46,6 +46,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
       crashIf('stage:crash-after-locks');
+      await slowIf('stage:slow-after-locks', 300);
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);
@@ -85,13 +86,33 @@ export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFi
  */
 async function existingAnswer(ctx: JobContext, operationId: string, resultFields: Record<string, unknown>): Promise<StageAnswer> {
   const { data } = ctx;
-  const doc = await findStagedOperation(ctx.db, data.org_id, operationId);
+  const doc = await writtenOperation(ctx, operationId);
   // Gone between the lock read and this one, or not the caller's to see: still a conflict for this attempt.
   if (!doc || (doc.created_by !== data.actor && !data.may_review)) {
     return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [operationId] } };
   }
   const already = warning('already_staged', { staged_operation_id: doc._id });
   return stagedAnswer(ctx, doc, false, resultFields, [already, ...doc.warnings]);
+}
+
+/** How long a job waits for a live holder that has its locks but has not yet written its operation. */
+const HOLDER_WRITE_WAIT_MS = 25;
+const HOLDER_WRITE_READS = 20;
+
+/**
+ * The holder's operation. Locks are taken before the operation is inserted,
+ * so an identical request running alongside can meet the locks of an
+ * operation a few milliseconds from existing; answering 409 then would make
+ * twenty identical parallel requests diverge. The holder is live (its lock is
+ * younger than the orphan limit), so its write is close: read again for up to
+ * half a second before calling it a conflict.
+ */
+async function writtenOperation(ctx: JobContext, operationId: string): Promise<StagedOperationDoc | null> {
+  for (let read = 1; ; read += 1) {
+    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId);
+    if (doc || read >= HOLDER_WRITE_READS) return doc;
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_WRITE_WAIT_MS));
+  }
 }
 
 function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>): StagedOperationDoc {
