@@ -13,67 +13,24 @@
 // `measureDuplicatePages({db, baseUrl}, size)` is the same measurement for a
 // caller that runs its own API and worker (npm run bench).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import { startApi } from '../api/runtime.js';
 import { loadConfig } from '../shared/config.js';
-import type { BooksFile } from '../shared/domain/books-file.js';
 import { createLogger } from '../shared/logger.js';
 import { createToken } from '../shared/storage/api-tokens.js';
 import { importBooks } from '../shared/books/import.js';
 import { collections } from '../shared/storage/collections.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { inboxFile } from './lib/data.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const workerMain = join(here, '..', 'worker', 'main.js');
 const PATH = '/api/v1/cli/bookkeeping/inbox/duplicates';
-
-/** A deterministic inbox: mostly lone documents, some duplicates of each kind, a few archived. */
-function inbox(orgId: string, n: number, seed: number): BooksFile {
-  let state = seed >>> 0;
-  const rand = (): number => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
-  const docs: BooksFile['inbox_documents'] = [];
-  let t = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < n; i++) {
-    t += Math.floor(rand() * 40 * 60_000);
-    const r = rand();
-    const base = docs.length > 0 ? pick(docs) : null;
-    const own = {
-      vendor_name: `Vendor ${Math.floor(rand() * 400)} GmbH`,
-      invoice_number: `INV-${orgId}-${i}`,
-      invoice_date: new Date(Date.UTC(2025, 0, 1) + Math.floor(rand() * 365) * 86_400_000).toISOString().slice(0, 10),
-      total_minor: 1000 + Math.floor(rand() * 500_000),
-      currency: 'EUR',
-    };
-    let sha = createHash('sha256').update(`${orgId}-${i}`).digest('hex');
-    let extracted: Record<string, unknown> = own;
-    if (base && r < 0.1) sha = base.file.sha256; // the same file again
-    else if (base && r < 0.15) extracted = { ...own, vendor_name: String(base.extracted.vendor_name).toUpperCase(), invoice_number: ` ${String(base.extracted.invoice_number).toLowerCase()}` };
-    else if (base && r < 0.2) {
-      const day = Date.parse(String(base.extracted.invoice_date)) + Math.floor(rand() * 4) * 86_400_000;
-      extracted = { ...own, vendor_name: base.extracted.vendor_name, total_minor: base.extracted.total_minor, invoice_date: new Date(day).toISOString().slice(0, 10) };
-    }
-    const s = rand();
-    docs.push({
-      id: `doc_${orgId}_${i}`, received_at: new Date(t).toISOString(), source: 'email',
-      status: s < 0.7 ? 'open' : s < 0.95 ? 'booked' : 'archived',
-      file: { sha256: sha, name: `scan-${i}.pdf`, size: 50_000 + i, mime: 'application/pdf' },
-      extracted,
-    });
-  }
-  return {
-    org: { id: orgId, name: orgId, base_currency: 'EUR', lock_date: null, settlement_accounts: ['1400', '1600'], require_distinct_approver: true },
-    ledger_entries: [], bank_accounts: [], bank_transactions: [], bank_links: [], inbox_documents: docs,
-  };
-}
 
 export interface DuplicatePagesResult {
   size: number;
@@ -110,7 +67,7 @@ async function page(baseUrl: string, token: string, cursor: string | null): Prom
 export async function measureDuplicatePages(target: { db: Db; baseUrl: string }, size: number, repeat = 20): Promise<DuplicatePagesResult> {
   const orgId = `org_dupbench_${size}_${randomBytes(3).toString('hex')}`;
   const importStart = performance.now();
-  const result = await importBooks(target.db, inbox(orgId, size, size));
+  const result = await importBooks(target.db, inboxFile(orgId, size, size));
   if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 5)));
   const import_ms = performance.now() - importStart;
   const token = (await createToken(target.db, { org_id: orgId, actor: 'bench', scopes: ['inbox:read'] })).token;

@@ -84,24 +84,28 @@ export function inboxFile(orgId: string, n: number, seed: number): BooksFile {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const docs: BooksFile['inbox_documents'] = [];
   let t = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < n; i += 1) {
-    t += Math.floor(rand() * 5 * 60_000);
+  for (let i = 0; i < n; i++) {
+    t += Math.floor(rand() * 40 * 60_000);
     const r = rand();
-    const base = docs.length > 0 ? docs[Math.floor(rand() * docs.length)]! : null;
+    const base = docs.length > 0 ? pick(docs) : null;
     const own = {
       vendor_name: `Vendor ${Math.floor(rand() * 400)} GmbH`,
-      invoice_number: `INV-${i}`,
+      invoice_number: `INV-${orgId}-${i}`,
       invoice_date: new Date(Date.UTC(2025, 0, 1) + Math.floor(rand() * 365) * 86_400_000).toISOString().slice(0, 10),
       total_minor: 1000 + Math.floor(rand() * 500_000),
       currency: 'EUR',
     };
     let sha = createHash('sha256').update(`${orgId}-${i}`).digest('hex');
     let extracted: Record<string, unknown> = own;
-    if (base && r < 0.1) sha = base.file.sha256;
+    if (base && r < 0.1) sha = base.file.sha256; // the same file again
     else if (base && r < 0.15) extracted = { ...own, vendor_name: String(base.extracted.vendor_name).toUpperCase(), invoice_number: ` ${String(base.extracted.invoice_number).toLowerCase()}` };
-    else if (base && r < 0.2) extracted = { ...own, vendor_name: base.extracted.vendor_name, total_minor: base.extracted.total_minor };
+    else if (base && r < 0.2) {
+      const day = Date.parse(String(base.extracted.invoice_date)) + Math.floor(rand() * 4) * 86_400_000;
+      extracted = { ...own, vendor_name: base.extracted.vendor_name, total_minor: base.extracted.total_minor, invoice_date: new Date(day).toISOString().slice(0, 10) };
+    }
     const s = rand();
     docs.push({
       id: `doc_${orgId}_${i}`, received_at: new Date(t).toISOString(), source: 'email',
