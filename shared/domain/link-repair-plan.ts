@@ -210,7 +210,7 @@ interface Scope {
 
 // why: one id-keyed map per collection, each record's scope facts kept on
 // its slot; a 100k-transaction scope spent most of its time building and
-// probing one map per question (docs/performance.md).
+// probing one map per question.
 function readScope(input: LinkRepairInput): Scope {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
   const transactionById = uniqueSlots(input.transactions, (record): TransactionSlot => ({ record, links: null, target: null }));

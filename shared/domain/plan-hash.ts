@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * dropped from objects and null in arrays, NaN/Infinity rejected); that
  * package stays the oracle in test/unit/plan-hash.test.ts. why: it builds the
  * text by nested template concatenation, which took seconds on a 100k
- * transaction repair plan (docs/performance.md); this appends to one flat list.
+ * transaction repair plan; this appends to one flat list.
  */
 export function canonicalJson(value: unknown): string {
   const top = resolveToJson(value);
@@ -20,7 +20,7 @@ export function canonicalJson(value: unknown): string {
     // why: for plain data the package's output is exactly JSON.stringify with
     // every object's keys in code-unit order, and a property list given to
     // JSON.stringify sets that order at every depth, natively (the 100k
-    // transaction repair plan, docs/performance.md).
+    // transaction repair plan).
     return JSON.stringify(top, [...keys].sort());
   }
   const parts: string[] = [];
