@@ -114,8 +114,9 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
 
   const walk = walkFifo(scope);
   const actions: RepairAction[] = [];
-  for (const txn of scope.walked) {
-    for (const action of diffTransaction(txn.id, scope.currentLinks.get(txn.id) ?? NONE, walk.target.get(txn.id) ?? NONE, scope.entryRank)) {
+  const rankOf = (entryId: string): number | undefined => scope.entryById.get(entryId)?.rank;
+  for (const walked of scope.walked) {
+    for (const action of diffTransaction(walked.record.id, walked.links ?? NONE, walked.target ?? NONE, rankOf)) {
       actions.push(action);
     }
   }
@@ -175,96 +176,126 @@ interface ScopeEntry {
   frozen: number;
 }
 
+/** One passed transaction (the fresher of duplicates) and what the walk hangs on it. */
+interface TransactionSlot {
+  record: BankTransaction;
+  /** Changeable links, when the transaction is walked and has any. */
+  links: BankLink[] | null;
+  /** Target allocations in entry order, when the walk gave it any. */
+  target: FifoAllocation[] | null;
+}
+
+/** One passed entry (the fresher of duplicates). */
+interface EntrySlot {
+  record: LedgerEntry;
+  /** Position in `Scope.entries` ("entry order"); undefined when out of scope. */
+  rank: number | undefined;
+  /** Already listed among the entries read (a precondition). */
+  read: boolean;
+}
+
 interface Scope {
   /** In-scope transactions, any status, in no particular order. */
   transactions: BankTransaction[];
   /** In-scope unreconciled transactions in FIFO order (booking_date, id). */
-  walked: BankTransaction[];
+  walked: TransactionSlot[];
   /** In-scope entries in FIFO order (entry_date, id). */
   entries: ScopeEntry[];
-  /** Entry id → position in `entries`, for "entry order". */
-  entryRank: Map<string, number>;
-  /** Every passed entry, by id. */
-  entryById: Map<string, LedgerEntry>;
-  /** Changeable links of walked transactions, by transaction id. */
-  currentLinks: Map<string, BankLink[]>;
+  /** Every passed entry, by id, with its rank when in scope. */
+  entryById: Map<string, EntrySlot>;
   /** Frozen links of reconciled in-scope transactions (checked for blockers). */
   reconciledLinks: BankLink[];
   preconditions: Precondition[];
 }
 
+// why: one id-keyed map per collection, each record's scope facts kept on
+// its slot; a 100k-transaction scope spent most of its time building and
+// probing one map per question.
 function readScope(input: LinkRepairInput): Scope {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const transactionById = uniqueById(input.transactions);
-  const entryById = uniqueById(input.entries);
+  const transactionById = uniqueSlots(input.transactions, (record): TransactionSlot => ({ record, links: null, target: null }));
+  const entryById = uniqueSlots(input.entries, (record): EntrySlot => ({ record, rank: undefined, read: false }));
   const linkById = uniqueById(input.links);
 
   // Candidates: this account and counterparty, any date. Their booking_date
   // decides membership, so all of them are read (and are preconditions).
   const candidates: BankTransaction[] = [];
-  for (const t of transactionById.values()) {
-    if (t.bank_account_id === account.id && t.counterparty_id === counterpartyId) candidates.push(t);
+  const transactions: BankTransaction[] = [];
+  const walked: TransactionSlot[] = [];
+  for (const slot of transactionById.values()) {
+    const t = slot.record;
+    if (t.bank_account_id !== account.id || t.counterparty_id !== counterpartyId) continue;
+    candidates.push(t);
+    if (t.booking_date > asOf) continue;
+    transactions.push(t);
+    if (t.status !== 'reconciled') walked.push(slot);
   }
-  const transactions = candidates.filter((t) => t.booking_date <= asOf);
   for (const t of transactions) {
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
   }
-  const scopeTransactionById = new Map(transactions.map((t) => [t.id, t]));
-  const walked = transactions.filter((t) => t.status !== 'reconciled').sort(byBookingDateThenId);
+  walked.sort((a, b) => byBookingDateThenId(a.record, b.record));
+  const inScope = (t: BankTransaction | undefined): t is BankTransaction =>
+    t !== undefined && t.bank_account_id === account.id && t.counterparty_id === counterpartyId && t.booking_date <= asOf;
 
-  const counterpartyEntries = [...entryById.values()].filter((e) => e.counterparty_id === counterpartyId);
+  const readEntries: LedgerEntry[] = [];
   const entries: ScopeEntry[] = [];
-  for (const entry of counterpartyEntries) {
+  const entrySlots: EntrySlot[] = [];
+  for (const slot of entryById.values()) {
+    const entry = slot.record;
+    if (entry.counterparty_id !== counterpartyId) continue;
+    slot.read = true;
+    readEntries.push(entry);
     if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry) || entry.entry_date > asOf) continue;
     const open = openAmountMinor(entry, input.settlement_accounts);
     if (!Number.isSafeInteger(open)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
-    if (open !== 0) entries.push({ entry, open, frozen: 0 });
+    if (open !== 0) {
+      entries.push({ entry, open, frozen: 0 });
+      entrySlots.push(slot);
+    }
   }
-  entries.sort((a, b) => byEntryDateThenId(a.entry, b.entry));
-  const entryRank = new Map(entries.map((s, i) => [s.entry.id, i]));
+  const order = entries.map((_, i) => i).sort((a, b) => byEntryDateThenId(entries[a]!.entry, entries[b]!.entry));
+  const sortedEntries = order.map((i) => entries[i]!);
+  for (const [rank, i] of order.entries()) entrySlots[i]!.rank = rank;
 
   // Links that matter: every link of an in-scope transaction, and every link
   // pointing to an in-scope entry (from any transaction). Others are ignored.
   const links: BankLink[] = [];
-  for (const l of linkById.values()) {
-    if (scopeTransactionById.has(l.bank_transaction_id) || entryRank.has(l.ledger_entry_id)) links.push(l);
-  }
-  const currentLinks = new Map<string, BankLink[]>();
   const reconciledLinks: BankLink[] = [];
-  const linkedEntryIds = new Set<string>();
-  for (const link of links) {
+  for (const link of linkById.values()) {
+    const txnSlot = transactionById.get(link.bank_transaction_id);
+    const txn = inScope(txnSlot?.record) ? txnSlot.record : undefined;
+    const entrySlot = entryById.get(link.ledger_entry_id);
+    const rank = entrySlot?.rank;
+    if (!txn && rank === undefined) continue;
+    links.push(link);
     if (!Number.isSafeInteger(link.amount_minor) || link.amount_minor <= 0) {
       throw new RangeError(`amount_minor of bank link ${link.id} must be a positive safe integer`);
     }
-    const txn = scopeTransactionById.get(link.bank_transaction_id);
-    if (txn && !entryById.has(link.ledger_entry_id)) {
+    if (txn && !entrySlot) {
       // why: without the entry we cannot tell whether the link is in scope;
       // guessing would either release a valid link or keep a wrong one.
       throw new Error(`bank link ${link.id} points to ledger entry ${link.ledger_entry_id}, which was not provided`);
     }
-    linkedEntryIds.add(link.ledger_entry_id);
+    if (entrySlot && !entrySlot.read) {
+      entrySlot.read = true;
+      readEntries.push(entrySlot.record);
+    }
     if (txn && txn.status !== 'reconciled') {
-      pushTo(currentLinks, txn.id, link);
+      (txnSlot!.links ??= []).push(link);
       continue;
     }
     // Frozen: a reconciled in-scope transaction, or a transaction outside the scope.
     if (txn) reconciledLinks.push(link);
-    const rank = entryRank.get(link.ledger_entry_id);
-    if (rank !== undefined) entries[rank]!.frozen += link.amount_minor;
+    if (rank !== undefined) sortedEntries[rank]!.frozen += link.amount_minor;
   }
 
-  const readEntries = new Map(counterpartyEntries.map((e) => [e.id, e]));
-  for (const id of linkedEntryIds) {
-    const entry = entryById.get(id);
-    if (entry) readEntries.set(id, entry);
-  }
   // Collections in code-unit order, each one's records by id.
   const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
   appendPreconditions(preconditions, 'bank_links', links);
   appendPreconditions(preconditions, 'bank_transactions', candidates);
-  appendPreconditions(preconditions, 'ledger_entries', [...readEntries.values()]);
+  appendPreconditions(preconditions, 'ledger_entries', readEntries);
 
-  return { transactions, walked, entries, entryRank, entryById, currentLinks, reconciledLinks, preconditions };
+  return { transactions, walked, entries: sortedEntries, entryById, reconciledLinks, preconditions };
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
@@ -277,11 +308,16 @@ function isReversal(entry: LedgerEntry): boolean {
   return Boolean(entry.reversal_of);
 }
 
+/** `records` hold each id once. */
 function appendPreconditions(
   into: Precondition[],
   collection: Precondition['collection'],
   records: readonly { id: string; version: number }[],
 ): void {
+  if (isSortedById(records)) {
+    for (const r of records) into.push({ collection, id: r.id, version: r.version });
+    return;
+  }
   const versions = new Map(records.map((r) => [r.id, r.version]));
   for (const id of sortIds([...versions.keys()])) into.push({ collection, id, version: versions.get(id)! });
 }
@@ -307,7 +343,7 @@ function findBlockers(scope: Scope, currency: string, counterpartyId: string): L
   const reversed: string[] = [];
   const otherCounterparty: string[] = [];
   for (const link of scope.reconciledLinks) {
-    const entry = scope.entryById.get(link.ledger_entry_id)!;
+    const entry = scope.entryById.get(link.ledger_entry_id)!.record;
     if (isReversed(entry)) reversed.push(link.id);
     if (entry.counterparty_id !== counterpartyId) otherCounterparty.push(link.id);
   }
@@ -323,9 +359,8 @@ function findBlockers(scope: Scope, currency: string, counterpartyId: string): L
 // ---------------------------------------------------------------------------
 // Steps 1–2: the FIFO walk over what frozen links leave.
 
+/** The target allocations are set on each walked transaction's slot. */
 interface Walk {
-  /** Transaction id → its target allocations, in entry order. */
-  target: Map<string, FifoAllocation[]>;
   unallocated: number;
   uncovered: number;
 }
@@ -333,9 +368,17 @@ interface Walk {
 function walkFifo(scope: Scope): Walk {
   const inflows: FifoItem[] = [];
   const outflows: FifoItem[] = [];
-  for (const t of scope.walked) {
-    if (t.amount_minor > 0) inflows.push({ id: t.id, amount_minor: t.amount_minor });
-    else if (t.amount_minor < 0) outflows.push({ id: t.id, amount_minor: -t.amount_minor });
+  const inflowSlots: TransactionSlot[] = [];
+  const outflowSlots: TransactionSlot[] = [];
+  for (const slot of scope.walked) {
+    const t = slot.record;
+    if (t.amount_minor > 0) {
+      inflows.push({ id: t.id, amount_minor: t.amount_minor });
+      inflowSlots.push(slot);
+    } else if (t.amount_minor < 0) {
+      outflows.push({ id: t.id, amount_minor: -t.amount_minor });
+      outflowSlots.push(slot);
+    }
   }
   const receivables: FifoItem[] = [];
   const payables: FifoItem[] = [];
@@ -344,19 +387,24 @@ function walkFifo(scope: Scope): Walk {
     (s.open > 0 ? receivables : payables).push(capacity);
   }
 
-  const target = new Map<string, FifoAllocation[]>();
   let unallocated = 0;
   let uncovered = 0;
-  for (const [transactions, entries] of [
-    [inflows, receivables],
-    [outflows, payables],
+  for (const [transactions, slots, entries] of [
+    [inflows, inflowSlots, receivables],
+    [outflows, outflowSlots, payables],
   ] as const) {
     const result = allocateFifo(transactions, entries);
-    for (const a of result.allocations) pushTo(target, a.transaction_id, a);
+    // why: allocations come transaction by transaction in queue order, so a
+    // cursor over the queue finds each one's slot without an id lookup.
+    let at = 0;
+    for (const a of result.allocations) {
+      while (slots[at]!.record.id !== a.transaction_id) at += 1;
+      (slots[at]!.target ??= []).push(a);
+    }
     unallocated += sum(result.transaction_remainders);
     uncovered += sum(result.entry_remainders);
   }
-  return { target, unallocated, uncovered };
+  return { unallocated, uncovered };
 }
 
 // ---------------------------------------------------------------------------
@@ -377,7 +425,7 @@ function diffTransaction(
   transactionId: string,
   links: readonly BankLink[],
   target: readonly FifoAllocation[],
-  entryRank: ReadonlyMap<string, number>,
+  rankOf: (entryId: string) => number | undefined,
 ): readonly RepairAction[] {
   if (matchesExactly(links, target)) return NONE;
   const linksByEntry = new Map<string, BankLink[]>();
@@ -387,10 +435,10 @@ function diffTransaction(
   const inScope = new Set<string>(wantedByEntry.keys());
   const outOfScope: string[] = [];
   for (const entryId of linksByEntry.keys()) {
-    if (entryRank.has(entryId)) inScope.add(entryId);
+    if (rankOf(entryId) !== undefined) inScope.add(entryId);
     else outOfScope.push(entryId);
   }
-  const inScopeOrdered = [...inScope].sort((a, b) => entryRank.get(a)! - entryRank.get(b)!);
+  const inScopeOrdered = [...inScope].sort((a, b) => rankOf(a)! - rankOf(b)!);
   sortIds(outOfScope);
 
   const releases: Release[] = [];
@@ -556,6 +604,29 @@ function uniqueById<T extends { id: string; version: number }>(records: readonly
     if (!seen || record.version > seen.version) byId.set(record.id, record);
   }
   return byId;
+}
+
+/**
+ * One slot per id, holding the record with the higher version. why: a caller
+ * merging "the counterparty's entries" with "every entry referenced by a
+ * link" may pass one twice; the higher version is the fresher read.
+ */
+function uniqueSlots<T extends { id: string; version: number }, S extends { record: T }>(
+  records: readonly T[],
+  slotOf: (record: T) => S,
+): Map<string, S> {
+  const byId = new Map<string, S>();
+  for (const record of records) {
+    const seen = byId.get(record.id);
+    if (!seen) byId.set(record.id, slotOf(record));
+    else if (record.version > seen.record.version) seen.record = record;
+  }
+  return byId;
+}
+
+function isSortedById(records: readonly { id: string }[]): boolean {
+  for (let i = 1; i < records.length; i += 1) if (records[i - 1]!.id >= records[i]!.id) return false;
+  return true;
 }
 
 function pushTo<V>(map: Map<string, V[]>, key: string, value: V): void {

@@ -1,20 +1,156 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 
-// canonicalize is CommonJS (`module.exports = serialize`) whose typings declare
-// an ES default export, so under NodeNext its default import is typed as an
-// object holding `default`. Loading it with require gives the function itself,
-// typed by its own declaration.
-const canonicalize = createRequire(import.meta.url)('canonicalize') as typeof import('canonicalize').default;
-
-/** RFC 8785 (JCS) canonical JSON. */
+/**
+ * RFC 8785 (JCS) canonical JSON. Byte for byte what the `canonicalize`
+ * package (2.1.0) returns, edge cases included (toJSON, undefined and symbols
+ * dropped from objects and null in arrays, NaN/Infinity rejected); that
+ * package stays the oracle in test/unit/plan-hash.test.ts. why: it builds the
+ * text by nested template concatenation, which took seconds on a 100k
+ * transaction repair plan; this appends to one flat list.
+ */
 export function canonicalJson(value: unknown): string {
-  const canonical = canonicalize(value);
-  if (canonical === undefined) throw new TypeError('value is not JSON-serialisable');
-  return canonical;
+  const top = resolveToJson(value);
+  if (top === null || typeof top !== 'object') {
+    const text = primitiveJson(top);
+    if (text === undefined) throw new TypeError('value is not JSON-serialisable');
+    return text;
+  }
+  const keys = new Set<string>();
+  if (isPlainData(top, keys)) {
+    // why: for plain data the package's output is exactly JSON.stringify with
+    // every object's keys in code-unit order, and a property list given to
+    // JSON.stringify sets that order at every depth, natively (the 100k
+    // transaction repair plan).
+    return JSON.stringify(top, [...keys].sort());
+  }
+  const parts: string[] = [];
+  writeValue(top, parts);
+  return parts.join('');
+}
+
+/**
+ * Arrays without holes and plain objects, holding strings, finite numbers,
+ * booleans, null (and, in objects, undefined or symbols, which both drop) —
+ * where JSON.stringify and the package agree. Collects every key into `keys`.
+ */
+function isPlainData(value: object, keys: Set<string>): boolean {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (!(i in value)) return false;
+      const item: unknown = value[i];
+      if (item === null || typeof item === 'string' || typeof item === 'boolean') continue;
+      if (typeof item === 'number') {
+        if (!Number.isFinite(item)) return false;
+      } else if (typeof item !== 'object' || !isPlainData(item, keys)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    // why: a property list reads inherited properties too (and toJSON is the package's business).
+    if (key in Object.prototype || key === 'toJSON') return false;
+    keys.add(key);
+    const item = record[key];
+    if (item === null || item === undefined || typeof item === 'string' || typeof item === 'boolean' || typeof item === 'symbol') continue;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return false;
+    } else if (typeof item !== 'object' || !isPlainData(item, keys)) return false;
+  }
+  return true;
 }
 
 /** Hex SHA-256 of the canonical JSON of a plan. */
 export function planHash(plan: unknown): string {
   return createHash('sha256').update(canonicalJson(plan), 'utf8').digest('hex');
+}
+
+function resolveToJson(value: unknown): unknown {
+  let current = value;
+  while (current !== null && typeof current === 'object' && (current as { toJSON?: unknown }).toJSON instanceof Function) {
+    current = (current as { toJSON: () => unknown }).toJSON();
+  }
+  return current;
+}
+
+function primitiveJson(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) throw new Error('NaN is not allowed');
+    if (!Number.isFinite(value)) throw new Error('Infinity is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function writeValue(raw: unknown, parts: string[]): void {
+  if (typeof raw === 'string') {
+    parts.push(JSON.stringify(raw));
+    return;
+  }
+  const value = resolveToJson(raw);
+  if (value === null || typeof value !== 'object') {
+    // why: nested, the package interpolates an undefined result as "undefined".
+    parts.push(primitiveJson(value) ?? 'undefined');
+    return;
+  }
+  if (Array.isArray(value)) {
+    parts.push('[');
+    for (let i = 0; i < value.length; i += 1) {
+      // why: the package walks arrays with reduce, which skips holes but
+      // still puts a comma before every index after the first.
+      if (!(i in value)) continue;
+      if (i > 0) parts.push(',');
+      const item: unknown = value[i];
+      writeValue(item === undefined || typeof item === 'symbol' ? null : item, parts);
+    }
+    parts.push(']');
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  parts.push('{');
+  let first = true;
+  for (const key of sortedKeys(record)) {
+    const item = record[key];
+    if (item === undefined || typeof item === 'symbol') continue;
+    parts.push(first ? keyJson(key) : `,${keyJson(key)}`);
+    first = false;
+    writeValue(item, parts);
+  }
+  parts.push('}');
+}
+
+// why: a plan holds many objects of a few shapes; sorting each one's keys
+// again dominated. A shape is recognised by its own key list (same keys, same
+// order), which Object.keys returns anyway.
+const SHAPES_KEPT = 16;
+const shapes: { keys: string[]; sorted: string[] }[] = [];
+
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  for (const shape of shapes) {
+    if (sameList(shape.keys, keys)) return shape.sorted;
+  }
+  const sorted = [...keys].sort();
+  if (keys.length <= 32) {
+    if (shapes.length >= SHAPES_KEPT) shapes.pop();
+    shapes.unshift({ keys, sorted });
+  }
+  return sorted;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const keyTexts = new Map<string, string>();
+
+function keyJson(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (keyTexts.size < 4096) keyTexts.set(key, text);
+  }
+  return text;
 }
