@@ -4,8 +4,7 @@ import type { ReconcileData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
-
-const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
+import { RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
 
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
@@ -19,18 +18,8 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms
 describe('staged operations: a worker crash in the middle of an apply', () => {
   it('SIGKILL after the first journal write, a new worker: the apply completes exactly once, the books as a clean apply leaves them', async () => {
     const s = await stack();
-    const books = new Books();
-    const account = books.account({ opening_balance_minor: 0 });
-    const txns = [
-      books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
-      books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
-      books.linkedTxn(account, -500, { booking_date: '2026-02-04' }).txn,
-    ];
-    await s.load(books.file);
-    const who = await actors(books.orgId);
-    const staged = await call<ReconcileData>('POST', RECONCILE, {
-      token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 2_500, currency: 'EUR' }, transaction_ids: txns },
-    });
+    const { account, txns, who, body } = await reconcileScenario();
+    const staged = await call<ReconcileData>('POST', RECONCILE, { token: who.alice, body });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const id = staged.body.data.staged_operation_id;
     expect((await approve(who.bob, id)).status).to.equal(200);
