@@ -1,6 +1,7 @@
 // Staging round trip (reversal stage on 2,000-size demo orgs) against the
 // floor measured in the same run: one empty BullMQ add→complete round trip
 // plus one insert, the least any staging call can cost on this stack.
+import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Db } from 'mongodb';
 import { call, expectStaged, reversePath } from '../lib/http.js';
@@ -37,7 +38,8 @@ export async function measureFloor(env: BenchEnv, n: number): Promise<number> {
   const queue = new Queue(name, { connection, prefix: env.queuePrefix });
   const events = new QueueEvents(name, { connection, prefix: env.queuePrefix });
   const floorDocs = env.db.collection<{ _id: string; at: string }>('bench_floor');
-  const worker = new Worker(name, async (job) => { await floorDocs.insertOne({ _id: job.id!, at: new Date().toISOString() }); }, { connection, prefix: env.queuePrefix });
+  const worker = new Worker(name, async () => { // Not the job id: obliterate() at the end of a run resets BullMQ's id counter, so the next repeat would reuse ids.
+    await floorDocs.insertOne({ _id: randomUUID(), at: new Date().toISOString() }); }, { connection, prefix: env.queuePrefix });
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), worker.waitUntilReady()]);
     const times: number[] = [];
