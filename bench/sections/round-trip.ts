@@ -38,8 +38,8 @@ export async function measureFloor(env: BenchEnv, n: number): Promise<number> {
   const queue = new Queue(name, { connection, prefix: env.queuePrefix });
   const events = new QueueEvents(name, { connection, prefix: env.queuePrefix });
   const floorDocs = env.db.collection<{ _id: string; at: string }>('bench_floor');
-  const worker = new Worker(name, async () => { // Not the job id: obliterate() at the end of a run resets BullMQ's id counter, so the next repeat would reuse ids.
-    await floorDocs.insertOne({ _id: randomUUID(), at: new Date().toISOString() }); }, { connection, prefix: env.queuePrefix });
+  // A random _id, not the job id: obliterate() at the end of a run resets BullMQ's id counter, so the next repeat would reuse ids.
+  const worker = new Worker(name, async () => { await floorDocs.insertOne({ _id: randomUUID(), at: new Date().toISOString() }); }, { connection, prefix: env.queuePrefix });
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), worker.waitUntilReady()]);
     const times: number[] = [];
