@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { projectRoot, startServices, stopServices } from '../scripts/services/lifecycle.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { addSplits, formatSplit, pidOfUrl, withCpuSplit, type PidSource } from './lib/cpu-split.js';
 import { startApiProcess, startWorkerProcesses, type Service } from './lib/processes.js';
 import { FULL, SMOKE } from './lib/scale.js';
 import { medianOf } from './lib/stats.js';
@@ -92,9 +93,14 @@ async function main(): Promise<void> {
       services.splice(0, services.length, api, ...workers);
     };
     await setWorkers(1);
-    const benchEnv: BenchEnv = { db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log };
     const wanted = (section: string): boolean => !options.only || options.only.has(section);
     log(`bench: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}, sizes ${options.sizes.join(',')}, repeat ${options.repeat}`);
+    const pids: PidSource = {
+      api: () => (api.child.pid ? [api.child.pid] : []),
+      worker: () => workers.flatMap((w) => (w.child.pid ? [w.child.pid] : [])),
+      redis: pidOfUrl(urls.redisUrl, 6379), ferretdb: pidOfUrl(urls.mongoUrl, 27017),
+      postgres: pidOfUrl(urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL, 5432),
+    };
     const section = async (name: string, run: () => Promise<void>): Promise<void> => {
       if (!wanted(name)) return;
       const t0 = Date.now();
@@ -102,6 +108,15 @@ async function main(): Promise<void> {
       await run();
       log(`${name}: ${Math.round((Date.now() - t0) / 1000)} s`);
     };
+    // Measured parts only (not the loading of books), summed over repeats.
+    const profile = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+      const { value, split } = await withCpuSplit(pids, run);
+      const sum = results.cpu_split[label] = addSplits(results.cpu_split[label], split);
+      log(`  ${formatSplit(label, sum)}`);
+      return value;
+    };
+
+    const benchEnv: BenchEnv = { db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log, profile };
 
     await section('round_trip', async () => {
       const rt = await medianOf(options.repeat, roundTripRun(benchEnv));

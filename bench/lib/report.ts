@@ -1,6 +1,8 @@
 // The bench's result: exactly the JSON shape of issue #19 (null where a
 // figure was not measured in this run), and the one table printed from it.
 
+import { formatSplit, type CpuSplit } from './cpu-split.js';
+
 type BySize = Record<string, number | null>;
 
 export interface BenchResults {
@@ -10,13 +12,15 @@ export interface BenchResults {
   worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number } | null;
   mixed_load: { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number } | null;
   peak_rss_mb: { api: number; worker: number } | null;
+  /** Not in the issue's shape: where each section's CPU went (bench/lib/cpu-split.ts). */
+  cpu_split: Record<string, CpuSplit>;
 }
 
 /** Where and how a run happened: printed above the table, not part of the JSON. */
 export interface RunInfo { date: string; machine: string; command: string; seconds: number }
 
 export function emptyResults(): BenchResults {
-  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, peak_rss_mb: null };
+  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, peak_rss_mb: null, cpu_split: {} };
 }
 
 const ms = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x} ms`);
@@ -66,6 +70,9 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     line(header),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.map(line),
+    '',
+    'where the CPU went, per section (shares of the machine\'s busy time):',
+    ...Object.entries(r.cpu_split).map(([name, split]) => `  ${formatSplit(name, split)}`),
     '',
   ].join('\n');
 }

@@ -18,19 +18,25 @@ export async function measureDuplicates(env: BenchEnv, sizes: number[], repeat: 
     const loadMs = await timed(() => load(env.db, inboxFile(orgId, size, size)));
     const token = await tokenFor(env.db, orgId);
     env.log(`  duplicates: loaded ${size} inbox documents in ${(loadMs / 1000).toFixed(1)} s`);
-    const firstTimes: number[] = [];
-    const nextTimes: number[] = [];
-    for (let i = 0; i < repeat * PAGES_PER_RUN + 1; i += 1) {
+    const pagePair = async (): Promise<{ first: number; next: number | null }> => {
       const page = await call(env.baseUrl, token, 'GET', `${duplicatesPath}?limit=50`);
       if (page.status !== 200) throw new Error(`duplicate overview: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
       const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
       const after = cursor ? await call(env.baseUrl, token, 'GET', `${duplicatesPath}?limit=50&cursor=${encodeURIComponent(cursor)}`) : null;
       if (after && after.status !== 200) throw new Error(`duplicate overview next page: HTTP ${after.status}`);
-      // The first call warms the path (and, with a materialized overview, computes it once).
-      if (i === 0) continue;
-      firstTimes.push(page.ms);
-      if (after) nextTimes.push(after.ms);
-    }
+      return { first: page.ms, next: after ? after.ms : null };
+    };
+    // The first pair warms the path (and, with a materialized overview, computes it once): not counted.
+    await pagePair();
+    const firstTimes: number[] = [];
+    const nextTimes: number[] = [];
+    await env.profile(`duplicate pages, ${size} docs`, async () => {
+      for (let i = 0; i < repeat * PAGES_PER_RUN; i += 1) {
+        const pair = await pagePair();
+        firstTimes.push(pair.first);
+        if (pair.next !== null) nextTimes.push(pair.next);
+      }
+    });
     first[String(size)] = round(median(firstTimes));
     next[String(size)] = nextTimes.length > 0 ? round(median(nextTimes)) : null;
   }

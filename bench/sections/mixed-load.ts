@@ -25,7 +25,7 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
     let other = 0;
     let counter = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: mixClients }, async (_, client) => {
+    await env.profile('mixed load', () => Promise.all(Array.from({ length: mixClients }, async (_, client) => {
       for (let i = 0; i < mixCalls; i += 1) {
         const n = counter++;
         const org = orgs[client % 2]!;
@@ -40,7 +40,7 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
         if (c.status >= 500) errors5xx += 1;
         else if (c.status >= 300 && c.status !== 409) other += 1;
       }
-    }));
+    })));
     const seconds = (performance.now() - start) / 1000;
     if (other > 0) env.log(`  mixed load: ${other} answers neither 2xx, 409 nor 5xx`);
     return { rps: round((mixClients * mixCalls) / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx };

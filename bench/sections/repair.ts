@@ -48,7 +48,9 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
     // Warm-up on a scope of its own.
     await stageRepair(env, org.token, scopes.pop()!);
     const times: number[] = [];
-    for (let i = 0; i < calls; i += 1) times.push(await stageRepair(env, org.token, scopes.pop()!));
+    await env.profile(`repair job, org size ${org.size}`, async () => {
+      for (let i = 0; i < calls; i += 1) times.push(await stageRepair(env, org.token, scopes.pop()!));
+    });
     jobMs[String(org.size)] = round(median(times));
   }
   const first = jobMs[String(sizes[0])];

@@ -11,7 +11,11 @@ import { median, quantile, round, timed } from '../lib/stats.js';
 
 export interface RoundTripResult { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number }
 
-export interface BenchEnv { db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; scale: Scale; log: (line: string) => void }
+export interface BenchEnv {
+  db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; scale: Scale; log: (line: string) => void;
+  /** Runs the measured part of a section and adds where its CPU went to the run's split under `label` (bench/lib/cpu-split.ts). */
+  profile: <T>(label: string, run: () => Promise<T>) => Promise<T>;
+}
 
 const CLIENTS = 8;
 
@@ -65,11 +69,13 @@ export function roundTripRun(env: BenchEnv): () => Promise<RoundTripResult> {
     // Warm-up: connections, prepared statements, JIT.
     for (const { token, entryId } of work.splice(0, 10)) expectStaged(await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' }), 'reversal stage');
     const times: number[] = [];
-    for (const { token, entryId } of work.splice(0, stagings)) {
-      const c = await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' });
-      expectStaged(c, 'reversal stage');
-      times.push(c.ms);
-    }
+    await env.profile('round trip, sequential', async () => {
+      for (const { token, entryId } of work.splice(0, stagings)) {
+        const c = await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' });
+        expectStaged(c, 'reversal stage');
+        times.push(c.ms);
+      }
+    });
     const start = performance.now();
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
       for (let next = work.shift(); next; next = work.shift()) {

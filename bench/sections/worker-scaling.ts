@@ -37,7 +37,9 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     for (const count of [1, 2] as const) {
       await setWorkers(count);
       await runJobs(count); // warm-up (the first one stages the plan)
-      for (let i = 0; i < repeat; i += 1) rates[count].push(scalingJobs / ((await runJobs(scalingJobs)) / 1000));
+      await env.profile(`worker scaling, ${count} process${count === 1 ? '' : 'es'}`, async () => {
+        for (let i = 0; i < repeat; i += 1) rates[count].push(scalingJobs / ((await runJobs(scalingJobs)) / 1000));
+      });
     }
     const one = median(rates[1]);
     const two = median(rates[2]);

@@ -39,7 +39,14 @@ describe('npm run bench (smoke)', function () {
       });
       expect(code, output.join('')).to.equal(0);
       const result = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
-      expect(Object.keys(result).sort()).to.deep.equal(Object.keys(SHAPE).sort());
+      // The issue's shape, plus where each measured part's CPU went.
+      expect(Object.keys(result).sort()).to.deep.equal([...Object.keys(SHAPE), 'cpu_split'].sort());
+      const split = result.cpu_split as Record<string, { wall_s: number; cpu_s: Record<string, number> }>;
+      expect(Object.keys(split)).to.include.members(['round trip, sequential', 'mixed load', 'worker scaling, 2 processes']);
+      // The API and the worker both worked during the mixed load, and the servers' processes were found.
+      expect(split['mixed load']!.cpu_s.api).to.be.greaterThan(0);
+      expect(split['mixed load']!.cpu_s.worker).to.be.greaterThan(0);
+      expect(split['mixed load']!.cpu_s.ferretdb! + split['mixed load']!.cpu_s.postgres!).to.be.greaterThan(0);
       for (const [section, keys] of Object.entries(SHAPE)) expect(Object.keys(result[section]!).sort(), section).to.deep.equal([...keys].sort());
       for (const key of SHAPE.round_trip) expect(result.round_trip![key], key).to.be.a('number').and.greaterThan(0);
       expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);

@@ -1,0 +1,171 @@
+// Where the CPU goes during a bench section: CPU seconds of each process
+// group (API, workers, FerretDB, PostgreSQL, Redis, the bench itself) read
+// from the kernel (/proc/PID/stat) before and after, and the machine's busy
+// time from /proc/stat. This is the profile the README quotes for a missed
+// target: on one machine the services share the cores, so a figure that
+// does not move is often another process's CPU. Linux only; elsewhere the
+// split is empty.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpus } from 'node:os';
+
+export type ProcessGroup = 'api' | 'worker' | 'ferretdb' | 'postgres' | 'redis' | 'bench';
+export const GROUPS: readonly ProcessGroup[] = ['api', 'worker', 'ferretdb', 'postgres', 'redis', 'bench'];
+
+/** Which pids make up each group now (workers come and go; PostgreSQL backends are found by parent). */
+export interface PidSource {
+  api: () => number[];
+  worker: () => number[];
+  redis: number | null;
+  ferretdb: number | null;
+  /** The postmaster: the parent of every PostgreSQL backend. */
+  postgres: number | null;
+}
+
+/**
+ * The process listening on a loopback TCP port (this machine's servers,
+ * whether the bench started them or was given their URLs): the socket's
+ * inode from /proc/net/tcp*, then the process holding it.
+ */
+export function pidListeningOn(port: number): number | null {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try { text = readFileSync(table, 'utf8'); } catch { continue; }
+    for (const row of text.split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT; state 0A is LISTEN.
+      if (f.length > 9 && f[3] === '0A' && parseInt(f[1]!.split(':')[1]!, 16) === port) inodes.add(f[9]!);
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let fds: string[] = [];
+    try { fds = readdirSync(join('/proc', name, 'fd')); } catch { continue; }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(join('/proc', name, 'fd', fd));
+        if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return Number(name);
+      } catch { /* closed meanwhile */ }
+    }
+  }
+  return null;
+}
+
+/** The pid behind a server URL's port (default ports when the URL names none). */
+export function pidOfUrl(url: string | undefined, defaultPort: number): number | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return null;
+    return pidListeningOn(Number(u.port || defaultPort));
+  } catch {
+    return null;
+  }
+}
+
+export interface CpuSplit {
+  wall_s: number;
+  /** Machine busy time ÷ wall time: 2.0 is two cores fully busy. */
+  cores_busy: number;
+  /** CPU seconds per group; `other` is machine busy time no group accounts for. */
+  cpu_s: Record<ProcessGroup | 'other', number>;
+}
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+/** utime+stime (own) and cutime+cstime (of exited, waited-for children), in seconds. */
+function processCpu(pid: number): { own: number; children: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may hold spaces: it ends at the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const n = (i: number): number => Number(f[i - 3]);
+    return { own: (n(14) + n(15)) / TICKS_PER_S, children: (n(16) + n(17)) / TICKS_PER_S };
+  } catch {
+    return { own: 0, children: 0 };
+  }
+}
+
+function childrenOf(parent: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(join('/proc', name, 'stat'), 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) out.push(Number(name));
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
+/** Machine busy seconds (all cores) from /proc/stat: everything but idle and iowait. */
+function machineBusy(): number {
+  try {
+    const cols = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = cols.reduce((a, b) => a + b, 0);
+    return (total - (cols[3] ?? 0) - (cols[4] ?? 0)) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+type Snapshot = { at: number; busy: number; byGroup: Record<ProcessGroup, number> };
+
+function snapshot(pids: PidSource): Snapshot {
+  const sum = (list: number[]): number => list.reduce((a, pid) => a + processCpu(pid).own, 0);
+  const postmaster = pids.postgres;
+  // Exited backends are charged to the postmaster's children time, so none is lost between snapshots.
+  const postgres = postmaster === null ? 0 : (() => { const p = processCpu(postmaster); return p.own + p.children + sum(childrenOf(postmaster)); })();
+  const self = process.cpuUsage();
+  // The bench is the parent of the API and workers: a worker stopped during a section (worker scaling) is in its children time.
+  const exitedWorkers = processCpu(process.pid).children;
+  return {
+    at: performance.now(),
+    busy: machineBusy(),
+    byGroup: {
+      api: sum(pids.api()), worker: sum(pids.worker()) + exitedWorkers,
+      ferretdb: pids.ferretdb === null ? 0 : sum([pids.ferretdb]),
+      postgres,
+      redis: pids.redis === null ? 0 : sum([pids.redis]),
+      bench: (self.user + self.system) / 1e6,
+    },
+  };
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** CPU split of `run`. */
+export async function withCpuSplit<T>(pids: PidSource, run: () => Promise<T>): Promise<{ value: T; split: CpuSplit }> {
+  const before = snapshot(pids);
+  const value = await run();
+  const after = snapshot(pids);
+  const wall = (after.at - before.at) / 1000;
+  const busy = after.busy - before.busy;
+  const cpu = {} as Record<ProcessGroup | 'other', number>;
+  let accounted = 0;
+  for (const g of GROUPS) {
+    const used = Math.max(0, after.byGroup[g] - before.byGroup[g]);
+    cpu[g] = round2(used);
+    accounted += used;
+  }
+  cpu.other = round2(Math.max(0, busy - accounted));
+  return { value, split: { wall_s: round2(wall), cores_busy: round2(wall > 0 ? busy / wall : 0), cpu_s: cpu } };
+}
+
+/** Two splits as one (a section's repeats). */
+export function addSplits(a: CpuSplit | undefined, b: CpuSplit): CpuSplit {
+  if (!a) return b;
+  const wall = a.wall_s + b.wall_s;
+  const cpu = {} as Record<ProcessGroup | 'other', number>;
+  for (const g of [...GROUPS, 'other' as const]) cpu[g] = round2(a.cpu_s[g] + b.cpu_s[g]);
+  return { wall_s: round2(wall), cores_busy: round2(wall > 0 ? (a.cores_busy * a.wall_s + b.cores_busy * b.wall_s) / wall : 0), cpu_s: cpu };
+}
+
+/** One line per section: where its CPU went, as shares of the machine's busy time. */
+export function formatSplit(name: string, split: CpuSplit): string {
+  const total = GROUPS.reduce((a, g) => a + split.cpu_s[g], split.cpu_s.other) || 1;
+  const parts = [...GROUPS, 'other' as const].map((g) => `${g} ${Math.round((split.cpu_s[g] / total) * 100)}%`);
+  return `${name}: ${split.wall_s} s, ${split.cores_busy} of ${cpus().length} cores busy — ${parts.join(', ')}`;
+}
