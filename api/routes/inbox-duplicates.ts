@@ -1,7 +1,9 @@
 // GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/http-api.md §10, §13.4): the
-// duplicate groups of the caller's inbox, one page at a time. The worker
-// loads and groups (a read job, see docs/inbox-duplicates-read-path.md for why); the
-// API validates, turns the cursor into a position and back, and answers.
+// duplicate groups of the caller's inbox, one page at a time. A page of the
+// overview already stored for the current inbox version is read here; only
+// when there is none does the worker load and group (a read job, see
+// docs/inbox-duplicates-read-path.md for why). The API validates, turns the
+// cursor into a position and back, and answers.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
 import type { GroupPosition } from '../../shared/domain/duplicate-groups.js';
@@ -10,6 +12,7 @@ import {
   DUPLICATES_DEFAULT_LIMIT, INBOX_DUPLICATES_NUMERIC_PARAMS, inboxDuplicatesQuerySchema, type InboxDuplicatesQuery,
 } from '../../shared/schemas/inbox-duplicates.js';
 import { compile } from '../../shared/schemas/validator.js';
+import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 import { requireScope } from '../middleware/auth.js';
@@ -21,6 +24,8 @@ import { runRead, type ReadDeps } from '../read-handler.js';
 const OPERATION = 'inbox_duplicates.list';
 const CURSOR_LIST = 'inbox_duplicates';
 const validateQuery = compile<InboxDuplicatesQuery>(inboxDuplicatesQuerySchema, '/query');
+/** Characters of stored overview JSON (indexes and chunks) the API keeps in memory: a few hundred 50-group chunks. */
+const STORED_OVERVIEW_CACHE_CHARS = 16_000_000;
 
 /** What a cursor carries: where the next page starts, and the filter it was issued for. */
 interface DuplicatesCursor {
@@ -31,6 +36,7 @@ interface DuplicatesCursor {
 /** `reads` is absent only in apps built without a queue (tests of the HTTP layer); the route then answers 503. */
 export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Router {
   const router = Router();
+  const stored = new StoredOverviewCache(STORED_OVERVIEW_CACHE_CHARS);
   router.get('/api/v1/cli/bookkeeping/inbox/duplicates', operation(OPERATION), requireScope(db, 'inbox:read'), async (req, res) => {
     const query = validateQuery(queryObject(req.query, INBOX_DUPLICATES_NUMERIC_PARAMS));
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
@@ -40,7 +46,9 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Rout
     const minConfidence = query.value.min_confidence ?? null;
     const after = query.value.cursor === undefined ? null : positionOf(openCursor(reads.cursorSecret, scope, query.value.cursor), minConfidence);
 
-    const page = await runRead(reads, res, OPERATION, { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after });
+    const input = { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after };
+    // The stored page of the current version when there is one; the worker computes (or waits for) it otherwise.
+    const page = (await readStoredDuplicatePage(db, auth.org_id, input, stored)) ?? await runRead(reads, res, OPERATION, input);
     const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
     send(res, dataToHttp(OPERATION, locals(res).requestId, {
       groups: page.groups,

@@ -1,6 +1,10 @@
 // Mixed load: 50 concurrent clients × 20 calls, a third each duplicate
 // overview page, reversal stage and link repair stage, over two 2,000-size
 // demo orgs (fresh ones each run).
+//
+// BENCH_MIX_KINDS=duplicates,reverse,repair (default: all three) keeps only
+// some kinds, each client taking them in turn: the CPU split of a one-kind
+// run is what that kind costs per request (the profile behind the README).
 import { call, duplicatesPath, repairPath, reversePath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
 import { quantile, round } from '../lib/stats.js';
@@ -9,6 +13,18 @@ import type { BenchEnv } from './round-trip.js';
 export interface MixedLoadResult { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number }
 
 interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
+
+const KINDS = ['duplicates', 'reverse', 'repair'] as const;
+
+function mixKinds(): number[] {
+  const wanted = (process.env.BENCH_MIX_KINDS ?? '').split(',').filter(Boolean);
+  if (wanted.length === 0) return [0, 1, 2];
+  return wanted.map((name) => {
+    const i = (KINDS as readonly string[]).indexOf(name);
+    if (i < 0) throw new Error(`BENCH_MIX_KINDS: ${name} is none of ${KINDS.join(', ')}`);
+    return i;
+  });
+}
 
 export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadResult> {
   return async (run) => {
@@ -20,6 +36,7 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
       orgs.push({ token: await tokenFor(env.db, orgId), entries: await reversibleEntries(env.db, orgId), scopes });
     }
     const { mixClients, mixCalls } = env.scale;
+    const kinds = mixKinds();
     const times: number[] = [];
     let errors5xx = 0;
     let other = 0;
@@ -29,7 +46,7 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
       for (let i = 0; i < mixCalls; i += 1) {
         const n = counter++;
         const org = orgs[client % 2]!;
-        const kind = (client + i) % 3;
+        const kind = kinds[(client + i) % kinds.length]!;
         // Entries and scopes are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
         const c = kind === 0
           ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)

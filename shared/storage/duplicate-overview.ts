@@ -56,6 +56,70 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
   }
 }
 
+/**
+ * Ready overviews and their chunks never change once ready (an `_id` names
+ * one inbox version, docs/duplicate-overview.md), so a process may keep
+ * them: then a page costs one store read, the version. Bounded by the JSON
+ * length of what it holds; the least recently used go first.
+ */
+export class StoredOverviewCache {
+  private readonly entries = new Map<string, { value: unknown; size: number }>();
+  private size = 0;
+  constructor(private readonly maxChars: number) {}
+
+  async get<T>(key: string, load: () => Promise<{ value: T; size: number } | null>): Promise<T | null> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Re-insert: a Map iterates in insertion order, so the first entry is the least recently used.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value as T;
+    }
+    const loaded = await load();
+    if (!loaded || loaded.size > this.maxChars) return loaded?.value ?? null;
+    if (!this.entries.has(key)) {
+      this.entries.set(key, loaded);
+      this.size += loaded.size;
+    }
+    for (const [k, e] of this.entries) {
+      if (this.size <= this.maxChars) break;
+      this.entries.delete(k);
+      this.size -= e.size;
+    }
+    return loaded.value;
+  }
+}
+
+/**
+ * A page from the stored overview of the current inbox version, or null when
+ * none is ready (missing, being computed, or its chunks removed meanwhile by a
+ * newer version): reading a stored page needs no computation, so the API
+ * reads it itself and enqueues a read job only for null
+ * (docs/inbox-duplicates-read-path.md). Never claims, computes or waits.
+ * The version is read from the store on every call (never cached), as in
+ * readyOverview: a page is never older than the version current when the
+ * call began.
+ */
+export async function readStoredDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, cache?: StoredOverviewCache): Promise<OverviewPage | null> {
+  const version = await currentInboxVersion(db, orgId);
+  const id = overviewId(orgId, version);
+  const loadIndex = async (): Promise<{ value: ChunkSummary[]; size: number } | null> => {
+    const overview = await collections(db).duplicateOverviews.findOne({ _id: id }, { projection: { state: 1, chunks_json: 1 } });
+    // Not ready: not cached, so the next call looks again.
+    if (overview?.state !== 'ready') return null;
+    const json = overview.chunks_json ?? '[]';
+    return { value: JSON.parse(json) as ChunkSummary[], size: json.length };
+  };
+  const index = cache ? await cache.get(`${id}#index`, loadIndex) : (await loadIndex())?.value ?? null;
+  if (!index) return null;
+  const load = async (n: number): Promise<{ value: GroupPiece[]; size: number } | null> => {
+    const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${id}:${n}` }, { projection: { pieces_json: 1 } });
+    return doc ? { value: JSON.parse(doc.pieces_json) as GroupPiece[], size: doc.pieces_json.length } : null;
+  };
+  const page = await pageFromChunks(index, options, async (n) => (cache ? cache.get(`${id}:${n}`, () => load(n)) : (await load(n))?.value ?? null));
+  return page && { ...page, version, computed: false };
+}
+
 /** The ready overview of the current inbox version: stored, computed here, or awaited from the reader computing it. */
 export async function readyOverview(db: Db, orgId: string, deadline?: Date): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
   const overviews = collections(db).duplicateOverviews;
