@@ -1,8 +1,8 @@
 // The pure link-repair plan over one big scope, timed alone: the input is
-// built first and collected garbage is swept (when run with --expose-gc)
-// before each timed run (see bench/lib/plan-timing.ts), so neither input building nor the previous run's
-// garbage is charged to the plan. For profiling:
-//   node --expose-gc --cpu-prof --cpu-prof-dir=/tmp/prof dist/bench/plan-profile.js [n] [repeat]
+// built first and garbage is swept before each timed run
+// (bench/lib/plan-timing.ts), so neither building the input nor the previous
+// run's garbage is charged to the plan. Prints one JSON line. To profile:
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof dist/bench/plan-profile.js [n] [repeat]
 import { planLinkRepair } from '../shared/domain/link-repair-plan.js';
 import { bigScopeInput } from './lib/repair-books.js';
 import { timePlan } from './lib/plan-timing.js';
