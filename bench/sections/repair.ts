@@ -5,6 +5,7 @@ import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
 import { call, repairPath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
 import { bigScopeInput } from '../lib/repair-books.js';
+import { timePlan } from '../lib/plan-timing.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -55,13 +56,16 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
   }
   const first = jobMs[String(sizes[0])];
   const last = jobMs[String(sizes[sizes.length - 1])];
-  const plans: number[] = [];
+  // The plan alone: its input is built first, and the garbage of building it
+  // and of the previous run is swept before each timed run (reported apart).
   const input = bigScopeInput('org_plan', env.scale.planSize);
-  for (let i = 0; i < Math.max(3, repeat); i += 1) plans.push(await timed(async () => { planLinkRepair(input); })); // eslint-disable-line @typescript-eslint/require-await
+  planLinkRepair(input); // warm-up
+  const plan = timePlan(() => planLinkRepair(input), Math.max(5, repeat));
+  env.log(`  repair: pure plan of ${env.scale.planSize} transactions: median ${plan.wall_ms} ms wall, ${plan.cpu_ms} ms CPU, gc before each run ${plan.gc_before_ms ?? '-'} ms`);
   return {
     job_ms: jobMs,
     growth_1k_to_100k: sizes.includes(1000) && sizes.includes(100_000) && first && last ? round(jobMs['100000']! / jobMs['1000']!) : null,
-    plan_100k_ms: round(median(plans)),
+    plan_100k_ms: plan.wall_ms,
   };
 }
 

@@ -154,3 +154,53 @@ function keyJson(key: string): string {
   }
   return text;
 }
+
+/**
+ * The canonical JSON text of a string (RFC 8785 §3.2.2.2 is JSON.stringify's
+ * escaping). why: ids are nearly always plain ASCII, and quoting them
+ * directly is cheaper than a call into JSON.stringify per id.
+ */
+export function canonicalString(text: string): string {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+/** The canonical JSON text of a number; rejects what canonicalJson rejects. */
+export function canonicalNumber(value: number): string {
+  if (Number.isNaN(value)) throw new Error('NaN is not allowed');
+  if (!Number.isFinite(value)) throw new Error('Infinity is not allowed');
+  return JSON.stringify(value);
+}
+
+const HASH_CHUNK_CHARS = 1 << 16;
+
+/**
+ * SHA-256 of canonical JSON written in pieces, for a caller that knows its
+ * value's shape and writes the canonical text itself (keys in code-unit
+ * order, strings through canonicalString, numbers through canonicalNumber).
+ * why: a 100k transaction repair plan is ~30 M characters; hashing it in
+ * 64k chunks never builds that string (docs/http-api.md: plan_hash is the
+ * SHA-256 of the RFC 8785 form, so the digest is the same).
+ */
+export class CanonicalHasher {
+  private readonly hash = createHash('sha256');
+  private pending = '';
+
+  write(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= HASH_CHUNK_CHARS) {
+      this.hash.update(this.pending, 'utf8');
+      this.pending = '';
+    }
+  }
+
+  /** Hex digest; the hasher is done after this. */
+  digest(): string {
+    if (this.pending.length > 0) this.hash.update(this.pending, 'utf8');
+    this.pending = '';
+    return this.hash.digest('hex');
+  }
+}
