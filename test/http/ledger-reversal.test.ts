@@ -108,6 +108,28 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     expect(count).to.equal(1);
   });
 
+  it('answers 409 pending_operation, not the later refusal, while a reversal holds the entry or its bank transaction', async () => {
+    const books = new Books({ lock_date: null });
+    const account = books.account();
+    const first = books.invoice(5_000, { entry_date: '2026-02-03' });
+    const second = books.invoice(7_000, { entry_date: '2026-02-03' });
+    const txn = books.txn(account, 12_000);
+    books.link(txn, first, 5_000);
+    books.link(txn, second, 7_000);
+    const s = await stack();
+    await s.load(books.file);
+    const token = await s.token(books.orgId, ['ledger:stage']);
+    const pending = await call<ReversalData>('POST', path(first), { token, body: { reversal_date: '2026-03-01' } });
+    expect(pending.status).to.equal(201);
+    const ids = [pending.body.data.staged_operation_id];
+    // Dated before the entry: refused after the pending check (docs/http-api.md), so the holder answers first.
+    for (const entry of [first, second]) {
+      const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });
+      expect(res.status, entry).to.equal(409);
+      expect(res.body.error).to.deep.include({ code: 'pending_operation', details: { staged_operation_ids: ids } });
+    }
+  });
+
   it('refuses a reversal dated before the entry: 422 reversal_before_entry', async () => {
     const { entry, token } = await paidInvoice();
     const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });

@@ -1,37 +1,43 @@
 // A ledger reversal (docs/http-api.md, reversal stage): load the entry, its
-// links and their transactions and whoever holds them; decide by the pure rule.
-import { compareIds, type Org } from '../../shared/domain/books.js';
+// links and their transactions; decide by the pure rule. Whoever holds the
+// scope is read only when it can change the answer (the pending gate,
+// worker/staging/staging-job.ts).
+import { compareIds } from '../../shared/domain/books.js';
 import { decideReversal, reversalScopeKey, type ReversalBooks, type ReversalPlan } from '../../shared/domain/reversal-plan.js';
 import { utcDate } from '../../shared/dates.js';
 import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
-import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
+import { lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { operationIdFor } from '../staging/commit-decision.js';
 import { stagingJob } from '../staging/staging-job.js';
 
 type Op = 'ledger_reversal.stage';
+type Books = Omit<ReversalBooks, 'org'>;
 
-async function load(ctx: JobContext<Op>, org: Org): Promise<ReversalBooks> {
-  const { db, data, now } = ctx;
+async function load(ctx: JobContext<Op>): Promise<Books> {
+  const { db, data } = ctx;
   const orgId = data.org_id;
   const entryId = data.input.entry_id;
   // The entry and its links at once (a missing entry has no links; `decide` refuses it).
   const [entry, entryLinks] = await Promise.all([findEntry(db, orgId, entryId), findLinks(db, orgId, 'ledger_entry_id', [entryId])]);
   const links = entry ? entryLinks : [];
-  const transactionIds = [...new Set(links.map((l) => l.bank_transaction_id))].sort(compareIds);
-  const keys = lockKeys(orgId, { scope_key: reversalScopeKey(entryId), entry_ids: [entryId], transaction_ids: transactionIds });
-  const [transactions, pending] = await Promise.all([
-    findTransactionsByIds(db, orgId, transactionIds),
-    liveHolders(db, orgId, keys, now, operationIdFor(ctx)),
-  ]);
-  return { org, entry, links, transactions, pending };
+  const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links));
+  return { entry, links, transactions, pending: [] };
 }
 
-export const stageLedgerReversal = stagingJob<Op, ReversalBooks, ReversalPlan>({
+function transactionIdsOf(links: Books['links']): string[] {
+  return [...new Set(links.map((l) => l.bank_transaction_id))].sort(compareIds);
+}
+
+export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
   kind: 'ledger_reversal',
   load,
-  decide: (books, { data }) => {
+  decide: (books, org, { data }) => {
     const { input } = data;
-    return decideReversal(books, { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null });
+    return decideReversal({ ...books, org }, { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null });
+  },
+  // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
+  pendingGate: {
+    keys: (books, { data }) => lockKeys(data.org_id, { scope_key: reversalScopeKey(data.input.entry_id), entry_ids: [data.input.entry_id], transaction_ids: transactionIdsOf(books.links) }),
+    withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

@@ -3,7 +3,6 @@
 // size (shared/storage/repair-scope-read.ts): the account's transactions with
 // the counterparty, the counterparty's entries, the links of both, and the
 // entries those links point to elsewhere. The pure rule decides the rest.
-import type { Org } from '../../shared/domain/books.js';
 import { refused } from '../../shared/domain/decision.js';
 import { decideLinkRepair, type LinkRepairInput, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { utcDate } from '../../shared/dates.js';
@@ -14,32 +13,23 @@ import { stagingJob } from '../staging/staging-job.js';
 
 type Op = 'ledger_link_repair.stage';
 
-/** The repair's input, or null when the account is not the org's. */
-type RepairBooks = { org: Org; input: LinkRepairInput } | null;
+/** The repair's input but the org's settlement accounts, or null when the account is not the org's. */
+type RepairBooks = Omit<LinkRepairInput, 'settlement_accounts'> | null;
 
-async function load(ctx: JobContext<Op>, org: Org): Promise<RepairBooks> {
+async function load(ctx: JobContext<Op>): Promise<RepairBooks> {
   const { db, data } = ctx;
   const { input } = data;
   const account = await findAccount(db, data.org_id, input.bank_account_id);
   if (!account) return null;
   const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id);
   ctx.log.info({ transactions: books.transactions.length, entries: books.entries.length, links: books.links.length }, 'repair scope loaded');
-  return {
-    org,
-    input: {
-      account,
-      counterparty_id: input.counterparty_id,
-      as_of: input.as_of ?? utcDate(data.requested_at),
-      settlement_accounts: org.settlement_accounts,
-      ...books,
-    },
-  };
+  return { account, counterparty_id: input.counterparty_id, as_of: input.as_of ?? utcDate(data.requested_at), ...books };
 }
 
 export const stageLinkRepair = stagingJob<Op, RepairBooks, LinkRepairPlan>({
   kind: 'ledger_link_repair',
   load,
-  decide: (books, { data }) => (books ? decideLinkRepair(books.input, books.org) : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id })),
+  decide: (books, org, { data }) => (books ? decideLinkRepair({ ...books, settlement_accounts: org.settlement_accounts }, org) : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id })),
   // A repair's result always names its blockers: the list, or [] when it could plan.
   resultFields: (decision) => ({ blockers: decision.outcome === 'blocked' ? decision.blockers : [] }),
 });

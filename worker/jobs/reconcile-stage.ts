@@ -2,7 +2,7 @@
 // and selective: the account, the requested transactions by `_id`, their
 // links, and the account's unreconciled ids up to the statement end (for the
 // left-out count); nothing else of the account is loaded.
-import { compareIds, type Org } from '../../shared/domain/books.js';
+import { compareIds } from '../../shared/domain/books.js';
 import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
@@ -12,7 +12,7 @@ import { stagingJob } from '../staging/staging-job.js';
 
 type Op = 'bank_reconcile.stage';
 
-async function load(ctx: JobContext<Op>, org: Org): Promise<ReconciliationBooks> {
+async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org'>> {
   const { db, data, now } = ctx;
   const { input, org_id: orgId } = data;
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
@@ -28,15 +28,15 @@ async function load(ctx: JobContext<Op>, org: Org): Promise<ReconciliationBooks>
     : [[], [], []];
   const ownIds = account ? transactions.filter((t) => t.bank_account_id === account.id).map((t) => t.id) : [];
   const links = await findLinks(db, orgId, 'bank_transaction_id', ownIds);
-  return { org, account, transactions, links, unreconciled_up_to_end: unreconciled, pending };
+  return { account, transactions, links, unreconciled_up_to_end: unreconciled, pending };
 }
 
-export const stageReconciliation = stagingJob<Op, ReconciliationBooks, ReconciliationPlan>({
+export const stageReconciliation = stagingJob<Op, Omit<ReconciliationBooks, 'org'>, ReconciliationPlan>({
   kind: 'bank_reconcile',
   load,
-  decide: (books, { data }) => {
+  decide: (books, org, { data }) => {
     const { input } = data;
-    return decideReconciliation(books, {
+    return decideReconciliation({ ...books, org }, {
       bank_account_id: input.bank_account_id,
       statement: { ...input.statement, reference: input.statement.reference ?? null },
       transaction_ids: [...new Set(input.transaction_ids)].sort(compareIds),
