@@ -1,29 +1,58 @@
 // The link repair's scope, read by the scope alone (docs/indexes.md
-// "Scope-sized reads"): every read is a top-level equality on a selective,
-// indexed field, so its cost follows the scope, never the organisation.
+// "Scope-sized reads"): every read is a top-level equality on an indexed
+// field, and its cost follows the scope, never the organisation.
 //
 // why not findWhereIn: on FerretDB it turns more than EQUALITY_QUERY_MAX ids
 // into one `$in` (FerretDB pushes down only the org_id equality and filters
 // the whole organisation's documents in Go) and more than IN_CHUNK_SIZE into
-// a pass over the organisation. A counterparty with a few hundred entries then
-// made a repair read every link of the org. With the GIN expression indexes
-// (shared/storage/postgres-gin-indexes.ts) an equality read by id costs about
-// a millisecond whatever the org's size, so here every list is read one
-// equality per id, a few at a time.
+// an unbounded pass over the organisation. A counterparty with a few hundred
+// entries then made a repair read every link of the org.
+//
+// The links, on FerretDB, adaptively (docs/indexes.md "Big scopes"):
+// - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
+//   one equality read per id, a GIN index lookup of about a millisecond
+//   whatever the org's size;
+// - a big scope: first one pass over the org's links (one equality on
+//   org_id, read in batches) that gives up after ORG_PASS_LINKS_PER_ID links
+//   per id. An org whose links are few next to the scope (the usual case for
+//   a big scope) is then read in a handful of round trips instead of tens of
+//   thousands; a bigger org stops the pass early and falls back to the
+//   equality reads, so the pass adds at most a bounded fraction to them and
+//   the cost still follows the scope.
+// Links carry no account or counterparty of their own to select the scope
+// by; docs/indexes.md weighs that denormalisation against this.
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
-import { collections } from './collections.js';
+import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
 import { isFerretDb, readInChunks } from './where-in.js';
 
 /** Equality reads in flight at once per list. */
 const CONCURRENCY = 16;
 
+/** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
+export const ORG_PASS_MIN_IDS = 500;
+
+/**
+ * The pass gives up after this many of the org's links per id. Measured on
+ * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big scopes"): one
+ * equality read costs FerretDB, PostgreSQL and the driver about 1.6 ms of
+ * CPU, streaming one document of a pass at most 0.2 ms, so a pass abandoned
+ * at 4 links per id adds at most about half to the equality reads that
+ * follow (issue #19 item 3, within 2×, holds for every scope size).
+ */
+export const ORG_PASS_LINKS_PER_ID = 4;
+
+/** Links per round trip of the pass. */
+const ORG_PASS_BATCH = 2000;
+
 export interface RepairScope {
   transactions: BankTransaction[];
   entries: LedgerEntry[];
   links: BankLink[];
 }
+
+type StoredLink = WithId<Stored<BankLink>>;
 
 /**
  * What the repair rule needs to see (its LinkRepairInput): every transaction
@@ -40,19 +69,57 @@ export async function loadRepairScope(db: Db, orgId: string, accountId: string, 
   ]);
   const transactions = transactionDocs.map((d) => fromStored<BankTransaction>(d));
   const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d));
-  const [linksOfTransactions, linksToEntries] = await Promise.all([
-    findEachEqual(db, c.bankLinks, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
-    findEachEqual(db, c.bankLinks, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
-  ]);
+  const transactionIds = transactions.map((t) => t.id);
+  const entryIds = entries.map((e) => e.id);
+  const { ofTransactions, toEntries } = await scopeLinks(db, c.bankLinks, orgId, transactionIds, entryIds);
   const links = new Map<string, BankLink>();
-  for (const doc of [...linksOfTransactions, ...linksToEntries]) links.set(doc._id, fromStored<BankLink>(doc));
+  for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id, fromStored<BankLink>(doc));
 
   // Links of these transactions to entries of other counterparties: the plan
   // must see those entries to release the links.
-  const loaded = new Set(entries.map((e) => e.id));
-  const missing = [...new Set(linksOfTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
+  const loaded = new Set(entryIds);
+  const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
   const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) => fromStored<LedgerEntry>(d));
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
+}
+
+/** The links of the transactions and the links to the entries. */
+async function scopeLinks(
+  db: Db, links: Collection<Stored<BankLink>>, orgId: string, transactionIds: readonly string[], entryIds: readonly string[],
+): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] }> {
+  const ids = transactionIds.length + entryIds.length;
+  if (ids >= ORG_PASS_MIN_IDS && (await isFerretDb(db))) {
+    const passed = await orgPass(links, orgId, new Set(transactionIds), new Set(entryIds), ids * ORG_PASS_LINKS_PER_ID);
+    if (passed) return passed;
+  }
+  const [ofTransactions, toEntries] = await Promise.all([
+    findEachEqual(db, links, orgId, 'bank_transaction_id', transactionIds),
+    findEachEqual(db, links, orgId, 'ledger_entry_id', entryIds),
+  ]);
+  return { ofTransactions, toEntries };
+}
+
+/**
+ * One pass over the org's links (equality on org_id, GIN-indexed), sorted
+ * here into the scope's; null when the org has more than `budget` links
+ * (at most budget + 1 are read).
+ */
+async function orgPass(
+  links: Collection<Stored<BankLink>>, orgId: string, transactionIds: ReadonlySet<string>, entryIds: ReadonlySet<string>, budget: number,
+): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] } | null> {
+  const ofTransactions: StoredLink[] = [];
+  const toEntries: StoredLink[] = [];
+  let read = 0;
+  // why the limit: the budget must bound what FerretDB reads and converts,
+  // not only what this loop looks at (a closed cursor alone did not: its
+  // answers had already been sent).
+  for await (const doc of links.find({ org_id: orgId }, { limit: budget + 1, batchSize: Math.min(ORG_PASS_BATCH, budget + 1) })) {
+    read += 1;
+    if (read > budget) return null;
+    if (transactionIds.has(doc.bank_transaction_id)) ofTransactions.push(doc);
+    if (entryIds.has(doc.ledger_entry_id)) toEntries.push(doc);
+  }
+  return { ofTransactions, toEntries };
 }
 
 /**

@@ -128,6 +128,8 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'token lookup', collection: 'api_tokens', where: [['_id', hashSecret(token)]], run: () => findTokenBySecret(db, token) },
       { name: 'entry by id', collection: 'ledger_entries', where: [['_id', entry], ['org_id', orgId]], run: () => findEntry(db, orgId, entry) },
       { name: 'links by transaction id', collection: 'bank_links', where: [['org_id', orgId], ['bank_transaction_id', txn]], run: () => findLinks(db, orgId, 'bank_transaction_id', [txn]) },
+      // The big repair scope's pass over the org's links (shared/storage/repair-scope-read.ts).
+      { name: 'links of an org', collection: 'bank_links', where: [['org_id', orgId]], run: () => db.collection('bank_links').find({ org_id: orgId }).toArray() },
       {
         name: 'transactions by account and counterparty', collection: 'bank_transactions',
         where: [['bank_account_id', account], ['counterparty_id', counterparty], ['org_id', orgId]],

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
-import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
+import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -101,5 +101,76 @@ describe('link repair scope reads', function () {
         for (const value of Object.values(read.filter)) expect(typeof value, JSON.stringify(read.filter)).to.equal('string');
       }
     }
+  });
+});
+
+/** A big scope: `size` linked transactions of one counterparty (2·size ids), plus `otherRecords` linked transactions of others. */
+function bigScopeBooks(size: number, otherRecords: number): { books: Books; account: string; counterparty: string } {
+  const books = new Books();
+  const account = books.account();
+  const counterparty = books.cp('a');
+  for (let i = 0; i < size; i++) books.linkedTxn(account, 1000 + i, { counterparty_id: counterparty });
+  const elsewhere = books.invoice(500, { counterparty_id: books.cp('elsewhere') });
+  books.link(books.file.bank_transactions[0]!.id, elsewhere, 1);
+  for (let i = 0; i < otherRecords; i++) books.linkedTxn(account, 5000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
+  return { books, account, counterparty };
+}
+
+describe('link repair scope reads, big scopes', function () {
+  this.timeout(300_000);
+
+  it('read a big scope in a handful of queries when the org is small, and fall back to per-id equality reads after a bounded pass when it is not', async () => {
+    const s = await stack();
+    const size = 260; // 260 transactions + 260 entries: past ORG_PASS_MIN_IDS
+    const ids = 2 * size; // the entry elsewhere is found through its link, not by counterparty
+    expect(ids).to.be.at.least(ORG_PASS_MIN_IDS);
+    const budget = ids * ORG_PASS_LINKS_PER_ID;
+    const small = bigScopeBooks(size, 0);
+    // More links than the pass may read: it must give up.
+    const large = bigScopeBooks(size, budget + 200);
+    await s.load(small.books.file);
+    await s.load(large.books.file);
+    const ferret = await isFerretDb(s.db);
+
+    const runs = [];
+    for (const org of [small, large]) {
+      let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const reads = await recordReads(async (client) => {
+        loaded = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty);
+      });
+      runs.push({ org, reads, loaded: loaded! });
+    }
+
+    // Both load exactly the scope: its transactions, its entries plus the one elsewhere, and the links of both.
+    for (const { org, loaded } of runs) {
+      const file = org.books.file;
+      const txns = new Set(file.bank_transactions.filter((t) => t.counterparty_id === org.counterparty).map((t) => t.id));
+      const entries = new Set(file.ledger_entries.filter((e) => e.counterparty_id === org.counterparty).map((e) => e.id));
+      const links = file.bank_links.filter((l) => txns.has(l.bank_transaction_id) || entries.has(l.ledger_entry_id)).map((l) => l.id);
+      const elsewhere = file.bank_links.filter((l) => txns.has(l.bank_transaction_id) && !entries.has(l.ledger_entry_id)).map((l) => l.ledger_entry_id);
+      expect(loaded.transactions.map((t) => t.id).sort()).to.deep.equal([...txns].sort());
+      expect(loaded.entries.map((e) => e.id).sort()).to.deep.equal([...entries, ...elsewhere].sort());
+      expect(loaded.links.map((l) => l.id).sort()).to.deep.equal(links.sort());
+      expect(loaded.links).to.have.length(size + 1);
+      // The documents themselves, not only their ids.
+      const stored = new Map(file.bank_links.map((l) => [l.id, l]));
+      for (const l of loaded.links) expect(l.amount_minor).to.equal(stored.get(l.id)!.amount_minor);
+    }
+    if (!ferret) return; // MongoDB: `$in` in chunks, served by its indexes; nothing adaptive.
+
+    const [smallRun, largeRun] = runs as [typeof runs[0], typeof runs[0]];
+    const orgPasses = (reads: Recorded[]) => reads.filter((r) => r.collection === 'bank_links' && Object.keys(r.filter).join() === 'org_id');
+    // Small org: transactions, entries, one pass over the links, the one entry elsewhere.
+    expect(smallRun.reads.map((r) => r.collection).sort(), JSON.stringify(smallRun.reads)).to.deep.equal(['bank_links', 'bank_transactions', 'ledger_entries', 'ledger_entries']);
+    expect(orgPasses(smallRun.reads)).to.have.length(1);
+    expect(orgPasses(smallRun.reads)[0]!.returned).to.equal(size + 1);
+    // Large org: the pass stops at its budget, then one equality read per id.
+    const pass = orgPasses(largeRun.reads);
+    expect(pass).to.have.length(1);
+    // The budget and one more to tell: the limit bounds what FerretDB reads, not only what the loop looks at.
+    expect(pass[0]!.returned).to.equal(budget + 1);
+    const equalities = largeRun.reads.filter((r) => r.collection === 'bank_links' && Object.keys(r.filter).length === 2);
+    expect(equalities).to.have.length(ids);
+    for (const r of equalities) for (const value of Object.values(r.filter)) expect(typeof value).to.equal('string');
   });
 });
