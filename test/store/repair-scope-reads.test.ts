@@ -5,7 +5,7 @@
 // FerretDB every filter is top-level equality on an indexed field (the only
 // kind FerretDB pushes down; a `$in` would make it read the whole org).
 import { expect } from 'chai';
-import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
+import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -60,6 +60,19 @@ async function recordReads(run: (client: MongoClient) => Promise<unknown>): Prom
   return out;
 }
 
+/** Each org's scope read through a client that records its reads. */
+async function readScopes<O extends { books: { orgId: string }; account: string; counterparty: string }>(db: Db, orgs: O[]) {
+  const runs = [];
+  for (const org of orgs) {
+    let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+    const reads = await recordReads(async (client) => {
+      loaded = await loadRepairScope(client.db(db.databaseName), org.books.orgId, org.account, org.counterparty);
+    });
+    runs.push({ org, reads, loaded: loaded! });
+  }
+  return runs;
+}
+
 describe('link repair scope reads', function () {
   this.timeout(180_000);
 
@@ -71,14 +84,7 @@ describe('link repair scope reads', function () {
     await s.load(large.books.file);
     const ferret = await isFerretDb(s.db);
 
-    const runs = [];
-    for (const org of [small, large]) {
-      let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
-      const reads = await recordReads(async (client) => {
-        loaded = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty);
-      });
-      runs.push({ reads, loaded: loaded! });
-    }
+    const runs = await readScopes(s.db, [small, large]);
     const [smallRun, largeRun] = runs as [typeof runs[0], typeof runs[0]];
     // The scope itself is the same in both: 120 transactions, 121 entries, 121 links.
     for (const run of runs) {
@@ -132,14 +138,7 @@ describe('link repair scope reads, big scopes', function () {
     await s.load(large.books.file);
     const ferret = await isFerretDb(s.db);
 
-    const runs = [];
-    for (const org of [small, large]) {
-      let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
-      const reads = await recordReads(async (client) => {
-        loaded = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty);
-      });
-      runs.push({ org, reads, loaded: loaded! });
-    }
+    const runs = await readScopes(s.db, [small, large]);
 
     // Both load exactly the scope: its transactions, its entries plus the one elsewhere, and the links of both.
     for (const { org, loaded } of runs) {
