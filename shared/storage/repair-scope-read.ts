@@ -25,10 +25,7 @@ import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
-import { isFerretDb, readInChunks } from './where-in.js';
-
-/** Equality reads in flight at once per list. */
-const CONCURRENCY = 16;
+import { isFerretDb, readEach, readInChunks } from './where-in.js';
 
 /** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
 export const ORG_PASS_MIN_IDS = 500;
@@ -133,15 +130,5 @@ async function findEachEqual<D extends Document & { org_id: string }>(
   if (values.length === 0) return [];
   const where = (condition: unknown) => collection.find({ org_id: orgId, [field]: condition } as Filter<D>).toArray();
   if (!(await isFerretDb(db))) return readInChunks(values, (chunk) => where({ $in: chunk }));
-  const out: WithId<D>[] = [];
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < values.length) {
-      const value = values[next]!;
-      next += 1;
-      for (const doc of await where(value)) out.push(doc);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, values.length) }, lane));
-  return out;
+  return readEach(values, (value) => where(value));
 }

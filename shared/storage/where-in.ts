@@ -61,7 +61,7 @@ export async function findWhereIn<D extends Document & { org_id: string }>(
 }
 
 /** `read` once per value, EQUALITY_CONCURRENCY at a time; the answers concatenated in no particular order. */
-async function readEach<T>(values: readonly string[], read: (value: string) => Promise<T[]>): Promise<T[]> {
+export async function readEach<T>(values: readonly string[], read: (value: string) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
   const lane = async (): Promise<void> => {
