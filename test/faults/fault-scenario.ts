@@ -23,19 +23,20 @@ export interface Scenario {
   body: unknown;
 }
 
-/** Loaded books of a new org: an account with three linked transactions, ready to reconcile to 2,500. */
-export async function reconcileScenario(): Promise<Scenario> {
+/**
+ * Loaded books of a new org: an account with one linked transaction per
+ * amount (booked 2026-02-02, 02-03, …), and the body of a reconciliation of
+ * all of them to their sum at 2026-02-28 (2,500 by default).
+ */
+export async function reconcileScenario(amounts: readonly number[] = [1_000, 2_000, -500]): Promise<Scenario> {
   const s = await stack();
   const books = new Books();
   const account = books.account({ opening_balance_minor: 0 });
-  const txns = [
-    books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
-    books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
-    books.linkedTxn(account, -500, { booking_date: '2026-02-04' }).txn,
-  ];
+  const txns = amounts.map((amount, i) => books.linkedTxn(account, amount, { booking_date: `2026-02-0${i + 2}` }).txn);
   await s.load(books.file);
   const who = await actors(books.orgId);
-  const body = { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 2_500, currency: 'EUR' }, transaction_ids: txns };
+  const closing = amounts.reduce((sum, amount) => sum + amount, 0);
+  const body = { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: closing, currency: 'EUR' }, transaction_ids: txns };
   return { books, account, txns, who, body };
 }
 

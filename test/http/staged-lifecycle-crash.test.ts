@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { Books } from '../helpers/books.js';
 import type { ReconcileData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
+import { apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
 import { RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
 
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
@@ -54,17 +53,8 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
 
   it('a document changed under the journal (an import while the apply was down): the writes made are undone, the operation fails, its locks go', async () => {
     const s = await stack();
-    const books = new Books();
-    const account = books.account({ opening_balance_minor: 0 });
-    const txns = [
-      books.linkedTxn(account, 1_000, { booking_date: '2026-02-02' }).txn,
-      books.linkedTxn(account, 2_000, { booking_date: '2026-02-03' }).txn,
-    ];
-    await s.load(books.file);
-    const who = await actors(books.orgId);
-    const staged = await call<ReconcileData>('POST', RECONCILE, {
-      token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 3_000, currency: 'EUR' }, transaction_ids: txns },
-    });
+    const { books, account, txns, who, body } = await reconcileScenario([1_000, 2_000]);
+    const staged = await call<ReconcileData>('POST', RECONCILE, { token: who.alice, body });
     const id = staged.body.data.staged_operation_id;
     expect((await approve(who.bob, id)).status).to.equal(200);
 
