@@ -9,6 +9,7 @@ import { compareIds } from '../domain/books.js';
 import type { BooksFile } from '../domain/books-file.js';
 import { planLinkRepair, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
 import type { ReconciliationRequest } from '../domain/reconcile-checks.js';
+import { groupBy } from '../group-by.js';
 
 export interface DemoBooks {
   org: Org;
@@ -189,17 +190,6 @@ function reversalExamples(books: DemoBooks): DemoExamples['reversal'] {
 }
 
 // ---------------------------------------------------------------------------
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
 
 function byDateThenId(a: BankTransaction, b: BankTransaction): number {
   return compareIds(a.booking_date, b.booking_date) || compareIds(a.id, b.id);

@@ -8,6 +8,7 @@ import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
 import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../shared/domain/link-repair-plan.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
+import { groupBy } from '../../shared/group-by.js';
 import { applyActions } from '../helpers/link-actions.js';
 
 const SETTLEMENT = ['1400', '1600'];
@@ -240,26 +241,15 @@ const asEntry = (e: FileEntry): LedgerEntry => ({ version: 1, reversal_of: null,
 const asTransaction = (t: FileTransaction): BankTransaction => ({ version: 1, reconciliation_id: null, ...t });
 const asLink = (l: FileLink): BankLink => ({ version: 1, ...l });
 
-function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
 /** What the worker loads for one repair (docs/http-api.md §8, the caller's contract). */
 function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   const entries = books.ledger_entries.map(asEntry);
   const entryById = new Map(entries.map((e) => [e.id, e]));
-  const entriesByCounterparty = group(entries, (e) => e.counterparty_id);
+  const entriesByCounterparty = groupBy(entries, (e) => e.counterparty_id);
   const links = books.bank_links.map(asLink);
-  const linksByTransaction = group(links, (l) => l.bank_transaction_id);
-  const linksByEntry = group(links, (l) => l.ledger_entry_id);
-  const transactionsByPair = group(books.bank_transactions.map(asTransaction), (t) => `${t.bank_account_id} ${t.counterparty_id}`);
+  const linksByTransaction = groupBy(links, (l) => l.bank_transaction_id);
+  const linksByEntry = groupBy(links, (l) => l.ledger_entry_id);
+  const transactionsByPair = groupBy(books.bank_transactions.map(asTransaction), (t) => `${t.bank_account_id} ${t.counterparty_id}`);
   const inputs: LinkRepairInput[] = [];
   for (const [pair, transactions] of transactionsByPair) {
     const [accountId, counterpartyId] = pair.split(' ') as [string, string];
@@ -404,7 +394,7 @@ describe('demo books generator', () => {
     const docs = books.inbox_documents;
     expect(new Set(docs.map((d) => d.status))).to.deep.equal(new Set(['open', 'booked', 'archived']));
     const pairsBy = (key: (d: (typeof docs)[number]) => string | null): number =>
-      [...group(docs.filter((d) => key(d) !== null), (d) => key(d)!).values()].filter((g) => g.length > 1).length;
+      [...groupBy(docs.filter((d) => key(d) !== null), (d) => key(d)!).values()].filter((g) => g.length > 1).length;
     expect(pairsBy((d) => d.file.sha256)).to.be.greaterThan(0);
     const vendor = (d: (typeof docs)[number]) =>
       d.extracted.vendor_tax_id
@@ -414,11 +404,11 @@ describe('demo books generator', () => {
           : null;
     // Same vendor and invoice number written differently (e.g. "RE-0042" / "re 0042").
     const differentlyWritten = [
-      ...group(docs.filter((d) => vendor(d) && d.extracted.invoice_number), (d) => `${vendor(d)} ${invoiceKey(d.extracted.invoice_number!)}`).values(),
+      ...groupBy(docs.filter((d) => vendor(d) && d.extracted.invoice_number), (d) => `${vendor(d)} ${invoiceKey(d.extracted.invoice_number!)}`).values(),
     ].filter((g) => new Set(g.map((d) => d.extracted.invoice_number)).size > 1);
     expect(differentlyWritten.length).to.be.greaterThan(0);
     // Same vendor and amount, invoice dates 1–3 days apart, different files.
-    const sameAmount = [...group(docs.filter((d) => vendor(d) && d.extracted.total_minor !== undefined), (d) => `${vendor(d)} ${d.extracted.total_minor}`).values()].filter((g) =>
+    const sameAmount = [...groupBy(docs.filter((d) => vendor(d) && d.extracted.total_minor !== undefined), (d) => `${vendor(d)} ${d.extracted.total_minor}`).values()].filter((g) =>
       g.some((a) =>
         g.some((b) => {
           if (!a.extracted.invoice_date || !b.extracted.invoice_date || a.file.sha256 === b.file.sha256) return false;
