@@ -8,6 +8,7 @@
 // updateOne is no atomic compare-and-set, so a claim is an insert). The others
 // wait until it is `ready`. A claim older than CLAIM_ABANDONED_MS is taken
 // to be dead (its worker crashed) and is replaced.
+import { LRUCache } from 'lru-cache';
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { InboxDocument } from '../domain/books.js';
 import { findDuplicateGroups, type GroupPage, type GroupPageOptions } from '../domain/duplicate-groups.js';
@@ -60,33 +61,22 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
  * Ready overviews and their chunks never change once ready (an `_id` names
  * one inbox version, docs/duplicate-overview.md), so a process may keep
  * them: then a page costs one store read, the version. Bounded by the JSON
- * length of what it holds; the least recently used go first.
+ * length of what it holds; the least recently used go first (lru-cache).
  */
 export class StoredOverviewCache {
-  private readonly entries = new Map<string, { value: unknown; size: number }>();
-  private size = 0;
-  constructor(private readonly maxChars: number) {}
+  private readonly entries: LRUCache<string, { value: unknown; size: number }>;
+  constructor(maxChars: number) {
+    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (entry) => Math.max(1, entry.size) });
+  }
 
+  /** The cached value of `key`, else what `load` finds, kept unless it is null (not ready: the next call looks again). */
   async get<T>(key: string, load: () => Promise<{ value: T; size: number } | null>): Promise<T | null> {
     const hit = this.entries.get(key);
-    if (hit) {
-      // Re-insert: a Map iterates in insertion order, so the first entry is the least recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value as T;
-    }
+    if (hit) return hit.value as T;
     const loaded = await load();
-    if (!loaded || loaded.size > this.maxChars) return loaded?.value ?? null;
-    if (!this.entries.has(key)) {
-      this.entries.set(key, loaded);
-      this.size += loaded.size;
-    }
-    for (const [k, e] of this.entries) {
-      if (this.size <= this.maxChars) break;
-      this.entries.delete(k);
-      this.size -= e.size;
-    }
-    return loaded.value;
+    // An entry larger than the whole cache is answered, not kept (lru-cache refuses it).
+    if (loaded) this.entries.set(key, loaded);
+    return loaded?.value ?? null;
   }
 }
 
@@ -100,7 +90,7 @@ export class StoredOverviewCache {
  * readyOverview: a page is never older than the version current when the
  * call began.
  */
-export async function readStoredDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, cache?: StoredOverviewCache): Promise<OverviewPage | null> {
+export async function readStoredDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, cache: StoredOverviewCache): Promise<OverviewPage | null> {
   const version = await currentInboxVersion(db, orgId);
   const id = overviewId(orgId, version);
   const loadIndex = async (): Promise<{ value: ChunkSummary[]; size: number } | null> => {
@@ -110,13 +100,13 @@ export async function readStoredDuplicatePage(db: Db, orgId: string, options: Gr
     const json = overview.chunks_json ?? '[]';
     return { value: JSON.parse(json) as ChunkSummary[], size: json.length };
   };
-  const index = cache ? await cache.get(`${id}#index`, loadIndex) : (await loadIndex())?.value ?? null;
+  const index = await cache.get(`${id}#index`, loadIndex);
   if (!index) return null;
   const load = async (n: number): Promise<{ value: GroupPiece[]; size: number } | null> => {
     const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${id}:${n}` }, { projection: { pieces_json: 1 } });
     return doc ? { value: JSON.parse(doc.pieces_json) as GroupPiece[], size: doc.pieces_json.length } : null;
   };
-  const page = await pageFromChunks(index, options, async (n) => (cache ? cache.get(`${id}:${n}`, () => load(n)) : (await load(n))?.value ?? null));
+  const page = await pageFromChunks(index, options, (n) => cache.get(`${id}:${n}`, () => load(n)));
   return page && { ...page, version, computed: false };
 }
 
