@@ -5,16 +5,15 @@ COPY package.json package-lock.json ./
 # npm install --no-save, not npm ci: see scripts/ensure-deps.mjs (the lock omits
 # unpublished platform builds of an optional native dependency).
 RUN npm install --no-save --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.runtime.json ./
 COPY api ./api
 COPY worker ./worker
 COPY shared ./shared
 COPY cli ./cli
-COPY scripts ./scripts
-COPY test ./test
-COPY bench ./bench
 COPY web ./web
-RUN npx tsc -p tsconfig.json && npx tsc -p web/tsconfig.json && node scripts/copy-web-assets.mjs
+COPY scripts/copy-web-assets.mjs ./scripts/
+# Runtime code only (tsconfig.runtime.json): no tests, benchmarks or dev scripts in the image.
+RUN npx tsc -p tsconfig.runtime.json && npx tsc -p web/tsconfig.json && node scripts/copy-web-assets.mjs
 
 # Runtime stage: production dependencies and compiled code only.
 FROM node:24-bookworm-slim

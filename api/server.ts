@@ -5,7 +5,7 @@ import { closeOnSignals } from '../shared/shutdown.js';
 import { shutdownGraceMs } from './shutdown-grace.js';
 import { startApi } from './runtime.js';
 
-const config = loadConfigOrExit();
+const config = loadConfigOrExit('api');
 /**
  * At least the longest wait a request may be granted (STAGE_WAIT_MAX_MS) plus
  * a margin, so a client waiting on SIGTERM still gets its answer; below

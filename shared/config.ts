@@ -17,6 +17,8 @@ interface VariableCommon {
   doc: string;
   /** A secret is never printed: an invalid value is shown by its length only. */
   secret?: true;
+  /** With NODE_ENV=production (the image sets it) the variable must be set: its default is for development only. */
+  requiredInProduction?: true;
 }
 
 /**
@@ -153,7 +155,7 @@ export const CONFIG_VARIABLES = {
   },
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: {
-    env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,
+    env: 'CURSOR_SECRET', usedBy: ['api'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true, requiredInProduction: true,
     expected: '32 to 512 printable ASCII characters without spaces',
     default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => cursorSecretFor(String(read.mongoUrl)) } },
     doc: 'HMAC secret of the duplicate overview\'s paging cursors; set it in production. Every API replica must have the same one',
@@ -180,8 +182,8 @@ export function expectedValue(variable: ConfigVariable): string {
 export function defaultText(variable: ConfigVariable): string {
   const d: VariableDefault<string | number> = variable.default;
   if ('required' in d) return 'required';
-  if ('value' in d) return `\`${d.value}\``;
-  return d.derived.doc;
+  const text = 'value' in d ? `\`${d.value}\`` : d.derived.doc;
+  return variable.requiredInProduction ? `required when \`NODE_ENV=production\`; else ${text}` : text;
 }
 
 const INTEGER = /^[0-9]{1,15}$/;
@@ -207,7 +209,8 @@ function problem(variable: ConfigVariable, raw: string | undefined): string {
   return `${variable.env} is invalid (${shown}): expected ${expected}${fallback}`;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `forProcess`: a variable required in production is required only of the processes that read it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, forProcess?: ConfigProcess): Config {
   const read: Record<string, string | number> = {};
   const problems: string[] = [];
   const derived: Array<[string, (read: ReadValues) => string | number]> = [];
@@ -217,6 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const d: VariableDefault<string | number> = variable.default;
     if (raw === undefined) {
       if ('required' in d) problems.push(problem(variable, raw));
+      else if (variable.requiredInProduction && env.NODE_ENV === 'production' && (!forProcess || variable.usedBy.includes(forProcess))) {
+        problems.push(`${variable.env} is not set: required when NODE_ENV=production (expected ${expectedValue(variable).replace(/`/g, '')})`);
+      }
       else if ('value' in d) read[field] = d.value;
       else derived.push([field, d.derived.from]);
       continue;
@@ -243,9 +249,9 @@ export function cursorSecretFor(mongoUrl: string): string {
 }
 
 /** For process entry points: print the problem and exit 78 (EX_CONFIG). */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(forProcess: ConfigProcess): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, forProcess);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

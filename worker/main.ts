@@ -8,7 +8,7 @@ import { startWorker } from './runtime.js';
 /** Below docker-compose's stop_grace_period (60 s), so the process exits on its own terms. */
 const SHUTDOWN_GRACE_MS = 50_000;
 
-const config = loadConfigOrExit();
+const config = loadConfigOrExit('worker');
 const logger = createLogger('worker', config.logLevel);
 
 try {

@@ -7,8 +7,9 @@
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org } from '../domain/books.js';
 import { compareIds } from '../domain/books.js';
 import type { BooksFile } from '../domain/books-file.js';
-import { planLinkRepair, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
-import type { ReconciliationRequest } from '../domain/reconcile-checks.js';
+import { planLinkRepair, repairScopeKey, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
+import { reconcileScopeKey, type ReconciliationRequest } from '../domain/reconcile-checks.js';
+import { reversalScopeKey } from '../domain/reversal-plan.js';
 import { groupBy } from '../group-by.js';
 
 export interface DemoBooks {
@@ -25,6 +26,8 @@ export interface RepairExample {
   moves: number;
   actions: number;
   blockers: LinkRepairBlocker[];
+  /** What staging it holds (its scope key and the ids its actions name): later examples of the same printout stay clear of it. */
+  holds: string[];
 }
 
 /** The reconciliation refusals in the order they are checked (docs/http-api.md §7). */
@@ -56,15 +59,52 @@ export function demoBooksFromFile(file: BooksFile): DemoBooks {
   };
 }
 
+/**
+ * What the pending operations of earlier runs hold: their scope keys and every
+ * id their plans name. An example that would stage over any of it answers 409
+ * `pending_operation`, so it is not chosen (README "Quick start": the printed
+ * examples answer as annotated on every start).
+ */
+export type HeldByPending = ReadonlySet<string>;
+
+/** A record id (`le_…`, `bt_…`, `lnk_…`): a plan's other strings (kinds, dates, names) hold nothing. */
+const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]/;
+
+/** The scope keys and the ids named by these pending operations' plans. */
+export function heldByPending(pending: ReadonlyArray<{ scope_key: string; plan: unknown }>): HeldByPending {
+  const held = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (RECORD_ID.test(value)) held.add(value);
+    }
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  for (const op of pending) {
+    held.add(op.scope_key);
+    walk(op.plan);
+  }
+  return held;
+}
+
 /** `asOf`: the repair's as_of (the API's default is today, UTC). */
-export function findDemoExamples(books: DemoBooks, asOf: IsoDate): DemoExamples {
-  return { repair: repairExamples(books, asOf), reconcile: reconcileExamples(books), reversal: reversalExamples(books) };
+export function findDemoExamples(books: DemoBooks, asOf: IsoDate, heldBefore: HeldByPending = new Set()): DemoExamples {
+  // The examples that stage are run one after another: each is chosen clear of what the ones before it hold.
+  const held = new Set(heldBefore);
+  const repair = repairExamples(books, asOf, held);
+  for (const id of repair.moves?.holds ?? []) held.add(id);
+  const reconcile = reconcileExamples(books, held);
+  if (reconcile.ok) {
+    held.add(reconcileScopeKey(reconcile.ok.bank_account_id));
+    for (const id of reconcile.ok.transaction_ids) held.add(id);
+  }
+  return { repair, reconcile, reversal: reversalExamples(books, held) };
 }
 
 // ---------------------------------------------------------------------------
 // Repair: plan every account + counterparty pair, as the worker would.
 
-function repairExamples(books: DemoBooks, asOf: IsoDate): DemoExamples['repair'] {
+function repairExamples(books: DemoBooks, asOf: IsoDate, held: HeldByPending): DemoExamples['repair'] {
   const out: DemoExamples['repair'] = { moves: null, blocked: null, noop: null };
   const entryById = new Map(books.entries.map((e) => [e.id, e]));
   const entriesOf = groupBy(books.entries, (e) => e.counterparty_id);
@@ -75,6 +115,7 @@ function repairExamples(books: DemoBooks, asOf: IsoDate): DemoExamples['repair']
   for (const key of [...pairs.keys()].sort(compareIds)) {
     const transactions = pairs.get(key)!;
     const [accountId, counterpartyId] = key.split(' ') as [string, string];
+    if (held.has(repairScopeKey(accountId, counterpartyId))) continue;
     const account = books.accounts.find((a) => a.id === accountId);
     if (!account) continue;
     const own = entriesOf.get(counterpartyId) ?? [];
@@ -93,9 +134,11 @@ function repairExamples(books: DemoBooks, asOf: IsoDate): DemoExamples['repair']
       continue; // a pair whose books are incomplete here is no example
     }
     const actions = result.plan?.actions ?? [];
+    if (actions.some((a) => Object.values(a).some((v) => typeof v === 'string' && held.has(v)))) continue;
     const example: RepairExample = {
       bank_account_id: accountId, counterparty_id: counterpartyId,
       moves: actions.filter((a) => a.kind === 'move').length, actions: actions.length, blockers: result.blockers,
+      holds: [repairScopeKey(accountId, counterpartyId), ...actions.flatMap((a) => Object.values(a).filter((v): v is string => typeof v === 'string' && RECORD_ID.test(v)))],
     };
     if (result.outcome === 'blocked') out.blocked ??= example;
     else if (result.outcome === 'noop') {
@@ -119,13 +162,14 @@ function hasBoth(transactions: BankTransaction[]): boolean {
 
 const MAX_STATEMENT_TRANSACTIONS = 10;
 
-function reconcileExamples(books: DemoBooks): DemoExamples['reconcile'] {
+function reconcileExamples(books: DemoBooks, held: HeldByPending): DemoExamples['reconcile'] {
   const failing: DemoExamples['reconcile']['failing'] = {};
   const linked = new Map<string, number>();
   for (const l of books.links) linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
   const full = (t: BankTransaction): boolean => (linked.get(t.id) ?? 0) === Math.abs(t.amount_minor);
 
   for (const account of [...books.accounts].sort((a, b) => compareIds(a.id, b.id))) {
+    if (held.has(reconcileScopeKey(account.id))) continue;
     const own = books.transactions.filter((t) => t.bank_account_id === account.id).sort(byDateThenId);
     const open = own.filter((t) => t.status === 'unreconciled');
     // Whole days of fully linked transactions, from the first open one on.
@@ -137,6 +181,7 @@ function reconcileExamples(books: DemoBooks): DemoExamples['reconcile'] {
       i += day.length;
     }
     const next = open[cleared.length];
+    if (cleared.some((t) => held.has(t.id))) continue;
     if (cleared.length === 0 || !next || !account.reconciled_through) continue;
     const opening = account.reconciled_through.balance_minor;
     const statementFor = (txns: BankTransaction[], reference: string): ReconciliationRequest => ({
@@ -174,15 +219,16 @@ function reconcileExamples(books: DemoBooks): DemoExamples['reconcile'] {
 // ---------------------------------------------------------------------------
 // Reversal
 
-function reversalExamples(books: DemoBooks): DemoExamples['reversal'] {
+function reversalExamples(books: DemoBooks, held: HeldByPending): DemoExamples['reversal'] {
   const status = new Map(books.transactions.map((t) => [t.id, t.status]));
   const linksOf = groupBy(books.links, (l) => l.ledger_entry_id);
   const lock = books.org.lock_date ?? '';
   let reversible: { id: string; links: number } | null = null;
   for (const e of [...books.entries].sort((a, b) => compareIds(a.id, b.id))) {
     if (e.status !== 'posted' || e.reversal_of || e.reversed_by || e.entry_date <= lock) continue;
+    if (held.has(e.id) || held.has(reversalScopeKey(e.id))) continue;
     const links = linksOf.get(e.id) ?? [];
-    if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled')) continue;
+    if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled' || held.has(l.bank_transaction_id))) continue;
     if (!reversible || links.length > reversible.links) reversible = { id: e.id, links: links.length };
   }
   const reversed = books.entries.filter((e) => e.status === 'reversed' || e.reversed_by).sort((a, b) => compareIds(a.id, b.id))[0];

@@ -67,8 +67,15 @@ describe('API core: envelope, request ids, body handling', () => {
     expect(res.headers.get('x-request-id')).to.equal(requestId);
     expect(res.body.request_id).to.equal(requestId);
     const s = await stack();
-    const workerLines = s.workerLogs.filter((l) => l.includes(requestId)).map(logLine);
-    expect(workerLines.map((l) => l.msg)).to.include.members(['job started', 'staged operation written', 'job finished']);
+    // The worker logs "job finished" after the answer is stored, and its lines reach
+    // this process through a pipe: they may arrive after the HTTP answer does.
+    const expected = ['job started', 'staged operation written', 'job finished'];
+    const linesOfRequest = () => s.workerLogs.filter((l) => l.includes(requestId)).map(logLine);
+    for (let waited = 0; waited < 5_000 && !expected.every((m) => linesOfRequest().some((l) => l.msg === m)); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const workerLines = linesOfRequest();
+    expect(workerLines.map((l) => l.msg)).to.include.members(expected);
     expect(workerLines.every((l) => l.request_id === requestId && l.service === 'worker')).to.equal(true);
     const apiLines = s.apiLogs.filter((l) => l.includes(requestId)).map(logLine);
     expect(apiLines.some((l) => l.request_id === requestId && l.res?.statusCode === 201)).to.equal(true);

@@ -40,8 +40,8 @@ interface ComposeFile {
   services: {
     mongo: { healthcheck: HealthCheck };
     redis: { command: string[]; healthcheck: HealthCheck };
-    api: { command: string[]; ports?: unknown; environment: Record<string, string>; healthcheck: HealthCheck; deploy: { replicas: unknown }; depends_on: Record<string, { condition: string }> };
-    worker: { command: string[]; deploy: { replicas: unknown }; environment: Record<string, string>; healthcheck: HealthCheck; depends_on: Record<string, { condition: string }> };
+    api: { image?: string; build?: unknown; pull_policy?: string; command: string[]; ports?: unknown; environment: Record<string, string>; healthcheck: HealthCheck; deploy: { replicas: unknown }; depends_on: Record<string, { condition: string }> };
+    worker: { image?: string; build?: unknown; pull_policy?: string; command: string[]; deploy: { replicas: unknown }; environment: Record<string, string>; healthcheck: HealthCheck; depends_on: Record<string, { condition: string }> };
   };
 }
 
@@ -113,5 +113,32 @@ describe('docker-compose.yml', () => {
     expect(healthcheck.test.join(' ')).to.include('http://127.0.0.1:9464/healthz');
     expect(await runNodeCheck(healthcheck, '9464', '/healthz', 200)).to.equal(0);
     expect(await runNodeCheck(healthcheck, '9464', '/healthz', 500)).to.equal(1);
+  });
+
+  it('builds one image once: the api service builds it, the workers run the same tag and never pull it', () => {
+    const { api, worker } = compose.services;
+    expect(api.image).to.be.a('string').and.match(/^bookstage:/);
+    expect(worker.image).to.equal(api.image);
+    expect(api.build).to.equal('.');
+    expect(worker.build).to.equal(undefined);
+    expect(worker.pull_policy).to.equal('never');
+  });
+
+  it('refuses to start without CURSOR_SECRET (compose interpolation), which .env.example names', () => {
+    expect(compose.services.api.environment.CURSOR_SECRET).to.match(/^\$\{CURSOR_SECRET:\?.+\}$/);
+    const example = readFileSync(join(root, '.env.example'), 'utf8');
+    expect(example).to.match(/^CURSOR_SECRET=$/m);
+  });
+});
+
+describe('the image (Dockerfile)', () => {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const runtime = JSON.parse(readFileSync(join(root, 'tsconfig.runtime.json'), 'utf8')) as { include: string[] };
+
+  it('copies and compiles runtime code only: no tests, no benchmarks, no dev scripts', () => {
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.split(/\s+/).slice(0, -1)).flat();
+    expect(copied.filter((path) => /^(test|bench)\b|^scripts\/?$/.test(path))).to.deep.equal([]);
+    expect(dockerfile).to.include('tsc -p tsconfig.runtime.json');
+    expect(runtime.include).to.have.members(['api', 'worker', 'shared', 'cli']);
   });
 });

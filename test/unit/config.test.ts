@@ -41,3 +41,19 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ ...base, PORT: '70000' })).to.throw(/PORT is invalid \(70000\)/);
   });
 });
+
+describe('config in production (NODE_ENV=production, as the image sets it)', () => {
+  const base = { MONGO_URL: 'mongodb://127.0.0.1:27017/books', REDIS_URL: 'redis://127.0.0.1:6379' };
+
+  it('refuses an API without CURSOR_SECRET, naming it; development derives one', () => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' }, 'api')).to.throw(ConfigError)
+      .with.property('message').that.matches(/CURSOR_SECRET is not set: required when NODE_ENV=production/);
+    expect(loadConfig(base, 'api').cursorSecret).to.have.length.greaterThan(31);
+  });
+
+  it('starts an API with CURSOR_SECRET set, and a worker without it (only the API reads it)', () => {
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', CURSOR_SECRET: secret }, 'api').cursorSecret).to.equal(secret);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' }, 'worker')).not.to.throw();
+  });
+});

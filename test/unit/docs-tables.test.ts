@@ -53,6 +53,10 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
       } else if ('required' in d) {
         expect(shown, variable.env).to.equal('required');
         expect(() => loadConfig({}), variable.env).to.throw(new RegExp(`${variable.env} is not set`));
+      } else if ('requiredInProduction' in variable) {
+        expect(shown, variable.env).to.equal(`required when \`NODE_ENV=production\`; else ${d.derived.doc}`);
+        expect(() => loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:27017/books', REDIS_URL: 'redis://127.0.0.1:6379', NODE_ENV: 'production' }, 'api'), variable.env)
+          .to.throw(new RegExp(`${variable.env} is not set: required when NODE_ENV=production`));
       } else {
         expect(shown, variable.env).to.equal(d.derived.doc);
       }

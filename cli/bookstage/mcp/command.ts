@@ -1,13 +1,10 @@
 // `bookstage mcp`: the MCP server over stdio (docs/mcp.md). stdout carries
 // MCP messages only; everything else (start-up, retries) goes to stderr.
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveProfile } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, nonNegative } from '../commands/options.js';
-import { offeredTools } from './tool-catalog.js';
-import { createMcpServer } from './server.js';
 
 interface McpCommandOptions { profile?: string; retries?: number; allowReview?: boolean; allowApply?: boolean }
 
@@ -22,6 +19,11 @@ export function mcpCommand(program: Command, io: Io, done: (code: number) => voi
     .option('--allow-review', 'also offer approve_staged_operation and reject_staged_operation')
     .option('--allow-apply', 'also offer apply_staged_operation, which changes the books')
     .action(async (opts: McpCommandOptions) => {
+      // Loaded here, not at the top: the MCP SDK (and zod under it) is most of
+      // the CLI's start-up time, and only this command needs it.
+      const [{ StdioServerTransport }, { offeredTools }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'), import('./tool-catalog.js'), import('./server.js'),
+      ]);
       const profile = resolveProfile(opts.profile, io.env);
       const allow = { review: Boolean(opts.allowReview), apply: Boolean(opts.allowApply) };
       const retries = opts.retries ?? DEFAULT_RETRIES;

@@ -1,0 +1,165 @@
+// `npm start`'s printout (README "Quick start"): every printed example answers
+// what the `# expect:` line above it says, when run in the printed order, on
+// the first start and again after a restart over the same books (examples
+// staged by the first run are still pending then). Ctrl-C, sent to the demo's
+// process group as a terminal does, stops the API and the worker gracefully:
+// no error line, no forced stop in their logs, exit status 0.
+// The demo runs on this run's servers with a database, a Redis database and
+// a state folder of its own, so it shares nothing with the other tests.
+import { expect } from 'chai';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { projectRoot } from '../../scripts/services/lifecycle.js';
+import { freePort } from '../../scripts/services/ports.js';
+import { connectMongo } from '../../shared/storage/mongo.js';
+import { stack } from '../helpers/stack.js';
+
+interface Example { expect: { status: number; word: string }; command: string }
+interface Printout { env: Record<string, string>; examples: Example[] }
+
+/** The `export` lines and the annotated examples of the printout. */
+function parsePrintout(text: string): Printout {
+  const env: Record<string, string> = {};
+  for (const m of text.matchAll(/^ {2}export (.+)$/gm)) {
+    for (const pair of m[1]!.split(' ')) {
+      const eq = pair.indexOf('=');
+      env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+  }
+  const lines = text.split('\n');
+  const examples: Example[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const m = /^ {2}# expect: (\d{3}) (\w+)$/.exec(lines[i]!);
+    if (!m) continue;
+    let command = lines[++i]!.trim();
+    while (command.endsWith('\\')) command = `${command.slice(0, -1).trim()} ${lines[++i]!.trim()}`;
+    examples.push({ expect: { status: Number(m[1]), word: m[2]! }, command });
+  }
+  return { env, examples };
+}
+
+interface Envelope {
+  ok: boolean;
+  data?: { outcome?: string };
+  warnings?: Array<{ code: string }>;
+  error?: { code: string; status: number };
+}
+
+/** What an answer is, as the annotations say it: its status and its outcome, error code or `ok`. */
+function answerOf(status: number, env: Envelope): { status: number; word: string } {
+  if (!env.ok) return { status, word: env.error!.code };
+  return { status, word: env.data?.outcome ?? 'ok' };
+}
+
+const cliMain = join(projectRoot, 'dist', 'cli', 'bookstage', 'main.js');
+
+/** Runs one printed command as printed (bash, the exported environment) and reads its answer. */
+function run(example: Example, env: Record<string, string>): { status: number; word: string } {
+  const shellEnv = { ...process.env, ...env, NO_COLOR: '1' };
+  if (example.command.startsWith('curl ')) {
+    // The printed curl line, with its status code written after the body.
+    const res = spawnSync('bash', ['-c', `${example.command} -w '\\n%{http_code}'`], { env: shellEnv, encoding: 'utf8' });
+    const text = res.stdout.trimEnd();
+    const cut = text.lastIndexOf('\n');
+    return answerOf(Number(text.slice(cut + 1)), JSON.parse(text.slice(0, cut)) as Envelope);
+  }
+  const cli = 'npm run -s bookstage -- ';
+  expect(example.command.startsWith(cli) || example.command.includes(` ${cli}`), example.command).to.equal(true);
+  // The built CLI that `npm run bookstage` runs, with --json for the raw envelope.
+  const res = spawnSync('bash', ['-c', `${example.command.replace(cli, `node ${cliMain} `)} --json`], { env: shellEnv, encoding: 'utf8' });
+  const envelope = JSON.parse(res.stdout) as Envelope;
+  if (!envelope.ok) return answerOf(envelope.error!.status, envelope);
+  // A staging answer's status: 201 for a new operation, 200 for the same plan already pending (warning already_staged).
+  const created = envelope.data?.outcome === 'staged' && !(envelope.warnings ?? []).some((w) => w.code === 'already_staged');
+  return answerOf(created ? 201 : 200, envelope);
+}
+
+interface Demo { child: ChildProcess; printout: string; stderr: () => string }
+
+function startDemo(env: NodeJS.ProcessEnv): Promise<Demo> {
+  // A process group of its own, as a terminal gives a foreground job.
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'scripts', 'demo.js')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Ctrl-C stops')) resolve({ child, printout: out, stderr: () => err });
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before printing: ${err}${out}`)));
+  });
+}
+
+async function interrupt(demo: Demo): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    demo.child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  // Ctrl-C: SIGINT to every process of the foreground group.
+  process.kill(-demo.child.pid!, 'SIGINT');
+  return exited;
+}
+
+describe('npm start: the printed examples and Ctrl-C', function () {
+  this.timeout(300_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bookstage-demo-'));
+  let env: NodeJS.ProcessEnv;
+  let redisUrl: string;
+
+  before(async () => {
+    const s = await stack();
+    const mongoUrl = new URL(s.config.mongoUrl);
+    mongoUrl.pathname = `/bookstage_demo_${randomBytes(4).toString('hex')}`;
+    // A Redis database of its own: the suite's worker never takes the demo's jobs.
+    const redis = new URL(s.config.redisUrl);
+    redis.pathname = '/9';
+    redisUrl = redis.toString();
+    env = {
+      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: redisUrl, PORT: String(await freePort()),
+      WORKER_METRICS_PORT: '0', BOOKSTAGE_DEMO_DIR: dir, LOG_LEVEL: 'info',
+    };
+  });
+
+  after(async () => {
+    const mongo = await connectMongo(env.MONGO_URL!);
+    try {
+      await mongo.db.dropDatabase();
+    } finally {
+      await mongo.client.close();
+    }
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    await redis.flushdb();
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const start of ['the first start', 'a restart with the first start\'s operations still pending']) {
+    it(`answers every example as annotated, in the printed order, on ${start}; Ctrl-C then stops cleanly`, async () => {
+      rmSync(join(dir, 'logs'), { recursive: true, force: true });
+      const demo = await startDemo(env);
+      const { env: exported, examples } = parsePrintout(demo.printout);
+      expect(Object.keys(exported)).to.include.members(['BOOKSTAGE_URL', 'BOOKSTAGE_TOKEN', 'BOOKSTAGE_REVIEWER_TOKEN', 'MONGO_URL', 'REDIS_URL']);
+      const statuses = examples.map((e) => `${e.expect.status} ${e.expect.word}`);
+      // Every kind of answer the demo promises is there: a refusal, a read, and new operations to review.
+      expect(statuses).to.include.members(['200 ok', '200 blocked', '201 staged']);
+      const got = examples.map((e) => {
+        const a = run(e, exported);
+        return `${a.status} ${a.word}`;
+      });
+      expect(got).to.deep.equal(statuses);
+
+      const stopped = await interrupt(demo);
+      expect(stopped, demo.stderr()).to.deep.equal({ code: 0, signal: null });
+      expect(demo.stderr()).to.equal('');
+      for (const name of ['api', 'worker']) {
+        const log = readFileSync(join(dir, 'logs', `${name}.log`), 'utf8');
+        expect(log, name).to.match(/"msg":"(api|worker) stopped"/);
+        expect(log, name).not.to.match(/forced|timed out|shutdown failed/);
+      }
+    });
+  }
+});
