@@ -3,9 +3,8 @@
 // terms a bookkeeper checks. Everything shown is read from the plan itself.
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
-import type { LedgerLine as Line } from '../shared/domain/books.js';
 import type {
-  LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
+  LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
 
 export function planView(op: StagedOperation): HTMLElement {

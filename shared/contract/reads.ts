@@ -3,7 +3,11 @@
 // (web/) imports them with `import type`.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
+import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
 import type { TokenScope } from '../domain/token-scopes.js';
+
+/** The duplicate overview read job's page and position (shared/queue/read-jobs.ts), in the domain's words. */
+export type { GroupPage, GroupPosition };
 
 /** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
 export interface Whoami { org_id: string; actor: string; scopes: TokenScope[] }

@@ -3,7 +3,7 @@
 // types of each kind. Types only: the review page (web/) imports them with
 // `import type`, which the browser build erases.
 import type { JournalWrite } from '../domain/apply-journal.js';
-import type { Precondition } from '../domain/books.js';
+import type { LedgerLine, Precondition } from '../domain/books.js';
 import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
@@ -11,7 +11,7 @@ import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
-export type { LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
 

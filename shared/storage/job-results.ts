@@ -5,7 +5,7 @@
 // copy its plan: the plan is stored once, in the staged operation, and joined
 // back here (it never changes once written).
 import type { Db } from 'mongodb';
-import type { StageAnswer } from '../queue/stage-jobs.js';
+import type { StageAnswer } from '../contract/staging-answer.js';
 import { collections, type JobResultDoc } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { findStagedOperation } from './staged-operations.js';

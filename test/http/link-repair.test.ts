@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { utcDate } from '../../shared/dates.js';
+import { utcDate } from '../../shared/domain/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { collections } from '../../shared/storage/collections.js';
