@@ -11,7 +11,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Layer rules (docs/architecture.md "Import rules"): each zone forbids the
+// Layer rules (docs/architecture.md "Layout and import rules"): each zone forbids the
 // files under `target` to import anything under `from` except `except`
 // (paths relative to `from`). Packages (node_modules) are allowed where a
 // zone forbids "everything else".
@@ -77,7 +77,7 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
-  // Layer rules (docs/architecture.md "Folders"): who may import whom, and no
+  // Layer rules (docs/architecture.md "Layout and import rules"): who may import whom, and no
   // import cycles. eslint-plugin-import-x resolves the `.js` specifiers to the
   // TypeScript sources with eslint-import-resolver-typescript.
   {

@@ -14,4 +14,3 @@ export interface Whoami { org_id: string; actor: string; scopes: TokenScope[] }
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
 export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;
-export type DuplicateGroupView = DuplicatePage['groups'][number];

@@ -2,7 +2,7 @@
 // staging path"). A pure decide function returns a Decision; the worker's
 // commit step writes it; the API's outcome mapper answers it. Plain data
 // only: a Decision crosses no process boundary as a class instance.
-import { ERROR_TABLE, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
 import type { Warning } from '../warnings.js';
 import type { Precondition } from './books.js';
 
@@ -64,4 +64,3 @@ export type Decision<Plan> = StagedDecision<Plan> | ExistingDecision | NoopDecis
 export const refused = (code: ErrorCode, details: Record<string, unknown> = {}): RefusedDecision => ({ outcome: 'refused', code, details });
 
 /** Whether the same request may succeed later (the error table's `retryable`). */
-export const isRetryable = (decision: RefusedDecision): boolean => ERROR_TABLE[decision.code].retryable;

@@ -9,7 +9,7 @@ import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { GroupPage, GroupPageOptions } from '../domain/duplicate-groups.js';
 import { pageFromChunks, type ChunkSummary, type GroupPiece } from '../domain/duplicate-overview.js';
 import { collections, type DuplicateOverviewChunkDoc, type DuplicateOverviewDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { currentInboxVersion } from './inbox-version.js';
 
 /** Chunk documents per bulk write: a few MB per message at most. */
@@ -92,7 +92,7 @@ export async function insertOverviewClaim(db: Db, claim: DuplicateOverviewDoc): 
     await collections(db).duplicateOverviews.insertOne(claim);
     return true;
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return false;
   }
 }
