@@ -2,11 +2,50 @@
 // every TypeScript file of the project, plus two rules that catch the bugs a
 // queue-driven service is most prone to: a promise nobody awaits (a job or a
 // write that fails silently) and a switch that forgets a member of a union
-// (a new Decision kind or job name that falls through unhandled).
+// (a new Decision kind or job name that falls through unhandled). Then the
+// layer rules: which folder may import which, and no import cycles.
 // `npm run lint` runs it with --max-warnings 0; `npm test` runs it first.
 import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// Layer rules (docs/architecture.md "Layout and import rules"): each zone forbids the
+// files under `target` to import anything under `from` except `except`
+// (paths relative to `from`). Packages (node_modules) are allowed where a
+// zone forbids "everything else".
+const LEAF = ['./shared/errors.ts', './shared/warnings.ts', './shared/ids.ts', './node_modules'];
+const LAYER_ZONES = [
+  {
+    target: './shared/domain', from: './',
+    except: ['./shared/domain', './shared/contract', ...LEAF],
+    message: 'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/architecture.md).',
+  },
+  {
+    target: './shared/schemas', from: './',
+    except: ['./shared/schemas', './shared/contract', './shared/domain', ...LEAF],
+    message: 'shared/schemas imports only shared/contract and shared/domain (docs/architecture.md).',
+  },
+  {
+    target: './shared/contract', from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
+    message: 'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/architecture.md).',
+  },
+  {
+    target: './shared/queue', from: ['./shared/domain', './shared/storage', './api', './worker'],
+    message: 'shared/queue states job inputs and answers in contract and schema types (docs/architecture.md).',
+  },
+  {
+    target: './shared/storage', from: ['./shared/queue', './api', './worker'],
+    message: 'shared/storage never imports the queue, the API or the worker (docs/architecture.md).',
+  },
+  { target: './api', from: './worker', message: 'The API never imports the worker (docs/architecture.md).' },
+  { target: './worker', from: './api', message: 'The worker never imports the API (docs/architecture.md).' },
+  {
+    target: './web', from: './', except: ['./web', './shared/contract', './node_modules'],
+    message: 'The review page imports only shared/contract, and only with `import type` (docs/review-page.md).',
+  },
+];
 
 export default defineConfig(
   // What .gitignore keeps out of the repository: build output, installed and
@@ -36,6 +75,20 @@ export default defineConfig(
       // `_`-named parameters are required by a signature (Express error
       // handlers take four); rest siblings drop fields from a copy.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  // Layer rules (docs/architecture.md "Layout and import rules"): who may import whom, and no
+  // import cycles. eslint-plugin-import-x resolves the `.js` specifiers to the
+  // TypeScript sources with eslint-import-resolver-typescript.
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
     },
   },
 );

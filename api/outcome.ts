@@ -3,7 +3,7 @@
 // turns into status, headers and envelope here and nowhere else. Statuses of
 // refusals come from the error table (shared/errors.ts).
 import type { Response } from 'express';
-import { errorEnvelope, successEnvelope, type Envelope } from '../shared/envelope.js';
+import { errorEnvelope, successEnvelope, type Envelope } from '../shared/contract/envelope.js';
 import { AppError } from '../shared/errors.js';
 import type { StageAnswer } from '../shared/queue/stage-jobs.js';
 import type { Warning } from '../shared/warnings.js';

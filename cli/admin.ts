@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { generateBooks } from '../shared/demo/books-generator.js';
-import { createToken, revokeToken, SCOPES, type Scope } from '../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES, type TokenScope } from '../shared/domain/token-scopes.js';
+import { createToken, revokeToken } from '../shared/storage/api-tokens.js';
 import { importBooks, type ImportResult } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
@@ -39,11 +40,11 @@ const integer = (name: string) => (value: string): number => {
   return Number(value);
 };
 
-function parseScopes(value: string): Scope[] {
+function parseScopes(value: string): TokenScope[] {
   const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0 || scopes.length === 0) throw new InvalidArgumentError(`unknown scope(s) ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`);
-  return [...new Set(scopes)] as Scope[];
+  const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0 || scopes.length === 0) throw new InvalidArgumentError(`unknown scope(s) ${unknown.join(', ') || '(none)'}; known: ${TOKEN_SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as TokenScope[];
 }
 
 const program = new Command('admin').description('bookstage operator commands').exitOverride();
@@ -76,9 +77,9 @@ const tokens = program.command('tokens').description('API tokens');
 tokens.command('create').description('create a token; the secret is printed once')
   .requiredOption('--org <id>', 'organisation id')
   .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
-  .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, parseScopes)
+  .requiredOption('--scopes <list>', `comma-separated: ${TOKEN_SCOPES.join(',')}`, parseScopes)
   .option('--json', 'print {"token": …} as JSON on stdout')
-  .action(async (opts: { org: string; actor: string; scopes: Scope[]; json?: boolean }) => {
+  .action(async (opts: { org: string; actor: string; scopes: TokenScope[]; json?: boolean }) => {
     if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor)) throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
     const created = await withMongo(async (m) => {
       if (!(await findOrg(m.db, opts.org))) throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);

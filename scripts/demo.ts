@@ -12,7 +12,8 @@ import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../sha
 import { findDuplicateGroups } from '../shared/domain/duplicate-groups.js';
 import { generateBooks } from '../shared/demo/books-generator.js';
 import { findDemoExamples, heldByPending, type DemoExamples } from '../shared/demo/demo-examples.js';
-import { createToken, findTokenBySecret, SCOPES } from '../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES } from '../shared/domain/token-scopes.js';
+import { createToken, findTokenBySecret } from '../shared/storage/api-tokens.js';
 import { importBooks } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { collections } from '../shared/storage/collections.js';
@@ -132,7 +133,7 @@ async function demoToken(db: Db, actor: string): Promise<string> {
   } catch {
     // no kept token yet
   }
-  const { token } = await createToken(db, { org_id: ORG, actor, scopes: [...SCOPES] });
+  const { token } = await createToken(db, { org_id: ORG, actor, scopes: [...TOKEN_SCOPES] });
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;

@@ -130,6 +130,3 @@ export interface ErrorBody {
   errors?: FieldError[];
 }
 
-export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_TABLE, code);
-}

@@ -1,6 +1,7 @@
 // The page's only way out: fetch to its own origin's /api/v1/cli/... with the
 // token as a Bearer header (docs/http-api.md §3). Every answer is an envelope
 // (§4); a refusal is returned as it is, never hidden.
+import type { Envelope } from '../shared/contract/envelope.js';
 import { storedToken } from './session.js';
 
 export interface ApiError { code: string; status: number; message: string; details: Record<string, unknown> }
@@ -8,8 +9,6 @@ export interface ApiError { code: string; status: number; message: string; detai
 export type Answer<T> =
   | { ok: true; status: number; data: T; location: string | null }
   | { ok: false; status: number; error: ApiError };
-
-interface Envelope<T> { ok: boolean; data?: T; error?: ApiError }
 
 export async function api<T>(method: 'GET' | 'POST', path: string, body?: object, headers: Record<string, string> = {}): Promise<Answer<T>> {
   const token = storedToken();
@@ -28,8 +27,8 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: object
   } catch {
     envelope = null;
   }
-  if (envelope?.ok === true && envelope.data !== undefined) return { ok: true, status: res.status, data: envelope.data, location: res.headers.get('location') };
-  const error = envelope?.error ?? { code: 'unexpected_answer', status: res.status, message: `The API answered HTTP ${res.status} without an envelope.`, details: {} };
+  if (envelope?.ok === true) return { ok: true, status: res.status, data: envelope.data, location: res.headers.get('location') };
+  const error: ApiError = envelope?.ok === false ? envelope.error : { code: 'unexpected_answer', status: res.status, message: `The API answered HTTP ${res.status} without an envelope.`, details: {} };
   return { ok: false, status: res.status, error };
 }
 

@@ -5,7 +5,7 @@ import { api, query } from './api.js';
 import { h, show } from './dom.js';
 import { when } from './format.js';
 import { refusal } from './operation.js';
-import type { DuplicatePage } from './types.js';
+import type { DuplicatePage } from '../shared/contract/reads.js';
 
 const RULES: Record<string, string> = {
   same_file: 'same file (identical SHA-256)',

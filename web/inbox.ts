@@ -7,7 +7,7 @@ import { h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { refusal } from './operation.js';
 import { scopeOf, summaryOf } from './scope.js';
-import type { StagedPage } from './types.js';
+import type { StagedOperationPage as StagedPage } from '../shared/contract/staged-operation.js';
 
 const STATUSES = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'];
 const PAGE = '20';

@@ -7,7 +7,7 @@ import { duplicatesView } from './duplicates.js';
 import { inboxView } from './inbox.js';
 import { operationView, refusal } from './operation.js';
 import { forgetToken, storedToken, storeToken } from './session.js';
-import type { Whoami } from './types.js';
+import type { Whoami } from '../shared/contract/reads.js';
 
 const main = document.getElementById('main')!;
 const nav = document.getElementById('nav')!;

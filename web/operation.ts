@@ -6,7 +6,8 @@ import { announce, facts, h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { planView } from './plan-views.js';
 import { scopeOf } from './scope.js';
-import type { StagedOperation, Whoami } from './types.js';
+import type { Whoami } from '../shared/contract/reads.js';
+import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
 
 const BASE = '/api/v1/cli/staged-operations';
 

@@ -3,7 +3,9 @@
 // terms a bookkeeper checks. Everything shown is read from the plan itself.
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
-import type { Line, ReconcilePlan, RepairAction, RepairPlan, ReversalPlan, StagedOperation } from './types.js';
+import type {
+  LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
+} from '../shared/contract/staged-operation.js';
 
 export function planView(op: StagedOperation): HTMLElement {
   switch (op.kind) {

@@ -1,6 +1,8 @@
 // What an operation holds and a one-line summary, for the inbox rows
 // (docs/http-api.md §6.3 scope keys; summary fields from shared/domain/staged-summary.ts).
-import type { ReconcilePlan, RepairPlan, ReversalPlan, StagedOperation } from './types.js';
+import type {
+  LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, ReversalPlan, StagedOperationDetail as StagedOperation,
+} from '../shared/contract/staged-operation.js';
 
 export function scopeOf(op: StagedOperation): string {
   switch (op.kind) {

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
-import type { Scope, TokenIdentity } from '../../shared/storage/api-tokens.js';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
+import type { TokenIdentity } from '../../shared/storage/api-tokens.js';
 import { locals } from '../context.js';
 import { tokenLookupFor } from '../token-cache.js';
 
@@ -23,7 +24,7 @@ export function requireAuth(db: Db): RequestHandler {
 }
 
 /** As requireAuth, and 403 without the scope. */
-export function requireScope(db: Db, scope: Scope): RequestHandler {
+export function requireScope(db: Db, scope: TokenScope): RequestHandler {
   return async (req, res, next) => {
     const identity = await identify(db, req.get('authorization'));
     if (!identity.scopes.includes(scope)) throw new AppError('forbidden', { details: { required_scope: scope } });

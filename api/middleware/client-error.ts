@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorEnvelope } from '../../shared/envelope.js';
+import { errorEnvelope } from '../../shared/contract/envelope.js';
 import { AppError } from '../../shared/errors.js';
 
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
-import { duplicateKeyPointer } from './duplicate-keys.js';
+import { repeatedMemberPointer } from '../repeated-json-members.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -43,7 +43,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   parseJson(req, res, (err?: unknown) => {
     if (err) { next(err); return; }
     const text = rawText.get(req);
-    const pointer = text === undefined ? null : duplicateKeyPointer(text);
+    const pointer = text === undefined ? null : repeatedMemberPointer(text);
     if (pointer !== null) {
       next(new AppError('malformed_json', { message: `The request body repeats the key at ${pointer}; each key may appear once.`, details: { reason: 'duplicate_key', pointer } }));
       return;

@@ -3,7 +3,7 @@
 // dist/web/ (web/tsconfig.json, scripts/copy-web-assets.mjs). The page talks
 // to the same /api/v1/cli/... endpoints as every other client; there is no
 // back end of its own. A plain middleware, not a Router route: the page is
-// not part of the JSON API contract (shared/schemas/api-contract.ts).
+// not part of the JSON API contract (shared/contract/routes.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

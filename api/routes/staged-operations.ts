@@ -5,7 +5,7 @@
 // 202 and job polling rules (api/stage-handler.ts).
 import { Router, type Response } from 'express';
 import type { Db } from 'mongodb';
-import { successEnvelope } from '../../shared/envelope.js';
+import { successEnvelope } from '../../shared/contract/envelope.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageOperation } from '../../shared/queue/stage-jobs.js';
 import {

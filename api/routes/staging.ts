@@ -1,8 +1,9 @@
 // The three staging endpoints (docs/http-api.md): each is scope → schema →
-// runStage. What differs is only the path, the scope, the schema and how the
-// validated request becomes the job's input.
+// runStage. Path and scope come from the route table (shared/contract/routes.ts);
+// what differs here is only how the validated request becomes the job's input.
 import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
+import { expressPath, requiredScope, routeOf } from '../../shared/contract/routes.js';
 import { AppError, type FieldError } from '../../shared/errors.js';
 import type { StageJobInputs, StageOperation } from '../../shared/queue/stage-jobs.js';
 import { linkRepairStageRequestSchema, type LinkRepairStageRequestBody } from '../../shared/schemas/link-repair-stage.js';
@@ -10,7 +11,6 @@ import { reconcileStageRequestSchema, type ReconcileStageRequestBody } from '../
 import {
   reversalStageParamsSchema, reversalStageRequestSchema, type ReversalStageParams, type ReversalStageRequestBody,
 } from '../../shared/schemas/reversal-stage.js';
-import type { Scope } from '../../shared/storage/collections.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 import { requireScope } from '../middleware/auth.js';
 import { operation as nameOperation } from '../middleware/request-id.js';
@@ -18,8 +18,6 @@ import { runStage, type StageDeps } from '../stage-handler.js';
 
 interface StagingRoute<Op extends StageOperation> {
   operation: Op;
-  path: string;
-  scope: Scope;
   /** The job's input from the request, or every problem with a JSON pointer. */
   input(req: Request): Validation<StageJobInputs[Op]>;
 }
@@ -34,8 +32,6 @@ const validateReconcileBody = compile<ReconcileStageRequestBody>(reconcileStageR
 
 const reversal: StagingRoute<'ledger_reversal.stage'> = {
   operation: 'ledger_reversal.stage',
-  path: '/api/v1/cli/ledger/entries/:entry_id/reverse/stage',
-  scope: 'ledger:stage',
   input: (req) => {
     const params = validateReversalParams({ entry_id: req.params.entry_id });
     const body = validateReversalBody(bodyOf(req));
@@ -47,20 +43,17 @@ const reversal: StagingRoute<'ledger_reversal.stage'> = {
 
 const repair: StagingRoute<'ledger_link_repair.stage'> = {
   operation: 'ledger_link_repair.stage',
-  path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
-  scope: 'bank:stage',
   input: (req) => validateRepairBody(bodyOf(req)),
 };
 
 const reconcile: StagingRoute<'bank_reconcile.stage'> = {
   operation: 'bank_reconcile.stage',
-  path: '/api/v1/cli/bank-matches/reconcile/stage',
-  scope: 'bank:stage',
   input: (req) => validateReconcileBody(bodyOf(req)),
 };
 
 function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDeps, route: StagingRoute<Op>): void {
-  router.post(route.path, nameOperation(route.operation), requireScope(db, route.scope), async (req, res) => {
+  const contract = routeOf(route.operation);
+  router.post(expressPath(contract.path), nameOperation(route.operation), requireScope(db, requiredScope(contract)), async (req, res) => {
     const input = route.input(req);
     if (!input.ok) throw new AppError('validation_failed', { errors: input.errors });
     await runStage(deps, res, route.operation, input.value);

@@ -3,7 +3,7 @@
 // beyond what the token itself grants is revealed.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
-import { successEnvelope } from '../../shared/envelope.js';
+import { successEnvelope } from '../../shared/contract/envelope.js';
 import { locals } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { operation } from '../middleware/request-id.js';

@@ -7,7 +7,8 @@ import type { Db } from 'mongodb';
 import { importBooks } from '../../shared/books/import.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
-import { createToken, SCOPES } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
+import { createToken } from '../../shared/storage/api-tokens.js';
 import { collections } from '../../shared/storage/collections.js';
 
 export async function load(db: Db, file: BooksFile): Promise<void> {
@@ -21,7 +22,7 @@ export async function loadDemoOrg(db: Db, orgId: string, size: number): Promise<
 
 /** A token with every scope, for the org. */
 export async function tokenFor(db: Db, orgId: string): Promise<string> {
-  return (await createToken(db, { org_id: orgId, actor: 'bench', scopes: [...SCOPES] })).token;
+  return (await createToken(db, { org_id: orgId, actor: 'bench', scopes: [...TOKEN_SCOPES] })).token;
 }
 
 /**

@@ -7,6 +7,7 @@
 // across these retries, so a retry after a dropped connection replays the
 // first answer instead of staging twice, and a retry after a 503 is the same
 // request, not a second one (docs/http-api.md §6.2).
+import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/contract/envelope.js';
 import type { Profile } from './config.js';
 
 export interface Answer {
@@ -18,15 +19,13 @@ export interface Answer {
   envelope: Envelope | null;
 }
 
-export interface Envelope {
-  ok: boolean;
-  operation: string | null;
-  request_id: string;
-  /** Differs per operation; output/answer-data.ts tells the shapes apart. */
-  data?: unknown;
-  warnings?: Array<{ code: string; message: string; details?: Record<string, unknown> }>;
-  error?: { code: string; status: number; retryable: boolean; message: string; details?: Record<string, unknown>; errors?: Array<{ pointer: string; message: string }> };
-}
+/**
+ * The envelope as parsed (shared/contract/envelope.ts): the fields of either
+ * shape, `data` (differs per operation; output/answer-data.ts tells the
+ * shapes apart), `warnings` and `error` each possibly absent.
+ */
+export type Envelope = Pick<SuccessEnvelope, 'operation' | 'request_id'> & { ok: boolean }
+  & Partial<Pick<SuccessEnvelope, 'data' | 'warnings'>> & Partial<Pick<ErrorEnvelope, 'error'>>;
 
 export interface Request {
   method: 'GET' | 'POST';

@@ -16,8 +16,8 @@ import type { RepairAction, LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
 import { fail, ok, type Result } from './result.js';
+import type { StagedKind } from './staged-kind.js';
 
-export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
 export type BookCollection = Precondition['collection'];
 type Fields = Record<string, unknown>;
 

@@ -2,10 +2,17 @@
 // staging path"). A pure decide function returns a Decision; the worker's
 // commit step writes it; the API's outcome mapper answers it. Plain data
 // only: a Decision crosses no process boundary as a class instance.
-import { ERROR_TABLE, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
 import type { Warning } from '../warnings.js';
 import type { Precondition } from './books.js';
-import type { ScopeClaim } from './scope.js';
+
+/** The plan locks a staged plan claims (docs/http-api.md §6.3): its scope key and every entry and transaction it touches. */
+export interface ScopeClaim {
+  /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
+  scope_key: string;
+  entry_ids: string[];
+  transaction_ids: string[];
+}
 
 /** A blocker of a plan that cannot be staged until the books change (e.g. a repair's frozen links). */
 export interface Blocker {
@@ -57,4 +64,3 @@ export type Decision<Plan> = StagedDecision<Plan> | ExistingDecision | NoopDecis
 export const refused = (code: ErrorCode, details: Record<string, unknown> = {}): RefusedDecision => ({ outcome: 'refused', code, details });
 
 /** Whether the same request may succeed later (the error table's `retryable`). */
-export const isRetryable = (decision: RefusedDecision): boolean => ERROR_TABLE[decision.code].retryable;

@@ -1,7 +1,7 @@
 // An inbox document as the duplicate rules compare it (docs/decisions-duplicates.md):
 // each field the rules read, normalised once, and missing when the document
 // does not say it, so that a missing field never ties two documents together.
-import { isCalendarDate } from '../dates.js';
+import { isCalendarDate } from './dates.js';
 import type { InboxDocument, InboxDocumentStatus } from './books.js';
 import { normaliseInvoiceNumber } from './invoice-number.js';
 import { vendorKey } from './vendor-key.js';

@@ -2,14 +2,9 @@
 // claims its scope key and every entry and transaction it touches; the
 // storage layer turns a claim into unique lock documents.
 import { compareIds } from './books.js';
-import { refused, type Decision, type ExistingDecision, type RefusedDecision } from './decision.js';
+import { refused, type Decision, type ExistingDecision, type RefusedDecision, type ScopeClaim } from './decision.js';
 
-export interface ScopeClaim {
-  /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
-  scope_key: string;
-  entry_ids: string[];
-  transaction_ids: string[];
-}
+export type { ScopeClaim };
 
 /** A pending staged operation that holds part of a scope. */
 export interface PendingHolder {

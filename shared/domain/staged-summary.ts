@@ -3,7 +3,7 @@
 import type { LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
-import type { StagedKind } from './apply-journal.js';
+import type { StagedKind } from './staged-kind.js';
 
 export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
   switch (kind) {

@@ -4,7 +4,7 @@
 // never delays staging jobs, and the worker runs them with their own
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
-import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
+import type { GroupPage, GroupPosition } from '../contract/reads.js';
 
 export const READ_QUEUE = 'read';
 

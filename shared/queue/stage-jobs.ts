@@ -3,11 +3,12 @@
 // typed Queue<Data, Result, Name>. The API enqueues with it, the worker
 // dispatches on it; the API never computes a plan, the worker never builds an
 // HTTP answer.
-import type { ErrorCode } from '../errors.js';
+import type { StageAnswer } from '../contract/staging-answer.js';
 import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js';
 import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
 import type { ReversalStageInput } from '../schemas/reversal-stage.js';
-import type { Warning } from '../warnings.js';
+
+export type { StageAnswer };
 
 export const STAGE_QUEUE = 'stage';
 
@@ -47,26 +48,6 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
 
 /** Job data narrowed by its operation: `switch (data.operation)` narrows `data.input`. */
 export type AnyStageJobData = { [Op in StageOperation]: StageJobData<Op> }[StageOperation];
-
-/**
- * What a finished staging job answers, in the domain's words: the outcome and
- * the contract's result `data` (docs/http-api.md "Result shapes"). HTTP
- * statuses and headers are the API's business (api/outcome.ts).
- */
-export type StageAnswer =
-  | {
-      operation: string;
-      outcome: 'staged';
-      /** false when the very same plan was already pending and that operation is answered. */
-      created: boolean;
-      staged_operation_id: string;
-      data: Record<string, unknown>;
-      warnings: Warning[];
-    }
-  | { operation: string; outcome: 'noop' | 'blocked'; data: Record<string, unknown>; warnings: Warning[] }
-  /** A review or apply step that succeeded: 200 with the operation. */
-  | { operation: string; outcome: 'done'; data: Record<string, unknown>; warnings: Warning[] }
-  | { operation: string; outcome: 'refused'; code: ErrorCode; details: Record<string, unknown> };
 
 /**
  * What BullMQ keeps as a job's return value: a pointer to the stored answer

@@ -1,7 +1,7 @@
 // JSON schemas of the envelope every answer with a body has (shared/envelope.ts,
 // README "The HTTP API"). The OpenAPI document wraps each route's `data`
 // schema in these, and lists the error codes each status can carry.
-import { API_VERSION } from '../envelope.js';
+import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';
 
 const operationName = { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }], description: 'The operation answered, e.g. `ledger_reversal.stage`; null when no route matched.' } as const;

@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document of the API, built from the route table
-// (api-contract.ts) and the same JSON schema objects the routes compile with
+// (shared/contract/routes.ts) and the same JSON schema objects the routes compile with
 // Ajv: one source of truth. Served at GET /api/v1/openapi.json and written to
 // docs/openapi.json by `npm run openapi`.
-import { API_VERSION } from '../envelope.js';
+import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';
-import { API_ROUTES, type ResponseHeader, type RouteContract } from './api-contract.js';
+import { API_ROUTES, type ResponseHeader, type RouteContract } from '../contract/routes.js';
 import { errorEnvelopeSchema, fieldErrorSchema, successEnvelopeSchema, warningSchema } from './envelope.js';
 import { inboxDuplicatesResponseSchema } from './inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from './link-repair-stage.js';

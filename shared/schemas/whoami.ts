@@ -1,6 +1,6 @@
 // GET /api/v1/cli/whoami (docs/review-page.md): who a token is, so that a
 // client (the review page) shows only the actions the token may take.
-import { SCOPES } from '../storage/collections.js';
+import { TOKEN_SCOPES } from '../domain/token-scopes.js';
 
 export const whoamiSchema = {
   title: 'Who am I',
@@ -10,6 +10,6 @@ export const whoamiSchema = {
   properties: {
     org_id: { type: 'string' },
     actor: { type: 'string' },
-    scopes: { type: 'array', items: { enum: [...SCOPES] }, description: 'The scopes the token carries.' },
+    scopes: { type: 'array', items: { enum: [...TOKEN_SCOPES] }, description: 'The scopes the token carries.' },
   },
 } as const;

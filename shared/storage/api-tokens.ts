@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { collections, type Scope } from './collections.js';
+import type { TokenScope } from '../domain/token-scopes.js';
+import { collections } from './collections.js';
 
-export { SCOPES, type Scope } from './collections.js';
-
-export interface TokenIdentity { token_id: string; org_id: string; actor: string; scopes: Scope[] }
+export interface TokenIdentity { token_id: string; org_id: string; actor: string; scopes: TokenScope[] }
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export async function createToken(db: Db, input: { org_id: string; actor: string; scopes: Scope[] }): Promise<TokenIdentity & { token: string }> {
+export async function createToken(db: Db, input: { org_id: string; actor: string; scopes: TokenScope[] }): Promise<TokenIdentity & { token: string }> {
   const token = `bst_${randomBytes(32).toString('base64url')}`;
   const token_id = `tok_${randomBytes(8).toString('hex')}`;
   await collections(db).apiTokens.insertOne({ _id: hashSecret(token), token_id, ...input, created_at: new Date().toISOString() });

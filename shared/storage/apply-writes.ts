@@ -8,6 +8,7 @@
 import type { Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export type WriteOutcome = 'done' | 'conflict';
 
@@ -75,7 +76,7 @@ async function insertOnce(db: Db, orgId: string, collection: string, id: string,
     await db.collection<Doc>(collection).insertOne({ ...fields, _id: id, org_id: orgId });
     return true;
   } catch (err) {
-    if ((err as { code?: number }).code === 11000) return false;
+    if (isUniqueViolation(err)) return false;
     throw err;
   }
 }

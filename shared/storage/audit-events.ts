@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -14,7 +14,7 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>
   try {
     await collections(db).auditEvents.insertOne({ _id, ...event });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
 }
 
@@ -34,7 +34,7 @@ export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id'> 
     await events.insertOne({ _id, ...event });
     return { _id, ...event };
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
   const existing = await events.findOne({ _id });
   if (!existing) throw new Error(`transition claim ${_id} vanished`);

@@ -18,11 +18,6 @@ export async function findEntry(db: Db, orgId: string, id: string): Promise<Ledg
   return doc ? fromStored<LedgerEntry>(doc) : null;
 }
 
-export async function findEntries(db: Db, orgId: string, filter: Filter<Stored<LedgerEntry>>): Promise<LedgerEntry[]> {
-  const docs = await collections(db).ledgerEntries.find({ ...filter, org_id: orgId }).toArray();
-  return docs.map((d) => fromStored<LedgerEntry>(d));
-}
-
 export async function findAccount(db: Db, orgId: string, id: string): Promise<BankAccount | null> {
   const doc = await collections(db).bankAccounts.findOne({ _id: id, org_id: orgId });
   return doc ? fromStored<BankAccount>(doc) : null;
@@ -33,7 +28,6 @@ export async function findTransactions(db: Db, orgId: string, filter: Filter<Sto
   return docs.map((d) => fromStored<BankTransaction>(d));
 }
 
-
 /** The transactions with these ids (of any account of the org); see where-in.ts for how. */
 export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<BankTransaction[]> {
   return (await findWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
@@ -42,11 +36,6 @@ export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly
 /** The links whose `field` is one of `ids` (of these transactions, or to these entries); see where-in.ts for how. */
 export async function findLinks(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
   return (await findWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
-}
-
-/** The ledger entries with these ids; see where-in.ts for how. */
-export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
-  return (await findWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
 }
 
 /**

@@ -3,8 +3,10 @@
 import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
 import type { Warning } from '../warnings.js';
-import type { StageAnswer } from '../queue/stage-jobs.js';
+import type { StageAnswer } from '../contract/staging-answer.js';
+import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
@@ -12,20 +14,16 @@ export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; or
 
 export type OrgDoc = Omit<Org, 'id'> & { _id: string };
 
-export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
-
 /** Only the SHA-256 of a secret is stored; the secret is shown once. */
 export interface ApiTokenDoc {
   _id: string; // sha256 hex of the secret
   token_id: string;
   org_id: string;
   actor: string;
-  scopes: Scope[];
+  scopes: TokenScope[];
   created_at: string;
 }
 
-export type StagedKind = 'bank_reconcile' | 'ledger_link_repair' | 'ledger_reversal';
 export type { StagedStatus };
 
 /** One transition; `request_id` is absent on operations staged before it was recorded. */

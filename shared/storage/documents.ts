@@ -1,14 +1,9 @@
 // Stored documents are domain records with `_id` for `id` and the owning
-// `org_id`. Every read filters by org_id; these two functions are the only
+// `org_id`. Every read filters by org_id; this function is the only
 // place that translates.
 import type { Stored } from './collections.js';
 
 export type { Stored };
-
-export function toStored<T extends { id: string }>(orgId: string, record: T): Stored<T> {
-  const { id, ...rest } = record;
-  return { _id: id, org_id: orgId, ...rest };
-}
 
 // TypeScript cannot follow "Omit 'id', add '_id' and 'org_id', then undo it"
 // through a type parameter, so the generic signature states the mapping and

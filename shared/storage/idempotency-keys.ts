@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type IdempotencyKeyDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -30,7 +30,7 @@ export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ cla
       await keys.insertOne(record);
       return { claimed: true, record };
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
     const existing = await keys.findOne({ _id: doc._id });
     // Swept between the failed insert and this read: claim it again.
@@ -56,7 +56,7 @@ export async function moveKeyToNewJob(db: Db, record: IdempotencyKeyDoc): Promis
   try {
     await keys.insertOne({ ...record, _id: successorId, job_id: jobId });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     jobId = (await keys.findOne({ _id: successorId }))?.job_id ?? jobId;
   }
   // Every retry that saw the same old job sets the same successor: idempotent.

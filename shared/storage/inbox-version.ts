@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /** The version of an organisation whose inbox no writer has marked yet (data loaded before versions existed). */
 export const INITIAL_INBOX_VERSION = 'initial';
@@ -32,7 +32,7 @@ export async function bumpInboxVersion(db: Db, orgId: string): Promise<string> {
     await versions.updateOne({ _id: orgId }, set, { upsert: true });
   } catch (err) {
     // Two first bumps raced on the upsert's insert: the document exists now, update it.
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     await versions.updateOne({ _id: orgId }, set);
   }
   return version;

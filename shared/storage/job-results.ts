@@ -5,9 +5,9 @@
 // copy its plan: the plan is stored once, in the staged operation, and joined
 // back here (it never changes once written).
 import type { Db } from 'mongodb';
-import type { StageAnswer } from '../queue/stage-jobs.js';
+import type { StageAnswer } from '../contract/staging-answer.js';
 import { collections, type JobResultDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
   try {
     await collections(db).jobResults.insertOne({ ...doc, answer, expires_at: expires });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Db } from 'mongodb';
 import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
 import { findWhereIn } from './where-in.js';
 
@@ -64,7 +64,7 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
     await c.scopeLocks.insertMany(docs, { ordered: true });
     return true;
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
   const held = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;

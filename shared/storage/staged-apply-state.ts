@@ -1,8 +1,10 @@
 // What a staged operation stores about its apply (docs/staged-lifecycle.md):
 // the journal written once when apply starts, its progress, and the lease of
-// the job running it; then the result.
+// the job running it; then the result (its wire shape: shared/contract/staged-operation.ts).
 import type { JournalWrite } from '../domain/apply-journal.js';
-import type { ErrorBody } from '../errors.js';
+import type { ApplyResult } from '../contract/staged-operation.js';
+
+export type { ApplyResult };
 
 export interface ApplyJournalState {
   writes: JournalWrite[];
@@ -20,15 +22,4 @@ export interface ApplyJournalState {
   started_at: string;
   started_by: string;
   request_id: string;
-}
-
-export interface ApplyResult {
-  status: 'applied' | 'failed' | 'stale';
-  at: string;
-  /** The actor whose apply ended it. */
-  by: string;
-  /** applied: every document written (ids), in journal order. */
-  changes?: Array<{ action: JournalWrite['action']; collection: string; id: string }>;
-  /** failed and stale: the error the apply answered, answered again to every later apply. */
-  error?: ErrorBody;
 }

@@ -12,6 +12,7 @@ import { collections } from './collections.js';
 import { releaseLocks } from './scope-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventDoc };
 
@@ -72,7 +73,7 @@ export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: s
       await db.collection<{ _id: string; org_id: string; owner: string; at: string }>('apply_lease_takeovers')
         .insertOne({ _id: `${id}:${op.apply.lease_until}`, org_id: orgId, owner: jobId, at: now.toISOString() });
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
+      if (isUniqueViolation(err)) return false;
       throw err;
     }
   }

@@ -1,29 +1,8 @@
-// The public shape of a staged operation (docs/staged-lifecycle.md "Show"):
-// what show, each list item, approve, reject and apply answer.
-import type { Precondition } from '../domain/books.js';
+// A stored staged operation as its public shape (docs/staged-lifecycle.md
+// "Show"; the type: shared/contract/staged-operation.ts).
+import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedSummary } from '../domain/staged-summary.js';
-import type { StagedStatus } from '../domain/staged-transitions.js';
-import type { ApplyResult } from './staged-apply-state.js';
-import type { StagedKind, StagedOperationDoc } from './collections.js';
-
-export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
-
-export interface StagedOperationDetail {
-  staged_operation_id: string;
-  kind: StagedKind;
-  status: StagedStatus;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-  input: Record<string, unknown>;
-  plan: unknown;
-  plan_hash: string;
-  summary: Record<string, unknown>;
-  preconditions: Precondition[];
-  history: StagedHistoryView[];
-  /** Once apply ended: applied (with the ids written), failed or stale (with the error answered); else null. */
-  result: ApplyResult | null;
-}
+import type { StagedOperationDoc } from './collections.js';
 
 export function stagedOperationDetail(doc: StagedOperationDoc): StagedOperationDetail {
   return {

@@ -5,7 +5,8 @@
 import type { Db, Filter } from 'mongodb';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';
-import type { StagedKind, StagedOperationDoc } from './collections.js';
+import type { StagedKind } from '../domain/staged-kind.js';
+import type { StagedOperationDoc } from './collections.js';
 
 export interface StagedListPosition { created_at: string; id: string }
 

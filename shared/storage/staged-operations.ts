@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /** Insert once: a retried job finds its own operation already there and gets it back. */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
@@ -9,7 +9,7 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
     await ops.insertOne(doc);
     return doc;
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     const existing = await ops.findOne({ _id: doc._id, org_id: doc.org_id });
     if (!existing) throw err;
     return existing;
@@ -20,7 +20,3 @@ export async function findStagedOperation(db: Db, orgId: string, id: string): Pr
   return collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
 }
 
-export async function findStagedOperations(db: Db, orgId: string, ids: string[]): Promise<StagedOperationDoc[]> {
-  if (ids.length === 0) return [];
-  return collections(db).stagedOperations.find({ org_id: orgId, _id: { $in: ids } }).toArray();
-}

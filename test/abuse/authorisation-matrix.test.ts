@@ -1,6 +1,6 @@
 // Authorisation matrix (issue #17; OWASP API1 broken object-level and API5
 // broken function-level authorisation): every authenticated route of
-// API_ROUTES (shared/schemas/api-contract.ts, so a new route is covered or
+// API_ROUTES (shared/contract/routes.ts, so a new route is covered or
 // fails here for want of a fixture) × {no token, malformed tokens, a revoked
 // token, a token without the route's scope, another organisation, another
 // actor of the same organisation}. Each gets its documented 401/403/404
@@ -8,8 +8,9 @@
 // answer, but for the id, as the 404 for an id that does not exist.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { API_ROUTES, type RouteContract } from '../../shared/schemas/api-contract.js';
-import { SCOPES, revokeToken, createToken } from '../../shared/storage/api-tokens.js';
+import { API_ROUTES, type RouteContract } from '../../shared/contract/routes.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
+import { revokeToken, createToken } from '../../shared/storage/api-tokens.js';
 import { stack } from '../helpers/stack.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
 import { orgFixture, type OrgFixture } from './org-fixture.js';
@@ -92,7 +93,7 @@ describe('abuse: authorisation matrix', function () {
 
   it('401 unauthenticated without a token, with a malformed one, and with a revoked one, on every route', async () => {
     const s = await stack();
-    const revoked = await createToken(s.db, { org_id: a.orgId, actor: 'alice', scopes: [...SCOPES] });
+    const revoked = await createToken(s.db, { org_id: a.orgId, actor: 'alice', scopes: [...TOKEN_SCOPES] });
     expect(await revokeToken(s.db, revoked.token_id)).to.equal(true);
     const malformed = ['', 'Bearer', 'Bearer ', `Basic ${Buffer.from('alice:pw').toString('base64')}`, `Bearer ${a.alice} extra`, `Bearer ${a.alice.slice(0, -1)}`, `bearer${a.alice}`, `Bearer ${'x'.repeat(513)}`];
     for (const route of ROUTES) {
@@ -107,7 +108,7 @@ describe('abuse: authorisation matrix', function () {
     const s = await stack();
     for (const route of ROUTES.filter((r) => r.auth?.scope)) {
       const scope = route.auth!.scope!;
-      const token = await s.token(a.orgId, SCOPES.filter((x) => x !== scope), 'alice');
+      const token = await s.token(a.orgId, TOKEN_SCOPES.filter((x) => x !== scope), 'alice');
       const error = expectError(await send(route, target(route, a), `Bearer ${token}`), 403, 'forbidden', `${route.operation} without ${scope}`);
       expect(error.details).to.deep.equal({ required_scope: scope });
     }
@@ -134,7 +135,7 @@ describe('abuse: authorisation matrix', function () {
 
   it('another actor of the same organisation: 404 for a job it did not start and an operation it may not see', async () => {
     const s = await stack();
-    const bobOnly = await s.token(a.orgId, [...SCOPES], 'bob');
+    const bobOnly = await s.token(a.orgId, [...TOKEN_SCOPES], 'bob');
     for (const route of ROUTES.filter((r) => r.operation === 'jobs.show')) {
       expectError(await send(route, target(route, a), `Bearer ${bobOnly}`), 404, 'not_found', 'jobs.show by another actor');
     }

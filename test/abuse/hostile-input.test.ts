@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
-import { SCOPES } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
 import { queuesIdle, snapshot } from './snapshot.js';
 
@@ -211,7 +211,7 @@ describe('abuse: hostile input', function () {
     const books = new Books();
     books.invoice(1_000, { id: `le_${books.uid}` });
     await s.load(books.file);
-    const token = await s.token(books.orgId, [...SCOPES], 'mallory');
+    const token = await s.token(books.orgId, [...TOKEN_SCOPES], 'mallory');
     await queuesIdle();
     const before = await snapshot();
 

@@ -3,7 +3,7 @@
 // finished job), and tokens for the actors the authorisation and load tests
 // play. Ids carry the org's random uid, so another org's ids are easy to spot.
 import { expect } from 'chai';
-import { SCOPES, type Scope } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -39,7 +39,7 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
   books.doc({ file: { sha256: sha, name: 'a.pdf', size: 1, mime: 'application/pdf' } });
   books.doc({ file: { sha256: sha, name: 'b.pdf', size: 1, mime: 'application/pdf' } });
   await s.load(books.file);
-  const all: Scope[] = [...SCOPES];
+  const all: TokenScope[] = [...TOKEN_SCOPES];
   const alice = await s.token(books.orgId, all, 'alice');
   const bob = await s.token(books.orgId, all, 'bob');
   const carol = await s.token(books.orgId, ['staged:read', 'staged:apply'], 'carol');

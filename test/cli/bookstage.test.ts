@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { SCOPES } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import type { DuplicatesPageData, PendingData, ReversalData, StagedListData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
@@ -14,7 +14,7 @@ import { stack } from '../helpers/stack.js';
 import { startDropProxy } from './drop-proxy.js';
 import { envelopeOf, runCli } from './run-cli.js';
 
-async function loaded(books: Books, scopes: readonly string[] = SCOPES): Promise<{ url: string; token: string }> {
+async function loaded(books: Books, scopes: readonly string[] = TOKEN_SCOPES): Promise<{ url: string; token: string }> {
   const s = await stack();
   await s.load(books.file);
   return { url: s.baseUrl, token: await s.token(books.orgId, scopes as never) };

@@ -12,7 +12,8 @@ import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { importBooks } from '../../shared/books/import.js';
-import { createToken, type Scope } from '../../shared/storage/api-tokens.js';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
+import { createToken } from '../../shared/storage/api-tokens.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 
@@ -31,7 +32,7 @@ export interface OwnStack {
   db: Db;
   workerLogs: string[];
   load(file: BooksFile): Promise<void>;
-  token(orgId: string, scopes: Scope[], actor?: string): Promise<string>;
+  token(orgId: string, scopes: TokenScope[], actor?: string): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../shared/domain/reversal-plan.js';
 import type { ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import type { StagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
+import type { StagedOperationDetail } from '../../shared/contract/staged-operation.js';
 
 /**
  * A staging answer: `staged` carries the operation (id, status, expiry),

@@ -11,7 +11,8 @@ import type { Db } from 'mongodb';
 import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
-import { createToken, type Scope } from '../../shared/storage/api-tokens.js';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
+import { createToken } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { startServices, stopServices } from '../../scripts/services/lifecycle.js';
@@ -28,7 +29,7 @@ export interface Stack {
   workerLogs: string[];
   /** Load books through the same importer as `admin books import`; throws on a refused file. */
   load(file: BooksFile): Promise<void>;
-  token(orgId: string, scopes: Scope[], actor?: string): Promise<string>;
+  token(orgId: string, scopes: TokenScope[], actor?: string): Promise<string>;
   /** Start the worker, optionally with extra environment (e.g. BOOKSTAGE_TEST_FAULTS); a no-op while one runs. */
   startWorker(extraEnv?: Record<string, string>): Promise<void>;
   /** SIGKILL the worker: a crash, nothing finishes. */
@@ -123,7 +124,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
       const result = await importBooks(mongo.db, file);
       if (!result.ok) throw new Error(`books refused: ${JSON.stringify(result.errors)}`);
     },
-    async token(orgId: string, scopes: Scope[], actor = 'alice') {
+    async token(orgId: string, scopes: TokenScope[], actor = 'alice') {
       return (await createToken(mongo.db, { org_id: orgId, actor, scopes })).token;
     },
     startWorker,

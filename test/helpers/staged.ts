@@ -1,6 +1,6 @@
 // Shortcuts for the staged-operation lifecycle tests: the actors of one org
 // and the calls they make.
-import type { Scope } from '../../shared/storage/api-tokens.js';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
 import { stack } from './stack.js';
@@ -20,8 +20,8 @@ export interface Actors {
 
 export async function actors(orgId: string): Promise<Actors> {
   const s = await stack();
-  const stageScopes: Scope[] = ['bank:stage', 'ledger:stage', 'staged:read', 'staged:apply'];
-  const reviewScopes: Scope[] = ['staged:read', 'staged:approve', 'staged:apply'];
+  const stageScopes: TokenScope[] = ['bank:stage', 'ledger:stage', 'staged:read', 'staged:apply'];
+  const reviewScopes: TokenScope[] = ['staged:read', 'staged:approve', 'staged:apply'];
   return {
     alice: await s.token(orgId, stageScopes, 'alice'),
     bob: await s.token(orgId, reviewScopes, 'bob'),

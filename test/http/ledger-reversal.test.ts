@@ -3,7 +3,7 @@ import type { ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { utcDate } from '../../shared/dates.js';
+import { utcDate } from '../../shared/domain/dates.js';
 
 const path = (entryId: string): string => `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { utcDate } from '../../shared/dates.js';
+import { utcDate } from '../../shared/domain/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import type { Scope } from '../../shared/storage/api-tokens.js';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { collections } from '../../shared/storage/collections.js';
 import { IN_CHUNK_SIZE } from '../../shared/storage/where-in.js';
 import { EQUALITY_QUERY_MAX } from '../../shared/storage/where-in.js';
@@ -12,7 +12,7 @@ import { stack } from '../helpers/stack.js';
 
 const PATH = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 
-async function load(books: Books, scopes: Scope[] = ['bank:stage']): Promise<string> {
+async function load(books: Books, scopes: TokenScope[] = ['bank:stage']): Promise<string> {
   const s = await stack();
   await s.load(books.file);
   return s.token(books.orgId, scopes);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ensureSchemathesis } from '../../scripts/schemathesis-venv.js';
-import { SCOPES } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import type { ReversalData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
@@ -46,7 +46,7 @@ describe('schemathesis against the live API', function () {
     books.doc({ file: { sha256: sha, name: 'y.pdf', size: 1, mime: 'application/pdf' }, received_at: '2026-02-03T09:00:00.000Z' });
     const reversible = [books.invoice(2_000), books.invoice(2_500)];
     await s.load(books.file);
-    const token = await s.token(books.orgId, [...SCOPES], 'agent:schemathesis');
+    const token = await s.token(books.orgId, [...TOKEN_SCOPES], 'agent:schemathesis');
     // Staged operations to review: one its own (approve answers self_approval_forbidden), one another actor's (approve succeeds).
     const other = await s.token(books.orgId, ['ledger:stage'], 'carol');
     const staged: string[] = [];

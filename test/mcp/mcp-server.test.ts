@@ -15,7 +15,7 @@ import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../sha
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
-import { SCOPES, type Scope } from '../../shared/storage/api-tokens.js';
+import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { approve, doc } from '../helpers/staged.js';
@@ -117,7 +117,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     t = testBooks();
     await s.load(t.books.file);
     url = s.baseUrl;
-    alice = await s.token(t.books.orgId, SCOPES as unknown as Scope[], 'alice');
+    alice = await s.token(t.books.orgId, TOKEN_SCOPES as unknown as TokenScope[], 'alice');
     bob = await s.token(t.books.orgId, ['staged:read', 'staged:approve'], 'bob');
     mcp = await startMcp({ url, token: alice });
     sessions.push(mcp);

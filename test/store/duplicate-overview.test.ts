@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups } from '../../shared/domain/duplicate-groups.js';
 import { collections } from '../../shared/storage/collections.js';
-import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../shared/storage/duplicate-overview.js';
+import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { bumpInboxVersion, currentInboxVersion } from '../../shared/storage/inbox-version.js';
 import { Books } from '../helpers/books.js';

@@ -2,12 +2,101 @@
 // from the inbox's point of view: the page comes from the overview
 // materialized for the current inbox version, which the first reader of a new
 // version computes once for everyone (docs/duplicate-overview.md).
+//
+// One recompute per version, shared by concurrent readers: the first reader
+// to find no overview for (org, version) inserts `{_id: ORG:VERSION, state:
+// 'computing'}`; MongoDB's unique `_id` lets exactly one insert win (FerretDB's
+// updateOne is no atomic compare-and-set, so a claim is an insert). The others
+// wait until it is `ready`. A claim older than CLAIM_ABANDONED_MS is taken
+// to be dead (its worker crashed) and is replaced. The reads and writes are
+// shared/storage/duplicate-overview.ts; grouping and chunking are the
+// domain's.
 import type { Db } from 'mongodb';
-import type { GroupPage } from '../../shared/domain/duplicate-groups.js';
+import type { InboxDocument } from '../../shared/domain/books.js';
+import { findDuplicateGroups, type GroupPage, type GroupPageOptions } from '../../shared/domain/duplicate-groups.js';
+import { chunkGroups, pageFromChunks, type ChunkSummary } from '../../shared/domain/duplicate-overview.js';
 import type { InboxDuplicatesListInput } from '../../shared/queue/read-jobs.js';
-import { readDuplicatePage } from '../../shared/storage/duplicate-overview.js';
+import type { DuplicateOverviewChunkDoc, DuplicateOverviewDoc } from '../../shared/storage/collections.js';
+import {
+  deleteOverviewChunks, deleteOverviewClaim, findCurrentOverview, insertOverviewClaim, loadChunk, markOverviewReady, removeOlderOverviews,
+  writeOverviewChunks, type OverviewPage,
+} from '../../shared/storage/duplicate-overview.js';
+import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+
+/** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
+export const CLAIM_ABANDONED_MS = 5 * 60_000;
+/** How often a reader waiting for another's computation looks again. */
+const WAIT_POLL_MS = 20;
+/** A page whose chunks were cleaned up under it (a newer version became ready) is read again from the top, this often at most. */
+const PAGE_ATTEMPTS = 3;
+
+export class OverviewWaitTimeout extends Error {
+  constructor(overviewId: string) {
+    super(`the duplicate overview ${overviewId} was still being computed when the read's deadline passed`);
+  }
+}
 
 export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput, deadline?: Date): Promise<GroupPage> {
   const page = await readDuplicatePage(db, orgId, { limit: input.limit, min_confidence: input.min_confidence, after: input.after }, deadline);
   return { groups: page.groups, next_after: page.next_after };
+}
+
+/**
+ * A page of the organisation's duplicate groups: exactly what pageGroups over
+ * findDuplicateGroups of the current inbox answers, read from the overview of
+ * the current inbox version (computed first if nobody has). `deadline`: stop
+ * waiting for another reader's computation then (OverviewWaitTimeout).
+ */
+export async function readDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, deadline?: Date): Promise<OverviewPage> {
+  for (let attempt = 1; ; attempt++) {
+    const { overview, computed } = await readyOverview(db, orgId, deadline);
+    const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
+    const page = await pageFromChunks(index, options, (n) => loadChunk(db, overview._id, n));
+    if (page) return { ...page, version: overview.version, computed };
+    // A chunk was gone: a newer version became ready and cleaned this one up meanwhile.
+    if (attempt >= PAGE_ATTEMPTS) throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
+  }
+}
+
+/** The ready overview of the current inbox version: stored, computed here, or awaited from the reader computing it. */
+export async function readyOverview(db: Db, orgId: string, deadline?: Date): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
+  for (;;) {
+    // Read again on every turn: an import finishing meanwhile makes the awaited version obsolete.
+    const { id, version, existing } = await findCurrentOverview(db, orgId);
+    if (existing?.state === 'ready') return { overview: existing, computed: false };
+    if (!existing) {
+      const claim: DuplicateOverviewDoc = { _id: id, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() };
+      // Another reader claimed it first: wait for theirs.
+      if (!(await insertOverviewClaim(db, claim))) continue;
+      return { overview: await computeOverview(db, claim), computed: true };
+    }
+    if (Date.now() - Date.parse(existing.claimed_at) > CLAIM_ABANDONED_MS) {
+      // Its reader died: remove that claim (only that one) and claim again.
+      await deleteOverviewClaim(db, id, existing.claimed_at);
+      continue;
+    }
+    if (deadline && Date.now() >= deadline.getTime()) throw new OverviewWaitTimeout(id);
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
+}
+
+/** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
+async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
+  const documents = await findGroupableInboxDocuments(db, claim.org_id);
+  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
+  const groups = findDuplicateGroups(documents as InboxDocument[]);
+  const { chunks, index } = chunkGroups(groups);
+  const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
+    _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
+  }));
+  await writeOverviewChunks(db, docs);
+  const result = { state: 'ready' as const, ready_at: new Date().toISOString(), group_count: groups.length, chunk_count: index.length, chunks_json: JSON.stringify(index) };
+  const ready: DuplicateOverviewDoc = { ...claim, ...result };
+  if ((await markOverviewReady(db, claim, result)) === 'gone') {
+    // A newer version became ready first and removed this claim: these chunks belong to nobody.
+    await deleteOverviewChunks(db, claim.org_id, claim._id);
+    return ready; // the page read finds its chunks gone and reads the newer version
+  }
+  await removeOlderOverviews(db, ready);
+  return ready;
 }

@@ -5,7 +5,7 @@
 // entries those links point to elsewhere. The pure rule decides the rest.
 import { refused } from '../../shared/domain/decision.js';
 import { decideLinkRepair, type LinkRepairInput, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import { utcDate } from '../../shared/dates.js';
+import { utcDate } from '../../shared/domain/dates.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import type { JobContext } from '../job-context.js';

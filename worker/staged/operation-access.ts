@@ -7,7 +7,6 @@ import { AppError } from '../../shared/errors.js';
 import type { LifecycleJobInput } from '../../shared/queue/stage-jobs.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 
-export type LifecycleOperation = 'staged_operations.approve' | 'staged_operations.reject' | 'staged_operations.apply';
 import { stagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';

@@ -7,7 +7,7 @@ import type { PendingHolder } from '../../shared/domain/scope.js';
 import { refused, type Decision } from '../../shared/domain/decision.js';
 import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
-import type { StagedKind } from '../../shared/storage/collections.js';
+import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { JobContext } from '../job-context.js';
 import { liveHolders } from '../../shared/storage/scope-locks.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';

@@ -1,10 +1,10 @@
 // The MCP tools of `bookstage mcp` (docs/mcp.md): one per API call, named
-// for what it does, each bound to its route in shared/schemas/api-contract.ts
+// for what it does, each bound to its route in shared/contract/routes.ts
 // by the route's operation name, so that its schemas are the API's own.
 // Review and apply are off unless a person starts the server with
 // --allow-review / --allow-apply (README "Use from an AI agent").
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { API_ROUTES, type RouteContract } from '../../../shared/schemas/api-contract.js';
+import { API_ROUTES, type RouteContract } from '../../../shared/contract/routes.js';
 
 /** Which start-up flag a tool needs; null: always there. */
 export type ToolGate = 'review' | 'apply' | null;

@@ -1,12 +1,12 @@
 // The JSON Schemas of each MCP tool, built from its route's entry in
-// shared/schemas/api-contract.ts (one source: the objects the API validates
+// shared/contract/routes.ts (one source: the objects the API validates
 // with). Input: the route's path, query and body properties in one object,
 // plus `idempotency_key` and `wait_seconds` for the calls that take those
 // headers. Output: the route's `data` schemas with `request_id` and
 // `warnings` beside the fields, or a refusal (docs/mcp.md "Results").
 import { errorEnvelopeSchema, warningSchema } from '../../../shared/schemas/envelope.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import type { RouteContract } from '../../../shared/schemas/api-contract.js';
+import type { RouteContract } from '../../../shared/contract/routes.js';
 
 type Schema = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js'
 import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
-import type { StagedOperationDetail } from '../../../shared/storage/staged-operation-view.js';
+import type { StagedOperationDetail } from '../../../shared/contract/staged-operation.js';
 
 export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail };
 

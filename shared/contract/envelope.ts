@@ -1,6 +1,6 @@
 // The CLI envelope (docs/http-api.md §4): every response with a body is one of these.
-import type { ErrorBody } from './errors.js';
-import type { Warning } from './warnings.js';
+import type { ErrorBody } from '../errors.js';
+import type { Warning } from '../warnings.js';
 
 export type { Warning };
 

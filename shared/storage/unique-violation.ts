@@ -1,7 +1,7 @@
-// MongoDB's E11000 (FerretDB answers the same code): the one test for "a
-// unique `_id` or index refused this write", which is how every race here is
+// MongoDB's E11000 (FerretDB answers the same code), a unique violation: the
+// one test for "a unique `_id` or index refused this write", which is how every race here is
 // settled. An unordered bulk insert reports it per document.
-export function isDuplicateKey(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: number; writeErrors?: { code?: number }[] | { code?: number } };
   if (e.code === 11000) return true;
   const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];

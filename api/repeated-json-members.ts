@@ -1,4 +1,4 @@
-// Duplicate member names in a JSON body (docs/http-api.md §5): JSON.parse
+// Repeated member names in a JSON body (docs/http-api.md §5): JSON.parse
 // keeps the last, while another reader (a proxy, a log, an agent's own
 // check) may keep the first, so one body would mean two requests. The API
 // refuses such a body as malformed. One pass over text that JSON.parse has
@@ -21,7 +21,7 @@ function stringEnd(text: string, start: number): number {
 }
 
 /** The JSON pointer of the first repeated member name in `text` (valid JSON), or null. */
-export function duplicateKeyPointer(text: string): string | null {
+export function repeatedMemberPointer(text: string): string | null {
   const stack: Frame[] = [];
   let i = 0;
   while (i < text.length) {

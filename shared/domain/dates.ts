@@ -1,4 +1,4 @@
-import type { IsoDate } from './domain/books.js';
+import type { IsoDate } from './books.js';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

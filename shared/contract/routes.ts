@@ -1,22 +1,23 @@
 // Every route the API serves, as data: method, path, operation, scope, the
 // request schemas it validates with (the very objects the routes compile) and
 // the answers it can give, each status with its `data` schema or its error
-// codes. shared/schemas/openapi.ts turns this table into the OpenAPI
+// codes. The API mounts its routes by operation from here (routeOf,
+// expressPath); shared/schemas/openapi.ts turns this table into the OpenAPI
 // document; test/http/openapi.test.ts checks it against the routes the app
 // really serves, so a route added without an entry here fails the suite.
 import type { ErrorCode } from '../errors.js';
-import type { Scope } from '../storage/api-tokens.js';
-import { inboxDuplicatesQuerySchema, inboxDuplicatesResponseSchema } from './inbox-duplicates.js';
-import { linkRepairStageRequestSchema } from './link-repair-stage.js';
-import { reconcileStageRequestSchema } from './reconcile-stage.js';
-import { reversalStageParamsSchema, reversalStageRequestSchema } from './reversal-stage.js';
+import type { TokenScope } from '../domain/token-scopes.js';
+import { inboxDuplicatesQuerySchema, inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
+import { linkRepairStageRequestSchema } from '../schemas/link-repair-stage.js';
+import { reconcileStageRequestSchema } from '../schemas/reconcile-stage.js';
+import { reversalStageParamsSchema, reversalStageRequestSchema } from '../schemas/reversal-stage.js';
 import {
   applyBodySchema, approveBodySchema, rejectBodySchema, stagedListQuerySchema, stagedListSchema, stagedOperationParamsSchema, stagedOperationSchema,
-} from './staged-operations.js';
+} from '../schemas/staged-operations.js';
 import {
   jobIdSchema, pendingResultSchema, reconcileResultSchema, repairResultSchema, repairStagedResultSchema, reversalResultSchema,
-} from './staging-results.js';
-import { whoamiSchema } from './whoami.js';
+} from '../schemas/staging-results.js';
+import { whoamiSchema } from '../schemas/whoami.js';
 
 /** A success answer: its `data` schema, and the headers it carries beside X-Request-Id. */
 export interface SuccessAnswer {
@@ -36,7 +37,7 @@ export interface RouteContract {
   description: string;
   tags: string[];
   /** null: no token needed. */
-  auth: { scope: Scope | null } | null;
+  auth: { scope: TokenScope | null } | null;
   pathParams?: { schema: { properties: Record<string, object>; required?: readonly string[] } };
   query?: { properties: Record<string, object>; required?: readonly string[] };
   body?: { schema: object; required: boolean };
@@ -296,3 +297,20 @@ export const API_ROUTES: RouteContract[] = [
     errors: ['dependency_unavailable'],
   },
 ];
+
+/** The route of an operation: its path, scope and schemas, as the API mounts it. */
+export function routeOf(operation: string): RouteContract {
+  const route = API_ROUTES.find((r) => r.operation === operation);
+  if (!route) throw new Error(`no route for operation ${operation} in shared/contract/routes.ts`);
+  return route;
+}
+
+/** The token scope a route requires; throws for a route that needs none (a programming error where one is required). */
+export function requiredScope(route: RouteContract): TokenScope {
+  const scope = route.auth?.scope;
+  if (!scope) throw new Error(`route ${route.operation} requires no token scope`);
+  return scope;
+}
+
+/** Express's form of a route's path: `{param}` → `:param`. */
+export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');

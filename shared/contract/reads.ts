@@ -1,0 +1,16 @@
+// The `data` of the read answers the clients type (docs/http-api.md), derived
+// from the very schemas the API answers with. Types only: the review page
+// (web/) imports them with `import type`.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
+import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
+import type { TokenScope } from '../domain/token-scopes.js';
+
+/** The duplicate overview read job's page and position (shared/queue/read-jobs.ts), in the domain's words. */
+export type { GroupPage, GroupPosition };
+
+/** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
+export interface Whoami { org_id: string; actor: string; scopes: TokenScope[] }
+
+/** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
+export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;

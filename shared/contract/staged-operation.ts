@@ -1,0 +1,47 @@
+// The public shape of a staged operation (docs/staged-lifecycle.md "Show"):
+// what show, each list item, approve, reject and apply answer, with the plan
+// types of each kind. Types only: the review page (web/) imports them with
+// `import type`, which the browser build erases.
+import type { JournalWrite } from '../domain/apply-journal.js';
+import type { LedgerLine, Precondition } from '../domain/books.js';
+import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
+import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
+import type { ReversalPlan } from '../domain/reversal-plan.js';
+import type { StagedKind } from '../domain/staged-kind.js';
+import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { ErrorBody } from '../errors.js';
+
+export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+
+export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
+
+export interface ApplyResult {
+  status: 'applied' | 'failed' | 'stale';
+  at: string;
+  /** The actor whose apply ended it. */
+  by: string;
+  /** applied: every document written (ids), in journal order. */
+  changes?: Array<{ action: JournalWrite['action']; collection: string; id: string }>;
+  /** failed and stale: the error the apply answered, answered again to every later apply. */
+  error?: ErrorBody;
+}
+
+export interface StagedOperationDetail {
+  staged_operation_id: string;
+  kind: StagedKind;
+  status: StagedStatus;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  input: Record<string, unknown>;
+  plan: unknown;
+  plan_hash: string;
+  summary: Record<string, unknown>;
+  preconditions: Precondition[];
+  history: StagedHistoryView[];
+  /** Once apply ended: applied (with the ids written), failed or stale (with the error answered); else null. */
+  result: ApplyResult | null;
+}
+
+/** One page of GET /api/v1/cli/staged-operations. */
+export interface StagedOperationPage { items: StagedOperationDetail[]; next_cursor: string | null }
