@@ -84,6 +84,9 @@ export default defineConfig(
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
+      // no-cycle parses the imported files: only those with these extensions, with typescript-eslint's parser.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
     },
     rules: {
