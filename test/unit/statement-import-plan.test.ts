@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Decision } from '../../shared/domain/decision.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { ParsedStatement, ParsedStatementFile, StatementEntry } from '../../shared/domain/statement-import/model.js';
+import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
 import {
   decideStatementImport, type ExistingTransaction, type StatementImportBooks, type StatementImportPlan,
 } from '../../shared/domain/statement-import/plan.js';
@@ -221,4 +223,32 @@ describe('statement import decision', () => {
         .to.deep.equal({ outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: ['so_1'] } });
     });
   });
+});
+
+describe('statement import samples (examples/statements/)', () => {
+  const demoAccount = records.account({ id: 'ba_org_demo_1', iban: 'DE89370400440532013000', account_number: '0532013000', opening_balance_minor: 1_000_00 });
+  const csv = {
+    date_column: 'Buchungstag', value_date_column: 'Valuta', counterparty_column: 'Empfänger/Auftraggeber', iban_column: 'IBAN',
+    remittance_column: 'Verwendungszweck', amount_column: 'Betrag', currency_column: 'Währung',
+    date_format: 'DD.MM.YYYY', decimal_separator: ',' as const, delimiter: ';', header: true, skip_rows: 3,
+  };
+  const samples: [string, number, string[]][] = [
+    ['camt053-001-02.xml', 3, ['pending_entries_left_out']],
+    ['camt053-001-08.xml', 3, ['opening_balance_differs']],
+    ['ofx-1-sgml.ofx', 2, []],
+    ['ofx-2-xml.ofx', 1, ['pending_entries_left_out', 'foreign_currency_entries']],
+    ['mt940-de-subfields.sta', 3, ['opening_balance_differs']],
+    ['mt940-nl-tags.sta', 2, ['opening_balance_differs']],
+    ['bank-export.csv', 4, []],
+  ];
+  for (const [name, count, codes] of samples) {
+    it(`stages ${name} on the demo books' main account: ${count} new transactions`, () => {
+      const bytes = readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url));
+      const parsed = parseStatementFile(bytes, { format: 'auto', encoding: null, csv: name.endsWith('.csv') ? csv : null, account_currency: 'EUR' });
+      const d = decideStatementImport(parsed, SHA, books({ account: demoAccount }));
+      if (d.outcome !== 'staged') throw new Error(`expected staged, got ${JSON.stringify(d)}`);
+      expect(d.plan.new_transactions).to.have.length(count);
+      expect(d.warnings.map((w) => w.code)).to.deep.equal(codes);
+    });
+  }
 });
