@@ -29,6 +29,26 @@ export const WARNING_TABLE = {
       return `${count} unreconciled ${noun} of bank account ${String(d.bank_account_id)} booked on or before ${String(d.end_date)} ${count === 1 ? 'is' : 'are'} not in this statement.`;
     },
   },
+  pending_entries_left_out: {
+    when: 'A statement import leaves out entries the bank has not booked yet (CAMT `Sts` PDNG, OFX pending transactions).',
+    message: (d) => `${String(d.count)} pending ${Number(d.count) === 1 ? 'entry was' : 'entries were'} left out; they are imported once booked.`,
+  },
+  foreign_currency_entries: {
+    when: 'A statement import leaves out single entries in a currency other than the account\'s; they are listed.',
+    message: (d) => `${String((d.entries as unknown[] | undefined)?.length ?? 0)} entries in another currency were left out.`,
+  },
+  statement_out_of_balance: {
+    when: 'A statement\'s opening balance plus its booked entries differs from its closing balance; the import is staged for the reviewer to judge.',
+    message: (d) => `Opening balance plus entries differs from the closing balance in ${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s); see details.`,
+  },
+  opening_balance_differs: {
+    when: 'The account\'s balance before the statement\'s first day differs from the statement\'s opening balance.',
+    message: (d) => `The account's balance before ${String(d.date)} is ${String(d.account_balance_minor)}, the statement opens with ${String(d.statement_opening_balance_minor)}.`,
+  },
+  other_account_statements_left_out: {
+    when: 'A statement file holds statements of other accounts too; they are left out and listed.',
+    message: (d) => `${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s) of other accounts were left out.`,
+  },
 } satisfies Record<string, WarningSpec>;
 
 export type WarningCode = keyof typeof WARNING_TABLE;

@@ -47,10 +47,10 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
 
   // Accounts: a second one from a modest size on.
   const accounts: FileAccount[] = [
-    { id: `ba_${orgId}_1`, name: 'Main current account', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 25_000_00 },
+    { id: `ba_${orgId}_1`, name: 'Main current account', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 25_000_00, iban: 'DE89370400440532013000', account_number: '0532013000' },
   ];
   if (size >= 40) {
-    accounts.push({ id: `ba_${orgId}_2`, name: 'Second current account', currency: 'EUR', ledger_account: '1210', reconciled_through: null, opening_balance_minor: 5_000_00 });
+    accounts.push({ id: `ba_${orgId}_2`, name: 'Second current account', currency: 'EUR', ledger_account: '1210', reconciled_through: null, opening_balance_minor: 5_000_00, iban: 'DE02120300000000202051', account_number: '0000202051' });
   }
 
   // Counterparties: customers pay receivables in, suppliers are paid out.

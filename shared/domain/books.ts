@@ -44,6 +44,9 @@ export interface BankAccount {
   ledger_account: string;
   reconciled_through: { date: IsoDate; balance_minor: number } | null;
   opening_balance_minor: number;
+  /** The account's IBAN (no spaces) and/or other number, when the books give them (docs/statement-import.md). */
+  iban?: string | null;
+  account_number?: string | null;
   version: number;
 }
 
@@ -59,6 +62,8 @@ export interface BankTransaction {
   counterparty_id: string;
   counterparty_name: string;
   remittance_info: string;
+  /** The bank's own reference (a statement import's duplicate rule 1); absent on hand-written books. */
+  bank_reference?: string | null;
   status: BankTransactionStatus;
   reconciliation_id: string | null;
   version: number;

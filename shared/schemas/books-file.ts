@@ -43,6 +43,9 @@ const bankAccount = record({
   id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64 },
   reconciled_through: nullable({ type: 'object', additionalProperties: false, properties: { date: isoDate, balance_minor: minor }, required: ['date', 'balance_minor'] }),
   opening_balance_minor: minor, version,
+  // docs/statement-import.md: a statement file's account is compared with these.
+  iban: nullable({ type: 'string', minLength: 1, maxLength: 34, pattern: '^[A-Za-z0-9]+$' }),
+  account_number: nullable({ type: 'string', minLength: 1, maxLength: 34 }),
 }, ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor']);
 
 const bankTransaction = record({
