@@ -44,6 +44,9 @@ export interface BankAccount {
   ledger_account: string;
   reconciled_through: { date: IsoDate; balance_minor: number } | null;
   opening_balance_minor: number;
+  /** When known (docs/book-reads.md): the IBAN without spaces, or another account number. */
+  iban?: string;
+  account_number?: string;
   version: number;
 }
 

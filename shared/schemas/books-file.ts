@@ -43,6 +43,8 @@ const bankAccount = record({
   id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64 },
   reconciled_through: nullable({ type: 'object', additionalProperties: false, properties: { date: isoDate, balance_minor: minor }, required: ['date', 'balance_minor'] }),
   opening_balance_minor: minor, version,
+  // Optional, when known (docs/book-reads.md): an IBAN without spaces, or another account number.
+  iban: { type: 'string', maxLength: 34, pattern: '^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{1,30}$' }, account_number: { type: 'string', minLength: 1, maxLength: 34 },
 }, ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor']);
 
 const bankTransaction = record({

@@ -12,7 +12,7 @@ export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; or
 
 export type OrgDoc = Omit<Org, 'id'> & { _id: string };
 
-export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply', 'admin'] as const;
+export const SCOPES = ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply', 'admin', 'books:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Only the SHA-256 of a secret is stored; the secret is shown once. */
