@@ -14,6 +14,7 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { adminQueues, ADMIN_QUEUES_PATH } from './routes/admin-queues.js';
 import { healthRoutes, metricsEndpoint, type ReadinessCheck } from './routes/health.js';
 import { requestId } from './middleware/request-id.js';
+import { booksReadRoutes } from './routes/books-read.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
   app.use(jobRoutes(deps.db, deps.queue));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
+  app.use(booksReadRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(whoamiRoutes(deps.db));
   app.use(reviewPage());
   app.use(routeNotFound);

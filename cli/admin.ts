@@ -77,9 +77,11 @@ const tokens = program.command('tokens').description('API tokens');
 tokens.command('create').description('create a token; the secret is printed once')
   .requiredOption('--org <id>', 'organisation id')
   .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
-  .requiredOption('--scopes <list>', `comma-separated: ${TOKEN_SCOPES.join(',')}`, parseScopes)
+  .requiredOption('--scopes <list>', `comma-separated: ${TOKEN_SCOPES.join(',')} (books:read is granted as well unless --no-books-read)`, parseScopes)
+  .option('--no-books-read', 'do not add books:read (reading the books, docs/book-reads.md)')
   .option('--json', 'print {"token": …} as JSON on stdout')
-  .action(async (opts: { org: string; actor: string; scopes: TokenScope[]; json?: boolean }) => {
+  .action(async (given: { org: string; actor: string; scopes: TokenScope[]; booksRead: boolean; json?: boolean }) => {
+    const opts = { ...given, scopes: given.booksRead && !given.scopes.includes('books:read') ? [...given.scopes, 'books:read' as const] : given.scopes };
     if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor)) throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
     const created = await withMongo(async (m) => {
       if (!(await findOrg(m.db, opts.org))) throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);

@@ -7,6 +7,11 @@
 // really serves, so a route added without an entry here fails the suite.
 import type { ErrorCode } from '../errors.js';
 import type { TokenScope } from '../domain/token-scopes.js';
+import {
+  bankAccountListSchema, bankAccountParamsSchema, bankAccountSchema, bankTransactionParamsSchema, bankTransactionSchema, counterpartiesQuerySchema,
+  counterpartyListSchema, documentPageSchema, documentParamsSchema, documentsQuerySchema, entriesQuerySchema, entryPageSchema, entryParamsSchema,
+  inboxDocumentSchema, ledgerEntrySchema, noQuerySchema, transactionPageSchema, transactionsQuerySchema,
+} from '../schemas/books-read.js';
 import { inboxDuplicatesQuerySchema, inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../schemas/link-repair-stage.js';
 import { reconcileStageRequestSchema } from '../schemas/reconcile-stage.js';
@@ -82,6 +87,31 @@ const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-
 
 const unique = (codes: ErrorCode[]): ErrorCode[] => [...new Set(codes)];
 
+/** Errors of the book reads (docs/book-reads.md): lists add invalid_cursor, single records not_found. */
+const BOOK_LIST_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']);
+const BOOK_SHOW_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']);
+
+/** A book read (scope books:read, tag `books`). */
+function bookRead(path: string, operation: string, summary: string, description: string, data: object, more: Partial<RouteContract>): RouteContract {
+  return {
+    method: 'get', path, operation, summary, description, tags: ['books'], auth: { scope: 'books:read' },
+    success: { 200: { description: summary, data } }, errors: more.pathParams ? BOOK_SHOW_ERRORS : BOOK_LIST_ERRORS, ...more,
+  };
+}
+
+/** The book reads (docs/book-reads.md): served from the store by api/routes/books-read.ts. */
+const BOOK_READS: RouteContract[] = [
+  bookRead('/api/v1/cli/bank-accounts', 'bank_accounts.list', 'The organisation\'s bank accounts', 'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Read-only.', bankAccountListSchema, { query: noQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) }),
+  bookRead('/api/v1/cli/bank-accounts/{bank_account_id}', 'bank_accounts.show', 'One bank account', 'Its stored fields, book balance and unreconciled figures. Read-only.', bankAccountSchema, { pathParams: { schema: bankAccountParamsSchema } }),
+  bookRead('/api/v1/cli/bank-transactions', 'bank_transactions.list', 'Bank transactions, filtered', 'By (booking_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its links, Σ links and reconciliation remainder. Read-only.', transactionPageSchema, { query: transactionsQuerySchema }),
+  bookRead('/api/v1/cli/bank-transactions/{bank_transaction_id}', 'bank_transactions.show', 'One bank transaction', 'Its stored fields, links, Σ links and reconciliation remainder. Read-only.', bankTransactionSchema, { pathParams: { schema: bankTransactionParamsSchema } }),
+  bookRead('/api/v1/cli/ledger/entries', 'ledger_entries.list', 'Ledger entries, filtered', 'By (entry_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its open amount and links. Read-only.', entryPageSchema, { query: entriesQuerySchema }),
+  bookRead('/api/v1/cli/ledger/entries/{entry_id}', 'ledger_entries.show', 'One ledger entry', 'Its stored fields (with reversal_of and reversed_by), open amount and links. Read-only.', ledgerEntrySchema, { pathParams: { schema: entryParamsSchema } }),
+  bookRead('/api/v1/cli/counterparties', 'counterparties.list', 'Counterparties of a bank account', 'One row per counterparty of the account\'s transactions: latest bank name, open receivable and payable beyond links, unlinked bank amount. Where repair candidates are found. Read-only.', counterpartyListSchema, { query: counterpartiesQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found']) }),
+  bookRead('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', 'Inbox documents', 'Newest first, one page at a time; follow `data.next_cursor` until it is null. Read-only.', documentPageSchema, { query: documentsQuerySchema }),
+  bookRead('/api/v1/cli/bookkeeping/inbox/documents/{document_id}', 'inbox_documents.show', 'One inbox document', 'Every stored field. Read-only.', inboxDocumentSchema, { pathParams: { schema: documentParamsSchema } }),
+];
+
 export const API_ROUTES: RouteContract[] = [
   {
     method: 'post',
@@ -151,6 +181,7 @@ export const API_ROUTES: RouteContract[] = [
     // A read that outlives its wait is 503 service_unavailable (retryable), with Retry-After.
     errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']),
   },
+  ...BOOK_READS,
   {
     method: 'get',
     path: '/api/v1/cli/jobs/{job_id}',

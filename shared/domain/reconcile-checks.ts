@@ -168,7 +168,7 @@ function planAfterPending(
   const unmatched = requested
     .map((t) => ({
       bank_transaction_id: t.id,
-      remainder_minor: Math.abs(t.amount_minor) - (linksOf.get(t.id) ?? []).reduce((sum, l) => sum + l.amount_minor, 0),
+      remainder_minor: remainderMinor(t, linksOf.get(t.id) ?? []),
     }))
     .filter((u) => u.remainder_minor !== 0);
   if (unmatched.length > 0) return refused('unmatched_transactions', { transactions: unmatched });
@@ -221,6 +221,11 @@ function planAfterPending(
     preconditions,
     warnings: leftOutWarnings(plan),
   };
+}
+
+/** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked). */
+export function remainderMinor(transaction: Pick<BankTransaction, 'amount_minor'>, links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>): number {
+  return Math.abs(transaction.amount_minor) - links.reduce((sum, l) => sum + l.amount_minor, 0);
 }
 
 function leftOut(

@@ -23,14 +23,17 @@ export interface CollectionIndexes {
 export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   orgs: { indexes: [], equality: [] },
   ledger_entries: {
-    indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }],
-    equality: ['org_id', 'counterparty_id'],
+    // (org_id, entry_date): the book reads' entry pages (docs/book-reads.md); status and reference are their equality filters.
+    indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }, { org_id: 1, entry_date: 1 }],
+    equality: ['org_id', 'counterparty_id', 'status', 'reference'],
   },
   bank_accounts: { indexes: [], equality: ['org_id'] },
   bank_transactions: {
     indexes: [
       { org_id: 1, bank_account_id: 1, counterparty_id: 1, booking_date: 1 },
       { org_id: 1, bank_account_id: 1, status: 1, booking_date: 1 },
+      // The book reads' pages without an account (docs/book-reads.md).
+      { org_id: 1, booking_date: 1 },
     ],
     equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
   },
@@ -38,7 +41,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     indexes: [{ org_id: 1, bank_transaction_id: 1 }, { org_id: 1, ledger_entry_id: 1 }],
     equality: ['org_id', 'bank_transaction_id', 'ledger_entry_id'],
   },
-  inbox_documents: { indexes: [{ org_id: 1, status: 1 }], equality: ['org_id', 'status'] },
+  inbox_documents: { indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'] },
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
   scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },

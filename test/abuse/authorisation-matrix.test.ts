@@ -32,7 +32,21 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'inbox_duplicates.list':
     case 'staged_operations.list':
     case 'whoami.show':
+    case 'bank_accounts.list':
+    case 'bank_transactions.list':
+    case 'ledger_entries.list':
+    case 'inbox_documents.list':
       return { path: route.path };
+    case 'bank_accounts.show':
+      return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account) };
+    case 'bank_transactions.show':
+      return { path: route.path.replace('{bank_transaction_id}', missing ? ghost('bt') : a.txn) };
+    case 'ledger_entries.show':
+      return { path: route.path.replace('{entry_id}', missing ? ghost('le') : a.entries[0]!) };
+    case 'inbox_documents.show':
+      return { path: route.path.replace('{document_id}', missing ? ghost('doc') : a.books.file.inbox_documents[0]!.id) };
+    case 'counterparties.list':
+      return { path: `${route.path}?bank_account_id=${missing ? ghost('ba') : a.account}` };
     case 'jobs.show':
       return { path: route.path.replace('{job_id}', missing ? ghost('job') : a.job) };
     case 'staged_operations.show':
@@ -69,12 +83,12 @@ const shapeOf = (error: Record<string, unknown>, id: string): string => JSON.str
 /** The id a `missing` target names (path or body), to blank it out of its 404. */
 function namedId(t: Target): string {
   const body = t.body as { bank_account_id?: string } | undefined;
-  return body?.bank_account_id ?? t.path.split('/').find((seg) => /^(stg|job|le)_/.test(seg))!;
+  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc)_/.test(seg))!;
 }
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
 /** Routes that name no id: answered for the caller's own organisation, so "another org" means "never org a's ids". */
-const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show'];
+const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show', 'bank_accounts.list', 'bank_transactions.list', 'ledger_entries.list', 'inbox_documents.list'];
 
 describe('abuse: authorisation matrix', function () {
   this.timeout(120_000);

@@ -8,6 +8,10 @@ import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
+import {
+  bankAccountParamsSchema, bankTransactionParamsSchema, counterpartiesQuerySchema, documentParamsSchema, documentsQuerySchema, entriesQuerySchema,
+  entryParamsSchema, noQuerySchema, transactionsQuerySchema,
+} from '../../shared/schemas/books-read.js';
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
 import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
@@ -24,7 +28,8 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
-  'get_job', 'get_staged_operation', 'list_inbox_duplicates', 'list_staged_operations',
+  'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation',
+  'list_bank_accounts', 'list_bank_transactions', 'list_counterparties', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries', 'list_staged_operations',
   'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
@@ -42,6 +47,16 @@ const EXPECTED_INPUT: Record<string, object> = {
   list_staged_operations: stagedListQuerySchema,
   get_staged_operation: stagedOperationParamsSchema,
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
+  // The book reads (docs/book-reads.md): their query or path schema as the API validates it.
+  list_bank_accounts: noQuerySchema,
+  get_bank_account: bankAccountParamsSchema,
+  list_bank_transactions: transactionsQuerySchema,
+  get_bank_transaction: bankTransactionParamsSchema,
+  list_ledger_entries: entriesQuerySchema,
+  get_ledger_entry: entryParamsSchema,
+  list_counterparties: counterpartiesQuerySchema,
+  list_inbox_documents: documentsQuerySchema,
+  get_inbox_document: documentParamsSchema,
 };
 
 // An Ajv as MCP hosts configure it (non-strict, formats checked), for the output schemas.
@@ -171,6 +186,27 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const repairReplay = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', { token: alice, body: t.repair, headers: { 'idempotency-key': `mcp-rep-${t.books.uid}` } });
     expect(repair.structuredContent).to.deep.equal(structuredOf(repairReplay));
     expectValidOutput('stage_ledger_link_repair', repair.structuredContent);
+  });
+
+  it('the book read tools answer the API\'s data for the same request, within their output schemas', async () => {
+    const account = t.repair.bank_account_id;
+    const cases: Array<[tool: string, args: Record<string, unknown>, path: string]> = [
+      ['list_bank_accounts', {}, '/api/v1/cli/bank-accounts'],
+      ['get_bank_account', { bank_account_id: account }, `/api/v1/cli/bank-accounts/${account}`],
+      ['list_bank_transactions', { bank_account_id: account, limit: 1 }, `/api/v1/cli/bank-transactions?bank_account_id=${account}&limit=1`],
+      ['list_ledger_entries', { open: 'true', limit: 2 }, '/api/v1/cli/ledger/entries?open=true&limit=2'],
+      ['get_ledger_entry', { entry_id: t.older }, `/api/v1/cli/ledger/entries/${t.older}`],
+      ['list_counterparties', { bank_account_id: account }, `/api/v1/cli/counterparties?bank_account_id=${account}`],
+      ['list_inbox_documents', { status: 'open' }, '/api/v1/cli/bookkeeping/inbox/documents?status=open'],
+    ];
+    for (const [tool, args, path] of cases) {
+      const result = await mcp.call(tool, args);
+      const api = await call('GET', path, { token: alice });
+      expect(api.status, `${tool}: ${JSON.stringify(api.body)}`).to.equal(200);
+      expect(withoutRequestId(result.structuredContent), tool).to.deep.equal(withoutRequestId(structuredOf(api)));
+      expectValidOutput(tool, result.structuredContent);
+    }
+    expect(tools.get('list_bank_transactions')!.annotations).to.include({ readOnlyHint: true });
   });
 
   it('each read tool answers the API\'s data for the same request; the resource template reads a staged operation', async () => {

@@ -23,6 +23,7 @@ import { findEntry, findLinks, findTransactions } from '../../shared/storage/boo
 import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
 import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { accountAmounts, entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
@@ -56,7 +57,7 @@ async function counters(client: pg.Client, schema: string, tables: string[]): Pr
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function addFiller(db: Db, tag: string): Promise<void> {
-  for (const name of ['api_tokens', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys']) {
+  for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys']) {
     const docs = Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
       _id: `${tag}_${name}_${i}`, org_id: `${tag}_${i % FILLER_ORGS}`, status: 'open', counterparty_id: `${tag}_cp_${i % 300}`,
       bank_account_id: `${tag}_ba_${i % 80}`, bank_transaction_id: `${tag}_bt_${i}`, staged_operation_id: `${tag}_stg_${i}`,
@@ -139,6 +140,24 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'idempotency-key _id', collection: 'idempotency_keys', where: [['_id', keyDoc._id]], run: () => claimKey(db, keyDoc, new Date()) },
       { name: 'staged operation by _id', collection: 'staged_operations', where: [['_id', operationId], ['org_id', orgId]], run: () => findStagedOperation(db, orgId, operationId) },
       { name: 'inbox by org', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'open']], run: () => findGroupableInboxDocuments(db, orgId) },
+      // The book reads (docs/book-reads.md): every page and figure query.
+      { name: 'book reads: accounts of an org', collection: 'bank_accounts', where: [['org_id', orgId]], run: () => listAccounts(db, orgId) },
+      { name: 'book reads: amounts of an account', collection: 'bank_transactions', where: [['org_id', orgId], ['bank_account_id', account]], run: () => accountAmounts(db, orgId, account) },
+      {
+        name: 'book reads: transaction page by account and status', collection: 'bank_transactions', where: [['org_id', orgId], ['bank_account_id', account], ['status', 'unreconciled']],
+        run: () => transactionsPage(db, orgId, { bank_account_id: account, status: 'unreconciled' }, { key: '2026-01-01', id: 'bt' }, 50),
+      },
+      {
+        name: 'book reads: transaction page by counterparty', collection: 'bank_transactions', where: [['org_id', orgId], ['counterparty_id', counterparty]],
+        run: () => transactionsPage(db, orgId, { counterparty_id: counterparty }, null, 50),
+      },
+      {
+        name: 'book reads: entry page by counterparty and status', collection: 'ledger_entries', where: [['org_id', orgId], ['counterparty_id', counterparty], ['status', 'posted']],
+        run: () => entriesPage(db, orgId, { counterparty_id: counterparty, status: 'posted' }, { key: '2026-01-01', id: 'le' }, 50),
+      },
+      { name: 'book reads: entry page by reference', collection: 'ledger_entries', where: [['org_id', orgId], ['reference', `REF-${entry}`]], run: () => entriesPage(db, orgId, { reference: `REF-${entry}` }, null, 50) },
+      { name: 'book reads: entry page of an org', collection: 'ledger_entries', where: [['org_id', orgId]], run: () => entriesPage(db, orgId, {}, null, 50) },
+      { name: 'book reads: inbox document page', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'booked']], run: () => inboxDocumentsPage(db, orgId, 'booked', null, 50) },
     ];
     // FerretDB's connections report their counters up to 10 s after they go
     // idle (PostgreSQL 15's idle stats interval): the set-up's own table

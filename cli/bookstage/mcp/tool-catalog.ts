@@ -33,6 +33,24 @@ function route(operation: string): RouteContract {
   return found;
 }
 
+const PAGED = 'Pass next_cursor back as cursor (with the same filters) for the next page; null means the last page. Amounts are integer minor units.';
+
+/** The book reads (docs/book-reads.md): how an agent finds the ids the staging tools take. */
+function bookReadTools(): ToolSpec[] {
+  const read = (name: string, title: string, operation: string, description: string): ToolSpec => ({ name, title, description: `Read-only. ${description} Ids of other organisations answer not_found.`, route: route(operation), gate: null, annotations: READ });
+  return [
+    read('list_bank_accounts', 'List bank accounts', 'bank_accounts.list', 'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Amounts are integer minor units.'),
+    read('get_bank_account', 'Get one bank account', 'bank_accounts.show', 'One bank account by id with its book balance and unreconciled figures.'),
+    read('list_bank_transactions', 'List bank transactions', 'bank_transactions.list', `Bank transactions by booking date, filtered by account, status, dates, counterparty or link_state; each with its links and remainder_minor (what a reconciliation still needs linked). ${PAGED}`),
+    read('get_bank_transaction', 'Get one bank transaction', 'bank_transactions.show', 'One bank transaction by id with its links, linked_minor and remainder_minor.'),
+    read('list_ledger_entries', 'List ledger entries', 'ledger_entries.list', `Ledger entries by entry date, filtered by counterparty, status, open, dates or exact reference; each with open_amount_minor and its links. ${PAGED}`),
+    read('get_ledger_entry', 'Get one ledger entry', 'ledger_entries.show', 'One ledger entry by id with reversal_of/reversed_by, open_amount_minor and its links.'),
+    read('list_counterparties', 'List the counterparties of a bank account', 'counterparties.list', 'One row per counterparty of the account\'s transactions: open receivable and payable beyond links and unlinked bank amount — where link-repair candidates are found.'),
+    read('list_inbox_documents', 'List inbox documents', 'inbox_documents.list', `Receipts inbox documents, newest first, optionally by status. ${PAGED}`),
+    read('get_inbox_document', 'Get one inbox document', 'inbox_documents.show', 'One inbox document by id with every stored field.'),
+  ];
+}
+
 export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'stage_bank_reconciliation',
@@ -98,6 +116,7 @@ export const TOOLS: readonly ToolSpec[] = [
     gate: null,
     annotations: READ,
   },
+  ...bookReadTools(),
   {
     name: 'approve_staged_operation',
     title: 'Approve a staged operation',

@@ -3,6 +3,7 @@
 // operations, or a staging result. Warnings follow the summary.
 import type { Answer } from '../http-client.js';
 import { isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
+import { renderBookRead } from './books.js';
 import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
@@ -15,7 +16,10 @@ export function renderAnswer(style: Style, answer: Answer): string {
   if (!env.ok && env.error) return renderError(style, answer.status, env);
   const data = env.data;
   let out: string;
-  if (isPending(data)) {
+  const book = renderBookRead(style, env.operation ?? null, data);
+  if (book !== null) {
+    out = book;
+  } else if (isPending(data)) {
     out = `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n`
       + `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
   } else if (isDuplicatesPage(data)) {

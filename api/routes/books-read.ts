@@ -1,0 +1,233 @@
+// The book reads (docs/book-reads.md): bank accounts, bank transactions,
+// ledger entries, counterparties and inbox documents, served by the API from
+// the store directly — plain indexed queries (shared/storage/books-pages.ts)
+// and the pure figures of shared/domain/book-reads.ts; nothing is planned or
+// grouped here. Lists page by keyset with the opaque cursors of api/cursor.ts.
+import { Router, type Request, type Response } from 'express';
+import type { Db } from 'mongodb';
+import {
+  accountFigures, counterpartyRows, entryView, transactionView, type EntryView, type TransactionView,
+} from '../../shared/domain/book-reads.js';
+import type { BankAccount, BankLink } from '../../shared/domain/books.js';
+import { AppError } from '../../shared/errors.js';
+import {
+  bankAccountParamsSchema, bankTransactionParamsSchema, BOOKS_DEFAULT_LIMIT, BOOKS_NUMERIC_PARAMS, counterpartiesQuerySchema, documentParamsSchema,
+  documentsQuerySchema, entriesQuerySchema, entryParamsSchema, noQuerySchema, transactionsQuerySchema, type DocumentsQuery, type EntriesQuery, type TransactionsQuery,
+} from '../../shared/schemas/books-read.js';
+import { compile, type Validator } from '../../shared/schemas/validator.js';
+import { findAccount, findEntry, findLinks, findOrg, findTransactions } from '../../shared/storage/books-read.js';
+import {
+  accountAmounts, entriesOfCounterparties, entriesPage, findInboxDocument, findTransaction, inboxDocumentsPage, listAccounts, transactionsPage,
+  type PagePosition,
+} from '../../shared/storage/books-pages.js';
+import { locals } from '../context.js';
+import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { requireScope } from '../middleware/auth.js';
+import { operation } from '../middleware/request-id.js';
+import { dataToHttp, send } from '../outcome.js';
+import { queryObject } from '../query-string.js';
+
+/** The most records a filtered page (link_state, open) looks at before it answers, possibly short, with a cursor. */
+export const FILTER_SCAN_BOUND = 5000;
+const SCAN_BATCH = 500;
+
+const validTransactionsQuery = compile<TransactionsQuery>(transactionsQuerySchema, '/query');
+const validEntriesQuery = compile<EntriesQuery>(entriesQuerySchema, '/query');
+const validDocumentsQuery = compile<DocumentsQuery>(documentsQuerySchema, '/query');
+const validCounterpartiesQuery = compile<{ bank_account_id: string }>(counterpartiesQuerySchema, '/query');
+const validNoQuery = compile<Record<string, never>>(noQuerySchema, '/query');
+const validAccountParams = compile<{ bank_account_id: string }>(bankAccountParamsSchema, '/path');
+const validTransactionParams = compile<{ bank_transaction_id: string }>(bankTransactionParamsSchema, '/path');
+const validEntryParams = compile<{ entry_id: string }>(entryParamsSchema, '/path');
+const validDocumentParams = compile<{ document_id: string }>(documentParamsSchema, '/path');
+
+function valid<T>(validate: Validator<T>, value: unknown): T {
+  const checked = validate(value);
+  if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
+  return checked.value;
+}
+
+const orgOf = (res: Response): string => locals(res).auth!.org_id;
+const reply = (res: Response, op: string, data: unknown): void => send(res, dataToHttp(op, locals(res).requestId, data));
+
+/** The filters a cursor was issued for: the query without limit and cursor, keys sorted. */
+function filterKey(query: object): string {
+  const entries = Object.entries(query).filter(([k]) => k !== 'limit' && k !== 'cursor').sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(entries);
+}
+
+interface BooksCursor { after: PagePosition; filter: string }
+
+function positionOf(secret: string, scope: CursorScope, query: { cursor?: string }): PagePosition | null {
+  if (query.cursor === undefined) return null;
+  const opened = openCursor(secret, scope, query.cursor) as Partial<BooksCursor> | null;
+  const after = opened?.after;
+  if (!opened || opened.filter !== filterKey(query) || !after || typeof after.key !== 'string' || typeof after.id !== 'string') {
+    throw new AppError('invalid_cursor', { details: { parameter: 'cursor' } });
+  }
+  return { key: after.key, id: after.id };
+}
+
+function cursorFor(secret: string, scope: CursorScope, query: object, next: PagePosition | null): string | null {
+  return next && sealCursor(secret, scope, { after: next, filter: filterKey(query) } satisfies BooksCursor);
+}
+
+/**
+ * One page: without `keep`, `limit` records (one more read tells whether a
+ * next page exists). With `keep` (a filter on computed figures), batches are
+ * read and viewed until `limit` are kept or FILTER_SCAN_BOUND records were
+ * looked at; the cursor then continues after the last record looked at.
+ */
+async function page<R extends { id: string }, V>(
+  read: (after: PagePosition | null, n: number) => Promise<R[]>,
+  view: (rows: R[]) => Promise<V[]>,
+  key: (row: R) => string,
+  keep: ((v: V) => boolean) | null,
+  after: PagePosition | null,
+  limit: number,
+): Promise<{ items: V[]; next: PagePosition | null }> {
+  const position = (r: R): PagePosition => ({ key: key(r), id: r.id });
+  if (!keep) {
+    const rows = await read(after, limit + 1);
+    const more = rows.length > limit;
+    const shown = rows.slice(0, limit);
+    return { items: await view(shown), next: more ? position(shown[shown.length - 1]!) : null };
+  }
+  const items: V[] = [];
+  let at = after;
+  let scanned = 0;
+  while (scanned < FILTER_SCAN_BOUND) {
+    const want = Math.min(SCAN_BATCH, FILTER_SCAN_BOUND - scanned);
+    const rows = await read(at, want);
+    const views = await view(rows);
+    for (const [i, v] of views.entries()) {
+      scanned += 1;
+      at = position(rows[i]!);
+      if (keep(v)) items.push(v);
+      if (items.length === limit) {
+        // Full: a next page exists unless this was the very last record.
+        const last = i === rows.length - 1 && rows.length < want;
+        return { items, next: last ? null : at };
+      }
+    }
+    if (rows.length < want) return { items, next: null };
+  }
+  return { items, next: at };
+}
+
+async function transactionViews(db: Db, orgId: string, rows: Awaited<ReturnType<typeof transactionsPage>>): Promise<TransactionView[]> {
+  const links = await findLinks(db, orgId, 'bank_transaction_id', rows.map((t) => t.id));
+  return rows.map((t) => transactionView(t, links));
+}
+
+async function entryViews(db: Db, orgId: string, settlement: readonly string[], rows: Awaited<ReturnType<typeof entriesPage>>): Promise<EntryView[]> {
+  const links = await findLinks(db, orgId, 'ledger_entry_id', rows.map((e) => e.id));
+  return rows.map((e) => entryView(e, links, settlement));
+}
+
+async function accountView(db: Db, orgId: string, account: BankAccount) {
+  return { ...account, ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id)) };
+}
+
+async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
+  return (await findOrg(db, orgId))?.settlement_accounts ?? [];
+}
+
+export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Router {
+  const router = Router();
+  const read = (path: string, op: string, handle: (req: Request, res: Response, orgId: string) => Promise<unknown>) => {
+    router.get(path, operation(op), requireScope(db, 'books:read'), async (req, res) => {
+      reply(res, op, await handle(req, res, orgOf(res)));
+    });
+  };
+  const secret = (): string => {
+    if (cursorSecret === undefined) throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
+    return cursorSecret;
+  };
+
+  read('/api/v1/cli/bank-accounts', 'bank_accounts.list', async (req, _res, orgId) => {
+    valid(validNoQuery, queryObject(req.query, []));
+    const accounts = await listAccounts(db, orgId);
+    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a))) };
+  });
+
+  read('/api/v1/cli/bank-accounts/:bank_account_id', 'bank_accounts.show', async (req, _res, orgId) => {
+    const { bank_account_id } = valid(validAccountParams, { bank_account_id: req.params.bank_account_id });
+    const account = await findAccount(db, orgId, bank_account_id);
+    if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
+    return accountView(db, orgId, account);
+  });
+
+  read('/api/v1/cli/bank-transactions', 'bank_transactions.list', async (req, _res, orgId) => {
+    const query = valid(validTransactionsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
+    const scope: CursorScope = { list: 'bank_transactions', org_id: orgId };
+    const after = positionOf(secret(), scope, query);
+    const state = query.link_state;
+    const result = await page(
+      (at, n) => transactionsPage(db, orgId, query, at, n), (rows) => transactionViews(db, orgId, rows), (t) => t.booking_date,
+      state ? (v) => v.link_state === state : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+    );
+    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+  });
+
+  read('/api/v1/cli/bank-transactions/:bank_transaction_id', 'bank_transactions.show', async (req, _res, orgId) => {
+    const { bank_transaction_id } = valid(validTransactionParams, { bank_transaction_id: req.params.bank_transaction_id });
+    const transaction = await findTransaction(db, orgId, bank_transaction_id);
+    if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
+    return (await transactionViews(db, orgId, [transaction]))[0];
+  });
+
+  read('/api/v1/cli/ledger/entries', 'ledger_entries.list', async (req, _res, orgId) => {
+    const query = valid(validEntriesQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
+    const scope: CursorScope = { list: 'ledger_entries', org_id: orgId };
+    const after = positionOf(secret(), scope, query);
+    const settlement = await settlementAccounts(db, orgId);
+    const open = query.open;
+    const result = await page(
+      (at, n) => entriesPage(db, orgId, query, at, n), (rows) => entryViews(db, orgId, settlement, rows), (e) => e.entry_date,
+      open ? (v) => v.open === (open === 'true') : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+    );
+    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+  });
+
+  read('/api/v1/cli/ledger/entries/:entry_id', 'ledger_entries.show', async (req, _res, orgId) => {
+    const { entry_id } = valid(validEntryParams, { entry_id: req.params.entry_id });
+    const entry = await findEntry(db, orgId, entry_id);
+    if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
+    return (await entryViews(db, orgId, await settlementAccounts(db, orgId), [entry]))[0];
+  });
+
+  read('/api/v1/cli/counterparties', 'counterparties.list', async (req, _res, orgId) => {
+    const { bank_account_id } = valid(validCounterpartiesQuery, queryObject(req.query, []));
+    const account = await findAccount(db, orgId, bank_account_id);
+    if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
+    const transactions = await findTransactions(db, orgId, { bank_account_id });
+    const counterparties = [...new Set(transactions.map((t) => t.counterparty_id))];
+    const entries = await entriesOfCounterparties(db, orgId, counterparties);
+    const links: BankLink[] = [
+      ...await findLinks(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
+      ...await findLinks(db, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
+    ];
+    const unique = [...new Map(links.map((l) => [l.id, l])).values()];
+    return { items: counterpartyRows(transactions, entries, unique, await settlementAccounts(db, orgId)) };
+  });
+
+  read('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', async (req, _res, orgId) => {
+    const query = valid(validDocumentsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
+    const scope: CursorScope = { list: 'inbox_documents', org_id: orgId };
+    const after = positionOf(secret(), scope, query);
+    const result = await page(
+      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n), (rows) => Promise.resolve(rows), (d) => d.received_at,
+      null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+    );
+    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+  });
+
+  read('/api/v1/cli/bookkeeping/inbox/documents/:document_id', 'inbox_documents.show', async (req, _res, orgId) => {
+    const { document_id } = valid(validDocumentParams, { document_id: req.params.document_id });
+    const document = await findInboxDocument(db, orgId, document_id);
+    if (!document) throw new AppError('not_found', { details: { resource: 'Inbox document', id: document_id } });
+    return document;
+  });
+  return router;
+}

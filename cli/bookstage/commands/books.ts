@@ -1,0 +1,82 @@
+// bookstage accounts|transactions|entries|counterparties|documents → the book
+// reads (docs/book-reads.md): list (one page, --all for every page) and show.
+import type { Command } from 'commander';
+import { query, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
+import type { Io } from '../io.js';
+import { example, withCommon, withPaging } from './options.js';
+
+type Filters = Record<string, string | undefined>;
+
+interface Read {
+  group: string;
+  what: string;
+  path: string;
+  /** Option flag → query parameter, with its help. */
+  filters: Array<[flag: string, param: string, help: string]>;
+  paged: boolean;
+  show?: { argument: string; what: string };
+  examples: string[];
+}
+
+const READS: Read[] = [
+  {
+    group: 'accounts', what: 'bank accounts: book balance, unreconciled count and sum (read-only)', path: '/api/v1/cli/bank-accounts',
+    filters: [], paged: false, show: { argument: '<bank_account_id>', what: 'one bank account' }, examples: ['bookstage accounts list', 'bookstage accounts show ba_main'],
+  },
+  {
+    group: 'transactions', what: 'bank transactions with their links and remainder (read-only)', path: '/api/v1/cli/bank-transactions',
+    filters: [
+      ['--account <id>', 'bank_account_id', 'only this bank account'], ['--status <s>', 'status', 'unreconciled or reconciled'],
+      ['--from <date>', 'from', 'booked on or after (YYYY-MM-DD)'], ['--to <date>', 'to', 'booked on or before (YYYY-MM-DD)'],
+      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'], ['--link-state <s>', 'link_state', 'unlinked, partial, full or over'],
+    ],
+    paged: true, show: { argument: '<bank_transaction_id>', what: 'one bank transaction with its links' },
+    examples: ['bookstage transactions list --account ba_main --status unreconciled', 'bookstage transactions show bt_1'],
+  },
+  {
+    group: 'entries', what: 'ledger entries with their open amount and links (read-only)', path: '/api/v1/cli/ledger/entries',
+    filters: [
+      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'], ['--status <s>', 'status', 'posted or reversed'],
+      ['--open <bool>', 'open', 'true: open amount ≠ Σ links; false: the others'], ['--from <date>', 'from', 'entry date on or after'],
+      ['--to <date>', 'to', 'entry date on or before'], ['--reference <ref>', 'reference', 'exactly this reference'],
+    ],
+    paged: true, show: { argument: '<entry_id>', what: 'one ledger entry with its links' },
+    examples: ['bookstage entries list --counterparty cp_acme --open true', 'bookstage entries show le_12'],
+  },
+  {
+    group: 'counterparties', what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)', path: '/api/v1/cli/counterparties',
+    filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']], paged: false, examples: ['bookstage counterparties list --account ba_main'],
+  },
+  {
+    group: 'documents', what: 'inbox documents, newest first (read-only)', path: '/api/v1/cli/bookkeeping/inbox/documents',
+    filters: [['--status <s>', 'status', 'open, booked or archived']], paged: true, show: { argument: '<document_id>', what: 'one inbox document' },
+    examples: ['bookstage documents list --status open', 'bookstage documents show doc_1'],
+  },
+];
+
+/** commander's camelCase key of a flag: `--link-state <s>` → linkState. */
+const keyOf = (flag: string): string => flag.replace(/^--/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export function booksCommands(program: Command, io: Io, done: (code: number) => void): void {
+  for (const read of READS) {
+    const group = example(program.command(read.group).description(read.what), ...read.examples);
+    const list = group.command('list').description(`list ${read.group}`);
+    if (read.paged) withPaging(list);
+    else withCommon(list);
+    for (const [flag, , help] of read.filters) list.option(flag, help);
+    list.action(async (opts: PagingOptions & Filters) => {
+      const params = (cursor: string | undefined): Record<string, string | number | undefined> => {
+        const out: Record<string, string | number | undefined> = {};
+        for (const [flag, param] of read.filters) out[param] = opts[keyOf(flag)];
+        return read.paged ? { ...out, limit: opts.limit, cursor } : out;
+      };
+      done(await runPaged((cursor) => `${read.path}${query(params(cursor))}`, 'items', read.paged ? opts : { ...opts, all: false, cursor: undefined }, io));
+    });
+    if (read.show) {
+      const show = group.command('show').argument(read.show.argument, 'its id').description(read.show.what);
+      withCommon(show).action(async (id: string, opts: CommonOptions) => {
+        done(await runRequest({ method: 'GET', path: `${read.path}/${encodeURIComponent(id)}` }, opts, io));
+      });
+    }
+  }
+}

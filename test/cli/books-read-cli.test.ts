@@ -1,0 +1,59 @@
+// The CLI's book reads (docs/book-reads.md) as a user runs them: readable
+// tables with amounts in their currency, --json for the envelope, --all to
+// follow cursors.
+import { expect } from 'chai';
+import { Books } from '../helpers/books.js';
+import { stack } from '../helpers/stack.js';
+import { envelopeOf, runCli } from './run-cli.js';
+
+describe('cli: bookstage book reads', function () {
+  this.timeout(60_000);
+  const books = new Books();
+  const account = books.account({ opening_balance_minor: 10_000 });
+  const { txn, entry } = books.linkedTxn(account, 12_345, { booking_date: '2026-02-01', counterparty_name: 'Acme GmbH' });
+  const open = books.txn(account, -500, { booking_date: '2026-02-02' });
+  const third = books.txn(account, 700, { booking_date: '2026-02-03' });
+  books.doc({ extracted: { vendor_name: 'Papier AG', invoice_number: 'INV-9', total_minor: 1999, currency: 'EUR' } });
+  let conn: { url: string; token: string };
+
+  before(async () => {
+    const s = await stack();
+    await s.load(books.file);
+    conn = { url: s.baseUrl, token: await s.token(books.orgId, ['books:read']) };
+  });
+
+  it('accounts list prints the book balance and the unreconciled count and sum with the currency', async () => {
+    const run = await runCli(['accounts', 'list'], conn);
+    expect(run.code, run.stderr).to.equal(0);
+    // 10 000 + 12 345 − 500 + 700 = 22 545 minor units.
+    expect(run.stdout).to.include(account).and.include('225.45 EUR').and.include('3 (+125.45 EUR)');
+  });
+
+  it('transactions list filters by status and --all follows every cursor; --json prints the envelope', async () => {
+    const all = await runCli(['transactions', 'list', '--account', account, '--limit', '1', '--all', '--json'], conn);
+    expect(all.code, all.stderr).to.equal(0);
+    const pages = all.stdout.trim().split('\n').map((line) => envelopeOf<{ items: Array<{ id: string }> }>(line));
+    expect(pages.flatMap((p) => p.data.items.map((i) => i.id))).to.deep.equal([txn, open, third]);
+    const unlinked = await runCli(['transactions', 'list', '--account', account, '--link-state', 'unlinked'], conn);
+    expect(unlinked.stdout).to.include(open).and.include(third).and.not.include(txn);
+    expect(unlinked.stdout).to.include('-5.00 EUR');
+  });
+
+  it('show commands print one record with its links; an unknown id exits non-zero', async () => {
+    const shown = await runCli(['transactions', 'show', txn], conn);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.include('Acme GmbH').and.include(entry).and.include('+123.45 EUR');
+    const ent = await runCli(['entries', 'show', entry, '--json'], conn);
+    expect(envelopeOf<{ open_amount_minor: number; linked_minor: number }>(ent.stdout).data).to.include({ open_amount_minor: 12_345, linked_minor: 12_345 });
+    const missing = await runCli(['entries', 'show', 'le_missing'], conn);
+    expect(missing.code).to.not.equal(0);
+  });
+
+  it('counterparties and documents list their rows', async () => {
+    const cps = await runCli(['counterparties', 'list', '--account', account], conn);
+    expect(cps.code, cps.stderr).to.equal(0);
+    expect(cps.stdout).to.include(books.cp('a'));
+    const docs = await runCli(['documents', 'list', '--status', 'open'], conn);
+    expect(docs.stdout).to.include('Papier AG').and.include('19.99 EUR');
+  });
+});
