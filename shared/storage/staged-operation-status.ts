@@ -21,12 +21,14 @@ export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventD
  */
 export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem & { to: StagedStatus; request_id: string }, set: Partial<StagedOperationDoc> = {},
+  afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, from, to: item.to, note: item.note,
     ...(set.result ? { result: set.result } : {}),
   });
   if (claim.request_id !== item.request_id) return { won: false, claim };
+  afterClaim?.();
   await writeTransition(db, orgId, id, from, item, set);
   return { won: true };
 }

@@ -78,7 +78,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply });
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'));
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
 }
