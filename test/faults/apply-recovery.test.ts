@@ -9,7 +9,7 @@ import type { PendingData, ReconcileData, StagedOperationData } from '../helpers
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { apply, approve, docs, show, STAGED } from '../helpers/staged.js';
-import { booksSnapshot, cleanRun, locksByOperation, reconcileScenario, settled, stageCall, waitFor, workerPids, type Scenario } from './fault-scenario.js';
+import { booksSnapshot, cleanRun, locksByOperation, reconcileScenario, stageCall, waitFor, workerPids, type Scenario } from './fault-scenario.js';
 
 /** The recovery sweep's interval for the healthy worker of these tests. */
 const FAST_SWEEP = { RECOVERY_SWEEP_MS: '500' };
@@ -34,19 +34,18 @@ async function applyUntilJobFailed(sc: Scenario, id: string, fault: string): Pro
   const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, { token: sc.who.bob, headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` } });
   expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
   const jobPath = pending.headers.get('location')!;
-  for (let crashes = 1; ; crashes += 1) {
-    await waitFor(`the worker to die at ${fault}`, () => workerPids().length === 0, 30_000);
+  const poll = () => call<StagedOperationData>('GET', jobPath, { token: sc.who.bob });
+  for (let starts = 1; ; starts += 1) {
+    // This worker runs the job until it dies at the fault, or until BullMQ gives the job up (its stall check at start).
+    await waitFor(`the worker to die at ${fault} or the job to be given up`, async () => workerPids().length === 0 || (await poll()).status !== 202, 30_000);
     await s.killWorker();
-    const polled = await call<StagedOperationData>('GET', jobPath, { token: sc.who.bob });
+    const polled = await poll();
     if (polled.status !== 202) {
       expect(polled.body.error?.code, JSON.stringify(polled.body)).to.equal('job_failed');
       return;
     }
-    expect(crashes, 'BullMQ kept retrying the crashing job').to.be.below(8);
+    expect(starts, 'BullMQ kept retrying the crashing job').to.be.below(8);
     await s.startWorker({ BOOKSTAGE_TEST_FAULTS: fault });
-    // The job may already have been given up while this worker started: the loop polls again after it.
-    await waitFor('the retried job to crash or be given up', async () => workerPids().length === 0
-      || (await call('GET', jobPath, { token: sc.who.bob })).status !== 202, 30_000);
   }
 }
 
