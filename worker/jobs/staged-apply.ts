@@ -1,5 +1,6 @@
 // POST /staged-operations/{id}/apply as a job (docs/staged-lifecycle.md
-// "Apply"): load → decide (pure) → commit. Only an approved operation is
+// "Apply"), on the lifecycle frame (worker/operation/lifecycle-job.ts: load →
+// decide (pure) → commit); this file is apply's commit. Only an approved operation is
 // applied, once: its preconditions are checked (any version changed → stale,
 // nothing written), the journal of writes is computed and stored with the
 // compare-and-set approved → applying, then run to the end by
