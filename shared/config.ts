@@ -105,6 +105,11 @@ export const CONFIG_VARIABLES = {
     default: { value: 30_000 },
     doc: 'how long a running job stays locked to its worker without renewal; a killed worker\'s job is taken over after this',
   },
+  recoverySweepMs: {
+    env: 'RECOVERY_SWEEP_MS', usedBy: ['worker'], type: 'integer', min: 100, max: 3_600_000,
+    default: { value: 60_000 },
+    doc: 'how often the worker resumes applies whose job gave up and rolls forward stuck transition claims (docs/reliability.md "Recovery bounds")',
+  },
   workerStalledIntervalMs: {
     env: 'WORKER_STALLED_INTERVAL_MS', usedBy: ['worker'], type: 'integer', min: 500, max: 600_000,
     default: { value: 15_000 },

@@ -31,6 +31,17 @@ const list = (v: unknown): string => {
   return v.length > MESSAGE_IDS ? `${shown} and ${v.length - MESSAGE_IDS} more (see details)` : shown;
 };
 
+/** A lifecycle action as its past participle ("cannot be rejected"). */
+const PAST: Record<string, string> = { approve: 'approved', reject: 'rejected', apply: 'applied', expire: 'expired' };
+const pastParticiple = (action: unknown): string => PAST[String(action)] ?? asText(action);
+
+/** What an apply_failed left in the books: said per reason, never "nothing was written" after writes stayed. */
+function applyFailedAftermath(d: Record<string, unknown>): string {
+  if (d.reason === 'conflict_during_apply_not_fully_undone') return `some writes could not be undone (${list(d.not_undone)}); check those records.`;
+  if (d.reason === 'conflict_during_apply') return 'every write made was undone; the books are as before.';
+  return 'nothing was written.';
+}
+
 export const ERROR_TABLE = {
   validation_failed: { status: 400, retryable: false, message: () => 'The request is not valid; see error.errors for each problem.' },
   malformed_json: { status: 400, retryable: false, message: () => 'The request body is not valid JSON.' },
@@ -61,9 +72,9 @@ export const ERROR_TABLE = {
   account_mismatch: { status: 422, retryable: false, message: (d) => `The statement is not for bank account ${asText(d.bank_account_id)} (the file names ${list(d.file_accounts)}).` },
   self_approval_forbidden: { status: 403, retryable: false, message: (d) => `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.` },
   not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
-  invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${d.action === 'apply' ? 'applied' : `${String(d.action)}d`}.` },
+  invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${pastParticiple(d.action)}.` },
   stale_plan: { status: 409, retryable: false, message: (d) => `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.` },
-  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); nothing was written.` },
+  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); ${applyFailedAftermath(d)}` },
   idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
   service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
   dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },

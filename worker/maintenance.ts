@@ -1,7 +1,9 @@
 // Housekeeping that FerretDB cannot do by itself (no TTL indexes): a
 // repeatable BullMQ job sweeps idempotency keys and job results past their
-// 24 h retention. The scheduler is upserted by every worker at start; BullMQ
-// keeps one schedule however many replicas run.
+// 24 h retention. A second one, every RECOVERY_SWEEP_MS, recovers staged
+// operations whose job died for good (docs/reliability.md "Recovery bounds").
+// The schedulers are upserted by every worker at start; BullMQ keeps one
+// schedule each however many replicas run.
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
@@ -9,7 +11,8 @@ import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
 import { sweepDeadLocks } from '../shared/storage/scope-lock-sweep.js';
-import { expireDueOperations } from './staged/expiry-sweep.js';
+import { expireDueOperations } from './operation/expiry-sweep.js';
+import { recoverOperations } from './operation/recovery-sweep.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -26,10 +29,16 @@ export async function sweepExpired(db: Db, now: Date): Promise<SweepCounts> {
   };
 }
 
-export async function startMaintenance(db: Db, connection: Redis, prefix: string, logger: Logger): Promise<{ close: () => Promise<void> }> {
+export async function startMaintenance(db: Db, connection: Redis, prefix: string, logger: Logger, recoverySweepMs: number): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });
-  const worker = new Worker(MAINTENANCE_QUEUE, async () => {
+  await queue.upsertJobScheduler('recover-operations', { every: recoverySweepMs }, { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } });
+  const worker = new Worker(MAINTENANCE_QUEUE, async (job) => {
+    if (job.name === 'recover-operations') {
+      const recovered = await recoverOperations(db, logger, new Date());
+      if (recovered.claims_rolled_forward + recovered.applies_resumed > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
+      return recovered;
+    }
     const swept = await sweepExpired(db, new Date());
     logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead scope locks');
     return swept;

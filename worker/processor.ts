@@ -66,7 +66,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const stored = rerun ? await findJobResult(db, data.org_id, jobId) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
-    // (worker/staging/staging-job.ts); its answer, stored already, stands.
+    // (worker/operation/staging-job.ts); its answer, stored already, stands.
     if (stored && !(stored.answer.outcome === 'staged' && stored.answer.created)) {
       log.info({ outcome: stored.answer.outcome }, 'job already answered');
       return jobReturn(jobId, stored.answer);
@@ -79,7 +79,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {
-      // A rule thrown as an AppError (the review and apply steps) is an answer, not a failure.
+      // A refusal thrown as an AppError (the operation not found by a review or apply) is an answer, not a failure.
       if (err instanceof AppError) {
         log.info({ code: err.code, ms: Date.now() - started }, 'job refused');
         return await finish({ operation: data.operation, outcome: 'refused', code: err.code, details: err.details });

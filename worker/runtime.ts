@@ -43,7 +43,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   jobMetrics.watch(worker, STAGE_QUEUE);
   jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
-  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger);
+  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs);
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger);

@@ -11,6 +11,7 @@
 //   stage:crash-after-write       … right after writing the staged operation
 //   stage:crash-before-complete   … after any job stored its answer, before BullMQ marks the job complete
 // Apply (the journal: docs/staged-lifecycle.md "Crash safety"):
+//   apply:crash-after-claim       … right after the approved → applying claim was written, before the journal is stored
 //   apply:crash-after-journal     … right after the journal was stored (approved → applying), before any write
 //   apply:crash-after-write:N     … right after the journal's write N (1-based) was made, before its progress is recorded
 //   apply:crash-after-progress:N  … right after the progress of write N was recorded
@@ -23,7 +24,7 @@ const ACTIVE = new Set((process.env.BOOKSTAGE_TEST_FAULTS ?? '').split(',').map(
 
 export type TestFault =
   | 'stage:fail-for-good' | 'stage:crash-after-read' | 'stage:crash-after-locks' | 'stage:crash-after-write' | 'stage:crash-before-complete'
-  | 'apply:crash-after-journal' | `apply:crash-after-write:${number}` | `apply:crash-after-progress:${number}` | 'apply:crash-before-finish'
+  | 'apply:crash-after-claim' | 'apply:crash-after-journal' | `apply:crash-after-write:${number}` | `apply:crash-after-progress:${number}` | 'apply:crash-before-finish'
   | 'apply:after-first-write' | 'stage:slow' | 'stage:slow-after-locks';
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);

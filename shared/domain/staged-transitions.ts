@@ -6,7 +6,7 @@
 //   staged ──approve──> approved ──apply──> applying ──> applied | failed
 //     │                   │                   (a precondition changed: stale, nothing written)
 //     └──reject/expire────┴──> rejected | expired
-import { AppError } from '../errors.js';
+import { refused, type RefusedDecision } from './decision.js';
 
 export type StagedStatus = 'staged' | 'approved' | 'applying' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
 export type LifecycleAction = 'approve' | 'reject' | 'apply' | 'expire';
@@ -31,63 +31,74 @@ export interface TransitionRequest {
   require_distinct_approver: boolean;
   /** ISO 8601 UTC: the instant the job runs. */
   now: string;
+  /** The job asking made this transition already (its claim id is in the history): it answers what it did. */
+  already_made?: boolean;
 }
 
+/**
+ * What one action on one operation comes to: plain data, refusals as values
+ * (the `refused` member of the staging Decision, shared/domain/decision.ts).
+ * The worker's lifecycle frame (worker/operation/lifecycle-job.ts) commits it.
+ */
 export type TransitionDecision =
-  /** Move `from` → `to` (compare-and-set on `from`). */
-  | { kind: 'transition'; from: StagedStatus; to: StagedStatus }
+  /** Move `from` → `to` (the transition claim, then the write). */
+  | { outcome: 'transition'; from: StagedStatus; to: StagedStatus }
   /** The operation outlived `expires_at`: expire it (from → expired), then answer `then`. */
-  | { kind: 'expire_first'; from: StagedStatus; then: AppError }
+  | { outcome: 'expire_first'; from: StagedStatus; then: RefusedDecision }
   /** An apply already under way (a crashed or parallel job): finish the same journal. */
-  | { kind: 'resume_apply' }
+  | { outcome: 'resume_apply' }
   /** Apply of an operation whose apply already ended: answer what was recorded. */
-  | { kind: 'recorded'; status: 'applied' | 'failed' | 'stale' }
+  | { outcome: 'recorded'; status: 'applied' | 'failed' | 'stale' }
+  /** This job made the transition already (a retried job, a keyed replay joining it): answer the operation as it is. */
+  | { outcome: 'answered' }
   /** Nothing to do (the sweep meets an operation that is not due). */
-  | { kind: 'none' }
-  | { kind: 'refuse'; error: AppError };
+  | { outcome: 'none' }
+  | RefusedDecision;
 
 export function isExpired(subject: Pick<TransitionSubject, 'expires_at'>, now: string): boolean {
   return subject.expires_at <= now;
 }
 
-export function invalidTransition(subject: Pick<TransitionSubject, 'staged_operation_id' | 'status'>, action: LifecycleAction): AppError {
-  return new AppError('invalid_transition', { details: { staged_operation_id: subject.staged_operation_id, status: subject.status, action } });
+export function invalidTransition(subject: Pick<TransitionSubject, 'staged_operation_id' | 'status'>, action: LifecycleAction): RefusedDecision {
+  return refused('invalid_transition', { staged_operation_id: subject.staged_operation_id, status: subject.status, action });
 }
 
 /**
  * Decide one action on one operation. The order of the checks is the
- * contract: an operation past its expiry is expired first (whatever was
- * asked); then the status decides; the distinct-approver rule is checked last,
- * so a final operation answers `invalid_transition` to everyone.
+ * contract: a job that made this very transition already answers it; an
+ * operation past its expiry is expired first (whatever was asked); then the
+ * status decides; the distinct-approver rule is checked last, so a final
+ * operation answers `invalid_transition` to everyone.
  */
 export function decideTransition(subject: TransitionSubject, request: TransitionRequest): TransitionDecision {
   const { status } = subject;
   const pending = status === 'staged' || status === 'approved';
   const expired = pending && isExpired(subject, request.now);
 
+  if (request.already_made) return { outcome: 'answered' };
   if (request.action === 'expire') {
-    return expired ? { kind: 'transition', from: status, to: 'expired' } : { kind: 'none' };
+    return expired ? { outcome: 'transition', from: status, to: 'expired' } : { outcome: 'none' };
   }
   if (expired) {
-    return { kind: 'expire_first', from: status, then: invalidTransition({ ...subject, status: 'expired' }, request.action) };
+    return { outcome: 'expire_first', from: status, then: invalidTransition({ ...subject, status: 'expired' }, request.action) };
   }
 
   switch (request.action) {
     case 'approve':
-      if (status !== 'staged') return { kind: 'refuse', error: invalidTransition(subject, 'approve') };
+      if (status !== 'staged') return invalidTransition(subject, 'approve');
       if (request.require_distinct_approver && request.actor === subject.created_by) {
-        return { kind: 'refuse', error: new AppError('self_approval_forbidden', { details: { staged_operation_id: subject.staged_operation_id, created_by: subject.created_by } }) };
+        return refused('self_approval_forbidden', { staged_operation_id: subject.staged_operation_id, created_by: subject.created_by });
       }
-      return { kind: 'transition', from: 'staged', to: 'approved' };
+      return { outcome: 'transition', from: 'staged', to: 'approved' };
     case 'reject':
-      if (!pending) return { kind: 'refuse', error: invalidTransition(subject, 'reject') };
-      return { kind: 'transition', from: status, to: 'rejected' };
+      if (!pending) return invalidTransition(subject, 'reject');
+      return { outcome: 'transition', from: status, to: 'rejected' };
     case 'apply':
-      if (status === 'staged') return { kind: 'refuse', error: new AppError('not_approved', { details: { staged_operation_id: subject.staged_operation_id, status } }) };
-      if (status === 'approved') return { kind: 'transition', from: 'approved', to: 'applying' };
-      if (status === 'applying') return { kind: 'resume_apply' };
-      if (status === 'applied' || status === 'failed' || status === 'stale') return { kind: 'recorded', status };
-      return { kind: 'refuse', error: invalidTransition(subject, 'apply') };
+      if (status === 'staged') return refused('not_approved', { staged_operation_id: subject.staged_operation_id, status });
+      if (status === 'approved') return { outcome: 'transition', from: 'approved', to: 'applying' };
+      if (status === 'applying') return { outcome: 'resume_apply' };
+      if (status === 'applied' || status === 'failed' || status === 'stale') return { outcome: 'recorded', status };
+      return invalidTransition(subject, 'apply');
   }
 }
 

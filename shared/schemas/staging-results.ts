@@ -1,6 +1,6 @@
 // The `data` of each staging answer, as the worker returns it today (README
 // "The HTTP API"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
-// and worker/staging/commit-staged.ts). Response ids are plain strings: they
+// and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
 
 const str = { type: 'string' } as const;

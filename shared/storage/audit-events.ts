@@ -18,6 +18,9 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>
   }
 }
 
+/** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
+export const transitionClaimId = (stagedOperationId: string, from: string): string => derivedId('aud', `${stagedOperationId}:leave:${from}`);
+
 /**
  * The compare-and-set of a lifecycle transition (docs/staged-lifecycle.md):
  * its audit event, inserted under an id derived from the operation and the
@@ -28,7 +31,7 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>
  * winner's.
  */
 export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id'> & { from: string }): Promise<AuditEventDoc> {
-  const _id = derivedId('aud', `${event.staged_operation_id}:leave:${event.from}`);
+  const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
   try {
     await events.insertOne({ _id, ...event });

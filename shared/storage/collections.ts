@@ -27,7 +27,12 @@ export interface ApiTokenDoc {
 export type { StagedStatus };
 
 /** One transition; `request_id` is absent on operations staged before it was recorded. */
-export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id?: string }
+/**
+ * `request_id` is diagnostic (the client may choose it); `claim_id` is the
+ * server-made identity of the job that claimed the transition (its BullMQ job
+ * id, or the sweep's own), absent on items written before claims had one.
+ */
+export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id?: string; claim_id?: string }
 
 export interface StagedOperationDoc {
   _id: string;
@@ -75,6 +80,12 @@ export interface AuditEventDoc {
   note?: string | null;
   /** A transition that ends an apply carries the apply's result (so that it can be rolled forward). */
   result?: unknown;
+  /** approved → applying carries the journal it stores, so that anyone can roll the claim forward (docs/reliability.md "Recovery bounds"). */
+  apply?: unknown;
+  /** Who holds a transition claim: server-made (the claiming job's id), never the client's request id. */
+  claim_id?: string;
+  /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
+  claimed_at?: string;
 }
 
 /** `_id` derived from org + actor + key: the first request to insert it owns the key. */

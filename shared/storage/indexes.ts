@@ -42,7 +42,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     equality: ['org_id', 'bank_transaction_id', 'ledger_entry_id'],
   },
   inbox_documents: { indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'] },
-  staged_operations: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
+  // status: the expiry and recovery sweeps (worker/maintenance.ts) read each status across orgs.
+  staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
   scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
   audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },

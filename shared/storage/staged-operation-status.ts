@@ -16,30 +16,51 @@ import { isUniqueViolation } from './unique-violation.js';
 
 export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventDoc };
 
+export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; claim_id: string };
+
 /**
- * Claim `from` → `item.to` and, when this request holds the claim (now or
- * from an earlier attempt: same request id), write it onto the operation.
+ * THE one place a status transition is claimed (every approve, reject,
+ * expire, apply start and apply end goes through here): claim `from` →
+ * `item.to` and, when this job holds the claim (now or from an earlier
+ * attempt: the same server-made `claim_id`), write it onto the operation.
+ * The claim carries everything the write sets (the result, the journal), so
+ * a claim whose holder died before writing is rolled forward by anyone
+ * (rollForward). `afterClaim` runs between claim and write (a test fault).
  */
 export async function transitionStatus(
-  db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem & { to: StagedStatus; request_id: string }, set: Partial<StagedOperationDoc> = {},
+  db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
+  afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
   const claim = await claimTransition(db, {
-    org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, from, to: item.to, note: item.note,
+    org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
+    claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
     ...(set.result ? { result: set.result } : {}),
+    ...(set.apply ? { apply: set.apply } : {}),
   });
-  if (claim.request_id !== item.request_id) return { won: false, claim };
+  if (claim.claim_id !== item.claim_id) return { won: false, claim };
+  afterClaim?.();
   await writeTransition(db, orgId, id, from, item, set);
   return { won: true };
 }
 
+/** Whether a claim holds all its write needs (an apply start claimed before claims carried the journal does not). */
+export const canRollForward = (claim: AuditEventDoc): boolean => claim.to !== 'applying' || claim.apply !== undefined;
+
 /**
  * Write a claimed transition that the operation does not show yet: its
- * winner's job died between the claim and this write. Only the apply lease
- * holder calls it, for the end of an apply (the claim carries the result).
+ * winner's job died between the claim and this write (or is slower than
+ * CLAIM_WAIT_MS). The claim carries the result or the journal, so the write is
+ * the one its winner would have made.
  */
 export async function rollForward(db: Db, orgId: string, id: string, claim: AuditEventDoc): Promise<void> {
-  const item: HistoryItem = { at: claim.at, actor: claim.actor, from: claim.from as StagedStatus, to: claim.to as StagedStatus, note: claim.note ?? null, request_id: claim.request_id };
-  await writeTransition(db, orgId, id, claim.from as StagedStatus, item, claim.result ? { result: claim.result as ApplyResult } : {});
+  const item: HistoryItem = {
+    at: claim.at, actor: claim.actor, from: claim.from as StagedStatus, to: claim.to as StagedStatus, note: claim.note ?? null, request_id: claim.request_id,
+    ...(claim.claim_id ? { claim_id: claim.claim_id } : {}),
+  };
+  await writeTransition(db, orgId, id, claim.from as StagedStatus, item, {
+    ...(claim.result ? { result: claim.result as ApplyResult } : {}),
+    ...(claim.apply ? { apply: claim.apply as ApplyJournalState } : {}),
+  });
 }
 
 async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<void> {

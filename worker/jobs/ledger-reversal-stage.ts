@@ -1,14 +1,14 @@
 // A ledger reversal (docs/http-api.md, reversal stage): load the entry, its
 // links and their transactions; decide by the pure rule. Whoever holds the
 // scope is read only when it can change the answer (the pending gate,
-// worker/staging/staging-job.ts).
+// worker/operation/staging-job.ts).
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReversal, reversalScopeKey, type ReversalBooks, type ReversalPlan } from '../../shared/domain/reversal-plan.js';
 import { utcDate } from '../../shared/domain/dates.js';
 import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../staging/staging-job.js';
+import { stagingJob } from '../operation/staging-job.js';
 
 type Op = 'ledger_reversal.stage';
 type Books = Omit<ReversalBooks, 'org'>;

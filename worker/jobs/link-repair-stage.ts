@@ -9,7 +9,7 @@ import { utcDate } from '../../shared/domain/dates.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../staging/staging-job.js';
+import { stagingJob } from '../operation/staging-job.js';
 
 type Op = 'ledger_link_repair.stage';
 

@@ -7,8 +7,8 @@ import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type
 import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
 import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
 import type { JobContext } from '../job-context.js';
-import { operationIdFor } from '../staging/commit-decision.js';
-import { stagingJob } from '../staging/staging-job.js';
+import { operationIdFor } from '../operation/commit-decision.js';
+import { stagingJob } from '../operation/staging-job.js';
 
 type Op = 'bank_reconcile.stage';
 

@@ -1,5 +1,6 @@
 // POST /staged-operations/{id}/apply as a job (docs/staged-lifecycle.md
-// "Apply"): load → decide (pure) → commit. Only an approved operation is
+// "Apply"), on the lifecycle frame (worker/operation/lifecycle-job.ts: load →
+// decide (pure) → commit); this file is apply's commit. Only an approved operation is
 // applied, once: its preconditions are checked (any version changed → stale,
 // nothing written), the journal of writes is computed and stored with the
 // compare-and-set approved → applying, then run to the end by
@@ -7,54 +8,30 @@
 // recorded.
 import { planJournal } from '../../shared/domain/apply-journal.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
-import { decideTransition } from '../../shared/domain/staged-transitions.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
-import { findOrg } from '../../shared/storage/books-read.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import { settleOperation, transitionStatus, type TransitionOutcome } from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf } from '../test-faults.js';
-import { APPLY_LEASE_MS, finishJournal } from '../staged/apply-journal-runner.js';
-import { loadVisibleOperation, operationOutcome, reloadOperation } from '../staged/operation-access.js';
-import { afterLostClaim, expireOperation, historyItem } from '../staged/transition.js';
+import { APPLY_LEASE_MS, finishJournal } from '../operation/apply-journal-runner.js';
+import { historyItem } from '../operation/claims.js';
+import { lifecycleJob, refusedAnswer, type Committed } from '../operation/lifecycle-job.js';
+import { operationOutcome, reloadOperation } from '../operation/operation-access.js';
 
-const DECIDE_ATTEMPTS = 5;
-
-export async function applyStagedOperation(ctx: JobContext): Promise<StageAnswer> {
-  let op = await loadVisibleOperation(ctx);
-  const org = await findOrg(ctx.db, ctx.data.org_id);
-  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
-    const decision = decideTransition(
-      { staged_operation_id: op._id, status: op.status, created_by: op.created_by, expires_at: op.expires_at },
-      { action: 'apply', actor: ctx.data.actor, require_distinct_approver: org?.require_distinct_approver ?? true, now: ctx.now.toISOString() },
-    );
-    switch (decision.kind) {
-      case 'refuse':
-        throw decision.error;
-      case 'expire_first':
-        await expireOperation(ctx.db, op, decision.from, ctx.now, ctx.data.request_id);
-        throw decision.then;
-      case 'recorded':
-        return recordedOutcome(ctx, op);
-      case 'resume_apply':
-        return recordedOutcome(ctx, await finishJournal(ctx, op._id));
-      case 'transition': {
-        const started = await startApply(ctx, op);
-        crashIf('apply:crash-after-journal');
-        if (started.won) return recordedOutcome(ctx, await finishJournal(ctx, op._id));
-        // Another job moved it first (an apply, a reject): decide again on what it leaves.
-        op = await afterLostClaim(ctx.db, op, started.claim);
-        break;
-      }
-      case 'none':
-        throw new Error('apply decided nothing');
-    }
-  }
-  throw new Error(`staged operation ${op._id} kept changing under apply`);
-}
+export const applyStagedOperation = lifecycleJob({
+  action: 'apply',
+  commit: async (ctx, op): Promise<Committed> => {
+    const started = await startApply(ctx, op);
+    crashIf('apply:crash-after-journal');
+    if (!started.won) return started;
+    return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id)) };
+  },
+  // An apply under way is finished (the same journal); one that ended answers what it recorded.
+  resume: async (ctx, op) => recordedOutcome(ctx, op.status === 'applying' ? await finishJournal(ctx, op._id) : op),
+});
 
 /**
  * approved → stale | failed (nothing written), or approved → applying with
@@ -78,7 +55,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply });
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'));
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
 }
@@ -96,6 +73,6 @@ async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result
 async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise<StageAnswer> {
   await settleOperation(ctx.db, op);
   if (op.status === 'applied') return operationOutcome(ctx, op);
-  if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) throw AppError.fromBody(op.result.error);
-  throw new AppError('invalid_transition', { details: { staged_operation_id: op._id, status: op.status, action: 'apply' } });
+  if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) return refusedAnswer(ctx, op.result.error);
+  return refusedAnswer(ctx, { code: 'invalid_transition', details: { staged_operation_id: op._id, status: op.status, action: 'apply' } });
 }

@@ -1,8 +1,5 @@
-// POST /staged-operations/{id}/approve as a job: staged → approved (docs/staged-lifecycle.md).
-import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
-import type { JobContext } from '../job-context.js';
-import { runReviewTransition } from '../staged/transition.js';
+// POST /staged-operations/{id}/approve as a job: staged → approved (docs/staged-lifecycle.md),
+// on the lifecycle frame (worker/operation/lifecycle-job.ts).
+import { lifecycleJob } from '../operation/lifecycle-job.js';
 
-export function approveStagedOperation(ctx: JobContext): Promise<StageAnswer> {
-  return runReviewTransition(ctx, 'approve', 'approved');
-}
+export const approveStagedOperation = lifecycleJob({ action: 'approve', target: 'approved' });

@@ -1,9 +1,6 @@
 // POST /staged-operations/{id}/reject as a job: staged | approved → rejected,
-// every scope lock released at once (docs/staged-lifecycle.md).
-import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
-import type { JobContext } from '../job-context.js';
-import { runReviewTransition } from '../staged/transition.js';
+// every scope lock released at once (docs/staged-lifecycle.md), on the
+// lifecycle frame (worker/operation/lifecycle-job.ts).
+import { lifecycleJob } from '../operation/lifecycle-job.js';
 
-export function rejectStagedOperation(ctx: JobContext): Promise<StageAnswer> {
-  return runReviewTransition(ctx, 'reject', 'rejected');
-}
+export const rejectStagedOperation = lifecycleJob({ action: 'reject', target: 'rejected' });

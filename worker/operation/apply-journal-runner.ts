@@ -16,7 +16,7 @@ import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, faultOn, type TestFault } from '../test-faults.js';
-import { historyItem } from './transition.js';
+import { historyItem } from './claims.js';
 
 /** A journal's owner renews its lease every third of this; another job takes over once it lapsed. */
 export const APPLY_LEASE_MS = 10_000;
@@ -26,10 +26,13 @@ const WAIT_LIMIT_MS = 3 * APPLY_LEASE_MS;
 
 class LeaseLost extends Error {}
 
-/** Run (or wait for) the operation's journal until the operation is final; returns it final. */
-export async function finishJournal(ctx: JobContext, id: string): Promise<StagedOperationDoc> {
+/**
+ * Run (or wait for, at most `waitMs`) the operation's journal until the
+ * operation is final; returns it final.
+ */
+export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
-  const waitUntil = Date.now() + WAIT_LIMIT_MS;
+  const waitUntil = Date.now() + waitMs;
   for (;;) {
     const op = await findStagedOperation(ctx.db, orgId, id);
     if (!op) throw new Error(`staged operation ${id} disappeared`);

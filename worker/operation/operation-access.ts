@@ -38,7 +38,11 @@ export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): Stag
   return { operation: ctx.data.operation, outcome: 'done', data: { ...stagedOperationDetail(doc) }, warnings: [] };
 }
 
-/** This request already made the transition to `to` (a retried job, or a replay): it answers as if it just did. */
-export function madeByThisRequest(ctx: JobContext, doc: StagedOperationDoc, to: StagedOperationDoc['status']): boolean {
-  return doc.history.some((h) => h.to === to && h.request_id === ctx.data.request_id);
+/**
+ * This job already made the transition to `to` (a retried job, or a keyed
+ * replay joining it): it answers as if it just did. The job id is the
+ * server's; the client's X-Request-Id identifies nothing here.
+ */
+export function madeByThisJob(ctx: JobContext, doc: StagedOperationDoc, to: StagedOperationDoc['status']): boolean {
+  return doc.history.some((h) => h.to === to && h.claim_id === ctx.jobId);
 }

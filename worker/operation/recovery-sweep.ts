@@ -1,0 +1,80 @@
+// Recovery without a caller (docs/reliability.md "Recovery bounds"), run by
+// the worker's repeatable `recover-operations` job every RECOVERY_SWEEP_MS:
+//  - a transition claim whose job died before writing it (e.g. approved →
+//    applying claimed, the journal never stored) is rolled forward once it is
+//    CLAIM_WAIT_MS old: the claim holds what its winner would have written;
+//  - an `applying` operation whose apply lease lapsed (its job gave up, or
+//    its worker is gone) is resumed from its stored journal to a final state,
+//    on behalf of the actor who started it.
+// So an operation with a stored journal ends by itself within
+// APPLY_LEASE_MS + RECOVERY_SWEEP_MS (+ the journal's own run).
+import { randomUUID } from 'node:crypto';
+import type { Db } from 'mongodb';
+import type { StagedStatus } from '../../shared/domain/staged-transitions.js';
+import type { Logger } from '../../shared/logger.js';
+import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
+import { transitionClaimId } from '../../shared/storage/audit-events.js';
+import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
+import { canRollForward, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
+import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { readEach } from '../../shared/storage/where-in.js';
+import type { JobContext } from '../job-context.js';
+import { finishJournal } from './apply-journal-runner.js';
+import { CLAIM_WAIT_MS, claimedAt } from './claims.js';
+
+export interface RecoveryCounts { claims_rolled_forward: number; applies_resumed: number }
+
+export async function recoverOperations(db: Db, log: Logger, now: Date): Promise<RecoveryCounts> {
+  const claims_rolled_forward = await rollForwardStuckClaims(db, now);
+  const applies_resumed = await resumeLapsedApplies(db, log);
+  return { claims_rolled_forward, applies_resumed };
+}
+
+async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {
+  const ops = collections(db).stagedOperations;
+  let rolled = 0;
+  for (const status of ['staged', 'approved'] as StagedStatus[]) {
+    // Equality on status (indexed, docs/indexes.md); the claims are read by `_id`, one equality read each.
+    const pending = await ops.find({ status }, { projection: { _id: 1, org_id: 1 } }).toArray();
+    const claims = await readEach(pending.map((op) => transitionClaimId(op._id, status)), (id) => collections(db).auditEvents.find({ _id: id }).toArray());
+    for (const claim of claims) {
+      if (claimedAt(claim) + CLAIM_WAIT_MS > now.getTime() || !canRollForward(claim)) continue;
+      await rollForward(db, claim.org_id, claim.staged_operation_id, claim);
+      const after = await findStagedOperation(db, claim.org_id, claim.staged_operation_id);
+      if (after) await settleOperation(db, after);
+      rolled += 1;
+    }
+  }
+  return rolled;
+}
+
+async function resumeLapsedApplies(db: Db, log: Logger): Promise<number> {
+  const applying = await collections(db).stagedOperations.find({ status: 'applying' }).toArray();
+  let resumed = 0;
+  for (const op of applying) {
+    const journal = op.apply;
+    if (!journal || journal.lease_until >= new Date().toISOString()) continue;
+    const ctx = recoveryContext(db, log, op, journal);
+    try {
+      // No wait: a lease someone else just took is theirs to finish.
+      const after = await finishJournal(ctx, op._id, 0);
+      if (after.status !== 'applying') resumed += 1;
+      ctx.log.info({ staged_operation_id: op._id, status: after.status }, 'recovery sweep resumed an apply whose lease lapsed');
+    } catch (err) {
+      ctx.log.warn({ err, staged_operation_id: op._id }, 'recovery sweep could not resume the apply; the next sweep tries again');
+    }
+  }
+  return resumed;
+}
+
+/** The apply's own job is gone: the sweep runs its journal as that apply, under a claim identity of its own. */
+function recoveryContext(db: Db, log: Logger, op: StagedOperationDoc, journal: ApplyJournalState): JobContext {
+  const jobId = `recovery_${randomUUID()}`;
+  const data: AnyStageJobData = {
+    operation: 'staged_operations.apply', request_id: journal.request_id, org_id: op.org_id, actor: journal.started_by,
+    requested_at: new Date().toISOString(), idempotency_key: null, may_review: true,
+    input: { staged_operation_id: op._id, can_approve: true },
+  };
+  return { db, log: log.child({ request_id: journal.request_id, job_id: jobId }), jobId, data, now: new Date(), rerun: false, settings: { stagedTtlMs: 0 }, writes: [] };
+}
