@@ -3,6 +3,7 @@
 // with a plain `N passed, N failed` line.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
@@ -44,10 +45,26 @@ async function dropDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Mocha adds spec files named on the command line to .mocharc.json's `spec`
+ * (the whole suite) instead of replacing it: with files named, run just
+ * those, with the rest of .mocharc.json's options.
+ */
+function mochaArgs(args: string[]): string[] {
+  const named = args.some((a) => !a.startsWith('-') && /\.test\.js$/.test(a));
+  if (!named) return args;
+  const rc = JSON.parse(readFileSync(join(projectRoot, '.mocharc.json'), 'utf8')) as Record<string, unknown>;
+  const options = Object.entries(rc).filter(([key]) => key !== 'spec').flatMap(([key, value]) => {
+    if (value === true) return [`--${key}`];
+    return (Array.isArray(value) ? value : [value]).flatMap((v) => [`--${key}`, String(v)]);
+  });
+  return ['--no-config', ...options, ...args];
+}
+
 function runMocha(env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [mocha, ...process.argv.slice(2)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [mocha, ...mochaArgs(process.argv.slice(2))], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let tail = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);

@@ -10,6 +10,7 @@
 import { AppError } from '../../shared/errors.js';
 import { journalChanges } from '../../shared/domain/apply-journal.js';
 import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
+import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -63,7 +64,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     if (phase === 'forward') {
       for (; done < journal.writes.length; done += 1) {
         const write = journal.writes[done]!;
-        const made = await makeWrite(db, orgId, write);
+        const made = await makeWrite(db, orgId, write, operationHolder(op._id));
         crashIf(`apply:crash-after-write:${done + 1}`);
         if (made === 'conflict') {
           phase = 'undo';
@@ -86,7 +87,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     const undoConflicts: string[] = [];
     for (; undone < done; undone += 1) {
       const write = journal.writes[done - 1 - undone]!;
-      if ((await undoWrite(db, orgId, write)) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
+      if ((await undoWrite(db, orgId, write, operationHolder(op._id))) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
     const error = done === 0
