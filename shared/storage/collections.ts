@@ -7,6 +7,7 @@ import type { StageAnswer } from '../queue/stage-jobs.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { RecordClaimDoc } from './record-claims.js';
+import type { ApplyLeaseStepDoc } from './staged-operation-status.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -161,6 +162,7 @@ export function collections(db: Db) {
     stagedOperations: c<StagedOperationDoc>('staged_operations'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
     recordClaims: c<RecordClaimDoc>('record_claims'),
+    applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),

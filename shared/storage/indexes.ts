@@ -47,6 +47,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], unique: [{ key: 1 }], equality: ['org_id', 'staged_operation_id', 'key'] },
   // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
+  // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
+  apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
   audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
   idempotency_keys: { indexes: [], equality: [] },

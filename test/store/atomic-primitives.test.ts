@@ -12,6 +12,8 @@ import { collections } from '../../shared/storage/collections.js';
 import { newImportHolder, operationHolder } from '../../shared/storage/record-claims.js';
 import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/storage/scope-locks.js';
 import { sweepDeadLocks } from '../../shared/storage/scope-lock-sweep.js';
+import { readApplyJournal, recordApplyProgress, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { stack } from '../helpers/stack.js';
 
 const ROUNDS = 200;
@@ -120,5 +122,43 @@ describe('atomic primitives on the real store', function () {
     expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'other', version: 2 });
     const staleUpdate: JournalWrite = { action: 'update', collection: 'ledger_entries', id: 'le_new', version: 1, set: { memo: 'plan' }, before: { memo: 'inserted' } };
     expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
+  });
+
+  it('lease renewals beside the transition that ends an apply never undo it; a lapsed lease goes to exactly one of two takers', async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const ops = collections(db).stagedOperations;
+    const applying = (id: string, leaseUntil: string): StagedOperationDoc => ({
+      _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
+      input: {}, plan: {}, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
+      apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-a', lease_until: leaseUntil, started_at: '', started_by: 'bob', request_id: 'req' },
+    });
+    await inLanes(ROUNDS, async (i) => {
+      const id = `stg_lease_${i}`;
+      await ops.insertOne(applying(id, new Date(Date.now() + 60_000).toISOString()));
+      const at = new Date().toISOString();
+      await Promise.all([
+        ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', { done: 0 }, 10_000)),
+        transitionStatus(db, orgId, id, 'applying', { at, actor: 'bob', from: 'applying', to: 'applied', note: null, request_id: `req_${i}` }, { result: { status: 'applied', at, by: 'bob' } }),
+        ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', {}, 10_000)),
+      ]);
+      const op = await ops.findOne({ _id: id });
+      expect(op?.status, `round ${i}: the transition stays`).to.equal('applied');
+      expect(op?.history, `round ${i}: one history item`).to.have.length(1);
+
+      const lapsedId = `stg_lapsed_${i}`;
+      await ops.insertOne(applying(lapsedId, new Date(Date.now() - 1_000).toISOString()));
+      const taken = await Promise.all(['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, new Date(), 10_000)));
+      expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
+      const winner = taken[0] ? 'job-b' : 'job-c';
+      const loser = taken[0] ? 'job-c' : 'job-b';
+      // The old owner and the loser can no longer record progress; the winner can, and its progress is what a reader sees.
+      expect(await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000), `round ${i}: old owner`).to.equal(false);
+      expect(await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000), `round ${i}: loser`).to.equal(false);
+      expect(await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000), `round ${i}: winner`).to.equal(true);
+      const journal = await readApplyJournal(db, (await ops.findOne({ _id: lapsedId }))!);
+      expect({ owner: journal.owner, done: journal.done }, `round ${i}`).to.deep.equal({ owner: winner, done: 1 });
+    });
   });
 });

@@ -12,7 +12,7 @@ import { journalChanges } from '../../shared/domain/apply-journal.js';
 import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
 import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
@@ -52,7 +52,7 @@ export async function finishJournal(ctx: JobContext, id: string): Promise<Staged
 async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
   const { db } = ctx;
   const orgId = ctx.data.org_id;
-  const journal = op.apply!;
+  const journal = await readApplyJournal(db, op);
   const progress = async (p: Parameters<typeof recordApplyProgress>[4]): Promise<void> => {
     if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
   };
@@ -82,7 +82,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
       await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes) });
       return;
     }
-    const conflict = (await findStagedOperation(db, orgId, op._id))?.apply?.conflict ?? journal.conflict;
+    const conflict = (await readApplyJournal(db, op)).conflict ?? journal.conflict;
     let undone = journal.phase === 'undo' ? journal.undone : 0;
     const undoConflicts: string[] = [];
     for (; undone < done; undone += 1) {
