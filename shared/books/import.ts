@@ -14,6 +14,7 @@ import {
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
+import { newImportHolder } from '../storage/record-claims.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
 
@@ -71,13 +72,15 @@ interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; record
 async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promise<ImportCounts> {
   const counts: ImportCounts = {};
   const begun: WriteStep[] = [];
+  // Every replace claims the version it is guarded by, as an apply's writes do (docs/reliability.md).
+  const holder = newImportHolder();
   try {
     for (const step of steps) {
       begun.push(step);
-      counts[step.target === 'orgs' ? 'org' : step.target] = await upsertRecords(db, step.target, step.orgId, step.records, step.stored);
+      counts[step.target === 'orgs' ? 'org' : step.target] = await upsertRecords(db, step.target, step.orgId, step.records, step.stored, holder);
     }
   } catch (err) {
-    for (const step of begun.reverse()) await undoUpsert(db, step.target, step.orgId, step.records, step.stored);
+    for (const step of begun.reverse()) await undoUpsert(db, step.target, step.orgId, step.records, step.stored, holder);
     // An overview computed while the half-written inbox was visible must not outlive the undo.
     await bumpInboxVersion(db, orgId);
     throw err;

@@ -5,9 +5,16 @@
 // makes it (a retried job after a crash). Anything else is a conflict: the
 // document changed under the journal (only an import can do that while the
 // operation holds its scope locks).
+//
+// Before an update or a delete guarded by version V, the journal claims V
+// (shared/storage/record-claims.ts): on FerretDB the guarded write alone is a
+// read then a write by `_id`, which a racing import could interleave with.
+// The holder is the operation, so a retried or resumed journal holds its
+// claims still. Inserts need no claim: a unique `_id` already settles them.
 import type { Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
+import { claimVersion } from './record-claims.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export type WriteOutcome = 'done' | 'conflict';
@@ -24,10 +31,13 @@ function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
   return Object.entries(fields).every(([k, v]) => doc[k] !== undefined && canonicalJson(doc[k]) === canonicalJson(v));
 }
 
-export async function makeWrite(db: Db, orgId: string, w: JournalWrite): Promise<WriteOutcome> {
+/** Make `w` for `holder` (the operation: record-claims.ts operationHolder). */
+export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: string): Promise<WriteOutcome> {
   const c = coll(db, w);
   switch (w.action) {
     case 'update': {
+      // Another writer holds the version: our write was never made (only the holder writes), so the record changed.
+      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
       const r = await c.updateOne(byId(orgId, w.id, w.version), { $set: { ...w.set, version: w.version + 1 } });
       if (r.matchedCount === 1) return 'done';
       const doc = await c.findOne(byId(orgId, w.id));
@@ -38,6 +48,7 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite): Promise
       return holds(await c.findOne(byId(orgId, w.id)), w.doc) ? 'done' : 'conflict';
     }
     case 'delete': {
+      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
       const r = await c.deleteOne(byId(orgId, w.id, w.version));
       if (r.deletedCount === 1) return 'done';
       return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
@@ -46,10 +57,14 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite): Promise
 }
 
 /** Put back what `w` replaced. A write that was never made needs nothing. Undoing also bumps the version. */
-export async function undoWrite(db: Db, orgId: string, w: JournalWrite): Promise<WriteOutcome> {
+export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: string): Promise<WriteOutcome> {
   const c = coll(db, w);
   switch (w.action) {
     case 'update': {
+      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version + 1, holder))) {
+        // Not ours: either the write was never made (the record is still at its old version) or someone changed it since.
+        return (await c.findOne(byId(orgId, w.id)))?.version === w.version ? 'done' : 'conflict';
+      }
       const r = await c.updateOne(byId(orgId, w.id, w.version + 1), { $set: { ...w.before, version: w.version + 2 } });
       if (r.matchedCount === 1) return 'done';
       const doc = await c.findOne(byId(orgId, w.id));
@@ -57,6 +72,9 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite): Promise
       return doc?.version === w.version + 2 && holds(doc, w.before) ? 'done' : 'conflict';
     }
     case 'insert': {
+      if (!(await claimVersion(db, orgId, w.collection, w.id, 1, holder))) {
+        return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+      }
       const r = await c.deleteOne(byId(orgId, w.id, 1));
       if (r.deletedCount === 1) return 'done';
       return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';

@@ -5,6 +5,7 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { collections } from './collections.js';
+import { claimVersions, highestClaimedVersions } from './record-claims.js';
 import { findWhereIn } from './where-in.js';
 
 /** A record as the file holds it once normalised: `id` plus fields the importer copies without reading. */
@@ -40,19 +41,6 @@ const CHUNK = 1000;
  */
 const GUARDED_CHUNK = 32;
 
-/** Inserts in one bulkWrite per CHUNK; guarded replaces and deletes GUARDED_CHUNK at a time. */
-async function writeInBatches(collection: Collection<StoredBookRecord>, ops: AnyBulkWriteOperation<StoredBookRecord>[]): Promise<number> {
-  const inserts = ops.filter((op) => 'insertOne' in op);
-  const guarded = ops.filter((op) => !('insertOne' in op));
-  let matched = 0;
-  if (inserts.length > 0) await collection.bulkWrite(inserts, { ordered: false });
-  for (let i = 0; i < guarded.length; i += GUARDED_CHUNK) {
-    const result = await collection.bulkWrite(guarded.slice(i, i + GUARDED_CHUNK), { ordered: false });
-    matched += result.matchedCount + result.deletedCount;
-  }
-  return matched;
-}
-
 /** The collection of a section (or `orgs`), typed as whole records: the importer copies fields, it does not interpret them. */
 function recordCollection(db: Db, target: BookSection | 'orgs'): Collection<StoredBookRecord> {
   const handle = target === 'orgs' ? 'orgs' : BOOK_SECTIONS[target];
@@ -82,24 +70,69 @@ export async function findTakenIds(db: Db, section: BookSection, ids: readonly s
   return taken.map((doc) => doc._id);
 }
 
+/** The org whose claims a record's claims are filed under: its own, or for the org record, the org itself. */
+const claimOrg = (orgId: string | null, id: string): string => orgId ?? id;
+
+/**
+ * Replace guarded records GUARDED_CHUNK at a time, each after claiming the
+ * version it is guarded by (shared/storage/record-claims.ts): on FerretDB a
+ * guarded replace alone is a read then a write by `_id`, which an apply's
+ * write of the same record could interleave with. Returns how many were
+ * written; a record whose claim another writer holds is not.
+ */
+async function replaceClaimed(
+  db: Db, collection: Collection<StoredBookRecord>, target: BookSection | 'orgs', orgId: string | null, holder: string,
+  replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[],
+): Promise<number> {
+  let written = 0;
+  for (let i = 0; i < replaces.length; i += GUARDED_CHUNK) {
+    const batch = replaces.slice(i, i + GUARDED_CHUNK);
+    const claimedIds = new Set<string>();
+    for (const [org, group] of groupByOrg(batch, orgId)) {
+      for (const id of await claimVersions(db, org, collection.collectionName, group.map((r) => ({ id: r.id, version: r.version })), holder)) claimedIds.add(id);
+    }
+    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch.filter((r) => claimedIds.has(r.id))
+      .map((r) => ({ replaceOne: { filter: { _id: r.id, version: r.version }, replacement: r.replacement } }));
+    if (ops.length > 0) written += (await collection.bulkWrite(ops, { ordered: false })).matchedCount;
+  }
+  return written;
+}
+
+function groupByOrg<T extends { id: string }>(items: readonly T[], orgId: string | null): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const org = claimOrg(orgId, item.id);
+    out.set(org, [...(out.get(org) ?? []), item]);
+  }
+  return out;
+}
+
 /**
  * Insert the records not in `stored`, replace those whose content changed
- * (version + 1, guarded by the version read), leave the rest. `orgId` null
- * writes the org record itself, which carries no org_id.
+ * (version + 1, guarded by the version read and its claim), leave the rest.
+ * `orgId` null writes the org record itself, which carries no org_id.
+ * Versions only grow: a record inserted under an id that was claimed before
+ * (deleted since) starts above the highest version ever claimed.
+ * `holder`: this import's claim holder (record-claims.ts newImportHolder).
  */
 export async function upsertRecords(
-  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById,
+  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById, holder: string,
 ): Promise<UpsertCounts> {
   const collection = recordCollection(db, target);
   const counts = { inserted: 0, updated: 0, unchanged: 0 };
   for (let i = 0; i < records.length; i += CHUNK) {
-    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = [];
-    for (const record of records.slice(i, i + CHUNK)) {
+    const inserts: AnyBulkWriteOperation<StoredBookRecord>[] = [];
+    const replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[] = [];
+    const chunk = records.slice(i, i + CHUNK);
+    const fresh = chunk.filter((r) => !stored.has(r.id)).map((r) => r.id);
+    const claimedBefore = orgId === null || fresh.length === 0 ? new Map<string, number>() : await highestClaimedVersions(db, orgId, collection.collectionName, fresh);
+    for (const record of chunk) {
       const { id, version: fileVersion, ...fields } = record;
       const content = orgId === null ? fields : { org_id: orgId, ...fields };
       const existing = stored.get(id);
       if (!existing) {
-        ops.push({ insertOne: { document: { _id: id, ...content, version: fileVersion ?? 1 } } });
+        const version = Math.max(Number(fileVersion ?? 1), (claimedBefore.get(id) ?? 0) + 1);
+        inserts.push({ insertOne: { document: { _id: id, ...content, version } } });
         counts.inserted += 1;
         continue;
       }
@@ -108,14 +141,14 @@ export async function upsertRecords(
         counts.unchanged += 1;
         continue;
       }
-      ops.push({ replaceOne: { filter: { _id: id, version: storedVersion }, replacement: { ...content, version: Number(storedVersion ?? 0) + 1 } } });
+      replaces.push({ id, version: Number(storedVersion ?? 0), replacement: { ...content, version: Number(storedVersion ?? 0) + 1 } });
       counts.updated += 1;
     }
-    if (ops.length > 0) {
-      const replaces = ops.filter((op) => 'replaceOne' in op).length;
-      const matched = await writeInBatches(collection, ops);
-      // A replace guarded by the version read matched nothing: the record changed since (an apply, another import).
-      if (matched < replaces) throw new Error(`${target}: ${replaces - matched} record(s) changed during the import`);
+    if (inserts.length > 0) await collection.bulkWrite(inserts, { ordered: false });
+    if (replaces.length > 0) {
+      const written = await replaceClaimed(db, collection, target, orgId, holder, replaces);
+      // A replace whose version another writer claimed, or that no longer matched: the record changed since (an apply, another import).
+      if (written < replaces.length) throw new Error(`${target}: ${replaces.length - written} record(s) changed during the import`);
     }
   }
   return counts;
@@ -125,25 +158,51 @@ export async function upsertRecords(
  * Put a section back as `stored` held it, after an import that wrote some of
  * `records` and then failed (MongoDB without transactions: README "Loading
  * books"): records it inserted are deleted, records it replaced get their old
- * content and version back. Each write is guarded by the version the import
- * wrote, so a record someone else changed meanwhile is left alone.
+ * content back under a NEW version (the one the import wrote + 1): versions
+ * only grow, so a plan staged against the half-written books never passes
+ * its version check against other content later (ABA). Each write is
+ * guarded by the version the import wrote and claims it first, so a record
+ * someone else changed meanwhile is left alone.
  */
 export async function undoUpsert(
-  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById,
+  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById, holder: string,
 ): Promise<void> {
   const collection = recordCollection(db, target);
-  const owner = orgId === null ? {} : { org_id: orgId };
   for (let i = 0; i < records.length; i += CHUNK) {
-    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = [];
-    for (const record of records.slice(i, i + CHUNK)) {
+    const chunk = records.slice(i, i + CHUNK);
+    const replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[] = [];
+    for (const record of chunk) {
       const existing = stored.get(record.id);
-      if (!existing) {
-        ops.push({ deleteOne: { filter: { _id: record.id, ...owner, version: record.version ?? 1 } } });
-        continue;
-      }
+      if (!existing) continue;
       const { _id, ...previous } = existing;
-      ops.push({ replaceOne: { filter: { _id, version: Number(existing.version ?? 0) + 1 }, replacement: previous } });
+      const written = Number(existing.version ?? 0) + 1;
+      replaces.push({ id: _id, version: written, replacement: { ...previous, version: written + 1 } });
     }
-    if (ops.length > 0) await writeInBatches(collection, ops);
+    await replaceClaimed(db, collection, target, orgId, holder, replaces);
+    await deleteInserted(db, collection, target, orgId, holder, chunk.filter((r) => !stored.has(r.id)));
+  }
+}
+
+/** Delete what the import inserted of `records`: each still holding the file's content, at the version it has, claimed first. */
+async function deleteInserted(
+  db: Db, collection: Collection<StoredBookRecord>, target: BookSection | 'orgs', orgId: string | null, holder: string, records: readonly BookRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const current = await findWhereIn(db, collection as unknown as Collection<StoredBookRecord & { org_id: string }>, orgId, '_id', [...byId.keys()]);
+  const ours = current.filter((doc) => {
+    const { _id, version, ...content } = doc;
+    const { id, version: fileVersion, ...fields } = byId.get(_id)!;
+    return canonicalJson(content) === canonicalJson(orgId === null ? fields : { org_id: orgId, ...fields });
+  });
+  for (let i = 0; i < ours.length; i += GUARDED_CHUNK) {
+    const batch = ours.slice(i, i + GUARDED_CHUNK).map((d) => ({ id: d._id, version: Number(d.version) }));
+    const claimedIds = new Set<string>();
+    for (const [org, group] of groupByOrg(batch, orgId)) {
+      for (const id of await claimVersions(db, org, collection.collectionName, group, holder)) claimedIds.add(id);
+    }
+    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch.filter((d) => claimedIds.has(d.id))
+      .map((d) => ({ deleteOne: { filter: { _id: d.id, version: d.version } } }));
+    if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
   }
 }

@@ -8,6 +8,8 @@ import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
+import type { RecordClaimDoc } from './record-claims.js';
+import type { ApplyLeaseStepDoc } from './staged-operation-status.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -57,9 +59,14 @@ export interface StagedOperationDoc {
   result?: ApplyResult;
 }
 
-/** One per key a pending operation holds; `_id` = `ORG:KEY`, so MongoDB's unique `_id` settles races. */
+/**
+ * One per key a pending operation holds: `key` = `ORG:KEY` under a unique
+ * index settles races; `_id` = `ORG:KEY#OPERATION` names the holder
+ * (shared/storage/scope-locks.ts).
+ */
 export interface ScopeLockDoc {
   _id: string;
+  key: string;
   org_id: string;
   staged_operation_id: string;
   scope_key: string;
@@ -163,6 +170,8 @@ export function collections(db: Db) {
     inboxDocuments: c<Stored<InboxDocument>>('inbox_documents'),
     stagedOperations: c<StagedOperationDoc>('staged_operations'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
+    recordClaims: c<RecordClaimDoc>('record_claims'),
+    applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),

@@ -37,6 +37,16 @@ export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ cla
     if (!existing) continue;
     if (existing.expires_at > now.toISOString()) return { claimed: false, existing };
     // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then claim.
+    // On FerretDB a filtered delete is a read then a delete by `_id`, which could remove a record another
+    // request has just inserted; so the removal is itself claimed by a unique `_id` (docs/reliability.md).
+    try {
+      await keys.insertOne({ ...existing, _id: `${existing._id}~expired~${existing.job_id}` });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Another request removes it (and may claim the key first): look again.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
     await keys.deleteOne({ _id: existing._id, job_id: existing.job_id });
   }
 }

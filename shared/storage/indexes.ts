@@ -11,10 +11,13 @@
 import type { Db, IndexSpecification } from 'mongodb';
 import { isFerretDb } from './where-in.js';
 import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
+import { upgradeOldLocks } from './scope-locks.js';
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
   indexes: IndexSpecification[];
+  /** Unique indexes (createIndex with `unique`): an insert they refuse is how a race is settled (docs/reliability.md). */
+  unique?: IndexSpecification[];
   /** Fields read by top-level equality (`_id` is implied): one GIN expression index each on FerretDB/PostgreSQL. */
   equality: string[];
 }
@@ -44,7 +47,12 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   inbox_documents: { indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'] },
   // status: the expiry and recovery sweeps (worker/maintenance.ts) read each status across orgs.
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
-  scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
+  // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/scope-locks.ts).
+  scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], unique: [{ key: 1 }], equality: ['org_id', 'staged_operation_id', 'key'] },
+  // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
+  record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
+  // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
+  apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
   audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
   idempotency_keys: { indexes: [], equality: [] },
@@ -76,8 +84,11 @@ export interface EnsureIndexesOptions {
  */
 export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<GinReport | null> {
   await ensureCollections(db);
-  await Promise.all(Object.entries(INDEXES).flatMap(([name, declaration]) =>
-    declaration.indexes.map((spec) => db.collection(name).createIndex(spec))));
+  await upgradeOldLocks(db);
+  await Promise.all(Object.entries(INDEXES).flatMap(([name, declaration]) => [
+    ...declaration.indexes.map((spec) => db.collection(name).createIndex(spec)),
+    ...(declaration.unique ?? []).map((spec) => db.collection(name).createIndex(spec, { unique: true })),
+  ]));
   if (!(await isFerretDb(db))) return null;
   if (!options.postgresUrl) {
     options.logger?.warn({ database: db.databaseName }, 'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)');

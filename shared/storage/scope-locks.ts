@@ -1,6 +1,11 @@
 // One pending operation per scope (docs/http-api.md §6.3, §6.5). A claim becomes one lock
-// document per key, `_id` = `ORG:KEY`; MongoDB's unique `_id` decides races,
-// never a read followed by a write. Locks are written before their operation
+// document per key: `key` = `ORG:KEY` under a unique index, which decides
+// races (never a read followed by a write), and `_id` = `ORG:KEY#OPERATION`,
+// which names the holder. Every delete of a lock goes by its `_id` (or by
+// the operation's own id): on FerretDB a filtered delete is a read then a
+// delete by `_id`, and because a lock's `_id` names its holder, such a
+// delete can only ever remove that holder's lock, never one another
+// operation took meanwhile under the same key (docs/reliability.md). Locks are written before their operation
 // is visible and removed when it reaches a final state. A lock whose
 // operation is final, expired, or never appeared (its job died between the
 // two writes) is dead and is cleared by whoever meets it.
@@ -14,6 +19,9 @@ import { findWhereIn } from './where-in.js';
 /** A lock whose operation has not appeared after this long is an orphan. */
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 
+/** The `_id` of `operationId`'s lock on `key` (`ORG:KEY`). */
+export const lockId = (key: string, operationId: string): string => `${key}#${operationId}`;
+
 export function lockKeys(orgId: string, claim: ScopeClaim): string[] {
   return [
     `${orgId}:${claim.scope_key}`,
@@ -25,7 +33,7 @@ export function lockKeys(orgId: string, claim: ScopeClaim): string[] {
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
 export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
   const c = collections(db);
-  const locks = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys);
+  const locks = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
   const ops = await findWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
@@ -38,7 +46,7 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
       ? op.status === 'applying' || (HOLDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
       : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
     if (live) holders.push({ staged_operation_id: lock.staged_operation_id, scope_key: lock.scope_key, plan_hash: lock.plan_hash });
-    else await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id });
+    else await c.scopeLocks.deleteOne({ _id: lock._id });
   }
   return holders;
 }
@@ -57,8 +65,8 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
   const keys = [...lockKeys(orgId, claim)].sort();
   // The orphan timer counts from here: the moment the lock exists.
   const createdAt = new Date().toISOString();
-  const docs: ScopeLockDoc[] = keys.map((_id) => ({
-    _id, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
+  const docs: ScopeLockDoc[] = keys.map((key) => ({
+    _id: lockId(key, operationId), key, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
   }));
   try {
     await c.scopeLocks.insertMany(docs, { ordered: true });
@@ -66,7 +74,7 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const held = await findWhereIn(db, c.scopeLocks, orgId, '_id', keys, { staged_operation_id: 1 });
+  const held = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
@@ -76,6 +84,27 @@ export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, ope
   return false;
 }
 
+/** Every lock the operation holds; each matched document's `_id` names the operation, so the delete removes only its own. */
 export async function releaseLocks(db: Db, orgId: string, operationId: string): Promise<void> {
   await collections(db).scopeLocks.deleteMany({ org_id: orgId, staged_operation_id: operationId });
+}
+
+/**
+ * Locks written before `key` existed (`_id` = `ORG:KEY`) become locks of the
+ * current shape, before the unique index on `key` is built (ensureIndexes):
+ * insert the new one, then delete the old one by its `_id`.
+ */
+export async function upgradeOldLocks(db: Db): Promise<number> {
+  const c = collections(db);
+  let upgraded = 0;
+  for (const old of await c.scopeLocks.find({ key: { $exists: false } }).toArray()) {
+    try {
+      await c.scopeLocks.insertOne({ ...old, _id: lockId(old._id, old.staged_operation_id), key: old._id });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+    await c.scopeLocks.deleteOne({ _id: old._id });
+    upgraded += 1;
+  }
+  return upgraded;
 }

@@ -73,44 +73,104 @@ async function writeTransition(db: Db, orgId: string, id: string, from: StagedSt
 
 /** Once final, every scope lock of the operation goes, at once. Idempotent: a retried job runs it again. */
 export async function settleOperation(db: Db, op: StagedOperationDoc): Promise<void> {
-  if (FINAL_STATUSES.includes(op.status)) await releaseLocks(db, op.org_id, op._id);
+  if (!FINAL_STATUSES.includes(op.status)) return;
+  lastStep.delete(op._id);
+  await releaseLocks(db, op.org_id, op._id);
 }
 
 /**
- * The lease on a running apply journal: its owner (the same job, retried)
- * renews it; anyone takes it once it lapsed. A takeover is claimed by
- * inserting `_id` = operation + the lapsed lease's end, so two jobs meeting
- * the same lapsed lease cannot both take it (updates are not atomic on
- * FerretDB; unique ids are).
+ * The lease on a running apply journal, and its progress, as a chain of
+ * steps (docs/reliability.md "Atomic primitives"): step N+1 is inserted
+ * under `_id` = `OPERATION#N+1`, so of two writers building on step N only
+ * one gets its step in; the other re-reads. A renewal, a takeover and a
+ * progress record are each one insert. Nothing here writes the operation
+ * document: on FerretDB a filtered `$set` beside the transition write (a
+ * heartbeat) could undo it. Step 0 is the journal as the applying transition
+ * stored it on the operation.
+ */
+export interface ApplyLeaseStepDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  seq: number;
+  owner: string;
+  lease_until: string;
+  done: number;
+  undone: number;
+  phase: ApplyJournalState['phase'];
+  conflict: ApplyJournalState['conflict'];
+}
+
+type Step = Omit<ApplyLeaseStepDoc, '_id'>;
+
+/** The last step this process inserted, by operation: the next one is built on it without a read (one round trip per record). */
+const lastStep = new Map<string, Step>();
+const stepId = (operationId: string, seq: number): string => `${operationId}#${String(seq).padStart(8, '0')}`;
+
+function stepZero(op: StagedOperationDoc): Step | null {
+  if (!op.apply) return null;
+  const { owner, lease_until, done, undone, phase, conflict } = op.apply;
+  return { org_id: op.org_id, staged_operation_id: op._id, seq: 0, owner, lease_until, done, undone, phase, conflict };
+}
+
+async function latestStep(db: Db, op: StagedOperationDoc): Promise<Step | null> {
+  const steps = await collections(db).applyLeases.find({ org_id: op.org_id, staged_operation_id: op._id }).toArray();
+  if (steps.length === 0) return stepZero(op);
+  const { _id, ...latest } = steps.reduce((a, b) => (b.seq > a.seq ? b : a));
+  return latest;
+}
+
+/** Insert the step after `base`; false when another step took its place. */
+async function insertStep(db: Db, base: Step, next: Partial<Step>): Promise<Step | null> {
+  const step: Step = { ...base, ...next, seq: base.seq + 1 };
+  try {
+    await collections(db).applyLeases.insertOne({ _id: stepId(step.staged_operation_id, step.seq), ...step });
+  } catch (err) {
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+  lastStep.set(step.staged_operation_id, step);
+  return step;
+}
+
+/** The operation's journal with its current progress and lease (the latest step). */
+export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<ApplyJournalState> {
+  const latest = await latestStep(db, op);
+  if (!op.apply || !latest) throw new Error(`staged operation ${op._id} has no apply journal`);
+  const { owner, lease_until, done, undone, phase, conflict } = latest;
+  return { ...op.apply, owner, lease_until, done, undone, phase, conflict };
+}
+
+/**
+ * Take the lease of an applying operation: its owner (the same job, retried)
+ * renews it; anyone takes it once it lapsed. True when `jobId` holds it.
  */
 export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const ops = collections(db).stagedOperations;
-  const op = await ops.findOne({ _id: id, org_id: orgId });
+  const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
   if (!op || op.status !== 'applying' || !op.apply) return false;
-  const until = new Date(now.getTime() + leaseMs).toISOString();
-  if (op.apply.owner !== jobId) {
-    if (op.apply.lease_until >= now.toISOString()) return false;
-    try {
-      await db.collection<{ _id: string; org_id: string; owner: string; at: string }>('apply_lease_takeovers')
-        .insertOne({ _id: `${id}:${op.apply.lease_until}`, org_id: orgId, owner: jobId, at: now.toISOString() });
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
-  }
-  await ops.updateOne({ _id: id, org_id: orgId, status: 'applying' }, { $set: { 'apply.owner': jobId, 'apply.lease_until': until } });
-  return true;
+  const latest = await latestStep(db, op);
+  if (!latest) return false;
+  if (latest.owner !== jobId && latest.lease_until >= now.toISOString()) return false;
+  return (await insertStep(db, latest, { owner: jobId, lease_until: new Date(now.getTime() + leaseMs).toISOString() })) !== null;
 }
 
 /** Record journal progress (and renew the lease) while `jobId` still holds it; false when it lost the lease. */
 export async function recordApplyProgress(
   db: Db, orgId: string, id: string, jobId: string, progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>, leaseMs: number,
 ): Promise<boolean> {
-  const set: Record<string, unknown> = { 'apply.lease_until': new Date(Date.now() + leaseMs).toISOString() };
-  for (const [k, v] of Object.entries(progress)) set[`apply.${k}`] = v;
-  const r = await collections(db).stagedOperations.updateOne(
-    { _id: id, org_id: orgId, status: 'applying', 'apply.owner': jobId },
-    { $set: set },
-  );
-  return r.matchedCount === 1;
+  let base = lastStep.get(id);
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    if (!base) {
+      const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
+      base = op ? (await latestStep(db, op)) ?? undefined : undefined;
+    }
+    if (!base || base.owner !== jobId) {
+      lastStep.delete(id);
+      return false;
+    }
+    if (await insertStep(db, base, { ...progress, lease_until: new Date(Date.now() + leaseMs).toISOString() })) return true;
+    // Another step came first: this job's own heartbeat (then build on it), or a takeover (then the lease is lost).
+    base = undefined;
+  }
+  return false;
 }

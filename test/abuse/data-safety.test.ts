@@ -8,14 +8,28 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { collectionChecksum } from './snapshot.js';
+import { canonicalJson } from '../../shared/domain/plan-hash.js';
 
 const BOOK_COLLECTIONS = ['ledger_entries', 'bank_accounts', 'bank_transactions', 'bank_links', 'inbox_documents'];
 
-/** Checksums of one org's books: its record in orgs and its documents in every books collection. */
-async function booksOf(orgId: string): Promise<Record<string, string>> {
+/** Checksums of one org's books: its record in orgs and its documents in every books collection (without versions: `withVersions` false). */
+async function booksOf(orgId: string, withVersions = true): Promise<Record<string, string>> {
   const { db } = await stack();
-  const out: Record<string, string> = { orgs: await collectionChecksum(db, 'orgs', { _id: orgId }) };
-  for (const name of BOOK_COLLECTIONS) out[name] = await collectionChecksum(db, name, { org_id: orgId });
+  const sum = async (name: string, filter: Record<string, unknown>) => (withVersions
+    ? collectionChecksum(db, name, filter)
+    : canonicalJson((await db.collection(name).find(filter as never).sort({ _id: 1 }).toArray()).map(({ version, ...rest }) => JSON.parse(JSON.stringify(rest)) as unknown)));
+  const out: Record<string, string> = { orgs: await sum('orgs', { _id: orgId }) };
+  for (const name of BOOK_COLLECTIONS) out[name] = await sum(name, { org_id: orgId });
+  return out;
+}
+
+/** Every record's version, by id. */
+async function versionsOf(orgId: string): Promise<Map<string, number>> {
+  const { db } = await stack();
+  const out = new Map<string, number>();
+  for (const name of BOOK_COLLECTIONS) {
+    for (const doc of await db.collection(name).find({ org_id: orgId } as never).toArray()) out.set(String(doc._id), Number(doc.version));
+  }
   return out;
 }
 
@@ -59,7 +73,8 @@ describe('abuse: data safety', function () {
     books.link(txn, entry, 10_000);
     books.doc();
     await s.load(books.file);
-    const before = await booksOf(books.orgId);
+    const beforeContent = await booksOf(books.orgId, false);
+    const versionsBefore = await versionsOf(books.orgId);
 
     // The second file changes a record of every section and adds new ones; the last section's write "fails".
     const next = structuredClone(books.file);
@@ -76,12 +91,16 @@ describe('abuse: data safety', function () {
     let failure: unknown = null;
     await importBooks(failingAfterWrite(s.db, 'inbox_documents'), next).catch((err: unknown) => { failure = err; });
     expect(String(failure)).to.include('connection lost');
-    expect(await booksOf(books.orgId)).to.deep.equal(before);
+    // As before in content; versions only grow (docs/reliability.md): each record the import replaced and put back is one version up.
+    expect(await booksOf(books.orgId, false)).to.deep.equal(beforeContent);
+    const versionsAfter = await versionsOf(books.orgId);
+    for (const [id, version] of versionsBefore) expect(versionsAfter.get(id), id).to.be.at.least(version);
+    expect(versionsAfter.get(entry), 'the entry the import changed and undid').to.be.greaterThan(versionsBefore.get(entry)!);
 
     // The same import run again, without the fault, completes it.
     const again = await importBooks(s.db, next);
     expect(again.ok).to.equal(true);
-    expect(await booksOf(books.orgId)).to.not.deep.equal(before);
+    expect(await booksOf(books.orgId, false)).to.not.deep.equal(beforeContent);
   });
 
   it('staging of every kind, refusals included, never changes the books', async () => {

@@ -89,7 +89,7 @@ describe('POST /bank-matches/reconcile/stage', () => {
       { collection: 'bank_links', id: inflow.link, version: 1 },
     ]);
     const locks = await db.collection('scope_locks').find({ staged_operation_id: data.staged_operation_id } as never).toArray();
-    expect(locks.map((l) => l._id).sort()).to.deep.equal([
+    expect(locks.map((l) => l.key as string).sort()).to.deep.equal([
       `${books.orgId}:bt:${inflow.txn}`, `${books.orgId}:bt:${outflow}`, `${books.orgId}:reconcile:${account}`,
     ].sort());
   });

@@ -26,7 +26,7 @@ describe('staged operations: expiry by the maintenance job', () => {
     const ops = s.db.collection('staged_operations');
     await ops.updateOne({ _id: id } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
     const orphan = `${books.orgId}:test-orphan`;
-    await s.db.collection('scope_locks').insertOne({ _id: orphan, org_id: books.orgId, staged_operation_id: 'stg_gone', scope_key: 'test-orphan', plan_hash: 'x', created_at: '2026-01-01T00:00:00.000Z' } as never);
+    await s.db.collection('scope_locks').insertOne({ _id: `${orphan}#stg_gone`, key: orphan, org_id: books.orgId, staged_operation_id: 'stg_gone', scope_key: 'test-orphan', plan_hash: 'x', created_at: '2026-01-01T00:00:00.000Z' } as never);
 
     // One run of the repeatable job, on demand.
     const connection = createRedis(s.config.redisUrl);
@@ -36,7 +36,7 @@ describe('staged operations: expiry by the maintenance job', () => {
       const until = Date.now() + 20_000;
       // The job expires operations first, then sweeps locks: wait for the job to be done with both.
       const swept = async () => (await show(who.alice, id)).body.data.status === 'expired'
-        && (await s.db.collection('scope_locks').countDocuments({ _id: orphan } as never)) === 0;
+        && (await s.db.collection('scope_locks').countDocuments({ key: orphan })) === 0;
       while (!(await swept()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await queue.close();
@@ -46,7 +46,7 @@ describe('staged operations: expiry by the maintenance job', () => {
     expect(op.status).to.equal('expired');
     expect(op.history.at(-1)).to.include({ from: 'staged', to: 'expired', actor: 'system' });
     expect(await locksOf(id)).to.equal(0);
-    expect(await s.db.collection('scope_locks').countDocuments({ _id: orphan } as never)).to.equal(0);
+    expect(await s.db.collection('scope_locks').countDocuments({ key: orphan })).to.equal(0);
     const again = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
     expect(again.status).to.equal(201);
     const approve = await call('POST', `/api/v1/cli/staged-operations/${id}/approve`, { token: who.bob, body: {} });

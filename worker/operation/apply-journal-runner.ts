@@ -10,8 +10,9 @@
 import { AppError } from '../../shared/errors.js';
 import { journalChanges } from '../../shared/domain/apply-journal.js';
 import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
+import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
@@ -54,7 +55,7 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
 async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
   const { db } = ctx;
   const orgId = ctx.data.org_id;
-  const journal = op.apply!;
+  const journal = await readApplyJournal(db, op);
   const progress = async (p: Parameters<typeof recordApplyProgress>[4]): Promise<void> => {
     if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
   };
@@ -66,7 +67,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     if (phase === 'forward') {
       for (; done < journal.writes.length; done += 1) {
         const write = journal.writes[done]!;
-        const made = await makeWrite(db, orgId, write);
+        const made = await makeWrite(db, orgId, write, operationHolder(op._id));
         crashIf(`apply:crash-after-write:${done + 1}`);
         if (made === 'conflict') {
           phase = 'undo';
@@ -84,12 +85,12 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
       await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes) });
       return;
     }
-    const conflict = (await findStagedOperation(db, orgId, op._id))?.apply?.conflict ?? journal.conflict;
+    const conflict = (await readApplyJournal(db, op)).conflict ?? journal.conflict;
     let undone = journal.phase === 'undo' ? journal.undone : 0;
     const undoConflicts: string[] = [];
     for (; undone < done; undone += 1) {
       const write = journal.writes[done - 1 - undone]!;
-      if ((await undoWrite(db, orgId, write)) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
+      if ((await undoWrite(db, orgId, write, operationHolder(op._id))) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
     const error = done === 0

@@ -16,7 +16,7 @@ import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
 import { transitionClaimId } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
-import { canRollForward, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
+import { canRollForward, readApplyJournal, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { readEach } from '../../shared/storage/where-in.js';
 import type { JobContext } from '../job-context.js';
@@ -53,7 +53,8 @@ async function resumeLapsedApplies(db: Db, log: Logger): Promise<number> {
   const applying = await collections(db).stagedOperations.find({ status: 'applying' }).toArray();
   let resumed = 0;
   for (const op of applying) {
-    const journal = op.apply;
+    // The lease lives in the journal's latest step (shared/storage/staged-operation-status.ts), not on the operation.
+    const journal = op.apply ? await readApplyJournal(db, op) : null;
     if (!journal || journal.lease_until >= new Date().toISOString()) continue;
     const ctx = recoveryContext(db, log, op, journal);
     try {
