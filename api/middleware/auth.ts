@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
 import type { Scope, TokenIdentity } from '../../shared/storage/api-tokens.js';
@@ -7,9 +7,10 @@ import { tokenLookupFor } from '../token-cache.js';
 
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 
-async function identify(db: Db, header: string | undefined): Promise<TokenIdentity> {
+async function identify(db: Db, header: string | undefined, res: Response): Promise<TokenIdentity> {
   const match = BEARER.exec(header ?? '');
-  const identity = match ? await tokenLookupFor(db)(match[1]!) : null;
+  const presented = locals(res).presented;
+  const identity = !match ? null : presented !== undefined && presented.secret === match[1] ? presented.identity : await tokenLookupFor(db)(match[1]!);
   if (!identity) throw new AppError('unauthenticated');
   return identity;
 }
@@ -17,7 +18,7 @@ async function identify(db: Db, header: string | undefined): Promise<TokenIdenti
 /** Bearer token → identity (org, actor, scopes); 401 without a valid token. */
 export function requireAuth(db: Db): RequestHandler {
   return async (req, res, next) => {
-    locals(res).auth = await identify(db, req.get('authorization'));
+    locals(res).auth = await identify(db, req.get('authorization'), res);
     next();
   };
 }
@@ -25,7 +26,7 @@ export function requireAuth(db: Db): RequestHandler {
 /** As requireAuth, and 403 without the scope. */
 export function requireScope(db: Db, scope: Scope): RequestHandler {
   return async (req, res, next) => {
-    const identity = await identify(db, req.get('authorization'));
+    const identity = await identify(db, req.get('authorization'), res);
     if (!identity.scopes.includes(scope)) throw new AppError('forbidden', { details: { required_scope: scope } });
     locals(res).auth = identity;
     next();

@@ -31,7 +31,7 @@ export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?
     redis = null;
   };
   if (options.redisDown) await stop();
-  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '10000000' });
+  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000' });
   const api = await startApi(config, createLogger('api', 'silent'));
   return {
     port: api.port,
