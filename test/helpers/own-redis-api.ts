@@ -14,7 +14,12 @@ import { startRedis, type RedisProcess } from '../../scripts/services/redis.js';
 export interface OwnRedisApi {
   /** The API's HTTP port. */
   port: number;
+  /** Its Redis's port. */
+  redisPort: number;
   stopRedis(): Promise<void>;
+  /** `kill -STOP` / `kill -CONT`: Redis keeps its connections open but answers nothing until resumed. */
+  pauseRedis(): void;
+  resumeRedis(): void;
   startRedis(): Promise<void>;
   /** API, Redis and data dir, all gone. */
   close(): Promise<void>;
@@ -35,11 +40,19 @@ export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?
   const api = await startApi(config, createLogger('api', 'silent'));
   return {
     port: api.port,
+    redisPort: port,
     stopRedis: stop,
+    pauseRedis() {
+      if (redis) process.kill(redis.pid, 'SIGSTOP');
+    },
+    resumeRedis() {
+      if (redis) process.kill(redis.pid, 'SIGCONT');
+    },
     async startRedis() {
       redis ??= await startRedis(dir, port);
     },
     async close() {
+      if (redis) process.kill(redis.pid, 'SIGCONT');
       await api.close();
       await stop();
       rmSync(dir, { recursive: true, force: true });
