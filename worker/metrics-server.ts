@@ -8,7 +8,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.js';
 import { METRICS_CONTENT_TYPE } from '../shared/metrics/registry.js';
 
-export interface MetricsServer { port: number | null; close: () => Promise<void> }
+export interface MetricsServer { port: number | null; /** The address it is bound to. */ host: string | null; close: () => Promise<void> }
 
 export async function startMetricsServer(registry: Registry, port: number, logger: Logger, host = '127.0.0.1'): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
@@ -37,11 +37,12 @@ export async function startMetricsServer(registry: Registry, port: number, logge
     });
     server.listen(port, host, () => resolve(true));
   });
-  if (!listening) return { port: null, close: () => Promise.resolve() };
-  const actual = (server.address() as AddressInfo).port;
+  if (!listening) return { port: null, host: null, close: () => Promise.resolve() };
+  const { port: actual, address } = server.address() as AddressInfo;
   logger.info({ metrics_port: actual, metrics_host: host }, 'worker metrics listening');
   return {
     port: actual,
+    host: address,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
