@@ -65,8 +65,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps.ops?.readiness ?? []));
   if (deps.ops) {
     app.use('/metrics', metricsEndpoint(deps.ops.registry));
-    // Per token, before any work; health, readiness and metrics above are never limited.
-    app.use('/api', rateLimit(deps.ops.redis, deps.ops.rateLimit, deps.logger));
+    // Per token (and unknown tokens per address), before any work; health, readiness and metrics above are never limited.
+    app.use('/api', rateLimit(deps.ops.redis, deps.ops.rateLimit, deps.logger, deps.db));
     // Not limited: its gate answers a plain 404 to all but admins, and RateLimit headers would give it away.
     app.use(ADMIN_QUEUES_PATH, adminQueues(deps.db, deps.ops.adminQueues));
   }

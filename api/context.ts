@@ -6,6 +6,8 @@ export interface Locals {
   requestId: string;
   operation: string | null;
   auth?: TokenIdentity;
+  /** The bearer token the rate limit already looked up, and what it found: authentication reuses it (no second read). */
+  presented?: { secret: string; identity: TokenIdentity | null };
 }
 
 export const locals = (res: Response): Locals => res.locals as Locals;

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Job, Queue, QueueEvents } from 'bullmq';
+import { REDIS_DEADLINE_MS, within } from '../shared/dependency-errors.js';
 
 export type JobWait<R> = { state: 'completed'; value: R | null } | { state: 'failed' } | { state: 'pending' };
 
@@ -7,17 +8,19 @@ export type JobWait<R> = { state: 'completed'; value: R | null } | { state: 'fai
  * Wait up to `ms` for a job, then ask the queue where it stands, rather than
  * parse waitUntilFinished's rejection (time-out and failure look alike).
  * `value` is null when the job completed but BullMQ no longer holds it.
+ * Every Redis read is bounded (REDIS_DEADLINE_MS): a stalled Redis rejects
+ * with a Redis-unreachable error instead of holding the request.
  */
 export async function waitForJob<D, R>(queue: Queue<D, R>, events: QueueEvents, job: Job<D, R>, ms: number): Promise<JobWait<R>> {
   if (ms > 0) {
     try {
-      return { state: 'completed', value: await job.waitUntilFinished(events, ms) };
+      return { state: 'completed', value: await within(job.waitUntilFinished(events, ms), ms + REDIS_DEADLINE_MS, 'Redis') };
     } catch {
       // Time-out or failure: the state below tells which.
     }
   }
-  const state = await job.getState();
-  if (state === 'completed') return { state, value: ((await queue.getJob(job.id!))?.returnvalue as R | undefined) ?? null };
+  const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');
+  if (state === 'completed') return { state, value: ((await within(queue.getJob(job.id!), REDIS_DEADLINE_MS, 'Redis'))?.returnvalue as R | undefined) ?? null };
   if (state === 'failed') return { state };
   return { state: 'pending' };
 }
@@ -51,7 +54,7 @@ export function watchNewJob<D, R>(queue: Queue<D, R>, events: QueueEvents, jobId
       clearTimeout(timer);
       // A failed attempt that BullMQ will retry also emits `failed`: the state below tells.
       if (end?.completed) return { state: 'completed', value: (end.value as R | undefined) ?? null };
-      const job = await queue.getJob(jobId);
+      const job = await within(queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
       return job ? waitForJob(queue, events, job, 0) : { state: 'pending' };
     } finally {
       stop();

@@ -5,10 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { Queue, QueueEvents } from 'bullmq';
+import { REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/dependency-errors.js';
 import { AppError } from '../shared/errors.js';
 import { READ_JOB_OPTIONS, type ReadJobData, type ReadJobResult, type ReadOperation } from '../shared/queue/read-jobs.js';
 import { locals } from './context.js';
-import { waitForJob } from './job-wait.js';
+import { waitForJob, type JobWait } from './job-wait.js';
 
 export interface ReadDeps {
   readQueue: Queue<ReadJobData, ReadJobResult>;
@@ -27,9 +28,19 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
     operation, request_id: l.requestId, org_id: auth.org_id, actor: auth.actor,
     deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
   };
-  const job = await deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` });
-  const waited = await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs);
+  // Bounded as staging is (docs/reliability.md): a stalled Redis answers 503, never holds the request. A read
+  // changes nothing in the books, so a read job that was queued after all is harmless (it lapses at its deadline).
+  try {
+    const job = await within(deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` }), REDIS_DEADLINE_MS, 'Redis');
+    return answerOf(job.id!, await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs), deps.readWaitMs);
+  } catch (err) {
+    if (unreachableDependency(err) === 'Redis') throw new AppError('dependency_unavailable', { details: { dependency: 'Redis' } });
+    throw err;
+  }
+}
+
+function answerOf<Op extends ReadOperation>(jobId: string, waited: JobWait<ReadJobResult<Op>>, waitedMs: number): ReadJobResult<Op> {
   if (waited.state === 'completed' && waited.value) return waited.value;
-  if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: job.id } });
-  throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: deps.readWaitMs } });
+  if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: jobId } });
+  throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: waitedMs } });
 }

@@ -88,7 +88,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
       { dependency: 'MongoDB', ping: () => mongo.db.command({ ping: 1 }) },
     ],
     redis: queueConnection,
-    rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowS, keyPrefix: `${config.queuePrefix}:rate-limit` },
+    rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowS, keyPrefix: `${config.queuePrefix}:rate-limit`, authFailures: config.rateLimitAuthFailures },
     adminQueues: [queue, readQueue],
   };
   const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops });

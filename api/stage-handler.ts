@@ -10,7 +10,7 @@ import type { Response } from 'express';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Db } from 'mongodb';
 import { planHash } from '../shared/domain/plan-hash.js';
-import { within } from '../shared/dependency-errors.js';
+import { certainlyNotSent, REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/dependency-errors.js';
 import { AppError, ERROR_TABLE } from '../shared/errors.js';
 import {
   stageJobOptions, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
@@ -31,11 +31,7 @@ export interface StageDeps {
   jobOptions: ReturnType<typeof stageJobOptions>;
 }
 
-/**
- * The producer connection fails fast while Redis is down; this bounds the rare
- * case of a connection still being set up, so a request answers 503 in < 2 s.
- */
-export const REDIS_DEADLINE_MS = 1500;
+export { REDIS_DEADLINE_MS };
 
 /** Whether an answer is the request's for good: what a key replays. */
 export function isFinal(answer: StageAnswer): boolean {
@@ -106,9 +102,21 @@ async function runJob<Op extends StageOperation>(
     job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
   } catch (err) {
     watch?.stop();
+    // The add may have reached Redis (no answer in time, a connection lost mid-command): say so, never "nothing was done".
+    // The job id is fixed before the add, so the same request retried converges on this job (docs/reliability.md).
+    if (unreachableDependency(err) === 'Redis' && !certainlyNotSent(err)) {
+      throw new AppError('outcome_unknown', { details: { dependency: 'Redis', job_id: jobId } });
+    }
     throw err;
   }
-  const waited = watch ? await watch.wait(waitMs) : await waitForJob(deps.queue, deps.queueEvents, job, waitMs);
+  let waited: JobWait<StageJobReturn>;
+  try {
+    waited = watch ? await watch.wait(waitMs) : await waitForJob(deps.queue, deps.queueEvents, job, waitMs);
+  } catch (err) {
+    // The job is queued for certain; only where it stands is unknown: pending, to be polled.
+    if (unreachableDependency(err) !== 'Redis') throw err;
+    waited = { state: 'pending' };
+  }
   const answer = await storedAnswer(deps, data.org_id, jobId, waited);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));

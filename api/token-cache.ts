@@ -12,12 +12,21 @@ const MAX_ENTRIES = 10_000;
 
 export type TokenLookup = (secret: string) => Promise<TokenIdentity | null>;
 
+/** A token's identity if this process has it cached, without a store read; null when not cached. */
+export type TokenPeek = (secret: string) => TokenIdentity | null;
+
+const peeks = new WeakMap<Db, TokenPeek>();
+
 const caches = new WeakMap<Db, TokenLookup>();
 
-export function cachedTokenLookup(db: Db, ttlMs: number, now: () => number = Date.now): TokenLookup {
-  if (ttlMs <= 0) return (secret) => findTokenBySecret(db, secret);
+export function cachedTokenLookup(db: Db, ttlMs: number, now: () => number = Date.now): TokenLookup & { peek: TokenPeek } {
+  if (ttlMs <= 0) return Object.assign((secret: string) => findTokenBySecret(db, secret), { peek: () => null });
   const entries = new Map<string, { identity: TokenIdentity; until: number }>();
-  return async (secret) => {
+  const peek: TokenPeek = (secret) => {
+    const hit = entries.get(hashSecret(secret));
+    return hit && hit.until > now() ? hit.identity : null;
+  };
+  return Object.assign(async (secret: string) => {
     const key = hashSecret(secret);
     const hit = entries.get(key);
     if (hit && hit.until > now()) return hit.identity;
@@ -28,12 +37,19 @@ export function cachedTokenLookup(db: Db, ttlMs: number, now: () => number = Dat
       entries.set(key, { identity, until: now() + ttlMs });
     }
     return identity;
-  };
+  }, { peek });
 }
 
 /** The API process's token cache for this database (runtime.ts sets it up from config). */
 export function useTokenCache(db: Db, ttlMs: number): void {
-  caches.set(db, cachedTokenLookup(db, ttlMs));
+  const lookup = cachedTokenLookup(db, ttlMs);
+  caches.set(db, lookup);
+  peeks.set(db, lookup.peek);
+}
+
+/** The cached identity of a token in this process, if any (no store read). */
+export function peekToken(db: Db, secret: string): TokenIdentity | null {
+  return peeks.get(db)?.(secret) ?? null;
 }
 
 /** The lookup requests on this database use: the cached one if set up, else a store read each time. */

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn',
       STAGE_WAIT_MS: '120000', STAGE_WAIT_MAX_MS: '120000',
       // The per-token rate limit must not throttle the bench's own clients; workers pick free metrics ports.
-      RATE_LIMIT_REQUESTS: '100000000', WORKER_METRICS_PORT: '0',
+      RATE_LIMIT_REQUESTS: '100000000', RATE_LIMIT_AUTH_FAILURES: '100000000', WORKER_METRICS_PORT: '0',
       ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
     };
     const api = await startApiProcess(env);

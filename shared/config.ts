@@ -148,10 +148,21 @@ export const CONFIG_VARIABLES = {
     default: { value: 60 },
     doc: 'the rate limit\'s window in seconds',
   },
+  rateLimitAuthFailures: {
+    env: 'RATE_LIMIT_AUTH_FAILURES', usedBy: ['api'], type: 'integer', min: 1, max: 100_000_000,
+    default: { value: 60 },
+    doc: 'bearer tokens that are not found one client address may present per window (`RATE_LIMIT_WINDOW_S`), counted in each API process before the token is looked up; over it that address gets 429 `rate_limited` without a store read, except for tokens the process already knows (docs/http-api.md §5)',
+  },
   workerMetricsPort: {
     env: 'WORKER_METRICS_PORT', usedBy: ['worker'], type: 'integer', min: 0, max: 65535,
     default: { value: 9464 },
     doc: 'port of the worker\'s own `GET /metrics` and `GET /healthz` (docs/metrics.md); `0` picks a free port and logs it. A port already taken is logged as an error and the worker runs on without them',
+  },
+  workerMetricsHost: {
+    env: 'WORKER_METRICS_HOST', usedBy: ['worker'], type: 'string', pattern: /^[A-Za-z0-9.:-]{1,253}$/,
+    expected: 'an address or host name to listen on, e.g. `127.0.0.1` or `0.0.0.0`',
+    default: { value: '127.0.0.1' },
+    doc: 'address the worker\'s `/metrics` and `/healthz` listen on; loopback by default, as they have no authentication (`0.0.0.0` for a scraper on another host, e.g. in a container)',
   },
   tokenCacheMs: {
     env: 'TOKEN_CACHE_MS', usedBy: ['api'], type: 'integer', min: 0, max: 600_000,

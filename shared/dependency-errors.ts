@@ -19,6 +19,28 @@ export function unreachableDependency(err: unknown): Dependency | null {
   return null;
 }
 
+/**
+ * How long one Redis command of a request may take. The producer connection
+ * fails fast while Redis is down; this bounds a connection still being set up
+ * and a Redis that accepts commands but does not answer (a stalled server, a
+ * half-open socket), so a request answers 503 in < 2 s (docs/reliability.md).
+ */
+export const REDIS_DEADLINE_MS = 1500;
+
+/**
+ * Whether a failed Redis command certainly never reached Redis: refused
+ * while the client was not connected (ioredis' offline-queue refusal), or a
+ * connection that could not be opened. Anything else — no answer within the
+ * deadline, a connection lost with the command in flight — may have been
+ * carried out (docs/reliability.md, "Redis stalls").
+ */
+export function certainlyNotSent(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (/enableOfflineQueue/.test(err.message)) return true;
+  const code = (err as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === 'EHOSTUNREACH';
+}
+
 /** Reject with a timeout error when `promise` has not settled within `ms` (a connection still being set up). */
 export async function within<T>(promise: Promise<T>, ms: number, dependency: Dependency): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -53,6 +53,8 @@ export const ERROR_TABLE = {
   payload_too_large: { status: 413, retryable: false, message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.` },
   request_header_too_large: { status: 431, retryable: false, message: (d) => `The request headers exceed ${String(d.limit_bytes)} bytes.` },
   malformed_request: { status: 400, retryable: false, message: () => 'The HTTP request could not be parsed.' },
+  malformed_path: { status: 400, retryable: false, message: () => 'The request path has malformed percent-encoding.' },
+  malformed_body_encoding: { status: 400, retryable: false, message: (d) => `The request body could not be decoded as ${asText(d.encoding, 'its Content-Encoding')}.` },
   unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
   rate_limited: { status: 429, retryable: true, message: (d) => `Too many requests with this token: the limit is ${String(d.limit)} per ${String(d.window_seconds)} s. Retry after ${String(d.retry_after_seconds)} s.` },
   already_reversed: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} was already reversed by ${String(d.reversed_by)}.` },
@@ -61,7 +63,9 @@ export const ERROR_TABLE = {
   reconciled_links: { status: 409, retryable: false, message: (d) => `The entry has bank links on reconciled transactions: ${list(d.transaction_ids)}.` },
   reversal_before_entry: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is before the entry date ${String(d.entry_date)}.` },
   period_locked: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.` },
-  currency_mismatch: { status: 422, retryable: false, message: () => 'The currency does not match the bank account.' },
+  currency_mismatch: { status: 422, retryable: false, message: (d) => (Array.isArray(d.transaction_ids)
+    ? `Transactions in another currency than the account's ${asText(d.account_currency)}: ${list(d.transaction_ids)}.`
+    : 'The currency does not match the bank account.') },
   statement_before_last_reconciliation: { status: 422, retryable: false, message: (d) => `The statement ends ${String(d.end_date)}, before the last reconciliation on ${String(d.reconciled_through_date)}.` },
   unknown_transactions: { status: 422, retryable: false, message: (d) => `Not transactions of this account: ${list(d.transaction_ids)}.` },
   already_reconciled: { status: 409, retryable: false, message: (d) => `Already reconciled: ${list(d.transaction_ids)}.` },
@@ -75,9 +79,11 @@ export const ERROR_TABLE = {
   invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${pastParticiple(d.action)}.` },
   stale_plan: { status: 409, retryable: false, message: (d) => `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.` },
   apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); ${applyFailedAftermath(d)}` },
+  amount_out_of_range: { status: 422, retryable: false, message: (d) => `${asText(d.field, 'An amount')} would be ${asText(d.value_minor)} minor units, beyond ±${asText(d.max_minor)}.` },
   idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
   service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
   dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
+  outcome_unknown: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} did not confirm in time; the request may have been carried out. Retry the same request (with the same Idempotency-Key): it converges on one outcome.` },
   job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
   internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
 } satisfies Record<string, ErrorSpec>;

@@ -1,15 +1,16 @@
 // The worker's own small HTTP server on WORKER_METRICS_PORT (docs/metrics.md):
 // GET /metrics for Prometheus, GET /healthz for a container health check.
-// Nothing else: the worker has no API.
+// Nothing else: the worker has no API. Neither asks for a token, so it
+// listens on WORKER_METRICS_HOST, loopback unless the operator says otherwise.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.js';
 import { METRICS_CONTENT_TYPE } from '../shared/metrics/registry.js';
 
-export interface MetricsServer { port: number | null; close: () => Promise<void> }
+export interface MetricsServer { port: number | null; /** The address it is bound to. */ host: string | null; close: () => Promise<void> }
 
-export async function startMetricsServer(registry: Registry, port: number, logger: Logger): Promise<MetricsServer> {
+export async function startMetricsServer(registry: Registry, port: number, logger: Logger, host = '127.0.0.1'): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -31,16 +32,17 @@ export async function startMetricsServer(registry: Registry, port: number, logge
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (err) => {
       // Jobs matter more than their metrics: a taken port is an operator's error to fix, not a reason to stop working.
-      logger.error({ err, port }, 'worker metrics server could not listen; running without /metrics and /healthz');
+      logger.error({ err, port, host }, 'worker metrics server could not listen; running without /metrics and /healthz');
       resolve(false);
     });
-    server.listen(port, () => resolve(true));
+    server.listen(port, host, () => resolve(true));
   });
-  if (!listening) return { port: null, close: () => Promise.resolve() };
-  const actual = (server.address() as AddressInfo).port;
-  logger.info({ metrics_port: actual }, 'worker metrics listening');
+  if (!listening) return { port: null, host: null, close: () => Promise.resolve() };
+  const { port: actual, address } = server.address() as AddressInfo;
+  logger.info({ metrics_port: actual, metrics_host: host }, 'worker metrics listening');
   return {
     port: actual,
+    host: address,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -46,7 +46,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs);
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
-  const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger);
+  const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);
   logger.info({ concurrency: config.workerConcurrency, metrics_port: metrics.port }, 'worker ready');
   return {
     metricsPort: metrics.port,

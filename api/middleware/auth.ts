@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { AppError } from '../../shared/errors.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
@@ -8,9 +8,10 @@ import { tokenLookupFor } from '../token-cache.js';
 
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 
-async function identify(db: Db, header: string | undefined): Promise<TokenIdentity> {
+async function identify(db: Db, header: string | undefined, res: Response): Promise<TokenIdentity> {
   const match = BEARER.exec(header ?? '');
-  const identity = match ? await tokenLookupFor(db)(match[1]!) : null;
+  const presented = locals(res).presented;
+  const identity = !match ? null : presented !== undefined && presented.secret === match[1] ? presented.identity : await tokenLookupFor(db)(match[1]!);
   if (!identity) throw new AppError('unauthenticated');
   return identity;
 }
@@ -18,7 +19,7 @@ async function identify(db: Db, header: string | undefined): Promise<TokenIdenti
 /** Bearer token → identity (org, actor, scopes); 401 without a valid token. */
 export function requireAuth(db: Db): RequestHandler {
   return async (req, res, next) => {
-    locals(res).auth = await identify(db, req.get('authorization'));
+    locals(res).auth = await identify(db, req.get('authorization'), res);
     next();
   };
 }
@@ -26,7 +27,7 @@ export function requireAuth(db: Db): RequestHandler {
 /** As requireAuth, and 403 without the scope. */
 export function requireScope(db: Db, scope: TokenScope): RequestHandler {
   return async (req, res, next) => {
-    const identity = await identify(db, req.get('authorization'));
+    const identity = await identify(db, req.get('authorization'), res);
     if (!identity.scopes.includes(scope)) throw new AppError('forbidden', { details: { required_scope: scope } });
     locals(res).auth = identity;
     next();

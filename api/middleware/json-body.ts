@@ -52,8 +52,19 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   });
 };
 
-/** body-parser's failures, as AppErrors with stable codes. */
-export function bodyParserError(err: unknown): AppError | null {
+/**
+ * A decompression failure as body-parser passes it on: zlib's own error
+ * (code Z_DATA_ERROR, Z_BUF_ERROR for a truncated stream, or a Brotli
+ * ERR__ERROR_* code) with status 400 and no body-parser type.
+ */
+function isDecodeError(err: unknown): boolean {
+  const { code, status, type } = err as { code?: unknown; status?: unknown; type?: unknown };
+  return status === 400 && type === undefined && typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR'));
+}
+
+/** body-parser's failures, as AppErrors with stable codes; `encoding` is the request's Content-Encoding. */
+export function bodyParserError(err: unknown, encoding?: string): AppError | null {
+  if (isDecodeError(err)) return new AppError('malformed_body_encoding', { details: { encoding: encoding?.toLowerCase() ?? null } });
   const type = (err as { type?: string }).type;
   if (type === 'entity.parse.failed') return new AppError('malformed_json', { details: { reason: (err as Error).message } });
   if (type === 'entity.too.large') return new AppError('payload_too_large', { details: { limit_bytes: BODY_LIMIT_BYTES } });

@@ -30,9 +30,18 @@ function presentedSecret(authorization: string | undefined, cookie: string | und
   if (bearer) return bearer[1]!;
   for (const part of (cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === ADMIN_COOKIE && value.length > 0) return decodeURIComponent(value.join('='));
+    if (name === ADMIN_COOKIE && value.length > 0) return decodeCookie(value.join('='));
   }
   return null;
+}
+
+/** A malformed percent-encoding is no token at all: the same 404 as any other non-admin. */
+function decodeCookie(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }
 
 async function isAdmin(db: Db, secret: string | null): Promise<boolean> {

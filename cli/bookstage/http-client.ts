@@ -48,7 +48,7 @@ export interface RetryPolicy {
 const MAX_BACKOFF_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 30_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const RETRY_CODES = new Set(['internal', 'service_unavailable', 'dependency_unavailable']);
+const RETRY_CODES = new Set(['internal', 'service_unavailable', 'dependency_unavailable', 'outcome_unknown']);
 
 export class NetworkError extends Error {}
 

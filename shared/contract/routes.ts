@@ -59,9 +59,9 @@ export interface RouteContract {
 /** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable; too many requests with one token 429). */
 const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'rate_limited', 'internal', 'service_unavailable', 'dependency_unavailable'];
 /** Errors of any route that reads a JSON body or the staging headers. */
-const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'payload_too_large', 'unsupported_media_type'];
+const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_body_encoding', 'payload_too_large', 'unsupported_media_type'];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
-const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed'];
+const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
 /** Errors of the three staging calls: the job path and the pending-plan conflict (docs/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
@@ -76,7 +76,7 @@ const REVERSAL_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'already_r
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
 const RECONCILE_ERRORS: ErrorCode[] = [
   'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions', 'already_reconciled',
-  'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance',
+  'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance', 'amount_out_of_range',
 ];
 
 /** Review and apply refusals (docs/staged-lifecycle.md, rules in the order they are checked). */
@@ -165,7 +165,7 @@ export const API_ROUTES: RouteContract[] = [
       201: { description: 'A new staged operation (its URL in `Location`).', data: reversalResultSchema, headers: STAGED_HEADERS },
       202: PENDING,
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REVERSAL_ERRORS]),
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REVERSAL_ERRORS, 'malformed_path']),
     followsJob: true,
   },
   {
@@ -199,7 +199,7 @@ export const API_ROUTES: RouteContract[] = [
     // A finished job answers its operation's refusal, whatever it was.
     errors: unique([
       ...AUTHENTICATED, 'not_found', 'route_not_found', ...STAGING, ...REVERSAL_ERRORS, ...RECONCILE_ERRORS, ...REPAIR_ERRORS,
-      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS,
+      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path',
     ]),
   },
   {
@@ -224,7 +224,7 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: 'staged:read' },
     pathParams: { schema: stagedOperationParamsSchema },
     success: { 200: { description: 'The staged operation.', data: stagedOperationSchema } },
-    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']),
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found', 'malformed_path']),
   },
   {
     method: 'post',
@@ -238,7 +238,7 @@ export const API_ROUTES: RouteContract[] = [
     body: { schema: approveBodySchema, required: false },
     staging: true,
     success: { 200: { description: 'The operation, `status: "approved"`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPROVE_ERRORS]),
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPROVE_ERRORS, 'malformed_path']),
     followsJob: true,
   },
   {
@@ -253,7 +253,7 @@ export const API_ROUTES: RouteContract[] = [
     body: { schema: rejectBodySchema, required: true },
     staging: true,
     success: { 200: { description: 'The operation, `status: "rejected"`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...REJECT_ERRORS]),
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...REJECT_ERRORS, 'malformed_path']),
     followsJob: true,
   },
   {
@@ -268,7 +268,7 @@ export const API_ROUTES: RouteContract[] = [
     body: { schema: applyBodySchema, required: false },
     staging: true,
     success: { 200: { description: 'The operation, `status: "applied"`, with `result.changes`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPLY_ERRORS]),
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPLY_ERRORS, 'malformed_path']),
     followsJob: true,
   },
   {

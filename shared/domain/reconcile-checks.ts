@@ -135,6 +135,9 @@ export function decideReconciliation(books: ReconciliationBooks, request: Reconc
   if (unknown.length > 0) return refused('unknown_transactions', { transaction_ids: unknown });
 
   const requested = requestedIds.map((id) => ownById.get(id)!);
+  // The statement's currency is the account's (checked above); each transaction must be in it too.
+  const foreign = requested.filter((t) => t.currency !== account.currency).map((t) => t.id);
+  if (foreign.length > 0) return refused('currency_mismatch', { account_currency: account.currency, transaction_ids: foreign });
   const reconciled = requested.filter((t) => t.status === 'reconciled').map((t) => t.id);
   if (reconciled.length > 0) return refused('already_reconciled', { transaction_ids: reconciled });
 
@@ -165,23 +168,31 @@ function planAfterPending(
     else linksOf.set(l.bank_transaction_id, [l]);
   }
 
+  // Sums in BigInt: every amount is a safe integer, but a sum of them need not be (docs/http-api.md §7).
   const unmatched = requested
     .map((t) => ({
       bank_transaction_id: t.id,
-      remainder_minor: remainderMinor(t, linksOf.get(t.id) ?? []),
+      remainder_minor: abs(BigInt(t.amount_minor)) - sumMinor((linksOf.get(t.id) ?? []).map((l) => l.amount_minor)),
     }))
-    .filter((u) => u.remainder_minor !== 0);
+    .filter((u) => u.remainder_minor !== 0n)
+    .map((u) => ({ bank_transaction_id: u.bank_transaction_id, remainder_minor: minorOut(u.remainder_minor) }));
   if (unmatched.length > 0) return refused('unmatched_transactions', { transactions: unmatched });
 
   const openingMinor = account.reconciled_through?.balance_minor ?? account.opening_balance_minor;
-  const clearedMinor = requested.reduce((sum, t) => sum + t.amount_minor, 0);
-  const expectedClosingMinor = openingMinor + clearedMinor;
-  if (expectedClosingMinor !== statement.closing_balance_minor) {
+  const cleared = sumMinor(requested.map((t) => t.amount_minor));
+  const expectedClosing = BigInt(openingMinor) + cleared;
+  const closing = BigInt(statement.closing_balance_minor);
+  if (expectedClosing !== closing) {
     return refused('out_of_balance', {
-          expected_closing_minor: expectedClosingMinor,
-          difference_minor: statement.closing_balance_minor - expectedClosingMinor,
+          expected_closing_minor: minorOut(expectedClosing),
+          difference_minor: minorOut(closing - expectedClosing),
         });
   }
+  // Balanced, so cleared = closing − opening, both safe integers; the plan stores it as a number only when that is exact.
+  if (!isSafeMinor(cleared)) {
+    return refused('amount_out_of_range', { field: 'cleared_total_minor', value_minor: cleared.toString(), max_minor: Number.MAX_SAFE_INTEGER });
+  }
+  const clearedMinor = Number(cleared);
 
   const ordered = [...requested].sort(byBookingDateThenId);
   const plan: ReconciliationPlan = {
@@ -223,9 +234,24 @@ function planAfterPending(
   };
 }
 
-/** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked). */
+/** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
 export function remainderMinor(transaction: Pick<BankTransaction, 'amount_minor'>, links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>): number {
-  return Math.abs(transaction.amount_minor) - links.reduce((sum, l) => sum + l.amount_minor, 0);
+  return Number(abs(BigInt(transaction.amount_minor)) - sumMinor(links.map((l) => l.amount_minor)));
+}
+
+/** The exact sum of integer minor amounts. */
+export function sumMinor(amounts: readonly number[]): bigint {
+  let sum = 0n;
+  for (const a of amounts) sum += BigInt(a);
+  return sum;
+}
+
+const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+const isSafeMinor = (n: bigint): boolean => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An exact amount in an answer: a number when it is a safe integer, else its decimal string (docs/http-api.md §7). */
+function minorOut(n: bigint): number | string {
+  return isSafeMinor(n) ? Number(n) : n.toString();
 }
 
 function leftOut(

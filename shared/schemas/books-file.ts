@@ -1,5 +1,5 @@
 // The books import file (README "Loading books and creating tokens", docs/http-api.md §2).
-import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, text, timestamp, version } from './common.js';
+import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, SAFE_TEXT_PATTERN, text, timestamp, version } from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
@@ -19,7 +19,7 @@ const org = {
     name: text(200),
     base_currency: currency,
     lock_date: nullable(isoDate),
-    settlement_accounts: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 100, uniqueItems: true },
+    settlement_accounts: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN }, maxItems: 100, uniqueItems: true },
     require_distinct_approver: { type: 'boolean' },
     version,
   },
@@ -29,7 +29,7 @@ const org = {
 const line = {
   type: 'object',
   additionalProperties: false,
-  properties: { account: { type: 'string', minLength: 1, maxLength: 64 }, debit_minor: nonNegativeMinor, credit_minor: nonNegativeMinor },
+  properties: { account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN }, debit_minor: nonNegativeMinor, credit_minor: nonNegativeMinor },
   required: ['account', 'debit_minor', 'credit_minor'],
 };
 
@@ -40,7 +40,7 @@ const ledgerEntry = record({
 }, ['id', 'entry_date', 'description', 'reference', 'counterparty_id', 'currency', 'lines', 'status']);
 
 const bankAccount = record({
-  id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64 },
+  id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
   reconciled_through: nullable({ type: 'object', additionalProperties: false, properties: { date: isoDate, balance_minor: minor }, required: ['date', 'balance_minor'] }),
   opening_balance_minor: minor, version,
   // docs/statement-import.md: a statement file's account is compared with these.

@@ -16,10 +16,13 @@ export const version = { type: 'integer', minimum: 1, maximum: MAX_SAFE } as con
 /**
  * Free text may not hold C0 control characters other than tab, LF and CR, DEL,
  * or bidirectional override and isolate controls (U+202A–U+202E,
- * U+2066–U+2069): NUL cannot be stored by FerretDB on PostgreSQL, and the
+ * U+2066–U+2069), nor a lone UTF-16 surrogate: NUL cannot be stored by
+ * FerretDB on PostgreSQL, a lone surrogate is stored as U+FFFD (so the stored
+ * text, and a plan_hash over it, would differ from the request's), and the
  * others can make a reviewer read a note other than the one stored
- * (docs/http-api.md §5).
+ * (docs/http-api.md §5). Ajv compiles patterns with the `u` flag, under which
+ * `[\uD800-\uDFFF]` matches only an unpaired surrogate, never half of a pair.
  */
-export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069]*$';
+export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF]*$';
 export const text = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
 export const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] }) as const;

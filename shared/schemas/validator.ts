@@ -55,7 +55,7 @@ function describe(e: ErrorObject, prefix: string): FieldError {
     case 'anyOf':
       return { pointer: at, message: 'must be null or a valid value' };
     case 'pattern':
-      return { pointer: at, message: e.params.pattern === SAFE_TEXT_PATTERN ? 'must not contain control characters or bidirectional overrides' : e.message ?? 'is invalid' };
+      return { pointer: at, message: e.params.pattern === SAFE_TEXT_PATTERN ? 'must not contain control characters, bidirectional overrides or lone surrogates' : e.message ?? 'is invalid' };
     default:
       return { pointer: at, message: e.message ?? 'is invalid' };
   }

@@ -3,7 +3,7 @@
 // §15) in an error envelope whose request_id is the X-Request-Id header, never
 // a 5xx, and the whole table must write nothing: every collection's checksum
 // and both queues' job counts are the same before and after.
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -106,6 +106,12 @@ const CASES: Case[] = [
   invalid('reject: NUL in note', 'POST', `${STAGED}/stg_abc/reject`, { note: '\u0000' }, '/note'),
   invalid('reconcile: NUL in currency', 'POST', RECONCILE, reconcileBody({}, { currency: 'E\u0000R' }), '/statement/currency'),
   invalid('repair: RTL override in counterparty_id', 'POST', REPAIR, repairBody({ counterparty_id: 'cp_\u202E1' }), '/counterparty_id'),
+  // Lone UTF-16 surrogates (issue #25 item 12): stored they would become U+FFFD; a pair (an emoji) is fine.
+  invalid('reversal: a lone high surrogate in reason', 'POST', reverse('le_1'), { reason: 'dup \uD800 entry' }, '/reason'),
+  invalid('reversal: a lone low surrogate at the end of reason', 'POST', reverse('le_1'), { reason: 'dup\uDC00' }, '/reason'),
+  invalid('approve: a lone surrogate in note', 'POST', `${STAGED}/stg_abc/approve`, { note: 'ok \uDBFF' }, '/note'),
+  invalid('reject: two low surrogates in note', 'POST', `${STAGED}/stg_abc/reject`, { note: '\uDC00\uDC00' }, '/note'),
+  invalid('reconcile: a lone surrogate in statement.reference', 'POST', RECONCILE, reconcileBody({}, { reference: 'STM\uD83D' }), '/statement/reference'),
   // Dates.
   invalid('reconcile: end_date 2026-02-30', 'POST', RECONCILE, reconcileBody({}, { end_date: '2026-02-30' }), '/statement/end_date'),
   invalid('reconcile: end_date 2025-02-29 (not a leap year)', 'POST', RECONCILE, reconcileBody({}, { end_date: '2025-02-29' }), '/statement/end_date'),
@@ -135,6 +141,13 @@ const CASES: Case[] = [
   query('show: an encoded traversal as operation id', `${STAGED}/stg_..%2F..%2Fx`, '/path/id'),
   invalid('approve: a 69-character operation id', 'POST', `${STAGED}/stg_${'a'.repeat(65)}/approve`, {}, '/path/id'),
   invalid('apply: NUL in the operation id', 'POST', `${STAGED}/stg_a%00/apply`, {}, '/path/id'),
+  // Malformed percent-encoding in a path parameter (issue #25 item 7): 400 before authentication, not 500.
+  { name: 'reversal: "%" as entry id', method: 'POST', path: reverse('%'), json: {}, status: 400, code: 'malformed_path' },
+  { name: 'reversal: "%" as entry id, without a token', method: 'POST', path: reverse('%'), json: {}, noToken: true, status: 400, code: 'malformed_path' },
+  { name: 'show: "%zz" as operation id', method: 'GET', path: `${STAGED}/%zz`, status: 400, code: 'malformed_path' },
+  { name: 'approve: "%E2%80" (a cut UTF-8 sequence) as operation id', method: 'POST', path: `${STAGED}/%E2%80/approve`, json: {}, status: 400, code: 'malformed_path' },
+  { name: 'job: "%zz" as job id', method: 'GET', path: `${JOBS}/%zz`, status: 400, code: 'malformed_path' },
+  { name: 'job: "%zz" as job id, without a token', method: 'GET', path: `${JOBS}/%zz`, noToken: true, status: 400, code: 'malformed_path' },
   { name: 'job: ":" in the job id', method: 'GET', path: `${JOBS}/job_a:b`, status: 404, code: 'not_found' },
   { name: 'job: an encoded traversal as job id', method: 'GET', path: `${JOBS}/job_..%2F..%2Fidempotency_keys`, status: 404, code: 'not_found' },
   { name: 'job: a 5,000-character job id', method: 'GET', path: `${JOBS}/job_${'a'.repeat(5000)}`, status: 404, code: 'not_found' },
@@ -174,6 +187,13 @@ const CASES: Case[] = [
   { name: 'reversal: a body without a content type', method: 'POST', path: reverse('le_1'), raw: '{}', status: 415, code: 'unsupported_media_type' },
   { name: 'reconcile: Content-Encoding compress', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, raw: '{}', status: 415, code: 'unsupported_media_type' },
   { name: 'reconcile: a gzip bomb (64 KB → 64 MB)', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }), status: 413, code: 'payload_too_large' },
+  // Corrupt and truncated compressed bodies (issue #25 item 8): 400, not 500.
+  { name: 'reconcile: a corrupt gzip body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: Buffer.from('this is not gzip at all'), status: 400, code: 'malformed_body_encoding' },
+  { name: 'reconcile: a truncated gzip body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(JSON.stringify(reconcileBody())).subarray(0, 20), status: 400, code: 'malformed_body_encoding' },
+  { name: 'reconcile: a corrupt deflate body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, raw: Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0x00, 0x01]), status: 400, code: 'malformed_body_encoding' },
+  { name: 'reconcile: a truncated deflate body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, raw: deflateSync(JSON.stringify(reconcileBody())).subarray(0, 10), status: 400, code: 'malformed_body_encoding' },
+  { name: 'reconcile: a corrupt br body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, raw: Buffer.from('not brotli, certainly not'), status: 400, code: 'malformed_body_encoding' },
+  { name: 'reconcile: a truncated br body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, raw: brotliCompressSync(JSON.stringify(reconcileBody({ note: 'x'.repeat(500) }))).subarray(0, 8), status: 400, code: 'malformed_body_encoding' },
   { name: 'reconcile: a 2 MB body', method: 'POST', path: RECONCILE, json: reconcileBody({ note: 'x'.repeat(2 * 1024 * 1024) }), status: 413, code: 'payload_too_large' },
   { name: 'reconcile: truncated JSON', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json' }, raw: '{"bank_account_id":', status: 400, code: 'malformed_json' },
   { name: 'reconcile: a bare null body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json' }, raw: 'null', status: 400, code: 'malformed_json' },

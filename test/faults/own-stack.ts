@@ -49,7 +49,7 @@ export async function ownStack(options: OwnStackOptions): Promise<OwnStack> {
     ...process.env, MONGO_URL: options.mongoUrl, REDIS_URL: options.redisUrl, QUEUE_PREFIX: `bst-faults-${randomBytes(4).toString('hex')}`,
     PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '10000', WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
     // Bursts of keyed retries must never meet the per-token limit; workers of several stacks share the machine.
-    RATE_LIMIT_REQUESTS: '10000000', WORKER_METRICS_PORT: '0',
+    RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000', WORKER_METRICS_PORT: '0',
   };
   delete env.BOOKSTAGE_TEST_FAULTS;
   const config = loadConfig(env);

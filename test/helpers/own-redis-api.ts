@@ -14,7 +14,12 @@ import { startRedis, type RedisProcess } from '../../scripts/services/redis.js';
 export interface OwnRedisApi {
   /** The API's HTTP port. */
   port: number;
+  /** Its Redis's port. */
+  redisPort: number;
   stopRedis(): Promise<void>;
+  /** `kill -STOP` / `kill -CONT`: Redis keeps its connections open but answers nothing until resumed. */
+  pauseRedis(): void;
+  resumeRedis(): void;
   startRedis(): Promise<void>;
   /** API, Redis and data dir, all gone. */
   close(): Promise<void>;
@@ -31,15 +36,23 @@ export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?
     redis = null;
   };
   if (options.redisDown) await stop();
-  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '10000000' });
+  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000' });
   const api = await startApi(config, createLogger('api', 'silent'));
   return {
     port: api.port,
+    redisPort: port,
     stopRedis: stop,
+    pauseRedis() {
+      if (redis) process.kill(redis.pid, 'SIGSTOP');
+    },
+    resumeRedis() {
+      if (redis) process.kill(redis.pid, 'SIGCONT');
+    },
     async startRedis() {
       redis ??= await startRedis(dir, port);
     },
     async close() {
+      if (redis) process.kill(redis.pid, 'SIGCONT');
       await api.close();
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -65,7 +65,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     ...process.env, QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '15000',
     WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
     // A limit no test reaches (test/ops/rate-limit.test.ts starts an API of its own with a low one); any free metrics port.
-    RATE_LIMIT_REQUESTS: '10000000', WORKER_METRICS_PORT: '0',
+    RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000', WORKER_METRICS_PORT: '0',
   };
   const config = loadConfig(env);
   const mongo: Mongo = await connectMongo(config.mongoUrl);

@@ -21,6 +21,17 @@ describe('GET /admin/queues', () => {
     }
   });
 
+  it('is the same 404 route_not_found with a malformed bookstage_admin cookie (bad percent-encoding), never a 500', async () => {
+    const s = await stack();
+    for (const value of ['%', '%zz', 'bst_%E2%80', '%%%']) {
+      for (const path of ['/admin/queues', '/admin/queues/api/queues']) {
+        const reply = await request(s.baseUrl, 'GET', path, { headers: { cookie: `other=1; bookstage_admin=${value}` } });
+        expect(reply.status, `${path} ${value}`).to.equal(404);
+        expect(reply.body.error, `${path} ${value}`).to.deep.include({ code: 'route_not_found', details: { method: 'GET', path } });
+      }
+    }
+  });
+
   it('serves the board to an admin token (bearer or cookie), its scripts and styles from this server, and both queues', async () => {
     const s = await stack();
     const books = new Books();

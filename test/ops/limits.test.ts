@@ -1,5 +1,6 @@
 // Per-token rate limit (docs/http-api.md §5) and the body limit.
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 import { request } from './fixtures.js';
@@ -40,6 +41,35 @@ describe('limits', function () {
       const other = await s.token(books.orgId, ['staged:read'], 'bob');
       expect((await request(api.baseUrl, 'GET', list, { token: other })).status).to.equal(200);
     } finally {
+      await api.close();
+    }
+  });
+
+  it('unknown bearer tokens: counted per client address before the store read, no Redis key each; past RATE_LIMIT_AUTH_FAILURES 429, while a token already in use goes on', async () => {
+    const api = await inProcessApi(await opsEnv({ RATE_LIMIT_REQUESTS: '1000', RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_WINDOW_S: '60' }));
+    const redis = new Redis(api.config.redisUrl);
+    try {
+      const books = new Books();
+      const s = await stack();
+      await s.load(books.file);
+      const token = await s.token(books.orgId, ['staged:read']);
+      const list = '/api/v1/cli/staged-operations';
+      expect((await request(api.baseUrl, 'GET', list, { token })).status).to.equal(200);
+      const keysBefore = await redis.keys(`${api.config.queuePrefix}:rate-limit*`);
+
+      const made = (i: number): string => `bst_made-up-${books.uid}-${i}`;
+      const answers = [];
+      for (let i = 0; i < 5; i += 1) answers.push(await request(api.baseUrl, 'GET', list, { token: made(i) }));
+      expect(answers.map((a) => a.status)).to.deep.equal([401, 401, 401, 429, 429]);
+      expect(answers[3]!.body.error).to.include({ code: 'rate_limited', retryable: true });
+      expect(answers[3]!.body.error!.details).to.include({ limit: 3, window_seconds: 60 });
+      expect(Number(answers[3]!.headers.get('retry-after'))).to.be.within(1, 60);
+      // No count in Redis for a token that does not exist.
+      expect(await redis.keys(`${api.config.queuePrefix}:rate-limit*`)).to.have.members(keysBefore);
+      // The valid token this process knows still works from the same address.
+      expect((await request(api.baseUrl, 'GET', list, { token })).status).to.equal(200);
+    } finally {
+      redis.disconnect();
       await api.close();
     }
   });

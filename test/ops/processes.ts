@@ -24,7 +24,7 @@ export async function opsEnv(extra: Record<string, string> = {}): Promise<Record
   return {
     ...env,
     QUEUE_PREFIX: `bst-ops-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', WORKER_METRICS_PORT: '0',
-    WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200', RATE_LIMIT_REQUESTS: '10000000',
+    WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200', RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000',
     ...extra,
   };
 }

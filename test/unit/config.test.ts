@@ -10,7 +10,7 @@ describe('configuration from the environment', () => {
       mongoUrl: base.MONGO_URL, redisUrl: base.REDIS_URL, port: 8080, logLevel: 'info', queuePrefix: 'bookstage',
       stageWaitMs: 10_000, stageWaitMaxMs: 60_000, workerConcurrency: 4,
       stageJobAttempts: 6, stageJobBackoffMs: 1000, workerLockDurationMs: 30_000, recoverySweepMs: 60_000, workerStalledIntervalMs: 15_000, stagedTtlHours: 168, ferretdbPostgresUrl: '',
-      rateLimitRequests: 600, rateLimitWindowS: 60, workerMetricsPort: 9464, tokenCacheMs: 10_000,
+      rateLimitRequests: 600, rateLimitWindowS: 60, rateLimitAuthFailures: 60, workerMetricsPort: 9464, workerMetricsHost: '127.0.0.1', tokenCacheMs: 10_000,
       cursorSecret: createHash('sha256').update(`bookstage cursor secret v1\n${base.MONGO_URL}`).digest('base64url'),
     });
   });

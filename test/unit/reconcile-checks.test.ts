@@ -246,6 +246,79 @@ describe('decideReconciliation: the order of the checks', () => {
   }
 });
 
+// ---- transaction currencies and exact sums (issue #25 items 10–11) ----------
+
+describe('decideReconciliation: transaction currencies', () => {
+  it('answers currency_mismatch naming, sorted, every requested transaction in another currency than the account', () => {
+    const c = validCase();
+    transactionOf(c, 'bt_d').currency = 'USD';
+    transactionOf(c, 'bt_a').currency = 'GBP';
+    expectError(decide(c), 'currency_mismatch', { account_currency: 'EUR', transaction_ids: ['bt_a', 'bt_d'] });
+  });
+
+  it('checks transaction currencies after unknown_transactions and before already_reconciled', () => {
+    const unknown = validCase();
+    transactionOf(unknown, 'bt_d').currency = 'USD';
+    unknown.request.transaction_ids.push('bt_missing');
+    expect(refusedCode(decide(unknown))).to.equal('unknown_transactions');
+    const reconciled = validCase();
+    transactionOf(reconciled, 'bt_d').currency = 'USD';
+    transactionOf(reconciled, 'bt_b').status = 'reconciled';
+    expect(refusedCode(decide(reconciled))).to.equal('currency_mismatch');
+  });
+});
+
+describe('decideReconciliation: exact sums of amounts near 2^53', () => {
+  const MAX = Number.MAX_SAFE_INTEGER; // 2^53 − 1
+  /** Opening 0; MAX + 2 − MAX = 2, whose floating-point sum in id order (MAX + 2 rounds to 2^53) would be 1. */
+  function bigCase(closing: number): Case {
+    const transactions = [txn('bt_1', '2026-01-05', MAX), txn('bt_2', '2026-01-06', 2), txn('bt_3', '2026-01-07', -MAX)];
+    const links = [link('lnk_1', 'bt_1', 'le_1', MAX), link('lnk_2', 'bt_2', 'le_2', 2), link('lnk_3', 'bt_3', 'le_3', MAX)];
+    return {
+      books: { org: org(), account: account({ opening_balance_minor: 0 }), transactions, links, unreconciled_up_to_end: [], pending: [] },
+      request: { bank_account_id: 'ba_main', statement: { end_date: '2026-01-31', closing_balance_minor: closing, currency: 'EUR' }, transaction_ids: ['bt_1', 'bt_2', 'bt_3'] },
+    };
+  }
+
+  it('stages the correct statement: closing 2, cleared total 2', () => {
+    const staged = expectStaged(decide(bigCase(2)));
+    expect(staged.plan.cleared_total_minor).to.equal(2);
+    expect(staged.plan.closing_balance_minor).to.equal(2);
+  });
+
+  it('refuses a statement off by one (closing 1) as out_of_balance by exactly 1', () => {
+    expectError(decide(bigCase(1)), 'out_of_balance', { expected_closing_minor: 2, difference_minor: -1 });
+  });
+
+  it('reports an over-linking past 2^53 exactly: links MAX and 2 on a transaction of MAX leave −2, not −1', () => {
+    const c = bigCase(2);
+    c.books.links.push(link('lnk_1b', 'bt_1', 'le_1', 2));
+    expectError(decide(c), 'unmatched_transactions', { transactions: [{ bank_transaction_id: 'bt_1', remainder_minor: -2 }] });
+  });
+
+  it('answers amounts past the safe range exactly, as decimal strings', () => {
+    const c = bigCase(0);
+    c.books.account = account({ opening_balance_minor: MAX });
+    c.books.transactions = [txn('bt_1', '2026-01-05', MAX)];
+    c.books.links = [link('lnk_1', 'bt_1', 'le_1', MAX)];
+    c.request.transaction_ids = ['bt_1'];
+    c.request.statement.closing_balance_minor = -MAX;
+    // Expected closing 2·MAX = 18014398509481982; the difference −3·MAX = −27021597764222973.
+    expectError(decide(c), 'out_of_balance', { expected_closing_minor: '18014398509481982', difference_minor: '-27021597764222973' });
+  });
+
+  it('refuses a balanced statement whose cleared total is beyond the safe range: amount_out_of_range, never a rounded plan', () => {
+    const c = bigCase(MAX);
+    c.books.account = account({ opening_balance_minor: -MAX });
+    c.books.transactions = [txn('bt_1', '2026-01-05', MAX), txn('bt_2', '2026-01-06', MAX)];
+    c.books.links = [link('lnk_1', 'bt_1', 'le_1', MAX), link('lnk_2', 'bt_2', 'le_2', MAX)];
+    c.request.transaction_ids = ['bt_1', 'bt_2'];
+    expectError(decide(c), 'amount_out_of_range', { field: 'cleared_total_minor', value_minor: '18014398509481982', max_minor: MAX });
+  });
+});
+
+const refusedCode = (r: ReconciliationDecision): string => (r.outcome === 'refused' ? r.code : r.outcome);
+
 // ---- the staged plan ----------------------------------------------------------
 
 describe('decideReconciliation: the staged plan', () => {
