@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
   const logDir = join(projectRoot, '.bookstage', 'logs');
   mkdirSync(logDir, { recursive: true });
-  const env = { ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port), ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}) };
+  // Local webhooks (http, localhost) allowed: this is a development stack (docs/webhooks.md "Safety").
+  const env = { WEBHOOK_ALLOW_INSECURE: 'true', ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port), ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}) };
   const children: ChildProcess[] = [
     spawn(process.execPath, [join(projectRoot, 'dist', 'api', 'server.js')], { env, stdio: ['ignore', openSync(join(logDir, 'api.log'), 'a'), 'inherit'] }),
     spawn(process.execPath, [join(projectRoot, 'dist', 'worker', 'main.js')], { env, stdio: ['ignore', openSync(join(logDir, 'worker.log'), 'a'), 'inherit'] }),

@@ -57,6 +57,7 @@ export const ERROR_TABLE = {
   transaction_after_statement_end: { status: 422, retryable: false, message: (d) => `Booked after the statement end date: ${list(d.transaction_ids)}.` },
   unmatched_transactions: { status: 422, retryable: false, message: () => 'Some transactions are not fully linked to ledger entries; see details.transactions.' },
   out_of_balance: { status: 422, retryable: false, message: (d) => `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.` },
+  webhook_url_refused: { status: 422, retryable: false, message: (d) => `The webhook URL is refused (${String(d.reason)}): https on a public address only (docs/webhooks.md).` },
   self_approval_forbidden: { status: 403, retryable: false, message: (d) => `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.` },
   not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
   invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${d.action === 'apply' ? 'applied' : `${String(d.action)}d`}.` },

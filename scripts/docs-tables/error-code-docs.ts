@@ -34,6 +34,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   service_unavailable: 'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
   dependency_unavailable: 'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done',
   job_failed: 'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
+  webhook_url_refused: 'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/webhooks.md)',
   self_approval_forbidden: 'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
   not_approved: 'apply of an operation that is not approved yet (`details.status`)',
   invalid_transition: 'the operation\'s status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)',
