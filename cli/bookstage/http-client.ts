@@ -29,7 +29,7 @@ export interface Envelope {
 }
 
 export interface Request {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path and query, e.g. `/api/v1/cli/jobs/job_1`. */
   path: string;
   body?: unknown;

@@ -4,6 +4,7 @@
 // codes are the table in exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { eventsCommands } from './commands/events.js';
 import { inboxCommands } from './commands/inbox.js';
 import { jobsCommands } from './commands/jobs.js';
 import { ledgerCommands } from './commands/ledger.js';
@@ -32,6 +33,7 @@ ledgerCommands(program, io, done);
 inboxCommands(program, io, done);
 stagedCommands(program, io, done);
 jobsCommands(program, io, done);
+eventsCommands(program, io, done);
 profileCommands(program, io, done);
 mcpCommand(program, io, done);
 

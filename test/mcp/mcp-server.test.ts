@@ -13,6 +13,7 @@ import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-s
 import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
+import { eventsQuerySchema } from '../../shared/schemas/events.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { SCOPES, type Scope } from '../../shared/storage/api-tokens.js';
@@ -24,7 +25,7 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
-  'get_job', 'get_staged_operation', 'list_inbox_duplicates', 'list_staged_operations',
+  'get_job', 'get_staged_operation', 'list_events', 'list_inbox_duplicates', 'list_staged_operations',
   'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
@@ -40,6 +41,7 @@ const EXPECTED_INPUT: Record<string, object> = {
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,
+  list_events: eventsQuerySchema,
   get_staged_operation: stagedOperationParamsSchema,
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
 };
