@@ -22,6 +22,8 @@ import { reviewPage } from './routes/review.js';
 import { stagedOperationRoutes } from './routes/staged-operations.js';
 import { stagingRoutes } from './routes/staging.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { eventRoutes } from './routes/events.js';
+import { webhookEndpointRoutes, type WebhookRouteSettings } from './routes/webhook-endpoints.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
@@ -31,6 +33,8 @@ export interface AppDeps extends StageDeps {
   reads?: ReadDeps;
   /** What an operator runs it with (docs/metrics.md); absent only in apps built without connections. */
   ops?: OpsDeps;
+  /** Webhook endpoints (docs/webhooks.md); absent only in apps built without configuration (then creating one answers 503). */
+  webhooks?: WebhookRouteSettings;
 }
 
 /** Readiness, metrics, the rate limit's Redis and the queues the admin board shows. */
@@ -78,6 +82,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(booksReadRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(whoamiRoutes(deps.db));
+  app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
+  app.use(webhookEndpointRoutes(deps.db, deps.webhooks));
   app.use(reviewPage());
   app.use(routeNotFound);
   app.use(errorToEnvelope);

@@ -91,7 +91,8 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
     rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowS, keyPrefix: `${config.queuePrefix}:rate-limit`, authFailures: config.rateLimitAuthFailures },
     adminQueues: [queue, readQueue],
   };
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops });
+  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops,
+    webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' } });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });

@@ -176,6 +176,42 @@ export const CONFIG_VARIABLES = {
     default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => cursorSecretFor(String(read.mongoUrl)) } },
     doc: 'HMAC secret of the duplicate overview\'s paging cursors; set it in production. Every API replica must have the same one',
   },
+  webhookAllowInsecure: {
+    env: 'WEBHOOK_ALLOW_INSECURE', usedBy: ['api', 'worker'], type: 'enum', values: ['true', 'false'],
+    default: { value: 'false' },
+    doc: '`true` lets webhook endpoints use `http` and loopback or private addresses (local development, tests; `npm start` sets it). Never in production (docs/webhooks.md)',
+  },
+  webhookSecretKey: {
+    env: 'WEBHOOK_SECRET_KEY', usedBy: ['api', 'worker'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,
+    expected: '32 to 512 printable ASCII characters without spaces',
+    default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => webhookKeyFor(String(read.mongoUrl)) } },
+    doc: 'key that encrypts webhook signing secrets at rest; the API and every worker must have the same one. Set it in production (docs/webhooks.md)',
+  },
+  webhookMaxAttempts: {
+    env: 'WEBHOOK_MAX_ATTEMPTS', usedBy: ['worker'], type: 'integer', min: 1, max: 50,
+    default: { value: 8 },
+    doc: 'delivery attempts of one event to one endpoint before it is given up (docs/webhooks.md)',
+  },
+  webhookBackoffMs: {
+    env: 'WEBHOOK_BACKOFF_MS', usedBy: ['worker'], type: 'integer', min: 10, max: 86_400_000,
+    default: { value: 30_000 },
+    doc: 'first retry delay of a failed delivery, doubling each attempt (8 attempts from 30 s span about 64 minutes)',
+  },
+  webhookTimeoutMs: {
+    env: 'WEBHOOK_TIMEOUT_MS', usedBy: ['worker'], type: 'integer', min: 100, max: 60_000,
+    default: { value: 10_000 },
+    doc: 'how long a receiver has to answer 2xx before the attempt counts as failed',
+  },
+  webhookDispatchEveryMs: {
+    env: 'WEBHOOK_DISPATCH_EVERY_MS', usedBy: ['worker'], type: 'integer', min: 100, max: 600_000,
+    default: { value: 1000 },
+    doc: 'how often the worker looks for webhook endpoints with events to deliver',
+  },
+  eventRetentionDays: {
+    env: 'EVENT_RETENTION_DAYS', usedBy: ['worker'], type: 'integer', min: 30, max: 3650,
+    default: { value: 30 },
+    doc: 'days the event feed and webhook delivery attempts are kept; the hourly maintenance job removes older ones',
+  },
 } as const satisfies Record<string, ConfigVariable>;
 
 type ValueOf<V extends ConfigVariable> = V extends IntegerVariable ? number : string;
@@ -262,6 +298,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, forProcess?: Co
  */
 export function cursorSecretFor(mongoUrl: string): string {
   return createHash('sha256').update(`bookstage cursor secret v1\n${mongoUrl}`, 'utf8').digest('base64url');
+}
+
+/** The default webhook secret key, derived like the cursor secret; set WEBHOOK_SECRET_KEY in production. */
+export function webhookKeyFor(mongoUrl: string): string {
+  return createHash('sha256').update(`bookstage webhook key v1\n${mongoUrl}`, 'utf8').digest('base64url');
 }
 
 /** For process entry points: print the problem and exit 78 (EX_CONFIG). */

@@ -74,6 +74,7 @@ export const ERROR_TABLE = {
   out_of_balance: { status: 422, retryable: false, message: (d) => `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.` },
   unreadable_statement: { status: 422, retryable: false, message: (d) => `The statement file could not be read as ${asText(d.format)} at ${asText(d.location)}: ${asText(d.reason)}` },
   account_mismatch: { status: 422, retryable: false, message: (d) => `The statement is not for bank account ${asText(d.bank_account_id)} (the file names ${list(d.file_accounts)}).` },
+  webhook_url_refused: { status: 422, retryable: false, message: (d) => `The webhook URL is refused (${String(d.reason)}): https on a public address only (docs/webhooks.md).` },
   self_approval_forbidden: { status: 403, retryable: false, message: (d) => `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.` },
   not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
   invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${pastParticiple(d.action)}.` },

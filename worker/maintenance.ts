@@ -11,25 +11,40 @@ import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
 import { sweepDeadLocks } from '../shared/storage/scope-lock-sweep.js';
+import { sweepEvents } from '../shared/storage/events.js';
+import { sweepDeliveries } from '../shared/storage/webhook-endpoints.js';
 import { expireDueOperations } from './operation/expiry-sweep.js';
 import { recoverOperations } from './operation/recovery-sweep.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-export interface SweepCounts { idempotency_keys: number; job_results: number; staged_operations_expired: number; scope_locks_removed: number }
+export interface SweepCounts {
+  idempotency_keys: number; job_results: number; staged_operations_expired: number; scope_locks_removed: number;
+  /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/webhooks.md). */
+  events_removed: number; webhook_deliveries_removed: number;
+}
+
+export interface MaintenanceSettings { eventRetentionDays: number }
+
+const DEFAULT_SETTINGS: MaintenanceSettings = { eventRetentionDays: 30 };
 
 /** Also expires staged operations past expires_at and removes locks no live operation holds (docs/staged-lifecycle.md "Expiry"). */
-export async function sweepExpired(db: Db, now: Date): Promise<SweepCounts> {
+export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSettings = DEFAULT_SETTINGS): Promise<SweepCounts> {
+  const retainedFrom = new Date(now.getTime() - settings.eventRetentionDays * 86_400_000);
   return {
     idempotency_keys: await sweepIdempotencyKeys(db, now),
     job_results: await sweepJobResults(db, now),
     staged_operations_expired: await expireDueOperations(db, now),
     scope_locks_removed: await sweepDeadLocks(db, now),
+    events_removed: await sweepEvents(db, retainedFrom),
+    webhook_deliveries_removed: await sweepDeliveries(db, retainedFrom),
   };
 }
 
-export async function startMaintenance(db: Db, connection: Redis, prefix: string, logger: Logger, recoverySweepMs: number): Promise<{ close: () => Promise<void> }> {
+export async function startMaintenance(
+  db: Db, connection: Redis, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
+): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   await queue.upsertJobScheduler('recover-operations', { every: recoverySweepMs }, { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } });
@@ -39,7 +54,7 @@ export async function startMaintenance(db: Db, connection: Redis, prefix: string
       if (recovered.claims_rolled_forward + recovered.applies_resumed > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
       return recovered;
     }
-    const swept = await sweepExpired(db, new Date());
+    const swept = await sweepExpired(db, new Date(), settings);
     logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead scope locks');
     return swept;
   }, { connection, prefix, concurrency: 1 });

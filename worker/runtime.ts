@@ -10,6 +10,7 @@ import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
 import { startMetricsServer } from './metrics-server.js';
+import { startWebhooks } from './webhooks/dispatcher.js';
 import { createStageProcessor } from './processor.js';
 import { createReadProcessor } from './read-processor.js';
 
@@ -43,7 +44,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   jobMetrics.watch(worker, STAGE_QUEUE);
   jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
-  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs);
+  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs, { eventRetentionDays: config.eventRetentionDays });
+  // Webhook delivery on its own queue and connection (docs/webhooks.md): it never holds up staging.
+  const webhookConnection = createRedis(config.redisUrl);
+  const webhooks = await startWebhooks(mongo.db, webhookConnection, config.queuePrefix, {
+    dispatchEveryMs: config.webhookDispatchEveryMs, concurrency: config.workerConcurrency, maxAttempts: config.webhookMaxAttempts,
+    backoffMs: config.webhookBackoffMs, timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhookAllowInsecure === 'true', secretKey: config.webhookSecretKey,
+  }, registry, logger);
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);
@@ -56,9 +63,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
       await Promise.all([worker.close(), readWorker.close()]);
       await metrics.close();
       await maintenance.close();
+      await webhooks.close();
       connection.disconnect();
       readConnection.disconnect();
       maintenanceConnection.disconnect();
+      webhookConnection.disconnect();
       await mongo.client.close();
     },
   };

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { booksCommands } from './commands/books.js';
+import { eventsCommands } from './commands/events.js';
 import { inboxCommands } from './commands/inbox.js';
 import { jobsCommands } from './commands/jobs.js';
 import { ledgerCommands } from './commands/ledger.js';
@@ -34,6 +35,7 @@ inboxCommands(program, io, done);
 stagedCommands(program, io, done);
 booksCommands(program, io, done);
 jobsCommands(program, io, done);
+eventsCommands(program, io, done);
 profileCommands(program, io, done);
 mcpCommand(program, io, done);
 

@@ -23,6 +23,10 @@ import {
   jobIdSchema, pendingResultSchema, reconcileResultSchema, repairResultSchema, repairStagedResultSchema, reversalResultSchema,
 } from '../schemas/staging-results.js';
 import { whoamiSchema } from '../schemas/whoami.js';
+import {
+  deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
+  webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
+} from '../schemas/events.js';
 
 /** A success answer: its `data` schema, and the headers it carries beside X-Request-Id. */
 export interface SuccessAnswer {
@@ -34,7 +38,7 @@ export interface SuccessAnswer {
 export type ResponseHeader = 'Location' | 'Retry-After' | 'Idempotent-Replayed' | 'Preference-Applied';
 
 export interface RouteContract {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** OpenAPI form: `{param}`. */
   path: string;
   operation: string;
@@ -281,6 +285,66 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: null },
     success: { 200: { description: 'The token\'s identity.', data: whoamiSchema } },
     errors: AUTHENTICATED,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/events',
+    operation: 'events.list',
+    summary: 'The event feed: every staged-operation transition',
+    description: 'The organisation\'s events in `sequence` order (docs/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).',
+    tags: ['events'],
+    auth: { scope: 'events:read' },
+    query: eventsQuerySchema,
+    success: { 200: { description: 'One page of events.', data: eventsPageSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/cli/webhook-endpoints',
+    operation: 'webhook_endpoints.create',
+    summary: 'Create a webhook endpoint',
+    description: 'Events from now on are POSTed to the URL, signed (docs/webhooks.md). The signing `secret` is in this answer only.',
+    tags: ['events'],
+    auth: { scope: 'webhooks:manage' },
+    body: { schema: webhookEndpointCreateSchema, required: true },
+    success: { 201: { description: 'The endpoint, with its secret (its URL in `Location`).', data: webhookEndpointCreatedSchema, headers: ['Location'] } },
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, 'webhook_url_refused']),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/webhook-endpoints',
+    operation: 'webhook_endpoints.list',
+    summary: 'List webhook endpoints',
+    description: 'The organisation\'s endpoints, newest first, with their delivery progress (never their secrets).',
+    tags: ['events'],
+    auth: { scope: 'webhooks:manage' },
+    success: { 200: { description: 'The endpoints.', data: webhookEndpointListSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden']),
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/cli/webhook-endpoints/{id}',
+    operation: 'webhook_endpoints.delete',
+    summary: 'Delete a webhook endpoint',
+    description: 'No more deliveries to it, from the next one on.',
+    tags: ['events'],
+    auth: { scope: 'webhooks:manage' },
+    pathParams: { schema: webhookEndpointParamsSchema },
+    success: { 200: { description: 'Deleted.', data: webhookEndpointDeletedSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/webhook-endpoints/{id}/deliveries',
+    operation: 'webhook_endpoints.deliveries',
+    summary: 'The delivery attempts of a webhook endpoint',
+    description: 'Each attempt, newest first: event, time, status code or error, and when a failed one is tried again.',
+    tags: ['events'],
+    auth: { scope: 'webhooks:manage' },
+    pathParams: { schema: webhookEndpointParamsSchema },
+    query: deliveriesQuerySchema,
+    success: { 200: { description: 'The attempts.', data: webhookDeliveriesSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']),
   },
   {
     method: 'get',

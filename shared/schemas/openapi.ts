@@ -114,6 +114,7 @@ export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUT
       { name: 'staging', description: 'Plans written as staged operations; nothing in the books changes.' },
       { name: 'review', description: 'Review and apply staged operations: list, show, approve, reject, apply (docs/staged-lifecycle.md).' },
       { name: 'reads', description: 'Read-only views.' },
+      { name: 'events', description: 'The event feed and signed webhooks of staged-operation transitions (docs/webhooks.md).' },
       { name: 'meta', description: 'Health and this document.' },
     ],
     security: [{ bearer: [] }],

@@ -1,7 +1,9 @@
 import type { Db } from 'mongodb';
+import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
+import { withNewEvent, type EventOperationView } from './events.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -9,10 +11,11 @@ import { isUniqueViolation } from './unique-violation.js';
  * duplicate key means "recorded already" (one statement on FerretDB, where an
  * upsert is a read and then an insert).
  */
-export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>): Promise<void> {
+export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView): Promise<void> {
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
   try {
-    await collections(db).auditEvents.insertOne({ _id, ...event });
+    // The feed's event rides on the same insert (docs/webhooks.md).
+    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (feedEvent) => collections(db).auditEvents.insertOne({ _id, ...event, event: feedEvent }));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
@@ -30,12 +33,16 @@ export const transitionClaimId = (stagedOperationId: string, from: string): stri
  * `_id` is). Returns the event that holds the transition: ours, or the
  * winner's.
  */
-export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id'> & { from: string }): Promise<AuditEventDoc> {
+export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' | 'event'> & { from: string }, view: EventOperationView): Promise<AuditEventDoc> {
   const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
   try {
-    await events.insertOne({ _id, ...event });
-    return { _id, ...event };
+    // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/webhooks.md).
+    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (feedEvent) => {
+      const claim: AuditEventDoc = { _id, ...event, event: feedEvent };
+      await events.insertOne(claim);
+      return claim;
+    });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }

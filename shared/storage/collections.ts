@@ -10,6 +10,7 @@ import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { RecordClaimDoc } from './record-claims.js';
 import type { ApplyLeaseStepDoc } from './staged-operation-status.js';
+import type { StoredEvent } from './events.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -93,6 +94,49 @@ export interface AuditEventDoc {
   claim_id?: string;
   /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
   claimed_at?: string;
+  /** The feed's event of this transition (docs/webhooks.md), written with the claim; removed after the retention. */
+  event?: StoredEvent;
+}
+
+/** One reserved event sequence number, `_id` = `ORG:N`: the unique insert makes N one transition's (docs/webhooks.md). */
+export interface EventSequenceDoc {
+  _id: string;
+  org_id: string;
+  sequence: number;
+  at: string;
+}
+
+/** A webhook endpoint (docs/webhooks.md); the signing secret is stored encrypted (shared/webhook-secret.ts). */
+export interface WebhookEndpointDoc {
+  _id: string;
+  org_id: string;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  secret_encrypted: string;
+  created_by: string;
+  created_at: string;
+  /** The sequence of the last event delivered (or given up); events after it are still to go. */
+  delivered_through: number;
+  /** The event being retried, while one is. */
+  retry: { event_id: string; sequence: number; attempts: number; next_at: string } | null;
+}
+
+/** One delivery attempt of one event to one endpoint. */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  org_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  sequence: number;
+  attempt: number;
+  at: string;
+  outcome: 'delivered' | 'failed' | 'given_up';
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  next_retry_at: string | null;
 }
 
 /** `_id` derived from org + actor + key: the first request to insert it owns the key. */
@@ -174,6 +218,9 @@ export function collections(db: Db) {
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),
+    eventSequences: c<EventSequenceDoc>('event_sequences'),
+    webhookEndpoints: c<WebhookEndpointDoc>('webhook_endpoints'),
+    webhookDeliveries: c<WebhookDeliveryDoc>('webhook_deliveries'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),
     jobResults: c<JobResultDoc>('job_results'),
     inboxVersions: c<InboxVersionDoc>('inbox_versions'),

@@ -54,7 +54,11 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
-  audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
+  audit_events: { indexes: [{ org_id: 1, at: -1 }, { org_id: 1, 'event.sequence': 1 }], equality: ['org_id'] },
+  // The event feed and webhooks (docs/webhooks.md).
+  event_sequences: { indexes: [{ org_id: 1, sequence: -1 }], equality: ['org_id'] },
+  webhook_endpoints: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
+  webhook_deliveries: { indexes: [{ org_id: 1, endpoint_id: 1, at: -1 }], equality: ['org_id', 'endpoint_id'] },
   idempotency_keys: { indexes: [], equality: [] },
   job_results: { indexes: [], equality: [] },
   // The materialized duplicate overview (docs/duplicate-overview.md): read by `_id` only; org_id for clean-up.

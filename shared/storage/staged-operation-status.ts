@@ -9,6 +9,7 @@ import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.
 import { claimTransition } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
 import { collections } from './collections.js';
+import { afterTransition, eventView } from './events.js';
 import { releaseLocks } from './scope-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
@@ -31,12 +32,15 @@ export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
   afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
+  // The event of the transition is written with its claim (docs/webhooks.md): the operation as the transition leaves it.
+  const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
+  if (!op) throw new Error(`staged operation ${id} vanished`);
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
     claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
     ...(set.result ? { result: set.result } : {}),
     ...(set.apply ? { apply: set.apply } : {}),
-  });
+  }, eventView(afterTransition(op, item.to, item, set)));
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
   await writeTransition(db, orgId, id, from, item, set);

@@ -56,6 +56,14 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: stagedPath(''), body: {} };
     case 'staged_operations.reject':
       return { path: stagedPath(''), body: { note: 'not mine to reject' } };
+    case 'events.list':
+    case 'webhook_endpoints.list':
+      return { path: route.path };
+    case 'webhook_endpoints.create':
+      return { path: route.path, body: { url: 'https://hooks.example.com/x' } };
+    case 'webhook_endpoints.delete':
+    case 'webhook_endpoints.deliveries':
+      return { path: route.path.replace('{id}', missing ? ghost('whe') : aEndpoint) };
     default:
       throw new Error(`no authorisation fixture for ${route.operation}: add one to test/abuse/authorisation-matrix.test.ts`);
   }
@@ -83,12 +91,16 @@ const shapeOf = (error: Record<string, unknown>, id: string): string => JSON.str
 /** The id a `missing` target names (path or body), to blank it out of its 404. */
 function namedId(t: Target): string {
   const body = t.body as { bank_account_id?: string } | undefined;
-  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc)_/.test(seg))!;
+  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc|whe)_/.test(seg))!;
 }
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
 /** Routes that name no id: answered for the caller's own organisation, so "another org" means "never org a's ids". */
 const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show', 'bank_accounts.list', 'bank_transactions.list', 'ledger_entries.list', 'inbox_documents.list'];
+/** Org-wide routes of the event feed and webhooks (docs/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
+const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
+/** Org a's webhook endpoint, made in `before`. */
+const aEndpoint = '';
 
 describe('abuse: authorisation matrix', function () {
   this.timeout(120_000);
@@ -129,7 +141,7 @@ describe('abuse: authorisation matrix', function () {
   });
 
   it('another organisation: 404 for org a\'s ids, identical but for the id to the 404 for an id that does not exist', async () => {
-    for (const route of ROUTES.filter((r) => !ORG_WIDE.includes(r.operation))) {
+    for (const route of ROUTES.filter((r) => !ORG_WIDE.includes(r.operation) && !NO_ID.includes(r.operation))) {
       const foreign = target(route, a);
       const missing = target(route, a, true);
       const seen = expectError(await send(route, foreign, `Bearer ${b.bob}`), 404, 'not_found', `${route.operation} of org a as org b`);

@@ -66,6 +66,8 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
     WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
     // A limit no test reaches (test/ops/rate-limit.test.ts starts an API of its own with a low one); any free metrics port.
     RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000', WORKER_METRICS_PORT: '0',
+    // Webhooks to the tests' local receivers, retried and dispatched fast (test/http/webhooks.test.ts sets its own for the refusal test).
+    WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_DISPATCH_EVERY_MS: '200', WEBHOOK_TIMEOUT_MS: '3000',
   };
   const config = loadConfig(env);
   const mongo: Mongo = await connectMongo(config.mongoUrl);

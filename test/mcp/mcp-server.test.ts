@@ -17,6 +17,7 @@ import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-s
 import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
+import { eventsQuerySchema } from '../../shared/schemas/events.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
@@ -28,8 +29,9 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
-  'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation',
-  'list_bank_accounts', 'list_bank_transactions', 'list_counterparties', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries', 'list_staged_operations',
+  'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation', 'list_bank_accounts',
+  'list_bank_transactions', 'list_counterparties', 'list_events', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries',
+  'list_staged_operations',
   'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
@@ -45,6 +47,7 @@ const EXPECTED_INPUT: Record<string, object> = {
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,
+  list_events: eventsQuerySchema,
   get_staged_operation: stagedOperationParamsSchema,
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
   // The book reads (docs/book-reads.md): their query or path schema as the API validates it.

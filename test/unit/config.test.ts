@@ -12,6 +12,8 @@ describe('configuration from the environment', () => {
       stageJobAttempts: 6, stageJobBackoffMs: 1000, workerLockDurationMs: 30_000, recoverySweepMs: 60_000, workerStalledIntervalMs: 15_000, stagedTtlHours: 168, ferretdbPostgresUrl: '',
       rateLimitRequests: 600, rateLimitWindowS: 60, rateLimitAuthFailures: 60, workerMetricsPort: 9464, workerMetricsHost: '127.0.0.1', tokenCacheMs: 10_000,
       cursorSecret: createHash('sha256').update(`bookstage cursor secret v1\n${base.MONGO_URL}`).digest('base64url'),
+      webhookAllowInsecure: 'false', webhookMaxAttempts: 8, webhookBackoffMs: 30_000, webhookTimeoutMs: 10_000, webhookDispatchEveryMs: 1000, eventRetentionDays: 30,
+      webhookSecretKey: createHash('sha256').update(`bookstage webhook key v1\n${base.MONGO_URL}`).digest('base64url'),
     });
   });
 

@@ -108,6 +108,16 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ,
   },
   {
+    name: 'list_events',
+    title: 'List events of staged operations',
+    description: 'Read-only. One page of the event feed, oldest first by sequence: one event per transition of a staged operation (staged_operation.staged, '
+      + '.approved, .rejected, .applying, .applied, .failed, .stale, .expired), each with the operation as that transition left it. Optionally one type. '
+      + 'Pass next_cursor back as after (with the same type) for what happened since; an empty page means nothing new yet. Needs the events:read scope.',
+    route: route('events.list'),
+    gate: null,
+    annotations: READ,
+  },
+  {
     name: 'get_job',
     title: 'Get the answer of a pending job',
     description: 'Read-only. The answer of a call that came back with outcome "pending": "pending" again while the job runs (wait a second and call again), '
