@@ -3,7 +3,7 @@
 // 24 h retention. The scheduler is upserted by every worker at start; BullMQ
 // keeps one schedule however many replicas run.
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
@@ -26,7 +26,7 @@ export async function sweepExpired(db: Db, now: Date): Promise<SweepCounts> {
   };
 }
 
-export async function startMaintenance(db: Db, connection: Redis, prefix: string, logger: Logger): Promise<{ close: () => Promise<void> }> {
+export async function startMaintenance(db: Db, connection: Redis | Cluster, prefix: string, logger: Logger): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   const worker = new Worker(MAINTENANCE_QUEUE, async () => {

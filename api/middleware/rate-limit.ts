@@ -5,7 +5,7 @@
 // without a token are not counted (they answer 401 without work).
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { within } from '../../shared/dependency-errors.js';
 import { AppError } from '../../shared/errors.js';
@@ -33,7 +33,7 @@ function setHeaders(res: Response, settings: RateLimitSettings, state: RateLimit
   res.setHeader('RateLimit-Policy', `${settings.requests};w=${settings.windowSeconds}`);
 }
 
-export function rateLimit(redis: Redis, settings: RateLimitSettings, logger: Logger): RequestHandler {
+export function rateLimit(redis: Redis | Cluster, settings: RateLimitSettings, logger: Logger): RequestHandler {
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: settings.keyPrefix,
