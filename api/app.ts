@@ -2,7 +2,7 @@
 // any port; server.ts owns connections and the process lifecycle.
 import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.js';
@@ -41,7 +41,7 @@ export interface AppDeps extends StageDeps {
 export interface OpsDeps {
   registry: Registry;
   readiness: ReadinessCheck[];
-  redis: Redis;
+  redis: Redis | Cluster;
   rateLimit: RateLimitSettings;
   adminQueues: Queue[];
 }

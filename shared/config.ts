@@ -65,10 +65,10 @@ export const CONFIG_VARIABLES = {
     doc: 'the database; its name comes from the URL path (`bookstage` if there is none)',
   },
   redisUrl: {
-    env: 'REDIS_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^rediss?:\/\/.+/,
-    expected: 'a `redis://` URL, e.g. `redis://127.0.0.1:6379`',
+    env: 'REDIS_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^(rediss?|redis\+cluster):\/\/.+/,
+    expected: 'a `redis://` URL, e.g. `redis://127.0.0.1:6379`, or `redis+cluster://host:port,host:port` for a Redis Cluster',
     default: { required: true },
-    doc: 'the Redis that carries the job queues',
+    doc: 'the Redis that carries the job queues; `redis+cluster://` seeds a Redis Cluster (docs/scaling.md), which needs a `{hash tag}` in `QUEUE_PREFIX`',
   },
   port: {
     env: 'PORT', usedBy: ['api'], type: 'integer', min: 0, max: 65535,
@@ -282,6 +282,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, forProcess?: Co
     const value = parseValue(variable, raw);
     if (value === null) problems.push(problem(variable, raw));
     else read[field] = value;
+  }
+  // why: BullMQ's scripts touch several keys of a queue at once; on a Redis Cluster they must share one slot (docs/scaling.md).
+  if (typeof read.redisUrl === 'string' && read.redisUrl.startsWith('redis+cluster://') && typeof read.queuePrefix === 'string' && !read.queuePrefix.includes('{')) {
+    problems.push(`QUEUE_PREFIX is invalid (${JSON.stringify(read.queuePrefix)}): a Redis Cluster (REDIS_URL redis+cluster://) needs a {hash tag} in it, e.g. {bookstage}`);
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   for (const [field, from] of derived) read[field] = from(read);

@@ -5,7 +5,7 @@
 // The schedulers are upserted by every worker at start; BullMQ keeps one
 // schedule each however many replicas run.
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
@@ -43,7 +43,7 @@ export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSetti
 }
 
 export async function startMaintenance(
-  db: Db, connection: Redis, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
+  db: Db, connection: Redis | Cluster, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
 ): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });

@@ -12,7 +12,7 @@
 // read, except for tokens this process has cached as valid.
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { within } from '../../shared/dependency-errors.js';
@@ -55,7 +55,7 @@ function refuse(res: Response, settings: RateLimitSettings, limit: number, msBef
   return new AppError('rate_limited', { details: { limit, window_seconds: settings.windowSeconds, retry_after_seconds: retryAfter } });
 }
 
-export function rateLimit(redis: Redis, settings: RateLimitSettings, logger: Logger, db: Db): RequestHandler {
+export function rateLimit(redis: Redis | Cluster, settings: RateLimitSettings, logger: Logger, db: Db): RequestHandler {
   // In memory: it guards this process's store reads, and costs no Redis round trip on a request with a valid token.
   const unknownTokens = new RateLimiterMemory({ keyPrefix: 'unknown-token', points: settings.authFailures, duration: settings.windowSeconds });
   const limiter = new RateLimiterRedis({

@@ -63,3 +63,40 @@ function amountOf(item: FifoItem): number {
   }
   return amount;
 }
+
+/** Allocations as parallel arrays: positions in the two queues, and the amount. */
+export interface FifoPairs {
+  transaction: number[];
+  entry: number[];
+  amount: number[];
+}
+
+/**
+ * allocateFifo over plain amounts, for a caller that works by position (the
+ * link repair plan at 100k transactions: no object per item or allocation).
+ * `needs` and `rooms` are the two queues' amounts, already checked to be
+ * non-negative safe integers; they are left holding the remainders. Each
+ * allocation is appended to `into`, in walk order.
+ */
+export function allocateFifoAt(needs: number[], rooms: number[], into: FifoPairs): void {
+  let t = 0;
+  let e = 0;
+  while (t < needs.length && e < rooms.length) {
+    const need = needs[t]!;
+    if (need === 0) {
+      t += 1;
+      continue;
+    }
+    const room = rooms[e]!;
+    if (room === 0) {
+      e += 1;
+      continue;
+    }
+    const amount = Math.min(need, room);
+    into.transaction.push(t);
+    into.entry.push(e);
+    into.amount.push(amount);
+    needs[t] = need - amount;
+    rooms[e] = room - amount;
+  }
+}

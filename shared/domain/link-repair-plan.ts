@@ -4,7 +4,7 @@
 // same books give the same plan whatever the order of the input arrays.
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
-import { allocateFifo, type FifoAllocation, type FifoItem } from './fifo-allocation.js';
+import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
 import type { Decision } from './decision.js';
 import { CanonicalHasher, canonicalJson, canonicalString } from './plan-hash.js';
 import type { ScopeClaim } from './scope.js';
@@ -113,12 +113,13 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   if (blockers.length > 0) return { outcome: 'blocked', blockers, plan: null, plan_hash: null };
 
   const walk = walkFifo(scope);
+  const claimed = new Uint8Array(scope.entries.length);
+  const claimedTransactions: string[] = [];
   const actions: RepairAction[] = [];
-  const rankOf = (entryId: string): number | undefined => scope.entryById.get(entryId)?.rank;
-  for (const walked of scope.walked) {
-    for (const action of diffTransaction(walked.record.id, walked.links ?? NONE, walked.target ?? NONE, rankOf)) {
-      actions.push(action);
-    }
+  for (let w = 0; w < scope.walked.length; w += 1) {
+    const before = actions.length;
+    diffTransaction(scope, walk, w, actions, claimed);
+    if (actions.length > before) claimedTransactions.push(scope.transactions[scope.walked[w]!]!.id);
   }
 
   const plan: LinkRepairPlan = {
@@ -130,12 +131,18 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   };
   const plan_hash = repairPlanHash(plan);
   if (actions.length === 0) return { outcome: 'noop', blockers: [], plan, plan_hash };
+  const entryIds: string[] = [];
+  for (let e = 0; e < claimed.length; e += 1) if (claimed[e] === 1) entryIds.push(scope.entries[e]!.id);
   return {
     outcome: 'staged',
     blockers: [],
     plan,
     plan_hash,
-    claim: claimOf(input, actions),
+    claim: {
+      scope_key: repairScopeKey(input.account.id, input.counterparty_id),
+      entry_ids: sortIds(entryIds),
+      transaction_ids: sortIds(claimedTransactions),
+    },
     preconditions: scope.preconditions,
   };
 }
@@ -167,126 +174,130 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
 
 // ---------------------------------------------------------------------------
 // Step 0: scope. Which records take part, and how.
-
-interface ScopeEntry {
-  entry: LedgerEntry;
-  /** Signed open amount on the settlement accounts; never 0 here. */
-  open: number;
-  /** Σ frozen links pointing to this entry. */
-  frozen: number;
-}
-
-/** One passed transaction (the fresher of duplicates) and what the walk hangs on it. */
-interface TransactionSlot {
-  record: BankTransaction;
-  /** Changeable links, when the transaction is walked and has any. */
-  links: BankLink[] | null;
-  /** Target allocations in entry order, when the walk gave it any. */
-  target: FifoAllocation[] | null;
-}
-
-/** One passed entry (the fresher of duplicates). */
-interface EntrySlot {
-  record: LedgerEntry;
-  /** Position in `Scope.entries` ("entry order"); undefined when out of scope. */
-  rank: number | undefined;
-  /** Already listed among the entries read (a precondition). */
-  read: boolean;
-}
+//
+// why: a 100k-transaction scope spent most of its time building id maps and
+// one slot object per record. Each id is now looked up once, when the input
+// is read (a transaction's, an entry's position); from there on the plan works
+// with positions and parallel arrays indexed by them, and the output's
+// objects are the only ones built per record.
 
 interface Scope {
-  /** In-scope transactions, any status, in no particular order. */
+  /** Every passed transaction once (the fresher of duplicates), in input order: "positions". */
   transactions: BankTransaction[];
-  /** In-scope unreconciled transactions in FIFO order (booking_date, id). */
-  walked: TransactionSlot[];
-  /** In-scope entries in FIFO order (entry_date, id). */
-  entries: ScopeEntry[];
-  /** Every passed entry, by id, with its rank when in scope. */
-  entryById: Map<string, EntrySlot>;
-  /** Frozen links of reconciled in-scope transactions (checked for blockers). */
-  reconciledLinks: BankLink[];
+  /** Positions of in-scope unreconciled transactions, in FIFO order (booking_date, id). */
+  walked: number[];
+  /** Every passed entry once (the fresher of duplicates), in input order: "positions". */
+  entries: LedgerEntry[];
+  /** Positions of in-scope entries in FIFO order (entry_date, id): index = rank. */
+  ranked: number[];
+  /** By entry position: its rank, -1 when out of scope. */
+  rank: Int32Array;
+  /** By entry position: signed open amount on the settlement accounts (in scope: never 0). */
+  open: Float64Array;
+  /** By entry position: Σ frozen links pointing to it. */
+  frozen: Float64Array;
+  /** The links that matter, once each, in input order. */
+  links: BankLink[];
+  /** By link (index into `links`): the position of its entry (always passed for a link that matters). */
+  linkEntry: Int32Array;
+  /** By link: the next changeable link of the same transaction, -1 at the end. */
+  linkNext: Int32Array;
+  /** By transaction position: its first changeable link, -1 if none. */
+  firstLink: Int32Array;
+  /** Frozen links (indexes into `links`) of reconciled in-scope transactions (checked for blockers). */
+  reconciledLinks: number[];
+  /** Ids of in-scope transactions in another currency than the account's. */
+  foreignTransactions: string[];
   preconditions: Precondition[];
 }
 
-// why: one id-keyed map per collection, each record's scope facts kept on
-// its slot; a 100k-transaction scope spent most of its time building and
-// probing one map per question.
 function readScope(input: LinkRepairInput): Scope {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const transactionById = uniqueSlots(input.transactions, (record): TransactionSlot => ({ record, links: null, target: null }));
-  const entryById = uniqueSlots(input.entries, (record): EntrySlot => ({ record, rank: undefined, read: false }));
-  const linkById = uniqueById(input.links);
+  const transactionAt = new Map<string, number>();
+  const transactions = uniqueRecords(input.transactions, transactionAt);
+  const entryAt = new Map<string, number>();
+  const entries = uniqueRecords(input.entries, entryAt);
+  const passedLinks = isSortedById(input.links) ? input.links : uniqueRecords(input.links, new Map());
 
   // Candidates: this account and counterparty, any date. Their booking_date
   // decides membership, so all of them are read (and are preconditions).
   const candidates: BankTransaction[] = [];
-  const transactions: BankTransaction[] = [];
-  const walked: TransactionSlot[] = [];
-  for (const slot of transactionById.values()) {
-    const t = slot.record;
+  const inScope = new Uint8Array(transactions.length);
+  const walked: number[] = [];
+  const foreignTransactions: string[] = [];
+  for (let i = 0; i < transactions.length; i += 1) {
+    const t = transactions[i]!;
     if (t.bank_account_id !== account.id || t.counterparty_id !== counterpartyId) continue;
     candidates.push(t);
     if (t.booking_date > asOf) continue;
-    transactions.push(t);
-    if (t.status !== 'reconciled') walked.push(slot);
-  }
-  for (const t of transactions) {
+    inScope[i] = 1;
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
+    if (t.currency !== account.currency) foreignTransactions.push(t.id);
+    if (t.status !== 'reconciled') walked.push(i);
   }
-  walked.sort((a, b) => byBookingDateThenId(a.record, b.record));
-  const inScope = (t: BankTransaction | undefined): t is BankTransaction =>
-    t !== undefined && t.bank_account_id === account.id && t.counterparty_id === counterpartyId && t.booking_date <= asOf;
+  sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
 
+  const read = new Uint8Array(entries.length);
   const readEntries: LedgerEntry[] = [];
-  const entries: ScopeEntry[] = [];
-  const entrySlots: EntrySlot[] = [];
-  for (const slot of entryById.values()) {
-    const entry = slot.record;
+  const ranked: number[] = [];
+  const open = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i]!;
     if (entry.counterparty_id !== counterpartyId) continue;
-    slot.read = true;
+    read[i] = 1;
     readEntries.push(entry);
     if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry) || entry.entry_date > asOf) continue;
-    const open = openAmountMinor(entry, input.settlement_accounts);
-    if (!Number.isSafeInteger(open)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
-    if (open !== 0) {
-      entries.push({ entry, open, frozen: 0 });
-      entrySlots.push(slot);
+    const amount = openAmountMinor(entry, input.settlement_accounts);
+    if (!Number.isSafeInteger(amount)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
+    if (amount !== 0) {
+      open[i] = amount;
+      ranked.push(i);
     }
   }
-  const order = entries.map((_, i) => i).sort((a, b) => byEntryDateThenId(entries[a]!.entry, entries[b]!.entry));
-  const sortedEntries = order.map((i) => entries[i]!);
-  for (const [rank, i] of order.entries()) entrySlots[i]!.rank = rank;
+  sortPositions(ranked, (a, b) => byEntryDateThenId(entries[a]!, entries[b]!));
+  const rank = new Int32Array(entries.length).fill(-1);
+  for (let r = 0; r < ranked.length; r += 1) rank[ranked[r]!] = r;
 
   // Links that matter: every link of an in-scope transaction, and every link
   // pointing to an in-scope entry (from any transaction). Others are ignored.
   const links: BankLink[] = [];
-  const reconciledLinks: BankLink[] = [];
-  for (const link of linkById.values()) {
-    const txnSlot = transactionById.get(link.bank_transaction_id);
-    const txn = inScope(txnSlot?.record) ? txnSlot.record : undefined;
-    const entrySlot = entryById.get(link.ledger_entry_id);
-    const rank = entrySlot?.rank;
-    if (!txn && rank === undefined) continue;
+  const linkEntries: number[] = [];
+  const reconciledLinks: number[] = [];
+  const frozen = new Float64Array(entries.length);
+  const firstLink = new Int32Array(transactions.length).fill(-1);
+  const lastLink = new Int32Array(transactions.length);
+  const next: number[] = [];
+  for (const link of passedLinks) {
+    const t = transactionAt.get(link.bank_transaction_id);
+    const txn = t !== undefined && inScope[t] === 1 ? transactions[t] : undefined;
+    const e = entryAt.get(link.ledger_entry_id);
+    const entryRank = e === undefined ? -1 : rank[e]!;
+    if (!txn && entryRank < 0) continue;
+    const at = links.length;
     links.push(link);
+    linkEntries.push(e ?? -1);
+    next.push(-1);
     if (!Number.isSafeInteger(link.amount_minor) || link.amount_minor <= 0) {
       throw new RangeError(`amount_minor of bank link ${link.id} must be a positive safe integer`);
     }
-    if (txn && !entrySlot) {
+    if (txn && e === undefined) {
       // why: without the entry we cannot tell whether the link is in scope;
       // guessing would either release a valid link or keep a wrong one.
       throw new Error(`bank link ${link.id} points to ledger entry ${link.ledger_entry_id}, which was not provided`);
     }
-    if (entrySlot && !entrySlot.read) {
-      entrySlot.read = true;
-      readEntries.push(entrySlot.record);
+    if (read[e!] === 0) {
+      read[e!] = 1;
+      readEntries.push(entries[e!]!);
     }
     if (txn && txn.status !== 'reconciled') {
-      (txnSlot!.links ??= []).push(link);
+      if (firstLink[t!] === -1) firstLink[t!] = at;
+      else next[lastLink[t!]!] = at;
+      lastLink[t!] = at;
       continue;
     }
     // Frozen: a reconciled in-scope transaction, or a transaction outside the scope.
-    if (txn) reconciledLinks.push(link);
-    if (rank !== undefined) sortedEntries[rank]!.frozen += link.amount_minor;
+    if (txn) reconciledLinks.push(at);
+    if (entryRank >= 0) frozen[e!] = frozen[e!]! + link.amount_minor;
   }
 
   // Collections in code-unit order, each one's records by id.
@@ -295,7 +306,11 @@ function readScope(input: LinkRepairInput): Scope {
   appendPreconditions(preconditions, 'bank_transactions', candidates);
   appendPreconditions(preconditions, 'ledger_entries', readEntries);
 
-  return { transactions, walked, entries: sortedEntries, entryById, reconciledLinks, preconditions };
+  return {
+    transactions, walked, entries, ranked, rank, open, frozen, links,
+    linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink,
+    reconciledLinks, foreignTransactions, preconditions,
+  };
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
@@ -318,8 +333,8 @@ function appendPreconditions(
     for (const r of records) into.push({ collection, id: r.id, version: r.version });
     return;
   }
-  const versions = new Map(records.map((r) => [r.id, r.version]));
-  for (const id of sortIds([...versions.keys()])) into.push({ collection, id, version: versions.get(id)! });
+  const sorted = [...records].sort((a, b) => compareIds(a.id, b.id));
+  for (const r of sorted) into.push({ collection, id: r.id, version: r.version });
 }
 
 // ---------------------------------------------------------------------------
@@ -330,155 +345,180 @@ function findBlockers(scope: Scope, currency: string, counterpartyId: string): L
   const add = (code: LinkRepairBlockerCode, ids: string[]): void => {
     if (ids.length > 0) blockers.push({ code, ids: sortIds([...new Set(ids)]) });
   };
+  const { entries, ranked } = scope;
 
   // why: every in-scope transaction counts, reconciled ones too (the rule
   // says "a transaction in scope"): their frozen links consume capacity, and
   // an amount in another currency cannot be set against the account's.
-  add('currency_mismatch', [
-    ...scope.transactions.filter((t) => t.currency !== currency).map((t) => t.id),
-    ...scope.entries.filter((s) => s.entry.currency !== currency).map((s) => s.entry.id),
-  ]);
+  const foreign = [...scope.foreignTransactions];
+  for (const e of ranked) if (entries[e]!.currency !== currency) foreign.push(entries[e]!.id);
+  add('currency_mismatch', foreign);
   // why: a link may be both (a reversed entry of another counterparty); it
   // is then listed under both codes, since each is a separate fix.
   const reversed: string[] = [];
   const otherCounterparty: string[] = [];
-  for (const link of scope.reconciledLinks) {
-    const entry = scope.entryById.get(link.ledger_entry_id)!.record;
-    if (isReversed(entry)) reversed.push(link.id);
-    if (entry.counterparty_id !== counterpartyId) otherCounterparty.push(link.id);
+  for (const l of scope.reconciledLinks) {
+    const entry = entries[scope.linkEntry[l]!]!;
+    if (isReversed(entry)) reversed.push(scope.links[l]!.id);
+    if (entry.counterparty_id !== counterpartyId) otherCounterparty.push(scope.links[l]!.id);
   }
   add('frozen_link_to_reversed_entry', reversed);
   add('frozen_link_to_other_counterparty', otherCounterparty);
-  add(
-    'frozen_over_allocation',
-    scope.entries.filter((s) => s.frozen > Math.abs(s.open)).map((s) => s.entry.id),
-  );
+  const over: string[] = [];
+  for (const e of ranked) if (scope.frozen[e]! > Math.abs(scope.open[e]!)) over.push(entries[e]!.id);
+  add('frozen_over_allocation', over);
   return blockers;
 }
 
 // ---------------------------------------------------------------------------
 // Steps 1–2: the FIFO walk over what frozen links leave.
 
-/** The target allocations are set on each walked transaction's slot. */
+/** The target: allocations as parallel arrays, each walked transaction's a contiguous run. */
 interface Walk {
+  /** By allocation: the entry's rank and the amount. */
+  rank: number[];
+  amount: number[];
+  /** By walked index: where its allocations start and how many there are. */
+  start: Int32Array;
+  count: Int32Array;
   unallocated: number;
   uncovered: number;
 }
 
 function walkFifo(scope: Scope): Walk {
-  const inflows: FifoItem[] = [];
-  const outflows: FifoItem[] = [];
-  const inflowSlots: TransactionSlot[] = [];
-  const outflowSlots: TransactionSlot[] = [];
-  for (const slot of scope.walked) {
-    const t = slot.record;
-    if (t.amount_minor > 0) {
-      inflows.push({ id: t.id, amount_minor: t.amount_minor });
-      inflowSlots.push(slot);
-    } else if (t.amount_minor < 0) {
-      outflows.push({ id: t.id, amount_minor: -t.amount_minor });
-      outflowSlots.push(slot);
+  const { transactions, walked, ranked } = scope;
+  const inflowNeeds: number[] = [];
+  const inflows: number[] = [];
+  const outflowNeeds: number[] = [];
+  const outflows: number[] = [];
+  for (let w = 0; w < walked.length; w += 1) {
+    const amount = transactions[walked[w]!]!.amount_minor;
+    if (amount > 0) {
+      inflowNeeds.push(amount);
+      inflows.push(w);
+    } else if (amount < 0) {
+      outflowNeeds.push(-amount);
+      outflows.push(w);
     }
   }
-  const receivables: FifoItem[] = [];
-  const payables: FifoItem[] = [];
-  for (const s of scope.entries) {
-    const capacity = { id: s.entry.id, amount_minor: Math.abs(s.open) - s.frozen };
-    (s.open > 0 ? receivables : payables).push(capacity);
+  const receivableRooms: number[] = [];
+  const receivables: number[] = [];
+  const payableRooms: number[] = [];
+  const payables: number[] = [];
+  for (let r = 0; r < ranked.length; r += 1) {
+    const e = ranked[r]!;
+    const room = Math.abs(scope.open[e]!) - scope.frozen[e]!;
+    if (scope.open[e]! > 0) {
+      receivableRooms.push(room);
+      receivables.push(r);
+    } else {
+      payableRooms.push(room);
+      payables.push(r);
+    }
   }
 
-  let unallocated = 0;
-  let uncovered = 0;
-  for (const [transactions, slots, entries] of [
-    [inflows, inflowSlots, receivables],
-    [outflows, outflowSlots, payables],
+  const walk: Walk = {
+    rank: [], amount: [], start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
+  };
+  const pairs: FifoPairs = { transaction: [], entry: [], amount: [] };
+  for (const [needs, queue, rooms, ranks] of [
+    [inflowNeeds, inflows, receivableRooms, receivables],
+    [outflowNeeds, outflows, payableRooms, payables],
   ] as const) {
-    const result = allocateFifo(transactions, entries);
-    // why: allocations come transaction by transaction in queue order, so a
-    // cursor over the queue finds each one's slot without an id lookup.
-    let at = 0;
-    for (const a of result.allocations) {
-      while (slots[at]!.record.id !== a.transaction_id) at += 1;
-      (slots[at]!.target ??= []).push(a);
+    pairs.transaction.length = 0;
+    pairs.entry.length = 0;
+    pairs.amount.length = 0;
+    allocateFifoAt(needs, rooms, pairs);
+    for (let k = 0; k < pairs.amount.length; k += 1) {
+      const w = queue[pairs.transaction[k]!]!;
+      if (walk.count[w] === 0) walk.start[w] = walk.amount.length;
+      walk.count[w] = walk.count[w]! + 1;
+      walk.rank.push(ranks[pairs.entry[k]!]!);
+      walk.amount.push(pairs.amount[k]!);
     }
-    unallocated += sum(result.transaction_remainders);
-    uncovered += sum(result.entry_remainders);
+    walk.unallocated += sum(needs);
+    walk.uncovered += sum(rooms);
   }
-  return { unallocated, uncovered };
+  return walk;
 }
 
 // ---------------------------------------------------------------------------
 // Step 3: diff one walked transaction's links against its target.
 
-interface Release {
-  link: BankLink;
-  entryId: string;
-  amount: number;
-}
-
-interface Need {
-  entryId: string;
-  amount: number;
-}
-
-function diffTransaction(
-  transactionId: string,
-  links: readonly BankLink[],
-  target: readonly FifoAllocation[],
-  rankOf: (entryId: string) => number | undefined,
-): readonly RepairAction[] {
-  if (links.length === 0) {
+/**
+ * Append walked transaction `w`'s actions to `into`: moves, then new links,
+ * then unlinks; and mark the entries they touch in `claimed` (by position).
+ */
+function diffTransaction(scope: Scope, walk: Walk, w: number, into: RepairAction[], claimed: Uint8Array): void {
+  const { entries, ranked } = scope;
+  const t = scope.walked[w]!;
+  const transactionId = scope.transactions[t]!.id;
+  const start = walk.start[w]!;
+  const end = start + walk.count[w]!;
+  const first = scope.firstLink[t]!;
+  if (first === -1) {
     // why: the common case at scale (nothing linked yet): every target pair is
     // a new link, already in entry order; no maps to build.
-    return target.map((a): RepairLinkAction => ({
-      kind: 'link',
-      bank_transaction_id: transactionId,
-      ledger_entry_id: a.entry_id,
-      amount_minor: a.amount_minor,
-    }));
+    for (let k = start; k < end; k += 1) {
+      const e = ranked[walk.rank[k]!]!;
+      claimed[e] = 1;
+      into.push({ kind: 'link', bank_transaction_id: transactionId, ledger_entry_id: entries[e]!.id, amount_minor: walk.amount[k]! });
+    }
+    return;
   }
-  if (matchesExactly(links, target)) return NONE;
-  const linksByEntry = new Map<string, BankLink[]>();
-  for (const link of links) pushTo(linksByEntry, link.ledger_entry_id, link);
-  const wantedByEntry = new Map(target.map((a) => [a.entry_id, a.amount_minor]));
+  const links: number[] = [];
+  for (let l = first; l !== -1; l = scope.linkNext[l]!) links.push(l);
+  if (matchesExactly(scope, links, walk, start, end)) return;
 
-  const inScope = new Set<string>(wantedByEntry.keys());
-  const outOfScope: string[] = [];
-  for (const entryId of linksByEntry.keys()) {
-    if (rankOf(entryId) !== undefined) inScope.add(entryId);
-    else outOfScope.push(entryId);
+  // Entries by position; the links on each, in input order.
+  const linksByEntry = new Map<number, number[]>();
+  for (const l of links) {
+    const e = scope.linkEntry[l]!;
+    const list = linksByEntry.get(e);
+    if (list) list.push(l);
+    else linksByEntry.set(e, [l]);
   }
-  const inScopeOrdered = [...inScope].sort((a, b) => rankOf(a)! - rankOf(b)!);
-  sortIds(outOfScope);
+  const wantedByEntry = new Map<number, number>();
+  for (let k = start; k < end; k += 1) wantedByEntry.set(ranked[walk.rank[k]!]!, walk.amount[k]!);
+
+  const inScope = new Set<number>(wantedByEntry.keys());
+  const outOfScope: number[] = [];
+  for (const e of linksByEntry.keys()) {
+    if (scope.rank[e]! >= 0) inScope.add(e);
+    else outOfScope.push(e);
+  }
+  const inScopeOrdered = [...inScope].sort((a, b) => scope.rank[a]! - scope.rank[b]!);
+  outOfScope.sort((a, b) => compareIds(entries[a]!.id, entries[b]!.id));
 
   const releases: Release[] = [];
   const needs: Need[] = [];
-  for (const entryId of inScopeOrdered) {
-    const pairLinks = linksByEntry.get(entryId) ?? [];
-    const current = sum(pairLinks.map((l) => l.amount_minor));
-    const wanted = wantedByEntry.get(entryId) ?? 0;
-    if (current > wanted) releaseNewestFirst(pairLinks, current - wanted, entryId, releases);
-    else if (wanted > current) needs.push({ entryId, amount: wanted - current });
+  for (const e of inScopeOrdered) {
+    const pairLinks = linksByEntry.get(e) ?? [];
+    const current = sumLinks(scope.links, pairLinks);
+    const wanted = wantedByEntry.get(e) ?? 0;
+    if (current > wanted) releaseNewestFirst(scope.links, pairLinks, current - wanted, e, releases);
+    else if (wanted > current) needs.push({ entry: e, amount: wanted - current });
   }
-  for (const entryId of outOfScope) {
-    const pairLinks = linksByEntry.get(entryId)!;
-    releaseNewestFirst(pairLinks, sum(pairLinks.map((l) => l.amount_minor)), entryId, releases);
+  for (const e of outOfScope) {
+    const pairLinks = linksByEntry.get(e)!;
+    releaseNewestFirst(scope.links, pairLinks, sumLinks(scope.links, pairLinks), e, releases);
   }
 
   // Pair released and needed amounts, both in entry order.
-  const moves: RepairMoveAction[] = [];
   let r = 0;
   let n = 0;
   while (r < releases.length && n < needs.length) {
     const release = releases[r]!;
     const need = needs[n]!;
     const amount = Math.min(release.amount, need.amount);
-    moves.push({
+    claimed[release.entry] = 1;
+    claimed[need.entry] = 1;
+    into.push({
       kind: 'move',
       bank_transaction_id: transactionId,
-      link_id: release.link.id,
-      from_ledger_entry_id: release.entryId,
-      to_ledger_entry_id: need.entryId,
+      link_id: scope.links[release.link]!.id,
+      from_ledger_entry_id: entries[release.entry]!.id,
+      to_ledger_entry_id: entries[need.entry]!.id,
       amount_minor: amount,
     });
     release.amount -= amount;
@@ -486,42 +526,59 @@ function diffTransaction(
     if (release.amount === 0) r += 1;
     if (need.amount === 0) n += 1;
   }
-  const newLinks: RepairLinkAction[] = needs.slice(n).map((need) => ({
-    kind: 'link',
-    bank_transaction_id: transactionId,
-    ledger_entry_id: need.entryId,
-    amount_minor: need.amount,
-  }));
-  const unlinks: RepairUnlinkAction[] = releases.slice(r).map((release) => ({
-    kind: 'unlink',
-    bank_transaction_id: transactionId,
-    link_id: release.link.id,
-    ledger_entry_id: release.entryId,
-    amount_minor: release.amount,
-  }));
-  return [...moves, ...newLinks, ...unlinks];
+  for (; n < needs.length; n += 1) {
+    const need = needs[n]!;
+    claimed[need.entry] = 1;
+    into.push({ kind: 'link', bank_transaction_id: transactionId, ledger_entry_id: entries[need.entry]!.id, amount_minor: need.amount });
+  }
+  for (; r < releases.length; r += 1) {
+    const release = releases[r]!;
+    claimed[release.entry] = 1;
+    into.push({
+      kind: 'unlink',
+      bank_transaction_id: transactionId,
+      link_id: scope.links[release.link]!.id,
+      ledger_entry_id: entries[release.entry]!.id,
+      amount_minor: release.amount,
+    });
+  }
+}
+
+/** A part of a link to release: the link (index into Scope.links), its entry's position, the amount. */
+interface Release {
+  link: number;
+  entry: number;
+  amount: number;
+}
+
+interface Need {
+  entry: number;
+  amount: number;
 }
 
 /**
  * The common case, checked without building maps: one link per target pair,
  * each with the target amount, and no other link.
  */
-function matchesExactly(links: readonly BankLink[], target: readonly FifoAllocation[]): boolean {
-  if (links.length !== target.length) return false;
-  if (target.length > 8) {
+function matchesExactly(scope: Scope, links: readonly number[], walk: Walk, start: number, end: number): boolean {
+  if (links.length !== end - start) return false;
+  if (end - start > 8) {
     // why: one payment against thousands of invoices must not go quadratic.
-    const wanted = new Map(target.map((a) => [a.entry_id, a.amount_minor]));
-    for (const link of links) {
-      if (wanted.get(link.ledger_entry_id) !== link.amount_minor) return false;
-      wanted.delete(link.ledger_entry_id);
+    const wanted = new Map<number, number>();
+    for (let k = start; k < end; k += 1) wanted.set(scope.ranked[walk.rank[k]!]!, walk.amount[k]!);
+    for (const l of links) {
+      const e = scope.linkEntry[l]!;
+      if (wanted.get(e) !== scope.links[l]!.amount_minor) return false;
+      wanted.delete(e);
     }
     return wanted.size === 0;
   }
-  for (const a of target) {
+  for (let k = start; k < end; k += 1) {
+    const e = scope.ranked[walk.rank[k]!]!;
     let found = 0;
-    for (const link of links) {
-      if (link.ledger_entry_id !== a.entry_id) continue;
-      if (link.amount_minor !== a.amount_minor) return false;
+    for (const l of links) {
+      if (scope.linkEntry[l] !== e) continue;
+      if (scope.links[l]!.amount_minor !== walk.amount[k]) return false;
       found += 1;
     }
     if (found !== 1) return false;
@@ -530,20 +587,27 @@ function matchesExactly(links: readonly BankLink[], target: readonly FifoAllocat
 }
 
 /** Release `amount` from one pair's links, newest first (created_at, then id, descending). */
-function releaseNewestFirst(pairLinks: readonly BankLink[], amount: number, entryId: string, into: Release[]): void {
-  const newestFirst = [...pairLinks].sort((a, b) => compareIds(b.created_at, a.created_at) || compareIds(b.id, a.id));
+function releaseNewestFirst(links: readonly BankLink[], pairLinks: readonly number[], amount: number, entry: number, into: Release[]): void {
+  const newestFirst = pairLinks.length === 1
+    ? pairLinks
+    : [...pairLinks].sort((a, b) => compareIds(links[b]!.created_at, links[a]!.created_at) || compareIds(links[b]!.id, links[a]!.id));
   let left = amount;
-  for (const link of newestFirst) {
+  for (const l of newestFirst) {
     if (left === 0) break;
-    const take = Math.min(left, link.amount_minor);
-    into.push({ link, entryId, amount: take });
+    const take = Math.min(left, links[l]!.amount_minor);
+    into.push({ link: l, entry, amount: take });
     left -= take;
   }
 }
 
-// ---------------------------------------------------------------------------
-// The plan's summary and claim.
+function sumLinks(links: readonly BankLink[], pairLinks: readonly number[]): number {
+  let total = 0;
+  for (const l of pairLinks) total += links[l]!.amount_minor;
+  return total;
+}
 
+// ---------------------------------------------------------------------------
+// The plan's summary.
 function summarise(actions: readonly RepairAction[], unallocated: number, uncovered: number): LinkRepairSummary {
   const summary: LinkRepairSummary = {
     moves: 0,
@@ -568,31 +632,6 @@ function summarise(actions: readonly RepairAction[], unallocated: number, uncove
     }
   }
   return summary;
-}
-
-function claimOf(input: LinkRepairInput, actions: readonly RepairAction[]): ScopeClaim {
-  const entryIds = new Set<string>();
-  // why: a transaction's actions are adjacent, so its id is new exactly when
-  // it differs from the previous action's; no set needed.
-  const transactionIds: string[] = [];
-  let lastTransaction: string | undefined;
-  for (const action of actions) {
-    if (action.bank_transaction_id !== lastTransaction) {
-      lastTransaction = action.bank_transaction_id;
-      transactionIds.push(lastTransaction);
-    }
-    if (action.kind === 'move') {
-      entryIds.add(action.from_ledger_entry_id);
-      entryIds.add(action.to_ledger_entry_id);
-    } else {
-      entryIds.add(action.ledger_entry_id);
-    }
-  }
-  return {
-    scope_key: repairScopeKey(input.account.id, input.counterparty_id),
-    entry_ids: sortIds([...entryIds]),
-    transaction_ids: sortIds(transactionIds),
-  };
 }
 
 // ---------------------------------------------------------------------------
@@ -642,8 +681,6 @@ function canonicalAmount(amount: number): string {
 // ---------------------------------------------------------------------------
 // Small helpers.
 
-const NONE: readonly never[] = Object.freeze([]);
-
 /**
  * Sort ids in place in code-unit order. The default sort compares strings by
  * UTF-16 code units, exactly as compareIds does, several times faster.
@@ -654,46 +691,36 @@ function sortIds(ids: string[]): string[] {
 }
 
 /**
- * One record per id. why: a caller merging "the counterparty's entries" with
- * "every entry referenced by a link" may pass one twice; the higher version
- * is the fresher read.
+ * One record per id, in order of first appearance, each id's position set in
+ * `at`. why: a caller merging "the counterparty's entries" with "every entry
+ * referenced by a link" may pass one twice; the higher version is the
+ * fresher read.
  */
-function uniqueById<T extends { id: string; version: number }>(records: readonly T[]): Map<string, T> {
-  const byId = new Map<string, T>();
+function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[], at: Map<string, number>): T[] {
+  const unique: T[] = [];
   for (const record of records) {
-    const seen = byId.get(record.id);
-    if (!seen || record.version > seen.version) byId.set(record.id, record);
+    const seen = at.get(record.id);
+    if (seen === undefined) {
+      at.set(record.id, unique.length);
+      unique.push(record);
+    } else if (record.version > unique[seen]!.version) unique[seen] = record;
   }
-  return byId;
+  return unique;
 }
 
-/**
- * One slot per id, holding the record with the higher version. why: a caller
- * merging "the counterparty's entries" with "every entry referenced by a
- * link" may pass one twice; the higher version is the fresher read.
- */
-function uniqueSlots<T extends { id: string; version: number }, S extends { record: T }>(
-  records: readonly T[],
-  slotOf: (record: T) => S,
-): Map<string, S> {
-  const byId = new Map<string, S>();
-  for (const record of records) {
-    const seen = byId.get(record.id);
-    if (!seen) byId.set(record.id, slotOf(record));
-    else if (record.version > seen.record.version) seen.record = record;
+/** Sort positions in place by a total order; input already in order (the usual case) is only checked. */
+function sortPositions(positions: number[], compare: (a: number, b: number) => number): void {
+  for (let i = 1; i < positions.length; i += 1) {
+    if (compare(positions[i - 1]!, positions[i]!) > 0) {
+      positions.sort(compare);
+      return;
+    }
   }
-  return byId;
 }
 
 function isSortedById(records: readonly { id: string }[]): boolean {
   for (let i = 1; i < records.length; i += 1) if (records[i - 1]!.id >= records[i]!.id) return false;
   return true;
-}
-
-function pushTo<V>(map: Map<string, V[]>, key: string, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function sum(values: readonly number[]): number {

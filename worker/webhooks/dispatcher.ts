@@ -6,7 +6,7 @@
 // keeps deliveries in sequence order. Staging calls never wait for any of
 // this: the events are already stored with their transitions (the outbox).
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
@@ -20,7 +20,7 @@ export interface WebhookSettings extends DrainSettings { dispatchEveryMs: number
 
 interface DrainData { endpoint_id: string }
 
-export async function startWebhooks(db: Db, connection: Redis, prefix: string, settings: WebhookSettings, registry: Registry, logger: Logger): Promise<{ close: () => Promise<void> }> {
+export async function startWebhooks(db: Db, connection: Redis | Cluster, prefix: string, settings: WebhookSettings, registry: Registry, logger: Logger): Promise<{ close: () => Promise<void> }> {
   const deliveries = new Counter({
     name: 'bookstage_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome: delivered (2xx in time), failed (will be retried), given_up (the last attempt failed).',

@@ -1,0 +1,155 @@
+// The job queues on a real Redis Cluster (docs/scaling.md): three masters and
+// three replicas from the Debian redis-server on loopback ports, an API and a
+// worker process started with REDIS_URL=redis+cluster://… and a hash-tagged
+// QUEUE_PREFIX. A staging, a review and an apply go through it; then the
+// master holding the queues' slot is killed: calls answer 503 (never another
+// 5xx) until its replica takes over, then succeed, and nothing is lost or doubled.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { createToken } from '../../shared/storage/api-tokens.js';
+import { stack } from '../helpers/stack.js';
+import { REVERSAL, request, reversePath, reversibleEntries, stagedCount, untilAnswered } from './fixtures.js';
+import { inProcessApi, opsEnv, startWorkerProcess, stopAll, type Child } from './processes.js';
+
+const NODE_TIMEOUT_MS = 3000;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Six ports whose cluster-bus ports (+10000) are free too. */
+async function clusterPorts(): Promise<number[]> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const ports = Array.from({ length: 6 }, (_, i) => base + i);
+    let free = true;
+    for (const p of ports) if (!(await portFree(p)) || !(await portFree(p + 10_000))) free = false;
+    if (free) return ports;
+  }
+  throw new Error('no six free ports for a Redis Cluster');
+}
+
+const cli = (port: number, ...args: string[]): string =>
+  spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '';
+
+async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`Redis Cluster: ${what} not within ${ms} ms`);
+    await sleep(200);
+  }
+}
+
+/** The port of the master that serves `slot` now. */
+function masterOf(anyPort: number, slot: number): number {
+  for (const line of cli(anyPort, 'cluster', 'nodes').split('\n')) {
+    const [, address, flags, , , , , state, ...ranges] = line.split(' ');
+    if (!flags?.includes('master') || flags.includes('fail') || state !== 'connected') continue;
+    for (const range of ranges) {
+      const [from, to] = range.split('-').map(Number);
+      if (slot >= from! && slot <= (to ?? from)!) return Number(address!.split('@')[0]!.split(':')[1]);
+    }
+  }
+  throw new Error(`no master serves slot ${slot}`);
+}
+
+describe('Redis Cluster: the queues on three masters with replicas', function () {
+  this.timeout(240_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bst-redis-cluster-'));
+  const servers = new Map<number, ChildProcess>();
+  const children: Child[] = [];
+  let ports: number[] = [];
+  let api: Awaited<ReturnType<typeof inProcessApi>> | null = null;
+  const tag = `bst-cl-${randomBytes(3).toString('hex')}`;
+
+  before(async function () {
+    if (spawnSync('redis-server', ['--version']).status !== 0) {
+      console.log('    (skipped: redis-server is not installed)');
+      this.skip();
+    }
+    ports = await clusterPorts();
+    for (const port of ports) {
+      servers.set(port, spawn('redis-server', [
+        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
+        '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`,
+      ], { stdio: 'ignore' }));
+    }
+    await until('every node answers PING', 20_000, () => ports.every((p) => cli(p, 'ping').trim() === 'PONG'));
+    const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { encoding: 'utf8', timeout: 60_000 });
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+    await until('every node sees cluster_state:ok', 60_000, () => ports.every((p) => cli(p, 'cluster', 'info').includes('cluster_state:ok')));
+
+    const env = await opsEnv({ REDIS_URL: `redis+cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(',')}`, QUEUE_PREFIX: `{${tag}}` });
+    api = await inProcessApi(env);
+    children.push(await startWorkerProcess(env));
+  });
+
+  after(async () => {
+    await stopAll(children);
+    if (api) await api.close();
+    for (const server of servers.values()) server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a staging, its approval and its apply go through the cluster, with the queue keys in one slot', async () => {
+    const { orgId, entries, token } = await reversibleEntries(1);
+    const staged = await request(api!.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=60' } });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const id = String(staged.body.data!.staged_operation_id);
+    const { token: bob } = await createToken((await stack()).db, { org_id: orgId, actor: 'bob', scopes: ['staged:read', 'staged:approve', 'staged:apply'] });
+    const approved = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/approve`, { token: bob, body: {} });
+    expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+    const applied = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/apply`, { token: bob, headers: { prefer: 'wait=60' } });
+    expect(applied.status, JSON.stringify(applied.body)).to.be.oneOf([200, 201]);
+    expect(applied.body.data!.status).to.equal('applied');
+    // Every queue key carries the hash tag, so all of them live on the slot's master.
+    const slot = Number(cli(ports[0]!, 'cluster', 'keyslot', `{${tag}}`).trim());
+    const keys = cli(masterOf(ports[0]!, slot), 'keys', `{${tag}}*`).split('\n').filter(Boolean);
+    expect(keys.length).to.be.greaterThan(0);
+  });
+
+  it('the master of the queues\' slot killed: calls answer 503 until its replica takes over, then work; nothing lost or doubled', async () => {
+    const { orgId, entries, token } = await reversibleEntries(30);
+    const slot = Number(cli(ports[0]!, 'cluster', 'keyslot', `{${tag}}`).trim());
+    const victim = masterOf(ports[0]!, slot);
+    servers.get(victim)!.kill('SIGKILL');
+    const answers: number[] = [];
+    const succeeded: string[] = [];
+    const end = Date.now() + 90_000;
+    for (const entry of entries) {
+      if (Date.now() > end) break;
+      // A call that hangs instead of answering is a failure too (recorded as 0).
+      const reply = await Promise.race([
+        request(api!.baseUrl, 'POST', reversePath(entry), { token, body: REVERSAL, headers: { prefer: 'wait=20' } }),
+        sleep(25_000).then(() => ({ status: 0, body: {} })),
+      ]);
+      answers.push(reply.status);
+      // Accepted but not finished within the wait: the job runs on; its answer is read below.
+      if (reply.status === 202) {
+        const done = await untilAnswered(api!.baseUrl, String((reply.body as { data?: { job_id?: string } }).data?.job_id), token, 60_000);
+        answers.push(done.status);
+        if (done.status === 201) succeeded.push(String((done.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
+      }
+      if (reply.status === 201) succeeded.push(String((reply.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
+      if (succeeded.length >= 3) break;
+      if (reply.status === 503) await sleep(500);
+    }
+    expect(answers.filter((s) => s !== 201 && s !== 202 && s !== 503), `answers: ${answers.join(' ')}`).to.deep.equal([]);
+    expect(answers[0], `answers: ${answers.join(' ')}`).to.equal(503);
+    expect(succeeded.length, `answers: ${answers.join(' ')}`).to.equal(3);
+    expect(masterOf(ports.find((p) => p !== victim)!, slot)).to.not.equal(victim);
+    // Each staged call made one operation; the refused ones made none.
+    expect(await stagedCount(orgId)).to.equal(succeeded.length);
+  });
+});
