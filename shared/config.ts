@@ -182,7 +182,7 @@ export const CONFIG_VARIABLES = {
     doc: '`true` lets webhook endpoints use `http` and loopback or private addresses (local development, tests; `npm start` sets it). Never in production (docs/webhooks.md)',
   },
   webhookSecretKey: {
-    env: 'WEBHOOK_SECRET_KEY', usedBy: ['api', 'worker'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true,
+    env: 'WEBHOOK_SECRET_KEY', usedBy: ['api', 'worker'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true, requiredInProduction: true,
     expected: '32 to 512 printable ASCII characters without spaces',
     default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => webhookKeyFor(String(read.mongoUrl)) } },
     doc: 'key that encrypts webhook signing secrets at rest; the API and every worker must have the same one. Set it in production (docs/webhooks.md)',

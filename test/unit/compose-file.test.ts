@@ -124,10 +124,12 @@ describe('docker-compose.yml', () => {
     expect(worker.pull_policy).to.equal('never');
   });
 
-  it('refuses to start without CURSOR_SECRET (compose interpolation), which .env.example names', () => {
-    expect(compose.services.api.environment.CURSOR_SECRET).to.match(/^\$\{CURSOR_SECRET:\?.+\}$/);
+  it('refuses to start without its secrets (compose interpolation), which .env.example names', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
-    expect(example).to.match(/^CURSOR_SECRET=$/m);
+    for (const [service, name] of [['api', 'CURSOR_SECRET'], ['api', 'WEBHOOK_SECRET_KEY'], ['worker', 'WEBHOOK_SECRET_KEY']] as const) {
+      expect(compose.services[service].environment[name], `${service} ${name}`).to.match(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
+      expect(example).to.match(new RegExp(`^${name}=$`, 'm'));
+    }
   });
 });
 

@@ -53,9 +53,12 @@ describe('config in production (NODE_ENV=production, as the image sets it)', () 
     expect(loadConfig(base, 'api').cursorSecret).to.have.length.greaterThan(31);
   });
 
-  it('starts an API with CURSOR_SECRET set, and a worker without it (only the API reads it)', () => {
+  it('starts an API with CURSOR_SECRET and WEBHOOK_SECRET_KEY set, and a worker without CURSOR_SECRET (only the API reads it)', () => {
     const secret = 'x'.repeat(40);
-    expect(loadConfig({ ...base, NODE_ENV: 'production', CURSOR_SECRET: secret }, 'api').cursorSecret).to.equal(secret);
-    expect(() => loadConfig({ ...base, NODE_ENV: 'production' }, 'worker')).not.to.throw();
+    const key = 'k'.repeat(40);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', CURSOR_SECRET: secret, WEBHOOK_SECRET_KEY: key }, 'api').cursorSecret).to.equal(secret);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }, 'worker')).not.to.throw();
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' }, 'worker')).to.throw(ConfigError)
+      .with.property('message').that.matches(/WEBHOOK_SECRET_KEY is not set: required when NODE_ENV=production/);
   });
 });
