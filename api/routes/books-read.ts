@@ -22,10 +22,10 @@ import {
 } from '../../shared/storage/books-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
+import { mountRoute } from './mount.js';
 
 /** The most records a filtered page (link_state, open) looks at before it answers, possibly short, with a cursor. */
 export const FILTER_SCAN_BOUND = 5000;
@@ -136,7 +136,7 @@ async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
 export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Router {
   const router = Router();
   const read = (path: string, op: string, handle: (req: Request, res: Response, orgId: string) => Promise<unknown>) => {
-    router.get(path, operation(op), requireScope(db, 'books:read'), async (req, res) => {
+    mountRoute(router, db, op, async (req, res) => {
       reply(res, op, await handle(req, res, orgOf(res)));
     });
   };

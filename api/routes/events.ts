@@ -10,9 +10,9 @@ import { compile } from '../../shared/schemas/validator.js';
 import { listEvents } from '../../shared/storage/events.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { queryObject } from '../query-string.js';
+import { mountRoute } from './mount.js';
 
 const validateQuery = compile<EventsQueryParams>(eventsQuerySchema, '/query');
 
@@ -20,7 +20,7 @@ interface EventsCursor { sequence: number; type: string | null }
 
 export function eventRoutes(db: Db, cursorSecret: string | undefined): Router {
   const router = Router();
-  router.get('/api/v1/cli/events', operation('events.list'), requireScope(db, 'events:read'), async (req, res) => {
+  mountRoute(router, db, 'events.list', async (req, res) => {
     const query = validateQuery(queryObject(req.query, EVENTS_NUMERIC_PARAMS));
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
     if (!cursorSecret) throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });

@@ -15,11 +15,11 @@ import { compile } from '../../shared/schemas/validator.js';
 import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
 import { runRead, type ReadDeps } from '../read-handler.js';
+import { mountRoute } from './mount.js';
 
 const OPERATION = 'inbox_duplicates.list';
 const CURSOR_LIST = 'inbox_duplicates';
@@ -37,7 +37,7 @@ interface DuplicatesCursor {
 export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Router {
   const router = Router();
   const stored = new StoredOverviewCache(STORED_OVERVIEW_CACHE_CHARS);
-  router.get('/api/v1/cli/bookkeeping/inbox/duplicates', operation(OPERATION), requireScope(db, 'inbox:read'), async (req, res) => {
+  mountRoute(router, db, OPERATION, async (req, res) => {
     const query = validateQuery(queryObject(req.query, INBOX_DUPLICATES_NUMERIC_PARAMS));
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
     if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });

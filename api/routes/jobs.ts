@@ -13,16 +13,16 @@ import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
 import { REDIS_DEADLINE_MS } from '../stage-handler.js';
-import { requireAuth } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.js';
+import { mountRoute } from './mount.js';
 
 /** The documented job-id pattern: anything else cannot be one of ours. */
 const JOB_ID = new RegExp(jobIdSchema.pattern);
 
 export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>): Router {
   const router = Router();
-  router.get('/api/v1/cli/jobs/:job_id', operation('jobs.show'), requireAuth(db), async (req, res) => {
+  mountRoute(router, db, 'jobs.show', async (req, res) => {
     const auth = locals(res).auth!;
     const jobId = String(req.params.job_id);
     const notFound = new AppError('not_found', { details: { resource: 'Job', id: jobId } });

@@ -19,12 +19,11 @@ import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { listStagedOperations, type StagedListPosition } from '../../shared/storage/staged-operations-list.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { queryObject } from '../query-string.js';
 import { runStage, type StageDeps } from '../stage-handler.js';
+import { mountRoute } from './mount.js';
 
-const BASE = '/api/v1/cli/staged-operations';
 const CURSOR_LIST = 'staged_operations';
 const validateParams = compile<{ id: string }>(stagedOperationParamsSchema, '/path');
 const validateQuery = compile<StagedListQueryParams>(stagedListQuerySchema, '/query');
@@ -39,7 +38,7 @@ interface ListCursor { after: StagedListPosition; filters: Pick<StagedListQueryP
 export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: string | undefined): Router {
   const router = Router();
 
-  router.get(BASE, operation('staged_operations.list'), requireScope(db, 'staged:read'), async (req, res) => {
+  mountRoute(router, db, 'staged_operations.list', async (req, res) => {
     const query = validateQuery(queryObject(req.query, STAGED_LIST_NUMERIC_PARAMS));
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
     const auth = locals(res).auth!;
@@ -63,7 +62,7 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     res.json(successEnvelope('staged_operations.list', locals(res).requestId, data));
   });
 
-  router.get(`${BASE}/:id`, operation('staged_operations.show'), requireScope(db, 'staged:read'), async (req, res) => {
+  mountRoute(router, db, 'staged_operations.show', async (req, res) => {
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
     const doc = await findStagedOperation(db, auth.org_id, id);
@@ -71,18 +70,18 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc)));
   });
 
-  const lifecycle = <B extends object>(action: 'approve' | 'reject' | 'apply', scope: 'staged:approve' | 'staged:apply', validate: Validator<B>) => {
+  const lifecycle = <B extends object>(action: 'approve' | 'reject' | 'apply', validate: Validator<B>) => {
     const name: StageOperation = `staged_operations.${action}`;
-    router.post(`${BASE}/:id/${action}`, operation(name), requireScope(db, scope), async (req, res) => {
+    mountRoute(router, db, name, async (req, res) => {
       const params = validateParams({ id: req.params.id });
       const body = validate(req.body === undefined ? {} : req.body);
       if (!params.ok || !body.ok) throw new AppError('validation_failed', { errors: [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)] });
       await runLifecycle(deps, res, name, params.value.id, body.value);
     });
   };
-  lifecycle('approve', 'staged:approve', validateApprove);
-  lifecycle('reject', 'staged:approve', validateReject);
-  lifecycle('apply', 'staged:apply', validateApply);
+  lifecycle('approve', validateApprove);
+  lifecycle('reject', validateReject);
+  lifecycle('apply', validateApply);
   return router;
 }
 

@@ -3,7 +3,6 @@
 // what differs here is only how the validated request becomes the job's input.
 import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
-import { expressPath, requiredScope, routeOf } from '../../shared/contract/routes.js';
 import { AppError, type FieldError } from '../../shared/errors.js';
 import type { StageJobInputs, StageOperation } from '../../shared/queue/stage-jobs.js';
 import { linkRepairStageRequestSchema, type LinkRepairStageRequestBody } from '../../shared/schemas/link-repair-stage.js';
@@ -12,9 +11,9 @@ import {
   reversalStageParamsSchema, reversalStageRequestSchema, type ReversalStageParams, type ReversalStageRequestBody,
 } from '../../shared/schemas/reversal-stage.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation as nameOperation } from '../middleware/request-id.js';
+
 import { runStage, type StageDeps } from '../stage-handler.js';
+import { mountRoute } from './mount.js';
 
 interface StagingRoute<Op extends StageOperation> {
   operation: Op;
@@ -52,8 +51,7 @@ const reconcile: StagingRoute<'bank_reconcile.stage'> = {
 };
 
 function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDeps, route: StagingRoute<Op>): void {
-  const contract = routeOf(route.operation);
-  router.post(expressPath(contract.path), nameOperation(route.operation), requireScope(db, requiredScope(contract)), async (req, res) => {
+  mountRoute(router, db, route.operation, async (req, res) => {
     const input = route.input(req);
     if (!input.ok) throw new AppError('validation_failed', { errors: input.errors });
     await runStage(deps, res, route.operation, input.value);

@@ -15,9 +15,9 @@ import { deleteEndpoint, findEndpoint, insertEndpoint, listDeliveries, listEndpo
 import { urlProblem } from '../../shared/webhook-address.js';
 import { encryptSecret, newWebhookSecret } from '../../shared/webhook-secret.js';
 import { locals } from '../context.js';
-import { requireScope } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
 import { queryObject } from '../query-string.js';
+import { mountRoute } from './mount.js';
 
 const BASE = '/api/v1/cli/webhook-endpoints';
 const validateCreate = compile<WebhookEndpointCreate>(webhookEndpointCreateSchema);
@@ -33,9 +33,8 @@ export interface WebhookRouteSettings {
 
 export function webhookEndpointRoutes(db: Db, settings: WebhookRouteSettings | undefined): Router {
   const router = Router();
-  const manage = requireScope(db, 'webhooks:manage');
 
-  router.post(BASE, operation('webhook_endpoints.create'), manage, async (req, res) => {
+  mountRoute(router, db, 'webhook_endpoints.create', async (req, res) => {
     const body = validateCreate(req.body ?? {});
     if (!body.ok) throw new AppError('validation_failed', { errors: body.errors });
     if (!settings) throw new AppError('service_unavailable', { details: { reason: 'webhook_secret_key_not_configured' } });
@@ -52,19 +51,19 @@ export function webhookEndpointRoutes(db: Db, settings: WebhookRouteSettings | u
     res.status(201).location(`${BASE}/${doc._id}`).json(successEnvelope('webhook_endpoints.create', locals(res).requestId, { ...endpointView(doc), secret }));
   });
 
-  router.get(BASE, operation('webhook_endpoints.list'), manage, async (_req, res) => {
+  mountRoute(router, db, 'webhook_endpoints.list', async (_req, res) => {
     const auth = locals(res).auth!;
     const items = (await listEndpoints(db, auth.org_id)).map(endpointView);
     res.json(successEnvelope('webhook_endpoints.list', locals(res).requestId, { items }));
   });
 
-  router.delete(`${BASE}/:id`, operation('webhook_endpoints.delete'), manage, async (req, res) => {
+  mountRoute(router, db, 'webhook_endpoints.delete', async (req, res) => {
     const id = endpointId(req.params.id);
     if (!(await deleteEndpoint(db, locals(res).auth!.org_id, id))) throw notFound(id);
     res.json(successEnvelope('webhook_endpoints.delete', locals(res).requestId, { id, deleted: true }));
   });
 
-  router.get(`${BASE}/:id/deliveries`, operation('webhook_endpoints.deliveries'), manage, async (req, res) => {
+  mountRoute(router, db, 'webhook_endpoints.deliveries', async (req, res) => {
     const id = endpointId(req.params.id);
     const query = validateDeliveries(queryObject(req.query, EVENTS_NUMERIC_PARAMS));
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });

@@ -5,12 +5,12 @@ import { Router } from 'express';
 import type { Db } from 'mongodb';
 import { successEnvelope } from '../../shared/contract/envelope.js';
 import { locals } from '../context.js';
-import { requireAuth } from '../middleware/auth.js';
-import { operation } from '../middleware/request-id.js';
+
+import { mountRoute } from './mount.js';
 
 export function whoamiRoutes(db: Db): Router {
   const router = Router();
-  router.get('/api/v1/cli/whoami', operation('whoami.show'), requireAuth(db), (_req, res) => {
+  mountRoute(router, db, 'whoami.show', (_req, res) => {
     const { org_id, actor, scopes } = locals(res).auth!;
     res.json(successEnvelope('whoami.show', locals(res).requestId, { org_id, actor, scopes: [...scopes].sort() }));
   });
