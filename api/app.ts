@@ -28,7 +28,7 @@ export interface AppDeps extends StageDeps {
   logger: Logger;
   /** Reads computed in the worker (the duplicate overview); absent only in apps built without queues. */
   reads?: ReadDeps;
-  /** What an operator runs it with (docs/metrics.md); absent only in apps built without connections. */
+  /** What an operator runs it with (docs/operating/metrics.md); absent only in apps built without connections. */
   ops?: OpsDeps;
 }
 

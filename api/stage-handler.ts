@@ -1,4 +1,4 @@
-// The shared path of every staging call (docs/http-api.md, staging rules):
+// The shared path of every staging call (docs/reference/http-api.md, staging rules):
 // idempotency key → enqueue → wait up to the time-out → answer the job's
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.

@@ -1,4 +1,4 @@
-// `npm run admin -- …`: the operator's commands (README "Loading books and creating tokens"): load books,
+// `npm run admin -- …`: the operator's commands (docs/guide/importing-books.md): load books,
 // generate a demo organisation, create API tokens. Exit codes: 0 ok, 1
 // failure, 2 bad input (a refused file, a bad option).
 import { readFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 // Part of `npm run build`: copies the review page's static files (the HTML
 // shell and the stylesheet, web/*.html and web/*.css) beside the modules tsc
 // compiled into dist/web/, so that dist/ alone serves the page
-// (api/routes/review.ts, docs/review-page.md). Plain JS: no build needed.
+// (api/routes/review.ts, docs/guide/review-page.md). Plain JS: no build needed.
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

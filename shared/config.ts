@@ -1,7 +1,7 @@
 // Environment configuration, declared once. Each variable's name, type,
 // default, documentation and secrecy are one entry of CONFIG_VARIABLES below,
 // and that entry drives everything else: parsing, the start-up error message,
-// and the README's configuration table (rendered by scripts/docs-tables.ts and
+// and the configuration table of docs/reference/configuration.md table (rendered by scripts/docs-tables.ts and
 // checked by test/unit/docs-tables.test.ts). A bad value stops the process
 // with a message naming the variable, never a stack trace later.
 import { createHash } from 'node:crypto';
@@ -11,9 +11,9 @@ export type ConfigProcess = 'api' | 'worker' | 'admin';
 interface VariableCommon {
   /** The environment variable. */
   env: string;
-  /** The processes that read it (the README's "used by" column). */
+  /** The processes that read it (the configuration table's "used by" column). */
   usedBy: readonly ConfigProcess[];
-  /** What the variable is for (the README's "meaning" column, Markdown). */
+  /** What the variable is for (the configuration table's "meaning" column, Markdown). */
   doc: string;
   /** A secret is never printed: an invalid value is shown by its length only. */
   secret?: true;
@@ -23,7 +23,7 @@ interface VariableCommon {
 
 /**
  * How a missing (or empty) variable is filled in: required, a fixed value, or
- * derived from the variables already read (`doc` is the README's default cell).
+ * derived from the variables already read (`doc` is the configuration table's default cell).
  */
 export type VariableDefault<T> =
   | { required: true }
@@ -36,7 +36,7 @@ export type ReadValues = Readonly<Partial<Record<string, string | number>>>;
 export interface StringVariable extends VariableCommon {
   type: 'string';
   pattern: RegExp;
-  /** What a valid value looks like, for the error message and the README. */
+  /** What a valid value looks like, for the error message and the configuration table (docs/reference/configuration.md). */
   expected: string;
   default: VariableDefault<string>;
 }
@@ -56,7 +56,7 @@ export interface EnumVariable extends VariableCommon {
 
 export type ConfigVariable = StringVariable | IntegerVariable | EnumVariable;
 
-/** Every variable the API and the worker read, keyed by its Config field, in the README's order. */
+/** Every variable the API and the worker read, keyed by its Config field, in the configuration table's order. */
 export const CONFIG_VARIABLES = {
   mongoUrl: {
     env: 'MONGO_URL', usedBy: ['api', 'worker', 'admin'], type: 'string', pattern: /^mongodb(\+srv)?:\/\/.+/,
@@ -122,7 +122,7 @@ export const CONFIG_VARIABLES = {
     doc: 'hours a staged operation waits for approval and apply before the hourly sweep expires it (168 = 7 days)',
   },
   queuePrefix: {
-    // One optional `{hash tag}` for Redis Cluster (docs/scaling.md).
+    // One optional `{hash tag}` for Redis Cluster (docs/operating/scaling.md).
     env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^(?=.{1,64}$)[A-Za-z0-9_-]*(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/,
     expected: '1 to 64 letters, digits, `_` and `-`, with at most one `{hash tag}` of them (e.g. `{bookstage}`)',
     default: { value: 'bookstage' },
@@ -169,7 +169,7 @@ export type Config = { -readonly [K in keyof typeof CONFIG_VARIABLES]: ValueOf<(
 
 export class ConfigError extends Error {}
 
-/** What a valid value looks like, said the same way in the error message and the README. */
+/** What a valid value looks like, said the same way in the error message and the configuration table. */
 export function expectedValue(variable: ConfigVariable): string {
   switch (variable.type) {
     case 'string': return variable.expected;
@@ -178,7 +178,7 @@ export function expectedValue(variable: ConfigVariable): string {
   }
 }
 
-/** The default as the README states it. */
+/** The default as the configuration table states it. */
 export function defaultText(variable: ConfigVariable): string {
   const d: VariableDefault<string | number> = variable.default;
   if ('required' in d) return 'required';

@@ -1,5 +1,5 @@
-// The shapes the page reads, as the API answers them (docs/staged-lifecycle.md,
-// docs/http-api.md §13, shared/schemas/staged-operations.ts). Kept here, not
+// The shapes the page reads, as the API answers them (docs/design/staged-lifecycle.md,
+// docs/reference/http-api.md §13, shared/schemas/staged-operations.ts). Kept here, not
 // imported, because the page is compiled for the browser on its own.
 
 export interface Whoami { org_id: string; actor: string; scopes: string[] }

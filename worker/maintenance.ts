@@ -16,7 +16,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface SweepCounts { idempotency_keys: number; job_results: number; staged_operations_expired: number; scope_locks_removed: number }
 
-/** Also expires staged operations past expires_at and removes locks no live operation holds (docs/staged-lifecycle.md "Expiry"). */
+/** Also expires staged operations past expires_at and removes locks no live operation holds (docs/design/staged-lifecycle.md "Expiry"). */
 export async function sweepExpired(db: Db, now: Date): Promise<SweepCounts> {
   return {
     idempotency_keys: await sweepIdempotencyKeys(db, now),

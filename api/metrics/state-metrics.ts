@@ -1,4 +1,4 @@
-// Gauges read when /metrics is scraped (docs/metrics.md): queue depth by state
+// Gauges read when /metrics is scraped (docs/operating/metrics.md): queue depth by state
 // from Redis, pending scope locks from MongoDB. Each read is bounded, so a
 // scrape during an outage still answers; the gauge then shows no number
 // (no queue series; NaN scope locks) rather than the last value, or 0, as if it

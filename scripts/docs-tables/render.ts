@@ -1,6 +1,6 @@
 // The generated tables of the docs: the README's configuration table (from
 // CONFIG_VARIABLES in shared/config.ts) and the error-code table of the
-// README and docs/http-api.md (from ERROR_TABLE in shared/errors.ts). Each
+// README and docs/reference/http-api.md (from ERROR_TABLE in shared/errors.ts). Each
 // sits between two marker comments; everything outside them is hand-written.
 // `npm run docs:tables` rewrites the blocks, `npm run docs:tables -- --check`
 // (and test/unit/docs-tables.test.ts) fail when one is out of date.
@@ -13,7 +13,7 @@ export type BlockName = 'config' | 'error-codes';
 /** Which generated blocks each document must hold (paths from the project root). */
 export const DOCUMENT_BLOCKS: Readonly<Record<string, readonly BlockName[]>> = {
   'README.md': ['config', 'error-codes'],
-  'docs/http-api.md': ['error-codes'],
+  'docs/reference/http-api.md': ['error-codes'],
 };
 
 const SOURCES: Record<BlockName, string> = { config: 'shared/config.ts', 'error-codes': 'shared/errors.ts' };

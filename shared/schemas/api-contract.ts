@@ -56,7 +56,7 @@ const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'rate_limited', 'internal
 const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'payload_too_large', 'unsupported_media_type'];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
 const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed'];
-/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/http-api.md §6.3). */
+/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
 const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
@@ -73,7 +73,7 @@ const RECONCILE_ERRORS: ErrorCode[] = [
   'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance',
 ];
 
-/** Review and apply refusals (docs/staged-lifecycle.md, rules in the order they are checked). */
+/** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
 const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
 const REJECT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition'];
 const APPLY_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'not_approved', 'invalid_transition', 'stale_plan', 'apply_failed'];

@@ -1,4 +1,4 @@
-// The books import file (README "Loading books and creating tokens", docs/http-api.md §2).
+// The books import file (docs/guide/importing-books.md, docs/reference/http-api.md §2).
 import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, text, timestamp, version } from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;
@@ -72,7 +72,7 @@ const inboxDocument = record({
   },
 }, ['id', 'received_at', 'source', 'status', 'file', 'extracted']);
 
-/** The most records of one kind a file may hold (every array is bounded, docs/http-api.md §1). */
+/** The most records of one kind a file may hold (every array is bounded, docs/reference/http-api.md §1). */
 export const BOOKS_FILE_MAX_RECORDS = 1_000_000;
 const list = (items: object) => ({ type: 'array', maxItems: BOOKS_FILE_MAX_RECORDS, items });
 

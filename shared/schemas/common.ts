@@ -18,7 +18,7 @@ export const version = { type: 'integer', minimum: 1, maximum: MAX_SAFE } as con
  * or bidirectional override and isolate controls (U+202A–U+202E,
  * U+2066–U+2069): NUL cannot be stored by FerretDB on PostgreSQL, and the
  * others can make a reviewer read a note other than the one stored
- * (docs/http-api.md §5).
+ * (docs/reference/http-api.md §5).
  */
 export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069]*$';
 export const text = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;

@@ -1,5 +1,5 @@
-// The `data` of each staging answer, as the worker returns it today (README
-// "The HTTP API"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
+// The `data` of each staging answer, as the worker returns it today
+// (docs/reference/http-api.md "Walk-through by example"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
 // and worker/staging/commit-staged.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
 

@@ -19,7 +19,7 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id'>
 }
 
 /**
- * The compare-and-set of a lifecycle transition (docs/staged-lifecycle.md):
+ * The compare-and-set of a lifecycle transition (docs/design/staged-lifecycle.md):
  * its audit event, inserted under an id derived from the operation and the
  * status it leaves. An operation leaves each status at most once, so the
  * unique `_id` lets exactly one transition out of a status happen, whatever

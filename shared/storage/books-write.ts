@@ -123,7 +123,7 @@ export async function upsertRecords(
 
 /**
  * Put a section back as `stored` held it, after an import that wrote some of
- * `records` and then failed (MongoDB without transactions: README "Loading
+ * `records` and then failed (MongoDB without transactions: docs/guide/importing-books.md "Loading
  * books"): records it inserted are deleted, records it replaced get their old
  * content and version back. Each write is guarded by the version the import
  * wrote, so a record someone else changed meanwhile is left alone.

@@ -48,7 +48,7 @@ export interface StagedOperationDoc {
   preconditions: Precondition[];
   warnings: Warning[];
   history: HistoryItem[];
-  /** The apply journal, written once when apply starts (docs/staged-lifecycle.md). */
+  /** The apply journal, written once when apply starts (docs/design/staged-lifecycle.md). */
   apply?: ApplyJournalState;
   /** What apply did (applied) or why it did not (failed, stale). */
   result?: ApplyResult;
@@ -112,7 +112,7 @@ export interface InboxVersionDoc {
 }
 
 /**
- * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/duplicate-overview.md):
+ * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/design/duplicate-overview.md):
  * inserted as the claim to compute it, `ready` once its chunks are written.
  */
 export interface DuplicateOverviewDoc {

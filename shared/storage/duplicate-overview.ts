@@ -1,4 +1,4 @@
-// The materialized duplicate overview (docs/duplicate-overview.md): the
+// The materialized duplicate overview (docs/design/duplicate-overview.md): the
 // grouping of an organisation's inbox is computed once per inbox version,
 // stored in chunks, and every page is read from those chunks by cursor.
 //
@@ -59,7 +59,7 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
 
 /**
  * Ready overviews and their chunks never change once ready (an `_id` names
- * one inbox version, docs/duplicate-overview.md), so a process may keep
+ * one inbox version, docs/design/duplicate-overview.md), so a process may keep
  * them: then a page costs one store read, the version. Bounded by the JSON
  * length of what it holds; the least recently used go first (lru-cache).
  */
@@ -85,7 +85,7 @@ export class StoredOverviewCache {
  * none is ready (missing, being computed, or its chunks removed meanwhile by a
  * newer version): reading a stored page needs no computation, so the API
  * reads it itself and enqueues a read job only for null
- * (docs/inbox-duplicates-read-path.md). Never claims, computes or waits.
+ * (docs/design/duplicate-overview.md). Never claims, computes or waits.
  * The version is read from the store on every call (never cached), as in
  * readyOverview: a page is never older than the version current when the
  * call began.

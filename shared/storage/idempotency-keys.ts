@@ -1,4 +1,4 @@
-// Idempotency-Key records (docs/http-api.md, staging rules): `_id` derived
+// Idempotency-Key records (docs/reference/http-api.md, staging rules): `_id` derived
 // from org + actor + key, so the first request to insert it owns the key and
 // MongoDB's unique `_id` settles races. The record names the job that answers
 // for the key: a random id made when the record is created, so a key reused

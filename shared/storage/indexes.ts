@@ -45,7 +45,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   audit_events: { indexes: [{ org_id: 1, at: -1 }], equality: ['org_id'] },
   idempotency_keys: { indexes: [], equality: [] },
   job_results: { indexes: [], equality: [] },
-  // The materialized duplicate overview (docs/duplicate-overview.md): read by `_id` only; org_id for clean-up.
+  // The materialized duplicate overview (docs/design/duplicate-overview.md): read by `_id` only; org_id for clean-up.
   inbox_versions: { indexes: [], equality: [] },
   duplicate_overviews: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },

@@ -1,4 +1,4 @@
-// One pending operation per scope (docs/http-api.md §6.3, §6.5). A claim becomes one lock
+// One pending operation per scope (docs/reference/http-api.md §6.3, §6.5). A claim becomes one lock
 // document per key, `_id` = `ORG:KEY`; MongoDB's unique `_id` decides races,
 // never a read followed by a write. Locks are written before their operation
 // is visible and removed when it reaches a final state. A lock whose

@@ -1,4 +1,4 @@
-// Moving a staged operation between statuses (docs/staged-lifecycle.md).
+// Moving a staged operation between statuses (docs/design/staged-lifecycle.md).
 // A transition is claimed first: its audit event is inserted under an id
 // derived from (operation, status left), so exactly one transition out of a
 // status wins (audit-events.ts claimTransition). Only the winner then writes

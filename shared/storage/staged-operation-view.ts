@@ -1,4 +1,4 @@
-// The public shape of a staged operation (docs/staged-lifecycle.md "Show"):
+// The public shape of a staged operation (docs/design/staged-lifecycle.md "Show"):
 // what show, each list item, approve, reject and apply answer.
 import type { Precondition } from '../domain/books.js';
 import { stagedSummary } from '../domain/staged-summary.js';

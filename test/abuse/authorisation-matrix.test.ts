@@ -4,7 +4,7 @@
 // fails here for want of a fixture) × {no token, malformed tokens, a revoked
 // token, a token without the route's scope, another organisation, another
 // actor of the same organisation}. Each gets its documented 401/403/404
-// (docs/http-api.md §3), and a 404 for another org's id is the very same
+// (docs/reference/http-api.md §3), and a 404 for another org's id is the very same
 // answer, but for the id, as the 404 for an id that does not exist.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Network faults between the processes and their servers (docs/reliability.md
+// Network faults between the processes and their servers (docs/operating/reliability.md
 // "Network faults"): a toxiproxy (scripts/services/toxiproxy.ts) sits between
 // an API and worker of this test's own and the suite's Redis and MongoDB.
 // Latency, dropped connections and half-open sockets: every keyed call still

@@ -31,7 +31,7 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
     }
   }
 
-  for (const path of ['README.md', 'docs/http-api.md']) {
+  for (const path of ['README.md', 'docs/reference/http-api.md']) {
     it(`${path}: the error-code table lists every code of shared/errors.ts with its status and retryable flag, and no other`, () => {
       const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [code, status, retryable]);
       const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [`\`${code}\``, String(spec.status), spec.retryable ? 'yes' : 'no']);

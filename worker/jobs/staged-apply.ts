@@ -1,4 +1,4 @@
-// POST /staged-operations/{id}/apply as a job (docs/staged-lifecycle.md
+// POST /staged-operations/{id}/apply as a job (docs/design/staged-lifecycle.md
 // "Apply"): load → decide (pure) → commit. Only an approved operation is
 // applied, once: its preconditions are checked (any version changed → stale,
 // nothing written), the journal of writes is computed and stored with the

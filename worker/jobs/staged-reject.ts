@@ -1,5 +1,5 @@
 // POST /staged-operations/{id}/reject as a job: staged | approved → rejected,
-// every scope lock released at once (docs/staged-lifecycle.md).
+// every scope lock released at once (docs/design/staged-lifecycle.md).
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import type { JobContext } from '../job-context.js';
 import { runReviewTransition } from '../staged/transition.js';

@@ -1,4 +1,4 @@
-// Approve and reject (docs/staged-lifecycle.md): decide (pure) → compare-and-
+// Approve and reject (docs/design/staged-lifecycle.md): decide (pure) → compare-and-
 // set → settle (audit, locks). A job that loses a race re-reads the
 // operation and decides again, so it answers the recorded state.
 import type { Db } from 'mongodb';

@@ -1,8 +1,8 @@
-// The MCP tools of `bookstage mcp` (docs/mcp.md): one per API call, named
+// The MCP tools of `bookstage mcp` (docs/guide/agents.md): one per API call, named
 // for what it does, each bound to its route in shared/schemas/api-contract.ts
 // by the route's operation name, so that its schemas are the API's own.
 // Review and apply are off unless a person starts the server with
-// --allow-review / --allow-apply (README "Use from an AI agent").
+// --allow-review / --allow-apply (docs/guide/agents.md).
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { API_ROUTES, type RouteContract } from '../../../shared/schemas/api-contract.js';
 
