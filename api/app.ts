@@ -31,9 +31,9 @@ export interface AppDeps extends StageDeps {
   logger: Logger;
   /** Reads computed in the worker (the duplicate overview); absent only in apps built without queues. */
   reads?: ReadDeps;
-  /** What an operator runs it with (docs/metrics.md); absent only in apps built without connections. */
+  /** What an operator runs it with (docs/operating/metrics.md); absent only in apps built without connections. */
   ops?: OpsDeps;
-  /** Webhook endpoints (docs/webhooks.md); absent only in apps built without configuration (then creating one answers 503). */
+  /** Webhook endpoints (docs/reference/webhooks.md); absent only in apps built without configuration (then creating one answers 503). */
   webhooks?: WebhookRouteSettings;
 }
 

@@ -1,4 +1,4 @@
-// The one place an answer becomes HTTP (docs/http-api.md, envelope and error
+// The one place an answer becomes HTTP (docs/reference/http-api.md, envelope and error
 // codes): a job's StageAnswer, a read's data, a pending job or an AppError
 // turns into status, headers and envelope here and nowhere else. Statuses of
 // refusals come from the error table (shared/errors.ts).

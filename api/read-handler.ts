@@ -28,7 +28,7 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
     operation, request_id: l.requestId, org_id: auth.org_id, actor: auth.actor,
     deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
   };
-  // Bounded as staging is (docs/reliability.md): a stalled Redis answers 503, never holds the request. A read
+  // Bounded as staging is (docs/operating/reliability.md): a stalled Redis answers 503, never holds the request. A read
   // changes nothing in the books, so a read job that was queued after all is harmless (it lapses at its deadline).
   try {
     const job = await within(deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` }), REDIS_DEADLINE_MS, 'Redis');

@@ -1,4 +1,4 @@
-// Repeated member names in a JSON body (docs/http-api.md §5): JSON.parse
+// Repeated member names in a JSON body (docs/reference/http-api.md §5): JSON.parse
 // keeps the last, while another reader (a proxy, a log, an agent's own
 // check) may keep the first, so one body would mean two requests. The API
 // refuses such a body as malformed. One pass over text that JSON.parse has

@@ -50,13 +50,13 @@ const API_MONGO_SELECTION_MS = 1500;
 /**
  * A connection that stays open but never answers (a half-open socket) is not
  * caught by server selection: past this, the read fails as a network error and
- * the request answers 503 instead of hanging (docs/reliability.md). Far above
+ * the request answers 503 instead of hanging (docs/operating/reliability.md). Far above
  * any query the API makes, so load alone does not trip it.
  */
 const API_MONGO_SOCKET_TIMEOUT_MS = 10_000;
 
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
-  // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/http-api.md §6.4).
+  // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/reference/http-api.md §6.4).
   const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true, socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS });
   useTokenCache(mongo.db, config.tokenCacheMs);
   const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');

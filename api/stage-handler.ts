@@ -1,4 +1,4 @@
-// The shared path of every staging call (docs/http-api.md, staging rules):
+// The shared path of every staging call (docs/reference/http-api.md, staging rules):
 // idempotency key → enqueue → wait up to the time-out → answer the job's
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.
@@ -103,7 +103,7 @@ async function runJob<Op extends StageOperation>(
   } catch (err) {
     watch?.stop();
     // The add may have reached Redis (no answer in time, a connection lost mid-command): say so, never "nothing was done".
-    // The job id is fixed before the add, so the same request retried converges on this job (docs/reliability.md).
+    // The job id is fixed before the add, so the same request retried converges on this job (docs/operating/reliability.md).
     if (unreachableDependency(err) === 'Redis' && !certainlyNotSent(err)) {
       throw new AppError('outcome_unknown', { details: { dependency: 'Redis', job_id: jobId } });
     }

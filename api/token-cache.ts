@@ -1,5 +1,5 @@
 // A short-lived cache of bearer tokens already looked up (TOKEN_CACHE_MS,
-// docs/http-api.md "Authentication"): a staging call's first store round trip
+// docs/reference/http-api.md "Authentication"): a staging call's first store round trip
 // is the token read, and an agent calls with the same token again and again.
 // Only tokens found are kept, so a token created a moment ago works at once;
 // a token deleted from the store keeps working up to TOKEN_CACHE_MS in each

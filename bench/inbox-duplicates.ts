@@ -1,5 +1,5 @@
 // Benchmark: the inbox duplicate overview, materialized per inbox version
-// (docs/duplicate-overview.md), through the real API and a real worker
+// (docs/design/duplicate-overview.md), through the real API and a real worker
 // process. For each size: the first read after an import (it computes the
 // overview), then the median of repeated first-page and next-page reads.
 // Real servers only: MONGO_URL and REDIS_URL must be set (`npm run services

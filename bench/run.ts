@@ -1,4 +1,4 @@
-// `npm run bench` (README "Performance"): starts its own servers (like
+// `npm run bench` (bench/README.md): starts its own servers (like
 // `npm test`), an API process and worker processes, loads demo books, measures
 // every figure of issue #19 as the median of --repeat runs, prints one table
 // and writes bench/results/latest.json (and --json FILE). Targets are ratios

@@ -1,4 +1,4 @@
-// `npm run admin -- …`: the operator's commands (README "Loading books and creating tokens"): load books,
+// `npm run admin -- …`: the operator's commands (docs/guide/importing-books.md): load books,
 // generate a demo organisation, create API tokens. Exit codes: 0 ok, 1
 // failure, 2 bad input (a refused file, a bad option).
 import { readFile } from 'node:fs/promises';
@@ -78,7 +78,7 @@ tokens.command('create').description('create a token; the secret is printed once
   .requiredOption('--org <id>', 'organisation id')
   .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
   .requiredOption('--scopes <list>', `comma-separated: ${TOKEN_SCOPES.join(',')} (books:read is granted as well unless --no-books-read)`, parseScopes)
-  .option('--no-books-read', 'do not add books:read (reading the books, docs/book-reads.md)')
+  .option('--no-books-read', 'do not add books:read (reading the books, docs/reference/book-reads.md)')
   .option('--json', 'print {"token": …} as JSON on stdout')
   .action(async (given: { org: string; actor: string; scopes: TokenScope[]; booksRead: boolean; json?: boolean }) => {
     const opts = { ...given, scopes: given.booksRead && !given.scopes.includes('books:read') ? [...given.scopes, 'books:read' as const] : given.scopes };

@@ -2,7 +2,7 @@
 // shell and the stylesheet, web/*.html and web/*.css) and the modules tsc
 // compiled into dist/web-build/web/ (web/tsconfig.json) to dist/web/, so
 // that dist/ alone serves the page
-// (api/routes/review.ts, docs/review-page.md). Plain JS: no build needed.
+// (api/routes/review.ts, docs/guide/review-page.md). Plain JS: no build needed.
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
   const logDir = demoDir ? join(demoDir, 'logs') : join(projectRoot, '.bookstage', 'logs');
   mkdirSync(logDir, { recursive: true });
-  // Local webhooks (http, localhost) allowed: this is a development stack (docs/webhooks.md "Safety").
+  // Local webhooks (http, localhost) allowed: this is a development stack (docs/reference/webhooks.md "Safety").
   const env = { WEBHOOK_ALLOW_INSECURE: 'true', ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port), ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}) };
   // Each service in a process group of its own (`detached`): a terminal's
   // Ctrl-C signals the whole foreground group, and a second signal would cut

@@ -1,5 +1,5 @@
-// `npm run docs:tables`: rewrite the generated tables of README.md and
-// docs/http-api.md from the code (scripts/docs-tables/render.ts says which).
+// `npm run docs:tables`: rewrite the generated tables of docs/reference/*.md
+// from the code (scripts/docs-tables/render.ts says which).
 // With `--check` it writes nothing and exits 1 when a table is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-// Part of `npm test`: the browser tests (test/browser/, docs/review-page.md)
+// Part of `npm test`: the browser tests (test/browser/, docs/guide/review-page.md)
 // drive Debian's `chromium` headless. When it is missing and this machine can
 // install it (root, apt-get), install it; otherwise say so and go on: those
 // tests then skip with a message naming what is missing. Never fails the run.

@@ -1,7 +1,7 @@
 // Environment configuration, declared once. Each variable's name, type,
 // default, documentation and secrecy are one entry of CONFIG_VARIABLES below,
 // and that entry drives everything else: parsing, the start-up error message,
-// and the README's configuration table (rendered by scripts/docs-tables.ts and
+// and the configuration table of docs/reference/configuration.md table (rendered by scripts/docs-tables.ts and
 // checked by test/unit/docs-tables.test.ts). A bad value stops the process
 // with a message naming the variable, never a stack trace later.
 import { createHash } from 'node:crypto';
@@ -11,9 +11,9 @@ export type ConfigProcess = 'api' | 'worker' | 'admin';
 interface VariableCommon {
   /** The environment variable. */
   env: string;
-  /** The processes that read it (the README's "used by" column). */
+  /** The processes that read it (the configuration table's "used by" column). */
   usedBy: readonly ConfigProcess[];
-  /** What the variable is for (the README's "meaning" column, Markdown). */
+  /** What the variable is for (the configuration table's "meaning" column, Markdown). */
   doc: string;
   /** A secret is never printed: an invalid value is shown by its length only. */
   secret?: true;
@@ -23,7 +23,7 @@ interface VariableCommon {
 
 /**
  * How a missing (or empty) variable is filled in: required, a fixed value, or
- * derived from the variables already read (`doc` is the README's default cell).
+ * derived from the variables already read (`doc` is the configuration table's default cell).
  */
 export type VariableDefault<T> =
   | { required: true }
@@ -36,7 +36,7 @@ export type ReadValues = Readonly<Partial<Record<string, string | number>>>;
 export interface StringVariable extends VariableCommon {
   type: 'string';
   pattern: RegExp;
-  /** What a valid value looks like, for the error message and the README. */
+  /** What a valid value looks like, for the error message and the configuration table (docs/reference/configuration.md). */
   expected: string;
   default: VariableDefault<string>;
 }
@@ -56,7 +56,7 @@ export interface EnumVariable extends VariableCommon {
 
 export type ConfigVariable = StringVariable | IntegerVariable | EnumVariable;
 
-/** Every variable the API and the worker read, keyed by its Config field, in the README's order. */
+/** Every variable the API and the worker read, keyed by its Config field, in the configuration table's order. */
 export const CONFIG_VARIABLES = {
   mongoUrl: {
     env: 'MONGO_URL', usedBy: ['api', 'worker', 'admin'], type: 'string', pattern: /^mongodb(\+srv)?:\/\/.+/,
@@ -68,7 +68,7 @@ export const CONFIG_VARIABLES = {
     env: 'REDIS_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^(rediss?|redis\+cluster):\/\/.+/,
     expected: 'a `redis://` URL, e.g. `redis://127.0.0.1:6379`, or `redis+cluster://host:port,host:port` for a Redis Cluster',
     default: { required: true },
-    doc: 'the Redis that carries the job queues; `redis+cluster://` seeds a Redis Cluster (docs/scaling.md), which needs a `{hash tag}` in `QUEUE_PREFIX`',
+    doc: 'the Redis that carries the job queues; `redis+cluster://` seeds a Redis Cluster (docs/operating/scaling.md), which needs a `{hash tag}` in `QUEUE_PREFIX`',
   },
   port: {
     env: 'PORT', usedBy: ['api'], type: 'integer', min: 0, max: 65535,
@@ -108,7 +108,7 @@ export const CONFIG_VARIABLES = {
   recoverySweepMs: {
     env: 'RECOVERY_SWEEP_MS', usedBy: ['worker'], type: 'integer', min: 100, max: 3_600_000,
     default: { value: 60_000 },
-    doc: 'how often the worker resumes applies whose job gave up and rolls forward stuck transition claims (docs/reliability.md "Recovery bounds")',
+    doc: 'how often the worker resumes applies whose job gave up and rolls forward stuck transition claims (docs/operating/reliability.md "Recovery bounds")',
   },
   workerStalledIntervalMs: {
     env: 'WORKER_STALLED_INTERVAL_MS', usedBy: ['worker'], type: 'integer', min: 500, max: 600_000,
@@ -127,7 +127,7 @@ export const CONFIG_VARIABLES = {
     doc: 'hours a staged operation waits for approval and apply before the hourly sweep expires it (168 = 7 days)',
   },
   queuePrefix: {
-    // One optional `{hash tag}` for Redis Cluster (docs/scaling.md).
+    // One optional `{hash tag}` for Redis Cluster (docs/operating/scaling.md).
     env: 'QUEUE_PREFIX', usedBy: ['api', 'worker'], type: 'string', pattern: /^(?=.{1,64}$)[A-Za-z0-9_-]*(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/,
     expected: '1 to 64 letters, digits, `_` and `-`, with at most one `{hash tag}` of them (e.g. `{bookstage}`)',
     default: { value: 'bookstage' },
@@ -151,12 +151,12 @@ export const CONFIG_VARIABLES = {
   rateLimitAuthFailures: {
     env: 'RATE_LIMIT_AUTH_FAILURES', usedBy: ['api'], type: 'integer', min: 1, max: 100_000_000,
     default: { value: 60 },
-    doc: 'bearer tokens that are not found one client address may present per window (`RATE_LIMIT_WINDOW_S`), counted in each API process before the token is looked up; over it that address gets 429 `rate_limited` without a store read, except for tokens the process already knows (docs/http-api.md §5)',
+    doc: 'bearer tokens that are not found one client address may present per window (`RATE_LIMIT_WINDOW_S`), counted in each API process before the token is looked up; over it that address gets 429 `rate_limited` without a store read, except for tokens the process already knows (docs/reference/http-api.md §5)',
   },
   workerMetricsPort: {
     env: 'WORKER_METRICS_PORT', usedBy: ['worker'], type: 'integer', min: 0, max: 65535,
     default: { value: 9464 },
-    doc: 'port of the worker\'s own `GET /metrics` and `GET /healthz` (docs/metrics.md); `0` picks a free port and logs it. A port already taken is logged as an error and the worker runs on without them',
+    doc: 'port of the worker\'s own `GET /metrics` and `GET /healthz` (docs/operating/metrics.md); `0` picks a free port and logs it. A port already taken is logged as an error and the worker runs on without them',
   },
   workerMetricsHost: {
     env: 'WORKER_METRICS_HOST', usedBy: ['worker'], type: 'string', pattern: /^[A-Za-z0-9.:-]{1,253}$/,
@@ -167,7 +167,7 @@ export const CONFIG_VARIABLES = {
   tokenCacheMs: {
     env: 'TOKEN_CACHE_MS', usedBy: ['api'], type: 'integer', min: 0, max: 600_000,
     default: { value: 10_000 },
-    doc: 'milliseconds an API process reuses a bearer token it has looked up (`0`: every request reads the store); a token deleted from the store still works this long (docs/http-api.md, authentication)',
+    doc: 'milliseconds an API process reuses a bearer token it has looked up (`0`: every request reads the store); a token deleted from the store still works this long (docs/reference/http-api.md, authentication)',
   },
   /** HMAC key of opaque list cursors; every API replica must have the same one (see cursorSecretFor). */
   cursorSecret: {
@@ -179,18 +179,18 @@ export const CONFIG_VARIABLES = {
   webhookAllowInsecure: {
     env: 'WEBHOOK_ALLOW_INSECURE', usedBy: ['api', 'worker'], type: 'enum', values: ['true', 'false'],
     default: { value: 'false' },
-    doc: '`true` lets webhook endpoints use `http` and loopback or private addresses (local development, tests; `npm start` sets it). Never in production (docs/webhooks.md)',
+    doc: '`true` lets webhook endpoints use `http` and loopback or private addresses (local development, tests; `npm start` sets it). Never in production (docs/reference/webhooks.md)',
   },
   webhookSecretKey: {
     env: 'WEBHOOK_SECRET_KEY', usedBy: ['api', 'worker'], type: 'string', pattern: /^[\x21-\x7E]{32,512}$/, secret: true, requiredInProduction: true,
     expected: '32 to 512 printable ASCII characters without spaces',
     default: { derived: { doc: 'derived from `MONGO_URL`', from: (read) => webhookKeyFor(String(read.mongoUrl)) } },
-    doc: 'key that encrypts webhook signing secrets at rest; the API and every worker must have the same one. Set it in production (docs/webhooks.md)',
+    doc: 'key that encrypts webhook signing secrets at rest; the API and every worker must have the same one. Set it in production (docs/reference/webhooks.md)',
   },
   webhookMaxAttempts: {
     env: 'WEBHOOK_MAX_ATTEMPTS', usedBy: ['worker'], type: 'integer', min: 1, max: 50,
     default: { value: 8 },
-    doc: 'delivery attempts of one event to one endpoint before it is given up (docs/webhooks.md)',
+    doc: 'delivery attempts of one event to one endpoint before it is given up (docs/reference/webhooks.md)',
   },
   webhookBackoffMs: {
     env: 'WEBHOOK_BACKOFF_MS', usedBy: ['worker'], type: 'integer', min: 10, max: 86_400_000,
@@ -221,7 +221,7 @@ export type Config = { -readonly [K in keyof typeof CONFIG_VARIABLES]: ValueOf<(
 
 export class ConfigError extends Error {}
 
-/** What a valid value looks like, said the same way in the error message and the README. */
+/** What a valid value looks like, said the same way in the error message and the configuration table. */
 export function expectedValue(variable: ConfigVariable): string {
   switch (variable.type) {
     case 'string': return variable.expected;
@@ -230,7 +230,7 @@ export function expectedValue(variable: ConfigVariable): string {
   }
 }
 
-/** The default as the README states it. */
+/** The default as the configuration table states it. */
 export function defaultText(variable: ConfigVariable): string {
   const d: VariableDefault<string | number> = variable.default;
   if ('required' in d) return 'required';
@@ -283,7 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, forProcess?: Co
     if (value === null) problems.push(problem(variable, raw));
     else read[field] = value;
   }
-  // why: BullMQ's scripts touch several keys of a queue at once; on a Redis Cluster they must share one slot (docs/scaling.md).
+  // why: BullMQ's scripts touch several keys of a queue at once; on a Redis Cluster they must share one slot (docs/operating/scaling.md).
   if (typeof read.redisUrl === 'string' && read.redisUrl.startsWith('redis+cluster://') && typeof read.queuePrefix === 'string' && !read.queuePrefix.includes('{')) {
     problems.push(`QUEUE_PREFIX is invalid (${JSON.stringify(read.queuePrefix)}): a Redis Cluster (REDIS_URL redis+cluster://) needs a {hash tag} in it, e.g. {bookstage}`);
   }

@@ -23,7 +23,7 @@ export function unreachableDependency(err: unknown): Dependency | null {
  * How long one Redis command of a request may take. The producer connection
  * fails fast while Redis is down; this bounds a connection still being set up
  * and a Redis that accepts commands but does not answer (a stalled server, a
- * half-open socket), so a request answers 503 in < 2 s (docs/reliability.md).
+ * half-open socket), so a request answers 503 in < 2 s (docs/operating/reliability.md).
  */
 export const REDIS_DEADLINE_MS = 1500;
 
@@ -32,7 +32,7 @@ export const REDIS_DEADLINE_MS = 1500;
  * while the client was not connected (ioredis' offline-queue refusal), or a
  * connection that could not be opened. Anything else — no answer within the
  * deadline, a connection lost with the command in flight — may have been
- * carried out (docs/reliability.md, "Redis stalls").
+ * carried out (docs/operating/reliability.md, "Redis stalls").
  */
 export function certainlyNotSent(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

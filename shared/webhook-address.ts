@@ -1,4 +1,4 @@
-// Where a webhook may be sent (docs/webhooks.md "Safety"): https only, and
+// Where a webhook may be sent (docs/reference/webhooks.md "Safety"): https only, and
 // never to a loopback, private, link-local, shared, multicast or metadata
 // address — unless the operator allows it (WEBHOOK_ALLOW_INSECURE=true, for
 // local development and the tests). The address is checked once the name is

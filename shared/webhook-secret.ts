@@ -1,4 +1,4 @@
-// Webhook signing secrets at rest (docs/webhooks.md). A secret must be
+// Webhook signing secrets at rest (docs/reference/webhooks.md). A secret must be
 // usable to sign every delivery, so it cannot be stored as a hash like API
 // tokens: it is stored encrypted with AES-256-GCM under WEBHOOK_SECRET_KEY
 // (hashed to 32 bytes), which the API (to create) and the worker (to sign)

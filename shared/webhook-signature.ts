@@ -1,4 +1,4 @@
-// The signature of a webhook delivery (docs/webhooks.md): header
+// The signature of a webhook delivery (docs/reference/webhooks.md): header
 // `Bookstage-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
 // keyed by the endpoint's secret. Used by the worker to sign, by
 // `bookstage events tail --forward-to` to sign, and by receivers to verify.

@@ -1,5 +1,5 @@
 // The page's only way out: fetch to its own origin's /api/v1/cli/... with the
-// token as a Bearer header (docs/http-api.md §3). Every answer is an envelope
+// token as a Bearer header (docs/reference/http-api.md §3). Every answer is an envelope
 // (§4); a refusal is returned as it is, never hidden.
 import type { Envelope } from '../shared/contract/envelope.js';
 import { storedToken } from './session.js';

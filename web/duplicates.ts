@@ -1,5 +1,5 @@
 // The inbox duplicate overview (GET /api/v1/cli/bookkeeping/inbox/duplicates,
-// docs/http-api.md §10): each group's documents side by side with the rule
+// docs/reference/http-api.md §10): each group's documents side by side with the rule
 // that ties them, one page at a time.
 import { api, query } from './api.js';
 import { h, show } from './dom.js';

@@ -1,5 +1,5 @@
 // Money and time for people. Amounts are integer minor units with an ISO
-// 4217 currency (docs/http-api.md §1): formatted by string, never by floating
+// 4217 currency (docs/reference/http-api.md §1): formatted by string, never by floating
 // point, with the currency's own number of decimals.
 
 /** Decimals of a currency's minor unit (EUR 2, JPY 0, KWD 3); 2 when the browser does not know it. */

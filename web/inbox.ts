@@ -1,5 +1,5 @@
 // The inbox of staged operations: filters by status and kind, newest first,
-// one page at a time (GET /api/v1/cli/staged-operations, docs/staged-lifecycle.md
+// one page at a time (GET /api/v1/cli/staged-operations, docs/design/staged-lifecycle.md
 // "List"). The cursor is only valid for the same filters, so changing a
 // filter starts again at the first page.
 import { api, query } from './api.js';

@@ -1,4 +1,4 @@
-// The review page's entry (docs/review-page.md): ask for a token once, learn
+// The review page's entry (docs/guide/review-page.md): ask for a token once, learn
 // what it may do (GET /api/v1/cli/whoami), then route by the URL fragment:
 // #/inbox, #/operation/{id}, #/duplicates. The fragment never holds the token.
 import { api } from './api.js';

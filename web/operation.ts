@@ -1,6 +1,6 @@
 // One staged operation: the plan as a change to the books, its history and
 // plan_hash, and the actions the token and the state allow
-// (docs/review-page.md "Actions"; rules: docs/staged-lifecycle.md).
+// (docs/guide/review-page.md "Actions"; rules: docs/design/staged-lifecycle.md).
 import { api, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
@@ -41,7 +41,7 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
         when(item.at), item.actor, `${item.from ?? '—'} → ${item.to}`, item.note ?? '', h('code', {}, item.request_id)]))));
 }
 
-/** Only the actions the token's scopes and the operation's status allow (docs/staged-lifecycle.md "Rules"). */
+/** Only the actions the token's scopes and the operation's status allow (docs/design/staged-lifecycle.md "Rules"). */
 function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: HTMLElement): HTMLElement | null {
   const canApprove = me.scopes.includes('staged:approve');
   const canApply = me.scopes.includes('staged:apply');

@@ -1,5 +1,5 @@
 // What an operation holds and a one-line summary, for the inbox rows
-// (docs/http-api.md §6.3 scope keys; summary fields from shared/domain/staged-summary.ts).
+// (docs/reference/http-api.md §6.3 scope keys; summary fields from shared/domain/staged-summary.ts).
 import type {
   LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';

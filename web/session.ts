@@ -1,5 +1,5 @@
 // The token, kept for this tab only (sessionStorage): never in a URL, never in
-// a cookie (docs/review-page.md "The token").
+// a cookie (docs/guide/review-page.md "The token").
 const KEY = 'bookstage.token';
 
 export function storedToken(): string | null {

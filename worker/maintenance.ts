@@ -1,7 +1,7 @@
 // Housekeeping that FerretDB cannot do by itself (no TTL indexes): a
 // repeatable BullMQ job sweeps idempotency keys and job results past their
 // 24 h retention. A second one, every RECOVERY_SWEEP_MS, recovers staged
-// operations whose job died for good (docs/reliability.md "Recovery bounds").
+// operations whose job died for good (docs/operating/reliability.md "Recovery bounds").
 // The schedulers are upserted by every worker at start; BullMQ keeps one
 // schedule each however many replicas run.
 import { Queue, Worker } from 'bullmq';
@@ -21,7 +21,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface SweepCounts {
   idempotency_keys: number; job_results: number; staged_operations_expired: number; scope_locks_removed: number;
-  /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/webhooks.md). */
+  /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/reference/webhooks.md). */
   events_removed: number; webhook_deliveries_removed: number;
 }
 
@@ -29,7 +29,7 @@ export interface MaintenanceSettings { eventRetentionDays: number }
 
 const DEFAULT_SETTINGS: MaintenanceSettings = { eventRetentionDays: 30 };
 
-/** Also expires staged operations past expires_at and removes locks no live operation holds (docs/staged-lifecycle.md "Expiry"). */
+/** Also expires staged operations past expires_at and removes locks no live operation holds (docs/design/staged-lifecycle.md "Expiry"). */
 export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSettings = DEFAULT_SETTINGS): Promise<SweepCounts> {
   const retainedFrom = new Date(now.getTime() - settings.eventRetentionDays * 86_400_000);
   return {

@@ -1,4 +1,4 @@
-// The worker's own small HTTP server on WORKER_METRICS_PORT (docs/metrics.md):
+// The worker's own small HTTP server on WORKER_METRICS_PORT (docs/operating/metrics.md):
 // GET /metrics for Prometheus, GET /healthz for a container health check.
 // Nothing else: the worker has no API. Neither asks for a token, so it
 // listens on WORKER_METRICS_HOST, loopback unless the operator says otherwise.

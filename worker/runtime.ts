@@ -45,7 +45,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
   const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs, { eventRetentionDays: config.eventRetentionDays });
-  // Webhook delivery on its own queue and connection (docs/webhooks.md): it never holds up staging.
+  // Webhook delivery on its own queue and connection (docs/reference/webhooks.md): it never holds up staging.
   const webhookConnection = createRedis(config.redisUrl);
   const webhooks = await startWebhooks(mongo.db, webhookConnection, config.queuePrefix, {
     dispatchEveryMs: config.webhookDispatchEveryMs, concurrency: config.workerConcurrency, maxAttempts: config.webhookMaxAttempts,

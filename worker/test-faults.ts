@@ -1,7 +1,7 @@
 // Test-only fault switches, read once from BOOKSTAGE_TEST_FAULTS in the
 // worker's own environment when it starts (a comma list; unset in
 // production). They exist so the test suite can prove crash and failure
-// recovery on the real stack (docs/reliability.md); nothing in the API or a
+// recovery on the real stack (docs/operating/reliability.md); nothing in the API or a
 // job's data can turn them on: the switch is this process's environment only.
 //
 // Staging (one job: read → take locks → write the operation → store the answer → complete):
@@ -10,7 +10,7 @@
 //   stage:crash-after-locks       … right after it took its scope locks, before writing the operation
 //   stage:crash-after-write       … right after writing the staged operation
 //   stage:crash-before-complete   … after any job stored its answer, before BullMQ marks the job complete
-// Apply (the journal: docs/staged-lifecycle.md "Crash safety"):
+// Apply (the journal: docs/design/staged-lifecycle.md "Crash safety"):
 //   apply:crash-after-claim       … right after the approved → applying claim was written, before the journal is stored
 //   apply:crash-after-journal     … right after the journal was stored (approved → applying), before any write
 //   apply:crash-after-write:N     … right after the journal's write N (1-based) was made, before its progress is recorded

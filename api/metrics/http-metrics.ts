@@ -1,4 +1,4 @@
-// HTTP metrics of the API (docs/metrics.md): latency by route template and
+// HTTP metrics of the API (docs/operating/metrics.md): latency by route template and
 // status, and idempotent replays. The route label is always a template
 // (`/api/v1/cli/staged-operations/:id`), never the raw URL: ids in labels
 // would make a new series per request.

@@ -1,4 +1,4 @@
-// Gauges read when /metrics is scraped (docs/metrics.md): queue depth by state
+// Gauges read when /metrics is scraped (docs/operating/metrics.md): queue depth by state
 // from Redis, pending scope locks from MongoDB. Each read is bounded, so a
 // scrape during an outage still answers; the gauge then shows no number
 // (no queue series; NaN scope locks) rather than the last value, or 0, as if it
@@ -33,7 +33,7 @@ export function stateMetrics(registry: Registry, db: Db, queues: Array<{ name: s
   });
   new Gauge({
     name: 'bookstage_scope_locks',
-    help: 'Scope lock documents: keys held by pending staged operations (docs/http-api.md §6.3), plus dead ones not yet cleared; NaN while MongoDB is unreachable.',
+    help: 'Scope lock documents: keys held by pending staged operations (docs/reference/http-api.md §6.3), plus dead ones not yet cleared; NaN while MongoDB is unreachable.',
     registers: [registry],
     async collect() {
       try {

@@ -1,7 +1,7 @@
 // Requests Node's HTTP parser refuses before Express sees them (headers over
 // the 16 KB limit, a broken request line): by default Node answers a bare 431
 // or 400 with no body and no X-Request-Id. This answers them as every other
-// refusal, with the envelope and a fresh request id (docs/http-api.md §4–§5).
+// refusal, with the envelope and a fresh request id (docs/reference/http-api.md §4–§5).
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';

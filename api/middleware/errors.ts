@@ -9,7 +9,7 @@ import { bodyParserError } from './json-body.js';
  * The router decodes path parameters before any route handler (auth
  * included) runs; a malformed percent-encoding (`%`, `%zz`) throws a
  * URIError with status 400. A client's mistake, not ours: 400
- * malformed_path, not logged as an error (docs/http-api.md §5).
+ * malformed_path, not logged as an error (docs/reference/http-api.md §5).
  */
 function malformedPath(err: unknown): AppError | null {
   if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return null;

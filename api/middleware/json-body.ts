@@ -23,7 +23,7 @@ function hasBody(headers: Record<string, unknown>): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** UTF-8 only (docs/http-api.md §5): the parser would otherwise decode UTF-16 and others. */
+/** UTF-8 only (docs/reference/http-api.md §5): the parser would otherwise decode UTF-16 and others. */
 function charsetOf(contentType: string | undefined): string | null {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
   return match ? match[1]!.toLowerCase() : null;

@@ -1,4 +1,4 @@
-// Per-token rate limit (docs/http-api.md §5): a fixed window of
+// Per-token rate limit (docs/reference/http-api.md §5): a fixed window of
 // RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_S for each bearer token, counted
 // in Redis so every API replica shares the count. Mounted on /api only:
 // /healthz, /readyz and /metrics are never limited. Requests without a token

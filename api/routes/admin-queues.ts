@@ -1,4 +1,4 @@
-// bull-board at /admin/queues (docs/http-api.md §12.3): the operator's view of
+// bull-board at /admin/queues (docs/reference/http-api.md §12.3): the operator's view of
 // the BullMQ queues, read-only. Only a token with the `admin` scope sees it;
 // anything else gets the same 404 route_not_found as a path that does not
 // exist, so the board's existence is not revealed. The UI's scripts and

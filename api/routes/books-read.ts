@@ -1,4 +1,4 @@
-// The book reads (docs/book-reads.md): bank accounts, bank transactions,
+// The book reads (docs/reference/book-reads.md): bank accounts, bank transactions,
 // ledger entries, counterparties and inbox documents, served by the API from
 // the store directly — plain indexed queries (shared/storage/books-pages.ts)
 // and the pure figures of shared/domain/book-reads.ts; nothing is planned or

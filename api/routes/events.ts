@@ -1,4 +1,4 @@
-// GET /api/v1/cli/events (docs/webhooks.md "The feed"): the organisation's
+// GET /api/v1/cli/events (docs/reference/webhooks.md "The feed"): the organisation's
 // events in sequence order, read directly (one indexed query, nothing
 // computed). The cursor carries the last sequence seen and the type filter.
 import { Router } from 'express';

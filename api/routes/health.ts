@@ -1,4 +1,4 @@
-// Liveness, readiness and metrics (docs/http-api.md §12, docs/metrics.md): no token, never
+// Liveness, readiness and metrics (docs/reference/http-api.md §12, docs/operating/metrics.md): no token, never
 // rate limited. /healthz says the process is up; /readyz that it can serve
 // (Redis and MongoDB each answer within 1 s); /metrics is for Prometheus.
 import { Router, type RequestHandler } from 'express';

@@ -1,8 +1,8 @@
-// GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/http-api.md §10, §13.4): the
+// GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/reference/http-api.md §10, §13.4): the
 // duplicate groups of the caller's inbox, one page at a time. A page of the
 // overview already stored for the current inbox version is read here; only
 // when there is none does the worker load and group (a read job, see
-// docs/inbox-duplicates-read-path.md for why). The API validates, turns the
+// docs/design/duplicate-overview.md for why). The API validates, turns the
 // cursor into a position and back, and answers.
 import { Router } from 'express';
 import type { Db } from 'mongodb';

@@ -34,7 +34,7 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>)
       send(res, stageAnswerToHttp(stored.answer, stored.request_id));
       return;
     }
-    // Bounded like the staging path's Redis reads: a silent (half-open) Redis answers 503, never hangs (docs/reliability.md).
+    // Bounded like the staging path's Redis reads: a silent (half-open) Redis answers 503, never hangs (docs/operating/reliability.md).
     const job = await within(queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
     const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');

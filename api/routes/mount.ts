@@ -1,5 +1,5 @@
 // Every /api route is mounted from the contract's route table
-// (shared/contract/routes.ts, docs/architecture.md): its method, path and
+// (shared/contract/routes.ts, docs/design/architecture.md): its method, path and
 // token scope are declared once there, as fastify declares a route as one
 // object with its schema; a route file supplies only the handler.
 import type { RequestHandler, Router } from 'express';

@@ -1,4 +1,4 @@
-// GET /review: the review page (docs/review-page.md). Static files only: the
+// GET /review: the review page (docs/guide/review-page.md). Static files only: the
 // HTML shell, the stylesheet and the browser modules the build put in
 // dist/web/ (web/tsconfig.json, scripts/copy-web-assets.mjs). The page talks
 // to the same /api/v1/cli/... endpoints as every other client; there is no

@@ -1,4 +1,4 @@
-// The review and apply of staged operations (docs/staged-lifecycle.md):
+// The review and apply of staged operations (docs/design/staged-lifecycle.md):
 // list and show read directly (one indexed collection, no computation: see
 // the doc for why not through the read queue); approve, reject and apply are
 // jobs on the staging queue, with the staging calls' Idempotency-Key, wait,

@@ -1,4 +1,4 @@
-// The three staging endpoints (docs/http-api.md): each is scope → schema →
+// The three staging endpoints (docs/reference/http-api.md): each is scope → schema →
 // runStage. Path and scope come from the route table (shared/contract/routes.ts);
 // what differs here is only how the validated request becomes the job's input.
 import { Router, type Request } from 'express';

@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md), scope webhooks:manage: create (the
+// Webhook endpoints (docs/reference/webhooks.md), scope webhooks:manage: create (the
 // signing secret answered once), list, delete, and an endpoint's delivery
 // attempts. Delivery itself runs in the worker (worker/webhooks/).
 import { Router } from 'express';

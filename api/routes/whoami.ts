@@ -1,5 +1,5 @@
 // GET /api/v1/cli/whoami: the token's organisation, actor and scopes
-// (docs/review-page.md "Which actions are shown"). Any valid token; nothing
+// (docs/guide/review-page.md "Which actions are shown"). Any valid token; nothing
 // beyond what the token itself grants is revealed.
 import { Router } from 'express';
 import type { Db } from 'mongodb';

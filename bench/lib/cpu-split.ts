@@ -1,7 +1,7 @@
 // Where the CPU goes during a bench section: CPU seconds of each process
 // group (API, workers, FerretDB, PostgreSQL, Redis, the bench itself) read
 // from the kernel (/proc/PID/stat) before and after, and the machine's busy
-// time from /proc/stat. This is the profile the README quotes for a missed
+// time from /proc/stat. This is the profile bench/README.md quotes for a missed
 // target: on one machine the services share the cores, so a figure that
 // does not move is often another process's CPU. Linux only; elsewhere the
 // split is empty.

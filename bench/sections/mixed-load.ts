@@ -4,7 +4,7 @@
 //
 // BENCH_MIX_KINDS=duplicates,reverse,repair (default: all three) keeps only
 // some kinds, each client taking them in turn: the CPU split of a one-kind
-// run is what that kind costs per request (the profile behind the README).
+// run is what that kind costs per request (the profile behind bench/README.md).
 import { call, duplicatesPath, repairPath, reversePath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
 import { quantile, round } from '../lib/stats.js';

@@ -61,7 +61,7 @@ export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'wait
   print(io, answer, opts.json);
   if (!opts.json) {
     if (answer.status === 202) io.err(`Or retry the same command with --idempotency-key ${key}: it never stages twice.\n`);
-    // Final for that job, but the same key retried later is a new attempt (docs/http-api.md §6.2).
+    // Final for that job, but the same key retried later is a new attempt (docs/reference/http-api.md §6.2).
     if (answer.envelope?.error?.code === 'job_failed') io.err(`The job failed for good. Retrying the same command with --idempotency-key ${key} starts a new attempt.\n`);
   }
   return exitCodeFor(answer.status, answer.envelope?.data);

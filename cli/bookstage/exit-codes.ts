@@ -1,4 +1,4 @@
-// The CLI's exit codes (README "The bookstage CLI"): one table, used for every
+// The CLI's exit codes (docs/guide/cli.md): one table, used for every
 // command and printed in `bookstage --help`. Scripts and agents branch on them.
 
 export const EXIT = {

@@ -1,12 +1,12 @@
 // One HTTP call to the API, retried on what may succeed later: network
 // failures, 429/502/503/504 (503 dependency_unavailable and
 // service_unavailable among them), and 500 `internal`, which is marked
-// retryable (docs/http-api.md §15). Conflicts a person must resolve (409
+// retryable (docs/reference/http-api.md §15). Conflicts a person must resolve (409
 // pending_operation) and a job that failed for good (500 job_failed, not
 // retryable) are answered at once. A staging call keeps its Idempotency-Key
 // across these retries, so a retry after a dropped connection replays the
 // first answer instead of staging twice, and a retry after a 503 is the same
-// request, not a second one (docs/http-api.md §6.2).
+// request, not a second one (docs/reference/http-api.md §6.2).
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/contract/envelope.js';
 import type { Profile } from './config.js';
 

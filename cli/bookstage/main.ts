@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// `bookstage`: the command-line client of the bookstage API (README "The
-// bookstage CLI"). Every command is a thin wrapper of one endpoint; exit
+// `bookstage`: the command-line client of the bookstage API (docs/guide/cli.md). Every command is a thin wrapper of one endpoint; exit
 // codes are the table in exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';

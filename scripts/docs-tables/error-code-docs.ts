@@ -1,5 +1,5 @@
-// The "when" column of the error-code tables in README.md and
-// docs/http-api.md §15: one sentence per code of shared/errors.ts, which
+// The "when" column of the error-code tables in
+// docs/reference/error-codes.md and docs/reference/http-api.md §15: one sentence per code of shared/errors.ts, which
 // stays the one source of each code's status and retryable flag. A code
 // without an entry here (or an entry without a code) fails
 // test/unit/docs-tables.test.ts, so a new code cannot ship undocumented.
@@ -40,7 +40,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   dependency_unavailable: 'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done (the request never reached Redis, or only read)',
   outcome_unknown: 'Redis took the request but did not confirm in time (a stalled server): the job may have been queued and may still run. `Retry-After: 1`; a retry with the same Idempotency-Key (and body) converges on one outcome (`details.dependency`, `details.job_id`)',
   job_failed: 'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
-  webhook_url_refused: 'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/webhooks.md)',
+  webhook_url_refused: 'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/reference/webhooks.md)',
   self_approval_forbidden: 'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
   not_approved: 'apply of an operation that is not approved yet (`details.status`)',
   invalid_transition: 'the operation\'s status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)',

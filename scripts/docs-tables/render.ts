@@ -1,6 +1,7 @@
-// The generated tables of the docs: the README's configuration table (from
-// CONFIG_VARIABLES in shared/config.ts) and the error-code table of the
-// README and docs/http-api.md (from ERROR_TABLE in shared/errors.ts). Each
+// The generated tables of the docs: the configuration table of
+// docs/reference/configuration.md (from CONFIG_VARIABLES in shared/config.ts)
+// and the error-code table of docs/reference/error-codes.md and
+// docs/reference/http-api.md (from ERROR_TABLE in shared/errors.ts). Each
 // sits between two marker comments; everything outside them is hand-written.
 // `npm run docs:tables` rewrites the blocks, `npm run docs:tables -- --check`
 // (and test/unit/docs-tables.test.ts) fail when one is out of date.
@@ -12,8 +13,9 @@ export type BlockName = 'config' | 'error-codes';
 
 /** Which generated blocks each document must hold (paths from the project root). */
 export const DOCUMENT_BLOCKS: Readonly<Record<string, readonly BlockName[]>> = {
-  'README.md': ['config', 'error-codes'],
-  'docs/http-api.md': ['error-codes'],
+  'docs/reference/configuration.md': ['config'],
+  'docs/reference/error-codes.md': ['error-codes'],
+  'docs/reference/http-api.md': ['error-codes'],
 };
 
 const SOURCES: Record<BlockName, string> = { config: 'shared/config.ts', 'error-codes': 'shared/errors.ts' };

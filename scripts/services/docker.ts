@@ -1,4 +1,4 @@
-// The second way to get servers (README "Where the servers come from"): a Docker engine that answers.
+// The second way to get servers (docs/guide/quick-start.md "Where the servers come from"): a Docker engine that answers.
 // testcontainers is a dev dependency and is only loaded when an engine seems
 // to be there.
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Start or reuse, and stop, the servers a checkout needs (README "Where the servers come from"):
+// Start or reuse, and stop, the servers a checkout needs (docs/guide/quick-start.md "Where the servers come from"):
 // MONGO_URL/REDIS_URL when set; else testcontainers when a Docker engine
 // answers; else local redis-server and FerretDB on PostgreSQL 15, on free
 // loopback ports with data in a temp dir. What was started is recorded in

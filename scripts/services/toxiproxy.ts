@@ -1,5 +1,5 @@
 // Toxiproxy (Shopify), the TCP proxy the network-fault tests put between the
-// processes and Redis/MongoDB (docs/reliability.md "Network faults"). Built
+// processes and Redis/MongoDB (docs/operating/reliability.md "Network faults"). Built
 // from the Go module proxy once, into the ignored cache, like FerretDB
 // (scripts/services/ferretdb.ts); unlike FerretDB, `go install` works for it.
 // Its server binary is the module's cmd/server package (there is no

@@ -1,4 +1,4 @@
-// Loading one organisation's books (README "Loading books and creating tokens";
+// Loading one organisation's books (docs/guide/importing-books.md;
 // the file shape is shared/domain/books-file.ts): the file is validated whole before
 // anything is written, then upserted by id (shared/storage/books-write.ts);
 // re-import is idempotent, and records absent from the file are kept.
@@ -53,7 +53,7 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   ];
   const counts = await writeAllOrUndo(db, orgId, steps);
   // After the last write: a duplicate overview computed from the old inbox is
-  // never served again (docs/duplicate-overview.md). Every finished import
+  // never served again (docs/design/duplicate-overview.md). Every finished import
   // bumps it, changed or not, so that re-running an import that died between
   // its writes and this line still makes its writes seen.
   await bumpInboxVersion(db, orgId);
@@ -72,7 +72,7 @@ interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; record
 async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promise<ImportCounts> {
   const counts: ImportCounts = {};
   const begun: WriteStep[] = [];
-  // Every replace claims the version it is guarded by, as an apply's writes do (docs/reliability.md).
+  // Every replace claims the version it is guarded by, as an apply's writes do (docs/operating/reliability.md).
   const holder = newImportHolder();
   try {
     for (const step of steps) {

@@ -1,4 +1,4 @@
-// The CLI envelope (docs/http-api.md §4): every response with a body is one of these.
+// The CLI envelope (docs/reference/http-api.md §4): every response with a body is one of these.
 import type { ErrorBody } from '../errors.js';
 import type { Warning } from '../warnings.js';
 

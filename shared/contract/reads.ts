@@ -1,4 +1,4 @@
-// The `data` of the read answers the clients type (docs/http-api.md), derived
+// The `data` of the read answers the clients type (docs/reference/http-api.md), derived
 // from the very schemas the API answers with. Types only: the review page
 // (web/) imports them with `import type`.
 import type { FromSchema } from 'json-schema-to-ts';

@@ -66,7 +66,7 @@ const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'rate_limited', 'internal
 const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_body_encoding', 'payload_too_large', 'unsupported_media_type'];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
 const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
-/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/http-api.md §6.3). */
+/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
 const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
@@ -83,7 +83,7 @@ const RECONCILE_ERRORS: ErrorCode[] = [
   'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance', 'amount_out_of_range',
 ];
 
-/** Review and apply refusals (docs/staged-lifecycle.md, rules in the order they are checked). */
+/** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
 const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
 const REJECT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition'];
 const APPLY_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'not_approved', 'invalid_transition', 'stale_plan', 'apply_failed'];
@@ -91,7 +91,7 @@ const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-
 
 const unique = (codes: ErrorCode[]): ErrorCode[] => [...new Set(codes)];
 
-/** Errors of the book reads (docs/book-reads.md): lists add invalid_cursor, single records not_found. */
+/** Errors of the book reads (docs/reference/book-reads.md): lists add invalid_cursor, single records not_found. */
 const BOOK_LIST_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']);
 const BOOK_SHOW_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']);
 
@@ -103,7 +103,7 @@ function bookRead(path: string, operation: string, summary: string, description:
   };
 }
 
-/** The book reads (docs/book-reads.md): served from the store by api/routes/books-read.ts. */
+/** The book reads (docs/reference/book-reads.md): served from the store by api/routes/books-read.ts. */
 const BOOK_READS: RouteContract[] = [
   bookRead('/api/v1/cli/bank-accounts', 'bank_accounts.list', 'The organisation\'s bank accounts', 'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Read-only.', bankAccountListSchema, { query: noQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) }),
   bookRead('/api/v1/cli/bank-accounts/{bank_account_id}', 'bank_accounts.show', 'One bank account', 'Its stored fields, book balance and unreconciled figures. Read-only.', bankAccountSchema, { pathParams: { schema: bankAccountParamsSchema } }),
@@ -265,7 +265,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/staged-operations/{id}/apply',
     operation: 'staged_operations.apply',
     summary: 'Apply an approved staged operation',
-    description: 'Checks the plan\'s preconditions, stores the journal of writes and makes them, once, as a job (docs/staged-lifecycle.md). Applying an applied operation answers it again. The body is optional (`{}`).',
+    description: 'Checks the plan\'s preconditions, stores the journal of writes and makes them, once, as a job (docs/design/staged-lifecycle.md). Applying an applied operation answers it again. The body is optional (`{}`).',
     tags: ['review'],
     auth: { scope: 'staged:apply' },
     pathParams: { schema: stagedOperationParamsSchema },
@@ -280,7 +280,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/whoami',
     operation: 'whoami.show',
     summary: 'The token\'s organisation, actor and scopes',
-    description: 'What the token presented is allowed to do, so that a client (the review page, docs/review-page.md) offers only the actions it may take. Any valid token.',
+    description: 'What the token presented is allowed to do, so that a client (the review page, docs/guide/review-page.md) offers only the actions it may take. Any valid token.',
     tags: ['meta'],
     auth: { scope: null },
     success: { 200: { description: 'The token\'s identity.', data: whoamiSchema } },
@@ -291,7 +291,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/events',
     operation: 'events.list',
     summary: 'The event feed: every staged-operation transition',
-    description: 'The organisation\'s events in `sequence` order (docs/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).',
+    description: 'The organisation\'s events in `sequence` order (docs/reference/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).',
     tags: ['events'],
     auth: { scope: 'events:read' },
     query: eventsQuerySchema,
@@ -303,7 +303,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/webhook-endpoints',
     operation: 'webhook_endpoints.create',
     summary: 'Create a webhook endpoint',
-    description: 'Events from now on are POSTed to the URL, signed (docs/webhooks.md). The signing `secret` is in this answer only.',
+    description: 'Events from now on are POSTed to the URL, signed (docs/reference/webhooks.md). The signing `secret` is in this answer only.',
     tags: ['events'],
     auth: { scope: 'webhooks:manage' },
     body: { schema: webhookEndpointCreateSchema, required: true },

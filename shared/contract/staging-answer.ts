@@ -1,12 +1,12 @@
 // The answer of a staging, review or apply call in the domain's words
-// (docs/http-api.md "Result shapes"): what a job stores in job_results and
+// (docs/reference/http-api.md "Result shapes"): what a job stores in job_results and
 // api/outcome.ts turns into HTTP.
 import type { ErrorCode } from '../errors.js';
 import type { Warning } from '../warnings.js';
 
 /**
  * What a finished staging job answers, in the domain's words: the outcome and
- * the contract's result `data` (docs/http-api.md "Result shapes"). HTTP
+ * the contract's result `data` (docs/reference/http-api.md "Result shapes"). HTTP
  * statuses and headers are the API's business (api/outcome.ts).
  */
 export type StageAnswer =

@@ -1,4 +1,4 @@
-// Deterministic demo books (README "Loading books and creating tokens"): one organisation of any
+// Deterministic demo books (docs/guide/importing-books.md): one organisation of any
 // size with real work for every operation — FIFO links to repair, repairs
 // blocked by frozen links (counterparties `cp_ORG_x…`), reconciled history to
 // respect, a fully linked stretch after it that a statement can clear,

@@ -1,7 +1,7 @@
-// One example of every case the demo books hold (README "Quick start"),
+// One example of every case the demo books hold (docs/guide/quick-start.md),
 // found in the books themselves rather than guessed: a repair that moves
 // links, one that is blocked, one with nothing to do; a statement that
-// reconciles and one failing each reconciliation check (docs/http-api.md §7,
+// reconciles and one failing each reconciliation check (docs/reference/http-api.md §7,
 // in order); an entry that can be reversed and one already reversed. Pure:
 // `npm start` passes what is stored, the tests pass the generated file.
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org } from '../domain/books.js';
@@ -30,7 +30,7 @@ export interface RepairExample {
   holds: string[];
 }
 
-/** The reconciliation refusals in the order they are checked (docs/http-api.md §7). */
+/** The reconciliation refusals in the order they are checked (docs/reference/http-api.md §7). */
 export const RECONCILE_FAILURES = [
   'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions',
   'already_reconciled', 'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance',
@@ -62,7 +62,7 @@ export function demoBooksFromFile(file: BooksFile): DemoBooks {
 /**
  * What the pending operations of earlier runs hold: their scope keys and every
  * id their plans name. An example that would stage over any of it answers 409
- * `pending_operation`, so it is not chosen (README "Quick start": the printed
+ * `pending_operation`, so it is not chosen (docs/guide/quick-start.md: the printed
  * examples answer as annotated on every start).
  */
 export type HeldByPending = ReadonlySet<string>;

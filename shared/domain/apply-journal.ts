@@ -1,4 +1,4 @@
-// What applying a staged plan writes (docs/staged-lifecycle.md "Apply"):
+// What applying a staged plan writes (docs/design/staged-lifecycle.md "Apply"):
 // per kind, the exact list of version-guarded writes, computed before the
 // first one is made and stored on the operation as its journal. Pure: the
 // worker loads the documents the plan read (their versions already checked
@@ -131,7 +131,7 @@ function reversalJournal(plan: ReversalPlan, books: ApplyBooks, ctx: JournalCont
 
 // ---------------------------------------------------------------------------
 // Repair: the plan's actions, in order, on the transactions' links
-// (docs/http-api.md §13.2.2, docs/decisions-link-repair.md): `move` takes the amount off link_id
+// (docs/reference/http-api.md §13.2.2, docs/design/decisions.md): `move` takes the amount off link_id
 // (deleted at 0) and adds it to the transaction's link to the target entry
 // (created if absent); `link` adds to that link the same way; `unlink` takes
 // the amount off the link. Several actions on one link become one write of

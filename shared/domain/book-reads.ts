@@ -1,4 +1,4 @@
-// The computed figures of the book reads (docs/book-reads.md): pure, on the
+// The computed figures of the book reads (docs/reference/book-reads.md): pure, on the
 // records one page loaded. The rules themselves live with their owners — the
 // reconciliation remainder in reconcile-checks.ts, the open amount of an
 // entry in books.ts (the FIFO repair's settlement-account rule) — and are

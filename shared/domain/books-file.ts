@@ -1,4 +1,4 @@
-// The shape of a books import file (README "Loading books and creating tokens", docs/http-api.md §2): one
+// The shape of a books import file (docs/guide/importing-books.md, docs/reference/http-api.md §2): one
 // organisation and its records, `id` in place of `_id`, no org_id on records.
 // `version` and the nullable link fields may be absent; the importer fills
 // them in.

@@ -44,7 +44,7 @@ export interface BankAccount {
   ledger_account: string;
   reconciled_through: { date: IsoDate; balance_minor: number } | null;
   opening_balance_minor: number;
-  /** The account's IBAN (no spaces) and/or other number, when the books give them (docs/statement-import.md). */
+  /** The account's IBAN (no spaces) and/or other number, when the books give them (docs/guide/statement-import.md). */
   iban?: string | null;
   account_number?: string | null;
   version: number;

@@ -1,4 +1,4 @@
-// The one shape every staging decision takes (docs/architecture.md "One
+// The one shape every staging decision takes (docs/design/architecture.md "One
 // staging path"). A pure decide function returns a Decision; the worker's
 // commit step writes it; the API's outcome mapper answers it. Plain data
 // only: a Decision crosses no process boundary as a class instance.
@@ -6,7 +6,7 @@ import type { ErrorCode } from '../errors.js';
 import type { Warning } from '../warnings.js';
 import type { Precondition } from './books.js';
 
-/** The plan locks a staged plan claims (docs/http-api.md §6.3): its scope key and every entry and transaction it touches. */
+/** The plan locks a staged plan claims (docs/reference/http-api.md §6.3): its scope key and every entry and transaction it touches. */
 export interface ScopeClaim {
   /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
   scope_key: string;

@@ -1,4 +1,4 @@
-// An inbox document as the duplicate rules compare it (docs/decisions-duplicates.md):
+// An inbox document as the duplicate rules compare it (docs/design/duplicate-overview.md):
 // each field the rules read, normalised once, and missing when the document
 // does not say it, so that a missing field never ties two documents together.
 import { isCalendarDate } from './dates.js';

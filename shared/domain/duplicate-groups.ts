@@ -1,5 +1,5 @@
-// The inbox duplicate overview (README "Inbox duplicate overview",
-// docs/decisions-duplicates.md): which open or booked inbox documents are
+// The inbox duplicate overview (docs/reference/http-api.md "Inbox duplicate overview",
+// docs/design/duplicate-overview.md): which open or booked inbox documents are
 // duplicates of each other, grouped, with the canonical document of each group
 // and the reasons that tie each document to the others. Pure: the worker loads
 // the documents, this decides. The pairs come from the three rules of

@@ -1,4 +1,4 @@
-// The materialized duplicate overview (docs/duplicate-overview.md): the
+// The materialized duplicate overview (docs/design/duplicate-overview.md): the
 // listing of findDuplicateGroups cut into stored chunks, and a page read back
 // from those chunks that is exactly the page pageGroups cuts from the whole
 // list. Pure: storage (shared/storage/duplicate-overview.ts) writes and loads

@@ -1,5 +1,5 @@
 // The three pair rules of the inbox duplicate overview
-// (docs/decisions-duplicates.md), strongest first: the same file, the same
+// (docs/design/duplicate-overview.md), strongest first: the same file, the same
 // invoice number from the same vendor, the same amount from the same vendor
 // with invoice dates at most INVOICE_DATE_WINDOW_DAYS apart.
 //

@@ -1,4 +1,4 @@
-// The vocabulary of the event feed (docs/webhooks.md): one event type per
+// The vocabulary of the event feed (docs/reference/webhooks.md): one event type per
 // status a staged operation can reach, and the retry schedule of a webhook
 // delivery. Pure: no I/O.
 import type { StagedStatus } from './staged-transitions.js';

@@ -1,4 +1,4 @@
-// The FIFO walk (docs/http-api.md §8 step 2). Pure arithmetic on integer minor units:
+// The FIFO walk (docs/reference/http-api.md §8 step 2). Pure arithmetic on integer minor units:
 // the caller orders both queues and states what is still open on each side;
 // this returns the target allocation, amount per (transaction, entry) pair.
 

@@ -1,4 +1,4 @@
-// Invoice number normalisation (docs/http-api.md §10): two documents carry the same
+// Invoice number normalisation (docs/reference/http-api.md §10): two documents carry the same
 // invoice number when these strings are equal. Pure.
 
 const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu;

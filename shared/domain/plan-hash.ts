@@ -182,7 +182,7 @@ const HASH_CHUNK_CHARS = 1 << 16;
  * value's shape and writes the canonical text itself (keys in code-unit
  * order, strings through canonicalString, numbers through canonicalNumber).
  * why: a 100k transaction repair plan is ~30 M characters; hashing it in
- * 64k chunks never builds that string (docs/http-api.md: plan_hash is the
+ * 64k chunks never builds that string (docs/reference/http-api.md: plan_hash is the
  * SHA-256 of the RFC 8785 form, so the digest is the same).
  */
 export class CanonicalHasher {

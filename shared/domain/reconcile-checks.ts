@@ -1,4 +1,4 @@
-// Bank reconciliation (docs/http-api.md §7, plan shape §13.2.1): the checks, in their
+// Bank reconciliation (docs/reference/http-api.md §7, plan shape §13.2.1): the checks, in their
 // contractual order, and the plan a bookkeeper approves. Pure: the worker
 // loads the books and the pending locks, this decides.
 import type { BankAccount, BankLink, BankTransaction, IsoDate, Org, Precondition } from './books.js';
@@ -24,7 +24,7 @@ export interface ReconciliationRequest {
   /** Unique per the request schema; a repeated id is still counted once here. */
   transaction_ids: string[];
   /**
-   * Not part of the plan (docs/http-api.md §13.2.1 gives the plan no note): it is kept in
+   * Not part of the plan (docs/reference/http-api.md §13.2.1 gives the plan no note): it is kept in
    * the staged operation's `input`, so the same statement staged with another
    * note is the same plan with the same plan_hash.
    */
@@ -100,7 +100,7 @@ export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id'
 }
 
 /**
- * Decide a reconciliation. Checks run in the order of docs/http-api.md §7 and the
+ * Decide a reconciliation. Checks run in the order of docs/reference/http-api.md §7 and the
  * first failing one is answered.
  *
  * Pending operations are checked after `transaction_after_statement_end` and
@@ -168,7 +168,7 @@ function planAfterPending(
     else linksOf.set(l.bank_transaction_id, [l]);
   }
 
-  // Sums in BigInt: every amount is a safe integer, but a sum of them need not be (docs/http-api.md §7).
+  // Sums in BigInt: every amount is a safe integer, but a sum of them need not be (docs/reference/http-api.md §7).
   const unmatched = requested
     .map((t) => ({
       bank_transaction_id: t.id,
@@ -249,7 +249,7 @@ export function sumMinor(amounts: readonly number[]): bigint {
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
 const isSafeMinor = (n: bigint): boolean => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);
 
-/** An exact amount in an answer: a number when it is a safe integer, else its decimal string (docs/http-api.md §7). */
+/** An exact amount in an answer: a number when it is a safe integer, else its decimal string (docs/reference/http-api.md §7). */
 function minorOut(n: bigint): number | string {
   return isSafeMinor(n) ? Number(n) : n.toString();
 }

@@ -1,4 +1,4 @@
-// Ledger entry reversal (docs/http-api.md §9): the checks, in their contractual order,
+// Ledger entry reversal (docs/reference/http-api.md §9): the checks, in their contractual order,
 // and the plan a bookkeeper approves. Pure: the worker loads the books and the
 // pending locks, this decides.
 import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, Precondition } from './books.js';
@@ -57,7 +57,7 @@ export function reversalScopeKey(entryId: string): string {
 }
 
 /**
- * Decide a reversal. Checks run in the order of docs/http-api.md §9 and the first
+ * Decide a reversal. Checks run in the order of docs/reference/http-api.md §9 and the first
  * failing one is answered. A pending operation that holds the very same plan
  * for the same scope is not a conflict: it is returned as `existing`.
  */

@@ -1,4 +1,4 @@
-// Pending-operation scopes (docs/http-api.md §6.3, §6.5). A staged plan
+// Pending-operation scopes (docs/reference/http-api.md §6.3, §6.5). A staged plan
 // claims its scope key and every entry and transaction it touches; the
 // storage layer turns a claim into unique lock documents.
 import { compareIds } from './books.js';

@@ -1,4 +1,4 @@
-// The life of a staged operation (docs/staged-lifecycle.md): which action may
+// The life of a staged operation (docs/design/staged-lifecycle.md): which action may
 // move it from which status to which, and who may take it. Pure: the worker
 // loads the operation and the org, this decides, storage performs the
 // transition as a compare-and-set on `status`.

@@ -1,4 +1,4 @@
-// The vendor key (docs/http-api.md §10): the one string two inbox documents must share
+// The vendor key (docs/reference/http-api.md §10): the one string two inbox documents must share
 // to come from the same vendor. A tax id beats a name; the two never compare
 // equal because of their prefixes. Pure.
 import type { InboxDocument } from './books.js';

@@ -1,5 +1,5 @@
 // Job duration and outcome by kind, counted by the worker from BullMQ's own
-// events (docs/metrics.md): the processor stays free of metrics code.
+// events (docs/operating/metrics.md): the processor stays free of metrics code.
 import type { Job, Worker } from 'bullmq';
 import { Counter, Histogram, type Registry } from 'prom-client';
 

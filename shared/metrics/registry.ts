@@ -1,4 +1,4 @@
-// One Prometheus registry per process runtime (docs/metrics.md). Not the
+// One Prometheus registry per process runtime (docs/operating/metrics.md). Not the
 // prom-client global: tests start several APIs in one process, and each must
 // count only its own traffic.
 import { collectDefaultMetrics, Registry } from 'prom-client';

@@ -3,7 +3,7 @@ import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOption
 /**
  * The job queues' Redis: one server (`redis://`, `rediss://`) or a Redis
  * Cluster (`redis+cluster://host:port,host:port`, any reachable nodes as
- * seeds; docs/scaling.md). Both speak the same commands to BullMQ, the rate
+ * seeds; docs/operating/scaling.md). Both speak the same commands to BullMQ, the rate
  * limiter and /readyz.
  */
 export type RedisClient = Redis | Cluster;

@@ -1,4 +1,4 @@
-// The contract between API and worker for staging calls (docs/architecture.md):
+// The contract between API and worker for staging calls (docs/design/architecture.md):
 // one map from each operation name to the input its job carries, like BullMQ's
 // typed Queue<Data, Result, Name>. The API enqueues with it, the worker
 // dispatches on it; the API never computes a plan, the worker never builds an
@@ -17,7 +17,7 @@ export interface StageJobInputs {
   'ledger_reversal.stage': ReversalStageInput;
   'ledger_link_repair.stage': LinkRepairStageRequestBody;
   'bank_reconcile.stage': ReconcileStageRequestBody;
-  // The review and apply of a staged operation (docs/staged-lifecycle.md): same queue, same answer path.
+  // The review and apply of a staged operation (docs/design/staged-lifecycle.md): same queue, same answer path.
   'staged_operations.approve': LifecycleJobInput;
   'staged_operations.reject': LifecycleJobInput;
   'staged_operations.apply': LifecycleJobInput;
@@ -41,7 +41,7 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
   /** When the API accepted the request; "today" defaults derive from it, so a retried job decides the same way. */
   requested_at: string;
   idempotency_key: string | null;
-  /** The caller holds `staged:approve`: it may be answered with another actor's pending operation (docs/http-api.md, pending conflicts). */
+  /** The caller holds `staged:approve`: it may be answered with another actor's pending operation (docs/reference/http-api.md, pending conflicts). */
   may_review: boolean;
   input: StageJobInputs[Op];
 }

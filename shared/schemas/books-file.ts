@@ -1,4 +1,4 @@
-// The books import file (README "Loading books and creating tokens", docs/http-api.md §2).
+// The books import file (README "Loading books and creating tokens", docs/reference/http-api.md §2).
 import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, SAFE_TEXT_PATTERN, text, timestamp, version } from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;
@@ -43,7 +43,7 @@ const bankAccount = record({
   id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
   reconciled_through: nullable({ type: 'object', additionalProperties: false, properties: { date: isoDate, balance_minor: minor }, required: ['date', 'balance_minor'] }),
   opening_balance_minor: minor, version,
-  // docs/statement-import.md: a statement file's account is compared with these.
+  // docs/guide/statement-import.md: a statement file's account is compared with these.
   iban: nullable({ type: 'string', minLength: 1, maxLength: 34, pattern: '^[A-Za-z0-9]+$' }),
   account_number: nullable({ type: 'string', minLength: 1, maxLength: 34 }),
 }, ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor']);
@@ -75,7 +75,7 @@ const inboxDocument = record({
   },
 }, ['id', 'received_at', 'source', 'status', 'file', 'extracted']);
 
-/** The most records of one kind a file may hold (every array is bounded, docs/http-api.md §1). */
+/** The most records of one kind a file may hold (every array is bounded, docs/reference/http-api.md §1). */
 export const BOOKS_FILE_MAX_RECORDS = 1_000_000;
 const list = (items: object) => ({ type: 'array', maxItems: BOOKS_FILE_MAX_RECORDS, items });
 

@@ -1,4 +1,4 @@
-// The book reads (docs/book-reads.md, docs/http-api.md "Book reads"): query,
+// The book reads (docs/reference/book-reads.md, docs/reference/http-api.md "Book reads"): query,
 // path and `data` schemas. Query strings arrive as strings; the routes
 // convert `limit` (api/query-string.ts) before validating, so Ajv never coerces.
 import { currency, id, isoDate, minor, nullable, text, timestamp, version } from './common.js';
@@ -24,7 +24,7 @@ export const transactionsQuerySchema = query('Bank transactions query', {
   from: { ...isoDate, description: 'Booking date on or after (inclusive).' },
   to: { ...isoDate, description: 'Booking date on or before (inclusive).' },
   counterparty_id: id,
-  link_state: { enum: ['unlinked', 'partial', 'full', 'over'], description: 'By Σ links against |amount|. Not indexed: a page scans at most a bounded number of transactions and may come back short, with a next_cursor (docs/book-reads.md).' },
+  link_state: { enum: ['unlinked', 'partial', 'full', 'over'], description: 'By Σ links against |amount|. Not indexed: a page scans at most a bounded number of transactions and may come back short, with a next_cursor (docs/reference/book-reads.md).' },
 });
 
 export const entriesQuerySchema = query('Ledger entries query', {

@@ -20,7 +20,7 @@ export const version = { type: 'integer', minimum: 1, maximum: MAX_SAFE } as con
  * FerretDB on PostgreSQL, a lone surrogate is stored as U+FFFD (so the stored
  * text, and a plan_hash over it, would differ from the request's), and the
  * others can make a reviewer read a note other than the one stored
- * (docs/http-api.md §5). Ajv compiles patterns with the `u` flag, under which
+ * (docs/reference/http-api.md §5). Ajv compiles patterns with the `u` flag, under which
  * `[\uD800-\uDFFF]` matches only an unpaired surrogate, never half of a pair.
  */
 export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF]*$';

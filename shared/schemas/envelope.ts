@@ -1,5 +1,5 @@
 // JSON schemas of the envelope every answer with a body has (shared/envelope.ts,
-// README "The HTTP API"). The OpenAPI document wraps each route's `data`
+// docs/reference/http-api.md "Walk-through by example"). The OpenAPI document wraps each route's `data`
 // schema in these, and lists the error codes each status can carry.
 import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';

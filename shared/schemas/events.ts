@@ -1,4 +1,4 @@
-// The event feed and webhook endpoints (docs/webhooks.md): query, path and
+// The event feed and webhook endpoints (docs/reference/webhooks.md): query, path and
 // body schemas, and the `data` each answers. Query strings arrive as
 // strings; routes convert `limit` (api/query-string.ts) before validating.
 import { EVENT_TYPES } from '../domain/events.js';
@@ -84,7 +84,7 @@ export const webhookEndpointCreateSchema = {
   additionalProperties: false,
   required: ['url'],
   properties: {
-    url: { type: 'string', minLength: 8, maxLength: 2048, description: 'An `https` URL on a public address (docs/webhooks.md "Safety").' },
+    url: { type: 'string', minLength: 8, maxLength: 2048, description: 'An `https` URL on a public address (docs/reference/webhooks.md "Safety").' },
     event_types: { type: 'array', uniqueItems: true, maxItems: EVENT_TYPES.length, items: eventType, description: 'The types it receives; absent or empty: all.' },
     description: { ...text(500), description: 'Free text for people.' },
   },

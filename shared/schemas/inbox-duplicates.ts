@@ -1,4 +1,4 @@
-// GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/http-api.md §10, §13.4): the
+// GET /api/v1/cli/bookkeeping/inbox/duplicates (docs/reference/http-api.md §10, §13.4): the
 // query and the `data` of the answer. Query strings arrive as strings; the
 // route converts numeric ones (api/query-string.ts) before validating, so the
 // schema states real types and Ajv never coerces.

@@ -1,5 +1,5 @@
 // Request body of POST /api/v1/cli/bank-matches/ledger-link-repair/stage
-// (docs/http-api.md §8). Unknown fields are refused; `as_of` must be a real calendar
+// (docs/reference/http-api.md §8). Unknown fields are refused; `as_of` must be a real calendar
 // date (2026-02-30 is not one).
 import type { FromSchema } from 'json-schema-to-ts';
 import { id, isoDate, text } from './common.js';

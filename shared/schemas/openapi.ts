@@ -112,9 +112,9 @@ export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUT
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: [
       { name: 'staging', description: 'Plans written as staged operations; nothing in the books changes.' },
-      { name: 'review', description: 'Review and apply staged operations: list, show, approve, reject, apply (docs/staged-lifecycle.md).' },
+      { name: 'review', description: 'Review and apply staged operations: list, show, approve, reject, apply (docs/design/staged-lifecycle.md).' },
       { name: 'reads', description: 'Read-only views.' },
-      { name: 'events', description: 'The event feed and signed webhooks of staged-operation transitions (docs/webhooks.md).' },
+      { name: 'events', description: 'The event feed and signed webhooks of staged-operation transitions (docs/reference/webhooks.md).' },
       { name: 'meta', description: 'Health and this document.' },
     ],
     security: [{ bearer: [] }],

@@ -1,4 +1,4 @@
-// Request body of POST /api/v1/cli/bank-matches/reconcile/stage (docs/http-api.md §7).
+// Request body of POST /api/v1/cli/bank-matches/reconcile/stage (docs/reference/http-api.md §7).
 // A plain draft-07 JSON schema for Ajv (with ajv-formats for `date`); the
 // OpenAPI document is built from the same object. Unknown fields are refused.
 import type { FromSchema } from 'json-schema-to-ts';

@@ -1,4 +1,4 @@
-// The staged-operation endpoints (docs/staged-lifecycle.md): path, query and
+// The staged-operation endpoints (docs/design/staged-lifecycle.md): path, query and
 // body schemas, and the `data` each answers. Query strings arrive as strings;
 // the route converts `limit` (api/query-string.ts) before validating.
 import { STAGED_KINDS } from '../domain/staged-kind.js';

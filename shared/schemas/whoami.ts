@@ -1,4 +1,4 @@
-// GET /api/v1/cli/whoami (docs/review-page.md): who a token is, so that a
+// GET /api/v1/cli/whoami (docs/guide/review-page.md): who a token is, so that a
 // client (the review page) shows only the actions the token may take.
 import { TOKEN_SCOPES } from '../domain/token-scopes.js';
 

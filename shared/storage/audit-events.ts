@@ -14,7 +14,7 @@ import { withNewEvent, type EventOperationView } from './events.js';
 export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView): Promise<void> {
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
   try {
-    // The feed's event rides on the same insert (docs/webhooks.md).
+    // The feed's event rides on the same insert (docs/reference/webhooks.md).
     await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (feedEvent) => collections(db).auditEvents.insertOne({ _id, ...event, event: feedEvent }));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -25,7 +25,7 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' 
 export const transitionClaimId = (stagedOperationId: string, from: string): string => derivedId('aud', `${stagedOperationId}:leave:${from}`);
 
 /**
- * The compare-and-set of a lifecycle transition (docs/staged-lifecycle.md):
+ * The compare-and-set of a lifecycle transition (docs/design/staged-lifecycle.md):
  * its audit event, inserted under an id derived from the operation and the
  * status it leaves. An operation leaves each status at most once, so the
  * unique `_id` lets exactly one transition out of a status happen, whatever
@@ -37,7 +37,7 @@ export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' |
   const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
   try {
-    // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/webhooks.md).
+    // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).
     return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (feedEvent) => {
       const claim: AuditEventDoc = { _id, ...event, event: feedEvent };
       await events.insertOne(claim);

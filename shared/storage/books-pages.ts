@@ -1,4 +1,4 @@
-// The book reads' queries (docs/book-reads.md): keyset pages of transactions,
+// The book reads' queries (docs/reference/book-reads.md): keyset pages of transactions,
 // entries and inbox documents, each an indexed equality read on org_id and
 // the filter's equality fields (shared/storage/indexes.ts), sorted by the
 // page key and then `_id`, continuing strictly after the last position.

@@ -54,7 +54,7 @@ export interface StagedOperationDoc {
   preconditions: Precondition[];
   warnings: Warning[];
   history: HistoryItem[];
-  /** The apply journal, written once when apply starts (docs/staged-lifecycle.md). */
+  /** The apply journal, written once when apply starts (docs/design/staged-lifecycle.md). */
   apply?: ApplyJournalState;
   /** What apply did (applied) or why it did not (failed, stale). */
   result?: ApplyResult;
@@ -88,17 +88,17 @@ export interface AuditEventDoc {
   note?: string | null;
   /** A transition that ends an apply carries the apply's result (so that it can be rolled forward). */
   result?: unknown;
-  /** approved → applying carries the journal it stores, so that anyone can roll the claim forward (docs/reliability.md "Recovery bounds"). */
+  /** approved → applying carries the journal it stores, so that anyone can roll the claim forward (docs/operating/reliability.md "Recovery bounds"). */
   apply?: unknown;
   /** Who holds a transition claim: server-made (the claiming job's id), never the client's request id. */
   claim_id?: string;
   /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
   claimed_at?: string;
-  /** The feed's event of this transition (docs/webhooks.md), written with the claim; removed after the retention. */
+  /** The feed's event of this transition (docs/reference/webhooks.md), written with the claim; removed after the retention. */
   event?: StoredEvent;
 }
 
-/** One reserved event sequence number, `_id` = `ORG:N`: the unique insert makes N one transition's (docs/webhooks.md). */
+/** One reserved event sequence number, `_id` = `ORG:N`: the unique insert makes N one transition's (docs/reference/webhooks.md). */
 export interface EventSequenceDoc {
   _id: string;
   org_id: string;
@@ -106,7 +106,7 @@ export interface EventSequenceDoc {
   at: string;
 }
 
-/** A webhook endpoint (docs/webhooks.md); the signing secret is stored encrypted (shared/webhook-secret.ts). */
+/** A webhook endpoint (docs/reference/webhooks.md); the signing secret is stored encrypted (shared/webhook-secret.ts). */
 export interface WebhookEndpointDoc {
   _id: string;
   org_id: string;
@@ -172,7 +172,7 @@ export interface InboxVersionDoc {
 }
 
 /**
- * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/duplicate-overview.md):
+ * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/design/duplicate-overview.md):
  * inserted as the claim to compute it, `ready` once its chunks are written.
  */
 export interface DuplicateOverviewDoc {

@@ -1,4 +1,4 @@
-// The materialized duplicate overview's store (docs/duplicate-overview.md):
+// The materialized duplicate overview's store (docs/design/duplicate-overview.md):
 // the overview documents (one per org and inbox version, `_id` =
 // `ORG:VERSION`) and their chunks, read and written here; the claim → load →
 // group → write computation that decides what to write is the read job's
@@ -24,7 +24,7 @@ export interface OverviewPage extends GroupPage {
 
 /**
  * Ready overviews and their chunks never change once ready (an `_id` names
- * one inbox version, docs/duplicate-overview.md), so a process may keep
+ * one inbox version, docs/design/duplicate-overview.md), so a process may keep
  * them: then a page costs one store read, the version. Bounded by the JSON
  * length of what it holds; the least recently used go first (lru-cache).
  */
@@ -50,7 +50,7 @@ export class StoredOverviewCache {
  * none is ready (missing, being computed, or its chunks removed meanwhile by a
  * newer version): reading a stored page needs no computation, so the API
  * reads it itself and enqueues a read job only for null
- * (docs/inbox-duplicates-read-path.md). Never claims, computes or waits.
+ * (docs/design/duplicate-overview.md). Never claims, computes or waits.
  * The version is read from the store on every call (never cached), as in
  * readyOverview: a page is never older than the version current when the
  * call began.

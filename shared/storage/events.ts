@@ -1,4 +1,4 @@
-// The event outbox and feed (docs/webhooks.md). An event is not a document
+// The event outbox and feed (docs/reference/webhooks.md). An event is not a document
 // of its own: it is a field of the transition's claim (the audit event whose
 // unique `_id` settles the transition race, audit-events.ts), so it is
 // written by the same single insert. No transition exists without its event,

@@ -1,4 +1,4 @@
-// Idempotency-Key records (docs/http-api.md, staging rules): `_id` derived
+// Idempotency-Key records (docs/reference/http-api.md, staging rules): `_id` derived
 // from org + actor + key, so the first request to insert it owns the key and
 // MongoDB's unique `_id` settles races. The record names the job that answers
 // for the key: a random id made when the record is created, so a key reused
@@ -38,7 +38,7 @@ export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ cla
     if (existing.expires_at > now.toISOString()) return { claimed: false, existing };
     // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then claim.
     // On FerretDB a filtered delete is a read then a delete by `_id`, which could remove a record another
-    // request has just inserted; so the removal is itself claimed by a unique `_id` (docs/reliability.md).
+    // request has just inserted; so the removal is itself claimed by a unique `_id` (docs/operating/reliability.md).
     try {
       await keys.insertOne({ ...existing, _id: `${existing._id}~expired~${existing.job_id}` });
     } catch (err) {

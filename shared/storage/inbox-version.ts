@@ -1,4 +1,4 @@
-// The per-organisation inbox version (docs/duplicate-overview.md): a token
+// The per-organisation inbox version (docs/design/duplicate-overview.md): a token
 // that changes after every write to the organisation's inbox, so that a
 // materialized duplicate overview can say which inbox it was computed from.
 //

@@ -16,7 +16,7 @@ import { upgradeOldLocks } from './scope-locks.js';
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
   indexes: IndexSpecification[];
-  /** Unique indexes (createIndex with `unique`): an insert they refuse is how a race is settled (docs/reliability.md). */
+  /** Unique indexes (createIndex with `unique`): an insert they refuse is how a race is settled (docs/operating/reliability.md). */
   unique?: IndexSpecification[];
   /** Fields read by top-level equality (`_id` is implied): one GIN expression index each on FerretDB/PostgreSQL. */
   equality: string[];
@@ -26,7 +26,7 @@ export interface CollectionIndexes {
 export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   orgs: { indexes: [], equality: [] },
   ledger_entries: {
-    // (org_id, entry_date): the book reads' entry pages (docs/book-reads.md); status and reference are their equality filters.
+    // (org_id, entry_date): the book reads' entry pages (docs/reference/book-reads.md); status and reference are their equality filters.
     indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }, { org_id: 1, entry_date: 1 }],
     equality: ['org_id', 'counterparty_id', 'status', 'reference'],
   },
@@ -35,7 +35,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     indexes: [
       { org_id: 1, bank_account_id: 1, counterparty_id: 1, booking_date: 1 },
       { org_id: 1, bank_account_id: 1, status: 1, booking_date: 1 },
-      // The book reads' pages without an account (docs/book-reads.md).
+      // The book reads' pages without an account (docs/reference/book-reads.md).
       { org_id: 1, booking_date: 1 },
     ],
     equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
@@ -55,13 +55,13 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
   audit_events: { indexes: [{ org_id: 1, at: -1 }, { org_id: 1, 'event.sequence': 1 }], equality: ['org_id'] },
-  // The event feed and webhooks (docs/webhooks.md).
+  // The event feed and webhooks (docs/reference/webhooks.md).
   event_sequences: { indexes: [{ org_id: 1, sequence: -1 }], equality: ['org_id'] },
   webhook_endpoints: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
   webhook_deliveries: { indexes: [{ org_id: 1, endpoint_id: 1, at: -1 }], equality: ['org_id', 'endpoint_id'] },
   idempotency_keys: { indexes: [], equality: [] },
   job_results: { indexes: [], equality: [] },
-  // The materialized duplicate overview (docs/duplicate-overview.md): read by `_id` only; org_id for clean-up.
+  // The materialized duplicate overview (docs/design/duplicate-overview.md): read by `_id` only; org_id for clean-up.
   inbox_versions: { indexes: [], equality: [] },
   duplicate_overviews: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },

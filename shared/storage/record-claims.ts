@@ -1,4 +1,4 @@
-// Version claims on book records (docs/reliability.md "Atomic primitives").
+// Version claims on book records (docs/operating/reliability.md "Atomic primitives").
 //
 // why: FerretDB 1.24 runs a filtered update or delete as a read followed by a
 // write by `_id`, so two writers guarded by the same version can both

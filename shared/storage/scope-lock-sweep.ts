@@ -1,4 +1,4 @@
-// The maintenance sweep's share of scope locks (docs/staged-lifecycle.md
+// The maintenance sweep's share of scope locks (docs/design/staged-lifecycle.md
 // "Expiry"): remove every lock whose operation no longer holds it — the
 // operation is final, or never appeared (its staging job died between the two
 // writes; after a grace period, as liveHolders in scope-locks.ts).

@@ -1,11 +1,11 @@
-// One pending operation per scope (docs/http-api.md §6.3, §6.5). A claim becomes one lock
+// One pending operation per scope (docs/reference/http-api.md §6.3, §6.5). A claim becomes one lock
 // document per key: `key` = `ORG:KEY` under a unique index, which decides
 // races (never a read followed by a write), and `_id` = `ORG:KEY#OPERATION`,
 // which names the holder. Every delete of a lock goes by its `_id` (or by
 // the operation's own id): on FerretDB a filtered delete is a read then a
 // delete by `_id`, and because a lock's `_id` names its holder, such a
 // delete can only ever remove that holder's lock, never one another
-// operation took meanwhile under the same key (docs/reliability.md). Locks are written before their operation
+// operation took meanwhile under the same key (docs/operating/reliability.md). Locks are written before their operation
 // is visible and removed when it reaches a final state. A lock whose
 // operation is final, expired, or never appeared (its job died between the
 // two writes) is dead and is cleared by whoever meets it.

@@ -1,4 +1,4 @@
-// What a staged operation stores about its apply (docs/staged-lifecycle.md):
+// What a staged operation stores about its apply (docs/design/staged-lifecycle.md):
 // the journal written once when apply starts, its progress, and the lease of
 // the job running it; then the result (its wire shape: shared/contract/staged-operation.ts).
 import type { JournalWrite } from '../domain/apply-journal.js';

@@ -1,4 +1,4 @@
-// Moving a staged operation between statuses (docs/staged-lifecycle.md).
+// Moving a staged operation between statuses (docs/design/staged-lifecycle.md).
 // A transition is claimed first: its audit event is inserted under an id
 // derived from (operation, status left), so exactly one transition out of a
 // status wins (audit-events.ts claimTransition). Only the winner then writes
@@ -32,7 +32,7 @@ export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
   afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
-  // The event of the transition is written with its claim (docs/webhooks.md): the operation as the transition leaves it.
+  // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
   const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
   if (!op) throw new Error(`staged operation ${id} vanished`);
   const claim = await claimTransition(db, {
@@ -84,7 +84,7 @@ export async function settleOperation(db: Db, op: StagedOperationDoc): Promise<v
 
 /**
  * The lease on a running apply journal, and its progress, as a chain of
- * steps (docs/reliability.md "Atomic primitives"): step N+1 is inserted
+ * steps (docs/operating/reliability.md "Atomic primitives"): step N+1 is inserted
  * under `_id` = `OPERATION#N+1`, so of two writers building on step N only
  * one gets its step in; the other re-reads. A renewal, a takeover and a
  * progress record are each one insert. Nothing here writes the operation

@@ -1,4 +1,4 @@
-// A stored staged operation as its public shape (docs/staged-lifecycle.md
+// A stored staged operation as its public shape (docs/design/staged-lifecycle.md
 // "Show"; the type: shared/contract/staged-operation.ts).
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedSummary } from '../domain/staged-summary.js';

@@ -1,4 +1,4 @@
-// The list of staged operations (docs/staged-lifecycle.md "List"): one
+// The list of staged operations (docs/design/staged-lifecycle.md "List"): one
 // organisation, optional equality filters, newest first (created_at, then
 // id, both descending), a page after a position. Visibility is the caller's
 // filter (created_by) chosen by the route.

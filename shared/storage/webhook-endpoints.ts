@@ -1,4 +1,4 @@
-// Webhook endpoints and their delivery progress (docs/webhooks.md). Only
+// Webhook endpoints and their delivery progress (docs/reference/webhooks.md). Only
 // one drain job per endpoint runs at a time (its BullMQ job id is the
 // endpoint's), so the progress fields have one writer and are updated by
 // `_id`.

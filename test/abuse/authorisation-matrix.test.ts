@@ -4,7 +4,7 @@
 // fails here for want of a fixture) × {no token, malformed tokens, a revoked
 // token, a token without the route's scope, another organisation, another
 // actor of the same organisation}. Each gets its documented 401/403/404
-// (docs/http-api.md §3), and a 404 for another org's id is the very same
+// (docs/reference/http-api.md §3), and a 404 for another org's id is the very same
 // answer, but for the id, as the 404 for an id that does not exist.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
@@ -97,7 +97,7 @@ function namedId(t: Target): string {
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
 /** Routes that name no id: answered for the caller's own organisation, so "another org" means "never org a's ids". */
 const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show', 'bank_accounts.list', 'bank_transactions.list', 'ledger_entries.list', 'inbox_documents.list'];
-/** Org-wide routes of the event feed and webhooks (docs/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
+/** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
 const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
 /** Org a's webhook endpoint, made in `before`. */
 const aEndpoint = '';

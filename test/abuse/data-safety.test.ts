@@ -1,6 +1,6 @@
 // Data safety (issue #17): an import that fails half-way leaves the books as
 // they were (shared/books/import.ts undoes what it wrote), and staging calls
-// of every kind never change the books (docs/http-api.md §6).
+// of every kind never change the books (docs/reference/http-api.md §6).
 import { expect } from 'chai';
 import type { Collection, Db } from 'mongodb';
 import { importBooks } from '../../shared/books/import.js';
@@ -91,7 +91,7 @@ describe('abuse: data safety', function () {
     let failure: unknown = null;
     await importBooks(failingAfterWrite(s.db, 'inbox_documents'), next).catch((err: unknown) => { failure = err; });
     expect(String(failure)).to.include('connection lost');
-    // As before in content; versions only grow (docs/reliability.md): each record the import replaced and put back is one version up.
+    // As before in content; versions only grow (docs/operating/reliability.md): each record the import replaced and put back is one version up.
     expect(await booksOf(books.orgId, false)).to.deep.equal(beforeContent);
     const versionsAfter = await versionsOf(books.orgId);
     for (const [id, version] of versionsBefore) expect(versionsAfter.get(id), id).to.be.at.least(version);

@@ -1,5 +1,5 @@
 // Bad input (issue #17): hostile requests through the real API, one table row
-// each. Every row must get its documented 4xx code (docs/http-api.md §3–§5,
+// each. Every row must get its documented 4xx code (docs/reference/http-api.md §3–§5,
 // §15) in an error envelope whose request_id is the X-Request-Id header, never
 // a 5xx, and the whole table must write nothing: every collection's checksum
 // and both queues' job counts are the same before and after.

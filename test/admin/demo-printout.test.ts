@@ -1,4 +1,4 @@
-// `npm start`'s printout (README "Quick start"): every printed example answers
+// `npm start`'s printout (docs/guide/quick-start.md): every printed example answers
 // what the `# expect:` line above it says, when run in the printed order, on
 // the first start and again after a restart over the same books (examples
 // staged by the first run are still pending then). Ctrl-C, sent to the demo's

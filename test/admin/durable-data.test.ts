@@ -1,4 +1,4 @@
-// Durable local data (README "Durable local data"): the services module with
+// Durable local data (docs/guide/quick-start.md "Durable local data"): the services module with
 // a data dir of its own keeps books in FerretDB/PostgreSQL and keys in
 // Redis across a stop and a start, and reset empties it. Local servers only
 // (what `npm start` uses), started twice: about 10-20 s.

@@ -4,7 +4,7 @@
 // message, approve as another actor, apply, see `applied`; the reconciliation,
 // reversal and duplicate views too. Every view: axe-core finds no serious or
 // critical violation, a screenshot is saved (.cache/screenshots/), and the
-// page asks nothing of any origin but its own. docs/review-page.md.
+// page asks nothing of any origin but its own. docs/guide/review-page.md.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

@@ -1,6 +1,6 @@
 // The server side of the review page without a browser: GET /api/v1/cli/whoami
 // (what the page reads to decide which actions to offer) and the static
-// routes of api/routes/review.ts. docs/review-page.md.
+// routes of api/routes/review.ts. docs/guide/review-page.md.
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';

@@ -1,4 +1,4 @@
-// The CLI's book reads (docs/book-reads.md) as a user runs them: readable
+// The CLI's book reads (docs/reference/book-reads.md) as a user runs them: readable
 // tables with amounts in their currency, --json for the envelope, --all to
 // follow cursors.
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 // bookstage events list|tail and webhooks add|list|remove|deliveries against
-// the real stack (docs/webhooks.md).
+// the real stack (docs/reference/webhooks.md).
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { verifySignature } from '../../shared/webhook-signature.js';

@@ -1,4 +1,4 @@
-// Recovery without a caller (docs/reliability.md "Recovery bounds"): an apply
+// Recovery without a caller (docs/operating/reliability.md "Recovery bounds"): an apply
 // whose job failed for good, after its journal was stored or after its
 // approved → applying claim was written but before the journal was, is
 // finished by the worker's recovery sweep, no apply call needed; the books
@@ -81,7 +81,7 @@ describe('apply recovery: an apply whose job failed for good ends by itself', fu
     expect(await statusOf(sc, id)).to.equal('applying');
     const givenUp = Date.now();
     await s.startWorker(FAST_SWEEP);
-    // Bound (docs/reliability.md): the apply lease (10 s) + one sweep interval + the journal's own run.
+    // Bound (docs/operating/reliability.md): the apply lease (10 s) + one sweep interval + the journal's own run.
     await waitFor('the sweep to finish the apply', async () => (await statusOf(sc, id)) === 'applied', 30_000, 250);
     expect(Date.now() - givenUp).to.be.below(30_000);
     await expectCleanlyApplied(sc, id);

@@ -1,5 +1,5 @@
 // A burst of keyed staging calls, each retried with its own key until it
-// answers for good, the way an agent follows docs/http-api.md (202 → poll the
+// answers for good, the way an agent follows docs/reference/http-api.md (202 → poll the
 // job or retry; 503 → retry). Every answer is checked on the way: a staged
 // answer for a key must always name the same operation, and nothing but
 // 201, 202 and 503 dependency_unavailable or outcome_unknown (an add whose

@@ -1,4 +1,4 @@
-// Network faults between the processes and their servers (docs/reliability.md
+// Network faults between the processes and their servers (docs/operating/reliability.md
 // "Network faults"): a toxiproxy (scripts/services/toxiproxy.ts) sits between
 // an API and worker of this test's own and the suite's Redis and MongoDB.
 // Latency, dropped connections and half-open sockets: every keyed call still
@@ -110,7 +110,7 @@ describe('faults: network faults between the processes and Redis/MongoDB (toxipr
       const key = `half-open-${name}`;
       await proxy.addToxic(name, { name: 'half-open', type: 'timeout', stream: 'upstream', attributes: { timeout: 0 } });
       const during = await stageOnce(s, bb.token, bb.entries[0]!, key);
-      // Redis: the add may have reached it, so the answer cannot say "nothing was done" (docs/reliability.md "Redis stalls").
+      // Redis: the add may have reached it, so the answer cannot say "nothing was done" (docs/operating/reliability.md "Redis stalls").
       expect(during, JSON.stringify(during)).to.include({ status: 503, code: name === 'redis' ? 'outcome_unknown' : 'dependency_unavailable' });
       // Polling a job reads its stored answer (MongoDB, the same reads as above), then the job in Redis: that may not hang either.
       if (name === 'redis') {

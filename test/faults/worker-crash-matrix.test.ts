@@ -1,4 +1,4 @@
-// The crash matrix (docs/reliability.md "Crashes"): the worker is SIGKILLed
+// The crash matrix (docs/operating/reliability.md "Crashes"): the worker is SIGKILLed
 // at each step of staging and of apply by the test-only fault switch
 // (worker/test-faults.ts); a clean worker then takes the stalled job over.
 // Every request resolves exactly once, the books end as a clean run leaves

@@ -1,4 +1,4 @@
-// The `data` of each answer the HTTP tests read (README "The HTTP API"),
+// The `data` of each answer the HTTP tests read (docs/reference/http-api.md "Walk-through by example"),
 // typed with the domain's own result types, so that a test reads the fields
 // the contract promises and the compiler catches a misspelt one.
 import type { Blocker } from '../../shared/domain/decision.js';
@@ -39,7 +39,7 @@ export interface DuplicatesPageData {
 
 /**
  * A staged operation as show, each list item, approve, reject and apply
- * answer it (docs/staged-lifecycle.md "Show"). `result` is null until apply
+ * answer it (docs/design/staged-lifecycle.md "Show"). `result` is null until apply
  * ends; a test reads it (and `changes` or `error` in it) after asserting the
  * status, as it reads `error` of an envelope.
  */

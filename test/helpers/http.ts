@@ -5,8 +5,8 @@ import type { Warning } from '../../shared/warnings.js';
 import { stack } from './stack.js';
 
 /**
- * An envelope as a test reads it: the fields of both arms (README "The
- * envelope"). A test asserts `status` or `ok` first; reading a field of the
+ * An envelope as a test reads it: the fields of both arms (docs/reference/http-api.md
+ * "The envelope"). A test asserts `status` or `ok` first; reading a field of the
  * other arm then fails the test at run time, which is what it should do.
  */
 export interface AnswerBody<Data> {

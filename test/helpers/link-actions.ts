@@ -1,6 +1,6 @@
 // Applying a link-repair plan's actions to a list of links, as the tests
-// expect apply to (README "Repair ledger ↔ bank links by FIFO"; which link
-// receives an amount is docs/decisions-link-repair.md "Open questions"):
+// expect apply to (docs/reference/http-api.md "Repair ledger ↔ bank links by FIFO"; which link
+// receives an amount is docs/design/decisions.md "Open questions"):
 // a move or unlink takes its amount off `link_id` (deleted at 0); a move or
 // link adds to the transaction's link to the entry, the newest by
 // (created_at, id) when there are several, else a new link. Every action is

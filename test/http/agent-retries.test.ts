@@ -1,4 +1,4 @@
-// The retry contract an agent relies on (docs/http-api.md §6.2–§6.4), one
+// The retry contract an agent relies on (docs/reference/http-api.md §6.2–§6.4), one
 // test per rule, on the real stack.
 import { expect } from 'chai';
 import { Queue } from 'bullmq';

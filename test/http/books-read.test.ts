@@ -1,4 +1,4 @@
-// The book reads (docs/book-reads.md) on the real stack: every filter and its
+// The book reads (docs/reference/book-reads.md) on the real stack: every filter and its
 // order, keyset paging, the computed figures against hand-computed books, and
 // who may read what.
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 // The duplicate overview is materialized per inbox version
-// (docs/duplicate-overview.md). Through the real API and worker: every page
+// (docs/design/duplicate-overview.md). Through the real API and worker: every page
 // equals the page a fresh grouping of the stored inbox gives, after imports,
 // after edits, under concurrent readers, and a result computed before an
 // import is never served once that import has finished.

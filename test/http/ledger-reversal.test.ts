@@ -122,7 +122,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     const pending = await call<ReversalData>('POST', path(first), { token, body: { reversal_date: '2026-03-01' } });
     expect(pending.status).to.equal(201);
     const ids = [pending.body.data.staged_operation_id];
-    // Dated before the entry: refused after the pending check (docs/http-api.md), so the holder answers first.
+    // Dated before the entry: refused after the pending check (docs/reference/http-api.md), so the holder answers first.
     for (const entry of [first, second]) {
       const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });
       expect(res.status, entry).to.equal(409);

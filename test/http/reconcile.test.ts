@@ -135,7 +135,7 @@ describe('POST /bank-matches/reconcile/stage', () => {
     expect(res.body.data.plan.transactions.every((t: { links: unknown[] }) => t.links.length === 1)).to.equal(true);
   });
 
-  describe('checks, each with its own code (docs/http-api.md §7)', () => {
+  describe('checks, each with its own code (docs/reference/http-api.md §7)', () => {
     it('answers 404 not_found for an account that does not exist', async () => {
       const { token, inflow } = await statementBooks();
       const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: 'ba_missing', statement: statement(), transaction_ids: [inflow.txn] } });

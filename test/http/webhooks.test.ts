@@ -10,7 +10,7 @@ import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, reject, show } from '../helpers/staged.js';
 import { RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
 
-/** The verification docs/webhooks.md shows a receiver, as written there. */
+/** The verification docs/reference/webhooks.md shows a receiver, as written there. */
 function verify(secret: string, rawBody: string, header: string, toleranceS = 300): boolean {
   const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
   const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest('hex');

@@ -50,7 +50,7 @@ const EXPECTED_INPUT: Record<string, object> = {
   list_events: eventsQuerySchema,
   get_staged_operation: stagedOperationParamsSchema,
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
-  // The book reads (docs/book-reads.md): their query or path schema as the API validates it.
+  // The book reads (docs/reference/book-reads.md): their query or path schema as the API validates it.
   list_bank_accounts: noQuerySchema,
   get_bank_account: bankAccountParamsSchema,
   list_bank_transactions: transactionsQuerySchema,

@@ -1,4 +1,4 @@
-// bull-board at /admin/queues (docs/http-api.md §12.3): only for a token with
+// bull-board at /admin/queues (docs/reference/http-api.md §12.3): only for a token with
 // the `admin` scope; to anyone else it does not exist.
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';

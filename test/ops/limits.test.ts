@@ -1,4 +1,4 @@
-// Per-token rate limit (docs/http-api.md §5) and the body limit.
+// Per-token rate limit (docs/reference/http-api.md §5) and the body limit.
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { Books } from '../helpers/books.js';

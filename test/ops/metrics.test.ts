@@ -1,4 +1,4 @@
-// /metrics on the API and on the worker (docs/metrics.md): the named series
+// /metrics on the API and on the worker (docs/operating/metrics.md): the named series
 // are there after traffic, labelled by route template, and values move.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// GET /readyz (docs/http-api.md §12.1) on an API with a Redis of its own, which
+// GET /readyz (docs/reference/http-api.md §12.1) on an API with a Redis of its own, which
 // the test stops and starts while MongoDB stays up.
 import { expect } from 'chai';
 import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';

@@ -1,4 +1,4 @@
-// The job queues on a real Redis Cluster (docs/scaling.md): three masters and
+// The job queues on a real Redis Cluster (docs/operating/scaling.md): three masters and
 // three replicas from the Debian redis-server on loopback ports, an API and a
 // worker process started with REDIS_URL=redis+cluster://… and a hash-tagged
 // QUEUE_PREFIX. A staging, a review and an apply go through it; then the

@@ -1,4 +1,4 @@
-// Two worker processes on one queue (docs/scaling.md): they share the load,
+// Two worker processes on one queue (docs/operating/scaling.md): they share the load,
 // and when one is killed mid-job the other finishes that job, once.
 import { expect } from 'chai';
 import { REVERSAL, request, reversePath, reversibleEntries, stagedCount, untilAnswered } from './fixtures.js';

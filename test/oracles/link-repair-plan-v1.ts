@@ -1,7 +1,7 @@
 // Frozen copy of planLinkRepair before the 100k speed-up (issue #19): the oracle
 // test/unit/link-repair-oracle.test.ts compares the current rule against.
 // Not to be edited.
-// FIFO ledger ↔ bank link repair (docs/http-api.md §8): scope, frozen links, the FIFO
+// FIFO ledger ↔ bank link repair (docs/reference/http-api.md §8): scope, frozen links, the FIFO
 // target, the diff into move/link/unlink actions, blockers, and the plan a
 // bookkeeper approves. Pure: the worker loads the books, this decides. The
 // same books give the same plan whatever the order of the input arrays.
@@ -109,7 +109,7 @@ export function repairScopeKey(bankAccountId: string, counterpartyId: string): s
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
 
-/** Plan the repair of one account + counterparty (docs/http-api.md §8 steps 1–4). */
+/** Plan the repair of one account + counterparty (docs/reference/http-api.md §8 steps 1–4). */
 export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   const scope = readScope(input);
   const blockers = findBlockers(scope, input.account.currency, input.counterparty_id);

@@ -1,4 +1,4 @@
-// The atomic primitives of docs/reliability.md "Atomic primitives", raced
+// The atomic primitives of docs/operating/reliability.md "Atomic primitives", raced
 // against the real store (FerretDB 1.24 in the test stack, where a filtered
 // update or delete is a read then a write by `_id`): each race runs ROUNDS
 // times and must lose or double no write.

@@ -1,5 +1,5 @@
 // The store side of the materialized duplicate overview
-// (shared/storage/duplicate-overview.ts, docs/duplicate-overview.md), on the
+// (shared/storage/duplicate-overview.ts, docs/design/duplicate-overview.md), on the
 // real store: one computation per inbox version however many readers ask at
 // once, an abandoned claim taken over, a live one waited for.
 import { expect } from 'chai';

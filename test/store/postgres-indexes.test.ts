@@ -140,7 +140,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'idempotency-key _id', collection: 'idempotency_keys', where: [['_id', keyDoc._id]], run: () => claimKey(db, keyDoc, new Date()) },
       { name: 'staged operation by _id', collection: 'staged_operations', where: [['_id', operationId], ['org_id', orgId]], run: () => findStagedOperation(db, orgId, operationId) },
       { name: 'inbox by org', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'open']], run: () => findGroupableInboxDocuments(db, orgId) },
-      // The book reads (docs/book-reads.md): every page and figure query.
+      // The book reads (docs/reference/book-reads.md): every page and figure query.
       { name: 'book reads: accounts of an org', collection: 'bank_accounts', where: [['org_id', orgId]], run: () => listAccounts(db, orgId) },
       { name: 'book reads: amounts of an account', collection: 'bank_transactions', where: [['org_id', orgId], ['bank_account_id', account]], run: () => accountAmounts(db, orgId, account) },
       {

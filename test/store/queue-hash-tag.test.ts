@@ -1,4 +1,4 @@
-// BullMQ under a hash-tagged QUEUE_PREFIX (docs/scaling.md): every key of a
+// BullMQ under a hash-tagged QUEUE_PREFIX (docs/operating/scaling.md): every key of a
 // queue carries the same `{tag}`, so on Redis Cluster they hash to one slot
 // and BullMQ's multi-key Lua scripts run. Checked on the real Redis: a job
 // goes round trip, and every key the queue wrote has the tag.

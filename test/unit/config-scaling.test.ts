@@ -1,4 +1,4 @@
-// The configuration that scaling out relies on (docs/scaling.md, docs/indexes.md).
+// The configuration that scaling out relies on (docs/operating/scaling.md, docs/indexes.md).
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 

@@ -1,6 +1,6 @@
 // The tables in the docs are the code's: the error codes of shared/errors.ts
-// and the variables of shared/config.ts, as README.md and docs/http-api.md
-// show them. `npm run docs:tables` rewrites them; these tests fail when a
+// and the variables of shared/config.ts, as docs/reference/error-codes.md,
+// docs/reference/http-api.md and docs/reference/configuration.md show them. `npm run docs:tables` rewrites them; these tests fail when a
 // document and the code differ.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
     }
   }
 
-  for (const path of ['README.md', 'docs/http-api.md']) {
+  for (const path of ['docs/reference/error-codes.md', 'docs/reference/http-api.md']) {
     it(`${path}: the error-code table lists every code of shared/errors.ts with its status and retryable flag, and no other`, () => {
       const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [code, status, retryable]);
       const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [`\`${code}\``, String(spec.status), spec.retryable ? 'yes' : 'no']);
@@ -40,8 +40,8 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
     });
   }
 
-  it('README.md: the configuration table names every declared variable with the default loadConfig applies', () => {
-    const listed = rows(readBlock(read('README.md'), 'config') ?? '');
+  it('docs/reference/configuration.md: the configuration table names every declared variable with the default loadConfig applies', () => {
+    const listed = rows(readBlock(read('docs/reference/configuration.md'), 'config') ?? '');
     expect(listed.map((r) => r[0])).to.deep.equal(Object.values(CONFIG_VARIABLES).map((v) => `\`${v.env}\``));
     const applied = loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:27017/books', REDIS_URL: 'redis://127.0.0.1:6379' });
     for (const [field, variable] of Object.entries(CONFIG_VARIABLES)) {
@@ -64,7 +64,7 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
   });
 
   it('notices a table that differs from the code', () => {
-    const text = withFreshBlocks(read('README.md'), ['error-codes']);
+    const text = withFreshBlocks(read('docs/reference/error-codes.md'), ['error-codes']);
     const changed = text.replace('| `forbidden` | 403 | no |', '| `forbidden` | 404 | no |');
     expect(changed).to.not.equal(text);
     expect(withFreshBlocks(changed, ['error-codes'])).to.equal(text);

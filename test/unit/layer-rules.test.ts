@@ -1,4 +1,4 @@
-// The layer rules of eslint.config.js (docs/architecture.md "Layout and import rules"):
+// The layer rules of eslint.config.js (docs/design/architecture.md "Layout and import rules"):
 // each check plants one forbidden import in an in-memory copy of a real file
 // (ESLint's lintText with that file's path, so the resolver and the cycle
 // check see the rest of the tree as it is) and proves the lint fails on it;

@@ -1,4 +1,4 @@
-// docs/http-api.md §8: the FIFO ledger ↔ bank link repair, one rule per test, with
+// docs/reference/http-api.md §8: the FIFO ledger ↔ bank link repair, one rule per test, with
 // the books built inline and the exact plan written out.
 import { expect } from 'chai';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
@@ -81,7 +81,7 @@ function summary(s: Partial<LinkRepairPlan['summary']>): LinkRepairPlan['summary
 
 // ---------------------------------------------------------------------------
 
-describe('link repair (docs/http-api.md §8)', () => {
+describe('link repair (docs/reference/http-api.md §8)', () => {
   describe('scope', () => {
     it('walks only transactions of this account and counterparty booked on or before as_of', () => {
       const plan = stagedPlan({

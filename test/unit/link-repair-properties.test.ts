@@ -1,4 +1,4 @@
-// Properties of the FIFO walk and the link repair (docs/http-api.md §8, §13.2.2) over
+// Properties of the FIFO walk and the link repair (docs/reference/http-api.md §8, §13.2.2) over
 // random small books: allocations stay within amounts and capacities,
 // applying a plan and planning again gives `noop`, and the input order never
 // changes the plan.
@@ -111,7 +111,7 @@ const booksArb: fc.Arbitrary<LinkRepairInput> = fc
   });
 
 // ---------------------------------------------------------------------------
-// An independent reading of the scope (docs/http-api.md §8), and the apply step (§5.5).
+// An independent reading of the scope (docs/reference/http-api.md §8), and the apply step (§5.5).
 
 function inScopeEntries(books: LinkRepairInput): Map<string, number> {
   const open = new Map<string, number>();

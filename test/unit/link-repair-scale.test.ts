@@ -241,7 +241,7 @@ const asEntry = (e: FileEntry): LedgerEntry => ({ version: 1, reversal_of: null,
 const asTransaction = (t: FileTransaction): BankTransaction => ({ version: 1, reconciliation_id: null, ...t });
 const asLink = (l: FileLink): BankLink => ({ version: 1, ...l });
 
-/** What the worker loads for one repair (docs/http-api.md §8, the caller's contract). */
+/** What the worker loads for one repair (docs/reference/http-api.md §8, the caller's contract). */
 function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   const entries = books.ledger_entries.map(asEntry);
   const entryById = new Map(entries.map((e) => [e.id, e]));
@@ -272,7 +272,7 @@ function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   return inputs;
 }
 
-/** docs/http-api.md §10 invoice number normalisation, as far as the demo data needs it. */
+/** docs/reference/http-api.md §10 invoice number normalisation, as far as the demo data needs it. */
 const invoiceKey = (n: string): string => n.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '').replace(/^0+/, '');
 
 describe('demo books generator', () => {

@@ -1,5 +1,5 @@
 // The worker's /metrics and /healthz have no authentication: loopback unless
-// the operator sets WORKER_METRICS_HOST (docs/metrics.md).
+// the operator sets WORKER_METRICS_HOST (docs/operating/metrics.md).
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../../shared/config.js';

@@ -1,7 +1,7 @@
-// A page of the inbox duplicate overview (docs/http-api.md §10). Read only
+// A page of the inbox duplicate overview (docs/reference/http-api.md §10). Read only
 // from the inbox's point of view: the page comes from the overview
 // materialized for the current inbox version, which the first reader of a new
-// version computes once for everyone (docs/duplicate-overview.md).
+// version computes once for everyone (docs/design/duplicate-overview.md).
 //
 // One recompute per version, shared by concurrent readers: the first reader
 // to find no overview for (org, version) inserts `{_id: ORG:VERSION, state:

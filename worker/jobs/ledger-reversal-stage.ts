@@ -1,4 +1,4 @@
-// A ledger reversal (docs/http-api.md, reversal stage): load the entry, its
+// A ledger reversal (docs/reference/http-api.md, reversal stage): load the entry, its
 // links and their transactions; decide by the pure rule. Whoever holds the
 // scope is read only when it can change the answer (the pending gate,
 // worker/operation/staging-job.ts).

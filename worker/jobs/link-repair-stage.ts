@@ -1,4 +1,4 @@
-// A FIFO ledger ↔ bank link repair (docs/http-api.md, link repair stage).
+// A FIFO ledger ↔ bank link repair (docs/reference/http-api.md, link repair stage).
 // Only the scope is read, each read an indexed equality whatever the org's
 // size (shared/storage/repair-scope-read.ts): the account's transactions with
 // the counterparty, the counterparty's entries, the links of both, and the

@@ -1,4 +1,4 @@
-// A bank reconciliation (docs/http-api.md, reconcile stage). Reads are indexed
+// A bank reconciliation (docs/reference/http-api.md, reconcile stage). Reads are indexed
 // and selective: the account, the requested transactions by `_id`, their
 // links, and the account's unreconciled ids up to the statement end (for the
 // left-out count); nothing else of the account is loaded.

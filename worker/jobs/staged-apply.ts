@@ -1,4 +1,4 @@
-// POST /staged-operations/{id}/apply as a job (docs/staged-lifecycle.md
+// POST /staged-operations/{id}/apply as a job (docs/design/staged-lifecycle.md
 // "Apply"), on the lifecycle frame (worker/operation/lifecycle-job.ts: load →
 // decide (pure) → commit); this file is apply's commit. Only an approved operation is
 // applied, once: its preconditions are checked (any version changed → stale,

@@ -1,4 +1,4 @@
-// POST /staged-operations/{id}/approve as a job: staged → approved (docs/staged-lifecycle.md),
+// POST /staged-operations/{id}/approve as a job: staged → approved (docs/design/staged-lifecycle.md),
 // on the lifecycle frame (worker/operation/lifecycle-job.ts).
 import { lifecycleJob } from '../operation/lifecycle-job.js';
 

@@ -1,4 +1,4 @@
-// Running an apply journal to its end (docs/staged-lifecycle.md "Crash
+// Running an apply journal to its end (docs/design/staged-lifecycle.md "Crash
 // safety"). The journal was stored on the operation before the first write;
 // whoever holds the operation's apply lease makes the writes from `done` on,
 // recording progress after each. Writes are idempotent, so a job that died

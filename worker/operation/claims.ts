@@ -1,5 +1,5 @@
 // The transition claims of a staged operation, as the worker uses them
-// (docs/staged-lifecycle.md; storage: transitionStatus in
+// (docs/design/staged-lifecycle.md; storage: transitionStatus in
 // shared/storage/staged-operation-status.ts is the one function that writes a
 // claim). A job's claim is its own by its server-made id (the BullMQ job id);
 // a job that lost a claim reads what the winner left, and writes it from the
@@ -25,7 +25,7 @@ export async function expireOperation(
 
 /**
  * How long after its claim the winner of a transition has to write it
- * before others roll the claim forward (docs/reliability.md "Recovery
+ * before others roll the claim forward (docs/operating/reliability.md "Recovery
  * bounds"). The winner writes right after its claim, in milliseconds.
  */
 export const CLAIM_WAIT_MS = 5_000;

@@ -1,4 +1,4 @@
-// The commit step of every staging job (docs/http-api.md "Pending
+// The commit step of every staging job (docs/reference/http-api.md "Pending
 // conflicts"): a staged decision takes its scope locks, then inserts the
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after

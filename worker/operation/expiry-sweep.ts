@@ -1,4 +1,4 @@
-// Expiry by the repeatable maintenance job (docs/staged-lifecycle.md
+// Expiry by the repeatable maintenance job (docs/design/staged-lifecycle.md
 // "Expiry"; FerretDB has no TTL indexes): every staged or approved operation
 // past its expires_at becomes `expired`, as a compare-and-set like any other
 // transition, and its locks go with it. An apply under way never expires.

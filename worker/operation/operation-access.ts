@@ -1,5 +1,5 @@
 // Loading the staged operation a review or apply job acts on, as its caller
-// may see it (docs/staged-lifecycle.md "Who sees what"): the creator, or an
+// may see it (docs/design/staged-lifecycle.md "Who sees what"): the creator, or an
 // actor holding staged:approve in the org. Anyone else, and other orgs, get
 // 404 — existence does not leak.
 import { mayView } from '../../shared/domain/staged-transitions.js';

@@ -1,4 +1,4 @@
-// Recovery without a caller (docs/reliability.md "Recovery bounds"), run by
+// Recovery without a caller (docs/operating/reliability.md "Recovery bounds"), run by
 // the worker's repeatable `recover-operations` job every RECOVERY_SWEEP_MS:
 //  - a transition claim whose job died before writing it (e.g. approved →
 //    applying claimed, the journal never stored) is rolled forward once it is

@@ -1,4 +1,4 @@
-// Webhook delivery in the worker (docs/webhooks.md): its own BullMQ queue,
+// Webhook delivery in the worker (docs/reference/webhooks.md): its own BullMQ queue,
 // `webhooks`. A repeatable `dispatch` job (every WEBHOOK_DISPATCH_EVERY_MS)
 // looks for endpoints behind their organisation's feed and adds one `drain`
 // job per such endpoint, with the endpoint's id as the job id: BullMQ keeps

@@ -1,4 +1,4 @@
-// Delivering one endpoint's events (docs/webhooks.md "Delivery"): in
+// Delivering one endpoint's events (docs/reference/webhooks.md "Delivery"): in
 // sequence order, one at a time; the first that fails stops the drain and is
 // retried after its back-off, and nothing after it goes before it does (or
 // is given up after WEBHOOK_MAX_ATTEMPTS). Progress is stored on the

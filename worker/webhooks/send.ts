@@ -1,4 +1,4 @@
-// One delivery attempt (docs/webhooks.md "Delivery"): POST the raw JSON with
+// One delivery attempt (docs/reference/webhooks.md "Delivery"): POST the raw JSON with
 // the event id and signature headers; a 2xx within the time-out is
 // delivered, anything else (another status, a redirect, which is never
 // followed, a time-out, a refused address) is a failed attempt. Unless

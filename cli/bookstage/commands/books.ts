@@ -1,5 +1,5 @@
 // bookstage accounts|transactions|entries|counterparties|documents → the book
-// reads (docs/book-reads.md): list (one page, --all for every page) and show.
+// reads (docs/reference/book-reads.md): list (one page, --all for every page) and show.
 import type { Command } from 'commander';
 import { query, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
 import type { Io } from '../io.js';

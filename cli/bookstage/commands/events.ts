@@ -1,6 +1,6 @@
 // bookstage events list|tail → GET /api/v1/cli/events, and
 // bookstage webhooks add|list|remove|deliveries → /api/v1/cli/webhook-endpoints…
-// (docs/webhooks.md). `events tail --forward-to URL` follows the feed and
+// (docs/reference/webhooks.md). `events tail --forward-to URL` follows the feed and
 // POSTs each event to a local URL signed like a real delivery, with a secret
 // it prints, as `stripe listen` does.
 import { randomBytes } from 'node:crypto';

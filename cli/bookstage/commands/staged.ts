@@ -1,5 +1,5 @@
 // bookstage staged list|show|approve|reject|apply → /api/v1/cli/staged-operations…
-// (the review and apply contract: docs/staged-lifecycle.md). approve, reject
+// (the review and apply contract: docs/design/staged-lifecycle.md). approve, reject
 // and apply are jobs on the server, with the staging calls' Idempotency-Key,
 // Prefer: wait and 202 rules, so they share runStaging.
 import type { Command } from 'commander';

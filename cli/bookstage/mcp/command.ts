@@ -1,4 +1,4 @@
-// `bookstage mcp`: the MCP server over stdio (docs/mcp.md). stdout carries
+// `bookstage mcp`: the MCP server over stdio (docs/guide/agents.md). stdout carries
 // MCP messages only; everything else (start-up, retries) goes to stderr.
 import type { Command } from 'commander';
 import { resolveProfile } from '../config.js';

@@ -1,4 +1,4 @@
-// The MCP server of `bookstage mcp` (docs/mcp.md): the SDK's McpServer, with
+// The MCP server of `bookstage mcp` (docs/guide/agents.md): the SDK's McpServer, with
 // tools registered on its underlying Server as raw JSON Schemas (McpServer's
 // registerTool takes zod schemas only, and the tools' schemas must be the
 // API's own), and the staged-operation resource template registered on

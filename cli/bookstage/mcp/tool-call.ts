@@ -4,7 +4,7 @@
 // into their headers), send it with the CLI's HTTP client, and answer the
 // tool result. A staging call without a key gets one per tool call, reused by
 // the client's own retries on network errors and 503, so a retry never stages
-// twice (docs/http-api.md §6.2).
+// twice (docs/reference/http-api.md §6.2).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { compile, type Validator } from '../../../shared/schemas/validator.js';

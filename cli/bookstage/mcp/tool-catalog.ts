@@ -1,4 +1,4 @@
-// The MCP tools of `bookstage mcp` (docs/mcp.md): one per API call, named
+// The MCP tools of `bookstage mcp` (docs/guide/agents.md): one per API call, named
 // for what it does, each bound to its route in shared/contract/routes.ts
 // by the route's operation name, so that its schemas are the API's own.
 // Review and apply are off unless a person starts the server with
@@ -35,7 +35,7 @@ function route(operation: string): RouteContract {
 
 const PAGED = 'Pass next_cursor back as cursor (with the same filters) for the next page; null means the last page. Amounts are integer minor units.';
 
-/** The book reads (docs/book-reads.md): how an agent finds the ids the staging tools take. */
+/** The book reads (docs/reference/book-reads.md): how an agent finds the ids the staging tools take. */
 function bookReadTools(): ToolSpec[] {
   const read = (name: string, title: string, operation: string, description: string): ToolSpec => ({ name, title, description: `Read-only. ${description} Ids of other organisations answer not_found.`, route: route(operation), gate: null, annotations: READ });
   return [

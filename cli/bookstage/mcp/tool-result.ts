@@ -1,4 +1,4 @@
-// An API answer as an MCP tool result (docs/mcp.md "Results"):
+// An API answer as an MCP tool result (docs/guide/agents.md "Results"):
 // structuredContent is the envelope's `data` with `request_id` and
 // `warnings` beside its fields, or, for a refusal, the envelope's `error`
 // with `request_id` and `isError: true`, so the agent reads the code and

@@ -3,17 +3,17 @@
 // with). Input: the route's path, query and body properties in one object,
 // plus `idempotency_key` and `wait_seconds` for the calls that take those
 // headers. Output: the route's `data` schemas with `request_id` and
-// `warnings` beside the fields, or a refusal (docs/mcp.md "Results").
+// `warnings` beside the fields, or a refusal (docs/guide/agents.md "Results").
 import { errorEnvelopeSchema, warningSchema } from '../../../shared/schemas/envelope.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { RouteContract } from '../../../shared/contract/routes.js';
 
 type Schema = Record<string, unknown>;
 
-/** MCP hosts commonly give a tool call 60 s; the server's own wait stays below that (docs/mcp.md). */
+/** MCP hosts commonly give a tool call 60 s; the server's own wait stays below that (docs/guide/agents.md). */
 export const MAX_WAIT_SECONDS = 50;
 
-/** The Idempotency-Key header as a tool argument (docs/http-api.md §6.2). */
+/** The Idempotency-Key header as a tool argument (docs/reference/http-api.md §6.2). */
 export const idempotencyKeySchema = {
   type: 'string',
   minLength: 1,
@@ -23,7 +23,7 @@ export const idempotencyKeySchema = {
     + 'Without one, the server makes one per call and reuses it only for its own retries.',
 } as const;
 
-/** Prefer: wait=N as a tool argument (docs/http-api.md §6.4). */
+/** Prefer: wait=N as a tool argument (docs/reference/http-api.md §6.4). */
 export const waitSecondsSchema = {
   type: 'integer',
   minimum: 0,

@@ -1,5 +1,5 @@
 // The `data` of the answers the readable output knows, typed with the
-// domain's own result types (README "The HTTP API"; the schemas in
+// domain's own result types (docs/reference/http-api.md "Walk-through by example"; the schemas in
 // shared/schemas/ describe the same shapes). An envelope's `data` arrives as
 // parsed JSON of unknown shape: the guards below pick a shape by the fields
 // that tell the answers apart, and a renderer then reads the rest as the API

@@ -1,4 +1,4 @@
-// The book reads (docs/book-reads.md) as readable tables: amounts with their
+// The book reads (docs/reference/book-reads.md) as readable tables: amounts with their
 // currency, dates, names. Chosen by the envelope's operation.
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';

@@ -1,5 +1,5 @@
 // The three plans a staged operation can hold, as a bookkeeper reads them
-// (plan shapes: README "The HTTP API" and shared/schemas/staging-results.ts).
+// (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
 import { isReconcilePlan, isRepairPlan, isReversalPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan } from './answer-data.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';

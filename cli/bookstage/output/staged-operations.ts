@@ -24,7 +24,7 @@ export function renderStagedOperation(style: Style, op: StagedOperationDetail): 
   return out;
 }
 
-/** Once apply ended (docs/staged-lifecycle.md "Apply"): what it wrote, or the error it recorded. */
+/** Once apply ended (docs/design/staged-lifecycle.md "Apply"): what it wrote, or the error it recorded. */
 function renderResult(style: Style, result: StagedOperationDetail['result'] | undefined): string {
   if (result === undefined || result === null) return '';
   let out = `Result: ${style.bold(String(result.status))} at ${result.at} by ${result.by}\n`;

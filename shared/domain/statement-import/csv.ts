@@ -1,5 +1,5 @@
 // Bank CSV exports, read with csv-parse under a column mapping the caller
-// gives (docs/statement-import.md "CSV"): columns named by their header text
+// gives (docs/guide/statement-import.md "CSV"): columns named by their header text
 // or by 1-based position. A CSV names no account and no balances: it is one
 // statement in the bank account's currency unless a currency column says
 // otherwise.

@@ -1,4 +1,4 @@
-// The one statement model every format is read into (docs/statement-import.md).
+// The one statement model every format is read into (docs/guide/statement-import.md).
 // Money is integer minor units in the currency's exponent; dates are ISO days.
 import type { IsoDate } from '../books.js';
 

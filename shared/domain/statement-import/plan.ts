@@ -1,4 +1,4 @@
-// The statement import decision (docs/statement-import.md): which statements
+// The statement import decision (docs/guide/statement-import.md): which statements
 // of a parsed file belong to the account, which entries are new and which are
 // already on the books (the two duplicate rules), and the plan a bookkeeper
 // approves. Pure: the worker parses the file and loads the books, this decides.

@@ -1,0 +1,86 @@
+// Local links of the Markdown docs (README.md, docs/**/*.md, bench/README.md):
+// each must name an existing file and, with a #fragment, an existing heading
+// of that file (GitHub's heading ids). Checked by test/unit/docs-links.test.ts.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+/** GitHub's id of a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingSlug(heading: string): string {
+  return heading
+    .replace(/`/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The heading ids of a Markdown text (repeats get -1, -2, … as on GitHub); fenced code is skipped. */
+export function headingIds(text: string): Set<string> {
+  const ids = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const slug = headingSlug(m[1]!);
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    ids.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return ids;
+}
+
+/** Link targets of a Markdown text, fenced code and inline code left out. */
+export function linkTargets(text: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) { fenced = !fenced; continue; }
+    if (fenced) continue;
+    const bare = line.replace(/`[^`]*`/g, '');
+    for (const m of bare.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push(m[1]!);
+    for (const m of bare.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/g)) out.push(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * The broken local links of one document, as "target: why". External links
+ * (a scheme such as https: or mailto:) are not checked.
+ * `read` and `exists` default to the file system (tests pass their own).
+ */
+export function brokenLinks(
+  file: string,
+  text: string,
+  exists: (path: string) => boolean = existsSync,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): string[] {
+  const broken: string[] = [];
+  for (const target of linkTargets(text)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    const [pathPart, fragment] = target.split('#', 2) as [string, string | undefined];
+    const path = pathPart === '' ? file : join(dirname(file), decodeURIComponent(pathPart));
+    if (pathPart !== '' && !exists(path)) { broken.push(`${target}: no file ${path}`); continue; }
+    if (fragment === undefined || fragment === '' || !path.endsWith('.md')) continue;
+    const ids = headingIds(path === file ? text : read(path));
+    if (!ids.has(decodeURIComponent(fragment).toLowerCase())) broken.push(`${target}: no heading #${fragment} in ${path}`);
+  }
+  return broken;
+}
+
+/** README.md, bench/README.md and every docs/**\/*.md, relative to root. */
+export function markdownDocs(root: string): string[] {
+  const out = ['README.md', 'bench/README.md'].filter((p) => existsSync(join(root, p)));
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith('.md')) out.push(relative(root, full));
+    }
+  };
+  walk(join(root, 'docs'));
+  return out;
+}
