@@ -11,7 +11,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Layer rules (docs/architecture.md "Layout and import rules"): each zone forbids the
+// Layer rules (docs/design/architecture.md "Layout and import rules"): each zone forbids the
 // files under `target` to import anything under `from` except `except`
 // (paths relative to `from`). Packages (node_modules) are allowed where a
 // zone forbids "everything else".
@@ -20,30 +20,30 @@ const LAYER_ZONES = [
   {
     target: './shared/domain', from: './',
     except: ['./shared/domain', './shared/contract', ...LEAF],
-    message: 'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/architecture.md).',
+    message: 'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/design/architecture.md).',
   },
   {
     target: './shared/schemas', from: './',
     except: ['./shared/schemas', './shared/contract', './shared/domain', ...LEAF],
-    message: 'shared/schemas imports only shared/contract and shared/domain (docs/architecture.md).',
+    message: 'shared/schemas imports only shared/contract and shared/domain (docs/design/architecture.md).',
   },
   {
     target: './shared/contract', from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
-    message: 'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/architecture.md).',
+    message: 'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/design/architecture.md).',
   },
   {
     target: './shared/queue', from: ['./shared/domain', './shared/storage', './api', './worker'],
-    message: 'shared/queue states job inputs and answers in contract and schema types (docs/architecture.md).',
+    message: 'shared/queue states job inputs and answers in contract and schema types (docs/design/architecture.md).',
   },
   {
     target: './shared/storage', from: ['./shared/queue', './api', './worker'],
-    message: 'shared/storage never imports the queue, the API or the worker (docs/architecture.md).',
+    message: 'shared/storage never imports the queue, the API or the worker (docs/design/architecture.md).',
   },
-  { target: './api', from: './worker', message: 'The API never imports the worker (docs/architecture.md).' },
-  { target: './worker', from: './api', message: 'The worker never imports the API (docs/architecture.md).' },
+  { target: './api', from: './worker', message: 'The API never imports the worker (docs/design/architecture.md).' },
+  { target: './worker', from: './api', message: 'The worker never imports the API (docs/design/architecture.md).' },
   {
     target: './web', from: './', except: ['./web', './shared/contract', './node_modules'],
-    message: 'The review page imports only shared/contract, and only with `import type` (docs/review-page.md).',
+    message: 'The review page imports only shared/contract, and only with `import type` (docs/guide/review-page.md).',
   },
 ];
 
@@ -77,7 +77,7 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
-  // Layer rules (docs/architecture.md "Layout and import rules"): who may import whom, and no
+  // Layer rules (docs/design/architecture.md "Layout and import rules"): who may import whom, and no
   // import cycles. eslint-plugin-import-x resolves the `.js` specifiers to the
   // TypeScript sources with eslint-import-resolver-typescript.
   {
