@@ -12,6 +12,7 @@ import { API_ROUTES, type RouteContract } from '../../shared/contract/routes.js'
 import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import { revokeToken, createToken } from '../../shared/storage/api-tokens.js';
 import { stack } from '../helpers/stack.js';
+import { call } from '../helpers/http.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
 import { orgFixture, type OrgFixture } from './org-fixture.js';
 
@@ -100,7 +101,7 @@ const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.sho
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
 const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
 /** Org a's webhook endpoint, made in `before`. */
-const aEndpoint = '';
+let aEndpoint = '';
 
 describe('abuse: authorisation matrix', function () {
   this.timeout(120_000);
@@ -110,6 +111,12 @@ describe('abuse: authorisation matrix', function () {
   before(async () => {
     a = await orgFixture();
     b = await orgFixture();
+    // The tests' stack allows http webhook URLs on loopback (WEBHOOK_ALLOW_INSECURE); nothing listens there, nothing is delivered by these tests.
+    const created = await call<{ id: string }>('POST', '/api/v1/cli/webhook-endpoints', {
+      token: a.alice, body: { url: 'http://127.0.0.1:9/authorisation-matrix', event_types: ['staged_operation.applied'], description: 'authorisation matrix' },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    aEndpoint = created.body.data.id;
   });
 
   it('covers every authenticated route of the API contract', () => {
