@@ -10,7 +10,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
-import { sweepDeadLocks } from '../shared/storage/scope-lock-sweep.js';
+import { sweepDeadLocks } from '../shared/storage/plan-lock-sweep.js';
 import { sweepEvents } from '../shared/storage/events.js';
 import { sweepDeliveries } from '../shared/storage/webhook-endpoints.js';
 import { expireDueOperations } from './operation/expiry-sweep.js';

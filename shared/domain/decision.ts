@@ -7,7 +7,7 @@ import type { Warning } from '../warnings.js';
 import type { Precondition } from './books.js';
 
 /** The plan locks a staged plan claims (docs/reference/http-api.md §6.3): its scope key and every entry and transaction it touches. */
-export interface ScopeClaim {
+export interface PlanLockClaim {
   /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
   scope_key: string;
   entry_ids: string[];
@@ -26,7 +26,7 @@ export interface StagedDecision<Plan> {
   outcome: 'staged';
   plan: Plan;
   plan_hash: string;
-  claim: ScopeClaim;
+  claim: PlanLockClaim;
   preconditions: Precondition[];
   warnings: Warning[];
 }

@@ -7,7 +7,7 @@ import { compareIds, openAmountMinor } from './books.js';
 import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
 import type { Decision } from './decision.js';
 import { CanonicalHasher, canonicalJson, canonicalString } from './plan-hash.js';
-import type { ScopeClaim } from './scope.js';
+import type { PlanLockClaim } from './scope.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -97,7 +97,7 @@ export type LinkRepairOutcome =
       blockers: LinkRepairBlocker[];
       plan: LinkRepairPlan;
       plan_hash: string;
-      claim: ScopeClaim;
+      claim: PlanLockClaim;
       /** Sorted by collection, then id; the caller adds the org's version. */
       preconditions: Precondition[];
     };
@@ -181,7 +181,7 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
 // with positions and parallel arrays indexed by them, and the output's
 // objects are the only ones built per record.
 
-interface Scope {
+interface RecordSet {
   /** Every passed transaction once (the fresher of duplicates), in input order: "positions". */
   transactions: BankTransaction[];
   /** Positions of in-scope unreconciled transactions, in FIFO order (booking_date, id). */
@@ -211,7 +211,7 @@ interface Scope {
   preconditions: Precondition[];
 }
 
-function readScope(input: LinkRepairInput): Scope {
+function readScope(input: LinkRepairInput): RecordSet {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
   const transactionAt = new Map<string, number>();
   const transactions = uniqueRecords(input.transactions, transactionAt);
@@ -340,7 +340,7 @@ function appendPreconditions(
 // ---------------------------------------------------------------------------
 // Step 4 (checked first): blockers, in contract order, ids sorted.
 
-function findBlockers(scope: Scope, currency: string, counterpartyId: string): LinkRepairBlocker[] {
+function findBlockers(scope: RecordSet, currency: string, counterpartyId: string): LinkRepairBlocker[] {
   const blockers: LinkRepairBlocker[] = [];
   const add = (code: LinkRepairBlockerCode, ids: string[]): void => {
     if (ids.length > 0) blockers.push({ code, ids: sortIds([...new Set(ids)]) });
@@ -385,7 +385,7 @@ interface Walk {
   uncovered: number;
 }
 
-function walkFifo(scope: Scope): Walk {
+function walkFifo(scope: RecordSet): Walk {
   const { transactions, walked, ranked } = scope;
   const inflowNeeds: number[] = [];
   const inflows: number[] = [];
@@ -449,7 +449,7 @@ function walkFifo(scope: Scope): Walk {
  * Append walked transaction `w`'s actions to `into`: moves, then new links,
  * then unlinks; and mark the entries they touch in `claimed` (by position).
  */
-function diffTransaction(scope: Scope, walk: Walk, w: number, into: RepairAction[], claimed: Uint8Array): void {
+function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAction[], claimed: Uint8Array): void {
   const { entries, ranked } = scope;
   const t = scope.walked[w]!;
   const transactionId = scope.transactions[t]!.id;
@@ -544,7 +544,7 @@ function diffTransaction(scope: Scope, walk: Walk, w: number, into: RepairAction
   }
 }
 
-/** A part of a link to release: the link (index into Scope.links), its entry's position, the amount. */
+/** A part of a link to release: the link (index into RecordSet.links), its entry's position, the amount. */
 interface Release {
   link: number;
   entry: number;
@@ -560,7 +560,7 @@ interface Need {
  * The common case, checked without building maps: one link per target pair,
  * each with the target amount, and no other link.
  */
-function matchesExactly(scope: Scope, links: readonly number[], walk: Walk, start: number, end: number): boolean {
+function matchesExactly(scope: RecordSet, links: readonly number[], walk: Walk, start: number, end: number): boolean {
   if (links.length !== end - start) return false;
   if (end - start > 8) {
     // why: one payment against thousands of invoices must not go quadratic.

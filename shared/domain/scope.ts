@@ -2,9 +2,9 @@
 // claims its scope key and every entry and transaction it touches; the
 // storage layer turns a claim into unique lock documents.
 import { compareIds } from './books.js';
-import { refused, type Decision, type ExistingDecision, type RefusedDecision, type ScopeClaim } from './decision.js';
+import { refused, type Decision, type ExistingDecision, type RefusedDecision, type PlanLockClaim } from './decision.js';
 
-export type { ScopeClaim };
+export type { PlanLockClaim };
 
 /** A pending staged operation that holds part of a scope. */
 export interface PendingHolder {

@@ -63,7 +63,7 @@ export interface StagedOperationDoc {
 /**
  * One per key a pending operation holds: `key` = `ORG:KEY` under a unique
  * index settles races; `_id` = `ORG:KEY#OPERATION` names the holder
- * (shared/storage/scope-locks.ts).
+ * (shared/storage/plan-locks.ts).
  */
 export interface ScopeLockDoc {
   _id: string;

@@ -11,7 +11,7 @@
 import type { Db, IndexSpecification } from 'mongodb';
 import { isFerretDb } from './where-in.js';
 import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
-import { upgradeOldLocks } from './scope-locks.js';
+import { upgradeOldLocks } from './plan-locks.js';
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
@@ -47,7 +47,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   inbox_documents: { indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'] },
   // status: the expiry and recovery sweeps (worker/maintenance.ts) read each status across orgs.
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
-  // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/scope-locks.ts).
+  // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/plan-locks.ts).
   scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], unique: [{ key: 1 }], equality: ['org_id', 'staged_operation_id', 'key'] },
   // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },

@@ -10,7 +10,7 @@ import { claimTransition } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
 import { collections } from './collections.js';
 import { afterTransition, eventView } from './events.js';
-import { releaseLocks } from './scope-locks.js';
+import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';

@@ -10,7 +10,7 @@ import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo, type FifoAllocation, type FifoItem } from '../../shared/domain/fifo-allocation.js';
 import type { Decision } from '../../shared/domain/decision.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import type { ScopeClaim } from '../../shared/domain/scope.js';
+import type { PlanLockClaim } from '../../shared/domain/scope.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -100,7 +100,7 @@ export type LinkRepairOutcome =
       blockers: LinkRepairBlocker[];
       plan: LinkRepairPlan;
       plan_hash: string;
-      claim: ScopeClaim;
+      claim: PlanLockClaim;
       /** Sorted by collection, then id; the caller adds the org's version. */
       preconditions: Precondition[];
     };
@@ -515,7 +515,7 @@ function summarise(actions: readonly RepairAction[], unallocated: number, uncove
   return summary;
 }
 
-function claimOf(input: LinkRepairInput, actions: readonly RepairAction[]): ScopeClaim {
+function claimOf(input: LinkRepairInput, actions: readonly RepairAction[]): PlanLockClaim {
   const entryIds = new Set<string>();
   const transactionIds = new Set<string>();
   for (const action of actions) {

@@ -26,7 +26,7 @@ import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js'
 import { accountAmounts, entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
-import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
+import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 

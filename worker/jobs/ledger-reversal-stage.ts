@@ -6,7 +6,7 @@ import { compareIds } from '../../shared/domain/books.js';
 import { decideReversal, reversalScopeKey, type ReversalBooks, type ReversalPlan } from '../../shared/domain/reversal-plan.js';
 import { utcDate } from '../../shared/domain/dates.js';
 import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
-import { lockKeys } from '../../shared/storage/scope-locks.js';
+import { lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
 import { stagingJob } from '../operation/staging-job.js';
 

@@ -5,7 +5,7 @@
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
-import { liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
+import { liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
 import { operationIdFor } from '../operation/commit-decision.js';
 import { stagingJob } from '../operation/staging-job.js';

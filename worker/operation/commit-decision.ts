@@ -12,7 +12,7 @@ import { recordTransition } from '../../shared/storage/audit-events.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { eventView } from '../../shared/storage/events.js';
-import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/scope-locks.js';
+import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';

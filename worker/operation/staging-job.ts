@@ -9,7 +9,7 @@ import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { JobContext } from '../job-context.js';
-import { liveHolders } from '../../shared/storage/scope-locks.js';
+import { liveHolders } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { commitDecision, operationIdFor, writtenAnswer } from './commit-decision.js';
 import { crashIf } from '../test-faults.js';

@@ -1,7 +1,7 @@
 // The maintenance sweep's share of scope locks (docs/design/staged-lifecycle.md
 // "Expiry"): remove every lock whose operation no longer holds it — the
 // operation is final, or never appeared (its staging job died between the two
-// writes; after a grace period, as liveHolders in scope-locks.ts).
+// writes; after a grace period, as liveHolders in plan-locks.ts).
 import type { Db } from 'mongodb';
 import { FINAL_STATUSES } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';

@@ -10,7 +10,7 @@
 // operation is final, expired, or never appeared (its job died between the
 // two writes) is dead and is cleared by whoever meets it.
 import type { Db } from 'mongodb';
-import type { PendingHolder, ScopeClaim } from '../domain/scope.js';
+import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
@@ -22,7 +22,7 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 /** The `_id` of `operationId`'s lock on `key` (`ORG:KEY`). */
 export const lockId = (key: string, operationId: string): string => `${key}#${operationId}`;
 
-export function lockKeys(orgId: string, claim: ScopeClaim): string[] {
+export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
   return [
     `${orgId}:${claim.scope_key}`,
     ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
@@ -60,7 +60,7 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
  * and goes on to take the rest, the other stops there and gives back only
  * what it took before it. No two racing claims can both lose.
  */
-export async function acquireLocks(db: Db, orgId: string, claim: ScopeClaim, operationId: string, planHash: string): Promise<boolean> {
+export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string): Promise<boolean> {
   const c = collections(db);
   const keys = [...lockKeys(orgId, claim)].sort();
   // The orphan timer counts from here: the moment the lock exists.
