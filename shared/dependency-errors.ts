@@ -14,6 +14,8 @@ export function unreachableDependency(err: unknown): Dependency | null {
   if (!(err instanceof Error)) return null;
   // ioredis: a command refused while disconnected, or retried past its limit.
   if (err.name === 'MaxRetriesPerRequestError' || /enableOfflineQueue|Connection is closed/.test(err.message)) return 'Redis';
+  // ioredis' Cluster client while a master fails over: redirections past its limit, no slot map, the cluster down.
+  if (err.name === 'ClusterAllFailedError' || /Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready|CLUSTERDOWN|TRYAGAIN/.test(err.message)) return 'Redis';
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'Redis';
   return null;

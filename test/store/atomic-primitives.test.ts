@@ -131,7 +131,7 @@ describe('atomic primitives on the real store', function () {
     const applying = (id: string, leaseUntil: string): StagedOperationDoc => ({
       _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: new Date().toISOString(),
       expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
-      input: {}, plan: {}, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
+      input: {}, plan: { ledger_entry_id: `le_${id}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
       apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-a', lease_until: leaseUntil, started_at: '', started_by: 'bob', request_id: 'req' },
     });
     await inLanes(ROUNDS, async (i) => {
