@@ -66,11 +66,16 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
       await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')));
     } finally {
       await s.killWorker();
+    }
+    // The second transaction changes while the apply is down (after the first write). The import
+    // lands before any worker runs again: a new worker's recovery sweep resumes a lapsed apply at
+    // once (docs/operating/reliability.md "Recovery bounds"), and would otherwise race the import.
+    const second = books.file.bank_transactions.find((t) => t.id === txns[1])!;
+    try {
+      await s.load({ ...books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
+    } finally {
       await s.startWorker();
     }
-    // The second transaction changes while the apply is down (after the first write).
-    const second = books.file.bank_transactions.find((t) => t.id === txns[1])!;
-    await s.load({ ...books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
 
     const res = await apply(who.bob, id, { prefer: 'wait=45' });
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
