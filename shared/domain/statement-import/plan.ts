@@ -9,7 +9,7 @@ import { refused, type Decision } from '../decision.js';
 import { planHash } from '../plan-hash.js';
 import { decideWithPending, type PendingHolder } from '../scope.js';
 import { warning, type Warning } from '../../warnings.js';
-import type { EntryDetail, ParsedStatement, ParsedStatementFile, StatementEntry, StatementFormat } from './model.js';
+import type { ParsedStatement, ParsedStatementFile, StatementEntry, StatementFormat } from './model.js';
 
 /** A transaction already on the account, as the duplicate rules read it. */
 export interface ExistingTransaction {
@@ -40,19 +40,8 @@ export interface StatementImportBooks {
 
 export type SkipReason = 'same_bank_reference' | 'same_fingerprint';
 
-export interface PlannedTransaction {
-  id: string;
-  booking_date: IsoDate;
-  value_date: IsoDate | null;
-  amount_minor: number;
-  currency: string;
-  bank_reference: string | null;
-  counterparty_name: string | null;
-  counterparty_iban: string | null;
-  counterparty_id: string | null;
-  remittance_info: string | null;
-  details: EntryDetail[];
-}
+/** A new bank transaction of the plan: the statement's entry as booked, with its deterministic id and matched counterparty. */
+export type PlannedTransaction = Omit<StatementEntry, 'pending'> & { id: string; counterparty_id: string | null };
 
 export interface SkippedEntry {
   booking_date: IsoDate;
