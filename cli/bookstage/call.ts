@@ -10,7 +10,7 @@ import { fieldOf, isList } from './output/answer-data.js';
 import { renderAnswer } from './output/answer.js';
 
 export interface CommonOptions { json?: boolean; profile?: string; retries?: number }
-export interface StagingOptions extends CommonOptions { body?: string; idempotencyKey?: string; wait?: number; follow?: boolean; timeout?: number }
+export interface StagingOptions extends CommonOptions { body?: string; idempotencyKey?: string; wait?: number; follow?: boolean; timeout?: number; dryRun?: boolean }
 export interface PagingOptions extends CommonOptions { limit?: number; cursor?: string; all?: boolean }
 
 const DEFAULT_RETRIES = 3;
@@ -53,6 +53,8 @@ export async function runRequest(request: Request, opts: CommonOptions & Pick<St
 
 /** A call that may answer 202: one Idempotency-Key for the invocation, Prefer: wait, and --follow. */
 export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>, opts: StagingOptions, io: Io): Promise<ExitCode> {
+  // A dry run stores nothing and needs no key (docs/reference/http-api.md §6.6): safe to repeat as it is.
+  if (opts.dryRun) return runDryRun(request, opts, io);
   const profile = resolveProfile(opts.profile, io.env);
   const key = opts.idempotencyKey ?? `bookstage-cli-${randomUUID()}`;
   const full: Request = { ...request, idempotencyKey: key, waitSeconds: opts.wait };
@@ -64,6 +66,15 @@ export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'wait
     // Final for that job, but the same key retried later is a new attempt (docs/reference/http-api.md §6.2).
     if (answer.envelope?.error?.code === 'job_failed') io.err(`The job failed for good. Retrying the same command with --idempotency-key ${key} starts a new attempt.\n`);
   }
+  return exitCodeFor(answer.status, answer.envelope?.data);
+}
+
+async function runDryRun(request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>, opts: StagingOptions, io: Io): Promise<ExitCode> {
+  const profile = resolveProfile(opts.profile, io.env);
+  const path = `${request.path}${request.path.includes('?') ? '&' : '?'}dry_run=true`;
+  let answer = await sendOrFail(profile, { ...request, path, waitSeconds: opts.wait }, retryPolicy(opts, io, undefined));
+  if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
+  print(io, answer, opts.json);
   return exitCodeFor(answer.status, answer.envelope?.data);
 }
 

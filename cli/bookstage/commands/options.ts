@@ -17,13 +17,15 @@ export function withCommon(cmd: Command): Command {
     .option('--retries <n>', 'retries on network failures and retryable answers, with back-off', nonNegative('--retries'));
 }
 
-export function withStaging(cmd: Command): Command {
-  return withCommon(cmd)
+/** The options of a call that may answer 202; a staging call (not a review or apply: `dryRun: false`) also takes --dry-run. */
+export function withStaging(cmd: Command, { dryRun = true }: { dryRun?: boolean } = {}): Command {
+  withCommon(cmd)
     .option('--body <file>', 'the whole JSON request body from a file, or - for stdin; flags set fields on top of it')
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)')
     .option('--wait <seconds>', 'wait up to this long for the plan before answering 202 (Prefer: wait=N)', nonNegative('--wait'))
     .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
     .option('--timeout <seconds>', 'with --follow, give up after this long (exit 6); default 300', nonNegative('--timeout'));
+  return dryRun ? cmd.option('--dry-run', 'compute and print the plan without staging it: nothing is stored, no lock, no Idempotency-Key (?dry_run=true)') : cmd;
 }
 
 export function withPaging(cmd: Command): Command {

@@ -41,7 +41,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
     ['apply', 'apply an approved operation to the books, once (202 while it runs: --wait, --follow)', null],
   ] as const) {
     const cmd = group.command(name).argument('<id>', 'a staged operation id (stg_…)').description(what);
-    withStaging(cmd);
+    withStaging(cmd, { dryRun: false });
     if (note) cmd.option('--note <text>', note);
     cmd.action(async (id: string, opts: DecisionOptions) => {
       const body = readBodyOption(opts.body);

@@ -22,6 +22,18 @@ export type StagingResultData =
   | { outcome: 'noop'; blockers?: Blocker[]; plan: unknown; plan_hash: string }
   | { outcome: 'blocked'; blockers: Blocker[]; plan: null; plan_hash: null };
 
+/** A dry run's answer (docs/reference/http-api.md §6.6): the plan a staging would stage, nothing stored. */
+export interface DryRunData {
+  dry_run: true;
+  outcome: 'staged' | 'noop' | 'blocked';
+  blockers?: Blocker[];
+  plan: unknown;
+  plan_hash: string | null;
+  summary: Record<string, unknown> | null;
+}
+
+export const isDryRun = (data: unknown): data is DryRunData => fieldOf(data, 'dry_run') === true;
+
 /** `value[key]` when `value` is a JSON object (or array), else undefined. */
 export function fieldOf(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;

@@ -2,12 +2,12 @@
 // envelope: an error, a pending job, a page of duplicates, staged
 // operations, or a staging result. Warnings follow the summary.
 import type { Answer } from '../http-client.js';
-import { isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
+import { isDryRun, isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
 import { renderBookRead } from './books.js';
 import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
-import { renderStagingResult } from './staging.js';
+import { renderDryRun, renderStagingResult } from './staging.js';
 import type { Style } from './style.js';
 
 export function renderAnswer(style: Style, answer: Answer): string {
@@ -28,6 +28,8 @@ export function renderAnswer(style: Style, answer: Answer): string {
     out = renderStagedList(style, data.items);
   } else if (isStagedOperation(data)) {
     out = renderStagedOperation(style, data);
+  } else if (isDryRun(data)) {
+    out = renderDryRun(style, env.operation, data);
   } else if (isStagingResult(data)) {
     out = renderStagingResult(style, env.operation, data, env.warnings ?? []);
   } else {

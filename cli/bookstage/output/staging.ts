@@ -1,6 +1,6 @@
 // A staging answer (staged, noop, blocked) as a summary: what happened, the
 // plan, and how to go on.
-import type { StagingResultData } from './answer-data.js';
+import type { DryRunData, StagingResultData } from './answer-data.js';
 import { renderPlan } from './plans.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -10,6 +10,24 @@ const KIND_LABEL: Record<string, string> = {
   'ledger_link_repair.stage': 'link repair',
   'ledger_reversal.stage': 'ledger reversal',
 };
+
+/** A dry run: what a staging would do, its plan and summary; nothing was stored. */
+export function renderDryRun(style: Style, operation: string | null, data: DryRunData): string {
+  const label = (operation && KIND_LABEL[operation]) ?? 'operation';
+  let out = `${style.bold('Dry run')}: nothing was staged or stored. `;
+  if (data.outcome === 'staged') out += `Staging now would stage this ${label} for review.\n`;
+  else if (data.outcome === 'noop') out += `There is nothing to do: staging now would stage nothing.\n`;
+  else {
+    out += `The ${label} cannot be planned.\n`;
+    out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));
+  }
+  const summary = Object.entries(data.summary ?? {});
+  if (summary.length > 0) out += `Summary: ${summary.map(([k, v]) => `${k} ${String(v)}`).join(', ')}\n`;
+  out += renderPlan(style, data.plan);
+  if (data.plan_hash) out += style.dim(`plan_hash ${data.plan_hash}`) + '\n';
+  if (data.outcome === 'staged') out += 'Stage it: run the same command without --dry-run.\n';
+  return out;
+}
 
 export function renderStagingResult(style: Style, operation: string | null, data: StagingResultData, warnings: Array<{ code: string }>): string {
   const label = (operation && KIND_LABEL[operation]) ?? 'operation';
