@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
+import { dryRunArgSchema, idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
 import {
   bankAccountParamsSchema, bankTransactionParamsSchema, counterpartiesQuerySchema, documentParamsSchema, documentsQuerySchema, entriesQuerySchema,
   entryParamsSchema, noQuerySchema, transactionsQuerySchema,
@@ -34,7 +34,7 @@ const DEFAULT_TOOLS = [
   'list_staged_operations',
   'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
 ];
-const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
+const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
 
 /** Each default tool's input schema, written out from the API's schemas for the same call. */
 const EXPECTED_INPUT: Record<string, object> = {

@@ -1,7 +1,7 @@
 // One tool call: check the arguments against the tool's input schema, turn
 // them into the route's request (path parameters into the path, the rest into
 // the query of a read or the body of a POST, idempotency_key and wait_seconds
-// into their headers), send it with the CLI's HTTP client, and answer the
+// into their headers, `dry_run: true` into `?dry_run=true`), send it with the CLI's HTTP client, and answer the
 // tool result. A staging call without a key gets one per tool call, reused by
 // the client's own retries on network errors and 503, so a retry never stages
 // twice (docs/reference/http-api.md §6.2).
@@ -30,7 +30,7 @@ export function bindTool(spec: ToolSpec): BoundTool {
 
 /** The HTTP request of a tool call whose arguments passed the input schema. */
 export function requestFor(spec: ToolSpec, args: Args): Request {
-  const { idempotency_key: key, wait_seconds: wait, ...fields } = args;
+  const { idempotency_key: key, wait_seconds: wait, dry_run: dryRun, ...fields } = args;
   const pathNames = Object.keys(spec.route.pathParams?.schema.properties ?? {});
   let path = spec.route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(fields[name])));
   for (const name of pathNames) delete fields[name];
@@ -41,8 +41,10 @@ export function requestFor(spec: ToolSpec, args: Args): Request {
   } else {
     request.body = fields;
   }
+  // A dry run stores nothing and needs no key (docs/reference/http-api.md §6.6).
+  if (dryRun === true) request.path += '?dry_run=true';
   if (spec.route.staging) {
-    request.idempotencyKey = typeof key === 'string' ? key : `bookstage-mcp-${randomUUID()}`;
+    if (dryRun !== true) request.idempotencyKey = typeof key === 'string' ? key : `bookstage-mcp-${randomUUID()}`;
     if (typeof wait === 'number') request.waitSeconds = wait;
   }
   return request;

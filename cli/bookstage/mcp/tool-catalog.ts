@@ -22,7 +22,8 @@ const NOTHING_CHANGES = 'Nothing in the books changes: the plan waits as a stage
 const OUTCOMES = 'Outcomes: "staged" (a staged operation, its id in staged_operation_id; the warning already_staged means the very same plan was already pending), '
   + '"pending" (the plan is still being computed: call get_job with job_id, or repeat this call with the same idempotency_key), '
   + 'or an error result (isError) whose code says why it was refused and whose retryable says whether the same call may succeed later.';
-const KEY = 'Pass idempotency_key to make a retry safe: the same key and arguments never stage twice.';
+const KEY = 'Pass idempotency_key to make a retry safe: the same key and arguments never stage twice. '
+  + 'Pass dry_run: true to see the plan (plan, plan_hash, summary, warnings) without staging anything.';
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const STAGING: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FieldError } from '../../../shared/errors.js';
 import type { Answer } from '../http-client.js';
-import { fieldOf, isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from '../output/answer-data.js';
+import { fieldOf, isDryRun, isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from '../output/answer-data.js';
 
 type Structured = Record<string, unknown>;
 
@@ -29,6 +29,10 @@ function summarize(data: unknown, idempotencyKey: string | undefined): string {
   if (isPending(data)) {
     return `Pending: job ${data.job_id} is still working on it; nothing is lost. Call get_job with job_id "${data.job_id}" in a second or two`
       + (idempotencyKey ? `, or repeat this call with idempotency_key "${idempotencyKey}" (it never stages twice).` : '.');
+  }
+  if (isDryRun(data)) {
+    const what = data.outcome === 'staged' ? 'staging now would stage this plan' : data.outcome === 'noop' ? 'there is nothing to do' : 'the plan is blocked';
+    return `Dry run: ${what} (plan_hash ${data.plan_hash ?? 'none'}); nothing was staged or stored. Call again without dry_run to stage it.`;
   }
   if (isStagingResult(data)) {
     if (data.outcome === 'staged') {

@@ -2,7 +2,8 @@
 // shared/contract/routes.ts (one source: the objects the API validates
 // with). Input: the route's path, query and body properties in one object,
 // plus `idempotency_key` and `wait_seconds` for the calls that take those
-// headers. Output: the route's `data` schemas with `request_id` and
+// headers, and `dry_run` (a boolean) for the staging calls that take
+// `?dry_run=true`. Output: the route's `data` schemas with `request_id` and
 // `warnings` beside the fields, or a refusal (docs/guide/agents.md "Results").
 import { errorEnvelopeSchema, warningSchema } from '../../../shared/schemas/envelope.js';
 import type { ErrorCode } from '../../../shared/errors.js';
@@ -31,11 +32,20 @@ export const waitSecondsSchema = {
   description: 'How long the API may wait for the plan before answering outcome "pending" with a job_id (default: the server\'s, 10 s). 0 answers at once.',
 } as const;
 
+/** `?dry_run=true` as a tool argument (docs/reference/http-api.md §6.6). */
+export const dryRunArgSchema = {
+  type: 'boolean',
+  description: 'true: compute and answer the plan (with dry_run: true, its plan_hash, summary and warnings) without staging it: nothing is stored, no lock is taken, '
+    + 'no idempotency_key is needed. The warning pending_operation names pending operations a real staging would meet.',
+} as const;
+
 const requestIdSchema = { type: 'string', minLength: 1, maxLength: 128, description: 'The API request id; a replayed answer keeps the original request\'s id.' } as const;
 
 /** The tool's arguments: path parameters, query parameters and body fields side by side (no route uses a name twice). */
 export function inputSchemaFor(route: RouteContract): Schema {
-  const sources: Schema[] = [route.pathParams?.schema, route.query, route.body?.schema].filter((s): s is Schema => s !== undefined);
+  // A POST's query (a staging call's `dry_run`) is not a body field: it is offered below as its own argument.
+  const query = route.method === 'get' ? route.query : undefined;
+  const sources: Schema[] = [route.pathParams?.schema, query, route.body?.schema].filter((s): s is Schema => s !== undefined);
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const source of sources) {
@@ -43,6 +53,7 @@ export function inputSchemaFor(route: RouteContract): Schema {
     required.push(...((source.required as readonly string[] | undefined) ?? []));
   }
   if (route.staging) Object.assign(properties, { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema });
+  if (route.method !== 'get' && route.query?.properties.dry_run) properties.dry_run = dryRunArgSchema;
   // Top-level keywords (the title) of the last source, the body's when there is one.
   const schema: Schema = { ...Object.assign({}, ...sources) as Schema, type: 'object', additionalProperties: false, properties };
   if (required.length > 0) schema.required = required;
@@ -60,7 +71,8 @@ function withRequestFields(schema: Schema): Schema {
   if (!properties) throw new Error(`a data schema without properties: ${JSON.stringify(schema).slice(0, 200)}`);
   return {
     ...schema,
-    required: [...((schema.required as string[] | undefined) ?? []), 'request_id', 'warnings'],
+    // A dry run's data has its own `warnings` (the envelope's list, the same): named once.
+    required: [...new Set([...((schema.required as string[] | undefined) ?? []), 'request_id', 'warnings'])],
     properties: { ...properties, request_id: requestIdSchema, warnings: { type: 'array', items: warningSchema } },
   };
 }

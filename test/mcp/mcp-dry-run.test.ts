@@ -1,0 +1,84 @@
+// The staging tools of `bookstage mcp` with `dry_run: true`, driven by the
+// MCP SDK's own client (docs/guide/agents.md, docs/reference/http-api.md §6.6):
+// the plan, its hash and summary as the tool result, nothing staged.
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
+import { Books } from '../helpers/books.js';
+import { stack } from '../helpers/stack.js';
+import { startMcp, type McpSession } from './mcp-client.js';
+
+const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
+const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+describe('bookstage mcp: staging tools with dry_run', function () {
+  this.timeout(60_000);
+  let mcp: McpSession;
+  let tools: Map<string, Tool>;
+  let books: Books;
+  let account: string;
+  let linked: { txn: string; entry: string };
+  let reversible: string;
+
+  const expectValidOutput = (name: string, structured: unknown): void => {
+    const validate = hostAjv.compile(tools.get(name)!.outputSchema!);
+    expect(validate(structured), `${name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+  };
+  const operations = async (): Promise<number> => (await stack()).db.collection('staged_operations').countDocuments({ org_id: books.orgId });
+
+  before(async () => {
+    const s = await stack();
+    books = new Books();
+    account = books.account({ opening_balance_minor: 10_000 });
+    linked = books.linkedTxn(account, 12_000, { booking_date: '2026-02-10' });
+    books.invoice(4_000, { entry_date: '2026-02-15' });
+    books.txn(account, 4_000, { booking_date: '2026-03-05' });
+    // On another account, so that the reversal's scope meets neither the reconciliation's nor the repair's.
+    reversible = books.linkedTxn(books.account(), 900, { counterparty_id: books.cp('b') }).entry;
+    await s.load(books.file);
+    mcp = await startMcp({ url: s.baseUrl, token: await s.token(books.orgId, TOKEN_SCOPES as unknown as TokenScope[]) });
+    tools = new Map((await mcp.client.listTools()).tools.map((tool) => [tool.name, tool]));
+  });
+
+  after(async () => { await mcp.close(); });
+
+  it('every staging tool takes dry_run as a boolean', () => {
+    for (const name of ['stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal']) {
+      expect((tools.get(name)!.inputSchema.properties as Record<string, { type: string }>).dry_run?.type, name).to.equal('boolean');
+    }
+  });
+
+  it('each staging tool with dry_run: true answers the plan, hash and summary, valid against its output schema, and stages nothing; the real call has the same hash', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['stage_bank_reconciliation', { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 22_000, currency: 'EUR' }, transaction_ids: [linked.txn] }],
+      ['stage_ledger_link_repair', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' }],
+      ['stage_ledger_reversal', { entry_id: reversible, reversal_date: '2026-03-01' }],
+    ];
+    for (const [name, args] of calls) {
+      const dry = await mcp.call(name, { ...args, dry_run: true });
+      expect(dry.isError, JSON.stringify(dry.structuredContent)).to.equal(undefined);
+      expect(dry.structuredContent, name).to.include({ dry_run: true, outcome: 'staged' });
+      expect(dry.structuredContent, name).to.not.have.property('staged_operation_id');
+      expect(dry.structuredContent.summary, name).to.be.an('object');
+      expect((dry.content[0] as { text: string }).text, name).to.match(/^Dry run: staging now would stage this plan/);
+      expectValidOutput(name, dry.structuredContent);
+      expect(await operations(), name).to.equal(0);
+    }
+    // Staged for real one after the other, each on its own scope.
+    for (const [name, args] of calls) {
+      const dry = await mcp.call(name, { ...args, dry_run: true });
+      const real = await mcp.call(name, args);
+      expect(real.structuredContent.outcome, `${name}: ${JSON.stringify(real.structuredContent)}`).to.equal('staged');
+      expect(real.structuredContent.plan_hash, name).to.equal(dry.structuredContent.plan_hash);
+    }
+    expect(await operations()).to.equal(3);
+  });
+
+  it('dry_run must be a boolean: "true" is refused before any request', async () => {
+    const refused = await mcp.call('stage_ledger_reversal', { entry_id: linked.entry, dry_run: 'true' });
+    expect(refused.isError).to.equal(true);
+    expect(refused.structuredContent.code).to.equal('validation_failed');
+  });
+});
