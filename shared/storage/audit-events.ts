@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type AuditEventDoc } from './collections.js';
+import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { withNewEvent, type EventOperationView } from './events.js';
+import { eventView, withNewEvent, type EventOperationView } from './events.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -19,6 +19,33 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' 
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
+}
+
+/** The `_id` of an operation's staging transition (`null → staged`), as recordTransition derives it. */
+export const stagedEventId = (stagedOperationId: string): string => derivedId('aud', `${stagedOperationId}::staged`);
+
+/**
+ * Record the staging transition of `op`, with its feed event, once: the id
+ * is derived from the operation, so whoever writes it first (the staging
+ * job, its retry, the first transition out of `staged`, the recovery sweep)
+ * writes the only one (docs/reference/webhooks.md "Written with the transition").
+ */
+export function recordStaged(db: Db, op: StagedOperationDoc): Promise<void> {
+  return recordTransition(db, {
+    org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged',
+  }, eventView(op));
+}
+
+/**
+ * The staging event of an operation still `staged`, written now if its
+ * staging job died between inserting the operation and recording it. One
+ * `_id` read when it is there (always, but after such a crash).
+ */
+export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise<boolean> {
+  if (op.status !== 'staged') return false;
+  if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } })) return false;
+  await recordStaged(db, op);
+  return true;
 }
 
 /** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
