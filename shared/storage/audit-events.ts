@@ -15,7 +15,7 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' 
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
   try {
     // The feed's event rides on the same insert (docs/reference/webhooks.md).
-    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (feedEvent) => collections(db).auditEvents.insertOne({ _id, ...event, event: feedEvent }));
+    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
@@ -65,8 +65,8 @@ export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' |
   const events = collections(db).auditEvents;
   try {
     // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).
-    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (feedEvent) => {
-      const claim: AuditEventDoc = { _id, ...event, event: feedEvent };
+    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (fields) => {
+      const claim: AuditEventDoc = { _id, ...event, ...fields };
       await events.insertOne(claim);
       return claim;
     });
