@@ -51,7 +51,7 @@ export async function startMaintenance(
   const worker = new Worker(MAINTENANCE_QUEUE, async (job) => {
     if (job.name === 'recover-operations') {
       const recovered = await recoverOperations(db, logger, new Date());
-      if (recovered.claims_rolled_forward + recovered.applies_resumed > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
+      if (recovered.claims_rolled_forward + recovered.applies_resumed + recovered.staged_events_written > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
       return recovered;
     }
     const swept = await sweepExpired(db, new Date(), settings);

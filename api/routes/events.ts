@@ -1,6 +1,6 @@
 // GET /api/v1/cli/events (docs/reference/webhooks.md "The feed"): the organisation's
-// events in sequence order, read directly (one indexed query, nothing
-// computed). The cursor carries the last sequence seen and the type filter.
+// events in sequence order, read directly (indexed block reads, nothing
+// computed). The cursor carries the sequence read through and the type filter.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
 import { successEnvelope } from '../../shared/contract/envelope.js';
@@ -33,10 +33,9 @@ export function eventRoutes(db: Db, cursorSecret: string | undefined): Router {
       if (!opened || !Number.isSafeInteger(opened.sequence) || (opened.type ?? null) !== type) throw new AppError('invalid_cursor', { details: { parameter: 'after' } });
       after = opened.sequence!;
     }
-    const items = await listEvents(db, { org_id: auth.org_id, after, types: type ? [type] : [], limit: query.value.limit ?? EVENTS_DEFAULT_LIMIT, now: new Date() });
-    const last = items.length > 0 ? items[items.length - 1]!.sequence : after;
-    const next = sealCursor(cursorSecret, scope, { sequence: last, type } satisfies EventsCursor);
-    res.json(successEnvelope('events.list', locals(res).requestId, { items, next_cursor: next }));
+    const page = await listEvents(db, { org_id: auth.org_id, after, types: type ? [type] : [], limit: query.value.limit ?? EVENTS_DEFAULT_LIMIT, now: new Date() });
+    const next = sealCursor(cursorSecret, scope, { sequence: page.through, type } satisfies EventsCursor);
+    res.json(successEnvelope('events.list', locals(res).requestId, { items: page.events, next_cursor: next }));
   });
   return router;
 }

@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type AuditEventDoc } from './collections.js';
+import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { withNewEvent, type EventOperationView } from './events.js';
+import { eventView, withNewEvent, type EventOperationView } from './events.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -15,10 +15,37 @@ export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' 
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
   try {
     // The feed's event rides on the same insert (docs/reference/webhooks.md).
-    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (feedEvent) => collections(db).auditEvents.insertOne({ _id, ...event, event: feedEvent }));
+    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
+}
+
+/** The `_id` of an operation's staging transition (`null → staged`), as recordTransition derives it. */
+export const stagedEventId = (stagedOperationId: string): string => derivedId('aud', `${stagedOperationId}::staged`);
+
+/**
+ * Record the staging transition of `op`, with its feed event, once: the id
+ * is derived from the operation, so whoever writes it first (the staging
+ * job, its retry, the first transition out of `staged`, the recovery sweep)
+ * writes the only one (docs/reference/webhooks.md "Written with the transition").
+ */
+export function recordStaged(db: Db, op: StagedOperationDoc): Promise<void> {
+  return recordTransition(db, {
+    org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged',
+  }, eventView(op));
+}
+
+/**
+ * The staging event of an operation still `staged`, written now if its
+ * staging job died between inserting the operation and recording it. One
+ * `_id` read when it is there (always, but after such a crash).
+ */
+export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise<boolean> {
+  if (op.status !== 'staged') return false;
+  if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } })) return false;
+  await recordStaged(db, op);
+  return true;
 }
 
 /** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
@@ -38,8 +65,8 @@ export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' |
   const events = collections(db).auditEvents;
   try {
     // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).
-    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (feedEvent) => {
-      const claim: AuditEventDoc = { _id, ...event, event: feedEvent };
+    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (fields) => {
+      const claim: AuditEventDoc = { _id, ...event, ...fields };
       await events.insertOne(claim);
       return claim;
     });

@@ -96,6 +96,8 @@ export interface AuditEventDoc {
   claimed_at?: string;
   /** The feed's event of this transition (docs/reference/webhooks.md), written with the claim; removed after the retention. */
   event?: StoredEvent;
+  /** `ORG:⌊sequence / FEED_BLOCK⌋` of the event: the feed reads a block of events by this one equality (shared/storage/events.ts). */
+  feed_block?: string;
 }
 
 /** One reserved event sequence number, `_id` = `ORG:N`: the unique insert makes N one transition's (docs/reference/webhooks.md). */

@@ -12,11 +12,17 @@
 // inserts within half of that after reserving or reserves again: so when
 // the feed shows N, every event below N that will ever exist is already
 // stored, and a reader paging by sequence skips nothing.
+//
+// Reading a page is bounded on every store: an event's claim carries
+// `feed_block` = `ORG:⌊sequence / 100⌋`, and a page reads the blocks from
+// its cursor on, each by that one equality (FerretDB 1.24 pushes down only
+// top-level equalities, served by a GIN index: docs/indexes.md), never the
+// organisation's whole history sorted.
 import type { Db } from 'mongodb';
 import { eventTypeFor, type EventType } from '../domain/events.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
+import { collections, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
@@ -32,11 +38,21 @@ export interface StoredEvent {
   data: { staged_operation: EventOperationView };
 }
 
+/** Events per feed block: a page reads whole blocks (at most MAX_BLOCKS_PER_PAGE). */
+export const FEED_BLOCK = 100;
+/** How far one page looks for events of the asked types before it answers with what it found (and a cursor past what it read). */
+const MAX_BLOCKS_PER_PAGE = 20;
+
+export const feedBlock = (orgId: string, sequence: number): string => `${orgId}:${Math.floor(sequence / FEED_BLOCK)}`;
+
+/** The fields a claim stores for its event: the event and its feed block. */
+export interface EventFields { event: StoredEvent; feed_block: string }
+
 /** How old an event must be before the feed (and the webhooks) show it. */
 export const EVENT_SETTLE_MS = 2_000;
 /** A writer that took longer than this between reserving its sequence and inserting reserves a new one. */
 const WRITE_WITHIN_MS = EVENT_SETTLE_MS / 2;
-/** Reservations kept per organisation: only the highest is ever read. */
+/** Reservations kept per organisation: all are read (one equality, at most this many rows, no sort), the highest counts. */
 const KEEP_RESERVATIONS = 64;
 const RESERVE_ATTEMPTS = 100;
 
@@ -53,8 +69,7 @@ export function afterTransition(doc: StagedOperationDoc, to: StagedStatus, item:
 async function reserveSequence(db: Db, orgId: string): Promise<number> {
   const seqs = collections(db).eventSequences;
   for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt += 1) {
-    const last = await seqs.find({ org_id: orgId }).sort({ sequence: -1 }).limit(1).next();
-    const next = (last?.sequence ?? 0) + 1;
+    const next = (await latestSequence(db, orgId)) + 1;
     try {
       await seqs.insertOne({ _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() });
     } catch (err) {
@@ -73,7 +88,7 @@ async function reserveSequence(db: Db, orgId: string): Promise<number> {
  * gets the event to store with the claim.
  */
 export async function withNewEvent<T>(
-  db: Db, orgId: string, claimId: string, to: StagedStatus, view: EventOperationView, insert: (event: StoredEvent) => Promise<T>,
+  db: Db, orgId: string, claimId: string, to: StagedStatus, view: EventOperationView, insert: (fields: EventFields) => Promise<T>,
 ): Promise<T> {
   for (;;) {
     const reservedAt = Date.now();
@@ -82,7 +97,7 @@ export async function withNewEvent<T>(
     const event: StoredEvent = {
       id: derivedId('evt', claimId), type: eventTypeFor(to), created_at: new Date(reservedAt).toISOString(), sequence, data: { staged_operation: view },
     };
-    return insert(event);
+    return insert({ event, feed_block: feedBlock(orgId, sequence) });
   }
 }
 
@@ -96,27 +111,68 @@ export interface EventPageQuery {
   now: Date;
 }
 
-/** One page of the feed: settled events after `after`, by sequence. */
-export async function listEvents(db: Db, q: EventPageQuery): Promise<StoredEvent[]> {
-  const cutoff = new Date(q.now.getTime() - EVENT_SETTLE_MS).toISOString();
-  const filter: Record<string, unknown> = { org_id: q.org_id, 'event.sequence': { $gt: q.after }, 'event.created_at': { $lte: cutoff } };
-  if (q.types.length > 0) filter['event.type'] = { $in: [...q.types] };
-  const docs = await collections(db).auditEvents.find(filter, { projection: { event: 1 } }).sort({ 'event.sequence': 1 }).limit(q.limit).toArray();
-  return docs.map((d: Pick<AuditEventDoc, 'event'>) => d.event!).filter(Boolean);
+export interface EventPage {
+  events: StoredEvent[];
+  /**
+   * Every event up to this sequence that will ever exist has been read (and
+   * those of the asked types returned): the next page starts after it. At
+   * least the query's `after`.
+   */
+  through: number;
 }
 
-/** The highest sequence of a settled event in the organisation (0: none), with the cut-off `now` gives. */
+/**
+ * The highest sequence below which every event that will ever exist is
+ * stored: a reservation made before the settle cut-off is either inserted or
+ * given up by now (withNewEvent), and so is every number reserved before it.
+ * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS).
+ */
+async function finalThrough(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number }> {
+  const reservations = await collections(db).eventSequences.find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } }).toArray();
+  let final = 0;
+  let highest = 0;
+  for (const r of reservations) {
+    highest = Math.max(highest, r.sequence);
+    if (r.at <= cutoff) final = Math.max(final, r.sequence);
+  }
+  return { final, highest };
+}
+
+/**
+ * One page of the feed: settled events after `after`, by sequence, read block
+ * by block (`feed_block`, one equality each). Stops at the first event not
+ * yet settled, so nothing before it can be skipped.
+ */
+export async function listEvents(db: Db, q: EventPageQuery): Promise<EventPage> {
+  const cutoff = new Date(q.now.getTime() - EVENT_SETTLE_MS).toISOString();
+  const { final, highest } = await finalThrough(db, q.org_id, cutoff);
+  const out: StoredEvent[] = [];
+  let through = q.after;
+  const first = Math.floor((q.after + 1) / FEED_BLOCK);
+  for (let block = first; block <= Math.floor(highest / FEED_BLOCK) && block < first + MAX_BLOCKS_PER_PAGE; block += 1) {
+    const docs = await collections(db).auditEvents.find({ org_id: q.org_id, feed_block: `${q.org_id}:${block}` }, { projection: { event: 1 } }).toArray();
+    const events = docs.map((d) => d.event).filter((e): e is StoredEvent => e !== undefined && e.sequence > q.after).sort((a, b) => a.sequence - b.sequence);
+    for (const event of events) {
+      if (event.created_at > cutoff) return { events: out, through };
+      through = event.sequence;
+      if (q.types.length > 0 && !q.types.includes(event.type)) continue;
+      out.push(event);
+      if (out.length >= q.limit) return { events: out, through };
+    }
+    // The whole block is read: its numbers without an event up to `final` never get one.
+    through = Math.max(through, Math.min((block + 1) * FEED_BLOCK - 1, final));
+  }
+  return { events: out, through };
+}
+
+/** The highest sequence of the organisation below which every event is stored and settled (0: none), with the cut-off `now` gives. */
 export async function latestSettledSequence(db: Db, orgId: string, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - EVENT_SETTLE_MS).toISOString();
-  const docs = await collections(db).auditEvents.find({ org_id: orgId, 'event.created_at': { $lte: cutoff } }, { projection: { event: 1 } })
-    .sort({ 'event.sequence': -1 }).limit(1).toArray();
-  return docs[0]?.event?.sequence ?? 0;
+  return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString())).final;
 }
 
 /** The highest sequence reserved in the organisation (0: none): a new webhook endpoint starts after it. */
 export async function latestSequence(db: Db, orgId: string): Promise<number> {
-  const last = await collections(db).eventSequences.find({ org_id: orgId }).sort({ sequence: -1 }).limit(1).next();
-  return last?.sequence ?? 0;
+  return (await finalThrough(db, orgId, '')).highest;
 }
 
 /**
@@ -125,6 +181,6 @@ export async function latestSequence(db: Db, orgId: string): Promise<number> {
  * transition race of its operation.
  */
 export async function sweepEvents(db: Db, before: Date): Promise<number> {
-  const r = await collections(db).auditEvents.updateMany({ 'event.created_at': { $lt: before.toISOString() } }, { $unset: { event: '' } });
+  const r = await collections(db).auditEvents.updateMany({ 'event.created_at': { $lt: before.toISOString() } }, { $unset: { event: '', feed_block: '' } });
   return r.modifiedCount;
 }

@@ -54,7 +54,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
-  audit_events: { indexes: [{ org_id: 1, at: -1 }, { org_id: 1, 'event.sequence': 1 }], equality: ['org_id'] },
+  // feed_block: a page of the event feed reads its blocks by equality (shared/storage/events.ts, docs/reference/webhooks.md).
+  audit_events: { indexes: [{ org_id: 1, at: -1 }, { org_id: 1, 'event.sequence': 1 }, { org_id: 1, feed_block: 1 }], equality: ['org_id', 'feed_block'] },
   // The event feed and webhooks (docs/reference/webhooks.md).
   event_sequences: { indexes: [{ org_id: 1, sequence: -1 }], equality: ['org_id'] },
   webhook_endpoints: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },

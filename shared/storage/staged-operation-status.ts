@@ -6,7 +6,7 @@
 // Two racing approvers: one claim, one audit event, one history item.
 import type { Db } from 'mongodb';
 import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.js';
-import { claimTransition } from './audit-events.js';
+import { claimTransition, ensureStagedEvent } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
 import { collections } from './collections.js';
 import { afterTransition, eventView } from './events.js';
@@ -35,6 +35,8 @@ export async function transitionStatus(
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
   const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
   if (!op) throw new Error(`staged operation ${id} vanished`);
+  // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
+  if (from === 'staged') await ensureStagedEvent(db, op);
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
     claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,

@@ -1,49 +1,21 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { startApi } from '../../api/runtime.js';
 import { createLogger } from '../../shared/logger.js';
 import type { ReconcileData, ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
-import { call, type Answer } from '../helpers/http.js';
+import { call } from '../helpers/http.js';
+import { bodies, documentedVerify, endpoint, ENDPOINTS, feed, type FeedEvent as Event, type Verify } from '../helpers/events.js';
 import { receiver, waitUntil, type Receiver } from '../helpers/receiver.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, reject, show } from '../helpers/staged.js';
 import { RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
+import { createRedis } from '../../shared/queue/connection.js';
+import { MAINTENANCE_QUEUE } from '../../worker/maintenance.js';
 
-/** The verification docs/reference/webhooks.md shows a receiver, as written there. */
-function verify(secret: string, rawBody: string, header: string, toleranceS = 300): boolean {
-  const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
-  const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest('hex');
-  const fresh = Math.abs(Date.now() / 1000 - Number(parts.t)) <= toleranceS;
-  return fresh && parts.v1?.length === expected.length && timingSafeEqual(Buffer.from(parts.v1), Buffer.from(expected));
-}
-
-interface Event { id: string; type: string; sequence: number; created_at: string; data: { staged_operation: Record<string, unknown> & { staged_operation_id: string; status: string } } }
-interface Endpoint { id: string; secret: string; token: string }
-
-const ENDPOINTS = '/api/v1/cli/webhook-endpoints';
-
-async function endpoint(orgId: string, url: string, eventTypes?: string[]): Promise<Endpoint> {
-  const token = await (await stack()).token(orgId, ['webhooks:manage', 'events:read'], 'ops');
-  const created = await call<{ id: string; secret: string }>('POST', ENDPOINTS, { token, body: { url, ...(eventTypes ? { event_types: eventTypes } : {}), description: 'test receiver' } });
-  expect(created.status, JSON.stringify(created.body)).to.equal(201);
-  return { id: created.body.data.id, secret: created.body.data.secret, token };
-}
-
-const bodies = (r: Receiver): Event[] => r.received.map((x) => JSON.parse(x.body) as Event);
-
-/** Every event of the feed, paging to the end. */
-async function feed(token: string): Promise<Event[]> {
-  const out: Event[] = [];
-  let after: string | null = null;
-  for (;;) {
-    const page: Answer<{ items: Event[]; next_cursor: string }> = await call<{ items: Event[]; next_cursor: string }>('GET', `/api/v1/cli/events?limit=100${after ? `&after=${after}` : ''}`, { token });
-    expect(page.status, JSON.stringify(page.body)).to.equal(200);
-    out.push(...page.body.data.items);
-    if (page.body.data.items.length === 0) return out;
-    after = page.body.data.next_cursor;
-  }
-}
+/** The verification docs/reference/webhooks.md shows a receiver, run as written there (test/helpers/events.ts). */
+let verify: Verify;
 
 async function runLifecycle(sc: Awaited<ReturnType<typeof reconcileScenario>>): Promise<string> {
   const staged = await call<ReconcileData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body });
@@ -56,6 +28,7 @@ async function runLifecycle(sc: Awaited<ReturnType<typeof reconcileScenario>>): 
 }
 
 describe('events and webhooks', () => {
+  before(async () => { verify = await documentedVerify(); });
   let receivers: Receiver[] = [];
   const newReceiver = async (): Promise<Receiver> => { const r = await receiver(); receivers.push(r); return r; };
   afterEach(async () => {
@@ -142,33 +115,66 @@ describe('events and webhooks', () => {
     expect(bodies(r)[0]!.data.staged_operation.staged_operation_id).to.equal(staged.body.data.staged_operation_id);
   });
 
-  it('every transition of a run of 100 mixed operations has exactly one event in the feed, in sequence order', async function () {
+  it('every transition of a run of 100 mixed operations (reconcile, repair, reversal; approved, applied, rejected, expired, left staged) has exactly one event in the feed, in sequence order', async function () {
     this.timeout(600_000);
     const s = await stack();
     const books = new Books();
-    const entries = Array.from({ length: 100 }, () => books.invoice(1_000));
+    // One org; every operation on records of its own, so none waits for another's locks.
+    const requests = Array.from({ length: 100 }, (_, i): { path: string; body: unknown } => {
+      if (i % 3 === 0) return { path: `/api/v1/cli/ledger/entries/${books.invoice(1_000)}/reverse/stage`, body: { reversal_date: '2026-03-01' } };
+      const account = books.account();
+      if (i % 3 === 1) {
+        const { txn } = books.linkedTxn(account, 1_000, { booking_date: '2026-02-02', counterparty_id: books.cp(`c${i}`) });
+        return { path: RECONCILE, body: { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 1_000, currency: 'EUR' }, transaction_ids: [txn] } };
+      }
+      // A payment linked to the newer of two open invoices: the repair moves it to the older one.
+      const cp = books.cp(`r${i}`);
+      books.invoice(1_000, { entry_date: '2026-01-05', counterparty_id: cp });
+      const newer = books.invoice(1_000, { entry_date: '2026-01-20', counterparty_id: cp });
+      books.link(books.txn(account, 1_000, { booking_date: '2026-02-03', counterparty_id: cp }), newer, 1_000);
+      return { path: '/api/v1/cli/bank-matches/ledger-link-repair/stage', body: { bank_account_id: account, counterparty_id: cp, as_of: '2026-02-28' } };
+    });
     await s.load(books.file);
     const who = await actors(books.orgId);
     const feedToken = await s.token(books.orgId, ['events:read'], 'ops');
     const ids: string[] = [];
-    for (let i = 0; i < entries.length; i += 10) {
-      const answers = await Promise.all(entries.slice(i, i + 10).map((e) =>
-        call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${e}/reverse/stage`, { token: who.alice, body: { reversal_date: '2026-03-01' } })));
+    for (let i = 0; i < requests.length; i += 10) {
+      const answers = await Promise.all(requests.slice(i, i + 10).map((r) => call<ReversalData>('POST', r.path, { token: who.alice, body: r.body })));
       for (const a of answers) { expect(a.status, JSON.stringify(a.body)).to.equal(201); ids.push(a.body.data.staged_operation_id); }
     }
+    // By i % 5: approved and applied, approved, rejected, expired, left staged.
     for (let i = 0; i < ids.length; i += 10) {
       await Promise.all(ids.slice(i, i + 10).map(async (id, j) => {
-        const k = (i + j) % 4;
+        const k = (i + j) % 5;
         if (k === 0 || k === 1) expect((await approve(who.bob, id)).status).to.equal(200);
         if (k === 0) expect((await apply(who.bob, id, { prefer: 'wait=30' })).status).to.equal(200);
         if (k === 2) expect((await reject(who.bob, id, 'not now')).status).to.equal(200);
       }));
     }
+    const expiring = ids.filter((_, i) => i % 5 === 3);
+    await s.db.collection('staged_operations').updateMany({ _id: { $in: expiring } } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
+    const connection = createRedis(s.config.redisUrl);
+    const maintenance = new Queue(MAINTENANCE_QUEUE, { connection, prefix: s.config.queuePrefix });
+    try {
+      await maintenance.add('sweep-expired', {});
+      await waitUntil('the expiry sweep', async () => (await s.db.collection('staged_operations').countDocuments({ org_id: books.orgId, status: 'expired' })) === expiring.length, 60_000);
+    } finally {
+      await maintenance.close();
+      connection.disconnect();
+    }
     const histories = new Map<string, string[]>();
-    for (const id of ids) histories.set(id, (await show(who.bob, id)).body.data.history.map((h) => `staged_operation.${h.to}`));
+    const kinds = new Set<string>();
+    for (const id of ids) {
+      const op = (await show(who.bob, id)).body.data;
+      kinds.add(op.kind);
+      histories.set(id, op.history.map((h) => `staged_operation.${h.to}`));
+    }
+    expect([...kinds].sort()).to.deep.equal(['bank_reconcile', 'ledger_link_repair', 'ledger_reversal']);
+    const ends = [...histories.values()].map((h) => h[h.length - 1]);
+    for (const end of ['staged', 'applied', 'approved', 'rejected', 'expired']) expect(ends, end).to.include(`staged_operation.${end}`);
     const total = [...histories.values()].reduce((n, h) => n + h.length, 0);
     let events: Event[] = [];
-    await waitUntil('every event settled', async () => (events = await feed(feedToken)).length >= total, 20_000);
+    await waitUntil('every event settled', async () => (events = await feed(feedToken)).length >= total, 30_000);
     expect(events).to.have.length(total);
     expect(new Set(events.map((e) => e.id)).size).to.equal(total);
     for (let i = 1; i < events.length; i += 1) expect(events[i]!.sequence).to.be.greaterThan(events[i - 1]!.sequence);
@@ -218,5 +224,28 @@ describe('events and webhooks', () => {
     }
     // The test stack allows it (as npm start does).
     expect((await call('POST', ENDPOINTS, { token, body: { url: 'http://127.0.0.1:9/x' } })).status).to.equal(201);
+  });
+
+  it('the documented verification accepts a real delivery and refuses a wrong secret, a changed body, a changed time and an old replay', async () => {
+    const r = await newReceiver();
+    const sc = await reconcileScenario();
+    const ep = await endpoint(sc.books.orgId, r.url, ['staged_operation.staged']);
+    expect((await call<ReconcileData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body })).status).to.equal(201);
+    await waitUntil('the delivery', () => r.received.length >= 1);
+    const { body, headers } = r.received[0]!;
+    const header = String(headers['bookstage-signature']);
+    const t = Number(/t=(\d+)/.exec(header)![1]);
+    const v1 = /v1=([0-9a-f]+)/.exec(header)![1]!;
+    const signedAt = (secret: string, at: number, raw = body): string => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${raw}`).digest('hex')}`;
+    expect(verify(ep.secret, body, header), 'the delivery as received').to.equal(true);
+    expect(verify(`${ep.secret}x`, body, header), 'another secret').to.equal(false);
+    expect(verify(ep.secret, body.replace('staged_operation.staged', 'staged_operation.applied'), header), 'a changed body').to.equal(false);
+    expect(verify(ep.secret, `${body} `, header), 'one byte more').to.equal(false);
+    expect(verify(ep.secret, body, `t=${t + 1},v1=${v1}`), 'a changed time').to.equal(false);
+    expect(verify(ep.secret, body, `t=${t},v1=${v1.slice(0, -1)}`), 'a cut signature').to.equal(false);
+    expect(verify(ep.secret, body, ''), 'no header').to.equal(false);
+    const old = Math.floor(Date.now() / 1000) - 301;
+    expect(verify(ep.secret, body, signedAt(ep.secret, old)), 'a replay over five minutes old, correctly signed').to.equal(false);
+    expect(verify(ep.secret, body, signedAt(ep.secret, old + 2)), 'correctly signed within five minutes').to.equal(true);
   });
 });

@@ -1,8 +1,11 @@
 // /metrics on the API and on the worker (docs/operating/metrics.md): the named series
-// are there after traffic, labelled by route template, and values move.
+// are there after traffic, labelled by route template, and values move; the
+// webhook delivery metrics move with real deliveries to local receivers.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { createToken } from '../../shared/storage/api-tokens.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
+import { receiver, waitUntil } from '../helpers/receiver.js';
 import { REVERSAL, request, reversePath, reversibleEntries } from './fixtures.js';
 import { inProcessApi, opsEnv, startWorkerProcess, stopAll, type Child } from './processes.js';
 
@@ -37,7 +40,10 @@ describe('GET /metrics', function () {
     const shared = (await opsEnv()).MONGO_URL!;
     const url = new URL(shared);
     url.pathname = `/bookstage_ops_${randomBytes(4).toString('hex')}`;
-    const env = await opsEnv({ MONGO_URL: url.toString() });
+    // Webhooks to the test's local receivers, given up after 3 attempts half a second apart (the delivery metrics' test).
+    const env = await opsEnv({
+      MONGO_URL: url.toString(), WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_MS: '500', WEBHOOK_DISPATCH_EVERY_MS: '200',
+    });
     mongo = await connectMongo(env.MONGO_URL!);
     api = await inProcessApi(env);
     worker = await startWorkerProcess(env);
@@ -65,6 +71,39 @@ describe('GET /metrics', function () {
     expect(sample(after, 'bookstage_jobs_total', kind)).to.equal(count + 1);
     expect(sample(after, 'bookstage_job_duration_seconds_count', kind)).to.equal(count + 1);
     expect(sample(after, 'bookstage_job_duration_seconds_bucket', { ...kind, le: '+Inf' })).to.equal(count + 1);
+  });
+
+  it('the worker\'s webhook metrics: deliveries by outcome (delivered, failed, given_up) and the retry backlog, which rises while a receiver fails and falls when it recovers or is given up', async () => {
+    const workerUrl = `http://127.0.0.1:${worker.metricsPort}`;
+    const outcomes = async (): Promise<Record<string, number>> => {
+      const text = await scrape(`${workerUrl}/metrics`);
+      return Object.fromEntries(['delivered', 'failed', 'given_up'].map((outcome) => [outcome, sample(text, 'bookstage_webhook_deliveries_total', { outcome }) ?? -1]));
+    };
+    const backlog = async (): Promise<number | null> => sample(await scrape(`${workerUrl}/metrics`), 'bookstage_webhook_retry_backlog');
+    const before = await outcomes();
+    expect(Object.values(before).every((n) => n >= 0), JSON.stringify(before)).to.equal(true);
+    expect(await backlog()).to.equal(0);
+
+    // Two endpoints of one org: one answers 500 twice, then 204; the other always 500.
+    const recovering = await receiver();
+    const broken = await receiver();
+    recovering.answer = (n) => (n <= 2 ? 500 : 204);
+    broken.answer = () => 500;
+    try {
+      const { entries, orgId, token } = await reversibleEntries(1, mongo.db);
+      const { token: manage } = await createToken(mongo.db, { org_id: orgId, actor: 'ops', scopes: ['webhooks:manage'] });
+      for (const r of [recovering, broken]) expect((await request(api.baseUrl, 'POST', '/api/v1/cli/webhook-endpoints', { token: manage, body: { url: r.url } })).status).to.equal(201);
+      expect((await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL })).status).to.equal(201);
+      await waitUntil('a retry backlog of two endpoints', async () => (await backlog()) === 2, 20_000);
+      await waitUntil('both done: one delivered on its third attempt, one given up after its third', () => recovering.received.length >= 3 && broken.received.length >= 3, 30_000);
+      await waitUntil('the backlog back to zero', async () => (await backlog()) === 0, 10_000);
+      const after = await outcomes();
+      expect({ delivered: after.delivered! - before.delivered!, failed: after.failed! - before.failed!, given_up: after.given_up! - before.given_up! })
+        .to.deep.equal({ delivered: 1, failed: 4, given_up: 1 });
+    } finally {
+      await recovering.close();
+      await broken.close();
+    }
   });
 
   it('the API\'s: latency by route template and status, idempotent replays, queue depth by state, scope locks, process metrics', async () => {

@@ -28,6 +28,8 @@ import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-in
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { recordStaged } from '../../shared/storage/audit-events.js';
+import { FEED_BLOCK, latestSequence, listEvents } from '../../shared/storage/events.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 
 const RUNS = 10;
@@ -57,8 +59,9 @@ async function counters(client: pg.Client, schema: string, tables: string[]): Pr
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function addFiller(db: Db, tag: string): Promise<void> {
-  for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys']) {
+  for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys', 'audit_events', 'event_sequences']) {
     const docs = Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
+      feed_block: `${tag}_${i % FILLER_ORGS}:${Math.floor(i / FILLER_ORGS / 100)}`, sequence: Math.floor(i / FILLER_ORGS) + 1, at: '2026-01-01T00:00:00.000Z',
       _id: `${tag}_${name}_${i}`, org_id: `${tag}_${i % FILLER_ORGS}`, status: 'open', counterparty_id: `${tag}_cp_${i % 300}`,
       bank_account_id: `${tag}_ba_${i % 80}`, bank_transaction_id: `${tag}_bt_${i}`, staged_operation_id: `${tag}_stg_${i}`,
     }));
@@ -122,6 +125,9 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     });
     const keyDoc = { _id: idempotencyRecordId(orgId, 'alice', 'key'), org_id: orgId, actor: 'alice', request_hash: 'h', operation: 'ledger_reversal.stage', job_id: 'job', request_id: 'req', created_at: now.toISOString() };
     expect((await claimKey(db, keyDoc, now)).claimed).to.equal(true);
+    // Its staging event, and enough more to fill a feed block and start the next (the feed reads whole blocks).
+    const op = await findStagedOperation(db, orgId, operationId);
+    for (let i = 0; i < FEED_BLOCK + 5; i += 1) await recordStaged(db, { ...op!, plan: { ledger_entry_id: entry, actions: [] }, _id: i === 0 ? operationId : `${operationId}_${i}` });
     const lockIds = lockKeys(orgId, claim);
     const counterparty = books.cp('a');
 
@@ -138,6 +144,12 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       },
       { name: 'scope-lock keys', collection: 'scope_locks', where: [['org_id', orgId], ['key', lockIds[0]!]], run: () => liveHolders(db, orgId, lockIds, new Date(), 'someone-else') },
       { name: 'idempotency-key _id', collection: 'idempotency_keys', where: [['_id', keyDoc._id]], run: () => claimKey(db, keyDoc, new Date()) },
+      // The event feed (docs/reference/webhooks.md): the last reservations, then a page's blocks, each by one equality.
+      { name: 'event feed: reservations of an org', collection: 'event_sequences', where: [['org_id', orgId]], run: () => latestSequence(db, orgId) },
+      {
+        name: 'event feed: a page', collection: 'audit_events', where: [['org_id', orgId], ['feed_block', `${orgId}:1`]],
+        run: () => listEvents(db, { org_id: orgId, after: FEED_BLOCK - 3, types: [], limit: 10, now: new Date(Date.now() + 60_000) }),
+      },
       { name: 'staged operation by _id', collection: 'staged_operations', where: [['_id', operationId], ['org_id', orgId]], run: () => findStagedOperation(db, orgId, operationId) },
       { name: 'inbox by org', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'open']], run: () => findGroupableInboxDocuments(db, orgId) },
       // The book reads (docs/reference/book-reads.md): every page and figure query.

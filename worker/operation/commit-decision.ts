@@ -12,10 +12,9 @@ import { compareIds } from '../../shared/domain/books.js';
 import { stagedSummary } from '../../shared/domain/staged-summary.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
-import { recordTransition } from '../../shared/storage/audit-events.js';
+import { recordStaged } from '../../shared/storage/audit-events.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { eventView } from '../../shared/storage/events.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
@@ -139,8 +138,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
  * answer finishes without deciding again.
  */
 export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>): StageAnswer {
-  const { db, data } = ctx;
-  const event = recordTransition(db, { org_id: data.org_id, at: doc.created_at, actor: doc.created_by, request_id: doc.request_id, staged_operation_id: doc._id, from: null, to: 'staged' }, eventView(doc));
+  const event = recordStaged(ctx.db, doc);
   // Awaited by the processor; never an unhandled rejection meanwhile.
   event.catch(() => undefined);
   ctx.writes.push(event);

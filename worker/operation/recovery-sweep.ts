@@ -5,7 +5,10 @@
 //    CLAIM_WAIT_MS old: the claim holds what its winner would have written;
 //  - an `applying` operation whose apply lease lapsed (its job gave up, or
 //    its worker is gone) is resumed from its stored journal to a final state,
-//    on behalf of the actor who started it.
+//    on behalf of the actor who started it;
+//  - a `staged` operation without its staging event (its staging job died
+//    between inserting it and recording the event, on every attempt) gets
+//    it, once it is CLAIM_WAIT_MS old (docs/reference/webhooks.md).
 // So an operation with a stored journal ends by itself within
 // APPLY_LEASE_MS + RECOVERY_SWEEP_MS (+ the journal's own run).
 import { randomUUID } from 'node:crypto';
@@ -13,7 +16,7 @@ import type { Db } from 'mongodb';
 import type { StagedStatus } from '../../shared/domain/staged-transitions.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
-import { transitionClaimId } from '../../shared/storage/audit-events.js';
+import { ensureStagedEvent, stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
 import { canRollForward, readApplyJournal, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
@@ -23,12 +26,28 @@ import type { JobContext } from '../job-context.js';
 import { finishJournal } from './apply-journal-runner.js';
 import { CLAIM_WAIT_MS, claimedAt } from './claims.js';
 
-export interface RecoveryCounts { claims_rolled_forward: number; applies_resumed: number }
+export interface RecoveryCounts { claims_rolled_forward: number; applies_resumed: number; staged_events_written: number }
 
 export async function recoverOperations(db: Db, log: Logger, now: Date): Promise<RecoveryCounts> {
+  const staged_events_written = await writeMissingStagedEvents(db, now);
   const claims_rolled_forward = await rollForwardStuckClaims(db, now);
   const applies_resumed = await resumeLapsedApplies(db, log);
-  return { claims_rolled_forward, applies_resumed };
+  return { claims_rolled_forward, applies_resumed, staged_events_written };
+}
+
+/** Every transition has its event, `staged` too: written here for an operation whose staging job never did. */
+async function writeMissingStagedEvents(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - CLAIM_WAIT_MS).toISOString();
+  const staged = (await collections(db).stagedOperations.find({ status: 'staged' }, { projection: { _id: 1, created_at: 1 } }).toArray())
+    .filter((op) => op.created_at <= before);
+  const recorded = new Set((await readEach(staged.map((op) => stagedEventId(op._id)), (id) =>
+    collections(db).auditEvents.find({ _id: id }, { projection: { _id: 1 } }).toArray())).map((e) => e._id));
+  let written = 0;
+  for (const { _id } of staged.filter((op) => !recorded.has(stagedEventId(op._id)))) {
+    const op = await collections(db).stagedOperations.findOne({ _id });
+    if (op && (await ensureStagedEvent(db, op))) written += 1;
+  }
+  return written;
 }
 
 async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {

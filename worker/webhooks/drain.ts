@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import { retryDelayMs } from '../../shared/domain/events.js';
 import type { Logger } from '../../shared/logger.js';
 import type { WebhookEndpointDoc } from '../../shared/storage/collections.js';
-import { latestSettledSequence, listEvents, type StoredEvent } from '../../shared/storage/events.js';
+import { listEvents, type StoredEvent } from '../../shared/storage/events.js';
 import { findEndpointById, recordDelivery, saveProgress } from '../../shared/storage/webhook-endpoints.js';
 import { decryptSecret } from '../../shared/webhook-secret.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../shared/webhook-signature.js';
@@ -29,11 +29,10 @@ export async function drainEndpoint(db: Db, endpointId: string, settings: DrainS
   for (;;) {
     // One `now` for both reads: the same settled cut-off (shared/storage/events.ts).
     const now = new Date();
-    const events = await listEvents(db, { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now });
+    const { events, through } = await listEvents(db, { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now });
     if (events.length === 0) {
-      // Nothing this endpoint subscribed to: skip past the events of other types, so the dispatcher stops calling.
-      const latest = await latestSettledSequence(db, ep.org_id, now);
-      if (latest > progress.delivered_through) await saveProgress(db, ep._id, { ...progress, delivered_through: latest });
+      // Nothing this endpoint subscribed to: skip past what was read (other types, gaps), so the dispatcher stops calling.
+      if (through > progress.delivered_through) await saveProgress(db, ep._id, { ...progress, delivered_through: through });
       return;
     }
     for (const event of events) {
