@@ -158,3 +158,12 @@ export function sourceFiles(root: string, folders: string[]): string[] {
   for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder));
   return out;
 }
+
+/** Project paths a Markdown text names in inline code (`api/…`, `shared/…`, `test/…`, …); globs and elisions left out. */
+export function codePaths(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/`((?:api|worker|shared|cli|scripts|web|bench|test|examples)\/[A-Za-z0-9_./-]*)`/g)) {
+    out.push(m[1]!.replace(/\/$/, ''));
+  }
+  return out;
+}

@@ -2,10 +2,10 @@
 // file that exists, and a #fragment to a heading of it; README.md stays short
 // (docs/README.md is the index of the rest).
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokenDocReference, brokenLinks, docReferences, headingIds, headingSlug, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
+import { brokenDocReference, brokenLinks, codePaths, docReferences, headingIds, headingSlug, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -58,6 +58,12 @@ describe('the docs\' local links resolve', () => {
       }
     }
     expect(broken).to.deep.equal([]);
+  });
+
+  it('every project path the docs name in inline code exists', () => {
+    const missing = docs.flatMap((path) => codePaths(read(path)).filter((p) => !existsSync(join(root, p))).map((p) => `${path}: ${p}`));
+    expect(missing).to.deep.equal([]);
+    expect(codePaths('`shared/errors.ts`, `api/routes/`, `shared/domain/*-plan.ts`, `test/a …`')).to.deep.equal(['shared/errors.ts', 'api/routes']);
   });
 
   it('reads a reference\'s path and section, over a comment\'s line break', () => {
