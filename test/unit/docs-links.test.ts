@@ -3,9 +3,9 @@
 // (docs/README.md is the index of the rest).
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokenDocReference, brokenLinks, codePaths, docReferences, headingIds, headingSlug, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
+import { brokenDocReference, brokenLinks, codePaths, docReferences, headingIds, headingSlug, linkTargets, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -58,6 +58,13 @@ describe('the docs\' local links resolve', () => {
       }
     }
     expect(broken).to.deep.equal([]);
+  });
+
+  it('no document links to itself by its own file name (a section says it once; #fragments link within)', () => {
+    const self = docs.flatMap((path) => linkTargets(read(path))
+      .filter((t) => t.split('#')[0] !== '' && normalize(join(dirname(path), t.split('#')[0]!)) === normalize(path))
+      .map((t) => `${path}: ${t}`));
+    expect(self).to.deep.equal([]);
   });
 
   it('every project path the docs name in inline code exists', () => {
