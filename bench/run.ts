@@ -6,7 +6,7 @@
 // and floor together.
 //
 //   npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE]
-//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load] [--smoke] [--max-minutes 30]
+//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load,books_read,cli] [--smoke] [--max-minutes 30]
 //
 // BENCH_CPU_PROF_DIR=DIR: the API and worker processes write V8 CPU profiles
 // there (node --cpu-prof) when the bench stops them.
@@ -30,6 +30,8 @@ import { mixedLoadRun } from './sections/mixed-load.js';
 import { measureRepair } from './sections/repair.js';
 import { roundTripRun, type BenchEnv } from './sections/round-trip.js';
 import { measureWorkerScaling } from './sections/worker-scaling.js';
+import { measureBooksRead } from './sections/books-read.js';
+import { measureCliStart } from './sections/cli-start.js';
 
 interface Options { sizes: number[]; repeat: number; json: string | null; only: Set<string> | null; smoke: boolean; maxMinutes: number }
 
@@ -127,6 +129,8 @@ async function main(): Promise<void> {
     await section('duplicates', async () => { results.duplicates = await measureDuplicates(benchEnv, options.sizes, options.repeat); });
     await section('worker_scaling', async () => { results.worker_scaling = await measureWorkerScaling(benchEnv, options.repeat, setWorkers); });
     await section('mixed_load', async () => { results.mixed_load = await medianOf(options.repeat, mixedLoadRun(benchEnv)); });
+    await section('books_read', async () => { results.books_read = await measureBooksRead(benchEnv, options.sizes, options.repeat); });
+    await section('cli', () => { results.cli = measureCliStart(projectRoot, options.repeat, options.smoke); return Promise.resolve(); });
 
     const workerPeaks = [...workers, ...retired].map((w) => w.peakRssMb());
     results.peak_rss_mb = { api: api.peakRssMb(), worker: Math.max(...workerPeaks) };

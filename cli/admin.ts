@@ -50,7 +50,7 @@ function parseScopes(value: string): TokenScope[] {
 const program = new Command('admin').description('bookstage operator commands').exitOverride();
 
 const books = program.command('books').description('load books into MongoDB');
-books.command('import').argument('<file>', 'books JSON file (README "Loading books and creating tokens")').description('validate a books file whole, then upsert it').action(async (file: string) => {
+books.command('import').argument('<file>', 'books JSON file (docs/guide/importing-books.md)').description('validate a books file whole, then upsert it').action(async (file: string) => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));

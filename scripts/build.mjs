@@ -1,5 +1,5 @@
 // `npm run build`, and the freshness check in front of every other npm
-// script (docs: "Development" in the README). `node scripts/build.mjs` compiles the
+// script (docs/guide/quick-start.md). `node scripts/build.mjs` compiles the
 // server, CLI and tests (tsc), the review page (its own tsconfig) and copies
 // the page's static files; `--if-stale` does that only when a source file
 // changed since the last build, so `npm start`, `npm run bookstage` and

@@ -1,7 +1,7 @@
 import type { Logger } from './logger.js';
 
 /**
- * Graceful shutdown for a process entry (docs/operating/metrics.md, "Shutdown"): on the
+ * Graceful shutdown for a process entry (docs/operating/deploy.md, "Shutdown"): on the
  * first SIGTERM or SIGINT, run `close` (stop taking work, finish what is in
  * flight, release Redis and MongoDB) and exit 0. The operator's way out of a
  * close that hangs: a second signal exits at once, and so does the end of

@@ -1,6 +1,6 @@
 // One staged operation: the plan as a change to the books, its history and
 // plan_hash, and the actions the token and the state allow
-// (docs/guide/review-page.md "Actions"; rules: docs/design/staged-lifecycle.md).
+// (docs/guide/review-page.md "Which actions are shown"; rules: docs/design/staged-lifecycle.md).
 import { api, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';

@@ -1,5 +1,5 @@
 // One staged operation as a change to the books, per kind
-// (docs/guide/review-page.md "One operation"): what the plan would write, in the
+// (docs/guide/review-page.md "Views"): what the plan would write, in the
 // terms a bookkeeper checks. Everything shown is read from the plan itself.
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';

@@ -1,6 +1,8 @@
 // The bench's result: exactly the JSON shape of issue #19 (null where a
 // figure was not measured in this run), and the one table printed from it.
 
+import type { BooksReadResult } from '../sections/books-read.js';
+import type { CliStartResult } from '../sections/cli-start.js';
 import { formatSplit, type CpuSplit } from './cpu-split.js';
 
 type BySize = Record<string, number | null>;
@@ -14,13 +16,15 @@ export interface BenchResults {
   peak_rss_mb: { api: number; worker: number } | null;
   /** Not in the issue's shape: where each section's CPU went (bench/lib/cpu-split.ts). */
   cpu_split: Record<string, CpuSplit>;
+  books_read: BooksReadResult | null;
+  cli: CliStartResult | null;
 }
 
 /** Where and how a run happened: printed above the table, not part of the JSON. */
 export interface RunInfo { date: string; machine: string; command: string; seconds: number }
 
 export function emptyResults(): BenchResults {
-  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, peak_rss_mb: null, cpu_split: {} };
+  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, peak_rss_mb: null, cpu_split: {}, books_read: null, cli: null };
 }
 
 const ms = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x} ms`);
@@ -59,6 +63,18 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     add('mixed load 50×20: throughput', num(m.rps, ' req/s'), '≥ 190 req/s', verdict(m.rps >= 190));
     add('mixed load p50 / p99', `${ms(m.p50_ms)} / ${ms(m.p99_ms)}`, 'p99 ≤ 1 s', verdict(m.p99_ms <= 1000));
     add('mixed load 5xx answers', num(m.errors_5xx), '0', verdict(m.errors_5xx === 0));
+  }
+  if (r.books_read) {
+    const b = r.books_read;
+    for (const [size, v] of Object.entries(b.first_page_ms)) {
+      const ok = size === '100000' && v !== null ? v <= 15 : null;
+      add(`book pages first / next, org size ${size}`, `${ms(v)} / ${ms(b.next_page_ms[size])}`, size === '100000' ? 'p50 ≤ 15 ms' : '', verdict(ok));
+    }
+    add('book pages growth 1k → 100k', num(b.growth_1k_to_100k, '×'), '≤ 1.5×', verdict(b.growth_1k_to_100k === null ? null : b.growth_1k_to_100k <= 1.5));
+  }
+  if (r.cli) {
+    add(`bookstage --help / node -e "" p50 (${r.cli.runs} runs each)`, `${ms(r.cli.help_p50_ms)} / ${ms(r.cli.node_floor_p50_ms)}`);
+    add('bookstage --help ÷ node -e ""', num(r.cli.help_ratio, '×'), '≤ 3×', verdict(r.cli.help_ratio <= 3));
   }
   if (r.peak_rss_mb) add('peak RSS API / worker', `${num(r.peak_rss_mb.api, ' MB')} / ${num(r.peak_rss_mb.worker, ' MB')}`);
   const header: [string, string, string, string] = ['figure', 'value', 'target', ''];

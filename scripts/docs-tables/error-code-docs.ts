@@ -1,5 +1,5 @@
-// The "when" column of the error-code tables in
-// docs/reference/error-codes.md and docs/reference/http-api.md §15: one sentence per code of shared/errors.ts, which
+// The "when" column of the error-code table in
+// docs/reference/error-codes.md: one sentence per code of shared/errors.ts, which
 // stays the one source of each code's status and retryable flag. A code
 // without an entry here (or an entry without a code) fails
 // test/unit/docs-tables.test.ts, so a new code cannot ship undocumented.

@@ -84,3 +84,86 @@ export function markdownDocs(root: string): string[] {
   walk(join(root, 'docs'));
   return out;
 }
+
+/** Heading texts of a Markdown text (backticks dropped), fenced code skipped. */
+export function headingTexts(text: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) { fenced = !fenced; continue; }
+    if (fenced) continue;
+    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (m) out.push(m[1]!.replace(/`/g, ''));
+  }
+  return out;
+}
+
+/** A reference of the code to the docs: a path under docs/ (or the README), and the section it names if any. */
+export interface DocReference { path: string; section: string | null }
+
+/**
+ * The docs a source text names: every `docs/…` path, and `README`, each with
+ * the section written right after it (`§6.3` or `"A heading"`, a comment's
+ * line break allowed in between). Comment markers at line starts are
+ * dropped first, so a reference may run over two comment lines.
+ */
+export function docReferences(source: string): DocReference[] {
+  const flat = source.replace(/\s*\n\s*(?:\/\/+|\*+(?!\/))?\s*/g, ' ');
+  const out: DocReference[] = [];
+  const section = /^,?\s*(?:§(\d+(?:\.\d+)*)|"([^"]+)")/;
+  for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|README(?:\.md)?\b)/g)) {
+    const raw = m[1]!;
+    const path = raw.startsWith('README') ? 'README.md' : raw;
+    // `bench/README.md` and `docs/README.md` name their own files, not the project's README.
+    if (raw.startsWith('README') && m.index > 0 && /[/\w]/.test(flat[m.index - 1]!)) continue;
+    const s = section.exec(flat.slice(m.index + raw.length));
+    out.push({ path, section: s ? (s[1] ? `§${s[1]}` : s[2]!) : null });
+  }
+  return out;
+}
+
+/**
+ * What a reference names that is not there: a missing file, or a section no
+ * heading of the file starts with (`§6.3` matches "§6.3 One pending plan…";
+ * "Authentication" matches "§3 Authentication, tenancy and scopes").
+ */
+export function brokenDocReference(
+  root: string,
+  ref: DocReference,
+  exists: (path: string) => boolean = existsSync,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): string | null {
+  const full = join(root, ref.path);
+  if (!exists(full)) return `${ref.path}: no such file`;
+  if (ref.section === null || !ref.path.endsWith('.md')) return null;
+  const wanted = ref.section.toLowerCase();
+  const headings = headingTexts(read(full)).map((h) => h.toLowerCase());
+  const found = wanted.startsWith('§')
+    ? headings.some((h) => h === wanted || h.startsWith(`${wanted} `))
+    : headings.some((h) => h.startsWith(wanted) || h.replace(/^§[\d.]+\s+/, '').startsWith(wanted));
+  return found ? null : `${ref.path} ${ref.section.startsWith('§') ? ref.section : `"${ref.section}"`}: no such heading`;
+}
+
+/** The source files (.ts, .mjs, .js) under the given folders of root, node_modules and dist left out. */
+export function sourceFiles(root: string, folders: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === 'dist') continue;
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.(ts|mjs|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(relative(root, full));
+    }
+  };
+  for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder));
+  return out;
+}
+
+/** Project paths a Markdown text names in inline code (`api/…`, `shared/…`, `test/…`, …); globs and elisions left out. */
+export function codePaths(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/`((?:api|worker|shared|cli|scripts|web|bench|test|examples)\/[A-Za-z0-9_./-]*)`/g)) {
+    out.push(m[1]!.replace(/\/$/, ''));
+  }
+  return out;
+}

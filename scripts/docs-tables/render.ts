@@ -1,7 +1,7 @@
 // The generated tables of the docs: the configuration table of
 // docs/reference/configuration.md (from CONFIG_VARIABLES in shared/config.ts)
-// and the error-code table of docs/reference/error-codes.md and
-// docs/reference/http-api.md (from ERROR_TABLE in shared/errors.ts). Each
+// and the error-code table of docs/reference/error-codes.md (from
+// ERROR_TABLE in shared/errors.ts). Each
 // sits between two marker comments; everything outside them is hand-written.
 // `npm run docs:tables` rewrites the blocks, `npm run docs:tables -- --check`
 // (and test/unit/docs-tables.test.ts) fail when one is out of date.
@@ -15,7 +15,6 @@ export type BlockName = 'config' | 'error-codes';
 export const DOCUMENT_BLOCKS: Readonly<Record<string, readonly BlockName[]>> = {
   'docs/reference/configuration.md': ['config'],
   'docs/reference/error-codes.md': ['error-codes'],
-  'docs/reference/http-api.md': ['error-codes'],
 };
 
 const SOURCES: Record<BlockName, string> = { config: 'shared/config.ts', 'error-codes': 'shared/errors.ts' };

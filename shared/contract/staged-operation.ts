@@ -1,4 +1,4 @@
-// The public shape of a staged operation (docs/design/staged-lifecycle.md "Show"):
+// The public shape of a staged operation (docs/reference/http-api.md "Review and apply"):
 // what show, each list item, approve, reject and apply answer, with the plan
 // types of each kind. Types only: the review page (web/) imports them with
 // `import type`, which the browser build erases.

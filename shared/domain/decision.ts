@@ -1,5 +1,5 @@
 // The one shape every staging decision takes (docs/design/architecture.md "One
-// staging path"). A pure decide function returns a Decision; the worker's
+// staging request"). A pure decide function returns a Decision; the worker's
 // commit step writes it; the API's outcome mapper answers it. Plain data
 // only: a Decision crosses no process boundary as a class instance.
 import type { ErrorCode } from '../errors.js';

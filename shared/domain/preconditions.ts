@@ -1,4 +1,4 @@
-// Staleness (docs/design/staged-lifecycle.md "Stale"): a plan may be applied only
+// Staleness (docs/design/staged-lifecycle.md "Apply"): a plan may be applied only
 // while every document it read still has the version it read. Pure.
 import type { Precondition } from './books.js';
 

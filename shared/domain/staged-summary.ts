@@ -1,4 +1,4 @@
-// The short summary a reviewer reads first (docs/design/staged-lifecycle.md "Show"):
+// The short summary a reviewer reads first (docs/guide/review-page.md "Views"):
 // the counts and amounts of a plan, per kind. Pure.
 import type { LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';

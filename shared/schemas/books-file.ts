@@ -1,4 +1,4 @@
-// The books import file (README "Loading books and creating tokens", docs/reference/http-api.md §2).
+// The books import file (docs/guide/importing-books.md, docs/reference/http-api.md §2).
 import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, SAFE_TEXT_PATTERN, text, timestamp, version } from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;

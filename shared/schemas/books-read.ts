@@ -1,4 +1,4 @@
-// The book reads (docs/reference/book-reads.md, docs/reference/http-api.md "Book reads"): query,
+// The book reads (docs/reference/book-reads.md): query,
 // path and `data` schemas. Query strings arrive as strings; the routes
 // convert `limit` (api/query-string.ts) before validating, so Ajv never coerces.
 import { currency, id, isoDate, minor, nullable, text, timestamp, version } from './common.js';

@@ -156,8 +156,8 @@ export async function upsertRecords(
 
 /**
  * Put a section back as `stored` held it, after an import that wrote some of
- * `records` and then failed (MongoDB without transactions: docs/guide/importing-books.md "Loading
- * books"): records it inserted are deleted, records it replaced get their old
+ * `records` and then failed (MongoDB without transactions:
+ * docs/guide/importing-books.md): records it inserted are deleted, records it replaced get their old
  * content back under a NEW version (the one the import wrote + 1): versions
  * only grow, so a plan staged against the half-written books never passes
  * its version check against other content later (ABA). Each write is

@@ -1,5 +1,5 @@
-// A stored staged operation as its public shape (docs/design/staged-lifecycle.md
-// "Show"; the type: shared/contract/staged-operation.ts).
+// A stored staged operation as its public shape (docs/reference/http-api.md
+// "Review and apply"; the type: shared/contract/staged-operation.ts).
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedSummary } from '../domain/staged-summary.js';
 import type { StagedOperationDoc } from './collections.js';

@@ -18,6 +18,8 @@ const SHAPE = {
   worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores'],
   mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx'],
   peak_rss_mb: ['api', 'worker'],
+  books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list'],
+  cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
 };
 
 describe('npm run bench (smoke)', function () {
@@ -52,6 +54,18 @@ describe('npm run bench (smoke)', function () {
       expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);
       expect(Object.keys(result.duplicates!.first_page_ms as object)).to.deep.equal(['100', '200']);
       expect(result.mixed_load!.errors_5xx).to.equal(0);
+      // Book pages: both lists, a first and a next page at every size.
+      expect(Object.keys(result.books_read!.first_page_ms as object)).to.deep.equal(['100', '200']);
+      const byList = result.books_read!.by_list as Record<string, { first_page_ms: Record<string, number>; next_page_ms: Record<string, number> }>;
+      expect(Object.keys(byList).sort()).to.deep.equal(['entries_by_counterparty', 'transactions_by_account']);
+      for (const [list, pages] of Object.entries(byList)) {
+        for (const size of ['100', '200']) {
+          expect(pages.first_page_ms[size], `${list} first ${size}`).to.be.a('number').and.greaterThan(0);
+          expect(pages.next_page_ms[size], `${list} next ${size}`).to.be.a('number').and.greaterThan(0);
+        }
+      }
+      for (const key of SHAPE.cli) expect(result.cli![key], key).to.be.a('number').and.greaterThan(0);
+      expect(output.join('')).to.match(/\| bookstage --help ÷ node -e ""/);
       expect(output.join('')).to.match(/\| round trip p50 ÷ floor/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

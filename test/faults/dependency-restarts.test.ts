@@ -1,4 +1,4 @@
-// Dependency restarts (docs/operating/reliability.md "Restarts"): a burst of 100 keyed
+// Dependency restarts (docs/operating/reliability.md "Redis or the MongoDB-wire server restarted"): a burst of 100 keyed
 // staging calls while Redis (AOF on) or the MongoDB-wire server (FerretDB)
 // is killed and started again. Every call answers for good in the end
 // (directly, by replay or via its job), every retry of a key names the same

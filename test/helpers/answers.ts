@@ -39,7 +39,7 @@ export interface DuplicatesPageData {
 
 /**
  * A staged operation as show, each list item, approve, reject and apply
- * answer it (docs/design/staged-lifecycle.md "Show"). `result` is null until apply
+ * answer it (docs/reference/http-api.md "Review and apply"). `result` is null until apply
  * ends; a test reads it (and `changes` or `error` in it) after asserting the
  * status, as it reads `error` of an envelope.
  */

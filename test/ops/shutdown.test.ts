@@ -1,4 +1,4 @@
-// Graceful shutdown on SIGTERM (docs/operating/metrics.md "Shutdown"), on the real
+// Graceful shutdown on SIGTERM (docs/operating/deploy.md "Shutdown"), on the real
 // entry points as child processes: what is in flight finishes, then the
 // process exits 0.
 import { expect } from 'chai';

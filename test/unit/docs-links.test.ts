@@ -2,10 +2,10 @@
 // file that exists, and a #fragment to a heading of it; README.md stays short
 // (docs/README.md is the index of the rest).
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokenLinks, headingIds, headingSlug, markdownDocs } from '../../scripts/docs-tables/links.js';
+import { brokenDocReference, brokenLinks, codePaths, docReferences, headingIds, headingSlug, linkTargets, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -47,5 +47,57 @@ describe('the docs\' local links resolve', () => {
     expect(headingSlug('Review and apply staged operations — `/api/v1/cli/staged-operations`'))
       .to.equal('review-and-apply-staged-operations--apiv1clistaged-operations');
     expect([...headingIds('# A\n## A\n```\n# not a heading\n```\n### Exit codes\n')]).to.deep.equal(['a', 'a-1', 'exit-codes']);
+  });
+
+  it('every docs/ path and README the code (and the docs\' plain text) names exists, with the section (§N or "Heading") it names', () => {
+    const broken: string[] = [];
+    for (const file of [...sourceFiles(root, ['api', 'worker', 'shared', 'cli', 'scripts', 'web', 'bench']), ...docs]) {
+      for (const ref of docReferences(read(file))) {
+        const why = brokenDocReference(root, ref);
+        if (why) broken.push(`${file}: ${why}`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
+  });
+
+  it('no document links to itself by its own file name (a section says it once; #fragments link within)', () => {
+    const self = docs.flatMap((path) => linkTargets(read(path))
+      .filter((t) => t.split('#')[0] !== '' && normalize(join(dirname(path), t.split('#')[0]!)) === normalize(path))
+      .map((t) => `${path}: ${t}`));
+    expect(self).to.deep.equal([]);
+  });
+
+  it('every project path the docs name in inline code exists', () => {
+    const missing = docs.flatMap((path) => codePaths(read(path)).filter((p) => !existsSync(join(root, p))).map((p) => `${path}: ${p}`));
+    expect(missing).to.deep.equal([]);
+    expect(codePaths('`shared/errors.ts`, `api/routes/`, `shared/domain/*-plan.ts`, `test/a …`')).to.deep.equal(['shared/errors.ts', 'api/routes']);
+  });
+
+  it('reads a reference\'s path and section, over a comment\'s line break', () => {
+    const source = [
+      '// see docs/reference/http-api.md §6.3 and docs/design/staged-lifecycle.md "Crash',
+      '// safety"; README "Two commands", bench/README.md and docs/openapi.json.',
+      "const doc = 'docs/operating/metrics.md';",
+    ].join('\n');
+    expect(docReferences(source)).to.deep.equal([
+      { path: 'docs/reference/http-api.md', section: '§6.3' },
+      { path: 'docs/design/staged-lifecycle.md', section: 'Crash safety' },
+      { path: 'README.md', section: 'Two commands' },
+      { path: 'docs/openapi.json', section: null },
+      { path: 'docs/operating/metrics.md', section: null },
+    ]);
+  });
+
+  it('reports a missing doc, a missing § and a heading no heading starts with', () => {
+    const files: Record<string, string> = { '/r/docs/a.md': '# A\n## §6 Staging\n### §6.3 One pending plan\n## §3 Authentication, tenancy\n' };
+    const check = (path: string, section: string | null): string | null =>
+      brokenDocReference('/r', { path, section }, (p) => p in files, (p) => files[p]!);
+    expect(check('docs/a.md', '§6.3')).to.equal(null);
+    expect(check('docs/a.md', '§6')).to.equal(null);
+    expect(check('docs/a.md', 'Authentication')).to.equal(null);
+    expect(check('docs/a.md', null)).to.equal(null);
+    expect(check('docs/b.md', null)).to.equal('docs/b.md: no such file');
+    expect(check('docs/a.md', '§6.4')).to.equal('docs/a.md §6.4: no such heading');
+    expect(check('docs/a.md', 'Apply')).to.equal('docs/a.md "Apply": no such heading');
   });
 });

@@ -1,6 +1,6 @@
 // The tables in the docs are the code's: the error codes of shared/errors.ts
-// and the variables of shared/config.ts, as docs/reference/error-codes.md,
-// docs/reference/http-api.md and docs/reference/configuration.md show them. `npm run docs:tables` rewrites them; these tests fail when a
+// and the variables of shared/config.ts, as docs/reference/error-codes.md
+// and docs/reference/configuration.md show them. `npm run docs:tables` rewrites them; these tests fail when a
 // document and the code differ.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
     }
   }
 
-  for (const path of ['docs/reference/error-codes.md', 'docs/reference/http-api.md']) {
+  for (const path of ['docs/reference/error-codes.md']) {
     it(`${path}: the error-code table lists every code of shared/errors.ts with its status and retryable flag, and no other`, () => {
       const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [code, status, retryable]);
       const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [`\`${code}\``, String(spec.status), spec.retryable ? 'yes' : 'no']);

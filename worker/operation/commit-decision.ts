@@ -1,5 +1,5 @@
-// The commit step of every staging job (docs/reference/http-api.md "Pending
-// conflicts"): a staged decision takes its scope locks, then inserts the
+// The commit step of every staging job (docs/reference/http-api.md §6.3,
+// one pending plan per scope): a staged decision takes its scope locks, then inserts the
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after
 // a crash finds its own locks and its own operation instead of creating a

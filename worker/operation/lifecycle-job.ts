@@ -1,5 +1,5 @@
 // Approve, reject and apply on the staging frame (docs/design/architecture.md "One
-// staging path", docs/design/staged-lifecycle.md): load → decide → commit.
+// staging request", docs/design/staged-lifecycle.md): load → decide → commit.
 // `load` reads the operation as its caller may see it, and the org; `decide`
 // is the pure rule (decideTransition, shared/domain/staged-transitions.ts):
 // plain data, refusals as values; `commit` claims and writes a transition.

@@ -1,5 +1,5 @@
 // Every staging job has the same three steps (docs/design/architecture.md "One
-// staging path"): `load` reads what the rule needs (storage), `decide` is the
+// staging request"): `load` reads what the rule needs (storage), `decide` is the
 // pure domain rule returning a Decision, `commit` writes it. A kind states
 // only its load and decide; the path around them is written once, here.
 import type { Org } from '../../shared/domain/books.js';

@@ -2,7 +2,7 @@
 // for what it does, each bound to its route in shared/contract/routes.ts
 // by the route's operation name, so that its schemas are the API's own.
 // Review and apply are off unless a person starts the server with
-// --allow-review / --allow-apply (README "Use from an AI agent").
+// --allow-review / --allow-apply (docs/guide/agents.md "Review and apply are off by default").
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { API_ROUTES, type RouteContract } from '../../../shared/contract/routes.js';
 

@@ -1,5 +1,5 @@
 // ISO 20022 CAMT.053 (BkToCstmrStmt), versions .001.02 to .001.08, read with
-// fast-xml-parser (docs/guide/statement-import.md "CAMT.053"). Namespace prefixes
+// fast-xml-parser (docs/guide/statement-import.md "Formats"). Namespace prefixes
 // are dropped, so every version reads through the same element names; the few
 // places where versions differ (Sts as text or as Sts/Cd, a party as Nm or
 // Pty/Nm) are read both ways.

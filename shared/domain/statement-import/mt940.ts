@@ -1,4 +1,4 @@
-// SWIFT MT940, read with mt940js (docs/guide/statement-import.md "MT940"). The
+// SWIFT MT940, read with mt940js (docs/guide/statement-import.md "Formats"). The
 // library checks opening + Σ lines = closing and throws otherwise; here that
 // one check is left out, because an out-of-balance statement is reported as a
 // warning for the reviewer, never refused or "fixed". Field 86 is read in both

@@ -1,5 +1,5 @@
 // OFX 1.x (SGML) and 2.x (XML) bank and credit-card statements, read with
-// ofx-js (docs/guide/statement-import.md "OFX"). Every value stays text, so amounts
+// ofx-js (docs/guide/statement-import.md "Formats"). Every value stays text, so amounts
 // are converted exactly.
 import { parseSync } from 'ofx-js';
 import { decimalToMinor } from './money.js';

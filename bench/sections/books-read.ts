@@ -1,0 +1,91 @@
+// Book reads at growing org sizes: the first page, and the next page by its
+// cursor, of an account's bank transactions and of a counterparty's ledger
+// entries, through the real API (docs/reference/book-reads.md). A page should
+// cost what its filter selects, not what the organisation holds.
+import { collections } from '../../shared/storage/collections.js';
+import { call } from '../lib/http.js';
+import { loadDemoOrg, tokenFor } from '../lib/data.js';
+import { median, round, timed } from '../lib/stats.js';
+import type { BenchEnv } from './round-trip.js';
+
+type BySize = Record<string, number | null>;
+
+export interface BooksReadResult {
+  /** Per size, the slower of the two lists' medians. */
+  first_page_ms: BySize;
+  next_page_ms: BySize;
+  /** first_page_ms at 100k ÷ at 1k. */
+  growth_1k_to_100k: number | null;
+  /** Each list's own medians. */
+  by_list: Record<ListName, { first_page_ms: BySize; next_page_ms: BySize }>;
+}
+
+type ListName = 'transactions_by_account' | 'entries_by_counterparty';
+
+/** Page size of both lists: small enough that the entries of one counterparty fill more than one page. */
+const LIMIT = 10;
+const PAGES_PER_RUN = 5;
+
+export const transactionsPath = '/api/v1/cli/bank-transactions';
+export const entriesPath = '/api/v1/cli/ledger/entries';
+
+/** The org's counterparty with the most ledger entries (ties: the smallest id), so its list has a next page. */
+async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string> {
+  const entries = await collections(env.db).ledgerEntries.find({ org_id: orgId }, { projection: { counterparty_id: 1 } }).toArray();
+  const counts = new Map<string, number>();
+  for (const e of entries) if (e.counterparty_id) counts.set(e.counterparty_id, (counts.get(e.counterparty_id) ?? 0) + 1);
+  const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) throw new Error(`books read: no counterparty on the entries of ${orgId}`);
+  return best[0];
+}
+
+export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: number): Promise<BooksReadResult> {
+  const lists: ListName[] = ['transactions_by_account', 'entries_by_counterparty'];
+  const byList = Object.fromEntries(lists.map((l) => [l, { first_page_ms: {}, next_page_ms: {} }])) as BooksReadResult['by_list'];
+  const first: BySize = {};
+  const next: BySize = {};
+  for (const size of sizes) {
+    const orgId = `org_br_${size}`;
+    const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
+    const token = await tokenFor(env.db, orgId);
+    const counterparty = await busiestCounterparty(env, orgId);
+    env.log(`  books read: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s; entries of ${counterparty}`);
+    const paths: Record<ListName, string> = {
+      transactions_by_account: `${transactionsPath}?bank_account_id=${encodeURIComponent(`ba_${orgId}_1`)}&limit=${LIMIT}`,
+      entries_by_counterparty: `${entriesPath}?counterparty_id=${encodeURIComponent(counterparty)}&limit=${LIMIT}`,
+    };
+    const pagePair = async (list: ListName): Promise<{ first: number; next: number | null }> => {
+      const page = await call(env.baseUrl, token, 'GET', paths[list]);
+      if (page.status !== 200) throw new Error(`books read ${list}: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
+      const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
+      const after = cursor ? await call(env.baseUrl, token, 'GET', `${paths[list]}&cursor=${encodeURIComponent(cursor)}`) : null;
+      if (after && after.status !== 200) throw new Error(`books read ${list} next page: HTTP ${after.status} ${JSON.stringify(after.body).slice(0, 300)}`);
+      return { first: page.ms, next: after ? after.ms : null };
+    };
+    // One pair of each list warms the path (connections, plans): not counted.
+    for (const list of lists) await pagePair(list);
+    const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<ListName, { first: number[]; next: number[] }>;
+    await env.profile(`book pages, org size ${size}`, async () => {
+      for (let i = 0; i < repeat * PAGES_PER_RUN; i += 1) {
+        for (const list of lists) {
+          const pair = await pagePair(list);
+          times[list].first.push(pair.first);
+          if (pair.next !== null) times[list].next.push(pair.next);
+        }
+      }
+    });
+    const key = String(size);
+    for (const list of lists) {
+      byList[list].first_page_ms[key] = round(median(times[list].first));
+      byList[list].next_page_ms[key] = times[list].next.length > 0 ? round(median(times[list].next)) : null;
+    }
+    const worst = (pick: (l: ListName) => number | null): number | null => {
+      const values = lists.map(pick).filter((v): v is number => v !== null);
+      return values.length > 0 ? Math.max(...values) : null;
+    };
+    first[key] = worst((l) => byList[l].first_page_ms[key] ?? null);
+    next[key] = worst((l) => byList[l].next_page_ms[key] ?? null);
+  }
+  const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
+  return { first_page_ms: first, next_page_ms: next, growth_1k_to_100k: growth, by_list: byList };
+}
