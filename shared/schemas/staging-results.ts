@@ -2,6 +2,7 @@
 // "The HTTP API"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
 // and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
+import { planContextSchema } from './plan-context.js';
 
 const str = { type: 'string' } as const;
 const date = { type: 'string', format: 'date' } as const;
@@ -21,6 +22,7 @@ const stagedFields = {
   staged_operation_id: { type: 'string', pattern: '^stg_' },
   status: { enum: [...STAGED_STATUSES], description: 'The staged operation\'s status; `staged` (or `approved`) for a pending one.' },
   expires_at: timestamp,
+  context: planContextSchema,
 } as const;
 
 const unlinkAction = object({
@@ -101,8 +103,8 @@ export const repairResultSchema = {
   title: 'RepairStageResult',
   oneOf: [
     repairStagedResultSchema,
-    object({ outcome: { const: 'noop' }, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
-    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
+    object({ outcome: { const: 'noop' }, blockers: noBlockers, context: planContextSchema, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
+    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, context: planContextSchema, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
   ],
 } as const;
 

@@ -5,6 +5,7 @@
 // a crash finds its own locks and its own operation instead of creating a
 // second one.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
+import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { pendingDecision } from '../../shared/domain/scope.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
@@ -49,7 +50,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
     if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
-      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
+      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext));
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);
     }
@@ -117,7 +118,7 @@ async function writtenOperation(ctx: JobContext, operationId: string): Promise<S
   }
 }
 
-function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>): StagedOperationDoc {
+function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>, context: PlanContext): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
   return {
@@ -137,6 +138,8 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
     preconditions: decision.preconditions,
     warnings: decision.warnings,
     history: [{ at: createdAt, actor: data.actor, from: null, to: 'staged', note: null }],
+    // Read at staging time, beside the plan (docs/design/staged-lifecycle.md "Context").
+    context,
   };
 }
 
