@@ -104,7 +104,7 @@ export const repairResultSchema = {
   oneOf: [
     repairStagedResultSchema,
     object({ outcome: { const: 'noop' }, blockers: noBlockers, context: planContextSchema, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
-    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, context: planContextSchema, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
+    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
   ],
 } as const;
 

@@ -36,7 +36,7 @@ export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
     const { input } = data;
     return decideReversal({ ...books, org }, { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null });
   },
-  context: (books, plan, org) => (plan ? reversalContext(plan, books, org.settlement_accounts) : {}),
+  context: (books, plan, org) => reversalContext(plan, books, org.settlement_accounts),
   // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
   pendingGate: {
     keys: (books, { data }) => lockKeys(data.org_id, { scope_key: reversalScopeKey(data.input.entry_id), entry_ids: [data.input.entry_id], transaction_ids: transactionIdsOf(books.links) }),

@@ -5,7 +5,7 @@
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import { findAccount, findEntriesByIds, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
-import { accountContext, reconcileContext } from '../../shared/domain/plan-context.js';
+import { reconcileContext } from '../../shared/domain/plan-context.js';
 import { liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
 import { operationIdFor } from '../operation/commit-decision.js';
@@ -46,7 +46,6 @@ export const stageReconciliation = stagingJob<Op, Omit<ReconciliationBooks, 'org
   },
   // The entries the links point to are the one read more, by `_id`, and only for a plan.
   context: async (books, plan, org, { db, data }) => {
-    if (!plan) return books.account ? { bank_account: accountContext(books.account) } : {};
     const entryIds = [...new Set(plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)))].sort(compareIds);
     const entries = entryIds.length ? await findEntriesByIds(db, data.org_id, entryIds) : [];
     return reconcileContext(plan, { account: books.account, transactions: books.transactions, entries }, org.settlement_accounts);

@@ -155,6 +155,8 @@ function stagedAnswer(ctx: JobContext, doc: StagedOperationDoc, created: boolean
       status: doc.status,
       expires_at: doc.expires_at,
       ...resultFields,
+      // The context read when the operation was staged (this job's, or the pending one's it answers).
+      context: doc.context ?? {},
       plan: doc.plan,
       plan_hash: doc.plan_hash,
     },

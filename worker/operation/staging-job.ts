@@ -27,10 +27,10 @@ export interface StagingJob<Op extends StageOperation, Books, Plan> {
   decide(books: Books, org: Org, ctx: JobContext<Op>): Decision<Plan>;
   /**
    * The plan's context (shared/domain/plan-context.ts), from the records this
-   * job read; any further read only by `_id`. Asked for every answer that is
-   * not refused (the plan is null when blocked). Absent: the context is `{}`.
+   * job read; any further read only by `_id`. Asked for every answer with a
+   * plan (staged, noop, the same plan pending). Absent: the context is `{}`.
    */
-  context?: (books: Books, plan: Plan | null, org: Org, ctx: JobContext<Op>) => PlanContext | Promise<PlanContext>;
+  context?: (books: Books, plan: Plan, org: Org, ctx: JobContext<Op>) => PlanContext | Promise<PlanContext>;
   /** Fields every non-refused result of this kind carries beside the common ones (a repair's `blockers`). */
   resultFields?: (decision: Decision<Plan>) => Record<string, unknown>;
   /**
@@ -71,12 +71,16 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
       if (holders.length > 0) decision = job.decide(job.pendingGate.withHolders(books, holders), org, ctx);
     }
     ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
-    // The context beside the plan (never in it: plan and plan_hash stay as decided), in every answer that is not refused.
-    const context = decision.outcome === 'refused' ? {} : await (job.context?.(books, planOf(decision), org, ctx) ?? {});
-    return commitDecision(ctx, job.kind, decision, { ...job.resultFields?.(decision), context });
+    return commitDecision(ctx, job.kind, decision, { ...job.resultFields?.(decision), ...await contextFields(job, books, decision, org, ctx) });
   };
 }
 
-function planOf<Plan>(decision: Decision<Plan>): Plan | null {
-  return decision.outcome === 'staged' || decision.outcome === 'noop' ? decision.plan : null;
+/**
+ * The context beside the plan (never in it: plan and plan_hash stay as
+ * decided), for every answer that has a plan; a blocked or refused one has none.
+ */
+async function contextFields<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>, books: Books, decision: Decision<Plan>, org: Org, ctx: JobContext<Op>): Promise<{ context?: PlanContext }> {
+  if (decision.outcome !== 'staged' && decision.outcome !== 'noop' && decision.outcome !== 'existing') return {};
+  if (!job.context || decision.outcome === 'existing') return { context: {} };
+  return { context: await job.context(books, decision.plan, org, ctx) };
 }
