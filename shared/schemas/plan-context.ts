@@ -5,8 +5,8 @@
 const str = { type: 'string' } as const;
 const integer = { type: 'integer' } as const;
 const date = { type: 'string', format: 'date' } as const;
-const object = (properties: Record<string, object>, required: string[] = Object.keys(properties)) =>
-  ({ type: 'object', additionalProperties: false, required, properties });
+const object = <P extends Record<string, object>>(properties: P, required: readonly string[] = Object.keys(properties)) =>
+  ({ type: 'object', additionalProperties: false, required, properties }) as const;
 
 export const extractedSchema = object({
   vendor_name: str, vendor_tax_id: str, invoice_number: str, invoice_date: date, total_minor: integer, currency: str,
