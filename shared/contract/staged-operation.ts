@@ -24,6 +24,8 @@ export interface ApplyResult {
   by: string;
   /** applied: every document written (ids), in journal order. */
   changes?: Array<{ action: JournalWrite['action']; collection: string; id: string }>;
+  /** applied, a link repair: the link each `move` and `link` action's amount went to (old link id → this one), by action index. */
+  links?: Array<{ action_index: number; link_id: string }>;
   /** failed and stale: the error the apply answered, answered again to every later apply. */
   error?: ErrorBody;
 }

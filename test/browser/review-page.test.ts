@@ -203,6 +203,11 @@ describe('the review page in a browser (GET /review)', function () {
     expect(history).to.deep.equal(['erin', 'bob', 'bob', 'bob']);
     expect(await page.getByRole('table', { name: 'Who did what' }).textContent()).to.include('FIFO is right');
     expect(await page.getByRole('button', { name: /Approve|Reject|Apply/ }).count()).to.equal(0);
+    // The moved link: its old id → the id of the link apply wrote, which the apply result lists among its inserts.
+    const moved = (await page.getByTestId('new-link').textContent())!;
+    const match = new RegExp(`^link ${w.wrongLink} → (lnk_\\w+)$`).exec(moved);
+    expect(match, moved).to.not.equal(null);
+    expect(await page.getByRole('table', { name: 'What apply wrote' }).textContent()).to.include(`insertbank_links${match![1]}`);
     await checkView('5-repair-applied');
   });
 
