@@ -74,6 +74,27 @@ describe('data.context beside the plan', () => {
     await checkShowAndStore(token, data);
   });
 
+  it('a dry run carries the same context as the staging it previews, and the same plan_hash', async () => {
+    const books = new Books();
+    const account = books.account();
+    const e1 = books.invoice(3_000, { entry_date: '2026-01-05' });
+    const t1 = books.txn(account, 3_000, { booking_date: '2026-02-03' });
+    const token = await load(books, ['bank:stage']);
+    const body = { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' };
+    const dry = await call<{ plan_hash: string; context: PlanContext }>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage?dry_run=true', { token, body });
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.data.context).to.deep.equal({
+      bank_account: { id: account, name: 'Main account', currency: 'EUR' },
+      ledger_entries: [entryOf(books, e1)],
+      bank_transactions: [txnOf(books, t1)],
+      repair_actions: [{ action_index: 0, ledger_entry_id: e1, fifo_position: 1, fifo_queue_length: 1, open_before_minor: 3_000, open_after_minor: 0 }],
+    });
+    const real = await call<LinkRepairData & { context: PlanContext }>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', { token, body });
+    expect(real.status).to.equal(201);
+    expect(real.body.data.context).to.deep.equal(dry.body.data.context);
+    expect(real.body.data.plan_hash).to.equal(dry.body.data.plan_hash);
+  });
+
   it('a link repair that changes nothing (noop) still names its account', async () => {
     const books = new Books();
     const account = books.account();
