@@ -26,7 +26,7 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
   select('status', 'Status', [['', 'any'], ...STATUSES.map((s): [string, string] => [s, s])], state.status),
   select('kind', 'Kind', [['', 'any'], ...Object.entries(KIND_LABELS)], state.kind),
   h('button', { type: 'submit' }, 'Show'));
-  const list = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading…'));
+  const list = h('div', { id: 'operations', class: 'operations', 'aria-live': 'polite' }, h('p', {}, 'Loading…'));
   show(main, h('h2', {}, 'Staged operations'), form, list);
 
   const cursor = state.cursors.at(-1);

@@ -58,9 +58,9 @@ async function route(): Promise<void> {
   }
   const op = /^#\/operation\/([A-Za-z0-9_]+)$/.exec(hash);
   if (op) await operationView(main, me, op[1]!);
-  else if (hash === '#/duplicates') await duplicatesView(main, []);
+  else if (hash === '#/duplicates') await duplicatesView(main, me, []);
   else if (me.scopes.includes('staged:read')) await inboxView(main, { status: '', kind: '', cursors: [] });
-  else if (me.scopes.includes('inbox:read')) await duplicatesView(main, []);
+  else if (me.scopes.includes('inbox:read')) await duplicatesView(main, me, []);
   else show(main, h('p', {}, 'This token has none of the scopes the page uses (staged:read, inbox:read).'));
 }
 

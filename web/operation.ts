@@ -15,7 +15,7 @@ export async function operationView(main: HTMLElement, me: Whoami, id: string): 
   show(main, h('p', {}, 'Loading…'));
   const answer = await api<StagedOperation>('GET', `${BASE}/${encodeURIComponent(id)}`);
   if (!answer.ok) {
-    show(main, h('h2', {}, `Operation ${id}`), refusal(answer.error), h('p', {}, h('a', { href: '#/inbox' }, 'Back to the inbox')));
+    show(main, h('h2', {}, `Operation ${id}`), refusal(answer.error), h('p', {}, h('a', { href: '#/inbox' }, 'Back to the staged operations')));
     return;
   }
   render(main, me, answer.data, null);
@@ -24,7 +24,7 @@ export async function operationView(main: HTMLElement, me: Whoami, id: string): 
 function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTMLElement | null): void {
   const actions = h('div', { id: 'outcome', class: 'outcome' }, message);
   show(main,
-    h('p', {}, h('a', { href: '#/inbox' }, '← Inbox')),
+    h('p', {}, h('a', { href: '#/inbox' }, '← Staged operations')),
     h('h2', { id: 'op-title' }, `${KIND_LABELS[op.kind] ?? op.kind} ${op.staged_operation_id}`),
     facts([
       ['Status', h('span', { class: `status status-${op.status}`, 'data-testid': 'status' }, op.status)],
@@ -45,16 +45,21 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
 function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: HTMLElement): HTMLElement | null {
   const canApprove = me.scopes.includes('staged:approve');
   const canApply = me.scopes.includes('staged:apply');
-  const mayApprove = canApprove && op.status === 'staged';
+  // The creator of an operation in an organisation that requires a distinct approver (the default) is told so instead of offered a button that fails.
+  const ownOperation = op.created_by === me.actor && me.require_distinct_approver !== false;
+  const mayApprove = canApprove && op.status === 'staged' && !ownOperation;
   const mayReject = canApprove && (op.status === 'staged' || op.status === 'approved');
   const mayApply = canApply && (op.status === 'approved' || op.status === 'applying');
-  if (!mayApprove && !mayReject && !mayApply) return null;
+  const whyNot = canApprove && op.status === 'staged' && ownOperation
+    ? h('p', { class: 'note', 'data-testid': 'why-no-approve' }, `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`)
+    : null;
+  if (!mayApprove && !mayReject && !mayApply) return whyNot;
 
   const run = async (label: string, path: string, body: object): Promise<void> => {
     for (const b of bar.querySelectorAll('button')) b.disabled = true;
     show(outcome, h('p', { class: 'pending', 'data-testid': 'pending' }, `${label}: pending…`));
     announce(`${label}: pending`);
-    const answer = await follow(await api<StagedOperation | { outcome: 'pending'; job_id: string }>('POST', `${BASE}/${op.staged_operation_id}/${path}`, body,
+    const answer = await follow<StagedOperation>(await api<StagedOperation | { outcome: 'pending'; job_id: string }>('POST', `${BASE}/${op.staged_operation_id}/${path}`, body,
       { 'idempotency-key': crypto.randomUUID(), prefer: 'wait=20' }));
     if (answer.ok) {
       announce(`${label}: done, status ${answer.data.status}`);
@@ -72,6 +77,7 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
   const note = h('textarea', { id: 'note', name: 'note', rows: 2, maxlength: 1000 });
   const bar: HTMLElement = h('section', { class: 'actions', 'aria-labelledby': 'actions-h' },
     h('h2', { id: 'actions-h', class: 'visually-hidden' }, 'Actions'),
+    whyNot,
     (mayApprove || mayReject) ? h('div', { class: 'field' }, h('label', { for: 'note' }, 'Note (required to reject)'), note) : null,
     h('div', { class: 'buttons' },
       mayApprove ? h('button', { type: 'button', class: 'primary', onclick: () => void run('Approve', 'approve', note.value.trim() ? { note: note.value.trim() } : {}) }, 'Approve') : null,
@@ -88,7 +94,11 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
 }
 
 /** A 202 means the job goes on: poll its Location until it answers for good. */
-async function follow(answer: Answer<StagedOperation | { outcome: 'pending'; job_id: string }>): Promise<Answer<StagedOperation>> {
+export async function follow<T>(answer: Answer<T | { outcome: 'pending'; job_id: string }>): Promise<Answer<T>> {
+  return followAnswer(answer as Answer<StagedOperation | { outcome: 'pending'; job_id: string }>) as Promise<Answer<T>>;
+}
+
+async function followAnswer(answer: Answer<StagedOperation | { outcome: 'pending'; job_id: string }>): Promise<Answer<StagedOperation>> {
   let current = answer;
   for (let i = 0; i < 120 && current.ok && current.status === 202; i += 1) {
     const location = current.location ?? `/api/v1/cli/jobs/${(current.data as { job_id: string }).job_id}`;

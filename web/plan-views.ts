@@ -1,57 +1,91 @@
 // One staged operation as a change to the books, per kind
 // (docs/guide/review-page.md "Views"): what the plan would write, in the
-// terms a bookkeeper checks. Everything shown is read from the plan itself.
+// terms a bookkeeper checks. The plan says what changes; its context (the
+// records it names, read at staging time) says what those records are.
+import { entryCell, lookup, transactionFacts, type Lookup } from './context.js';
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
 import type {
   LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
 
+/** A view of one kind's plan. A new kind adds one line to VIEWS (its view in a file of its own). */
+export type PlanView = (op: StagedOperation) => HTMLElement;
+
+const VIEWS: Record<string, PlanView> = {
+  ledger_link_repair: (op) => repairView(op.plan as RepairPlan, lookup(op), op),
+  bank_reconcile: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
+  ledger_reversal: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
+};
+
 export function planView(op: StagedOperation): HTMLElement {
-  switch (op.kind) {
-    case 'ledger_link_repair': return repairView(op.plan as RepairPlan);
-    case 'bank_reconcile': return reconcileView(op.plan as ReconcilePlan);
-    case 'ledger_reversal': return reversalView(op.plan as ReversalPlan);
-  }
+  const view = VIEWS[op.kind];
+  if (view) return view(op);
+  // A kind this page has no view for yet: the plan as the API answered it.
+  return h('section', { 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, 'Plan'), h('pre', { class: 'details' }, JSON.stringify(op.plan, null, 2)));
 }
 
-/** A repair plan carries no currency: its amounts are in the bank account's currency (a repair across currencies is blocked). */
-function plain(minor: number): string {
-  return money(minor, '').trim();
+/** A repair's amounts are in its bank account's currency (a repair across currencies is blocked); without context, numbers only. */
+function amountIn(currency: string | undefined): (minor: number) => string {
+  return (minor) => (currency ? money(minor, currency) : money(minor, '').trim());
 }
 
 const CHANGE: Record<RepairAction['kind'], string> = { move: 'moved', link: 'new link', unlink: 'released' };
 
-function repairView(plan: RepairPlan): HTMLElement {
-  const byTxn = new Map<string, RepairAction[]>();
-  for (const a of plan.actions) byTxn.set(a.bank_transaction_id, [...(byTxn.get(a.bank_transaction_id) ?? []), a]);
-  const unit = `amounts in the currency of account ${plan.bank_account_id}`;
-  const tables = [...byTxn.entries()].map(([txn, actions]) => table(`Bank transaction ${txn}`, ['Change', 'Linked now', 'After the plan', 'Amount'], actions.map((a) => {
-    const before = a.kind === 'link' ? '—' : `${a.kind === 'move' ? a.from_ledger_entry_id : a.ledger_entry_id} (link ${a.link_id})`;
-    const after = a.kind === 'move' ? a.to_ledger_entry_id : a.kind === 'link' ? a.ledger_entry_id : '—';
-    return { cells: [h('span', { class: `badge change-${a.kind}` }, CHANGE[a.kind]), before, after, h('span', { class: 'num' }, plain(a.amount_minor))], attrs: { class: a.kind === 'move' ? 'moved' : undefined } };
-  })));
+/** Links written by apply, by action index (the apply result's `links`, when the operation is applied). */
+type NewLinks = Map<number, string>;
+
+function newLinksOf(op: StagedOperation): NewLinks {
+  const links = (op.result as { links?: Array<{ action_index: number; link_id: string }> } | null)?.links ?? [];
+  return new Map(links.map((l) => [l.action_index, l.link_id]));
+}
+
+function repairView(plan: RepairPlan, ctx: Lookup, op: StagedOperation): HTMLElement {
+  const amount = amountIn(ctx.currency);
+  const why = new Map((ctx.raw.repair_actions ?? []).map((r) => [r.action_index, r]));
+  const written = newLinksOf(op);
+  const byTxn = new Map<string, Array<{ a: RepairAction; i: number }>>();
+  plan.actions.forEach((a, i) => byTxn.set(a.bank_transaction_id, [...(byTxn.get(a.bank_transaction_id) ?? []), { a, i }]));
+  const fifo = (i: number): string => {
+    const r = why.get(i);
+    if (!r) return '—';
+    const place = r.fifo_position === null ? 'not in the FIFO queue' : `#${r.fifo_position} of ${r.fifo_queue_length} open, oldest first`;
+    return `${place}; open ${amount(r.open_before_minor)} → ${amount(r.open_after_minor)}`;
+  };
+  const tables = [...byTxn.entries()].map(([txn, actions]) => h('div', { class: 'txn' },
+    transactionFacts(ctx, txn) ? h('p', { class: 'note' }, `${txn}: ${transactionFacts(ctx, txn)}`) : null,
+    table(`Bank transaction ${txn}`, ['Change', 'Linked now', 'After the plan', 'Amount', 'Why this entry (FIFO)'], actions.map(({ a, i }) => {
+      const newLink = written.get(i);
+      const before = a.kind === 'link' ? '—' : h('div', {}, entryCell(ctx, a.kind === 'move' ? a.from_ledger_entry_id : a.ledger_entry_id), h('div', { class: 'muted' }, `link ${a.link_id}`));
+      const after = a.kind === 'unlink' ? '—' : h('div', {}, entryCell(ctx, a.kind === 'move' ? a.to_ledger_entry_id : a.ledger_entry_id),
+        newLink ? h('div', { class: 'muted', 'data-testid': 'new-link' }, a.kind === 'move' ? `link ${a.link_id} → ${newLink}` : `link ${newLink}`) : null);
+      return { cells: [h('span', { class: `badge change-${a.kind}` }, CHANGE[a.kind]), before, after, h('span', { class: 'num' }, amount(a.amount_minor)), fifo(i)], attrs: { class: a.kind === 'move' ? 'moved' : undefined } };
+    }))));
   const s = plan.summary;
+  const account = ctx.raw.bank_account;
   return h('section', { 'aria-labelledby': 'plan-h' },
     h('h2', { id: 'plan-h' }, 'Link repair: links before and after'),
-    facts([['Bank account', plan.bank_account_id], ['Counterparty', plan.counterparty_id], ['As of', plan.as_of], ['Amounts', unit]]),
-    h('p', { class: 'note' }, 'Each table lists the links of one bank transaction that the plan changes; links it leaves alone are not shown. Moved links are highlighted.'),
+    facts([
+      ['Bank account', account ? `${account.id} (${account.name}, ${account.currency})` : plan.bank_account_id], ['Counterparty', plan.counterparty_id], ['As of', plan.as_of],
+      ['Amounts', account ? `in ${account.currency}` : `in the currency of account ${plan.bank_account_id}`],
+    ]),
+    h('p', { class: 'note' }, 'Each table lists the links of one bank transaction that the plan changes; links it leaves alone are not shown. Moved links are highlighted. "Why this entry": the entry\'s place among the counterparty\'s open entries the FIFO rule fills oldest first, and what it leaves open before and after the change.'),
     tables.length ? tables : h('p', {}, 'The plan changes no links.'),
     facts([
-      ['Moved', `${s.moves ?? 0} (${plain(s.moved_minor ?? 0)})`], ['New links', `${s.links ?? 0} (${plain(s.linked_minor ?? 0)})`],
-      ['Released', `${s.unlinks ?? 0} (${plain(s.unlinked_minor ?? 0)})`],
-      ['Left unallocated on transactions', plain(s.unallocated_transaction_minor ?? 0)], ['Left uncovered on entries', plain(s.uncovered_entry_minor ?? 0)],
+      ['Moved', `${s.moves ?? 0} (${amount(s.moved_minor ?? 0)})`], ['New links', `${s.links ?? 0} (${amount(s.linked_minor ?? 0)})`],
+      ['Released', `${s.unlinks ?? 0} (${amount(s.unlinked_minor ?? 0)})`],
+      ['Left unallocated on transactions', amount(s.unallocated_transaction_minor ?? 0)], ['Left uncovered on entries', amount(s.uncovered_entry_minor ?? 0)],
     ]),
     h('h3', {}, 'Blockers'),
     h('p', {}, 'None. A repair with blockers is answered "blocked" and never staged; if apply finds the books changed, the documents are listed above.'));
 }
 
-function reconcileView(plan: ReconcilePlan): HTMLElement {
+function reconcileView(plan: ReconcilePlan, ctx: Lookup): HTMLElement {
   const cur = plan.statement.currency;
   const rows = plan.transactions.map((t) => {
     const linked = t.links.reduce((sum, l) => sum + l.amount_minor, 0);
     return [t.bank_transaction_id, t.booking_date, h('span', { class: 'num' }, money(t.amount_minor, cur)),
-      h('div', {}, t.links.map((l) => h('div', {}, `${l.ledger_entry_id} (${money(l.amount_minor, cur)})`))),
+      h('div', {}, t.links.map((l) => h('div', {}, entryCell(ctx, l.ledger_entry_id), `linked ${money(l.amount_minor, cur)}`))),
       linked === Math.abs(t.amount_minor) ? 'fully linked' : `linked ${money(linked, cur)}`];
   });
   const balanced = plan.opening_balance_minor + plan.cleared_total_minor === plan.closing_balance_minor;
@@ -80,17 +114,23 @@ function linesTable(caption: string, lines: Line[], cur: string): HTMLElement {
     h('span', { class: 'num' }, l.debit_minor ? money(l.debit_minor, cur) : ''), h('span', { class: 'num' }, l.credit_minor ? money(l.credit_minor, cur) : '')]));
 }
 
-function reversalView(plan: ReversalPlan): HTMLElement {
+function reversalView(plan: ReversalPlan, ctx: Lookup): HTMLElement {
   const r = plan.reversing_entry;
+  const entry = ctx.entry(plan.ledger_entry_id);
   // The reversing entry is the original with debit and credit swapped (shared/domain/reversal-plan.ts): swapping back shows the original.
   const original = r.lines.map((l) => ({ account: l.account, debit_minor: l.credit_minor, credit_minor: l.debit_minor }));
   return h('section', { 'aria-labelledby': 'plan-h' },
     h('h2', { id: 'plan-h' }, 'Reversal: original and reversing entry'),
     facts([['Entry', plan.ledger_entry_id], ['Reversal date', plan.reversal_date], ['Reason', plan.reason ?? '—']]),
     h('div', { class: 'side-by-side' },
-      h('div', {}, h('h3', {}, `Original entry ${plan.ledger_entry_id}`), facts([['Counterparty', r.counterparty_id], ['Reference', r.reference]]), linesTable(`Lines of ${plan.ledger_entry_id}`, original, r.currency)),
+      h('div', {}, h('h3', {}, `Original entry ${plan.ledger_entry_id}`), facts([
+        ['Date', entry?.entry_date ?? '—'], ['Description', entry?.description ?? '—'], ['Counterparty', r.counterparty_id], ['Reference', r.reference],
+        ['Open amount', entry ? money(Math.abs(entry.open_amount_minor), entry.currency) : '—'],
+      ]), linesTable(`Lines of ${plan.ledger_entry_id}`, original, r.currency)),
       h('div', {}, h('h3', {}, 'Reversing entry (new)'), facts([['Date', r.entry_date], ['Description', r.description]]), linesTable('Lines of the reversing entry', r.lines, r.currency))),
     plan.actions.length
-      ? table('Bank links released', ['Link', 'Bank transaction', 'Entry', 'Amount'], plan.actions.map((a) => [a.link_id, a.bank_transaction_id, a.ledger_entry_id, h('span', { class: 'num' }, money(a.amount_minor, r.currency))]))
+      ? table('Bank links released', ['Link', 'Bank transaction', 'Entry', 'Amount'], plan.actions.map((a) => [a.link_id,
+        h('div', {}, h('code', {}, a.bank_transaction_id), transactionFacts(ctx, a.bank_transaction_id) ? h('div', { class: 'muted' }, transactionFacts(ctx, a.bank_transaction_id)) : null),
+        a.ledger_entry_id, h('span', { class: 'num' }, money(a.amount_minor, r.currency))]))
       : h('p', {}, 'Bank links released: none, the entry has no bank links.'));
 }

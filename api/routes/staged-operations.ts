@@ -56,7 +56,11 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const data = { items: [] as unknown[], next_cursor: null as string | null };
     if (canApprove || createdBy === undefined || createdBy === auth.actor) {
       const page = await listStagedOperations(db, { org_id: auth.org_id, status, kind, created_by: visibleCreator, after, limit: limit ?? STAGED_LIST_DEFAULT_LIMIT });
-      data.items = page.items.map(stagedOperationDetail);
+      // Items without their context (show has it): a page of contexts would be large.
+      data.items = page.items.map((doc) => {
+        const { context: _context, ...item } = stagedOperationDetail(doc);
+        return item;
+      });
       if (page.next && cursorSecret) data.next_cursor = sealCursor(cursorSecret, scope, { after: page.next, filters: clean(filters) } satisfies ListCursor);
     }
     res.json(successEnvelope('staged_operations.list', locals(res).requestId, data));

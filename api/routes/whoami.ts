@@ -4,15 +4,19 @@
 import { Router } from 'express';
 import type { Db } from 'mongodb';
 import { successEnvelope } from '../../shared/contract/envelope.js';
+import { findOrg } from '../../shared/storage/books-read.js';
 import { locals } from '../context.js';
 
 import { mountRoute } from './mount.js';
 
 export function whoamiRoutes(db: Db): Router {
   const router = Router();
-  mountRoute(router, db, 'whoami.show', (_req, res) => {
+  mountRoute(router, db, 'whoami.show', async (_req, res) => {
     const { org_id, actor, scopes } = locals(res).auth!;
-    res.json(successEnvelope('whoami.show', locals(res).requestId, { org_id, actor, scopes: [...scopes].sort() }));
+    // The org's approval rule, by `_id`: the review page shows the creator why it cannot approve instead of a button that fails.
+    const org = await findOrg(db, org_id);
+    const rule = org ? { require_distinct_approver: org.require_distinct_approver } : {};
+    res.json(successEnvelope('whoami.show', locals(res).requestId, { org_id, actor, scopes: [...scopes].sort(), ...rule }));
   });
   return router;
 }

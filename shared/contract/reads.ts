@@ -10,7 +10,7 @@ import type { TokenScope } from '../domain/token-scopes.js';
 export type { GroupPage, GroupPosition };
 
 /** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
-export interface Whoami { org_id: string; actor: string; scopes: TokenScope[] }
+export interface Whoami { org_id: string; actor: string; scopes: TokenScope[]; require_distinct_approver?: boolean }
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
 export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;

@@ -5,12 +5,14 @@
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { LedgerLine, Precondition } from '../domain/books.js';
 import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
+import type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext } from '../domain/plan-context.js';
 import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
+export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
 export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
@@ -22,6 +24,8 @@ export interface ApplyResult {
   by: string;
   /** applied: every document written (ids), in journal order. */
   changes?: Array<{ action: JournalWrite['action']; collection: string; id: string }>;
+  /** applied, a link repair: the link each `move` and `link` action's amount went to (old link id → this one), by action index. */
+  links?: Array<{ action_index: number; link_id: string }>;
   /** failed and stale: the error the apply answered, answered again to every later apply. */
   error?: ErrorBody;
 }
@@ -41,6 +45,12 @@ export interface StagedOperationDetail {
   history: StagedHistoryView[];
   /** Once apply ended: applied (with the ids written), failed or stale (with the error answered); else null. */
   result: ApplyResult | null;
+  /**
+   * The records the plan names as they stood at staging time, outside the
+   * plan and its hash (docs/design/staged-lifecycle.md "Context"). In show,
+   * approve, reject and apply; not in list items or events.
+   */
+  context?: PlanContext;
 }
 
 /** One page of GET /api/v1/cli/staged-operations. */

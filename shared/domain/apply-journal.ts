@@ -144,6 +144,25 @@ interface LinkState {
 }
 
 function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  const planned = repairJournalWithLinks(plan, books, ctx);
+  return planned.ok ? ok(planned.value.writes) : planned;
+}
+
+/** For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an existing one or the one apply creates. */
+export interface AppliedLink { action_index: number; link_id: string }
+
+/**
+ * The links a repair's apply gives each moved or new amount to, as the
+ * journal of the same plan and books decides them (recorded in the apply
+ * result, so a reviewer sees old link id → new link id).
+ */
+export function repairAppliedLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): AppliedLink[] {
+  const planned = repairJournalWithLinks(plan, books, ctx);
+  return planned.ok ? planned.value.links : [];
+}
+
+function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] }> {
+  const appliedLinks: AppliedLink[] = [];
   const known = new Map(books.links.map((l) => [l.id, l]));
   const state = new Map<string, LinkState>();
   const order: string[] = [];
@@ -168,7 +187,7 @@ function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalCont
     s.current.amount_minor -= action.amount_minor;
     return null;
   };
-  const give = (transactionId: string, entryId: string, amount: number): void => {
+  const give = (transactionId: string, entryId: string, amount: number): string => {
     // The transaction's link to the entry: one this journal already touches, else the stored one with the lowest id, else a new one.
     const touched = order.find((id) => {
       const c = state.get(id)!.current;
@@ -183,16 +202,17 @@ function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalCont
       current: { bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: 0, created_at: ctx.now, created_by: ctx.actor },
     }));
     s.current.amount_minor += amount;
+    return id;
   };
 
-  for (const action of plan.actions) {
+  for (const [index, action] of plan.actions.entries()) {
     if (action.kind === 'link') {
-      give(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor);
+      appliedLinks.push({ action_index: index, link_id: give(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor) });
       continue;
     }
     const problem = take(action);
     if (problem) return failed(problem, { id: action.link_id });
-    if (action.kind === 'move') give(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor);
+    if (action.kind === 'move') appliedLinks.push({ action_index: index, link_id: give(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor) });
   }
 
   const writes: JournalWrite[] = [];
@@ -209,7 +229,7 @@ function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalCont
       });
     }
   }
-  return ok(writes);
+  return ok({ writes, links: appliedLinks });
 }
 
 /** A link's stored fields without its id (what a delete keeps, for undo). */

@@ -25,6 +25,9 @@ export interface DuplicateGroupDocument {
   role: 'canonical' | 'duplicate';
   status: GroupedDocumentStatus;
   received_at: string;
+  /** The document's file and extracted fields, added to the overview's members after grouping (duplicate-overview.ts withDocumentDetails). */
+  file?: { name: string; mime: string; size: number };
+  extracted?: InboxDocument['extracted'];
   /** One per rule tying this document to another member, strongest rule first. */
   reasons: DuplicateReason[];
 }

@@ -3,10 +3,30 @@
 // from those chunks that is exactly the page pageGroups cuts from the whole
 // list. Pure: storage (shared/storage/duplicate-overview.ts) writes and loads
 // the chunks, this decides what goes where and which chunks a page needs.
+import type { InboxDocument } from './books.js';
 import {
   compareGroupPositions, groupPosition, pageGroups,
   type DuplicateGroup, type GroupPage, type GroupPageOptions, type GroupPosition,
 } from './duplicate-groups.js';
+
+/**
+ * Each member with its document's file (name, mime, size) and extracted
+ * fields beside the grouping's own (docs/design/duplicate-overview.md
+ * "Members"), so a reviewer can judge the group; ids, order and reasons are
+ * untouched. A document not passed keeps its member as it is.
+ */
+export function withDocumentDetails(groups: readonly DuplicateGroup[], documents: ReadonlyArray<Pick<InboxDocument, 'id' | 'extracted'> & { file: Partial<InboxDocument['file']> }>): DuplicateGroup[] {
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  return groups.map((group) => ({
+    ...group,
+    documents: group.documents.map((member) => {
+      const doc = byId.get(member.document_id);
+      if (!doc) return member;
+      const { reasons, ...head } = member;
+      return { ...head, file: { name: doc.file.name ?? '', mime: doc.file.mime ?? '', size: doc.file.size ?? 0 }, extracted: { ...doc.extracted }, reasons };
+    }),
+  }));
+}
 
 /**
  * One stored slice of a group: the group with a run of its documents. A group

@@ -2,6 +2,7 @@
 // query and the `data` of the answer. Query strings arrive as strings; the
 // route converts numeric ones (api/query-string.ts) before validating, so the
 // schema states real types and Ajv never coerces.
+import { extractedSchema } from './plan-context.js';
 
 export const DUPLICATES_DEFAULT_LIMIT = 50;
 export const DUPLICATES_MAX_LIMIT = 200;
@@ -62,6 +63,11 @@ export const inboxDuplicatesResponseSchema = {
                 role: { enum: ['canonical', 'duplicate'] },
                 status: { enum: ['open', 'booked'] },
                 received_at: { type: 'string' },
+                file: {
+                  type: 'object', additionalProperties: false, required: ['name', 'mime', 'size'],
+                  properties: { name: { type: 'string' }, mime: { type: 'string' }, size: { type: 'integer' } },
+                },
+                extracted: { ...extractedSchema, description: 'What was read from the document: vendor, tax id, invoice number and date, total, currency (each only when found).' },
                 reasons: {
                   type: 'array',
                   minItems: 1,

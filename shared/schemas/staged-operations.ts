@@ -3,6 +3,7 @@
 // the route converts `limit` (api/query-string.ts) before validating.
 import { STAGED_KINDS } from '../domain/staged-kind.js';
 import { id, SAFE_TEXT_PATTERN } from './common.js';
+import { planContextSchema } from './plan-context.js';
 
 export const STAGED_LIST_DEFAULT_LIMIT = 20;
 export const STAGED_LIST_MAX_LIMIT = 100;
@@ -102,6 +103,7 @@ export const stagedOperationSchema = {
     },
     history,
     result: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+    context: { ...planContextSchema, description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.` },
   },
 } as const;
 

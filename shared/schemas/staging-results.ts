@@ -3,6 +3,7 @@
 // and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
 import { warningSchema } from './envelope.js';
+import { planContextSchema } from './plan-context.js';
 
 const str = { type: 'string' } as const;
 const date = { type: 'string', format: 'date' } as const;
@@ -22,6 +23,7 @@ const stagedFields = {
   staged_operation_id: { type: 'string', pattern: '^stg_' },
   status: { enum: [...STAGED_STATUSES], description: 'The staged operation\'s status; `staged` (or `approved`) for a pending one.' },
   expires_at: timestamp,
+  context: planContextSchema,
 } as const;
 
 const unlinkAction = object({
@@ -102,7 +104,7 @@ export const repairResultSchema = {
   title: 'RepairStageResult',
   oneOf: [
     repairStagedResultSchema,
-    object({ outcome: { const: 'noop' }, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
+    object({ outcome: { const: 'noop' }, blockers: noBlockers, context: planContextSchema, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
     object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
   ],
 } as const;
@@ -111,15 +113,17 @@ export const repairResultSchema = {
 
 /** A dry run's `data`: the decision a staging would reach, with its plan, and nothing stored. */
 export function dryRunResultSchema(title: string, plan: object, extra: Record<string, object> = {}): object {
-  return object({
+  const properties = {
     dry_run: { const: true },
     outcome: { enum: ['staged', 'noop', 'blocked'], description: 'What a staging now would answer: `staged` (a plan to stage), `noop` (nothing to change), `blocked`.' },
     ...extra,
+    context: { ...planContextSchema, description: `${planContextSchema.description} Only with a plan.` },
     plan: { anyOf: [plan, { type: 'null' }] },
     plan_hash: { anyOf: [planHash, { type: 'null' }], description: 'With unchanged books, the `plan_hash` the real staging will have.' },
     summary: { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'The summary the staged operation would show (null without a plan).' },
     warnings: { type: 'array', items: warningSchema, description: 'The warnings of the answer, the same as the envelope\'s: those of the plan, and `pending_operation` when pending operations hold the scope.' },
-  }, undefined, { title });
+  };
+  return object(properties, Object.keys(properties).filter((k) => k !== 'context'), { title });
 }
 
 export const reversalDryRunSchema = dryRunResultSchema('ReversalDryRunResult', reversalPlanSchema);

@@ -33,6 +33,11 @@ export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly
   return (await findWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
 }
 
+/** The entries with these ids; see where-in.ts for how. */
+export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+  return (await findWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
+}
+
 /** The links whose `field` is one of `ids` (of these transactions, or to these entries); see where-in.ts for how. */
 export async function findLinks(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
   return (await findWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));

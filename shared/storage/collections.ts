@@ -3,6 +3,7 @@
 import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
 import type { Warning } from '../warnings.js';
+import type { PlanContext } from '../domain/plan-context.js';
 import type { StageAnswer } from '../contract/staging-answer.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
@@ -58,6 +59,8 @@ export interface StagedOperationDoc {
   apply?: ApplyJournalState;
   /** What apply did (applied) or why it did not (failed, stale). */
   result?: ApplyResult;
+  /** The records the plan names, read at staging time, outside the plan and its hash (docs/design/staged-lifecycle.md "Context"); absent on operations staged before it existed. */
+  context?: PlanContext;
 }
 
 /**

@@ -27,8 +27,8 @@ import { isUniqueViolation } from './unique-violation.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
 
-/** The staged operation as an event carries it: the view GET answers, without `plan` and `preconditions` (both can be large). */
-export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions'>;
+/** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large). */
+export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions' | 'context'>;
 
 export interface StoredEvent {
   id: string;
@@ -57,7 +57,7 @@ const KEEP_RESERVATIONS = 64;
 const RESERVE_ATTEMPTS = 100;
 
 export function eventView(doc: StagedOperationDoc): EventOperationView {
-  const { plan: _plan, preconditions: _preconditions, ...view } = stagedOperationDetail(doc);
+  const { plan: _plan, preconditions: _preconditions, context: _context, ...view } = stagedOperationDetail(doc);
   return view;
 }
 

@@ -4,9 +4,9 @@ import type { InboxDocument } from '../domain/books.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 
-/** The fields duplicate grouping reads; nothing else is loaded. */
+/** The fields duplicate grouping reads, and the file's name, type and size the overview's members show; nothing else is loaded. */
 export type GroupableInboxDocument = Pick<InboxDocument, 'id' | 'received_at' | 'status' | 'extracted'> & {
-  file: Pick<InboxDocument['file'], 'sha256'>;
+  file: Pick<InboxDocument['file'], 'sha256' | 'name' | 'mime' | 'size'>;
 };
 
 const GROUPING_PROJECTION = {
@@ -14,6 +14,9 @@ const GROUPING_PROJECTION = {
   received_at: 1,
   status: 1,
   'file.sha256': 1,
+  'file.name': 1,
+  'file.mime': 1,
+  'file.size': 1,
   'extracted.vendor_name': 1,
   'extracted.vendor_tax_id': 1,
   'extracted.invoice_number': 1,
@@ -35,6 +38,6 @@ export async function findGroupableInboxDocuments(db: Db, orgId: string): Promis
     inbox.find({ org_id: orgId, status }, { projection: GROUPING_PROJECTION }).toArray()));
   return perStatus.flat().map((doc) => {
     const record = fromStored(doc as Stored<InboxDocument>);
-    return { ...record, file: record.file ?? { sha256: '' }, extracted: record.extracted ?? {} };
+    return { ...record, file: record.file ?? { sha256: '', name: '', mime: '', size: 0 }, extracted: record.extracted ?? {} };
   });
 }

@@ -8,6 +8,8 @@ export type { ApplyResult };
 
 export interface ApplyJournalState {
   writes: JournalWrite[];
+  /** A link repair: the link each moved or new amount goes to (repairAppliedLinks), recorded in the result once applied. */
+  links?: Array<{ action_index: number; link_id: string }>;
   /** Writes 0..done-1 are known to be made (a retried job re-checks from here). */
   done: number;
   /** `undo`: a write met a conflicting change; the writes made are being undone, then the operation fails. */

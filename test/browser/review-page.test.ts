@@ -1,13 +1,17 @@
 // The review page in a real browser (Debian's chromium, headless) against the
-// real stack: sign in with a token, read the inbox, see a staged link repair
-// as a before/after table, have a self-approval refused with the API's own
-// message, approve as another actor, apply, see `applied`; the reconciliation,
+// real stack: sign in with a token, read the list of staged operations (which
+// fits a 1280 px window), see a staged link repair as a before/after table
+// with each entry's date, reference and open amount and every amount's
+// currency, see as its creator why it cannot approve (no Approve button),
+// approve as another actor, apply, see `applied`; the reconciliation,
 // reversal and duplicate views too. Every view: axe-core finds no serious or
-// critical violation, a screenshot is saved (.cache/screenshots/), and the
-// page asks nothing of any origin but its own. docs/guide/review-page.md.
+// critical violation, a screenshot is saved (.cache/screenshots/, the path
+// printed), and the page asks nothing of any origin but its own.
+// docs/guide/review-page.md.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import type { LinkRepairData, ReconcileData, ReversalData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
@@ -21,7 +25,7 @@ const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
 
 interface World {
   books: Books; repairId: string; reconcileId: string; reversalId: string;
-  txn: string; older: string; newer: string; wrongLink: string;
+  txn: string; older: string; newer: string; wrongLink: string; reversedEntry: string;
   erin: string; bob: string;
 }
 
@@ -55,7 +59,7 @@ async function world(): Promise<World> {
   expect(reversal.status, JSON.stringify(reversal.body)).to.equal(201);
   return {
     books, repairId: repair.body.data.staged_operation_id, reconcileId: reconcile.body.data.staged_operation_id, reversalId: reversal.body.data.staged_operation_id,
-    txn, older, newer, wrongLink, erin, bob,
+    txn, older, newer, wrongLink, reversedEntry: reversed.entry, erin, bob,
   };
 }
 
@@ -126,6 +130,12 @@ describe('the review page in a browser (GET /review)', function () {
     expect(ids.slice(0, 3)).to.deep.equal([w.reversalId, w.reconcileId, w.repairId]);
     const repairRow = rows.filter({ hasText: w.repairId });
     expect(await repairRow.locator('td').allTextContents()).to.include.members(['Link repair', 'staged', `account ${w.books.file.bank_accounts[0]!.id}, counterparty ${w.books.cp('a')}`, '1 move, 0 new links, 0 unlinks', 'erin']);
+    // The list fits a 1280 px window: its table needs no horizontal scrolling, the page none either, and the last column is in view.
+    const wrap = page.locator('#operations .table-wrap');
+    expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).to.equal(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(0);
+    const expires = await page.getByRole('columnheader', { name: 'Expires' }).boundingBox();
+    expect(expires!.x + expires!.width).to.be.at.most(1280);
     await checkView('2-inbox');
 
     await page.getByLabel('Kind').selectOption('ledger_reversal');
@@ -134,25 +144,42 @@ describe('the review page in a browser (GET /review)', function () {
     expect(await page.locator('table tbody tr').count()).to.equal(1);
   });
 
-  it('shows the staged repair as a before/after table; a self-approval is refused with the API\'s own message', async () => {
+  it('shows the staged repair as a before/after table whose rows give each entry\'s date, reference, description and open amount, every amount with its currency', async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
     const table = page.getByRole('table', { name: `Bank transaction ${w.txn}` });
     await table.waitFor();
     const moved = table.locator('tbody tr.moved');
-    expect(await moved.locator('td').allTextContents()).to.deep.equal(['moved', `${w.newer} (link ${w.wrongLink})`, w.older, '10.00']);
+    const cells = await moved.locator('td').allTextContents();
+    expect(cells[0]).to.equal('moved');
+    // Linked now: the newer invoice (5 Feb) by its link; after the plan: the older one (1 Feb), the oldest open entry.
+    expect(cells[1]).to.equal(`${w.newer}2026-02-05 · REF-${w.newer} · Invoice ${w.newer} · open 10.00 EURlink ${w.wrongLink}`);
+    expect(cells[2]).to.equal(`${w.older}2026-02-01 · REF-${w.older} · Invoice ${w.older} · open 10.00 EUR`);
+    expect(cells[3]).to.equal('10.00 EUR');
+    expect(cells[4]).to.equal('#1 of 2 open, oldest first; open 10.00 EUR → 0.00 EUR');
+    expect(await page.locator('main').textContent()).to.include(`${w.txn}: booked 2026-02-10 · 10.00 EUR · Customer A`).and.not.include('in the currency of account');
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
     await checkView('3-repair-staged');
+  });
 
-    await page.getByRole('button', { name: 'Approve' }).click();
-    const message = await page.getByTestId('refusal-message').textContent();
-    // The very message the API answers to the same call (a refusal changes nothing, so asking again is safe).
+  it('tells the creator why it cannot approve its own operation instead of showing an Approve button the API would refuse', async () => {
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    await page.getByTestId('why-no-approve').waitFor();
+    expect(await page.getByTestId('why-no-approve').textContent()).to.include('You (erin) staged this operation').and.include('another person to approve it');
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).to.equal(0);
+    // Reject is still hers to use; and the API indeed refuses her approval (a refusal changes nothing).
+    expect(await page.getByRole('button', { name: 'Reject' }).count()).to.equal(1);
     const direct = await approve(w.erin, w.repairId);
     expect(direct.status).to.equal(403);
     expect(direct.body.error.code).to.equal('self_approval_forbidden');
-    expect(message).to.equal(direct.body.error.message);
-    expect(await page.getByTestId('refusal').textContent()).to.include('403 self_approval_forbidden');
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
-    await checkView('4-repair-refused');
+    await checkView('4-repair-creator');
+  });
+
+  it('names the way back after where it leads: the staged operations list', async () => {
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    await page.getByRole('link', { name: '← Staged operations' }).click();
+    await page.getByRole('heading', { name: 'Staged operations' }).waitFor();
+    expect(await page.getByRole('link', { name: /Inbox/ }).count()).to.equal(0);
   });
 
   it('another actor approves, then applies: pending is shown, then `applied` with what was written', async () => {
@@ -176,6 +203,11 @@ describe('the review page in a browser (GET /review)', function () {
     expect(history).to.deep.equal(['erin', 'bob', 'bob', 'bob']);
     expect(await page.getByRole('table', { name: 'Who did what' }).textContent()).to.include('FIFO is right');
     expect(await page.getByRole('button', { name: /Approve|Reject|Apply/ }).count()).to.equal(0);
+    // The moved link: its old id → the id of the link apply wrote, which the apply result lists among its inserts.
+    const moved = (await page.getByTestId('new-link').textContent())!;
+    const match = new RegExp(`^link ${w.wrongLink} → (lnk_\\w+)$`).exec(moved);
+    expect(match, moved).to.not.equal(null);
+    expect(await page.getByRole('table', { name: 'What apply wrote' }).textContent()).to.include(`insertbank_links${match![1]}`);
     await checkView('5-repair-applied');
   });
 
@@ -187,18 +219,45 @@ describe('the review page in a browser (GET /review)', function () {
 
     await page.goto(`${baseUrl}/review#/operation/${w.reversalId}`);
     await page.getByRole('table', { name: 'Lines of the reversing entry' }).waitFor();
+    // The original entry's own date and description, from the context read at staging.
+    const reversed = w.books.file.ledger_entries.find((e) => e.id === w.reversedEntry)!;
+    const original = await page.locator('.side-by-side > div').first().textContent();
+    expect(original).to.include(`Date${reversed.entry_date}`).and.include(`Description${reversed.description}`);
     expect(await page.getByRole('table', { name: 'Bank links released' }).locator('tbody tr').count()).to.equal(1);
     expect(await page.getByRole('table', { name: 'Lines of the reversing entry' }).textContent()).to.include('45.00 EUR');
     await checkView('7-reversal');
   });
 
-  it('shows the duplicate overview with the rule and the documents side by side', async () => {
+  it('shows the duplicate overview with the rule, the documents side by side with their file, vendor, invoice and total, and the ways to resolve a group', async () => {
     await page.getByRole('link', { name: 'Duplicates' }).click();
     const group = page.locator('.group').first();
     await group.waitFor();
     expect(await group.locator('article').count()).to.equal(2);
-    expect(await group.textContent()).to.include('Rule: same file');
+    const text = await group.textContent();
+    expect(text).to.include('Rule: same file');
+    expect(text).to.include('invoice.pdf (application/pdf, 1000 B)').and.include('invoice (1).pdf');
+    expect(text).to.include('VendorPaper Co').and.include('InvoiceINV-7').and.include('Total99.00 EUR');
+    // bob's token cannot stage a resolution: the page says so rather than offer buttons that fail.
+    expect(await group.locator('.note').textContent()).to.include('needs a token with inbox:stage');
     await checkView('8-duplicates');
+  });
+
+  it('offers both resolutions of a group to a token that may stage them', async function () {
+    // The scope arrives with the inbox_duplicates_resolve kind; until then there is no such token to sign in with.
+    if (!(TOKEN_SCOPES as readonly string[]).includes('inbox:stage')) this.skip();
+    const s = await stack();
+    const token = await s.token(w.books.orgId, ['staged:read', 'inbox:read', 'inbox:stage' as TokenScope], 'carol');
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(token);
+    await page.getByRole('link', { name: 'Duplicates' }).click();
+    const group = page.locator('.group').first();
+    await group.waitFor();
+    expect(await group.getByRole('button', { name: 'Stage: keep the chosen document, archive the others' }).count()).to.equal(1);
+    expect(await group.getByRole('button', { name: 'Stage: these are not duplicates' }).count()).to.equal(1);
+    expect(await group.getByRole('radio').count()).to.equal(2);
+    await checkView('8b-duplicates-resolve');
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(w.bob);
   });
 
   it('is usable at phone width', async () => {

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups, type DuplicateGroup, type GroupPosition } from '../../shared/domain/duplicate-groups.js';
+import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections } from '../../shared/storage/collections.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { currentInboxVersion } from '../../shared/storage/inbox-version.js';
@@ -34,7 +35,9 @@ async function walkApi(token: string, limit: number, minConfidence?: number): Pr
 
 /** The same pages from a fresh grouping of what the store holds now (the overview before materializing). */
 async function walkFresh(orgId: string, limit: number, minConfidence?: number): Promise<DuplicateGroup[][]> {
-  const groups = findDuplicateGroups(await findGroupableInboxDocuments((await stack()).db, orgId) as InboxDocument[]);
+  const documents = await findGroupableInboxDocuments((await stack()).db, orgId);
+  // The overview's members carry their documents' details (docs/design/duplicate-overview.md "Members").
+  const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents);
   const pages: DuplicateGroup[][] = [];
   let after: GroupPosition | null = null;
   do {

@@ -91,8 +91,8 @@ async function sixGroupInbox() {
 }
 
 describe('GET /bookkeeping/inbox/duplicates', () => {
-  it('lists the groups in the §5.5 shape, newest group first, through the worker', async () => {
-    const { token, groups: { g1, g2, g3, g4, g5, g6 }, ids } = await sixGroupInbox();
+  it('lists the groups in the §5.5 shape, newest group first, through the worker; each member carries its document\'s file and extracted fields', async () => {
+    const { books, token, groups: { g1, g2, g3, g4, g5, g6 }, ids } = await sixGroupInbox();
     const res = await list(token);
 
     expect(res.status).to.equal(200);
@@ -100,7 +100,11 @@ describe('GET /bookkeeping/inbox/duplicates', () => {
     expect(res.headers.get('x-request-id')).to.equal(res.body.request_id);
     expect(res.body.warnings).to.deep.equal([]);
     expect(validData(res.body.data), JSON.stringify(validData.errors)).to.equal(true);
-    const doc = (id: string, role: string, status: string, received_at: string, reasons: object[]) => ({ document_id: id, role, status, received_at, reasons });
+    const details = (id: string) => {
+      const d = books.file.inbox_documents.find((x) => x.id === id)!;
+      return { file: { name: d.file.name, mime: d.file.mime, size: d.file.size }, extracted: d.extracted };
+    };
+    const doc = (id: string, role: string, status: string, received_at: string, reasons: object[]) => ({ document_id: id, role, status, received_at, ...details(id), reasons });
     expect(res.body.data).to.deep.equal({
       groups: [
         {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { planJournal, repairLinkId, reversingEntryId, type ApplyBooks, type JournalContext } from '../../shared/domain/apply-journal.js';
+import { planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, type ApplyBooks, type JournalContext } from '../../shared/domain/apply-journal.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 
 const ctx: JournalContext = { staged_operation_id: 'stg_1', org_id: 'org_1', actor: 'bob', now: '2026-03-10T12:00:00.000Z' };
@@ -76,6 +76,10 @@ describe('apply journal', () => {
       { action: 'update', collection: 'bank_links', id: 'lnk_c', version: 1, set: { amount_minor: 200 }, before: { amount_minor: 300 } },
       { action: 'update', collection: 'bank_links', id: 'lnk_d', version: 4, set: { amount_minor: 350 }, before: { amount_minor: 200 } },
       { action: 'update', collection: 'bank_links', id: 'lnk_e', version: 1, set: { amount_minor: 50 }, before: { amount_minor: 80 } },
+    ]);
+    // What the apply result records: the link each moved or new amount went to (a new one, or the transaction's existing link to the entry).
+    expect(repairAppliedLinks(plan as never, { ...none, links }, ctx)).to.deep.equal([
+      { action_index: 0, link_id: created }, { action_index: 1, link_id: 'lnk_d' }, { action_index: 2, link_id: 'lnk_d' },
     ]);
   });
 

@@ -9,7 +9,7 @@ import {
   compareGroupPositions, findDuplicateGroups, groupPosition, pageGroups,
   type DuplicateGroup, type GroupPage, type GroupPosition,
 } from '../../shared/domain/duplicate-groups.js';
-import { chunkGroups, firstChunkAfter, pageFromChunks, type ChunkLimits, type GroupPiece } from '../../shared/domain/duplicate-overview.js';
+import { chunkGroups, firstChunkAfter, pageFromChunks, withDocumentDetails, type ChunkLimits, type GroupPiece } from '../../shared/domain/duplicate-overview.js';
 
 function doc(id: string, minute: number, fields: { sha?: string; invoice?: string; vendor?: string; total?: number; date?: string; status?: 'open' | 'booked' | 'archived' }): InboxDocument {
   const extracted: InboxDocument['extracted'] = { currency: 'EUR' };
@@ -144,5 +144,24 @@ describe('materialized duplicate overview (chunks)', () => {
         expect(seen).to.deep.equal(all);
       },
     ), { numRuns: 60 });
+  });
+});
+
+describe('the overview members carry their documents', () => {
+  it('adds each member\'s file (name, mime, size) and extracted fields, keeping ids, order, roles and reasons', () => {
+    const docs = [doc('doc_a', 1, { sha: 'x', vendor: 'ACME', total: 500 }), doc('doc_b', 2, { sha: 'x' }), doc('doc_c', 3, {})];
+    const groups = findDuplicateGroups(docs);
+    const detailed = withDocumentDetails(groups, docs);
+    expect(detailed).to.deep.equal([{
+      group_id: groups[0]!.group_id, confidence: 1, canonical_document_id: 'doc_a',
+      documents: [
+        { document_id: 'doc_a', role: 'canonical', status: 'open', received_at: docs[0]!.received_at, file: { name: 'doc_a.pdf', mime: 'application/pdf', size: 1 },
+          extracted: { currency: 'EUR', vendor_name: 'ACME', total_minor: 500 }, reasons: [{ rule: 'same_file', with_document_id: 'doc_b', confidence: 1 }] },
+        { document_id: 'doc_b', role: 'duplicate', status: 'open', received_at: docs[1]!.received_at, file: { name: 'doc_b.pdf', mime: 'application/pdf', size: 1 },
+          extracted: { currency: 'EUR' }, reasons: [{ rule: 'same_file', with_document_id: 'doc_a', confidence: 1 }] },
+      ],
+    }]);
+    // The page order and positions are the grouping's own.
+    expect(detailed.map(groupPosition)).to.deep.equal(groups.map(groupPosition));
   });
 });

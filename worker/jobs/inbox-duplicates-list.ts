@@ -14,7 +14,7 @@
 import type { Db } from 'mongodb';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, type GroupPage, type GroupPageOptions } from '../../shared/domain/duplicate-groups.js';
-import { chunkGroups, pageFromChunks, type ChunkSummary } from '../../shared/domain/duplicate-overview.js';
+import { chunkGroups, pageFromChunks, withDocumentDetails, type ChunkSummary } from '../../shared/domain/duplicate-overview.js';
 import type { InboxDuplicatesListInput } from '../../shared/queue/read-jobs.js';
 import type { DuplicateOverviewChunkDoc, DuplicateOverviewDoc } from '../../shared/storage/collections.js';
 import {
@@ -83,8 +83,8 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date): Pro
 /** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
 async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
   const documents = await findGroupableInboxDocuments(db, claim.org_id);
-  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
-  const groups = findDuplicateGroups(documents as InboxDocument[]);
+  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); the members then carry the documents' details.
+  const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
     _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),

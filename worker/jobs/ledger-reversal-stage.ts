@@ -5,6 +5,7 @@
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReversal, reversalScopeKey, type ReversalBooks, type ReversalPlan } from '../../shared/domain/reversal-plan.js';
 import { utcDate } from '../../shared/domain/dates.js';
+import { reversalContext } from '../../shared/domain/plan-context.js';
 import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
@@ -35,6 +36,7 @@ export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
     const { input } = data;
     return decideReversal({ ...books, org }, { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null });
   },
+  context: (books, plan, org) => reversalContext(plan, books, org.settlement_accounts),
   // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
   pendingGate: {
     keys: (books, { data }) => lockKeys(data.org_id, { scope_key: reversalScopeKey(data.input.entry_id), entry_ids: [data.input.entry_id], transaction_ids: transactionIdsOf(books.links) }),

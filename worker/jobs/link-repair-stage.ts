@@ -6,6 +6,7 @@
 import { refused } from '../../shared/domain/decision.js';
 import { decideLinkRepair, type LinkRepairInput, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { utcDate } from '../../shared/domain/dates.js';
+import { repairContext } from '../../shared/domain/plan-context.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import type { JobContext } from '../job-context.js';
@@ -30,6 +31,8 @@ export const stageLinkRepair = stagingJob<Op, RepairBooks, LinkRepairPlan>({
   kind: 'ledger_link_repair',
   load,
   decide: (books, org, { data }) => (books ? decideLinkRepair({ ...books, settlement_accounts: org.settlement_accounts }, org) : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id })),
+  // The records the repair read: the plan's entries, transactions and why FIFO chose each target.
+  context: (books, plan, org) => (books ? repairContext(plan, books, org.settlement_accounts) : {}),
   // A repair's result always names its blockers: the list, or [] when it could plan.
   resultFields: (decision) => ({ blockers: decision.outcome === 'blocked' ? decision.blockers : [] }),
 });

@@ -4,7 +4,8 @@
 // left-out count); nothing else of the account is loaded.
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
-import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
+import { findAccount, findEntriesByIds, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
+import { reconcileContext } from '../../shared/domain/plan-context.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
 import { scopeHolders } from '../operation/commit-decision.js';
@@ -42,5 +43,11 @@ export const stageReconciliation = stagingJob<Op, Omit<ReconciliationBooks, 'org
       transaction_ids: [...new Set(input.transaction_ids)].sort(compareIds),
       note: input.note ?? null,
     });
+  },
+  // The entries the links point to are the one read more, by `_id`, and only for a plan.
+  context: async (books, plan, org, { db, data }) => {
+    const entryIds = [...new Set(plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)))].sort(compareIds);
+    const entries = entryIds.length ? await findEntriesByIds(db, data.org_id, entryIds) : [];
+    return reconcileContext(plan, { account: books.account, transactions: books.transactions, entries }, org.settlement_accounts);
   },
 });

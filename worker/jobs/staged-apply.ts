@@ -6,7 +6,8 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { planJournal } from '../../shared/domain/apply-journal.js';
+import { planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
+import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
@@ -50,7 +51,12 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     const error = new AppError('apply_failed', { details: { staged_operation_id: op._id, ...journal.error.details } });
     return endWithoutWriting(ctx, op, { status: 'failed', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
   }
+  // A repair's moved and new amounts: which link each goes to, for the result (old link id → new link id).
+  const links = op.kind === 'ledger_link_repair'
+    ? { links: repairAppliedLinks(op.plan as LinkRepairPlan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() }) }
+    : {};
   const apply: ApplyJournalState = {
+    ...links,
     writes: journal.value, done: 0, phase: 'forward', undone: 0, conflict: null,
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,

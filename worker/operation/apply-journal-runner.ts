@@ -82,7 +82,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     }
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
-      await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes) });
+      await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes), ...(journal.links ? { links: journal.links } : {}) });
       return;
     }
     const conflict = (await readApplyJournal(db, op)).conflict ?? journal.conflict;

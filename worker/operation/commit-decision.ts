@@ -7,6 +7,7 @@
 // the same decision is answered with its plan, nothing is written and no
 // lock is taken; the holders of its scope become a warning.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
+import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
 import { compareIds } from '../../shared/domain/books.js';
 import { stagedSummary } from '../../shared/domain/staged-summary.js';
@@ -91,6 +92,8 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
       plan = doc.plan;
       hash = doc.plan_hash;
       warnings = doc.warnings;
+      // That plan's context, read when it was staged.
+      resultFields = { ...resultFields, context: doc.context ?? {} };
       holders.push({ staged_operation_id: doc._id, scope_key: doc.scope_key, plan_hash: doc.plan_hash });
       break;
     }
@@ -115,7 +118,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
     if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
-      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision));
+      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext));
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);
     }
@@ -182,7 +185,7 @@ async function writtenOperation(ctx: JobContext, operationId: string): Promise<S
   }
 }
 
-function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>): StagedOperationDoc {
+function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>, context: PlanContext): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
   return {
@@ -202,6 +205,8 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
     preconditions: decision.preconditions,
     warnings: decision.warnings,
     history: [{ at: createdAt, actor: data.actor, from: null, to: 'staged', note: null }],
+    // Read at staging time, beside the plan (docs/design/staged-lifecycle.md "Context").
+    context,
   };
 }
 
@@ -217,6 +222,8 @@ function stagedAnswer(ctx: JobContext, doc: StagedOperationDoc, created: boolean
       status: doc.status,
       expires_at: doc.expires_at,
       ...resultFields,
+      // The context read when the operation was staged (this job's, or the pending one's it answers).
+      context: doc.context ?? {},
       plan: doc.plan,
       plan_hash: doc.plan_hash,
     },

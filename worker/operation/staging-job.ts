@@ -3,6 +3,7 @@
 // pure domain rule returning a Decision, `commit` writes it. A kind states
 // only its load and decide; the path around them is written once, here.
 import type { Org } from '../../shared/domain/books.js';
+import type { PlanContext } from '../../shared/domain/plan-context.js';
 import type { PendingHolder } from '../../shared/domain/scope.js';
 import { refused, type Decision } from '../../shared/domain/decision.js';
 import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.js';
@@ -23,6 +24,12 @@ export interface StagingJob<Op extends StageOperation, Books, Plan> {
   load(ctx: JobContext<Op>): Promise<Books>;
   /** The pure rule (shared/domain), given the org, the books and the job's request. */
   decide(books: Books, org: Org, ctx: JobContext<Op>): Decision<Plan>;
+  /**
+   * The plan's context (shared/domain/plan-context.ts), from the records this
+   * job read; any further read only by `_id`. Asked for every answer with a
+   * plan (staged, noop, the same plan pending). Absent: the context is `{}`.
+   */
+  context?: (books: Books, plan: Plan, org: Org, ctx: JobContext<Op>) => PlanContext | Promise<PlanContext>;
   /** Fields every non-refused result of this kind carries beside the common ones (a repair's `blockers`). */
   resultFields?: (decision: Decision<Plan>) => Record<string, unknown>;
   /**
@@ -53,7 +60,7 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
       findOrg(ctx.db, ctx.data.org_id),
       job.load(ctx),
     ]);
-    if (written) return writtenAnswer(ctx, written, job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }) ?? {});
+    if (written) return writtenAnswer(ctx, written, { ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }), context: written.context ?? {} });
     // A token whose organisation is gone: nothing to decide on.
     if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
     crashIf('stage:crash-after-read');
@@ -65,6 +72,16 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
       if (holders.length > 0) decision = job.decide(job.pendingGate.withHolders(books, holders), org, ctx);
     }
     ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
-    return commitDecision(ctx, job.kind, decision, job.resultFields?.(decision) ?? {});
+    return commitDecision(ctx, job.kind, decision, { ...job.resultFields?.(decision), ...await contextFields(job, books, decision, org, ctx) });
   };
+}
+
+/**
+ * The context beside the plan (never in it: plan and plan_hash stay as
+ * decided), for every answer that has a plan; a blocked or refused one has none.
+ */
+async function contextFields<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>, books: Books, decision: Decision<Plan>, org: Org, ctx: JobContext<Op>): Promise<{ context?: PlanContext }> {
+  if (decision.outcome !== 'staged' && decision.outcome !== 'noop' && decision.outcome !== 'existing') return {};
+  if (!job.context || decision.outcome === 'existing') return { context: {} };
+  return { context: await job.context(books, decision.plan, org, ctx) };
 }
