@@ -49,6 +49,10 @@ export const WARNING_TABLE = {
     when: 'A statement file holds statements of other accounts too; they are left out and listed.',
     message: (d) => `${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s) of other accounts were left out.`,
   },
+  already_applied: {
+    when: 'Apply of an operation that an earlier apply already applied: the operation is answered as it is, and nothing is written.',
+    message: (d) => `${String(d.staged_operation_id)} was already applied; nothing was written.`,
+  },
 } satisfies Record<string, WarningSpec>;
 
 export type WarningCode = keyof typeof WARNING_TABLE;

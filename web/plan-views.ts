@@ -6,12 +6,15 @@ import { money } from './format.js';
 import type {
   LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
+import type { InboxResolvePlan } from '../shared/contract/staged-operation.js';
+import { inboxResolveView } from './inbox-resolve-view.js';
 
 export function planView(op: StagedOperation): HTMLElement {
   switch (op.kind) {
     case 'ledger_link_repair': return repairView(op.plan as RepairPlan);
     case 'bank_reconcile': return reconcileView(op.plan as ReconcilePlan);
     case 'ledger_reversal': return reversalView(op.plan as ReversalPlan);
+    case 'inbox_duplicates_resolve': return inboxResolveView(op.plan as InboxResolvePlan);
   }
 }
 

@@ -12,6 +12,7 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
 export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
 
