@@ -18,28 +18,21 @@ const note = { ...text(1000), minLength: 1, description: 'Why; kept in the plan 
 export const inboxResolveStageRequestSchema = {
   title: 'Inbox duplicates resolve stage request',
   type: 'object',
+  additionalProperties: false,
+  required: ['resolution'],
+  properties: {
+    resolution: {
+      enum: ['archive_duplicates', 'not_duplicates'],
+      description: '`archive_duplicates`: keep one document (`keep_document_id`), archive every other member as its duplicate. '
+        + '`not_duplicates`: the members are not duplicates of each other and are never grouped together again.',
+    },
+    keep_document_id: { ...id, description: 'With `archive_duplicates` only (required there): the member kept.' },
+    note,
+  },
+  // keep_document_id exactly with archive_duplicates.
   oneOf: [
-    {
-      title: 'Archive the duplicates',
-      type: 'object',
-      additionalProperties: false,
-      required: ['resolution', 'keep_document_id'],
-      properties: {
-        resolution: { const: 'archive_duplicates', description: 'Keep one document; every other member is archived as its duplicate.' },
-        keep_document_id: { ...id, description: 'The member kept; must be a member of the group.' },
-        note,
-      },
-    },
-    {
-      title: 'Not duplicates',
-      type: 'object',
-      additionalProperties: false,
-      required: ['resolution'],
-      properties: {
-        resolution: { const: 'not_duplicates', description: 'The members are not duplicates of each other; they are never grouped together again.' },
-        note,
-      },
-    },
+    { type: 'object', required: ['resolution', 'keep_document_id'], properties: { resolution: { const: 'archive_duplicates' }, keep_document_id: id } },
+    { type: 'object', required: ['resolution'], properties: { resolution: { const: 'not_duplicates' }, keep_document_id: false } },
   ],
 } as const;
 

@@ -9,6 +9,7 @@ const KIND_LABEL: Record<string, string> = {
   'bank_reconcile.stage': 'bank reconciliation',
   'ledger_link_repair.stage': 'link repair',
   'ledger_reversal.stage': 'ledger reversal',
+  'inbox_duplicates_resolve.stage': 'duplicate resolution',
 };
 
 export function renderStagingResult(style: Style, operation: string | null, data: StagingResultData, warnings: Array<{ code: string }>): string {
