@@ -172,6 +172,21 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     expect(other.body.error.code).to.equal('pending_operation');
   });
 
+  it('?dry_run=true answers the plan, hash and summary and stores nothing; the real staging that follows has the same plan and hash', async () => {
+    const { books, a, alice, group } = await pairInbox();
+    const body = { resolution: 'archive_duplicates', keep_document_id: a };
+    const dry = await call<ResolveData & { dry_run: boolean; summary: unknown }>('POST', `${resolvePath(group)}?dry_run=true`, { token: alice, body });
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.data).to.include({ dry_run: true, outcome: 'staged' });
+    expect(dry.body.data.summary).to.deep.equal({ group_id: group, resolution: 'archive_duplicates', members: 2, archives: 1 });
+    expect(await docs('staged_operations', { org_id: books.orgId })).to.deep.equal([]);
+    expect(await docs('scope_locks', { org_id: books.orgId })).to.deep.equal([]);
+    const real = await stage(alice, group, body);
+    expect(real.status).to.equal(201);
+    expect(real.body.data.plan).to.deep.equal(dry.body.data.plan);
+    expect(real.body.data.plan_hash).to.equal(dry.body.data.plan_hash);
+  });
+
   it('refuses a token without inbox:stage: 403 forbidden', async () => {
     const { books, group } = await pairInbox();
     const token = await (await stack()).token(books.orgId, ['inbox:read', 'bank:stage', 'ledger:stage', 'staged:read'], 'eve');
