@@ -1,8 +1,9 @@
 // The dismissal edge rule of the duplicate grouping (docs/design/duplicate-overview.md
 // "Dismissals"): documents resolved as not duplicates of each other never pair again.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { InboxDocument } from '../../shared/domain/books.js';
-import { duplicateGroupId, findDuplicateGroups } from '../../shared/domain/duplicate-groups.js';
+import { duplicateGroupId, findDuplicateGroups, type DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
 
 const at = (day: number): string => `2026-03-${String(day).padStart(2, '0')}T09:00:00.000Z`;
 
@@ -72,5 +73,87 @@ describe('duplicate grouping with dismissals', () => {
     expect(rest).to.deep.equal([]);
     expect(group?.dismissed_with).to.deep.equal([['doc_a', 'doc_b'], ['doc_c', 'doc_d']]);
     expect(group?.documents.map((d) => d.reasons[0]?.with_document_id)).to.deep.equal(['doc_c', 'doc_c', 'doc_a', 'doc_a']);
+  });
+});
+
+// ---- property: against every pair compared on its own ------------------------------
+
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The rules tying two documents, by grouping just the two (both open). */
+function pairRules(x: InboxDocument, y: InboxDocument): string[] {
+  const [group] = findDuplicateGroups([{ ...x, status: 'open' }, { ...y, status: 'open' }]);
+  return group ? group.documents[0]!.reasons.map((r) => r.rule) : [];
+}
+
+/** Components of the pair graph without dismissed pairs; per member, per rule, the first partner in group order. */
+function reference(inbox: InboxDocument[], dismissals: string[][]): Array<{ members: string[]; partners: string[][]; dismissed_with?: string[][] }> {
+  const docs = inbox.filter((d) => d.status !== 'archived');
+  const parted = (a: string, b: string): boolean => dismissals.some((d) => d.includes(a) && d.includes(b));
+  const rules = docs.map((a) => docs.map((b) => (a === b || parted(a.id, b.id) ? [] : pairRules(a, b))));
+  const seen = new Set<number>();
+  const out: Array<{ members: string[]; partners: string[][]; dismissed_with?: string[][] }> = [];
+  for (let start = 0; start < docs.length; start++) {
+    if (seen.has(start)) continue;
+    const component = [start];
+    seen.add(start);
+    for (let k = 0; k < component.length; k++) {
+      docs.forEach((_, j) => {
+        if (!seen.has(j) && rules[component[k]!]![j]!.length > 0) { seen.add(j); component.push(j); }
+      });
+    }
+    const members = component.map((i) => docs[i]!);
+    if (members.length < 2 || !members.some((d) => d.status === 'open')) continue;
+    const sorted = [...members].sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at) || byId(a.id, b.id));
+    const canonical = sorted.find((d) => d.status === 'booked') ?? sorted[0]!;
+    const ordered = [canonical, ...sorted.filter((d) => d !== canonical)];
+    const index = (d: InboxDocument) => docs.indexOf(d);
+    const partners = ordered.map((d) => ['same_file', 'same_invoice_number', 'same_amount_date_vendor']
+      .flatMap((rule) => { const o = ordered.find((x) => x !== d && rules[index(d)]![index(x)]!.includes(rule)); return o ? [o.id] : []; }));
+    const ids = new Set(members.map((d) => d.id));
+    const shown = new Map<string, string[]>();
+    for (const d of dismissals) {
+      const inGroup = [...new Set(d)].filter((id) => ids.has(id)).sort(byId);
+      if (inGroup.length > 1) shown.set(inGroup.join('\n'), inGroup);
+    }
+    const entry: { members: string[]; partners: string[][]; dismissed_with?: string[][] } = { members: ordered.map((d) => d.id), partners };
+    if (shown.size > 0) entry.dismissed_with = [...shown.values()].sort((a, b) => byId(a.join('\n'), b.join('\n')));
+    out.push(entry);
+  }
+  return out.sort((a, b) => byId(a.members.join(), b.members.join()));
+}
+
+const view = (groups: DuplicateGroup[]) => groups
+  .map((g) => {
+    const entry: { members: string[]; partners: string[][]; dismissed_with?: string[][] } = {
+      members: g.documents.map((d) => d.document_id), partners: g.documents.map((d) => d.reasons.map((r) => r.with_document_id)),
+    };
+    if (g.dismissed_with) entry.dismissed_with = g.dismissed_with;
+    return entry;
+  })
+  .sort((a, b) => byId(a.members.join(), b.members.join()));
+
+const docArb = fc.record({
+  status: fc.constantFrom<InboxDocument['status']>('open', 'open', 'booked', 'archived'),
+  day: fc.integer({ min: 1, max: 9 }),
+  file: fc.constantFrom('f1', 'f2', null, null, null),
+  number: fc.constantFrom('RE-1', 'RE-2', undefined),
+  date: fc.constantFrom('2026-02-20', '2026-02-22', '2026-02-24', '2026-02-28', undefined),
+  total: fc.constantFrom(100, 200),
+});
+const inboxArb = fc.array(docArb, { minLength: 2, maxLength: 14 }).chain((specs) => {
+  const inbox = specs.map((s, i): InboxDocument => ({
+    ...doc(`doc_${String(i).padStart(2, '0')}`, s.day, { vendor_name: 'Acme', invoice_number: s.number, invoice_date: s.date, total_minor: s.total, currency: 'EUR' }, s.file ?? `own-${i}`),
+    status: s.status,
+  }));
+  const ids = inbox.map((d) => d.id);
+  return fc.tuple(fc.constant(inbox), fc.array(fc.subarray(ids, { minLength: 2 }), { maxLength: 4 }));
+});
+
+describe('duplicate grouping with dismissals (property)', () => {
+  it('equals the components of the pair graph without dismissed pairs, with each member\'s first partner per rule and the dismissals shown', () => {
+    fc.assert(fc.property(inboxArb, ([inbox, dismissals]) => {
+      expect(view(findDuplicateGroups(inbox, dismissals))).to.deep.equal(reference(inbox, dismissals));
+    }), { numRuns: 300 });
   });
 });
