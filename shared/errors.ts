@@ -86,6 +86,8 @@ export const ERROR_TABLE = {
   dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
   outcome_unknown: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} did not confirm in time; the request may have been carried out. Retry the same request (with the same Idempotency-Key): it converges on one outcome.` },
   job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
+  stale_group: { status: 409, retryable: false, message: (d) => `Duplicate group ${String(d.group_id)} is not a current group: its documents changed since it was listed. Read the overview again.` },
+  keep_document_not_member: { status: 422, retryable: false, message: (d) => `keep_document_id ${String(d.keep_document_id)} is not a member of duplicate group ${String(d.group_id)}.` },
   internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
 } satisfies Record<string, ErrorSpec>;
 

@@ -16,6 +16,7 @@ import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
+import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
@@ -34,6 +35,8 @@ function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, set
       return rejectStagedOperation({ ...base, data });
     case 'staged_operations.apply':
       return applyStagedOperation({ ...base, data });
+    case 'inbox_duplicates_resolve.stage':
+      return stageInboxDuplicatesResolve({ ...base, data });
     default:
       return unknownOperation(data);
   }

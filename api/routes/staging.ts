@@ -10,6 +10,9 @@ import { reconcileStageRequestSchema, type ReconcileStageRequestBody } from '../
 import {
   reversalStageParamsSchema, reversalStageRequestSchema, type ReversalStageParams, type ReversalStageRequestBody,
 } from '../../shared/schemas/reversal-stage.js';
+import {
+  inboxResolveStageParamsSchema, inboxResolveStageRequestSchema, type InboxResolveStageParams, type InboxResolveStageRequestBody,
+} from '../../shared/schemas/inbox-resolve-stage.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 
 import { runStage, type StageDeps } from '../stage-handler.js';
@@ -50,6 +53,20 @@ const reconcile: StagingRoute<'bank_reconcile.stage'> = {
   input: (req) => validateReconcileBody(bodyOf(req)),
 };
 
+const validateResolveParams = compile<InboxResolveStageParams>(inboxResolveStageParamsSchema, '/path');
+const validateResolveBody = compile<InboxResolveStageRequestBody>(inboxResolveStageRequestSchema);
+
+const inboxResolve: StagingRoute<'inbox_duplicates_resolve.stage'> = {
+  operation: 'inbox_duplicates_resolve.stage',
+  input: (req) => {
+    const params = validateResolveParams({ group_id: req.params.group_id });
+    const body = validateResolveBody(bodyOf(req));
+    if (params.ok && body.ok) return { ok: true, value: { group_id: params.value.group_id, ...body.value } };
+    const errors: FieldError[] = [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)];
+    return { ok: false, errors };
+  },
+};
+
 function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDeps, route: StagingRoute<Op>): void {
   mountRoute(router, db, route.operation, async (req, res) => {
     const input = route.input(req);
@@ -63,5 +80,6 @@ export function stagingRoutes(db: Db, deps: StageDeps): Router {
   mount(router, db, deps, reversal);
   mount(router, db, deps, repair);
   mount(router, db, deps, reconcile);
+  mount(router, db, deps, inboxResolve);
   return router;
 }

@@ -46,5 +46,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_transition: 'the operation\'s status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)',
   stale_plan: 'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
   apply_failed: 'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
+  stale_group: 'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
+  keep_document_not_member: 'resolving a duplicate group with `archive_duplicates` and a `keep_document_id` that is not one of its members (`details.member_ids`)',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };

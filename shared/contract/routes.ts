@@ -25,6 +25,8 @@ import {
 import { orDryRun, reconcileDryRunSchema, repairDryRunSchema, reversalDryRunSchema } from '../schemas/staging-results.js';
 import { stagingQuerySchema } from '../schemas/staging-query.js';
 import { whoamiSchema } from '../schemas/whoami.js';
+import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../schemas/inbox-resolve-stage.js';
+import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
 import {
   deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
   webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
@@ -82,6 +84,7 @@ const PENDING: SuccessAnswer = {
 
 const REVERSAL_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'already_reversed', 'entry_is_reversal', 'reconciled_links', 'reversal_before_entry', 'period_locked'];
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
+const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stale_group', 'keep_document_not_member'];
 const RECONCILE_ERRORS: ErrorCode[] = [
   'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions', 'already_reconciled',
   'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance', 'amount_out_of_range',
@@ -192,6 +195,26 @@ export const API_ROUTES: RouteContract[] = [
     // A read that outlives its wait is 503 service_unavailable (retryable), with Retry-After.
     errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']),
   },
+  {
+    method: 'post',
+    path: '/api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage',
+    operation: 'inbox_duplicates_resolve.stage',
+    summary: 'Stage the resolution of an inbox duplicate group',
+    description: 'Plans either archiving every member but the kept one (`archive_duplicates`) or recording that the members are not duplicates (`not_duplicates`), for the group as it is now, and stages it for review.',
+    tags: ['staging'],
+    auth: { scope: 'inbox:stage' },
+    pathParams: { schema: inboxResolveStageParamsSchema },
+    query: stagingQuerySchema,
+    body: { schema: inboxResolveStageRequestSchema, required: true },
+    staging: true,
+    success: {
+      200: { description: `The very same plan was already pending for this group: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema), headers: STAGED_HEADERS },
+      201: { description: 'A new staged operation (its URL in `Location`).', data: inboxResolveResultSchema, headers: STAGED_HEADERS },
+      202: PENDING,
+    },
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...INBOX_RESOLVE_ERRORS, 'malformed_path']),
+    followsJob: true,
+  },
   ...BOOK_READS,
   {
     method: 'get',
@@ -203,14 +226,14 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: null },
     pathParams: { schema: { properties: { job_id: jobIdSchema }, required: ['job_id'] } },
     success: {
-      200: { description: 'The finished job\'s answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.', data: { anyOf: [reconcileResultSchema, repairResultSchema, reversalResultSchema, stagedOperationSchema] }, headers: ['Location'] },
-      201: { description: 'The finished job staged a new operation.', data: { anyOf: [reconcileResultSchema, repairStagedResultSchema, reversalResultSchema] }, headers: ['Location'] },
+      200: { description: 'The finished job\'s answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.', data: { anyOf: [reconcileResultSchema, repairResultSchema, reversalResultSchema, stagedOperationSchema, inboxResolveResultSchema] }, headers: ['Location'] },
+      201: { description: 'The finished job staged a new operation.', data: { anyOf: [reconcileResultSchema, repairStagedResultSchema, reversalResultSchema, inboxResolveResultSchema] }, headers: ['Location'] },
       202: { description: 'The job is still running.', data: pendingResultSchema, headers: ['Location', 'Retry-After'] },
     },
     // A finished job answers its operation's refusal, whatever it was.
     errors: unique([
       ...AUTHENTICATED, 'not_found', 'route_not_found', ...STAGING, ...REVERSAL_ERRORS, ...RECONCILE_ERRORS, ...REPAIR_ERRORS,
-      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path',
+      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path', ...INBOX_RESOLVE_ERRORS,
     ]),
   },
   {

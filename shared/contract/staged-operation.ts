@@ -14,6 +14,7 @@ import type { ErrorBody } from '../errors.js';
 
 export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
 export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
 

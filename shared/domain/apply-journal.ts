@@ -15,10 +15,13 @@ import { compareIds } from './books.js';
 import type { RepairAction, LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
+import { duplicateOfReason, type InboxResolvePlan, type VersionedInboxDocument } from './inbox-resolve-plan.js';
+import { duplicateGroupId } from './duplicate-groups.js';
 import { fail, ok, type Result } from './result.js';
 import type { StagedKind } from './staged-kind.js';
 
-export type BookCollection = Precondition['collection'];
+/** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
+export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
 type Fields = Record<string, unknown>;
 
 export type JournalWrite =
@@ -35,6 +38,8 @@ export interface ApplyBooks {
   accounts: readonly BankAccount[];
   transactions: readonly BankTransaction[];
   links: readonly BankLink[];
+  /** Inbox documents (a duplicate resolution); absent when the plan read none. */
+  documents?: readonly VersionedInboxDocument[];
 }
 
 export interface JournalContext {
@@ -52,6 +57,7 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
     case 'bank_reconcile': return reconcileJournal(plan as ReconciliationPlan, books, ctx);
     case 'ledger_reversal': return reversalJournal(plan as ReversalPlan, books, ctx);
     case 'ledger_link_repair': return repairJournal(plan as LinkRepairPlan, books, ctx);
+    case 'inbox_duplicates_resolve': return inboxResolveJournal(plan as InboxResolvePlan, books, ctx);
   }
 }
 
@@ -230,6 +236,41 @@ function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: Jo
     }
   }
   return ok({ writes, links: appliedLinks });
+}
+
+// ---------------------------------------------------------------------------
+// Duplicate resolution (docs/design/duplicate-overview.md "Resolving a
+// group"): archive_duplicates archives every member but the kept one, with
+// the reason; not_duplicates records the dismissal of exactly that set of
+// documents. Documents are never deleted.
+
+/** The `_id` of the dismissal of a set of documents: one per org and set (the group id is the hash of the sorted ids). */
+export function dismissalId(orgId: string, documentIds: readonly string[]): string {
+  return `${orgId}:${duplicateGroupId(documentIds)}`;
+}
+
+function inboxResolveJournal(plan: InboxResolvePlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+  const byId = new Map((books.documents ?? []).map((d) => [d.id, d]));
+  for (const id of plan.member_ids) {
+    const doc = byId.get(id);
+    if (!doc) return failed('inbox_document_missing', { id });
+    if (doc.status === 'archived') return failed('inbox_document_archived', { id });
+  }
+  if (plan.resolution === 'not_duplicates') {
+    return ok([{
+      action: 'insert', collection: 'duplicate_dismissals', id: dismissalId(ctx.org_id, plan.member_ids),
+      doc: { document_ids: [...plan.member_ids], group_id: plan.group_id, staged_operation_id: ctx.staged_operation_id, note: plan.note, created_at: ctx.now, created_by: ctx.actor, version: 1 },
+    }]);
+  }
+  const reason = duplicateOfReason(plan.keep_document_id as string);
+  return ok(plan.archive_document_ids.map((id): JournalWrite => {
+    const doc = byId.get(id) as VersionedInboxDocument;
+    return {
+      action: 'update', collection: 'inbox_documents', id, version: doc.version,
+      set: { status: 'archived', archived_reason: reason },
+      before: { status: doc.status, archived_reason: doc.archived_reason ?? null },
+    };
+  }));
 }
 
 /** A link's stored fields without its id (what a delete keeps, for undo). */

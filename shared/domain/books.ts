@@ -114,7 +114,7 @@ export function openAmountMinor(entry: Pick<LedgerEntry, 'lines'>, settlementAcc
 
 /** A version reference the apply step re-checks before writing anything. */
 export interface Precondition {
-  collection: 'orgs' | 'ledger_entries' | 'bank_accounts' | 'bank_transactions' | 'bank_links';
+  collection: 'orgs' | 'ledger_entries' | 'bank_accounts' | 'bank_transactions' | 'bank_links' | 'inbox_documents';
   id: string;
   version: number;
 }

@@ -10,7 +10,7 @@ import type { InboxDocument } from './books.js';
 import { compareIds } from './books.js';
 import { instant, toCandidate, type Candidate, type GroupedDocumentStatus } from './duplicate-candidates.js';
 import {
-  DUPLICATE_RULES, RULE_CONFIDENCE, firstPartnersInBuckets, firstPartnersInRun,
+  DUPLICATE_RULES, INVOICE_DATE_WINDOW_DAYS, RULE_CONFIDENCE, firstPartnersInBuckets, firstPartnersInRun,
   sameAmountDateVendorRuns, sameFileBuckets, sameInvoiceNumberBuckets, type DuplicateRule,
 } from './duplicate-rules.js';
 
@@ -34,6 +34,12 @@ export interface DuplicateGroupDocument {
 
 export interface DuplicateGroup {
   group_id: string;
+  /**
+   * Present only when members of the group were once resolved as not
+   * duplicates of each other (docs/design/duplicate-overview.md "Dismissals"):
+   * each such set, as the ids of its members in this group, sorted.
+   */
+  dismissed_with?: string[][];
   /** The lowest confidence of its documents (a document's is its strongest reason's). */
   confidence: number;
   canonical_document_id: string;
@@ -47,24 +53,33 @@ export interface DuplicateGroup {
  * documents are ignored; a group is reported when it has at least two members
  * and at least one is open. Input order never matters.
  */
-export function findDuplicateGroups(documents: readonly InboxDocument[]): DuplicateGroup[] {
+export function findDuplicateGroups(documents: readonly InboxDocument[], dismissals: readonly (readonly string[])[] = []): DuplicateGroup[] {
   const candidates: Candidate[] = [];
   for (const doc of documents) {
     if (doc.status === 'open' || doc.status === 'booked') candidates.push(toCandidate(doc, doc.status));
   }
   const n = candidates.length;
   const sets = new DisjointSets(n);
+  const dismissed = new DismissedPairs(candidates, dismissals);
 
-  // Exact-key rules: every member of a bucket pairs with every other.
+  // Exact-key rules: every member of a bucket pairs with every other (but dismissed pairs).
   const fileBuckets = sameFileBuckets(candidates);
   const invoiceBuckets = sameInvoiceNumberBuckets(candidates);
   for (const bucket of [...fileBuckets, ...invoiceBuckets]) {
+    if (dismissed.touches(bucket)) {
+      dismissed.unionBucket(bucket, sets);
+      continue;
+    }
     const first = bucket[0] as number;
     for (let i = 1; i < bucket.length; i++) sets.union(first, bucket[i] as number);
   }
   // Date-window rule: neighbours of a run pair, and link the whole run.
   const dateRuns = sameAmountDateVendorRuns(candidates);
   for (const run of dateRuns) {
+    if (dismissed.touches(run)) {
+      dismissed.unionRun(candidates, run, sets);
+      continue;
+    }
     for (let i = 1; i < run.length; i++) sets.union(run[i - 1] as number, run[i] as number);
   }
 
@@ -95,13 +110,17 @@ export function findDuplicateGroups(documents: readonly InboxDocument[]): Duplic
     same_invoice_number: new Int32Array(n).fill(-1),
     same_amount_date_vendor: new Int32Array(n).fill(-1),
   };
-  firstPartnersInBuckets(fileBuckets, groupOf, rank, partner.same_file);
-  firstPartnersInBuckets(invoiceBuckets, groupOf, rank, partner.same_invoice_number);
-  for (const run of dateRuns) {
+  const plain = (lists: number[][]) => lists.filter((list) => !dismissed.touches(list));
+  firstPartnersInBuckets(plain(fileBuckets), groupOf, rank, partner.same_file);
+  firstPartnersInBuckets(plain(invoiceBuckets), groupOf, rank, partner.same_invoice_number);
+  for (const run of plain(dateRuns)) {
     if ((groupOf[run[0] as number] as number) >= 0) firstPartnersInRun(candidates, run, rank, partner.same_amount_date_vendor);
   }
+  for (const bucket of fileBuckets) if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_file);
+  for (const bucket of invoiceBuckets) if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_invoice_number);
+  for (const run of dateRuns) if (dismissed.touches(run)) dismissed.partnersInRun(candidates, run, groupOf, rank, partner.same_amount_date_vendor);
 
-  const result = groups.map((ordered) => toGroup(candidates, ordered, partner));
+  const result = groups.map((ordered) => dismissed.shownOn(toGroup(candidates, ordered, partner), ordered));
   const newest = new Map(result.map((group) => [group, instant(newestReceivedAt(group))]));
   result.sort((a, b) => (newest.get(b) as number) - (newest.get(a) as number) || compareIds(a.group_id, b.group_id));
   return result;
@@ -234,6 +253,108 @@ function newestReceivedAt(group: DuplicateGroup): string {
   let newest = group.documents[0]?.received_at ?? '';
   for (const d of group.documents) if (instant(d.received_at) > instant(newest)) newest = d.received_at;
   return newest;
+}
+
+/**
+ * The edge rule of dismissals (docs/design/duplicate-overview.md "Dismissals"):
+ * two documents that a `not_duplicates` resolution named together never pair,
+ * whatever rule would tie them. Only the buckets and runs holding a dismissed
+ * document are walked pair by pair; the rest keep the fast path above.
+ */
+class DismissedPairs {
+  /** Per candidate index, the dismissals (by number) it belongs to. */
+  private readonly of = new Map<number, number[]>();
+  private readonly members: string[][];
+
+  constructor(candidates: readonly Candidate[], dismissals: readonly (readonly string[])[]) {
+    this.members = dismissals.map((ids) => [...new Set(ids)].sort(compareIds));
+    if (this.members.length === 0) return;
+    const index = new Map(candidates.map((c, i) => [c.doc.id, i]));
+    this.members.forEach((ids, d) => {
+      for (const id of ids) {
+        const i = index.get(id);
+        if (i === undefined) continue;
+        const list = this.of.get(i);
+        if (list) list.push(d);
+        else this.of.set(i, [d]);
+      }
+    });
+  }
+
+  touches(list: readonly number[]): boolean {
+    return this.of.size > 0 && list.some((i) => this.of.has(i));
+  }
+
+  /** True when one dismissal names both. */
+  pair(a: number, b: number): boolean {
+    const da = this.of.get(a);
+    const db = this.of.get(b);
+    return da !== undefined && db !== undefined && da.some((d) => db.includes(d));
+  }
+
+  /** A bucket: members no dismissal names pair with everyone; the others pair where no dismissal parts them. */
+  unionBucket(bucket: readonly number[], sets: DisjointSets): void {
+    const free = bucket.filter((i) => !this.of.has(i));
+    const named = bucket.filter((i) => this.of.has(i));
+    for (let k = 1; k < free.length; k++) sets.union(free[0] as number, free[k] as number);
+    for (let k = 0; k < named.length; k++) {
+      const i = named[k] as number;
+      if (free.length > 0) sets.union(free[0] as number, i);
+      for (let m = k + 1; m < named.length; m++) if (!this.pair(i, named[m] as number)) sets.union(i, named[m] as number);
+    }
+  }
+
+  /** A date run (sorted by day): every pair within the window that no dismissal parts. */
+  unionRun(candidates: readonly Candidate[], run: readonly number[], sets: DisjointSets): void {
+    for (let p = 0; p < run.length; p++) {
+      for (let q = p + 1; q < run.length && dayGap(candidates, run[p] as number, run[q] as number) <= INVOICE_DATE_WINDOW_DAYS; q++) {
+        if (!this.pair(run[p] as number, run[q] as number)) sets.union(run[p] as number, run[q] as number);
+      }
+    }
+  }
+
+  partnersInBucket(bucket: readonly number[], groupOf: Int32Array, rank: Int32Array, out: Int32Array): void {
+    for (const i of bucket) {
+      if ((groupOf[i] as number) < 0) continue;
+      out[i] = this.lowestRank(i, bucket, rank);
+    }
+  }
+
+  partnersInRun(candidates: readonly Candidate[], run: readonly number[], groupOf: Int32Array, rank: Int32Array, out: Int32Array): void {
+    for (const i of run) {
+      if ((groupOf[i] as number) < 0) continue;
+      out[i] = this.lowestRank(i, run.filter((j) => dayGap(candidates, i, j) <= INVOICE_DATE_WINDOW_DAYS), rank);
+    }
+  }
+
+  /** The group's dismissals that name two or more of its members, shown on it. */
+  shownOn(group: DuplicateGroup, ordered: readonly number[]): DuplicateGroup {
+    if (this.of.size === 0) return group;
+    const inGroup = new Set(group.documents.map((d) => d.document_id));
+    const shown = new Map<string, string[]>();
+    for (const i of ordered) {
+      for (const d of this.of.get(i) ?? []) {
+        const ids = (this.members[d] as string[]).filter((id) => inGroup.has(id));
+        if (ids.length > 1) shown.set(ids.join('\n'), ids);
+      }
+    }
+    if (shown.size === 0) return group;
+    const dismissedWith = [...shown.values()].sort((a, b) => compareIds(a.join('\n'), b.join('\n')));
+    return { ...group, dismissed_with: dismissedWith };
+  }
+
+  private lowestRank(i: number, among: readonly number[], rank: Int32Array): number {
+    let best = -1;
+    for (const j of among) {
+      if (j === i || this.pair(i, j)) continue;
+      if (best < 0 || (rank[j] as number) < (rank[best] as number)) best = j;
+    }
+    return best;
+  }
+}
+
+function dayGap(candidates: readonly Candidate[], a: number, b: number): number {
+  return Math.abs(((candidates[a] as Candidate).day as number) - ((candidates[b] as Candidate).day as number));
 }
 
 /** Union-find with path halving and union by size. */

@@ -4,6 +4,7 @@ import type { LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
 import type { StagedKind } from './staged-kind.js';
+import type { InboxResolvePlan } from './inbox-resolve-plan.js';
 
 export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
   switch (kind) {
@@ -22,6 +23,10 @@ export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, u
     case 'ledger_reversal': {
       const p = plan as ReversalPlan;
       return { ledger_entry_id: p.ledger_entry_id, unlinks: p.actions.length, unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0) };
+    }
+    case 'inbox_duplicates_resolve': {
+      const p = plan as InboxResolvePlan;
+      return { group_id: p.group_id, resolution: p.resolution, members: p.member_ids.length, archives: p.archive_document_ids.length };
     }
   }
 }

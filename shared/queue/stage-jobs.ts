@@ -7,6 +7,7 @@ import type { StageAnswer } from '../contract/staging-answer.js';
 import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js';
 import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
 import type { ReversalStageInput } from '../schemas/reversal-stage.js';
+import type { InboxResolveStageInput } from '../schemas/inbox-resolve-stage.js';
 
 export type { StageAnswer };
 
@@ -21,6 +22,7 @@ export interface StageJobInputs {
   'staged_operations.approve': LifecycleJobInput;
   'staged_operations.reject': LifecycleJobInput;
   'staged_operations.apply': LifecycleJobInput;
+  'inbox_duplicates_resolve.stage': InboxResolveStageInput;
 }
 
 /** A review or apply job's input: the operation, an optional note, and whether the caller may see every operation. */

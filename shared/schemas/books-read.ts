@@ -112,6 +112,7 @@ export const inboxDocumentSchema = {
       },
     },
     version,
+    archived_reason: { ...nullable({ type: 'string' }), description: 'Why an archived document was archived, e.g. `duplicate_of:doc_1` (a duplicate resolution); absent otherwise.' },
   },
 } as const;
 

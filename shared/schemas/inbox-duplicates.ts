@@ -48,6 +48,11 @@ export const inboxDuplicatesResponseSchema = {
         required: ['group_id', 'confidence', 'canonical_document_id', 'documents'],
         properties: {
           group_id: { type: 'string', pattern: '^grp_[0-9a-f]{16}$' },
+          dismissed_with: {
+            type: 'array',
+            description: 'Present only when members were once resolved as not duplicates of each other: each such set, as its member ids in this group, sorted.',
+            items: { type: 'array', minItems: 2, items: { type: 'string' } },
+          },
           confidence,
           canonical_document_id: { type: 'string' },
           documents: {

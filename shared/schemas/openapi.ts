@@ -2,6 +2,8 @@
 // (shared/contract/routes.ts) and the same JSON schema objects the routes compile with
 // Ajv: one source of truth. Served at GET /api/v1/openapi.json and written to
 // docs/openapi.json by `npm run openapi`.
+import { inboxResolveStageRequestSchema } from './inbox-resolve-stage.js';
+import { inboxResolvePlanSchema, inboxResolveResultSchema } from './staging-results.js';
 import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';
 import { API_ROUTES, type ResponseHeader, type RouteContract } from '../contract/routes.js';
@@ -73,6 +75,9 @@ const NAMED: Array<[string, object]> = [
   ['Warning', warningSchema],
   ['FieldError', fieldErrorSchema],
   ['ErrorEnvelope', errorEnvelopeSchema(Object.keys(ERROR_TABLE) as ErrorCode[])],
+  ['InboxResolveStageRequest', inboxResolveStageRequestSchema],
+  ['InboxResolveStageResult', inboxResolveResultSchema],
+  ['InboxResolvePlan', inboxResolvePlanSchema],
 ];
 const NAME_OF = new Map<object, string>(NAMED.map(([name, schema]) => [schema, name]));
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });

@@ -138,3 +138,18 @@ export const orDryRun = (result: object, dryRun: object): object => ({ oneOf: [r
 export const jobIdSchema = { type: 'string', maxLength: 68, pattern: '^job_[A-Za-z0-9-]{1,64}$', description: 'A job id as answered in a 202 (`data.job_id`).' } as const;
 
 export const pendingResultSchema = object({ outcome: { const: 'pending' }, job_id: jobIdSchema }, undefined, { title: 'PendingResult' });
+
+// --- inbox duplicate resolution -------------------------------------------
+
+export const inboxResolvePlanSchema = object({
+  group_id: str,
+  member_ids: { type: 'array', items: str, description: 'The group\'s documents, by id.' },
+  resolution: { enum: ['archive_duplicates', 'not_duplicates'] },
+  keep_document_id: { anyOf: [str, { type: 'null' }] },
+  archive_document_ids: { type: 'array', items: str, description: 'By id; [] for `not_duplicates`.' },
+  note: { anyOf: [str, { type: 'null' }] },
+}, undefined, { title: 'InboxResolvePlan' });
+
+export const inboxResolveResultSchema = object({ ...stagedFields, plan: inboxResolvePlanSchema, plan_hash: planHash }, undefined, { title: 'InboxResolveStageResult' });
+
+export const inboxResolveDryRunSchema = dryRunResultSchema('InboxResolveDryRunResult', inboxResolvePlanSchema);

@@ -207,6 +207,25 @@ export interface DuplicateOverviewChunkDoc {
   pieces_json: string;
 }
 
+/**
+ * A set of inbox documents resolved as not duplicates of each other
+ * (docs/design/duplicate-overview.md "Dismissals"), written by the apply of an
+ * `inbox_duplicates_resolve` plan. `_id` = `ORG:` + the hash of the sorted ids:
+ * one per org and set.
+ */
+export interface DuplicateDismissalDoc {
+  _id: string;
+  org_id: string;
+  /** Sorted by id. */
+  document_ids: string[];
+  group_id: string;
+  staged_operation_id: string;
+  note: string | null;
+  created_at: string;
+  created_by: string;
+  version: number;
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 export function collections(db: Db) {
   const c = <T extends Document>(name: string): Collection<T> => db.collection<T>(name);
@@ -231,6 +250,7 @@ export function collections(db: Db) {
     inboxVersions: c<InboxVersionDoc>('inbox_versions'),
     duplicateOverviews: c<DuplicateOverviewDoc>('duplicate_overviews'),
     duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),
+    duplicateDismissals: c<DuplicateDismissalDoc>('duplicate_dismissals'),
   };
 }
 

@@ -151,3 +151,19 @@ export async function loadChunk(db: Db, overviewId: string, n: number): Promise<
   const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}` }, { projection: { pieces_json: 1 } });
   return doc ? JSON.parse(doc.pieces_json) as GroupPiece[] : null;
 }
+
+/**
+ * Whether an overview the organisation still has stored (any inbox version)
+ * lists a group with this id: read only when the id is no current group, to
+ * tell a group whose members changed (`stale_group`) from one that never
+ * existed (docs/design/duplicate-overview.md "Resolving a group").
+ */
+export async function storedOverviewListsGroup(db: Db, orgId: string, groupId: string): Promise<boolean> {
+  const chunks = collections(db).duplicateOverviewChunks.find({ org_id: orgId }, { projection: { pieces_json: 1 } });
+  const needle = JSON.stringify(groupId);
+  for await (const chunk of chunks) {
+    if (!chunk.pieces_json.includes(needle)) continue;
+    if ((JSON.parse(chunk.pieces_json) as GroupPiece[]).some((piece) => piece.group.group_id === groupId)) return true;
+  }
+  return false;
+}

@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import type { InboxDocument } from '../domain/books.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
+import { findWhereIn } from './where-in.js';
 
 /** The fields duplicate grouping reads, and the file's name, type and size the overview's members show; nothing else is loaded. */
 export type GroupableInboxDocument = Pick<InboxDocument, 'id' | 'received_at' | 'status' | 'extracted'> & {
@@ -40,4 +41,10 @@ export async function findGroupableInboxDocuments(db: Db, orgId: string): Promis
     const record = fromStored(doc as Stored<InboxDocument>);
     return { ...record, file: record.file ?? { sha256: '', name: '', mime: '', size: 0 }, extracted: record.extracted ?? {} };
   });
+}
+
+/** The organisation's documents with these ids, whole and with their versions (a duplicate resolution's members). */
+export async function findInboxDocumentsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<Array<InboxDocument & { version: number; archived_reason?: string | null }>> {
+  const docs = await findWhereIn(db, collections(db).inboxDocuments, orgId, '_id', ids);
+  return docs.map((doc) => fromStored(doc as Stored<InboxDocument & { version: number; archived_reason?: string | null }>));
 }

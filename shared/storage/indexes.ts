@@ -66,6 +66,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   inbox_versions: { indexes: [], equality: [] },
   duplicate_overviews: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },
+  // Dismissed duplicate sets (docs/design/duplicate-overview.md "Dismissals"): inserted by `_id` (one per org and set), read per org when grouping.
+  duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import type { ApplyBooks } from '../domain/apply-journal.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Precondition } from '../domain/books.js';
 import { preconditionKey } from '../domain/preconditions.js';
+import type { VersionedInboxDocument } from '../domain/inbox-resolve-plan.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import { findWhereIn } from './where-in.js';
@@ -12,11 +13,13 @@ import { findWhereIn } from './where-in.js';
 export async function loadPreconditionBooks(db: Db, orgId: string, preconditions: readonly Precondition[]): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
   const c = collections(db);
   const idsOf = (collection: Precondition['collection']) => [...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id))];
-  const [entries, accounts, transactions, links] = await Promise.all([
+  const documentIds = idsOf('inbox_documents');
+  const [entries, accounts, transactions, links, documents] = await Promise.all([
     findWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
     findWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
     findWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
     findWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
+    documentIds.length === 0 ? Promise.resolve([]) : findWhereIn(db, c.inboxDocuments, orgId, '_id', documentIds),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');
@@ -32,6 +35,7 @@ export async function loadPreconditionBooks(db: Db, orgId: string, preconditions
   note('bank_accounts', accounts);
   note('bank_transactions', transactions);
   note('bank_links', links);
+  note('inbox_documents', documents as unknown as Array<{ _id: string; version: number }>);
   const domain = <T extends { id: string }>(docs: Stored<T>[]) => docs.map((d) => fromStored<T>(d));
   return {
     books: {
@@ -39,6 +43,7 @@ export async function loadPreconditionBooks(db: Db, orgId: string, preconditions
       accounts: domain<BankAccount>(accounts),
       transactions: domain<BankTransaction>(transactions),
       links: domain<BankLink>(links),
+      ...(documentIds.length === 0 ? {} : { documents: domain<VersionedInboxDocument>(documents as unknown as Stored<VersionedInboxDocument>[]) }),
     },
     versions,
   };

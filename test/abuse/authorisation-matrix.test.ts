@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { API_ROUTES, type RouteContract } from '../../shared/contract/routes.js';
 import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
+import { duplicateGroupId } from '../../shared/domain/duplicate-groups.js';
 import { revokeToken, createToken } from '../../shared/storage/api-tokens.js';
 import { stack } from '../helpers/stack.js';
 import { call } from '../helpers/http.js';
@@ -65,6 +66,11 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'webhook_endpoints.delete':
     case 'webhook_endpoints.deliveries':
       return { path: route.path.replace('{id}', missing ? ghost('whe') : aEndpoint) };
+    case 'inbox_duplicates_resolve.stage': {
+      // Org a's one duplicate group: its two documents share a file (org-fixture.ts).
+      const group = duplicateGroupId(a.books.file.inbox_documents.slice(0, 2).map((d) => d.id));
+      return { path: route.path.replace('{group_id}', missing ? `grp_${randomBytes(8).toString('hex')}` : group), body: { resolution: 'not_duplicates' } };
+    }
     default:
       throw new Error(`no authorisation fixture for ${route.operation}: add one to test/abuse/authorisation-matrix.test.ts`);
   }
@@ -92,7 +98,7 @@ const shapeOf = (error: Record<string, unknown>, id: string): string => JSON.str
 /** The id a `missing` target names (path or body), to blank it out of its 404. */
 function namedId(t: Target): string {
   const body = t.body as { bank_account_id?: string } | undefined;
-  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc|whe)_/.test(seg))!;
+  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc|whe|grp)_/.test(seg))!;
 }
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);

@@ -3,6 +3,7 @@
 // (the API's data with request_id and warnings), refusals, pending jobs,
 // idempotency, and the human-in-the-loop gates on review and apply. Every
 // session must have written nothing but JSON-RPC messages to stdout.
+import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../../shared/schemas/inbox-resolve-stage.js';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
@@ -32,7 +33,7 @@ const DEFAULT_TOOLS = [
   'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation', 'list_bank_accounts',
   'list_bank_transactions', 'list_counterparties', 'list_events', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries',
   'list_staged_operations',
-  'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal',
+  'stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
 
@@ -44,6 +45,11 @@ const EXPECTED_INPUT: Record<string, object> = {
     ...reversalStageRequestSchema,
     required: ['entry_id'],
     properties: { entry_id: reversalStageParamsSchema.properties.entry_id, ...reversalStageRequestSchema.properties, ...EXTRA },
+  },
+  stage_inbox_duplicates_resolution: {
+    ...inboxResolveStageRequestSchema,
+    required: ['group_id', 'resolution'],
+    properties: { group_id: inboxResolveStageParamsSchema.properties.group_id, ...inboxResolveStageRequestSchema.properties, ...EXTRA },
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,

@@ -11,6 +11,7 @@
 //     table's GIN indexes, sequential scans do not.
 // The tables hold other organisations' rows too, as a shared store does: on a
 // table of a few pages a sequential scan would rightly be the cheapest plan.
+import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -59,7 +60,7 @@ async function counters(client: pg.Client, schema: string, tables: string[]): Pr
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function addFiller(db: Db, tag: string): Promise<void> {
-  for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys', 'audit_events', 'event_sequences']) {
+  for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys', 'audit_events', 'event_sequences', 'duplicate_dismissals']) {
     const docs = Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
       feed_block: `${tag}_${i % FILLER_ORGS}:${Math.floor(i / FILLER_ORGS / 100)}`, sequence: Math.floor(i / FILLER_ORGS) + 1, at: '2026-01-01T00:00:00.000Z',
       _id: `${tag}_${name}_${i}`, org_id: `${tag}_${i % FILLER_ORGS}`, status: 'open', counterparty_id: `${tag}_cp_${i % 300}`,
@@ -152,6 +153,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       },
       { name: 'staged operation by _id', collection: 'staged_operations', where: [['_id', operationId], ['org_id', orgId]], run: () => findStagedOperation(db, orgId, operationId) },
       { name: 'inbox by org', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'open']], run: () => findGroupableInboxDocuments(db, orgId) },
+      { name: 'duplicate dismissals of an org', collection: 'duplicate_dismissals', where: [['org_id', orgId]], run: () => findDismissals(db, orgId) },
       // The book reads (docs/reference/book-reads.md): every page and figure query.
       { name: 'book reads: accounts of an org', collection: 'bank_accounts', where: [['org_id', orgId]], run: () => listAccounts(db, orgId) },
       { name: 'book reads: amounts of an account', collection: 'bank_transactions', where: [['org_id', orgId], ['bank_account_id', account]], run: () => accountAmounts(db, orgId, account) },

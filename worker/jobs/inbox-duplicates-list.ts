@@ -22,6 +22,7 @@ import {
   writeOverviewChunks, type OverviewPage,
 } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 
 /** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
 export const CLAIM_ABANDONED_MS = 5 * 60_000;
@@ -82,9 +83,9 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date): Pro
 
 /** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
 async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
-  const documents = await findGroupableInboxDocuments(db, claim.org_id);
-  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); the members then carry the documents' details.
-  const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents);
+  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, claim.org_id), findDismissals(db, claim.org_id)]);
+  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
+  const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
     _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),

@@ -20,7 +20,9 @@ import { crashIf } from '../test-faults.js';
 import { APPLY_LEASE_MS, finishJournal } from '../operation/apply-journal-runner.js';
 import { historyItem } from '../operation/claims.js';
 import { lifecycleJob, refusedAnswer, type Committed } from '../operation/lifecycle-job.js';
-import { operationOutcome, reloadOperation } from '../operation/operation-access.js';
+import { madeByThisJob, operationOutcome, reloadOperation } from '../operation/operation-access.js';
+import { markInboxChanged } from '../operation/apply-journal-runner.js';
+import { warning } from '../../shared/warnings.js';
 
 export const applyStagedOperation = lifecycleJob({
   action: 'apply',
@@ -31,7 +33,15 @@ export const applyStagedOperation = lifecycleJob({
     return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id)) };
   },
   // An apply under way is finished (the same journal); one that ended answers what it recorded.
-  resume: async (ctx, op) => recordedOutcome(ctx, op.status === 'applying' ? await finishJournal(ctx, op._id) : op),
+  resume: async (ctx, op) => {
+    if (op.status === 'applying') return recordedOutcome(ctx, await finishJournal(ctx, op._id));
+    const answer = await recordedOutcome(ctx, op);
+    if (op.status !== 'applied' || madeByThisJob(ctx, op, 'applied') || answer.outcome !== 'done') return answer;
+    // An earlier apply applied it: say so (docs/design/staged-lifecycle.md "Apply"). Its inbox version is marked again,
+    // in case the worker that applied it died before it could (the overview then shows the resolved group no longer).
+    await markInboxChanged(ctx, op);
+    return { ...answer, warnings: [...answer.warnings, warning('already_applied', { staged_operation_id: op._id })] };
+  },
 });
 
 /**

@@ -14,6 +14,7 @@ import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { bumpInboxVersion } from '../../shared/storage/inbox-version.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, faultOn, type TestFault } from '../test-faults.js';
@@ -110,7 +111,17 @@ async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResu
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   const after = await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
+  if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
+}
+
+/**
+ * An applied plan that wrote to the inbox (a duplicate resolution) gives the
+ * inbox a new version after its last write, so the next overview is computed
+ * afresh (docs/design/duplicate-overview.md "The inbox version").
+ */
+export async function markInboxChanged(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
+  if (op.kind === 'inbox_duplicates_resolve') await bumpInboxVersion(ctx.db, ctx.data.org_id);
 }
 
 /**

@@ -1,11 +1,14 @@
 // bookstage inbox duplicates → GET /api/v1/cli/bookkeeping/inbox/duplicates
+// bookstage inbox resolve GROUP_ID → POST /api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exit-codes.js';
-import { query, runPaged, type PagingOptions } from '../call.js';
+import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } from '../call.js';
+import { readBodyOption, setField } from '../body.js';
 import type { Io } from '../io.js';
-import { example, withPaging } from './options.js';
+import { example, withPaging, withStaging } from './options.js';
 
 interface Options extends PagingOptions { minConfidence?: number }
+interface ResolveOptions extends StagingOptions { keep?: string; notDuplicates?: boolean; note?: string }
 
 function confidence(value: string): number {
   const n = Number(value);
@@ -24,4 +27,26 @@ export function inboxCommands(program: Command, io: Io, done: (code: number) => 
       done(await runPaged(path, 'groups', opts, io));
     });
   example(duplicates, 'bookstage inbox duplicates --min-confidence 0.9 --limit 20', 'bookstage inbox duplicates --all --json');
+
+  const resolve = group.command('resolve').argument('<group_id>', 'a duplicate group id (grp_…) as `inbox duplicates` lists it')
+    .description('stage the resolution of a duplicate group for review: keep one document and archive the others, or mark them not duplicates');
+  withStaging(resolve)
+    .option('--keep <document_id>', 'resolution archive_duplicates: keep this member, archive every other one')
+    .option('--not-duplicates', 'resolution not_duplicates: the members are not duplicates and are never grouped together again')
+    .option('--note <text>', 'note: why (kept in the plan)')
+    .action(async (groupId: string, opts: ResolveOptions) => {
+      if (opts.keep !== undefined && opts.notDuplicates) throw new CliError('give either --keep DOC or --not-duplicates, not both', EXIT.badInput);
+      const body = readBodyOption(opts.body);
+      if (opts.keep !== undefined) {
+        setField(body, 'resolution', 'archive_duplicates');
+        setField(body, 'keep_document_id', opts.keep);
+      } else if (opts.notDuplicates) {
+        setField(body, 'resolution', 'not_duplicates');
+      } else if (opts.body === undefined) {
+        throw new CliError('give --keep DOC or --not-duplicates (or a --body)', EXIT.badInput);
+      }
+      setField(body, 'note', opts.note);
+      done(await runStaging({ method: 'POST', path: `/api/v1/cli/bookkeeping/inbox/duplicates/${encodeURIComponent(groupId)}/resolve/stage`, body }, opts, io));
+    });
+  example(resolve, 'bookstage inbox resolve grp_0123456789abcdef --keep doc_1 --note "scanned twice"', 'bookstage inbox resolve grp_0123456789abcdef --not-duplicates');
 }

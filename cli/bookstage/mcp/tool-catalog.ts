@@ -82,6 +82,17 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: STAGING,
   },
   {
+    name: 'stage_inbox_duplicates_resolution',
+    title: 'Stage the resolution of an inbox duplicate group',
+    description: 'Resolves one duplicate group of the receipts inbox (group_id as list_inbox_duplicates names it): resolution "archive_duplicates" with keep_document_id '
+      + 'archives every other member as a duplicate of the kept one (documents are never deleted); "not_duplicates" records that the members are not duplicates, '
+      + `so they are never grouped together again. ${NOTHING_CHANGES} ${OUTCOMES} A group whose members changed since it was listed is refused with stale_group `
+      + `(list again); an unknown group with not_found; a keep_document_id outside the group with keep_document_not_member. ${KEY}`,
+    route: route('inbox_duplicates_resolve.stage'),
+    gate: null,
+    annotations: STAGING,
+  },
+  {
     name: 'list_inbox_duplicates',
     title: 'List the duplicate groups of the receipts inbox',
     description: 'Read-only. One page of duplicate groups of the receipts inbox, newest first: each group names its canonical document, its duplicates and why they match. '

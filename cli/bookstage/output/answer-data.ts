@@ -8,6 +8,7 @@ import type { Blocker } from '../../../shared/domain/decision.js';
 import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
+import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
 import type { StagedOperationDetail } from '../../../shared/contract/staged-operation.js';
 
@@ -60,6 +61,7 @@ export function isStagingResult(data: unknown): data is StagingResultData {
 
 /** Plans, told apart by the field only that kind has (shared/schemas/staging-results.ts). */
 export const isReversalPlan = (plan: unknown): plan is ReversalPlan => Boolean(fieldOf(plan, 'reversing_entry'));
+export const isInboxResolvePlan = (plan: unknown): plan is InboxResolvePlan => typeof fieldOf(plan, 'group_id') === 'string' && isList(fieldOf(plan, 'member_ids'));
 export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
 export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
   isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;

@@ -27,7 +27,9 @@ export function renderAnswer(style: Style, answer: Answer): string {
   } else if (isStagedList(data)) {
     out = renderStagedList(style, data.items);
   } else if (isStagedOperation(data)) {
-    out = renderStagedOperation(style, data);
+    // Apply of an operation an earlier apply applied (warning already_applied): exit 0, and say so first.
+    const again = (env.warnings ?? []).some((w) => w.code === 'already_applied');
+    out = (again ? `${style.yellow('already applied; nothing written')}\n` : '') + renderStagedOperation(style, data);
   } else if (isDryRun(data)) {
     out = renderDryRun(style, env.operation, data);
   } else if (isStagingResult(data)) {
@@ -36,7 +38,7 @@ export function renderAnswer(style: Style, answer: Answer): string {
     out = `${JSON.stringify(data, null, 2)}\n`;
   }
   for (const w of env.warnings ?? []) {
-    if (w.code === 'already_staged') continue; // said in the summary
+    if (w.code === 'already_staged' || w.code === 'already_applied') continue; // said in the summary
     out += `${style.yellow('Warning')} ${w.code}: ${w.message}\n`;
   }
   return out;

@@ -1,6 +1,8 @@
 // The three plans a staged operation can hold, as a bookkeeper reads them
 // (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
 import { isReconcilePlan, isRepairPlan, isReversalPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan } from './answer-data.js';
+import { isInboxResolvePlan } from './answer-data.js';
+import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -10,7 +12,19 @@ export function renderPlan(style: Style, plan: unknown): string {
   if (isReversalPlan(plan)) return reversalPlan(style, plan);
   if (isReconcilePlan(plan)) return reconcilePlan(style, plan);
   if (isRepairPlan(plan)) return repairPlan(style, plan);
+  if (isInboxResolvePlan(plan)) return inboxResolvePlan(style, plan);
   return plan === null || plan === undefined ? '' : `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+function inboxResolvePlan(style: Style, plan: InboxResolvePlan): string {
+  const archiving = plan.resolution === 'archive_duplicates';
+  let out = archiving
+    ? `Resolves duplicate group ${style.bold(plan.group_id)}: keep ${style.bold(String(plan.keep_document_id))}, archive the others${plan.note ? ` (note: ${plan.note})` : ''}\n`
+    : `Resolves duplicate group ${style.bold(plan.group_id)}: not duplicates; never grouped together again${plan.note ? ` (note: ${plan.note})` : ''}\n`;
+  out += table(style, ['document', 'on apply'], (plan.member_ids ?? []).map((id) => [
+    id, !archiving ? 'stays' : id === plan.keep_document_id ? 'kept' : `archived (duplicate_of:${String(plan.keep_document_id)})`,
+  ]));
+  return out;
 }
 
 function reversalPlan(style: Style, plan: ReversalPlan): string {

@@ -9,6 +9,7 @@ const KIND_LABEL: Record<string, string> = {
   'bank_reconcile.stage': 'bank reconciliation',
   'ledger_link_repair.stage': 'link repair',
   'ledger_reversal.stage': 'ledger reversal',
+  'inbox_duplicates_resolve.stage': 'duplicate resolution',
 };
 
 /** A dry run: what a staging would do, its plan and summary; nothing was stored. */

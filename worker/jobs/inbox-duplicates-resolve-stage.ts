@@ -1,0 +1,46 @@
+// Resolving an inbox duplicate group (docs/reference/http-api.md "Resolve a
+// duplicate group"): group the organisation's inbox as it is now (dismissals
+// honoured), find the group by its id, load its documents with their
+// versions; decide by the pure rule. The id is only looked for in stored
+// overviews when it is no current group (stale_group or not_found).
+import { findDuplicateGroups } from '../../shared/domain/duplicate-groups.js';
+import type { InboxDocument } from '../../shared/domain/books.js';
+import { decideInboxResolve, inboxGroupScopeKey, type InboxResolveBooks, type InboxResolvePlan, type InboxResolveRequest } from '../../shared/domain/inbox-resolve-plan.js';
+import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
+import { storedOverviewListsGroup } from '../../shared/storage/duplicate-overview.js';
+import { findGroupableInboxDocuments, findInboxDocumentsByIds } from '../../shared/storage/inbox-read.js';
+import { lockKeys } from '../../shared/storage/plan-locks.js';
+import type { JobContext } from '../job-context.js';
+import { stagingJob } from '../operation/staging-job.js';
+
+type Op = 'inbox_duplicates_resolve.stage';
+
+async function load(ctx: JobContext<Op>): Promise<InboxResolveBooks> {
+  const { db, data } = ctx;
+  const orgId = data.org_id;
+  const groupId = data.input.group_id;
+  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, orgId), findDismissals(db, orgId)]);
+  // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
+  const group = findDuplicateGroups(documents as InboxDocument[], dismissals).find((g) => g.group_id === groupId) ?? null;
+  if (!group) return { group: null, seen_before: await storedOverviewListsGroup(db, orgId, groupId), documents: [], pending: [] };
+  const members = await findInboxDocumentsByIds(db, orgId, group.documents.map((d) => d.document_id));
+  return { group, seen_before: true, documents: members, pending: [] };
+}
+
+function requestOf(input: JobContext<Op>['data']['input']): InboxResolveRequest {
+  const note = input.note ?? null;
+  return input.resolution === 'archive_duplicates'
+    ? { group_id: input.group_id, resolution: 'archive_duplicates', keep_document_id: input.keep_document_id, note }
+    : { group_id: input.group_id, resolution: 'not_duplicates', note };
+}
+
+export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, InboxResolvePlan>({
+  kind: 'inbox_duplicates_resolve',
+  load,
+  decide: (books, _org, { data }) => decideInboxResolve(books, requestOf(data.input)),
+  // The one key a staged resolution claims: its group.
+  pendingGate: {
+    keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),
+    withHolders: (books, holders) => ({ ...books, pending: holders }),
+  },
+});
