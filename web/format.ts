@@ -29,4 +29,5 @@ export const KIND_LABELS: Record<string, string> = {
   ledger_link_repair: 'Link repair',
   bank_reconcile: 'Reconciliation',
   ledger_reversal: 'Reversal',
+  statement_import: 'Statement import',
 };

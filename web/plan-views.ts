@@ -3,6 +3,7 @@
 // terms a bookkeeper checks. Everything shown is read from the plan itself.
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
+import { statementImportView } from './statement-import-view.js';
 import type {
   LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
@@ -12,6 +13,7 @@ export function planView(op: StagedOperation): HTMLElement {
     case 'ledger_link_repair': return repairView(op.plan as RepairPlan);
     case 'bank_reconcile': return reconcileView(op.plan as ReconcilePlan);
     case 'ledger_reversal': return reversalView(op.plan as ReversalPlan);
+    case 'statement_import': return statementImportView(op);
   }
 }
 

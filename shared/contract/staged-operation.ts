@@ -8,10 +8,11 @@ import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js
 import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
+import type { StatementImportPlan } from '../domain/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
-export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus, StatementImportPlan };
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
 

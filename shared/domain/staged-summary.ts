@@ -4,6 +4,7 @@ import type { LinkRepairPlan } from './link-repair-plan.js';
 import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
 import type { StagedKind } from './staged-kind.js';
+import type { StatementImportPlan } from './statement-import/plan.js';
 
 export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
   switch (kind) {
@@ -22,6 +23,13 @@ export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, u
     case 'ledger_reversal': {
       const p = plan as ReversalPlan;
       return { ledger_entry_id: p.ledger_entry_id, unlinks: p.actions.length, unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0) };
+    }
+    case 'statement_import': {
+      const p = plan as StatementImportPlan;
+      return {
+        bank_account_id: p.bank_account_id, format: p.format, new_transactions: p.new_transactions.length, skipped: p.skipped.length,
+        new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
+      };
     }
   }
 }
