@@ -16,7 +16,8 @@ export function readStatementBody(req: Request, res: Response): Promise<Buffer> 
       if (err) {
         const type = (err as { type?: string }).type;
         if (type === 'entity.too.large') { reject(new AppError('payload_too_large', { details: { limit_bytes: STATEMENT_BODY_LIMIT_BYTES } })); return; }
-        reject(bodyParserError(err, req.get('content-encoding')) ?? err);
+        const known = bodyParserError(err, req.get('content-encoding'));
+        reject(known ?? (err instanceof Error ? err : new Error(String(err))));
         return;
       }
       resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));

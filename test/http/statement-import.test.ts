@@ -173,7 +173,7 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     const { account, who } = await demoAccount();
     const unknown = await post(who.alice, account, 'x', '?colour=blue');
     expect(unknown.status).to.equal(400);
-    expect(unknown.body.error.errors!.map((e) => e.pointer)).to.include('/query/colour');
+    expect(unknown.body.error.errors.map((e) => e.pointer)).to.include('/query/colour');
     const noDate = await post(who.alice, account, 'x', '?amount_column=amount');
     expect(noDate.status).to.equal(400);
   });

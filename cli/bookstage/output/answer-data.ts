@@ -9,9 +9,9 @@ import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js'
 import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
-import type { StagedOperationDetail } from '../../../shared/contract/staged-operation.js';
+import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 
-export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail };
+export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail, StatementImportPlan };
 
 /** A call that outlived its wait (202): the job to follow. */
 export interface PendingData { outcome: 'pending'; job_id: string }
@@ -51,3 +51,4 @@ export const isReversalPlan = (plan: unknown): plan is ReversalPlan => Boolean(f
 export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
 export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
   isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;
+export const isStatementImportPlan = (plan: unknown): plan is StatementImportPlan => isList(fieldOf(plan, 'new_transactions')) && isList(fieldOf(plan, 'skipped'));

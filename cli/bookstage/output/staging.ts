@@ -9,6 +9,7 @@ const KIND_LABEL: Record<string, string> = {
   'bank_reconcile.stage': 'bank reconciliation',
   'ledger_link_repair.stage': 'link repair',
   'ledger_reversal.stage': 'ledger reversal',
+  'statement_import.stage': 'statement import',
 };
 
 export function renderStagingResult(style: Style, operation: string | null, data: StagingResultData, warnings: Array<{ code: string }>): string {
@@ -21,7 +22,9 @@ export function renderStagingResult(style: Style, operation: string | null, data
       : `${style.green('Staged')} ${label} ${style.bold(data.staged_operation_id)}.\n`;
     out += `Status ${data.status}, expires ${data.expires_at}. Nothing in the books changes until it is approved and applied.\n`;
   } else if (data.outcome === 'noop') {
-    out += `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
+    out += operation === 'statement_import.stage'
+      ? `${style.green('Nothing to do')}: every entry of the file is already on the account; nothing was staged.\n`
+      : `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
   } else if (data.outcome === 'blocked') {
     out += `${style.red('Blocked')}: the ${label} cannot be planned; nothing was staged.\n`;
     out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));
