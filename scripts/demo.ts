@@ -217,6 +217,10 @@ function examplesText(ex: DemoExamples, duplicateGroups: number): string {
     example(`stage a reversal of ledger entry ${reversible} (its bank links are unlinked)`, '201 staged', cli(`ledger reverse ${reversible} --reason "booked twice"`));
   }
   example('the staged operations waiting for review', '200 ok', cli('staged list'));
+  // Not annotated: its answer depends on earlier runs (201 the first time, then the pending import or noop once applied).
+  out.push('  # import a bank statement into ba_org_demo_1: its new transactions are staged for review, entries already there skipped',
+    '  # (more samples in examples/statements/: .ofx, .sta, .csv; docs/guide/statement-import.md)',
+    cli('statements import examples/statements/camt053-001-02.xml --account ba_org_demo_1'), '');
   return out.join('\n');
 }
 

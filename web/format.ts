@@ -30,4 +30,5 @@ export const KIND_LABELS: Record<string, string> = {
   bank_reconcile: 'Reconciliation',
   ledger_reversal: 'Reversal',
   inbox_duplicates_resolve: 'Duplicate resolution',
+  statement_import: 'Statement import',
 };

@@ -5,6 +5,7 @@
 import { entryCell, lookup, transactionFacts, type Lookup } from './context.js';
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
+import { statementImportView } from './statement-import-view.js';
 import type {
   LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
@@ -19,6 +20,7 @@ const VIEWS: Record<string, PlanView> = {
   bank_reconcile: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
   ledger_reversal: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
   inbox_duplicates_resolve: (op) => inboxResolveView(op.plan as InboxResolvePlan),
+  statement_import: (op) => statementImportView(op),
 };
 
 export function planView(op: StagedOperation): HTMLElement {

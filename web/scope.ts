@@ -13,6 +13,7 @@ export function scopeOf(op: StagedOperation): string {
     case 'bank_reconcile': return `account ${(op.plan as ReconcilePlan).bank_account_id}`;
     case 'ledger_reversal': return `entry ${(op.plan as ReversalPlan).ledger_entry_id}`;
     case 'inbox_duplicates_resolve': return `duplicate group ${String((op.plan as { group_id?: unknown }).group_id)}`;
+    case 'statement_import': return `account ${String(op.summary.bank_account_id)}, import`;
   }
 }
 
@@ -25,5 +26,6 @@ export function summaryOf(op: StagedOperation): string {
     case 'bank_reconcile': return `${count('transactions', 'transaction', 'transactions')} marked reconciled${n('left_out') ? `, ${n('left_out')} left out` : ''}`;
     case 'ledger_reversal': return `reverse ${String(s.ledger_entry_id)}, release ${count('unlinks', 'bank link', 'bank links')}`;
     case 'inbox_duplicates_resolve': return s.resolution === 'not_duplicates' ? `${count('members', 'document', 'documents')} marked not duplicates` : `archive ${count('archives', 'duplicate', 'duplicates')}`;
+    case 'statement_import': return `${String(s.format)} import: ${count('new_transactions', 'new transaction', 'new transactions')}, ${n('skipped')} skipped`;
   }
 }

@@ -13,6 +13,7 @@ import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
+import { stageStatementImport } from './jobs/statement-import-stage.js';
 import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
@@ -29,6 +30,8 @@ function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, set
       return stageLinkRepair({ ...base, data });
     case 'bank_reconcile.stage':
       return stageReconciliation({ ...base, data });
+    case 'statement_import.stage':
+      return stageStatementImport({ ...base, data });
     case 'staged_operations.approve':
       return approveStagedOperation({ ...base, data });
     case 'staged_operations.reject':

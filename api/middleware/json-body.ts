@@ -5,6 +5,9 @@ import { repeatedMemberPointer } from '../repeated-json-members.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The statement import's path (after /api): its body is the raw file, read by statement-body.ts with its own limit. */
+export const STATEMENT_BODY_PATH = /^\/v1\/cli\/bank-accounts\/[^/]+\/statements\/import\/stage\/?$/;
+
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** The raw text of a JSON body, kept by the parser's verify hook for the duplicate-key check. */
@@ -31,6 +34,8 @@ function charsetOf(contentType: string | undefined): string | null {
 
 /** JSON bodies only: a body of another type or charset is 415, never silently ignored; repeated keys are 400. */
 export const jsonBody: RequestHandler = (req, res, next) => {
+  // A statement import's body is the raw file (statement-body.ts).
+  if (STATEMENT_BODY_PATH.test(req.path)) { next(); return; }
   if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
     next(new AppError('unsupported_media_type', { details: { content_type: req.get('content-type') ?? null } }));
     return;

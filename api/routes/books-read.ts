@@ -202,7 +202,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Route
     const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
     const transactions = await findTransactions(db, orgId, { bank_account_id });
-    const counterparties = [...new Set(transactions.map((t) => t.counterparty_id))];
+    const counterparties = [...new Set(transactions.flatMap((t) => (t.counterparty_id === null ? [] : [t.counterparty_id])))];
     const entries = await entriesOfCounterparties(db, orgId, counterparties);
     const links: BankLink[] = [
       ...await findLinks(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),

@@ -13,7 +13,13 @@ import {
 import {
   inboxResolveStageParamsSchema, inboxResolveStageRequestSchema, type InboxResolveStageParams, type InboxResolveStageRequestBody,
 } from '../../shared/schemas/inbox-resolve-stage.js';
+import {
+  statementImportParamsSchema, statementImportQuerySchema, type StatementImportQuery, type StatementImportStageInput,
+} from '../../shared/schemas/statement-import-stage.js';
+import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
+import { readStatementBody } from '../middleware/statement-body.js';
+import { queryObject } from '../query-string.js';
 
 import { runStage, type StageDeps } from '../stage-handler.js';
 import { mountRoute } from './mount.js';
@@ -75,11 +81,45 @@ function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDep
   });
 }
 
+const validateImportParams = compile<{ bank_account_id: string }>(statementImportParamsSchema, '/path');
+const validateImportQuery = compile<StatementImportQuery>(statementImportQuerySchema, '/query');
+
+/** The CSV mapping a query gives (defaults filled in), or null when it names none. */
+function csvMappingOf(query: StatementImportQuery): CsvMapping | null {
+  if (query.date_column === undefined) return null;
+  const { format: _format, encoding: _encoding, dry_run: _dryRun, header, ...mapping } = query;
+  return { ...DEFAULT_CSV_MAPPING, ...mapping, date_column: query.date_column, header: header === undefined ? DEFAULT_CSV_MAPPING.header : header === 'true' };
+}
+
+/**
+ * A statement import (docs/guide/statement-import.md): path and query are checked
+ * first, then the raw body is read (its own limit), then the shared staging
+ * path. The file travels in the job as base64; the operation stores none of it.
+ */
+function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
+  mountRoute(router, db, 'statement_import.stage', async (req, res) => {
+    const params = validateImportParams({ bank_account_id: req.params.bank_account_id });
+    const query = validateImportQuery(queryObject(req.query, ['skip_rows']));
+    if (!params.ok || !query.ok) {
+      throw new AppError('validation_failed', { errors: [...(params.ok ? [] : params.errors), ...(query.ok ? [] : query.errors)] });
+    }
+    const format = query.value.format ?? 'auto';
+    const body = await readStatementBody(req, res);
+    if (body.length === 0) throw new AppError('unreadable_statement', { details: { format, location: 'body', reason: 'the request body is empty: send the statement file as the body' } });
+    const input: StatementImportStageInput = {
+      bank_account_id: params.value.bank_account_id, format, encoding: query.value.encoding ?? null, csv: csvMappingOf(query.value),
+      content_base64: body.toString('base64'),
+    };
+    await runStage(deps, res, 'statement_import.stage', input);
+  });
+}
+
 export function stagingRoutes(db: Db, deps: StageDeps): Router {
   const router = Router();
   mount(router, db, deps, reversal);
   mount(router, db, deps, repair);
   mount(router, db, deps, reconcile);
   mount(router, db, deps, inboxResolve);
+  mountStatementImport(router, db, deps);
   return router;
 }

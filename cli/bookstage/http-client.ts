@@ -32,6 +32,8 @@ export interface Request {
   /** Path and query, e.g. `/api/v1/cli/jobs/job_1`. */
   path: string;
   body?: unknown;
+  /** A raw body (a statement file), sent as application/octet-stream instead of `body`. */
+  rawBody?: Uint8Array;
   idempotencyKey?: string;
   /** Prefer: wait=N. */
   waitSeconds?: number;
@@ -54,8 +56,11 @@ export class NetworkError extends Error {}
 
 async function sendOnce(profile: Profile, request: Request): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${profile.token}`, accept: 'application/json' };
-  let body: string | undefined;
-  if (request.body !== undefined) {
+  let body: string | Uint8Array | undefined;
+  if (request.rawBody !== undefined) {
+    body = request.rawBody;
+    headers['content-type'] = 'application/octet-stream';
+  } else if (request.body !== undefined) {
     body = JSON.stringify(request.body);
     headers['content-type'] = 'application/json';
   }

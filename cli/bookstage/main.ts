@@ -13,6 +13,7 @@ import { linksCommands } from './commands/links.js';
 import { profileCommands } from './commands/profile.js';
 import { reconcileCommands } from './commands/reconcile.js';
 import { stagedCommands } from './commands/staged.js';
+import { statementsCommands } from './commands/statements.js';
 import { processIo } from './io.js';
 
 const io = processIo();
@@ -36,6 +37,7 @@ booksCommands(program, io, done);
 jobsCommands(program, io, done);
 eventsCommands(program, io, done);
 profileCommands(program, io, done);
+statementsCommands(program, io, done);
 mcpCommand(program, io, done);
 
 try {

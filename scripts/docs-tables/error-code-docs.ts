@@ -12,7 +12,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   forbidden: 'the token lacks the route\'s scope (`details.required_scope`)',
   not_found: 'no such object in your organisation (another organisation\'s objects are `not_found` too, never 403)',
   route_not_found: 'no such route (`details.method`, `details.path`)',
-  payload_too_large: 'the body is over 1 MB (`details.limit_bytes`)',
+  payload_too_large: 'the body is over 1 MB, or over 10 MB for a statement import\'s file (`details.limit_bytes`)',
   request_header_too_large: 'the request line and headers together are over 16 KB (`details.limit_bytes`); answered before any route, `operation: null`',
   malformed_request: 'the HTTP request itself could not be parsed (bad request line or header syntax); answered before any route, `operation: null`',
   malformed_path: 'a path parameter has malformed percent-encoding (`%`, `%zz`); answered before authentication, `details.reason`',

@@ -27,6 +27,8 @@ import { stagingQuerySchema } from '../schemas/staging-query.js';
 import { whoamiSchema } from '../schemas/whoami.js';
 import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../schemas/inbox-resolve-stage.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
+import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../schemas/statement-import-stage.js';
+import { statementImportResultSchema } from '../schemas/staging-results.js';
 import {
   deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
   webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
@@ -54,6 +56,8 @@ export interface RouteContract {
   pathParams?: { schema: { properties: Record<string, object>; required?: readonly string[] } };
   query?: { properties: Record<string, object>; required?: readonly string[] };
   body?: { schema: object; required: boolean };
+  /** A raw (non-JSON) body of any content type: the statement import's file (docs/guide/statement-import.md). */
+  rawBody?: { description: string; limitBytes: number };
   /** Idempotency-Key and Prefer: wait=N. */
   staging?: boolean;
   success: Partial<Record<200 | 201 | 202, SuccessAnswer>>;
@@ -85,6 +89,7 @@ const PENDING: SuccessAnswer = {
 const REVERSAL_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'already_reversed', 'entry_is_reversal', 'reconciled_links', 'reversal_before_entry', 'period_locked'];
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
 const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stale_group', 'keep_document_not_member'];
+const IMPORT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'unreadable_statement', 'account_mismatch', 'currency_mismatch'];
 const RECONCILE_ERRORS: ErrorCode[] = [
   'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions', 'already_reconciled',
   'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance', 'amount_out_of_range',
@@ -183,6 +188,26 @@ export const API_ROUTES: RouteContract[] = [
     followsJob: true,
   },
   {
+    method: 'post',
+    path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
+    operation: 'statement_import.stage',
+    summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
+    description: 'The statement file is the raw request body (any Content-Type, up to 10 MB: this route\'s own limit). Its booked entries are compared with the account\'s transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).',
+    tags: ['staging'],
+    auth: { scope: 'bank:stage' },
+    pathParams: { schema: statementImportParamsSchema },
+    query: statementImportQuerySchema,
+    rawBody: { description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.', limitBytes: STATEMENT_BODY_LIMIT_BYTES },
+    staging: true,
+    success: {
+      200: { description: '`noop` (every entry is already on the account), or the very same plan already pending (`staged`, warning `already_staged`).', data: statementImportResultSchema, headers: STAGED_HEADERS },
+      201: { description: 'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.', data: statementImportResultSchema, headers: STAGED_HEADERS },
+      202: PENDING,
+    },
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'payload_too_large', 'malformed_body_encoding', ...STAGING, ...IMPORT_ERRORS, 'malformed_path']),
+    followsJob: true,
+  },
+  {
     method: 'get',
     path: '/api/v1/cli/bookkeeping/inbox/duplicates',
     operation: 'inbox_duplicates.list',
@@ -226,14 +251,14 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: null },
     pathParams: { schema: { properties: { job_id: jobIdSchema }, required: ['job_id'] } },
     success: {
-      200: { description: 'The finished job\'s answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.', data: { anyOf: [reconcileResultSchema, repairResultSchema, reversalResultSchema, stagedOperationSchema, inboxResolveResultSchema] }, headers: ['Location'] },
-      201: { description: 'The finished job staged a new operation.', data: { anyOf: [reconcileResultSchema, repairStagedResultSchema, reversalResultSchema, inboxResolveResultSchema] }, headers: ['Location'] },
+      200: { description: 'The finished job\'s answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.', data: { anyOf: [reconcileResultSchema, repairResultSchema, reversalResultSchema, stagedOperationSchema, inboxResolveResultSchema, statementImportResultSchema] }, headers: ['Location'] },
+      201: { description: 'The finished job staged a new operation.', data: { anyOf: [reconcileResultSchema, repairStagedResultSchema, reversalResultSchema, inboxResolveResultSchema, statementImportResultSchema] }, headers: ['Location'] },
       202: { description: 'The job is still running.', data: pendingResultSchema, headers: ['Location', 'Retry-After'] },
     },
     // A finished job answers its operation's refusal, whatever it was.
     errors: unique([
       ...AUTHENTICATED, 'not_found', 'route_not_found', ...STAGING, ...REVERSAL_ERRORS, ...RECONCILE_ERRORS, ...REPAIR_ERRORS,
-      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path', ...INBOX_RESOLVE_ERRORS,
+      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path', ...INBOX_RESOLVE_ERRORS, ...IMPORT_ERRORS,
     ]),
   },
   {

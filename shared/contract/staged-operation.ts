@@ -9,11 +9,12 @@ import type { AccountContext, DocumentContext, EntryContext, PlanContext, Repair
 import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
+import type { StatementImportPlan } from '../domain/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
 export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
-export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus };
+export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus, StatementImportPlan };
 export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
 
 export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }

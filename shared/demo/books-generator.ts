@@ -339,7 +339,7 @@ function breakLinks(
   // (the demo's reconciliation that succeeds).
   const protectedTxns = firstUnreconciled(transactions, 8);
   const regular = new Set(counterparties.map((c) => c.id));
-  const blockedOwner = new Set(transactions.filter((t) => !regular.has(t.counterparty_id)).map((t) => t.id));
+  const blockedOwner = new Set(transactions.filter((t) => (t.counterparty_id === null || !regular.has(t.counterparty_id))).map((t) => t.id));
   const candidates = links.filter((l) => status.get(l.bank_transaction_id) === 'unreconciled' && !protectedTxns.has(l.bank_transaction_id) && !blockedOwner.has(l.bank_transaction_id));
   const toBreak = Math.min(candidates.length, Math.max(4, Math.round(transactions.length * 0.06)));
   const removed = new Set<string>();

@@ -19,6 +19,7 @@ import { duplicateOfReason, type InboxResolvePlan, type VersionedInboxDocument }
 import { duplicateGroupId } from './duplicate-groups.js';
 import { fail, ok, type Result } from './result.js';
 import type { StagedKind } from './staged-kind.js';
+import type { StatementImportPlan } from './statement-import/plan.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
 export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
@@ -58,7 +59,25 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
     case 'ledger_reversal': return reversalJournal(plan as ReversalPlan, books, ctx);
     case 'ledger_link_repair': return repairJournal(plan as LinkRepairPlan, books, ctx);
     case 'inbox_duplicates_resolve': return inboxResolveJournal(plan as InboxResolvePlan, books, ctx);
+    case 'statement_import': return ok(statementImportJournal(plan as StatementImportPlan));
   }
+}
+
+/**
+ * A statement import's journal (docs/guide/statement-import.md "Apply"): one insert
+ * per new transaction, under the plan's deterministic id, unreconciled at
+ * version 1. A unique `_id` insert settles a retry: the id already there with
+ * these fields is this journal's own write.
+ */
+export function statementImportJournal(plan: StatementImportPlan): JournalWrite[] {
+  return plan.new_transactions.map((t) => ({
+    action: 'insert', collection: 'bank_transactions', id: t.id,
+    doc: {
+      bank_account_id: plan.bank_account_id, booking_date: t.booking_date, value_date: t.value_date, amount_minor: t.amount_minor, currency: t.currency,
+      counterparty_id: t.counterparty_id, counterparty_name: t.counterparty_name ?? '', counterparty_iban: t.counterparty_iban,
+      remittance_info: t.remittance_info ?? '', bank_reference: t.bank_reference, status: 'unreconciled', reconciliation_id: null, version: 1,
+    },
+  }));
 }
 
 /** The id of the reversing entry a reversal's apply posts: derived, so a retried journal posts the same one. */

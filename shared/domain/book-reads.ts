@@ -96,6 +96,8 @@ export function counterpartyRows(
     (byEntry.get(l.ledger_entry_id) ?? byEntry.set(l.ledger_entry_id, []).get(l.ledger_entry_id)!).push(l);
   }
   for (const t of transactions) {
+    // A transaction without counterparty (docs/guide/statement-import.md) belongs to no row.
+    if (t.counterparty_id === null) continue;
     const r = row(t.counterparty_id);
     const key = `${t.booking_date}\u0000${t.id}`;
     if (key > r.seen) { r.seen = key; r.name = t.counterparty_name; }

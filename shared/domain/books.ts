@@ -59,7 +59,8 @@ export interface BankTransaction {
   /** Signed: positive is money in. */
   amount_minor: number;
   currency: string;
-  counterparty_id: string;
+  /** null: no known counterparty (a statement import that matched none); the FIFO repair ignores such a transaction. */
+  counterparty_id: string | null;
   counterparty_name: string;
   remittance_info: string;
   /** The bank's own reference (a statement import's duplicate rule 1); absent on hand-written books. */

@@ -5,6 +5,7 @@ import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
 import type { StagedKind } from './staged-kind.js';
 import type { InboxResolvePlan } from './inbox-resolve-plan.js';
+import type { StatementImportPlan } from './statement-import/plan.js';
 
 export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
   switch (kind) {
@@ -27,6 +28,13 @@ export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, u
     case 'inbox_duplicates_resolve': {
       const p = plan as InboxResolvePlan;
       return { group_id: p.group_id, resolution: p.resolution, members: p.member_ids.length, archives: p.archive_document_ids.length };
+    }
+    case 'statement_import': {
+      const p = plan as StatementImportPlan;
+      return {
+        bank_account_id: p.bank_account_id, format: p.format, new_transactions: p.new_transactions.length, skipped: p.skipped.length,
+        new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
+      };
     }
   }
 }

@@ -8,6 +8,7 @@ import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js
 import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
 import type { ReversalStageInput } from '../schemas/reversal-stage.js';
 import type { InboxResolveStageInput } from '../schemas/inbox-resolve-stage.js';
+import type { StatementImportStageInput } from '../schemas/statement-import-stage.js';
 
 export type { StageAnswer };
 
@@ -18,6 +19,7 @@ export interface StageJobInputs {
   'ledger_reversal.stage': ReversalStageInput;
   'ledger_link_repair.stage': LinkRepairStageRequestBody;
   'bank_reconcile.stage': ReconcileStageRequestBody;
+  'statement_import.stage': StatementImportStageInput;
   // The review and apply of a staged operation (docs/design/staged-lifecycle.md): same queue, same answer path.
   'staged_operations.approve': LifecycleJobInput;
   'staged_operations.reject': LifecycleJobInput;

@@ -49,9 +49,11 @@ const bankAccount = record({
 }, ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor']);
 
 const bankTransaction = record({
-  id, bank_account_id: id, booking_date: isoDate, amount_minor: minor, currency, counterparty_id: id,
+  id, bank_account_id: id, booking_date: isoDate, amount_minor: minor, currency, counterparty_id: nullable(id),
   counterparty_name: text(200), remittance_info: text(1000), status: { enum: ['unreconciled', 'reconciled'] },
   reconciliation_id: nullable(id), version,
+  // docs/guide/statement-import.md: duplicate rule 1 compares a statement entry's bank reference with this.
+  bank_reference: nullable(text(200)),
 }, ['id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency', 'counterparty_id', 'counterparty_name', 'remittance_info', 'status']);
 
 const bankLink = record({

@@ -76,7 +76,10 @@ export const bankTransactionSchema = {
   title: 'Bank transaction', type: 'object', additionalProperties: false,
   required: ['id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency', 'counterparty_id', 'counterparty_name', 'remittance_info', 'status', 'reconciliation_id', 'links', 'linked_minor', 'remainder_minor', 'link_state'],
   properties: {
-    id, bank_account_id: id, booking_date: isoDate, amount_minor: minor, currency, counterparty_id: id, counterparty_name: { type: 'string' },
+    id, bank_account_id: id, booking_date: isoDate, amount_minor: minor, currency,
+    counterparty_id: nullable({ ...id, description: 'null: no known counterparty (a statement import matched none).' }), counterparty_name: { type: 'string' },
+    bank_reference: nullable({ type: 'string', description: 'The bank\'s reference, when the transaction came from a statement import or the books give one.' }),
+    value_date: nullable(isoDate), counterparty_iban: nullable({ type: 'string' }),
     remittance_info: { type: 'string' }, status: { enum: ['unreconciled', 'reconciled'] }, reconciliation_id: nullable(id), version,
     links: { type: 'array', items: link, description: 'By link id.' },
     linked_minor: minor,

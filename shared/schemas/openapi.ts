@@ -146,6 +146,9 @@ function operationOf(route: RouteContract): Json {
   if (route.body) {
     op.requestBody = { required: route.body.required, content: { [JSON_TYPE]: { schema: route.body.schema } } };
   }
+  if (route.rawBody) {
+    op.requestBody = { required: true, description: `${route.rawBody.description} At most ${route.rawBody.limitBytes} bytes.`, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary', maxLength: route.rawBody.limitBytes } } } };
+  }
   op.responses = responsesOf(route);
   return op;
 }

@@ -153,3 +153,41 @@ export const inboxResolvePlanSchema = object({
 export const inboxResolveResultSchema = object({ ...stagedFields, plan: inboxResolvePlanSchema, plan_hash: planHash }, undefined, { title: 'InboxResolveStageResult' });
 
 export const inboxResolveDryRunSchema = dryRunResultSchema('InboxResolveDryRunResult', inboxResolvePlanSchema);
+// --- statement import (docs/guide/statement-import.md) -------------------
+
+const nullableStr = { anyOf: [str, { type: 'null' }] } as const;
+const nullableDate = { anyOf: [date, { type: 'null' }] } as const;
+const nullableInteger = { anyOf: [integer, { type: 'null' }] } as const;
+
+export const statementImportPlanSchema = object({
+  bank_account_id: str,
+  format: { enum: ['camt053', 'ofx', 'mt940', 'csv'] },
+  file_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  statements: {
+    type: 'array',
+    items: object({ reference: str, start_date: nullableDate, end_date: nullableDate, opening_balance_minor: nullableInteger, closing_balance_minor: nullableInteger, currency: str }),
+  },
+  new_transactions: {
+    type: 'array',
+    description: 'In file order; each id is deterministic (`bt_imp_…`): the same file on the same books gives the same plan.',
+    items: object({
+      id: str, booking_date: date, value_date: nullableDate, amount_minor: integer, currency: str, bank_reference: nullableStr,
+      counterparty_name: nullableStr, counterparty_iban: nullableStr, counterparty_id: nullableStr, remittance_info: nullableStr,
+      details: { type: 'array', items: object({ amount_minor: nullableInteger, counterparty_name: nullableStr, remittance_info: nullableStr, end_to_end_id: nullableStr }) },
+    }),
+  },
+  skipped: {
+    type: 'array',
+    items: object({
+      booking_date: date, amount_minor: integer, bank_reference: nullableStr, reason: { enum: ['same_bank_reference', 'same_fingerprint'] }, existing_transaction_id: str,
+    }),
+  },
+}, undefined, { title: 'StatementImportPlan' });
+
+export const statementImportResultSchema = {
+  title: 'StatementImportStageResult',
+  oneOf: [
+    object({ ...stagedFields, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, { title: 'StatementImportStagedResult' }),
+    object({ outcome: { const: 'noop' }, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, { title: 'StatementImportNoopResult' }),
+  ],
+} as const;

@@ -31,6 +31,8 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: route.path, body: { bank_account_id: missing ? ghost('ba') : a.account, counterparty_id: a.counterparty, as_of: '2026-02-28' } };
     case 'ledger_reversal.stage':
       return { path: route.path.replace('{entry_id}', missing ? ghost('le') : a.entries[2]!), body: {} };
+    case 'statement_import.stage':
+      return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account), body: 'not a statement' };
     case 'inbox_duplicates.list':
     case 'staged_operations.list':
     case 'whoami.show':

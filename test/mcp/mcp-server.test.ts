@@ -19,6 +19,7 @@ import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stag
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
+import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../../shared/schemas/statement-import-stage.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
@@ -33,7 +34,7 @@ const DEFAULT_TOOLS = [
   'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation', 'list_bank_accounts',
   'list_bank_transactions', 'list_counterparties', 'list_events', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries',
   'list_staged_operations',
-  'stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal',
+  'stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal', 'stage_statement_import',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
 
@@ -50,6 +51,18 @@ const EXPECTED_INPUT: Record<string, object> = {
     ...inboxResolveStageRequestSchema,
     required: ['group_id', 'resolution'],
     properties: { group_id: inboxResolveStageParamsSchema.properties.group_id, ...inboxResolveStageRequestSchema.properties, ...EXTRA },
+  },
+  // The path's account, the query (format, encoding, CSV mapping) and the file as text or base64 (exactly one).
+  stage_statement_import: {
+    ...statementImportQuerySchema,
+    type: 'object',
+    required: ['bank_account_id'],
+    properties: {
+      bank_account_id: statementImportParamsSchema.properties.bank_account_id, ...statementImportQuerySchema.properties, ...EXTRA,
+      content: { type: 'string', minLength: 1, maxLength: STATEMENT_BODY_LIMIT_BYTES, description: 'The file\'s content as text (sent as UTF-8). For a file in another encoding, use content_base64.' },
+      content_base64: { type: 'string', minLength: 1, maxLength: Math.ceil(STATEMENT_BODY_LIMIT_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', description: 'The file\'s bytes, base64-encoded.' },
+    },
+    oneOf: [{ required: ['content'] }, { required: ['content_base64'] }],
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,
@@ -101,6 +114,8 @@ function testBooks() {
   const a = books.linkedTxn(reconcileAccount, 56_000);
   const b = books.linkedTxn(reconcileAccount, -6_000, { booking_date: '2026-02-12' });
 
+  const importAccount = books.account({ iban: 'DE89370400440532013000' });
+
   const repairAccount = books.account();
   const cp = books.cp('repair');
   const older = books.invoice(4_000, { entry_date: '2026-01-05', counterparty_id: cp });
@@ -111,7 +126,7 @@ function testBooks() {
     books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } });
   }
   return {
-    books, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, reversed, older,
+    books, importAccount, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, reversed, older,
     reconcile: { bank_account_id: reconcileAccount, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] },
     repair: { bank_account_id: repairAccount, counterparty_id: cp, as_of: '2026-12-31' },
   };
@@ -167,6 +182,21 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       }
     }
     expect(mcp.stderr()).to.include('bookstage mcp: serving');
+  });
+
+  it('stage_statement_import stages a file given as text or as base64, query arguments as the API\'s query', async () => {
+    const csv = 'date,amount,name\n2026-11-03,12.50,Alpha\n';
+    const asText = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount, content: csv, date_column: 'date', amount_column: 'amount', counterparty_column: 'name', idempotency_key: `mcp-imp-${t.books.uid}` });
+    expect(asText.isError ?? false, JSON.stringify(asText.structuredContent)).to.equal(false);
+    expect(asText.structuredContent).to.include({ outcome: 'staged' });
+    expectValidOutput('stage_statement_import', asText.structuredContent);
+    const plan = asText.structuredContent.plan as { new_transactions: { amount_minor: number; counterparty_name: string }[] };
+    expect(plan.new_transactions.map((n) => [n.amount_minor, n.counterparty_name])).to.deep.equal([[1250, 'Alpha']]);
+    // The same bytes as base64: the very same plan, already pending.
+    const asBase64 = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount, content_base64: Buffer.from(csv).toString('base64'), date_column: 'date', amount_column: 'amount', counterparty_column: 'name' });
+    expect(asBase64.structuredContent).to.include({ outcome: 'staged', staged_operation_id: asText.structuredContent.staged_operation_id });
+    const neither = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount });
+    expect(neither.isError).to.equal(true);
   });
 
   it('each staging tool answers the API\'s data for the same request, with request_id and warnings', async () => {

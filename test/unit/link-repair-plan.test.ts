@@ -97,6 +97,15 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       expect(plan.summary).to.deep.equal(summary({ links: 1, linked_minor: 100, uncovered_entry_minor: 400 }));
     });
 
+    it('ignores a transaction without counterparty (a statement import that matched none)', () => {
+      const plan = stagedPlan({
+        entries: [receivable('le_1', '2025-01-10', 500)],
+        transactions: [txn('bt_in', '2025-06-30', 100), txn('bt_no_counterparty', '2025-02-01', 100, { counterparty_id: null })],
+      });
+      expect(plan.actions).to.deep.equal([linkTo('bt_in', 'le_1', 100)]);
+      expect(plan.summary).to.deep.equal(summary({ links: 1, linked_minor: 100, uncovered_entry_minor: 400 }));
+    });
+
     it('allocates only to posted, non-reversal entries of the counterparty dated on or before as_of with an open amount', () => {
       const plan = stagedPlan({
         entries: [

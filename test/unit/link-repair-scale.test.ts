@@ -344,7 +344,7 @@ describe('demo books generator', () => {
         linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
         const t = transactionById.get(l.bank_transaction_id)!;
         // Blocked customers (cp_…_x…) hold the one deliberately frozen link to a reversed entry.
-        if (t.status === 'reconciled' && !t.counterparty_id.startsWith('cp_org_7_x')) {
+        if (t.status === 'reconciled' && !(t.counterparty_id ?? '').startsWith('cp_org_7_x')) {
           expect(entryById.get(l.ledger_entry_id)!.status, l.id).to.equal('posted');
           expect(entryById.get(l.ledger_entry_id)!.counterparty_id, l.id).to.equal(t.counterparty_id);
         }

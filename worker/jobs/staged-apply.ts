@@ -8,7 +8,10 @@
 // recorded.
 import { planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
 import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import { changedPreconditions } from '../../shared/domain/preconditions.js';
+import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
+import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -51,7 +54,7 @@ export const applyStagedOperation = lifecycleJob({
 async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
-  const changed = changedPreconditions(op.preconditions, versions);
+  const changed = [...changedPreconditions(op.preconditions, versions), ...await importClashes(ctx, op)];
   if (changed.length > 0) {
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
     return endWithoutWriting(ctx, op, { status: 'stale', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
@@ -74,6 +77,14 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'));
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
+}
+
+/** A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references (docs/guide/statement-import.md "Apply"). */
+async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<ChangedPrecondition[]> {
+  if (op.kind !== 'statement_import') return [];
+  const plan = op.plan as StatementImportPlan;
+  if (!plan.new_transactions.some((t) => t.bank_reference !== null)) return [];
+  return bankReferenceClashes(plan, await accountTransactionsForImport(ctx.db, ctx.data.org_id, plan.bank_account_id));
 }
 
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {

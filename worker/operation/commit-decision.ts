@@ -199,7 +199,7 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
     scope_key: decision.claim.scope_key,
-    input: { ...data.input },
+    input: storedInput(data.input),
     plan: decision.plan,
     plan_hash: decision.plan_hash,
     preconditions: decision.preconditions,
@@ -229,4 +229,14 @@ function stagedAnswer(ctx: JobContext, doc: StagedOperationDoc, created: boolean
     },
     warnings,
   };
+}
+
+/**
+ * The request as the operation keeps it: a statement import's file is not
+ * kept (up to 10 MB; the plan names it by `file_sha256`), only its size
+ * (docs/guide/statement-import.md).
+ */
+function storedInput(input: object): Record<string, unknown> {
+  const { content_base64: content, ...rest } = input as Record<string, unknown>;
+  return typeof content === 'string' ? { ...rest, file_bytes: Buffer.byteLength(content, 'base64') } : { ...rest };
 }

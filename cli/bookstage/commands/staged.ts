@@ -20,7 +20,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
   const list = group.command('list').description('staged operations you can see, newest first');
   withPaging(list)
     .option('--status <status>', 'only this status: staged, approved, applying, applied, rejected, expired, failed, stale')
-    .option('--kind <kind>', 'only this kind: bank_reconcile, ledger_link_repair, ledger_reversal, inbox_duplicates_resolve')
+    .option('--kind <kind>', 'only this kind: bank_reconcile, ledger_link_repair, ledger_reversal, inbox_duplicates_resolve, statement_import')
     .option('--created-by <actor>', 'only operations this actor staged')
     .action(async (opts: ListOptions) => {
       done(await runPaged((cursor) => `${BASE}${query({ status: opts.status, kind: opts.kind, created_by: opts.createdBy, limit: opts.limit, cursor })}`, 'items', opts, io));

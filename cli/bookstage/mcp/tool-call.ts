@@ -35,7 +35,12 @@ export function requestFor(spec: ToolSpec, args: Args): Request {
   let path = spec.route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(fields[name])));
   for (const name of pathNames) delete fields[name];
   const request: Request = { method: spec.route.method === 'get' ? 'GET' : 'POST', path };
-  if (request.method === 'GET') {
+  if (spec.route.rawBody) {
+    // The file is the body; every other argument is a query parameter (docs/guide/statement-import.md).
+    const { content, content_base64: base64, ...params } = fields;
+    request.rawBody = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(String(base64), 'base64');
+    request.path = path + query(params as Record<string, string | number | undefined>);
+  } else if (request.method === 'GET') {
     path += query(fields as Record<string, string | number | undefined>);
     request.path = path;
   } else {

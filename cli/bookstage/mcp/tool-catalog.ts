@@ -93,6 +93,17 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: STAGING,
   },
   {
+    name: 'stage_statement_import',
+    title: 'Stage a bank statement import',
+    description: 'Reads a bank statement file (CAMT.053, OFX, MT940, or a CSV with its column mapping: date_column and amount_column, …) for one bank account '
+      + '(bank_account_id) and stages its new transactions for review; entries already on the account are listed as skipped with the reason. Give the file as '
+      + `content (text) or content_base64 (any bytes). ${NOTHING_CHANGES} Besides "staged" and "pending", the outcome may be "noop" (every entry is already on `
+      + `the account; nothing staged). ${OUTCOMES} An unreadable file is refused as unreadable_statement (details.location says where), a file of another account as account_mismatch. ${KEY}`,
+    route: route('statement_import.stage'),
+    gate: null,
+    annotations: STAGING,
+  },
+  {
     name: 'list_inbox_duplicates',
     title: 'List the duplicate groups of the receipts inbox',
     description: 'Read-only. One page of duplicate groups of the receipts inbox, newest first: each group names its canonical document, its duplicates and why they match. '

@@ -54,8 +54,11 @@ export function inputSchemaFor(route: RouteContract): Schema {
   }
   if (route.staging) Object.assign(properties, { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema });
   if (route.method !== 'get' && route.query?.properties.dry_run) properties.dry_run = dryRunArgSchema;
+  // A raw body (a statement file): its content as text or as base64, exactly one of them.
+  if (route.rawBody) Object.assign(properties, rawBodyProperties(route.rawBody.limitBytes));
   // Top-level keywords (the title) of the last source, the body's when there is one.
   const schema: Schema = { ...Object.assign({}, ...sources) as Schema, type: 'object', additionalProperties: false, properties };
+  if (route.rawBody) schema.oneOf = [{ required: ['content'] }, { required: ['content_base64'] }];
   if (required.length > 0) schema.required = required;
   else delete schema.required;
   return schema;
@@ -93,4 +96,12 @@ export function refusalSchemaFor(route: RouteContract): Schema {
 export function outputSchemaFor(route: RouteContract, title: string): Schema {
   const data = [...new Set(Object.values(route.success).map((answer) => answer.data))] as Schema[];
   return { title, type: 'object', anyOf: [...data.map(withRequestFields), refusalSchemaFor(route)] };
+}
+
+/** The file of a raw-body route as a tool argument (docs/guide/agents.md): text as it is, or any bytes as base64. */
+function rawBodyProperties(limitBytes: number): Record<string, unknown> {
+  return {
+    content: { type: 'string', minLength: 1, maxLength: limitBytes, description: 'The file\'s content as text (sent as UTF-8). For a file in another encoding, use content_base64.' },
+    content_base64: { type: 'string', minLength: 1, maxLength: Math.ceil(limitBytes / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', description: 'The file\'s bytes, base64-encoded.' },
+  };
 }

@@ -10,9 +10,9 @@ import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks
 import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
-import type { StagedOperationDetail } from '../../../shared/contract/staged-operation.js';
+import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 
-export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail };
+export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail, StatementImportPlan };
 
 /** A call that outlived its wait (202): the job to follow. */
 export interface PendingData { outcome: 'pending'; job_id: string }
@@ -65,3 +65,4 @@ export const isInboxResolvePlan = (plan: unknown): plan is InboxResolvePlan => t
 export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
 export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
   isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;
+export const isStatementImportPlan = (plan: unknown): plan is StatementImportPlan => isList(fieldOf(plan, 'new_transactions')) && isList(fieldOf(plan, 'skipped'));

@@ -1,6 +1,8 @@
 // The three plans a staged operation can hold, as a bookkeeper reads them
 // (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
-import { isReconcilePlan, isRepairPlan, isReversalPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan } from './answer-data.js';
+import {
+  isReconcilePlan, isRepairPlan, isReversalPlan, isStatementImportPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan, type StatementImportPlan,
+} from './answer-data.js';
 import { isInboxResolvePlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import { formatMoney } from './money.js';
@@ -9,6 +11,7 @@ import { table } from './table.js';
 
 /** The plan of an answer, whichever of the three it is (or none: a blocked repair has null). */
 export function renderPlan(style: Style, plan: unknown): string {
+  if (isStatementImportPlan(plan)) return statementImportPlan(style, plan);
   if (isReversalPlan(plan)) return reversalPlan(style, plan);
   if (isReconcilePlan(plan)) return reconcilePlan(style, plan);
   if (isRepairPlan(plan)) return repairPlan(style, plan);
@@ -75,6 +78,23 @@ function repairPlan(style: Style, plan: LinkRepairPlan): string {
   if (s) {
     out += `Summary: ${s.moves} move(s) ${money(s.moved_minor)}, ${s.links} link(s) ${money(s.linked_minor)}, ${s.unlinks} unlink(s) ${money(s.unlinked_minor)}\n`;
     out += `Unallocated transaction money: ${money(s.unallocated_transaction_minor)}; uncovered entry amounts: ${money(s.uncovered_entry_minor)}\n`;
+  }
+  return out;
+}
+
+/** A statement import (docs/guide/statement-import.md): the new transactions and the skipped entries with their reasons. */
+function statementImportPlan(style: Style, plan: StatementImportPlan): string {
+  const currency = plan.statements[0]?.currency ?? null;
+  let out = `Imports a ${plan.format} statement into bank account ${style.bold(plan.bank_account_id)} (file sha256 ${plan.file_sha256.slice(0, 12)}…)\n`;
+  out += `New transactions (${plan.new_transactions.length}):\n`;
+  out += table(style, ['date', 'amount', 'counterparty', 'remittance', 'bank ref'], plan.new_transactions.map((t) => [
+    t.booking_date, formatMoney(t.amount_minor, t.currency, { signed: true }), t.counterparty_id ?? t.counterparty_name ?? '', t.remittance_info ?? '', t.bank_reference ?? '',
+  ]));
+  if (plan.skipped.length > 0) {
+    out += `Skipped, already on the account (${plan.skipped.length}):\n`;
+    out += table(style, ['date', 'amount', 'bank ref', 'reason', 'matches'], plan.skipped.map((s) => [
+      s.booking_date, formatMoney(s.amount_minor, currency, { signed: true }), s.bank_reference ?? '', s.reason, s.existing_transaction_id,
+    ]));
   }
   return out;
 }

@@ -10,6 +10,7 @@ const KIND_LABEL: Record<string, string> = {
   'ledger_link_repair.stage': 'link repair',
   'ledger_reversal.stage': 'ledger reversal',
   'inbox_duplicates_resolve.stage': 'duplicate resolution',
+  'statement_import.stage': 'statement import',
 };
 
 /** A dry run: what a staging would do, its plan and summary; nothing was stored. */
@@ -40,7 +41,9 @@ export function renderStagingResult(style: Style, operation: string | null, data
       : `${style.green('Staged')} ${label} ${style.bold(data.staged_operation_id)}.\n`;
     out += `Status ${data.status}, expires ${data.expires_at}. Nothing in the books changes until it is approved and applied.\n`;
   } else if (data.outcome === 'noop') {
-    out += `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
+    out += operation === 'statement_import.stage'
+      ? `${style.green('Nothing to do')}: every entry of the file is already on the account; nothing was staged.\n`
+      : `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
   } else if (data.outcome === 'blocked') {
     out += `${style.red('Blocked')}: the ${label} cannot be planned; nothing was staged.\n`;
     out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));

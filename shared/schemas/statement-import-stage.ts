@@ -1,0 +1,55 @@
+// Path and query of POST /api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage
+// (docs/guide/statement-import.md): the file is the raw body; the query names its
+// format, an encoding and, for a CSV, the column mapping. Unknown parameters
+// are refused.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { CsvMapping } from '../domain/statement-import/csv.js';
+import type { StatementFormat } from '../domain/statement-import/model.js';
+import { id } from './common.js';
+
+/** The raw body's own limit (other routes keep the 1 MB JSON limit). */
+export const STATEMENT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export const statementImportParamsSchema = {
+  type: 'object', additionalProperties: false, properties: { bank_account_id: id }, required: ['bank_account_id'],
+} as const;
+
+const column = { type: 'string', minLength: 1, maxLength: 200, description: 'A column by its header text or its 1-based position.' } as const;
+
+/** The CSV mapping parameters; any of them makes the request a mapped CSV. */
+export const CSV_MAPPING_PARAMS = [
+  'date_column', 'amount_column', 'direction_column', 'credit_value', 'debit_column', 'credit_column', 'date_format', 'decimal_separator',
+  'delimiter', 'header', 'skip_rows', 'value_date_column', 'currency_column', 'reference_column', 'counterparty_column', 'iban_column', 'remittance_column',
+] as const;
+
+export const statementImportQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    format: { enum: ['auto', 'camt053', 'ofx', 'mt940', 'csv'], description: 'Default `auto`: sniffed from the content.' },
+    encoding: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.:-]+$', description: 'Overrides what the file declares (any name iconv-lite knows: `utf-8`, `latin1`, `cp1252`, …).' },
+    dry_run: { enum: ['true', 'false'], description: 'Decide and answer, store nothing.' },
+    date_column: column, amount_column: column, direction_column: column,
+    credit_value: { type: 'string', minLength: 1, maxLength: 50, description: 'The direction column\'s value of a credit (case-insensitive).' },
+    debit_column: column, credit_column: column,
+    date_format: { type: 'string', minLength: 4, maxLength: 20, description: 'Tokens DD, MM, YYYY/YY; default `YYYY-MM-DD`.' },
+    decimal_separator: { enum: ['.', ','] },
+    delimiter: { type: 'string', minLength: 1, maxLength: 1 },
+    header: { enum: ['true', 'false'] },
+    skip_rows: { type: 'integer', minimum: 0, maximum: 1000 },
+    value_date_column: column, currency_column: column, reference_column: column, counterparty_column: column, iban_column: column, remittance_column: column,
+  },
+  // A mapping needs its date column.
+  dependencies: Object.fromEntries(CSV_MAPPING_PARAMS.filter((p) => p !== 'date_column').map((p) => [p, ['date_column']])),
+} as const;
+
+export type StatementImportQuery = FromSchema<typeof statementImportQuerySchema>;
+
+/** What the job gets: the account, how to read the file, and the file itself (base64; never stored with the operation). */
+export interface StatementImportStageInput {
+  bank_account_id: string;
+  format: StatementFormat | 'auto';
+  encoding: string | null;
+  csv: CsvMapping | null;
+  content_base64: string;
+}

@@ -1,0 +1,73 @@
+// A bank statement import (docs/guide/statement-import.md): load the account and
+// its transactions (one indexed read), read the file (pure parsers), decide by
+// the pure rule. One pending import per account: the scope
+// `statement_import:{bank_account_id}`, read only when it can change the
+// answer (the pending gate, worker/operation/staging-job.ts).
+import { createHash } from 'node:crypto';
+import type { BankAccount } from '../../shared/domain/books.js';
+import { refused } from '../../shared/domain/decision.js';
+import { StatementParseError } from '../../shared/domain/statement-import/model.js';
+import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
+import { decideStatementImport, type KnownCounterparty, type StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import type { PendingHolder } from '../../shared/domain/scope.js';
+import { findAccount } from '../../shared/storage/books-read.js';
+import { lockKeys } from '../../shared/storage/plan-locks.js';
+import { accountTransactionsForImport, type ImportedAccountTransaction } from '../../shared/storage/statement-import-read.js';
+import type { JobContext } from '../job-context.js';
+import { stagingJob } from '../operation/staging-job.js';
+
+type Op = 'statement_import.stage';
+
+interface Books {
+  account: BankAccount | null;
+  transactions: ImportedAccountTransaction[];
+  pending: PendingHolder[];
+}
+
+export const statementImportScopeKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
+
+async function load(ctx: JobContext<Op>): Promise<Books> {
+  const { db, data } = ctx;
+  const accountId = data.input.bank_account_id;
+  const [account, transactions] = await Promise.all([findAccount(db, data.org_id, accountId), accountTransactionsForImport(db, data.org_id, accountId)]);
+  return { account, transactions: account ? transactions : [], pending: [] };
+}
+
+/** The counterparties the account's transactions name: each id with its latest name (by booking date, id) and every IBAN seen for it. */
+export function knownCounterparties(transactions: readonly ImportedAccountTransaction[]): KnownCounterparty[] {
+  const byId = new Map<string, { name: string; seen: string; ibans: Set<string> }>();
+  for (const t of transactions) {
+    if (t.counterparty_id === null) continue;
+    const cp = byId.get(t.counterparty_id) ?? { name: '', seen: '', ibans: new Set<string>() };
+    const key = `${t.booking_date}\u0000${t.id}`;
+    if (key > cp.seen && t.counterparty_name) { cp.seen = key; cp.name = t.counterparty_name; }
+    if (t.counterparty_iban) cp.ibans.add(t.counterparty_iban);
+    byId.set(t.counterparty_id, cp);
+  }
+  return [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, cp]) => ({ id, name: cp.name, ibans: [...cp.ibans].sort() }));
+}
+
+export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
+  kind: 'statement_import',
+  load,
+  decide: (books, _org, { data }) => {
+    const { input } = data;
+    if (books.account === null) return refused('not_found', { resource: 'Bank account', id: input.bank_account_id });
+    const bytes = Buffer.from(input.content_base64, 'base64');
+    let file;
+    try {
+      file = parseStatementFile(bytes, { format: input.format, encoding: input.encoding, csv: input.csv, account_currency: books.account.currency });
+    } catch (err) {
+      if (err instanceof StatementParseError) return refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason });
+      throw err;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    return decideStatementImport(file, sha256, {
+      account: books.account, transactions: books.transactions, counterparties: knownCounterparties(books.transactions), pending: books.pending,
+    });
+  },
+  pendingGate: {
+    keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: statementImportScopeKey(data.input.bank_account_id), entry_ids: [], transaction_ids: [] }),
+    withHolders: (books, holders) => ({ ...books, pending: holders }),
+  },
+});
