@@ -86,7 +86,7 @@ function resolveForm(g: Group): HTMLElement {
     h('div', { class: 'buttons' }, keepButton, apartButton),
     outcome);
   keepButton.addEventListener('click', () => {
-    const kept = (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? g.canonical_document_id;
+    const kept = form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? g.canonical_document_id;
     void stage({ resolution: 'archive_duplicates', keep_document_id: kept }, 'Archive duplicates', buttons);
   });
   apartButton.addEventListener('click', () => void stage({ resolution: 'not_duplicates' }, 'Not duplicates', buttons));
