@@ -167,3 +167,25 @@ export async function storedOverviewListsGroup(db: Db, orgId: string, groupId: s
   }
   return false;
 }
+
+/**
+ * The group with this id in the organisation's overview of the current inbox
+ * version, when that overview is ready: 'not_ready' when there is none yet
+ * (the caller groups the inbox itself), null when the overview does not list
+ * it. A group split over chunks is joined again. One read of the chunks by
+ * the (org_id, overview_id) equality.
+ */
+export async function findGroupInCurrentOverview(db: Db, orgId: string, groupId: string): Promise<GroupPiece['group'] | null | 'not_ready'> {
+  const { existing } = await findCurrentOverview(db, orgId);
+  if (existing?.state !== 'ready') return 'not_ready';
+  const chunks = await collections(db).duplicateOverviewChunks.find({ org_id: orgId, overview_id: existing._id }, { projection: { n: 1, pieces_json: 1 } }).toArray();
+  // A chunk gone (a newer version became ready and removed this one): group the inbox instead.
+  if (chunks.length !== (existing.chunk_count ?? 0)) return 'not_ready';
+  const needle = JSON.stringify(groupId);
+  const pieces = chunks.sort((a, b) => a.n - b.n)
+    .filter((chunk) => chunk.pieces_json.includes(needle))
+    .flatMap((chunk) => (JSON.parse(chunk.pieces_json) as GroupPiece[]).filter((piece) => piece.group.group_id === groupId))
+    .sort((a, b) => a.part - b.part);
+  if (pieces.length === 0) return null;
+  return { ...pieces[0]!.group, documents: pieces.flatMap((piece) => piece.group.documents) };
+}
