@@ -4,6 +4,7 @@ import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
 import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { backfillFeedBlocks } from '../shared/storage/events.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { createJobMetrics } from '../shared/metrics/job-metrics.js';
@@ -23,6 +24,9 @@ export interface WorkerRuntime {
 export async function startWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
+  // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.
+  const backfilled = await backfillFeedBlocks(mongo.db);
+  if (backfilled > 0) logger.info({ events: backfilled }, 'feed blocks set on events stored before them');
   const connection = createRedis(config.redisUrl);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }), {
     ...stageWorkerOptions(config),

@@ -175,6 +175,32 @@ export async function latestSequence(db: Db, orgId: string): Promise<number> {
   return (await finalThrough(db, orgId, '')).highest;
 }
 
+/** Marks, in event_sequences (an `_id` no organisation's reservation can have), that every stored event has its feed block. */
+const FEED_BLOCKS_DONE = 'feed_block:backfilled';
+
+/**
+ * Give events stored before `feed_block` existed their block, once per
+ * database: a worker starting on such a database reads the claims once and
+ * sets the field by `_id`; then a marker keeps later starts to one `_id` read.
+ * Several workers at once set the same values. Returns how many it set.
+ */
+export async function backfillFeedBlocks(db: Db): Promise<number> {
+  const { auditEvents, eventSequences } = collections(db);
+  if (await eventSequences.findOne({ _id: FEED_BLOCKS_DONE }, { projection: { _id: 1 } })) return 0;
+  let set = 0;
+  for await (const doc of auditEvents.find({ 'event.sequence': { $exists: true }, feed_block: { $exists: false } }, { projection: { org_id: 1, event: 1 } })) {
+    if (!doc.event) continue;
+    await auditEvents.updateOne({ _id: doc._id }, { $set: { feed_block: feedBlock(doc.org_id, doc.event.sequence) } });
+    set += 1;
+  }
+  try {
+    await eventSequences.insertOne({ _id: FEED_BLOCKS_DONE, org_id: '', sequence: 0, at: new Date().toISOString() });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  return set;
+}
+
 /**
  * Retention (EVENT_RETENTION_DAYS): events created before `before` are
  * removed from their claims. The claim itself stays: it still settles the

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { recordStaged } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { FEED_BLOCK, listEvents, type EventPage } from '../../shared/storage/events.js';
+import { backfillFeedBlocks, FEED_BLOCK, listEvents, type EventPage } from '../../shared/storage/events.js';
 import { recordDelivery } from '../../shared/storage/webhook-endpoints.js';
 import { sweepExpired } from '../../worker/maintenance.js';
 import { stack } from '../helpers/stack.js';
@@ -80,6 +80,23 @@ describe('store: the event feed reads bounded pages by feed block', function () 
     await recordStaged(db, operation(orgId, 4));
     const page = await listEvents(db, { org_id: orgId, after: 2, types: [], limit: 100, now: later() });
     expect([seqs(page), page.through]).to.deep.equal([[4], 4]);
+  });
+});
+
+describe('store: events stored before feed blocks existed', function () {
+  this.timeout(120_000);
+
+  it('get their block from the worker start-up backfill, once per database, and then show in the feed', async () => {
+    const { db } = await stack();
+    const orgId = await orgWithEvents(3);
+    // As an older version stored them: no feed_block.
+    await collections(db).auditEvents.updateMany({ org_id: orgId }, { $unset: { feed_block: '' } });
+    const now = later();
+    expect(seqs(await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now }))).to.deep.equal([]);
+    await collections(db).eventSequences.deleteOne({ _id: 'feed_block:backfilled' });
+    expect(await backfillFeedBlocks(db)).to.be.at.least(3);
+    expect(seqs(await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now }))).to.deep.equal([1, 2, 3]);
+    expect(await backfillFeedBlocks(db), 'the second start').to.equal(0);
   });
 });
 
