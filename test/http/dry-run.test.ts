@@ -1,6 +1,9 @@
 // A dry run of every staging call (docs/reference/http-api.md "Dry run"): the
 // plan a real staging would stage, with nothing stored and no lock taken.
 import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import { API_ROUTES } from '../../shared/contract/routes.js';
 import type { Blocker } from '../../shared/domain/decision.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { Warning } from '../../shared/warnings.js';
@@ -22,6 +25,15 @@ interface DryRunData {
   summary: Record<string, unknown> | null;
   warnings: Warning[];
   blockers?: Blocker[];
+}
+
+const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
+const contractAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+/** The `data` of a 200 answer of `operation` matches the contract's 200 schema (shared/contract/routes.ts). */
+function expectContract200(operation: string, data: unknown): void {
+  const validate = contractAjv.compile(API_ROUTES.find((r) => r.operation === operation)!.success[200]!.data);
+  expect(validate(data), `${operation}: ${JSON.stringify(validate.errors)}`).to.equal(true);
 }
 
 const SCOPES: TokenScope[] = ['bank:stage', 'ledger:stage', 'staged:read'];
@@ -95,6 +107,7 @@ describe('dry run of a staging call (?dry_run=true)', () => {
       expect(data.plan_hash).to.match(/^[0-9a-f]{64}$/);
       expect(data.summary).to.deep.equal(k.summary(x));
       expect(data.warnings).to.deep.equal(dry.body.warnings);
+      expectContract200(dry.body.operation!, data);
       expect(await stored(x.b.orgId)).to.deep.equal(NOTHING);
       expect(await listed(x.token)).to.equal(0);
 
@@ -135,6 +148,7 @@ describe('dry run of a staging call (?dry_run=true)', () => {
     expect(reversal.body.data).to.include({ dry_run: true, outcome: 'staged' });
     expect((reversal.body.data.plan as { reason: string }).reason).to.equal('second');
     expect(reversal.body.warnings.map((w) => [w.code, w.details])).to.deep.equal([['pending_operation', { staged_operation_ids: [holder] }]]);
+    expectContract200('ledger_reversal.stage', reversal.body.data);
 
     // A reconciliation of t1 meets the reversal's lock on t1 (its holders read while loading).
     const reconcile = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: reconcileBody(x) });
@@ -181,6 +195,7 @@ describe('dry run of a staging call (?dry_run=true)', () => {
     expect(dry.status).to.equal(200);
     expect(dry.body.data).to.include({ dry_run: true, outcome: 'noop' });
     expect(dry.body.data.blockers).to.deep.equal([]);
+    expectContract200('ledger_link_repair.stage', dry.body.data);
     expect(real.body.data.outcome).to.equal('noop');
     expect(dry.body.data.plan_hash).to.equal(real.body.data.plan_hash);
   });
