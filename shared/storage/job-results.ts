@@ -9,6 +9,7 @@ import type { StageAnswer } from '../contract/staging-answer.js';
 import { collections, type JobResultDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
+import { findOwnedById } from './where-in.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -34,7 +35,7 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
  */
 export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
-    collections(db).jobResults.findOne({ _id: jobId, org_id: orgId }),
+    findOwnedById(collections(db).jobResults, orgId, jobId),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;

@@ -14,7 +14,7 @@ import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedById, findOwnedWhereIn } from './where-in.js';
 
 /** A lock whose operation has not appeared after this long is an orphan. */
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
@@ -33,10 +33,10 @@ export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
 export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
   const c = collections(db);
-  const locks = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys);
+  const locks = await findOwnedWhereIn(db, c.scopeLocks, orgId, 'key', keys);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
-  const ops = await findWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
+  const ops = await findOwnedWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
   const opById = new Map(ops.map((o) => [o._id, o]));
   const holders: PendingHolder[] = [];
   for (const lock of others) {
@@ -74,11 +74,11 @@ export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, 
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const held = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys, { staged_operation_id: 1 });
+  const held = await findOwnedWhereIn(db, c.scopeLocks, orgId, 'key', keys, { staged_operation_id: 1 });
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
-  if (!(await c.stagedOperations.findOne({ _id: operationId, org_id: orgId }, { projection: { _id: 1 } }))) {
+  if (!(await findOwnedById(c.stagedOperations, orgId, operationId, { _id: 1 }))) {
     await releaseLocks(db, orgId, operationId);
   }
   return false;

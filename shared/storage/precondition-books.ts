@@ -7,16 +7,16 @@ import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Precondition 
 import { preconditionKey } from '../domain/preconditions.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedWhereIn } from './where-in.js';
 
 export async function loadPreconditionBooks(db: Db, orgId: string, preconditions: readonly Precondition[]): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
   const c = collections(db);
   const idsOf = (collection: Precondition['collection']) => [...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id))];
   const [entries, accounts, transactions, links] = await Promise.all([
-    findWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
-    findWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
-    findWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
-    findWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
+    findOwnedWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
+    findOwnedWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
+    findOwnedWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
+    findOwnedWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');
