@@ -230,6 +230,25 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     });
   }
 
+  it('an import analyses the tables it added rows to, so the planner knows the new organisation at once', async () => {
+    const analyses = async (): Promise<Map<string, number>> => {
+      await client!.query('SELECT pg_stat_clear_snapshot()');
+      const rows = await client!.query<{ relname: string; analyze_count: string }>(
+        'SELECT relname, analyze_count FROM pg_stat_user_tables WHERE schemaname = $1', [schema]);
+      return new Map(rows.rows.map((r) => [r.relname, Number(r.analyze_count)]));
+    };
+    const before = await analyses();
+    const books = new Books();
+    const account = books.account();
+    books.link(books.txn(account, 5_000), books.invoice(5_000), 5_000);
+    expect((await importBooks(db, books.file)).ok).to.equal(true);
+    const after = await analyses();
+    const grew = (collection: string) => after.get(tables.get(collection)!)! - (before.get(tables.get(collection)!) ?? 0);
+    // At least once: autovacuum may analyse a table as well meanwhile.
+    const grown = { entries: grew('ledger_entries'), transactions: grew('bank_transactions'), links: grew('bank_links'), accounts: grew('bank_accounts') };
+    expect(Object.values(grown).every((n) => n >= 1), JSON.stringify(grown)).to.equal(true);
+  });
+
   it(`through FerretDB's pooled connections, ${RUNS} runs of each hot read scan GIN indexes and no table sequentially`, async () => {
     const names = [...new Set(queries.map((q) => tables.get(q.collection)!))];
     const before = await counters(client!, schema, names);
