@@ -79,12 +79,12 @@ export async function inboxDocumentsPage(db: Db, orgId: string, status: string |
 }
 
 export async function findInboxDocument(db: Db, orgId: string, id: string): Promise<InboxDocument | null> {
-  const doc = await findOwnedById(collections(db).inboxDocuments, orgId, id);
+  const doc = await findOwnedById(db, collections(db).inboxDocuments, orgId, id);
   return doc ? fromStored<InboxDocument>(doc) : null;
 }
 
 export async function findTransaction(db: Db, orgId: string, id: string): Promise<BankTransaction | null> {
-  const doc = await findOwnedById(collections(db).bankTransactions, orgId, id);
+  const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id);
   return doc ? fromStored<BankTransaction>(doc) : null;
 }
 

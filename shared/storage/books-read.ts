@@ -14,12 +14,12 @@ export async function findOrg(db: Db, orgId: string): Promise<Org | null> {
 }
 
 export async function findEntry(db: Db, orgId: string, id: string): Promise<LedgerEntry | null> {
-  const doc = await findOwnedById(collections(db).ledgerEntries, orgId, id);
+  const doc = await findOwnedById(db, collections(db).ledgerEntries, orgId, id);
   return doc ? fromStored<LedgerEntry>(doc) : null;
 }
 
 export async function findAccount(db: Db, orgId: string, id: string): Promise<BankAccount | null> {
-  const doc = await findOwnedById(collections(db).bankAccounts, orgId, id);
+  const doc = await findOwnedById(db, collections(db).bankAccounts, orgId, id);
   return doc ? fromStored<BankAccount>(doc) : null;
 }
 

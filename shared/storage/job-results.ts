@@ -39,7 +39,7 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
  */
 export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
-    findOwnedById(collections(db).jobResults, orgId, jobId),
+    findOwnedById(db, collections(db).jobResults, orgId, jobId),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;

@@ -34,7 +34,7 @@ export async function transitionStatus(
   afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
-  const op = await findOwnedById(collections(db).stagedOperations, orgId, id);
+  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
@@ -151,7 +151,7 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
  * renews it; anyone takes it once it lapsed. True when `jobId` holds it.
  */
 export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const op = await findOwnedById(collections(db).stagedOperations, orgId, id);
+  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, op);
   if (!latest) return false;
@@ -166,7 +166,7 @@ export async function recordApplyProgress(
   let base = lastStep.get(id);
   for (let attempt = 0; attempt < 20; attempt += 1) {
     if (!base) {
-      const op = await findOwnedById(collections(db).stagedOperations, orgId, id);
+      const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
       base = op ? (await latestStep(db, op)) ?? undefined : undefined;
     }
     if (!base || base.owner !== jobId) {

@@ -11,13 +11,13 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
     return doc;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const existing = await findOwnedById(ops, doc.org_id, doc._id);
+    const existing = await findOwnedById(db, ops, doc.org_id, doc._id);
     if (!existing) throw err;
     return existing;
   }
 }
 
 export async function findStagedOperation(db: Db, orgId: string, id: string): Promise<StagedOperationDoc | null> {
-  return findOwnedById(collections(db).stagedOperations, orgId, id);
+  return findOwnedById(db, collections(db).stagedOperations, orgId, id);
 }
 

@@ -100,20 +100,29 @@ export function isFerretDb(db: Db): Promise<boolean> {
 // the org's thousands of rows by the id (issue #31: 2.3 ms against 0.35 ms).
 // An `_id`, a book record's id in a link (ids are global: an import refuses
 // another organisation's) and a scope-lock key (it starts with its org) each
-// name one organisation's documents already, so the filter is the id alone
-// and a document of another organisation is dropped here: the answer is the
-// same as with org_id in the filter, whatever the statistics.
+// name one organisation's documents already, so on FerretDB the filter is
+// the id alone and a document of another organisation is dropped here: the
+// answer is the same as with org_id in the filter, whatever the statistics.
+// MongoDB keeps org_id in the filter (its compound indexes and a sharded
+// cluster's routing start with it).
 
 /** A projection that also returns org_id (for the owner check); undefined stays undefined. */
 function withOrg(projection: Document | undefined): Document | undefined {
   return projection ? { ...projection, org_id: 1 } : undefined;
 }
 
-/** The org's document with this `_id`, read by `_id` alone; null when there is none or it is another organisation's. */
+/**
+ * The org's document with this `_id`; null when there is none or it is
+ * another organisation's. FerretDB: read by `_id` alone, the owner checked
+ * here. MongoDB: `{ _id, org_id }` as before (its planner has no such
+ * misplan, and a sharded cluster routes by org_id: docs/operating/scaling.md).
+ */
 export async function findOwnedById<D extends Document & { org_id: string }>(
-  collection: Collection<D>, orgId: string, id: string, projection?: Document,
+  db: Db, collection: Collection<D>, orgId: string, id: string, projection?: Document,
 ): Promise<WithId<D> | null> {
-  const doc = await collection.findOne({ _id: id } as Filter<D>, projection ? { projection: withOrg(projection) } : {});
+  const options = projection ? { projection: withOrg(projection) } : {};
+  if (!(await isFerretDb(db))) return collection.findOne({ _id: id, org_id: orgId } as Filter<D>, options);
+  const doc = await collection.findOne({ _id: id } as Filter<D>, options);
   return doc && doc.org_id === orgId ? doc : null;
 }
 
