@@ -32,6 +32,7 @@ export function stageAnswerToHttp(answer: StageAnswer, requestId: string): HttpA
     case 'noop':
     case 'blocked':
     case 'done':
+    case 'dry_run':
       return dataToHttp(answer.operation, requestId, answer.data, answer.warnings);
   }
 }

@@ -3,6 +3,10 @@
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.
 //
+// A dry run (`?dry_run=true`, docs/reference/http-api.md "Dry run") skips the
+// key: its job decides and stores nothing, and its answer comes back as the
+// job's return value.
+//
 // Only final answers are remembered for a key: a retryable answer (409
 // pending_operation, 5xx) or a job that failed for good moves the key to a new
 // job on the next retry, so the same key can still succeed later.
@@ -13,10 +17,13 @@ import { planHash } from '../shared/domain/plan-hash.js';
 import { certainlyNotSent, REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/dependency-errors.js';
 import { AppError, ERROR_TABLE } from '../shared/errors.js';
 import {
-  stageJobOptions, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
+  dryRunJobOptions, stageJobOptions, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
 } from '../shared/queue/stage-jobs.js';
 import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
+import { stagingQuerySchema, type StagingQuery } from '../shared/schemas/staging-query.js';
+import { compile } from '../shared/schemas/validator.js';
+import { queryObject } from './query-string.js';
 import { locals } from './context.js';
 import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
@@ -38,6 +45,19 @@ export function isFinal(answer: StageAnswer): boolean {
   return answer.outcome !== 'refused' || (!ERROR_TABLE[answer.code].retryable && answer.code !== 'job_failed');
 }
 
+const validateStagingQuery = compile<StagingQuery>(stagingQuerySchema, '/query');
+
+/**
+ * Whether a staging call is a dry run: every `*.stage` operation takes only
+ * `dry_run` (`true`|`false`) in its query; review and apply calls read no query.
+ */
+function dryRunOf(operation: StageOperation, query: unknown): boolean {
+  if (!operation.endsWith('.stage')) return false;
+  const checked = validateStagingQuery(queryObject(query, []));
+  if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
+  return checked.value.dry_run === 'true';
+}
+
 export async function runStage<Op extends StageOperation>(deps: StageDeps, res: Response, operation: Op, input: StageJobInputs[Op]): Promise<void> {
   const req = res.req;
   const l = locals(res);
@@ -51,6 +71,11 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
     idempotency_key: key, may_review: auth.scopes.includes('staged:approve'), input,
   });
 
+  if (dryRunOf(operation, req.query)) {
+    // No key is needed, and one given is neither checked nor recorded: a dry run is safe to repeat.
+    await runJob(deps, res, operation, { ...job(l.requestId), idempotency_key: null, dry_run: true }, newJobId(), wait.ms, false);
+    return;
+  }
   if (key === null) {
     const jobId = newJobId();
     await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
@@ -99,7 +124,8 @@ async function runJob<Op extends StageOperation>(
   let job: Job<AnyStageJobData, StageJobReturn>;
   try {
     // TypeScript cannot see that one operation's data is a member of the union the queue holds.
-    job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...deps.jobOptions, jobId }), REDIS_DEADLINE_MS, 'Redis');
+    const options = data.dry_run ? dryRunJobOptions(deps.jobOptions) : deps.jobOptions;
+    job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...options, jobId }), REDIS_DEADLINE_MS, 'Redis');
   } catch (err) {
     watch?.stop();
     // The add may have reached Redis (no answer in time, a connection lost mid-command): say so, never "nothing was done".
@@ -117,13 +143,20 @@ async function runJob<Op extends StageOperation>(
     if (unreachableDependency(err) !== 'Redis') throw err;
     waited = { state: 'pending' };
   }
-  const answer = await storedAnswer(deps, data.org_id, jobId, waited, replay);
+  // A dry run's answer is its return value (nothing is stored); one that failed for good has none.
+  const answer = data.dry_run ? dryRunAnswer(data, jobId, waited) : await storedAnswer(deps, data.org_id, jobId, waited, replay);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
   }
   if (replay) res.setHeader('Idempotent-Replayed', 'true');
   send(res, stageAnswerToHttp(answer, data.request_id));
+}
+
+function dryRunAnswer(data: StageJobData, jobId: string, waited: JobWait<StageJobReturn>): StageAnswer | null {
+  if (waited.state === 'completed') return waited.value?.answer ?? null;
+  if (waited.state === 'failed') return { operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } };
+  return null;
 }
 
 /**

@@ -49,6 +49,10 @@ export const WARNING_TABLE = {
     when: 'A statement file holds statements of other accounts too; they are left out and listed.',
     message: (d) => `${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s) of other accounts were left out.`,
   },
+  pending_operation: {
+    when: 'A dry run met pending operations holding its scope: a real staging now would answer 409 `pending_operation` (or `already_staged` for the very same plan); the plan is still computed.',
+    message: (d) => `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold this scope; staging now would meet them.`,
+  },
 } satisfies Record<string, WarningSpec>;
 
 export type WarningCode = keyof typeof WARNING_TABLE;

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { PendingHolder } from '../shared/domain/scope.js';
 import type { Logger } from '../shared/logger.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
@@ -20,6 +21,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    * saveJobResult, and a rerun of a job answered `staged` records them again.
    */
   writes: Promise<void>[];
+  /**
+   * A dry run only (worker/operation/commit-decision.ts): the live holders of
+   * its scope met while deciding, hidden from the rule and answered as the
+   * warning `pending_operation`.
+   */
+  seenHolders?: PendingHolder[];
 }
 
 export interface WorkerJobSettings {

@@ -50,6 +50,8 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
     const writes: Promise<void>[] = [];
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
+      // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md "Dry run").
+      if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
       // the job's last writes (ctx.writes) go out in the same round trip.
       const [first] = await Promise.all([
@@ -64,7 +66,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
     // Only a job started before can have one: the first start skips the read (a store round trip per job).
     const rerun = isRerun(job);
-    const stored = rerun ? await findJobResult(db, data.org_id, jobId) : null;
+    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
     // (worker/operation/staging-job.ts); its answer, stored already, stands.

@@ -2,7 +2,7 @@
 // its wait. 202 while pending; once done, the operation's own envelope, as the
 // original request would have had it. Only the actor who started the job sees
 // it; anyone else gets 404. The answer is always the stored one (job_results):
-// BullMQ's return value is only a pointer to it.
+// BullMQ's return value is only a pointer to it, but for a dry run, which stores nothing.
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
@@ -38,7 +38,11 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>)
     const job = await within(queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
     const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');
-    if (state === 'failed') {
+    // A dry run stores no answer: once done, it is the job's return value (docs/reference/http-api.md "Dry run").
+    const dryRun = state === 'completed' && job.data.dry_run ? job.returnvalue?.answer : undefined;
+    if (dryRun) {
+      send(res, stageAnswerToHttp(dryRun, job.data.request_id));
+    } else if (state === 'failed') {
       // Failed for good without an answer stored (its worker died on the last attempt): final, not to be polled again.
       send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('job_failed', { details: { job_id: jobId } })));
     } else {

@@ -22,6 +22,8 @@ import {
 import {
   jobIdSchema, pendingResultSchema, reconcileResultSchema, repairResultSchema, repairStagedResultSchema, reversalResultSchema,
 } from '../schemas/staging-results.js';
+import { orDryRun, reconcileDryRunSchema, repairDryRunSchema, reversalDryRunSchema } from '../schemas/staging-results.js';
+import { stagingQuerySchema } from '../schemas/staging-query.js';
 import { whoamiSchema } from '../schemas/whoami.js';
 import {
   deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
@@ -69,6 +71,8 @@ const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_
 /** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
+/** The 200 of a dry run (docs/reference/http-api.md "Dry run"), beside each staging call's own 200. */
+const DRY_RUN_200 = 'With `?dry_run=true`: `data.dry_run` true, the plan, its hash and summary a staging would have; nothing is stored.';
 const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
 const PENDING: SuccessAnswer = {
   description: 'The job outlived the wait; it goes on. Poll the `Location` (GET /api/v1/cli/jobs/{job_id}) or retry with the same Idempotency-Key.',
@@ -125,10 +129,11 @@ export const API_ROUTES: RouteContract[] = [
     description: 'Checks a bank statement against the account\'s transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.',
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
+    query: stagingQuerySchema,
     body: { schema: reconcileStageRequestSchema, required: true },
     staging: true,
     success: {
-      200: { description: 'The very same plan was already pending for this account: that operation, with the warning `already_staged`.', data: reconcileResultSchema, headers: STAGED_HEADERS },
+      200: { description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(reconcileResultSchema, reconcileDryRunSchema), headers: STAGED_HEADERS },
       201: { description: 'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.', data: reconcileResultSchema, headers: STAGED_HEADERS },
       202: PENDING,
     },
@@ -143,10 +148,11 @@ export const API_ROUTES: RouteContract[] = [
     description: 'Re-links one counterparty\'s bank transactions on one account to its open ledger entries, oldest first, and stages the difference for review.',
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
+    query: stagingQuerySchema,
     body: { schema: linkRepairStageRequestSchema, required: true },
     staging: true,
     success: {
-      200: { description: '`noop` (the links already follow FIFO), `blocked` (see `blockers`; nothing staged), or the very same plan already pending (`staged`, warning `already_staged`).', data: repairResultSchema, headers: STAGED_HEADERS },
+      200: { description: `\`noop\` (the links already follow FIFO), \`blocked\` (see \`blockers\`; nothing staged), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`, data: orDryRun(repairResultSchema, repairDryRunSchema), headers: STAGED_HEADERS },
       201: { description: 'A new staged operation (its URL in `Location`).', data: repairStagedResultSchema, headers: STAGED_HEADERS },
       202: PENDING,
     },
@@ -162,10 +168,11 @@ export const API_ROUTES: RouteContract[] = [
     tags: ['staging'],
     auth: { scope: 'ledger:stage' },
     pathParams: { schema: reversalStageParamsSchema },
+    query: stagingQuerySchema,
     body: { schema: reversalStageRequestSchema, required: false },
     staging: true,
     success: {
-      200: { description: 'The very same plan was already pending for this entry: that operation, with the warning `already_staged`.', data: reversalResultSchema, headers: STAGED_HEADERS },
+      200: { description: `The very same plan was already pending for this entry: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(reversalResultSchema, reversalDryRunSchema), headers: STAGED_HEADERS },
       201: { description: 'A new staged operation (its URL in `Location`).', data: reversalResultSchema, headers: STAGED_HEADERS },
       202: PENDING,
     },

@@ -44,6 +44,11 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
   /** The caller holds `staged:approve`: it may be answered with another actor's pending operation (docs/reference/http-api.md, pending conflicts). */
   may_review: boolean;
   input: StageJobInputs[Op];
+  /**
+   * A dry run (`?dry_run=true`, docs/reference/http-api.md "Dry run"): decide as a
+   * real staging would, store nothing, take no lock. Absent on every other job.
+   */
+  dry_run?: boolean;
 }
 
 /** Job data narrowed by its operation: `switch (data.operation)` narrows `data.input`. */
@@ -61,10 +66,12 @@ export interface StageJobReturn {
   /** The staged operation a staged answer names: the API reads it beside the stored answer, not after it. */
   staged_operation_id?: string;
   /**
-   * The stored answer, plan included, when its JSON is at most
-   * CARRIED_ANSWER_MAX_CHARS and it is the one stored (this attempt's write
-   * was the first, or it was read back): the waiting request answers it
-   * without reading the store (docs/design/performance.md "Round trip").
+   * A dry run's answer itself: a dry run stores nothing (no job_results), so
+   * its small answer rides here. Any other job's: the stored answer, plan
+   * included, when its JSON is at most CARRIED_ANSWER_MAX_CHARS and it is the
+   * one stored (this attempt's write was the first, or it was read back): the
+   * waiting request answers it without reading the store
+   * (docs/design/performance.md "Round trip").
    */
   answer?: StageAnswer;
 }
@@ -86,6 +93,14 @@ export function stageJobOptions(config: { stageJobAttempts: number; stageJobBack
     removeOnComplete: { age: 24 * 3600, count: 100_000 },
     removeOnFail: { age: 24 * 3600 },
   } as const;
+}
+
+/**
+ * A dry run's job: one attempt's answer is all it is for, and nothing reads
+ * it once its caller (or a poll of its job id) has had it: kept an hour.
+ */
+export function dryRunJobOptions(options: ReturnType<typeof stageJobOptions>) {
+  return { ...options, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } } as const;
 }
 
 /**

@@ -2,6 +2,7 @@
 // "The HTTP API"; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
 // and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
+import { warningSchema } from './envelope.js';
 
 const str = { type: 'string' } as const;
 const date = { type: 'string', format: 'date' } as const;
@@ -105,6 +106,28 @@ export const repairResultSchema = {
     object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
   ],
 } as const;
+
+// --- a dry run (docs/reference/http-api.md "Dry run") ---------------------
+
+/** A dry run's `data`: the decision a staging would reach, with its plan, and nothing stored. */
+export function dryRunResultSchema(title: string, plan: object, extra: Record<string, object> = {}): object {
+  return object({
+    dry_run: { const: true },
+    outcome: { enum: ['staged', 'noop', 'blocked'], description: 'What a staging now would answer: `staged` (a plan to stage), `noop` (nothing to change), `blocked`.' },
+    ...extra,
+    plan: { anyOf: [plan, { type: 'null' }] },
+    plan_hash: { anyOf: [planHash, { type: 'null' }], description: 'With unchanged books, the `plan_hash` the real staging will have.' },
+    summary: { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'The summary the staged operation would show (null without a plan).' },
+    warnings: { type: 'array', items: warningSchema, description: 'The warnings of the answer, the same as the envelope\'s: those of the plan, and `pending_operation` when pending operations hold the scope.' },
+  }, undefined, { title });
+}
+
+export const reversalDryRunSchema = dryRunResultSchema('ReversalDryRunResult', reversalPlanSchema);
+export const reconcileDryRunSchema = dryRunResultSchema('ReconcileDryRunResult', reconcilePlanSchema);
+export const repairDryRunSchema = dryRunResultSchema('RepairDryRunResult', repairPlanSchema, { blockers });
+
+/** A staging call's 200 `data`: its own result, or (with `?dry_run=true`) a dry run's. */
+export const orDryRun = (result: object, dryRun: object): object => ({ oneOf: [result, dryRun] });
 
 // --- a call that outlived its wait (202) --------------------------------
 

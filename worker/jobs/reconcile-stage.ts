@@ -5,15 +5,15 @@
 import { compareIds } from '../../shared/domain/books.js';
 import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
 import { findAccount, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
-import { liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
+import { lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
-import { operationIdFor } from '../operation/commit-decision.js';
+import { scopeHolders } from '../operation/commit-decision.js';
 import { stagingJob } from '../operation/staging-job.js';
 
 type Op = 'bank_reconcile.stage';
 
 async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org'>> {
-  const { db, data, now } = ctx;
+  const { db, data } = ctx;
   const { input, org_id: orgId } = data;
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
   const account = await findAccount(db, orgId, input.bank_account_id);
@@ -23,7 +23,7 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
     ? await Promise.all([
         findTransactionsByIds(db, orgId, requestedIds),
         findUnreconciledThrough(db, orgId, account.id, input.statement.end_date),
-        liveHolders(db, orgId, keys, now, operationIdFor(ctx)),
+        scopeHolders(ctx, keys),
       ])
     : [[], [], []];
   const ownIds = account ? transactions.filter((t) => t.bank_account_id === account.id).map((t) => t.id) : [];

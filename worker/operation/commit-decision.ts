@@ -3,16 +3,20 @@
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after
 // a crash finds its own locks and its own operation instead of creating a
-// second one.
+// second one. A dry run (docs/reference/http-api.md "Dry run") branches here:
+// the same decision is answered with its plan, nothing is written and no
+// lock is taken; the holders of its scope become a warning.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
-import { pendingDecision } from '../../shared/domain/scope.js';
+import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
+import { compareIds } from '../../shared/domain/books.js';
+import { stagedSummary } from '../../shared/domain/staged-summary.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordTransition } from '../../shared/storage/audit-events.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { eventView } from '../../shared/storage/events.js';
-import { claimLocks, liveHoldersAmong } from '../../shared/storage/plan-locks.js';
+import { claimLocks, liveHolders, liveHoldersAmong, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
@@ -25,8 +29,21 @@ export function operationIdFor(ctx: JobContext): string {
 /** How often a claim is retried when every holder it met turned out dead (and was cleared). */
 const LOCK_ATTEMPTS = 3;
 
+/**
+ * The live pending operations holding `keys`, for a kind's pending gate. A
+ * dry run's rule must see the plan a staging would make were the scope free:
+ * there the holders are kept aside for the warning and the rule sees none.
+ */
+export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
+  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
+  if (!ctx.data.dry_run) return holders;
+  (ctx.seenHolders ??= []).push(...holders);
+  return [];
+}
+
 export async function commitDecision<Plan>(ctx: JobContext, kind: StagedKind, decision: Decision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
   const operation = ctx.data.operation;
+  if (ctx.data.dry_run) return dryRunAnswer(ctx, kind, decision, resultFields);
   switch (decision.outcome) {
     case 'refused':
       return { operation, outcome: 'refused', code: decision.code, details: decision.details };
@@ -39,6 +56,56 @@ export async function commitDecision<Plan>(ctx: JobContext, kind: StagedKind, de
     case 'staged':
       return stage(ctx, kind, decision, resultFields);
   }
+}
+
+/**
+ * What a staging would answer, as a dry run: refusals as they are; any plan
+ * with its hash and summary, and the warning `pending_operation` naming the
+ * live holders of its scope (those its rule met, and those its locks would
+ * meet). Nothing is written: no operation, no lock, no event.
+ */
+async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: Decision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+  const { db, data, now } = ctx;
+  const holders = [...(ctx.seenHolders ?? [])];
+  let outcome: 'staged' | 'noop' | 'blocked';
+  let plan: unknown = null;
+  let hash: string | null = null;
+  let warnings: Warning[];
+  switch (decision.outcome) {
+    case 'refused':
+      return { operation: data.operation, outcome: 'refused', code: decision.code, details: decision.details };
+    case 'blocked':
+      ({ outcome, warnings } = decision);
+      break;
+    case 'noop':
+      ({ outcome, plan, plan_hash: hash, warnings } = decision);
+      break;
+    case 'staged':
+      ({ outcome, plan, plan_hash: hash, warnings } = decision);
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now)));
+      break;
+    case 'existing': {
+      // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
+      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
+      if (!doc) return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [decision.staged_operation_id] } };
+      outcome = 'staged';
+      plan = doc.plan;
+      hash = doc.plan_hash;
+      warnings = doc.warnings;
+      holders.push({ staged_operation_id: doc._id, scope_key: doc.scope_key, plan_hash: doc.plan_hash });
+      break;
+    }
+  }
+  const ids = [...new Set(holders.map((h) => h.staged_operation_id))].sort(compareIds);
+  const all = ids.length > 0 ? [...warnings, warning('pending_operation', { staged_operation_ids: ids })] : warnings;
+  const summary = plan === null ? null : stagedSummary(kind, plan);
+  ctx.log.info({ outcome, holders: ids.length }, 'dry run answered');
+  return {
+    operation: data.operation,
+    outcome: 'dry_run',
+    data: { dry_run: true, outcome, ...resultFields, plan, plan_hash: hash, summary, warnings: all },
+    warnings: all,
+  };
 }
 
 async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {

@@ -9,9 +9,8 @@ import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { JobContext } from '../job-context.js';
-import { liveHolders } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
-import { commitDecision, operationIdFor, writtenAnswer } from './commit-decision.js';
+import { commitDecision, operationIdFor, scopeHolders, writtenAnswer } from './commit-decision.js';
 import { crashIf } from '../test-faults.js';
 
 export interface StagingJob<Op extends StageOperation, Books, Plan> {
@@ -49,7 +48,8 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
     // reads decide nothing, so reading the scope of a job that turns out
     // answered (or of an org that is gone) costs only the reads.
     const [written, org, books] = await Promise.all([
-      ctx.rerun ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx)) : null,
+      // A dry run writes no operation: there is none to find.
+      ctx.rerun && !ctx.data.dry_run ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx)) : null,
       findOrg(ctx.db, ctx.data.org_id),
       job.load(ctx),
     ]);
@@ -60,7 +60,8 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
     const loadedMs = Date.now() - started;
     let decision = job.decide(books, org, ctx);
     if (job.pendingGate && decision.outcome !== 'staged') {
-      const holders = await liveHolders(ctx.db, ctx.data.org_id, job.pendingGate.keys(books, ctx), ctx.now, operationIdFor(ctx));
+      // A dry run sees none here (scopeHolders keeps them for its warning) and decides on the free scope.
+      const holders = await scopeHolders(ctx, job.pendingGate.keys(books, ctx));
       if (holders.length > 0) decision = job.decide(job.pendingGate.withHolders(books, holders), org, ctx);
     }
     ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
