@@ -201,7 +201,7 @@ describe('agent retries converge', () => {
     const answer = await call<LinkRepairData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
       token, body: { bank_account_id: account, counterparty_id: 'cp_big', as_of: '2026-12-31' }, headers: { 'idempotency-key': `big-${books.uid}`, prefer: 'wait=120' },
     });
-    expect(answer.status).to.equal(201);
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     expect(answer.body.data.plan.actions.length).to.be.at.least(5000);
     const jobId = (await s.db.collection('idempotency_keys').findOne({ request_id: answer.body.request_id }))!.job_id as string;
     const redis = new Redis(s.config.redisUrl);
