@@ -144,7 +144,7 @@ async function runJob<Op extends StageOperation>(
     waited = { state: 'pending' };
   }
   // A dry run's answer is its return value (nothing is stored); one that failed for good has none.
-  const answer = data.dry_run ? dryRunAnswer(data, jobId, waited) : await storedAnswer(deps, data.org_id, jobId, waited);
+  const answer = data.dry_run ? dryRunAnswer(data, jobId, waited) : await storedAnswer(deps, data.org_id, jobId, waited, replay);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -162,10 +162,13 @@ function dryRunAnswer(data: StageJobData, jobId: string, waited: JobWait<StageJo
 /**
  * The job's stored answer once it finished; null while it is still pending.
  * Completed or failed: the worker stored the answer (job_results) before
- * BullMQ heard. Pending: the job may also be gone from BullMQ (retention)
+ * BullMQ heard; a small one came with the job's return value. Pending: the job may also be gone from BullMQ (retention)
  * with its answer stored.
  */
-async function storedAnswer(deps: StageDeps, orgId: string, jobId: string, waited: JobWait<StageJobReturn>): Promise<StageAnswer | null> {
+async function storedAnswer(deps: StageDeps, orgId: string, jobId: string, waited: JobWait<StageJobReturn>, replay: boolean): Promise<StageAnswer | null> {
+  // The job carried its stored answer (a small one, first write won: StageJobReturn): no store read.
+  // A replay joining a running job still reads the store.
+  if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId) return waited.value.answer;
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
   return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
 }

@@ -18,7 +18,7 @@ async function withMongo<T>(fn: (mongo: Mongo) => Promise<T>): Promise<T> {
   if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url)) throw new UsageError('MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run services -- start`)');
   const mongo = await connectMongo(url);
   try {
-    await ensureIndexes(mongo.db);
+    await ensureIndexes(mongo.db, { postgresUrl: process.env.FERRETDB_POSTGRES_URL || undefined });
     return await fn(mongo);
   } finally {
     await mongo.client.close();

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   if (await findOrg(mongo.db, ORG)) {
     loaded = 'kept from an earlier run';
   } else {
-    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
+    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }), { postgresUrl: urls.postgresUrl });
     if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
     loaded = `just loaded: ${imported.counts.ledger_entries?.inserted ?? 0} entries, ${imported.counts.bank_transactions?.inserted ?? 0} bank transactions, ${imported.counts.inbox_documents?.inserted ?? 0} inbox documents`;
   }

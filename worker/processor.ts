@@ -7,8 +7,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
 import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { AnyStageJobData, StageAnswer, StageJobReturn } from '../shared/queue/stage-jobs.js';
-import { findJobResult, saveJobResult } from '../shared/storage/job-results.js';
+import { CARRIED_ANSWER_MAX_CHARS, type AnyStageJobData, type StageAnswer, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import { carriedAnswer, findJobResult, saveJobResult } from '../shared/storage/job-results.js';
 import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
@@ -57,15 +57,16 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const writes: Promise<void>[] = [];
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
       // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md "Dry run").
-      if (data.dry_run) return { ...jobReturn(jobId, answer), answer };
+      if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
       // the job's last writes (ctx.writes) go out in the same round trip.
-      await Promise.all([
+      const [first] = await Promise.all([
         saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
         ...writes.splice(0),
       ]);
       crashIf('stage:crash-before-complete');
-      return jobReturn(jobId, answer);
+      // Another attempt's answer stored first: it stands, and the API reads it.
+      return jobReturn(jobId, answer, first === true);
     };
     const started = Date.now();
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
@@ -77,7 +78,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     // (worker/operation/staging-job.ts); its answer, stored already, stands.
     if (stored && !(stored.answer.outcome === 'staged' && stored.answer.created)) {
       log.info({ outcome: stored.answer.outcome }, 'job already answered');
-      return jobReturn(jobId, stored.answer);
+      return jobReturn(jobId, stored.answer, true);
     }
     log.info('job started');
     try {
@@ -112,8 +113,10 @@ function isRerun(job: Job): boolean {
 }
 
 /** BullMQ's small return value: a pointer to the stored answer, and the operation a staged one names. */
-function jobReturn(jobId: string, answer: StageAnswer): StageJobReturn {
-  return answer.outcome === 'staged'
+function jobReturn(jobId: string, answer: StageAnswer, isStored: boolean): StageJobReturn {
+  const pointer: StageJobReturn = answer.outcome === 'staged'
     ? { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: answer.staged_operation_id }
     : { job_result_id: jobId, outcome: answer.outcome };
+  const carried = isStored ? carriedAnswer(answer, CARRIED_ANSWER_MAX_CHARS) : null;
+  return carried ? { ...pointer, answer: carried } : pointer;
 }

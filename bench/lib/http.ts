@@ -19,6 +19,8 @@ export async function call(baseUrl: string, token: string, method: 'GET' | 'POST
 export const reversePath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`;
 export const repairPath = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 export const duplicatesPath = '/api/v1/cli/bookkeeping/inbox/duplicates';
+export const entryPath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}`;
+export const transactionsPagePath = '/api/v1/cli/bank-transactions?limit=50';
 
 /** Throw unless the staging call answered a staged operation. */
 export function expectStaged(c: Call, what: string): void {

@@ -1,11 +1,12 @@
-// Mixed load: 50 concurrent clients × 20 calls, a third each duplicate
-// overview page, reversal stage and link repair stage, over two 2,000-size
-// demo orgs (fresh ones each run).
+// Mixed load: 50 concurrent clients × 20 calls, a quarter each duplicate
+// overview page, reversal stage, link repair stage and book read (an entry
+// by id or a page of transactions, in turn), over two 2,000-size demo orgs
+// (fresh ones each run).
 //
-// BENCH_MIX_KINDS=duplicates,reverse,repair (default: all three) keeps only
+// BENCH_MIX_KINDS=duplicates,reverse,repair,books (default: all four) keeps only
 // some kinds, each client taking them in turn: the CPU split of a one-kind
 // run is what that kind costs per request (the profile behind bench/README.md).
-import { call, duplicatesPath, repairPath, reversePath } from '../lib/http.js';
+import { call, duplicatesPath, entryPath, repairPath, reversePath, transactionsPagePath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
 import { quantile, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
@@ -14,11 +15,11 @@ export interface MixedLoadResult { rps: number; p50_ms: number; p99_ms: number; 
 
 interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
 
-const KINDS = ['duplicates', 'reverse', 'repair'] as const;
+const KINDS = ['duplicates', 'reverse', 'repair', 'books'] as const;
 
 function mixKinds(): number[] {
   const wanted = (process.env.BENCH_MIX_KINDS ?? '').split(',').filter(Boolean);
-  if (wanted.length === 0) return [0, 1, 2];
+  if (wanted.length === 0) return KINDS.map((_, i) => i);
   return wanted.map((name) => {
     const i = (KINDS as readonly string[]).indexOf(name);
     if (i < 0) throw new Error(`BENCH_MIX_KINDS: ${name} is none of ${KINDS.join(', ')}`);
@@ -52,7 +53,9 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
           ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)
           : kind === 1
             ? await call(env.baseUrl, org.token, 'POST', reversePath(org.entries[n % org.entries.length]!), { reason: 'bench' })
-            : await call(env.baseUrl, org.token, 'POST', repairPath, { bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id, counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id });
+            : kind === 2
+              ? await call(env.baseUrl, org.token, 'POST', repairPath, { bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id, counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id })
+              : await call(env.baseUrl, org.token, 'GET', n % 2 === 0 ? entryPath(org.entries[n % org.entries.length]!) : transactionsPagePath);
         times.push(c.ms);
         if (c.status >= 500) errors5xx += 1;
         else if (c.status >= 300 && c.status !== 409) other += 1;

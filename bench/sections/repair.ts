@@ -9,7 +9,11 @@ import { timePlan } from '../lib/plan-timing.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
-export interface RepairResult { job_ms: Record<string, number | null>; growth_1k_to_100k: number | null; plan_100k_ms: number | null }
+export interface RepairResult {
+  job_ms: Record<string, number | null>; growth_1k_to_100k: number | null; plan_100k_ms: number | null;
+  /** Filled in by the worker-scaling section, whose jobs are 10k-scope repairs (bench/run.ts). */
+  store_cpu_s_10k_scope: number | null;
+}
 
 /** Scopes this close in size count as the same size: a demo org has only a few of any one size. */
 const SIZE_BAND = 1;
@@ -66,6 +70,7 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
     job_ms: jobMs,
     growth_1k_to_100k: sizes.includes(1000) && sizes.includes(100_000) && first && last ? round(jobMs['100000']! / jobMs['1000']!) : null,
     plan_100k_ms: plan.wall_ms,
+    store_cpu_s_10k_scope: null,
   };
 }
 

@@ -6,6 +6,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Db } from 'mongodb';
 import { call, expectStaged, reversePath } from '../lib/http.js';
 import { loadDemoOrg, reversibleEntries, tokenFor } from '../lib/data.js';
+import type { CpuSplit } from '../lib/cpu-split.js';
 import type { Scale } from '../lib/scale.js';
 import { median, quantile, round, timed } from '../lib/stats.js';
 
@@ -15,6 +16,8 @@ export interface BenchEnv {
   db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; scale: Scale; log: (line: string) => void;
   /** Runs the measured part of a section and adds where its CPU went to the run's split under `label` (bench/lib/cpu-split.ts). */
   profile: <T>(label: string, run: () => Promise<T>) => Promise<T>;
+  /** Where the CPU went under `label` so far (summed over its profiles). */
+  split: (label: string) => CpuSplit | undefined;
 }
 
 const CLIENTS = 8;

@@ -1,18 +1,28 @@
-// Worker scaling: jobs/s of CPU-bound link repair jobs (a scope of 10k
-// transactions each) with one and with two worker processes. The jobs go
-// straight onto the stage queue: this measures the workers, not the API.
-// After the first job stages the plan, every later one plans the same scope
-// again and answers that operation (`existing`): the same work each time.
+// Worker scaling: jobs/s of link repair jobs (a scope of 10k transactions
+// each) with one and with two worker processes. The jobs go straight onto the
+// stage queue: this measures the workers, not the API. After the first job
+// stages the plan, every later one plans the same scope again and answers
+// that operation (`existing`): the same work each time. On one machine these
+// jobs are bound by the store (FerretDB), so a second row, `cpu_bound_ratio`,
+// is the same ratio for the worker's own part alone: pure repair plans of a
+// 10k-transaction scope in one and in two threads (issue #31 item 6).
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { load } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
-export interface WorkerScalingResult { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number }
+export interface WorkerScalingResult {
+  one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number;
+  /** Pure plans/s with two threads ÷ with one (bench/lib/plan-thread.ts). */
+  cpu_bound_ratio: number;
+  /** Store CPU (FerretDB + PostgreSQL) per 10k-scope job with one worker, in seconds: the figure `repair/store_cpu_s_10k_scope`. */
+  store_cpu_s_per_job: number | null;
+}
 
 export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWorkers: (count: number) => Promise<void>): Promise<WorkerScalingResult> {
   const orgId = 'org_ws';
@@ -43,10 +53,37 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     }
     const one = median(rates[1]);
     const two = median(rates[2]);
-    return { one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length };
+    const store = env.split('worker scaling, 1 process');
+    const storeCpu = store ? round((store.cpu_s.ferretdb + store.cpu_s.postgres) / (repeat * scalingJobs)) : null;
+    const planSize = Math.max(100, Math.round(env.scale.planSize / 10));
+    const cpuRates: Record<1 | 2, number[]> = { 1: [], 2: [] };
+    for (let i = 0; i < repeat; i += 1) for (const threads of [1, 2] as const) cpuRates[threads].push(await planRate(threads, planSize, 2 * scalingJobs));
+    const cpuBound = round(median(cpuRates[2]) / median(cpuRates[1]));
+    env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions): ${round(median(cpuRates[1]))} / ${round(median(cpuRates[2]))} plans/s with 1 / 2 threads`);
+    return { one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length, cpu_bound_ratio: cpuBound, store_cpu_s_per_job: storeCpu };
   } finally {
     await setWorkers(1);
     await events.close();
     await queue.close();
+  }
+}
+
+/** Plans per second of `threads` threads each planning `plans` times, timed from when every thread has built its input. */
+async function planRate(threads: number, size: number, plans: number): Promise<number> {
+  const url = new URL('../lib/plan-thread.js', import.meta.url);
+  const workers = Array.from({ length: threads }, () => new Worker(url, { workerData: { size, plans } }));
+  try {
+    const said = (w: Worker, what: string): Promise<void> => new Promise((resolve, reject) => {
+      w.once('error', reject);
+      w.on('message', (m) => { if (m === what) resolve(); });
+    });
+    await Promise.all(workers.map((w) => said(w, 'ready')));
+    const done = workers.map((w) => said(w, 'done'));
+    const start = performance.now();
+    for (const w of workers) w.postMessage('go');
+    await Promise.all(done);
+    return (threads * plans) / ((performance.now() - start) / 1000);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

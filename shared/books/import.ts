@@ -14,6 +14,7 @@ import {
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
+import { refreshPlannerStatistics } from '../storage/planner-statistics.js';
 import { newImportHolder } from '../storage/record-claims.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
@@ -32,7 +33,11 @@ const NULL_DEFAULTS: Partial<Record<BookSection, string[]>> = {
   bank_transactions: ['reconciliation_id'],
 };
 
-export async function importBooks(db: Db, input: unknown): Promise<ImportResult> {
+/**
+ * `options.postgresUrl`: the PostgreSQL database behind FerretDB, for the
+ * ANALYZE after the writes (default: the one ensureIndexes was given for `db`).
+ */
+export async function importBooks(db: Db, input: unknown, options: { postgresUrl?: string | undefined } = {}): Promise<ImportResult> {
   const checked = validateFile(input);
   if (!checked.ok) return { ok: false, errors: checked.errors };
   const file = checked.value;
@@ -57,6 +62,10 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   // bumps it, changed or not, so that re-running an import that died between
   // its writes and this line still makes its writes seen.
   await bumpInboxVersion(db, orgId);
+  // The planner must know the org's new rows before the first staging reads
+  // them (docs/indexes.md "Statistics after an import"); a no-op on MongoDB.
+  const grown = sections.filter(({ section }) => (counts[section]?.inserted ?? 0) > 0).map(({ section }) => section);
+  if (grown.length > 0) await refreshPlannerStatistics(db, grown, options.postgresUrl);
   return { ok: true, org_id: orgId, counts };
 }
 

@@ -60,17 +60,28 @@ export type AnyStageJobData = { [Op in StageOperation]: StageJobData<Op> }[Stage
 
 /**
  * What BullMQ keeps as a job's return value: a pointer to the stored answer
- * (job_results), never the plan. The plan is stored once, in the staged
- * operation; the job hash and the event stream stay small whatever its size.
+ * (job_results), and the answer itself only when it is small. A big plan is
+ * stored once, in the staged operation; the job hash and the event stream
+ * stay small whatever its size.
  */
 export interface StageJobReturn {
   job_result_id: string;
   outcome: StageAnswer['outcome'];
   /** The staged operation a staged answer names: the API reads it beside the stored answer, not after it. */
   staged_operation_id?: string;
-  /** A dry run's answer itself: a dry run stores nothing (no job_results), so its small answer rides here. */
+  /**
+   * A dry run's answer itself: a dry run stores nothing (no job_results), so
+   * its small answer rides here. Any other job's: the stored answer, plan
+   * included, when its JSON is at most CARRIED_ANSWER_MAX_CHARS and it is the
+   * one stored (this attempt's write was the first, or it was read back): the
+   * waiting request answers it without reading the store
+   * (docs/design/performance.md "Round trip").
+   */
   answer?: StageAnswer;
 }
+
+/** The longest answer (JSON characters) a job's return value carries. */
+export const CARRIED_ANSWER_MAX_CHARS = 8192;
 
 /**
  * Retries for unexpected failures (a lost database connection); domain

@@ -7,7 +7,7 @@ import type { Db, Document, Filter } from 'mongodb';
 import type { BankAccount, BankTransaction, InboxDocument, LedgerEntry } from '../domain/books.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedById, findWhereIn } from './where-in.js';
 
 /** Where a page continues: after (key, id) in the list's order. */
 export interface PagePosition { key: string; id: string }
@@ -79,12 +79,12 @@ export async function inboxDocumentsPage(db: Db, orgId: string, status: string |
 }
 
 export async function findInboxDocument(db: Db, orgId: string, id: string): Promise<InboxDocument | null> {
-  const doc = await collections(db).inboxDocuments.findOne({ _id: id, org_id: orgId });
+  const doc = await findOwnedById(db, collections(db).inboxDocuments, orgId, id);
   return doc ? fromStored<InboxDocument>(doc) : null;
 }
 
 export async function findTransaction(db: Db, orgId: string, id: string): Promise<BankTransaction | null> {
-  const doc = await collections(db).bankTransactions.findOne({ _id: id, org_id: orgId });
+  const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id);
   return doc ? fromStored<BankTransaction>(doc) : null;
 }
 

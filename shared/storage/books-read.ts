@@ -4,7 +4,7 @@ import type { Db, Filter } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org } from '../domain/books.js';
 import { collections, type OrgDoc } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedById, findOwnedWhereIn } from './where-in.js';
 
 export async function findOrg(db: Db, orgId: string): Promise<Org | null> {
   const doc = await collections(db).orgs.findOne({ _id: orgId });
@@ -14,12 +14,12 @@ export async function findOrg(db: Db, orgId: string): Promise<Org | null> {
 }
 
 export async function findEntry(db: Db, orgId: string, id: string): Promise<LedgerEntry | null> {
-  const doc = await collections(db).ledgerEntries.findOne({ _id: id, org_id: orgId });
+  const doc = await findOwnedById(db, collections(db).ledgerEntries, orgId, id);
   return doc ? fromStored<LedgerEntry>(doc) : null;
 }
 
 export async function findAccount(db: Db, orgId: string, id: string): Promise<BankAccount | null> {
-  const doc = await collections(db).bankAccounts.findOne({ _id: id, org_id: orgId });
+  const doc = await findOwnedById(db, collections(db).bankAccounts, orgId, id);
   return doc ? fromStored<BankAccount>(doc) : null;
 }
 
@@ -30,17 +30,17 @@ export async function findTransactions(db: Db, orgId: string, filter: Filter<Sto
 
 /** The transactions with these ids (of any account of the org); see where-in.ts for how. */
 export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<BankTransaction[]> {
-  return (await findWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
+  return (await findOwnedWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
 }
 
 /** The entries with these ids; see where-in.ts for how. */
 export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
-  return (await findWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
+  return (await findOwnedWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
 }
 
 /** The links whose `field` is one of `ids` (of these transactions, or to these entries); see where-in.ts for how. */
 export async function findLinks(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
-  return (await findWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
+  return (await findOwnedWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
 }
 
 /**

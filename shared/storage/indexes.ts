@@ -12,6 +12,7 @@ import type { Db, IndexSpecification } from 'mongodb';
 import { isFerretDb } from './where-in.js';
 import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
 import { upgradeOldLocks } from './plan-locks.js';
+import { rememberPostgresUrl } from './planner-statistics.js';
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
@@ -101,6 +102,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     options.logger?.warn({ database: db.databaseName }, 'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)');
     return null;
   }
+  rememberPostgresUrl(db, options.postgresUrl);
   const report = await ensurePostgresGinIndexes(options.postgresUrl, db.databaseName,
     Object.entries(INDEXES).map(([collection, declaration]) => ({ collection, fields: ginFields(declaration) })));
   if (report.created.length > 0 || report.warnings.length > 0) options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN indexes ensured');

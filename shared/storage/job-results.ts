@@ -4,26 +4,31 @@
 // a replay, GET /jobs/{id}) reads that one answer. A staged answer does not
 // copy its plan: the plan is stored once, in the staged operation, and joined
 // back here (it never changes once written).
+import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../contract/staging-answer.js';
 import { collections, type JobResultDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
+import { findOwnedById } from './where-in.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Store the job's answer unless one is stored already (first write wins): a
  * plain insert, its duplicate key the "already stored" (one statement on
- * FerretDB, where an upsert is a read and then an insert).
+ * FerretDB, where an upsert is a read and then an insert). True when this
+ * write stored it.
  */
-export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<void> {
+export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<boolean> {
   const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
   const answer = withoutPlan(doc.answer);
   try {
     await collections(db).jobResults.insertOne({ ...doc, answer, expires_at: expires });
+    return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
+    return false;
   }
 }
 
@@ -34,13 +39,35 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
  */
 export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
-    collections(db).jobResults.findOne({ _id: jobId, org_id: orgId }),
+    findOwnedById(db, collections(db).jobResults, orgId, jobId),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;
   const op = known?._id === doc.answer.staged_operation_id ? known : await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
   if (!op) return null;
-  return { ...doc, answer: { ...doc.answer, data: { ...doc.answer.data, plan: op.plan, plan_hash: op.plan_hash } } };
+  return { ...doc, answer: withPlan(doc.answer, op.plan, op.plan_hash) };
+}
+
+/** A stored staged answer with its operation's plan joined back, as every reader gets it. */
+function withPlan(answer: StageAnswer & { outcome: 'staged' }, plan: unknown, hash: unknown): StageAnswer {
+  return { ...answer, data: { ...answer.data, plan, plan_hash: hash } };
+}
+
+/**
+ * The answer as findJobResult would give it back once stored, for a job's
+ * return value (shared/queue/stage-jobs.ts StageJobReturn): null when its
+ * JSON is longer than `maxChars`, or when it holds anything JSON and BSON
+ * would not both keep as it is (undefined, a Date, NaN), so that what the
+ * API answers from it is byte for byte the stored answer.
+ */
+export function carriedAnswer(answer: StageAnswer, maxChars: number): StageAnswer | null {
+  const json = JSON.stringify(answer);
+  if (json.length > maxChars) return null;
+  const plain = JSON.parse(json) as StageAnswer;
+  if (!isDeepStrictEqual(plain, answer)) return null;
+  if (plain.outcome !== 'staged') return plain;
+  const { plan, plan_hash: hash } = plain.data;
+  return withPlan(withoutPlan(plain) as StageAnswer & { outcome: 'staged' }, plan, hash);
 }
 
 function withoutPlan(answer: StageAnswer): StageAnswer {

@@ -14,7 +14,7 @@ import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedById, findOwnedWhereIn } from './where-in.js';
 
 /** A lock whose operation has not appeared after this long is an orphan. */
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
@@ -32,11 +32,16 @@ export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
 
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
 export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
+  const locks = await findOwnedWhereIn(db, collections(db).scopeLocks, orgId, 'key', keys);
+  return liveHoldersAmong(db, orgId, locks, now, exceptOperationId);
+}
+
+/** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
+export async function liveHoldersAmong(db: Db, orgId: string, locks: readonly ScopeLockDoc[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
   const c = collections(db);
-  const locks = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
-  const ops = await findWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
+  const ops = await findOwnedWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
   const opById = new Map(ops.map((o) => [o._id, o]));
   const holders: PendingHolder[] = [];
   for (const lock of others) {
@@ -61,6 +66,17 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
  * what it took before it. No two racing claims can both lose.
  */
 export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string): Promise<boolean> {
+  return (await claimLocks(db, orgId, claim, operationId, planHash)).acquired;
+}
+
+/**
+ * As acquireLocks; a claim that failed also returns the locks it read on
+ * the claim's keys (before giving its own back), for liveHoldersAmong: a
+ * refused claim reads its keys once, not twice (issue #31 item 5).
+ */
+export async function claimLocks(
+  db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string,
+): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
   const keys = [...lockKeys(orgId, claim)].sort();
   // The orphan timer counts from here: the moment the lock exists.
@@ -70,18 +86,18 @@ export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, 
   }));
   try {
     await c.scopeLocks.insertMany(docs, { ordered: true });
-    return true;
+    return { acquired: true };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const held = await findWhereIn(db, c.scopeLocks, orgId, 'key', keys, { staged_operation_id: 1 });
-  if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return true;
+  const held = await findOwnedWhereIn(db, c.scopeLocks, orgId, 'key', keys);
+  if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return { acquired: true };
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
-  if (!(await c.stagedOperations.findOne({ _id: operationId, org_id: orgId }, { projection: { _id: 1 } }))) {
+  if (!(await findOwnedById(db, c.stagedOperations, orgId, operationId, { _id: 1 }))) {
     await releaseLocks(db, orgId, operationId);
   }
-  return false;
+  return { acquired: false, locks: held };
 }
 
 /** Every lock the operation holds; each matched document's `_id` names the operation, so the delete removes only its own. */

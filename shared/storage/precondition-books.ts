@@ -8,18 +8,18 @@ import { preconditionKey } from '../domain/preconditions.js';
 import type { VersionedInboxDocument } from '../domain/inbox-resolve-plan.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedWhereIn } from './where-in.js';
 
 export async function loadPreconditionBooks(db: Db, orgId: string, preconditions: readonly Precondition[]): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
   const c = collections(db);
   const idsOf = (collection: Precondition['collection']) => [...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id))];
   const documentIds = idsOf('inbox_documents');
   const [entries, accounts, transactions, links, documents] = await Promise.all([
-    findWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
-    findWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
-    findWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
-    findWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
-    documentIds.length === 0 ? Promise.resolve([]) : findWhereIn(db, c.inboxDocuments, orgId, '_id', documentIds),
+    findOwnedWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
+    findOwnedWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
+    findOwnedWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
+    findOwnedWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
+    documentIds.length === 0 ? Promise.resolve([]) : findOwnedWhereIn(db, c.inboxDocuments, orgId, '_id', documentIds),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { findWhereIn } from './where-in.js';
+import { findOwnedWhereIn } from './where-in.js';
 
 export interface RecordClaimDoc {
   _id: string;
@@ -72,7 +72,7 @@ export async function claimVersions(db: Db, orgId: string, collection: string, w
   }
   const held = new Set(wanted.map((w) => w.id));
   if (refused.size === 0) return held;
-  const existing = await findWhereIn(db, claims(db), orgId, '_id', [...refused]);
+  const existing = await findOwnedWhereIn(db, claims(db), orgId, '_id', [...refused]);
   const byId = new Map(existing.map((c) => [c._id, c]));
   for (const [i, doc] of docs.entries()) {
     if (!refused.has(doc._id)) continue;
@@ -93,7 +93,7 @@ export async function claimVersion(db: Db, orgId: string, collection: string, id
 
 /** Of `ids` in `collection`, the highest version ever claimed, by id (absent: never claimed). */
 export async function highestClaimedVersions(db: Db, orgId: string, collection: string, ids: readonly string[]): Promise<Map<string, number>> {
-  const found = await findWhereIn(db, claims(db), orgId, 'record', ids.map((id) => `${collection}/${id}`), { record: 1, version: 1 });
+  const found = await findOwnedWhereIn(db, claims(db), orgId, 'record', ids.map((id) => `${collection}/${id}`), { record: 1, version: 1 });
   const out = new Map<string, number>();
   for (const c of found) {
     const id = c.record.slice(collection.length + 1);

@@ -120,15 +120,17 @@ async function orgPass(
 }
 
 /**
- * The org's documents whose `field` is one of `values`. FerretDB: one
- * equality read per value (the only filter it pushes down to an index).
+ * The org's documents whose `field` is one of `values` (a globally unique
+ * id). FerretDB: one equality read per value on the id alone (the only
+ * filter it pushes down to an index; docs/indexes.md "Reads by id alone").
  * MongoDB: `$in` in chunks, which its indexes serve.
  */
 async function findEachEqual<D extends Document & { org_id: string }>(
   db: Db, collection: Collection<D>, orgId: string, field: string, values: readonly string[],
 ): Promise<WithId<D>[]> {
   if (values.length === 0) return [];
-  const where = (condition: unknown) => collection.find({ org_id: orgId, [field]: condition } as Filter<D>).toArray();
-  if (!(await isFerretDb(db))) return readInChunks(values, (chunk) => where({ $in: chunk }));
-  return readEach(values, (value) => where(value));
+  if (!(await isFerretDb(db))) return readInChunks(values, (chunk) => collection.find({ org_id: orgId, [field]: { $in: chunk } } as Filter<D>).toArray());
+  // The id alone, the owner checked here: every field read so is a globally unique id (where-in.ts findOwnedWhereIn).
+  const found = await readEach(values, (value) => collection.find({ [field]: value } as Filter<D>).toArray());
+  return found.filter((doc) => doc.org_id === orgId);
 }

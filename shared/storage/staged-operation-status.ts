@@ -14,6 +14,7 @@ import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
+import { findOwnedById } from './where-in.js';
 
 export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventDoc };
 
@@ -33,7 +34,7 @@ export async function transitionStatus(
   afterClaim?: () => void,
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
-  const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
+  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   if (from === 'staged') await ensureStagedEvent(db, op);
@@ -152,7 +153,7 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
  * renews it; anyone takes it once it lapsed. True when `jobId` holds it.
  */
 export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
+  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, op);
   if (!latest) return false;
@@ -167,7 +168,7 @@ export async function recordApplyProgress(
   let base = lastStep.get(id);
   for (let attempt = 0; attempt < 20; attempt += 1) {
     if (!base) {
-      const op = await collections(db).stagedOperations.findOne({ _id: id, org_id: orgId });
+      const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
       base = op ? (await latestStep(db, op)) ?? undefined : undefined;
     }
     if (!base || base.owner !== jobId) {

@@ -5,7 +5,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shutdownGraceMs } from '../../api/shutdown-grace.js';
 import { loadConfig } from '../../shared/config.js';
-import { stageJobOptions } from '../../shared/queue/stage-jobs.js';
+import { stageJobOptions, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
+import { findJobResult } from '../../shared/storage/job-results.js';
 import { Books } from '../helpers/books.js';
 import type { LinkRepairData, PendingData, ReversalData } from '../helpers/answers.js';
 import { call, poll } from '../helpers/http.js';
@@ -101,7 +102,7 @@ describe('agent retries converge', () => {
 
   it('after a worker crash between writing the operation and finishing the job, one operation; replay, poll and job value agree', async () => {
     const s = await stack();
-    const { entry, token } = await reversibleEntry();
+    const { books, entry, token } = await reversibleEntry();
     const headers = { 'idempotency-key': `crash-${entry}`, prefer: 'wait=0' };
     await s.stopWorker();
     await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'stage:crash-after-write' });
@@ -124,7 +125,33 @@ describe('agent retries converge', () => {
     const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
     try {
       const job = await queue.getJob(pending.body.data.job_id);
-      expect(job?.returnvalue).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged', staged_operation_id: polled.body.data.staged_operation_id });
+      const { answer, ...pointer } = job!.returnvalue as StageJobReturn;
+      expect(pointer).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged', staged_operation_id: polled.body.data.staged_operation_id });
+      // The rerun's write was the first: the answer it carries is the stored one, byte for byte.
+      const stored = await findJobResult(s.db, books.orgId, pending.body.data.job_id);
+      expect(JSON.stringify(answer)).to.equal(JSON.stringify(stored!.answer));
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('a small answer travels with the job\'s return value, byte for byte the answer stored; the response is the stored answer\'s', async () => {
+    const s = await stack();
+    const { books, entry, token } = await reversibleEntry();
+    const staged = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `carried-${entry}` } });
+    expect(staged.status).to.equal(201);
+    const jobId = (await s.db.collection<{ _id: string; job_id: string }>('idempotency_keys').findOne({ job_id: { $exists: true }, org_id: books.orgId }))!.job_id;
+    const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
+    try {
+      const job = await queue.getJob(jobId);
+      const carried = (job!.returnvalue as StageJobReturn).answer;
+      const stored = await findJobResult(s.db, books.orgId, jobId);
+      expect(carried, 'carried answer').to.not.equal(undefined);
+      expect(JSON.stringify(carried)).to.equal(JSON.stringify(stored!.answer));
+      // A replay reads the store and answers the same bytes.
+      const replay = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `carried-${entry}` } });
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(JSON.stringify(replay.body.data)).to.equal(JSON.stringify(staged.body.data));
     } finally {
       await queue.close();
     }
@@ -174,7 +201,7 @@ describe('agent retries converge', () => {
     const answer = await call<LinkRepairData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
       token, body: { bank_account_id: account, counterparty_id: 'cp_big', as_of: '2026-12-31' }, headers: { 'idempotency-key': `big-${books.uid}`, prefer: 'wait=120' },
     });
-    expect(answer.status).to.equal(201);
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     expect(answer.body.data.plan.actions.length).to.be.at.least(5000);
     const jobId = (await s.db.collection('idempotency_keys').findOne({ request_id: answer.body.request_id }))!.job_id as string;
     const redis = new Redis(s.config.redisUrl);

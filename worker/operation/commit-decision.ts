@@ -16,7 +16,8 @@ import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged } from '../../shared/storage/audit-events.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
+import { eventView } from '../../shared/storage/events.js';
+import { acquireLocks, claimLocks, liveHolders, liveHoldersAmong, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
@@ -115,14 +116,16 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   const operationId = operationIdFor(ctx);
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    if (await acquireLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash)) {
+    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
+    if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext));
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields);
     }
-    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
+    // The locks the failed claim read: each key is read once per attempt.
+    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
     // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
     lastSeen = holders.map((h) => h.staged_operation_id);
