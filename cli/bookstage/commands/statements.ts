@@ -34,6 +34,7 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     .requiredOption('--account <bank_account_id>', 'the bank account the statement is for')
     .option('--format <format>', 'auto (default: sniffed), camt053, ofx, mt940 or csv')
     .option('--encoding <name>', 'the file\'s encoding, overriding what it declares (utf-8, latin1, cp1252, …)')
+    .option('--dry-run', 'answer the plan a staging would have; nothing is stored (?dry_run=true)')
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)')
     .option('--wait <seconds>', 'wait up to this long for the plan before answering 202 (Prefer: wait=N)', nonNegative('--wait'))
     .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
@@ -43,6 +44,7 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     const query = new URLSearchParams();
     if (opts.format) query.set('format', opts.format);
     if (opts.encoding) query.set('encoding', opts.encoding);
+    if (opts.dryRun === true) query.set('dry_run', 'true');
     for (const name of CSV_FLAGS) {
       const value = opts[camel(name)];
       if (typeof value === 'string') query.set(name, value);
