@@ -18,7 +18,7 @@ const flag = (snake: string): string => `--${snake.replace(/_/g, '-')}`;
 
 interface Options extends Omit<StagingOptions, 'body'> { account: string; format?: string; encoding?: string; [csv: string]: unknown }
 
-function readFile(file: string, io: Io): Uint8Array {
+function readFile(file: string): Uint8Array {
   try {
     return file === '-' ? readFileSync(0) : readFileSync(file);
   } catch (err) {
@@ -51,7 +51,7 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     }
     const qs = query.toString();
     const path = `/api/v1/cli/bank-accounts/${encodeURIComponent(opts.account)}/statements/import/stage${qs ? `?${qs}` : ''}`;
-    done(await runStaging({ method: 'POST', path, rawBody: readFile(file, io) }, opts, io));
+    done(await runStaging({ method: 'POST', path, rawBody: readFile(file) }, opts, io));
   });
   example(imp,
     'bookstage statements import examples/statements/camt053-001-02.xml --account ba_org_demo_1',
