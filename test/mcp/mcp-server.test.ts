@@ -18,6 +18,7 @@ import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stag
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
+import { stagingQuerySchema } from '../../shared/schemas/staging-query.js';
 import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../../shared/schemas/statement-import-stage.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
@@ -36,15 +37,17 @@ const DEFAULT_TOOLS = [
   'stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal', 'stage_statement_import',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema };
+/** Every staging call's query (the dry run, docs/reference/http-api.md). */
+const DRY_RUN = { dry_run: stagingQuerySchema.properties.dry_run };
 
 /** Each default tool's input schema, written out from the API's schemas for the same call. */
 const EXPECTED_INPUT: Record<string, object> = {
-  stage_bank_reconciliation: { ...reconcileStageRequestSchema, properties: { ...reconcileStageRequestSchema.properties, ...EXTRA } },
-  stage_ledger_link_repair: { ...linkRepairStageRequestSchema, properties: { ...linkRepairStageRequestSchema.properties, ...EXTRA } },
+  stage_bank_reconciliation: { ...reconcileStageRequestSchema, properties: { ...DRY_RUN, ...reconcileStageRequestSchema.properties, ...EXTRA } },
+  stage_ledger_link_repair: { ...linkRepairStageRequestSchema, properties: { ...DRY_RUN, ...linkRepairStageRequestSchema.properties, ...EXTRA } },
   stage_ledger_reversal: {
     ...reversalStageRequestSchema,
     required: ['entry_id'],
-    properties: { entry_id: reversalStageParamsSchema.properties.entry_id, ...reversalStageRequestSchema.properties, ...EXTRA },
+    properties: { entry_id: reversalStageParamsSchema.properties.entry_id, ...DRY_RUN, ...reversalStageRequestSchema.properties, ...EXTRA },
   },
   // The path's account, the query (format, encoding, CSV mapping) and the file as text or base64 (exactly one).
   stage_statement_import: {

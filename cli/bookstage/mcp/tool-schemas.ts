@@ -63,7 +63,8 @@ function withRequestFields(schema: Schema): Schema {
   if (!properties) throw new Error(`a data schema without properties: ${JSON.stringify(schema).slice(0, 200)}`);
   return {
     ...schema,
-    required: [...((schema.required as string[] | undefined) ?? []), 'request_id', 'warnings'],
+    // A dry run's data carries its own `warnings` already: each name once.
+    required: [...new Set([...((schema.required as string[] | undefined) ?? []), 'request_id', 'warnings'])],
     properties: { ...properties, request_id: requestIdSchema, warnings: { type: 'array', items: warningSchema } },
   };
 }
