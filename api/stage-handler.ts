@@ -47,12 +47,17 @@ export function isFinal(answer: StageAnswer): boolean {
 
 const validateStagingQuery = compile<StagingQuery>(stagingQuerySchema, '/query');
 
+/** Staging calls whose route validates a query of its own (with `dry_run` in it) before runStage. */
+const OWN_QUERY: ReadonlySet<StageOperation> = new Set<StageOperation>(['statement_import.stage']);
+
 /**
  * Whether a staging call is a dry run: every `*.stage` operation takes only
  * `dry_run` (`true`|`false`) in its query; review and apply calls read no query.
  */
 function dryRunOf(operation: StageOperation, query: unknown): boolean {
   if (!operation.endsWith('.stage')) return false;
+  // Its route checked its richer query already, `dry_run` included (docs/guide/statement-import.md).
+  if (OWN_QUERY.has(operation)) return (query as { dry_run?: unknown }).dry_run === 'true';
   const checked = validateStagingQuery(queryObject(query, []));
   if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
   return checked.value.dry_run === 'true';

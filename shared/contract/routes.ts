@@ -28,7 +28,7 @@ import { whoamiSchema } from '../schemas/whoami.js';
 import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../schemas/inbox-resolve-stage.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
 import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../schemas/statement-import-stage.js';
-import { statementImportResultSchema } from '../schemas/staging-results.js';
+import { statementImportDryRunSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import {
   deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
   webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
@@ -200,7 +200,7 @@ export const API_ROUTES: RouteContract[] = [
     rawBody: { description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.', limitBytes: STATEMENT_BODY_LIMIT_BYTES },
     staging: true,
     success: {
-      200: { description: '`noop` (every entry is already on the account), or the very same plan already pending (`staged`, warning `already_staged`).', data: statementImportResultSchema, headers: STAGED_HEADERS },
+      200: { description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`, data: orDryRun(statementImportResultSchema, statementImportDryRunSchema), headers: STAGED_HEADERS },
       201: { description: 'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.', data: statementImportResultSchema, headers: STAGED_HEADERS },
       202: PENDING,
     },

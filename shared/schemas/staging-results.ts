@@ -191,3 +191,5 @@ export const statementImportResultSchema = {
     object({ outcome: { const: 'noop' }, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, { title: 'StatementImportNoopResult' }),
   ],
 } as const;
+
+export const statementImportDryRunSchema = dryRunResultSchema('StatementImportDryRunResult', statementImportPlanSchema);

@@ -6,6 +6,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
 import type { StatementFormat } from '../domain/statement-import/model.js';
 import { id } from './common.js';
+import { stagingQuerySchema } from './staging-query.js';
 
 /** The raw body's own limit (other routes keep the 1 MB JSON limit). */
 export const STATEMENT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -28,7 +29,7 @@ export const statementImportQuerySchema = {
   properties: {
     format: { enum: ['auto', 'camt053', 'ofx', 'mt940', 'csv'], description: 'Default `auto`: sniffed from the content.' },
     encoding: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.:-]+$', description: 'Overrides what the file declares (any name iconv-lite knows: `utf-8`, `latin1`, `cp1252`, …).' },
-    dry_run: { enum: ['true', 'false'], description: 'Decide and answer, store nothing.' },
+    dry_run: stagingQuerySchema.properties.dry_run,
     date_column: column, amount_column: column, direction_column: column,
     credit_value: { type: 'string', minLength: 1, maxLength: 50, description: 'The direction column\'s value of a credit (case-insensitive).' },
     debit_column: column, credit_column: column,

@@ -62,7 +62,7 @@ const EXPECTED_INPUT: Record<string, object> = {
       content: { type: 'string', minLength: 1, maxLength: STATEMENT_BODY_LIMIT_BYTES, description: 'The file\'s content as text (sent as UTF-8). For a file in another encoding, use content_base64.' },
       content_base64: { type: 'string', minLength: 1, maxLength: Math.ceil(STATEMENT_BODY_LIMIT_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', description: 'The file\'s bytes, base64-encoded.' },
     },
-    oneOf: [{ required: ['content'] }, { required: ['content_base64'] }],
+    oneOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['content_base64'], properties: { content_base64: { type: 'string' } } }],
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,

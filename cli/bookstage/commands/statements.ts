@@ -18,7 +18,7 @@ const flag = (snake: string): string => `--${snake.replace(/_/g, '-')}`;
 
 interface Options extends Omit<StagingOptions, 'body'> { account: string; format?: string; encoding?: string; [csv: string]: unknown }
 
-function readFile(file: string, io: Io): Uint8Array {
+function readFile(file: string): Uint8Array {
   try {
     return file === '-' ? readFileSync(0) : readFileSync(file);
   } catch (err) {
@@ -34,6 +34,7 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     .requiredOption('--account <bank_account_id>', 'the bank account the statement is for')
     .option('--format <format>', 'auto (default: sniffed), camt053, ofx, mt940 or csv')
     .option('--encoding <name>', 'the file\'s encoding, overriding what it declares (utf-8, latin1, cp1252, …)')
+    .option('--dry-run', 'answer the plan a staging would have; nothing is stored (?dry_run=true)')
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)')
     .option('--wait <seconds>', 'wait up to this long for the plan before answering 202 (Prefer: wait=N)', nonNegative('--wait'))
     .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
@@ -43,13 +44,14 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     const query = new URLSearchParams();
     if (opts.format) query.set('format', opts.format);
     if (opts.encoding) query.set('encoding', opts.encoding);
+    if (opts.dryRun === true) query.set('dry_run', 'true');
     for (const name of CSV_FLAGS) {
       const value = opts[camel(name)];
       if (typeof value === 'string') query.set(name, value);
     }
     const qs = query.toString();
     const path = `/api/v1/cli/bank-accounts/${encodeURIComponent(opts.account)}/statements/import/stage${qs ? `?${qs}` : ''}`;
-    done(await runStaging({ method: 'POST', path, rawBody: readFile(file, io) }, opts, io));
+    done(await runStaging({ method: 'POST', path, rawBody: readFile(file) }, opts, io));
   });
   example(imp,
     'bookstage statements import examples/statements/camt053-001-02.xml --account ba_org_demo_1',

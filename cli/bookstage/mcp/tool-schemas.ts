@@ -58,7 +58,7 @@ export function inputSchemaFor(route: RouteContract): Schema {
   if (route.rawBody) Object.assign(properties, rawBodyProperties(route.rawBody.limitBytes));
   // Top-level keywords (the title) of the last source, the body's when there is one.
   const schema: Schema = { ...Object.assign({}, ...sources) as Schema, type: 'object', additionalProperties: false, properties };
-  if (route.rawBody) schema.oneOf = [{ required: ['content'] }, { required: ['content_base64'] }];
+  if (route.rawBody) schema.oneOf = ['content', 'content_base64'].map((name) => ({ required: [name], properties: { [name]: { type: 'string' } } }));
   if (required.length > 0) schema.required = required;
   else delete schema.required;
   return schema;
