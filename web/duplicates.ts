@@ -2,7 +2,7 @@
 // docs/reference/http-api.md §10): each group's documents side by side with
 // what they are (file, vendor, invoice number, total) and the rule that ties
 // them, one page at a time; and the two ways to resolve a group, which stage
-// an operation for review (docs/guide/review-page.md "Duplicates").
+// an operation for review (docs/guide/review-page.md "Views").
 import { api, query } from './api.js';
 import { facts, h, show } from './dom.js';
 import { money, when } from './format.js';

@@ -1,5 +1,5 @@
-// The plan of a duplicate resolution (docs/guide/review-page.md "One
-// operation"): the group, the resolution, and per member what apply does to
+// The plan of a duplicate resolution (docs/guide/review-page.md "Views"):
+// the group, the resolution, and per member what apply does to
 // it. Everything shown is read from the plan itself.
 import { facts, h, table } from './dom.js';
 import type { InboxResolvePlan } from '../shared/contract/staged-operation.js';

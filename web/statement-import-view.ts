@@ -1,5 +1,5 @@
 // A statement import as the reviewer checks it (docs/guide/statement-import.md,
-// docs/guide/review-page.md "One operation"): the statements read, the new
+// docs/guide/review-page.md "Views"): the statements read, the new
 // transactions apply would add, and the entries skipped as already on the
 // account with the reason and the transaction they match. Read from the plan.
 import { facts, h, table } from './dom.js';

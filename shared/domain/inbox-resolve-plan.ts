@@ -1,5 +1,5 @@
 // Resolving a duplicate group of the receipts inbox (docs/reference/http-api.md
-// "Resolve a duplicate group", docs/design/duplicate-overview.md "Resolving a
+// §10.1, docs/design/duplicate-overview.md "Resolving a
 // group"): the checks and the plan a reviewer approves. Pure: the worker
 // groups the inbox as it is now and loads the group's documents, this decides.
 import type { InboxDocument, Precondition } from './books.js';

@@ -1,5 +1,5 @@
 // Path and body of POST /api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage
-// (docs/reference/http-api.md "Resolve a duplicate group"): one of two
+// (docs/reference/http-api.md §10.1): one of two
 // resolutions, each with its own fields; anything else is refused.
 import type { FromSchema } from 'json-schema-to-ts';
 import { id, text } from './common.js';

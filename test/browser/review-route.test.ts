@@ -7,7 +7,7 @@ import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
 describe('the review page\'s server side', () => {
-  it('GET /api/v1/cli/whoami answers the token\'s org, actor and scopes (sorted); 401 without a token', async () => {
+  it('GET /api/v1/cli/whoami answers the token\'s org, actor, scopes (sorted) and whether the org requires a distinct approver; 401 without a token', async () => {
     const books = new Books();
     const s = await stack();
     await s.load(books.file);
@@ -15,7 +15,7 @@ describe('the review page\'s server side', () => {
     const me = await call<{ org_id: string; actor: string; scopes: string[] }>('GET', '/api/v1/cli/whoami', { token });
     expect(me.status).to.equal(200);
     expect(me.body).to.include({ ok: true, operation: 'whoami.show' });
-    expect(me.body.data).to.deep.equal({ org_id: books.orgId, actor: 'bob', scopes: ['inbox:read', 'staged:approve', 'staged:read'] });
+    expect(me.body.data).to.deep.equal({ org_id: books.orgId, actor: 'bob', scopes: ['inbox:read', 'staged:approve', 'staged:read'], require_distinct_approver: true });
     const anonymous = await call('GET', '/api/v1/cli/whoami');
     expect(anonymous.status).to.equal(401);
     expect(anonymous.body.error.code).to.equal('unauthenticated');

@@ -25,11 +25,15 @@ describe('faults: the test fault switch cannot be turned on through the API', ()
     expect(outside).to.deep.equal([]);
   });
 
-  it('a staging request naming a fault in headers and query stages normally and the worker lives on', async () => {
+  it('a staging request naming a fault in its headers stages normally, one naming it in the query is refused as an unknown parameter, and the worker lives on', async () => {
     const sc = await reconcileScenario();
     const [pid] = workerPids();
     expect(pid, 'a running worker').to.be.a('number');
-    const res = await call<ReconcileData>('POST', `${RECONCILE}?BOOKSTAGE_TEST_FAULTS=stage:crash-after-write`, {
+    // Staging calls take only the query parameters they document (dry_run): anything else is 400 before a job exists.
+    const inQuery = await call('POST', `${RECONCILE}?BOOKSTAGE_TEST_FAULTS=stage:crash-after-write`, { token: sc.who.alice, body: sc.body, headers: { prefer: 'wait=20' } });
+    expect(inQuery.status, JSON.stringify(inQuery.body)).to.equal(400);
+    expect(inQuery.body.error.code).to.equal('validation_failed');
+    const res = await call<ReconcileData>('POST', RECONCILE, {
       token: sc.who.alice,
       body: sc.body,
       headers: { 'bookstage-test-faults': 'stage:crash-after-write', 'x-bookstage-test-faults': 'stage:crash-after-read', prefer: 'wait=20' },

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups } from '../../shared/domain/duplicate-groups.js';
+import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections } from '../../shared/storage/collections.js';
 import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
@@ -23,7 +24,9 @@ async function loadedOrg(n: number, seed: number): Promise<string> {
 
 async function freshFirstPage(orgId: string, limit: number) {
   const db = (await stack()).db;
-  return pageGroups(findDuplicateGroups(await findGroupableInboxDocuments(db, orgId) as InboxDocument[]), { limit });
+  // The stored overview's members carry their documents' details (docs/design/duplicate-overview.md).
+  const documents = await findGroupableInboxDocuments(db, orgId);
+  return pageGroups(withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents), { limit });
 }
 
 describe('materialized duplicate overview (store)', function () {

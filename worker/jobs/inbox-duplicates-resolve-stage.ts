@@ -1,5 +1,5 @@
-// Resolving an inbox duplicate group (docs/reference/http-api.md "Resolve a
-// duplicate group"): find the group by its id among the current groups (the
+// Resolving an inbox duplicate group (docs/reference/http-api.md §10.1):
+// find the group by its id among the current groups (the
 // ready overview of the current inbox version, else the inbox grouped here,
 // dismissals honoured), load its documents with their versions; decide by the
 // pure rule. The id is only looked for in stored

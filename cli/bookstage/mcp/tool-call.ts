@@ -47,7 +47,7 @@ export function requestFor(spec: ToolSpec, args: Args): Request {
     request.body = fields;
   }
   // A dry run stores nothing and needs no key (docs/reference/http-api.md §6.6).
-  if (dryRun === true) request.path += '?dry_run=true';
+  if (dryRun === true) request.path += `${request.path.includes('?') ? '&' : '?'}dry_run=true`;
   if (spec.route.staging) {
     if (dryRun !== true) request.idempotencyKey = typeof key === 'string' ? key : `bookstage-mcp-${randomUUID()}`;
     if (typeof wait === 'number') request.waitSeconds = wait;

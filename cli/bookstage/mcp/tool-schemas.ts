@@ -44,7 +44,8 @@ const requestIdSchema = { type: 'string', minLength: 1, maxLength: 128, descript
 /** The tool's arguments: path parameters, query parameters and body fields side by side (no route uses a name twice). */
 export function inputSchemaFor(route: RouteContract): Schema {
   // A POST's query (a staging call's `dry_run`) is not a body field: it is offered below as its own argument.
-  const query = route.method === 'get' ? route.query : undefined;
+  // A raw-body route (a statement file) takes its options in the query: they are the tool's arguments.
+  const query = route.method === 'get' || route.rawBody ? route.query : undefined;
   const sources: Schema[] = [route.pathParams?.schema, query, route.body?.schema].filter((s): s is Schema => s !== undefined);
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
