@@ -6,7 +6,7 @@
 // and floor together.
 //
 //   npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE]
-//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load,books_read,cli] [--smoke] [--max-minutes 30]
+//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load,books_read,cli,statement_import] [--smoke] [--max-minutes 30]
 //
 // BENCH_CPU_PROF_DIR=DIR: the API and worker processes write V8 CPU profiles
 // there (node --cpu-prof) when the bench stops them.
@@ -32,6 +32,7 @@ import { roundTripRun, type BenchEnv } from './sections/round-trip.js';
 import { measureWorkerScaling } from './sections/worker-scaling.js';
 import { measureBooksRead } from './sections/books-read.js';
 import { measureCliStart } from './sections/cli-start.js';
+import { measureStatementImport } from './sections/statement-import.js';
 
 interface Options { sizes: number[]; repeat: number; json: string | null; only: Set<string> | null; smoke: boolean; maxMinutes: number }
 
@@ -45,7 +46,16 @@ function parseArgs(argv: string[]): Options {
   return { sizes, repeat, json: value('json') ?? null, only: only ? new Set(only.split(',')) : null, smoke: argv.includes('--smoke'), maxMinutes: Number(value('max-minutes') ?? 30) };
 }
 
+const USAGE = `npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--only SECTION,…] [--smoke] [--max-minutes 30]
+sections: round_trip, repair, duplicates, worker_scaling, mixed_load, books_read, cli, statement_import
+what each measures: bench/README.md
+`;
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const options = parseArgs(process.argv.slice(2));
   const log = (line: string): void => { process.stderr.write(`${line}\n`); };
   const set = `bench-${process.pid}`;
@@ -143,6 +153,7 @@ async function main(): Promise<void> {
     });
     await section('books_read', async () => { results.books_read = await measureBooksRead(benchEnv, options.sizes, options.repeat); });
     await section('cli', () => { results.cli = measureCliStart(projectRoot, options.repeat, options.smoke); return Promise.resolve(); });
+    await section('statement_import', async () => { results.statement_import = await measureStatementImport(benchEnv, options.sizes, options.repeat, options.smoke); });
 
     const workerPeaks = [...workers, ...retired].map((w) => w.peakRssMb());
     results.peak_rss_mb = { api: api.peakRssMb(), worker: Math.max(...workerPeaks) };

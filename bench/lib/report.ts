@@ -3,6 +3,7 @@
 
 import type { BooksReadResult } from '../sections/books-read.js';
 import type { CliStartResult } from '../sections/cli-start.js';
+import type { StatementImportResult } from '../sections/statement-import.js';
 import { formatSplit, type CpuSplit } from './cpu-split.js';
 
 type BySize = Record<string, number | null>;
@@ -20,13 +21,14 @@ export interface BenchResults {
   cpu_split: Record<string, CpuSplit>;
   books_read: BooksReadResult | null;
   cli: CliStartResult | null;
+  statement_import: StatementImportResult | null;
 }
 
 /** Where and how a run happened: printed above the table, not part of the JSON. */
 export interface RunInfo { date: string; machine: string; command: string; seconds: number }
 
 export function emptyResults(): BenchResults {
-  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, own_cpu: null, peak_rss_mb: null, cpu_split: {}, books_read: null, cli: null };
+  return { round_trip: null, repair: null, duplicates: null, worker_scaling: null, mixed_load: null, own_cpu: null, peak_rss_mb: null, cpu_split: {}, books_read: null, cli: null, statement_import: null };
 }
 
 const ms = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x} ms`);
@@ -81,6 +83,16 @@ export function printTable(r: BenchResults, info: RunInfo): string {
   if (r.cli) {
     add(`bookstage --help / node -e "" p50 (${r.cli.runs} runs each)`, `${ms(r.cli.help_p50_ms)} / ${ms(r.cli.node_floor_p50_ms)}`);
     add('bookstage --help ÷ node -e ""', num(r.cli.help_ratio, '×'), '≤ 3×', verdict(r.cli.help_ratio <= 3));
+  }
+  if (r.statement_import) {
+    const s = r.statement_import;
+    const what = `${s.entries} CAMT.053 entries on ${s.account_transactions} transactions`;
+    add(`statement import stage, ${what}`, `${ms(s.stage_ms)} (${num(s.stage_entries_s, ' entries/s')})`);
+    add('statement import stage floor (parse + read the account)', ms(s.parse_and_read_ms));
+    add('statement import stage ÷ floor', num(s.stage_ratio, '×'), '< 2×', verdict(s.stage_ratio < 2));
+    add(`statement import apply, ${s.new_transactions} new transactions`, `${ms(s.apply_ms)} (${num(s.apply_entries_s, ' entries/s')})`);
+    add('statement import apply floor (bare insertMany)', ms(s.insert_many_ms));
+    add('statement import apply ÷ floor', num(s.apply_ratio, '×'), '< 2×', verdict(s.apply_ratio < 2));
   }
   if (r.peak_rss_mb) add('peak RSS API / worker', `${num(r.peak_rss_mb.api, ' MB')} / ${num(r.peak_rss_mb.worker, ' MB')}`);
   const header: [string, string, string, string] = ['figure', 'value', 'target', ''];

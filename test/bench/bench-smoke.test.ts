@@ -21,6 +21,10 @@ const SHAPE = {
   peak_rss_mb: ['api', 'worker'],
   books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list'],
   cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
+  statement_import: [
+    'entries', 'new_transactions', 'account_transactions', 'file_bytes', 'stage_ms', 'stage_entries_s', 'parse_and_read_ms', 'parse_ms', 'read_ms',
+    'stage_ratio', 'approve_ms', 'apply_ms', 'apply_entries_s', 'insert_many_ms', 'apply_ratio',
+  ],
 };
 
 describe('npm run bench (smoke)', function () {
@@ -68,6 +72,10 @@ describe('npm run bench (smoke)', function () {
       }
       for (const key of SHAPE.cli) expect(result.cli![key], key).to.be.a('number').and.greaterThan(0);
       expect(output.join('')).to.match(/\| bookstage --help ÷ node -e ""/);
+      // Issue #30's import figures: a file staged and applied, both floors measured.
+      for (const key of SHAPE.statement_import) expect(result.statement_import![key], `statement_import/${key}`).to.be.a('number').and.greaterThan(0);
+      expect(result.statement_import!.new_transactions).to.be.lessThan(result.statement_import!.entries as number);
+      expect(output.join('')).to.match(/\| statement import stage ÷ floor/).and.to.match(/\| statement import apply ÷ floor/);
       // Issue #31's figures: measured, not merely present.
       expect(result.own_cpu!.ms_per_call).to.be.a('number').and.greaterThan(0);
       expect(result.repair!.store_cpu_s_10k_scope).to.be.a('number').and.at.least(0);
