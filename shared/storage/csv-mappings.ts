@@ -7,7 +7,7 @@
 // the first save is an insert a unique `_id` settles.
 import type { Db } from 'mongodb';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
-import { collections, type CsvMappingDoc } from './collections.js';
+import { collections } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedById } from './where-in.js';
 

@@ -89,4 +89,5 @@ function mappingCommands(group: Command, io: Io, done: (code: number) => void): 
   show.action(async (opts: CommonOptions & { account: string }) => {
     done(await runRequest({ method: 'GET', path: path(opts.account) }, opts, io));
   });
+  example(show, 'bookstage statements mapping show --account ba_main');
 }
