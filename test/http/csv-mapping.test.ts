@@ -26,10 +26,10 @@ interface ImportData {
   plan: { format: string; new_transactions: { booking_date: string; amount_minor: number; counterparty_name: string | null; remittance_info: string | null }[] };
 }
 
-async function postFile(token: string, accountId: string, bytes: Buffer | string, query = ''): Promise<{ status: number; body: AnswerBody<ImportData> }> {
+async function postFile(token: string, accountId: string, bytes: Buffer | string, query = '', headers: Record<string, string> = {}): Promise<{ status: number; body: AnswerBody<ImportData> }> {
   const s = await stack();
   const res = await fetch(`${s.baseUrl}${importPath(accountId, query)}`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes),
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', ...headers }, body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes),
   });
   return { status: res.status, body: (await res.json()) as AnswerBody<ImportData> };
 }
@@ -83,6 +83,21 @@ describe('saved CSV mapping: PUT and GET /bank-accounts/{bank_account_id}/csv-ma
     const staged = await postFile(who.alice, account, sample('bank-export.csv'));
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     expect(staged.body.data.plan.new_transactions).to.have.length(4);
+  });
+
+  it('the same Idempotency-Key replays the import while the saved mapping is unchanged, and is 422 idempotency_key_reused once it changed', async () => {
+    const { account, who } = await org();
+    expect((await call('PUT', mappingPath(account), { token: who.alice, body: SAMPLE_MAPPING })).status).to.equal(200);
+    const key = { 'idempotency-key': `csvmap-${account}` };
+    const first = await postFile(who.alice, account, sample('bank-export.csv'), '?format=csv', key);
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    const replay = await postFile(who.alice, account, sample('bank-export.csv'), '?format=csv', key);
+    expect(replay.status, JSON.stringify(replay.body)).to.equal(201);
+    expect(replay.body.data).to.deep.equal(first.body.data);
+    expect((await call('PUT', mappingPath(account), { token: who.alice, body: { ...SAMPLE_MAPPING, remittance_column: 'Betrag' } })).status).to.equal(200);
+    const changed = await postFile(who.alice, account, sample('bank-export.csv'), '?format=csv', key);
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(422);
+    expect(changed.body.error.code).to.equal('idempotency_key_reused');
   });
 
   it('mapping parameters given win whole: the saved mapping is not merged in', async () => {
