@@ -18,6 +18,8 @@ import {
 } from '../../shared/schemas/statement-import-stage.js';
 import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
+import { findCsvMapping } from '../../shared/storage/csv-mappings.js';
+import { locals } from '../context.js';
 import { readStatementBody } from '../middleware/statement-body.js';
 import { queryObject } from '../query-string.js';
 
@@ -106,8 +108,13 @@ function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
     const format = query.value.format ?? 'auto';
     const body = await readStatementBody(req, res);
     if (body.length === 0) throw new AppError('unreadable_statement', { details: { format, location: 'body', reason: 'the request body is empty: send the statement file as the body' } });
+    // Mapping parameters win whole; without any, a CSV (or a file sniffed as one) uses the account's saved mapping, if any.
+    let csv = csvMappingOf(query.value);
+    if (csv === null && (format === 'csv' || format === 'auto')) {
+      csv = (await findCsvMapping(db, locals(res).auth!.org_id, params.value.bank_account_id))?.csv_mapping ?? null;
+    }
     const input: StatementImportStageInput = {
-      bank_account_id: params.value.bank_account_id, format, encoding: query.value.encoding ?? null, csv: csvMappingOf(query.value),
+      bank_account_id: params.value.bank_account_id, format, encoding: query.value.encoding ?? null, csv,
       content_base64: body.toString('base64'),
     };
     await runStage(deps, res, 'statement_import.stage', input);

@@ -28,7 +28,7 @@ export type Envelope = Pick<SuccessEnvelope, 'operation' | 'request_id'> & { ok:
   & Partial<Pick<SuccessEnvelope, 'data' | 'warnings'>> & Partial<Pick<ErrorEnvelope, 'error'>>;
 
 export interface Request {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path and query, e.g. `/api/v1/cli/jobs/job_1`. */
   path: string;
   body?: unknown;

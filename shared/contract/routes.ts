@@ -29,6 +29,7 @@ import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '.
 import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
 import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../schemas/statement-import-stage.js';
 import { statementImportDryRunSchema, statementImportResultSchema } from '../schemas/staging-results.js';
+import { csvMappingAnswerSchema, csvMappingBodySchema } from '../schemas/statement-import-stage.js';
 import {
   deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
   webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
@@ -44,7 +45,7 @@ export interface SuccessAnswer {
 export type ResponseHeader = 'Location' | 'Retry-After' | 'Idempotent-Replayed' | 'Preference-Applied';
 
 export interface RouteContract {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI form: `{param}`. */
   path: string;
   operation: string;
@@ -239,6 +240,31 @@ export const API_ROUTES: RouteContract[] = [
     },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...INBOX_RESOLVE_ERRORS, 'malformed_path']),
     followsJob: true,
+  },
+  {
+    method: 'put',
+    path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
+    operation: 'bank_accounts.csv_mapping.put',
+    summary: 'Save the CSV column mapping of a bank account',
+    description: 'Replaces the account\'s saved mapping (the import\'s CSV mapping parameters as JSON; `date_column` required, defaults filled in). A CSV import of the account without mapping parameters uses it (docs/guide/statement-import.md "Saved CSV mapping").',
+    tags: ['staging'],
+    auth: { scope: 'bank:stage' },
+    pathParams: { schema: bankAccountParamsSchema },
+    body: { schema: csvMappingBodySchema, required: true },
+    success: { 200: { description: 'The saved mapping, defaults filled in.', data: csvMappingAnswerSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, 'not_found', 'route_not_found', 'malformed_path']),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
+    operation: 'bank_accounts.csv_mapping.show',
+    summary: 'The saved CSV column mapping of a bank account',
+    description: 'The mapping a CSV import of the account without mapping parameters uses; `csv_mapping: null` when none is saved. Read-only.',
+    tags: ['books'],
+    auth: { scope: 'books:read' },
+    pathParams: { schema: bankAccountParamsSchema },
+    success: { 200: { description: 'The saved mapping, or `csv_mapping: null`.', data: csvMappingAnswerSchema } },
+    errors: BOOK_SHOW_ERRORS,
   },
   ...BOOK_READS,
   {

@@ -5,7 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
 import type { StatementFormat } from '../domain/statement-import/model.js';
-import { id } from './common.js';
+import { id, timestamp } from './common.js';
 import { stagingQuerySchema } from './staging-query.js';
 
 /** The raw body's own limit (other routes keep the 1 MB JSON limit). */
@@ -54,3 +54,45 @@ export interface StatementImportStageInput {
   csv: CsvMapping | null;
   content_base64: string;
 }
+
+/**
+ * The body of PUT /api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping
+ * (docs/guide/statement-import.md "Saved CSV mapping"): the query's mapping
+ * fields under the same names and rules, as JSON (`header` a boolean,
+ * `skip_rows` a number). Unknown fields are refused.
+ */
+const q = statementImportQuerySchema.properties;
+export const csvMappingBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    date_column: q.date_column, amount_column: q.amount_column, direction_column: q.direction_column, credit_value: q.credit_value,
+    debit_column: q.debit_column, credit_column: q.credit_column, date_format: q.date_format, decimal_separator: q.decimal_separator,
+    delimiter: q.delimiter, header: { type: 'boolean', description: 'Default true: the first row (after `skip_rows`) names the columns.' }, skip_rows: q.skip_rows,
+    value_date_column: q.value_date_column, currency_column: q.currency_column, reference_column: q.reference_column,
+    counterparty_column: q.counterparty_column, iban_column: q.iban_column, remittance_column: q.remittance_column,
+  },
+  required: ['date_column'],
+} as const;
+
+export type CsvMappingBody = FromSchema<typeof csvMappingBodySchema>;
+
+const storedMapping = {
+  type: 'object',
+  additionalProperties: false,
+  properties: csvMappingBodySchema.properties,
+  required: ['date_column', 'date_format', 'decimal_separator', 'delimiter', 'header', 'skip_rows'],
+} as const;
+
+/** The `data` of GET and PUT …/csv-mapping: the saved mapping with its defaults filled in, or null when none is saved. */
+export const csvMappingAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    bank_account_id: id,
+    csv_mapping: { anyOf: [storedMapping, { type: 'null' }] },
+    updated_at: { anyOf: [timestamp, { type: 'null' }] },
+    updated_by: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }], description: 'The actor who saved it.' },
+  },
+  required: ['bank_account_id', 'csv_mapping', 'updated_at', 'updated_by'],
+} as const;

@@ -2,6 +2,7 @@
 // repositories beside this file are the only code that reads or writes them.
 import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
+import type { CsvMapping } from '../domain/statement-import/csv.js';
 import type { Warning } from '../warnings.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import type { StageAnswer } from '../contract/staging-answer.js';
@@ -226,6 +227,19 @@ export interface DuplicateDismissalDoc {
   version: number;
 }
 
+/**
+ * A bank account's saved CSV mapping (docs/guide/statement-import.md "Saved CSV
+ * mapping"): `_id` = the bank account's id; written by `_id` and `version`.
+ */
+export interface CsvMappingDoc {
+  _id: string;
+  org_id: string;
+  csv_mapping: CsvMapping;
+  updated_at: string;
+  updated_by: string;
+  version: number;
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 export function collections(db: Db) {
   const c = <T extends Document>(name: string): Collection<T> => db.collection<T>(name);
@@ -251,6 +265,7 @@ export function collections(db: Db) {
     duplicateOverviews: c<DuplicateOverviewDoc>('duplicate_overviews'),
     duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),
     duplicateDismissals: c<DuplicateDismissalDoc>('duplicate_dismissals'),
+    bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
   };
 }
 

@@ -69,6 +69,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },
   // Dismissed duplicate sets (docs/design/duplicate-overview.md "Dismissals"): inserted by `_id` (one per org and set), read per org when grouping.
   duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
+  // Saved CSV mappings (docs/guide/statement-import.md "Saved CSV mapping"): read and written by `_id` (the bank account's id) only.
+  bank_csv_mappings: { indexes: [], equality: [] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

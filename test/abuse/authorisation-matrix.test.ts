@@ -42,7 +42,10 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'inbox_documents.list':
       return { path: route.path };
     case 'bank_accounts.show':
+    case 'bank_accounts.csv_mapping.show':
       return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account) };
+    case 'bank_accounts.csv_mapping.put':
+      return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account), body: { date_column: 'date', amount_column: 'amount' } };
     case 'bank_transactions.show':
       return { path: route.path.replace('{bank_transaction_id}', missing ? ghost('bt') : a.txn) };
     case 'ledger_entries.show':

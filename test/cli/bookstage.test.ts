@@ -315,6 +315,7 @@ describe('bookstage CLI', function () {
       [], ['reconcile'], ['reconcile', 'stage'], ['links'], ['links', 'repair'], ['ledger'], ['ledger', 'reverse'], ['inbox'], ['inbox', 'duplicates'],
       ['staged'], ['staged', 'list'], ['staged', 'show'], ['staged', 'approve'], ['staged', 'reject'], ['staged', 'apply'], ['jobs'], ['jobs', 'show'],
       ['profile'], ['profile', 'set'], ['profile', 'list'],
+      ['statements', 'mapping'], ['statements', 'mapping', 'set'], ['statements', 'mapping', 'show'],
     ];
 
     it('every command has --help with an example; the top level lists the exit codes', async () => {

@@ -62,8 +62,19 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
     case 'counterparties.list': return counterparties(style, itemsOf(data));
     case 'inbox_documents.list': return documents(style, itemsOf(data));
     case 'inbox_documents.show': return documents(style, [one]) + `  file ${str((one.file as Row | undefined)?.name)} (${str((one.file as Row | undefined)?.sha256).slice(0, 12)}…)\n`;
+    case 'bank_accounts.csv_mapping.show':
+    case 'bank_accounts.csv_mapping.put': return csvMapping(style, one);
     case null:
     default:
       return null;
   }
+}
+
+/** A bank account's saved CSV mapping (docs/guide/statement-import.md "Saved CSV mapping"), one field per line, as the import's flags. */
+function csvMapping(style: Style, one: Row): string {
+  const mapping = one.csv_mapping as Row | null;
+  if (!mapping) return `No CSV mapping saved for bank account ${style.bold(str(one.bank_account_id))}: a CSV import needs its mapping flags.\n`;
+  let out = `CSV mapping of bank account ${style.bold(str(one.bank_account_id))}, saved ${str(one.updated_at)} by ${str(one.updated_by)}:\n`;
+  for (const [key, value] of Object.entries(mapping)) out += `  --${key.replace(/_/g, '-')} ${JSON.stringify(value)}\n`;
+  return out;
 }

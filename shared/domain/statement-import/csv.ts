@@ -32,6 +32,28 @@ export interface CsvMapping {
 
 export const DEFAULT_CSV_MAPPING = { date_format: 'YYYY-MM-DD', decimal_separator: '.', delimiter: ',', header: true, skip_rows: 0 } as const;
 
+/**
+ * What is wrong with a mapping as a whole, beyond each field's own schema (the
+ * amount columns' three forms, a date format without its tokens), or null:
+ * checked when a mapping is saved (docs/guide/statement-import.md "Saved CSV
+ * mapping"); an import answers the same problems as `unreadable_statement`.
+ */
+export function csvMappingProblem(mapping: CsvMapping): { field: string; reason: string } | null {
+  const hasSigned = mapping.amount_column !== undefined && mapping.direction_column === undefined && mapping.credit_value === undefined;
+  const hasDirection = mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;
+  const hasSplit = mapping.debit_column !== undefined && mapping.credit_column !== undefined && mapping.amount_column === undefined;
+  if (!hasSigned && !hasDirection && !hasSplit) {
+    return { field: 'amount_column', reason: 'give amount_column, or amount_column + direction_column + credit_value, or debit_column + credit_column' };
+  }
+  try {
+    dateReader(mapping.date_format);
+  } catch (err) {
+    if (err instanceof StatementParseError) return { field: 'date_format', reason: err.reason };
+    throw err;
+  }
+  return null;
+}
+
 function fail(location: string, reason: string): never {
   throw new StatementParseError('csv', location, reason);
 }
