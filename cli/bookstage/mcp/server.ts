@@ -25,7 +25,9 @@ export function createMcpServer(options: McpOptions): McpServer {
   const { profile, policy } = options;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: 'Stage bookkeeping changes (bank reconciliations, FIFO link repairs, ledger reversals) for a person to review, and read the inbox duplicate overview. '
+    { instructions: 'Stage bookkeeping changes (bank reconciliations, FIFO link repairs, ledger reversals, bank statement imports, inbox duplicate resolutions) for a person to review; '
+      + 'read the books (bank accounts, transactions, ledger entries, counterparties, inbox documents) and the inbox duplicate overview to find the ids to stage. '
+      + 'Every staging tool takes dry_run to see the plan without staging it. '
       + 'Staging never changes the books; a person approves and applies. Amounts are integer minor units (56000 = 560.00 EUR).' },
   );
 
