@@ -1,5 +1,5 @@
 // Resolving an inbox duplicate group, the fifth staged kind (docs/reference/http-api.md
-// "Resolve a duplicate group"), on the real stack: stage → approve → apply.
+// §10.1), on the real stack: stage → approve → apply.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
@@ -80,6 +80,25 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     expect(again.body.data.status).to.equal('applied');
     expect(again.body.warnings.map((w) => w.code)).to.deep.equal(['already_applied']);
     expect(again.body.warnings[0]?.details).to.deep.equal({ staged_operation_id: id });
+  });
+
+  it('carries each member as stored (received, file, extracted fields) as the context beside the plan, on the staging answer and on show', async () => {
+    const { a, b, alice, bob, group } = await pairInbox();
+    const staged = await call<ResolveData & { context: unknown }>('POST', resolvePath(group), { token: alice, body: { resolution: 'not_duplicates' } });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const expected = [];
+    for (const id of [a, b].sort()) {
+      const doc = await call<{ id: string; received_at: string; file: { name: string; mime: string; size: number }; extracted: Record<string, unknown> }>(
+        'GET', `/api/v1/cli/bookkeeping/inbox/documents/${id}`, { token: alice },
+      );
+      expect(doc.status).to.equal(200);
+      const d = doc.body.data;
+      expected.push({ id: d.id, received_at: d.received_at, file: { name: d.file.name, mime: d.file.mime, size: d.file.size }, extracted: d.extracted });
+    }
+    expect(staged.body.data.context).to.deep.equal({ inbox_documents: expected });
+    expect(staged.body.data.plan).to.not.have.property('context');
+    const shown = await show(bob, staged.body.data.staged_operation_id);
+    expect((shown.body.data as { context?: unknown }).context).to.deep.equal({ inbox_documents: expected });
   });
 
   it('not_duplicates: apply records the dismissal; the pair never regroups, not even after a re-import of the same books; a new look-alike groups with them again, the dismissal shown', async () => {

@@ -88,6 +88,11 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     const staged = await post(who.alice, account, sample('camt053-001-02.xml'));
     expect(staged.status).to.equal(201);
     const id = staged.body.data.staged_operation_id!;
+    // Its context is the account it goes into, as the account read answers it (the plan lists every entry itself).
+    const reader = await (await stack()).token(books.orgId, ['books:read']);
+    const shownAccount = await call<{ id: string; name: string; currency: string }>('GET', `/api/v1/cli/bank-accounts/${account}`, { token: reader });
+    const { name, currency } = shownAccount.body.data;
+    expect((staged.body.data as { context?: unknown }).context).to.deep.equal({ bank_account: { id: account, name, currency } });
     expect((await approve(who.bob, id)).status).to.equal(200);
     const applied = await apply(who.bob, id);
     expect(applied.status, JSON.stringify(applied.body)).to.equal(200);

@@ -7,6 +7,7 @@
 import { findDuplicateGroups, type DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { decideInboxResolve, inboxGroupScopeKey, type InboxResolveBooks, type InboxResolvePlan, type InboxResolveRequest } from '../../shared/domain/inbox-resolve-plan.js';
+import { documentsContext } from '../../shared/domain/plan-context.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 import { findGroupInCurrentOverview, storedOverviewListsGroup } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments, findInboxDocumentsByIds } from '../../shared/storage/inbox-read.js';
@@ -52,6 +53,8 @@ export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, Inb
   kind: 'inbox_duplicates_resolve',
   load,
   decide: (books, _org, { data }) => decideInboxResolve(books, requestOf(data.input)),
+  // Every member as the reviewer judges it: received, file, extracted fields (docs/design/staged-lifecycle.md "Context").
+  context: (books, plan) => documentsContext(books.documents, plan.member_ids),
   // The one key a staged resolution claims: its group.
   pendingGate: {
     keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),

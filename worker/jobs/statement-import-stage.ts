@@ -12,6 +12,7 @@ import { decideStatementImport, type KnownCounterparty, type StatementImportPlan
 import type { PendingHolder } from '../../shared/domain/scope.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
+import { accountContext } from '../../shared/domain/plan-context.js';
 import { accountTransactionsForImport, type ImportedAccountTransaction } from '../../shared/storage/statement-import-read.js';
 import type { JobContext } from '../job-context.js';
 import { stagingJob } from '../operation/staging-job.js';
@@ -66,6 +67,8 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
       account: books.account, transactions: books.transactions, counterparties: knownCounterparties(books.transactions), pending: books.pending,
     });
   },
+  // The account the file is imported into; the plan itself lists every new and skipped entry in full.
+  context: (books) => (books.account ? { bank_account: accountContext(books.account) } : {}),
   pendingGate: {
     keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: statementImportScopeKey(data.input.bank_account_id), entry_ids: [], transaction_ids: [] }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
