@@ -5,7 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
 import type { StatementFormat } from '../domain/statement-import/model.js';
-import { id, timestamp } from './common.js';
+import { id, SAFE_TEXT_PATTERN, timestamp } from './common.js';
 import { stagingQuerySchema } from './staging-query.js';
 
 /** The raw body's own limit (other routes keep the 1 MB JSON limit). */
@@ -15,7 +15,8 @@ export const statementImportParamsSchema = {
   type: 'object', additionalProperties: false, properties: { bank_account_id: id }, required: ['bank_account_id'],
 } as const;
 
-const column = { type: 'string', minLength: 1, maxLength: 200, description: 'A column by its header text or its 1-based position.' } as const;
+// Text that is stored (with the operation, or as a saved mapping): no control characters, lone surrogates or bidi controls (shared/schemas/common.ts).
+const column = { type: 'string', minLength: 1, maxLength: 200, pattern: SAFE_TEXT_PATTERN, description: 'A column by its header text or its 1-based position.' } as const;
 
 /** The CSV mapping parameters; any of them makes the request a mapped CSV. */
 export const CSV_MAPPING_PARAMS = [
@@ -31,11 +32,11 @@ export const statementImportQuerySchema = {
     encoding: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.:-]+$', description: 'Overrides what the file declares (any name iconv-lite knows: `utf-8`, `latin1`, `cp1252`, …).' },
     dry_run: stagingQuerySchema.properties.dry_run,
     date_column: column, amount_column: column, direction_column: column,
-    credit_value: { type: 'string', minLength: 1, maxLength: 50, description: 'The direction column\'s value of a credit (case-insensitive).' },
+    credit_value: { type: 'string', minLength: 1, maxLength: 50, pattern: SAFE_TEXT_PATTERN, description: 'The direction column\'s value of a credit (case-insensitive).' },
     debit_column: column, credit_column: column,
-    date_format: { type: 'string', minLength: 4, maxLength: 20, description: 'Tokens DD, MM, YYYY/YY; default `YYYY-MM-DD`.' },
+    date_format: { type: 'string', minLength: 4, maxLength: 20, pattern: SAFE_TEXT_PATTERN, description: 'Tokens DD, MM, YYYY/YY; default `YYYY-MM-DD`.' },
     decimal_separator: { enum: ['.', ','] },
-    delimiter: { type: 'string', minLength: 1, maxLength: 1 },
+    delimiter: { type: 'string', minLength: 1, maxLength: 1, pattern: SAFE_TEXT_PATTERN },
     header: { enum: ['true', 'false'] },
     skip_rows: { type: 'integer', minimum: 0, maximum: 1000 },
     value_date_column: column, currency_column: column, reference_column: column, counterparty_column: column, iban_column: column, remittance_column: column,
