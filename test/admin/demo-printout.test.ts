@@ -7,15 +7,14 @@
 // The demo runs on this run's servers with a database, a Redis database and
 // a state folder of its own, so it shares nothing with the other tests.
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { projectRoot } from '../../scripts/services/lifecycle.js';
 import { freePort } from '../../scripts/services/ports.js';
-import { connectMongo } from '../../shared/storage/mongo.js';
+import { exportedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 
 interface Example { expect: { status: number; word: string }; command: string }
@@ -23,13 +22,7 @@ interface Printout { env: Record<string, string>; examples: Example[] }
 
 /** The `export` lines and the annotated examples of the printout. */
 function parsePrintout(text: string): Printout {
-  const env: Record<string, string> = {};
-  for (const m of text.matchAll(/^ {2}export (.+)$/gm)) {
-    for (const pair of m[1]!.split(' ')) {
-      const eq = pair.indexOf('=');
-      env[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
-  }
+  const env = exportedEnv(text);
   const lines = text.split('\n');
   const examples: Example[] = [];
   for (let i = 0; i < lines.length; i += 1) {
@@ -78,23 +71,6 @@ function run(example: Example, env: Record<string, string>): { status: number; w
   return answerOf(created ? 201 : 200, envelope);
 }
 
-interface Demo { child: ChildProcess; printout: string; stderr: () => string }
-
-function startDemo(env: NodeJS.ProcessEnv): Promise<Demo> {
-  // A process group of its own, as a terminal gives a foreground job.
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'scripts', 'demo.js')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Ctrl-C stops')) resolve({ child, printout: out, stderr: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before printing: ${err}${out}`)));
-  });
-}
-
 async function interrupt(demo: Demo): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     demo.child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -124,18 +100,7 @@ describe('npm start: the printed examples and Ctrl-C', function () {
     };
   });
 
-  after(async () => {
-    const mongo = await connectMongo(env.MONGO_URL!);
-    try {
-      await mongo.db.dropDatabase();
-    } finally {
-      await mongo.client.close();
-    }
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-    await redis.flushdb();
-    redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => removeDemoData(env.MONGO_URL!, redisUrl, dir));
 
   for (const start of ['the first start', 'a restart with the first start\'s operations still pending']) {
     it(`answers every example as annotated, in the printed order, on ${start}; Ctrl-C then stops cleanly`, async () => {

@@ -6,15 +6,14 @@
 // database, a Redis database and a state folder of its own (as in
 // demo-printout.test.ts), so it shares nothing with the other tests.
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { projectRoot } from '../../scripts/services/lifecycle.js';
 import { freePort } from '../../scripts/services/ports.js';
-import { connectMongo } from '../../shared/storage/mongo.js';
+import { exportedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 
 const cliMain = join(projectRoot, 'dist', 'cli', 'bookstage', 'main.js');
@@ -42,36 +41,13 @@ function run(line: string, env: Record<string, string | undefined>, stagedId: st
   return { code: res.status, envelope: JSON.parse(res.stdout) as Envelope, stderr: res.stderr };
 }
 
-function startDemo(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; printout: string }> {
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'scripts', 'demo.js')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Ctrl-C stops')) resolve({ child, printout: out });
-    });
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before printing: ${err}${out}`)));
-  });
-}
-
-/** The `export` lines of the printout. */
-function exported(printout: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const m of printout.matchAll(/^ {2}export (.+)$/gm)) {
-    for (const pair of m[1]!.split(' ')) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
-  }
-  return env;
-}
-
 const ids = (data: Record<string, unknown>): Array<{ id: string; status: string }> => data.items as Array<{ id: string; status: string }>;
 
 describe('README: the CLI-only reconciliation walk-through', function () {
   this.timeout(300_000);
   const dir = mkdtempSync(join(tmpdir(), 'bookstage-walkthrough-'));
   let env: NodeJS.ProcessEnv;
-  let demo: { child: ChildProcess; printout: string } | null = null;
+  let demo: Demo | null = null;
 
   before(async () => {
     const s = await stack();
@@ -91,23 +67,14 @@ describe('README: the CLI-only reconciliation walk-through', function () {
       process.kill(-demo.child.pid!, 'SIGINT');
       await exited;
     }
-    const mongo = await connectMongo(env.MONGO_URL!);
-    try {
-      await mongo.db.dropDatabase();
-    } finally {
-      await mongo.client.close();
-    }
-    const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
-    await redis.flushdb();
-    redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
+    await removeDemoData(env.MONGO_URL!, env.REDIS_URL!, dir);
   });
 
   it('runs every README command in order on the demo books: unreconciled → dry run → staged → approved → applied → reconciled', async () => {
     const lines = walkthrough();
     expect(lines).to.have.length(6);
     demo = await startDemo(env);
-    const shellEnv = { ...process.env, ...exported(demo.printout) };
+    const shellEnv = { ...process.env, ...exportedEnv(demo.printout) };
     const transactions = ['bt_org_demo_0000289', 'bt_org_demo_0000290'];
     let stagedId: string | null = null;
     let dryHash: unknown;
