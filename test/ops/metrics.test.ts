@@ -67,7 +67,13 @@ describe('GET /metrics', function () {
     const { entries, token } = await reversibleEntries(1, mongo.db);
     const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL });
     expect(reply.status).to.equal(201);
-    const after = await scrape(`${workerUrl}/metrics`);
+    // The worker counts a job from BullMQ's own 'completed' event, which follows the completion the API
+    // was woken by: the sample may lag the answer by a Redis round trip, so the test waits for it.
+    let after = '';
+    await waitUntil('the worker to count the job', async () => {
+      after = await scrape(`${workerUrl}/metrics`);
+      return sample(after, 'bookstage_jobs_total', kind) === count + 1;
+    }, 5_000);
     expect(sample(after, 'bookstage_jobs_total', kind)).to.equal(count + 1);
     expect(sample(after, 'bookstage_job_duration_seconds_count', kind)).to.equal(count + 1);
     expect(sample(after, 'bookstage_job_duration_seconds_bucket', { ...kind, le: '+Inf' })).to.equal(count + 1);
