@@ -94,4 +94,12 @@ export default defineConfig(
       'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
     },
   },
+  // CommonJS scripts that a tool loads with require() (mocha's reporter):
+  // no types to check, Node's CommonJS globals.
+  {
+    files: ['scripts/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
