@@ -1,22 +1,20 @@
 // `bookstage inbox resolve` and an apply run twice, as a subprocess against the real stack.
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
+import { duplicatePair } from '../helpers/inbox.js';
 import { approve, docs } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { envelopeOf, runCli } from './run-cli.js';
 
-const groupId = (...ids: string[]): string => `grp_${createHash('sha256').update([...ids].sort().join('\n')).digest('hex').slice(0, 16)}`;
 const invoice = { vendor_name: 'Acme GmbH', invoice_number: 'RE-9', invoice_date: '2026-02-20', total_minor: 5_000, currency: 'EUR' };
 
 async function pair() {
   const books = new Books();
-  const a = books.doc({ received_at: '2026-03-01T09:00:00.000Z', extracted: invoice });
-  const b = books.doc({ received_at: '2026-03-02T09:00:00.000Z', extracted: invoice });
+  const { a, b, group } = duplicatePair(books, invoice);
   const s = await stack();
   await s.load(books.file);
   return {
-    books, a, b, group: groupId(a, b), url: s.baseUrl,
+    books, a, b, group, url: s.baseUrl,
     alice: await s.token(books.orgId, ['inbox:stage', 'inbox:read', 'staged:read'], 'alice'),
     bob: await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob'),
   };

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
-import type { PendingData, ReconcileData } from '../helpers/answers.js';
+import type { PendingData, ReconcileData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -69,6 +69,42 @@ export async function booksSnapshot(db: Db, sc: Scenario, operationId: string | 
     out[name] = (JSON.parse(text) as Array<{ _id: string }>).sort((a, b) => a._id.localeCompare(b._id));
   }
   return out;
+}
+
+/**
+ * An approved reconciliation of two transactions whose apply meets a conflict
+ * after its first write, so that it ends failed: a worker with the fault
+ * switch apply:after-first-write makes the first write and pauses, it is
+ * killed, the second transaction changes (a re-import) while no worker runs,
+ * and a clean worker resumes the journal. The import lands before any worker
+ * runs again: a new worker's recovery sweep resumes a lapsed apply at once
+ * (docs/operating/reliability.md "Recovery bounds"), and would otherwise race it.
+ * Answers the scenario, the operation and the answer of the apply that resumed it.
+ */
+export async function conflictAfterFirstWrite(): Promise<{ sc: Scenario; id: string; applied: Answer<StagedOperationData> }> {
+  const s = await stack();
+  const sc = await reconcileScenario([1_000, 2_000]);
+  const staged = await call<ReconcileData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body });
+  expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  const id = staged.body.data.staged_operation_id;
+  expect((await approve(sc.who.bob, id)).status).to.equal(200);
+
+  await s.stopWorker();
+  const logsBefore = s.workerLogs.length;
+  try {
+    await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
+    expect((await apply(sc.who.bob, id, { prefer: 'wait=1' })).status).to.equal(202);
+    await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')), 20_000);
+  } finally {
+    await s.killWorker();
+  }
+  const second = sc.books.file.bank_transactions.find((t) => t.id === sc.txns[1])!;
+  try {
+    await s.load({ ...sc.books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
+  } finally {
+    await s.startWorker();
+  }
+  return { sc, id, applied: await apply(sc.who.bob, id, { prefer: 'wait=45' }) };
 }
 
 /** Pids of this process's worker children (test/helpers/stack.ts spawns dist/worker/main.js). */

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { call, type Answer } from './http.js';
-import type { Receiver } from './receiver.js';
+import { waitUntil, type Receiver } from './receiver.js';
 import { stack } from './stack.js';
 
 export interface FeedEvent { id: string; type: string; sequence: number; created_at: string; data: { staged_operation: Record<string, unknown> & { staged_operation_id: string; status: string } } }
@@ -23,18 +23,31 @@ export async function endpoint(orgId: string, url: string, eventTypes?: string[]
 
 export const bodies = (r: Receiver): FeedEvent[] => r.received.map((x) => JSON.parse(x.body) as FeedEvent);
 
-/** Every event of the feed, paging to the end. */
-export async function feed(token: string, type?: string): Promise<FeedEvent[]> {
+/** Every event of the feed (of one type, if given), paging to the end `limit` at a time; no page may hold more. */
+export async function feed(token: string, type?: string, limit = 100): Promise<FeedEvent[]> {
   const out: FeedEvent[] = [];
   let after: string | null = null;
   for (;;) {
-    const query = [`limit=100`, ...(type ? [`type=${type}`] : []), ...(after ? [`after=${after}`] : [])].join('&');
+    const query = [`limit=${limit}`, ...(type ? [`type=${type}`] : []), ...(after ? [`after=${after}`] : [])].join('&');
     const page: Answer<{ items: FeedEvent[]; next_cursor: string }> = await call<{ items: FeedEvent[]; next_cursor: string }>('GET', `/api/v1/cli/events?${query}`, { token });
     expect(page.status, JSON.stringify(page.body)).to.equal(200);
+    expect(page.body.data.items.length, query).to.be.at.most(limit);
     out.push(...page.body.data.items);
     if (page.body.data.items.length === 0) return out;
     after = page.body.data.next_cursor;
   }
+}
+
+/**
+ * The feed's events of one operation once it shows `count` of them (an event
+ * shows 2 s after its transition, docs/reference/webhooks.md "Readers never
+ * skip an event still being written"); the test then says what they must be.
+ */
+export async function eventsOf(token: string, operationId: string, count: number): Promise<FeedEvent[]> {
+  let events: FeedEvent[] = [];
+  await waitUntil(`${count} events of ${operationId} in the feed`, async () =>
+    (events = (await feed(token)).filter((e) => e.data.staged_operation.staged_operation_id === operationId)).length >= count);
+  return events;
 }
 
 export type Verify = (secret: string, rawBody: string, header: string, toleranceS?: number) => boolean;

@@ -1,7 +1,22 @@
-// A deterministic inbox with many duplicate groups of every kind, for tests
+// Inboxes for the duplicate tests: one duplicate pair to resolve, and a
+// deterministic inbox with many duplicate groups of every kind, for tests
 // that compare the materialized overview with a fresh grouping.
 import { createHash } from 'node:crypto';
 import type { Books } from './books.js';
+
+/** The id the overview gives the group of these documents (docs/reference/http-api.md: sha256 of the sorted ids, joined with \n). */
+export const groupId = (...ids: string[]): string => `grp_${createHash('sha256').update([...ids].sort().join('\n')).digest('hex').slice(0, 16)}`;
+
+type Extracted = NonNullable<Parameters<Books['doc']>[0]>['extracted'];
+
+export const PAIR_INVOICE: Extracted = { vendor_name: 'Acme GmbH', invoice_number: 'RE-7', invoice_date: '2026-02-20', total_minor: 11_900, currency: 'EUR' };
+
+/** Two documents of `books` with the same extracted invoice, `a` received first: one duplicate group by invoice number. */
+export function duplicatePair(books: Books, invoice: Extracted = PAIR_INVOICE): { a: string; b: string; group: string } {
+  const a = books.doc({ received_at: '2026-03-01T09:00:00.000Z', extracted: invoice });
+  const b = books.doc({ received_at: '2026-03-02T09:00:00.000Z', extracted: invoice });
+  return { a, b, group: groupId(a, b) };
+}
 
 /** `n` documents into `books`: about a third of them duplicates (same file, same invoice number, same amount/date/vendor). */
 export function duplicateRichInbox(books: Books, n: number, seed = 1): string[] {

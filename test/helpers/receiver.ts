@@ -9,8 +9,8 @@ export interface Receiver {
   url: string;
   port: number;
   received: Received[];
-  /** The status to answer for the n-th request (1-based); 200 unless set. */
-  answer: (n: number, req: Received) => number;
+  /** The status (or status and headers, e.g. a redirect's location) to answer for the n-th request (1-based); 200 unless set. */
+  answer: (n: number, req: Received) => number | { status: number; headers: Record<string, string> };
   /** Stop listening (a receiver that is down: connections are refused). */
   down(): Promise<void>;
   /** Listen again on the same port. */
@@ -34,7 +34,9 @@ export async function receiver(): Promise<Receiver> {
         req.on('end', () => {
           const r: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
           self.received.push(r);
-          res.writeHead(self.answer(self.received.length, r), { 'content-type': 'text/plain' }).end('ok');
+          const answer = self.answer(self.received.length, r);
+          const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+          res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
         });
       });
       const s = server;

@@ -1,10 +1,10 @@
 // Resolving an inbox duplicate group, the fifth staged kind (docs/reference/http-api.md
 // §10.1), on the real stack: stage → approve → apply.
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
+import { duplicatePair, groupId, PAIR_INVOICE as invoice } from '../helpers/inbox.js';
 import { apply, approve, docs, show } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 
@@ -13,20 +13,17 @@ interface ResolveData { outcome: string; staged_operation_id: string; status: st
 
 const OVERVIEW = '/api/v1/cli/bookkeeping/inbox/duplicates';
 const resolvePath = (groupId: string): string => `${OVERVIEW}/${groupId}/resolve/stage`;
-const groupId = (...ids: string[]): string => `grp_${createHash('sha256').update([...ids].sort().join('\n')).digest('hex').slice(0, 16)}`;
-const invoice = { vendor_name: 'Acme GmbH', invoice_number: 'RE-7', invoice_date: '2026-02-20', total_minor: 11_900, currency: 'EUR' };
 
 /** An inbox with one pair that is a duplicate by invoice number (doc a received first), and the actors. */
 async function pairInbox() {
   const books = new Books();
-  const a = books.doc({ received_at: '2026-03-01T09:00:00.000Z', extracted: invoice });
-  const b = books.doc({ received_at: '2026-03-02T09:00:00.000Z', extracted: invoice });
+  const { a, b, group } = duplicatePair(books);
   const s = await stack();
   await s.load(books.file);
   const stager: TokenScope[] = ['inbox:stage', 'inbox:read', 'staged:read', 'books:read'];
   const alice = await s.token(books.orgId, stager, 'alice');
   const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply', 'inbox:read', 'books:read'], 'bob');
-  return { books, a, b, alice, bob, group: groupId(a, b) };
+  return { books, a, b, alice, bob, group };
 }
 
 async function groups(token: string): Promise<Group[]> {

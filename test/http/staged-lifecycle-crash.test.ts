@@ -3,16 +3,7 @@ import type { ReconcileData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
-import { RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { conflictAfterFirstWrite, RECONCILE, reconcileScenario, waitFor } from '../faults/fault-scenario.js';
 
 describe('staged operations: a worker crash in the middle of an apply', () => {
   it('SIGKILL after the first journal write, a new worker: the apply completes exactly once, the books as a clean apply leaves them', async () => {
@@ -52,32 +43,7 @@ describe('staged operations: a worker crash in the middle of an apply', () => {
   });
 
   it('a document changed under the journal (an import while the apply was down): the writes made are undone, the operation fails, its locks go', async () => {
-    const s = await stack();
-    const { books, account, txns, who, body } = await reconcileScenario([1_000, 2_000]);
-    const staged = await call<ReconcileData>('POST', RECONCILE, { token: who.alice, body });
-    const id = staged.body.data.staged_operation_id;
-    expect((await approve(who.bob, id)).status).to.equal(200);
-
-    await s.stopWorker();
-    const logsBefore = s.workerLogs.length;
-    try {
-      await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
-      expect((await apply(who.bob, id, { prefer: 'wait=1' })).status).to.equal(202);
-      await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')));
-    } finally {
-      await s.killWorker();
-    }
-    // The second transaction changes while the apply is down (after the first write). The import
-    // lands before any worker runs again: a new worker's recovery sweep resumes a lapsed apply at
-    // once (docs/operating/reliability.md "Recovery bounds"), and would otherwise race the import.
-    const second = books.file.bank_transactions.find((t) => t.id === txns[1])!;
-    try {
-      await s.load({ ...books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
-    } finally {
-      await s.startWorker();
-    }
-
-    const res = await apply(who.bob, id, { prefer: 'wait=45' });
+    const { sc: { account, txns, who }, id, applied: res } = await conflictAfterFirstWrite();
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
     expect(res.body.error.code).to.equal('apply_failed');
     expect(res.body.error.details).to.deep.include({ staged_operation_id: id, reason: 'conflict_during_apply', conflict: { collection: 'bank_transactions', id: txns[1] } });

@@ -203,16 +203,21 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     expect(other.body.error.code).to.equal('pending_operation');
   });
 
-  it('a dry run (?dry_run=true) answers the plan a staging would have, with the same plan_hash, and stores nothing', async () => {
+  it('a dry run (?dry_run=true) answers the plan a staging would have, with the same plan_hash, stores nothing and takes no lock', async () => {
     const { books, account, who } = await demoAccount();
+    const locks = async (): Promise<number> => (await docs('scope_locks', { org_id: books.orgId })).length;
     const dry = await post<ImportData & { dry_run: boolean; plan_hash: string }>(who.alice, account, sample('camt053-001-08.xml'), '?dry_run=true');
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.data).to.include({ dry_run: true, outcome: 'staged' });
     expect(dry.body.data.plan.new_transactions).to.have.length(3);
     expect(await stagedCount(books.orgId)).to.equal(0);
+    expect(await locks()).to.equal(0);
     const real = await post<ImportData & { plan_hash: string }>(who.alice, account, sample('camt053-001-08.xml'));
     expect(real.status).to.equal(201);
+    expect(real.body.data.plan).to.deep.equal(dry.body.data.plan);
     expect(real.body.data.plan_hash).to.equal(dry.body.data.plan_hash);
+    // The real staging holds the account's lock, which the dry run did not take.
+    expect(await locks()).to.be.above(0);
     // A CSV's mapping and dry_run side by side in the query.
     const csv = await post<ImportData & { dry_run: boolean }>(who.alice, account, 'date,amount,name,text,ref\n2026-11-20,1.00,A,b,\n', `${SIMPLE_CSV_QUERY}&dry_run=true`);
     expect(csv.status, JSON.stringify(csv.body)).to.equal(200);

@@ -77,6 +77,26 @@ describe('events and webhooks', () => {
     ]);
   });
 
+  it('a redirect is not followed: the receiver it names gets nothing, the attempt is recorded failed with the 302 and retried', async () => {
+    const elsewhere = await newReceiver();
+    const r = await newReceiver();
+    r.answer = () => ({ status: 302, headers: { location: elsewhere.url } });
+    const sc = await reconcileScenario();
+    const ep = await endpoint(sc.books.orgId, r.url, ['staged_operation.staged']);
+    const staged = await call<ReconcileData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body });
+    expect(staged.status).to.equal(201);
+    type Attempt = { attempt: number; outcome: string; status_code: number | null; next_retry_at: string | null };
+    let attempts: Attempt[] = [];
+    await waitUntil('two recorded attempts', async () =>
+      (attempts = (await call<{ items: Attempt[] }>('GET', `${ENDPOINTS}/${ep.id}/deliveries`, { token: ep.token })).body.data.items).length >= 2);
+    expect(r.received.length).to.be.at.least(2);
+    expect(new Set(bodies(r).map((e) => e.id)).size).to.equal(1);
+    expect(elsewhere.received).to.have.length(0);
+    for (const a of attempts) expect([a.outcome, a.status_code, a.next_retry_at !== null], `attempt ${a.attempt}`).to.deep.equal(['failed', 302, true]);
+    // No further attempts once the test is over.
+    expect((await call('DELETE', `${ENDPOINTS}/${ep.id}`, { token: ep.token })).status).to.equal(200);
+  });
+
   it('a receiver down for a while receives everything afterwards, in sequence order', async () => {
     const r = await newReceiver();
     const sc = await reconcileScenario();

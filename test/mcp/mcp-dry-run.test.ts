@@ -7,11 +7,14 @@ import formatsPlugin from 'ajv-formats';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
+import { duplicatePair } from '../helpers/inbox.js';
 import { stack } from '../helpers/stack.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
 const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+const STAGING_TOOLS = ['stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal', 'stage_statement_import'];
 
 describe('bookstage mcp: staging tools with dry_run', function () {
   this.timeout(60_000);
@@ -21,6 +24,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   let account: string;
   let linked: { txn: string; entry: string };
   let reversible: string;
+  let importAccount: string;
+  let duplicates: ReturnType<typeof duplicatePair>;
 
   const expectValidOutput = (name: string, structured: unknown): void => {
     const validate = hostAjv.compile(tools.get(name)!.outputSchema!);
@@ -37,6 +42,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     books.txn(account, 4_000, { booking_date: '2026-03-05' });
     // On another account, so that the reversal's scope meets neither the reconciliation's nor the repair's.
     reversible = books.linkedTxn(books.account(), 900, { counterparty_id: books.cp('b') }).entry;
+    importAccount = books.account();
+    duplicates = duplicatePair(books);
     await s.load(books.file);
     mcp = await startMcp({ url: s.baseUrl, token: await s.token(books.orgId, TOKEN_SCOPES as unknown as TokenScope[]) });
     tools = new Map((await mcp.client.listTools()).tools.map((tool) => [tool.name, tool]));
@@ -45,17 +52,21 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   after(async () => { await mcp.close(); });
 
   it('every staging tool takes dry_run as a boolean', () => {
-    for (const name of ['stage_bank_reconciliation', 'stage_ledger_link_repair', 'stage_ledger_reversal']) {
+    expect([...tools.keys()].filter((n) => n.startsWith('stage_')).sort()).to.deep.equal(STAGING_TOOLS);
+    for (const name of STAGING_TOOLS) {
       expect((tools.get(name)!.inputSchema.properties as Record<string, { type: string }>).dry_run?.type, name).to.equal('boolean');
     }
   });
 
-  it('each staging tool with dry_run: true answers the plan, hash and summary, valid against its output schema, and stages nothing; the real call has the same hash', async () => {
+  it('each staging tool with dry_run: true answers the plan, hash and summary, valid against its output schema, and stages nothing; the real call has the same plan and hash', async () => {
     const calls: Array<[string, Record<string, unknown>]> = [
       ['stage_bank_reconciliation', { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 22_000, currency: 'EUR' }, transaction_ids: [linked.txn] }],
       ['stage_ledger_link_repair', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' }],
       ['stage_ledger_reversal', { entry_id: reversible, reversal_date: '2026-03-01' }],
+      ['stage_inbox_duplicates_resolution', { group_id: duplicates.group, resolution: 'archive_duplicates', keep_document_id: duplicates.a }],
+      ['stage_statement_import', { bank_account_id: importAccount, content: 'date,amount,name\n2026-11-03,12.50,Alpha\n', date_column: 'date', amount_column: 'amount', counterparty_column: 'name' }],
     ];
+    expect(calls.map(([name]) => name).sort()).to.deep.equal(STAGING_TOOLS);
     for (const [name, args] of calls) {
       const dry = await mcp.call(name, { ...args, dry_run: true });
       expect(dry.isError, JSON.stringify(dry.structuredContent)).to.equal(undefined);
@@ -71,9 +82,10 @@ describe('bookstage mcp: staging tools with dry_run', function () {
       const dry = await mcp.call(name, { ...args, dry_run: true });
       const real = await mcp.call(name, args);
       expect(real.structuredContent.outcome, `${name}: ${JSON.stringify(real.structuredContent)}`).to.equal('staged');
+      expect(real.structuredContent.plan, name).to.deep.equal(dry.structuredContent.plan);
       expect(real.structuredContent.plan_hash, name).to.equal(dry.structuredContent.plan_hash);
     }
-    expect(await operations()).to.equal(3);
+    expect(await operations()).to.equal(calls.length);
   });
 
   it('dry_run must be a boolean: "true" is refused before any request', async () => {

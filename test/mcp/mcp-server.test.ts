@@ -107,6 +107,7 @@ function testBooks() {
   const applyEntry = entry(4_100);
   const rejectEntry = entry(900);
   const droppedEntry = entry(2_700);
+  const eventEntry = entry(1_900);
   const reversed = books.invoice(5_000, { status: 'reversed', reversed_by: `le_${books.uid}_rev` });
   books.invoice(-5_000, { id: `le_${books.uid}_rev`, reversal_of: reversed });
 
@@ -120,13 +121,13 @@ function testBooks() {
   const cp = books.cp('repair');
   const older = books.invoice(4_000, { entry_date: '2026-01-05', counterparty_id: cp });
   const newer = books.invoice(4_000, { entry_date: '2026-01-20', counterparty_id: cp });
-  books.link(books.txn(repairAccount, 4_000, { counterparty_id: cp }), newer, 4_000);
+  const repairTxn = books.txn(repairAccount, 4_000, { counterparty_id: cp });
+  books.link(repairTxn, newer, 4_000);
 
-  for (const [i, sha] of ['aa', 'aa', 'bb', 'bb'].entries()) {
-    books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } });
-  }
+  const documents = ['aa', 'aa', 'bb', 'bb'].map((sha, i) =>
+    books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } }));
   return {
-    books, importAccount, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, reversed, older,
+    books, importAccount, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, eventEntry, reversed, older, repairTxn, documents,
     reconcile: { bank_account_id: reconcileAccount, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] },
     repair: { bank_account_id: repairAccount, counterparty_id: cp, as_of: '2026-12-31' },
   };
@@ -237,6 +238,8 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       ['get_ledger_entry', { entry_id: t.older }, `/api/v1/cli/ledger/entries/${t.older}`],
       ['list_counterparties', { bank_account_id: account }, `/api/v1/cli/counterparties?bank_account_id=${account}`],
       ['list_inbox_documents', { status: 'open' }, '/api/v1/cli/bookkeeping/inbox/documents?status=open'],
+      ['get_bank_transaction', { bank_transaction_id: t.repairTxn }, `/api/v1/cli/bank-transactions/${t.repairTxn}`],
+      ['get_inbox_document', { document_id: t.documents[1] }, `/api/v1/cli/bookkeeping/inbox/documents/${t.documents[1]}`],
     ];
     for (const [tool, args, path] of cases) {
       const result = await mcp.call(tool, args);
@@ -321,6 +324,27 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(second.structuredContent).to.deep.equal(first.structuredContent);
     const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.keyedEntry });
     expect(count).to.equal(1);
+  });
+
+  it('list_events answers the API\'s feed page for the same query: after a staging, its staged_operation.staged event is there', async () => {
+    const staged = await mcp.call('stage_ledger_reversal', { entry_id: t.eventEntry });
+    expect(staged.structuredContent.outcome, JSON.stringify(staged.structuredContent)).to.equal('staged');
+    const id = staged.structuredContent.staged_operation_id as string;
+    type Page = { items: Array<{ type: string; data: { staged_operation: { staged_operation_id: string; status: string } } }> };
+    // An event shows 2 s after its transition (docs/reference/webhooks.md "Readers never skip an event still being written").
+    let events = await mcp.call('list_events', { type: 'staged_operation.staged', limit: 100 });
+    const ours = () => (events.structuredContent as unknown as Page).items.filter((e) => e.data.staged_operation.staged_operation_id === id);
+    for (let i = 0; i < 100 && ours().length === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      events = await mcp.call('list_events', { type: 'staged_operation.staged', limit: 100 });
+    }
+    expect(events.isError ?? false, JSON.stringify(events.structuredContent)).to.equal(false);
+    expect(ours().map((e) => [e.type, e.data.staged_operation.status])).to.deep.equal([['staged_operation.staged', 'staged']]);
+    // Every staging of this file came before this one: their events have settled too, so the API's page is the same.
+    const api = await call('GET', '/api/v1/cli/events?type=staged_operation.staged&limit=100', { token: alice });
+    expect(api.status, JSON.stringify(api.body)).to.equal(200);
+    expect(withoutRequestId(events.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(api)));
+    expectValidOutput('list_events', events.structuredContent);
   });
 
   it('offers no apply tool without --allow-apply (calling it fails); with it, applies an approved operation', async () => {
