@@ -3,7 +3,7 @@
 // outcome. A time-out is not a failure: the job goes on, and its result can be
 // fetched by job id (202 + Location) or by retrying with the same key.
 //
-// A dry run (`?dry_run=true`, docs/reference/http-api.md "Dry run") skips the
+// A dry run (`?dry_run=true`, docs/reference/http-api.md §6.6) skips the
 // key: its job decides and stores nothing, and its answer comes back as the
 // job's return value.
 //

@@ -56,7 +56,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
     const writes: Promise<void>[] = [];
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
-      // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md "Dry run").
+      // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md §6.6).
       if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
       // the job's last writes (ctx.writes) go out in the same round trip.

@@ -38,7 +38,7 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>)
     const job = await within(queue.getJob(jobId), REDIS_DEADLINE_MS, 'Redis');
     if (!job || job.data.org_id !== auth.org_id || job.data.actor !== auth.actor) throw notFound;
     const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');
-    // A dry run stores no answer: once done, it is the job's return value (docs/reference/http-api.md "Dry run").
+    // A dry run stores no answer: once done, it is the job's return value (docs/reference/http-api.md §6.6).
     const dryRun = state === 'completed' && job.data.dry_run ? job.returnvalue?.answer : undefined;
     if (dryRun) {
       send(res, stageAnswerToHttp(dryRun, job.data.request_id));

@@ -1,4 +1,4 @@
-// A bank statement import (issue #30 "Performance", docs/guide/statement-import.md):
+// A bank statement import (docs/guide/statement-import.md "Tests and benchmark"):
 // a deterministic CAMT.053 file of `entries` booked entries staged through the
 // real HTTP API on an account that already holds `accountSize` transactions,
 // then approved and applied; against two floors measured in the same run:

@@ -104,11 +104,12 @@ export interface DocReference { path: string; section: string | null }
 /**
  * The docs a source text names: every `docs/…` path, and `README`, each with
  * the section written right after it (`§6.3` or `"A heading"`, a comment's
- * line break allowed in between). Comment markers at line starts are
- * dropped first, so a reference may run over two comment lines.
+ * line break allowed in between). Comment markers at line starts (`//`, `*`,
+ * and the `#` of YAML, .env and Dockerfile comments) are dropped first, so a
+ * reference may run over two comment lines.
  */
 export function docReferences(source: string): DocReference[] {
-  const flat = source.replace(/\s*\n\s*(?:\/\/+|\*+(?!\/))?\s*/g, ' ');
+  const flat = source.replace(/\s*\n\s*(?:\/\/+|\*+(?!\/)|#+(?=\s))?\s*/g, ' ');
   const out: DocReference[] = [];
   const section = /^,?\s*(?:§(\d+(?:\.\d+)*)|"([^"]+)")/;
   for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|README(?:\.md)?\b)/g)) {
@@ -157,6 +158,16 @@ export function sourceFiles(root: string, folders: string[]): string[] {
   };
   for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder));
   return out;
+}
+
+/**
+ * The files besides the docs whose text may cite them: the source folders
+ * (tests included) and the deployment files at the root (Dockerfile,
+ * docker-compose.yml, .env.example), relative to root.
+ */
+export function citingFiles(root: string): string[] {
+  const deployment = ['Dockerfile', 'docker-compose.yml', '.env.example'].filter((p) => existsSync(join(root, p)));
+  return [...sourceFiles(root, ['api', 'worker', 'shared', 'cli', 'scripts', 'web', 'bench', 'test']), ...deployment];
 }
 
 /** Project paths a Markdown text names in inline code (`api/…`, `shared/…`, `test/…`, …); globs and elisions left out. */

@@ -78,7 +78,7 @@ const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_
 /** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
-/** The 200 of a dry run (docs/reference/http-api.md "Dry run"), beside each staging call's own 200. */
+/** The 200 of a dry run (docs/reference/http-api.md §6.6), beside each staging call's own 200. */
 const DRY_RUN_200 = 'With `?dry_run=true`: `data.dry_run` true, the plan, its hash and summary a staging would have; nothing is stored.';
 const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
 const PENDING: SuccessAnswer = {

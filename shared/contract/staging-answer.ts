@@ -22,6 +22,6 @@ export type StageAnswer =
   | { operation: string; outcome: 'noop' | 'blocked'; data: Record<string, unknown>; warnings: Warning[] }
   /** A review or apply step that succeeded: 200 with the operation. */
   | { operation: string; outcome: 'done'; data: Record<string, unknown>; warnings: Warning[] }
-  /** A dry run (docs/reference/http-api.md "Dry run"): 200 with the plan a staging would stage, nothing stored. */
+  /** A dry run (docs/reference/http-api.md §6.6): 200 with the plan a staging would stage, nothing stored. */
   | { operation: string; outcome: 'dry_run'; data: Record<string, unknown>; warnings: Warning[] }
   | { operation: string; outcome: 'refused'; code: ErrorCode; details: Record<string, unknown> };

@@ -49,7 +49,7 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
   may_review: boolean;
   input: StageJobInputs[Op];
   /**
-   * A dry run (`?dry_run=true`, docs/reference/http-api.md "Dry run"): decide as a
+   * A dry run (`?dry_run=true`, docs/reference/http-api.md §6.6): decide as a
    * real staging would, store nothing, take no lock. Absent on every other job.
    */
   dry_run?: boolean;

@@ -1,4 +1,4 @@
-// The query string of every staging call (docs/reference/http-api.md "Dry run"):
+// The query string of every staging call (docs/reference/http-api.md §6.6):
 // only `dry_run`, spelled `true` or `false`; anything else is refused with its
 // pointer, like the query of every other route.
 export const stagingQuerySchema = {

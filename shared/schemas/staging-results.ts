@@ -109,7 +109,7 @@ export const repairResultSchema = {
   ],
 } as const;
 
-// --- a dry run (docs/reference/http-api.md "Dry run") ---------------------
+// --- a dry run (docs/reference/http-api.md §6.6) ---------------------
 
 /** A dry run's `data`: the decision a staging would reach, with its plan, and nothing stored. */
 export function dryRunResultSchema(title: string, plan: object, extra: Record<string, object> = {}): object {

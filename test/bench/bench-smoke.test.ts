@@ -72,11 +72,11 @@ describe('npm run bench (smoke)', function () {
       }
       for (const key of SHAPE.cli) expect(result.cli![key], key).to.be.a('number').and.greaterThan(0);
       expect(output.join('')).to.match(/\| bookstage --help ÷ node -e ""/);
-      // Issue #30's import figures: a file staged and applied, both floors measured.
+      // The statement import's figures (bench/README.md): a file staged and applied, both floors measured.
       for (const key of SHAPE.statement_import) expect(result.statement_import![key], `statement_import/${key}`).to.be.a('number').and.greaterThan(0);
       expect(result.statement_import!.new_transactions).to.be.lessThan(result.statement_import!.entries as number);
       expect(output.join('')).to.match(/\| statement import stage ÷ floor/).and.to.match(/\| statement import apply ÷ floor/);
-      // Issue #31's figures: measured, not merely present.
+      // The levers' figures (docs/design/performance.md "Bench figures of the levers"): measured, not merely present.
       expect(result.own_cpu!.ms_per_call).to.be.a('number').and.greaterThan(0);
       expect(result.repair!.store_cpu_s_10k_scope).to.be.a('number').and.at.least(0);
       expect(result.worker_scaling!.cpu_bound_ratio).to.be.a('number').and.greaterThan(0);

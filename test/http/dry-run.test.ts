@@ -1,4 +1,4 @@
-// A dry run of every staging call (docs/reference/http-api.md "Dry run"): the
+// A dry run of every staging call (docs/reference/http-api.md §6.6): the
 // plan a real staging would stage, with nothing stored and no lock taken.
 import { expect } from 'chai';
 import { Ajv } from 'ajv';

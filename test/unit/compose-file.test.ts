@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
+import { CONFIG_VARIABLES, type ConfigProcess, type ConfigVariable } from '../../shared/config.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
@@ -58,6 +59,25 @@ async function runNodeCheck(check: HealthCheck, port: string, path: string, stat
   } finally {
     server.close();
   }
+}
+
+/** The compose service each process runs in: the admin command runs in the api's container (docs/operating/deploy.md "Running it with Docker Compose"). */
+const SERVICE_OF: Record<ConfigProcess, 'api' | 'worker'> = { api: 'api', worker: 'worker', admin: 'api' };
+
+/** [service, variable] for every setting of `variables` required when NODE_ENV=production, in each service whose process reads it. */
+function productionRequired(variables: Readonly<Record<string, ConfigVariable>>): ['api' | 'worker', string][] {
+  const pairs = Object.values(variables)
+    .filter((v) => v.requiredInProduction)
+    .flatMap((v) => v.usedBy.map((p) => `${SERVICE_OF[p]} ${v.env}`));
+  return [...new Set(pairs)].map((pair) => pair.split(' ') as ['api' | 'worker', string]);
+}
+
+/** What compose or .env.example lacks of those settings: compose must refuse to start without each (`${NAME:?…}`), .env.example must name it. */
+function missingProductionSettings(compose: ComposeFile, example: string, variables: Readonly<Record<string, ConfigVariable>>): string[] {
+  return productionRequired(variables).flatMap(([service, name]) => [
+    ...(new RegExp(`^\\$\\{${name}:\\?.+\\}$`).test(compose.services[service].environment[name] ?? '') ? [] : [`${service} ${name}: not \${${name}:?…}`]),
+    ...(new RegExp(`^${name}=$`, 'm').test(example) ? [] : [`.env.example: no ${name}=`]),
+  ]);
 }
 
 describe('docker-compose.yml', () => {
@@ -124,12 +144,22 @@ describe('docker-compose.yml', () => {
     expect(worker.pull_policy).to.equal('never');
   });
 
-  it('refuses to start without its secrets (compose interpolation), which .env.example names', () => {
+  it('refuses to start without the settings shared/config.ts requires in production (compose interpolation), which .env.example names', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
-    for (const [service, name] of [['api', 'CURSOR_SECRET'], ['api', 'WEBHOOK_SECRET_KEY'], ['worker', 'WEBHOOK_SECRET_KEY']] as const) {
-      expect(compose.services[service].environment[name], `${service} ${name}`).to.match(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
-      expect(example).to.match(new RegExp(`^${name}=$`, 'm'));
-    }
+    expect(productionRequired(CONFIG_VARIABLES)).to.include.deep.members([['api', 'CURSOR_SECRET'], ['api', 'WEBHOOK_SECRET_KEY'], ['worker', 'WEBHOOK_SECRET_KEY']]);
+    expect(missingProductionSettings(compose, example, CONFIG_VARIABLES)).to.deep.equal([]);
+  });
+
+  it('notices a setting newly required in production that compose and .env.example lack', () => {
+    const example = readFileSync(join(root, '.env.example'), 'utf8');
+    const variables: Record<string, ConfigVariable> = {
+      ...CONFIG_VARIABLES,
+      signingKey: { ...CONFIG_VARIABLES.webhookSecretKey, env: 'SIGNING_KEY', usedBy: ['worker', 'admin'] },
+    };
+    expect(missingProductionSettings(compose, example, variables)).to.deep.equal([
+      'worker SIGNING_KEY: not ${SIGNING_KEY:?…}', '.env.example: no SIGNING_KEY=',
+      'api SIGNING_KEY: not ${SIGNING_KEY:?…}', '.env.example: no SIGNING_KEY=',
+    ]);
   });
 });
 

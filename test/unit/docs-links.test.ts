@@ -5,10 +5,12 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokenDocReference, brokenLinks, codePaths, docReferences, headingIds, headingSlug, linkTargets, markdownDocs, sourceFiles } from '../../scripts/docs-tables/links.js';
+import { brokenDocReference, brokenLinks, citingFiles, codePaths, docReferences, headingIds, headingSlug, linkTargets, markdownDocs } from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+/** This file: its examples name missing docs on purpose. */
+const self = 'test/unit/docs-links.test.ts';
 
 describe('the docs\' local links resolve', () => {
   const docs = markdownDocs(root);
@@ -49,9 +51,9 @@ describe('the docs\' local links resolve', () => {
     expect([...headingIds('# A\n## A\n```\n# not a heading\n```\n### Exit codes\n')]).to.deep.equal(['a', 'a-1', 'exit-codes']);
   });
 
-  it('every docs/ path and README the code (and the docs\' plain text) names exists, with the section (§N or "Heading") it names', () => {
+  it('every docs/ path and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
     const broken: string[] = [];
-    for (const file of [...sourceFiles(root, ['api', 'worker', 'shared', 'cli', 'scripts', 'web', 'bench']), ...docs]) {
+    for (const file of [...citingFiles(root).filter((f) => f !== self), ...docs]) {
       for (const ref of docReferences(read(file))) {
         const why = brokenDocReference(root, ref);
         if (why) broken.push(`${file}: ${why}`);
@@ -71,6 +73,19 @@ describe('the docs\' local links resolve', () => {
     const missing = docs.flatMap((path) => codePaths(read(path)).filter((p) => !existsSync(join(root, p))).map((p) => `${path}: ${p}`));
     expect(missing).to.deep.equal([]);
     expect(codePaths('`shared/errors.ts`, `api/routes/`, `shared/domain/*-plan.ts`, `test/a …`')).to.deep.equal(['shared/errors.ts', 'api/routes']);
+  });
+
+  it('checks the tests and the deployment files too, and reports a bad reference in their # comments', () => {
+    expect(citingFiles(root)).to.include.members([self, 'test/http/dry-run.test.ts', 'Dockerfile', 'docker-compose.yml', '.env.example']);
+    const compose = '# Load books with the admin command (docs/operating.md "Books and tokens in the\n# composed stack"); secrets: docs/reference/webhooks.md.\n';
+    const refs = docReferences(compose);
+    expect(refs).to.deep.equal([
+      { path: 'docs/operating.md', section: 'Books and tokens in the composed stack' },
+      { path: 'docs/reference/webhooks.md', section: null },
+    ]);
+    expect(refs.map((ref) => brokenDocReference(root, ref))).to.deep.equal(['docs/operating.md: no such file', null]);
+    expect(brokenDocReference(root, { path: 'docs/operating/deploy.md', section: 'Books and tokens in the composed stack' }))
+      .to.equal('docs/operating/deploy.md "Books and tokens in the composed stack": no such heading');
   });
 
   it('reads a reference\'s path and section, over a comment\'s line break', () => {

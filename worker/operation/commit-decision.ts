@@ -3,7 +3,7 @@
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after
 // a crash finds its own locks and its own operation instead of creating a
-// second one. A dry run (docs/reference/http-api.md "Dry run") branches here:
+// second one. A dry run (docs/reference/http-api.md §6.6) branches here:
 // the same decision is answered with its plan, nothing is written and no
 // lock is taken; the holders of its scope become a warning.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';

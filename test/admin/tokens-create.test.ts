@@ -1,0 +1,65 @@
+// `npm run admin -- tokens create` (cli/admin.ts) grants books:read beside the
+// scopes it is given unless --no-books-read (docs/guide/importing-books.md,
+// `tokens create`): checked by what the token may do on the real API, not
+// only by what the command prints.
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Books } from '../helpers/books.js';
+import { stack } from '../helpers/stack.js';
+
+const run = promisify(execFile);
+const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
+
+interface Created { token: string; token_id: string; org_id: string; actor: string; scopes: string[] }
+
+/** Runs `admin tokens create --json` with the given extra arguments against the test store. */
+async function createToken(orgId: string, args: string[]): Promise<Created> {
+  const { config } = await stack();
+  const { stdout } = await run(process.execPath, [adminJs, 'tokens', 'create', '--org', orgId, '--actor', 'alice', ...args, '--json'], {
+    env: { ...process.env, MONGO_URL: config.mongoUrl },
+  });
+  return JSON.parse(stdout) as Created;
+}
+
+/** GET a path with the token: status and the envelope's data. */
+async function get(token: string, path: string): Promise<{ status: number; data: { scopes?: string[] } | undefined }> {
+  const { baseUrl } = await stack();
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { data?: { scopes?: string[] } };
+  return { status: res.status, data: body.data };
+}
+
+async function orgWithAnAccount(): Promise<string> {
+  const books = new Books();
+  books.account();
+  await (await stack()).load(books.file);
+  return books.orgId;
+}
+
+describe('admin tokens create', () => {
+  it('grants books:read beside the given scopes by default: the token reads the books', async () => {
+    const org = await orgWithAnAccount();
+    const created = await createToken(org, ['--scopes', 'staged:read']);
+    expect(created.scopes).to.deep.equal(['staged:read', 'books:read']);
+    expect((await get(created.token, '/api/v1/cli/whoami')).data!.scopes).to.have.members(['staged:read', 'books:read']);
+    expect((await get(created.token, '/api/v1/cli/bank-accounts')).status).to.equal(200);
+  });
+
+  it('with --no-books-read leaves books:read out: the token is refused the book reads', async () => {
+    const org = await orgWithAnAccount();
+    const created = await createToken(org, ['--scopes', 'staged:read', '--no-books-read']);
+    expect(created.scopes).to.deep.equal(['staged:read']);
+    expect((await get(created.token, '/api/v1/cli/whoami')).data!.scopes).to.deep.equal(['staged:read']);
+    expect((await get(created.token, '/api/v1/cli/bank-accounts')).status).to.equal(403);
+    expect((await get(created.token, '/api/v1/cli/staged-operations')).status).to.equal(200);
+  });
+
+  it('names books:read once when it is among the given scopes', async () => {
+    const org = await orgWithAnAccount();
+    const created = await createToken(org, ['--scopes', 'books:read,staged:read']);
+    expect(created.scopes).to.deep.equal(['books:read', 'staged:read']);
+  });
+});
