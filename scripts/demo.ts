@@ -11,7 +11,9 @@ import type { Db } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../shared/domain/books.js';
 import { findDuplicateGroups } from '../shared/domain/duplicate-groups.js';
 import { generateBooks } from '../shared/demo/books-generator.js';
-import { findDemoExamples, heldByPending, type DemoExamples } from '../shared/demo/demo-examples.js';
+import {
+  findDemoExamples, heldByPending, statementImportExample, type DemoBooks, type DemoExamples, type ImportExample,
+} from '../shared/demo/demo-examples.js';
 import { TOKEN_SCOPES } from '../shared/domain/token-scopes.js';
 import { createToken, findTokenBySecret } from '../shared/storage/api-tokens.js';
 import { importBooks } from '../shared/books/import.js';
@@ -24,6 +26,9 @@ import { devDataDir, projectRoot, startServices } from './services/lifecycle.js'
 import { migrateStore } from './services/migrate.js';
 
 const ORG = 'org_demo';
+/** The sample statement the printout imports (a dry run), and the account it names (its IBAN). */
+const IMPORT_SAMPLE = 'examples/statements/camt053-001-02.xml';
+const IMPORT_ACCOUNT = 'ba_org_demo_1';
 const ACTOR = 'demo:you';
 /** A second person: the org requires a distinct approver, so what demo:you stages is approved with this actor's token. */
 const REVIEWER = 'demo:reviewer';
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
   }
   const token = await demoToken(mongo.db, ACTOR);
   const reviewerToken = await demoToken(mongo.db, REVIEWER);
-  const { examples, duplicateGroups } = await examplesFromStore(mongo.db);
+  const { examples, duplicateGroups, statementImport } = await examplesFromStore(mongo.db);
   await mongo.client.close();
 
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();
@@ -112,7 +117,7 @@ In another terminal, paste these first (the CLI, curl and \`npm run admin\` read
 
 Then run these in order; the line above each says what it answers:
 
-${examplesText(examples, duplicateGroups)}
+${examplesText(examples, duplicateGroups, statementImport)}
 Review what you staged, as the second person, then apply it:
   npm run -s bookstage -- staged show STAGED_OPERATION_ID
   BOOKSTAGE_TOKEN=$BOOKSTAGE_REVIEWER_TOKEN npm run -s bookstage -- staged approve STAGED_OPERATION_ID
@@ -141,7 +146,7 @@ async function demoToken(db: Db, actor: string): Promise<string> {
 }
 
 /** Examples from the books as stored now, so that what earlier runs applied is taken into account. */
-async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; duplicateGroups: number }> {
+async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; duplicateGroups: number; statementImport: ImportExample | null }> {
   const c = collections(db);
   const org = await findOrg(db, ORG);
   if (!org) throw new Error(`organisation ${ORG} is missing`);
@@ -153,14 +158,16 @@ async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; dupl
     c.inboxDocuments.find({ org_id: ORG }).toArray(),
     c.stagedOperations.find({ org_id: ORG, status: { $in: ['staged', 'approved', 'applying'] } }).toArray(),
   ]);
-  const examples = findDemoExamples({
+  const books: DemoBooks = {
     org,
     accounts: accounts.map((d) => fromStored<BankAccount>(d)),
     transactions: transactions.map((d) => fromStored<BankTransaction>(d)),
     entries: entries.map((d) => fromStored<LedgerEntry>(d)),
     links: links.map((d) => fromStored<BankLink>(d)),
-  }, new Date().toISOString().slice(0, 10), heldByPending(pending));
-  return { examples, duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length };
+  };
+  const examples = findDemoExamples(books, new Date().toISOString().slice(0, 10), heldByPending(pending));
+  const statementImport = statementImportExample(books, IMPORT_ACCOUNT, readFileSync(join(projectRoot, ...IMPORT_SAMPLE.split('/'))));
+  return { examples, duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length, statementImport };
 }
 
 /**
@@ -171,14 +178,14 @@ async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; dupl
  * the staging that would hold their scope (a pending reconciliation of an
  * account answers 409 to any other statement of it).
  */
-function examplesText(ex: DemoExamples, duplicateGroups: number): string {
+function examplesText(ex: DemoExamples, duplicateGroups: number, statementImport: ImportExample | null): string {
   const auth = `-H "Authorization: Bearer $BOOKSTAGE_TOKEN"`;
   const curlPost = (path: string, body: unknown): string =>
     `  curl -s -X POST "$BOOKSTAGE_URL${path}" ${auth} -H 'Content-Type: application/json' \\\n       -d '${JSON.stringify(body)}'`;
   const cli = (args: string): string => `  npm run -s bookstage -- ${args}`;
   const out: string[] = [];
-  const example = (title: string, expect: string, command: string): void => {
-    out.push(`  # ${title}`, `  # expect: ${expect}`, command, '');
+  const example = (title: string | string[], expect: string, command: string): void => {
+    out.push(...[title].flat().map((t) => `  # ${t}`), `  # expect: ${expect}`, command, '');
   };
   const reconcileArgs = (r: NonNullable<DemoExamples['reconcile']['ok']>): string =>
     `reconcile stage --bank-account ${r.bank_account_id} --end-date ${r.statement.end_date} --closing-balance ${r.statement.closing_balance_minor} --currency ${r.statement.currency} --transactions ${r.transaction_ids.join(',')}`;
@@ -217,10 +224,14 @@ function examplesText(ex: DemoExamples, duplicateGroups: number): string {
     example(`stage a reversal of ledger entry ${reversible} (its bank links are unlinked)`, '201 staged', cli(`ledger reverse ${reversible} --reason "booked twice"`));
   }
   example('the staged operations waiting for review', '200 ok', cli('staged list'));
-  // Not annotated: its answer depends on earlier runs (201 the first time, then the pending import or noop once applied).
-  out.push('  # import a bank statement into ba_org_demo_1: its new transactions are staged for review, entries already there skipped',
-    '  # (more samples in examples/statements/: .ofx, .sta, .csv; docs/guide/statement-import.md)',
-    cli('statements import examples/statements/camt053-001-02.xml --account ba_org_demo_1'), '');
+  // A dry run: it stores nothing, so its answer is the same on every start; the outcome is decided from the account as stored now.
+  if (statementImport) {
+    const { new_transactions: fresh, skipped } = statementImport;
+    example([
+      `preview importing a bank statement into ${statementImport.bank_account_id}: ${fresh} new transactions would be staged for review, ${skipped} already there skipped`,
+      '(--dry-run stores nothing; without it the import is staged. More samples in examples/statements/: .ofx, .sta, .csv; docs/guide/statement-import.md)',
+    ], `200 ${statementImport.outcome}`, cli(`statements import ${IMPORT_SAMPLE} --account ${statementImport.bank_account_id} --dry-run`));
+  }
   return out.join('\n');
 }
 

@@ -5,10 +5,10 @@
 // an operation for review (docs/guide/review-page.md "Views").
 import { api, query } from './api.js';
 import { facts, h, show } from './dom.js';
-import { money, when } from './format.js';
+import { documentFacts } from './document-facts.js';
+import { when } from './format.js';
 import { follow, refusal } from './operation.js';
 import type { DuplicatePage, Whoami } from '../shared/contract/reads.js';
-import type { DocumentContext } from '../shared/contract/staged-operation.js';
 
 const RULES: Record<string, string> = {
   same_file: 'same file (identical SHA-256)',
@@ -41,21 +41,11 @@ export async function duplicatesView(main: HTMLElement, me: Whoami, cursors: str
       next ? h('button', { type: 'button', onclick: () => void duplicatesView(main, me, [...cursors, next]) }, 'Next page') : null));
 }
 
-function size(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
-}
-
 function documentCard(d: Member): HTMLElement {
-  const x: DocumentContext['extracted'] = d.extracted ?? {};
   return h('article', { class: `doc doc-${d.role}`, 'data-testid': 'duplicate-document' },
     h('h4', {}, d.document_id),
     h('p', {}, h('span', { class: 'badge' }, d.role), ` ${d.status}, received ${when(d.received_at)}`),
-    facts([
-      ['File', d.file ? `${d.file.name} (${d.file.mime}, ${size(d.file.size)})` : '—'],
-      ['Vendor', [x.vendor_name, x.vendor_tax_id ? `tax id ${x.vendor_tax_id}` : ''].filter(Boolean).join(', ') || '—'],
-      ['Invoice', [x.invoice_number, x.invoice_date ? `dated ${x.invoice_date}` : ''].filter(Boolean).join(', ') || '—'],
-      ['Total', x.total_minor !== undefined ? money(x.total_minor, x.currency ?? '') : '—'],
-    ]),
+    facts(documentFacts(d.file, d.extracted)),
     h('ul', {}, d.reasons.map((r) => h('li', {}, `Rule: ${RULES[r.rule] ?? r.rule} with ${r.with_document_id} (${r.confidence.toFixed(2)})`))));
 }
 

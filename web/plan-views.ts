@@ -9,7 +9,6 @@ import { statementImportView } from './statement-import-view.js';
 import type {
   LedgerLine as Line, LinkRepairPlan as RepairPlan, ReconciliationPlan as ReconcilePlan, RepairAction, ReversalPlan, StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
-import type { InboxResolvePlan } from '../shared/contract/staged-operation.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 
 /** A view of one kind's plan. A new kind adds one line to VIEWS (its view in a file of its own). */
@@ -19,7 +18,7 @@ const VIEWS: Record<string, PlanView> = {
   ledger_link_repair: (op) => repairView(op.plan as RepairPlan, lookup(op), op),
   bank_reconcile: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
   ledger_reversal: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
-  inbox_duplicates_resolve: (op) => inboxResolveView(op.plan as InboxResolvePlan),
+  inbox_duplicates_resolve: (op) => inboxResolveView(op),
   statement_import: (op) => statementImportView(op),
 };
 

@@ -2,14 +2,18 @@
 // found in the books themselves rather than guessed: a repair that moves
 // links, one that is blocked, one with nothing to do; a statement that
 // reconciles and one failing each reconciliation check (docs/reference/http-api.md §7,
-// in order); an entry that can be reversed and one already reversed. Pure:
-// `npm start` passes what is stored, the tests pass the generated file.
+// in order); an entry that can be reversed and one already reversed; what a
+// statement import of a sample file would answer. Pure: `npm start` passes
+// what is stored, the tests pass the generated file.
+import { createHash } from 'node:crypto';
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org } from '../domain/books.js';
 import { compareIds } from '../domain/books.js';
 import type { BooksFile } from '../domain/books-file.js';
 import { planLinkRepair, repairScopeKey, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
 import { reconcileScopeKey, type ReconciliationRequest } from '../domain/reconcile-checks.js';
 import { reversalScopeKey } from '../domain/reversal-plan.js';
+import { parseStatementFile } from '../domain/statement-import/parse.js';
+import { decideStatementImport } from '../domain/statement-import/plan.js';
 import { groupBy } from '../group-by.js';
 
 export interface DemoBooks {
@@ -67,6 +71,31 @@ export function demoBooksFromFile(file: BooksFile): DemoBooks {
  */
 export type HeldByPending = ReadonlySet<string>;
 
+/**
+ * What README.md's "Reconcile a statement, CLI only" walk-through stages on
+ * the demo organisation: a statement of this account clearing these
+ * transactions (test/admin/readme-walkthrough.test.ts checks that the README
+ * names exactly these).
+ */
+export const README_WALKTHROUGH = {
+  bank_account_id: 'ba_org_demo_2',
+  transaction_ids: ['bt_org_demo_0000289', 'bt_org_demo_0000290'],
+} as const;
+
+/**
+ * Held for the README walk-through while its transactions are not all
+ * reconciled: its reconciliation scope and its transactions. The printed
+ * examples stay clear of them, so that neither the examples nor the
+ * walk-through ever answers the other 409 `pending_operation`, in whichever
+ * order they are run and however often `npm start` restarts
+ * (docs/guide/quick-start.md). Once the walk-through is applied nothing is held.
+ */
+export function heldForReadme(books: DemoBooks): string[] {
+  const ids: readonly string[] = README_WALKTHROUGH.transaction_ids;
+  const open = books.transactions.filter((t) => ids.includes(t.id) && t.status !== 'reconciled');
+  return open.length === 0 ? [] : [reconcileScopeKey(README_WALKTHROUGH.bank_account_id), ...ids];
+}
+
 /** A record id (`le_…`, `bt_…`, `lnk_…`): a plan's other strings (kinds, dates, names) hold nothing. */
 const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]/;
 
@@ -89,8 +118,9 @@ export function heldByPending(pending: ReadonlyArray<{ scope_key: string; plan: 
 
 /** `asOf`: the repair's as_of (the API's default is today, UTC). */
 export function findDemoExamples(books: DemoBooks, asOf: IsoDate, heldBefore: HeldByPending = new Set()): DemoExamples {
-  // The examples that stage are run one after another: each is chosen clear of what the ones before it hold.
-  const held = new Set(heldBefore);
+  // The examples that stage are run one after another: each is chosen clear of what the ones before it hold,
+  // and all of them clear of what the README's walk-through will stage.
+  const held = new Set([...heldBefore, ...heldForReadme(books)]);
   const repair = repairExamples(books, asOf, held);
   for (const id of repair.moves?.holds ?? []) held.add(id);
   const reconcile = reconcileExamples(books, held);
@@ -233,6 +263,38 @@ function reversalExamples(books: DemoBooks, held: HeldByPending): DemoExamples['
   }
   const reversed = books.entries.filter((e) => e.status === 'reversed' || e.reversed_by).sort((a, b) => compareIds(a.id, b.id))[0];
   return { reversible: reversible?.id ?? null, already_reversed: reversed?.id ?? null };
+}
+
+// ---------------------------------------------------------------------------
+// Statement import: what a dry run of a sample file answers, decided by the
+// worker's own rule (docs/guide/statement-import.md) on the account as stored.
+
+export interface ImportExample {
+  bank_account_id: string;
+  /** A dry run's outcome: `staged` while some entry of the file is new to the account, `noop` once all are on it. */
+  outcome: 'staged' | 'noop';
+  new_transactions: number;
+  skipped: number;
+}
+
+/** null when the file cannot be imported into the account at all (not found, unreadable, another account's). */
+export function statementImportExample(books: DemoBooks, bankAccountId: string, file: Uint8Array): ImportExample | null {
+  const account = books.accounts.find((a) => a.id === bankAccountId);
+  if (!account) return null;
+  let parsed;
+  try {
+    parsed = parseStatementFile(file, { format: 'auto', encoding: null, csv: null, account_currency: account.currency });
+  } catch {
+    return null;
+  }
+  const transactions = books.transactions.filter((t) => t.bank_account_id === bankAccountId).map((t) => ({
+    id: t.id, booking_date: t.booking_date, amount_minor: t.amount_minor, bank_reference: t.bank_reference ?? null,
+    counterparty_name: t.counterparty_name ?? null, remittance_info: t.remittance_info ?? null,
+  }));
+  // A dry run answers as if the scope were free (docs/reference/http-api.md §6.6): no pending holders.
+  const decision = decideStatementImport(parsed, createHash('sha256').update(file).digest('hex'), { account, transactions, counterparties: [], pending: [] });
+  if (decision.outcome !== 'staged' && decision.outcome !== 'noop') return null;
+  return { bank_account_id: bankAccountId, outcome: decision.outcome, new_transactions: decision.plan.new_transactions.length, skipped: decision.plan.skipped.length };
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,10 @@
 // stage the reconciliation, approve and apply it as the reviewer, read the
 // transactions back as reconciled. The demo runs on this run's servers with a
 // database, a Redis database and a state folder of its own (as in
-// demo-printout.test.ts), so it shares nothing with the other tests.
+// demo-printout.test.ts), so it shares nothing with the other tests. And the
+// demo's printed examples never take what the walk-through stages, on a first
+// start or on any restart with their operations still pending, so both work
+// in either order (shared/demo/demo-examples.ts README_WALKTHROUGH).
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../scripts/services/lifecycle.js';
 import { freePort } from '../../scripts/services/ports.js';
-import { exportedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
+import { generateBooks } from '../../shared/demo/books-generator.js';
+import { demoBooksFromFile, findDemoExamples, README_WALKTHROUGH, type DemoExamples, type DemoBooks } from '../../shared/demo/demo-examples.js';
+import { reconcileScopeKey } from '../../shared/domain/reconcile-checks.js';
+import { reversalScopeKey } from '../../shared/domain/reversal-plan.js';
+import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 
 const cliMain = join(projectRoot, 'dist', 'cli', 'bookstage', 'main.js');
@@ -39,6 +46,15 @@ function run(line: string, env: Record<string, string | undefined>, stagedId: st
   }
   const res = spawnSync('bash', ['-c', `${command} --json`], { env: { ...env, NO_COLOR: '1' }, encoding: 'utf8' });
   return { code: res.status, envelope: JSON.parse(res.stdout) as Envelope, stderr: res.stderr };
+}
+
+/** What staging the demo's examples holds once run: the repair's, the reconciliation's and the reversal's scope keys and ids. */
+function holdsOf(ex: DemoExamples, books: DemoBooks): string[] {
+  const held = [...ex.repair.moves?.holds ?? []];
+  if (ex.reconcile.ok) held.push(reconcileScopeKey(ex.reconcile.ok.bank_account_id), ...ex.reconcile.ok.transaction_ids);
+  const reversible = ex.reversal.reversible;
+  if (reversible) held.push(reversalScopeKey(reversible), reversible, ...books.links.filter((l) => l.ledger_entry_id === reversible).map((l) => l.bank_transaction_id));
+  return held;
 }
 
 const ids = (data: Record<string, unknown>): Array<{ id: string; status: string }> => data.items as Array<{ id: string; status: string }>;
@@ -70,12 +86,28 @@ describe('README: the CLI-only reconciliation walk-through', function () {
     await removeDemoData(env.MONGO_URL!, env.REDIS_URL!, dir);
   });
 
+  it('stages exactly what the demo keeps its examples clear of, and the examples stay clear of it on a first start and on restarts with their operations pending', () => {
+    const { bank_account_id: account, transaction_ids: transactions } = README_WALKTHROUGH;
+    for (const line of walkthrough().filter((l) => l.includes('reconcile stage'))) {
+      expect(line).to.include(`--bank-account ${account} `).and.include(`--transactions ${transactions.join(',')}`);
+    }
+    const reserved = [reconcileScopeKey(account), ...transactions];
+    const books = demoBooksFromFile(generateBooks({ org_id: 'org_demo', size: 500, seed: 1 }));
+    const pending = new Set<string>();
+    for (const start of ['the first start', 'a restart', 'a second restart']) {
+      const held = holdsOf(findDemoExamples(books, new Date().toISOString().slice(0, 10), pending), books);
+      expect(held, start).to.have.length.greaterThan(0);
+      expect(held.filter((id) => reserved.includes(id)), start).to.deep.equal([]);
+      for (const id of held) pending.add(id);
+    }
+  });
+
   it('runs every README command in order on the demo books: unreconciled → dry run → staged → approved → applied → reconciled', async () => {
     const lines = walkthrough();
     expect(lines).to.have.length(6);
     demo = await startDemo(env);
-    const shellEnv = { ...process.env, ...exportedEnv(demo.printout) };
-    const transactions = ['bt_org_demo_0000289', 'bt_org_demo_0000290'];
+    const shellEnv = pastedEnv(demo.printout);
+    const transactions: readonly string[] = README_WALKTHROUGH.transaction_ids;
     let stagedId: string | null = null;
     let dryHash: unknown;
     const steps: Array<(data: Record<string, unknown>) => void> = [

@@ -4,10 +4,12 @@
 // with each entry's date, reference and open amount and every amount's
 // currency, see as its creator why it cannot approve (no Approve button),
 // approve as another actor, apply, see `applied`; the reconciliation,
-// reversal and duplicate views too. Every view: axe-core finds no serious or
-// critical violation, a screenshot is saved (.cache/screenshots/, the path
-// printed), and the page asks nothing of any origin but its own.
-// docs/guide/review-page.md.
+// reversal and duplicate views too; stage a duplicate resolution from the
+// duplicates view and review it, and review a staged statement import. Every
+// view: axe-core finds no serious or critical violation, a screenshot is kept
+// as a test artefact (test-artifacts/screenshots/<run>/review-<view>.png, the
+// folder printed once at the end), and the page asks nothing of any origin
+// but its own. docs/guide/review-page.md.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,8 +18,9 @@ import type { LinkRepairData, ReconcileData, ReversalData } from '../helpers/ans
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { approve } from '../helpers/staged.js';
+import { readdirSync } from 'node:fs';
 import { chromiumPath, launch, SKIP_MESSAGE } from './chromium.js';
-import { screenshot, seriousViolations } from './page-checks.js';
+import { KEPT_RUNS, SCREENSHOT_ROOT, screenshot, screenshotRunDir, seriousViolations } from './page-checks.js';
 
 const REPAIR = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
@@ -25,6 +28,10 @@ const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
 interface World {
   books: Books; repairId: string; reconcileId: string; reversalId: string;
   txn: string; older: string; newer: string; wrongLink: string; reversedEntry: string;
+  /** The duplicate pair (same file): `invoice.pdf`, then `invoice (1).pdf`. */
+  docs: [string, string];
+  /** An account a statement file is imported into; it already holds the file's fee (bank reference R-2). */
+  importAccount: string; feeTxn: string;
   erin: string; bob: string;
 }
 
@@ -42,8 +49,12 @@ async function world(): Promise<World> {
   const paid = books.linkedTxn(other, 12_050, { counterparty_id: books.cp('b'), booking_date: '2026-02-12' });
   const reversed = books.linkedTxn(other, -4_500, { counterparty_id: books.cp('c'), booking_date: '2026-02-14' });
   const file = { sha256: createHash('sha256').update(books.uid).digest('hex'), name: 'invoice.pdf', size: 1000, mime: 'application/pdf' };
-  books.doc({ file, extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } });
-  books.doc({ file: { ...file, name: 'invoice (1).pdf' }, received_at: '2026-02-02T09:00:00.000Z', extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } });
+  const docs: [string, string] = [
+    books.doc({ file, extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } }),
+    books.doc({ file: { ...file, name: 'invoice (1).pdf' }, received_at: '2026-02-02T09:00:00.000Z', extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } }),
+  ];
+  const importAccount = books.account({ name: 'Import account' });
+  const feeTxn = books.txn(importAccount, -2_000, { booking_date: '2026-02-21', bank_reference: 'R-2', counterparty_name: 'Bank', remittance_info: 'fee' });
   await s.load(books.file);
 
   const erin = await s.token(books.orgId, ['bank:stage', 'ledger:stage', 'staged:read', 'staged:approve', 'staged:apply', 'inbox:read'], 'erin');
@@ -58,7 +69,7 @@ async function world(): Promise<World> {
   expect(reversal.status, JSON.stringify(reversal.body)).to.equal(201);
   return {
     books, repairId: repair.body.data.staged_operation_id, reconcileId: reconcile.body.data.staged_operation_id, reversalId: reversal.body.data.staged_operation_id,
-    txn, older, newer, wrongLink, reversedEntry: reversed.entry, erin, bob,
+    txn, older, newer, wrongLink, reversedEntry: reversed.entry, docs, importAccount, feeTxn, erin, bob,
   };
 }
 
@@ -89,6 +100,9 @@ describe('the review page in a browser (GET /review)', function () {
 
   after(async () => {
     await browser?.close();
+    // Once, where a person finds every view of this run (docs/guide/review-page.md "Tests").
+    const dir = screenshotRunDir();
+    if (dir) console.log(`      screenshots of this run: ${dir}`);
   });
 
   async function signIn(token: string): Promise<void> {
@@ -118,7 +132,7 @@ describe('the review page in a browser (GET /review)', function () {
   it('asks for a token once, keeps it in sessionStorage only, and lists the staged operations newest first', async () => {
     await page.goto(`${baseUrl}/review`);
     await page.getByLabel('API token').waitFor();
-    await checkView('1-sign-in');
+    await checkView('sign-in');
     await signIn(w.erin);
     expect(page.url()).to.not.include(w.erin);
     expect(await page.evaluate('sessionStorage.getItem("bookstage.token")')).to.equal(w.erin);
@@ -134,7 +148,7 @@ describe('the review page in a browser (GET /review)', function () {
     expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(0);
     const expires = await page.getByRole('columnheader', { name: 'Expires' }).boundingBox();
     expect(expires!.x + expires!.width).to.be.at.most(1280);
-    await checkView('2-inbox');
+    await checkView('list');
 
     await page.getByLabel('Kind').selectOption('ledger_reversal');
     await page.getByRole('button', { name: 'Show' }).click();
@@ -156,7 +170,7 @@ describe('the review page in a browser (GET /review)', function () {
     expect(cells[4]).to.equal('#1 of 2 open, oldest first; open 10.00 EUR → 0.00 EUR');
     expect(await page.locator('main').textContent()).to.include(`${w.txn}: booked 2026-02-10 · 10.00 EUR · Customer A`).and.not.include('in the currency of account');
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
-    await checkView('3-repair-staged');
+    await checkView('repair');
   });
 
   it('tells the creator why it cannot approve its own operation instead of showing an Approve button the API would refuse', async () => {
@@ -170,7 +184,7 @@ describe('the review page in a browser (GET /review)', function () {
     expect(direct.status).to.equal(403);
     expect(direct.body.error.code).to.equal('self_approval_forbidden');
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
-    await checkView('4-repair-creator');
+    await checkView('repair-creator');
   });
 
   it('names the way back after where it leads: the staged operations list', async () => {
@@ -206,14 +220,14 @@ describe('the review page in a browser (GET /review)', function () {
     const match = new RegExp(`^link ${w.wrongLink} → (lnk_\\w+)$`).exec(moved);
     expect(match, moved).to.not.equal(null);
     expect(await page.getByRole('table', { name: 'What apply wrote' }).textContent()).to.include(`insertbank_links${match![1]}`);
-    await checkView('5-repair-applied');
+    await checkView('repair-applied');
   });
 
   it('shows a reconciliation (statement, transactions, checks, resulting reconciled_through) and a reversal (entries side by side, links released)', async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.reconcileId}`);
     await page.getByRole('table', { name: 'Transactions it marks reconciled' }).waitFor();
     expect(await page.locator('main').textContent()).to.include('reconciled_through').and.include('2026-02-13, balance 120.50 EUR').and.include('Checks passed');
-    await checkView('6-reconciliation');
+    await checkView('reconcile');
 
     await page.goto(`${baseUrl}/review#/operation/${w.reversalId}`);
     await page.getByRole('table', { name: 'Lines of the reversing entry' }).waitFor();
@@ -223,7 +237,7 @@ describe('the review page in a browser (GET /review)', function () {
     expect(original).to.include(`Date${reversed.entry_date}`).and.include(`Description${reversed.description}`);
     expect(await page.getByRole('table', { name: 'Bank links released' }).locator('tbody tr').count()).to.equal(1);
     expect(await page.getByRole('table', { name: 'Lines of the reversing entry' }).textContent()).to.include('45.00 EUR');
-    await checkView('7-reversal');
+    await checkView('reversal');
   });
 
   it('shows the duplicate overview with the rule, the documents side by side with their file, vendor, invoice and total, and the ways to resolve a group', async () => {
@@ -237,23 +251,78 @@ describe('the review page in a browser (GET /review)', function () {
     expect(text).to.include('VendorPaper Co').and.include('InvoiceINV-7').and.include('Total99.00 EUR');
     // bob's token cannot stage a resolution: the page says so rather than offer buttons that fail.
     expect(await group.locator('.note').textContent()).to.include('needs a token with inbox:stage');
-    await checkView('8-duplicates');
+    await checkView('duplicates');
   });
 
-  it('offers both resolutions of a group to a token that may stage them', async function () {
+  it('offers both resolutions of a group to a token that may stage them; "archive duplicates" keeping the chosen document stages an operation and archives nothing yet', async () => {
     const s = await stack();
-    const token = await s.token(w.books.orgId, ['staged:read', 'inbox:read', 'inbox:stage'], 'carol');
+    const carol = await s.token(w.books.orgId, ['staged:read', 'inbox:read', 'inbox:stage'], 'carol');
     await page.evaluate('sessionStorage.clear()');
-    await signIn(token);
+    await signIn(carol);
     await page.getByRole('link', { name: 'Duplicates' }).click();
     const group = page.locator('.group').first();
     await group.waitFor();
-    expect(await group.getByRole('button', { name: 'Stage: keep the chosen document, archive the others' }).count()).to.equal(1);
+    const archive = group.getByRole('button', { name: 'Stage: keep the chosen document, archive the others' });
+    expect(await archive.count()).to.equal(1);
     expect(await group.getByRole('button', { name: 'Stage: these are not duplicates' }).count()).to.equal(1);
     expect(await group.getByRole('radio').count()).to.equal(2);
-    await checkView('8b-duplicates-resolve');
+    await checkView('duplicates-resolve');
+
+    // Keep the copy (not the preselected canonical document): the other one is to be archived.
+    const [archived, kept] = w.docs;
+    await group.getByLabel(`Keep ${kept} (invoice (1).pdf)`).check();
+    await archive.click();
+    const review = group.getByRole('link', { name: /^Review operation stg_/ });
+    await review.waitFor();
+    expect(await group.locator('.outcome').textContent()).to.include('Archive duplicates: staged for review, nothing changed yet.');
+    const id = (await review.textContent())!.replace('Review operation ', '');
+    const op = await call<{ kind: string; status: string; created_by: string; plan: { resolution: string; keep_document_id: string; member_ids: string[] } }>(
+      'GET', `/api/v1/cli/staged-operations/${id}`, { token: carol });
+    expect(op.status, JSON.stringify(op.body)).to.equal(200);
+    expect(op.body.data).to.include({ kind: 'inbox_duplicates_resolve', status: 'staged', created_by: 'carol' });
+    expect(op.body.data.plan).to.deep.include({ resolution: 'archive_duplicates', keep_document_id: kept });
+    expect([...op.body.data.plan.member_ids].sort()).to.deep.equal([...w.docs].sort());
+    const reader = await s.token(w.books.orgId, ['books:read']);
+    for (const doc of w.docs) {
+      const read = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${doc}`, { token: reader });
+      expect(read.status).to.equal(200);
+      expect(read.body.data.status, doc).to.not.equal('archived');
+    }
+
+    // Its review view: the kept document first, then the archived one, each with its facts.
+    await review.click();
+    const members = page.getByRole('table', { name: 'Documents of the group' });
+    await members.waitFor();
+    expect(await page.getByTestId('status').textContent()).to.equal('staged');
+    const rows = await Promise.all((await members.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents()));
+    expect(rows).to.deep.equal([
+      [kept, 'kept', '2026-02-02 09:00 UTC', 'invoice (1).pdf (application/pdf, 1000 B)', 'Paper Co', 'INV-7', '99.00 EUR'],
+      [archived, `archived (duplicate of ${kept})`, rows[1]![2], 'invoice.pdf (application/pdf, 1000 B)', 'Paper Co', 'INV-7', '99.00 EUR'],
+    ]);
+    expect(rows[1]![2]).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    await checkView('inbox-resolve');
+  });
+
+  it('shows a staged statement import: the new transactions and the skipped ones with the reason and the transaction they match, every amount with its currency', async () => {
+    const s = await stack();
+    const csv = 'date,amount,name,text,ref\n2026-02-20,250.00,Alpha GmbH,inv 1,R-1\n2026-02-21,-20.00,Bank,fee,R-2\n';
+    const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${w.importAccount}/statements/import/stage?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref`, {
+      method: 'POST', headers: { authorization: `Bearer ${w.erin}`, 'content-type': 'text/csv' }, body: csv,
+    });
+    const staged = await res.json() as { data: { staged_operation_id: string; plan: { new_transactions: Array<{ id: string }> } } };
+    expect(res.status, JSON.stringify(staged)).to.equal(201);
+    const newId = staged.data.plan.new_transactions[0]!.id;
+
     await page.evaluate('sessionStorage.clear()');
     await signIn(w.bob);
+    await page.goto(`${baseUrl}/review#/operation/${staged.data.staged_operation_id}`);
+    const added = page.getByRole('table', { name: 'New transactions (1)' });
+    await added.waitFor();
+    expect(await page.getByTestId('status').textContent()).to.equal('staged');
+    expect(await added.locator('tbody tr td').allTextContents()).to.deep.equal(['2026-02-20', '250.00 EUR', 'Alpha GmbH (no known counterparty)', 'inv 1', 'R-1', newId]);
+    const skipped = page.getByRole('table', { name: 'Skipped: already on the account (1)' });
+    expect(await skipped.locator('tbody tr td').allTextContents()).to.deep.equal(['2026-02-21', '−20.00 EUR', 'R-2', 'same bank reference', w.feeTxn]);
+    await checkView('statement-import');
   });
 
   it('is usable at phone width', async () => {
@@ -265,7 +334,7 @@ describe('the review page in a browser (GET /review)', function () {
       .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))`);
     expect(wider).to.deep.equal([]);
     expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(0);
-    await checkView('9-repair-phone');
+    await checkView('repair-phone');
   });
 
   it('requested nothing from any origin but its own, and broke no CSP rule', () => {
@@ -273,5 +342,16 @@ describe('the review page in a browser (GET /review)', function () {
     const origin = new URL(baseUrl).origin;
     expect(requested.filter((u) => new URL(u).origin !== origin)).to.deep.equal([]);
     expect(cspReports).to.deep.equal([]);
+  });
+
+  it(`kept this run's screenshots, one per view, in a run folder of their own beside at most ${KEPT_RUNS - 1} earlier runs`, () => {
+    const dir = screenshotRunDir();
+    expect(dir).to.be.a('string');
+    expect(readdirSync(dir!)).to.have.members([
+      'sign-in', 'list', 'repair', 'repair-creator', 'repair-applied', 'reconcile', 'reversal', 'duplicates', 'duplicates-resolve', 'inbox-resolve', 'statement-import', 'repair-phone',
+    ].map((view) => `review-${view}.png`));
+    const runs = readdirSync(SCREENSHOT_ROOT);
+    expect(runs.length).to.be.at.most(KEPT_RUNS);
+    expect(runs).to.include(dir!.slice(SCREENSHOT_ROOT.length + 1));
   });
 });

@@ -37,6 +37,20 @@ export function exportedEnv(printout: string): Record<string, string> {
   return env;
 }
 
+/**
+ * A second terminal's environment once the `export` lines are pasted: the
+ * test's own settings of the variables the project reads (MONGO_URL,
+ * REDIS_URL, FERRETDB_POSTGRES_URL, BOOKSTAGE_*) removed, the exported ones
+ * set; the rest (PATH, HOME) as the terminal has it.
+ */
+export function pastedEnv(printout: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(MONGO_URL|REDIS_URL|FERRETDB_POSTGRES_URL|BOOKSTAGE_\w+)$/.test(key)) env[key] = value;
+  }
+  return { ...env, ...exportedEnv(printout) };
+}
+
 /** Removes what a demo run left: its database, its Redis database and its folder. */
 export async function removeDemoData(mongoUrl: string, redisUrl: string, dir: string): Promise<void> {
   const mongo = await connectMongo(mongoUrl);
