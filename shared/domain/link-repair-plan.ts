@@ -397,8 +397,8 @@ function findBlockers(scope: RecordSet, currency: string, counterpartyId: string
 /** The target: allocations as parallel arrays, each walked transaction's a contiguous run. */
 interface Walk {
   /** By allocation: the entry's rank and the amount. */
-  rank: number[];
-  amount: number[];
+  rank: Int32Array;
+  amount: Float64Array;
   /** By walked index: where its allocations start and how many there are. */
   start: Int32Array;
   count: Int32Array;
@@ -406,56 +406,80 @@ interface Walk {
   uncovered: number;
 }
 
+/** One side of the walk (money in against receivables, or out against payables): its queues by position. */
+interface Side {
+  needs: Float64Array;
+  /** By need: the walked index of its transaction. */
+  queue: Int32Array;
+  rooms: Float64Array;
+  /** By room: the entry's rank. */
+  ranks: Int32Array;
+}
+
 function walkFifo(scope: RecordSet): Walk {
   const { transactions, walked, ranked } = scope;
-  const inflowNeeds: number[] = [];
-  const inflows: number[] = [];
-  const outflowNeeds: number[] = [];
-  const outflows: number[] = [];
+  // why typed arrays sized by a first count: at 100k the walk's growing
+  // number arrays were a good part of the plan's garbage.
+  let inflowCount = 0;
+  let outflowCount = 0;
+  for (let w = 0; w < walked.length; w += 1) {
+    const amount = transactions[walked[w]!]!.amount_minor;
+    if (amount > 0) inflowCount += 1;
+    else if (amount < 0) outflowCount += 1;
+  }
+  let receivableCount = 0;
+  for (let r = 0; r < ranked.length; r += 1) if (scope.open[ranked[r]!]! > 0) receivableCount += 1;
+  const side = (needs: number, rooms: number): Side =>
+    ({ needs: new Float64Array(needs), queue: new Int32Array(needs), rooms: new Float64Array(rooms), ranks: new Int32Array(rooms) });
+  const inflow = side(inflowCount, receivableCount);
+  const outflow = side(outflowCount, ranked.length - receivableCount);
+  let i = 0;
+  let o = 0;
   for (let w = 0; w < walked.length; w += 1) {
     const amount = transactions[walked[w]!]!.amount_minor;
     if (amount > 0) {
-      inflowNeeds.push(amount);
-      inflows.push(w);
+      inflow.needs[i] = amount;
+      inflow.queue[i] = w;
+      i += 1;
     } else if (amount < 0) {
-      outflowNeeds.push(-amount);
-      outflows.push(w);
+      outflow.needs[o] = -amount;
+      outflow.queue[o] = w;
+      o += 1;
     }
   }
-  const receivableRooms: number[] = [];
-  const receivables: number[] = [];
-  const payableRooms: number[] = [];
-  const payables: number[] = [];
+  i = 0;
+  o = 0;
   for (let r = 0; r < ranked.length; r += 1) {
     const e = ranked[r]!;
     const room = Math.abs(scope.open[e]!) - scope.frozen[e]!;
     if (scope.open[e]! > 0) {
-      receivableRooms.push(room);
-      receivables.push(r);
+      inflow.rooms[i] = room;
+      inflow.ranks[i] = r;
+      i += 1;
     } else {
-      payableRooms.push(room);
-      payables.push(r);
+      outflow.rooms[o] = room;
+      outflow.ranks[o] = r;
+      o += 1;
     }
   }
 
+  const capacity = walked.length + ranked.length;
   const walk: Walk = {
-    rank: [], amount: [], start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
+    rank: new Int32Array(capacity), amount: new Float64Array(capacity),
+    start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
   };
-  const pairs: FifoPairs = { transaction: [], entry: [], amount: [] };
-  for (const [needs, queue, rooms, ranks] of [
-    [inflowNeeds, inflows, receivableRooms, receivables],
-    [outflowNeeds, outflows, payableRooms, payables],
-  ] as const) {
-    pairs.transaction.length = 0;
-    pairs.entry.length = 0;
-    pairs.amount.length = 0;
+  const pairs: FifoPairs = { transaction: new Int32Array(capacity), entry: new Int32Array(capacity), amount: new Float64Array(capacity), length: 0 };
+  let size = 0;
+  for (const { needs, queue, rooms, ranks } of [inflow, outflow]) {
+    pairs.length = 0;
     allocateFifoAt(needs, rooms, pairs);
-    for (let k = 0; k < pairs.amount.length; k += 1) {
+    for (let k = 0; k < pairs.length; k += 1) {
       const w = queue[pairs.transaction[k]!]!;
-      if (walk.count[w] === 0) walk.start[w] = walk.amount.length;
+      if (walk.count[w] === 0) walk.start[w] = size;
       walk.count[w] = walk.count[w]! + 1;
-      walk.rank.push(ranks[pairs.entry[k]!]!);
-      walk.amount.push(pairs.amount[k]!);
+      walk.rank[size] = ranks[pairs.entry[k]!]!;
+      walk.amount[size] = pairs.amount[k]!;
+      size += 1;
     }
     walk.unallocated += sum(needs);
     walk.uncovered += sum(rooms);
@@ -702,7 +726,7 @@ function isSortedById(records: readonly { id: string }[]): boolean {
   return true;
 }
 
-function sum(values: readonly number[]): number {
+function sum(values: Float64Array): number {
   let total = 0;
   for (const v of values) total += v;
   return total;
