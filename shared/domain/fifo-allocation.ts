@@ -64,23 +64,27 @@ function amountOf(item: FifoItem): number {
   return amount;
 }
 
-/** Allocations as parallel arrays: positions in the two queues, and the amount. */
+/** Allocations as parallel arrays: positions in the two queues, and the amount; `length` of them are set. */
 export interface FifoPairs {
-  transaction: number[];
-  entry: number[];
-  amount: number[];
+  transaction: Int32Array;
+  entry: Int32Array;
+  amount: Float64Array;
+  length: number;
 }
 
 /**
  * allocateFifo over plain amounts, for a caller that works by position (the
- * link repair plan at 100k transactions: no object per item or allocation).
- * `needs` and `rooms` are the two queues' amounts, already checked to be
- * non-negative safe integers; they are left holding the remainders. Each
- * allocation is appended to `into`, in walk order.
+ * link repair plan at 100k transactions: no object per item or allocation,
+ * no growing arrays). `needs` and `rooms` are the two queues' amounts, already
+ * checked to be non-negative safe integers; they are left holding the
+ * remainders. Each allocation is appended to `into`, in walk order; it needs
+ * room for needs.length + rooms.length of them (each allocation uses up a
+ * need or a room).
  */
-export function allocateFifoAt(needs: number[], rooms: number[], into: FifoPairs): void {
+export function allocateFifoAt(needs: Float64Array, rooms: Float64Array, into: FifoPairs): void {
   let t = 0;
   let e = 0;
+  let k = into.length;
   while (t < needs.length && e < rooms.length) {
     const need = needs[t]!;
     if (need === 0) {
@@ -93,10 +97,12 @@ export function allocateFifoAt(needs: number[], rooms: number[], into: FifoPairs
       continue;
     }
     const amount = Math.min(need, room);
-    into.transaction.push(t);
-    into.entry.push(e);
-    into.amount.push(amount);
+    into.transaction[k] = t;
+    into.entry[k] = e;
+    into.amount[k] = amount;
+    k += 1;
     needs[t] = need - amount;
     rooms[e] = room - amount;
   }
+  into.length = k;
 }

@@ -6,7 +6,7 @@ import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org,
 import { compareIds, openAmountMinor } from './books.js';
 import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
 import type { Decision } from './decision.js';
-import { CanonicalHasher, canonicalJson, canonicalString } from './plan-hash.js';
+import { repairPlanHash } from './link-repair-hash.js';
 import type { PlanLockClaim } from './scope.js';
 
 /**
@@ -102,6 +102,8 @@ export type LinkRepairOutcome =
       preconditions: Precondition[];
     };
 
+export { repairPlanHash };
+
 export function repairScopeKey(bankAccountId: string, counterpartyId: string): string {
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
@@ -183,11 +185,11 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
 
 interface RecordSet {
   /** Every passed transaction once (the fresher of duplicates), in input order: "positions". */
-  transactions: BankTransaction[];
+  transactions: readonly BankTransaction[];
   /** Positions of in-scope unreconciled transactions, in FIFO order (booking_date, id). */
   walked: number[];
   /** Every passed entry once (the fresher of duplicates), in input order: "positions". */
-  entries: LedgerEntry[];
+  entries: readonly LedgerEntry[];
   /** Positions of in-scope entries in FIFO order (entry_date, id): index = rank. */
   ranked: number[];
   /** By entry position: its rank, -1 when out of scope. */
@@ -213,16 +215,21 @@ interface RecordSet {
 
 function readScope(input: LinkRepairInput): RecordSet {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const transactionAt = new Map<string, number>();
-  const transactions = uniqueRecords(input.transactions, transactionAt);
-  const entryAt = new Map<string, number>();
-  const entries = uniqueRecords(input.entries, entryAt);
-  const passedLinks = isSortedById(input.links) ? input.links : uniqueRecords(input.links, new Map());
+  const transactions = uniqueRecords(input.transactions);
+  const entries = uniqueRecords(input.entries);
+  const passedLinks = uniqueRecords(input.links);
+  // why: a map of every transaction's and entry's id cost more than the rest
+  // of the scope at 100k; the links are fewer, so their ids go into two small
+  // maps and each record looks itself up there (a chain per id: several
+  // links may share a transaction or an entry).
+  const ofTransaction = linkChains(passedLinks, 'bank_transaction_id');
+  const ofEntry = linkChains(passedLinks, 'ledger_entry_id');
+  const linkTransaction = new Int32Array(passedLinks.length).fill(-1);
+  const linkEntryAt = new Int32Array(passedLinks.length).fill(-1);
 
   // Candidates: this account and counterparty, any date. Their booking_date
   // decides membership, so all of them are read (and are preconditions).
   const candidates: BankTransaction[] = [];
-  const inScope = new Uint8Array(transactions.length);
   const walked: number[] = [];
   const foreignTransactions: string[] = [];
   for (let i = 0; i < transactions.length; i += 1) {
@@ -230,22 +237,22 @@ function readScope(input: LinkRepairInput): RecordSet {
     if (t.bank_account_id !== account.id || t.counterparty_id !== counterpartyId) continue;
     candidates.push(t);
     if (t.booking_date > asOf) continue;
-    inScope[i] = 1;
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
     if (t.currency !== account.currency) foreignTransactions.push(t.id);
     if (t.status !== 'reconciled') walked.push(i);
+    // In scope: its links are resolved to it.
+    for (let l = ofTransaction.first.get(t.id) ?? -1; l !== -1; l = ofTransaction.next[l]!) linkTransaction[l] = i;
   }
   sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
 
   const read = new Uint8Array(entries.length);
-  const readEntries: LedgerEntry[] = [];
   const ranked: number[] = [];
   const open = new Float64Array(entries.length);
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i]!;
+    for (let l = ofEntry.first.get(entry.id) ?? -1; l !== -1; l = ofEntry.next[l]!) linkEntryAt[l] = i;
     if (entry.counterparty_id !== counterpartyId) continue;
     read[i] = 1;
-    readEntries.push(entry);
     if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry) || entry.entry_date > asOf) continue;
     const amount = openAmountMinor(entry, input.settlement_accounts);
     if (!Number.isSafeInteger(amount)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
@@ -267,38 +274,38 @@ function readScope(input: LinkRepairInput): RecordSet {
   const firstLink = new Int32Array(transactions.length).fill(-1);
   const lastLink = new Int32Array(transactions.length);
   const next: number[] = [];
-  for (const link of passedLinks) {
-    const t = transactionAt.get(link.bank_transaction_id);
-    const txn = t !== undefined && inScope[t] === 1 ? transactions[t] : undefined;
-    const e = entryAt.get(link.ledger_entry_id);
-    const entryRank = e === undefined ? -1 : rank[e]!;
+  for (let p = 0; p < passedLinks.length; p += 1) {
+    const link = passedLinks[p]!;
+    const t = linkTransaction[p]!;
+    const txn = t >= 0 ? transactions[t] : undefined;
+    const e = linkEntryAt[p]!;
+    const entryRank = e < 0 ? -1 : rank[e]!;
     if (!txn && entryRank < 0) continue;
     const at = links.length;
     links.push(link);
-    linkEntries.push(e ?? -1);
+    linkEntries.push(e);
     next.push(-1);
     if (!Number.isSafeInteger(link.amount_minor) || link.amount_minor <= 0) {
       throw new RangeError(`amount_minor of bank link ${link.id} must be a positive safe integer`);
     }
-    if (txn && e === undefined) {
+    if (txn && e < 0) {
       // why: without the entry we cannot tell whether the link is in scope;
       // guessing would either release a valid link or keep a wrong one.
       throw new Error(`bank link ${link.id} points to ledger entry ${link.ledger_entry_id}, which was not provided`);
     }
-    if (read[e!] === 0) {
-      read[e!] = 1;
-      readEntries.push(entries[e!]!);
-    }
+    read[e] = 1;
     if (txn && txn.status !== 'reconciled') {
-      if (firstLink[t!] === -1) firstLink[t!] = at;
-      else next[lastLink[t!]!] = at;
-      lastLink[t!] = at;
+      if (firstLink[t] === -1) firstLink[t] = at;
+      else next[lastLink[t]!] = at;
+      lastLink[t] = at;
       continue;
     }
     // Frozen: a reconciled in-scope transaction, or a transaction outside the scope.
     if (txn) reconciledLinks.push(at);
-    if (entryRank >= 0) frozen[e!] = frozen[e!]! + link.amount_minor;
+    if (entryRank >= 0) frozen[e] = frozen[e]! + link.amount_minor;
   }
+  const readEntries: LedgerEntry[] = [];
+  for (let i = 0; i < entries.length; i += 1) if (read[i] === 1) readEntries.push(entries[i]!);
 
   // Collections in code-unit order, each one's records by id.
   const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
@@ -311,6 +318,20 @@ function readScope(input: LinkRepairInput): RecordSet {
     linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink,
     reconciledLinks, foreignTransactions, preconditions,
   };
+}
+
+/** Links by one of their ids: the first link (index into `links`) per id, and each link's next with the same id (-1 at the end). */
+function linkChains(links: readonly BankLink[], field: 'bank_transaction_id' | 'ledger_entry_id'): { first: Map<string, number>; next: Int32Array } {
+  const first = new Map<string, number>();
+  const next = new Int32Array(links.length).fill(-1);
+  // Backwards, so that each chain runs in input order.
+  for (let l = links.length - 1; l >= 0; l -= 1) {
+    const id = links[l]![field];
+    const after = first.get(id);
+    if (after !== undefined) next[l] = after;
+    first.set(id, l);
+  }
+  return { first, next };
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
@@ -376,8 +397,8 @@ function findBlockers(scope: RecordSet, currency: string, counterpartyId: string
 /** The target: allocations as parallel arrays, each walked transaction's a contiguous run. */
 interface Walk {
   /** By allocation: the entry's rank and the amount. */
-  rank: number[];
-  amount: number[];
+  rank: Int32Array;
+  amount: Float64Array;
   /** By walked index: where its allocations start and how many there are. */
   start: Int32Array;
   count: Int32Array;
@@ -385,56 +406,80 @@ interface Walk {
   uncovered: number;
 }
 
+/** One side of the walk (money in against receivables, or out against payables): its queues by position. */
+interface Side {
+  needs: Float64Array;
+  /** By need: the walked index of its transaction. */
+  queue: Int32Array;
+  rooms: Float64Array;
+  /** By room: the entry's rank. */
+  ranks: Int32Array;
+}
+
 function walkFifo(scope: RecordSet): Walk {
   const { transactions, walked, ranked } = scope;
-  const inflowNeeds: number[] = [];
-  const inflows: number[] = [];
-  const outflowNeeds: number[] = [];
-  const outflows: number[] = [];
+  // why typed arrays sized by a first count: at 100k the walk's growing
+  // number arrays were a good part of the plan's garbage.
+  let inflowCount = 0;
+  let outflowCount = 0;
+  for (let w = 0; w < walked.length; w += 1) {
+    const amount = transactions[walked[w]!]!.amount_minor;
+    if (amount > 0) inflowCount += 1;
+    else if (amount < 0) outflowCount += 1;
+  }
+  let receivableCount = 0;
+  for (let r = 0; r < ranked.length; r += 1) if (scope.open[ranked[r]!]! > 0) receivableCount += 1;
+  const side = (needs: number, rooms: number): Side =>
+    ({ needs: new Float64Array(needs), queue: new Int32Array(needs), rooms: new Float64Array(rooms), ranks: new Int32Array(rooms) });
+  const inflow = side(inflowCount, receivableCount);
+  const outflow = side(outflowCount, ranked.length - receivableCount);
+  let i = 0;
+  let o = 0;
   for (let w = 0; w < walked.length; w += 1) {
     const amount = transactions[walked[w]!]!.amount_minor;
     if (amount > 0) {
-      inflowNeeds.push(amount);
-      inflows.push(w);
+      inflow.needs[i] = amount;
+      inflow.queue[i] = w;
+      i += 1;
     } else if (amount < 0) {
-      outflowNeeds.push(-amount);
-      outflows.push(w);
+      outflow.needs[o] = -amount;
+      outflow.queue[o] = w;
+      o += 1;
     }
   }
-  const receivableRooms: number[] = [];
-  const receivables: number[] = [];
-  const payableRooms: number[] = [];
-  const payables: number[] = [];
+  i = 0;
+  o = 0;
   for (let r = 0; r < ranked.length; r += 1) {
     const e = ranked[r]!;
     const room = Math.abs(scope.open[e]!) - scope.frozen[e]!;
     if (scope.open[e]! > 0) {
-      receivableRooms.push(room);
-      receivables.push(r);
+      inflow.rooms[i] = room;
+      inflow.ranks[i] = r;
+      i += 1;
     } else {
-      payableRooms.push(room);
-      payables.push(r);
+      outflow.rooms[o] = room;
+      outflow.ranks[o] = r;
+      o += 1;
     }
   }
 
+  const capacity = walked.length + ranked.length;
   const walk: Walk = {
-    rank: [], amount: [], start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
+    rank: new Int32Array(capacity), amount: new Float64Array(capacity),
+    start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
   };
-  const pairs: FifoPairs = { transaction: [], entry: [], amount: [] };
-  for (const [needs, queue, rooms, ranks] of [
-    [inflowNeeds, inflows, receivableRooms, receivables],
-    [outflowNeeds, outflows, payableRooms, payables],
-  ] as const) {
-    pairs.transaction.length = 0;
-    pairs.entry.length = 0;
-    pairs.amount.length = 0;
+  const pairs: FifoPairs = { transaction: new Int32Array(capacity), entry: new Int32Array(capacity), amount: new Float64Array(capacity), length: 0 };
+  let size = 0;
+  for (const { needs, queue, rooms, ranks } of [inflow, outflow]) {
+    pairs.length = 0;
     allocateFifoAt(needs, rooms, pairs);
-    for (let k = 0; k < pairs.amount.length; k += 1) {
+    for (let k = 0; k < pairs.length; k += 1) {
       const w = queue[pairs.transaction[k]!]!;
-      if (walk.count[w] === 0) walk.start[w] = walk.amount.length;
+      if (walk.count[w] === 0) walk.start[w] = size;
       walk.count[w] = walk.count[w]! + 1;
-      walk.rank.push(ranks[pairs.entry[k]!]!);
-      walk.amount.push(pairs.amount[k]!);
+      walk.rank[size] = ranks[pairs.entry[k]!]!;
+      walk.amount[size] = pairs.amount[k]!;
+      size += 1;
     }
     walk.unallocated += sum(needs);
     walk.uncovered += sum(rooms);
@@ -635,50 +680,6 @@ function summarise(actions: readonly RepairAction[], unallocated: number, uncove
 }
 
 // ---------------------------------------------------------------------------
-// The plan's hash.
-
-/**
- * planHash(plan), written for this plan's known shape: each action's canonical
- * text straight from its fields, keys in code-unit order, streamed into the
- * hash. why: the generic path built and hashed ~30 M characters for a 100k
- * transaction plan; test/unit/repair-plan-hash.test.ts holds the two equal.
- */
-export function repairPlanHash(plan: LinkRepairPlan): string {
-  const out = new CanonicalHasher();
-  out.write('{"actions":[');
-  let lastTransaction = '';
-  let lastTransactionJson = '';
-  for (let i = 0; i < plan.actions.length; i += 1) {
-    const a = plan.actions[i]!;
-    // why: a transaction's actions are adjacent; quote its id once.
-    if (a.bank_transaction_id !== lastTransaction || i === 0) {
-      lastTransaction = a.bank_transaction_id;
-      lastTransactionJson = canonicalString(lastTransaction);
-    }
-    const head = `${i === 0 ? '' : ','}{"amount_minor":${canonicalAmount(a.amount_minor)},"bank_transaction_id":${lastTransactionJson},`;
-    switch (a.kind) {
-      case 'move':
-        out.write(`${head}"from_ledger_entry_id":${canonicalString(a.from_ledger_entry_id)},"kind":"move","link_id":${canonicalString(a.link_id)},"to_ledger_entry_id":${canonicalString(a.to_ledger_entry_id)}}`);
-        break;
-      case 'link':
-        out.write(`${head}"kind":"link","ledger_entry_id":${canonicalString(a.ledger_entry_id)}}`);
-        break;
-      case 'unlink':
-        out.write(`${head}"kind":"unlink","ledger_entry_id":${canonicalString(a.ledger_entry_id)},"link_id":${canonicalString(a.link_id)}}`);
-        break;
-    }
-  }
-  out.write(`],"as_of":${canonicalString(plan.as_of)},"bank_account_id":${canonicalString(plan.bank_account_id)}`);
-  out.write(`,"counterparty_id":${canonicalString(plan.counterparty_id)},"summary":${canonicalJson(plan.summary)}}`);
-  return out.digest();
-}
-
-/** Action amounts are positive safe integers (checked on the way in); their text is their digits. */
-function canonicalAmount(amount: number): string {
-  return Number.isSafeInteger(amount) ? `${amount}` : canonicalJson(amount);
-}
-
-// ---------------------------------------------------------------------------
 // Small helpers.
 
 /**
@@ -691,12 +692,14 @@ function sortIds(ids: string[]): string[] {
 }
 
 /**
- * One record per id, in order of first appearance, each id's position set in
- * `at`. why: a caller merging "the counterparty's entries" with "every entry
- * referenced by a link" may pass one twice; the higher version is the
- * fresher read.
+ * One record per id, in order of first appearance. why: a caller merging "the
+ * counterparty's entries" with "every entry referenced by a link" may pass
+ * one twice; the higher version is the fresher read. Records already in
+ * strict id order (the store's reads) hold each id once and are kept as they are.
  */
-function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[], at: Map<string, number>): T[] {
+function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): readonly T[] {
+  if (isSortedById(records)) return records;
+  const at = new Map<string, number>();
   const unique: T[] = [];
   for (const record of records) {
     const seen = at.get(record.id);
@@ -723,7 +726,7 @@ function isSortedById(records: readonly { id: string }[]): boolean {
   return true;
 }
 
-function sum(values: readonly number[]): number {
+function sum(values: Float64Array): number {
   let total = 0;
   for (const v of values) total += v;
   return total;
