@@ -14,7 +14,8 @@
 //   apply:crash-after-claim       … right after the approved → applying claim was written, before the journal is stored
 //   apply:crash-after-journal     … right after the journal was stored (approved → applying), before any write
 //   apply:crash-after-write:N     … right after the journal's write N (1-based) was made, before its progress is recorded
-//   apply:crash-after-progress:N  … right after the progress of write N was recorded
+//                                 (a batch of inserts holding write N is made only up to N: what a crash in the middle of its insertMany leaves)
+//   apply:crash-after-progress:N  … right after the progress of write N was recorded (a batch of inserts ends at N)
 //   apply:crash-before-finish     … after every write, before the operation's end state is recorded
 //   apply:after-first-write       an apply stops for good after its first journal write (until the test kills the worker)
 // Timing:

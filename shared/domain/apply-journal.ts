@@ -298,6 +298,48 @@ function linkFields(link: BankLink): Fields {
   return { ...fields };
 }
 
+/**
+ * How many journal inserts go to the store together (docs/design/staged-lifecycle.md
+ * "Apply"): one ordered insertMany and one progress step per batch instead of
+ * two round trips per insert. 100 writes because FerretDB 1.24 keeps an
+ * ordered insert's promise (stop at the first refused document) only within
+ * its own chunks of 100: a longer insert refused at index i still inserts the
+ * next chunk after i's (test/store/apply-insert-batch.test.ts), and a conflict
+ * would then leave writes after it that no undo knows of. The byte bound keeps
+ * a batch far below the wire's 48 MB message.
+ */
+export interface InsertBatchLimits { readonly writes: number; readonly bytes: number }
+export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 100, bytes: 1_000_000 };
+
+/**
+ * The end (exclusive) of the journal step that starts at `from`: a run of
+ * consecutive inserts into one collection, at most `limits.writes` of them and
+ * of at most about `limits.bytes` (the JSON of their documents; a single
+ * larger insert still makes a step of one), or any other write alone — an
+ * update or a delete keeps its own version claim and guard. `stopAfter(n)`
+ * ends a step after write n (1-based) even inside a run: the worker's
+ * test-fault points name writes, and a step never runs past one.
+ */
+export function journalStepEnd(
+  writes: readonly JournalWrite[], from: number,
+  limits: InsertBatchLimits = INSERT_BATCH_LIMITS, stopAfter: (n: number) => boolean = () => false,
+): number {
+  const first = writes[from];
+  if (!first) return from;
+  if (first.action !== 'insert') return from + 1;
+  let end = from;
+  let bytes = 0;
+  while (end < writes.length && end - from < limits.writes) {
+    const w = writes[end]!;
+    if (w.action !== 'insert' || w.collection !== first.collection) break;
+    bytes += JSON.stringify(w.doc).length + w.id.length;
+    if (end > from && bytes > limits.bytes) break;
+    end += 1;
+    if (stopAfter(end)) break;
+  }
+  return end;
+}
+
 /** The ids a journal writes, by action: what an applied operation records. */
 export function journalChanges(writes: readonly JournalWrite[]): Array<{ action: JournalWrite['action']; collection: BookCollection; id: string }> {
   return writes.map((w) => ({ action: w.action, collection: w.collection, id: w.id }));

@@ -11,13 +11,36 @@
 // read then a write by `_id`, which a racing import could interleave with.
 // The holder is the operation, so a retried or resumed journal holds its
 // claims still. Inserts need no claim: a unique `_id` already settles them.
-import type { Db, Document, Filter } from 'mongodb';
+//
+// A run of inserts into one collection is made as ordered insertMany calls
+// (makeInserts): the store stops at the first document it refuses, so what a
+// batch made is always a prefix of it, and the refused index says where.
+import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { claimVersion } from './record-claims.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export type WriteOutcome = 'done' | 'conflict';
+
+/** A run of inserts: writes[0..made-1] are there (made now, or by an earlier attempt); with `conflict`, writes[made] met a document that is not its own. */
+export interface InsertsOutcome { made: number; conflict: boolean }
+
+type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
+
+/**
+ * The store answered an ordered insertMany in a way that breaks the prefix
+ * rule (it went on past the refused document): the journal could no longer
+ * tell which writes a conflict leaves to undo, so the job fails rather than
+ * guess. FerretDB 1.24 and MongoDB both keep the rule
+ * (test/store/apply-insert-batch.test.ts).
+ */
+export class UnorderedInsertError extends Error {
+  constructor(readonly collection: string, readonly refusedIndex: number, readonly insertedCount: number) {
+    super(`ordered insertMany into ${collection} refused index ${refusedIndex} but inserted ${insertedCount} documents`);
+    this.name = 'UnorderedInsertError';
+  }
+}
 
 type Doc = Document & { _id: string; org_id: string; version?: number };
 
@@ -54,6 +77,56 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: 
       return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
     }
   }
+}
+
+/**
+ * Make a run of journal inserts into one collection (journalStepEnd), in
+ * order. A document refused as a duplicate `_id` is read with the rest of the
+ * run: every one from there on that is already there and holds its write is
+ * this journal's own (an attempt that died in the middle of this batch) and
+ * counts as made, and the insert goes on after them; the first one there
+ * that does not hold (another writer's, or another org's) is the conflict.
+ * Nothing after a conflict is made, so `made` is exactly what an undo has to
+ * take back.
+ */
+export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
+  const first = writes[0];
+  if (!first) return { made: 0, conflict: false };
+  const c = db.collection<Doc>(first.collection);
+  let at = 0;
+  while (at < writes.length) {
+    const refused = await insertInOrder(c, orgId, writes.slice(at));
+    if (refused === null) return { made: writes.length, conflict: false };
+    at += refused;
+    const rest = writes.slice(at);
+    const found = new Map((await c.find({ _id: { $in: rest.map((w) => w.id) }, org_id: orgId }).toArray()).map((d) => [d._id, d]));
+    const from = at;
+    while (at < writes.length && holds(found.get(writes[at]!.id) ?? null, writes[at]!.doc)) at += 1;
+    // The refused one not ours, or a later one there but not ours: the conflict. A later one absent is simply not made yet.
+    if (at === from || (at < writes.length && found.has(writes[at]!.id))) return { made: at, conflict: true };
+  }
+  return { made: writes.length, conflict: false };
+}
+
+/** Insert `writes` with one ordered insertMany: null when all went in, else the index of the one refused as a duplicate `_id` (all before it went in, none after). */
+async function insertInOrder(c: Collection<Doc>, orgId: string, writes: readonly InsertWrite[]): Promise<number | null> {
+  try {
+    await c.insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId })), { ordered: true });
+    return null;
+  } catch (err) {
+    const refused = refusedDuplicate(err);
+    if (refused === null) throw err;
+    const inserted = (err as { insertedCount?: unknown }).insertedCount;
+    if (typeof inserted === 'number' && inserted !== refused) throw new UnorderedInsertError(c.collectionName, refused, inserted);
+    return refused;
+  }
+}
+
+/** The index an ordered bulk insert stopped at on a unique violation (MongoBulkWriteError.writeErrors[0]); null for any other error. */
+function refusedDuplicate(err: unknown): number | null {
+  const e = err as { writeErrors?: Array<{ code?: number; index?: number }> | { code?: number; index?: number } };
+  const first = Array.isArray(e.writeErrors) ? e.writeErrors[0] : e.writeErrors;
+  return first?.code === 11000 && typeof first.index === 'number' ? first.index : null;
 }
 
 /** Put back what `w` replaced. A write that was never made needs nothing. Undoing also bumps the version. */

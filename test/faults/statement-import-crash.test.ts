@@ -1,12 +1,16 @@
 // docs/guide/statement-import.md "Apply": a worker SIGKILLed in the middle of a
-// statement import's apply journal (after its second insert) leaves nothing a
-// new worker cannot finish, and every new transaction is inserted exactly once.
+// statement import's apply journal leaves nothing a new worker cannot finish,
+// and every new transaction is inserted exactly once: killed after the second
+// insert of a four-insert journal, and killed in the middle of a batch of a
+// 1,200-insert journal (batches of 100: six recorded, the seventh made up to
+// its 50th insert, what an ordered insertMany cut short leaves).
 import { expect } from 'chai';
 import type { PendingData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, approve, docs, STAGED } from '../helpers/staged.js';
+import { collections } from '../../shared/storage/collections.js';
 import { waitFor, workerPids } from './fault-scenario.js';
 
 interface ImportData { staged_operation_id: string; plan: { new_transactions: { id: string }[] } }
@@ -20,41 +24,72 @@ describe('statement import: SIGKILL during apply', function () {
     await s.startWorker();
   });
 
-  it('a worker killed after the second insert of the journal: a new worker finishes the apply, each new transaction inserted once', async () => {
+  /** Stage `csv` on a new account, approve it; the operation id and its planned transaction ids (sorted). */
+  async function stagedImport(csv: string): Promise<{ id: string; planned: string[]; orgId: string; bob: string }> {
     const s = await stack();
     const books = new Books();
     const account = books.account({ iban: 'DE89370400440532013000' });
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const csv = 'date,amount,name\n2026-11-03,10.00,A\n2026-11-04,-2.00,B\n2026-11-05,3.00,C\n2026-11-05,3.00,C\n';
     const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${account}/statements/import/stage?date_column=date&amount_column=amount&counterparty_column=name`, {
-      method: 'POST', headers: { authorization: `Bearer ${who.alice}`, 'content-type': 'text/csv', prefer: 'wait=30' }, body: csv,
+      method: 'POST', headers: { authorization: `Bearer ${who.alice}`, 'content-type': 'text/csv', prefer: 'wait=60' }, body: csv,
     });
     const staged = (await res.json()) as { data: ImportData };
     expect(res.status, JSON.stringify(staged)).to.equal(201);
     const id = staged.data.staged_operation_id;
-    const planned = staged.data.plan.new_transactions.map((t) => t.id).sort();
-    expect(planned).to.have.length(4);
     expect((await approve(who.bob, id)).status).to.equal(200);
+    return { id, planned: staged.data.plan.new_transactions.map((t) => t.id).sort(), orgId: books.orgId, bob: who.bob };
+  }
 
+  /** Ask for the apply on a worker that dies at `fault`; wait for it to die. Leaves no worker running. */
+  async function applyUntilCrash(id: string, bob: string, fault: string): Promise<void> {
+    const s = await stack();
     await s.stopWorker();
-    await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:crash-after-write:2' });
-    const key = { 'idempotency-key': `apply-${id}` };
-    const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, { token: who.bob, headers: { prefer: 'wait=0', ...key } });
+    await s.startWorker({ BOOKSTAGE_TEST_FAULTS: fault });
+    const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, { token: bob, headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` } });
     expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
-    await waitFor('the worker to die at apply:crash-after-write:2', () => workerPids().length === 0, 60_000);
+    await waitFor(`the worker to die at ${fault}`, () => workerPids().length === 0, 60_000);
     await s.killWorker();
-    expect((await docs('bank_transactions', { org_id: books.orgId })).length, 'inserted before the crash').to.equal(2);
+  }
 
+  /** Start a healthy worker and ask again (same key) until the operation is applied. */
+  async function applyOnNewWorker(id: string, bob: string): Promise<void> {
+    const s = await stack();
     await s.startWorker();
-    let status = '';
     await waitFor('the apply to end on the new worker', async () => {
-      const again = await call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, { token: who.bob, headers: { prefer: 'wait=10', ...key } });
-      status = again.status === 200 ? again.body.data.status : '';
-      return status === 'applied';
+      const again = await call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, { token: bob, headers: { prefer: 'wait=10', 'idempotency-key': `apply-${id}` } });
+      return again.status === 200 && again.body.data.status === 'applied';
     }, 120_000, 1_000);
-    const stored = await docs('bank_transactions', { org_id: books.orgId });
+  }
+
+  it('a worker killed after the second insert of the journal: a new worker finishes the apply, each new transaction inserted once', async () => {
+    const csv = 'date,amount,name\n2026-11-03,10.00,A\n2026-11-04,-2.00,B\n2026-11-05,3.00,C\n2026-11-05,3.00,C\n';
+    const { id, planned, orgId, bob } = await stagedImport(csv);
+    expect(planned).to.have.length(4);
+    await applyUntilCrash(id, bob, 'apply:crash-after-write:2');
+    expect((await docs('bank_transactions', { org_id: orgId })).length, 'inserted before the crash').to.equal(2);
+
+    await applyOnNewWorker(id, bob);
+    const stored = await docs('bank_transactions', { org_id: orgId });
     expect(stored.map((t) => t._id).sort()).to.deep.equal(planned);
     expect(stored.every((t) => t.version === 1 && t.status === 'unreconciled')).to.equal(true);
+  });
+
+  it('a worker killed in the middle of a batch (1,200 inserts, killed at the 650th: progress says 600): a new worker resumes the batch, finds its 50 inserts and finishes, each transaction inserted once', async () => {
+    const rows = Array.from({ length: 1_200 }, (_, i) => `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},${(i + 1) * (i % 3 === 2 ? -1 : 1)}.${String(i % 100).padStart(2, '0')},Customer ${i % 50}`);
+    const { id, planned, orgId, bob } = await stagedImport(`date,amount,name\n${rows.join('\n')}\n`);
+    expect(planned).to.have.length(1_200);
+    await applyUntilCrash(id, bob, 'apply:crash-after-write:650');
+    expect((await docs('bank_transactions', { org_id: orgId })).length, 'inserted before the crash').to.equal(650);
+    const s = await stack();
+    const steps = await collections(s.db).applyLeases.find({ staged_operation_id: id }).toArray();
+    expect(Math.max(...steps.map((st) => st.done)), 'progress recorded before the crash: six whole batches').to.equal(600);
+
+    await applyOnNewWorker(id, bob);
+    const stored = await docs('bank_transactions', { org_id: orgId });
+    expect(stored.map((t) => t._id).sort(), 'each planned transaction exactly once').to.deep.equal(planned);
+    expect(stored.every((t) => t.version === 1 && t.status === 'unreconciled')).to.equal(true);
+    const op = await collections(s.db).stagedOperations.findOne({ _id: id });
+    expect(op?.result?.changes, 'the result names every insert').to.have.length(1_200);
   });
 });

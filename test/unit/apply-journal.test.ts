@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, type ApplyBooks, type JournalContext } from '../../shared/domain/apply-journal.js';
+import {
+  INSERT_BATCH_LIMITS, journalStepEnd, planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, statementImportJournal, type ApplyBooks, type JournalContext, type JournalWrite,
+} from '../../shared/domain/apply-journal.js';
+import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 
 const ctx: JournalContext = { staged_operation_id: 'stg_1', org_id: 'org_1', actor: 'bob', now: '2026-03-10T12:00:00.000Z' };
@@ -88,5 +91,52 @@ describe('apply journal', () => {
       { ...none, links: [link('lnk_1', 'bt_1', 'le_1', 500)] }, ctx);
     expect(r.ok).to.equal(false);
     if (!r.ok) expect({ code: r.error.code, details: r.error.details }).to.deep.equal({ code: 'apply_failed', details: { reason: 'bank_link_amount_too_small', id: 'lnk_1' } });
+  });
+});
+
+describe('apply journal steps (journalStepEnd)', () => {
+  const ins = (id: string, collection: JournalWrite['collection'] = 'bank_transactions', bytes = 10): JournalWrite =>
+    ({ action: 'insert', collection, id, doc: { memo: 'x'.repeat(bytes) } });
+  const upd = (id: string): JournalWrite => ({ action: 'update', collection: 'bank_links', id, version: 1, set: { amount_minor: 1 }, before: { amount_minor: 2 } });
+  const del = (id: string): JournalWrite => ({ action: 'delete', collection: 'bank_links', id, version: 1, doc: {} });
+  const steps = (writes: JournalWrite[], limits = INSERT_BATCH_LIMITS, stopAfter?: (n: number) => boolean): number[][] => {
+    const out: number[][] = [];
+    for (let from = 0; from < writes.length;) {
+      const end = journalStepEnd(writes, from, limits, stopAfter);
+      out.push([from, end]);
+      from = end;
+    }
+    return out;
+  };
+
+  it('a run of consecutive inserts into one collection is one step; an update or a delete is a step alone', () => {
+    expect(steps([ins('a'), ins('b'), ins('c')])).to.deep.equal([[0, 3]]);
+    expect(steps([ins('a'), upd('l1'), ins('b'), ins('c'), del('l2'), ins('d')])).to.deep.equal([[0, 1], [1, 2], [2, 4], [4, 5], [5, 6]]);
+    expect(steps([ins('a'), ins('b', 'bank_links'), ins('c', 'bank_links')]), 'a new collection starts a new step').to.deep.equal([[0, 1], [1, 3]]);
+    expect(journalStepEnd([], 0)).to.equal(0);
+  });
+
+  it('a step holds at most `writes` inserts and about `bytes` of documents; one larger insert is still a step of one', () => {
+    const run = Array.from({ length: 201 }, (_, i) => ins(`bt_${i}`));
+    expect(steps(run)).to.deep.equal([[0, 100], [100, 200], [200, 201]]);
+    expect(steps(run.slice(0, 5), { writes: 2, bytes: 1_000_000 })).to.deep.equal([[0, 2], [2, 4], [4, 5]]);
+    const big = [ins('a', 'bank_transactions', 600), ins('b', 'bank_transactions', 600), ins('c', 'bank_transactions', 2_000), ins('d')];
+    expect(steps(big, { writes: 500, bytes: 1_000 })).to.deep.equal([[0, 1], [1, 2], [2, 3], [3, 4]]);
+  });
+
+  it('a step never runs past a write `stopAfter` names (a test-fault point)', () => {
+    const run = Array.from({ length: 10 }, (_, i) => ins(`bt_${i}`));
+    expect(steps(run, INSERT_BATCH_LIMITS, (n) => n === 2 || n === 7)).to.deep.equal([[0, 2], [2, 7], [7, 10]]);
+  });
+
+  it('a statement import journal of 1,050 transactions is eleven steps, not 1,050', () => {
+    const plan = {
+      bank_account_id: 'ba_1',
+      new_transactions: Array.from({ length: 1_050 }, (_, i) => ({
+        id: `bt_${i}`, booking_date: '2026-02-10', value_date: null, amount_minor: 100 + i, currency: 'EUR', counterparty_id: null,
+        counterparty_name: 'A', counterparty_iban: null, remittance_info: `invoice ${i}`, bank_reference: `REF-${i}`,
+      })),
+    } as unknown as StatementImportPlan;
+    expect(steps(statementImportJournal(plan))).to.deep.equal([...Array.from({ length: 10 }, (_, k) => [k * 100, (k + 1) * 100]), [1_000, 1_050]]);
   });
 });

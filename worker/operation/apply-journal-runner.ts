@@ -1,15 +1,18 @@
 // Running an apply journal to its end (docs/design/staged-lifecycle.md "Crash
 // safety"). The journal was stored on the operation before the first write;
 // whoever holds the operation's apply lease makes the writes from `done` on,
-// recording progress after each. Writes are idempotent, so a job that died
+// step by step, recording progress after each step: a step is a batch of
+// consecutive inserts into one collection (one ordered insertMany, then
+// `done` moves past the batch) or a single update or delete. Writes are
+// idempotent, so a job that died
 // anywhere leaves nothing a successor cannot finish: the same job retried by
 // BullMQ takes its lease back at once, any other apply job takes it once it
 // lapses (no heartbeat for APPLY_LEASE_MS). A write that meets a conflicting
 // change turns the journal around: the writes made are undone, in reverse,
 // and the operation ends `failed` (or `stale`, when nothing had been written).
 import { AppError } from '../../shared/errors.js';
-import { journalChanges } from '../../shared/domain/apply-journal.js';
-import { makeWrite, undoWrite } from '../../shared/storage/apply-writes.js';
+import { INSERT_BATCH_LIMITS, journalChanges, journalStepEnd, type JournalWrite } from '../../shared/domain/apply-journal.js';
+import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
@@ -66,19 +69,24 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
   try {
     let { done, phase } = journal;
     if (phase === 'forward') {
-      for (; done < journal.writes.length; done += 1) {
-        const write = journal.writes[done]!;
-        const made = await makeWrite(db, orgId, write, operationHolder(op._id));
-        crashIf(`apply:crash-after-write:${done + 1}`);
-        if (made === 'conflict') {
+      while (done < journal.writes.length) {
+        const from = done;
+        const end = journalStepEnd(journal.writes, from, INSERT_BATCH_LIMITS, atFaultPoint);
+        const made = await makeStep(db, orgId, journal.writes.slice(from, end), operationHolder(op._id));
+        crashIf(`apply:crash-after-write:${made.conflict ? from + made.made + 1 : end}`);
+        if (made.conflict) {
+          // Everything before the conflicting write is made, nothing after it: `done` says so in the same step that turns the journal around.
+          done = from + made.made;
+          const write = journal.writes[done]!;
           phase = 'undo';
-          await progress({ phase, conflict: { collection: write.collection, id: write.id } });
+          await progress({ done, phase, conflict: { collection: write.collection, id: write.id } });
           ctx.log.warn({ staged_operation_id: op._id, collection: write.collection, id: write.id }, 'apply met a conflicting change; undoing');
           break;
         }
-        await progress({ done: done + 1 });
-        crashIf(`apply:crash-after-progress:${done + 1}`);
-        if (done === 0) await testFault(ctx, 'apply:after-first-write');
+        done = end;
+        await progress({ done });
+        crashIf(`apply:crash-after-progress:${done}`);
+        if (from === 0) await testFault(ctx, 'apply:after-first-write');
       }
     }
     if (phase === 'forward') {
@@ -103,6 +111,26 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * Make one journal step (journalStepEnd): a run of inserts as ordered
+ * insertMany calls, or one update or delete under its version claim.
+ */
+async function makeStep(db: JobContext['db'], orgId: string, step: JournalWrite[], holder: string): Promise<InsertsOutcome> {
+  const first = step[0]!;
+  if (first.action === 'insert') return makeInserts(db, orgId, step as Array<typeof first>);
+  return (await makeWrite(db, orgId, first, holder)) === 'done' ? { made: 1, conflict: false } : { made: 0, conflict: true };
+}
+
+/**
+ * A step never runs past a write that a test-fault point names (always false
+ * in production): `apply:crash-after-write:N` then dies with writes 1..N made
+ * and nothing after, which is what a worker killed in the middle of an
+ * ordered insertMany leaves; `apply:crash-after-progress:N` dies with done = N.
+ */
+function atFaultPoint(n: number): boolean {
+  return faultOn(`apply:crash-after-write:${n}`) || faultOn(`apply:crash-after-progress:${n}`) || (n === 1 && faultOn('apply:after-first-write'));
 }
 
 async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<void> {
