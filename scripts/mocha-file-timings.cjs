@@ -3,8 +3,12 @@
 // (docs/guide/quick-start.md), and this says where the
 // time goes. Time per file runs from its first suite's start to its last
 // suite's end, hooks included (a file's `before` that starts processes counts).
+// With BOOKSTAGE_TEST_TIMINGS_FILE set (scripts/run-tests.ts sets it), the
+// timings of every file are also written there as JSON, seconds by path: the
+// next run splits the suite between its processes by them.
 // CommonJS because mocha loads reporters with require().
 'use strict';
+const { writeFileSync } = require('node:fs');
 const Mocha = require('mocha');
 
 const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_RUN_END } = Mocha.Runner.constants;
@@ -30,6 +34,8 @@ class SpecWithFileTimings extends Mocha.reporters.Spec {
       const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
       process.stdout.write(`\n  slowest test files (of ${rows.length}, ${(total / 1000).toFixed(0)} s in all):\n`);
       for (const [file, ms] of rows.slice(0, SHOWN)) process.stdout.write(`    ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
+      const out = process.env.BOOKSTAGE_TEST_TIMINGS_FILE;
+      if (out) writeFileSync(out, JSON.stringify(Object.fromEntries(rows.map(([file, ms]) => [file, Math.round(ms / 100) / 10]))));
     });
   }
 }

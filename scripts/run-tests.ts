@@ -1,39 +1,78 @@
 // `npm test`: start this run's own servers (unless MONGO_URL/REDIS_URL are
 // given), run the whole mocha suite once against them, stop them, and close
-// with a plain `N passed, N failed` line.
+// with a plain `N passed, N failed` line. The whole suite runs in
+// TEST_SHARDS concurrent mocha processes (default 2, scripts/test-shards.ts),
+// each on a database and queue prefix of its own; files named on the command
+// line run in one process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
+import { readWeights, splitFiles, testFiles, type FileWeights } from './test-shards.js';
+
+/** Where the reporter leaves each shard's file timings, and where they are merged for the next run's split. */
+const TIMINGS_DIR = join(projectRoot, '.cache', 'test-timings');
+const LAST_TIMINGS = join(projectRoot, '.cache', 'test-file-timings.json');
+/** Measured on a quiet 2-core machine, kept in the repository so a fresh clone splits the suite evenly. */
+const KEPT_TIMINGS = join(projectRoot, 'test', 'file-timings.json');
+
+interface Counts { passed: number; failed: number; skipped: number }
 
 async function main(): Promise<number> {
   const given = Boolean(process.env.MONGO_URL && process.env.REDIS_URL);
   const set = `test-${process.pid}`;
-  let code = 1;
   const stop = async (): Promise<void> => {
     if (!given) await stopServices(set);
   };
   process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
   process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  const args = process.argv.slice(2);
+  const named = args.some((a) => !a.startsWith('-') && /\.test\.js$/.test(a));
+  const shards = named ? [null] : splitFiles(testFiles(projectRoot), readWeights([LAST_TIMINGS, KEPT_TIMINGS]), shardCount());
+  rmSync(TIMINGS_DIR, { recursive: true, force: true });
+  mkdirSync(TIMINGS_DIR, { recursive: true });
   try {
     const urls = await startServices(set);
-    // A database of its own, so a run never sees another run's or a demo's data.
-    const mongoUrl = new URL(urls.mongoUrl);
-    mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
-    try {
-      // FERRETDB_POSTGRES_URL: the API and worker index this run's database in PostgreSQL too (docs/indexes.md).
-      const postgres = urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {};
-      code = await runMocha({ ...process.env, ...postgres, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl });
-    } finally {
-      // Servers given by MONGO_URL outlive the run: leave no test database behind on them.
-      if (given) await dropDatabase(mongoUrl.toString());
-    }
+    // FERRETDB_POSTGRES_URL: the API and worker index this run's database in PostgreSQL too (docs/indexes.md).
+    const postgres = urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {};
+    const runs = shards.map(async (files, i) => {
+      // A database of its own per process, so a run never sees another run's, another shard's or a demo's data.
+      const mongoUrl = new URL(urls.mongoUrl);
+      mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
+      try {
+        const env = {
+          ...process.env, ...postgres, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl,
+          BOOKSTAGE_TEST_TIMINGS_FILE: join(TIMINGS_DIR, `shard-${i + 1}.json`),
+        };
+        // The first process prints as it goes; the others' output follows, whole, when they end.
+        return await runMocha(env, files ? [...args, ...files] : args, i === 0 ? 'live' : 'buffered', shards.length > 1 ? `shard ${i + 1}/${shards.length}` : null);
+      } finally {
+        // Servers given by MONGO_URL outlive the run: leave no test database behind on them.
+        if (given) await dropDatabase(mongoUrl.toString());
+      }
+    });
+    const results = await Promise.all(runs);
+    const total = results.reduce<Counts>((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+    if (!named) mergeTimings(shards.length);
+    process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
+    return results.every((r) => r.code === 0) ? 0 : 1;
   } finally {
     await stop();
   }
-  return code;
+}
+
+function shardCount(): number {
+  const n = Number(process.env.TEST_SHARDS ?? 2);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
+}
+
+/** The shards' file timings as one file, for the next run's split. */
+function mergeTimings(shards: number): void {
+  const merged: FileWeights = {};
+  for (let i = 1; i <= shards; i += 1) Object.assign(merged, readWeights([join(TIMINGS_DIR, `shard-${i}.json`)]));
+  if (Object.keys(merged).length > 0) writeFileSync(LAST_TIMINGS, `${JSON.stringify(merged, Object.keys(merged).sort(), 2)}\n`);
 }
 
 async function dropDatabase(url: string): Promise<void> {
@@ -61,20 +100,23 @@ function mochaArgs(args: string[]): string[] {
   return ['--no-config', ...options, ...args];
 }
 
-function runMocha(env: NodeJS.ProcessEnv): Promise<number> {
+function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buffered', label: string | null): Promise<Counts & { code: number }> {
   return new Promise((resolve) => {
     const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [mocha, ...mochaArgs(process.argv.slice(2))], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let tail = '';
+    const child = spawn(process.execPath, [mocha, ...mochaArgs(args)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const kept: Buffer[] = [];
+    let text = '';
+    if (label) process.stdout.write(`\n==== ${label}${output === 'buffered' ? ' (printed when it ends)' : ''}\n`);
     child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      tail = (tail + chunk.toString()).slice(-20_000);
+      if (output === 'live') process.stdout.write(chunk);
+      else kept.push(chunk);
+      text += chunk.toString();
     });
     child.on('exit', (code) => {
+      if (output === 'buffered') process.stdout.write(Buffer.concat([Buffer.from(`\n==== ${label ?? ''}\n`), ...kept]));
       // Mocha's summary lines, e.g. "  12 passing (3s)"; anchored so a test title never counts.
-      const count = (word: string): number => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(tail)?.[1] ?? 0);
-      process.stdout.write(`\ntests: ${count('passing')} passed, ${count('failing')} failed, ${count('pending')} skipped\n`);
-      resolve(code ?? 1);
+      const count = (word: string): number => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))?.pop()?.trim().split(' ')[0] ?? 0);
+      resolve({ code: code ?? 1, passed: count('passing'), failed: count('failing'), skipped: count('pending') });
     });
   });
 }
