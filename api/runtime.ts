@@ -11,6 +11,7 @@ import { STAGE_QUEUE, stageJobOptions, type AnyStageJobData, type StageJobReturn
 import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { openPostgresPages } from '../shared/storage/postgres-pages.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { createApp, type OpsDeps } from './app.js';
 import { answerClientError } from './middleware/client-error.js';
@@ -60,6 +61,8 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true, socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS });
   useTokenCache(mongo.db, config.tokenCacheMs);
   const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');
+  // The book pages read PostgreSQL's own index on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index").
+  const pages = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
   const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
@@ -92,7 +95,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
     adminQueues: [queue, readQueue],
   };
   const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops,
-    webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' } });
+    webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' }, pages });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
@@ -119,6 +122,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
       queueConnection.disconnect();
       eventsConnection.disconnect();
       await mongo.client.close();
+      await pages?.close();
     })();
     return closing;
   };

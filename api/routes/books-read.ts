@@ -20,6 +20,7 @@ import {
   accountAmounts, entriesOfCounterparties, entriesPage, findInboxDocument, findTransaction, inboxDocumentsPage, listAccounts, transactionsPage,
   type PagePosition,
 } from '../../shared/storage/books-pages.js';
+import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
@@ -133,7 +134,8 @@ async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
   return (await findOrg(db, orgId))?.settlement_accounts ?? [];
 }
 
-export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Router {
+/** `embedded`: the pool on FerretDB's PostgreSQL that serves the pages there (shared/storage/postgres-pages.ts); null on MongoDB. */
+export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedded: PostgresPages | null = null): Router {
   const router = Router();
   const read = (path: string, op: string, handle: (req: Request, res: Response, orgId: string) => Promise<unknown>) => {
     mountRoute(router, db, op, async (req, res) => {
@@ -164,7 +166,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Route
     const after = positionOf(secret(), scope, query);
     const state = query.link_state;
     const result = await page(
-      (at, n) => transactionsPage(db, orgId, query, at, n), (rows) => transactionViews(db, orgId, rows), (t) => t.booking_date,
+      (at, n) => transactionsPage(db, orgId, query, at, n, embedded), (rows) => transactionViews(db, orgId, rows), (t) => t.booking_date,
       state ? (v) => v.link_state === state : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
@@ -184,7 +186,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Route
     const settlement = await settlementAccounts(db, orgId);
     const open = query.open;
     const result = await page(
-      (at, n) => entriesPage(db, orgId, query, at, n), (rows) => entryViews(db, orgId, settlement, rows), (e) => e.entry_date,
+      (at, n) => entriesPage(db, orgId, query, at, n, embedded), (rows) => entryViews(db, orgId, settlement, rows), (e) => e.entry_date,
       open ? (v) => v.open === (open === 'true') : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
@@ -217,7 +219,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined): Route
     const scope: CursorScope = { list: 'inbox_documents', org_id: orgId };
     const after = positionOf(secret(), scope, query);
     const result = await page(
-      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n), (rows) => Promise.resolve(rows), (d) => d.received_at,
+      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n, embedded), (rows) => Promise.resolve(rows), (d) => d.received_at,
       null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };

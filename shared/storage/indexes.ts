@@ -13,6 +13,7 @@ import { isFerretDb } from './where-in.js';
 import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
 import { upgradeOldLocks } from './plan-locks.js';
 import { rememberPostgresUrl } from './planner-statistics.js';
+import type { PageOrder } from './postgres-page-indexes.js';
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
@@ -21,6 +22,12 @@ export interface CollectionIndexes {
   unique?: IndexSpecification[];
   /** Fields read by top-level equality (`_id` is implied): one GIN expression index each on FerretDB/PostgreSQL. */
   equality: string[];
+  /**
+   * Keyset page orders read in SQL on FerretDB/PostgreSQL (docs/indexes.md
+   * "Pages from PostgreSQL's own index"): equality fields, then the sort key;
+   * one btree expression index each, with `_id` as its last column.
+   */
+  pages?: readonly PageOrder[];
 }
 
 /** Every collection the project writes, by name; a collection missing here gets no indexes on FerretDB. */
@@ -30,6 +37,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     // (org_id, entry_date): the book reads' entry pages (docs/reference/book-reads.md); status and reference are their equality filters.
     indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }, { org_id: 1, entry_date: 1 }],
     equality: ['org_id', 'counterparty_id', 'status', 'reference'],
+    // The entry pages' filters (docs/reference/book-reads.md): none, a counterparty, a status (reversed ones are rare), a reference.
+    pages: [['org_id', 'entry_date'], ['org_id', 'counterparty_id', 'entry_date'], ['org_id', 'status', 'entry_date'], ['org_id', 'reference', 'entry_date']],
   },
   bank_accounts: { indexes: [], equality: ['org_id'] },
   bank_transactions: {
@@ -40,12 +49,21 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
       { org_id: 1, booking_date: 1 },
     ],
     equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
+    // The transaction pages' filters: none, an account, an account's unreconciled (or reconciled) ones, a counterparty, a status.
+    pages: [
+      ['org_id', 'booking_date'], ['org_id', 'bank_account_id', 'booking_date'], ['org_id', 'bank_account_id', 'status', 'booking_date'],
+      ['org_id', 'counterparty_id', 'booking_date'], ['org_id', 'status', 'booking_date'],
+    ],
   },
   bank_links: {
     indexes: [{ org_id: 1, bank_transaction_id: 1 }, { org_id: 1, ledger_entry_id: 1 }],
     equality: ['org_id', 'bank_transaction_id', 'ledger_entry_id'],
   },
-  inbox_documents: { indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'] },
+  inbox_documents: {
+    indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'],
+    // The document pages (newest first: the btree is read backwards).
+    pages: [['org_id', 'received_at'], ['org_id', 'status', 'received_at']],
+  },
   // status: the expiry and recovery sweeps (worker/maintenance.ts) read each status across orgs.
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
   // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/plan-locks.ts).
@@ -106,8 +124,8 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
   }
   rememberPostgresUrl(db, options.postgresUrl);
   const report = await ensurePostgresGinIndexes(options.postgresUrl, db.databaseName,
-    Object.entries(INDEXES).map(([collection, declaration]) => ({ collection, fields: ginFields(declaration) })));
-  if (report.created.length > 0 || report.warnings.length > 0) options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN indexes ensured');
+    Object.entries(INDEXES).map(([collection, declaration]) => ({ collection, fields: ginFields(declaration), pages: declaration.pages ?? [] })));
+  if (report.created.length > 0 || report.warnings.length > 0) options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN and page indexes ensured');
   return report;
 }
 

@@ -10,12 +10,16 @@
 // `plan_cache_mode = force_custom_plan` on the PostgreSQL database, because
 // FerretDB prepares each statement once per pooled connection and a generic
 // plan can never use an expression index.
+//
+// The same pass creates the book pages' btree indexes
+// (shared/storage/postgres-page-indexes.ts), under the same lock.
 import pg from 'pg';
+import { pageIndexName, pageIndexSql, type PageOrder } from './postgres-page-indexes.js';
 
-export interface GinTarget { collection: string; fields: string[] }
+export interface GinTarget { collection: string; fields: string[]; pages?: readonly PageOrder[] }
 
 export interface GinReport {
-  /** Indexes this call created, as `collection.field`. */
+  /** Indexes this call created, as `collection.field` (a page index: `collection.(field,…)`). */
   created: string[];
   /** Indexes that were there already. */
   existing: number;
@@ -76,7 +80,7 @@ export async function ensurePostgresGinIndexes(postgresUrl: string, schema: stri
     report.force_custom_plan = await ensureForceCustomPlan(client, report.warnings);
     const tables = await ferretTables(client, schema);
     const present = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])).rows.map((r) => r.indexname));
-    for (const { collection, fields } of targets) {
+    for (const { collection, fields, pages = [] } of targets) {
       const table = tables.get(collection);
       if (!table) {
         report.warnings.push(`collection ${collection} has no table in schema ${schema} yet`);
@@ -90,6 +94,15 @@ export async function ensurePostgresGinIndexes(postgresUrl: string, schema: stri
         }
         await client.query(ginIndexSql(schema, table, field));
         report.created.push(`${collection}.${field}`);
+        createdHere = true;
+      }
+      for (const order of pages) {
+        if (present.has(pageIndexName(table, order))) {
+          report.existing += 1;
+          continue;
+        }
+        await client.query(pageIndexSql(schema, table, order));
+        report.created.push(`${collection}.(${order.join(',')})`);
         createdHere = true;
       }
       if (createdHere) await client.query(`ANALYZE ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`);

@@ -30,6 +30,8 @@ import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { accountAmounts, entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
+import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
+import { pageSql, type PageQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -78,6 +80,26 @@ async function addLateRows(db: Db, orgId: string, tag: string): Promise<void> {
   await rows('staged_operations', () => ({ status: 'rejected' }));
 }
 
+/**
+ * Rows of the organisation under test known to the statistics: two accounts,
+ * fifty counterparties, a third reconciled, few entries reversed and few
+ * documents booked. A filter that keeps most of the org's rows is rightly
+ * served by walking the org's own page index; one that keeps few must get its
+ * own index.
+ */
+const EARLY_ROWS = 1500;
+
+async function addEarlyRows(db: Db, orgId: string, tag: string): Promise<void> {
+  const day = (i: number): string => new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 5) * 86_400_000).toISOString().slice(0, 10);
+  const rows = (name: string, doc: (i: number) => Record<string, unknown>) =>
+    db.collection(name).insertMany(Array.from({ length: EARLY_ROWS }, (_, i) => ({ _id: `${tag}_early_${name}_${i}`, org_id: orgId, ...doc(i) })) as never[]);
+  await rows('bank_transactions', (i) => ({
+    bank_account_id: `${tag}_early_ba_${i % 2}`, booking_date: day(i), counterparty_id: `${tag}_early_cp_${i % 50}`, status: i < EARLY_ROWS / 3 ? 'reconciled' : 'unreconciled',
+  }));
+  await rows('ledger_entries', (i) => ({ entry_date: day(i), counterparty_id: `${tag}_early_cp_${i % 50}`, status: i % 100 === 0 ? 'reversed' : 'posted', reference: `${tag}_REF_${i}` }));
+  await rows('inbox_documents', (i) => ({ received_at: `${day(i)}T08:00:00.000Z`, status: i % 20 === 0 ? 'booked' : 'open' }));
+}
+
 async function addFiller(db: Db, tag: string): Promise<void> {
   for (const name of ['api_tokens', 'bank_accounts', 'ledger_entries', 'bank_transactions', 'bank_links', 'inbox_documents', 'scope_locks', 'staged_operations', 'idempotency_keys', 'audit_events', 'event_sequences', 'duplicate_dismissals']) {
     const docs = Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
@@ -98,6 +120,8 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let schema: string;
   let tables: Map<string, string>;
   let queries: HotQuery[];
+  /** The book pages' SQL (shared/storage/postgres-pages.ts), each with the page index of its own filter when it has one. */
+  let pageQueries: Array<{ name: string; q: PageQuery; order?: PageOrder }>;
 
   before(async function () {
     const s = await stack();
@@ -150,6 +174,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     for (let i = 0; i < FEED_BLOCK + 5; i += 1) await recordStaged(db, { ...op!, plan: { ledger_entry_id: entry, actions: [] }, _id: i === 0 ? operationId : `${operationId}_${i}` });
     const lockIds = lockKeys(orgId, claim);
     const counterparty = books.cp('a');
+    await addEarlyRows(db, orgId, tag);
     // Statistics gathered now; then most of the org's rows arrive.
     for (const table of tables.values()) await client.query(`ANALYZE ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`);
     await addLateRows(db, orgId, tag);
@@ -195,6 +220,30 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'book reads: entry page of an org', collection: 'ledger_entries', where: [['org_id', orgId]], run: () => entriesPage(db, orgId, {}, null, 50) },
       { name: 'book reads: inbox document page', collection: 'inbox_documents', where: [['org_id', orgId], ['status', 'booked']], run: () => inboxDocumentsPage(db, orgId, 'booked', null, 50) },
     ];
+    const after = { key: '2025-03-01', id: 'x' };
+    const early = { account: `${tag}_early_ba_1`, counterparty: `${tag}_early_cp_7` };
+    const page = (collection: string, key: string, equalities: Record<string, string>, more: Partial<PageQuery> = {}): PageQuery => ({
+      collection, key, equalities: { org_id: orgId, ...equalities }, after: null, direction: 1, limit: 51, ...more,
+    });
+    pageQueries = [
+      { name: 'transactions of an org', q: page('bank_transactions', 'booking_date', {}), order: ['org_id', 'booking_date'] },
+      { name: 'transactions of an account, next page', q: page('bank_transactions', 'booking_date', { bank_account_id: early.account }, { after }), order: ['org_id', 'bank_account_id', 'booking_date'] },
+      {
+        name: 'unreconciled transactions of an account, in a date range', q: page('bank_transactions', 'booking_date', { bank_account_id: early.account, status: 'unreconciled' }, { from: '2025-01-01', to: '2025-12-31' }),
+        order: ['org_id', 'bank_account_id', 'status', 'booking_date'],
+      },
+      { name: 'transactions of a counterparty', q: page('bank_transactions', 'booking_date', { counterparty_id: early.counterparty }, { after }), order: ['org_id', 'counterparty_id', 'booking_date'] },
+      { name: 'unreconciled transactions', q: page('bank_transactions', 'booking_date', { status: 'unreconciled' }), order: ['org_id', 'status', 'booking_date'] },
+      { name: 'transactions of an account and counterparty (no index of its own)', q: page('bank_transactions', 'booking_date', { bank_account_id: early.account, counterparty_id: early.counterparty }) },
+      { name: 'transactions of the account imported in the books', q: page('bank_transactions', 'booking_date', { bank_account_id: account }), order: ['org_id', 'bank_account_id', 'booking_date'] },
+      // 3,000 entries of this counterparty arrived after the statistics.
+      { name: 'entries of a counterparty loaded late, next page', q: page('ledger_entries', 'entry_date', { counterparty_id: `${tag}_late_cp` }, { after }), order: ['org_id', 'counterparty_id', 'entry_date'] },
+      { name: 'entries of an org', q: page('ledger_entries', 'entry_date', {}), order: ['org_id', 'entry_date'] },
+      { name: 'reversed entries', q: page('ledger_entries', 'entry_date', { status: 'reversed' }), order: ['org_id', 'status', 'entry_date'] },
+      { name: 'entries by reference', q: page('ledger_entries', 'entry_date', { reference: `${tag}_REF_7` }), order: ['org_id', 'reference', 'entry_date'] },
+      { name: 'inbox documents, newest first', q: page('inbox_documents', 'received_at', {}, { direction: -1, after }), order: ['org_id', 'received_at'] },
+      { name: 'booked inbox documents (one in 20), newest first', q: page('inbox_documents', 'received_at', { status: 'booked' }, { direction: -1 }), order: ['org_id', 'status', 'received_at'] },
+    ];
     // FerretDB's connections report their counters up to 10 s after they go
     // idle (PostgreSQL 15's idle stats interval): the set-up's own table
     // scans (index builds on the new tables) must be counted before the runs.
@@ -209,13 +258,14 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     }
   });
 
-  it('every collection in the index declarations has a table and a GIN index on _id and on each equality field', async () => {
+  it('every collection in the index declarations has a table, a GIN index on _id and on each equality field, and a btree index per page order', async () => {
     const present = new Set((await client!.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])).rows.map((r) => r.indexname));
     const missing: string[] = [];
     for (const [collection, declaration] of Object.entries(INDEXES)) {
       const table = tables.get(collection);
       if (!table) { missing.push(`${collection} (no table)`); continue; }
       for (const field of ['_id', ...declaration.equality]) if (!present.has(ginIndexName(table, field))) missing.push(`${collection}.${field}`);
+      for (const order of declaration.pages ?? []) if (!present.has(pageIndexName(table, order))) missing.push(`${collection}.(${order.join(',')})`);
     }
     expect(missing).to.deep.equal([]);
   });
@@ -243,6 +293,18 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       expect(failures, failures.join('\n\n')).to.deep.equal([]);
     });
   }
+
+  it('the book pages\' SQL walks a page index in the page\'s order: no Seq Scan, no Sort, its own index where its filter has one', async () => {
+    const failures: string[] = [];
+    for (const { name, q, order } of pageQueries) {
+      const table = tables.get(q.collection)!;
+      const { text, values } = pageSql(schema, table, q);
+      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const own = order ? pageIndexName(table, order) : 'bstpage_';
+      if (/Seq Scan|Sort/.test(plan) || !/Index Scan (Backward )?using bstpage_/.test(plan) || !plan.includes(own)) failures.push(`${name}:\n${plan}`);
+    }
+    expect(failures, failures.join('\n\n')).to.deep.equal([]);
+  });
 
   it('an import analyses the tables it added rows to, so the planner knows the new organisation at once', async () => {
     const analyses = async (): Promise<Map<string, number>> => {
