@@ -116,13 +116,13 @@ async function page<R extends { id: string }, V>(
   return { items, next: at };
 }
 
-async function transactionViews(db: Db, orgId: string, rows: Awaited<ReturnType<typeof transactionsPage>>): Promise<TransactionView[]> {
-  const links = await findLinks(db, orgId, 'bank_transaction_id', rows.map((t) => t.id));
+async function transactionViews(db: Db, orgId: string, rows: Awaited<ReturnType<typeof transactionsPage>>, embedded: PostgresPages | null): Promise<TransactionView[]> {
+  const links = await findLinks(db, orgId, 'bank_transaction_id', rows.map((t) => t.id), embedded);
   return rows.map((t) => transactionView(t, links));
 }
 
-async function entryViews(db: Db, orgId: string, settlement: readonly string[], rows: Awaited<ReturnType<typeof entriesPage>>): Promise<EntryView[]> {
-  const links = await findLinks(db, orgId, 'ledger_entry_id', rows.map((e) => e.id));
+async function entryViews(db: Db, orgId: string, settlement: readonly string[], rows: Awaited<ReturnType<typeof entriesPage>>, embedded: PostgresPages | null): Promise<EntryView[]> {
+  const links = await findLinks(db, orgId, 'ledger_entry_id', rows.map((e) => e.id), embedded);
   return rows.map((e) => entryView(e, links, settlement));
 }
 
@@ -166,7 +166,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
     const after = positionOf(secret(), scope, query);
     const state = query.link_state;
     const result = await page(
-      (at, n) => transactionsPage(db, orgId, query, at, n, embedded), (rows) => transactionViews(db, orgId, rows), (t) => t.booking_date,
+      (at, n) => transactionsPage(db, orgId, query, at, n, embedded), (rows) => transactionViews(db, orgId, rows, embedded), (t) => t.booking_date,
       state ? (v) => v.link_state === state : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
@@ -176,7 +176,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
     const { bank_transaction_id } = valid(validTransactionParams, { bank_transaction_id: req.params.bank_transaction_id });
     const transaction = await findTransaction(db, orgId, bank_transaction_id);
     if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
-    return (await transactionViews(db, orgId, [transaction]))[0];
+    return (await transactionViews(db, orgId, [transaction], embedded))[0];
   });
 
   read('/api/v1/cli/ledger/entries', 'ledger_entries.list', async (req, _res, orgId) => {
@@ -186,7 +186,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
     const settlement = await settlementAccounts(db, orgId);
     const open = query.open;
     const result = await page(
-      (at, n) => entriesPage(db, orgId, query, at, n, embedded), (rows) => entryViews(db, orgId, settlement, rows), (e) => e.entry_date,
+      (at, n) => entriesPage(db, orgId, query, at, n, embedded), (rows) => entryViews(db, orgId, settlement, rows, embedded), (e) => e.entry_date,
       open ? (v) => v.open === (open === 'true') : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
@@ -196,7 +196,7 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
     const { entry_id } = valid(validEntryParams, { entry_id: req.params.entry_id });
     const entry = await findEntry(db, orgId, entry_id);
     if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
-    return (await entryViews(db, orgId, await settlementAccounts(db, orgId), [entry]))[0];
+    return (await entryViews(db, orgId, await settlementAccounts(db, orgId), [entry], embedded))[0];
   });
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, _res, orgId) => {

@@ -4,7 +4,11 @@ import type { Db, Filter } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org } from '../domain/books.js';
 import { collections, type OrgDoc } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findOwnedById, findOwnedWhereIn } from './where-in.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
+
+/** Past this many ids the OR of containments grows long; where-in.ts's paths take over (a page is at most 500). */
+const EMBEDDED_KEYS_MAX = 500;
 
 export async function findOrg(db: Db, orgId: string): Promise<Org | null> {
   const doc = await collections(db).orgs.findOne({ _id: orgId });
@@ -38,8 +42,19 @@ export async function findEntriesByIds(db: Db, orgId: string, ids: readonly stri
   return (await findOwnedWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
 }
 
-/** The links whose `field` is one of `ids` (of these transactions, or to these entries); see where-in.ts for how. */
-export async function findLinks(db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[]): Promise<BankLink[]> {
+/**
+ * The links whose `field` is one of `ids` (of these transactions, or to these
+ * entries); see where-in.ts for how. With the API's pool on the embedded
+ * store's PostgreSQL (a book page's links), one SQL query instead of one
+ * FerretDB command per id (postgres-pages.ts `byKeys`).
+ */
+export async function findLinks(
+  db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[], embedded: PostgresPages | null = null,
+): Promise<BankLink[]> {
+  if (embedded && ids.length > 0 && ids.length <= EMBEDDED_KEYS_MAX && (await isFerretDb(db))) {
+    const docs = await embedded.byKeys(db, 'bank_links', field, ids);
+    if (docs) return docs.filter((d) => d.org_id === orgId).map((d) => fromStored<BankLink>(d as Stored<BankLink>));
+  }
   return (await findOwnedWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
 }
 

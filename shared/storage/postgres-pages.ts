@@ -52,6 +52,14 @@ export function pageSql(schema: string, table: string, q: PageQuery): { text: st
   return { text, values };
 }
 
+/** The SQL of `byKeys`: an OR of containments on the field's GIN expression, one parameter per value. */
+export function keysSql(schema: string, table: string, field: string, values: readonly string[]): { text: string; values: string[] } {
+  const column = `(_jsonb -> ${pg.escapeLiteral(field)})`;
+  const text = `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
+    + ` WHERE ${values.map((_, i) => `${column} @> $${i + 1}::jsonb`).join(' OR ')}`;
+  return { text, values: values.map((v) => JSON.stringify(v)) };
+}
+
 /** PostgreSQL cannot be reached or is going away: the page falls back to FerretDB, which answers as it can. */
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -94,20 +102,51 @@ export class PostgresPages {
       return this.decline();
     }
     this.stats.served += 1;
-    return Promise.all(rows.map(async (row) => {
+    return this.decoded(db, q.collection, rows);
+  }
+
+  /**
+   * The documents whose top-level string `field` is one of `values`, in one
+   * query: an OR of that field's GIN containments, the expression the
+   * embedded GIN index holds (shared/storage/postgres-gin-indexes.ts), which
+   * PostgreSQL answers as one BitmapOr. Through FerretDB the same read is one
+   * equality command per value (where-in.ts), a round trip each: a page of 50
+   * transactions asked for its links 50 times. Null when PostgreSQL cannot
+   * answer. Order is the table's; callers group by the field.
+   */
+  async byKeys(db: Db, collection: string, field: string, values: readonly string[]): Promise<Document[] | null> {
+    if (values.length === 0) return [];
+    const table = await this.table(db.databaseName, collection);
+    if (!table) return this.decline();
+    let rows: Array<{ _jsonb: Record<string, unknown> }>;
+    try {
+      rows = (await this.pool.query<{ _jsonb: Record<string, unknown> }>(keysSql(db.databaseName, table, field, values))).rows;
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') this.tables.delete(db.databaseName);
+      else if (!unavailable(err)) throw err;
+      return this.decline();
+    }
+    this.stats.served += 1;
+    return this.decoded(db, collection, rows);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /** Rows as the driver returns documents; one the decoder cannot give exactly is read by `_id` through FerretDB. */
+  private async decoded(db: Db, collection: string, rows: ReadonlyArray<{ _jsonb: Record<string, unknown> }>): Promise<Document[]> {
+    const docs = await Promise.all(rows.map(async (row) => {
       try {
         return decodeFerretDocument(row._jsonb);
       } catch (err) {
         if (!(err instanceof InexactDocument)) throw err;
         this.stats.by_id += 1;
         const id = row._jsonb._id as string;
-        return (await db.collection(q.collection).findOne({ _id: id as never })) ?? null;
+        return (await db.collection(collection).findOne({ _id: id as never })) ?? null;
       }
-    })).then((docs) => docs.filter((d): d is Document => d !== null));
-  }
-
-  close(): Promise<void> {
-    return this.pool.end();
+    }));
+    return docs.filter((d): d is Document => d !== null);
   }
 
   private decline(): null {

@@ -31,7 +31,7 @@ import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js'
 import { accountAmounts, entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
-import { pageSql, type PageQuery } from '../../shared/storage/postgres-pages.js';
+import { keysSql, pageSql, type PageQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -302,6 +302,19 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
       const own = order ? pageIndexName(table, order) : 'bstpage_';
       if (/Seq Scan|Sort/.test(plan) || !/Index Scan (Backward )?using bstpage_/.test(plan) || !plan.includes(own)) failures.push(`${name}:\n${plan}`);
+    }
+    expect(failures, failures.join('\n\n')).to.deep.equal([]);
+  });
+
+  it('a page\'s links by their transactions\' or entries\' ids, in one SQL query, are a BitmapOr of GIN index scans: no Seq Scan', async () => {
+    // A page's worth of keys among the thousands of links the filler and the late rows put in the table.
+    const links = await db.collection('bank_links').find({}).limit(50).toArray();
+    expect(links.length, 'the table has links').to.equal(50);
+    const failures: string[] = [];
+    for (const field of ['bank_transaction_id', 'ledger_entry_id'] as const) {
+      const { text, values } = keysSql(schema, tables.get('bank_links')!, field, links.map((l) => String(l[field])));
+      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      if (/Seq Scan/.test(plan) || !/Bitmap Index Scan on bstgin_/.test(plan)) failures.push(`${field}:\n${plan}`);
     }
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Long, ObjectId, type Db } from 'mongodb';
 import { entriesPage, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
+import { findLinks } from '../../shared/storage/books-read.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -164,6 +165,34 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     } finally {
       await other.db.dropDatabase();
       await other.client.close();
+    }
+  });
+
+  it('a page\'s links: one SQL query answers exactly what the FerretDB reads answer, the organisation\'s only', async () => {
+    const tx = (suffix: string): string => `bt_${uid}_${suffix}0`;
+    const entry = (suffix: string): string => `le_${uid}_${suffix}`;
+    const link = (i: number, org: string, transaction: string, ledgerEntry: string) => ({
+      _id: `ln_${uid}_${i}`, org_id: org, bank_transaction_id: transaction, ledger_entry_id: ledgerEntry,
+      amount_minor: 100 + i, created_at: '2026-03-01T00:00:00.000Z', created_by: 'alice', version: 1,
+    });
+    await db.collection('bank_links').insertMany([
+      link(1, orgId, tx('a1'), entry('a1')), link(2, orgId, tx('a1'), entry('Z1')), link(3, orgId, tx('Z1'), entry('Z1')),
+      link(4, orgId, tx('é1'), entry('é1')), link(5, orgId, tx('b1'), entry('b1')),
+      // Another organisation's link on the same keys: never part of the answer.
+      link(6, `org_${uid}_other`, tx('a1'), entry('a1')),
+    ] as never[]);
+    const byId = <T extends { id: string }>(links: T[]): T[] => [...links].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const cases = [
+      { field: 'bank_transaction_id', keys: [tx('a1'), tx('Z1'), tx('é1'), tx('nothing')], expected: [1, 2, 3, 4] },
+      { field: 'ledger_entry_id', keys: [entry('Z1'), entry('é1')], expected: [2, 3, 4] },
+    ] as const;
+    for (const { field, keys, expected } of cases) {
+      const viaFerret = await findLinks(db, orgId, field, keys, null);
+      const served = pages.stats.served;
+      const viaPostgres = await findLinks(db, orgId, field, keys, pages);
+      expect(pages.stats.served - served, `${field}: answered from PostgreSQL in one query`).to.equal(1);
+      expect(byId(viaPostgres), field).to.deep.equal(byId(viaFerret));
+      expect(byId(viaPostgres).map((l) => l.id), field).to.deep.equal(expected.map((i) => `ln_${uid}_${i}`));
     }
   });
 });
