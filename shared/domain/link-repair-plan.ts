@@ -215,9 +215,9 @@ interface RecordSet {
 
 function readScope(input: LinkRepairInput): RecordSet {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const transactions = uniqueRecords(input.transactions);
-  const entries = uniqueRecords(input.entries);
-  const passedLinks = uniqueRecords(input.links);
+  const { records: transactions, byId: transactionsById } = uniqueRecords(input.transactions);
+  const { records: entries, byId: entriesById } = uniqueRecords(input.entries);
+  const { records: passedLinks, byId: linksById } = uniqueRecords(input.links);
   // why: a map of every transaction's and entry's id cost more than the rest
   // of the scope at 100k; the links are fewer, so their ids go into two small
   // maps and each record looks itself up there (a chain per id: several
@@ -309,9 +309,11 @@ function readScope(input: LinkRepairInput): RecordSet {
 
   // Collections in code-unit order, each one's records by id.
   const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
-  appendPreconditions(preconditions, 'bank_links', links);
-  appendPreconditions(preconditions, 'bank_transactions', candidates);
-  appendPreconditions(preconditions, 'ledger_entries', readEntries);
+  // why the flags: each list keeps its input's order, so one taken from
+  // records in id order is in id order too and need not be checked again.
+  appendPreconditions(preconditions, 'bank_links', links, linksById);
+  appendPreconditions(preconditions, 'bank_transactions', candidates, transactionsById);
+  appendPreconditions(preconditions, 'ledger_entries', readEntries, entriesById);
 
   return {
     transactions, walked, entries, ranked, rank, open, frozen, links,
@@ -344,13 +346,14 @@ function isReversal(entry: LedgerEntry): boolean {
   return Boolean(entry.reversal_of);
 }
 
-/** `records` hold each id once. */
+/** `records` hold each id once; `byId` when they are known to be in id order. */
 function appendPreconditions(
   into: Precondition[],
   collection: Precondition['collection'],
   records: readonly { id: string; version: number }[],
+  byId: boolean,
 ): void {
-  if (isSortedById(records)) {
+  if (byId || isSortedById(records)) {
     for (const r of records) into.push({ collection, id: r.id, version: r.version });
     return;
   }
@@ -695,10 +698,11 @@ function sortIds(ids: string[]): string[] {
  * One record per id, in order of first appearance. why: a caller merging "the
  * counterparty's entries" with "every entry referenced by a link" may pass
  * one twice; the higher version is the fresher read. Records already in
- * strict id order (the store's reads) hold each id once and are kept as they are.
+ * strict id order (the store's reads) hold each id once and are kept as they
+ * are, and `byId` says so.
  */
-function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): readonly T[] {
-  if (isSortedById(records)) return records;
+function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): { records: readonly T[]; byId: boolean } {
+  if (isSortedById(records)) return { records, byId: true };
   const at = new Map<string, number>();
   const unique: T[] = [];
   for (const record of records) {
@@ -708,7 +712,7 @@ function uniqueRecords<T extends { id: string; version: number }>(records: reado
       unique.push(record);
     } else if (record.version > unique[seen]!.version) unique[seen] = record;
   }
-  return unique;
+  return { records: unique, byId: false };
 }
 
 /** Sort positions in place by a total order; input already in order (the usual case) is only checked. */
