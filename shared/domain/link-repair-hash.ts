@@ -1,12 +1,25 @@
 // The link repair plan's plan_hash: planHash(plan) (SHA-256 of its RFC 8785
 // canonical JSON), written for the plan's known shape.
 import type { LinkRepairPlan } from './link-repair-plan.js';
-import { CanonicalByteHasher, canonicalJson } from './plan-hash.js';
+import { CanonicalByteHasher, canonicalBytes, canonicalJson } from './plan-hash.js';
+
+// The fixed text between an action's values, keys in code-unit order, encoded once.
+const FIRST_ACTION = canonicalBytes('{"amount_minor":');
+// why the closing brace with the next action's start: one copy fewer per action.
+const NEXT_ACTION = canonicalBytes('},{"amount_minor":');
+const TRANSACTION = canonicalBytes(',"bank_transaction_id":');
+const MOVE_FROM = canonicalBytes(',"from_ledger_entry_id":');
+const MOVE_LINK = canonicalBytes(',"kind":"move","link_id":');
+const MOVE_TO = canonicalBytes(',"to_ledger_entry_id":');
+const LINK_ENTRY = canonicalBytes(',"kind":"link","ledger_entry_id":');
+const UNLINK_ENTRY = canonicalBytes(',"kind":"unlink","ledger_entry_id":');
+const UNLINK_LINK = canonicalBytes(',"link_id":');
 
 /**
  * planHash(plan), written for this plan's known shape: each action's
  * canonical text straight from its fields, keys in code-unit order, written
- * as bytes into the hash (CanonicalByteHasher). why: the generic path built
+ * as bytes into the hash (CanonicalByteHasher), the fixed text between the
+ * values as bytes encoded once. why: the generic path built
  * and hashed ~30 M characters for a 100k transaction plan;
  * test/unit/repair-plan-hash.test.ts holds the two equal.
  */
@@ -16,33 +29,32 @@ export function repairPlanHash(plan: LinkRepairPlan): string {
   const actions = plan.actions;
   for (let i = 0; i < actions.length; i += 1) {
     const a = actions[i]!;
-    out.write(i === 0 ? '{"amount_minor":' : ',{"amount_minor":');
+    out.bytes(i === 0 ? FIRST_ACTION : NEXT_ACTION);
     out.number(a.amount_minor);
-    out.write(',"bank_transaction_id":');
+    out.bytes(TRANSACTION);
     out.string(a.bank_transaction_id);
     switch (a.kind) {
       case 'move':
-        out.write(',"from_ledger_entry_id":');
+        out.bytes(MOVE_FROM);
         out.string(a.from_ledger_entry_id);
-        out.write(',"kind":"move","link_id":');
+        out.bytes(MOVE_LINK);
         out.string(a.link_id);
-        out.write(',"to_ledger_entry_id":');
+        out.bytes(MOVE_TO);
         out.string(a.to_ledger_entry_id);
         break;
       case 'link':
-        out.write(',"kind":"link","ledger_entry_id":');
+        out.bytes(LINK_ENTRY);
         out.string(a.ledger_entry_id);
         break;
       case 'unlink':
-        out.write(',"kind":"unlink","ledger_entry_id":');
+        out.bytes(UNLINK_ENTRY);
         out.string(a.ledger_entry_id);
-        out.write(',"link_id":');
+        out.bytes(UNLINK_LINK);
         out.string(a.link_id);
         break;
     }
-    out.write('}');
   }
-  out.write('],"as_of":');
+  out.write(actions.length > 0 ? '}],"as_of":' : '],"as_of":');
   out.string(plan.as_of);
   out.write(',"bank_account_id":');
   out.string(plan.bank_account_id);

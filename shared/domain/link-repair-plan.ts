@@ -5,6 +5,7 @@
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
+import { positionsById } from './id-positions.js';
 import type { Decision } from './decision.js';
 import { repairPlanHash } from './link-repair-hash.js';
 import type { PlanLockClaim } from './scope.js';
@@ -215,17 +216,14 @@ interface RecordSet {
 
 function readScope(input: LinkRepairInput): RecordSet {
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const transactions = uniqueRecords(input.transactions);
-  const entries = uniqueRecords(input.entries);
-  const passedLinks = uniqueRecords(input.links);
-  // why: a map of every transaction's and entry's id cost more than the rest
-  // of the scope at 100k; the links are fewer, so their ids go into two small
-  // maps and each record looks itself up there (a chain per id: several
-  // links may share a transaction or an entry).
-  const ofTransaction = linkChains(passedLinks, 'bank_transaction_id');
-  const ofEntry = linkChains(passedLinks, 'ledger_entry_id');
-  const linkTransaction = new Int32Array(passedLinks.length).fill(-1);
-  const linkEntryAt = new Int32Array(passedLinks.length).fill(-1);
+  const { records: transactions, byId: transactionsById } = uniqueRecords(input.transactions);
+  const { records: entries, byId: entriesById } = uniqueRecords(input.entries);
+  const { records: passedLinks, byId: linksById } = uniqueRecords(input.links);
+  // Each link's transaction and entry by position, -1 when not passed.
+  const linkTransactionAt = positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id');
+  const linkEntryAt = positionsById(entries, entriesById, passedLinks, 'ledger_entry_id');
+  /** By transaction position: 1 when in scope (its links are then resolved to it). */
+  const inScope = new Uint8Array(transactions.length);
 
   // Candidates: this account and counterparty, any date. Their booking_date
   // decides membership, so all of them are read (and are preconditions).
@@ -240,8 +238,7 @@ function readScope(input: LinkRepairInput): RecordSet {
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
     if (t.currency !== account.currency) foreignTransactions.push(t.id);
     if (t.status !== 'reconciled') walked.push(i);
-    // In scope: its links are resolved to it.
-    for (let l = ofTransaction.first.get(t.id) ?? -1; l !== -1; l = ofTransaction.next[l]!) linkTransaction[l] = i;
+    inScope[i] = 1;
   }
   sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
 
@@ -250,7 +247,6 @@ function readScope(input: LinkRepairInput): RecordSet {
   const open = new Float64Array(entries.length);
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i]!;
-    for (let l = ofEntry.first.get(entry.id) ?? -1; l !== -1; l = ofEntry.next[l]!) linkEntryAt[l] = i;
     if (entry.counterparty_id !== counterpartyId) continue;
     read[i] = 1;
     if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry) || entry.entry_date > asOf) continue;
@@ -276,8 +272,8 @@ function readScope(input: LinkRepairInput): RecordSet {
   const next: number[] = [];
   for (let p = 0; p < passedLinks.length; p += 1) {
     const link = passedLinks[p]!;
-    const t = linkTransaction[p]!;
-    const txn = t >= 0 ? transactions[t] : undefined;
+    const t = linkTransactionAt[p]!;
+    const txn = t >= 0 && inScope[t] === 1 ? transactions[t] : undefined;
     const e = linkEntryAt[p]!;
     const entryRank = e < 0 ? -1 : rank[e]!;
     if (!txn && entryRank < 0) continue;
@@ -309,29 +305,17 @@ function readScope(input: LinkRepairInput): RecordSet {
 
   // Collections in code-unit order, each one's records by id.
   const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
-  appendPreconditions(preconditions, 'bank_links', links);
-  appendPreconditions(preconditions, 'bank_transactions', candidates);
-  appendPreconditions(preconditions, 'ledger_entries', readEntries);
+  // why the flags: each list keeps its input's order, so one taken from
+  // records in id order is in id order too and need not be checked again.
+  appendPreconditions(preconditions, 'bank_links', links, linksById);
+  appendPreconditions(preconditions, 'bank_transactions', candidates, transactionsById);
+  appendPreconditions(preconditions, 'ledger_entries', readEntries, entriesById);
 
   return {
     transactions, walked, entries, ranked, rank, open, frozen, links,
     linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink,
     reconciledLinks, foreignTransactions, preconditions,
   };
-}
-
-/** Links by one of their ids: the first link (index into `links`) per id, and each link's next with the same id (-1 at the end). */
-function linkChains(links: readonly BankLink[], field: 'bank_transaction_id' | 'ledger_entry_id'): { first: Map<string, number>; next: Int32Array } {
-  const first = new Map<string, number>();
-  const next = new Int32Array(links.length).fill(-1);
-  // Backwards, so that each chain runs in input order.
-  for (let l = links.length - 1; l >= 0; l -= 1) {
-    const id = links[l]![field];
-    const after = first.get(id);
-    if (after !== undefined) next[l] = after;
-    first.set(id, l);
-  }
-  return { first, next };
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
@@ -344,13 +328,14 @@ function isReversal(entry: LedgerEntry): boolean {
   return Boolean(entry.reversal_of);
 }
 
-/** `records` hold each id once. */
+/** `records` hold each id once; `byId` when they are known to be in id order. */
 function appendPreconditions(
   into: Precondition[],
   collection: Precondition['collection'],
   records: readonly { id: string; version: number }[],
+  byId: boolean,
 ): void {
-  if (isSortedById(records)) {
+  if (byId || isSortedById(records)) {
     for (const r of records) into.push({ collection, id: r.id, version: r.version });
     return;
   }
@@ -695,10 +680,11 @@ function sortIds(ids: string[]): string[] {
  * One record per id, in order of first appearance. why: a caller merging "the
  * counterparty's entries" with "every entry referenced by a link" may pass
  * one twice; the higher version is the fresher read. Records already in
- * strict id order (the store's reads) hold each id once and are kept as they are.
+ * strict id order (the store's reads) hold each id once and are kept as they
+ * are, and `byId` says so.
  */
-function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): readonly T[] {
-  if (isSortedById(records)) return records;
+function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): { records: readonly T[]; byId: boolean } {
+  if (isSortedById(records)) return { records, byId: true };
   const at = new Map<string, number>();
   const unique: T[] = [];
   for (const record of records) {
@@ -708,7 +694,7 @@ function uniqueRecords<T extends { id: string; version: number }>(records: reado
       unique.push(record);
     } else if (record.version > unique[seen]!.version) unique[seen] = record;
   }
-  return unique;
+  return { records: unique, byId: false };
 }
 
 /** Sort positions in place by a total order; input already in order (the usual case) is only checked. */
