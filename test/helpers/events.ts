@@ -40,8 +40,8 @@ export async function feed(token: string, type?: string, limit = 100): Promise<F
 
 /**
  * The feed's events of one operation once it shows `count` of them (an event
- * shows 2 s after its transition, docs/reference/webhooks.md "Readers never
- * skip an event still being written"); the test then says what they must be.
+ * shows 2 s after its transition, docs/reference/webhooks.md "Written with
+ * the transition (the outbox)"); the test then says what they must be.
  */
 export async function eventsOf(token: string, operationId: string, count: number): Promise<FeedEvent[]> {
   let events: FeedEvent[] = [];

@@ -331,7 +331,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(staged.structuredContent.outcome, JSON.stringify(staged.structuredContent)).to.equal('staged');
     const id = staged.structuredContent.staged_operation_id as string;
     type Page = { items: Array<{ type: string; data: { staged_operation: { staged_operation_id: string; status: string } } }> };
-    // An event shows 2 s after its transition (docs/reference/webhooks.md "Readers never skip an event still being written").
+    // An event shows 2 s after its transition (docs/reference/webhooks.md "Written with the transition (the outbox)").
     let events = await mcp.call('list_events', { type: 'staged_operation.staged', limit: 100 });
     const ours = () => (events.structuredContent as unknown as Page).items.filter((e) => e.data.staged_operation.staged_operation_id === id);
     for (let i = 0; i < 100 && ours().length === 0; i += 1) {
