@@ -1,6 +1,6 @@
 // `npm run bench` (bench/README.md): starts its own servers (like
 // `npm test`), an API process and worker processes, loads demo books, measures
-// every figure of issue #19 as the median of --repeat runs, prints one table
+// every figure of bench/README.md as the median of --repeat runs, prints one table
 // and writes bench/results/latest.json (and --json FILE). Targets are ratios
 // against a floor measured in the same run, so a busy machine moves figure
 // and floor together.
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     await section('worker_scaling', async () => {
       const { store_cpu_s_per_job: storeCpu, ...scaling } = await measureWorkerScaling(benchEnv, options.repeat, setWorkers);
       results.worker_scaling = scaling;
-      // Its jobs are 10k-transaction repairs (issue #31 item 5): their store CPU is the repair figure.
+      // Its jobs are 10k-transaction repairs: their store CPU is the repair figure.
       results.repair = { ...(results.repair ?? { job_ms: {}, growth_1k_to_100k: null, plan_100k_ms: null }), store_cpu_s_10k_scope: storeCpu };
     });
     await section('mixed_load', async () => {

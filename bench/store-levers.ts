@@ -1,4 +1,4 @@
-// A/B of issue #31's store levers 1 and 2 on FerretDB/PostgreSQL, in one run
+// A/B of two store levers (reads by id alone, ANALYZE after an import) on FerretDB/PostgreSQL, in one run
 // on one database (docs/design/performance.md "Store levers"): links read by
 // `{ org_id, bank_transaction_id }` (before) and by `{ bank_transaction_id }`
 // with the owner checked in code (lever 1), for an organisation whose rows

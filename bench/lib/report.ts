@@ -1,4 +1,4 @@
-// The bench's result: exactly the JSON shape of issue #19 (null where a
+// The bench's result: exactly the JSON shape of bench/README.md (null where a
 // figure was not measured in this run), and the one table printed from it.
 
 import type { BooksReadResult } from '../sections/books-read.js';
@@ -14,7 +14,7 @@ export interface BenchResults {
   duplicates: { first_page_ms: BySize; next_page_ms: BySize; growth_10k_to_100k: number | null } | null;
   worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number } | null;
   mixed_load: { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number } | null;
-  /** The API's and workers' own CPU per mixed-load call (issue #31 item 3), from the mixed load's CPU split. */
+  /** The API's and workers' own CPU per mixed-load call, from the mixed load's CPU split. */
   own_cpu: { ms_per_call: number } | null;
   peak_rss_mb: { api: number; worker: number } | null;
   /** Not in the issue's shape: where each section's CPU went (bench/lib/cpu-split.ts). */

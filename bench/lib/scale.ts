@@ -1,4 +1,4 @@
-// How much work each section does: the full counts of issue #19, or a
+// How much work each section does: the full counts of bench/README.md, or a
 // --smoke run that only proves the bench runs end to end (npm test).
 
 export interface Scale {

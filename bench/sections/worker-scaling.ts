@@ -5,7 +5,7 @@
 // that operation (`existing`): the same work each time. On one machine these
 // jobs are bound by the store (FerretDB), so a second row, `cpu_bound_ratio`,
 // is the same ratio for the worker's own part alone: pure repair plans of a
-// 10k-transaction scope in one and in two threads (issue #31 item 6).
+// 10k-transaction scope in one and in two threads.
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';

@@ -72,7 +72,7 @@ export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, 
 /**
  * As acquireLocks; a claim that failed also returns the locks it read on
  * the claim's keys (before giving its own back), for liveHoldersAmong: a
- * refused claim reads its keys once, not twice (issue #31 item 5).
+ * refused claim reads its keys once, not twice (docs/design/performance.md).
  */
 export async function claimLocks(
   db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string,

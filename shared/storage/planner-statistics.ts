@@ -5,7 +5,7 @@
 // and PostgreSQL estimates it from the table's statistics. An organisation
 // loaded after the last ANALYZE (autovacuum's runs lag a big import) is
 // absent from them, so `org_id @> …` is estimated at one row and the planner
-// reads that org's thousands of rows through the org_id index (issue #31).
+// reads that org's thousands of rows through the org_id index (docs/design/performance.md).
 // An import therefore analyses the tables it wrote, at once.
 import type { Db } from 'mongodb';
 import pg from 'pg';

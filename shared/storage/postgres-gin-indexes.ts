@@ -46,7 +46,7 @@ export function ginIndexName(table: string, field: string): string {
 /**
  * The DDL for one index; IF NOT EXISTS makes a rerun a no-op. why
  * `fastupdate = off`: with the pending list on, every lookup also scanned the
- * thousands of entries not yet merged (issue #31's profile); off, an insert
+ * thousands of entries not yet merged (docs/design/performance.md); off, an insert
  * pays its index update at once and a lookup reads the tree alone.
  */
 export function ginIndexSql(schema: string, table: string, field: string): string {

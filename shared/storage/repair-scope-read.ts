@@ -36,7 +36,7 @@ export const ORG_PASS_MIN_IDS = 500;
  * equality read costs FerretDB, PostgreSQL and the driver about 1.6 ms of
  * CPU, streaming one document of a pass at most 0.2 ms, so a pass abandoned
  * at 4 links per id adds at most about half to the equality reads that
- * follow (issue #19 item 3, within 2×, holds for every scope size).
+ * follow (within 2×, holds for every scope size: bench/README.md).
  */
 export const ORG_PASS_LINKS_PER_ID = 4;
 

@@ -97,7 +97,7 @@ export function isFerretDb(db: Db): Promise<boolean> {
 // For an organisation loaded after PostgreSQL last gathered statistics,
 // `org_id @> …` is estimated at one row, so the planner answered
 // `{ org_id, bank_transaction_id }` through the org_id GIN index and filtered
-// the org's thousands of rows by the id (issue #31: 2.3 ms against 0.35 ms).
+// the org's thousands of rows by the id (2.3 ms against 0.35 ms: docs/design/performance.md).
 // An `_id`, a book record's id in a link (ids are global: an import refuses
 // another organisation's) and a scope-lock key (it starts with its org) each
 // name one organisation's documents already, so on FerretDB the filter is

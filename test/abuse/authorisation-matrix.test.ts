@@ -1,4 +1,4 @@
-// Authorisation matrix (issue #17; OWASP API1 broken object-level and API5
+// Authorisation matrix (OWASP API1 broken object-level and API5
 // broken function-level authorisation): every authenticated route of
 // API_ROUTES (shared/contract/routes.ts, so a new route is covered or
 // fails here for want of a fixture) × {no token, malformed tokens, a revoked

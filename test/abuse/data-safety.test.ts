@@ -1,4 +1,4 @@
-// Data safety (issue #17): an import that fails half-way leaves the books as
+// Data safety: an import that fails half-way leaves the books as
 // they were (shared/books/import.ts undoes what it wrote), and staging calls
 // of every kind never change the books (docs/reference/http-api.md §6).
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Bad input (issue #17): hostile requests through the real API, one table row
+// Bad input: hostile requests through the real API, one table row
 // each. Every row must get its documented 4xx code (docs/reference/http-api.md §3–§5,
 // §15) in an error envelope whose request_id is the X-Request-Id header, never
 // a 5xx, and the whole table must write nothing: every collection's checksum
@@ -106,7 +106,7 @@ const CASES: Case[] = [
   invalid('reject: NUL in note', 'POST', `${STAGED}/stg_abc/reject`, { note: '\u0000' }, '/note'),
   invalid('reconcile: NUL in currency', 'POST', RECONCILE, reconcileBody({}, { currency: 'E\u0000R' }), '/statement/currency'),
   invalid('repair: RTL override in counterparty_id', 'POST', REPAIR, repairBody({ counterparty_id: 'cp_\u202E1' }), '/counterparty_id'),
-  // Lone UTF-16 surrogates (issue #25 item 12): stored they would become U+FFFD; a pair (an emoji) is fine.
+  // Lone UTF-16 surrogates: stored they would become U+FFFD; a pair (an emoji) is fine.
   invalid('reversal: a lone high surrogate in reason', 'POST', reverse('le_1'), { reason: 'dup \uD800 entry' }, '/reason'),
   invalid('reversal: a lone low surrogate at the end of reason', 'POST', reverse('le_1'), { reason: 'dup\uDC00' }, '/reason'),
   invalid('approve: a lone surrogate in note', 'POST', `${STAGED}/stg_abc/approve`, { note: 'ok \uDBFF' }, '/note'),
@@ -141,7 +141,7 @@ const CASES: Case[] = [
   query('show: an encoded traversal as operation id', `${STAGED}/stg_..%2F..%2Fx`, '/path/id'),
   invalid('approve: a 69-character operation id', 'POST', `${STAGED}/stg_${'a'.repeat(65)}/approve`, {}, '/path/id'),
   invalid('apply: NUL in the operation id', 'POST', `${STAGED}/stg_a%00/apply`, {}, '/path/id'),
-  // Malformed percent-encoding in a path parameter (issue #25 item 7): 400 before authentication, not 500.
+  // Malformed percent-encoding in a path parameter: 400 before authentication, not 500.
   { name: 'reversal: "%" as entry id', method: 'POST', path: reverse('%'), json: {}, status: 400, code: 'malformed_path' },
   { name: 'reversal: "%" as entry id, without a token', method: 'POST', path: reverse('%'), json: {}, noToken: true, status: 400, code: 'malformed_path' },
   { name: 'show: "%zz" as operation id', method: 'GET', path: `${STAGED}/%zz`, status: 400, code: 'malformed_path' },
@@ -187,7 +187,7 @@ const CASES: Case[] = [
   { name: 'reversal: a body without a content type', method: 'POST', path: reverse('le_1'), raw: '{}', status: 415, code: 'unsupported_media_type' },
   { name: 'reconcile: Content-Encoding compress', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, raw: '{}', status: 415, code: 'unsupported_media_type' },
   { name: 'reconcile: a gzip bomb (64 KB → 64 MB)', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }), status: 413, code: 'payload_too_large' },
-  // Corrupt and truncated compressed bodies (issue #25 item 8): 400, not 500.
+  // Corrupt and truncated compressed bodies: 400, not 500.
   { name: 'reconcile: a corrupt gzip body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: Buffer.from('this is not gzip at all'), status: 400, code: 'malformed_body_encoding' },
   { name: 'reconcile: a truncated gzip body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, raw: gzipSync(JSON.stringify(reconcileBody())).subarray(0, 20), status: 400, code: 'malformed_body_encoding' },
   { name: 'reconcile: a corrupt deflate body', method: 'POST', path: RECONCILE, headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, raw: Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0x00, 0x01]), status: 400, code: 'malformed_body_encoding' },

@@ -1,4 +1,4 @@
-// Load (issue #17): 50 concurrent clients × 20 calls over every authenticated
+// Load: 50 concurrent clients × 20 calls over every authenticated
 // endpoint, for two organisations at once. No answer is a 5xx, every answer
 // has X-Request-Id, and no answer ever carries the other organisation's ids.
 // Latencies are printed (p50, p99), never asserted: speed belongs in bench/.

@@ -1,5 +1,5 @@
 // `npm run bench` runs end to end at a tiny size (--smoke) and writes JSON of
-// exactly the shape issue #19 names. No figure is judged here: speed lives in
+// exactly the shape bench/README.md describes. No figure is judged here: speed lives in
 // the bench itself, never in npm test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +31,7 @@ describe('npm run bench (smoke)', function () {
   // The bench's own start-up and every section, on a machine others share.
   this.timeout(300_000);
 
-  it('runs every section at a tiny size and writes the JSON shape of issue #19', async () => {
+  it('runs every section at a tiny size and writes the JSON shape of the bench results', async () => {
     const s = await stack();
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     const file = join(dir, 'result.json');

@@ -1,5 +1,5 @@
 // A stalled Redis (`kill -STOP`: connections stay open, nothing answers;
-// docs/operating/reliability.md "Redis stalls", issue #25 items 5–6). An API of this
+// docs/operating/reliability.md "Redis stalls"). An API of this
 // test's own on a Redis of its own (test/helpers/own-redis-api.ts); no
 // worker serves its queue prefix, so a job that reached Redis stays there to
 // be seen.

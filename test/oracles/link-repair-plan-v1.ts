@@ -1,4 +1,4 @@
-// Frozen copy of planLinkRepair before the 100k speed-up (issue #19): the oracle
+// Frozen copy of planLinkRepair before the 100k speed-up (100k transactions): the oracle
 // test/unit/link-repair-oracle.test.ts compares the current rule against.
 // Not to be edited.
 // FIFO ledger ↔ bank link repair (docs/reference/http-api.md §8): scope, frozen links, the FIFO

@@ -13,7 +13,7 @@
 // table of a few pages a sequential scan would rightly be the cheapest plan.
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 // And the organisation under test got most of its rows after PostgreSQL last
-// gathered statistics (issue #31): its `org_id @> …` is then estimated at one
+// gathered statistics (docs/design/performance.md): its `org_id @> …` is then estimated at one
 // row, and a read by a globally unique id must still go through that id's
 // index, not the org_id one (docs/indexes.md "Reads by id alone").
 import { randomBytes } from 'node:crypto';

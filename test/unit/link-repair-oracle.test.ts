@@ -1,4 +1,4 @@
-// The repair plan was restructured for speed (issue #19: 100k transactions);
+// The repair plan was restructured for speed (100k transactions);
 // its output must not change. The frozen copy in test/oracles is the rule as
 // it was; both must give deep-equal outcomes and the same plan_hash.
 import { expect } from 'chai';

@@ -246,7 +246,7 @@ describe('decideReconciliation: the order of the checks', () => {
   }
 });
 
-// ---- transaction currencies and exact sums (issue #25 items 10–11) ----------
+// ---- transaction currencies and exact sums ----------
 
 describe('decideReconciliation: transaction currencies', () => {
   it('answers currency_mismatch naming, sorted, every requested transaction in another currency than the account', () => {
