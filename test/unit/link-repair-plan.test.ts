@@ -488,6 +488,24 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         }),
       ).to.throw(/le_missing/);
     });
+
+    // A caller merging two reads may pass a stale copy that a fresher one
+    // replaces (the higher version counts): only the copy that counts may be
+    // refused, whether or not the records come in id order (the plan's fast
+    // path for id-ordered input must not refuse earlier than the other).
+    it('refuses an amount that is not a safe integer whether or not the records are in id order, and not on a copy a fresher one replaces', () => {
+      const entries = [receivable('le_1', '2025-01-10', 100)];
+      const bad = txn('bt_2', '2025-03-01', 0.5);
+      const good = txn('bt_1', '2025-03-01', 100);
+      expect(() => repair({ entries, transactions: [good, bad] })).to.throw(RangeError, /bt_2/);
+      expect(() => repair({ entries, transactions: [bad, good] })).to.throw(RangeError, /bt_2/);
+      const fresher = txn('bt_2', '2025-03-02', 100, { version: 2 });
+      const result = repair({ entries, transactions: [good, bad, fresher] });
+      expect(result.outcome).to.equal('staged');
+      expect(result.plan!.actions).to.deep.equal([{ kind: 'link', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_1', amount_minor: 100 }]);
+      const unsafeEntry = receivable('le_0', '2025-01-01', 100, { lines: records.receivableLines(2 ** 53) });
+      expect(() => repair({ entries: [unsafeEntry, ...entries], transactions: [good] })).to.throw(RangeError, /le_0/);
+    });
   });
 });
 
