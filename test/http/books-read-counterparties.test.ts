@@ -87,7 +87,8 @@ describe('book reads: the counterparty list, computed by the worker', function (
     const jobs = () => s.workerLogs.filter((l) => l.includes('"read job finished"') && l.includes('"counterparties.list"')).length;
     const before = jobs();
     await list(f.a);
-    // The worker logs the job when it answers; the API has its answer by then.
+    // The worker logs the job as it answers; its log reaches this process through a pipe, possibly just after the answer.
+    for (let i = 0; i < 50 && jobs() === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(jobs()).to.be.greaterThan(before);
     const missing = await call('GET', `/api/v1/cli/counterparties?bank_account_id=ba_${f.books.uid}_nowhere`, { token });
     expect([missing.status, missing.body.error?.code]).to.deep.equal([404, 'not_found']);
