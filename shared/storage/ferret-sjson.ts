@@ -56,16 +56,6 @@ function object(raw: Record<string, unknown>, schema: Schema): Record<string, un
   return out;
 }
 
-/**
- * One top-level value of a stored document: `raw` is `_jsonb -> field`,
- * `elem` its schema `_jsonb -> '$s' -> 'p' -> field` (a projected SQL read,
- * shared/storage/postgres-pages.ts `fields`). The value the driver gives for
- * it, or InexactDocument.
- */
-export function decodeFerretValue(raw: unknown, elem: { t: string }): unknown {
-  return value(raw, elem);
-}
-
 /** The document stored in `_jsonb` (already parsed from JSON), keys in their stored order. */
 export function decodeFerretDocument(jsonb: Record<string, unknown>): Record<string, unknown> {
   return object(jsonb, jsonb.$s ?? {});
