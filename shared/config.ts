@@ -119,7 +119,7 @@ export const CONFIG_VARIABLES = {
     env: 'FERRETDB_POSTGRES_URL', usedBy: ['api', 'worker'], type: 'string', pattern: /^postgres(ql)?:\/\/.+/, secret: true,
     expected: 'a `postgres://` URL of the PostgreSQL database FerretDB stores in',
     default: { value: '' },
-    doc: 'only with FerretDB on PostgreSQL: where to create the GIN indexes its query pushdown can use (docs/indexes.md); empty: skipped with a warning',
+    doc: 'only with FerretDB on PostgreSQL: where to create the GIN indexes its query pushdown can use, and where the API and worker read book pages and whole accounts in SQL (docs/indexes.md); empty: skipped with a warning',
   },
   stagedTtlHours: {
     env: 'STAGED_TTL_HOURS', usedBy: ['worker'], type: 'integer', min: 1, max: 9999,

@@ -7,6 +7,7 @@ import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobRet
 import { backfillFeedBlocks } from '../shared/storage/events.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { openPostgresPages } from '../shared/storage/postgres-pages.js';
 import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
@@ -35,9 +36,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     concurrency: config.workerConcurrency,
   });
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
-  // Reads (the duplicate overview) on their own queue and concurrency: they never hold up staging.
+  // Reads (the duplicate overview, the counterparty list) on their own queue and concurrency: they never hold up staging.
+  // The counterparty list reads whole accounts in SQL on the embedded store (docs/reference/book-reads.md "Cost").
+  const pages = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const readConnection = createRedis(config.redisUrl);
-  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger), {
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger, pages), {
     connection: readConnection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
@@ -73,6 +76,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
       maintenanceConnection.disconnect();
       webhookConnection.disconnect();
       await mongo.client.close();
+      await pages?.close();
     },
   };
 }

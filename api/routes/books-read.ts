@@ -1,31 +1,32 @@
 // The book reads (docs/reference/book-reads.md): bank accounts, bank transactions,
 // ledger entries, counterparties and inbox documents, served by the API from
-// the store directly — plain indexed queries (shared/storage/books-pages.ts)
-// and the pure figures of shared/domain/book-reads.ts; nothing is planned or
-// grouped here. Lists page by keyset with the opaque cursors of api/cursor.ts.
+// the store directly — plain indexed queries (shared/storage/books-pages.ts,
+// books-whole.ts) and the pure figures of shared/domain/book-reads.ts; nothing
+// is planned or grouped here: the counterparty list, a grouping over whole
+// accounts, is a read job of the worker (worker/jobs/counterparties-list.ts).
+// Lists page by keyset with the opaque cursors of api/cursor.ts.
 import { Router, type Request, type Response } from 'express';
 import type { Db } from 'mongodb';
-import {
-  accountFigures, counterpartyRows, entryView, transactionView, type EntryView, type TransactionView,
-} from '../../shared/domain/book-reads.js';
-import type { BankAccount, BankLink } from '../../shared/domain/books.js';
+import { accountFigures, entryView, transactionView, type EntryView, type TransactionView } from '../../shared/domain/book-reads.js';
+import type { BankAccount } from '../../shared/domain/books.js';
 import { AppError } from '../../shared/errors.js';
 import {
   bankAccountParamsSchema, bankTransactionParamsSchema, BOOKS_DEFAULT_LIMIT, BOOKS_NUMERIC_PARAMS, counterpartiesQuerySchema, documentParamsSchema,
   documentsQuerySchema, entriesQuerySchema, entryParamsSchema, noQuerySchema, transactionsQuerySchema, type DocumentsQuery, type EntriesQuery, type TransactionsQuery,
 } from '../../shared/schemas/books-read.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
-import { findAccount, findEntry, findLinks, findOrg, findTransactions } from '../../shared/storage/books-read.js';
+import { findAccount, findEntry, findLinks, findOrg } from '../../shared/storage/books-read.js';
 import {
-  accountAmounts, entriesOfCounterparties, entriesPage, findInboxDocument, findTransaction, inboxDocumentsPage, listAccounts, transactionsPage,
-  type PagePosition,
+  entriesPage, findInboxDocument, findTransaction, inboxDocumentsPage, listAccounts, transactionsPage, type PagePosition,
 } from '../../shared/storage/books-pages.js';
+import { accountAmounts } from '../../shared/storage/books-whole.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
 import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
+import { runRead, type ReadDeps } from '../read-handler.js';
 import { mountRoute } from './mount.js';
 
 /** The most records a filtered page (link_state, open) looks at before it answers, possibly short, with a cursor. */
@@ -126,16 +127,21 @@ async function entryViews(db: Db, orgId: string, settlement: readonly string[], 
   return rows.map((e) => entryView(e, links, settlement));
 }
 
-async function accountView(db: Db, orgId: string, account: BankAccount) {
-  return { ...account, ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id)) };
+async function accountView(db: Db, orgId: string, account: BankAccount, embedded: PostgresPages | null) {
+  return { ...account, ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id, embedded)) };
 }
 
 async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
   return (await findOrg(db, orgId))?.settlement_accounts ?? [];
 }
 
-/** `embedded`: the pool on FerretDB's PostgreSQL that serves the pages there (shared/storage/postgres-pages.ts); null on MongoDB. */
-export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedded: PostgresPages | null = null): Router {
+/**
+ * `reads`: the read queue (the counterparty list) and the cursor secret; absent only in apps built without a queue
+ * (tests of the HTTP layer), where those answer 503. `embedded`: the pool on FerretDB's PostgreSQL that serves the
+ * pages and the account figures there (shared/storage/postgres-pages.ts); null on MongoDB.
+ */
+export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: PostgresPages | null = null): Router {
+  const cursorSecret = reads?.cursorSecret;
   const router = Router();
   const read = (path: string, op: string, handle: (req: Request, res: Response, orgId: string) => Promise<unknown>) => {
     mountRoute(router, db, op, async (req, res) => {
@@ -150,14 +156,14 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
   read('/api/v1/cli/bank-accounts', 'bank_accounts.list', async (req, _res, orgId) => {
     valid(validNoQuery, queryObject(req.query, []));
     const accounts = await listAccounts(db, orgId);
-    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a))) };
+    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a, embedded))) };
   });
 
   read('/api/v1/cli/bank-accounts/:bank_account_id', 'bank_accounts.show', async (req, _res, orgId) => {
     const { bank_account_id } = valid(validAccountParams, { bank_account_id: req.params.bank_account_id });
     const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
-    return accountView(db, orgId, account);
+    return accountView(db, orgId, account, embedded);
   });
 
   read('/api/v1/cli/bank-transactions', 'bank_transactions.list', async (req, _res, orgId) => {
@@ -199,19 +205,13 @@ export function booksReadRoutes(db: Db, cursorSecret: string | undefined, embedd
     return (await entryViews(db, orgId, await settlementAccounts(db, orgId), [entry], embedded))[0];
   });
 
-  read('/api/v1/cli/counterparties', 'counterparties.list', async (req, _res, orgId) => {
+  read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {
     const { bank_account_id } = valid(validCounterpartiesQuery, queryObject(req.query, []));
     const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
-    const transactions = await findTransactions(db, orgId, { bank_account_id });
-    const counterparties = [...new Set(transactions.flatMap((t) => (t.counterparty_id === null ? [] : [t.counterparty_id])))];
-    const entries = await entriesOfCounterparties(db, orgId, counterparties);
-    const links: BankLink[] = [
-      ...await findLinks(db, orgId, 'bank_transaction_id', transactions.map((t) => t.id)),
-      ...await findLinks(db, orgId, 'ledger_entry_id', entries.map((e) => e.id)),
-    ];
-    const unique = [...new Map(links.map((l) => [l.id, l])).values()];
-    return { items: counterpartyRows(transactions, entries, unique, await settlementAccounts(db, orgId)) };
+    if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
+    // A grouping over the whole account and the organisation's open entries: computed by the worker.
+    return runRead(reads, res, 'counterparties.list', { bank_account_id });
   });
 
   read('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', async (req, _res, orgId) => {

@@ -79,6 +79,8 @@ export function printTable(r: BenchResults, info: RunInfo): string {
       add(`book pages first / next, org size ${size}`, `${ms(v)} / ${ms(b.next_page_ms[size])}`, size === '100000' ? 'p50 ≤ 15 ms' : '', verdict(ok));
     }
     add('book pages growth 1k → 100k', num(b.growth_1k_to_100k, '×'), '≤ 1.5×', verdict(b.growth_1k_to_100k === null ? null : b.growth_1k_to_100k <= 1.5));
+    // Older results have no whole reads.
+    for (const [size, v] of Object.entries(b.counterparties_ms ?? {})) add(`counterparty list / account show, org size ${size}`, `${ms(v)} / ${ms(b.account_ms?.[size] ?? null)}`);
   }
   if (r.cli) {
     add(`bookstage --help / node -e "" p50 (${r.cli.runs} runs each)`, `${ms(r.cli.help_p50_ms)} / ${ms(r.cli.node_floor_p50_ms)}`);

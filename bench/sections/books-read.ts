@@ -1,7 +1,10 @@
 // Book reads at growing org sizes: the first page, and the next page by its
 // cursor, of an account's bank transactions and of a counterparty's ledger
 // entries, through the real API (docs/reference/book-reads.md). A page should
-// cost what its filter selects, not what the organisation holds.
+// cost what its filter selects, not what the organisation holds. Then the
+// reads that are whole by definition: the counterparty list of the main
+// account (a read job over the account and the org's posted entries) and one
+// account with its book balance and unreconciled figures.
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
 import { loadDemoOrg, tokenFor } from '../lib/data.js';
@@ -18,6 +21,10 @@ export interface BooksReadResult {
   growth_1k_to_100k: number | null;
   /** Each list's own medians. */
   by_list: Record<ListName, { first_page_ms: BySize; next_page_ms: BySize }>;
+  /** GET /counterparties?bank_account_id= of the main account, median. */
+  counterparties_ms: BySize;
+  /** GET /bank-accounts/{id} of the main account (book balance, unreconciled), median. */
+  account_ms: BySize;
 }
 
 type ListName = 'transactions_by_account' | 'entries_by_counterparty';
@@ -25,6 +32,8 @@ type ListName = 'transactions_by_account' | 'entries_by_counterparty';
 /** Page size of both lists: small enough that the entries of one counterparty fill more than one page. */
 const LIMIT = 10;
 const PAGES_PER_RUN = 5;
+/** Whole reads (counterparty list, account) per run: fewer, each reads the whole account. */
+const WHOLE_PER_RUN = 3;
 
 export const transactionsPath = '/api/v1/cli/bank-transactions';
 export const entriesPath = '/api/v1/cli/ledger/entries';
@@ -44,6 +53,8 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
   const byList = Object.fromEntries(lists.map((l) => [l, { first_page_ms: {}, next_page_ms: {} }])) as BooksReadResult['by_list'];
   const first: BySize = {};
   const next: BySize = {};
+  const counterpartiesMs: BySize = {};
+  const accountMs: BySize = {};
   for (const size of sizes) {
     const orgId = `org_br_${size}`;
     const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
@@ -85,7 +96,27 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     };
     first[key] = worst((l) => byList[l].first_page_ms[key] ?? null);
     next[key] = worst((l) => byList[l].next_page_ms[key] ?? null);
+
+    const account = `ba_${orgId}_1`;
+    const whole = async (path: string): Promise<number> => {
+      const res = await call(env.baseUrl, token, 'GET', path);
+      if (res.status !== 200) throw new Error(`books read ${path}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      return res.ms;
+    };
+    const wholePaths = { counterparties: `/api/v1/cli/counterparties?bank_account_id=${encodeURIComponent(account)}`, account: `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}` };
+    // One of each warms the path: not counted.
+    for (const path of Object.values(wholePaths)) await whole(path);
+    const wholeTimes = { counterparties: [] as number[], account: [] as number[] };
+    await env.profile(`counterparties and account, org size ${size}`, async () => {
+      for (let i = 0; i < repeat * WHOLE_PER_RUN; i += 1) {
+        wholeTimes.counterparties.push(await whole(wholePaths.counterparties));
+        wholeTimes.account.push(await whole(wholePaths.account));
+      }
+    });
+    counterpartiesMs[key] = round(median(wholeTimes.counterparties));
+    accountMs[key] = round(median(wholeTimes.account));
+    env.log(`  books read: counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms at ${size}`);
   }
   const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
-  return { first_page_ms: first, next_page_ms: next, growth_1k_to_100k: growth, by_list: byList };
+  return { first_page_ms: first, next_page_ms: next, growth_1k_to_100k: growth, by_list: byList, counterparties_ms: counterpartiesMs, account_ms: accountMs };
 }

@@ -3,6 +3,7 @@
 // (web/) imports them with `import type`.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
+import type { CounterpartyRow } from '../domain/book-reads.js';
 import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 
@@ -11,6 +12,9 @@ export type { GroupPage, GroupPosition };
 
 /** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
 export interface Whoami { org_id: string; actor: string; scopes: TokenScope[]; require_distinct_approver?: boolean }
+
+/** GET /api/v1/cli/counterparties: the counterparty list read job's answer (shared/queue/read-jobs.ts), in the domain's words. */
+export interface CounterpartyList { items: CounterpartyRow[] }
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
 export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;

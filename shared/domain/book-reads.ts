@@ -44,7 +44,7 @@ export function entryView(entry: LedgerEntry, links: readonly BankLink[], settle
   const linked = sum(own);
   return {
     ...entry, links: own.map((l) => ({ ...linkView(l), bank_transaction_id: l.bank_transaction_id })),
-    linked_minor: linked, open_amount_minor: open, open: Math.abs(open) !== linked,
+    linked_minor: linked, open_amount_minor: open, open: isOpen(open, linked),
   };
 }
 
@@ -70,48 +70,99 @@ export interface CounterpartyRow {
   unlinked_bank_minor: number;
 }
 
+/** What the counterparty figures read of a transaction, an entry, a link (a projected read: docs/reference/book-reads.md "Cost"). */
+export type CounterpartyTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'amount_minor' | 'counterparty_id' | 'counterparty_name'>;
+export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'lines' | 'status'>;
+export type CounterpartyLink = Pick<BankLink, 'bank_transaction_id' | 'ledger_entry_id' | 'amount_minor'>;
+/** A transaction that names a counterparty: the latest by (booking date, id) gives its name. */
+export type NamingTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'counterparty_id' | 'counterparty_name'>;
+
+/** Whether an entry is open (the entries list's `open`): its open amount's size is not what its links cover. */
+export function isOpen(openAmount: number, linkedMinor: number): boolean {
+  return Math.abs(openAmount) !== linkedMinor;
+}
+
+/** Each counterparty's latest name among `transactions`, by (booking date, id); ids are ASCII (shared/schemas/common.ts), so code-unit order is byte order. */
+export function latestNames(transactions: readonly NamingTransaction[]): Map<string, string | null> {
+  const latest = new Map<string, { key: string; name: string | null }>();
+  for (const t of transactions) {
+    if (t.counterparty_id === null) continue;
+    const key = `${t.booking_date}\u0000${t.id}`;
+    const seen = latest.get(t.counterparty_id);
+    // A stored transaction without a name (absent, null) names nobody: null, as the answer's schema says.
+    if (!seen || key > seen.key) latest.set(t.counterparty_id, { key, name: t.counterparty_name ?? null });
+  }
+  return new Map([...latest].map(([id, { name }]) => [id, name]));
+}
+
 /**
- * One row per counterparty of the account's transactions or of the given
- * entries, by counterparty id: the latest bank name (by booking date, id),
- * what its posted entries leave open beyond their links (receivable: open
- * amount > 0, payable: < 0, both as positive sums), and what its transactions
- * on the account leave unlinked (Σ positive remainders).
+ * The counterparty list of one account (docs/reference/book-reads.md
+ * "Computed figures"), by counterparty id: one row per counterparty of the
+ * account's `transactions` and per counterparty of an open posted entry among
+ * `entries` (the organisation's posted entries). `name`: the latest bank name
+ * on the account; null for a counterparty without a transaction on the account
+ * (nameOffAccount gives it its name from the organisation's other accounts).
+ * `open_receivable_minor` / `open_payable_minor`: what its posted entries
+ * leave open beyond their links (open amount > 0 / < 0, both as positive
+ * sums); `unlinked_bank_minor`: Σ of the positive remainders of its
+ * transactions on the account (0 without any). `links`: every link of the
+ * organisation to those entries and from those transactions.
  */
 export function counterpartyRows(
-  transactions: readonly BankTransaction[],
-  entries: readonly LedgerEntry[],
-  links: readonly BankLink[],
+  transactions: readonly CounterpartyTransaction[],
+  entries: readonly CounterpartyEntry[],
+  links: readonly CounterpartyLink[],
   settlementAccounts: readonly string[],
 ): CounterpartyRow[] {
-  const rows = new Map<string, CounterpartyRow & { seen: string }>();
-  const row = (id: string) => {
+  const rows = new Map<string, CounterpartyRow>();
+  const row = (id: string): CounterpartyRow => {
     let r = rows.get(id);
-    if (!r) { r = { counterparty_id: id, name: null, open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0, seen: '' }; rows.set(id, r); }
+    if (!r) { r = { counterparty_id: id, name: null, open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0 }; rows.set(id, r); }
     return r;
   };
-  const byTxn = new Map<string, BankLink[]>();
-  const byEntry = new Map<string, BankLink[]>();
+  const byTxn = new Map<string, CounterpartyLink[]>();
+  const linkedOf = new Map<string, number>();
   for (const l of links) {
-    (byTxn.get(l.bank_transaction_id) ?? byTxn.set(l.bank_transaction_id, []).get(l.bank_transaction_id)!).push(l);
-    (byEntry.get(l.ledger_entry_id) ?? byEntry.set(l.ledger_entry_id, []).get(l.ledger_entry_id)!).push(l);
+    const own = byTxn.get(l.bank_transaction_id);
+    if (own) own.push(l);
+    else byTxn.set(l.bank_transaction_id, [l]);
+    linkedOf.set(l.ledger_entry_id, (linkedOf.get(l.ledger_entry_id) ?? 0) + l.amount_minor);
   }
+  // A transaction without counterparty (docs/guide/statement-import.md) belongs to no row.
+  const named = latestNames(transactions);
   for (const t of transactions) {
-    // A transaction without counterparty (docs/guide/statement-import.md) belongs to no row.
     if (t.counterparty_id === null) continue;
     const r = row(t.counterparty_id);
-    const key = `${t.booking_date}\u0000${t.id}`;
-    if (key > r.seen) { r.seen = key; r.name = t.counterparty_name; }
+    r.name = named.get(t.counterparty_id) ?? null;
     r.unlinked_bank_minor += Math.max(0, remainderMinor(t, byTxn.get(t.id) ?? []));
   }
   for (const e of entries) {
     if (e.status !== 'posted') continue;
-    const view = entryView(e, byEntry.get(e.id) ?? [], settlementAccounts);
-    const left = Math.max(0, Math.abs(view.open_amount_minor) - view.linked_minor);
+    const open = openAmountMinor(e, settlementAccounts);
+    const linked = linkedOf.get(e.id) ?? 0;
+    // A settled entry adds nothing, and names no counterparty the account does not.
+    if (!isOpen(open, linked)) continue;
+    const left = Math.max(0, Math.abs(open) - linked);
     const r = row(e.counterparty_id);
-    if (view.open_amount_minor > 0) r.open_receivable_minor += left;
-    else if (view.open_amount_minor < 0) r.open_payable_minor += left;
+    if (open > 0) r.open_receivable_minor += left;
+    else if (open < 0) r.open_payable_minor += left;
   }
-  return [...rows.values()]
-    .map(({ seen: _seen, ...r }) => r)
-    .sort((a, b) => (a.counterparty_id < b.counterparty_id ? -1 : a.counterparty_id > b.counterparty_id ? 1 : 0));
+  return [...rows.values()].sort((a, b) => (a.counterparty_id < b.counterparty_id ? -1 : a.counterparty_id > b.counterparty_id ? 1 : 0));
+}
+
+/** The counterparties of `rows` without a transaction among the account's `transactions`, by id: their names come from elsewhere. */
+export function offAccountCounterparties(rows: readonly CounterpartyRow[], transactions: readonly Pick<BankTransaction, 'counterparty_id'>[]): string[] {
+  const onAccount = new Set(transactions.map((t) => t.counterparty_id));
+  return rows.filter((r) => !onAccount.has(r.counterparty_id)).map((r) => r.counterparty_id);
+}
+
+/**
+ * `rows` with the counterparties of `offAccount` named by the latest of
+ * `elsewhere` (transactions on any account of the organisation) that names
+ * them, by (booking date, id); null when none does. Other rows unchanged.
+ */
+export function nameOffAccount(rows: readonly CounterpartyRow[], offAccount: readonly string[], elsewhere: readonly NamingTransaction[]): CounterpartyRow[] {
+  const off = new Set(offAccount);
+  const names = latestNames(elsewhere);
+  return rows.map((r) => (off.has(r.counterparty_id) ? { ...r, name: names.get(r.counterparty_id) ?? null } : r));
 }

@@ -1,14 +1,14 @@
 // The contract between API and worker for reads that compute (the inbox
-// duplicate overview). Not staging: no idempotency key, no staged operation,
+// duplicate overview, the counterparty list of docs/reference/book-reads.md). Not staging: no idempotency key, no staged operation,
 // no stored job result. Reads have their own queue so that a burst of them
 // never delays staging jobs, and the worker runs them with their own
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
-import type { GroupPage, GroupPosition } from '../contract/reads.js';
+import type { CounterpartyList, GroupPage, GroupPosition } from '../contract/reads.js';
 
 export const READ_QUEUE = 'read';
 
-export const READ_OPERATIONS = ['inbox_duplicates.list'] as const;
+export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list'] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
 export interface InboxDuplicatesListInput {
@@ -17,8 +17,14 @@ export interface InboxDuplicatesListInput {
   after: GroupPosition | null;
 }
 
+/** The account was found in the organisation by the API before the job was added. */
+export interface CounterpartiesListInput {
+  bank_account_id: string;
+}
+
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
+  'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

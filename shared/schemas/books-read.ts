@@ -123,7 +123,7 @@ export const counterpartySchema = {
   title: 'Counterparty', type: 'object', additionalProperties: false,
   required: ['counterparty_id', 'name', 'open_receivable_minor', 'open_payable_minor', 'unlinked_bank_minor'],
   properties: {
-    counterparty_id: id, name: nullable({ type: 'string', description: 'The latest bank name seen on the account; null when only entries name it.' }),
+    counterparty_id: id, name: nullable({ type: 'string', description: 'The latest bank name on the account (by booking date, id); for a counterparty with no transaction on the account, the latest on any account of the organisation; null when no transaction names it.' }),
     open_receivable_minor: minor, open_payable_minor: minor, unlinked_bank_minor: minor,
   },
 } as const;

@@ -10,7 +10,7 @@ import type { BankAccount, BankTransaction, InboxDocument, LedgerEntry } from '.
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import type { PageQuery, PostgresPages } from './postgres-pages.js';
-import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+import { findOwnedById, isFerretDb } from './where-in.js';
 
 /** Where a page continues: after (key, id) in the list's order. */
 export interface PagePosition { key: string; id: string }
@@ -105,16 +105,3 @@ export async function listAccounts(db: Db, orgId: string): Promise<BankAccount[]
   const docs = await collections(db).bankAccounts.find({ org_id: orgId }).sort({ _id: 1 }).toArray();
   return docs.map((d) => fromStored<BankAccount>(d));
 }
-
-/** Amount and status of every transaction of an account: one indexed pass (the account's balance needs them all). */
-export async function accountAmounts(db: Db, orgId: string, bankAccountId: string): Promise<Array<Pick<BankTransaction, 'amount_minor' | 'status'>>> {
-  return collections(db).bankTransactions
-    .find({ org_id: orgId, bank_account_id: bankAccountId }, { projection: { _id: 0, amount_minor: 1, status: 1 } })
-    .toArray();
-}
-
-/** The entries of these counterparties (equality on counterparty_id per id, see where-in.ts). */
-export async function entriesOfCounterparties(db: Db, orgId: string, counterpartyIds: readonly string[]): Promise<LedgerEntry[]> {
-  return (await findWhereIn(db, collections(db).ledgerEntries, orgId, 'counterparty_id', counterpartyIds)).map((d) => fromStored<LedgerEntry>(d));
-}
-

@@ -28,10 +28,11 @@ import { findEntry, findLinks, findTransactions } from '../../shared/storage/boo
 import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
 import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
-import { accountAmounts, entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
+import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
+import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
-import { keysSql, pageSql, type PageQuery } from '../../shared/storage/postgres-pages.js';
+import { fieldsSql, keysSql, latestSql, pageSql, type FieldsQuery, type PageQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -315,6 +316,48 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       const { text, values } = keysSql(schema, tables.get('bank_links')!, field, Array.from({ length: 50 }, (_, i) => keys[field](i)));
       const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
       if (/Seq Scan/.test(plan) || !/Bitmap Index Scan on bstgin_/.test(plan)) failures.push(`${field}:\n${plan}`);
+    }
+    expect(failures, failures.join('\n\n')).to.deep.equal([]);
+  });
+
+  it('the whole-account and whole-organisation reads\' SQL (account figures, counterparty list) use an index: no Seq Scan, no Sort', async () => {
+    // A small organisation among many, as in a shared store (addFiller): its account, posted entries and links
+    // are few of each table, so an index is the plan; an organisation that owns most of a table is rightly scanned.
+    const small = `${tag}_1`;
+    const fields = (collection: string, equalities: Record<string, string>, index: FieldsQuery['index'], names: string[]): FieldsQuery => ({ collection, equalities, index, fields: names });
+    const cases: Array<{ name: string; collection: string; sql: (table: string) => { text: string; values: unknown[] }; index: RegExp }> = [
+      {
+        name: 'an account\'s amounts and statuses (book balance, unreconciled)', collection: 'bank_transactions', index: /Index (Only )?Scan using bstpage_|Bitmap Index Scan on bstpage_/,
+        sql: (t) => fieldsSql(schema, t, fields('bank_transactions', { org_id: small, bank_account_id: `${tag}_ba_1` }, 'page', ['amount_minor', 'status'])),
+      },
+      {
+        name: 'an account\'s transactions for the counterparty list', collection: 'bank_transactions', index: /Index (Only )?Scan using bstpage_|Bitmap Index Scan on bstpage_/,
+        sql: (t) => fieldsSql(schema, t, fields('bank_transactions', { org_id: small, bank_account_id: `${tag}_ba_1` }, 'page', ['_id', 'booking_date', 'amount_minor', 'counterparty_id', 'counterparty_name'])),
+      },
+      {
+        name: 'an organisation\'s posted entries', collection: 'ledger_entries', index: /Index (Only )?Scan using bstpage_|Bitmap Index Scan on bstpage_/,
+        sql: (t) => fieldsSql(schema, t, fields('ledger_entries', { org_id: small, status: 'posted' }, 'page', ['_id', 'counterparty_id', 'lines', 'status'])),
+      },
+      {
+        name: 'an organisation\'s links', collection: 'bank_links', index: /Bitmap Index Scan on bstgin_|Index Scan using bstgin_/,
+        sql: (t) => fieldsSql(schema, t, fields('bank_links', { org_id: small }, 'gin', ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'])),
+      },
+      {
+        // Along the counterparty's own page index, backwards, one row each.
+        name: 'the latest transaction of each counterparty (names)', collection: 'bank_transactions',
+        index: new RegExp(`Index Scan Backward using ${pageIndexName(tables.get('bank_transactions')!, ['org_id', 'counterparty_id', 'booking_date'])}`),
+        sql: (t) => latestSql(schema, t, {
+          collection: 'bank_transactions', equalities: { org_id: small }, per: 'counterparty_id', values: [`${tag}_cp_1`, `${tag}_cp_41`, `${tag}_cp_none`],
+          key: 'booking_date', fields: ['_id', 'booking_date', 'counterparty_id', 'counterparty_name'],
+        }),
+      },
+    ];
+    const failures: string[] = [];
+    for (const { name, collection, sql, index } of cases) {
+      const table = tables.get(collection)!;
+      const { text, values } = sql(table);
+      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      if (/Seq Scan|Sort/.test(plan) || !index.test(plan)) failures.push(`${name}:\n${plan}`);
     }
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });

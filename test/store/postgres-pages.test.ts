@@ -13,6 +13,8 @@ import { expect } from 'chai';
 import { Long, ObjectId, type Db } from 'mongodb';
 import { entriesPage, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
 import { findLinks } from '../../shared/storage/books-read.js';
+import { latestNames } from '../../shared/domain/book-reads.js';
+import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -194,5 +196,69 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       expect(byId(viaPostgres), field).to.deep.equal(byId(viaFerret));
       expect(byId(viaPostgres).map((l) => l.id), field).to.deep.equal(expected.map((i) => `ln_${uid}_${i}`));
     }
+  });
+
+  it('whole-account and whole-organisation reads (account figures, counterparty list): the SQL path answers what the driver\'s projected finds answer', async () => {
+    const org = `org_${uid}_whole`;
+    const other = `org_${uid}_whole_x`;
+    const account = `ba_${uid}_W`;
+    const txn = (n: string, o: string, extra: Record<string, unknown>) => ({
+      _id: `bt_${uid}_w${n}`, org_id: o, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
+      counterparty_id: `cp_${uid}_w1`, counterparty_name: `Name ${n}`, remittance_info: '', status: 'unreconciled', reconciliation_id: null, version: 1, ...extra,
+    });
+    await db.collection('bank_transactions').insertMany([
+      txn('1', org, { amount_minor: -2500, booking_date: '2026-02-03' }),
+      // Every numeric type FerretDB stores: a double with a fraction, an int64 within 2^53, one beyond (read by _id, a Long as the driver gives it).
+      txn('2', org, { amount_minor: 12.5, status: 'reconciled' }),
+      txn('3', org, { amount_minor: Long.fromNumber(2 ** 40), counterparty_id: null }),
+      txn('4', org, { amount_minor: Long.fromString('9007199254740993'), counterparty_id: `cp_${uid}_w2` }),
+      // Fields absent: a projection leaves them out on both paths.
+      (({ counterparty_name: _n, status: _s, ...rest }) => rest)(txn('5', org, { booking_date: '2026-02-05' })),
+      txn('6', org, { bank_account_id: `ba_${uid}_V`, counterparty_id: `cp_${uid}_w3`, booking_date: '2026-03-01', counterparty_name: 'Elsewhere' }),
+      txn('7', org, { bank_account_id: `ba_${uid}_V`, counterparty_id: `cp_${uid}_w3`, booking_date: '2026-03-02', counterparty_name: 'Elsewhere, later' }),
+      txn('8', other, {}),
+    ] as never[]);
+    const entry = (n: string, o: string, extra: Record<string, unknown>) => ({
+      _id: `le_${uid}_w${n}`, org_id: o, entry_date: '2026-01-10', description: '', reference: `R${n}`, counterparty_id: `cp_${uid}_w1`, currency: 'EUR',
+      lines: [{ account: '1400', debit_minor: 700, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 700 }],
+      status: 'posted', reversal_of: null, reversed_by: null, version: 1, ...extra,
+    });
+    await db.collection('ledger_entries').insertMany([
+      entry('1', org, {}),
+      entry('2', org, { counterparty_id: `cp_${uid}_w3`, lines: [{ account: '1400', debit_minor: 0.5, credit_minor: Long.fromNumber(3) }] }),
+      entry('3', org, { status: 'reversed' }),
+      entry('4', org, { lines: [{ account: '1400', debit_minor: Long.fromString('9007199254740993'), credit_minor: 0 }] }),
+      entry('5', other, {}),
+    ] as never[]);
+    const link = (n: string, o: string, extra: Record<string, unknown>) => ({
+      _id: `ln_${uid}_w${n}`, org_id: o, bank_transaction_id: `bt_${uid}_w1`, ledger_entry_id: `le_${uid}_w1`, amount_minor: 300, created_at: '2026-03-01T00:00:00.000Z', created_by: 'a', version: 1, ...extra,
+    });
+    await db.collection('bank_links').insertMany([link('1', org, {}), link('2', org, { amount_minor: 0.25, ledger_entry_id: `le_${uid}_w2` }), link('3', other, {})] as never[]);
+
+    const sorted = <T>(items: T[]): T[] => [...items].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    const served = pages.stats.served;
+    const byId = pages.stats.by_id;
+    for (const acc of [account, `ba_${uid}_V`, `ba_${uid}_none`]) {
+      expect(sorted(await accountAmounts(db, org, acc, pages)), acc).to.deep.equal(sorted(await accountAmounts(db, org, acc, null)));
+      const viaSql = await readCounterpartyBooks(db, org, acc, pages);
+      const viaDriver = await readCounterpartyBooks(db, org, acc, null);
+      for (const part of ['transactions', 'entries', 'links'] as const) expect(sorted<unknown>(viaSql[part]), `${acc} ${part}`).to.deep.equal(sorted<unknown>(viaDriver[part]));
+    }
+    const books = await readCounterpartyBooks(db, org, account, pages);
+    expect(books.transactions.map((t) => t.id).sort()).to.deep.equal(['1', '2', '3', '4', '5'].map((n) => `bt_${uid}_w${n}`));
+    expect(books.transactions.find((t) => t.id === `bt_${uid}_w4`)!.amount_minor, 'a long beyond 2^53 is never read as a number').to.be.instanceOf(Long);
+    expect(books.transactions.find((t) => t.id === `bt_${uid}_w2`)!.amount_minor).to.equal(12.5);
+    expect(books.entries.map((e) => e.id).sort()).to.deep.equal(['1', '2', '4'].map((n) => `le_${uid}_w${n}`));
+    expect(books.links.map((l) => l.amount_minor).sort()).to.deep.equal([0.25, 300]);
+
+    const counterparties = [`cp_${uid}_w1`, `cp_${uid}_w2`, `cp_${uid}_w3`, `cp_${uid}_none`];
+    const namesSql = await namingTransactions(db, org, counterparties, pages);
+    const namesDriver = await namingTransactions(db, org, counterparties, null);
+    expect(latestNames(namesSql)).to.deep.equal(latestNames(namesDriver));
+    expect(latestNames(namesSql)).to.deep.equal(new Map([[`cp_${uid}_w1`, null], [`cp_${uid}_w2`, 'Name 4'], [`cp_${uid}_w3`, 'Elsewhere, later']]));
+    // PostgreSQL sends one row per counterparty (its latest), the driver every one.
+    expect(namesSql.length).to.equal(3);
+    expect(pages.stats.served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
+    expect(pages.stats.by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
   });
 });

@@ -46,7 +46,7 @@ function bookReadTools(): ToolSpec[] {
     read('get_bank_transaction', 'Get one bank transaction', 'bank_transactions.show', 'One bank transaction by id with its links, linked_minor and remainder_minor.'),
     read('list_ledger_entries', 'List ledger entries', 'ledger_entries.list', `Ledger entries by entry date, filtered by counterparty, status, open, dates or exact reference; each with open_amount_minor and its links. ${PAGED}`),
     read('get_ledger_entry', 'Get one ledger entry', 'ledger_entries.show', 'One ledger entry by id with reversal_of/reversed_by, open_amount_minor and its links.'),
-    read('list_counterparties', 'List the counterparties of a bank account', 'counterparties.list', 'One row per counterparty of the account\'s transactions: open receivable and payable beyond links and unlinked bank amount — where link-repair candidates are found.'),
+    read('list_counterparties', 'List the counterparties of a bank account', 'counterparties.list', 'One row per counterparty of the account\'s transactions or of an open posted entry: open receivable and payable beyond links and unlinked bank amount on the account — where link-repair candidates are found.'),
     read('list_inbox_documents', 'List inbox documents', 'inbox_documents.list', `Receipts inbox documents, newest first, optionally by status. ${PAGED}`),
     read('get_inbox_document', 'Get one inbox document', 'inbox_documents.show', 'One inbox document by id with every stored field.'),
   ];
