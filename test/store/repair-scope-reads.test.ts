@@ -8,6 +8,8 @@ import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
+import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
+import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -172,5 +174,66 @@ describe('link repair scope reads, big scopes', function () {
     const equalities = largeRun.reads.filter((r) => r.collection === 'bank_links' && ['bank_transaction_id', 'ledger_entry_id'].includes(Object.keys(r.filter).join()));
     expect(equalities).to.have.length(ids);
     for (const r of equalities) for (const value of Object.values(r.filter)) expect(typeof value).to.equal('string');
+  });
+});
+
+/** Records in id order, each as its JSON (key order included): what two reads of one scope must both give. */
+const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
+  const sorted = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
+  return { transactions: sorted(scope.transactions), entries: sorted(scope.entries), links: sorted(scope.links) };
+};
+
+describe('link repair scope reads in SQL on the embedded store', function () {
+  this.timeout(300_000);
+  let embedded: PostgresPages | null = null;
+
+  after(async () => {
+    await embedded?.close();
+  });
+
+  it('give exactly the documents FerretDB gives, for a small and a big scope, without one FerretDB find on the book tables', async function () {
+    const s = await stack();
+    if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
+      console.log('    (skipped: the store is not FerretDB with FERRETDB_POSTGRES_URL; the SQL path is never taken)');
+      this.skip();
+    }
+    embedded = openPostgresPages(s.config.ferretdbPostgresUrl);
+    const orgs = [scopeBooks(40), bigScopeBooks(ORG_PASS_MIN_IDS, 300)];
+    for (const org of orgs) await s.load(org.books.file);
+    for (const org of orgs) {
+      const viaFerret = await loadRepairScope(s.db, org.books.orgId, org.account, org.counterparty);
+      const served = embedded.stats.served;
+      let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const reads = await recordReads(async (client) => {
+        viaSql = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty, embedded);
+      });
+      // The same records, field for field and key for key, as the driver gives them through FerretDB.
+      expect(canonical(viaSql!)).to.deep.equal(canonical(viaFerret));
+      expect(viaSql!.links.length).to.be.greaterThan(0);
+      // Five SQL queries (transactions, entries, links both ways, entries elsewhere), and nothing through FerretDB.
+      expect(embedded.stats.served - served).to.equal(5);
+      expect(reads.filter((r) => ['bank_transactions', 'ledger_entries', 'bank_links'].includes(r.collection))).to.deep.equal([]);
+    }
+  });
+
+  it('a refused claim reads the holder\'s locks in SQL, the same locks FerretDB gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_locks_${Date.now().toString(36)}`;
+    const claim = { scope_key: `reverse:le_${orgId}`, entry_ids: [`le_${orgId}`], transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`) };
+    expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
+    const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
+    const served = embedded.stats.served;
+    const viaSql = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2', embedded);
+    expect(embedded.stats.served - served).to.equal(1);
+    expect(viaFerret.acquired).to.equal(false);
+    expect(viaSql.acquired).to.equal(false);
+    const ids = (r: typeof viaSql) => (r.acquired ? [] : r.locks.map((l) => JSON.stringify(l)).sort());
+    expect(ids(viaSql)).to.deep.equal(ids(viaFerret));
+    expect(ids(viaSql)).to.have.length(lockKeys(orgId, claim).length);
+    // The holder's operation never appeared, but its locks are younger than an orphan's: it holds every key, read either way.
+    const holders = await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date(), undefined, embedded);
+    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
+    expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
   });
 });

@@ -35,7 +35,7 @@ const LOCK_ATTEMPTS = 3;
  * there the holders are kept aside for the warning and the rule sees none.
  */
 export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
-  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
+  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx), ctx.embedded ?? null);
   if (!ctx.data.dry_run) return holders;
   (ctx.seenHolders ??= []).push(...holders);
   return [];
@@ -82,7 +82,7 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now)));
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined, ctx.embedded ?? null)));
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
@@ -115,7 +115,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   const operationId = operationIdFor(ctx);
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
+    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
     if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
