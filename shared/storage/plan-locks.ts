@@ -11,7 +11,7 @@
 // two writes) is dead and is cleared by whoever meets it.
 import type { Db } from 'mongodb';
 import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
-import { collections, type ScopeLockDoc } from './collections.js';
+import { collections, type ScopeLockDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
 import type { PostgresPages } from './postgres-pages.js';
@@ -33,7 +33,7 @@ export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
 
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
 export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string, embedded: PostgresPages | null = null): Promise<PendingHolder[]> {
-  return liveHoldersAmong(db, orgId, await locksOnKeys(db, orgId, keys, embedded), now, exceptOperationId);
+  return liveHoldersAmong(db, orgId, await locksOnKeys(db, orgId, keys, embedded), now, exceptOperationId, embedded);
 }
 
 /**
@@ -52,11 +52,13 @@ async function locksOnKeys(db: Db, orgId: string, keys: readonly string[], embed
 }
 
 /** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
-export async function liveHoldersAmong(db: Db, orgId: string, locks: readonly ScopeLockDoc[], now: Date, exceptOperationId?: string): Promise<PendingHolder[]> {
+export async function liveHoldersAmong(
+  db: Db, orgId: string, locks: readonly ScopeLockDoc[], now: Date, exceptOperationId?: string, embedded: PostgresPages | null = null,
+): Promise<PendingHolder[]> {
   const c = collections(db);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
-  const ops = await findOwnedWhereIn(db, c.stagedOperations, orgId, '_id', [...new Set(others.map((l) => l.staged_operation_id))], { status: 1, expires_at: 1 });
+  const ops = await holdersStatus(db, orgId, [...new Set(others.map((l) => l.staged_operation_id))], embedded);
   const opById = new Map(ops.map((o) => [o._id, o]));
   const holders: PendingHolder[] = [];
   for (const lock of others) {
@@ -69,6 +71,20 @@ export async function liveHoldersAmong(db: Db, orgId: string, locks: readonly Sc
     else await c.scopeLocks.deleteOne({ _id: lock._id });
   }
   return holders;
+}
+
+/**
+ * The status and expiry of the holders' operations. On the embedded store
+ * the projection is made in PostgreSQL: through FerretDB a projected read
+ * still converts the whole operation, plan and all (docs/indexes.md "Scope
+ * reads in SQL").
+ */
+async function holdersStatus(db: Db, orgId: string, ids: string[], embedded: PostgresPages | null): Promise<Array<Pick<StagedOperationDoc, '_id' | 'status' | 'expires_at'>>> {
+  if (embedded && (await isFerretDb(db))) {
+    const docs = await embedded.where(db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: ids }, fields: ['org_id', 'status', 'expires_at'] });
+    if (docs) return (docs as StagedOperationDoc[]).filter((d) => d.org_id === orgId);
+  }
+  return findOwnedWhereIn(db, collections(db).stagedOperations, orgId, '_id', ids, { status: 1, expires_at: 1 });
 }
 
 /**

@@ -1,5 +1,6 @@
-// The book pages read straight from PostgreSQL on the embedded store
-// (docs/indexes.md "Pages from PostgreSQL's own index").
+// The book pages, and the worker's scope reads, read straight from PostgreSQL
+// on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index",
+// "Scope reads in SQL").
 //
 // why: FerretDB 1.24 pushes only top-level equalities down and sorts, limits
 // and applies ranges and `$or` in Go after reading every row they select
@@ -65,6 +66,26 @@ export interface WhereQuery {
   collection: string;
   equalities: Record<string, string>;
   any?: { field: string; values: readonly string[] } | undefined;
+  /**
+   * Only these top-level fields (`_id` is not implied): the projection is
+   * made in PostgreSQL, so a field the caller does not read (a staged
+   * operation's plan, tens of MB as JSON) is never sent nor decoded.
+   */
+  fields?: readonly string[] | undefined;
+}
+
+/**
+ * The stored row cut down to `fields`, still in FerretDB's format (values
+ * plus their `$s` schema, keys in stored order), so the one decoder reads
+ * it; a field the document lacks is left out, as a MongoDB projection does.
+ */
+function projectedRow(fields: readonly string[]): string {
+  const lit = pg.escapeLiteral;
+  const each = (of: (f: string) => string) => fields.map((f) => `CASE WHEN _jsonb ? ${lit(f)} THEN ${of(f)} ELSE '{}'::jsonb END`).join(' || ');
+  const keys = `ARRAY[${fields.map(lit).join(', ')}]::text[]`;
+  const order = `COALESCE((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements_text(_jsonb -> '$s' -> '$k') WITH ORDINALITY AS x(k, o) WHERE k = ANY(${keys})), '[]'::jsonb)`;
+  const schema = `jsonb_build_object('$k', ${order}, 'p', ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> '$s' -> 'p' -> ${lit(f)})`)})`;
+  return `jsonb_build_object('$s', ${schema}) || ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> ${lit(f)})`)}`;
 }
 
 /**
@@ -85,7 +106,9 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
     values.push(q.any.values.map((v) => JSON.stringify(v)));
     where.push(`(_jsonb -> ${pg.escapeLiteral(q.any.field)}) = ANY($${values.length}::jsonb[])`);
   }
-  const text = `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  // `_id` always: a row the decoder cannot take is read again by it (decoded()).
+  const columns = q.fields && q.fields.length > 0 ? `${projectedRow([...new Set(['_id', ...q.fields])])} AS _jsonb` : '_jsonb';
+  const text = `SELECT ${columns} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return { text, values };
 }
 
@@ -196,6 +219,7 @@ export class PostgresPages {
         if (!(err instanceof InexactDocument)) throw err;
         this.stats.by_id += 1;
         const id = row._jsonb._id as string;
+        // Unprojected: the caller reads only the fields it asked for.
         return (await db.collection(collection).findOne({ _id: id as never })) ?? null;
       }
     }));

@@ -21,6 +21,10 @@
 //   the cost still follows the scope.
 // Links carry no account or counterparty of their own to select the scope
 // by; docs/indexes.md weighs that denormalisation against this.
+//
+// With the PostgreSQL behind FerretDB at hand (the worker's FERRETDB_POSTGRES_URL),
+// all of this is replaced by five SQL queries on FerretDB's own btree
+// indexes (docs/indexes.md "Scope reads in SQL").
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';

@@ -10,6 +10,7 @@ import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -235,5 +236,28 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const holders = await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date(), undefined, embedded);
     expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
     expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
+  });
+
+  it('a staged operation read in SQL is the document FerretDB gives, and a projection in SQL gives the fields a MongoDB projection gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_ops_${Date.now().toString(36)}`;
+    const id = `stg_${orgId}`;
+    // Key order, nested arrays, nulls, numbers: what a real operation holds; `expires_at` left out of the second.
+    const doc = {
+      _id: id, org_id: orgId, kind: 'ledger_link_repair', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req', idempotency_key: null, scope_key: 'repair:x', input: { b: 1, a: [1, 'x', null] }, plan: { actions: [{ z: 1, a: -0.5 }, { m: [] }] }, plan_hash: 'h',
+      preconditions: [{ collection: 'bank_links', id: 'bl_1', version: 2 }], warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }], context: {},
+    };
+    const { expires_at: _omitted, ...withoutExpiry } = { ...doc, _id: `${id}_2` };
+    await insertStagedOperation(s.db, doc as never);
+    await insertStagedOperation(s.db, withoutExpiry as never);
+    expect(JSON.stringify(await findStagedOperation(s.db, orgId, id, embedded))).to.equal(JSON.stringify(await findStagedOperation(s.db, orgId, id)));
+    expect(await findStagedOperation(s.db, 'another_org', id, embedded)).to.equal(null);
+    for (const opId of [id, `${id}_2`]) {
+      const viaSql = await embedded.where(s.db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: [opId] }, fields: ['status', 'org_id', 'expires_at'] });
+      const viaFerret = await s.db.collection('staged_operations').findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
+      expect(JSON.stringify(viaSql)).to.equal(JSON.stringify([viaFerret]));
+    }
   });
 });

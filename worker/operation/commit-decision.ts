@@ -86,7 +86,7 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
-      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
+      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id, ctx.embedded ?? null);
       if (!doc) return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [decision.staged_operation_id] } };
       outcome = 'staged';
       plan = doc.plan;
@@ -124,7 +124,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
       return writtenAnswer(ctx, doc, resultFields);
     }
     // The locks the failed claim read: each key is read once per attempt.
-    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
+    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId, ctx.embedded ?? null);
     // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
     lastSeen = holders.map((h) => h.staged_operation_id);
@@ -181,7 +181,7 @@ const HOLDER_WRITE_READS = 20;
  */
 async function writtenOperation(ctx: JobContext, operationId: string): Promise<StagedOperationDoc | null> {
   for (let read = 1; ; read += 1) {
-    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId);
+    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId, ctx.embedded ?? null);
     if (doc || read >= HOLDER_WRITE_READS) return doc;
     await new Promise((resolve) => setTimeout(resolve, HOLDER_WRITE_WAIT_MS));
   }
