@@ -75,7 +75,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
     // Only a job started before can have one: the first start skips the read (a store round trip per job).
     const rerun = isRerun(job);
-    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId) : null;
+    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId, undefined, embedded) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
     // (worker/operation/staging-job.ts); its answer, stored already, stands.

@@ -11,6 +11,7 @@ import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../
 import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -259,5 +260,29 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       const viaFerret = await s.db.collection('staged_operations').findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
       expect(JSON.stringify(viaSql)).to.equal(JSON.stringify([viaFerret]));
     }
+  });
+
+  it('a stored answer read in SQL, its plan joined back from the operation read in SQL, is the one FerretDB gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_res_${Date.now().toString(36)}`;
+    const opId = `stg_${orgId}`;
+    await insertStagedOperation(s.db, {
+      _id: opId, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req', idempotency_key: 'k', scope_key: 'reverse:le_1', input: {}, plan: { ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] }, plan_hash: 'hash',
+      preconditions: [], warnings: [], history: [], context: { entries: [{ id: 'le_1', lines: [{ account: '1200', debit_minor: 1200 }] }] },
+    } as never);
+    const answer = {
+      operation: 'ledger_reversal.stage', outcome: 'staged', created: true, staged_operation_id: opId,
+      data: { outcome: 'staged', staged_operation_id: opId, status: 'staged', expires_at: '2026-11-27T10:00:00.000Z', context: { entries: [] }, plan: {}, plan_hash: 'hash', summary: null, warnings: [] },
+      warnings: [],
+    };
+    const jobId = `job_${orgId}`;
+    expect(await saveJobResult(s.db, { _id: jobId, org_id: orgId, actor: 'alice', request_id: 'req', answer: answer as never, finished_at: '2026-11-26T10:00:01.000Z' })).to.equal(true);
+    const viaFerret = await findJobResult(s.db, orgId, jobId);
+    const viaSql = await findJobResult(s.db, orgId, jobId, undefined, embedded);
+    expect(JSON.stringify(viaSql)).to.equal(JSON.stringify(viaFerret));
+    expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({ ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] });
+    expect(await findJobResult(s.db, 'another_org', jobId, opId, embedded)).to.equal(null);
   });
 });
