@@ -25,7 +25,6 @@ import { stagingRoutes } from './routes/staging.js';
 import { whoamiRoutes } from './routes/whoami.js';
 import { eventRoutes } from './routes/events.js';
 import { webhookEndpointRoutes, type WebhookRouteSettings } from './routes/webhook-endpoints.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { ReadDeps } from './read-handler.js';
 import type { StageDeps } from './stage-handler.js';
 
@@ -37,8 +36,6 @@ export interface AppDeps extends StageDeps {
   ops?: OpsDeps;
   /** Webhook endpoints (docs/reference/webhooks.md); absent only in apps built without configuration (then creating one answers 503). */
   webhooks?: WebhookRouteSettings;
-  /** The book pages from PostgreSQL's own index on the embedded store (FERRETDB_POSTGRES_URL); absent on MongoDB. */
-  pages?: PostgresPages | null;
 }
 
 /** Readiness, metrics, the rate limit's Redis and the queues the admin board shows. */
@@ -82,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(openApiRoutes());
   app.use(stagingRoutes(deps.db, deps));
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
-  app.use(jobRoutes(deps.db, deps.queue));
+  app.use(jobRoutes(deps.db, deps.queue, deps.pages ?? null));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(booksReadRoutes(deps.db, deps.reads, deps.pages ?? null));
   app.use(csvMappingRoutes(deps.db));

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { PendingHolder } from '../shared/domain/scope.js';
 import type { Logger } from '../shared/logger.js';
+import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
@@ -15,6 +16,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   rerun: boolean;
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
+  /**
+   * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), for the reads
+   * done in SQL on the embedded store (docs/indexes.md "Scope reads in SQL");
+   * null on MongoDB or without the URL. Absent in contexts built by hand.
+   */
+  embedded?: PostgresPages | null;
   /**
    * Writes that go out together with the stored answer rather than before it
    * (the staged transition's audit event): the processor awaits them beside

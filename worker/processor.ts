@@ -18,11 +18,14 @@ import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
 import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
+import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
-function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun };
+function dispatch(
+  db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean, embedded: PostgresPages | null,
+): Promise<StageAnswer> {
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -49,7 +52,7 @@ function unknownOperation(data: never): never {
   throw new UnrecoverableError(`no handler for operation ${String((data as { operation?: unknown }).operation)}`);
 }
 
-export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings) {
+export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings, embedded: PostgresPages | null = null) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
@@ -72,7 +75,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
     // Only a job started before can have one: the first start skips the read (a store round trip per job).
     const rerun = isRerun(job);
-    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId) : null;
+    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId, undefined, embedded) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
     // (worker/operation/staging-job.ts); its answer, stored already, stands.
@@ -84,7 +87,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, embedded);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {

@@ -28,8 +28,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.
   const backfilled = await backfillFeedBlocks(mongo.db);
   if (backfilled > 0) logger.info({ events: backfilled }, 'feed blocks set on events stored before them');
+  // Reads done in SQL on the embedded store, one pool for the staging and the read jobs (docs/indexes.md
+  // "Scope reads in SQL"; the counterparty list's whole-account reads: docs/reference/book-reads.md "Cost").
+  const embedded = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }), {
+  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, embedded), {
     ...stageWorkerOptions(config),
     connection,
     prefix: config.queuePrefix,
@@ -37,10 +40,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   });
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   // Reads (the duplicate overview, the counterparty list) on their own queue and concurrency: they never hold up staging.
-  // The counterparty list reads whole accounts in SQL on the embedded store (docs/reference/book-reads.md "Cost").
-  const pages = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const readConnection = createRedis(config.redisUrl);
-  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger, pages), {
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger, embedded), {
     connection: readConnection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
@@ -75,8 +76,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
       readConnection.disconnect();
       maintenanceConnection.disconnect();
       webhookConnection.disconnect();
+      await embedded?.close();
       await mongo.client.close();
-      await pages?.close();
     },
   };
 }

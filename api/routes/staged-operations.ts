@@ -69,7 +69,7 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
   mountRoute(router, db, 'staged_operations.show', async (req, res) => {
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
-    const doc = await findStagedOperation(db, auth.org_id, id);
+    const doc = await findStagedOperation(db, auth.org_id, id, deps.pages ?? null);
     if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') })) throw notFound(id);
     res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc)));
   });

@@ -2,15 +2,18 @@
 // polling and idempotent replays outlive BullMQ's own job retention. First
 // write wins: a job is answered once, and every reader (the waiting request,
 // a replay, GET /jobs/{id}) reads that one answer. A staged answer does not
-// copy its plan: the plan is stored once, in the staged operation, and joined
-// back here (it never changes once written).
+// copy its plan nor its context (the records the plan read: 21 MB of JSON
+// for a 10,000-transaction repair, written again by every job that answers
+// the same pending operation): both are stored once, in the staged
+// operation, and joined back here (they never change once written).
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../contract/staging-answer.js';
 import { collections, type JobResultDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
-import { findOwnedById } from './where-in.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { findOwnedById, isFerretDb } from './where-in.js';
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -37,20 +40,35 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
  * while there is none. `stagedOperationId`, when the caller knows it (the
  * job's return value), lets both reads go out at once.
  */
-export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string): Promise<JobResultDoc | null> {
+export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string, embedded: PostgresPages | null = null): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
-    findOwnedById(db, collections(db).jobResults, orgId, jobId),
-    stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
+    findResult(db, orgId, jobId, embedded),
+    stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId, embedded) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;
-  const op = known?._id === doc.answer.staged_operation_id ? known : await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
+  const op = known?._id === doc.answer.staged_operation_id ? known : await findStagedOperation(db, orgId, doc.answer.staged_operation_id, embedded);
   if (!op) return null;
-  return { ...doc, answer: withPlan(doc.answer, op.plan, op.plan_hash) };
+  return { ...doc, answer: withPlan(doc.answer, op.context ?? {}, op.plan, op.plan_hash) };
 }
 
-/** A stored staged answer with its operation's plan joined back, as every reader gets it. */
-function withPlan(answer: StageAnswer & { outcome: 'staged' }, plan: unknown, hash: unknown): StageAnswer {
-  return { ...answer, data: { ...answer.data, plan, plan_hash: hash } };
+/**
+ * The stored document. On the embedded store it is read in SQL by FerretDB's
+ * `_id` btree and decoded here: a big plan's answer carries its context (the
+ * records the plan read, 21 MB of JSON for a 10,000-transaction repair),
+ * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Scope
+ * reads in SQL").
+ */
+async function findResult(db: Db, orgId: string, jobId: string, embedded: PostgresPages | null): Promise<JobResultDoc | null> {
+  if (embedded && (await isFerretDb(db))) {
+    const docs = await embedded.where(db, { collection: 'job_results', equalities: {}, any: { field: '_id', values: [jobId] } });
+    if (docs) return (docs.find((d) => d.org_id === orgId) as JobResultDoc | undefined) ?? null;
+  }
+  return findOwnedById(db, collections(db).jobResults, orgId, jobId);
+}
+
+/** A stored staged answer with its operation's context and plan joined back, as every reader gets it: the last three keys of its data, in the order the worker wrote them. */
+function withPlan(answer: StageAnswer & { outcome: 'staged' }, context: unknown, plan: unknown, hash: unknown): StageAnswer {
+  return { ...answer, data: { ...answer.data, context, plan, plan_hash: hash } };
 }
 
 /**
@@ -66,13 +84,13 @@ export function carriedAnswer(answer: StageAnswer, maxChars: number): StageAnswe
   const plain = JSON.parse(json) as StageAnswer;
   if (!isDeepStrictEqual(plain, answer)) return null;
   if (plain.outcome !== 'staged') return plain;
-  const { plan, plan_hash: hash } = plain.data;
-  return withPlan(withoutPlan(plain) as StageAnswer & { outcome: 'staged' }, plan, hash);
+  const { context, plan, plan_hash: hash } = plain.data as typeof plain.data & { context?: unknown };
+  return withPlan(withoutPlan(plain) as StageAnswer & { outcome: 'staged' }, context ?? {}, plan, hash);
 }
 
 function withoutPlan(answer: StageAnswer): StageAnswer {
   if (answer.outcome !== 'staged') return answer;
-  const { plan: _plan, plan_hash: _hash, ...data } = answer.data;
+  const { context: _context, plan: _plan, plan_hash: _hash, ...data } = answer.data as typeof answer.data & { context?: unknown };
   return { ...answer, data };
 }
 

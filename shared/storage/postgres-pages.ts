@@ -1,5 +1,6 @@
-// The book pages read straight from PostgreSQL on the embedded store
-// (docs/indexes.md "Pages from PostgreSQL's own index").
+// The book pages, and the worker's scope reads, read straight from PostgreSQL
+// on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index",
+// "Scope reads in SQL").
 //
 // why: FerretDB 1.24 pushes only top-level equalities down and sorts, limits
 // and applies ranges and `$or` in Go after reading every row they select
@@ -143,6 +144,57 @@ export function latestSql(schema: string, table: string, q: LatestQuery): { text
 /** A row of `fieldsSql`/`latestSql`: the values (`_id` first) and the fields' schemas as text. */
 interface ProjectedRow { v: unknown[]; s: string }
 
+/** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
+export interface WhereQuery {
+  collection: string;
+  equalities: Record<string, string>;
+  any?: { field: string; values: readonly string[] } | undefined;
+  /**
+   * Only these top-level fields (`_id` is not implied): the projection is
+   * made in PostgreSQL, so a field the caller does not read (a staged
+   * operation's plan, tens of MB as JSON) is never sent nor decoded.
+   */
+  fields?: readonly string[] | undefined;
+}
+
+/**
+ * The stored row cut down to `fields`, still in FerretDB's format (values
+ * plus their `$s` schema, keys in stored order), so the one decoder reads
+ * it; a field the document lacks is left out, as a MongoDB projection does.
+ */
+function projectedRow(fields: readonly string[]): string {
+  const lit = pg.escapeLiteral;
+  const each = (of: (f: string) => string) => fields.map((f) => `CASE WHEN _jsonb ? ${lit(f)} THEN ${of(f)} ELSE '{}'::jsonb END`).join(' || ');
+  const keys = `ARRAY[${fields.map(lit).join(', ')}]::text[]`;
+  const order = `COALESCE((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements_text(_jsonb -> '$s' -> '$k') WITH ORDINALITY AS x(k, o) WHERE k = ANY(${keys})), '[]'::jsonb)`;
+  const schema = `jsonb_build_object('$k', ${order}, 'p', ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> '$s' -> 'p' -> ${lit(f)})`)})`;
+  return `jsonb_build_object('$s', ${schema}) || ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> ${lit(f)})`)}`;
+}
+
+/**
+ * The SQL of `where`: jsonb equalities on `(_jsonb -> 'field')`, the very
+ * expressions of FerretDB's own btree indexes (it builds one per declared
+ * MongoDB index, `_id` and unique keys included: shared/storage/indexes.ts),
+ * and `= ANY` of one jsonb array for the list, which a btree serves as one
+ * index scan however long the list is.
+ */
+export function whereSql(schema: string, table: string, q: WhereQuery): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const where: string[] = [];
+  for (const [field, v] of Object.entries(q.equalities)) {
+    values.push(JSON.stringify(v));
+    where.push(`(_jsonb -> ${pg.escapeLiteral(field)}) = $${values.length}::jsonb`);
+  }
+  if (q.any) {
+    values.push(q.any.values.map((v) => JSON.stringify(v)));
+    where.push(`(_jsonb -> ${pg.escapeLiteral(q.any.field)}) = ANY($${values.length}::jsonb[])`);
+  }
+  // `_id` always: a row the decoder cannot take is read again by it (decoded()).
+  const columns = q.fields && q.fields.length > 0 ? `${projectedRow([...new Set(['_id', ...q.fields])])} AS _jsonb` : '_jsonb';
+  const text = `SELECT ${columns} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  return { text, values };
+}
+
 /** PostgreSQL cannot be reached or is going away: the page falls back to FerretDB, which answers as it can. */
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -210,6 +262,30 @@ export class PostgresPages {
     return rows && this.projected(db, q.collection, q.fields, rows);
   }
 
+  /**
+   * Every document `q` selects, in one SQL query on FerretDB's own btree
+   * indexes (whereSql); null when PostgreSQL cannot answer. Through FerretDB
+   * the same read converts each document from PostgreSQL's JSON to BSON and
+   * back, or, for a list of ids, is one command per id (where-in.ts): a
+   * 10,000-transaction repair scope cost FerretDB about 8 CPU-seconds
+   * (docs/design/performance.md). Order is the table's.
+   */
+  async where(db: Db, q: WhereQuery): Promise<Document[] | null> {
+    if (q.any && q.any.values.length === 0) return [];
+    const table = await this.table(db.databaseName, q.collection);
+    if (!table) return this.decline();
+    let rows: Array<{ _jsonb: Record<string, unknown> }>;
+    try {
+      rows = (await this.pool.query<{ _jsonb: Record<string, unknown> }>(whereSql(db.databaseName, table, q))).rows;
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') this.tables.delete(db.databaseName);
+      else if (!unavailable(err)) throw err;
+      return this.decline();
+    }
+    this.stats.served += 1;
+    return this.decoded(db, q.collection, rows);
+  }
+
   close(): Promise<void> {
     return this.pool.end();
   }
@@ -270,6 +346,7 @@ export class PostgresPages {
         if (!(err instanceof InexactDocument)) throw err;
         this.stats.by_id += 1;
         const id = row._jsonb._id as string;
+        // Unprojected: the caller reads only the fields it asked for.
         return (await db.collection(collection).findOne({ _id: id as never })) ?? null;
       }
     }));

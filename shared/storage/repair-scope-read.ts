@@ -21,10 +21,15 @@
 //   the cost still follows the scope.
 // Links carry no account or counterparty of their own to select the scope
 // by; docs/indexes.md weighs that denormalisation against this.
+//
+// With the PostgreSQL behind FerretDB at hand (the worker's FERRETDB_POSTGRES_URL),
+// all of this is replaced by five SQL queries on FerretDB's own btree
+// indexes (docs/indexes.md "Scope reads in SQL").
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
+import type { PostgresPages } from './postgres-pages.js';
 import { isFerretDb, readEach, readInChunks } from './where-in.js';
 
 /** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
@@ -58,7 +63,11 @@ type StoredLink = WithId<Stored<BankLink>>;
  * the links to those entries (from any transaction), and every other entry
  * such a link points to.
  */
-export async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope> {
+export async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string, embedded: PostgresPages | null = null): Promise<RepairScope> {
+  if (embedded && (await isFerretDb(db))) {
+    const read = await readScopeInSql(db, embedded, orgId, accountId, counterpartyId);
+    if (read) return read;
+  }
   const c = collections(db);
   const [transactionDocs, entryDocs] = await Promise.all([
     c.bankTransactions.find({ org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId }).toArray(),
@@ -78,6 +87,37 @@ export async function loadRepairScope(db: Db, orgId: string, accountId: string, 
   const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
   const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) => fromStored<LedgerEntry>(d));
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
+}
+
+/**
+ * The same scope read in SQL on the embedded store (docs/indexes.md "Scope
+ * reads in SQL"): four queries on FerretDB's own btree indexes, whatever the
+ * scope's size, the documents decoded here instead of converted by FerretDB;
+ * null when PostgreSQL cannot answer one of them (the caller then reads
+ * through FerretDB).
+ */
+async function readScopeInSql(db: Db, embedded: PostgresPages, orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope | null> {
+  const [transactionDocs, entryDocs] = await Promise.all([
+    embedded.where(db, { collection: 'bank_transactions', equalities: { org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId } }),
+    embedded.where(db, { collection: 'ledger_entries', equalities: { org_id: orgId, counterparty_id: counterpartyId } }),
+  ]);
+  if (!transactionDocs || !entryDocs) return null;
+  const transactions = transactionDocs.map((d) => fromStored<BankTransaction>(d as WithId<Stored<BankTransaction>>));
+  const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d as WithId<Stored<LedgerEntry>>));
+  const [ofTransactions, toEntries] = await Promise.all([
+    embedded.where(db, { collection: 'bank_links', equalities: { org_id: orgId }, any: { field: 'bank_transaction_id', values: transactions.map((t) => t.id) } }),
+    embedded.where(db, { collection: 'bank_links', equalities: { org_id: orgId }, any: { field: 'ledger_entry_id', values: entries.map((e) => e.id) } }),
+  ]);
+  if (!ofTransactions || !toEntries) return null;
+  const links = new Map<string, BankLink>();
+  for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id as string, fromStored<BankLink>(doc as WithId<Stored<BankLink>>));
+  const loaded = new Set(entries.map((e) => e.id));
+  const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id as string).filter((id) => !loaded.has(id)))];
+  // By `_id` alone (FerretDB's unique index), the owner checked here, as findEachEqual does.
+  const others = await embedded.where(db, { collection: 'ledger_entries', equalities: {}, any: { field: '_id', values: missing } });
+  if (!others) return null;
+  const otherEntries = others.filter((d) => d.org_id === orgId).map((d) => fromStored<LedgerEntry>(d as WithId<Stored<LedgerEntry>>));
+  return { transactions, entries: [...entries, ...otherEntries], links: [...links.values()] };
 }
 
 /** The links of the transactions and the links to the entries. */

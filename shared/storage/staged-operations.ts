@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { findOwnedById } from './where-in.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { findOwnedById, isFerretDb } from './where-in.js';
 
 /** Insert once: a retried job finds its own operation already there and gets it back. */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
@@ -17,7 +18,18 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
   }
 }
 
-export async function findStagedOperation(db: Db, orgId: string, id: string): Promise<StagedOperationDoc | null> {
+/**
+ * The organisation's operation by id. With the embedded store's PostgreSQL
+ * (a worker's `embedded`), read in SQL by FerretDB's own `_id` btree and
+ * decoded here: an operation's plan can be tens of MB as JSON (a
+ * 10,000-transaction repair: 35 MB), and FerretDB spends seconds of CPU
+ * converting it on every read (docs/indexes.md "Scope reads in SQL").
+ */
+export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
+  if (embedded && (await isFerretDb(db))) {
+    const docs = await embedded.where(db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: [id] } });
+    if (docs) return (docs.find((d) => d.org_id === orgId) as StagedOperationDoc | undefined) ?? null;
+  }
   return findOwnedById(db, collections(db).stagedOperations, orgId, id);
 }
 

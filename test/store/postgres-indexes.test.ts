@@ -32,7 +32,7 @@ import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from 
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
-import { fieldsSql, keysSql, latestSql, pageSql, type FieldsQuery, type PageQuery } from '../../shared/storage/postgres-pages.js';
+import { fieldsSql, keysSql, latestSql, pageSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -123,6 +123,10 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let queries: HotQuery[];
   /** The book pages' SQL (shared/storage/postgres-pages.ts), each with the page index of its own filter when it has one. */
   let pageQueries: Array<{ name: string; q: PageQuery; order?: PageOrder }>;
+  /** The organisation under test, its entry and its pending claim's lock keys, for the worker's SQL reads. */
+  let scopeOrg: string;
+  let scopeEntry: string;
+  let scopeLockKeys: string[];
 
   before(async function () {
     const s = await stack();
@@ -174,6 +178,9 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     const op = await findStagedOperation(db, orgId, operationId);
     for (let i = 0; i < FEED_BLOCK + 5; i += 1) await recordStaged(db, { ...op!, plan: { ledger_entry_id: entry, actions: [] }, _id: i === 0 ? operationId : `${operationId}_${i}` });
     const lockIds = lockKeys(orgId, claim);
+    scopeOrg = orgId;
+    scopeEntry = entry;
+    scopeLockKeys = lockIds;
     const counterparty = books.cp('a');
     await addEarlyRows(db, orgId, tag);
     // Statistics gathered now; then most of the org's rows arrive.
@@ -358,6 +365,25 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       const { text, values } = sql(table);
       const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
       if (/Seq Scan|Sort/.test(plan) || !index.test(plan)) failures.push(`${name}:\n${plan}`);
+    }
+    expect(failures, failures.join('\n\n')).to.deep.equal([]);
+  });
+
+  it('the worker\'s scope reads in SQL (whereSql) walk FerretDB\'s own btree indexes, also for rows added after the statistics: no Seq Scan', async () => {
+    const lateKeys = (prefix: string) => Array.from({ length: 50 }, (_, i) => `${tag}_late_${prefix}_${i}`);
+    const reads: Array<{ name: string; q: WhereQuery }> = [
+      { name: 'scope transactions', q: { collection: 'bank_transactions', equalities: { org_id: scopeOrg, bank_account_id: `${tag}_early_ba_1`, counterparty_id: `${tag}_early_cp_7` } } },
+      { name: 'scope entries of a counterparty loaded late', q: { collection: 'ledger_entries', equalities: { org_id: scopeOrg, counterparty_id: `${tag}_late_cp` } } },
+      { name: 'links of the scope\'s transactions', q: { collection: 'bank_links', equalities: { org_id: scopeOrg }, any: { field: 'bank_transaction_id', values: lateKeys('bt') } } },
+      { name: 'links to the scope\'s entries', q: { collection: 'bank_links', equalities: { org_id: scopeOrg }, any: { field: 'ledger_entry_id', values: lateKeys('le') } } },
+      { name: 'entries elsewhere by _id', q: { collection: 'ledger_entries', equalities: {}, any: { field: '_id', values: [scopeEntry, `${tag}_late_ledger_entries_7`] } } },
+      { name: 'scope-lock keys', q: { collection: 'scope_locks', equalities: {}, any: { field: 'key', values: [...scopeLockKeys, ...lateKeys('bt').map((k) => `${scopeOrg}:bt:${k}`)] } } },
+    ];
+    const failures: string[] = [];
+    for (const { name, q } of reads) {
+      const { text, values } = whereSql(schema, tables.get(q.collection)!, q);
+      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      if (/Seq Scan/.test(plan) || !/Index Scan/.test(plan)) failures.push(`${name}:\n${plan}`);
     }
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });

@@ -8,6 +8,10 @@ import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
+import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
+import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
@@ -172,5 +176,113 @@ describe('link repair scope reads, big scopes', function () {
     const equalities = largeRun.reads.filter((r) => r.collection === 'bank_links' && ['bank_transaction_id', 'ledger_entry_id'].includes(Object.keys(r.filter).join()));
     expect(equalities).to.have.length(ids);
     for (const r of equalities) for (const value of Object.values(r.filter)) expect(typeof value).to.equal('string');
+  });
+});
+
+/** Records in id order, each as its JSON (key order included): what two reads of one scope must both give. */
+const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
+  const sorted = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
+  return { transactions: sorted(scope.transactions), entries: sorted(scope.entries), links: sorted(scope.links) };
+};
+
+describe('link repair scope reads in SQL on the embedded store', function () {
+  this.timeout(300_000);
+  let embedded: PostgresPages | null = null;
+
+  after(async () => {
+    await embedded?.close();
+  });
+
+  it('give exactly the documents FerretDB gives, for a small and a big scope, without one FerretDB find on the book tables', async function () {
+    const s = await stack();
+    if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
+      console.log('    (skipped: the store is not FerretDB with FERRETDB_POSTGRES_URL; the SQL path is never taken)');
+      this.skip();
+    }
+    embedded = openPostgresPages(s.config.ferretdbPostgresUrl);
+    const orgs = [scopeBooks(40), bigScopeBooks(ORG_PASS_MIN_IDS, 300)];
+    for (const org of orgs) await s.load(org.books.file);
+    for (const org of orgs) {
+      const viaFerret = await loadRepairScope(s.db, org.books.orgId, org.account, org.counterparty);
+      const served = embedded.stats.served;
+      let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const reads = await recordReads(async (client) => {
+        viaSql = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty, embedded);
+      });
+      // The same records, field for field and key for key, as the driver gives them through FerretDB.
+      expect(canonical(viaSql!)).to.deep.equal(canonical(viaFerret));
+      expect(viaSql!.links.length).to.be.greaterThan(0);
+      // Five SQL queries (transactions, entries, links both ways, entries elsewhere), and nothing through FerretDB.
+      expect(embedded.stats.served - served).to.equal(5);
+      expect(reads.filter((r) => ['bank_transactions', 'ledger_entries', 'bank_links'].includes(r.collection))).to.deep.equal([]);
+    }
+  });
+
+  it('a refused claim reads the holder\'s locks in SQL, the same locks FerretDB gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_locks_${Date.now().toString(36)}`;
+    const claim = { scope_key: `reverse:le_${orgId}`, entry_ids: [`le_${orgId}`], transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`) };
+    expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
+    const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
+    const served = embedded.stats.served;
+    const viaSql = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2', embedded);
+    expect(embedded.stats.served - served).to.equal(1);
+    expect(viaFerret.acquired).to.equal(false);
+    expect(viaSql.acquired).to.equal(false);
+    const ids = (r: typeof viaSql) => (r.acquired ? [] : r.locks.map((l) => JSON.stringify(l)).sort());
+    expect(ids(viaSql)).to.deep.equal(ids(viaFerret));
+    expect(ids(viaSql)).to.have.length(lockKeys(orgId, claim).length);
+    // The holder's operation never appeared, but its locks are younger than an orphan's: it holds every key, read either way.
+    const holders = await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date(), undefined, embedded);
+    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
+    expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
+  });
+
+  it('a staged operation read in SQL is the document FerretDB gives, and a projection in SQL gives the fields a MongoDB projection gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_ops_${Date.now().toString(36)}`;
+    const id = `stg_${orgId}`;
+    // Key order, nested arrays, nulls, numbers: what a real operation holds; `expires_at` left out of the second.
+    const doc = {
+      _id: id, org_id: orgId, kind: 'ledger_link_repair', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req', idempotency_key: null, scope_key: 'repair:x', input: { b: 1, a: [1, 'x', null] }, plan: { actions: [{ z: 1, a: -0.5 }, { m: [] }] }, plan_hash: 'h',
+      preconditions: [{ collection: 'bank_links', id: 'bl_1', version: 2 }], warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }], context: {},
+    };
+    const { expires_at: _omitted, ...withoutExpiry } = { ...doc, _id: `${id}_2` };
+    await insertStagedOperation(s.db, doc as never);
+    await insertStagedOperation(s.db, withoutExpiry as never);
+    expect(JSON.stringify(await findStagedOperation(s.db, orgId, id, embedded))).to.equal(JSON.stringify(await findStagedOperation(s.db, orgId, id)));
+    expect(await findStagedOperation(s.db, 'another_org', id, embedded)).to.equal(null);
+    for (const opId of [id, `${id}_2`]) {
+      const viaSql = await embedded.where(s.db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: [opId] }, fields: ['status', 'org_id', 'expires_at'] });
+      const viaFerret = await s.db.collection('staged_operations').findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
+      expect(JSON.stringify(viaSql)).to.equal(JSON.stringify([viaFerret]));
+    }
+  });
+
+  it('a stored answer read in SQL, its plan joined back from the operation read in SQL, is the one FerretDB gives', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_res_${Date.now().toString(36)}`;
+    const opId = `stg_${orgId}`;
+    await insertStagedOperation(s.db, {
+      _id: opId, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req', idempotency_key: 'k', scope_key: 'reverse:le_1', input: {}, plan: { ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] }, plan_hash: 'hash',
+      preconditions: [], warnings: [], history: [], context: { entries: [{ id: 'le_1', lines: [{ account: '1200', debit_minor: 1200 }] }] },
+    } as never);
+    const answer = {
+      operation: 'ledger_reversal.stage', outcome: 'staged', created: true, staged_operation_id: opId,
+      data: { outcome: 'staged', staged_operation_id: opId, status: 'staged', expires_at: '2026-11-27T10:00:00.000Z', context: { entries: [] }, plan: {}, plan_hash: 'hash', summary: null, warnings: [] },
+      warnings: [],
+    };
+    const jobId = `job_${orgId}`;
+    expect(await saveJobResult(s.db, { _id: jobId, org_id: orgId, actor: 'alice', request_id: 'req', answer: answer as never, finished_at: '2026-11-26T10:00:01.000Z' })).to.equal(true);
+    const viaFerret = await findJobResult(s.db, orgId, jobId);
+    const viaSql = await findJobResult(s.db, orgId, jobId, undefined, embedded);
+    expect(JSON.stringify(viaSql)).to.equal(JSON.stringify(viaFerret));
+    expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({ ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] });
+    expect(await findJobResult(s.db, 'another_org', jobId, opId, embedded)).to.equal(null);
   });
 });

@@ -22,7 +22,7 @@ async function load(ctx: JobContext<Op>): Promise<RepairBooks> {
   const { input } = data;
   const account = await findAccount(db, data.org_id, input.bank_account_id);
   if (!account) return null;
-  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id);
+  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id, ctx.embedded ?? null);
   ctx.log.info({ transactions: books.transactions.length, entries: books.entries.length, links: books.links.length }, 'repair scope loaded');
   return { account, counterparty_id: input.counterparty_id, as_of: input.as_of ?? utcDate(data.requested_at), ...books };
 }

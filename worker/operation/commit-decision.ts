@@ -35,7 +35,7 @@ const LOCK_ATTEMPTS = 3;
  * there the holders are kept aside for the warning and the rule sees none.
  */
 export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
-  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
+  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx), ctx.embedded ?? null);
   if (!ctx.data.dry_run) return holders;
   (ctx.seenHolders ??= []).push(...holders);
   return [];
@@ -82,11 +82,11 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now)));
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined, ctx.embedded ?? null)));
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
-      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
+      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id, ctx.embedded ?? null);
       if (!doc) return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [decision.staged_operation_id] } };
       outcome = 'staged';
       plan = doc.plan;
@@ -115,7 +115,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   const operationId = operationIdFor(ctx);
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
+    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
     if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
@@ -124,7 +124,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
       return writtenAnswer(ctx, doc, resultFields);
     }
     // The locks the failed claim read: each key is read once per attempt.
-    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
+    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId, ctx.embedded ?? null);
     // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
     lastSeen = holders.map((h) => h.staged_operation_id);
@@ -181,7 +181,7 @@ const HOLDER_WRITE_READS = 20;
  */
 async function writtenOperation(ctx: JobContext, operationId: string): Promise<StagedOperationDoc | null> {
   for (let read = 1; ; read += 1) {
-    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId);
+    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId, ctx.embedded ?? null);
     if (doc || read >= HOLDER_WRITE_READS) return doc;
     await new Promise((resolve) => setTimeout(resolve, HOLDER_WRITE_WAIT_MS));
   }
