@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { PendingHolder } from '../shared/domain/scope.js';
 import type { Logger } from '../shared/logger.js';
+import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
@@ -27,6 +28,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    * warning `pending_operation`.
    */
   seenHolders?: PendingHolder[];
+  /**
+   * The PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL), for the
+   * reads FerretDB 1.24 cannot make by index (a statement import's apply);
+   * absent on MongoDB and without the URL, where those reads go through the driver.
+   */
+  postgres?: PostgresPages | null;
 }
 
 export interface WorkerJobSettings {

@@ -18,11 +18,12 @@ import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
 import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
+import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
-function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun };
+function dispatch(db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean, postgres: PostgresPages | null): Promise<StageAnswer> {
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, postgres };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -49,7 +50,7 @@ function unknownOperation(data: never): never {
   throw new UnrecoverableError(`no handler for operation ${String((data as { operation?: unknown }).operation)}`);
 }
 
-export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings) {
+export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings, postgres: PostgresPages | null = null) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
@@ -84,7 +85,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, postgres);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {

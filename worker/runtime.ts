@@ -7,6 +7,7 @@ import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobRet
 import { backfillFeedBlocks } from '../shared/storage/events.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { openPostgresPages } from '../shared/storage/postgres-pages.js';
 import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
@@ -27,8 +28,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.
   const backfilled = await backfillFeedBlocks(mongo.db);
   if (backfilled > 0) logger.info({ events: backfilled }, 'feed blocks set on events stored before them');
+  // On the embedded store, the reads FerretDB cannot make by index go to its PostgreSQL (a statement import's apply: docs/guide/statement-import.md "Apply").
+  const postgres = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }), {
+  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, postgres), {
     ...stageWorkerOptions(config),
     connection,
     prefix: config.queuePrefix,
@@ -72,6 +75,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
       readConnection.disconnect();
       maintenanceConnection.disconnect();
       webhookConnection.disconnect();
+      await postgres?.close();
       await mongo.client.close();
     },
   };

@@ -11,7 +11,7 @@ import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
+import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -79,12 +79,16 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   return moved;
 }
 
-/** A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references (docs/guide/statement-import.md "Apply"). */
+/**
+ * A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references
+ * (docs/guide/statement-import.md "Apply"). Only the transactions carrying one of those references are read, not the account.
+ */
 async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<ChangedPrecondition[]> {
   if (op.kind !== 'statement_import') return [];
   const plan = op.plan as StatementImportPlan;
-  if (!plan.new_transactions.some((t) => t.bank_reference !== null)) return [];
-  return bankReferenceClashes(plan, await accountTransactionsForImport(ctx.db, ctx.data.org_id, plan.bank_account_id));
+  const references = plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference]));
+  if (references.length === 0) return [];
+  return bankReferenceClashes(plan, await accountTransactionsByReference(ctx.db, ctx.data.org_id, plan.bank_account_id, references, ctx.postgres ?? null));
 }
 
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
