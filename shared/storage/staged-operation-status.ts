@@ -28,13 +28,20 @@ export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; 
  * The claim carries everything the write sets (the result, the journal), so
  * a claim whose holder died before writing is rolled forward by anyone
  * (rollForward). `afterClaim` runs between claim and write (a test fault).
+ * `loaded`: the operation as the caller read it in status `from`, used
+ * instead of reading it again (see below).
  */
 export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
-  afterClaim?: () => void,
+  afterClaim?: () => void, loaded?: StagedOperationDoc,
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
-  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  // A document read in status `from` is still the operation as it is when this claim wins: only a transition writes the
+  // document (writeTransition), and a transition out of `from` is claimed first, so a won claim means none came between.
+  // why: an apply's operation holds its whole plan and journal, which FerretDB converts on every read (docs/design/performance.md "Statement import").
+  const op = loaded?._id === id && loaded.org_id === orgId && loaded.status === from
+    ? loaded
+    : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   if (from === 'staged') await ensureStagedEvent(db, op);
@@ -151,9 +158,12 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
 /**
  * Take the lease of an applying operation: its owner (the same job, retried)
  * renews it; anyone takes it once it lapsed. True when `jobId` holds it.
+ * `loaded`: the operation as the caller just read it, used instead of reading
+ * it again (its journal does not change while it is applying; the lease is
+ * decided by the steps alone).
  */
-export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number, loaded?: StagedOperationDoc): Promise<boolean> {
+  const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, op);
   if (!latest) return false;

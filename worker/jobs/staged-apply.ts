@@ -74,7 +74,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'));
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'), op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
 }
@@ -92,7 +92,7 @@ async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<C
 }
 
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result });
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, undefined, op);
   if (moved.won) {
     await settleOperation(ctx.db, await reloadOperation(ctx, op._id));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
