@@ -16,7 +16,12 @@ import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedById } from './where-in.js';
 
-export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventDoc };
+/**
+ * `op` (won only): the operation as this call's write left it, when this call
+ * made the write; absent when the operation was already written (an earlier
+ * attempt of the same job), then only a read tells what it holds.
+ */
+export type TransitionOutcome = { won: true; op?: StagedOperationDoc } | { won: false; claim: AuditEventDoc };
 
 export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; claim_id: string };
 
@@ -53,7 +58,9 @@ export async function transitionStatus(
   }, eventView(afterTransition(op, item.to, item, set)));
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
-  await writeTransition(db, orgId, id, from, item, set);
+  // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
+  // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
+  if (await writeTransition(db, orgId, id, from, item, set)) return { won: true, op: afterTransition(op, item.to, item, set) };
   return { won: true };
 }
 
@@ -77,12 +84,14 @@ export async function rollForward(db: Db, orgId: string, id: string, claim: Audi
   });
 }
 
-async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<void> {
+/** True when this write moved the operation (it was still in `from`). */
+async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<boolean> {
   // Guarded by status, so a retried attempt does not push the history item twice.
-  await collections(db).stagedOperations.updateOne(
+  const written = await collections(db).stagedOperations.updateOne(
     { _id: id, org_id: orgId, status: from },
     { $set: { ...set, status: item.to }, $push: { history: item } },
   );
+  return written.matchedCount === 1;
 }
 
 /** Once final, every scope lock of the operation goes, at once. Idempotent: a retried job runs it again. */

@@ -314,14 +314,18 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });
 
-  it('a statement import\'s apply reads the account\'s transactions by its references through their own btree index: no Seq Scan', async () => {
+  it('a statement import\'s apply reads the account\'s transactions by its references through a btree index: no Seq Scan; a few references by their own index', async () => {
     const table = tables.get('bank_transactions')!;
     const own = pageIndexName(table, ['org_id', 'bank_account_id', 'bank_reference']);
     const failures: string[] = [];
     for (const { name, orgId, account, references } of referenceQueries) {
       const { text, values } = referencesSql(schema, table, orgId, account, references);
-      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      if (/Seq Scan/.test(plan) || !plan.includes(own)) failures.push(`${name}:\n${plan}`);
+      // The reference list is a literal in the plan: shortened in a failure's message.
+      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n').replace(/'\{[^}]*\}'/g, "'{…}'");
+      // More references than the account has rows (1,000 on 750): PostgreSQL rightly reads the account's index range once
+      // and filters it, rather than descend the index once per reference; never the table.
+      const index = references.length <= 50 ? own : 'bstpage_';
+      if (/Seq Scan/.test(plan) || !plan.includes(index)) failures.push(`${name}:\n${plan}`);
     }
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });

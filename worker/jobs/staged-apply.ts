@@ -33,7 +33,8 @@ export const applyStagedOperation = lifecycleJob({
     const started = await startApply(ctx, op);
     crashIf('apply:crash-after-journal');
     if (!started.won) return started;
-    return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id)) };
+    // The operation as the applying transition wrote it, when this job wrote it: the journal runs without reading it back.
+    return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id, undefined, started.op)) };
   },
   // An apply under way is finished (the same journal); one that ended answers what it recorded.
   resume: async (ctx, op) => {
@@ -94,7 +95,7 @@ async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<C
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
   const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, undefined, op);
   if (moved.won) {
-    await settleOperation(ctx.db, await reloadOperation(ctx, op._id));
+    await settleOperation(ctx.db, moved.op ?? await reloadOperation(ctx, op._id));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
   }
   return moved;

@@ -33,13 +33,16 @@ class LeaseLost extends Error {}
 
 /**
  * Run (or wait for, at most `waitMs`) the operation's journal until the
- * operation is final; returns it final.
+ * operation is final; returns it final. `written`: the operation as the
+ * caller's applying transition wrote it (its first turn needs no read).
  */
-export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS): Promise<StagedOperationDoc> {
+export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS, written?: StagedOperationDoc): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
   const waitUntil = Date.now() + waitMs;
+  let known = written?._id === id ? written : undefined;
   for (;;) {
-    const op = await findStagedOperation(ctx.db, orgId, id);
+    const op = known ?? await findStagedOperation(ctx.db, orgId, id);
+    known = undefined;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
     // The operation just read is the lease's too: one read of it per turn (it holds the whole plan and journal).
@@ -140,7 +143,8 @@ async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResu
   const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, undefined, op);
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
-  const after = await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
+  // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
+  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
