@@ -18,7 +18,8 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   settings: WorkerJobSettings;
   /**
    * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), for the reads
-   * done in SQL on the embedded store (docs/indexes.md "Scope reads in SQL");
+   * done in SQL on the embedded store (docs/indexes.md "Scope reads in SQL";
+   * a statement import's apply: docs/guide/statement-import.md "Apply");
    * null on MongoDB or without the URL. Absent in contexts built by hand.
    */
   embedded?: PostgresPages | null;

@@ -94,6 +94,8 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     add('statement import stage ÷ floor', num(s.stage_ratio, '×'), '< 2×', verdict(s.stage_ratio < 2));
     add(`statement import apply, ${s.new_transactions} new transactions`, `${ms(s.apply_ms)} (${num(s.apply_entries_s, ' entries/s')})`);
     add('statement import apply floor (bare insertMany)', ms(s.insert_many_ms));
+    // Results saved before the field existed have none.
+    if (s.insert_many_indexed_ms !== undefined) add('statement import: the same insertMany into bank_transactions', ms(s.insert_many_indexed_ms));
     add('statement import apply ÷ floor', num(s.apply_ratio, '×'), '< 2×', verdict(s.apply_ratio < 2));
   }
   if (r.peak_rss_mb) add('peak RSS API / worker', `${num(r.peak_rss_mb.api, ' MB')} / ${num(r.peak_rss_mb.worker, ' MB')}`);

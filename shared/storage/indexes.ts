@@ -47,12 +47,16 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
       { org_id: 1, bank_account_id: 1, status: 1, booking_date: 1 },
       // The book reads' pages without an account (docs/reference/book-reads.md).
       { org_id: 1, booking_date: 1 },
+      // A statement import's apply: the account's transactions carrying one of its new references (docs/guide/statement-import.md "Apply").
+      { org_id: 1, bank_account_id: 1, bank_reference: 1 },
     ],
     equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
     // The transaction pages' filters: none, an account, an account's unreconciled (or reconciled) ones, a counterparty, a status.
     pages: [
       ['org_id', 'booking_date'], ['org_id', 'bank_account_id', 'booking_date'], ['org_id', 'bank_account_id', 'status', 'booking_date'],
       ['org_id', 'counterparty_id', 'booking_date'], ['org_id', 'status', 'booking_date'],
+      // Not a page: the import apply's lookup by reference in SQL (shared/storage/postgres-pages.ts accountReferences).
+      ['org_id', 'bank_account_id', 'bank_reference'],
     ],
   },
   bank_links: {

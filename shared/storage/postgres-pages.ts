@@ -195,6 +195,21 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
   return { text, values };
 }
 
+/**
+ * The SQL of `accountReferences`: the account's transactions whose string
+ * `bank_reference` is one of `references`, only `_id`, `version` and the
+ * reference, by the btree index (org_id, bank_account_id, bank_reference, _id)
+ * (shared/storage/indexes.ts): one index range per reference, never the
+ * account's other rows.
+ */
+export function referencesSql(schema: string, table: string, orgId: string, bankAccountId: string, references: readonly string[]): { text: string; values: unknown[] } {
+  const text = `SELECT ${pageColumn('_id')} AS id, (_jsonb -> 'version') AS version, ${pageColumn('bank_reference')} AS bank_reference`
+    + ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
+    + ` WHERE ${pageColumn('org_id')} = $1 AND ${pageColumn('bank_account_id')} = $2 AND ${pageColumn('bank_reference')} = ANY($3::text[])`
+    + ` AND jsonb_typeof(_jsonb -> 'bank_reference') = 'string'`;
+  return { text, values: [orgId, bankAccountId, [...references]] };
+}
+
 /** PostgreSQL cannot be reached or is going away: the page falls back to FerretDB, which answers as it can. */
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -284,6 +299,30 @@ export class PostgresPages {
     }
     this.stats.served += 1;
     return this.decoded(db, q.collection, rows);
+  }
+
+  /**
+   * The account's transactions carrying one of `references` (a statement
+   * import's staleness check, docs/guide/statement-import.md "Apply"): their
+   * `_id`, `version` and `bank_reference` only, in one query; null when
+   * PostgreSQL cannot answer. Through FerretDB the same read is the whole
+   * account (a `$in` would read the whole organisation: where-in.ts).
+   */
+  async accountReferences(db: Db, orgId: string, bankAccountId: string, references: readonly string[]): Promise<Array<{ id: string; version: number; bank_reference: string }> | null> {
+    if (references.length === 0) return [];
+    const table = await this.table(db.databaseName, 'bank_transactions');
+    if (!table) return this.decline();
+    let rows: Array<{ id: string; version: unknown; bank_reference: string }>;
+    try {
+      rows = (await this.pool.query<{ id: string; version: unknown; bank_reference: string }>(referencesSql(db.databaseName, table, orgId, bankAccountId, references))).rows;
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') this.tables.delete(db.databaseName);
+      else if (!unavailable(err)) throw err;
+      return this.decline();
+    }
+    this.stats.served += 1;
+    // version is a JSON number in FerretDB's encoding (int32 or int64, both written as numbers).
+    return rows.map((r) => ({ id: r.id, version: Number(r.version), bank_reference: r.bank_reference }));
   }
 
   close(): Promise<void> {

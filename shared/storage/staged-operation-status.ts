@@ -16,7 +16,12 @@ import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedById } from './where-in.js';
 
-export type TransitionOutcome = { won: true } | { won: false; claim: AuditEventDoc };
+/**
+ * `op` (won only): the operation as this call's write left it, when this call
+ * made the write; absent when the operation was already written (an earlier
+ * attempt of the same job), then only a read tells what it holds.
+ */
+export type TransitionOutcome = { won: true; op?: StagedOperationDoc } | { won: false; claim: AuditEventDoc };
 
 export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; claim_id: string };
 
@@ -28,13 +33,20 @@ export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; 
  * The claim carries everything the write sets (the result, the journal), so
  * a claim whose holder died before writing is rolled forward by anyone
  * (rollForward). `afterClaim` runs between claim and write (a test fault).
+ * `loaded`: the operation as the caller read it in status `from`, used
+ * instead of reading it again (see below).
  */
 export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
-  afterClaim?: () => void,
+  afterClaim?: () => void, loaded?: StagedOperationDoc,
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
-  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  // A document read in status `from` is still the operation as it is when this claim wins: only a transition writes the
+  // document (writeTransition), and a transition out of `from` is claimed first, so a won claim means none came between.
+  // why: an apply's operation holds its whole plan and journal, which FerretDB converts on every read (docs/design/performance.md "Statement import").
+  const op = loaded?._id === id && loaded.org_id === orgId && loaded.status === from
+    ? loaded
+    : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   if (from === 'staged') await ensureStagedEvent(db, op);
@@ -46,7 +58,9 @@ export async function transitionStatus(
   }, eventView(afterTransition(op, item.to, item, set)));
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
-  await writeTransition(db, orgId, id, from, item, set);
+  // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
+  // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
+  if (await writeTransition(db, orgId, id, from, item, set)) return { won: true, op: afterTransition(op, item.to, item, set) };
   return { won: true };
 }
 
@@ -70,12 +84,14 @@ export async function rollForward(db: Db, orgId: string, id: string, claim: Audi
   });
 }
 
-async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<void> {
+/** True when this write moved the operation (it was still in `from`). */
+async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<boolean> {
   // Guarded by status, so a retried attempt does not push the history item twice.
-  await collections(db).stagedOperations.updateOne(
+  const written = await collections(db).stagedOperations.updateOne(
     { _id: id, org_id: orgId, status: from },
     { $set: { ...set, status: item.to }, $push: { history: item } },
   );
+  return written.matchedCount === 1;
 }
 
 /** Once final, every scope lock of the operation goes, at once. Idempotent: a retried job runs it again. */
@@ -151,9 +167,12 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
 /**
  * Take the lease of an applying operation: its owner (the same job, retried)
  * renews it; anyone takes it once it lapsed. True when `jobId` holds it.
+ * `loaded`: the operation as the caller just read it, used instead of reading
+ * it again (its journal does not change while it is applying; the lease is
+ * decided by the steps alone).
  */
-export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number, loaded?: StagedOperationDoc): Promise<boolean> {
+  const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, op);
   if (!latest) return false;

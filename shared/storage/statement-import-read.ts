@@ -1,10 +1,13 @@
 // What a statement import reads of an account (docs/guide/statement-import.md):
-// every transaction of the account, only the fields the duplicate rules, the
-// balance check and the counterparty match read, by the (org_id,
-// bank_account_id, …) index; one query, whatever the account's size.
+// to stage, every transaction of the account, only the fields the duplicate
+// rules, the balance check and the counterparty match read, by the (org_id,
+// bank_account_id, …) index; one query, whatever the account's size. To
+// apply, only the transactions carrying one of the plan's bank references.
 import type { Db } from 'mongodb';
 import type { ExistingTransaction } from '../domain/statement-import/plan.js';
 import { collections } from './collections.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { isFerretDb, readInChunks } from './where-in.js';
 
 export type ImportedAccountTransaction = ExistingTransaction & {
   version: number;
@@ -26,4 +29,42 @@ export async function accountTransactionsForImport(db: Db, orgId: string, bankAc
       counterparty_id: doc.counterparty_id ?? null, counterparty_iban: doc.counterparty_iban ?? null, version: doc.version,
     };
   });
+}
+
+/** What the apply's staleness check reads of one transaction (shared/domain/statement-import/apply-check.ts). */
+export interface ReferencedTransaction { id: string; version: number; bank_reference: string }
+
+const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
+
+/**
+ * The account's transactions whose bank reference is one of `references`
+ * (docs/guide/statement-import.md "Apply"), in no particular order.
+ * FerretDB with its PostgreSQL (`postgres`): one SQL query on the btree index
+ * (org_id, bank_account_id, bank_reference). MongoDB: chunked `$in` on the
+ * index of the same fields. FerretDB without PostgreSQL (or PostgreSQL not
+ * answering): the account by equality, filtered here, because a `$in` there
+ * reads the whole organisation (where-in.ts).
+ */
+export async function accountTransactionsByReference(
+  db: Db, orgId: string, bankAccountId: string, references: readonly string[], postgres: PostgresPages | null,
+): Promise<ReferencedTransaction[]> {
+  const wanted = [...new Set(references)];
+  if (wanted.length === 0) return [];
+  const ferret = await isFerretDb(db);
+  if (ferret && postgres) {
+    const rows = await postgres.accountReferences(db, orgId, bankAccountId, wanted);
+    if (rows) return rows;
+  }
+  const transactions = collections(db).bankTransactions;
+  const toRow = (d: { _id: string; version: number; bank_reference?: string | null }): ReferencedTransaction => ({ id: d._id, version: d.version, bank_reference: d.bank_reference as string });
+  if (!ferret) {
+    const found = await readInChunks(wanted, (chunk) => transactions.find({ org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } }, { projection: REFERENCE_PROJECTION }).toArray());
+    return found.map(toRow);
+  }
+  const set = new Set(wanted);
+  const out: ReferencedTransaction[] = [];
+  for await (const doc of transactions.find({ org_id: orgId, bank_account_id: bankAccountId }, { projection: REFERENCE_PROJECTION })) {
+    if (typeof doc.bank_reference === 'string' && set.has(doc.bank_reference)) out.push(toRow(doc));
+  }
+  return out;
 }

@@ -18,6 +18,9 @@ import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../..
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
+import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
+import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { stack } from '../helpers/stack.js';
 
 type Read = (after: PagePosition | null, limit: number, embedded: PostgresPages | null) => Promise<Array<{ id: string }>>;
@@ -260,5 +263,44 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(namesSql.length).to.equal(3);
     expect(pages.stats.served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
     expect(pages.stats.by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
+  });
+
+  it('a statement import\'s staleness check: the SQL read by bank reference gives the transactions and clashes the FerretDB read gives', async () => {
+    const account = `ba_${uid}_imp`;
+    const tx = (id: string, fields: Record<string, unknown>, org = orgId) => ({
+      _id: `bt_${uid}_${id}`, org_id: org, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
+      counterparty_id: null, counterparty_name: 'X', remittance_info: '', status: 'unreconciled', reconciliation_id: null, version: 1, ...fields,
+    });
+    await db.collection('bank_transactions').insertMany([
+      // Clashes: references the plan adds, reached the account meanwhile (one updated since: version 3); byte-order-distinct references.
+      tx('r1', { bank_reference: 'REF-a' }), tx('r2', { bank_reference: 'REF-Z', version: 3 }), tx('r3', { bank_reference: 'REF-é' }),
+      // The plan's own transaction, inserted by a resumed journal: read, never a clash.
+      tx('own', { bank_reference: 'REF-own' }),
+      // Not clashes: another reference, none, a null one, a number that prints as a planned reference, another account's, another organisation's.
+      tx('r4', { bank_reference: 'REF-A' }), tx('r5', {}), tx('r6', { bank_reference: null }), tx('r7', { bank_reference: 42 }),
+      tx('r8', { bank_reference: 'REF-a', bank_account_id: `ba_${uid}_other` }), tx('r9', { bank_reference: 'REF-a' }, `org_${uid}_other`),
+    ] as never[]);
+    const references = ['REF-a', 'REF-Z', 'REF-é', 'REF-own', '42', 'REF-none'];
+    const plan = {
+      bank_account_id: account,
+      new_transactions: [...references.map((r, i) => ({ id: r === 'REF-own' ? `bt_${uid}_own` : `bt_${uid}_new${i}`, bank_reference: r })), { id: `bt_${uid}_new_null`, bank_reference: null }],
+    } as unknown as StatementImportPlan;
+    const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const viaFerret = await accountTransactionsByReference(db, orgId, account, references, null);
+    const served = pages.stats.served;
+    const viaPostgres = await accountTransactionsByReference(db, orgId, account, references, pages);
+    expect(pages.stats.served - served, 'answered from PostgreSQL in one query').to.equal(1);
+    expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
+    expect(byId(viaPostgres)).to.deep.equal([
+      { id: `bt_${uid}_own`, version: 1, bank_reference: 'REF-own' }, { id: `bt_${uid}_r1`, version: 1, bank_reference: 'REF-a' },
+      { id: `bt_${uid}_r2`, version: 3, bank_reference: 'REF-Z' }, { id: `bt_${uid}_r3`, version: 1, bank_reference: 'REF-é' },
+    ]);
+    const clashes = bankReferenceClashes(plan, viaPostgres);
+    expect(clashes).to.deep.equal(bankReferenceClashes(plan, viaFerret));
+    expect(clashes).to.deep.equal([
+      { collection: 'bank_transactions', id: `bt_${uid}_r1`, expected_version: 0, actual_version: 1 },
+      { collection: 'bank_transactions', id: `bt_${uid}_r2`, expected_version: 0, actual_version: 3 },
+      { collection: 'bank_transactions', id: `bt_${uid}_r3`, expected_version: 0, actual_version: 1 },
+    ]);
   });
 });

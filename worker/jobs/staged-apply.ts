@@ -11,7 +11,7 @@ import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
+import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -33,7 +33,8 @@ export const applyStagedOperation = lifecycleJob({
     const started = await startApply(ctx, op);
     crashIf('apply:crash-after-journal');
     if (!started.won) return started;
-    return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id)) };
+    // The operation as the applying transition wrote it, when this job wrote it: the journal runs without reading it back.
+    return { won: true, answer: await recordedOutcome(ctx, await finishJournal(ctx, op._id, undefined, started.op)) };
   },
   // An apply under way is finished (the same journal); one that ended answers what it recorded.
   resume: async (ctx, op) => {
@@ -74,23 +75,27 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'));
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'), op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
   return moved;
 }
 
-/** A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references (docs/guide/statement-import.md "Apply"). */
+/**
+ * A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references
+ * (docs/guide/statement-import.md "Apply"). Only the transactions carrying one of those references are read, not the account.
+ */
 async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<ChangedPrecondition[]> {
   if (op.kind !== 'statement_import') return [];
   const plan = op.plan as StatementImportPlan;
-  if (!plan.new_transactions.some((t) => t.bank_reference !== null)) return [];
-  return bankReferenceClashes(plan, await accountTransactionsForImport(ctx.db, ctx.data.org_id, plan.bank_account_id));
+  const references = plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference]));
+  if (references.length === 0) return [];
+  return bankReferenceClashes(plan, await accountTransactionsByReference(ctx.db, ctx.data.org_id, plan.bank_account_id, references, ctx.embedded ?? null));
 }
 
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result });
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, undefined, op);
   if (moved.won) {
-    await settleOperation(ctx.db, await reloadOperation(ctx, op._id));
+    await settleOperation(ctx.db, moved.op ?? await reloadOperation(ctx, op._id));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
   }
   return moved;

@@ -33,18 +33,24 @@ class LeaseLost extends Error {}
 
 /**
  * Run (or wait for, at most `waitMs`) the operation's journal until the
- * operation is final; returns it final.
+ * operation is final; returns it final. `written`: the operation as the
+ * caller's applying transition wrote it (its first turn needs no read).
  */
-export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS): Promise<StagedOperationDoc> {
+export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS, written?: StagedOperationDoc): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
   const waitUntil = Date.now() + waitMs;
+  let known = written?._id === id ? written : undefined;
   for (;;) {
-    const op = await findStagedOperation(ctx.db, orgId, id);
+    const op = known ?? await findStagedOperation(ctx.db, orgId, id);
+    known = undefined;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
-    if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS)) {
+    // The operation just read is the lease's too: one read of it per turn (it holds the whole plan and journal).
+    if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS, op)) {
       try {
-        await runHeld(ctx, op);
+        // The operation as the run's end left it: final, so answered without reading it once more.
+        const ended = await runHeld(ctx, op);
+        if (ended && ended.status !== 'applying') return ended;
       } catch (err) {
         if (!(err instanceof LeaseLost)) throw err;
         ctx.log.warn({ staged_operation_id: id }, 'apply lease lost to another job; waiting for it');
@@ -56,7 +62,8 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
   }
 }
 
-async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
+/** Run the journal while holding the lease; the operation as its end left it (null when it was gone). */
+async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedOperationDoc | null> {
   const { db } = ctx;
   const orgId = ctx.data.org_id;
   const journal = await readApplyJournal(db, op);
@@ -91,8 +98,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
     }
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
-      await finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes), ...(journal.links ? { links: journal.links } : {}) });
-      return;
+      return finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes), ...(journal.links ? { links: journal.links } : {}) });
     }
     const conflict = (await readApplyJournal(db, op)).conflict ?? journal.conflict;
     let undone = journal.phase === 'undo' ? journal.undone : 0;
@@ -107,7 +113,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
       : new AppError('apply_failed', {
           details: { staged_operation_id: op._id, reason: undoConflicts.length > 0 ? 'conflict_during_apply_not_fully_undone' : 'conflict_during_apply', conflict, not_undone: undoConflicts },
         });
-    await finish(ctx, op, { status: done === 0 ? 'stale' : 'failed', at: new Date().toISOString(), by: ctx.data.actor, error: error.toBody() });
+    return await finish(ctx, op, { status: done === 0 ? 'stale' : 'failed', at: new Date().toISOString(), by: ctx.data.actor, error: error.toBody() });
   } finally {
     clearInterval(heartbeat);
   }
@@ -133,14 +139,16 @@ function atFaultPoint(n: number): boolean {
   return faultOn(`apply:crash-after-write:${n}`) || faultOn(`apply:crash-after-progress:${n}`) || (n === 1 && faultOn('apply:after-first-write'));
 }
 
-async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<void> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result });
+async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<StagedOperationDoc | null> {
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, undefined, op);
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
-  const after = await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
+  // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
+  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
+  return after;
 }
 
 /**
