@@ -19,7 +19,7 @@ const SHAPE = {
   mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx'],
   own_cpu: ['ms_per_call'],
   peak_rss_mb: ['api', 'worker'],
-  books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list'],
+  books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list', 'counterparties_ms', 'account_ms'],
   cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
   statement_import: [
     'entries', 'new_transactions', 'account_transactions', 'file_bytes', 'stage_ms', 'stage_entries_s', 'parse_and_read_ms', 'parse_ms', 'read_ms',
@@ -62,6 +62,9 @@ describe('npm run bench (smoke)', function () {
       expect(result.mixed_load!.errors_5xx).to.equal(0);
       // Book pages: both lists, a first and a next page at every size.
       expect(Object.keys(result.books_read!.first_page_ms as object)).to.deep.equal(['100', '200']);
+      // The counterparty list and an account's figures at each size (docs/reference/book-reads.md "Cost").
+      for (const key of ['counterparties_ms', 'account_ms']) for (const ms of Object.values(result.books_read![key] as Record<string, number>)) expect(ms, key).to.be.a('number').and.greaterThan(0);
+      expect(Object.keys(result.books_read!.counterparties_ms as object)).to.deep.equal(['100', '200']);
       const byList = result.books_read!.by_list as Record<string, { first_page_ms: Record<string, number>; next_page_ms: Record<string, number> }>;
       expect(Object.keys(byList).sort()).to.deep.equal(['entries_by_counterparty', 'transactions_by_account']);
       for (const [list, pages] of Object.entries(byList)) {
