@@ -241,7 +241,24 @@ export interface CsvMappingDoc {
 }
 
 /** Typed handles on every collection; the only place collection names are written. */
-export function collections(db: Db) {
+/**
+ * Every collection of `db`, made once per Db and kept: the driver's
+ * `db.collection()` resolves its options each time, and this was called
+ * several times per job (≈ 4% of a worker's CPU in the round-trip profile,
+ * docs/design/performance.md). A Collection holds no state of its own.
+ */
+export function collections(db: Db): Collections {
+  let made = byDb.get(db);
+  if (!made) {
+    made = makeCollections(db);
+    byDb.set(db, made);
+  }
+  return made;
+}
+
+const byDb = new WeakMap<Db, Collections>();
+
+function makeCollections(db: Db) {
   const c = <T extends Document>(name: string): Collection<T> => db.collection<T>(name);
   return {
     orgs: c<OrgDoc>('orgs'),
@@ -269,4 +286,4 @@ export function collections(db: Db) {
   };
 }
 
-export type Collections = ReturnType<typeof collections>;
+export type Collections = ReturnType<typeof makeCollections>;
