@@ -60,8 +60,8 @@ export async function findJobResult(db: Db, orgId: string, jobId: string, staged
  */
 async function findResult(db: Db, orgId: string, jobId: string, embedded: PostgresPages | null): Promise<JobResultDoc | null> {
   if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'job_results', equalities: {}, any: { field: '_id', values: [jobId] } });
-    if (docs) return (docs.find((d) => d.org_id === orgId) as JobResultDoc | undefined) ?? null;
+    const doc = await embedded.ownedById(db, 'job_results', orgId, jobId);
+    if (doc !== undefined) return doc as JobResultDoc | null;
   }
   return findOwnedById(db, collections(db).jobResults, orgId, jobId);
 }

@@ -287,18 +287,19 @@ export class PostgresPages {
    */
   async where(db: Db, q: WhereQuery): Promise<Document[] | null> {
     if (q.any && q.any.values.length === 0) return [];
-    const table = await this.table(db.databaseName, q.collection);
-    if (!table) return this.decline();
-    let rows: Array<{ _jsonb: Record<string, unknown> }>;
-    try {
-      rows = (await this.pool.query<{ _jsonb: Record<string, unknown> }>(whereSql(db.databaseName, table, q))).rows;
-    } catch (err) {
-      if ((err as { code?: string }).code === '42P01') this.tables.delete(db.databaseName);
-      else if (!unavailable(err)) throw err;
-      return this.decline();
-    }
-    this.stats.served += 1;
-    return this.decoded(db, q.collection, rows);
+    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => whereSql(schema, table, q));
+    return rows && this.decoded(db, q.collection, rows);
+  }
+
+  /**
+   * The organisation's document with this `_id`, read by FerretDB's own `_id`
+   * btree, the owner checked here (docs/indexes.md "Reads by id alone"):
+   * null when there is none, undefined when PostgreSQL cannot answer.
+   */
+  async ownedById(db: Db, collection: string, orgId: string, id: string): Promise<Document | null | undefined> {
+    const docs = await this.where(db, { collection, equalities: {}, any: { field: '_id', values: [id] } });
+    if (!docs) return undefined;
+    return docs.find((d) => d.org_id === orgId) ?? null;
   }
 
   /**
@@ -310,17 +311,9 @@ export class PostgresPages {
    */
   async accountReferences(db: Db, orgId: string, bankAccountId: string, references: readonly string[]): Promise<Array<{ id: string; version: number; bank_reference: string }> | null> {
     if (references.length === 0) return [];
-    const table = await this.table(db.databaseName, 'bank_transactions');
-    if (!table) return this.decline();
-    let rows: Array<{ id: string; version: unknown; bank_reference: string }>;
-    try {
-      rows = (await this.pool.query<{ id: string; version: unknown; bank_reference: string }>(referencesSql(db.databaseName, table, orgId, bankAccountId, references))).rows;
-    } catch (err) {
-      if ((err as { code?: string }).code === '42P01') this.tables.delete(db.databaseName);
-      else if (!unavailable(err)) throw err;
-      return this.decline();
-    }
-    this.stats.served += 1;
+    const rows = await this.query<{ id: string; version: unknown; bank_reference: string }>(
+      db, 'bank_transactions', (schema, table) => referencesSql(schema, table, orgId, bankAccountId, references));
+    if (!rows) return null;
     // version is a JSON number in FerretDB's encoding (int32 or int64, both written as numbers).
     return rows.map((r) => ({ id: r.id, version: Number(r.version), bank_reference: r.bank_reference }));
   }

@@ -27,8 +27,8 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
  */
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
   if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: [id] } });
-    if (docs) return (docs.find((d) => d.org_id === orgId) as StagedOperationDoc | undefined) ?? null;
+    const doc = await embedded.ownedById(db, 'staged_operations', orgId, id);
+    if (doc !== undefined) return doc as StagedOperationDoc | null;
   }
   return findOwnedById(db, collections(db).stagedOperations, orgId, id);
 }
