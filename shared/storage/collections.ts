@@ -1,5 +1,6 @@
 // Every collection's name and stored document type, in one place; the
 // repositories beside this file are the only code that reads or writes them.
+import type { StoredStagedOperation } from './staged-operation-codec.js';
 import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
@@ -90,9 +91,12 @@ export interface AuditEventDoc {
   to: string;
   /** The note given with the transition (approve, reject), else null; absent on events recorded before notes were kept. */
   note?: string | null;
-  /** A transition that ends an apply carries the apply's result (so that it can be rolled forward). */
+  /** A transition that ends an apply carries the apply's result (so that it can be rolled forward), as JSON text (staged-operation-codec.ts). */
+  result_json?: string;
+  /** approved → applying carries the journal it stores, so that anyone can roll the claim forward (docs/operating/reliability.md "Recovery bounds"), as JSON text. */
+  apply_json?: string;
+  /** The same, as documents: claims written before they were stored as text. */
   result?: unknown;
-  /** approved → applying carries the journal it stores, so that anyone can roll the claim forward (docs/operating/reliability.md "Recovery bounds"). */
   apply?: unknown;
   /** Who holds a transition claim: server-made (the claiming job's id), never the client's request id. */
   claim_id?: string;
@@ -168,6 +172,13 @@ export interface JobResultDoc {
   finished_at: string;
   expires_at: string;
 }
+
+/**
+ * A job result as stored: the answer as its JSON text (an apply's answer holds the whole operation, plan and result;
+ * FerretDB converts each value of a document it stores, one string is one value: staged-operation-codec.ts), or as a
+ * document in a result stored before.
+ */
+export type StoredJobResult = Omit<JobResultDoc, 'answer'> & { answer_json?: string; answer?: StageAnswer };
 
 /** The current version of an organisation's inbox (shared/storage/inbox-version.ts); `_id` = org id. */
 export interface InboxVersionDoc {
@@ -267,7 +278,7 @@ function makeCollections(db: Db) {
     bankTransactions: c<Stored<BankTransaction>>('bank_transactions'),
     bankLinks: c<Stored<BankLink>>('bank_links'),
     inboxDocuments: c<Stored<InboxDocument>>('inbox_documents'),
-    stagedOperations: c<StagedOperationDoc>('staged_operations'),
+    stagedOperations: c<StoredStagedOperation>('staged_operations'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
     recordClaims: c<RecordClaimDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
@@ -277,7 +288,7 @@ function makeCollections(db: Db) {
     webhookEndpoints: c<WebhookEndpointDoc>('webhook_endpoints'),
     webhookDeliveries: c<WebhookDeliveryDoc>('webhook_deliveries'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),
-    jobResults: c<JobResultDoc>('job_results'),
+    jobResults: c<StoredJobResult>('job_results'),
     inboxVersions: c<InboxVersionDoc>('inbox_versions'),
     duplicateOverviews: c<DuplicateOverviewDoc>('duplicate_overviews'),
     duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),

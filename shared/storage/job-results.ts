@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../contract/staging-answer.js';
-import { collections, type JobResultDoc } from './collections.js';
+import { collections, type JobResultDoc, type StoredJobResult } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
 import type { PostgresPages } from './postgres-pages.js';
@@ -27,7 +27,8 @@ export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'
   const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
   const answer = withoutPlan(doc.answer);
   try {
-    await collections(db).jobResults.insertOne({ ...doc, answer, expires_at: expires });
+    const { answer: _answer, ...rest } = doc;
+    await collections(db).jobResults.insertOne({ ...rest, answer_json: JSON.stringify(answer), expires_at: expires });
     return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -61,9 +62,15 @@ export async function findJobResult(db: Db, orgId: string, jobId: string, staged
 async function findResult(db: Db, orgId: string, jobId: string, embedded: PostgresPages | null): Promise<JobResultDoc | null> {
   if (embedded && (await isFerretDb(db))) {
     const doc = await embedded.ownedById(db, 'job_results', orgId, jobId);
-    if (doc !== undefined) return doc as JobResultDoc | null;
+    if (doc !== undefined) return doc === null ? null : decodeJobResult(doc as StoredJobResult);
   }
-  return findOwnedById(db, collections(db).jobResults, orgId, jobId);
+  const stored = await findOwnedById(db, collections(db).jobResults, orgId, jobId);
+  return stored === null ? null : decodeJobResult(stored);
+}
+
+export function decodeJobResult(stored: StoredJobResult): JobResultDoc {
+  const { answer_json, answer, ...rest } = stored;
+  return { ...rest, answer: answer_json === undefined ? answer! : (JSON.parse(answer_json) as StageAnswer) };
 }
 
 /** A stored staged answer with its operation's context and plan joined back, as every reader gets it: the last three keys of its data, in the order the worker wrote them. */

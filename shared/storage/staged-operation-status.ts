@@ -14,7 +14,8 @@ import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { findOwnedById } from './where-in.js';
+import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
+import { findStagedOperation } from './staged-operations.js';
 
 /**
  * `op` (won only): the operation as this call's write left it, when this call
@@ -46,15 +47,16 @@ export async function transitionStatus(
   // why: an apply's operation holds its whole plan and journal, which FerretDB converts on every read (docs/design/performance.md "Statement import").
   const op = loaded?._id === id && loaded.org_id === orgId && loaded.status === from
     ? loaded
-    : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+    : await findStagedOperation(db, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   if (from === 'staged') await ensureStagedEvent(db, op);
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
     claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
-    ...(set.result ? { result: set.result } : {}),
-    ...(set.apply ? { apply: set.apply } : {}),
+    // As text, as the operation stores them (staged-operation-codec.ts): the journal can be thousands of documents.
+    ...(set.result ? { result_json: encodeClaimField(set.result) } : {}),
+    ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
   }, eventView(afterTransition(op, item.to, item, set)));
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
@@ -65,7 +67,7 @@ export async function transitionStatus(
 }
 
 /** Whether a claim holds all its write needs (an apply start claimed before claims carried the journal does not). */
-export const canRollForward = (claim: AuditEventDoc): boolean => claim.to !== 'applying' || claim.apply !== undefined;
+export const canRollForward = (claim: AuditEventDoc): boolean => claim.to !== 'applying' || claim.apply_json !== undefined || claim.apply !== undefined;
 
 /**
  * Write a claimed transition that the operation does not show yet: its
@@ -79,17 +81,21 @@ export async function rollForward(db: Db, orgId: string, id: string, claim: Audi
     ...(claim.claim_id ? { claim_id: claim.claim_id } : {}),
   };
   await writeTransition(db, orgId, id, claim.from as StagedStatus, item, {
-    ...(claim.result ? { result: claim.result as ApplyResult } : {}),
-    ...(claim.apply ? { apply: claim.apply as ApplyJournalState } : {}),
+    ...(claimResult(claim) ? { result: claimResult(claim) as ApplyResult } : {}),
+    ...(claimApply(claim) ? { apply: claimApply(claim) as ApplyJournalState } : {}),
   });
 }
 
+/** A claim's result and journal: as text (staged-operation-codec.ts), or as documents in a claim written before. */
+const claimResult = (claim: AuditEventDoc): unknown => decodeClaimField(claim.result_json ?? claim.result);
+const claimApply = (claim: AuditEventDoc): unknown => decodeClaimField(claim.apply_json ?? claim.apply);
+
 /** True when this write moved the operation (it was still in `from`). */
-async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: Partial<StagedOperationDoc>): Promise<boolean> {
+async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: EncodedSet): Promise<boolean> {
   // Guarded by status, so a retried attempt does not push the history item twice.
   const written = await collections(db).stagedOperations.updateOne(
     { _id: id, org_id: orgId, status: from },
-    { $set: { ...set, status: item.to }, $push: { history: item } },
+    { $set: { ...encodeSet(set), status: item.to }, $push: { history: item } },
   );
   return written.matchedCount === 1;
 }
@@ -172,7 +178,7 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
  * decided by the steps alone).
  */
 export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number, loaded?: StagedOperationDoc): Promise<boolean> {
-  const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findStagedOperation(db, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, op);
   if (!latest) return false;
@@ -187,7 +193,7 @@ export async function recordApplyProgress(
   let base = lastStep.get(id);
   for (let attempt = 0; attempt < 20; attempt += 1) {
     if (!base) {
-      const op = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+      const op = await findStagedOperation(db, orgId, id);
       base = op ? (await latestStep(db, op)) ?? undefined : undefined;
     }
     if (!base || base.owner !== jobId) {

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
+import { decodeOperation, encodeOperation, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findOwnedById, isFerretDb } from './where-in.js';
@@ -8,13 +9,13 @@ import { findOwnedById, isFerretDb } from './where-in.js';
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
   const ops = collections(db).stagedOperations;
   try {
-    await ops.insertOne(doc);
+    await ops.insertOne(encodeOperation(doc));
     return doc;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const existing = await findOwnedById(db, ops, doc.org_id, doc._id);
     if (!existing) throw err;
-    return existing;
+    return decodeOperation(existing);
   }
 }
 
@@ -28,8 +29,9 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
   if (embedded && (await isFerretDb(db))) {
     const doc = await embedded.ownedById(db, 'staged_operations', orgId, id);
-    if (doc !== undefined) return doc as StagedOperationDoc | null;
+    if (doc !== undefined) return doc === null ? null : decodeOperation(doc as StoredStagedOperation);
   }
-  return findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  const stored = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  return stored === null ? null : decodeOperation(stored);
 }
 

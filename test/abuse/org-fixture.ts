@@ -7,6 +7,8 @@ import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.
 import { Books } from '../helpers/books.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
+import { collections } from '../../shared/storage/collections.js';
+import { decodeJobResult } from '../../shared/storage/job-results.js';
 
 export interface OrgFixture {
   books: Books;
@@ -57,8 +59,9 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
     job = jobPath.split('/').pop()!;
     await poll(jobPath, alice, (a) => a.status !== 202);
   } else {
-    const result = await s.db.collection<{ _id: string }>('job_results').findOne({ org_id: books.orgId, 'answer.staged_operation_id': quick.body.data.staged_operation_id });
-    expect(result, 'the stored answer of the quick job').to.not.equal(null);
+    const results = (await collections(s.db).jobResults.find({ org_id: books.orgId }).toArray()).map(decodeJobResult);
+    const result = results.find((r) => r.answer.outcome === 'staged' && r.answer.staged_operation_id === quick.body.data.staged_operation_id);
+    expect(result, 'the stored answer of the quick job').to.not.equal(undefined);
     job = result!._id;
   }
   return {

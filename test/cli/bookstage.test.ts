@@ -13,6 +13,7 @@ import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
 import { stack } from '../helpers/stack.js';
 import { startDropProxy } from './drop-proxy.js';
 import { envelopeOf, runCli } from './run-cli.js';
+import { countStagedWithPlan } from '../helpers/staged.js';
 
 async function loaded(books: Books, scopes: readonly string[] = TOKEN_SCOPES): Promise<{ url: string; token: string }> {
   const s = await stack();
@@ -20,9 +21,6 @@ async function loaded(books: Books, scopes: readonly string[] = TOKEN_SCOPES): P
   return { url: s.baseUrl, token: await s.token(books.orgId, scopes as never) };
 }
 
-async function stagedCount(filter: Record<string, unknown>): Promise<number> {
-  return (await stack()).db.collection('staged_operations').countDocuments(filter);
-}
 
 /** An entry of 75.00 EUR linked to one unreconciled bank transaction. */
 function reversible(): { books: Books; entry: string; link: string } {
@@ -47,7 +45,7 @@ describe('bookstage CLI', function () {
       expect(run.stdout).to.include('75.00 EUR');
       expect(run.stdout).to.include(link);
       expect(run.stdout).to.not.include('\u001b['); // no colours into a pipe
-      expect(await stagedCount({ 'plan.ledger_entry_id': entry })).to.equal(1);
+      expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
     });
 
     it('--json prints exactly the envelope the API answers', async () => {
@@ -102,7 +100,7 @@ describe('bookstage CLI', function () {
         expect(proxy.connections()).to.equal(2);
         expect(run.stderr).to.match(/retry 1\/3 .*same Idempotency-Key bookstage-cli-/);
         expect(run.stdout).to.match(/^Staged ledger reversal stg_/);
-        expect(await stagedCount({ 'plan.ledger_entry_id': entry })).to.equal(1);
+        expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
       } finally {
         await proxy.close();
       }
@@ -485,7 +483,7 @@ describe('bookstage CLI', function () {
       expect(failed.stderr).to.include(`--idempotency-key cli-fail-${entry} starts a new attempt`);
       const retried = await runCli(['ledger', 'reverse', entry, '--idempotency-key', `cli-fail-${entry}`], conn);
       expect(retried.code, retried.stdout + retried.stderr).to.equal(0);
-      expect(await stagedCount({ 'plan.ledger_entry_id': entry })).to.equal(1);
+      expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
     });
 
     describe('with its Redis stopped', () => {

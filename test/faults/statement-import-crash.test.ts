@@ -9,7 +9,7 @@ import type { PendingData, StagedOperationData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, approve, docs, STAGED } from '../helpers/staged.js';
+import { actors, approve, docs, STAGED, storedOperation } from '../helpers/staged.js';
 import { collections } from '../../shared/storage/collections.js';
 import { waitFor, workerPids } from './fault-scenario.js';
 
@@ -89,7 +89,7 @@ describe('statement import: SIGKILL during apply', function () {
     const stored = await docs('bank_transactions', { org_id: orgId });
     expect(stored.map((t) => t._id).sort(), 'each planned transaction exactly once').to.deep.equal(planned);
     expect(stored.every((t) => t.version === 1 && t.status === 'unreconciled')).to.equal(true);
-    const op = await collections(s.db).stagedOperations.findOne({ _id: id });
+    const op = await storedOperation(id);
     expect(op?.result?.changes, 'the result names every insert').to.have.length(1_200);
   });
 });

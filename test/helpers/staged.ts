@@ -3,6 +3,8 @@
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
+import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { stack } from './stack.js';
 
 export const STAGED = '/api/v1/cli/staged-operations';
@@ -46,4 +48,19 @@ export async function doc(collection: string, id: string): Promise<Record<string
 
 export async function docs(collection: string, filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   return (await stack()).db.collection(collection).find(filter as never).sort({ _id: 1 }).toArray();
+}
+
+/** Staged operations as stored, decoded (their plan, preconditions, context, journal and result are stored as JSON text: shared/storage/staged-operation-codec.ts). */
+export async function storedOperations(filter: Record<string, unknown>): Promise<StagedOperationDoc[]> {
+  return (await collections((await stack()).db).stagedOperations.find(filter as never).sort({ _id: 1 }).toArray()).map(decodeOperation);
+}
+
+export async function storedOperation(id: string): Promise<StagedOperationDoc | null> {
+  return (await storedOperations({ _id: id }))[0] ?? null;
+}
+
+/** How many stored operations (of those `filter` selects) have a plan holding every field of `plan`. */
+export async function countStagedWithPlan(plan: Record<string, unknown>, filter: Record<string, unknown> = {}): Promise<number> {
+  const holds = (op: StagedOperationDoc): boolean => Object.entries(plan).every(([k, v]) => (op.plan as Record<string, unknown> | null)?.[k] === v);
+  return (await storedOperations(filter)).filter(holds).length;
 }

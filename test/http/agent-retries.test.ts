@@ -12,6 +12,7 @@ import type { LinkRepairData, PendingData, ReversalData } from '../helpers/answe
 import { call, poll } from '../helpers/http.js';
 import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
 import { stack } from '../helpers/stack.js';
+import { countStagedWithPlan } from '../helpers/staged.js';
 
 const path = (entry: string): string => `/api/v1/cli/ledger/entries/${entry}/reverse/stage`;
 
@@ -58,8 +59,7 @@ describe('agent retries converge', () => {
     const retries = await Promise.all(Array.from({ length: 6 }, () => call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers })));
     expect(retries.map((r) => r.status)).to.deep.equal(Array(6).fill(201));
     expect(new Set(retries.map((r) => r.body.data.staged_operation_id)).size).to.equal(1);
-    const { db } = await stack();
-    expect(await db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry, 'plan.reason': 'second' })).to.equal(1);
+    expect(await countStagedWithPlan({ ledger_entry_id: entry, reason: 'second' })).to.equal(1);
   });
 
   it('does not pin a key to a job that failed for good: the retry runs a new attempt', async () => {
@@ -110,7 +110,7 @@ describe('agent retries converge', () => {
     expect(pending.status).to.equal(202);
     const jobPath = pending.headers.get('location')!;
     // The worker dies with the operation written and the job unfinished.
-    for (let i = 0; i < 100 && (await s.db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry })) === 0; i += 1) {
+    for (let i = 0; i < 100 && (await countStagedWithPlan({ ledger_entry_id: entry })) === 0; i += 1) {
       await new Promise((r) => setTimeout(r, 100));
     }
     await s.killWorker();
@@ -121,7 +121,7 @@ describe('agent retries converge', () => {
     expect(replay.status).to.equal(201);
     expect(replay.headers.get('idempotent-replayed')).to.equal('true');
     expect(JSON.stringify(replay.body)).to.equal(JSON.stringify(polled.body));
-    expect(await s.db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry })).to.equal(1);
+    expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
     const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
     try {
       const job = await queue.getJob(pending.body.data.job_id);

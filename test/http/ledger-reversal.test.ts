@@ -4,6 +4,7 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { utcDate } from '../../shared/domain/dates.js';
+import { countStagedWithPlan, storedOperation } from '../helpers/staged.js';
 
 const path = (entryId: string): string => `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`;
 
@@ -48,7 +49,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     });
     expect(data.plan_hash).to.match(/^[0-9a-f]{64}$/);
 
-    const stored = await (await stack()).db.collection('staged_operations').findOne({ _id: data.staged_operation_id } as never);
+    const stored = await storedOperation(data.staged_operation_id);
     expect(stored).to.include({ status: 'staged', kind: 'ledger_reversal', org_id: books.orgId, created_by: 'alice', plan_hash: data.plan_hash });
     expect(stored!.plan).to.deep.equal(data.plan);
     expect(stored!.history).to.have.length(1);
@@ -104,7 +105,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     expect(again.status).to.equal(200);
     expect(again.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
     expect(again.body.warnings.map((w: { code: string }) => w.code)).to.deep.equal(['already_staged']);
-    const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry });
+    const count = await countStagedWithPlan({ ledger_entry_id: entry });
     expect(count).to.equal(1);
   });
 

@@ -3,6 +3,7 @@ import { utcDate } from '../../shared/domain/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { collections } from '../../shared/storage/collections.js';
+import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { IN_CHUNK_SIZE } from '../../shared/storage/where-in.js';
 import { EQUALITY_QUERY_MAX } from '../../shared/storage/where-in.js';
 import type { LinkRepairData } from '../helpers/answers.js';
@@ -109,14 +110,14 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     });
     expect(data.plan_hash).to.equal(planHash(data.plan));
 
-    const stored = await collections((await stack()).db).stagedOperations.findOne({ _id: data.staged_operation_id });
+    const stored = decodeOperation((await collections((await stack()).db).stagedOperations.findOne({ _id: data.staged_operation_id }))!);
     expect(stored).to.include({ status: 'staged', kind: 'ledger_link_repair', org_id: b.books.orgId, created_by: 'alice', plan_hash: data.plan_hash });
-    expect(stored!.scope_key).to.equal(`repair:${b.account}:${b.books.cp('a')}`);
-    expect(stored!.plan).to.deep.equal(data.plan);
-    expect(stored!.input).to.deep.equal({ bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28', note: 'month end' });
-    expect(stored!.preconditions[0]).to.deep.equal({ collection: 'orgs', id: b.books.orgId, version: 1 });
+    expect(stored.scope_key).to.equal(`repair:${b.account}:${b.books.cp('a')}`);
+    expect(stored.plan).to.deep.equal(data.plan);
+    expect(stored.input).to.deep.equal({ bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28', note: 'month end' });
+    expect(stored.preconditions[0]).to.deep.equal({ collection: 'orgs', id: b.books.orgId, version: 1 });
     const v = (collection: string, id: string) => ({ collection, id, version: 1 });
-    expect(stored!.preconditions.slice(1)).to.have.deep.members([
+    expect(stored.preconditions.slice(1)).to.have.deep.members([
       v('bank_accounts', b.account),
       v('bank_links', b.l1), v('bank_links', b.l2), v('bank_links', b.l3), v('bank_links', b.l4), v('bank_links', b.lElsewhere),
       v('bank_transactions', b.t1), v('bank_transactions', b.t2), v('bank_transactions', b.t3), v('bank_transactions', b.t4), v('bank_transactions', b.tLate),

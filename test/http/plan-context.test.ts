@@ -5,11 +5,11 @@ import { expect } from 'chai';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
-import { collections } from '../../shared/storage/collections.js';
 import type { LinkRepairData, ReconcileData, ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
+import { storedOperation } from '../helpers/staged.js';
 
 const STAGED = '/api/v1/cli/staged-operations';
 
@@ -39,7 +39,7 @@ async function checkShowAndStore(token: string, data: { staged_operation_id: str
   expect(shown.body.data.plan).to.deep.equal(data.plan);
   expect(shown.body.data.plan_hash).to.equal(data.plan_hash);
   expect(shown.body.data.context).to.deep.equal(data.context);
-  const stored = await collections((await stack()).db).stagedOperations.findOne({ _id: data.staged_operation_id });
+  const stored = await storedOperation(data.staged_operation_id);
   expect(stored!.plan).to.deep.equal(data.plan);
   expect(stored!.context).to.deep.equal(data.context);
   const list = await call<{ items: Array<Record<string, unknown>> }>('GET', STAGED, { token });

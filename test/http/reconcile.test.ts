@@ -3,6 +3,7 @@ import type { ReconcileData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
+import { countStagedWithPlan, storedOperation } from '../helpers/staged.js';
 
 const PATH = '/api/v1/cli/bank-matches/reconcile/stage';
 
@@ -75,7 +76,7 @@ describe('POST /bank-matches/reconcile/stage', () => {
     expect(data.plan_hash).to.match(/^[0-9a-f]{64}$/);
 
     const db = (await stack()).db;
-    const stored = await db.collection('staged_operations').findOne({ _id: data.staged_operation_id } as never);
+    const stored = await storedOperation(data.staged_operation_id);
     expect(stored).to.include({ status: 'staged', kind: 'bank_reconcile', org_id: books.orgId, created_by: 'alice', plan_hash: data.plan_hash, scope_key: `reconcile:${account}` });
     expect(stored!.plan).to.deep.equal(data.plan);
     expect(stored!.input).to.deep.include({ note: 'February statement' });
@@ -337,7 +338,7 @@ describe('POST /bank-matches/reconcile/stage', () => {
       const otherNote = await call<ReconcileData>('POST', PATH, { token, body: { ...body, note: 'second try' } });
       expect(otherNote.status).to.equal(200);
       expect(otherNote.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
-      const count = await (await stack()).db.collection('staged_operations').countDocuments({ kind: 'bank_reconcile', 'plan.bank_account_id': account });
+      const count = await countStagedWithPlan({ bank_account_id: account }, { kind: 'bank_reconcile' });
       expect(count).to.equal(1);
     });
   });

@@ -5,6 +5,7 @@ import { Books } from '../helpers/books.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { sweepExpired } from '../../worker/maintenance.js';
+import { countStagedWithPlan } from '../helpers/staged.js';
 
 const path = (entryId: string): string => `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`;
 
@@ -19,7 +20,7 @@ async function reversibleEntry() {
 }
 
 async function stagedCount(entry: string): Promise<number> {
-  return (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': entry });
+  return countStagedWithPlan({ ledger_entry_id: entry });
 }
 
 describe('safe staging for agents', () => {

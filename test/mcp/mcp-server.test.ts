@@ -25,7 +25,7 @@ import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
-import { approve, doc } from '../helpers/staged.js';
+import { approve, countStagedWithPlan, doc } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
@@ -322,7 +322,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const second = await mcp.call('stage_ledger_reversal', { entry_id: t.keyedEntry, idempotency_key: key });
     expect(first.structuredContent.outcome).to.equal('staged');
     expect(second.structuredContent).to.deep.equal(first.structuredContent);
-    const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.keyedEntry });
+    const count = await countStagedWithPlan({ ledger_entry_id: t.keyedEntry });
     expect(count).to.equal(1);
   });
 
@@ -394,7 +394,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       expect(staged.structuredContent).to.include({ outcome: 'staged' });
       expect(proxy.connections()).to.equal(2);
       expect(dropped.stderr()).to.match(/\(same Idempotency-Key bookstage-mcp-[0-9a-f-]{36}\); retry 1\/3 in /);
-      const count = await (await stack()).db.collection('staged_operations').countDocuments({ 'plan.ledger_entry_id': t.droppedEntry });
+      const count = await countStagedWithPlan({ ledger_entry_id: t.droppedEntry });
       expect(count).to.equal(1);
     } finally {
       await proxy.close();

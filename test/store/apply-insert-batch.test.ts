@@ -12,6 +12,7 @@ import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { createLogger } from '../../shared/logger.js';
 import { makeInserts, UnorderedInsertError } from '../../shared/storage/apply-writes.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import { encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { finishJournal } from '../../worker/operation/apply-journal-runner.js';
 import type { JobContext } from '../../worker/job-context.js';
 import { stack } from '../helpers/stack.js';
@@ -53,7 +54,7 @@ async function applyingImport(db: Db, orgId: string, writes: JournalWrite[]): Pr
       started_at: new Date().toISOString(), started_by: 'bob', request_id: 'req',
     },
   };
-  await collections(db).stagedOperations.insertOne(op);
+  await collections(db).stagedOperations.insertOne(encodeOperation(op));
   return id;
 }
 

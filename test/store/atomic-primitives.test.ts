@@ -9,6 +9,7 @@ import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { makeWrite } from '../../shared/storage/apply-writes.js';
 import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '../../shared/storage/books-write.js';
 import { collections } from '../../shared/storage/collections.js';
+import { decodeOperation, encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { newImportHolder, operationHolder } from '../../shared/storage/record-claims.js';
 import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/storage/plan-locks.js';
 import { sweepDeadLocks } from '../../shared/storage/plan-lock-sweep.js';
@@ -136,7 +137,7 @@ describe('atomic primitives on the real store', function () {
     });
     await inLanes(ROUNDS, async (i) => {
       const id = `stg_lease_${i}`;
-      await ops.insertOne(applying(id, new Date(Date.now() + 60_000).toISOString()));
+      await ops.insertOne(encodeOperation(applying(id, new Date(Date.now() + 60_000).toISOString())));
       const at = new Date().toISOString();
       await Promise.all([
         ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', { done: 0 }, 10_000)),
@@ -148,7 +149,7 @@ describe('atomic primitives on the real store', function () {
       expect(op?.history, `round ${i}: one history item`).to.have.length(1);
 
       const lapsedId = `stg_lapsed_${i}`;
-      await ops.insertOne(applying(lapsedId, new Date(Date.now() - 1_000).toISOString()));
+      await ops.insertOne(encodeOperation(applying(lapsedId, new Date(Date.now() - 1_000).toISOString())));
       const taken = await Promise.all(['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, new Date(), 10_000)));
       expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
       const winner = taken[0] ? 'job-b' : 'job-c';
@@ -157,7 +158,7 @@ describe('atomic primitives on the real store', function () {
       expect(await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000), `round ${i}: old owner`).to.equal(false);
       expect(await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000), `round ${i}: loser`).to.equal(false);
       expect(await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000), `round ${i}: winner`).to.equal(true);
-      const journal = await readApplyJournal(db, (await ops.findOne({ _id: lapsedId }))!);
+      const journal = await readApplyJournal(db, decodeOperation((await ops.findOne({ _id: lapsedId }))!));
       expect({ owner: journal.owner, done: journal.done }, `round ${i}`).to.deep.equal({ owner: winner, done: 1 });
     });
   });

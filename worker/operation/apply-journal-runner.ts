@@ -41,7 +41,7 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
   const waitUntil = Date.now() + waitMs;
   let known = written?._id === id ? written : undefined;
   for (;;) {
-    const op = known ?? await findStagedOperation(ctx.db, orgId, id);
+    const op = known ?? await findStagedOperation(ctx.db, orgId, id, ctx.embedded ?? null);
     known = undefined;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
@@ -144,7 +144,7 @@ async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResu
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
-  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
+  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');

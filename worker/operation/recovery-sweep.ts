@@ -18,6 +18,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
 import { ensureStagedEvent, stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
 import { canRollForward, readApplyJournal, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -45,7 +46,7 @@ async function writeMissingStagedEvents(db: Db, now: Date): Promise<number> {
   let written = 0;
   for (const { _id } of staged.filter((op) => !recorded.has(stagedEventId(op._id)))) {
     const op = await collections(db).stagedOperations.findOne({ _id });
-    if (op && (await ensureStagedEvent(db, op))) written += 1;
+    if (op && (await ensureStagedEvent(db, decodeOperation(op)))) written += 1;
   }
   return written;
 }
@@ -69,7 +70,7 @@ async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {
 }
 
 async function resumeLapsedApplies(db: Db, log: Logger): Promise<number> {
-  const applying = await collections(db).stagedOperations.find({ status: 'applying' }).toArray();
+  const applying = (await collections(db).stagedOperations.find({ status: 'applying' }).toArray()).map(decodeOperation);
   let resumed = 0;
   for (const op of applying) {
     // The lease lives in the journal's latest step (shared/storage/staged-operation-status.ts), not on the operation.
