@@ -64,6 +64,17 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
 }
 
 /**
+ * The journal of a kind whose journal is a function of its plan alone (a
+ * statement import), else null (the other kinds read the books as they are
+ * when apply starts). The operation then stores no copy of it: the plan is
+ * stored and never changes, so every reader derives the same writes
+ * (docs/design/staged-lifecycle.md "Crash safety").
+ */
+export function journalFromPlan(kind: StagedKind, plan: unknown): JournalWrite[] | null {
+  return kind === 'statement_import' ? statementImportJournal(plan as StatementImportPlan) : null;
+}
+
+/**
  * A statement import's journal (docs/guide/statement-import.md "Apply"): one insert
  * per new transaction, under the plan's deterministic id, unreconciled at
  * version 1. A unique `_id` insert settles a retry: the id already there with

@@ -5,6 +5,7 @@
 // the operation: status, history item and the transition's own fields.
 // Two racing approvers: one claim, one audit event, one history item.
 import type { Db } from 'mongodb';
+import { journalFromPlan } from '../domain/apply-journal.js';
 import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.js';
 import { claimTransition, ensureStagedEvent } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
@@ -162,12 +163,20 @@ async function insertStep(db: Db, base: Step, next: Partial<Step>): Promise<Step
   return step;
 }
 
+/** The journal's writes: as stored, or derived from the plan when the journal is a function of it. */
+function journalWrites(op: StagedOperationDoc, apply: ApplyJournalState): ApplyJournalState['writes'] {
+  if (!apply.writes_from_plan) return apply.writes;
+  const writes = journalFromPlan(op.kind, op.plan);
+  if (!writes) throw new Error(`staged operation ${op._id}: a ${op.kind} journal cannot be derived from its plan`);
+  return writes;
+}
+
 /** The operation's journal with its current progress and lease (the latest step). */
 export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<ApplyJournalState> {
   const latest = await latestStep(db, op);
   if (!op.apply || !latest) throw new Error(`staged operation ${op._id} has no apply journal`);
   const { owner, lease_until, done, undone, phase, conflict } = latest;
-  return { ...op.apply, owner, lease_until, done, undone, phase, conflict };
+  return { ...op.apply, writes: journalWrites(op, op.apply), owner, lease_until, done, undone, phase, conflict };
 }
 
 /**

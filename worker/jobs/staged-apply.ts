@@ -6,7 +6,7 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
+import { journalFromPlan, planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
 import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
@@ -69,14 +69,16 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   const links = op.kind === 'ledger_link_repair'
     ? { links: repairAppliedLinks(op.plan as LinkRepairPlan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() }) }
     : {};
+  // A journal that is a function of the plan is not stored again: the plan is (docs/design/staged-lifecycle.md "Crash safety").
+  const fromPlan = journalFromPlan(op.kind, op.plan) !== null;
   const apply: ApplyJournalState = {
     ...links,
-    writes: journal.value, done: 0, phase: 'forward', undone: 0, conflict: null,
+    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value }), done: 0, phase: 'forward', undone: 0, conflict: null,
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
   const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'), op);
-  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: apply.writes.length }, 'apply journal written');
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.length }, 'apply journal written');
   return moved;
 }
 
