@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  INSERT_BATCH_LIMITS, journalStepEnd, planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, statementImportJournal, type ApplyBooks, type JournalContext, type JournalWrite,
+  INSERT_BATCH_LIMITS, journalFromPlan, journalStepEnd, planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, statementImportJournal, type ApplyBooks, type JournalContext, type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
@@ -91,6 +91,25 @@ describe('apply journal', () => {
       { ...none, links: [link('lnk_1', 'bt_1', 'le_1', 500)] }, ctx);
     expect(r.ok).to.equal(false);
     if (!r.ok) expect({ code: r.error.code, details: r.error.details }).to.deep.equal({ code: 'apply_failed', details: { reason: 'bank_link_amount_too_small', id: 'lnk_1' } });
+  });
+
+  it('a statement import\'s journal is derived from its plan alone, so the operation need not store it; the other kinds read the books and are stored', () => {
+    const plan = {
+      bank_account_id: 'ba_1', format: 'csv', statements: [], skipped: [],
+      new_transactions: [{
+        id: 'bt_new', booking_date: '2026-02-10', value_date: '2026-02-11', amount_minor: -1_250, currency: 'EUR', bank_reference: 'REF-1',
+        counterparty_name: null, counterparty_iban: 'DE89370400440532013000', counterparty_id: 'cp_1', remittance_info: null, details: [],
+      }],
+    } as unknown as StatementImportPlan;
+    expect(journalFromPlan('statement_import', plan)).to.deep.equal([{
+      action: 'insert', collection: 'bank_transactions', id: 'bt_new',
+      doc: {
+        bank_account_id: 'ba_1', booking_date: '2026-02-10', value_date: '2026-02-11', amount_minor: -1_250, currency: 'EUR', counterparty_id: 'cp_1',
+        counterparty_name: '', counterparty_iban: 'DE89370400440532013000', remittance_info: '', bank_reference: 'REF-1', status: 'unreconciled', reconciliation_id: null, version: 1,
+      },
+    }]);
+    expect(journalFromPlan('statement_import', plan)).to.deep.equal(written(planJournal('statement_import', plan, none, ctx)));
+    for (const kind of ['bank_reconcile', 'ledger_reversal', 'ledger_link_repair', 'inbox_duplicates_resolve'] as const) expect(journalFromPlan(kind, {}), kind).to.equal(null);
   });
 });
 

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import type { StagedOperationDoc } from '../../shared/storage/collections.js';
+import { decodeOperation, encodeOperation, encodeSet, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+
+const op: StagedOperationDoc = {
+  _id: 'stg_1', org_id: 'org_1', kind: 'statement_import', status: 'applied', created_by: 'alice', created_at: '2026-03-01T00:00:00.000Z',
+  expires_at: '2026-03-08T00:00:00.000Z', request_id: 'req_1', idempotency_key: null, scope_key: 'statement_import:ba_1', input: { bank_account_id: 'ba_1' },
+  plan: { bank_account_id: 'ba_1', new_transactions: [{ id: 'bt_1', amount_minor: -1_250, remittance_info: 'Größe "5"', value_date: null }], skipped: [] },
+  plan_hash: 'abc', preconditions: [{ collection: 'bank_accounts', id: 'ba_1', version: 3 }], warnings: [], history: [],
+  apply: { writes: [], writes_from_plan: true, done: 1, phase: 'forward', undone: 0, conflict: null, owner: 'job_1', lease_until: '', started_at: '', started_by: 'bob', request_id: 'req_2' },
+  result: { status: 'applied', at: '2026-03-02T00:00:00.000Z', by: 'bob', changes: [{ action: 'insert', collection: 'bank_transactions', id: 'bt_1' }] },
+  context: {},
+};
+
+describe('staged operation storage codec', () => {
+  it('stores the plan, preconditions, context, journal and result as JSON text beside the fields the store filters on', () => {
+    const stored = encodeOperation(op);
+    expect(stored).to.not.have.any.keys('plan', 'preconditions', 'context', 'apply', 'result');
+    expect(stored).to.include({ _id: 'stg_1', org_id: 'org_1', status: 'applied', kind: 'statement_import', scope_key: 'statement_import:ba_1', plan_hash: 'abc' });
+    expect(stored.plan_json).to.equal('{"bank_account_id":"ba_1","new_transactions":[{"id":"bt_1","amount_minor":-1250,"remittance_info":"Größe \\"5\\"","value_date":null}],"skipped":[]}');
+    expect(stored.preconditions_json).to.equal('[{"collection":"bank_accounts","id":"ba_1","version":3}]');
+    expect(stored.context_json).to.equal('{}');
+  });
+
+  it('reads back exactly what it stored, key order included', () => {
+    const back = decodeOperation(encodeOperation(op));
+    expect(back).to.deep.equal(op);
+    expect(JSON.stringify(back.plan)).to.equal(JSON.stringify(op.plan));
+  });
+
+  it('leaves out what the operation does not have yet (no journal, no result before apply)', () => {
+    const { apply: _a, result: _r, ...staged } = op;
+    const stored = encodeOperation({ ...staged, status: 'staged' });
+    expect(stored).to.not.have.any.keys('apply_json', 'result_json');
+    expect(decodeOperation(stored)).to.not.have.any.keys('apply', 'result');
+  });
+
+  it('a transition sets the journal or the result as text', () => {
+    expect(encodeSet({ result: op.result! })).to.deep.equal({ result_json: JSON.stringify(op.result) });
+    expect(encodeSet({})).to.deep.equal({});
+  });
+
+  it('still reads an operation stored before the codec, its fields as documents', () => {
+    const legacy = { ...op } as StoredStagedOperation;
+    expect(decodeOperation(legacy)).to.deep.equal(op);
+  });
+});
