@@ -13,6 +13,7 @@
 // --smoke shrinks every count to prove the bench runs (test/unit/bench-smoke);
 // its figures mean nothing. MONGO_URL/REDIS_URL (and FERRETDB_POSTGRES_URL),
 // when set, are used instead of starting servers.
+import { openPostgresPages } from '../shared/storage/postgres-pages.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_REQUESTS: '100000000', RATE_LIMIT_AUTH_FAILURES: '100000000', WORKER_METRICS_PORT: '0',
       ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
     };
+    const postgresUrl = urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL;
+    const embedded = postgresUrl ? openPostgresPages(postgresUrl) : null;
     const api = await startApiProcess(env);
     services.push(api);
     // The worker processes in use; worker scaling runs with two for a while.
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
     };
 
     const benchEnv: BenchEnv = {
-      db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log, profile, split: (label) => results.cpu_split[label],
+      embedded, db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log, profile, split: (label) => results.cpu_split[label],
     };
 
     await section('round_trip', async () => {
@@ -164,6 +167,7 @@ async function main(): Promise<void> {
       seconds: Math.round((Date.now() - started) / 1000),
     };
     await mongo.db.dropDatabase();
+    await embedded?.close();
     await mongo.client.close();
   } finally {
     await stop();

@@ -155,7 +155,7 @@ export async function measureStatementImport(env: BenchEnv, sizes: number[], rep
   const warmUp = camtFile(entries, repeat);
   expectStatus(await request(env, stager, 'POST', `${importPath(accountId)}?dry_run=true`, new Uint8Array(warmUp), 'application/xml'), [200, 201], 'dry run (warm-up)');
   parseStatementFile(warmUp, { format: 'auto', encoding: null, csv: null, account_currency: 'EUR' });
-  await accountTransactionsForImport(env.db, orgId, accountId);
+  await accountTransactionsForImport(env.db, orgId, accountId, env.embedded);
   let fileBytes = 0;
   let fresh = 0;
   for (let run = 0; run < repeat; run += 1) {
@@ -164,7 +164,7 @@ export async function measureStatementImport(env: BenchEnv, sizes: number[], rep
     fileBytes = file.length;
     // (c) The floor of the stage: the same parser and the same read the job makes.
     const parse = await timed(() => Promise.resolve(parseStatementFile(file, { format: 'auto', encoding: null, csv: null, account_currency: 'EUR' })));
-    const read = await timed(() => accountTransactionsForImport(env.db, orgId, accountId));
+    const read = await timed(() => accountTransactionsForImport(env.db, orgId, accountId, env.embedded));
     const parseAndRead = parse + read;
     // (a) Stage through HTTP.
     const staged = await env.profile('statement import, stage', () => request(env, stager, 'POST', importPath(accountId), new Uint8Array(file), 'application/xml'));

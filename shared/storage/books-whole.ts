@@ -17,7 +17,7 @@ import type { FieldsQuery, LatestQuery, PostgresPages } from './postgres-pages.j
 import { findWhereIn, isFerretDb } from './where-in.js';
 
 /** `q` from PostgreSQL when the pool can answer it, else the driver's projected find on the same equalities. */
-async function readFields(db: Db, embedded: PostgresPages | null, q: FieldsQuery): Promise<Document[]> {
+export async function readFields(db: Db, embedded: PostgresPages | null, q: FieldsQuery): Promise<Document[]> {
   if (embedded && (await isFerretDb(db))) {
     const docs = await embedded.fields(db, q);
     if (docs) return docs;

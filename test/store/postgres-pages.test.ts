@@ -18,7 +18,7 @@ import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../..
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
-import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
+import { accountTransactionsByReference, accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { stack } from '../helpers/stack.js';
@@ -263,6 +263,37 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(namesSql.length).to.equal(3);
     expect(pages.stats.served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
     expect(pages.stats.by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
+  });
+
+  it('a statement import\'s read of the whole account: the SQL path gives what the driver\'s projected find gives, the account\'s only', async () => {
+    const account = `ba_${uid}_stage`;
+    const tx = (id: string, fields: Record<string, unknown>, org = orgId) => ({
+      _id: `bt_${uid}_s${id}`, org_id: org, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
+      counterparty_id: null, counterparty_name: 'X', remittance_info: '', bank_reference: `S-${id}`, status: 'unreconciled', reconciliation_id: null, version: 1, ...fields,
+    });
+    await db.collection('bank_transactions').insertMany([
+      tx('1', { amount_minor: -2_500, counterparty_id: `cp_${uid}_s`, counterparty_iban: 'DE89370400440532013000', remittance_info: 'Größe 5', version: 4 }),
+      // Absent and null fields: read as null on both paths.
+      (({ bank_reference: _r, counterparty_name: _n, ...rest }) => rest)(tx('2', { booking_date: '2026-02-03' })),
+      tx('3', { bank_reference: null, counterparty_iban: null, remittance_info: null }),
+      // Not the account's: another account, another organisation.
+      tx('4', { bank_account_id: `ba_${uid}_stage_other` }), tx('5', {}, `org_${uid}_other`),
+    ] as never[]);
+    const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const viaFerret = await accountTransactionsForImport(db, orgId, account, null);
+    const served = pages.stats.served;
+    const viaPostgres = await accountTransactionsForImport(db, orgId, account, pages);
+    expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
+    expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
+    const row = (id: string, fields: Record<string, unknown>) => ({
+      id: `bt_${uid}_s${id}`, booking_date: '2026-02-01', amount_minor: 100, bank_reference: `S-${id}`, counterparty_name: 'X', remittance_info: '',
+      counterparty_id: null, counterparty_iban: null, version: 1, ...fields,
+    });
+    expect(byId(viaPostgres)).to.deep.equal([
+      row('1', { amount_minor: -2_500, counterparty_id: `cp_${uid}_s`, counterparty_iban: 'DE89370400440532013000', remittance_info: 'Größe 5', version: 4 }),
+      row('2', { booking_date: '2026-02-03', bank_reference: null, counterparty_name: null }),
+      row('3', { bank_reference: null, remittance_info: null }),
+    ]);
   });
 
   it('a statement import\'s staleness check: the SQL read by bank reference gives the transactions and clashes the FerretDB read gives', async () => {
