@@ -1,5 +1,5 @@
-// How a staged operation is stored (docs/design/performance.md "Operation
-// documents"): its large, never-queried fields — the plan, the
+// How a staged operation is stored (docs/design/staged-lifecycle.md "How an
+// operation is stored"): its large, never-queried fields — the plan, the
 // preconditions, the context, the apply journal and the result — as JSON
 // text, one string each, beside the fields the store filters on (org, status,
 // kind, dates, the scope key). FerretDB converts every value of a document
