@@ -76,9 +76,10 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
 /** A plain transition (approve, reject): claim → write → settle (audit, locks) → the operation as it now is. */
 export async function commitTransition(ctx: JobContext, op: StagedOperationDoc, decision: TransitionTo): Promise<Committed> {
   const note = lifecycleInput(ctx).note ?? null;
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note));
+  // The operation as loaded (in `decision.from`) is what the claim builds on, and the one its write leaves is answered: no read of it again (docs/design/performance.md "Statement import").
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note), {}, undefined, op);
   if (!moved.won) return moved;
-  const after = await reloadOperation(ctx, op._id);
+  const after = moved.op ?? await reloadOperation(ctx, op._id);
   await settleOperation(ctx.db, after);
   ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
   return { won: true, answer: operationOutcome(ctx, after) };
