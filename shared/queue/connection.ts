@@ -56,10 +56,22 @@ function cluster(url: string, node: RedisOptions, options: ClusterOptions): Clus
  * A Redis connection for BullMQ's blocking parts (workers, queue events):
  * `maxRetriesPerRequest: null` is what BullMQ requires there, and it makes a
  * Redis restart a pause, not a failure.
+ *
+ * On a cluster, without ioredis' cluster ready check (on by default). That
+ * check asks one node for `cluster_state`; while a master is lost and its
+ * replica not yet promoted the answer is `fail`, and ioredis drops the
+ * connection and reconnects by itself, but the promise of the connect() that
+ * ran the check never settles. A BullMQ worker awaits exactly that promise:
+ * when its blocking command outlives its time-out it disconnects the blocking
+ * client and connects it again. One such reconnect during a failover left the
+ * worker waiting for good, and the jobs accepted after the failover stayed
+ * waiting (docs/operating/scaling.md). Without the check, connect() settles
+ * once the slot table is read; a command sent while a slot has no master
+ * fails with CLUSTERDOWN and is retried, like any other failover error.
  */
 export function createRedis(url: string): RedisClient {
   const node: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
-  if (isClusterUrl(url)) return quiet(cluster(url, node, { enableReadyCheck: true }));
+  if (isClusterUrl(url)) return quiet(cluster(url, node, { enableReadyCheck: false }));
   return quiet(new Redis(url, node));
 }
 
