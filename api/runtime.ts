@@ -80,6 +80,12 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   readQueueEvents.setMaxListeners(10_000);
   readQueue.setMaxListeners(10_000);
   const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
+  // A connection error (Redis down, a cluster failover) as a JSON log line: without a listener BullMQ writes it to stderr as plain text.
+  const connectionError = (queueName: string) => (err: Error): void => logger.warn({ err, queue: queueName }, 'queue connection error');
+  queue.on('error', connectionError(STAGE_QUEUE));
+  queueEvents.on('error', connectionError(STAGE_QUEUE));
+  readQueue.on('error', connectionError(READ_QUEUE));
+  readQueueEvents.on('error', connectionError(READ_QUEUE));
 
   const registry = createRegistry('api');
   stateMetrics(registry, mongo.db, [{ name: STAGE_QUEUE, queue }, { name: READ_QUEUE, queue: readQueue }]);
