@@ -46,6 +46,8 @@ export async function startMaintenance(
   db: Db, connection: Redis | Cluster, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
 ): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
+  // Without a listener BullMQ writes a connection error (Redis down) to stderr as plain text; the logs are JSON.
+  queue.on('error', (err) => logger.warn({ err, queue: MAINTENANCE_QUEUE }, 'queue connection error'));
   await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   await queue.upsertJobScheduler('recover-operations', { every: recoverySweepMs }, { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   const worker = new Worker(MAINTENANCE_QUEUE, async (job) => {
