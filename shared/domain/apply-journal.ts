@@ -71,8 +71,11 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
  * (docs/design/staged-lifecycle.md "Crash safety").
  */
 export function journalFromPlan(kind: StagedKind, plan: unknown): JournalWrite[] | null {
-  return kind === 'statement_import' ? statementImportJournal(plan as StatementImportPlan) : null;
+  return journalDerivedFromPlan(kind) ? statementImportJournal(plan as StatementImportPlan) : null;
 }
+
+/** Whether journalFromPlan derives this kind's journal (the operation then stores none). */
+export const journalDerivedFromPlan = (kind: StagedKind): boolean => kind === 'statement_import';
 
 /**
  * A statement import's journal (docs/guide/statement-import.md "Apply"): one insert

@@ -28,7 +28,7 @@ export type StoredStagedOperation = Omit<StagedOperationDoc, Encoded> & Partial<
 
 export function encodeOperation(doc: StagedOperationDoc): StoredStagedOperation {
   const { plan, preconditions, context, apply, result, ...rest } = doc;
-  return { ...rest, plan_json: JSON.stringify(plan), preconditions_json: JSON.stringify(preconditions), ...encodeFields({ context, apply, result }) };
+  return { ...rest, ...encodeFields({ plan, preconditions, context, apply, result }) };
 }
 
 /** The `$set` of a transition's own fields (the journal, the result), as stored. */
@@ -36,23 +36,23 @@ export function encodeSet(set: EncodedSet): Partial<Pick<StoredStagedOperation, 
   return encodeFields(set);
 }
 
-function encodeFields(fields: Partial<Pick<StagedOperationDoc, 'context' | 'apply' | 'result'>>): Record<string, string> {
+/** Each field present as its stored text field; an absent one (no journal before apply) stays absent. */
+function encodeFields(fields: Partial<Pick<StagedOperationDoc, Encoded>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of ['context', 'apply', 'result'] as const) {
-    if (fields[key] !== undefined) out[ENCODED[key]] = JSON.stringify(fields[key]);
+  for (const [key, stored] of Object.entries(ENCODED) as Array<[Encoded, string]>) {
+    if (fields[key] !== undefined) out[stored] = JSON.stringify(fields[key]);
   }
   return out;
 }
 
 export function decodeOperation(stored: StoredStagedOperation): StagedOperationDoc {
-  const { plan_json, preconditions_json, context_json, apply_json, result_json, ...rest } = stored;
-  const doc = { ...rest } as StagedOperationDoc;
-  if (plan_json !== undefined) doc.plan = JSON.parse(plan_json) as unknown;
-  if (preconditions_json !== undefined) doc.preconditions = JSON.parse(preconditions_json) as StagedOperationDoc['preconditions'];
-  if (context_json !== undefined) doc.context = JSON.parse(context_json) as StagedOperationDoc['context'];
-  if (apply_json !== undefined) doc.apply = JSON.parse(apply_json) as StagedOperationDoc['apply'];
-  if (result_json !== undefined) doc.result = JSON.parse(result_json) as StagedOperationDoc['result'];
-  return doc;
+  const doc: Record<string, unknown> = { ...stored };
+  for (const [key, text] of Object.entries(ENCODED) as Array<[Encoded, keyof StoredStagedOperation]>) {
+    const value = doc[text];
+    delete doc[text];
+    if (value !== undefined) doc[key] = JSON.parse(value as string) as unknown;
+  }
+  return doc as unknown as StagedOperationDoc;
 }
 
 /** A claim's journal or result (shared/storage/staged-operation-status.ts): stored as text, or as a document by an older claim. */

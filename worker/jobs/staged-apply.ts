@@ -6,7 +6,7 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { journalFromPlan, planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
+import { journalDerivedFromPlan, planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
 import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
@@ -70,7 +70,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     ? { links: repairAppliedLinks(op.plan as LinkRepairPlan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() }) }
     : {};
   // A journal that is a function of the plan is not stored again: the plan is (docs/design/staged-lifecycle.md "Crash safety").
-  const fromPlan = journalFromPlan(op.kind, op.plan) !== null;
+  const fromPlan = journalDerivedFromPlan(op.kind);
   const apply: ApplyJournalState = {
     ...links,
     ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value }), done: 0, phase: 'forward', undone: 0, conflict: null,
