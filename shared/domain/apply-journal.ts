@@ -313,17 +313,17 @@ function linkFields(link: BankLink): Fields {
 }
 
 /**
- * How many journal inserts go to the store together (docs/design/staged-lifecycle.md
- * "Apply"): one ordered insertMany and one progress step per batch instead of
- * two round trips per insert. 100 writes because FerretDB 1.24 keeps an
- * ordered insert's promise (stop at the first refused document) only within
- * its own chunks of 100: a longer insert refused at index i still inserts the
- * next chunk after i's (test/store/apply-insert-batch.test.ts), and a conflict
- * would then leave writes after it that no undo knows of. The byte bound keeps
- * a batch far below the wire's 48 MB message.
+ * How many journal inserts make one step (docs/design/staged-lifecycle.md
+ * "Apply"): the inserts of a step go to the store as ordered insertMany calls
+ * of at most 100 (shared/storage/apply-writes.ts ORDERED_INSERT_LIMIT, the
+ * bound FerretDB 1.24's ordered inserts need), one after the other, and then
+ * one progress step records them all, instead of two round trips per insert
+ * or one progress step per 100. A job that dies inside a step leaves a prefix
+ * of it made, which its successor finds there and counts as its own. The byte
+ * bound keeps the step's documents a few MB.
  */
 export interface InsertBatchLimits { readonly writes: number; readonly bytes: number }
-export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 100, bytes: 1_000_000 };
+export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 1_000, bytes: 4_000_000 };
 
 /**
  * The end (exclusive) of the journal step that starts at `from`: a run of

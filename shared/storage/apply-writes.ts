@@ -80,19 +80,37 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: 
 }
 
 /**
+ * FerretDB 1.24 keeps an ordered insert's prefix rule only within its own
+ * chunks of 100 documents (docs/design/performance.md "Statement import"):
+ * one insertMany never carries more.
+ */
+export const ORDERED_INSERT_LIMIT = 100;
+
+/**
  * Make a run of journal inserts into one collection (journalStepEnd), in
- * order. A document refused as a duplicate `_id` is read with the rest of the
- * run: every one from there on that is already there and holds its write is
- * this journal's own (an attempt that died in the middle of this batch) and
- * counts as made, and the insert goes on after them; the first one there
- * that does not hold (another writer's, or another org's) is the conflict.
- * Nothing after a conflict is made, so `made` is exactly what an undo has to
- * take back.
+ * order, as ordered insertMany calls of at most ORDERED_INSERT_LIMIT, each
+ * sent once the one before went in whole: a document refused as a duplicate `_id` is read with
+ * the rest of the run: every one from there on that is already there and
+ * holds its write is this journal's own (an attempt that died in the middle
+ * of this batch) and counts as made, and the insert goes on after them; the
+ * first one there that does not hold (another writer's, or another org's) is
+ * the conflict. Nothing after a conflict is made, so `made` is exactly what
+ * an undo has to take back.
  */
 export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
-  const first = writes[0];
-  if (!first) return { made: 0, conflict: false };
-  const c = db.collection<Doc>(first.collection);
+  for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
+    const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
+    if (chunk.conflict) return { made: from + chunk.made, conflict: true };
+  }
+  return { made: writes.length, conflict: false };
+}
+
+/** The stored document of an insert: its fields, its id, its organisation (the driver moves `_id` first). */
+const document = (orgId: string) => (w: InsertWrite): Doc => ({ ...w.doc, _id: w.id, org_id: orgId });
+
+/** makeInserts through the driver, for at most ORDERED_INSERT_LIMIT writes. */
+async function makeOrderedInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
+  const c = db.collection<Doc>(writes[0]!.collection);
   let at = 0;
   while (at < writes.length) {
     const refused = await insertInOrder(c, orgId, writes.slice(at));
@@ -111,7 +129,7 @@ export async function makeInserts(db: Db, orgId: string, writes: readonly Insert
 /** Insert `writes` with one ordered insertMany: null when all went in, else the index of the one refused as a duplicate `_id` (all before it went in, none after). */
 async function insertInOrder(c: Collection<Doc>, orgId: string, writes: readonly InsertWrite[]): Promise<number | null> {
   try {
-    await c.insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId })), { ordered: true });
+    await c.insertMany(writes.map(document(orgId)), { ordered: true });
     return null;
   } catch (err) {
     const refused = refusedDuplicate(err);

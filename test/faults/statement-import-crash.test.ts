@@ -75,15 +75,15 @@ describe('statement import: SIGKILL during apply', function () {
     expect(stored.every((t) => t.version === 1 && t.status === 'unreconciled')).to.equal(true);
   });
 
-  it('a worker killed in the middle of a batch (1,200 inserts, killed at the 650th: progress says 600): a new worker resumes the batch, finds its 50 inserts and finishes, each transaction inserted once', async () => {
+  it('a worker killed in the middle of a step (1,200 inserts, killed at the 1,050th: progress says 1,000): a new worker resumes the step, finds its 50 inserts and finishes, each transaction inserted once', async () => {
     const rows = Array.from({ length: 1_200 }, (_, i) => `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},${(i + 1) * (i % 3 === 2 ? -1 : 1)}.${String(i % 100).padStart(2, '0')},Customer ${i % 50}`);
     const { id, planned, orgId, bob } = await stagedImport(`date,amount,name\n${rows.join('\n')}\n`);
     expect(planned).to.have.length(1_200);
-    await applyUntilCrash(id, bob, 'apply:crash-after-write:650');
-    expect((await docs('bank_transactions', { org_id: orgId })).length, 'inserted before the crash').to.equal(650);
+    await applyUntilCrash(id, bob, 'apply:crash-after-write:1050');
+    expect((await docs('bank_transactions', { org_id: orgId })).length, 'inserted before the crash').to.equal(1_050);
     const s = await stack();
     const steps = await collections(s.db).applyLeases.find({ staged_operation_id: id }).toArray();
-    expect(Math.max(...steps.map((st) => st.done)), 'progress recorded before the crash: six whole batches').to.equal(600);
+    expect(Math.max(...steps.map((st) => st.done)), 'progress recorded before the crash: one whole step').to.equal(1_000);
 
     await applyOnNewWorker(id, bob);
     const stored = await docs('bank_transactions', { org_id: orgId });

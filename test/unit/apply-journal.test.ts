@@ -136,8 +136,8 @@ describe('apply journal steps (journalStepEnd)', () => {
   });
 
   it('a step holds at most `writes` inserts and about `bytes` of documents; one larger insert is still a step of one', () => {
-    const run = Array.from({ length: 201 }, (_, i) => ins(`bt_${i}`));
-    expect(steps(run)).to.deep.equal([[0, 100], [100, 200], [200, 201]]);
+    const run = Array.from({ length: 2_001 }, (_, i) => ins(`bt_${i}`));
+    expect(steps(run)).to.deep.equal([[0, 1_000], [1_000, 2_000], [2_000, 2_001]]);
     expect(steps(run.slice(0, 5), { writes: 2, bytes: 1_000_000 })).to.deep.equal([[0, 2], [2, 4], [4, 5]]);
     const big = [ins('a', 'bank_transactions', 600), ins('b', 'bank_transactions', 600), ins('c', 'bank_transactions', 2_000), ins('d')];
     expect(steps(big, { writes: 500, bytes: 1_000 })).to.deep.equal([[0, 1], [1, 2], [2, 3], [3, 4]]);
@@ -148,14 +148,14 @@ describe('apply journal steps (journalStepEnd)', () => {
     expect(steps(run, INSERT_BATCH_LIMITS, (n) => n === 2 || n === 7)).to.deep.equal([[0, 2], [2, 7], [7, 10]]);
   });
 
-  it('a statement import journal of 1,050 transactions is eleven steps, not 1,050', () => {
+  it('a statement import journal of 2,050 transactions is three steps, not 2,050', () => {
     const plan = {
       bank_account_id: 'ba_1',
-      new_transactions: Array.from({ length: 1_050 }, (_, i) => ({
+      new_transactions: Array.from({ length: 2_050 }, (_, i) => ({
         id: `bt_${i}`, booking_date: '2026-02-10', value_date: null, amount_minor: 100 + i, currency: 'EUR', counterparty_id: null,
         counterparty_name: 'A', counterparty_iban: null, remittance_info: `invoice ${i}`, bank_reference: `REF-${i}`,
       })),
     } as unknown as StatementImportPlan;
-    expect(steps(statementImportJournal(plan))).to.deep.equal([...Array.from({ length: 10 }, (_, k) => [k * 100, (k + 1) * 100]), [1_000, 1_050]]);
+    expect(steps(statementImportJournal(plan))).to.deep.equal([[0, 1_000], [1_000, 2_000], [2_000, 2_050]]);
   });
 });
