@@ -13,7 +13,7 @@ import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { RecordClaimDoc } from './record-claims.js';
 import type { ApplyLeaseStepDoc } from './staged-operation-status.js';
-import type { StoredEvent } from './events.js';
+import type { StoredEventDoc } from './events.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -103,7 +103,7 @@ export interface AuditEventDoc {
   /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
   claimed_at?: string;
   /** The feed's event of this transition (docs/reference/webhooks.md), written with the claim; removed after the retention. */
-  event?: StoredEvent;
+  event?: StoredEventDoc;
   /** `ORG:⌊sequence / FEED_BLOCK⌋` of the event: the feed reads a block of events by this one equality (shared/storage/events.ts). */
   feed_block?: string;
 }

@@ -56,6 +56,24 @@ describe('store: the event feed reads bounded pages by feed block', function () 
     expect(claim?.feed_block).to.equal(`${orgId}:1`);
   });
 
+  it('stores an event\'s operation as JSON text and gives it back as stored; an event stored before, with its operation as a document, reads the same', async () => {
+    const { db } = await stack();
+    const orgId = await orgWithEvents(2);
+    const claims = collections(db).auditEvents;
+    const stored = await claims.findOne({ org_id: orgId, 'event.sequence': 1 });
+    expect(stored?.event?.data, 'no document copy').to.equal(undefined);
+    const data = JSON.parse(stored!.event!.data_json!) as { staged_operation: { staged_operation_id: string; status: string } };
+    expect([data.staged_operation.staged_operation_id, data.staged_operation.status]).to.deep.equal([`stg_${orgId}_1`, 'staged']);
+    // Event 2 as the code before this form wrote it.
+    const second = await claims.findOne({ org_id: orgId, 'event.sequence': 2 });
+    const { data_json: json, ...fields } = second!.event!;
+    await claims.updateOne({ _id: second!._id }, { $set: { event: { ...fields, data: JSON.parse(json!) as never } } });
+    const page = await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 10, now: later() });
+    expect(page.events.map((e): unknown[] => [e.sequence, e.data.staged_operation.staged_operation_id, e.data.staged_operation.status]))
+      .to.deep.equal([[1, `stg_${orgId}_1`, 'staged'], [2, `stg_${orgId}_2`, 'staged']]);
+    expect(page.events.every((e) => !('data_json' in e))).to.equal(true);
+  });
+
   it('shows nothing younger than the settle time, and moves its cursor no further', async () => {
     const { db } = await stack();
     const orgId = await orgWithEvents(3);
