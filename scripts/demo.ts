@@ -19,7 +19,7 @@ import { createToken, findTokenBySecret } from '../shared/storage/api-tokens.js'
 import { importBooks } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { collections } from '../shared/storage/collections.js';
-import { decodeOperation } from '../shared/storage/staged-operation-codec.js';
+import { decodeStoredOperations } from '../shared/storage/staged-operations.js';
 import { fromStored } from '../shared/storage/documents.js';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { freePort, waitForPort } from './services/ports.js';
@@ -166,7 +166,7 @@ async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; dupl
     entries: entries.map((d) => fromStored<LedgerEntry>(d)),
     links: links.map((d) => fromStored<BankLink>(d)),
   };
-  const examples = findDemoExamples(books, new Date().toISOString().slice(0, 10), heldByPending(pending.map(decodeOperation)));
+  const examples = findDemoExamples(books, new Date().toISOString().slice(0, 10), heldByPending(await decodeStoredOperations(db, pending)));
   const statementImport = statementImportExample(books, IMPORT_ACCOUNT, readFileSync(join(projectRoot, ...IMPORT_SAMPLE.split('/'))));
   return { examples, duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length, statementImport };
 }

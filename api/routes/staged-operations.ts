@@ -55,7 +55,7 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const visibleCreator = canApprove ? createdBy : auth.actor;
     const data = { items: [] as unknown[], next_cursor: null as string | null };
     if (canApprove || createdBy === undefined || createdBy === auth.actor) {
-      const page = await listStagedOperations(db, { org_id: auth.org_id, status, kind, created_by: visibleCreator, after, limit: limit ?? STAGED_LIST_DEFAULT_LIMIT });
+      const page = await listStagedOperations(db, { org_id: auth.org_id, status, kind, created_by: visibleCreator, after, limit: limit ?? STAGED_LIST_DEFAULT_LIMIT }, deps.pages ?? null);
       // Items without their context (show has it): a page of contexts would be large.
       data.items = page.items.map((doc) => {
         const { context: _context, ...item } = stagedOperationDetail(doc);

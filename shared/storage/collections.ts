@@ -1,6 +1,6 @@
 // Every collection's name and stored document type, in one place; the
 // repositories beside this file are the only code that reads or writes them.
-import type { StoredStagedOperation } from './staged-operation-codec.js';
+import type { StoredOperationBody, StoredStagedOperation } from './staged-operation-codec.js';
 import type { Collection, Db, Document } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
@@ -279,6 +279,7 @@ function makeCollections(db: Db) {
     bankLinks: c<Stored<BankLink>>('bank_links'),
     inboxDocuments: c<Stored<InboxDocument>>('inbox_documents'),
     stagedOperations: c<StoredStagedOperation>('staged_operations'),
+    stagedOperationBodies: c<StoredOperationBody>('staged_operation_bodies'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
     recordClaims: c<RecordClaimDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),

@@ -7,7 +7,9 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedOperationDoc } from './collections.js';
-import { decodeOperation, type StoredStagedOperation } from './staged-operation-codec.js';
+import type { StoredStagedOperation } from './staged-operation-codec.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { decodeStoredOperations } from './staged-operations.js';
 
 export interface StagedListPosition { created_at: string; id: string }
 
@@ -20,14 +22,14 @@ export interface StagedListQuery {
   limit: number;
 }
 
-export async function listStagedOperations(db: Db, q: StagedListQuery): Promise<{ items: StagedOperationDoc[]; next: StagedListPosition | null }> {
+export async function listStagedOperations(db: Db, q: StagedListQuery, embedded: PostgresPages | null = null): Promise<{ items: StagedOperationDoc[]; next: StagedListPosition | null }> {
   const filter: Filter<StoredStagedOperation> = { org_id: q.org_id };
   if (q.status) filter.status = q.status;
   if (q.kind) filter.kind = q.kind;
   if (q.created_by) filter.created_by = q.created_by;
   if (q.after) filter.$or = [{ created_at: { $lt: q.after.created_at } }, { created_at: q.after.created_at, _id: { $lt: q.after.id } }];
   const docs = await collections(db).stagedOperations.find(filter).sort({ created_at: -1, _id: -1 }).limit(q.limit + 1).toArray();
-  const items = docs.slice(0, q.limit).map(decodeOperation);
+  const items = await decodeStoredOperations(db, docs.slice(0, q.limit), embedded);
   const last = items[items.length - 1];
   return { items, next: docs.length > q.limit && last ? { created_at: last.created_at, id: last._id } : null };
 }

@@ -1,22 +1,53 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
-import { decodeOperation, encodeOperation, type StoredStagedOperation } from './staged-operation-codec.js';
+import { decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findOwnedById, isFerretDb } from './where-in.js';
+import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
-/** Insert once: a retried job finds its own operation already there and gets it back. */
+/**
+ * Insert once: a retried job finds its own operation already there and gets
+ * it back. The body goes first (staged-operation-codec.ts), so an operation
+ * anyone can read always has its body.
+ */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
-  const ops = collections(db).stagedOperations;
+  const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
+  const { op, body } = encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+  await bodies.insertOne(body);
   try {
-    await ops.insertOne(encodeOperation(doc));
+    await ops.insertOne(op);
     return doc;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const existing = await findOwnedById(db, ops, doc.org_id, doc._id);
     if (!existing) throw err;
-    return decodeOperation(existing);
+    // The earlier attempt's operation stands, with its own body: this one is never read.
+    await bodies.deleteOne({ _id: body._id });
+    return (await decodeStoredOperations(db, [existing]))[0]!;
   }
+}
+
+/**
+ * Stored operations in their public shape, in the same order, each with its
+ * body (one read for all of them; in SQL on the embedded store).
+ */
+export async function decodeStoredOperations(db: Db, stored: readonly StoredStagedOperation[], embedded: PostgresPages | null = null): Promise<StagedOperationDoc[]> {
+  // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
+  const idsByOrg = new Map<string, string[]>();
+  for (const s of stored) if (s.body_id !== undefined) idsByOrg.set(s.org_id, [...(idsByOrg.get(s.org_id) ?? []), s.body_id]);
+  const bodies = new Map<string, StoredOperationBody>();
+  for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
+  return stored.map((s) => decodeOperation(s, s.body_id === undefined ? undefined : bodies.get(s.body_id) ?? null));
+}
+
+/** The org's bodies with these ids: in SQL by FerretDB's own `_id` btree on the embedded store (the owner checked by decodeOperation). */
+async function readBodies(db: Db, orgId: string, ids: readonly string[], embedded: PostgresPages | null): Promise<StoredOperationBody[]> {
+  if (embedded && (await isFerretDb(db))) {
+    const docs = await embedded.where(db, { collection: 'staged_operation_bodies', equalities: {}, any: { field: '_id', values: ids } });
+    if (docs) return docs as StoredOperationBody[];
+  }
+  return findWhereIn(db, collections(db).stagedOperationBodies, orgId, '_id', ids);
 }
 
 /**
@@ -27,11 +58,9 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
  * converting it on every read (docs/indexes.md "Scope reads in SQL").
  */
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
-  if (embedded && (await isFerretDb(db))) {
-    const doc = await embedded.ownedById(db, 'staged_operations', orgId, id);
-    if (doc !== undefined) return doc === null ? null : decodeOperation(doc as StoredStagedOperation);
-  }
-  const stored = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
-  return stored === null ? null : decodeOperation(stored);
+  let stored: StoredStagedOperation | null | undefined;
+  if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'staged_operations', orgId, id) as StoredStagedOperation | null | undefined;
+  if (stored === undefined) stored = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
+  return stored === null ? null : (await decodeStoredOperations(db, [stored], embedded))[0]!;
 }
 

@@ -20,7 +20,7 @@ async function loaded() {
 
 async function stored(orgId: string): Promise<number[]> {
   const { db } = await stack();
-  return Promise.all(['staged_operations', 'scope_locks', 'job_results', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({ org_id: orgId })));
+  return Promise.all(['staged_operations', 'staged_operation_bodies', 'scope_locks', 'job_results', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({ org_id: orgId })));
 }
 
 describe('bookstage --dry-run', function () {
@@ -35,7 +35,7 @@ describe('bookstage --dry-run', function () {
     expect(run.stdout).to.include('Opening 100.00 EUR + cleared +120.00 EUR = closing 220.00 EUR');
     expect(run.stdout).to.include('Stage it: run the same command without --dry-run.');
     expect(run.stderr).to.equal('');
-    expect(await stored(books.orgId)).to.deep.equal([0, 0, 0, 0]);
+    expect(await stored(books.orgId)).to.deep.equal([0, 0, 0, 0, 0]);
   });
 
   it('links repair --dry-run --json prints the dry run envelope; the real command then stages the same plan_hash', async () => {
@@ -46,7 +46,7 @@ describe('bookstage --dry-run', function () {
     const env = envelopeOf<{ dry_run: boolean; outcome: string; plan_hash: string; blockers: unknown[] }>(dry.stdout);
     expect(env.data).to.include({ dry_run: true, outcome: 'staged' });
     expect(env.data).to.not.have.property('staged_operation_id');
-    expect(await stored(books.orgId)).to.deep.equal([0, 0, 0, 0]);
+    expect(await stored(books.orgId)).to.deep.equal([0, 0, 0, 0, 0]);
     const real = await runCli(args, conn);
     expect(real.code, real.stderr).to.equal(0);
     expect(envelopeOf<{ plan_hash: string }>(real.stdout).data.plan_hash).to.equal(env.data.plan_hash);

@@ -6,7 +6,7 @@
 // answer a dropped Redis link lost; the retry converges) may ever come back. No call may hang:
 // each has a client-side limit far above the API's own deadlines.
 import { collections } from '../../shared/storage/collections.js';
-import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeStoredOperations } from '../../shared/storage/staged-operations.js';
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
@@ -109,7 +109,7 @@ export async function expectConverged(db: Db, bb: BurstBooks, outcome: BurstOutc
   const ids = [...outcome.operationByKey.values()];
   expect(outcome.operationByKey.size, 'keys staged').to.equal(bb.entries.length);
   expect(new Set(ids).size, 'distinct operations').to.equal(bb.entries.length);
-  const ops = (await collections(db).stagedOperations.find({ org_id: bb.books.orgId }).toArray()).map(decodeOperation);
+  const ops = await decodeStoredOperations(db, await collections(db).stagedOperations.find({ org_id: bb.books.orgId }).toArray());
   expect(ops.map((o) => String(o._id)).sort(), 'operations in the store').to.deep.equal([...ids].sort());
   const perEntry = new Map<string, number>();
   for (const o of ops) {

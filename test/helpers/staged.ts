@@ -4,7 +4,8 @@ import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { decodeOperation, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeOperation, type StoredOperationBody, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeStoredOperations } from '../../shared/storage/staged-operations.js';
 import { stack } from './stack.js';
 
 export const STAGED = '/api/v1/cli/staged-operations';
@@ -52,7 +53,8 @@ export async function docs(collection: string, filter: Record<string, unknown>):
 
 /** Staged operations as stored, decoded (their plan, preconditions, context, journal and result are stored as JSON text: shared/storage/staged-operation-codec.ts). */
 export async function storedOperations(filter: Record<string, unknown>): Promise<StagedOperationDoc[]> {
-  return (await collections((await stack()).db).stagedOperations.find(filter as never).sort({ _id: 1 }).toArray()).map(decodeOperation);
+  const { db } = await stack();
+  return decodeStoredOperations(db, await collections(db).stagedOperations.find(filter as never).sort({ _id: 1 }).toArray());
 }
 
 export async function storedOperation(id: string): Promise<StagedOperationDoc | null> {
@@ -63,6 +65,13 @@ export async function storedOperation(id: string): Promise<StagedOperationDoc | 
 export async function countStagedWithPlan(plan: Record<string, unknown>, filter: Record<string, unknown> = {}): Promise<number> {
   const holds = (op: StagedOperationDoc): boolean => Object.entries(plan).every(([k, v]) => (op.plan as Record<string, unknown> | null)?.[k] === v);
   // Only the plan is read and decoded: the store holds other tests' operations too, some with plans, preconditions and context of many MB.
-  const stored = await collections((await stack()).db).stagedOperations.find(filter as never, { projection: { plan_json: 1, plan: 1 } }).toArray();
-  return stored.map((d) => decodeOperation(d as StoredStagedOperation)).filter(holds).length;
+  const c = collections((await stack()).db);
+  const stored = await c.stagedOperations.find(filter as never, { projection: { plan_json: 1, plan: 1, body_id: 1, org_id: 1 } }).toArray();
+  const bodyIds = stored.flatMap((d) => (d.body_id === undefined ? [] : [d.body_id]));
+  const bodies = new Map<string, StoredOperationBody>();
+  for (let i = 0; i < bodyIds.length; i += 500) {
+    // Only the plan: decodeOperation reads the other two fields as given.
+    for (const b of await c.stagedOperationBodies.find({ _id: { $in: bodyIds.slice(i, i + 500) } }, { projection: { plan_json: 1, org_id: 1 } }).toArray()) bodies.set(b._id, { ...b, preconditions_json: 'null' });
+  }
+  return stored.map((d) => decodeOperation(d as StoredStagedOperation, d.body_id === undefined ? undefined : bodies.get(d.body_id) ?? null)).filter(holds).length;
 }

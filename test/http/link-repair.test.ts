@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { utcDate } from '../../shared/domain/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
-import { collections } from '../../shared/storage/collections.js';
-import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
+import { storedOperation } from '../helpers/staged.js';
 import { IN_CHUNK_SIZE } from '../../shared/storage/where-in.js';
 import { EQUALITY_QUERY_MAX } from '../../shared/storage/where-in.js';
 import type { LinkRepairData } from '../helpers/answers.js';
@@ -29,7 +28,7 @@ async function stagedCount(orgId: string): Promise<{ operations: number; locks: 
 
 async function dropOrg(orgId: string): Promise<void> {
   const db = (await stack()).db;
-  for (const name of ['ledger_entries', 'bank_accounts', 'bank_transactions', 'bank_links', 'staged_operations', 'scope_locks', 'audit_events', 'api_tokens']) {
+  for (const name of ['ledger_entries', 'bank_accounts', 'bank_transactions', 'bank_links', 'staged_operations', 'staged_operation_bodies', 'scope_locks', 'audit_events', 'api_tokens']) {
     await db.collection(name).deleteMany({ org_id: orgId });
   }
   await db.collection('orgs').deleteOne({ _id: orgId } as never);
@@ -110,7 +109,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     });
     expect(data.plan_hash).to.equal(planHash(data.plan));
 
-    const stored = decodeOperation((await collections((await stack()).db).stagedOperations.findOne({ _id: data.staged_operation_id }))!);
+    const stored = (await storedOperation(data.staged_operation_id))!;
     expect(stored).to.include({ status: 'staged', kind: 'ledger_link_repair', org_id: b.books.orgId, created_by: 'alice', plan_hash: data.plan_hash });
     expect(stored.scope_key).to.equal(`repair:${b.account}:${b.books.cp('a')}`);
     expect(stored.plan).to.deep.equal(data.plan);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { decodeOperation, encodeOperation, encodeSet, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeOperation, encodeOperation, encodeSet, encodeStaging, MissingOperationBodyError, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
 
 const op: StagedOperationDoc = {
   _id: 'stg_1', org_id: 'org_1', kind: 'statement_import', status: 'applied', created_by: 'alice', created_at: '2026-03-01T00:00:00.000Z',
@@ -38,6 +38,27 @@ describe('staged operation storage codec', () => {
   it('a transition sets the journal or the result as text', () => {
     expect(encodeSet({ result: op.result! })).to.deep.equal({ result_json: JSON.stringify(op.result) });
     expect(encodeSet({})).to.deep.equal({});
+  });
+
+  it('a new operation keeps its plan, preconditions and context in a body document of their own, which the operation names', () => {
+    const { op: stored, body } = encodeStaging(op, 'stg_1:b1');
+    expect(stored).to.not.have.any.keys('plan', 'preconditions', 'context', 'plan_json', 'preconditions_json', 'context_json');
+    expect(stored).to.include({ _id: 'stg_1', body_id: 'stg_1:b1', apply_json: JSON.stringify(op.apply), result_json: JSON.stringify(op.result) });
+    expect(body).to.deep.equal({
+      _id: 'stg_1:b1', org_id: 'org_1', staged_operation_id: 'stg_1',
+      plan_json: '{"bank_account_id":"ba_1","new_transactions":[{"id":"bt_1","amount_minor":-1250,"remittance_info":"Größe \\"5\\"","value_date":null}],"skipped":[]}',
+      preconditions_json: '[{"collection":"bank_accounts","id":"ba_1","version":3}]', context_json: '{}',
+    });
+    const back = decodeOperation(stored, body);
+    expect(back).to.deep.equal(op);
+    expect(Object.keys(back)).to.deep.equal(Object.keys(decodeOperation(encodeOperation(op))));
+  });
+
+  it('refuses to read an operation without its own body rather than answer it without a plan', () => {
+    const { op: stored, body } = encodeStaging(op, 'stg_1:b1');
+    expect(() => decodeOperation(stored, null)).to.throw(MissingOperationBodyError);
+    expect(() => decodeOperation(stored, { ...body, _id: 'stg_1:other' })).to.throw(MissingOperationBodyError);
+    expect(() => decodeOperation(stored, { ...body, org_id: 'org_2' })).to.throw(MissingOperationBodyError);
   });
 
   it('still reads an operation stored before the codec, its fields as documents', () => {

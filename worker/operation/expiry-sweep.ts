@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { decideTransition, type StagedStatus } from '../../shared/domain/staged-transitions.js';
 import { collections } from '../../shared/storage/collections.js';
-import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeStoredOperations } from '../../shared/storage/staged-operations.js';
 import { expireOperation } from './claims.js';
 
 export async function expireDueOperations(db: Db, now: Date): Promise<number> {
@@ -14,7 +14,7 @@ export async function expireDueOperations(db: Db, now: Date): Promise<number> {
   let expired = 0;
   for (const status of ['staged', 'approved'] as StagedStatus[]) {
     // Equality on status is the filter FerretDB pushes down; the date is compared here.
-    const due = (await ops.find({ status, expires_at: { $lte: now.toISOString() } }).toArray()).map(decodeOperation);
+    const due = await decodeStoredOperations(db, await ops.find({ status, expires_at: { $lte: now.toISOString() } }).toArray());
     for (const op of due) {
       const decision = decideTransition({ ...op, staged_operation_id: op._id }, { action: 'expire', actor: 'system', require_distinct_approver: true, now: now.toISOString() });
       if (decision.outcome !== 'transition') continue;

@@ -18,10 +18,9 @@ import type { Logger } from '../../shared/logger.js';
 import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
 import { ensureStagedEvent, stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { decodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
 import { canRollForward, readApplyJournal, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
-import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { decodeStoredOperations, findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { readEach } from '../../shared/storage/where-in.js';
 import type { JobContext } from '../job-context.js';
 import { finishJournal } from './apply-journal-runner.js';
@@ -45,8 +44,9 @@ async function writeMissingStagedEvents(db: Db, now: Date): Promise<number> {
     collections(db).auditEvents.find({ _id: id }, { projection: { _id: 1 } }).toArray())).map((e) => e._id));
   let written = 0;
   for (const { _id } of staged.filter((op) => !recorded.has(stagedEventId(op._id)))) {
-    const op = await collections(db).stagedOperations.findOne({ _id });
-    if (op && (await ensureStagedEvent(db, decodeOperation(op)))) written += 1;
+    const stored = await collections(db).stagedOperations.findOne({ _id });
+    const op = stored && (await decodeStoredOperations(db, [stored]))[0]!;
+    if (op && (await ensureStagedEvent(db, op))) written += 1;
   }
   return written;
 }
@@ -70,7 +70,7 @@ async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {
 }
 
 async function resumeLapsedApplies(db: Db, log: Logger): Promise<number> {
-  const applying = (await collections(db).stagedOperations.find({ status: 'applying' }).toArray()).map(decodeOperation);
+  const applying = await decodeStoredOperations(db, await collections(db).stagedOperations.find({ status: 'applying' }).toArray());
   let resumed = 0;
   for (const op of applying) {
     // The lease lives in the journal's latest step (shared/storage/staged-operation-status.ts), not on the operation.
