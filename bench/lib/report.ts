@@ -97,6 +97,7 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     // Results saved before the field existed have none.
     if (s.insert_many_indexed_ms !== undefined) add('statement import: the same insertMany into bank_transactions', ms(s.insert_many_indexed_ms));
     add('statement import apply ÷ floor', num(s.apply_ratio, '×'), '< 2×', verdict(s.apply_ratio < 2));
+    if (s.apply_ratio_indexed !== undefined) add('statement import apply ÷ the same insertMany into bank_transactions', num(s.apply_ratio_indexed, '×'), '< 2×', verdict(s.apply_ratio_indexed < 2));
   }
   if (r.peak_rss_mb) add('peak RSS API / worker', `${num(r.peak_rss_mb.api, ' MB')} / ${num(r.peak_rss_mb.worker, ' MB')}`);
   const header: [string, string, string, string] = ['figure', 'value', 'target', ''];

@@ -23,7 +23,7 @@ const SHAPE = {
   cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
   statement_import: [
     'entries', 'new_transactions', 'account_transactions', 'file_bytes', 'stage_ms', 'stage_entries_s', 'parse_and_read_ms', 'parse_ms', 'read_ms',
-    'stage_ratio', 'approve_ms', 'apply_ms', 'apply_entries_s', 'insert_many_ms', 'insert_many_indexed_ms', 'apply_ratio',
+    'stage_ratio', 'approve_ms', 'apply_ms', 'apply_entries_s', 'insert_many_ms', 'insert_many_indexed_ms', 'apply_ratio', 'apply_ratio_indexed',
   ],
 };
 
