@@ -63,12 +63,10 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
       // the job's last writes (ctx.writes) go out in the same round trip.
-      (globalThis as any).__T?.('finishJob');
       const [first] = await Promise.all([
         saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
         ...writes.splice(0),
       ]);
-      (globalThis as any).__T?.('saved');
       crashIf('stage:crash-before-complete');
       // Another attempt's answer stored first: it stands, and the API reads it.
       return jobReturn(jobId, answer, first === true);

@@ -16,8 +16,10 @@
 // (`staged_operation_bodies`, written once, before the operation, which names
 // it by `body_id`): FerretDB rewrites a whole document on every update, and a
 // status transition of an operation that held a 10,000-entry import's plan
-// rewrote its 4 MB of text (0.3–0.45 s, twice per apply). Operations stored
-// with those fields inline (before the bodies) still read.
+// rewrote its 4 MB of text (0.3–0.45 s, twice per apply). A small operation
+// keeps them inline (BODY_INLINE_LIMIT): rewriting a few KB costs less than
+// the second insert a body is on every staging call. Operations stored
+// with those fields inline (small ones, and all before the bodies) read the same.
 import type { StagedOperationDoc } from './collections.js';
 
 /** The fields stored as JSON text, and the stored field of each. */
@@ -54,14 +56,20 @@ export class MissingOperationBodyError extends Error {
   }
 }
 
+/** Plan, preconditions and context of at most this many characters of JSON stay inline in the operation. */
+export const BODY_INLINE_LIMIT = 64 * 1024;
+
 /**
- * A new operation as two documents: its body (`bodyId`, to be inserted first)
- * and the operation, which names the body. A fresh `bodyId` per write: a
- * retried staging that lost to its own earlier attempt never pairs that
- * attempt's operation with another plan.
+ * A new operation as stored: inline when its plan, preconditions and context
+ * are small (body null), else two documents: its body (`bodyId`, to be
+ * inserted first) and the operation, which names the body. A fresh `bodyId`
+ * per write: a retried staging that lost to its own earlier attempt never
+ * pairs that attempt's operation with another plan.
  */
-export function encodeStaging(doc: StagedOperationDoc, bodyId: string): { op: StoredStagedOperation; body: StoredOperationBody } {
-  const { plan_json: plan, preconditions_json: preconditions, context_json: context, ...op } = encodeOperation(doc);
+export function encodeStaging(doc: StagedOperationDoc, bodyId: string, inlineLimit = BODY_INLINE_LIMIT): { op: StoredStagedOperation; body: StoredOperationBody | null } {
+  const stored = encodeOperation(doc);
+  const { plan_json: plan, preconditions_json: preconditions, context_json: context, ...op } = stored;
+  if ((plan?.length ?? 0) + (preconditions?.length ?? 0) + (context?.length ?? 0) <= inlineLimit) return { op: stored, body: null };
   return {
     op: { ...op, body_id: bodyId },
     body: { _id: bodyId, org_id: doc.org_id, staged_operation_id: doc._id, plan_json: plan!, preconditions_json: preconditions!, ...(context === undefined ? {} : { context_json: context }) },

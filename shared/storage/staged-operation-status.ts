@@ -52,7 +52,6 @@ export async function transitionStatus(
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   if (from === 'staged') await ensureStagedEvent(db, op);
-  (globalThis as any).__T?.('  ts:start');
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
     claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
@@ -62,7 +61,6 @@ export async function transitionStatus(
   }, eventView(afterTransition(op, item.to, item, set)));
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
-  (globalThis as any).__T?.('  ts:claimed');
   // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
   // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
   if (await writeTransition(db, orgId, id, from, item, set)) return { won: true, op: afterTransition(op, item.to, item, set) };

@@ -14,7 +14,7 @@ import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
   const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
   const { op, body } = encodeStaging(doc, `${doc._id}:${randomUUID()}`);
-  await bodies.insertOne(body);
+  if (body) await bodies.insertOne(body);
   try {
     await ops.insertOne(op);
     return doc;
@@ -23,7 +23,7 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
     const existing = await findOwnedById(db, ops, doc.org_id, doc._id);
     if (!existing) throw err;
     // The earlier attempt's operation stands, with its own body: this one is never read.
-    await bodies.deleteOne({ _id: body._id });
+    if (body) await bodies.deleteOne({ _id: body._id });
     return (await decodeStoredOperations(db, [existing]))[0]!;
   }
 }

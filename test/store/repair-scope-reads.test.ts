@@ -10,7 +10,8 @@ import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { decodeStoredOperations, findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../shared/storage/staged-operation-codec.js';
 import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { Books } from '../helpers/books.js';
@@ -260,6 +261,38 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       const viaFerret = await s.db.collection('staged_operations').findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
       expect(JSON.stringify(viaSql)).to.equal(JSON.stringify([viaFerret]));
     }
+  });
+
+  it('a large operation is stored as two documents, its body first: read in SQL and through FerretDB it is the operation given, a small one beside it stays one document; a page of both decodes in order', async function () {
+    const s = await stack();
+    if (!embedded) this.skip();
+    const orgId = `org_body_${Date.now().toString(36)}`;
+    const base = {
+      org_id: orgId, kind: 'statement_import', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req', idempotency_key: null, input: {}, plan_hash: 'h', warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
+      preconditions: [{ collection: 'bank_accounts', id: 'ba_1', version: 2 }], context: { account: { id: 'ba_1' } },
+    };
+    const transactions = Array.from({ length: 1_000 }, (_, i) => ({ id: `bt_${orgId}_${i}`, amount_minor: i - 200, remittance_info: `Rechnung ${i} — Größe`, value_date: null }));
+    const big = { ...base, _id: `stg_${orgId}_big`, scope_key: 'statement_import:ba_1', plan: { bank_account_id: 'ba_1', new_transactions: transactions, skipped: [] } };
+    const small = { ...base, _id: `stg_${orgId}_small`, scope_key: 'statement_import:ba_2', plan: { bank_account_id: 'ba_2', new_transactions: transactions.slice(0, 2), skipped: [] } };
+    expect(JSON.stringify(big.plan).length).to.be.greaterThan(BODY_INLINE_LIMIT);
+    await insertStagedOperation(s.db, big as never);
+    await insertStagedOperation(s.db, small as never);
+    const raw = await s.db.collection('staged_operations').find({ org_id: orgId } as never).sort({ _id: 1 }).toArray();
+    expect(raw.map((r) => [r._id, typeof r.body_id, typeof r.plan_json])).to.deep.equal([[big._id, 'string', 'undefined'], [small._id, 'undefined', 'string']]);
+    const body = await s.db.collection('staged_operation_bodies').findOne({ _id: raw[0]!.body_id as never });
+    expect(body).to.include({ org_id: orgId, staged_operation_id: big._id, plan_json: JSON.stringify(big.plan) });
+    for (const op of [big, small]) {
+      const viaSql = await findStagedOperation(s.db, orgId, op._id, embedded);
+      expect(JSON.stringify(viaSql), `${op._id} in SQL`).to.equal(JSON.stringify(await findStagedOperation(s.db, orgId, op._id)));
+      expect(viaSql, op._id).to.deep.equal(op);
+    }
+    const page = await decodeStoredOperations(s.db, [raw[1]!, raw[0]!] as never, embedded);
+    expect(page.map((o) => [o._id, (o.plan as { new_transactions: unknown[] }).new_transactions.length])).to.deep.equal([[small._id, 2], [big._id, 1_000]]);
+    // A body that is gone is an error, never an operation without its plan.
+    await s.db.collection('staged_operation_bodies').deleteOne({ _id: raw[0]!.body_id as never });
+    const missing = await findStagedOperation(s.db, orgId, big._id, embedded).then(() => null, (e: unknown) => e);
+    expect(missing).to.be.instanceOf(MissingOperationBodyError);
   });
 
   it('a stored answer read in SQL, its plan joined back from the operation read in SQL, is the one FerretDB gives', async function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { decodeOperation, encodeOperation, encodeSet, encodeStaging, MissingOperationBodyError, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+import { BODY_INLINE_LIMIT, decodeOperation, encodeOperation, encodeSet, encodeStaging, MissingOperationBodyError, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
 
 const op: StagedOperationDoc = {
   _id: 'stg_1', org_id: 'org_1', kind: 'statement_import', status: 'applied', created_by: 'alice', created_at: '2026-03-01T00:00:00.000Z',
@@ -41,7 +41,7 @@ describe('staged operation storage codec', () => {
   });
 
   it('a new operation keeps its plan, preconditions and context in a body document of their own, which the operation names', () => {
-    const { op: stored, body } = encodeStaging(op, 'stg_1:b1');
+    const { op: stored, body } = encodeStaging(op, 'stg_1:b1', 0);
     expect(stored).to.not.have.any.keys('plan', 'preconditions', 'context', 'plan_json', 'preconditions_json', 'context_json');
     expect(stored).to.include({ _id: 'stg_1', body_id: 'stg_1:b1', apply_json: JSON.stringify(op.apply), result_json: JSON.stringify(op.result) });
     expect(body).to.deep.equal({
@@ -54,11 +54,20 @@ describe('staged operation storage codec', () => {
     expect(Object.keys(back)).to.deep.equal(Object.keys(decodeOperation(encodeOperation(op))));
   });
 
+  it('a small operation keeps them inline, as one document: a body only past BODY_INLINE_LIMIT characters of JSON', () => {
+    expect(encodeStaging(op, 'stg_1:b1')).to.deep.equal({ op: encodeOperation(op), body: null });
+    const size = JSON.stringify(op.plan).length + JSON.stringify(op.preconditions).length + JSON.stringify(op.context).length;
+    expect(encodeStaging(op, 'stg_1:b1', size).body).to.equal(null);
+    expect(encodeStaging(op, 'stg_1:b1', size - 1).body).to.include({ _id: 'stg_1:b1' });
+    const big = { ...op, plan: { ...(op.plan as Record<string, unknown>), memo: 'x'.repeat(BODY_INLINE_LIMIT) } };
+    expect(encodeStaging(big, 'stg_1:b1').op).to.include({ body_id: 'stg_1:b1' });
+  });
+
   it('refuses to read an operation without its own body rather than answer it without a plan', () => {
-    const { op: stored, body } = encodeStaging(op, 'stg_1:b1');
+    const { op: stored, body } = encodeStaging(op, 'stg_1:b1', 0);
     expect(() => decodeOperation(stored, null)).to.throw(MissingOperationBodyError);
-    expect(() => decodeOperation(stored, { ...body, _id: 'stg_1:other' })).to.throw(MissingOperationBodyError);
-    expect(() => decodeOperation(stored, { ...body, org_id: 'org_2' })).to.throw(MissingOperationBodyError);
+    expect(() => decodeOperation(stored, { ...body!, _id: 'stg_1:other' })).to.throw(MissingOperationBodyError);
+    expect(() => decodeOperation(stored, { ...body!, org_id: 'org_2' })).to.throw(MissingOperationBodyError);
   });
 
   it('still reads an operation stored before the codec, its fields as documents', () => {

@@ -30,9 +30,7 @@ import { warning } from '../../shared/warnings.js';
 export const applyStagedOperation = lifecycleJob({
   action: 'apply',
   commit: async (ctx, op): Promise<Committed> => {
-    (globalThis as any).__T('commit');
     const started = await startApply(ctx, op);
-    (globalThis as any).__T('startApply');
     crashIf('apply:crash-after-journal');
     if (!started.won) return started;
     // The operation as the applying transition wrote it, when this job wrote it: the journal runs without reading it back.
@@ -57,9 +55,7 @@ export const applyStagedOperation = lifecycleJob({
 async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
-  (globalThis as any).__T('preconditionBooks');
   const changed = [...changedPreconditions(op.preconditions, versions), ...await importClashes(ctx, op)];
-  (globalThis as any).__T('importClashes');
   if (changed.length > 0) {
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
     return endWithoutWriting(ctx, op, { status: 'stale', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
@@ -81,7 +77,6 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  (globalThis as any).__T('journal');
   const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'), op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.length }, 'apply journal written');
   return moved;
@@ -110,9 +105,7 @@ async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result
 
 /** An operation whose apply ended: 200 when applied, else the error it recorded (stale_plan, apply_failed). */
 async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise<StageAnswer> {
-  (globalThis as any).__T?.('beforeRecorded');
   await settleOperation(ctx.db, op);
-  (globalThis as any).__T?.('settled');
   if (op.status === 'applied') return operationOutcome(ctx, op);
   if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) return refusedAnswer(ctx, op.result.error);
   return refusedAnswer(ctx, { code: 'invalid_transition', details: { staged_operation_id: op._id, status: op.status, action: 'apply' } });

@@ -49,7 +49,6 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
     if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS, op)) {
       try {
         // The operation as the run's end left it: final, so answered without reading it once more.
-        (globalThis as any).__T?.('lease');
         const ended = await runHeld(ctx, op);
         if (ended && ended.status !== 'applying') return ended;
       } catch (err) {
@@ -80,9 +79,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
       while (done < journal.writes.length) {
         const from = done;
         const end = journalStepEnd(journal.writes, from, INSERT_BATCH_LIMITS, atFaultPoint);
-        (globalThis as any).__T?.('step'+from+'-'+end);
         const made = await makeStep(ctx, journal.writes.slice(from, end), operationHolder(op._id));
-        (globalThis as any).__T?.('made');
         crashIf(`apply:crash-after-write:${made.conflict ? from + made.made + 1 : end}`);
         if (made.conflict) {
           // Everything before the conflicting write is made, nothing after it: `done` says so in the same step that turns the journal around.
@@ -145,15 +142,12 @@ function atFaultPoint(n: number): boolean {
 }
 
 async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<StagedOperationDoc | null> {
-  (globalThis as any).__T?.('beforeFinish');
   const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, undefined, op);
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
   const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
-  (globalThis as any).__T?.('finishTransition');
   if (after) await settleOperation(ctx.db, after);
-  (globalThis as any).__T?.('finishSettle');
   if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
   return after;

@@ -36,8 +36,6 @@ export interface LifecycleJob {
 export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<StageAnswer> {
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
-    (globalThis as any).__T = (l: string) => process.stderr.write(`TIMING ${l} ${(performance.now() - (globalThis as any).__t0).toFixed(1)}\n`);
-    (globalThis as any).__t0 = performance.now();
     const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id)]);
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
