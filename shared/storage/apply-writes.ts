@@ -89,13 +89,13 @@ export const ORDERED_INSERT_LIMIT = 100;
 /**
  * Make a run of journal inserts into one collection (journalStepEnd), in
  * order, as ordered insertMany calls of at most ORDERED_INSERT_LIMIT, each
- * sent once the one before went in whole: a document refused as a duplicate `_id` is read with
- * the rest of the run: every one from there on that is already there and
- * holds its write is this journal's own (an attempt that died in the middle
- * of this batch) and counts as made, and the insert goes on after them; the
- * first one there that does not hold (another writer's, or another org's) is
- * the conflict. Nothing after a conflict is made, so `made` is exactly what
- * an undo has to take back.
+ * sent once the one before went in whole. A document refused as a duplicate
+ * `_id` is read with the rest of its call's: every one from there on that is
+ * already there and holds its write is this journal's own (an attempt that
+ * died in the middle of this step) and counts as made, and the insert goes
+ * on after them; the first one there that does not hold (another writer's,
+ * or another org's) is the conflict. Nothing after a conflict is made, so
+ * `made` is exactly what an undo has to take back.
  */
 export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
