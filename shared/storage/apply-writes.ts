@@ -105,9 +105,6 @@ export async function makeInserts(db: Db, orgId: string, writes: readonly Insert
   return { made: writes.length, conflict: false };
 }
 
-/** The stored document of an insert: its fields, its id, its organisation (the driver moves `_id` first). */
-const document = (orgId: string) => (w: InsertWrite): Doc => ({ ...w.doc, _id: w.id, org_id: orgId });
-
 /** makeInserts through the driver, for at most ORDERED_INSERT_LIMIT writes. */
 async function makeOrderedInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   const c = db.collection<Doc>(writes[0]!.collection);
@@ -129,7 +126,7 @@ async function makeOrderedInserts(db: Db, orgId: string, writes: readonly Insert
 /** Insert `writes` with one ordered insertMany: null when all went in, else the index of the one refused as a duplicate `_id` (all before it went in, none after). */
 async function insertInOrder(c: Collection<Doc>, orgId: string, writes: readonly InsertWrite[]): Promise<number | null> {
   try {
-    await c.insertMany(writes.map(document(orgId)), { ordered: true });
+    await c.insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId })), { ordered: true });
     return null;
   } catch (err) {
     const refused = refusedDuplicate(err);

@@ -23,9 +23,12 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 /** The `_id` of `operationId`'s lock on `key` (`ORG:KEY`). */
 export const lockId = (key: string, operationId: string): string => `${key}#${operationId}`;
 
+/** The lock key of the claim's scope itself. */
+const scopeLockKey = (orgId: string, claim: PlanLockClaim): string => `${orgId}:${claim.scope_key}`;
+
 export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
   return [
-    `${orgId}:${claim.scope_key}`,
+    scopeLockKey(orgId, claim),
     ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
     ...claim.transaction_ids.map((id) => `${orgId}:bt:${id}`),
   ];
@@ -128,7 +131,7 @@ export async function claimLocks(
     _id: lockId(key, operationId), key, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
   }));
   try {
-    const scope = docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === `${orgId}:${claim.scope_key}`) : undefined;
+    const scope = docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
     if (scope) await c.scopeLocks.insertOne(scope);
     await c.scopeLocks.insertMany(scope ? docs.filter((d) => d !== scope) : docs, { ordered: true });
     return { acquired: true };

@@ -35,7 +35,12 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
 export async function decodeStoredOperations(db: Db, stored: readonly StoredStagedOperation[], embedded: PostgresPages | null = null): Promise<StagedOperationDoc[]> {
   // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
   const idsByOrg = new Map<string, string[]>();
-  for (const s of stored) if (s.body_id !== undefined) idsByOrg.set(s.org_id, [...(idsByOrg.get(s.org_id) ?? []), s.body_id]);
+  for (const s of stored) {
+    if (s.body_id === undefined) continue;
+    const ids = idsByOrg.get(s.org_id) ?? [];
+    ids.push(s.body_id);
+    idsByOrg.set(s.org_id, ids);
+  }
   const bodies = new Map<string, StoredOperationBody>();
   for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
   return stored.map((s) => decodeOperation(s, s.body_id === undefined ? undefined : bodies.get(s.body_id) ?? null));

@@ -79,7 +79,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
       while (done < journal.writes.length) {
         const from = done;
         const end = journalStepEnd(journal.writes, from, INSERT_BATCH_LIMITS, atFaultPoint);
-        const made = await makeStep(ctx, journal.writes.slice(from, end), operationHolder(op._id));
+        const made = await makeStep(db, orgId, journal.writes.slice(from, end), operationHolder(op._id));
         crashIf(`apply:crash-after-write:${made.conflict ? from + made.made + 1 : end}`);
         if (made.conflict) {
           // Everything before the conflicting write is made, nothing after it: `done` says so in the same step that turns the journal around.
@@ -123,9 +123,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
  * Make one journal step (journalStepEnd): a run of inserts as ordered
  * insertMany calls, or one update or delete under its version claim.
  */
-async function makeStep(ctx: JobContext, step: JournalWrite[], holder: string): Promise<InsertsOutcome> {
-  const { db } = ctx;
-  const orgId = ctx.data.org_id;
+async function makeStep(db: JobContext['db'], orgId: string, step: JournalWrite[], holder: string): Promise<InsertsOutcome> {
   const first = step[0]!;
   if (first.action === 'insert') return makeInserts(db, orgId, step as Array<typeof first>);
   return (await makeWrite(db, orgId, first, holder)) === 'done' ? { made: 1, conflict: false } : { made: 0, conflict: true };
