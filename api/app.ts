@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(booksReadRoutes(deps.db, deps.reads, deps.pages ?? null));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));
-  app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
+  app.use(eventRoutes(deps.db, deps.reads?.cursorSecret, deps.pages ?? null));
   app.use(webhookEndpointRoutes(deps.db, deps.webhooks));
   app.use(reviewPage());
   app.use(routeNotFound);

@@ -3,7 +3,8 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { eventView, withNewEvent, type EventOperationView } from './events.js';
+import { eventView, withNewEvent, type EventOperationView, type EventSource } from './events.js';
+import type { PostgresPages } from './postgres-pages.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -11,11 +12,13 @@ import { eventView, withNewEvent, type EventOperationView } from './events.js';
  * duplicate key means "recorded already" (one statement on FerretDB, where an
  * upsert is a read and then an insert).
  */
-export async function recordTransition(db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView): Promise<void> {
+export async function recordTransition(
+  db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView, source: EventSource = {},
+): Promise<void> {
   const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
   try {
     // The feed's event rides on the same insert (docs/reference/webhooks.md).
-    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }));
+    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }), source);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
@@ -29,11 +32,12 @@ export const stagedEventId = (stagedOperationId: string): string => derivedId('a
  * is derived from the operation, so whoever writes it first (the staging
  * job, its retry, the first transition out of `staged`, the recovery sweep)
  * writes the only one (docs/reference/webhooks.md "Written with the transition").
+ * `source.reserved`: a sequence the staging job reserved while it took its locks.
  */
-export function recordStaged(db: Db, op: StagedOperationDoc): Promise<void> {
+export function recordStaged(db: Db, op: StagedOperationDoc, source: EventSource = {}): Promise<void> {
   return recordTransition(db, {
     org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged',
-  }, eventView(op));
+  }, eventView(op), source);
 }
 
 /**
@@ -41,10 +45,10 @@ export function recordStaged(db: Db, op: StagedOperationDoc): Promise<void> {
  * staging job died between inserting the operation and recording it. One
  * `_id` read when it is there (always, but after such a crash).
  */
-export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise<boolean> {
+export async function ensureStagedEvent(db: Db, op: StagedOperationDoc, embedded: PostgresPages | null = null): Promise<boolean> {
   if (op.status !== 'staged') return false;
   if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } })) return false;
-  await recordStaged(db, op);
+  await recordStaged(db, op, { embedded });
   return true;
 }
 
@@ -60,7 +64,9 @@ export const transitionClaimId = (stagedOperationId: string, from: string): stri
  * `_id` is). Returns the event that holds the transition: ours, or the
  * winner's.
  */
-export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' | 'event'> & { from: string }, view: EventOperationView): Promise<AuditEventDoc> {
+export async function claimTransition(
+  db: Db, event: Omit<AuditEventDoc, '_id' | 'event'> & { from: string }, view: EventOperationView, source: EventSource = {},
+): Promise<AuditEventDoc> {
   const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
   try {
@@ -69,7 +75,7 @@ export async function claimTransition(db: Db, event: Omit<AuditEventDoc, '_id' |
       const claim: AuditEventDoc = { _id, ...event, ...fields };
       await events.insertOne(claim);
       return claim;
-    });
+    }, source);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }

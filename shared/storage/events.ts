@@ -26,6 +26,7 @@ import { collections, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
+import type { PostgresPages } from './postgres-pages.js';
 
 /** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large). */
 export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions' | 'context'>;
@@ -87,38 +88,64 @@ export function afterTransition(doc: StagedOperationDoc, to: StagedStatus, item:
   return { ...doc, ...set, status: to, history: [...doc.history, item] };
 }
 
-async function reserveSequence(db: Db, orgId: string): Promise<number> {
+/**
+ * A reserved sequence number: `reservedAt` is when reserving began (the
+ * writer's clock for WRITE_WITHIN_MS and the event's `created_at`);
+ * `retired` settles once the reservation KEEP_RESERVATIONS below it is
+ * deleted, which the writer awaits beside its insert, not before it.
+ */
+export interface Reservation { sequence: number; reservedAt: number; retired: Promise<void> }
+
+/**
+ * Reserve the organisation's next sequence number. A writer may start this
+ * before its claim is ready (a staging reserves while it takes its scope
+ * locks: docs/design/performance.md "Round trip"); a number never used is a gap.
+ */
+export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<Reservation> {
   const seqs = collections(db).eventSequences;
+  const reservedAt = Date.now();
   for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt += 1) {
-    const next = (await latestSequence(db, orgId)) + 1;
+    const next = (await latestSequence(db, orgId, embedded)) + 1;
     try {
       await seqs.insertOne({ _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() });
     } catch (err) {
       if (isUniqueViolation(err)) continue;
       throw err;
     }
-    if (next > KEEP_RESERVATIONS) await seqs.deleteOne({ _id: `${orgId}:${next - KEEP_RESERVATIONS}` });
-    return next;
+    const retired = next > KEEP_RESERVATIONS ? seqs.deleteOne({ _id: `${orgId}:${next - KEEP_RESERVATIONS}` }).then(() => undefined) : Promise.resolve();
+    // Awaited by the writer; never an unhandled rejection meanwhile (a writer that gives up the number does not wait).
+    retired.catch(() => undefined);
+    return { sequence: next, reservedAt, retired };
   }
   throw new Error(`event sequence of ${orgId}: too much contention`);
 }
 
 /**
- * Insert a claim document carrying a new event: reserve a sequence, then
- * insert at once, or (too slow since reserving) reserve again. `insert`
- * gets the event to store with the claim.
+ * Where a writer's sequence comes from: `reserved`, a reservation the writer
+ * started early (used when still fresh); `embedded`, FerretDB's PostgreSQL,
+ * where a new reservation reads the highest number (null: through the store).
+ */
+export interface EventSource { reserved?: Promise<Reservation> | undefined; embedded?: PostgresPages | null | undefined }
+
+/**
+ * Insert a claim document carrying a new event: reserve a sequence (or take
+ * the one reserved already), then insert at once, or (too slow since
+ * reserving) reserve again. `insert` gets the event to store with the claim.
  */
 export async function withNewEvent<T>(
   db: Db, orgId: string, claimId: string, to: StagedStatus, view: EventOperationView, insert: (fields: EventFields) => Promise<T>,
+  source: EventSource = {},
 ): Promise<T> {
+  let early = source.reserved;
   for (;;) {
-    const reservedAt = Date.now();
-    const sequence = await reserveSequence(db, orgId);
+    const { sequence, reservedAt, retired } = await (early ?? reserveEvent(db, orgId, source.embedded ?? null));
+    early = undefined;
     if (Date.now() - reservedAt > WRITE_WITHIN_MS) continue;
     const event: StoredEvent = {
       id: derivedId('evt', claimId), type: eventTypeFor(to), created_at: new Date(reservedAt).toISOString(), sequence, data: { staged_operation: view },
     };
-    return insert({ event: storedEvent(event), feed_block: feedBlock(orgId, sequence) });
+    const [result] = await Promise.all([insert({ event: storedEvent(event), feed_block: feedBlock(orgId, sequence) }), retired]);
+    return result;
   }
 }
 
@@ -148,7 +175,9 @@ export interface EventPage {
  * given up by now (withNewEvent), and so is every number reserved before it.
  * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS).
  */
-async function finalThrough(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number }> {
+async function finalThrough(db: Db, orgId: string, cutoff: string, embedded: PostgresPages | null): Promise<{ final: number; highest: number }> {
+  const marks = embedded ? await embedded.sequenceMarks(db, orgId, cutoff) : null;
+  if (marks) return marks;
   const reservations = await collections(db).eventSequences.find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } }).toArray();
   let final = 0;
   let highest = 0;
@@ -164,9 +193,9 @@ async function finalThrough(db: Db, orgId: string, cutoff: string): Promise<{ fi
  * by block (`feed_block`, one equality each). Stops at the first event not
  * yet settled, so nothing before it can be skipped.
  */
-export async function listEvents(db: Db, q: EventPageQuery): Promise<EventPage> {
+export async function listEvents(db: Db, q: EventPageQuery, embedded: PostgresPages | null = null): Promise<EventPage> {
   const cutoff = new Date(q.now.getTime() - EVENT_SETTLE_MS).toISOString();
-  const { final, highest } = await finalThrough(db, q.org_id, cutoff);
+  const { final, highest } = await finalThrough(db, q.org_id, cutoff, embedded);
   const out: StoredEvent[] = [];
   let through = q.after;
   const first = Math.floor((q.after + 1) / FEED_BLOCK);
@@ -187,13 +216,13 @@ export async function listEvents(db: Db, q: EventPageQuery): Promise<EventPage> 
 }
 
 /** The highest sequence of the organisation below which every event is stored and settled (0: none), with the cut-off `now` gives. */
-export async function latestSettledSequence(db: Db, orgId: string, now: Date): Promise<number> {
-  return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString())).final;
+export async function latestSettledSequence(db: Db, orgId: string, now: Date, embedded: PostgresPages | null = null): Promise<number> {
+  return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString(), embedded)).final;
 }
 
 /** The highest sequence reserved in the organisation (0: none): a new webhook endpoint starts after it. */
-export async function latestSequence(db: Db, orgId: string): Promise<number> {
-  return (await finalThrough(db, orgId, '')).highest;
+export async function latestSequence(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<number> {
+  return (await finalThrough(db, orgId, '', embedded)).highest;
 }
 
 /** Marks, in event_sequences (an `_id` no organisation's reservation can have), that every stored event has its feed block. */

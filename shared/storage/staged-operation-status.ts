@@ -10,13 +10,14 @@ import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.
 import { claimTransition, ensureStagedEvent } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
 import { collections } from './collections.js';
-import { afterTransition, eventView } from './events.js';
+import { afterTransition, eventView, reserveEvent, type Reservation } from './events.js';
 import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
+import type { PostgresPages } from './postgres-pages.js';
 
 /**
  * `op` (won only): the operation as this call's write left it, when this call
@@ -28,37 +29,47 @@ export type TransitionOutcome = { won: true; op?: StagedOperationDoc } | { won: 
 export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; claim_id: string };
 
 /**
+ * `afterClaim` runs between claim and write (a test fault). `loaded`: the
+ * operation as the caller read it in status `from`, used instead of reading
+ * it again (see transitionStatus). `embedded`: FerretDB's PostgreSQL, where
+ * the event's sequence is read (shared/storage/events.ts).
+ */
+export interface TransitionOptions { afterClaim?: () => void; loaded?: StagedOperationDoc; embedded?: PostgresPages | null }
+
+/**
  * THE one place a status transition is claimed (every approve, reject,
  * expire, apply start and apply end goes through here): claim `from` →
  * `item.to` and, when this job holds the claim (now or from an earlier
  * attempt: the same server-made `claim_id`), write it onto the operation.
  * The claim carries everything the write sets (the result, the journal), so
  * a claim whose holder died before writing is rolled forward by anyone
- * (rollForward). `afterClaim` runs between claim and write (a test fault).
- * `loaded`: the operation as the caller read it in status `from`, used
- * instead of reading it again (see below).
+ * (rollForward). Options: TransitionOptions.
  */
 export async function transitionStatus(
   db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
-  afterClaim?: () => void, loaded?: StagedOperationDoc,
+  { afterClaim, loaded, embedded = null }: TransitionOptions = {},
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
   // A document read in status `from` is still the operation as it is when this claim wins: only a transition writes the
   // document (writeTransition), and a transition out of `from` is claimed first, so a won claim means none came between.
   // why: an apply's operation holds its whole plan and journal, which FerretDB converts on every read (docs/design/performance.md "Statement import").
+  // The event's sequence is reserved beside the reads below, not after them (docs/design/performance.md "Round trip").
+  let reserved: Promise<Reservation> | undefined = reserveEvent(db, orgId, embedded);
+  reserved.catch(() => undefined);
   const op = loaded?._id === id && loaded.org_id === orgId && loaded.status === from
     ? loaded
     : await findStagedOperation(db, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
-  if (from === 'staged') await ensureStagedEvent(db, op);
+  // That event took a number after ours: ours is left as a gap, so the feed never shows this transition before the staging.
+  if (from === 'staged' && await ensureStagedEvent(db, op, embedded)) reserved = undefined;
   const claim = await claimTransition(db, {
     org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
     claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
     // As text, as the operation stores them (staged-operation-codec.ts): the journal can be thousands of documents.
     ...(set.result ? { result_json: encodeClaimField(set.result) } : {}),
     ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
-  }, eventView(afterTransition(op, item.to, item, set)));
+  }, eventView(afterTransition(op, item.to, item, set)), { reserved, embedded });
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
   // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by

@@ -401,6 +401,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'links of the scope\'s transactions', q: { collection: 'bank_links', equalities: { org_id: scopeOrg }, any: { field: 'bank_transaction_id', values: lateKeys('bt') } } },
       { name: 'links to the scope\'s entries', q: { collection: 'bank_links', equalities: { org_id: scopeOrg }, any: { field: 'ledger_entry_id', values: lateKeys('le') } } },
       { name: 'entries elsewhere by _id', q: { collection: 'ledger_entries', equalities: {}, any: { field: '_id', values: [scopeEntry, `${tag}_late_ledger_entries_7`] } } },
+      { name: 'a reversal\'s transactions by _id', q: { collection: 'bank_transactions', equalities: {}, any: { field: '_id', values: [`${tag}_late_bank_transactions_3`, `${tag}_late_bank_transactions_9`] } } },
       { name: 'scope-lock keys', q: { collection: 'scope_locks', equalities: {}, any: { field: 'key', values: [...scopeLockKeys, ...lateKeys('bt').map((k) => `${scopeOrg}:bt:${k}`)] } } },
     ];
     const failures: string[] = [];

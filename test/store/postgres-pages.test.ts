@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Long, ObjectId, type Db } from 'mongodb';
 import { entriesPage, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
-import { findLinks } from '../../shared/storage/books-read.js';
+import { findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { latestNames } from '../../shared/domain/book-reads.js';
 import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
@@ -21,6 +21,7 @@ import { isFerretDb } from '../../shared/storage/where-in.js';
 import { accountTransactionsByReference, accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import { EVENT_SETTLE_MS, latestSequence, latestSettledSequence, reserveEvent } from '../../shared/storage/events.js';
 import { stack } from '../helpers/stack.js';
 
 type Read = (after: PagePosition | null, limit: number, embedded: PostgresPages | null) => Promise<Array<{ id: string }>>;
@@ -333,5 +334,51 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       { collection: 'bank_transactions', id: `bt_${uid}_r2`, expected_version: 0, actual_version: 3 },
       { collection: 'bank_transactions', id: `bt_${uid}_r3`, expected_version: 0, actual_version: 1 },
     ]);
+  });
+
+  it('the event sequence marks: one SQL aggregate gives the highest and the settled reservation the FerretDB read gives, the organisation\'s only, and a reservation follows it', async () => {
+    const org = `org_${uid}_seq`;
+    const reservation = (o: string, n: number, at: string) => ({ _id: `${o}:${n}`, org_id: o, sequence: n, at });
+    await db.collection('event_sequences').insertMany([
+      reservation(org, 7, '2026-01-01T00:00:01.000Z'), reservation(org, 9, '2026-01-01T00:00:03.000Z'), reservation(org, 8, '2026-01-01T00:00:02.000Z'),
+      // Another organisation's higher numbers count for it only.
+      reservation(`${org}x`, 50, '2026-01-01T00:00:00.000Z'), reservation(`org_${uid}_se`, 60, '2026-01-01T00:00:00.000Z'),
+    ] as never[]);
+    for (const cutoff of ['2026-01-01T00:00:02.000Z', '2026-01-01T00:00:00.500Z', '']) {
+      const served = pages.stats.served;
+      const viaPostgres = await latestSettledSequence(db, org, new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS), pages);
+      expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
+      expect(viaPostgres).to.equal(await latestSettledSequence(db, org, new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS), null));
+    }
+    expect(await latestSettledSequence(db, org, new Date(Date.parse('2026-01-01T00:00:02.000Z') + EVENT_SETTLE_MS), pages)).to.equal(8);
+    expect(await latestSequence(db, org, pages)).to.equal(9);
+    expect(await latestSequence(db, org, null)).to.equal(9);
+    expect(await latestSequence(db, `org_${uid}_none`, pages)).to.equal(0);
+    const next = await reserveEvent(db, org, pages);
+    await next.retired;
+    expect(next.sequence).to.equal(10);
+    expect(await latestSequence(db, org, pages)).to.equal(10);
+  });
+
+  it('a reversal\'s reads by id (the org, an entry, transactions): one SQL query each gives what FerretDB gives, the organisation\'s only, the rich types included', async () => {
+    const orgDoc = { _id: `org_${uid}_byid`, name: 'By id', base_currency: 'EUR', settlement_accounts: ['1200'], require_distinct_approver: true };
+    await db.collection('orgs').insertOne(orgDoc as never);
+    const served = pages.stats.served;
+    expect(await findOrg(db, orgDoc._id, pages)).to.deep.equal(await findOrg(db, orgDoc._id, null));
+    expect(await findOrg(db, orgDoc._id, pages)).to.include({ id: orgDoc._id, name: 'By id' });
+    expect(await findOrg(db, `org_${uid}_missing`, pages)).to.equal(null);
+    const entry = `le_${uid}_a1`;
+    expect(await findEntry(db, orgId, entry, pages)).to.deep.equal(await findEntry(db, orgId, entry, null));
+    expect((await findEntry(db, orgId, entry, pages))?.id).to.equal(entry);
+    // Another organisation's entry is not found, through either path.
+    expect(await findEntry(db, `org_${uid}_other`, entry, pages)).to.equal(null);
+    expect(await findEntry(db, `org_${uid}_other`, entry, null)).to.equal(null);
+    // The first three transactions carry a double, a date, an ObjectId and a Long (read by _id through FerretDB: exact either way).
+    const ids = [`bt_${uid}_a10`, `bt_${uid}_a11`, `bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_xa10`, `bt_${uid}_none`];
+    const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const viaSql = byId(await findTransactionsByIds(db, orgId, ids, pages));
+    expect(viaSql).to.deep.equal(byId(await findTransactionsByIds(db, orgId, ids, null)));
+    expect(viaSql.map((t) => t.id)).to.deep.equal([`bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_a10`, `bt_${uid}_a11`]);
+    expect(pages.stats.served - served, 'each read with the pool answered from PostgreSQL, a missing org too').to.equal(7);
   });
 });

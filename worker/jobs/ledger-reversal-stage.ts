@@ -18,10 +18,11 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const orgId = data.org_id;
   const entryId = data.input.entry_id;
+  const embedded = ctx.embedded ?? null;
   // The entry and its links at once (a missing entry has no links; `decide` refuses it).
-  const [entry, entryLinks] = await Promise.all([findEntry(db, orgId, entryId), findLinks(db, orgId, 'ledger_entry_id', [entryId])]);
+  const [entry, entryLinks] = await Promise.all([findEntry(db, orgId, entryId, embedded), findLinks(db, orgId, 'ledger_entry_id', [entryId], embedded)]);
   const links = entry ? entryLinks : [];
-  const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links));
+  const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links), embedded);
   return { entry, links, transactions, pending: [] };
 }
 

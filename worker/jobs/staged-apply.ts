@@ -77,7 +77,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, () => crashIf('apply:crash-after-claim'), op);
+  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op, embedded: ctx.embedded ?? null });
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.length }, 'apply journal written');
   return moved;
 }
@@ -95,7 +95,7 @@ async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<C
 }
 
 async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, undefined, op);
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, { loaded: op, embedded: ctx.embedded ?? null });
   if (moved.won) {
     await settleOperation(ctx.db, moved.op ?? await reloadOperation(ctx, op._id));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');

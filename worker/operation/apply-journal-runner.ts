@@ -140,7 +140,7 @@ function atFaultPoint(n: number): boolean {
 }
 
 async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<StagedOperationDoc | null> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, undefined, op);
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, { loaded: op, embedded: ctx.embedded ?? null });
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).

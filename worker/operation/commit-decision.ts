@@ -14,6 +14,7 @@ import { stagedSummary } from '../../shared/domain/staged-summary.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged } from '../../shared/storage/audit-events.js';
+import { reserveEvent, type Reservation } from '../../shared/storage/events.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { claimLocks, liveHolders, liveHoldersAmong, lockKeys } from '../../shared/storage/plan-locks.js';
@@ -113,15 +114,23 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
 async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
   const { db, data, now } = ctx;
   const operationId = operationIdFor(ctx);
+  // The staging event's sequence is reserved while the locks are taken, not
+  // after the operation is written: store round trips off the answer's path
+  // (docs/design/performance.md "Round trip"). A claim that fails leaves the
+  // number unused, a gap the feed allows (docs/reference/webhooks.md).
+  const reserved = reserveEvent(db, data.org_id, ctx.embedded ?? null);
+  reserved.catch(() => undefined);
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
     if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
+      // Reserved before the operation can be seen: a transition out of `staged` reserves after it, so its event follows this one.
+      await reserved;
       const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext));
       crashIf('stage:crash-after-write');
-      return writtenAnswer(ctx, doc, resultFields);
+      return writtenAnswer(ctx, doc, resultFields, reserved);
     }
     // The locks the failed claim read: each key is read once per attempt.
     const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId, ctx.embedded ?? null);
@@ -142,8 +151,8 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
  * job retried after a crash between writing the operation and storing its
  * answer finishes without deciding again.
  */
-export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>): StageAnswer {
-  const event = recordStaged(ctx.db, doc);
+export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>, reserved?: Promise<Reservation>): StageAnswer {
+  const event = recordStaged(ctx.db, doc, { reserved, embedded: ctx.embedded ?? null });
   // Awaited by the processor; never an unhandled rejection meanwhile.
   event.catch(() => undefined);
   ctx.writes.push(event);

@@ -36,7 +36,7 @@ export interface LifecycleJob {
 export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<StageAnswer> {
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
-    const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id)]);
+    const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null)]);
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(
@@ -77,7 +77,7 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
 export async function commitTransition(ctx: JobContext, op: StagedOperationDoc, decision: TransitionTo): Promise<Committed> {
   const note = lifecycleInput(ctx).note ?? null;
   // The operation as loaded (in `decision.from`) is what the claim builds on, and the one its write leaves is answered: no read of it again (docs/design/performance.md "Statement import").
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note), {}, undefined, op);
+  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note), {}, { loaded: op, embedded: ctx.embedded ?? null });
   if (!moved.won) return moved;
   const after = moved.op ?? await reloadOperation(ctx, op._id);
   await settleOperation(ctx.db, after);

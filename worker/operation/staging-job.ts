@@ -57,7 +57,7 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
     const [written, org, books] = await Promise.all([
       // A dry run writes no operation: there is none to find.
       ctx.rerun && !ctx.data.dry_run ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx), ctx.embedded ?? null) : null,
-      findOrg(ctx.db, ctx.data.org_id),
+      findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
       job.load(ctx),
     ]);
     if (written) return writtenAnswer(ctx, written, { ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }), context: written.context ?? {} });
