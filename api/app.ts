@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(stagingRoutes(deps.db, deps));
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
   app.use(jobRoutes(deps.db, deps.queue, deps.pages ?? null));
-  app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
+  app.use(inboxDuplicatesRoutes(deps.db, deps.reads, deps.pages ?? null));
   app.use(booksReadRoutes(deps.db, deps.reads, deps.pages ?? null));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));

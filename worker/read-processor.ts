@@ -14,7 +14,7 @@ type ReadHandler = (db: Db, data: ReadJobData, embedded: PostgresPages | null) =
 
 const HANDLERS: Record<ReadOperation, ReadHandler> = {
   // The deadline bounds only the wait for another reader's computation: a reader that computes finishes, so the next one finds it stored.
-  'inbox_duplicates.list': (db, data) => listInboxDuplicates(db, data.org_id, data.input as ReadJobData<'inbox_duplicates.list'>['input'], new Date(data.deadline_at)),
+  'inbox_duplicates.list': (db, data, embedded) => listInboxDuplicates(db, data.org_id, data.input as ReadJobData<'inbox_duplicates.list'>['input'], new Date(data.deadline_at), embedded),
   'counterparties.list': (db, data, embedded) => listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input'], embedded),
 };
 

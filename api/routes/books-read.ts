@@ -131,8 +131,8 @@ async function accountView(db: Db, orgId: string, account: BankAccount, embedded
   return { ...account, ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id, embedded)) };
 }
 
-async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
-  return (await findOrg(db, orgId))?.settlement_accounts ?? [];
+async function settlementAccounts(db: Db, orgId: string, embedded: PostgresPages | null): Promise<string[]> {
+  return (await findOrg(db, orgId, embedded))?.settlement_accounts ?? [];
 }
 
 /**
@@ -161,7 +161,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
 
   read('/api/v1/cli/bank-accounts/:bank_account_id', 'bank_accounts.show', async (req, _res, orgId) => {
     const { bank_account_id } = valid(validAccountParams, { bank_account_id: req.params.bank_account_id });
-    const account = await findAccount(db, orgId, bank_account_id);
+    const account = await findAccount(db, orgId, bank_account_id, embedded);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
     return accountView(db, orgId, account, embedded);
   });
@@ -180,7 +180,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
 
   read('/api/v1/cli/bank-transactions/:bank_transaction_id', 'bank_transactions.show', async (req, _res, orgId) => {
     const { bank_transaction_id } = valid(validTransactionParams, { bank_transaction_id: req.params.bank_transaction_id });
-    const transaction = await findTransaction(db, orgId, bank_transaction_id);
+    const transaction = await findTransaction(db, orgId, bank_transaction_id, embedded);
     if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
     return (await transactionViews(db, orgId, [transaction], embedded))[0];
   });
@@ -189,7 +189,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const query = valid(validEntriesQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
     const scope: CursorScope = { list: 'ledger_entries', org_id: orgId };
     const after = positionOf(secret(), scope, query);
-    const settlement = await settlementAccounts(db, orgId);
+    const settlement = await settlementAccounts(db, orgId, embedded);
     const open = query.open;
     const result = await page(
       (at, n) => entriesPage(db, orgId, query, at, n, embedded), (rows) => entryViews(db, orgId, settlement, rows, embedded), (e) => e.entry_date,
@@ -200,14 +200,15 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
 
   read('/api/v1/cli/ledger/entries/:entry_id', 'ledger_entries.show', async (req, _res, orgId) => {
     const { entry_id } = valid(validEntryParams, { entry_id: req.params.entry_id });
-    const entry = await findEntry(db, orgId, entry_id);
+    // The org's settlement accounts beside the entry: one round trip, not two.
+    const [entry, settlement] = await Promise.all([findEntry(db, orgId, entry_id, embedded), settlementAccounts(db, orgId, embedded)]);
     if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
-    return (await entryViews(db, orgId, await settlementAccounts(db, orgId), [entry], embedded))[0];
+    return (await entryViews(db, orgId, settlement, [entry], embedded))[0];
   });
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {
     const { bank_account_id } = valid(validCounterpartiesQuery, queryObject(req.query, []));
-    const account = await findAccount(db, orgId, bank_account_id);
+    const account = await findAccount(db, orgId, bank_account_id, embedded);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
     if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
     // A grouping over the whole account and the organisation's open entries: computed by the worker.

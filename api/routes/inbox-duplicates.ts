@@ -13,6 +13,7 @@ import {
 } from '../../shared/schemas/inbox-duplicates.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
+import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
@@ -34,7 +35,8 @@ interface DuplicatesCursor {
 }
 
 /** `reads` is absent only in apps built without a queue (tests of the HTTP layer); the route then answers 503. */
-export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Router {
+/** `pages`: the pool on FerretDB's PostgreSQL, where a stored page's version and index are read by id (null on MongoDB). */
+export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined, pages: PostgresPages | null = null): Router {
   const router = Router();
   const stored = new StoredOverviewCache(STORED_OVERVIEW_CACHE_CHARS);
   mountRoute(router, db, OPERATION, async (req, res) => {
@@ -48,7 +50,7 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Rout
 
     const input = { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after };
     // The stored page of the current version when there is one; the worker computes (or waits for) it otherwise.
-    const page = (await readStoredDuplicatePage(db, auth.org_id, input, stored)) ?? await runRead(reads, res, OPERATION, input);
+    const page = (await readStoredDuplicatePage(db, auth.org_id, input, stored, pages)) ?? await runRead(reads, res, OPERATION, input);
     const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
     send(res, dataToHttp(OPERATION, locals(res).requestId, {
       groups: page.groups,

@@ -95,8 +95,8 @@ export async function findInboxDocument(db: Db, orgId: string, id: string): Prom
   return doc ? fromStored<InboxDocument>(doc) : null;
 }
 
-export async function findTransaction(db: Db, orgId: string, id: string): Promise<BankTransaction | null> {
-  const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id);
+export async function findTransaction(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<BankTransaction | null> {
+  const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id, undefined, embedded);
   return doc ? fromStored<BankTransaction>(doc) : null;
 }
 

@@ -5,7 +5,7 @@ import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org } from '.
 import { collections, type OrgDoc } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
+import { findById, findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
 
 /** Past this many ids the OR of containments grows long; where-in.ts's paths take over (a page is at most 500). */
 const EMBEDDED_KEYS_MAX = 500;
@@ -13,31 +13,29 @@ const EMBEDDED_KEYS_MAX = 500;
 /**
  * The documents of `collection` with these `_id`s, in one SQL query on the
  * embedded store (FerretDB's own `_id` btree); null when there is no such
- * store or PostgreSQL cannot answer, and the caller reads through FerretDB.
- * why: a FerretDB command costs a job 1.5–3 ms and the worker's driver
- * CPU; the same read in SQL about 0.5 ms (docs/indexes.md "Scope reads in SQL").
+ * store or PostgreSQL cannot answer, and the caller reads through FerretDB
+ * (docs/indexes.md "Scope reads in SQL").
  */
 async function embeddedByIds(db: Db, embedded: PostgresPages | null, collection: string, ids: readonly string[]): Promise<Document[] | null> {
   if (!embedded || ids.length === 0 || ids.length > EMBEDDED_KEYS_MAX || !(await isFerretDb(db))) return null;
   return embedded.where(db, { collection, equalities: {}, any: { field: '_id', values: ids } });
 }
 
+/** `embedded` (here and below): the pool on FerretDB's PostgreSQL, which reads by id in SQL (where-in.ts findById); null: the driver. */
 export async function findOrg(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<Org | null> {
-  const viaSql = await embeddedByIds(db, embedded, 'orgs', [orgId]);
-  const doc = viaSql ? (viaSql[0] ?? null) : await collections(db).orgs.findOne({ _id: orgId });
+  const doc = await findById(db, collections(db).orgs, orgId, undefined, embedded);
   if (!doc) return null;
   const { _id, ...rest } = doc as OrgDoc;
   return { id: _id, ...rest };
 }
 
 export async function findEntry(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<LedgerEntry | null> {
-  const viaSql = await embeddedByIds(db, embedded, 'ledger_entries', [id]);
-  const doc = viaSql ? (viaSql.find((d) => d.org_id === orgId) ?? null) : await findOwnedById(db, collections(db).ledgerEntries, orgId, id);
-  return doc ? fromStored<LedgerEntry>(doc as Stored<LedgerEntry>) : null;
+  const doc = await findOwnedById(db, collections(db).ledgerEntries, orgId, id, undefined, embedded);
+  return doc ? fromStored<LedgerEntry>(doc) : null;
 }
 
-export async function findAccount(db: Db, orgId: string, id: string): Promise<BankAccount | null> {
-  const doc = await findOwnedById(db, collections(db).bankAccounts, orgId, id);
+export async function findAccount(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<BankAccount | null> {
+  const doc = await findOwnedById(db, collections(db).bankAccounts, orgId, id, undefined, embedded);
   return doc ? fromStored<BankAccount>(doc) : null;
 }
 

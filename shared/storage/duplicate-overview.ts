@@ -11,6 +11,8 @@ import { pageFromChunks, type ChunkSummary, type GroupPiece } from '../domain/du
 import { collections, type DuplicateOverviewChunkDoc, type DuplicateOverviewDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { currentInboxVersion } from './inbox-version.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { findById } from './where-in.js';
 
 /** Chunk documents per bulk write: a few MB per message at most. */
 const WRITE_BATCH = 20;
@@ -55,11 +57,14 @@ export class StoredOverviewCache {
  * readyOverview: a page is never older than the version current when the
  * call began.
  */
-export async function readStoredDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, cache: StoredOverviewCache): Promise<OverviewPage | null> {
-  const version = await currentInboxVersion(db, orgId);
+export async function readStoredDuplicatePage(
+  db: Db, orgId: string, options: GroupPageOptions, cache: StoredOverviewCache, embedded: PostgresPages | null = null,
+): Promise<OverviewPage | null> {
+  // `embedded`: the version and the overview's index are read by `_id` in SQL (where-in.ts findById).
+  const version = await currentInboxVersion(db, orgId, embedded);
   const id = overviewId(orgId, version);
   const loadIndex = async (): Promise<{ value: ChunkSummary[]; size: number } | null> => {
-    const overview = await collections(db).duplicateOverviews.findOne({ _id: id }, { projection: { state: 1, chunks_json: 1 } });
+    const overview = await findById(db, collections(db).duplicateOverviews, id, { state: 1, chunks_json: 1 }, embedded);
     // Not ready: not cached, so the next call looks again.
     if (overview?.state !== 'ready') return null;
     const json = overview.chunks_json ?? '[]';
@@ -80,10 +85,12 @@ export function overviewId(orgId: string, version: string): string {
 }
 
 /** The org's current inbox version and the overview stored for it, if any. */
-export async function findCurrentOverview(db: Db, orgId: string): Promise<{ id: string; version: string; existing: DuplicateOverviewDoc | null }> {
-  const version = await currentInboxVersion(db, orgId);
+export async function findCurrentOverview(
+  db: Db, orgId: string, embedded: PostgresPages | null = null,
+): Promise<{ id: string; version: string; existing: DuplicateOverviewDoc | null }> {
+  const version = await currentInboxVersion(db, orgId, embedded);
   const id = overviewId(orgId, version);
-  return { id, version, existing: await collections(db).duplicateOverviews.findOne({ _id: id }) };
+  return { id, version, existing: await findById(db, collections(db).duplicateOverviews, id, undefined, embedded) };
 }
 
 /** Insert the claim to compute an overview; false when another reader's claim for that `_id` is there first (unique `_id`). */

@@ -10,12 +10,15 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
+import type { PostgresPages } from './postgres-pages.js';
+import { findById } from './where-in.js';
 
 /** The version of an organisation whose inbox no writer has marked yet (data loaded before versions existed). */
 export const INITIAL_INBOX_VERSION = 'initial';
 
-export async function currentInboxVersion(db: Db, orgId: string): Promise<string> {
-  const doc = await collections(db).inboxVersions.findOne({ _id: orgId }, { projection: { version: 1 } });
+/** `embedded`: the pool on FerretDB's PostgreSQL, which reads it in SQL (where-in.ts findById); null: the driver. */
+export async function currentInboxVersion(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<string> {
+  const doc = await findById(db, collections(db).inboxVersions, orgId, { version: 1 }, embedded);
   return doc?.version ?? INITIAL_INBOX_VERSION;
 }
 

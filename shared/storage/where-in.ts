@@ -11,6 +11,7 @@
 //   20,000 ids: equality 79 s     `$in` ×20  15 s      whole org 1.3 s
 // MongoDB serves `$in` from the index, so there it is chunked `$in` always.
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
+import type { PostgresPages } from './postgres-pages.js';
 
 /** MongoDB answers `$in` from the index; lists are still sent in chunks of this many ids. */
 export const IN_CHUNK_SIZE = 1000;
@@ -118,12 +119,32 @@ function withOrg(projection: Document | undefined): Document | undefined {
  * misplan, and a sharded cluster routes by org_id: docs/operating/scaling.md).
  */
 export async function findOwnedById<D extends Document & { org_id: string }>(
-  db: Db, collection: Collection<D>, orgId: string, id: string, projection?: Document,
+  db: Db, collection: Collection<D>, orgId: string, id: string, projection?: Document, embedded: PostgresPages | null = null,
 ): Promise<WithId<D> | null> {
-  const options = projection ? { projection: withOrg(projection) } : {};
-  if (!(await isFerretDb(db))) return collection.findOne({ _id: id, org_id: orgId } as Filter<D>, options);
-  const doc = await collection.findOne({ _id: id } as Filter<D>, options);
+  if (!(await isFerretDb(db))) return collection.findOne({ _id: id, org_id: orgId } as Filter<D>, projection ? { projection: withOrg(projection) } : {});
+  const doc = await findById(db, collection, id, withOrg(projection), embedded);
   return doc && doc.org_id === orgId ? doc : null;
+}
+
+/**
+ * The document with this `_id`. With the pool on FerretDB's PostgreSQL
+ * (`embedded`), one SQL query on FerretDB's own `_id` btree, the projection
+ * made there (docs/indexes.md "Scope reads in SQL"); otherwise, or when
+ * PostgreSQL cannot answer, the driver's `findOne`.
+ * why: a FerretDB command converts the document to BSON and back and costs
+ * the caller the driver's CPU: 1.5–3 ms a read against about 0.5 ms in SQL
+ * on the 2-core bench machine (docs/design/performance.md "Round trip").
+ */
+export async function findById<D extends Document>(
+  db: Db, collection: Collection<D>, id: string, projection?: Document, embedded: PostgresPages | null = null,
+): Promise<WithId<D> | null> {
+  // Only an inclusion projection is made in SQL (`fields`); none is used with an exclusion.
+  const fields = projection ? Object.keys(projection) : undefined;
+  if (embedded && (!projection || Object.values(projection).every((v) => v === 1)) && (await isFerretDb(db))) {
+    const docs = await embedded.where(db, { collection: collection.collectionName, equalities: {}, any: { field: '_id', values: [id] }, fields });
+    if (docs) return (docs[0] as WithId<D> | undefined) ?? null;
+  }
+  return collection.findOne({ _id: id } as Filter<D>, projection ? { projection } : {});
 }
 
 /**

@@ -370,6 +370,10 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         sql: (t) => fieldsSql(schema, t, fields('ledger_entries', { org_id: small, status: 'posted' }, 'page', ['_id', 'counterparty_id', 'lines', 'status'])),
       },
       {
+        name: 'an organisation\'s open inbox for duplicate grouping', collection: 'inbox_documents', index: /Index (Only )?Scan using bstpage_|Bitmap Index Scan on bstpage_/,
+        sql: (t) => fieldsSql(schema, t, fields('inbox_documents', { org_id: small, status: 'open' }, 'page', ['_id', 'received_at', 'status', 'file', 'extracted'])),
+      },
+      {
         name: 'an organisation\'s links', collection: 'bank_links', index: /Bitmap Index Scan on bstgin_|Index Scan using bstgin_/,
         sql: (t) => fieldsSql(schema, t, fields('bank_links', { org_id: small }, 'gin', ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'])),
       },

@@ -11,13 +11,15 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Long, ObjectId, type Db } from 'mongodb';
-import { entriesPage, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
-import { findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
+import { entriesPage, findTransaction, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
+import { findAccount, findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
+import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../shared/storage/inbox-version.js';
+import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { latestNames } from '../../shared/domain/book-reads.js';
 import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
+import { findById, isFerretDb } from '../../shared/storage/where-in.js';
 import { accountTransactionsByReference, accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
@@ -380,5 +382,47 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(viaSql).to.deep.equal(byId(await findTransactionsByIds(db, orgId, ids, null)));
     expect(viaSql.map((t) => t.id)).to.deep.equal([`bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_a10`, `bt_${uid}_a11`]);
     expect(pages.stats.served - served, 'each read with the pool answered from PostgreSQL, a missing org too').to.equal(7);
+  });
+
+  it('a read by _id (an account, a transaction, the inbox version with a projection): SQL gives what the driver gives, another organisation\'s document is not found', async () => {
+    const account = { _id: `ba_${uid}_byid`, org_id: orgId, name: 'Main', currency: 'EUR', opening_balance_minor: 12_345, iban: null, version: 1 };
+    await db.collection('bank_accounts').insertOne(account as never);
+    await db.collection('inbox_versions').insertOne({ _id: `org_${uid}_byid_inbox`, org_id: `org_${uid}_byid_inbox`, version: 'v_1', changed_at: '2026-01-01T00:00:00.000Z' } as never);
+    const served = pages.stats.served;
+    expect(await findAccount(db, orgId, account._id, pages)).to.deep.equal(await findAccount(db, orgId, account._id, null));
+    expect((await findAccount(db, orgId, account._id, pages))?.opening_balance_minor).to.equal(12_345);
+    expect(await findAccount(db, `org_${uid}_other`, account._id, pages)).to.equal(null);
+    const tx = `bt_${uid}_a10`;
+    expect(await findTransaction(db, orgId, tx, pages)).to.deep.equal(await findTransaction(db, orgId, tx, null));
+    expect(await findTransaction(db, `org_${uid}_other`, tx, pages)).to.equal(null);
+    const versions = db.collection('inbox_versions');
+    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, null));
+    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal({ _id: `org_${uid}_byid_inbox`, version: 'v_1' });
+    expect(await currentInboxVersion(db, `org_${uid}_byid_inbox`, pages)).to.equal('v_1');
+    expect(await currentInboxVersion(db, `org_${uid}_no_inbox`, pages)).to.equal(INITIAL_INBOX_VERSION);
+    expect(pages.stats.served - served, 'every read with the pool answered from PostgreSQL').to.equal(9);
+  });
+
+  it('the inbox a duplicate grouping reads: the SQL read gives what the driver\'s nested projection gives, sub-fields it does not name left out, archived documents and other organisations\' not read', async () => {
+    const org = `org_${uid}_inbox`;
+    const doc = (id: string, fields: Record<string, unknown>, o = org) => ({ _id: `doc_${uid}_g${id}`, org_id: o, received_at: `2026-03-0${id.length}T08:00:00.000Z`, source: 'upload', status: 'open', version: 1, ...fields });
+    await db.collection('inbox_documents').insertMany([
+      doc('1', { file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf', pages: 3 }, extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR', raw_text: 'not read' } }),
+      doc('22', { status: 'booked', file: { sha256: 'b'.repeat(64), name: 'b.pdf', size: 11, mime: 'application/pdf' }, extracted: { invoice_number: 'INV-1', invoice_date: '2026-02-01', vendor_tax_id: 'DE1' } }),
+      doc('333', { file: { sha256: 'c'.repeat(64), name: 'c.pdf', size: 12, mime: 'application/pdf' } }),
+      doc('4444', { file: { sha256: 'd'.repeat(64), name: 'd.pdf', size: 13, mime: 'application/pdf' }, extracted: {} }),
+      doc('55555', { status: 'archived', file: { sha256: 'e'.repeat(64), name: 'e.pdf', size: 14, mime: 'application/pdf' } }),
+      doc('6', { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } }, `${org}_other`),
+    ] as never[]);
+    const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const served = pages.stats.served;
+    const viaSql = byId(await findGroupableInboxDocuments(db, org, pages));
+    expect(pages.stats.served - served, 'both statuses answered from PostgreSQL').to.equal(2);
+    expect(viaSql).to.deep.equal(byId(await findGroupableInboxDocuments(db, org, null)));
+    expect(viaSql.map((d) => d.id)).to.deep.equal([`doc_${uid}_g1`, `doc_${uid}_g22`, `doc_${uid}_g333`, `doc_${uid}_g4444`]);
+    expect(viaSql[0]).to.deep.equal({
+      id: `doc_${uid}_g1`, received_at: '2026-03-01T08:00:00.000Z', status: 'open',
+      file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf' }, extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR' },
+    });
   });
 });

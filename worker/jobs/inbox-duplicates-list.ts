@@ -23,6 +23,7 @@ import {
 } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
+import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 
 /** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
 export const CLAIM_ABANDONED_MS = 5 * 60_000;
@@ -37,8 +38,8 @@ export class OverviewWaitTimeout extends Error {
   }
 }
 
-export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput, deadline?: Date): Promise<GroupPage> {
-  const page = await readDuplicatePage(db, orgId, { limit: input.limit, min_confidence: input.min_confidence, after: input.after }, deadline);
+export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput, deadline?: Date, embedded: PostgresPages | null = null): Promise<GroupPage> {
+  const page = await readDuplicatePage(db, orgId, { limit: input.limit, min_confidence: input.min_confidence, after: input.after }, deadline, embedded);
   return { groups: page.groups, next_after: page.next_after };
 }
 
@@ -47,10 +48,12 @@ export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDup
  * findDuplicateGroups of the current inbox answers, read from the overview of
  * the current inbox version (computed first if nobody has). `deadline`: stop
  * waiting for another reader's computation then (OverviewWaitTimeout).
+ * `embedded`: the pool on FerretDB's PostgreSQL: the inbox, the version and
+ * the overview (polled while another reader computes) are read in SQL.
  */
-export async function readDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, deadline?: Date): Promise<OverviewPage> {
+export async function readDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, deadline?: Date, embedded: PostgresPages | null = null): Promise<OverviewPage> {
   for (let attempt = 1; ; attempt++) {
-    const { overview, computed } = await readyOverview(db, orgId, deadline);
+    const { overview, computed } = await readyOverview(db, orgId, deadline, embedded);
     const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
     const page = await pageFromChunks(index, options, (n) => loadChunk(db, overview._id, n));
     if (page) return { ...page, version: overview.version, computed };
@@ -60,16 +63,16 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
 }
 
 /** The ready overview of the current inbox version: stored, computed here, or awaited from the reader computing it. */
-export async function readyOverview(db: Db, orgId: string, deadline?: Date): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
+export async function readyOverview(db: Db, orgId: string, deadline?: Date, embedded: PostgresPages | null = null): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
   for (;;) {
     // Read again on every turn: an import finishing meanwhile makes the awaited version obsolete.
-    const { id, version, existing } = await findCurrentOverview(db, orgId);
+    const { id, version, existing } = await findCurrentOverview(db, orgId, embedded);
     if (existing?.state === 'ready') return { overview: existing, computed: false };
     if (!existing) {
       const claim: DuplicateOverviewDoc = { _id: id, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() };
       // Another reader claimed it first: wait for theirs.
       if (!(await insertOverviewClaim(db, claim))) continue;
-      return { overview: await computeOverview(db, claim), computed: true };
+      return { overview: await computeOverview(db, claim, embedded), computed: true };
     }
     if (Date.now() - Date.parse(existing.claimed_at) > CLAIM_ABANDONED_MS) {
       // Its reader died: remove that claim (only that one) and claim again.
@@ -82,8 +85,8 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date): Pro
 }
 
 /** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
-async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
-  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, claim.org_id), findDismissals(db, claim.org_id)]);
+async function computeOverview(db: Db, claim: DuplicateOverviewDoc, embedded: PostgresPages | null): Promise<DuplicateOverviewDoc> {
+  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, claim.org_id, embedded), findDismissals(db, claim.org_id)]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
   const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
   const { chunks, index } = chunkGroups(groups);

@@ -37,7 +37,7 @@ async function currentGroup(ctx: JobContext<Op>): Promise<DuplicateGroup | null>
   const { db, data } = ctx;
   const stored = await findGroupInCurrentOverview(db, data.org_id, data.input.group_id);
   if (stored !== 'not_ready') return stored;
-  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, data.org_id), findDismissals(db, data.org_id)]);
+  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, data.org_id, ctx.embedded ?? null), findDismissals(db, data.org_id)]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
   return findDuplicateGroups(documents as InboxDocument[], dismissals).find((g) => g.group_id === data.input.group_id) ?? null;
 }

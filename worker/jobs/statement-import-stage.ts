@@ -30,7 +30,7 @@ export const statementImportScopeKey = (bankAccountId: string): string => `state
 async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
-  const [account, transactions] = await Promise.all([findAccount(db, data.org_id, accountId), accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null)]);
+  const [account, transactions] = await Promise.all([findAccount(db, data.org_id, accountId, ctx.embedded ?? null), accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null)]);
   return { account, transactions: account ? transactions : [], pending: [] };
 }
 
