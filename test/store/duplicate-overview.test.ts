@@ -3,6 +3,7 @@
 // real store: one computation per inbox version however many readers ask at
 // once, an abandoned claim taken over, a live one waited for.
 import { expect } from 'chai';
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, pageGroups } from '../../shared/domain/duplicate-groups.js';
 import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
@@ -53,6 +54,28 @@ describe('materialized duplicate overview (store)', function () {
     // The older version is gone once the newer one is ready.
     const ids = (await collections(db).duplicateOverviews.find({ org_id: orgId }, { projection: { _id: 1 } }).toArray()).map((o) => o._id);
     expect(ids).to.deep.equal([`${orgId}:${bumped}`]);
+  });
+
+  it('readers in the computing process await its computation, then read the store once: no polling while it runs', async () => {
+    const s = await stack();
+    const orgId = await loadedOrg(800, 17);
+    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+    await client.connect();
+    try {
+      const db = client.db(s.db.databaseName);
+      let overviewReads = 0;
+      client.on('commandStarted', (e: CommandStartedEvent) => {
+        if (e.commandName === 'find' && e.command.find === 'duplicate_overviews') overviewReads += 1;
+      });
+      const readers = 8;
+      const pages = await Promise.all(Array.from({ length: readers }, () => readDuplicatePage(db, orgId, { limit: 20 })));
+      expect(pages.filter((p) => p.computed)).to.have.length(1);
+      expect(new Set(pages.map((p) => JSON.stringify(p.groups))).size).to.equal(1);
+      // Each waiter: the read that met the claim, at most one poll before the computation was registered, the read after it.
+      expect(overviewReads, `${overviewReads} reads of the overview by ${readers} readers`).to.be.at.most(3 * readers);
+    } finally {
+      await client.close();
+    }
   });
 
   it('waits for a live claim until the deadline, and takes over an abandoned one', async () => {

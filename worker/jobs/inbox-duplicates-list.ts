@@ -27,8 +27,33 @@ import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 
 /** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
 export const CLAIM_ABANDONED_MS = 5 * 60_000;
-/** How often a reader waiting for another's computation looks again. */
+/** How often a reader waiting for another process's computation looks again. */
 const WAIT_POLL_MS = 20;
+
+/**
+ * The computations running in this process, by overview id. A reader here
+ * that lost the claim to one of them awaits it, then reads the store once,
+ * instead of reading it every WAIT_POLL_MS: the mixed load's 25 readers of a
+ * fresh organisation's first page polled the store 1,250 times a second while
+ * the one computation they waited for competed with those reads
+ * (docs/design/duplicate-overview.md "Computing once, shared by concurrent
+ * readers"). A reader in another process
+ * still polls; the store's claim decides who computes either way.
+ */
+const computing = new Map<string, Promise<unknown>>();
+
+/** Resolves when `work` settles (either way) or at `deadline`, whichever is first. */
+async function settledBefore(work: Promise<unknown>, deadline: Date | undefined): Promise<void> {
+  const settled = work.then(() => undefined, () => undefined);
+  if (!deadline) return settled;
+  let timer: NodeJS.Timeout | undefined;
+  const due = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline.getTime() - Date.now())); });
+  try {
+    await Promise.race([settled, due]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 /** A page whose chunks were cleaned up under it (a newer version became ready) is read again from the top, this often at most. */
 const PAGE_ATTEMPTS = 3;
 
@@ -72,7 +97,13 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date, embe
       const claim: DuplicateOverviewDoc = { _id: id, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() };
       // Another reader claimed it first: wait for theirs.
       if (!(await insertOverviewClaim(db, claim))) continue;
-      return { overview: await computeOverview(db, claim, embedded), computed: true };
+      const running = computeOverview(db, claim, embedded);
+      computing.set(id, running);
+      try {
+        return { overview: await running, computed: true };
+      } finally {
+        computing.delete(id);
+      }
     }
     if (Date.now() - Date.parse(existing.claimed_at) > CLAIM_ABANDONED_MS) {
       // Its reader died: remove that claim (only that one) and claim again.
@@ -80,7 +111,10 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date, embe
       continue;
     }
     if (deadline && Date.now() >= deadline.getTime()) throw new OverviewWaitTimeout(id);
-    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    const local = computing.get(id);
+    // Computed here: read again once it is done (ready, failed, or overtaken by a newer version).
+    if (local) await settledBefore(local, deadline);
+    else await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }
 }
 
