@@ -74,8 +74,14 @@ export function readEvent(doc: StoredEventDoc): StoredEvent {
 export const EVENT_SETTLE_MS = 2_000;
 /** A writer that took longer than this between reserving its sequence and inserting reserves a new one. */
 const WRITE_WITHIN_MS = EVENT_SETTLE_MS / 2;
-/** Reservations kept per organisation: all are read (one equality, at most this many rows, no sort), the highest counts. */
-const KEEP_RESERVATIONS = 64;
+/** Reservations kept per organisation: all are read (one equality, at most KEEP + RETIRE_EVERY rows, no sort), the highest counts. */
+export const KEEP_RESERVATIONS = 64;
+/**
+ * Every this many numbers the reserver of a multiple deletes the
+ * organisation's reservations more than KEEP_RESERVATIONS below its own, in
+ * one command: one delete per 16 events instead of one per event.
+ */
+export const RETIRE_EVERY = 16;
 const RESERVE_ATTEMPTS = 100;
 
 export function eventView(doc: StagedOperationDoc): EventOperationView {
@@ -91,8 +97,8 @@ export function afterTransition(doc: StagedOperationDoc, to: StagedStatus, item:
 /**
  * A reserved sequence number: `reservedAt` is when reserving began (the
  * writer's clock for WRITE_WITHIN_MS and the event's `created_at`);
- * `retired` settles once the reservation KEEP_RESERVATIONS below it is
- * deleted, which the writer awaits beside its insert, not before it.
+ * `retired` settles once the reservations it retires are deleted (every
+ * RETIRE_EVERY-th number), which the writer awaits beside its insert.
  */
 export interface Reservation { sequence: number; reservedAt: number; retired: Promise<void> }
 
@@ -112,7 +118,10 @@ export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPage
       if (isUniqueViolation(err)) continue;
       throw err;
     }
-    const retired = next > KEEP_RESERVATIONS ? seqs.deleteOne({ _id: `${orgId}:${next - KEEP_RESERVATIONS}` }).then(() => undefined) : Promise.resolve();
+    // A reservation whose reserver died before its delete leaves its old ones to the next multiple's: the count stays bounded.
+    const retired = next > KEEP_RESERVATIONS && next % RETIRE_EVERY === 0
+      ? seqs.deleteMany({ org_id: orgId, sequence: { $lte: next - KEEP_RESERVATIONS } }).then(() => undefined)
+      : Promise.resolve();
     // Awaited by the writer; never an unhandled rejection meanwhile (a writer that gives up the number does not wait).
     retired.catch(() => undefined);
     return { sequence: next, reservedAt, retired };

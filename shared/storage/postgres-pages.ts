@@ -336,7 +336,7 @@ export class PostgresPages {
    * The organisation's highest event sequence reserved, and the highest
    * reserved at or before `cutoff` (shared/storage/events.ts), in one
    * aggregate; null when PostgreSQL cannot answer. Through FerretDB the same
-   * read returns each of the (up to 64) reservations as a document: about
+   * read returns each of the (up to 80) reservations as a document: about
    * 8 ms against 0.7 (docs/design/performance.md "Round trip").
    */
   async sequenceMarks(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number } | null> {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { recordStaged } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { backfillFeedBlocks, FEED_BLOCK, listEvents, type EventPage } from '../../shared/storage/events.js';
+import { backfillFeedBlocks, FEED_BLOCK, KEEP_RESERVATIONS, listEvents, RETIRE_EVERY, type EventPage } from '../../shared/storage/events.js';
 import { recordDelivery } from '../../shared/storage/webhook-endpoints.js';
 import { sweepExpired } from '../../worker/maintenance.js';
 import { stack } from '../helpers/stack.js';
@@ -36,6 +36,18 @@ const range = (from: number, to: number): number[] => Array.from({ length: to - 
 
 describe('store: the event feed reads bounded pages by feed block', function () {
   this.timeout(120_000);
+
+  it(`keeps between ${KEEP_RESERVATIONS} and ${KEEP_RESERVATIONS + RETIRE_EVERY} sequence reservations per organisation, the highest among them, whatever the count of events`, async () => {
+    const { db } = await stack();
+    const orgId = await orgWithEvents(3 * KEEP_RESERVATIONS + 5);
+    const kept = (await collections(db).eventSequences.find({ org_id: orgId }, { projection: { sequence: 1 } }).toArray()).map((r) => r.sequence).sort((a, b) => a - b);
+    const highest = 3 * KEEP_RESERVATIONS + 5;
+    expect(kept[kept.length - 1]).to.equal(highest);
+    expect(kept.length).to.be.within(KEEP_RESERVATIONS, KEEP_RESERVATIONS + RETIRE_EVERY);
+    // Retired at the last multiple of RETIRE_EVERY: everything KEEP_RESERVATIONS below it is gone, nothing above.
+    const lastRetire = Math.floor(highest / RETIRE_EVERY) * RETIRE_EVERY;
+    expect(kept).to.deep.equal(range(lastRetire - KEEP_RESERVATIONS + 1, highest));
+  });
 
   it(`pages through ${2 * FEED_BLOCK + 50} events by sequence, across blocks, each page ending where the next begins`, async () => {
     const { db } = await stack();
