@@ -14,7 +14,8 @@ import {
   type BookRecord, type BookSection, type StoredById, type UpsertCounts,
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
-import { refreshPlannerStatistics } from '../storage/planner-statistics.js';
+import { knownPostgresUrl, refreshPlannerStatistics } from '../storage/planner-statistics.js';
+import { openPostgresPages, type PostgresPages } from '../storage/postgres-pages.js';
 import { newImportHolder } from '../storage/record-claims.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
@@ -35,6 +36,7 @@ const NULL_DEFAULTS: Partial<Record<BookSection, string[]>> = {
 
 /**
  * `options.postgresUrl`: the PostgreSQL database behind FerretDB, for the
+ * check that no id is another organisation's (in SQL, findTakenIds) and the
  * ANALYZE after the writes (default: the one ensureIndexes was given for `db`).
  */
 export async function importBooks(db: Db, input: unknown, options: { postgresUrl?: string | undefined } = {}): Promise<ImportResult> {
@@ -47,7 +49,14 @@ export async function importBooks(db: Db, input: unknown, options: { postgresUrl
   const orgId = file.org.id;
   const sections = sectionsOf(file);
   const stored = await Promise.all(sections.map(({ section }) => readSectionOfOrg(db, section, orgId)));
-  const foreign = await idsOwnedByOtherOrgs(db, sections, stored);
+  const postgresUrl = options.postgresUrl ?? knownPostgresUrl(db);
+  const embedded = postgresUrl ? openPostgresPages(postgresUrl) : null;
+  let foreign: FieldError[];
+  try {
+    foreign = await idsOwnedByOtherOrgs(db, sections, stored, embedded);
+  } finally {
+    await embedded?.close();
+  }
   if (foreign.length > 0) return { ok: false, errors: foreign };
 
   const { version: orgVersion, ...orgFields } = file.org;
@@ -118,12 +127,12 @@ function normalise(section: BookSection, record: BookRecord): BookRecord {
 }
 
 /** Only ids new to this org can clash with another organisation's records. */
-async function idsOwnedByOtherOrgs(db: Db, sections: SectionRecords[], stored: StoredById[]): Promise<FieldError[]> {
+async function idsOwnedByOtherOrgs(db: Db, sections: SectionRecords[], stored: StoredById[], embedded: PostgresPages | null): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const [i, { section, records }] of sections.entries()) {
     const index = new Map(records.map((r, at) => [r.id, at]));
     const fresh = records.map((r) => r.id).filter((id) => !stored[i]!.has(id));
-    for (const id of await findTakenIds(db, section, fresh)) {
+    for (const id of await findTakenIds(db, section, fresh, embedded)) {
       errors.push({ pointer: `/${section}/${index.get(id)}/id`, message: `${id} belongs to another organisation` });
     }
   }

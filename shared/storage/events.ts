@@ -182,7 +182,7 @@ export interface EventPage {
  * The highest sequence below which every event that will ever exist is
  * stored: a reservation made before the settle cut-off is either inserted or
  * given up by now (withNewEvent), and so is every number reserved before it.
- * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS).
+ * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS + RETIRE_EVERY), on the embedded store as one SQL aggregate.
  */
 async function finalThrough(db: Db, orgId: string, cutoff: string, embedded: PostgresPages | null): Promise<{ final: number; highest: number }> {
   const marks = embedded ? await embedded.sequenceMarks(db, orgId, cutoff) : null;

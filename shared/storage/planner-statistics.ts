@@ -19,6 +19,11 @@ export function rememberPostgresUrl(db: Db, postgresUrl: string): void {
   postgresUrlByDb.set(db, postgresUrl);
 }
 
+/** The PostgreSQL database ensureIndexes was given for this connection, if any. */
+export function knownPostgresUrl(db: Db): string | undefined {
+  return postgresUrlByDb.get(db);
+}
+
 export interface StatisticsReport {
   /** The collections whose tables were analysed; empty on MongoDB or without a PostgreSQL URL. */
   analyzed: string[];

@@ -15,6 +15,7 @@ import { entriesPage, findTransaction, inboxDocumentsPage, transactionsPage, typ
 import { findAccount, findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../shared/storage/inbox-version.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
+import { findTakenIds } from '../../shared/storage/books-write.js';
 import { latestNames } from '../../shared/domain/book-reads.js';
 import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
@@ -424,5 +425,16 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       id: `doc_${uid}_g1`, received_at: '2026-03-01T08:00:00.000Z', status: 'open',
       file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf' }, extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR' },
     });
+  });
+
+  it('an import\'s check that no id is another organisation\'s: more than a chunk of ids in SQL gives the ids the FerretDB read gives', async () => {
+    const existing = SUFFIXES.flatMap((x) => [0, 1].flatMap((j) => [`bt_${uid}_${x}${j}`, `bt_${uid}_x${x}${j}`]));
+    const fresh = Array.from({ length: 1500 - existing.length }, (_, i) => `bt_${uid}_fresh_${i}`);
+    const ids = [...fresh.slice(0, 700), ...existing, ...fresh.slice(700)];
+    const served = pages.stats.served;
+    const viaSql = (await findTakenIds(db, 'bank_transactions', ids, pages)).sort();
+    expect(pages.stats.served - served, 'two chunks, both answered from PostgreSQL').to.equal(2);
+    expect(viaSql).to.deep.equal((await findTakenIds(db, 'bank_transactions', ids, null)).sort());
+    expect(viaSql).to.deep.equal([...existing].sort());
   });
 });
