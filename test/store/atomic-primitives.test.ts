@@ -149,8 +149,11 @@ describe('atomic primitives on the real store', function () {
       expect(op?.history, `round ${i}: one history item`).to.have.length(1);
 
       const lapsedId = `stg_lapsed_${i}`;
-      await ops.insertOne(encodeOperation(applying(lapsedId, new Date(Date.now() - 1_000).toISOString())));
-      const taken = await Promise.all(['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, new Date(), 10_000)));
+      // Lapsed by the takers' clock, an hour ahead, not by the real one: the shared stack's worker runs the recovery
+      // sweep against this database, which takes every lease lapsed by the real clock (and took this one once, leaving 0 takers).
+      const takersNow = new Date(Date.now() + 3_600_000);
+      await ops.insertOne(encodeOperation(applying(lapsedId, new Date(takersNow.getTime() - 1_000).toISOString())));
+      const taken = await Promise.all(['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, takersNow, 10_000)));
       expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
       const winner = taken[0] ? 'job-b' : 'job-c';
       const loser = taken[0] ? 'job-c' : 'job-b';
