@@ -1,25 +1,14 @@
 // Selective, indexed reads of the books, always inside one organisation.
 // Jobs load only the scope they need (FerretDB scans are slow).
-import type { Db, Document, Filter } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org } from '../domain/books.js';
 import { collections, type OrgDoc } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findById, findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
+import { findById, findByIdsInSql, findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
 
 /** Past this many ids the OR of containments grows long; where-in.ts's paths take over (a page is at most 500). */
 const EMBEDDED_KEYS_MAX = 500;
-
-/**
- * The documents of `collection` with these `_id`s, in one SQL query on the
- * embedded store (FerretDB's own `_id` btree); null when there is no such
- * store or PostgreSQL cannot answer, and the caller reads through FerretDB
- * (docs/indexes.md "Scope reads in SQL").
- */
-async function embeddedByIds(db: Db, embedded: PostgresPages | null, collection: string, ids: readonly string[]): Promise<Document[] | null> {
-  if (!embedded || ids.length === 0 || ids.length > EMBEDDED_KEYS_MAX || !(await isFerretDb(db))) return null;
-  return embedded.where(db, { collection, equalities: {}, any: { field: '_id', values: ids } });
-}
 
 /** `embedded` (here and below): the pool on FerretDB's PostgreSQL, which reads by id in SQL (where-in.ts findById); null: the driver. */
 export async function findOrg(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<Org | null> {
@@ -46,7 +35,7 @@ export async function findTransactions(db: Db, orgId: string, filter: Filter<Sto
 
 /** The transactions with these ids (of any account of the org); see where-in.ts for how. */
 export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[], embedded: PostgresPages | null = null): Promise<BankTransaction[]> {
-  const viaSql = await embeddedByIds(db, embedded, 'bank_transactions', ids);
+  const viaSql = ids.length > 0 && ids.length <= EMBEDDED_KEYS_MAX ? await findByIdsInSql(db, 'bank_transactions', ids, undefined, embedded) : null;
   if (viaSql) return viaSql.filter((d) => d.org_id === orgId).map((d) => fromStored<BankTransaction>(d as Stored<BankTransaction>));
   return (await findOwnedWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
 }

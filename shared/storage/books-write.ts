@@ -6,7 +6,7 @@ import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { collections } from './collections.js';
 import { claimVersions, highestClaimedVersions } from './record-claims.js';
-import { findWhereIn, IN_CHUNK_SIZE, isFerretDb } from './where-in.js';
+import { findByIdsInSql, findWhereIn } from './where-in.js';
 import type { PostgresPages } from './postgres-pages.js';
 
 /** A record as the file holds it once normalised: `id` plus fields the importer copies without reading. */
@@ -75,15 +75,8 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
  */
 export async function findTakenIds(db: Db, section: BookSection, ids: readonly string[], embedded: PostgresPages | null = null): Promise<string[]> {
   const collection = db.collection<{ _id: string; org_id: string }>(collections(db)[BOOK_SECTIONS[section]].collectionName);
-  if (embedded && ids.length > 0 && (await isFerretDb(db))) {
-    const taken: string[] = [];
-    for (let i = 0; i < ids.length; i += IN_CHUNK_SIZE) {
-      const docs = await embedded.where(db, { collection: collection.collectionName, equalities: {}, any: { field: '_id', values: ids.slice(i, i + IN_CHUNK_SIZE) }, fields: ['_id'] });
-      if (!docs) break;
-      for (const doc of docs) taken.push(doc._id as string);
-      if (i + IN_CHUNK_SIZE >= ids.length) return taken;
-    }
-  }
+  const viaSql = await findByIdsInSql(db, collection.collectionName, ids, ['_id'], embedded);
+  if (viaSql) return viaSql.map((doc) => doc._id as string);
   const taken = await findWhereIn(db, collection, null, '_id', ids, { _id: 1 });
   return taken.map((doc) => doc._id);
 }

@@ -139,12 +139,30 @@ export async function findById<D extends Document>(
   db: Db, collection: Collection<D>, id: string, projection?: Document, embedded: PostgresPages | null = null,
 ): Promise<WithId<D> | null> {
   // Only an inclusion projection is made in SQL (`fields`); none is used with an exclusion.
-  const fields = projection ? Object.keys(projection) : undefined;
-  if (embedded && (!projection || Object.values(projection).every((v) => v === 1)) && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: collection.collectionName, equalities: {}, any: { field: '_id', values: [id] }, fields });
+  if (!projection || Object.values(projection).every((v) => v === 1)) {
+    const docs = await findByIdsInSql(db, collection.collectionName, [id], projection && Object.keys(projection), embedded);
     if (docs) return (docs[0] as WithId<D> | undefined) ?? null;
   }
   return collection.findOne({ _id: id } as Filter<D>, projection ? { projection } : {});
+}
+
+/**
+ * The documents of `collection` (any organisation's) with these `_id`s, in
+ * SQL on FerretDB's own `_id` btree, IN_CHUNK_SIZE ids a query, only `fields`
+ * when given; null when there is no pool, the store is MongoDB, or
+ * PostgreSQL cannot answer: the caller then reads through the driver.
+ */
+export async function findByIdsInSql(
+  db: Db, collection: string, ids: readonly string[], fields: readonly string[] | undefined, embedded: PostgresPages | null,
+): Promise<Document[] | null> {
+  if (!embedded || !(await isFerretDb(db))) return null;
+  const out: Document[] = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK_SIZE) {
+    const docs = await embedded.where(db, { collection, equalities: {}, any: { field: '_id', values: ids.slice(i, i + IN_CHUNK_SIZE) }, fields });
+    if (!docs) return null;
+    out.push(...docs);
+  }
+  return out;
 }
 
 /**

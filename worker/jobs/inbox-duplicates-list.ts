@@ -37,8 +37,8 @@ const WAIT_POLL_MS = 20;
  * fresh organisation's first page polled the store 1,250 times a second while
  * the one computation they waited for competed with those reads
  * (docs/design/duplicate-overview.md "Computing once, shared by concurrent
- * readers"). A reader in another process
- * still polls; the store's claim decides who computes either way.
+ * readers"). A reader in another process still polls; the store's claim
+ * decides who computes either way.
  */
 const computing = new Map<string, Promise<unknown>>();
 
@@ -54,6 +54,7 @@ async function settledBefore(work: Promise<unknown>, deadline: Date | undefined)
     clearTimeout(timer);
   }
 }
+
 /** A page whose chunks were cleaned up under it (a newer version became ready) is read again from the top, this often at most. */
 const PAGE_ATTEMPTS = 3;
 
