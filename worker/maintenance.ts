@@ -8,6 +8,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
+import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
 import { sweepDeadLocks } from '../shared/storage/plan-lock-sweep.js';
@@ -44,6 +45,7 @@ export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSetti
 
 export async function startMaintenance(
   db: Db, connection: Redis | Cluster, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
+  embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   // Without a listener BullMQ writes a connection error (Redis down) to stderr as plain text; the logs are JSON.
@@ -52,7 +54,7 @@ export async function startMaintenance(
   await queue.upsertJobScheduler('recover-operations', { every: recoverySweepMs }, { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   const worker = new Worker(MAINTENANCE_QUEUE, async (job) => {
     if (job.name === 'recover-operations') {
-      const recovered = await recoverOperations(db, logger, new Date());
+      const recovered = await recoverOperations(db, logger, new Date(), embedded);
       if (recovered.claims_rolled_forward + recovered.applies_resumed + recovered.staged_events_written > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
       return recovered;
     }

@@ -52,7 +52,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   jobMetrics.watch(worker, STAGE_QUEUE);
   jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
-  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs, { eventRetentionDays: config.eventRetentionDays });
+  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs, { eventRetentionDays: config.eventRetentionDays }, embedded);
   // Webhook delivery on its own queue and connection (docs/reference/webhooks.md): it never holds up staging.
   const webhookConnection = createRedis(config.redisUrl);
   const webhooks = await startWebhooks(mongo.db, webhookConnection, config.queuePrefix, {

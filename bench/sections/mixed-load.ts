@@ -11,7 +11,11 @@ import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScop
 import { quantile, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
-export interface MixedLoadResult { rps: number; p50_ms: number; p99_ms: number; errors_5xx: number }
+export interface MixedLoadResult {
+  rps: number; p50_ms: number; p99_ms: number; errors_5xx: number;
+  /** Each kind's own p99 (0 for a kind left out by BENCH_MIX_KINDS): which calls make the tail. */
+  p99_duplicates_ms: number; p99_reverse_ms: number; p99_repair_ms: number; p99_books_ms: number;
+}
 
 interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
 
@@ -39,6 +43,7 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
     const { mixClients, mixCalls } = env.scale;
     const kinds = mixKinds();
     const times: number[] = [];
+    const byKind: number[][] = KINDS.map(() => []);
     let errors5xx = 0;
     let other = 0;
     let counter = 0;
@@ -57,12 +62,17 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
               ? await call(env.baseUrl, org.token, 'POST', repairPath, { bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id, counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id })
               : await call(env.baseUrl, org.token, 'GET', n % 2 === 0 ? entryPath(org.entries[n % org.entries.length]!) : transactionsPagePath);
         times.push(c.ms);
+        byKind[kind]!.push(c.ms);
         if (c.status >= 500) errors5xx += 1;
         else if (c.status >= 300 && c.status !== 409) other += 1;
       }
     })));
     const seconds = (performance.now() - start) / 1000;
     if (other > 0) env.log(`  mixed load: ${other} answers neither 2xx, 409 nor 5xx`);
-    return { rps: round((mixClients * mixCalls) / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx };
+    const p99Of = (kind: number): number => (byKind[kind]!.length > 0 ? round(quantile(byKind[kind]!, 0.99)) : 0);
+    return {
+      rps: round((mixClients * mixCalls) / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx,
+      p99_duplicates_ms: p99Of(0), p99_reverse_ms: p99Of(1), p99_repair_ms: p99Of(2), p99_books_ms: p99Of(3),
+    };
   };
 }

@@ -16,7 +16,7 @@ const SHAPE = {
   repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'store_cpu_s_10k_scope'],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
   worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores', 'cpu_bound_ratio'],
-  mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx'],
+  mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx', 'p99_duplicates_ms', 'p99_reverse_ms', 'p99_repair_ms', 'p99_books_ms'],
   own_cpu: ['ms_per_call'],
   peak_rss_mb: ['api', 'worker'],
   books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list', 'counterparties_ms', 'account_ms'],
@@ -60,6 +60,8 @@ describe('npm run bench (smoke)', function () {
       expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);
       expect(Object.keys(result.duplicates!.first_page_ms as object)).to.deep.equal(['100', '200']);
       expect(result.mixed_load!.errors_5xx).to.equal(0);
+      // Every kind ran in the mix, so each has its own tail.
+      for (const kind of ['duplicates', 'reverse', 'repair', 'books']) expect(result.mixed_load![`p99_${kind}_ms`], kind).to.be.a('number').and.greaterThan(0);
       // Book pages: both lists, a first and a next page at every size.
       expect(Object.keys(result.books_read!.first_page_ms as object)).to.deep.equal(['100', '200']);
       // The counterparty list and an account's figures at each size (docs/reference/book-reads.md "Cost").
