@@ -24,5 +24,5 @@ RUN npm install --no-save --omit=dev --no-audit --no-fund && npm cache clean --f
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8080
-# The same image runs the API (default) or a worker (command: node dist/worker/main.js).
+# The same image runs the API (default) or a worker (command: node --single-threaded dist/worker/main.js).
 CMD ["node", "dist/api/server.js"]

@@ -25,6 +25,7 @@ import { connectMongo } from '../shared/storage/mongo.js';
 import { freePort, waitForPort } from './services/ports.js';
 import { devDataDir, projectRoot, startServices } from './services/lifecycle.js';
 import { migrateStore } from './services/migrate.js';
+import { WORKER_NODE_FLAGS } from '../worker/node-flags.js';
 
 const ORG = 'org_demo';
 /** The sample statement the printout imports (a dry run), and the account it names (its IBAN). */
@@ -68,10 +69,10 @@ async function main(): Promise<void> {
   // Ctrl-C signals the whole foreground group, and a second signal would cut
   // a service's graceful stop short (shared/shutdown.ts). This process sends
   // each exactly one SIGTERM and waits for them to finish.
-  const service = (name: string, entry: string): ChildProcess => spawn(process.execPath, [join(projectRoot, 'dist', ...entry.split('/'))], {
+  const service = (name: string, entry: string, flags: readonly string[] = []): ChildProcess => spawn(process.execPath, [...flags, join(projectRoot, 'dist', ...entry.split('/'))], {
     env, detached: true, stdio: ['ignore', openSync(join(logDir, `${name}.log`), 'a'), 'inherit'],
   });
-  const children: ChildProcess[] = [service('api', 'api/server.js'), service('worker', 'worker/main.js')];
+  const children: ChildProcess[] = [service('api', 'api/server.js'), service('worker', 'worker/main.js', WORKER_NODE_FLAGS)];
   let stopping = false;
   const running = (): ChildProcess[] => children.filter((c) => c.exitCode === null && c.signalCode === null);
   const stop = (): void => {

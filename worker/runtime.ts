@@ -62,7 +62,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);
-  logger.info({ concurrency: config.workerConcurrency, metrics_port: metrics.port }, 'worker ready');
+  // node_flags: whether it runs with worker/node-flags.ts's flags, as deployed.
+  logger.info({ concurrency: config.workerConcurrency, metrics_port: metrics.port, node_flags: process.execArgv }, 'worker ready');
   return {
     metricsPort: metrics.port,
     // worker.close() takes no new jobs and waits for those in flight; then connections go.

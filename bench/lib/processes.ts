@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { freePort, waitForPort } from '../../scripts/services/ports.js';
 import { STAGE_QUEUE } from '../../shared/queue/stage-jobs.js';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -44,7 +45,9 @@ function profileArgs(env: NodeJS.ProcessEnv): string[] {
 }
 
 function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The worker runs as deployed, with its V8 flags (worker/node-flags.ts).
+  const flags = entry.startsWith('worker/') ? WORKER_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, ...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal}\n`); });
   return child;
 }

@@ -12,7 +12,11 @@ export interface Scale {
   repairCalls: number;
   /** Transactions in the pure plan's scope (100k for the real figure). */
   planSize: number;
-  /** Transactions in each worker-scaling job's scope, and jobs per measurement. */
+  /**
+   * Transactions in each worker-scaling job's scope, and jobs per
+   * measurement: twice a worker's WORKER_CONCURRENCY (4), so a second worker
+   * has jobs to take (with 4, the first worker could take them all).
+   */
   scalingScope: number;
   scalingJobs: number;
   /** Mixed load: clients × calls each. */
@@ -21,7 +25,7 @@ export interface Scale {
 }
 
 export const FULL: Scale = {
-  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 4, mixClients: 50, mixCalls: 20,
+  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 8, mixClients: 50, mixCalls: 20,
 };
 
 export const SMOKE: Scale = {

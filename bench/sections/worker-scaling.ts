@@ -5,21 +5,29 @@
 // that operation (`existing`): the same work each time. On one machine these
 // jobs are bound by the store (FerretDB), so a second row, `cpu_bound_ratio`,
 // is the same ratio for the worker's own part alone: pure repair plans of a
-// 10k-transaction scope in one and in two threads.
+// 10k-transaction scope in one and in two processes started as workers are
+// (worker/node-flags.ts), and `cpu_bound_ratio_v8_defaults` the same with
+// V8's default helper threads (docs/design/performance.md "Worker scaling").
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { load } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
+const CPU_BOUND_ROUNDS = 5;
+
 export interface WorkerScalingResult {
   one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number;
-  /** Pure plans/s with two threads ÷ with one (bench/lib/plan-thread.ts). */
+  /** Pure plans/s with two processes ÷ with one, each started with the worker's V8 flags (bench/lib/plan-process.ts). */
   cpu_bound_ratio: number;
+  /** The same with V8's defaults (garbage collection and compilation on helper threads). */
+  cpu_bound_ratio_v8_defaults: number;
   /** Store CPU (FerretDB + PostgreSQL) per 10k-scope job with one worker, in seconds: the figure `repair/store_cpu_s_10k_scope`. */
   store_cpu_s_per_job: number | null;
 }
@@ -56,11 +64,25 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     const store = env.split('worker scaling, 1 process');
     const storeCpu = store ? round((store.cpu_s.ferretdb + store.cpu_s.postgres) / (repeat * scalingJobs)) : null;
     const planSize = Math.max(100, Math.round(env.scale.planSize / 10));
-    const cpuRates: Record<1 | 2, number[]> = { 1: [], 2: [] };
-    for (let i = 0; i < repeat; i += 1) for (const threads of [1, 2] as const) cpuRates[threads].push(await planRate(threads, planSize, 2 * scalingJobs));
-    const cpuBound = round(median(cpuRates[2]) / median(cpuRates[1]));
-    env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions): ${round(median(cpuRates[1]))} / ${round(median(cpuRates[2]))} plans/s with 1 / 2 threads`);
-    return { one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length, cpu_bound_ratio: cpuBound, store_cpu_s_per_job: storeCpu };
+    // Both flag sets alternated within each round, each going first in turn, so the machine's moods
+    // fall on both alike; at least CPU_BOUND_ROUNDS rounds: single runs of this figure vary by ±20% here.
+    const flagSets = { worker: WORKER_NODE_FLAGS, v8_defaults: [] } as const;
+    const cpuRates = { worker: { 1: [] as number[], 2: [] as number[] }, v8_defaults: { 1: [] as number[], 2: [] as number[] } };
+    for (let i = 0; i < Math.max(repeat, CPU_BOUND_ROUNDS); i += 1) {
+      for (const processes of [1, 2] as const) {
+        for (const flags of i % 2 === 0 ? (['worker', 'v8_defaults'] as const) : (['v8_defaults', 'worker'] as const)) {
+          cpuRates[flags][processes].push(await planRate(processes, planSize, 5 * scalingJobs, flagSets[flags]));
+        }
+      }
+    }
+    const ratioOf = (flags: keyof typeof cpuRates): number => round(median(cpuRates[flags][2]) / median(cpuRates[flags][1]));
+    for (const flags of ['worker', 'v8_defaults'] as const) {
+      env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${round(median(cpuRates[flags][1]))} / ${round(median(cpuRates[flags][2]))} plans/s with 1 / 2 processes`);
+    }
+    return {
+      one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length,
+      cpu_bound_ratio: ratioOf('worker'), cpu_bound_ratio_v8_defaults: ratioOf('v8_defaults'), store_cpu_s_per_job: storeCpu,
+    };
   } finally {
     await setWorkers(1);
     await events.close();
@@ -68,22 +90,23 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
   }
 }
 
-/** Plans per second of `threads` threads each planning `plans` times, timed from when every thread has built its input. */
-async function planRate(threads: number, size: number, plans: number): Promise<number> {
-  const url = new URL('../lib/plan-thread.js', import.meta.url);
-  const workers = Array.from({ length: threads }, () => new Worker(url, { workerData: { size, plans } }));
+/** Plans per second of `processes` processes (node with `flags`) each planning `plans` times, timed from when every one has built its input. */
+async function planRate(processes: number, size: number, plans: number, flags: readonly string[]): Promise<number> {
+  const script = fileURLToPath(new URL('../lib/plan-process.js', import.meta.url));
+  const children = Array.from({ length: processes }, () => fork(script, [String(size), String(plans)], { execArgv: [...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
   try {
-    const said = (w: Worker, what: string): Promise<void> => new Promise((resolve, reject) => {
-      w.once('error', reject);
-      w.on('message', (m) => { if (m === what) resolve(); });
+    const said = (c: ChildProcess, what: string): Promise<void> => new Promise((resolve, reject) => {
+      c.once('error', reject);
+      c.once('exit', (code) => reject(new Error(`a plan process exited with ${code} before it said ${what}`)));
+      c.on('message', (m) => { if (m === what) resolve(); });
     });
-    await Promise.all(workers.map((w) => said(w, 'ready')));
-    const done = workers.map((w) => said(w, 'done'));
+    await Promise.all(children.map((c) => said(c, 'ready')));
+    const done = children.map((c) => said(c, 'done'));
     const start = performance.now();
-    for (const w of workers) w.postMessage('go');
+    for (const c of children) c.send('go');
     await Promise.all(done);
-    return (threads * plans) / ((performance.now() - start) / 1000);
+    return (processes * plans) / ((performance.now() - start) / 1000);
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    for (const c of children) c.kill();
   }
 }

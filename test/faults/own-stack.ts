@@ -16,6 +16,7 @@ import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { createToken } from '../../shared/storage/api-tokens.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'main.js');
 
@@ -56,7 +57,7 @@ export async function ownStack(options: OwnStackOptions): Promise<OwnStack> {
   const direct: Mongo = await connectMongo(options.directMongoUrl);
   const api: ApiRuntime = await startApi(config, createLogger('api', 'silent'));
   const workerLogs: string[] = [];
-  const worker: ChildProcess = spawn(process.execPath, [workerMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)), 30_000);

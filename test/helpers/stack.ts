@@ -17,6 +17,7 @@ import { importBooks } from '../../shared/books/import.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { startServices, stopServices } from '../../scripts/services/lifecycle.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 // This file runs as dist/test/helpers/stack.js; the worker entry is dist/worker/main.js.
 const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'main.js');
@@ -80,7 +81,7 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
   let worker: ChildProcess | null = null;
   const startWorker = async (extraEnv: Record<string, string> = {}): Promise<void> => {
     if (worker) return;
-    const child = spawn(process.execPath, [workerMain], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     worker = child;
     let buffer = '';
     await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,7 @@ import { startApi, type ApiRuntime } from '../../api/runtime.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { stack } from '../helpers/stack.js';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 // This file runs as dist/test/ops/processes.js.
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,8 +58,8 @@ const parse = (line: string): Record<string, unknown> => {
   }
 };
 
-function launch(main: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(main: string, env: Record<string, string>, flags: readonly string[] = []): Child {
+  const child = spawn(process.execPath, [...flags, main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const waiters: Array<{ match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
   let buffer = '';
@@ -98,7 +99,7 @@ function launch(main: string, env: Record<string, string>): Child {
 
 /** A worker process, once it logged `worker ready`; `metricsPort` from that line. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<Child & { metricsPort: number }> {
-  const child = launch(WORKER_MAIN, env);
+  const child = launch(WORKER_MAIN, env, WORKER_NODE_FLAGS);
   const ready = await child.waitFor((l) => l.msg === 'worker ready');
   return Object.assign(child, { metricsPort: Number(ready.metrics_port) });
 }

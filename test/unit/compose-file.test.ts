@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, type ConfigProcess, type ConfigVariable } from '../../shared/config.js';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
@@ -101,7 +102,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services)).to.have.members(['mongo', 'redis', 'api', 'worker']);
     expect(compose.services.redis.command.join(' ')).to.include('--appendonly yes');
     expect(compose.services.worker.deploy.replicas).to.be.greaterThan(1);
-    expect(compose.services.worker.command).to.deep.equal(['node', 'dist/worker/main.js']);
+    expect(compose.services.worker.command).to.deep.equal(['node', ...WORKER_NODE_FLAGS, 'dist/worker/main.js']);
     expect(compose.services.api.command).to.deep.equal(['node', 'dist/api/server.js']);
   });
 
