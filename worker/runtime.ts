@@ -58,7 +58,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const webhooks = await startWebhooks(mongo.db, webhookConnection, config.queuePrefix, {
     dispatchEveryMs: config.webhookDispatchEveryMs, concurrency: config.workerConcurrency, maxAttempts: config.webhookMaxAttempts,
     backoffMs: config.webhookBackoffMs, timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhookAllowInsecure === 'true', secretKey: config.webhookSecretKey,
-  }, registry, logger);
+  }, registry, logger, embedded);
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);

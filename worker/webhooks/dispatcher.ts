@@ -5,12 +5,16 @@
 // one job per id, so one drain per endpoint runs at a time, which is what
 // keeps deliveries in sequence order. Staging calls never wait for any of
 // this: the events are already stored with their transitions (the outbox).
+// With the pool on FerretDB's PostgreSQL (`embedded`), the feed's sequence
+// marks are one SQL aggregate instead of FerretDB sending every reservation
+// (docs/reference/webhooks.md "Written with the transition").
 import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { latestSettledSequence } from '../../shared/storage/events.js';
+import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { allEndpoints } from '../../shared/storage/webhook-endpoints.js';
 import { drainEndpoint, type DrainSettings } from './drain.js';
 
@@ -20,7 +24,9 @@ export interface WebhookSettings extends DrainSettings { dispatchEveryMs: number
 
 interface DrainData { endpoint_id: string }
 
-export async function startWebhooks(db: Db, connection: Redis | Cluster, prefix: string, settings: WebhookSettings, registry: Registry, logger: Logger): Promise<{ close: () => Promise<void> }> {
+export async function startWebhooks(
+  db: Db, connection: Redis | Cluster, prefix: string, settings: WebhookSettings, registry: Registry, logger: Logger, embedded: PostgresPages | null = null,
+): Promise<{ close: () => Promise<void> }> {
   const deliveries = new Counter({
     name: 'bookstage_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome: delivered (2xx in time), failed (will be retried), given_up (the last attempt failed).',
@@ -44,7 +50,7 @@ export async function startWebhooks(db: Db, connection: Redis | Cluster, prefix:
     backlog.set(endpoints.filter((ep) => ep.retry !== null).length);
     for (const ep of endpoints) {
       if (ep.retry && ep.retry.next_at > now.toISOString()) continue;
-      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now));
+      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now, embedded));
       if (!ep.retry && latest.get(ep.org_id)! <= ep.delivered_through) continue;
       await queue.add('drain', { endpoint_id: ep._id }, { jobId: `drain-${ep._id}`, removeOnComplete: true, removeOnFail: true, attempts: 1 });
       added += 1;
@@ -55,7 +61,7 @@ export async function startWebhooks(db: Db, connection: Redis | Cluster, prefix:
   const worker = new Worker<DrainData | Record<string, never>>(WEBHOOK_QUEUE, async (job) => {
     if (job.name === 'dispatch') return { drains: await dispatch() };
     const { endpoint_id: endpointId } = job.data as DrainData;
-    await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }));
+    await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }), embedded);
     return { endpoint_id: endpointId };
   }, { connection, prefix, concurrency: settings.concurrency });
   worker.on('error', (err) => logger.error({ err, queue: WEBHOOK_QUEUE }, 'worker error'));
