@@ -36,6 +36,13 @@ describe('bookstage events and webhooks commands', function () {
     expect(items.map((i) => i.id)).to.deep.equal([created.id]);
     expect(items[0]).to.not.have.property('secret');
     expect((await runCli(['webhooks', 'deliveries', created.id, '--json'], { url, token })).code).to.equal(0);
+    // Without --json: a table of endpoints, and of (no) delivery attempts; never the staged-operations table.
+    const shown = await runCli(['webhooks', 'list'], { url, token });
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.match(new RegExp(`${created.id}\\s+http://127\\.0\\.0\\.1:9/hook\\s+staged_operation\\.applied`));
+    expect(shown.stdout).to.not.include('No staged operations');
+    const attempts = await runCli(['webhooks', 'deliveries', created.id], { url, token });
+    expect([attempts.code, attempts.stdout]).to.deep.equal([0, 'No delivery attempts.\n']);
     expect((await runCli(['webhooks', 'remove', created.id], { url, token })).code).to.equal(0);
     expect((await runCli(['webhooks', 'remove', created.id], { url, token })).code).to.equal(4);
   });
@@ -67,5 +74,9 @@ describe('bookstage events and webhooks commands', function () {
     const listed = await runCli(['events', 'list', '--json'], { url, token });
     expect(listed.code).to.equal(0);
     expect(envelopeOf<{ items: Array<{ type: string }> }>(listed.stdout).data.items.map((e) => e.type)).to.deep.equal(['staged_operation.staged']);
+    // Without --json: one row per event, with its sequence, type and operation.
+    const table = await runCli(['events', 'list'], { url, token });
+    expect(table.code, table.stderr).to.equal(0);
+    expect(table.stdout).to.match(new RegExp(`\\s\\d+\\s+staged_operation\\.staged\\s+${staged.body.data.staged_operation_id}\\s`));
   });
 });

@@ -6,6 +6,7 @@ import { isDryRun, isDuplicatesPage, isPending, isStagedList, isStagedOperation,
 import { renderBookRead } from './books.js';
 import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
+import { renderEventsAnswer } from './events.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
 import { renderDryRun, renderStagingResult } from './staging.js';
 import type { Style } from './style.js';
@@ -16,7 +17,7 @@ export function renderAnswer(style: Style, answer: Answer): string {
   if (!env.ok && env.error) return renderError(style, answer.status, env);
   const data = env.data;
   let out: string;
-  const book = renderBookRead(style, env.operation ?? null, data);
+  const book = renderBookRead(style, env.operation ?? null, data) ?? renderEventsAnswer(style, env.operation ?? null, data);
   if (book !== null) {
     out = book;
   } else if (isPending(data)) {
@@ -24,7 +25,8 @@ export function renderAnswer(style: Style, answer: Answer): string {
       + `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
   } else if (isDuplicatesPage(data)) {
     out = renderDuplicateGroups(style, data.groups);
-  } else if (isStagedList(data)) {
+  } else if (env.operation === 'staged_operations.list' && isStagedList(data)) {
+    // By operation too: the event feed and webhook lists are `items` lists of other things.
     out = renderStagedList(style, data.items);
   } else if (isStagedOperation(data)) {
     // Apply of an operation an earlier apply applied (warning already_applied): exit 0, and say so first.
