@@ -30,6 +30,13 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    */
   writes: Promise<void>[];
   /**
+   * Set by a job that stored its answer itself, in the same statement as the
+   * writes it answers (a staging on the embedded store: commit-decision.ts);
+   * the processor then does not store it again. Absent in contexts built by
+   * hand, where a job stores nothing itself.
+   */
+  answer?: { stored: boolean };
+  /**
    * A dry run only (worker/operation/commit-decision.ts): the live holders of
    * its scope met while deciding, hidden from the rule and answered as the
    * warning `pending_operation`.

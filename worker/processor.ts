@@ -24,8 +24,9 @@ import type { WorkerJobSettings } from './job-context.js';
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
 function dispatch(
   db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean, embedded: PostgresPages | null,
+  stored: { stored: boolean },
 ): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded };
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer: stored };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });
@@ -58,13 +59,17 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     const jobId = job.id ?? '';
     const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
     const writes: Promise<void>[] = [];
+    const answered = { stored: false };
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
       // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md §6.6).
       if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
-      // the job's last writes (ctx.writes) go out in the same round trip.
+      // the job's last writes (ctx.writes) go out in the same round trip. A
+      // staging that stored its answer with its writes (ctx.answer) stored the first one.
       const [first] = await Promise.all([
-        saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
+        answered.stored
+          ? true
+          : saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
         ...writes.splice(0),
       ]);
       crashIf('stage:crash-before-complete');
@@ -87,7 +92,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, embedded);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, embedded, answered);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {

@@ -30,6 +30,15 @@ export type TestFault =
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 
+/**
+ * A fault between a staging's writes is on. Those steps are the writes one
+ * after the other; on the embedded store a staging makes them in one
+ * statement, with nothing between them to crash in, so with such a fault on
+ * it takes the steps one by one and the crash tests keep proving them.
+ */
+export const stagingStepFaultsOn = (): boolean =>
+  faultOn('stage:crash-after-locks') || faultOn('stage:crash-after-write') || faultOn('stage:slow-after-locks');
+
 /** Die on the spot, as a crash would: no cleanup, no answer stored, no job completed. */
 export function crashIf(fault: TestFault): void {
   if (faultOn(fault)) process.kill(process.pid, 'SIGKILL');

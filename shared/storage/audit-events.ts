@@ -3,7 +3,7 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { eventView, withNewEvent, type EventOperationView, type EventSource } from './events.js';
+import { eventFields, eventView, withNewEvent, type EventOperationView, type EventSource, type Reservation } from './events.js';
 import type { PostgresPages } from './postgres-pages.js';
 
 /**
@@ -15,7 +15,7 @@ import type { PostgresPages } from './postgres-pages.js';
 export async function recordTransition(
   db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView, source: EventSource = {},
 ): Promise<void> {
-  const _id = derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
+  const _id = transitionEventId(event);
   try {
     // The feed's event rides on the same insert (docs/reference/webhooks.md).
     await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }), source);
@@ -23,6 +23,8 @@ export async function recordTransition(
     if (!isUniqueViolation(err)) throw err;
   }
 }
+
+const transitionEventId = (event: Pick<AuditEventDoc, 'staged_operation_id' | 'from' | 'to'>): string => derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
 
 /** The `_id` of an operation's staging transition (`null → staged`), as recordTransition derives it. */
 export const stagedEventId = (stagedOperationId: string): string => derivedId('aud', `${stagedOperationId}::staged`);
@@ -35,9 +37,18 @@ export const stagedEventId = (stagedOperationId: string): string => derivedId('a
  * `source.reserved`: a sequence the staging job reserved while it took its locks.
  */
 export function recordStaged(db: Db, op: StagedOperationDoc, source: EventSource = {}): Promise<void> {
-  return recordTransition(db, {
-    org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged',
-  }, eventView(op), source);
+  return recordTransition(db, stagingTransition(op), eventView(op), source);
+}
+
+function stagingTransition(op: StagedOperationDoc): Omit<AuditEventDoc, '_id' | 'event'> {
+  return { org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged' };
+}
+
+/** The document recordStaged inserts for `op`, numbered by a fresh `reservation`: for a caller that inserts it together with the operation. */
+export function stagedEventDoc(op: StagedOperationDoc, reservation: Reservation): AuditEventDoc {
+  const transition = stagingTransition(op);
+  const _id = transitionEventId(transition);
+  return { _id, ...transition, ...eventFields(op.org_id, _id, 'staged', eventView(op), reservation) };
 }
 
 /**

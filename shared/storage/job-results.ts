@@ -24,16 +24,20 @@ export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
  * write stored it.
  */
 export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<boolean> {
-  const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
-  const answer = withoutPlan(doc.answer);
   try {
-    const { answer: _answer, ...rest } = doc;
-    await collections(db).jobResults.insertOne({ ...rest, answer_json: JSON.stringify(answer), expires_at: expires });
+    await collections(db).jobResults.insertOne(storedJobResult(doc));
     return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     return false;
   }
+}
+
+/** The document saveJobResult inserts: for a caller that inserts it together with the writes it answers. */
+export function storedJobResult(doc: Omit<JobResultDoc, 'expires_at'>): StoredJobResult {
+  const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
+  const { answer, ...rest } = doc;
+  return { ...rest, answer_json: JSON.stringify(withoutPlan(answer)), expires_at: expires };
 }
 
 /**

@@ -124,12 +124,9 @@ export async function claimLocks(
   db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string, embedded: PostgresPages | null = null,
 ): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
-  const keys = [...lockKeys(orgId, claim)].sort();
   // The orphan timer counts from here: the moment the lock exists.
-  const createdAt = new Date().toISOString();
-  const docs: ScopeLockDoc[] = keys.map((key) => ({
-    _id: lockId(key, operationId), key, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
-  }));
+  const docs = lockDocs(orgId, claim, operationId, planHash, new Date().toISOString());
+  const keys = docs.map((d) => d.key);
   try {
     const scope = docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
     if (scope) await c.scopeLocks.insertOne(scope);
@@ -146,6 +143,13 @@ export async function claimLocks(
     await releaseLocks(db, orgId, operationId);
   }
   return { acquired: false, locks: held };
+}
+
+/** The lock documents of a claim, by key. */
+export function lockDocs(orgId: string, claim: PlanLockClaim, operationId: string, planHash: string, createdAt: string): ScopeLockDoc[] {
+  return [...lockKeys(orgId, claim)].sort().map((key) => ({
+    _id: lockId(key, operationId), key, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
+  }));
 }
 
 /** Every lock the operation holds; each matched document's `_id` names the operation, so the delete removes only its own. */

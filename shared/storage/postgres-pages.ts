@@ -18,6 +18,7 @@ import pg from 'pg';
 import { decodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
 import { pageColumn } from './postgres-page-indexes.js';
+import { insertSql, isPostgresUniqueViolation, type InsertGroup, type InsertOutcome } from './postgres-inserts.js';
 
 /** One keyset page: the same spec the MongoDB query is built from (shared/storage/books-pages.ts). */
 export interface PageQuery {
@@ -238,10 +239,12 @@ export interface PostgresPagesStats {
   declined: number;
   /** Documents read by `_id` through FerretDB because their types are not decoded here. */
   by_id: number;
+  /** Inserts made in SQL (insertTogether); a declined one counts under `declined`. */
+  written: number;
 }
 
 export class PostgresPages {
-  readonly stats: PostgresPagesStats = { served: 0, declined: 0, by_id: 0 };
+  readonly stats: PostgresPagesStats = { served: 0, declined: 0, by_id: 0, written: 0 };
   private readonly tables = new Map<string, Promise<Map<string, string>>>();
 
   constructor(private readonly pool: pg.Pool) {}
@@ -345,8 +348,42 @@ export class PostgresPages {
     return { final: Number(rows[0].final), highest: Number(rows[0].highest) };
   }
 
+  /**
+   * Insert every group's documents in one statement, all or none
+   * (postgres-inserts.ts, docs/indexes.md "Writes in SQL"). On `declined`
+   * nothing was stored by this call, and the caller writes through the
+   * driver; after a connection lost mid-statement the rows may be there,
+   * which every caller's driver path meets as duplicates of its own.
+   */
+  async insertTogether(db: Db, groups: readonly InsertGroup[]): Promise<InsertOutcome> {
+    const schema = db.databaseName;
+    const tables = new Map<string, string>();
+    for (const { collection } of groups) {
+      const table = await this.table(schema, collection);
+      if (!table) return this.declineWrite();
+      tables.set(collection, table);
+    }
+    const sql = insertSql(schema, tables, groups);
+    if (!sql) return this.declineWrite();
+    try {
+      await this.pool.query(sql);
+    } catch (err) {
+      if (isPostgresUniqueViolation(err)) return 'duplicate';
+      if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
+      else if (!unavailable(err)) throw err;
+      return this.declineWrite();
+    }
+    this.stats.written += 1;
+    return 'stored';
+  }
+
   close(): Promise<void> {
     return this.pool.end();
+  }
+
+  private declineWrite(): 'declined' {
+    this.stats.declined += 1;
+    return 'declined';
   }
 
   /** The rows of one query on the collection's table; null (declined) when it has no table or PostgreSQL cannot answer. */

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
+import type { InsertGroup } from './postgres-inserts.js';
 import { decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+
+/**
+ * The documents insertStagedOperation writes, body first, for a caller that
+ * inserts them together with others in one statement (postgres-inserts.ts).
+ */
+export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
+  const { op, body } = encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+  return [{ collection: 'staged_operation_bodies', docs: body ? [body] : [] }, { collection: 'staged_operations', docs: [op] }];
+}
 
 /**
  * Insert once: a retried job finds its own operation already there and gets

@@ -13,15 +13,16 @@ import { compareIds } from '../../shared/domain/books.js';
 import { stagedSummary } from '../../shared/domain/staged-summary.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
-import { recordStaged } from '../../shared/storage/audit-events.js';
-import { reserveEvent, type Reservation } from '../../shared/storage/events.js';
+import { recordStaged, stagedEventDoc } from '../../shared/storage/audit-events.js';
+import { isFresh, reserveEvent, type Reservation } from '../../shared/storage/events.js';
+import { storedJobResult } from '../../shared/storage/job-results.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { claimLocks, liveHolders, liveHoldersAmong, lockKeys } from '../../shared/storage/plan-locks.js';
-import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import { claimLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
+import { findStagedOperation, insertStagedOperation, stagedOperationInserts } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
-import { crashIf, slowIf } from '../test-faults.js';
+import { crashIf, slowIf, stagingStepFaultsOn } from '../test-faults.js';
 
 export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
@@ -120,6 +121,8 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   // number unused, a gap the feed allows (docs/reference/webhooks.md).
   const reserved = reserveEvent(db, data.org_id, ctx.embedded ?? null);
   reserved.catch(() => undefined);
+  const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
+  if (together) return together;
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
@@ -142,6 +145,44 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   }
   // Contended on every attempt by claims that came and went: a conflict, naming the last holders seen.
   return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [...new Set(lastSeen)].sort() } };
+}
+
+/**
+ * On the embedded store, a staging's writes as one SQL statement
+ * (docs/indexes.md "Writes in SQL"): its locks, its operation (and body), its
+ * staging event and its stored answer, all or none. The order the steps
+ * below keep one after the other — locks before the operation, the event
+ * and the answer after it — holds trivially when they commit at once, and
+ * no crash leaves locks without an operation or an operation without its
+ * event. Null when the statement did not store them: a lock is held (or
+ * this job's own writes are there, on a rerun), the store declined, or the
+ * event's reservation went stale; the steps below then run as they do
+ * everywhere else, and meet whatever is there.
+ */
+async function stageInOneStatement<Plan>(
+  ctx: JobContext, kind: StagedKind, operationId: string, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>, reserved: Promise<Reservation>,
+): Promise<StageAnswer | null> {
+  const { db, data, embedded } = ctx;
+  if (!embedded || !ctx.answer || stagingStepFaultsOn()) return null;
+  const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
+  const reservation = await reserved;
+  if (!isFresh(reservation)) return null;
+  const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
+  const answer = stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
+  const result = storedJobResult({ _id: ctx.jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() });
+  const [outcome] = await Promise.all([
+    embedded.insertTogether(db, [
+      { collection: 'scope_locks', docs: locks },
+      ...stagedOperationInserts(doc),
+      { collection: 'audit_events', docs: [stagedEventDoc(doc, reservation)] },
+      { collection: 'job_results', docs: [result] },
+    ]),
+    reservation.retired,
+  ]);
+  if (outcome !== 'stored') return null;
+  ctx.answer.stored = true;
+  ctx.log.info({ staged_operation_id: doc._id, kind: doc.kind, in_one_statement: true }, 'staged operation written');
+  return answer;
 }
 
 /**
