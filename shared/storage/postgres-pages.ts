@@ -14,6 +14,7 @@
 // a document with a type that decoder does not give exactly is read by `_id`
 // through FerretDB instead.
 import type { Db, Document } from 'mongodb';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { decodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
@@ -52,14 +53,6 @@ export function pageSql(schema: string, table: string, q: PageQuery): { text: st
   const text = `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
     + ` WHERE ${where.join(' AND ')} ORDER BY ${pageColumn(q.key)} ${dir}, ${pageColumn('_id')} ${dir} LIMIT ${param(q.limit)}`;
   return { text, values };
-}
-
-/** The SQL of `byKeys`: an OR of containments on the field's GIN expression, one parameter per value. */
-export function keysSql(schema: string, table: string, field: string, values: readonly string[]): { text: string; values: string[] } {
-  const column = `(_jsonb -> ${pg.escapeLiteral(field)})`;
-  const text = `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
-    + ` WHERE ${values.map((_, i) => `${column} @> $${i + 1}::jsonb`).join(' OR ')}`;
-  return { text, values: values.map((v) => JSON.stringify(v)) };
 }
 
 /**
@@ -225,6 +218,20 @@ export function referencesSql(schema: string, table: string, orgId: string, bank
   return { text, values: [orgId, bankAccountId, [...references]] };
 }
 
+/** Statements longer than this are not kept prepared: their text names its values (an insert's rows), so few repeat. */
+const NAMED_STATEMENT_MAX_CHARS = 4096;
+
+/**
+ * The query as a named prepared statement: parsed and planned once per
+ * connection of the prepared pool (force_generic_plan, openPostgresPages).
+ * The name is the text's hash, so the same text is the same statement on
+ * every connection.
+ */
+function named<T extends { text: string; values: readonly unknown[] }>(query: T): pg.QueryConfig {
+  if (query.text.length > NAMED_STATEMENT_MAX_CHARS) return { text: query.text, values: [...query.values] };
+  return { name: `bs_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`, text: query.text, values: [...query.values] };
+}
+
 /** PostgreSQL cannot be reached or is going away: the page falls back to FerretDB, which answers as it can. */
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -247,7 +254,13 @@ export class PostgresPages {
   readonly stats: PostgresPagesStats = { served: 0, declined: 0, by_id: 0, written: 0 };
   private readonly tables = new Map<string, Promise<Map<string, string>>>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  /**
+   * `pool` plans each statement with its values, as the database plans
+   * FerretDB's; `prepared` keeps one generic plan per statement and
+   * connection, for the statements whose generic plans use their index
+   * (openPostgresPages).
+   */
+  constructor(private readonly pool: pg.Pool, private readonly prepared: pg.Pool = pool) {}
 
   /**
    * The page's stored documents, in order, as the driver returns them; null
@@ -257,21 +270,6 @@ export class PostgresPages {
   async page(db: Db, q: PageQuery): Promise<Document[] | null> {
     const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => pageSql(schema, table, q));
     return rows && this.decoded(db, q.collection, rows);
-  }
-
-  /**
-   * The documents whose top-level string `field` is one of `values`, in one
-   * query: an OR of that field's GIN containments, the expression the
-   * embedded GIN index holds (shared/storage/postgres-gin-indexes.ts), which
-   * PostgreSQL answers as one BitmapOr. Through FerretDB the same read is one
-   * equality command per value (where-in.ts), a round trip each: a page of 50
-   * transactions asked for its links 50 times. Null when PostgreSQL cannot
-   * answer. Order is the table's; callers group by the field.
-   */
-  async byKeys(db: Db, collection: string, field: string, values: readonly string[]): Promise<Document[] | null> {
-    if (values.length === 0) return [];
-    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, collection, (schema, table) => keysSql(schema, table, field, values));
-    return rows && this.decoded(db, collection, rows);
   }
 
   /**
@@ -304,7 +302,7 @@ export class PostgresPages {
    */
   async where(db: Db, q: WhereQuery): Promise<Document[] | null> {
     if (q.any && q.any.values.length === 0) return [];
-    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => whereSql(schema, table, q));
+    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => whereSql(schema, table, q), 'generic');
     return rows && this.decoded(db, q.collection, rows);
   }
 
@@ -366,7 +364,7 @@ export class PostgresPages {
     const sql = insertSql(schema, tables, groups);
     if (!sql) return this.declineWrite();
     try {
-      await this.pool.query(sql);
+      await this.prepared.query(named(sql));
     } catch (err) {
       if (isPostgresUniqueViolation(err)) return 'duplicate';
       if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
@@ -378,7 +376,7 @@ export class PostgresPages {
   }
 
   close(): Promise<void> {
-    return this.pool.end();
+    return Promise.all([this.pool.end(), this.prepared === this.pool ? undefined : this.prepared.end()]).then(() => undefined);
   }
 
   private declineWrite(): 'declined' {
@@ -387,13 +385,23 @@ export class PostgresPages {
   }
 
   /** The rows of one query on the collection's table; null (declined) when it has no table or PostgreSQL cannot answer. */
-  private async query<R>(db: Db, collection: string, sql: (schema: string, table: string) => { text: string; values: unknown[] }): Promise<R[] | null> {
+  /**
+   * `plan`: `generic` for the statements whose generic plans use their index
+   * (test/store/postgres-indexes.test.ts): prepared, planned once per
+   * connection (openPostgresPages). Any other is planned with its values
+   * each time, as the database plans FerretDB's: a page's LIMIT can change
+   * which plan is best.
+   */
+  private async query<R>(
+    db: Db, collection: string, sql: (schema: string, table: string) => { text: string; values: unknown[] }, plan: 'generic' | 'custom' = 'custom',
+  ): Promise<R[] | null> {
     const schema = db.databaseName;
     const table = await this.table(schema, collection);
     if (!table) return this.decline();
     let rows: R[];
     try {
-      rows = (await this.pool.query<R & pg.QueryResultRow>(sql(schema, table))).rows;
+      const query = sql(schema, table);
+      rows = (await (plan === 'generic' ? this.prepared.query<R & pg.QueryResultRow>(named(query)) : this.pool.query<R & pg.QueryResultRow>(query))).rows;
     } catch (err) {
       // 42P01: the table went away (a dropped database); its name is read again next time.
       if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
@@ -485,8 +493,23 @@ export class PostgresPages {
 
 /** A pool on the PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL), for the book pages. */
 export function openPostgresPages(postgresUrl: string): PostgresPages {
-  const pool = new pg.Pool({ connectionString: postgresUrl, application_name: 'bookstage-pages', max: 8, idleTimeoutMillis: 30_000 });
+  // why two pools: the database plans every statement afresh with its values
+  // (force_custom_plan, postgres-gin-indexes.ts), which FerretDB's statements
+  // need, and so it planned ours too: planning was 40% of PostgreSQL's time on
+  // them in the mixed load (docs/design/performance.md "Round trip"). The
+  // scope reads and the inserts name their fields as literals, and their
+  // generic plans use the indexes (test/store/postgres-indexes.test.ts): they
+  // go to sessions with force_generic_plan as named statements, planned once
+  // per connection. A page's LIMIT or a whole-account read can want another
+  // plan for other values, so those stay on sessions that plan with them.
+  // why no idle time-out: a new PostgreSQL session spends ~10 ms loading the
+  // catalog of a table and its indexes on its first statement; six sessions
+  // a pool are cheap to keep.
+  const options = { connectionString: postgresUrl, application_name: 'bookstage-pages', max: 6, idleTimeoutMillis: 0 };
+  const pool = new pg.Pool(options);
+  const prepared = new pg.Pool({ ...options, options: '-c plan_cache_mode=force_generic_plan' });
   // An idle client's error (PostgreSQL restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  return new PostgresPages(pool);
+  prepared.on('error', () => undefined);
+  return new PostgresPages(pool, prepared);
 }

@@ -32,7 +32,7 @@ import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from 
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
-import { fieldsSql, keysSql, latestSql, pageSql, referencesSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
+import { fieldsSql, latestSql, pageSql, referencesSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -338,19 +338,6 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });
 
-  it('a page\'s links by their transactions\' or entries\' ids, in one SQL query, are a BitmapOr of GIN index scans: no Seq Scan', async () => {
-    // A page's worth of the late links' keys (addLateRows), named rather than read: reading them back would be a
-    // sequential scan of the links table, which the pooled-connections check below counts against the hot reads.
-    const keys = { bank_transaction_id: (i: number) => `${tag}_late_bt_${i}`, ledger_entry_id: (i: number) => `${tag}_late_le_${i}` };
-    const failures: string[] = [];
-    for (const field of ['bank_transaction_id', 'ledger_entry_id'] as const) {
-      const { text, values } = keysSql(schema, tables.get('bank_links')!, field, Array.from({ length: 50 }, (_, i) => keys[field](i)));
-      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      if (/Seq Scan/.test(plan) || !/Bitmap Index Scan on bstgin_/.test(plan)) failures.push(`${field}:\n${plan}`);
-    }
-    expect(failures, failures.join('\n\n')).to.deep.equal([]);
-  });
-
   it('the whole-account and whole-organisation reads\' SQL (account figures, counterparty list) use an index: no Seq Scan, no Sort', async () => {
     // A small organisation among many, as in a shared store (addFiller): its account, posted entries and links
     // are few of each table, so an index is the plan; an organisation that owns most of a table is rightly scanned.
@@ -397,7 +384,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });
 
-  it('the worker\'s scope reads in SQL (whereSql) walk FerretDB\'s own btree indexes, also for rows added after the statistics: no Seq Scan', async () => {
+  it('the scope reads in SQL (whereSql: the worker\'s, a book page\'s links) walk FerretDB\'s own btree indexes in a custom and in a generic plan, also for rows added after the statistics: no Seq Scan', async () => {
     const lateKeys = (prefix: string) => Array.from({ length: 50 }, (_, i) => `${tag}_late_${prefix}_${i}`);
     const reads: Array<{ name: string; q: WhereQuery }> = [
       { name: 'scope transactions', q: { collection: 'bank_transactions', equalities: { org_id: scopeOrg, bank_account_id: `${tag}_early_ba_1`, counterparty_id: `${tag}_early_cp_7` } } },
@@ -409,11 +396,23 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       { name: 'scope-lock keys', q: { collection: 'scope_locks', equalities: {}, any: { field: 'key', values: [...scopeLockKeys, ...lateKeys('bt').map((k) => `${scopeOrg}:bt:${k}`)] } } },
     ];
     const failures: string[] = [];
-    for (const { name, q } of reads) {
-      const { text, values } = whereSql(schema, tables.get(q.collection)!, q);
-      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      if (/Seq Scan/.test(plan) || !/Index Scan/.test(plan)) failures.push(`${name}:\n${plan}`);
+    // why both: the pool sends these prepared and plans them once, generically (openPostgresPages,
+    // plan_cache_mode=force_generic_plan); that plan must use the index as a custom one does.
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      await client!.query(`SET plan_cache_mode = ${mode}`);
+      for (const [i, { name, q }] of reads.entries()) {
+        const { text, values } = whereSql(schema, tables.get(q.collection)!, q);
+        // A prepared statement, as the pool's named ones are: EXPLAIN of unnamed parameters is always a custom plan.
+        await client!.query(`PREPARE scope_read_${i} AS ${text}`);
+        const literal = (v: unknown): string => (Array.isArray(v) ? `ARRAY[${v.map((x) => pg.escapeLiteral(String(x))).join(', ')}]::jsonb[]` : pg.escapeLiteral(String(v)));
+        const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE scope_read_${i}(${values.map(literal).join(', ')})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        await client!.query(`DEALLOCATE scope_read_${i}`);
+        // A generic plan keeps the parameters ($1) in its conditions; a custom one has their values.
+        const generic = /\$1\b/.test(plan);
+        if (/Seq Scan/.test(plan) || !/Index Scan/.test(plan) || generic !== (mode === 'force_generic_plan')) failures.push(`${name} (${mode}):\n${plan}`);
+      }
     }
+    await client!.query('RESET plan_cache_mode');
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });
 
