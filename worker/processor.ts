@@ -24,9 +24,9 @@ import type { WorkerJobSettings } from './job-context.js';
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
 function dispatch(
   db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean, embedded: PostgresPages | null,
-  stored: { stored: boolean },
+  answer: { stored: boolean },
 ): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer: stored };
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer };
   switch (data.operation) {
     case 'ledger_reversal.stage':
       return stageLedgerReversal({ ...base, data });

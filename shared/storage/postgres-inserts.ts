@@ -10,7 +10,7 @@
 // its table, and the table's unique indexes (`_id`, a lock's key) are
 // PostgreSQL's, so a duplicate is refused here exactly as there.
 import pg from 'pg';
-import { encodeFerretDocument } from './ferret-sjson.js';
+import { encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 
 /** Documents for one collection, inserted in this order. */
 export interface InsertGroup {
@@ -35,8 +35,8 @@ export type InsertOutcome = 'stored' | 'duplicate' | 'declined';
 export const MAX_INSERT_CHARS = 4 * 1024 * 1024;
 
 /**
- * One statement inserting every group: the first group's INSERT is the
- * statement, the others data-modifying CTEs of it. A single statement is
+ * One statement inserting every group: the last group's INSERT is the
+ * statement, the ones before it data-modifying CTEs of it. A single statement is
  * atomic without BEGIN/COMMIT (one round trip, on any pooled connection).
  * Null when a document is not encoded here or the text is too long.
  */
@@ -53,8 +53,9 @@ export function insertSql(schema: string, tables: ReadonlyMap<string, string>, g
       let text: string;
       try {
         text = encodeFerretDocument(doc);
-      } catch {
-        return null;
+      } catch (err) {
+        if (err instanceof InexactDocument) return null;
+        throw err;
       }
       chars += text.length;
       if (chars > MAX_INSERT_CHARS) return null;
@@ -63,10 +64,10 @@ export function insertSql(schema: string, tables: ReadonlyMap<string, string>, g
     }
     inserts.push(`INSERT INTO ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (_jsonb) VALUES ${rows.join(', ')}`);
   }
-  if (inserts.length === 0) return null;
-  const [last, ...before] = inserts.reverse();
-  const ctes = before.reverse().map((insert, i) => `w${i} AS (${insert})`);
-  return { text: ctes.length > 0 ? `WITH ${ctes.join(', ')} ${last}` : last!, values };
+  const last = inserts.pop();
+  if (last === undefined) return null;
+  const ctes = inserts.map((insert, i) => `w${i} AS (${insert})`);
+  return { text: ctes.length > 0 ? `WITH ${ctes.join(', ')} ${last}` : last, values };
 }
 
 /** PostgreSQL's unique_violation. */

@@ -227,7 +227,7 @@ const NAMED_STATEMENT_MAX_CHARS = 4096;
  * The name is the text's hash, so the same text is the same statement on
  * every connection.
  */
-function named<T extends { text: string; values: readonly unknown[] }>(query: T): pg.QueryConfig {
+function named(query: { text: string; values: readonly unknown[] }): pg.QueryConfig {
   if (query.text.length > NAMED_STATEMENT_MAX_CHARS) return { text: query.text, values: [...query.values] };
   return { name: `bs_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`, text: query.text, values: [...query.values] };
 }
@@ -367,8 +367,7 @@ export class PostgresPages {
       await this.prepared.query(named(sql));
     } catch (err) {
       if (isPostgresUniqueViolation(err)) return 'duplicate';
-      if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
-      else if (!unavailable(err)) throw err;
+      this.throwUnlessDeclinable(schema, err);
       return this.declineWrite();
     }
     this.stats.written += 1;
@@ -379,14 +378,21 @@ export class PostgresPages {
     return Promise.all([this.pool.end(), this.prepared === this.pool ? undefined : this.prepared.end()]).then(() => undefined);
   }
 
+  /** An error PostgreSQL's answer may be declined for (the caller goes through FerretDB); any other is thrown. */
+  private throwUnlessDeclinable(schema: string, err: unknown): void {
+    // 42P01: the table went away (a dropped database); its name is read again next time.
+    if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
+    else if (!unavailable(err)) throw err;
+  }
+
   private declineWrite(): 'declined' {
     this.stats.declined += 1;
     return 'declined';
   }
 
-  /** The rows of one query on the collection's table; null (declined) when it has no table or PostgreSQL cannot answer. */
   /**
-   * `plan`: `generic` for the statements whose generic plans use their index
+   * The rows of one query on the collection's table; null (declined) when it
+   * has no table or PostgreSQL cannot answer. `plan`: `generic` for the statements whose generic plans use their index
    * (test/store/postgres-indexes.test.ts): prepared, planned once per
    * connection (openPostgresPages). Any other is planned with its values
    * each time, as the database plans FerretDB's: a page's LIMIT can change
@@ -403,9 +409,7 @@ export class PostgresPages {
       const query = sql(schema, table);
       rows = (await (plan === 'generic' ? this.prepared.query<R & pg.QueryResultRow>(named(query)) : this.pool.query<R & pg.QueryResultRow>(query))).rows;
     } catch (err) {
-      // 42P01: the table went away (a dropped database); its name is read again next time.
-      if ((err as { code?: string }).code === '42P01') this.tables.delete(schema);
-      else if (!unavailable(err)) throw err;
+      this.throwUnlessDeclinable(schema, err);
       return this.decline();
     }
     this.stats.served += 1;
@@ -491,7 +495,7 @@ export class PostgresPages {
   }
 }
 
-/** A pool on the PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL), for the book pages. */
+/** Two pools on the PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL), for the reads and writes made in SQL. */
 export function openPostgresPages(postgresUrl: string): PostgresPages {
   // why two pools: the database plans every statement afresh with its values
   // (force_custom_plan, postgres-gin-indexes.ts), which FerretDB's statements

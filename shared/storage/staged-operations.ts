@@ -7,12 +7,15 @@ import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
+/** A new operation as stored, with a body id of its own (an earlier attempt's body is never reused). */
+const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStaging> => encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+
 /**
  * The documents insertStagedOperation writes, body first, for a caller that
  * inserts them together with others in one statement (postgres-inserts.ts).
  */
 export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
-  const { op, body } = encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+  const { op, body } = encodeNewStaging(doc);
   return [{ collection: 'staged_operation_bodies', docs: body ? [body] : [] }, { collection: 'staged_operations', docs: [op] }];
 }
 
@@ -23,7 +26,7 @@ export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
  */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
   const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
-  const { op, body } = encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+  const { op, body } = encodeNewStaging(doc);
   if (body) await bodies.insertOne(body);
   try {
     await ops.insertOne(op);

@@ -21,7 +21,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
-import { stack } from '../helpers/stack.js';
+import { embeddedStack } from '../helpers/embedded-store.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
@@ -38,7 +38,6 @@ import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-l
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { recordStaged } from '../../shared/storage/audit-events.js';
 import { FEED_BLOCK, latestSequence, listEvents } from '../../shared/storage/events.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
 
 const RUNS = 10;
 /** PostgreSQL 15 backends flush pending statistics at most 10 s after going idle (PGSTAT_IDLE_INTERVAL). */
@@ -132,14 +131,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let referenceQueries: Array<{ name: string; orgId: string; account: string; references: string[] }>;
 
   before(async function () {
-    const s = await stack();
-    if (!(await isFerretDb(s.db))) {
-      // The reason a whole suite is skipped belongs in the output.
-      console.log('    (skipped: the store behind MONGO_URL is MongoDB, not FerretDB; its ordinary indexes serve these reads)');
-      this.skip();
-    }
-    const postgresUrl = s.config.ferretdbPostgresUrl;
-    if (!postgresUrl) throw new Error('the store is FerretDB but FERRETDB_POSTGRES_URL is not set: its PostgreSQL indexes cannot be checked (docs/indexes.md)');
+    const { s, postgresUrl } = await embeddedStack(this, 'its ordinary indexes serve these reads');
     // A database of its own (a PostgreSQL schema of its own): no other test's
     // statements land in its tables' counters. It is created after FerretDB
     // has served for a while, as every test run's database is.

@@ -20,11 +20,12 @@ import { latestNames } from '../../shared/domain/book-reads.js';
 import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
-import { findById, isFerretDb } from '../../shared/storage/where-in.js';
+import { findById } from '../../shared/storage/where-in.js';
 import { accountTransactionsByReference, accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { EVENT_SETTLE_MS, latestSequence, latestSettledSequence, reserveEvent } from '../../shared/storage/events.js';
+import { embeddedStack } from '../helpers/embedded-store.js';
 import { stack } from '../helpers/stack.js';
 
 type Read = (after: PagePosition | null, limit: number, embedded: PostgresPages | null) => Promise<Array<{ id: string }>>;
@@ -88,13 +89,7 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
   let embeddedCalls = 0;
 
   before(async function () {
-    const s = await stack();
-    if (!(await isFerretDb(s.db))) {
-      console.log('    (skipped: the store behind MONGO_URL is MongoDB; the pages are its own queries there)');
-      this.skip();
-    }
-    const postgresUrl = s.config.ferretdbPostgresUrl;
-    if (!postgresUrl) throw new Error('the store is FerretDB but FERRETDB_POSTGRES_URL is not set (docs/indexes.md)');
+    const { s, postgresUrl } = await embeddedStack(this, 'the pages are its own queries there');
     db = s.db;
     pages = openPostgresPages(postgresUrl);
     await load(db, orgId, uid, true);

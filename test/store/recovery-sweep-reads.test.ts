@@ -10,9 +10,8 @@ import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
 import { stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
 import { auditEventsById, operationsIn } from '../../worker/operation/recovery-sweep.js';
-import { stack } from '../helpers/stack.js';
+import { embeddedStack } from '../helpers/embedded-store.js';
 
 // why no `applying`: the shared stack's worker sweeps the same database, and would try to resume it.
 const STATUSES = ['staged', 'approved', 'applied', 'rejected'] as const;
@@ -31,13 +30,9 @@ describe('recovery sweep: its reads in SQL equal the driver\'s', function () {
   const opIds: string[] = [];
 
   before(async function () {
-    const s = await stack();
-    if (!(await isFerretDb(s.db))) {
-      console.log('    (skipped: the store behind MONGO_URL is MongoDB; the sweep reads through the driver there)');
-      this.skip();
-    }
+    const { s, postgresUrl } = await embeddedStack(this, 'the sweep reads through the driver there');
     db = s.db;
-    pages = openPostgresPages(s.config.ferretdbPostgresUrl);
+    pages = openPostgresPages(postgresUrl);
     // Two organisations, every status, some operations with their staged event or a claim, some without.
     const ops: Document[] = [];
     const events: Document[] = [];

@@ -14,8 +14,7 @@ import { lockDocs } from '../../shared/storage/plan-locks.js';
 import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { encodeStaging } from '../../shared/storage/staged-operation-codec.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
-import { stack } from '../helpers/stack.js';
+import { embeddedStack } from '../helpers/embedded-store.js';
 
 /** A staged operation as a staging job builds it, with a plan big enough to get a body of its own when asked. */
 function operation(id: string, orgId: string, actions: number): StagedOperationDoc {
@@ -50,14 +49,10 @@ describe('inserts in SQL on the embedded store', function () {
   let tables: Map<string, string>;
 
   before(async function () {
-    const s = await stack();
-    if (!(await isFerretDb(s.db))) {
-      console.log('    (skipped: the store behind MONGO_URL is MongoDB; documents are written through the driver there)');
-      this.skip();
-    }
+    const { s, postgresUrl } = await embeddedStack(this, 'documents are written through the driver there');
     db = s.db;
-    pages = openPostgresPages(s.config.ferretdbPostgresUrl);
-    client = new pg.Client({ connectionString: s.config.ferretdbPostgresUrl });
+    pages = openPostgresPages(postgresUrl);
+    client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
     // FerretDB makes a collection's table on its first insert.
     await db.collection(scratch).insertOne({ _id: 'seed' as never });

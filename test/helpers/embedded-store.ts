@@ -1,0 +1,19 @@
+// The shared stack for a suite about the embedded store (FerretDB on
+// PostgreSQL, docs/indexes.md): skipped, saying why, when the store behind
+// MONGO_URL is MongoDB; an error when it is FerretDB without its PostgreSQL URL.
+import type { Context } from 'mocha';
+import { isFerretDb } from '../../shared/storage/where-in.js';
+import { stack, type Stack } from './stack.js';
+
+/** `mongodbReason`: what stands in for the suite's subject on MongoDB, printed with the skip. */
+export async function embeddedStack(suite: Context, mongodbReason: string): Promise<{ s: Stack; postgresUrl: string }> {
+  const s = await stack();
+  if (!(await isFerretDb(s.db))) {
+    // The reason a whole suite is skipped belongs in the output.
+    console.log(`    (skipped: the store behind MONGO_URL is MongoDB; ${mongodbReason})`);
+    suite.skip();
+  }
+  const postgresUrl = s.config.ferretdbPostgresUrl;
+  if (!postgresUrl) throw new Error('the store is FerretDB but FERRETDB_POSTGRES_URL is not set (docs/indexes.md)');
+  return { s, postgresUrl };
+}
