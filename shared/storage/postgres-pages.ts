@@ -232,6 +232,41 @@ function named(query: { text: string; values: readonly unknown[] }): pg.QueryCon
   return { name: `bs_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`, text: query.text, values: [...query.values] };
 }
 
+/**
+ * `pool.query`, except that a statement PostgreSQL refused (a unique
+ * violation, any ERROR it answered) gives its session back to the pool.
+ * why: `pool.query` closes the session on any error, and a new session
+ * spends ~10 ms loading the catalog and plans every statement again
+ * (~2 ms each on these tables). A staging that meets a held lock is
+ * refused by a unique index, so under contention the pools were opening
+ * sessions all the time and planning the prepared statements again on
+ * most calls (docs/design/performance.md "PostgreSQL sessions"). A
+ * statement here is its own transaction, so after an ERROR the session is
+ * idle and clean; a lost connection or a FATAL answer still closes it.
+ */
+async function queryKeepingSession<R extends pg.QueryResultRow>(pool: pg.Pool, query: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+  const client = await pool.connect();
+  // why a listener: the client emits 'error' when its connection breaks mid-statement, and an unheard 'error' ends the process.
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  let broken: Error | undefined;
+  try {
+    return await client.query<R>(query);
+  } catch (err) {
+    if (!refusedByServer(err)) broken = err as Error;
+    throw err;
+  } finally {
+    client.removeListener('error', ignore);
+    client.release(broken);
+  }
+}
+
+/** An ERROR answer to one statement, after which the session goes on (not FATAL or PANIC, not a lost connection). */
+function refusedByServer(err: unknown): boolean {
+  if (!(err instanceof pg.DatabaseError)) return false;
+  return err.severity === 'ERROR' && !unavailable(err);
+}
+
 /** PostgreSQL cannot be reached or is going away: the page falls back to FerretDB, which answers as it can. */
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -364,7 +399,7 @@ export class PostgresPages {
     const sql = insertSql(schema, tables, groups);
     if (!sql) return this.declineWrite();
     try {
-      await this.prepared.query(named(sql));
+      await queryKeepingSession(this.prepared, named(sql));
     } catch (err) {
       if (isPostgresUniqueViolation(err)) return 'duplicate';
       this.throwUnlessDeclinable(schema, err);
@@ -407,7 +442,7 @@ export class PostgresPages {
     let rows: R[];
     try {
       const query = sql(schema, table);
-      rows = (await (plan === 'generic' ? this.prepared.query<R & pg.QueryResultRow>(named(query)) : this.pool.query<R & pg.QueryResultRow>(query))).rows;
+      rows = (await queryKeepingSession<R & pg.QueryResultRow>(plan === 'generic' ? this.prepared : this.pool, plan === 'generic' ? named(query) : query)).rows;
     } catch (err) {
       this.throwUnlessDeclinable(schema, err);
       return this.decline();

@@ -12,7 +12,7 @@ import { encodeFerretDocument, InexactDocument } from '../../shared/storage/ferr
 import { storedJobResult } from '../../shared/storage/job-results.js';
 import { lockDocs } from '../../shared/storage/plan-locks.js';
 import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { openPostgresPages, PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { encodeStaging } from '../../shared/storage/staged-operation-codec.js';
 import { embeddedStack } from '../helpers/embedded-store.js';
 
@@ -47,10 +47,12 @@ describe('inserts in SQL on the embedded store', function () {
   let pages: PostgresPages;
   let client: pg.Client;
   let tables: Map<string, string>;
+  let postgresUrl: string;
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'documents are written through the driver there');
-    db = s.db;
+    const stack = await embeddedStack(this, 'documents are written through the driver there');
+    db = stack.s.db;
+    postgresUrl = stack.postgresUrl;
     pages = openPostgresPages(postgresUrl);
     client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
@@ -148,6 +150,29 @@ describe('inserts in SQL on the embedded store', function () {
     ])).to.equal('stored');
     expect(await db.collection(scratch).countDocuments({ _id: `first_${uid}` } as Document)).to.equal(1);
     expect(await db.collection(other).countDocuments({ _id: `free_${uid}` } as Document)).to.equal(1);
+  });
+
+  it('keeps its PostgreSQL session when a statement is refused as a duplicate', async () => {
+    // One session a pool, counted as it opens: a refused statement must not cost a new one (its catalog load and plans).
+    const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+    const prepared = new pg.Pool({ connectionString: postgresUrl, max: 1, options: '-c plan_cache_mode=force_generic_plan' });
+    let opened = 0;
+    let closed = 0;
+    for (const p of [pool, prepared]) {
+      p.on('connect', () => { opened += 1; });
+      p.on('remove', () => { closed += 1; });
+    }
+    const own = new PostgresPages(pool, prepared);
+    try {
+      const doc = { collection: scratch, docs: [{ _id: `kept_${uid}`, n: 1 }] };
+      expect(await own.insertTogether(db, [doc])).to.equal('stored');
+      for (let i = 0; i < 3; i += 1) expect(await own.insertTogether(db, [doc])).to.equal('duplicate');
+      expect(await own.insertTogether(db, [{ collection: scratch, docs: [{ _id: `kept_after_${uid}`, n: 2 }] }]), 'the kept session still writes').to.equal('stored');
+      expect(closed, 'sessions closed by three refused statements').to.equal(0);
+      expect(opened, 'one session a pool (the table names, the inserts)').to.equal(2);
+    } finally {
+      await own.close();
+    }
   });
 
   it('declines, writing nothing, a collection without a table or a document it does not encode', async () => {
