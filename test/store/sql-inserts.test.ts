@@ -8,7 +8,7 @@ import type { Db, Document } from 'mongodb';
 import pg from 'pg';
 import { stagedEventDoc } from '../../shared/storage/audit-events.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { encodeFerretDocument, InexactDocument } from '../../shared/storage/ferret-sjson.js';
+import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from '../../shared/storage/ferret-sjson.js';
 import { storedJobResult } from '../../shared/storage/job-results.js';
 import { lockDocs } from '../../shared/storage/plan-locks.js';
 import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
@@ -113,6 +113,28 @@ describe('inserts in SQL on the embedded store', function () {
       // Key order too: FerretDB keeps it in `$k`.
       expect(Object.keys(viaSql!), name).to.deep.equal(Object.keys(viaDriver!));
     }
+  });
+
+  it('decodes each row FerretDB stored as the document the driver reads, key order and a __proto__ key included', async () => {
+    const withProto: Document = { _id: `driver:proto_${uid}`, a: 1 };
+    Object.defineProperty(withProto, '__proto__', { value: { admin: true }, enumerable: true, writable: true, configurable: true });
+    withProto.z = 'last';
+    await db.collection(scratch).insertOne(withProto);
+    expect(await sameRow(scratch, `driver:proto_${uid}`, encodeFerretDocument(withProto)), 'a __proto__ key encoded as FerretDB stores it').to.equal(true);
+    const ids = [...realDocs().map(({ doc }) => `driver:${String(doc._id)}`), `driver:proto_${uid}`];
+    const table = `${pg.escapeIdentifier(db.databaseName)}.${pg.escapeIdentifier(tables.get(scratch)!)}`;
+    for (const id of ids) {
+      const row = await client.query<{ _jsonb: Record<string, unknown> }>(`SELECT _jsonb FROM ${table} WHERE _jsonb -> '_id' = to_jsonb($1::text)`, [id]);
+      const decoded = decodeFerretDocument(row.rows[0]!._jsonb);
+      const viaDriver = await db.collection(scratch).findOne({ _id: id as never });
+      expect(decoded, id).to.deep.equal(viaDriver);
+      expect(Object.keys(decoded), id).to.deep.equal(Object.keys(viaDriver!));
+    }
+    const proto = decodeFerretDocument((await client.query<{ _jsonb: Record<string, unknown> }>(
+      `SELECT _jsonb FROM ${table} WHERE _jsonb -> '_id' = to_jsonb($1::text)`, [`driver:proto_${uid}`])).rows[0]!._jsonb);
+    expect(Object.getPrototypeOf(proto), 'the prototype is left alone').to.equal(Object.prototype);
+    expect(Object.keys(proto)).to.deep.equal(['_id', 'a', '__proto__', 'z']);
+    expect((proto as { admin?: unknown }).admin).to.equal(undefined);
   });
 
   it('refuses what FerretDB would refuse or type otherwise', () => {
