@@ -111,7 +111,7 @@ function schemaOf(doc: Record<string, unknown>, keys: readonly string[]): Schema
   for (const key of keys) {
     if (key.startsWith('$') || key.includes('.')) throw new InexactDocument(`key ${JSON.stringify(key)}`);
     // Own data property, as `plain` reads it (a `__proto__` key would be the prototype here).
-    setOwn(p as Record<string, unknown>, key, elemOf(doc[key], false));
+    setOwn(p, key, elemOf(doc[key], false));
   }
   return { p, $k: [...keys] };
 }
