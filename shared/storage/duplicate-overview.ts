@@ -36,6 +36,11 @@ export class StoredOverviewCache {
     this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (entry) => Math.max(1, entry.size) });
   }
 
+  /** Keep `value` under `key` (a chunk its computing reader just wrote); one larger than the whole cache is not kept. */
+  set(key: string, value: unknown, size: number): void {
+    this.entries.set(key, { value, size });
+  }
+
   /** The cached value of `key`, else what `load` finds, kept unless it is null (not ready: the next call looks again). */
   async get<T>(key: string, load: () => Promise<{ value: T; size: number } | null>): Promise<T | null> {
     const hit = this.entries.get(key);
@@ -72,12 +77,22 @@ export async function readStoredDuplicatePage(
   };
   const index = await cache.get(`${id}#index`, loadIndex);
   if (!index) return null;
-  const load = async (n: number): Promise<{ value: GroupPiece[]; size: number } | null> => {
-    const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${id}:${n}` }, { projection: { pieces_json: 1 } });
-    return doc ? { value: JSON.parse(doc.pieces_json) as GroupPiece[], size: doc.pieces_json.length } : null;
-  };
-  const page = await pageFromChunks(index, options, (n) => cache.get(`${id}:${n}`, () => load(n)));
+  const page = await pageFromChunks(index, options, (n) => cachedChunk(db, id, n, cache));
   return page && { ...page, version, computed: false };
+}
+
+/**
+ * Chunk `n` of overview `overviewId`, from `cache` or read and kept there.
+ * Safe to keep: an overview's chunks never change once written, only go
+ * (when a newer version is ready), and a reader asks only for the chunks
+ * of the version it found current. Read by `_id` alone (it starts with the
+ * org's id): one GIN lookup on FerretDB, no org-wide bitmap to intersect with.
+ */
+export async function cachedChunk(db: Db, overviewId: string, n: number, cache: StoredOverviewCache): Promise<GroupPiece[] | null> {
+  return cache.get(`${overviewId}:${n}`, async () => {
+    const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}` }, { projection: { pieces_json: 1 } });
+    return doc ? { value: JSON.parse(doc.pieces_json) as GroupPiece[], size: doc.pieces_json.length } : null;
+  });
 }
 
 export function overviewId(orgId: string, version: string): string {
@@ -151,12 +166,6 @@ export async function removeOlderOverviews(db: Db, current: DuplicateOverviewDoc
     await c.duplicateOverviewChunks.deleteMany({ org_id: current.org_id, overview_id: old._id });
     await c.duplicateOverviews.deleteOne({ _id: old._id, claimed_at: old.claimed_at });
   }
-}
-
-/** By `_id` alone (it starts with the org's id): one GIN lookup on FerretDB, no org-wide bitmap to intersect with. */
-export async function loadChunk(db: Db, overviewId: string, n: number): Promise<GroupPiece[] | null> {
-  const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}` }, { projection: { pieces_json: 1 } });
-  return doc ? JSON.parse(doc.pieces_json) as GroupPiece[] : null;
 }
 
 /**

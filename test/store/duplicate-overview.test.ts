@@ -78,6 +78,30 @@ describe('materialized duplicate overview (store)', function () {
     }
   });
 
+  it('readers in the computing process page from the chunks it wrote: none is read back from the store', async () => {
+    const s = await stack();
+    const orgId = await loadedOrg(800, 23);
+    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+    await client.connect();
+    try {
+      const db = client.db(s.db.databaseName);
+      let chunkReads = 0;
+      client.on('commandStarted', (e: CommandStartedEvent) => {
+        if (e.commandName === 'find' && e.command.find === 'duplicate_overview_chunks') chunkReads += 1;
+      });
+      const first = await Promise.all(Array.from({ length: 6 }, () => readDuplicatePage(db, orgId, { limit: 20 })));
+      expect(first.filter((p) => p.computed)).to.have.length(1);
+      // The next page too: it lies in chunks written, not yet read, by this process.
+      const next = await readDuplicatePage(db, orgId, { limit: 20, after: first[0]!.next_after });
+      expect(chunkReads, 'chunks read back').to.equal(0);
+      const fresh = pageGroups(withDocumentDetails(findDuplicateGroups((await findGroupableInboxDocuments(db, orgId)) as InboxDocument[]), await findGroupableInboxDocuments(db, orgId)), { limit: 20, after: first[0]!.next_after });
+      expect({ groups: next.groups, next_after: next.next_after }).to.deep.equal(fresh);
+      for (const p of first) expect({ groups: p.groups, next_after: p.next_after }).to.deep.equal(await freshFirstPage(orgId, 20));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('waits for a live claim until the deadline, and takes over an abandoned one', async () => {
     const { db } = await stack();
     const orgId = await loadedOrg(40, 5);
