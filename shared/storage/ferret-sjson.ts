@@ -64,7 +64,7 @@ function object(raw: Record<string, unknown>, schema: Schema): Record<string, un
  * every key: it left each document in dictionary mode, and decoding a
  * 50-row book page took 355 µs against 75-96 µs with plain stores; the
  * decoder was the API's largest function of its own in a book-reads load
- * (docs/design/performance.md "PostgreSQL sessions").
+ * (docs/design/performance.md "Round trip").
  */
 function setOwn(out: Record<string, unknown>, key: string, v: unknown): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });

@@ -240,7 +240,7 @@ function named(query: { text: string; values: readonly unknown[] }): pg.QueryCon
  * (~2 ms each on these tables). A staging that meets a held lock is
  * refused by a unique index, so under contention the pools were opening
  * sessions all the time and planning the prepared statements again on
- * most calls (docs/design/performance.md "PostgreSQL sessions"). A
+ * most calls (docs/design/performance.md "Round trip"). A
  * statement here is its own transaction, so after an ERROR the session is
  * idle and clean; a lost connection or a FATAL answer still closes it.
  */

@@ -3,9 +3,9 @@
 // real store: one computation per inbox version however many readers ask at
 // once, an abandoned claim taken over, a live one waited for.
 import { expect } from 'chai';
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { InboxDocument } from '../../shared/domain/books.js';
-import { findDuplicateGroups, pageGroups } from '../../shared/domain/duplicate-groups.js';
+import { findDuplicateGroups, pageGroups, type GroupPosition } from '../../shared/domain/duplicate-groups.js';
 import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections } from '../../shared/storage/collections.js';
 import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
@@ -23,11 +23,27 @@ async function loadedOrg(n: number, seed: number): Promise<string> {
   return books.orgId;
 }
 
-async function freshFirstPage(orgId: string, limit: number) {
+async function freshFirstPage(orgId: string, limit: number, after: GroupPosition | null = null) {
   const db = (await stack()).db;
   // The stored overview's members carry their documents' details (docs/design/duplicate-overview.md).
   const documents = await findGroupableInboxDocuments(db, orgId);
-  return pageGroups(withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents), { limit });
+  return pageGroups(withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents), { limit, after });
+}
+
+/** `body` on a connection of its own, told how many `find` commands it has sent to `collection` so far. */
+async function countingFinds(collection: string, body: (db: Db, finds: () => number) => Promise<void>): Promise<void> {
+  const s = await stack();
+  const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+  await client.connect();
+  try {
+    let finds = 0;
+    client.on('commandStarted', (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command.find === collection) finds += 1;
+    });
+    await body(client.db(s.db.databaseName), () => finds);
+  } finally {
+    await client.close();
+  }
 }
 
 describe('materialized duplicate overview (store)', function () {
@@ -57,49 +73,29 @@ describe('materialized duplicate overview (store)', function () {
   });
 
   it('readers in the computing process await its computation, then read the store once: no polling while it runs', async () => {
-    const s = await stack();
     const orgId = await loadedOrg(800, 17);
-    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
-    await client.connect();
-    try {
-      const db = client.db(s.db.databaseName);
-      let overviewReads = 0;
-      client.on('commandStarted', (e: CommandStartedEvent) => {
-        if (e.commandName === 'find' && e.command.find === 'duplicate_overviews') overviewReads += 1;
-      });
+    await countingFinds('duplicate_overviews', async (db, overviewReads) => {
       const readers = 8;
       const pages = await Promise.all(Array.from({ length: readers }, () => readDuplicatePage(db, orgId, { limit: 20 })));
       expect(pages.filter((p) => p.computed)).to.have.length(1);
       expect(new Set(pages.map((p) => JSON.stringify(p.groups))).size).to.equal(1);
       // Each waiter: the read that met the claim, at most one poll before the computation was registered, the read after it.
-      expect(overviewReads, `${overviewReads} reads of the overview by ${readers} readers`).to.be.at.most(3 * readers);
-    } finally {
-      await client.close();
-    }
+      expect(overviewReads(), `${overviewReads()} reads of the overview by ${readers} readers`).to.be.at.most(3 * readers);
+    });
   });
 
   it('readers in the computing process page from the chunks it wrote: none is read back from the store', async () => {
-    const s = await stack();
     const orgId = await loadedOrg(800, 23);
-    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
-    await client.connect();
-    try {
-      const db = client.db(s.db.databaseName);
-      let chunkReads = 0;
-      client.on('commandStarted', (e: CommandStartedEvent) => {
-        if (e.commandName === 'find' && e.command.find === 'duplicate_overview_chunks') chunkReads += 1;
-      });
+    await countingFinds('duplicate_overview_chunks', async (db, chunkReads) => {
       const first = await Promise.all(Array.from({ length: 6 }, () => readDuplicatePage(db, orgId, { limit: 20 })));
       expect(first.filter((p) => p.computed)).to.have.length(1);
       // The next page too: it lies in chunks written, not yet read, by this process.
       const next = await readDuplicatePage(db, orgId, { limit: 20, after: first[0]!.next_after });
-      expect(chunkReads, 'chunks read back').to.equal(0);
-      const fresh = pageGroups(withDocumentDetails(findDuplicateGroups((await findGroupableInboxDocuments(db, orgId)) as InboxDocument[]), await findGroupableInboxDocuments(db, orgId)), { limit: 20, after: first[0]!.next_after });
-      expect({ groups: next.groups, next_after: next.next_after }).to.deep.equal(fresh);
-      for (const p of first) expect({ groups: p.groups, next_after: p.next_after }).to.deep.equal(await freshFirstPage(orgId, 20));
-    } finally {
-      await client.close();
-    }
+      expect(chunkReads(), 'chunks read back').to.equal(0);
+      const expected = await freshFirstPage(orgId, 20);
+      for (const p of first) expect({ groups: p.groups, next_after: p.next_after }).to.deep.equal(expected);
+      expect({ groups: next.groups, next_after: next.next_after }).to.deep.equal(await freshFirstPage(orgId, 20, first[0]!.next_after));
+    });
   });
 
   it('waits for a live claim until the deadline, and takes over an abandoned one', async () => {
