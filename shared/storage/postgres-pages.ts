@@ -373,10 +373,12 @@ export class PostgresPages {
    * reserved at or before `cutoff` (shared/storage/events.ts), in one
    * aggregate; null when PostgreSQL cannot answer. Through FerretDB the same
    * read returns each of the (up to 80) reservations as a document: about
-   * 8 ms against 0.7 (docs/design/performance.md "Round trip").
+   * 8 ms against 0.7 (docs/design/performance.md "Round trip"). Prepared,
+   * with a generic plan: every staging reserves through it, and planning
+   * it with its values cost about a third of its time.
    */
   async sequenceMarks(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number } | null> {
-    const rows = await this.query<{ highest: string; final: string }>(db, 'event_sequences', (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff));
+    const rows = await this.query<{ highest: string; final: string }>(db, 'event_sequences', (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff), 'generic');
     if (!rows?.[0]) return null;
     return { final: Number(rows[0].final), highest: Number(rows[0].highest) };
   }

@@ -32,7 +32,7 @@ import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from 
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
-import { fieldsSql, latestSql, pageSql, referencesSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
+import { fieldsSql, latestSql, pageSql, referencesSql, sequenceMarksSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -376,7 +376,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     expect(failures, failures.join('\n\n')).to.deep.equal([]);
   });
 
-  it('the scope reads in SQL (whereSql: the worker\'s, a book page\'s links) walk FerretDB\'s own btree indexes in a custom and in a generic plan, also for rows added after the statistics: no Seq Scan', async () => {
+  it('the scope reads in SQL (whereSql: the worker\'s, a book page\'s links) and the event marks use an index in a custom and in a generic plan, also for rows added after the statistics: no Seq Scan', async () => {
     const lateKeys = (prefix: string) => Array.from({ length: 50 }, (_, i) => `${tag}_late_${prefix}_${i}`);
     const reads: Array<{ name: string; q: WhereQuery }> = [
       { name: 'scope transactions', q: { collection: 'bank_transactions', equalities: { org_id: scopeOrg, bank_account_id: `${tag}_early_ba_1`, counterparty_id: `${tag}_early_cp_7` } } },
@@ -390,10 +390,14 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     const failures: string[] = [];
     // why both: the pool sends these prepared and plans them once, generically (openPostgresPages,
     // plan_cache_mode=force_generic_plan); that plan must use the index as a custom one does.
+    const statements = [
+      ...reads.map(({ name, q }) => ({ name, ...whereSql(schema, tables.get(q.collection)!, q) })),
+      // The event reservation's marks (events.ts): the same pool, once per staging.
+      { name: 'an organisation\'s event sequence marks', ...sequenceMarksSql(schema, tables.get('event_sequences')!, scopeOrg, '2026-11-27T00:00:00.000Z') },
+    ];
     for (const mode of ['force_custom_plan', 'force_generic_plan']) {
       await client!.query(`SET plan_cache_mode = ${mode}`);
-      for (const [i, { name, q }] of reads.entries()) {
-        const { text, values } = whereSql(schema, tables.get(q.collection)!, q);
+      for (const [i, { name, text, values }] of statements.entries()) {
         // A prepared statement, as the pool's named ones are: EXPLAIN of unnamed parameters is always a custom plan.
         await client!.query(`PREPARE scope_read_${i} AS ${text}`);
         const literal = (v: unknown): string => (Array.isArray(v) ? `ARRAY[${v.map((x) => pg.escapeLiteral(String(x))).join(', ')}]::jsonb[]` : pg.escapeLiteral(String(v)));
