@@ -538,7 +538,7 @@ export function openPostgresPages(postgresUrl: string): PostgresPages {
   // (force_custom_plan, postgres-gin-indexes.ts), which FerretDB's statements
   // need, and so it planned ours too: planning was 40% of PostgreSQL's time on
   // them in the mixed load (docs/design/performance.md "Round trip"). The
-  // scope reads and the inserts name their fields as literals, and their
+  // scope reads, the event marks and the inserts name their fields as literals, and their
   // generic plans use the indexes (test/store/postgres-indexes.test.ts): they
   // go to sessions with force_generic_plan as named statements, planned once
   // per connection. A page's LIMIT or a whole-account read can want another

@@ -64,7 +64,7 @@ async function settledBefore(work: Promise<unknown>, deadline: Date | undefined)
  * shared by concurrent readers"); the computing reader now keeps what it
  * wrote, and they page from memory.
  */
-const chunks = new StoredOverviewCache(4_000_000);
+const chunkCache = new StoredOverviewCache(4_000_000);
 
 /** A page whose chunks were cleaned up under it (a newer version became ready) is read again from the top, this often at most. */
 const PAGE_ATTEMPTS = 3;
@@ -92,7 +92,7 @@ export async function readDuplicatePage(db: Db, orgId: string, options: GroupPag
   for (let attempt = 1; ; attempt++) {
     const { overview, computed } = await readyOverview(db, orgId, deadline, embedded);
     const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
-    const page = await pageFromChunks(index, options, (n) => cachedChunk(db, overview._id, n, chunks));
+    const page = await pageFromChunks(index, options, (n) => cachedChunk(db, overview._id, n, chunkCache));
     if (page) return { ...page, version: overview.version, computed };
     // A chunk was gone: a newer version became ready and cleaned this one up meanwhile.
     if (attempt >= PAGE_ATTEMPTS) throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
@@ -135,14 +135,13 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc, embedded: Po
   const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, claim.org_id, embedded), findDismissals(db, claim.org_id)]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
   const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
-  const grouped = chunkGroups(groups);
-  const { index } = grouped;
-  const docs: DuplicateOverviewChunkDoc[] = grouped.chunks.map((pieces, n) => ({
+  const { chunks, index } = chunkGroups(groups);
+  const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
     _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
   }));
   await writeOverviewChunks(db, docs);
   // Kept as a reader would parse them back: the JSON's own copy, shared by every page read here.
-  for (const doc of docs) chunks.set(doc._id, JSON.parse(doc.pieces_json) as unknown, doc.pieces_json.length);
+  for (const doc of docs) chunkCache.set(doc._id, JSON.parse(doc.pieces_json) as unknown, doc.pieces_json.length);
   const result = { state: 'ready' as const, ready_at: new Date().toISOString(), group_count: groups.length, chunk_count: index.length, chunks_json: JSON.stringify(index) };
   const ready: DuplicateOverviewDoc = { ...claim, ...result };
   if ((await markOverviewReady(db, claim, result)) === 'gone') {
