@@ -5,6 +5,7 @@
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
+import { DateSlots, orderByDateRank } from './date-order.js';
 import { positionsById } from './id-positions.js';
 import type { Decision } from './decision.js';
 import { repairPlanHash } from './link-repair-hash.js';
@@ -116,13 +117,16 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   if (blockers.length > 0) return { outcome: 'blocked', blockers, plan: null, plan_hash: null };
 
   const walk = walkFifo(scope);
+  // By position, 1 when an action touches the record. why positions: read
+  // back in position order, which the store's reads give in id order, the
+  // claim's ids need no sort.
   const claimed = new Uint8Array(scope.entries.length);
-  const claimedTransactions: string[] = [];
+  const claimedTransactions = new Uint8Array(scope.transactions.length);
   const actions: RepairAction[] = [];
   for (let w = 0; w < scope.walked.length; w += 1) {
     const before = actions.length;
     diffTransaction(scope, walk, w, actions, claimed);
-    if (actions.length > before) claimedTransactions.push(scope.transactions[scope.walked[w]!]!.id);
+    if (actions.length > before) claimedTransactions[scope.walked[w]!] = 1;
   }
 
   const plan: LinkRepairPlan = {
@@ -136,6 +140,8 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   if (actions.length === 0) return { outcome: 'noop', blockers: [], plan, plan_hash };
   const entryIds: string[] = [];
   for (let e = 0; e < claimed.length; e += 1) if (claimed[e] === 1) entryIds.push(scope.entries[e]!.id);
+  const transactionIds: string[] = [];
+  for (let t = 0; t < claimedTransactions.length; t += 1) if (claimedTransactions[t] === 1) transactionIds.push(scope.transactions[t]!.id);
   return {
     outcome: 'staged',
     blockers: [],
@@ -143,8 +149,8 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
     plan_hash,
     claim: {
       scope_key: repairScopeKey(input.account.id, input.counterparty_id),
-      entry_ids: sortIds(entryIds),
-      transaction_ids: sortIds(claimedTransactions),
+      entry_ids: scope.entriesById ? entryIds : sortIds(entryIds),
+      transaction_ids: scope.transactionsById ? transactionIds : sortIds(transactionIds),
     },
     preconditions: scope.preconditions,
   };
@@ -187,12 +193,15 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
 interface RecordSet {
   /** Every passed transaction once (the fresher of duplicates), in input order: "positions". */
   transactions: readonly BankTransaction[];
+  /** Positions are in id order (the store's reads), so ids read in position order need no sort. */
+  transactionsById: boolean;
   /** Positions of in-scope unreconciled transactions, in FIFO order (booking_date, id). */
-  walked: number[];
+  walked: Int32Array;
   /** Every passed entry once (the fresher of duplicates), in input order: "positions". */
   entries: readonly LedgerEntry[];
+  entriesById: boolean;
   /** Positions of in-scope entries in FIFO order (entry_date, id): index = rank. */
-  ranked: number[];
+  ranked: Int32Array;
   /** By entry position: its rank, -1 when out of scope. */
   rank: Int32Array;
   /** By entry position: signed open amount on the settlement accounts (in scope: never 0). */
@@ -214,62 +223,213 @@ interface RecordSet {
   preconditions: Precondition[];
 }
 
+// why one function per pass: each pass runs once per plan over up to 100k
+// records, so V8 compiles it while its loop runs (on-stack replacement). In
+// one long function, that code went on into the later passes, compiled
+// before they had ever run, and was thrown away there on every plan.
 function readScope(input: LinkRepairInput): RecordSet {
-  const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
+  const { account } = input;
   const { records: transactions, byId: transactionsById } = uniqueRecords(input.transactions);
   const { records: entries, byId: entriesById } = uniqueRecords(input.entries);
   const { records: passedLinks, byId: linksById } = uniqueRecords(input.links);
-  // Each link's transaction and entry by position, -1 when not passed.
-  const linkTransactionAt = positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id');
-  const linkEntryAt = positionsById(entries, entriesById, passedLinks, 'ledger_entry_id');
-  /** By transaction position: 1 when in scope (its links are then resolved to it). */
-  const inScope = new Uint8Array(transactions.length);
+  const scopeTransactions = readTransactions(input, transactions, transactionsById);
+  const scopeEntries = readEntries(input, entries, entriesById);
+  const scopeLinks = readLinks(transactions, transactionsById, scopeTransactions.inScope, entries, entriesById, scopeEntries, passedLinks);
 
-  // Candidates: this account and counterparty, any date. Their booking_date
-  // decides membership, so all of them are read (and are preconditions).
+  const readEntryList: LedgerEntry[] = [];
+  const read = scopeEntries.read;
+  for (let i = 0; i < entries.length; i += 1) if (read[i] === 1) readEntryList.push(entries[i]!);
+
+  // Collections in code-unit order, each one's records by id.
+  const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
+  // why the flags: each list keeps its input's order, so one taken from
+  // records in id order is in id order too and need not be checked again.
+  appendPreconditions(preconditions, 'bank_links', scopeLinks.links, linksById);
+  appendPreconditions(preconditions, 'bank_transactions', scopeTransactions.candidates, transactionsById);
+  appendPreconditions(preconditions, 'ledger_entries', readEntryList, entriesById);
+
+  return {
+    transactions, transactionsById, walked: scopeTransactions.walked, entries, entriesById,
+    ranked: scopeEntries.ranked, rank: scopeEntries.rank, open: scopeEntries.open, frozen: scopeLinks.frozen,
+    links: scopeLinks.links, linkEntry: scopeLinks.linkEntry, linkNext: scopeLinks.linkNext, firstLink: scopeLinks.firstLink,
+    reconciledLinks: scopeLinks.reconciledLinks, foreignTransactions: scopeTransactions.foreign, preconditions,
+  };
+}
+
+interface ScopeTransactions {
+  /** This account and counterparty, any date: their booking_date decides membership, so all are read (and are preconditions). */
+  candidates: BankTransaction[];
+  /** By position: 1 when in scope (its links are then resolved to it). */
+  inScope: Uint8Array;
+  walked: Int32Array;
+  foreign: string[];
+}
+
+function readTransactions(input: LinkRepairInput, transactions: readonly BankTransaction[], byId: boolean): ScopeTransactions {
   const candidates: BankTransaction[] = [];
-  const walked: number[] = [];
-  const foreignTransactions: string[] = [];
+  const inScope = new Uint8Array(transactions.length);
+  // why typed arrays sized for every record: 100k pushes each into growing
+  // arrays were a measurable part of reading the scope.
+  const walkedAt = new Int32Array(transactions.length);
+  const walkedDates = new Int32Array(transactions.length);
+  // Booking dates by slot (date-order.ts), each compared with as_of once.
+  const bookingDates = new DateSlots();
+  const foreign: string[] = [];
+  const walkedCount = passTransactions(input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign);
+  const walked = walkedAt.subarray(0, walkedCount);
+  if (byId) orderByDateRank(walked, walkedDates, bookingDates.ranks());
+  else sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
+  return { candidates, inScope, walked, foreign };
+}
+
+/** readTransactions' pass over the records; returns how many are walked. */
+function passTransactions(
+  input: LinkRepairInput,
+  transactions: readonly BankTransaction[],
+  candidates: BankTransaction[],
+  inScope: Uint8Array,
+  walkedAt: Int32Array,
+  walkedDates: Int32Array,
+  bookingDates: DateSlots,
+  foreign: string[],
+): number {
+  const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
+  const bookedLater: boolean[] = [];
+  let walkedCount = 0;
   for (let i = 0; i < transactions.length; i += 1) {
     const t = transactions[i]!;
     if (t.bank_account_id !== account.id || t.counterparty_id !== counterpartyId) continue;
     candidates.push(t);
-    if (t.booking_date > asOf) continue;
+    const date = bookingDates.slot(t.booking_date);
+    if (date === bookedLater.length) bookedLater.push(t.booking_date > asOf);
+    if (bookedLater[date]) continue;
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
-    if (t.currency !== account.currency) foreignTransactions.push(t.id);
-    if (t.status !== 'reconciled') walked.push(i);
+    if (t.currency !== account.currency) foreign.push(t.id);
+    if (t.status !== 'reconciled') {
+      walkedAt[walkedCount] = i;
+      walkedDates[walkedCount] = date;
+      walkedCount += 1;
+    }
     inScope[i] = 1;
   }
-  sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
+  return walkedCount;
+}
 
+interface ScopeEntries {
+  /** By position: 1 when the entry is read (a precondition): the counterparty's, and every one a link that matters points to. */
+  read: Uint8Array;
+  ranked: Int32Array;
+  rank: Int32Array;
+  open: Float64Array;
+}
+
+function readEntries(input: LinkRepairInput, entries: readonly LedgerEntry[], byId: boolean): ScopeEntries {
   const read = new Uint8Array(entries.length);
-  const ranked: number[] = [];
+  const rankedAt = new Int32Array(entries.length);
+  const rankedDates = new Int32Array(entries.length);
+  const entryDates = new DateSlots();
   const open = new Float64Array(entries.length);
+  const rankedCount = passEntries(input, entries, read, rankedAt, rankedDates, entryDates, open);
+  const ranked = rankedAt.subarray(0, rankedCount);
+  if (byId) orderByDateRank(ranked, rankedDates, entryDates.ranks());
+  else sortPositions(ranked, (a, b) => byEntryDateThenId(entries[a]!, entries[b]!));
+  return { read, ranked, rank: rankByPosition(ranked, entries.length), open };
+}
+
+/** By position: its index in `ranked`, -1 when absent. */
+function rankByPosition(ranked: Int32Array, positions: number): Int32Array {
+  const rank = new Int32Array(positions).fill(-1);
+  for (let r = 0; r < ranked.length; r += 1) rank[ranked[r]!] = r;
+  return rank;
+}
+
+/** readEntries' pass over the records; returns how many are ranked (in scope). */
+function passEntries(
+  input: LinkRepairInput,
+  entries: readonly LedgerEntry[],
+  read: Uint8Array,
+  rankedAt: Int32Array,
+  rankedDates: Int32Array,
+  entryDates: DateSlots,
+  open: Float64Array,
+): number {
+  const { counterparty_id: counterpartyId, as_of: asOf, settlement_accounts: settlementAccounts } = input;
+  const enteredLater: boolean[] = [];
+  let rankedCount = 0;
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i]!;
     if (entry.counterparty_id !== counterpartyId) continue;
     read[i] = 1;
-    if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry) || entry.entry_date > asOf) continue;
-    const amount = openAmountMinor(entry, input.settlement_accounts);
+    if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry)) continue;
+    const date = entryDates.slot(entry.entry_date);
+    if (date === enteredLater.length) enteredLater.push(entry.entry_date > asOf);
+    if (enteredLater[date]) continue;
+    const amount = openAmountMinor(entry, settlementAccounts);
     if (!Number.isSafeInteger(amount)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
     if (amount !== 0) {
       open[i] = amount;
-      ranked.push(i);
+      rankedAt[rankedCount] = i;
+      rankedDates[rankedCount] = date;
+      rankedCount += 1;
     }
   }
-  sortPositions(ranked, (a, b) => byEntryDateThenId(entries[a]!, entries[b]!));
-  const rank = new Int32Array(entries.length).fill(-1);
-  for (let r = 0; r < ranked.length; r += 1) rank[ranked[r]!] = r;
+  return rankedCount;
+}
 
-  // Links that matter: every link of an in-scope transaction, and every link
-  // pointing to an in-scope entry (from any transaction). Others are ignored.
+interface ScopeLinks {
+  links: BankLink[];
+  linkEntry: Int32Array;
+  linkNext: Int32Array;
+  firstLink: Int32Array;
+  reconciledLinks: number[];
+  frozen: Float64Array;
+}
+
+/**
+ * Links that matter: every link of an in-scope transaction, and every link
+ * pointing to an in-scope entry (from any transaction). Others are ignored.
+ * Marks the entries they point to as read.
+ */
+function readLinks(
+  transactions: readonly BankTransaction[],
+  transactionsById: boolean,
+  inScope: Uint8Array,
+  entries: readonly LedgerEntry[],
+  entriesById: boolean,
+  scopeEntries: ScopeEntries,
+  passedLinks: readonly BankLink[],
+): ScopeLinks {
+  const { read, rank } = scopeEntries;
+  // Each link's transaction and entry by position, -1 when not passed.
+  const linkTransactionAt = positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id');
+  const linkEntryAt = positionsById(entries, entriesById, passedLinks, 'ledger_entry_id');
   const links: BankLink[] = [];
   const linkEntries: number[] = [];
   const reconciledLinks: number[] = [];
   const frozen = new Float64Array(entries.length);
   const firstLink = new Int32Array(transactions.length).fill(-1);
-  const lastLink = new Int32Array(transactions.length);
   const next: number[] = [];
+  passLinks(transactions, inScope, read, rank, passedLinks, linkTransactionAt, linkEntryAt, links, linkEntries, reconciledLinks, frozen, firstLink, next);
+  return { links, linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink, reconciledLinks, frozen };
+}
+
+/** readLinks' pass over the passed links. */
+function passLinks(
+  transactions: readonly BankTransaction[],
+  inScope: Uint8Array,
+  read: Uint8Array,
+  rank: Int32Array,
+  passedLinks: readonly BankLink[],
+  linkTransactionAt: Int32Array,
+  linkEntryAt: Int32Array,
+  links: BankLink[],
+  linkEntries: number[],
+  reconciledLinks: number[],
+  frozen: Float64Array,
+  firstLink: Int32Array,
+  next: number[],
+): void {
+  const lastLink = new Int32Array(transactions.length);
   for (let p = 0; p < passedLinks.length; p += 1) {
     const link = passedLinks[p]!;
     const t = linkTransactionAt[p]!;
@@ -300,22 +460,6 @@ function readScope(input: LinkRepairInput): RecordSet {
     if (txn) reconciledLinks.push(at);
     if (entryRank >= 0) frozen[e] = frozen[e]! + link.amount_minor;
   }
-  const readEntries: LedgerEntry[] = [];
-  for (let i = 0; i < entries.length; i += 1) if (read[i] === 1) readEntries.push(entries[i]!);
-
-  // Collections in code-unit order, each one's records by id.
-  const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
-  // why the flags: each list keeps its input's order, so one taken from
-  // records in id order is in id order too and need not be checked again.
-  appendPreconditions(preconditions, 'bank_links', links, linksById);
-  appendPreconditions(preconditions, 'bank_transactions', candidates, transactionsById);
-  appendPreconditions(preconditions, 'ledger_entries', readEntries, entriesById);
-
-  return {
-    transactions, walked, entries, ranked, rank, open, frozen, links,
-    linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink,
-    reconciledLinks, foreignTransactions, preconditions,
-  };
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
@@ -500,38 +644,49 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   for (let l = first; l !== -1; l = scope.linkNext[l]!) links.push(l);
   if (matchesExactly(scope, links, walk, start, end)) return;
 
-  // Entries by position; the links on each, in input order.
-  const linksByEntry = new Map<number, number[]>();
-  for (const l of links) {
-    const e = scope.linkEntry[l]!;
-    const list = linksByEntry.get(e);
-    if (list) list.push(l);
-    else linksByEntry.set(e, [l]);
-  }
-  const wantedByEntry = new Map<number, number>();
-  for (let k = start; k < end; k += 1) wantedByEntry.set(ranked[walk.rank[k]!]!, walk.amount[k]!);
+  // The links grouped by entry: in-scope entries by rank, then out-of-scope
+  // ones by id, each group in input order (the sort is stable). why not maps:
+  // a third of the transactions at 100k come here with a link or two, and
+  // a map, a set and their spreads per transaction were most of the diff.
+  const { rank, linkEntry } = scope;
+  links.sort((a, b) => {
+    const ra = rank[linkEntry[a]!]!;
+    const rb = rank[linkEntry[b]!]!;
+    if (ra >= 0 || rb >= 0) return ra < 0 ? 1 : rb < 0 ? -1 : ra - rb;
+    return compareIds(entries[linkEntry[a]!]!.id, entries[linkEntry[b]!]!.id);
+  });
 
-  const inScope = new Set<number>(wantedByEntry.keys());
-  const outOfScope: number[] = [];
-  for (const e of linksByEntry.keys()) {
-    if (scope.rank[e]! >= 0) inScope.add(e);
-    else outOfScope.push(e);
-  }
-  const inScopeOrdered = [...inScope].sort((a, b) => scope.rank[a]! - scope.rank[b]!);
-  outOfScope.sort((a, b) => compareIds(entries[a]!.id, entries[b]!.id));
-
+  // Walk the target pairs (in rank order: the FIFO walk gives a transaction's
+  // entries in queue order) beside the in-scope groups, entry by entry.
   const releases: Release[] = [];
   const needs: Need[] = [];
-  for (const e of inScopeOrdered) {
-    const pairLinks = linksByEntry.get(e) ?? [];
-    const current = sumLinks(scope.links, pairLinks);
-    const wanted = wantedByEntry.get(e) ?? 0;
-    if (current > wanted) releaseNewestFirst(scope.links, pairLinks, current - wanted, e, releases);
+  let k = start;
+  let i = 0;
+  for (;;) {
+    const pairRank = k < end ? walk.rank[k]! : -1;
+    const linkRank = i < links.length ? rank[linkEntry[links[i]!]!]! : -1;
+    if (pairRank < 0 && linkRank < 0) break;
+    const r = pairRank < 0 ? linkRank : linkRank < 0 ? pairRank : Math.min(pairRank, linkRank);
+    let wanted = 0;
+    if (r === pairRank) {
+      wanted = walk.amount[k]!;
+      k += 1;
+      if (k < end && walk.rank[k]! <= r) throw new Error('internal: a transaction\'s FIFO pairs are not in entry order');
+    }
+    const from = i;
+    let current = 0;
+    for (; i < links.length && linkEntry[links[i]!] === ranked[r]; i += 1) current += scope.links[links[i]!]!.amount_minor;
+    const e = ranked[r]!;
+    if (current > wanted) releaseNewestFirst(scope.links, links, from, i, current - wanted, e, releases);
     else if (wanted > current) needs.push({ entry: e, amount: wanted - current });
   }
-  for (const e of outOfScope) {
-    const pairLinks = linksByEntry.get(e)!;
-    releaseNewestFirst(scope.links, pairLinks, sumLinks(scope.links, pairLinks), e, releases);
+  // Out of scope: every group is released whole.
+  while (i < links.length) {
+    const from = i;
+    const e = linkEntry[links[i]!]!;
+    let current = 0;
+    for (; i < links.length && linkEntry[links[i]!] === e; i += 1) current += scope.links[links[i]!]!.amount_minor;
+    releaseNewestFirst(scope.links, links, from, i, current, e, releases);
   }
 
   // Pair released and needed amounts, both in entry order.
@@ -616,11 +771,17 @@ function matchesExactly(scope: RecordSet, links: readonly number[], walk: Walk, 
   return true;
 }
 
-/** Release `amount` from one pair's links, newest first (created_at, then id, descending). */
-function releaseNewestFirst(links: readonly BankLink[], pairLinks: readonly number[], amount: number, entry: number, into: Release[]): void {
-  const newestFirst = pairLinks.length === 1
-    ? pairLinks
-    : [...pairLinks].sort((a, b) => compareIds(links[b]!.created_at, links[a]!.created_at) || compareIds(links[b]!.id, links[a]!.id));
+/**
+ * Release `amount` from one pair's links, `group[from..to)`, newest first
+ * (created_at, then id, descending).
+ */
+function releaseNewestFirst(links: readonly BankLink[], group: readonly number[], from: number, to: number, amount: number, entry: number, into: Release[]): void {
+  if (to - from === 1) {
+    const l = group[from]!;
+    into.push({ link: l, entry, amount: Math.min(amount, links[l]!.amount_minor) });
+    return;
+  }
+  const newestFirst = group.slice(from, to).sort((a, b) => compareIds(links[b]!.created_at, links[a]!.created_at) || compareIds(links[b]!.id, links[a]!.id));
   let left = amount;
   for (const l of newestFirst) {
     if (left === 0) break;
@@ -628,12 +789,6 @@ function releaseNewestFirst(links: readonly BankLink[], pairLinks: readonly numb
     into.push({ link: l, entry, amount: take });
     left -= take;
   }
-}
-
-function sumLinks(links: readonly BankLink[], pairLinks: readonly number[]): number {
-  let total = 0;
-  for (const l of pairLinks) total += links[l]!.amount_minor;
-  return total;
 }
 
 // ---------------------------------------------------------------------------
@@ -698,7 +853,7 @@ function uniqueRecords<T extends { id: string; version: number }>(records: reado
 }
 
 /** Sort positions in place by a total order; input already in order (the usual case) is only checked. */
-function sortPositions(positions: number[], compare: (a: number, b: number) => number): void {
+function sortPositions(positions: Int32Array, compare: (a: number, b: number) => number): void {
   for (let i = 1; i < positions.length; i += 1) {
     if (compare(positions[i - 1]!, positions[i]!) > 0) {
       positions.sort(compare);
