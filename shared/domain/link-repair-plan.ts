@@ -399,42 +399,46 @@ function readLinks(
   scopeEntries: ScopeEntries,
   passedLinks: readonly BankLink[],
 ): ScopeLinks {
-  const { read, rank } = scopeEntries;
-  // Each link's transaction and entry by position, -1 when not passed.
-  const linkTransactionAt = positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id');
-  const linkEntryAt = positionsById(entries, entriesById, passedLinks, 'ledger_entry_id');
-  const links: BankLink[] = [];
-  const linkEntries: number[] = [];
-  const reconciledLinks: number[] = [];
-  const frozen = new Float64Array(entries.length);
-  const firstLink = new Int32Array(transactions.length).fill(-1);
-  const next: number[] = [];
-  passLinks(transactions, inScope, read, rank, passedLinks, linkTransactionAt, linkEntryAt, links, linkEntries, reconciledLinks, frozen, firstLink, next);
+  const pass: LinkPass = {
+    transactions, inScope, read: scopeEntries.read, rank: scopeEntries.rank, passedLinks,
+    // Each link's transaction and entry by position, -1 when not passed.
+    transactionAt: positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id'),
+    entryAt: positionsById(entries, entriesById, passedLinks, 'ledger_entry_id'),
+    links: [], linkEntries: [], next: [], reconciledLinks: [],
+    frozen: new Float64Array(entries.length),
+    firstLink: new Int32Array(transactions.length).fill(-1),
+  };
+  passLinks(pass);
+  const { links, linkEntries, next, firstLink, reconciledLinks, frozen } = pass;
   return { links, linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink, reconciledLinks, frozen };
 }
 
+/** What readLinks' pass reads (above) and fills (below). */
+interface LinkPass {
+  transactions: readonly BankTransaction[];
+  inScope: Uint8Array;
+  read: Uint8Array;
+  rank: Int32Array;
+  passedLinks: readonly BankLink[];
+  transactionAt: Int32Array;
+  entryAt: Int32Array;
+  links: BankLink[];
+  linkEntries: number[];
+  next: number[];
+  reconciledLinks: number[];
+  frozen: Float64Array;
+  firstLink: Int32Array;
+}
+
 /** readLinks' pass over the passed links. */
-function passLinks(
-  transactions: readonly BankTransaction[],
-  inScope: Uint8Array,
-  read: Uint8Array,
-  rank: Int32Array,
-  passedLinks: readonly BankLink[],
-  linkTransactionAt: Int32Array,
-  linkEntryAt: Int32Array,
-  links: BankLink[],
-  linkEntries: number[],
-  reconciledLinks: number[],
-  frozen: Float64Array,
-  firstLink: Int32Array,
-  next: number[],
-): void {
+function passLinks(pass: LinkPass): void {
+  const { transactions, inScope, read, rank, passedLinks, transactionAt, entryAt, links, linkEntries, next, reconciledLinks, frozen, firstLink } = pass;
   const lastLink = new Int32Array(transactions.length);
   for (let p = 0; p < passedLinks.length; p += 1) {
     const link = passedLinks[p]!;
-    const t = linkTransactionAt[p]!;
+    const t = transactionAt[p]!;
     const txn = t >= 0 && inScope[t] === 1 ? transactions[t] : undefined;
-    const e = linkEntryAt[p]!;
+    const e = entryAt[p]!;
     const entryRank = e < 0 ? -1 : rank[e]!;
     if (!txn && entryRank < 0) continue;
     const at = links.length;
