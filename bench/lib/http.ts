@@ -1,19 +1,42 @@
 // The bench's HTTP client: one call, its status and wall time.
+//
+// why node:http and not fetch: the bench shares the 2 cores with the service
+// it measures, and fetch (undici's WHATWG streams and headers) made the bench
+// process about a fifth of the machine in the mixed load. A keep-alive agent
+// with plain requests does the same calls for less; whatever the client
+// spends is taken from the API and the worker (bench/README.md, what is measured).
+import { Agent, request } from 'node:http';
 
 export interface Call { status: number; ms: number; body: unknown }
 
-export async function call(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Call> {
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+export function call(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Call> {
+  const url = new URL(`${baseUrl}${path}`);
+  if (url.protocol !== 'http:') throw new Error(`the bench calls the service over plain HTTP, not ${url.protocol}`);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = payload.length;
+  }
   const start = performance.now();
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const ms = performance.now() - start;
+        let parsed: unknown = null;
+        try { parsed = JSON.parse(text); } catch { parsed = text; }
+        resolve({ status: res.statusCode ?? 0, ms, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
   });
-  const text = await res.text();
-  const ms = performance.now() - start;
-  let parsed: unknown = null;
-  try { parsed = JSON.parse(text); } catch { parsed = text; }
-  return { status: res.status, ms, body: parsed };
 }
 
 export const reversePath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`;
