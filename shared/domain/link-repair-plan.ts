@@ -236,9 +236,7 @@ function readScope(input: LinkRepairInput): RecordSet {
   const scopeEntries = readEntries(input, entries, entriesById);
   const scopeLinks = readLinks(transactions, transactionsById, scopeTransactions.inScope, entries, entriesById, scopeEntries, passedLinks);
 
-  const readEntryList: LedgerEntry[] = [];
-  const read = scopeEntries.read;
-  for (let i = 0; i < entries.length; i += 1) if (read[i] === 1) readEntryList.push(entries[i]!);
+  const readEntryList = marked(entries, scopeEntries.read);
 
   // Collections in code-unit order, each one's records by id.
   const preconditions: Precondition[] = [{ collection: 'bank_accounts', id: account.id, version: account.version }];
@@ -254,6 +252,13 @@ function readScope(input: LinkRepairInput): RecordSet {
     links: scopeLinks.links, linkEntry: scopeLinks.linkEntry, linkNext: scopeLinks.linkNext, firstLink: scopeLinks.firstLink,
     reconciledLinks: scopeLinks.reconciledLinks, foreignTransactions: scopeTransactions.foreign, preconditions,
   };
+}
+
+/** The records whose position is marked 1, in position order. */
+function marked<T>(records: readonly T[], marks: Uint8Array): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < records.length; i += 1) if (marks[i] === 1) out.push(records[i]!);
+  return out;
 }
 
 interface ScopeTransactions {
@@ -275,24 +280,33 @@ function readTransactions(input: LinkRepairInput, transactions: readonly BankTra
   // Booking dates by slot (date-order.ts), each compared with as_of once.
   const bookingDates = new DateSlots();
   const foreign: string[] = [];
-  const walkedCount = passTransactions(input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign);
+  const walkedCount = passTransactions({ input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign });
   const walked = walkedAt.subarray(0, walkedCount);
   if (byId) orderByDateRank(walked, walkedDates, bookingDates.ranks());
   else sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
   return { candidates, inScope, walked, foreign };
 }
 
-/** readTransactions' pass over the records; returns how many are walked. */
-function passTransactions(
-  input: LinkRepairInput,
-  transactions: readonly BankTransaction[],
-  candidates: BankTransaction[],
-  inScope: Uint8Array,
-  walkedAt: Int32Array,
-  walkedDates: Int32Array,
-  bookingDates: DateSlots,
-  foreign: string[],
-): number {
+/** What readTransactions' pass reads and fills. */
+interface TransactionPass {
+  input: LinkRepairInput;
+  transactions: readonly BankTransaction[];
+  candidates: BankTransaction[];
+  inScope: Uint8Array;
+  walkedAt: Int32Array;
+  walkedDates: Int32Array;
+  bookingDates: DateSlots;
+  foreign: string[];
+}
+
+/**
+ * readTransactions' pass over the records; returns how many are walked.
+ * why a count and not a field of the pass: the loop's compiled code goes on
+ * to what follows it, and a store there it had never run was thrown away on
+ * every plan.
+ */
+function passTransactions(pass: TransactionPass): number {
+  const { input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign } = pass;
   const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
   const bookedLater: boolean[] = [];
   let walkedCount = 0;
@@ -329,7 +343,7 @@ function readEntries(input: LinkRepairInput, entries: readonly LedgerEntry[], by
   const rankedDates = new Int32Array(entries.length);
   const entryDates = new DateSlots();
   const open = new Float64Array(entries.length);
-  const rankedCount = passEntries(input, entries, read, rankedAt, rankedDates, entryDates, open);
+  const rankedCount = passEntries({ input, entries, read, rankedAt, rankedDates, entryDates, open });
   const ranked = rankedAt.subarray(0, rankedCount);
   if (byId) orderByDateRank(ranked, rankedDates, entryDates.ranks());
   else sortPositions(ranked, (a, b) => byEntryDateThenId(entries[a]!, entries[b]!));
@@ -343,16 +357,20 @@ function rankByPosition(ranked: Int32Array, positions: number): Int32Array {
   return rank;
 }
 
-/** readEntries' pass over the records; returns how many are ranked (in scope). */
-function passEntries(
-  input: LinkRepairInput,
-  entries: readonly LedgerEntry[],
-  read: Uint8Array,
-  rankedAt: Int32Array,
-  rankedDates: Int32Array,
-  entryDates: DateSlots,
-  open: Float64Array,
-): number {
+/** What readEntries' pass reads and fills. */
+interface EntryPass {
+  input: LinkRepairInput;
+  entries: readonly LedgerEntry[];
+  read: Uint8Array;
+  rankedAt: Int32Array;
+  rankedDates: Int32Array;
+  entryDates: DateSlots;
+  open: Float64Array;
+}
+
+/** readEntries' pass over the records; returns how many are ranked (in scope), as passTransactions does. */
+function passEntries(pass: EntryPass): number {
+  const { input, entries, read, rankedAt, rankedDates, entryDates, open } = pass;
   const { counterparty_id: counterpartyId, as_of: asOf, settlement_accounts: settlementAccounts } = input;
   const enteredLater: boolean[] = [];
   let rankedCount = 0;
