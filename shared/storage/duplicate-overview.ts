@@ -89,14 +89,20 @@ export async function readStoredDuplicatePage(
  * org's id): one GIN lookup on FerretDB, no org-wide bitmap to intersect with.
  */
 export async function cachedChunk(db: Db, overviewId: string, n: number, cache: StoredOverviewCache): Promise<GroupPiece[] | null> {
-  return cache.get(`${overviewId}:${n}`, async () => {
-    const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: `${overviewId}:${n}` }, { projection: { pieces_json: 1 } });
+  const id = overviewChunkId(overviewId, n);
+  return cache.get(id, async () => {
+    const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: id }, { projection: { pieces_json: 1 } });
     return doc ? { value: JSON.parse(doc.pieces_json) as GroupPiece[], size: doc.pieces_json.length } : null;
   });
 }
 
 export function overviewId(orgId: string, version: string): string {
   return `${orgId}:${version}`;
+}
+
+/** The `_id` of an overview's chunk `n`, also its key in a StoredOverviewCache (cachedChunk). */
+export function overviewChunkId(overviewId: string, n: number): string {
+  return `${overviewId}:${n}`;
 }
 
 /** The org's current inbox version and the overview stored for it, if any. */

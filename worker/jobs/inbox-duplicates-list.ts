@@ -18,7 +18,7 @@ import { chunkGroups, pageFromChunks, withDocumentDetails, type ChunkSummary } f
 import type { InboxDuplicatesListInput } from '../../shared/queue/read-jobs.js';
 import type { DuplicateOverviewChunkDoc, DuplicateOverviewDoc } from '../../shared/storage/collections.js';
 import {
-  cachedChunk, deleteOverviewChunks, deleteOverviewClaim, findCurrentOverview, insertOverviewClaim, markOverviewReady, removeOlderOverviews,
+  cachedChunk, deleteOverviewChunks, deleteOverviewClaim, findCurrentOverview, insertOverviewClaim, markOverviewReady, overviewChunkId, removeOlderOverviews,
   StoredOverviewCache, writeOverviewChunks, type OverviewPage,
 } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
@@ -137,7 +137,7 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc, embedded: Po
   const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
-    _id: `${claim._id}:${n}`, org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
+    _id: overviewChunkId(claim._id, n), org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
   }));
   await writeOverviewChunks(db, docs);
   // Kept as a reader would parse them back: the JSON's own copy, shared by every page read here.
