@@ -42,12 +42,13 @@ export function bigScopeBooks(orgId: string, n: number): BooksFile {
 }
 
 /**
- * The same books as the pure rule's input (what the job would have loaded).
- * why Object.assign and not `{ ...record, version: 1 }`: V8 gives each object
- * that literal builds past the first few a hidden class of its own, so every
- * field read in the plan became a megamorphic lookup (≈ 0.2 µs, most of the
- * plan's time at 100k). The store's reads (fromStored in
- * shared/storage/documents.ts) build one shared shape per collection, as this does.
+ * The same books as the pure rule's input (what the job would have loaded),
+ * one shared shape per collection as the store's reads give (fromStored in
+ * shared/storage/documents.ts). why it matters: objects built by
+ * `{ ...record, version: 1 }` past the first few each got a hidden class of
+ * their own, so every field read in the plan became a megamorphic lookup
+ * (≈ 0.2 µs, most of the plan's time at 100k). The JSON round trip at the
+ * end settles both the shapes and the strings.
  */
 export function bigScopeInput(orgId: string, n: number): LinkRepairInput {
   const file = bigScopeBooks(orgId, n);

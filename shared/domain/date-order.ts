@@ -8,13 +8,18 @@
 // dates: each is compared once, given a rank, and records are ordered by one
 // counting pass over the ranks.
 
-/** The distinct dates met, each with a slot in first-met order. */
+/** The distinct dates met, each with a slot in first-met order, and whether it falls after a cut-off date. */
 export class DateSlots {
   /** By slot: the date. */
   readonly dates: string[] = [];
+  /** By slot: the date is after the cut-off. */
+  private readonly later: boolean[] = [];
   private readonly slotOf = new Map<string, number>();
   private previous: string | undefined;
   private previousSlot = -1;
+
+  /** `cutoff`: an ISO date; each distinct date is compared with it once (isAfterCutoff). */
+  constructor(private readonly cutoff: string) {}
 
   /** The date's slot; a date met for the first time gets the next one (`dates.length` before the call). */
   slot(date: string): number {
@@ -26,10 +31,16 @@ export class DateSlots {
       slot = this.dates.length;
       this.slotOf.set(date, slot);
       this.dates.push(date);
+      this.later.push(date > this.cutoff);
     }
     this.previous = date;
     this.previousSlot = slot;
     return slot;
+  }
+
+  /** Whether the date of `slot` falls after the cut-off (code-unit order, as compareIds). */
+  isAfterCutoff(slot: number): boolean {
+    return this.later[slot]!;
   }
 
   /** By slot: the date's rank among the distinct dates, in code-unit order (as compareIds). */

@@ -138,10 +138,8 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   };
   const plan_hash = repairPlanHash(plan);
   if (actions.length === 0) return { outcome: 'noop', blockers: [], plan, plan_hash };
-  const entryIds: string[] = [];
-  for (let e = 0; e < claimed.length; e += 1) if (claimed[e] === 1) entryIds.push(scope.entries[e]!.id);
-  const transactionIds: string[] = [];
-  for (let t = 0; t < claimedTransactions.length; t += 1) if (claimedTransactions[t] === 1) transactionIds.push(scope.transactions[t]!.id);
+  const entryIds = marked(scope.entries, claimed).map((e) => e.id);
+  const transactionIds = marked(scope.transactions, claimedTransactions).map((t) => t.id);
   return {
     outcome: 'staged',
     blockers: [],
@@ -278,7 +276,7 @@ function readTransactions(input: LinkRepairInput, transactions: readonly BankTra
   const walkedAt = new Int32Array(transactions.length);
   const walkedDates = new Int32Array(transactions.length);
   // Booking dates by slot (date-order.ts), each compared with as_of once.
-  const bookingDates = new DateSlots();
+  const bookingDates = new DateSlots(input.as_of);
   const foreign: string[] = [];
   const walkedCount = passTransactions({ input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign });
   const walked = walkedAt.subarray(0, walkedCount);
@@ -307,16 +305,14 @@ interface TransactionPass {
  */
 function passTransactions(pass: TransactionPass): number {
   const { input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign } = pass;
-  const { account, counterparty_id: counterpartyId, as_of: asOf } = input;
-  const bookedLater: boolean[] = [];
+  const { account, counterparty_id: counterpartyId } = input;
   let walkedCount = 0;
   for (let i = 0; i < transactions.length; i += 1) {
     const t = transactions[i]!;
     if (t.bank_account_id !== account.id || t.counterparty_id !== counterpartyId) continue;
     candidates.push(t);
     const date = bookingDates.slot(t.booking_date);
-    if (date === bookedLater.length) bookedLater.push(t.booking_date > asOf);
-    if (bookedLater[date]) continue;
+    if (bookingDates.isAfterCutoff(date)) continue;
     if (!Number.isSafeInteger(t.amount_minor)) throw new RangeError(`amount_minor of ${t.id} must be a safe integer`);
     if (t.currency !== account.currency) foreign.push(t.id);
     if (t.status !== 'reconciled') {
@@ -341,7 +337,7 @@ function readEntries(input: LinkRepairInput, entries: readonly LedgerEntry[], by
   const read = new Uint8Array(entries.length);
   const rankedAt = new Int32Array(entries.length);
   const rankedDates = new Int32Array(entries.length);
-  const entryDates = new DateSlots();
+  const entryDates = new DateSlots(input.as_of);
   const open = new Float64Array(entries.length);
   const rankedCount = passEntries({ input, entries, read, rankedAt, rankedDates, entryDates, open });
   const ranked = rankedAt.subarray(0, rankedCount);
@@ -371,8 +367,7 @@ interface EntryPass {
 /** readEntries' pass over the records; returns how many are ranked (in scope), as passTransactions does. */
 function passEntries(pass: EntryPass): number {
   const { input, entries, read, rankedAt, rankedDates, entryDates, open } = pass;
-  const { counterparty_id: counterpartyId, as_of: asOf, settlement_accounts: settlementAccounts } = input;
-  const enteredLater: boolean[] = [];
+  const { counterparty_id: counterpartyId, settlement_accounts: settlementAccounts } = input;
   let rankedCount = 0;
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i]!;
@@ -380,8 +375,7 @@ function passEntries(pass: EntryPass): number {
     read[i] = 1;
     if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry)) continue;
     const date = entryDates.slot(entry.entry_date);
-    if (date === enteredLater.length) enteredLater.push(entry.entry_date > asOf);
-    if (enteredLater[date]) continue;
+    if (entryDates.isAfterCutoff(date)) continue;
     const amount = openAmountMinor(entry, settlementAccounts);
     if (!Number.isSafeInteger(amount)) throw new RangeError(`open amount of ${entry.id} must be a safe integer`);
     if (amount !== 0) {

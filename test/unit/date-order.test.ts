@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { DateSlots, orderByDateRank } from '../../shared/domain/date-order.js';
 
 function order(dates: string[]): number[] {
-  const slots = new DateSlots();
+  const slots = new DateSlots('2025-03-31');
   const at = Int32Array.from(dates, (date) => slots.slot(date));
   const positions = Int32Array.from(dates, (_, i) => i);
   orderByDateRank(positions, at, slots.ranks());
@@ -13,11 +13,15 @@ function order(dates: string[]): number[] {
 
 describe('date order', () => {
   it('gives each distinct date one slot, in the order first met, and ranks the slots in code-unit order', () => {
-    const slots = new DateSlots();
+    const slots = new DateSlots('2025-03-31');
     const met = ['2025-03-01', '2025-01-15', '2025-03-01', '2024-12-31', '2025-01-15'].map((d) => slots.slot(d));
     expect(met).to.deep.equal([0, 1, 0, 2, 1]);
     expect(slots.dates).to.deep.equal(['2025-03-01', '2025-01-15', '2024-12-31']);
     expect([...slots.ranks()]).to.deep.equal([2, 1, 0]);
+    // The cut-off is 2025-03-31: none of the three is after it; a later date is, the cut-off itself is not.
+    expect([0, 1, 2].map((slot) => slots.isAfterCutoff(slot))).to.deep.equal([false, false, false]);
+    expect(slots.isAfterCutoff(slots.slot('2025-04-01'))).to.equal(true);
+    expect(slots.isAfterCutoff(slots.slot('2025-03-31'))).to.equal(false);
   });
 
   it('orders positions by date, and keeps the given (id) order among equal dates', () => {
@@ -29,7 +33,7 @@ describe('date order', () => {
   });
 
   it('orders the positions it is given, not their indexes: a subset keeps its own positions', () => {
-    const slots = new DateSlots();
+    const slots = new DateSlots('2025-03-31');
     const at = Int32Array.from(['2025-05-01', '2025-04-01', '2025-04-01'], (date) => slots.slot(date));
     const positions = Int32Array.from([7, 3, 9]);
     orderByDateRank(positions, at, slots.ranks());
