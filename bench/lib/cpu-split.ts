@@ -71,20 +71,35 @@ export interface CpuSplit {
   cores_busy: number;
   /** CPU seconds per group; `other` is machine busy time no group accounts for. */
   cpu_s: Record<ProcessGroup | 'other', number>;
+  /** Of cpu_s, the seconds spent in the kernel (system time) per group. */
+  system_s?: Record<ProcessGroup, number>;
+  /** Read and write system calls of each group (/proc/PID/io syscr, syscw): a loopback write wakes its peer, and these are what a call's round trips cost. */
+  syscalls?: Record<ProcessGroup, { read: number; write: number }>;
 }
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 
-/** utime+stime (own) and cutime+cstime (of exited, waited-for children), in seconds. */
-function processCpu(pid: number): { own: number; children: number } {
+/** utime+stime (own), stime alone (system) and cutime+cstime (of exited, waited-for children), in seconds. */
+function processCpu(pid: number): { own: number; system: number; children: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which may hold spaces: it ends at the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const n = (i: number): number => Number(f[i - 3]);
-    return { own: (n(14) + n(15)) / TICKS_PER_S, children: (n(16) + n(17)) / TICKS_PER_S };
+    return { own: (n(14) + n(15)) / TICKS_PER_S, system: n(15) / TICKS_PER_S, children: (n(16) + n(17)) / TICKS_PER_S };
   } catch {
-    return { own: 0, children: 0 };
+    return { own: 0, system: 0, children: 0 };
+  }
+}
+
+/** The process's read and write system calls so far (/proc/PID/io; zero where it cannot be read). */
+function processIo(pid: number): { read: number; write: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? 0);
+    return { read: field('syscr'), write: field('syscw') };
+  } catch {
+    return { read: 0, write: 0 };
   }
 }
 
@@ -111,27 +126,45 @@ function machineBusy(): number {
   }
 }
 
-type Snapshot = { at: number; busy: number; byGroup: Record<ProcessGroup, number> };
+type Snapshot = {
+  at: number; busy: number; byGroup: Record<ProcessGroup, number>;
+  system: Record<ProcessGroup, number>; io: Record<ProcessGroup, { read: number; write: number }>;
+};
 
 function snapshot(pids: PidSource): Snapshot {
-  const sum = (list: number[]): number => list.reduce((a, pid) => a + processCpu(pid).own, 0);
   const postmaster = pids.postgres;
-  // Exited backends are charged to the postmaster's children time, so none is lost between snapshots.
-  const postgres = postmaster === null ? 0 : (() => { const p = processCpu(postmaster); return p.own + p.children + sum(childrenOf(postmaster)); })();
-  const self = process.cpuUsage();
-  // The bench is the parent of the API and workers: a worker stopped during a section (worker scaling) is in its children time.
-  const exitedWorkers = processCpu(process.pid).children;
-  return {
-    at: performance.now(),
-    busy: machineBusy(),
-    byGroup: {
-      api: sum(pids.api()), worker: sum(pids.worker()) + exitedWorkers,
-      ferretdb: pids.ferretdb === null ? 0 : sum([pids.ferretdb]),
-      postgres,
-      redis: pids.redis === null ? 0 : sum([pids.redis]),
-      bench: (self.user + self.system) / 1e6,
-    },
+  const members: Record<ProcessGroup, number[]> = {
+    api: pids.api(), worker: pids.worker(),
+    ferretdb: pids.ferretdb === null ? [] : [pids.ferretdb],
+    postgres: postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)],
+    redis: pids.redis === null ? [] : [pids.redis],
+    bench: [process.pid],
   };
+  const byGroup = {} as Record<ProcessGroup, number>;
+  const system = {} as Record<ProcessGroup, number>;
+  const io = {} as Record<ProcessGroup, { read: number; write: number }>;
+  for (const g of GROUPS) {
+    let own = 0, sys = 0, read = 0, write = 0;
+    for (const pid of members[g]) {
+      const cpu = processCpu(pid);
+      const calls = processIo(pid);
+      // The bench's own CPU is read from process.cpuUsage() below, its children (API, workers) apart.
+      if (g !== 'bench') own += cpu.own;
+      sys += cpu.system;
+      read += calls.read;
+      write += calls.write;
+    }
+    byGroup[g] = own;
+    system[g] = sys;
+    io[g] = { read, write };
+  }
+  // Exited backends are charged to the postmaster's children time, so none is lost between snapshots.
+  if (postmaster !== null) byGroup.postgres += processCpu(postmaster).children;
+  const self = process.cpuUsage();
+  byGroup.bench = (self.user + self.system) / 1e6;
+  // The bench is the parent of the API and workers: a worker stopped during a section (worker scaling) is in its children time.
+  byGroup.worker += processCpu(process.pid).children;
+  return { at: performance.now(), busy: machineBusy(), byGroup, system, io };
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -151,7 +184,14 @@ export async function withCpuSplit<T>(pids: PidSource, run: () => Promise<T>): P
     accounted += used;
   }
   cpu.other = round2(Math.max(0, busy - accounted));
-  return { value, split: { wall_s: round2(wall), cores_busy: round2(wall > 0 ? busy / wall : 0), cpu_s: cpu } };
+  const system = {} as Record<ProcessGroup, number>;
+  const syscalls = {} as Record<ProcessGroup, { read: number; write: number }>;
+  for (const g of GROUPS) {
+    // A process that came or went between the snapshots makes a difference below zero: none is counted then.
+    system[g] = round2(Math.max(0, after.system[g] - before.system[g]));
+    syscalls[g] = { read: Math.max(0, after.io[g].read - before.io[g].read), write: Math.max(0, after.io[g].write - before.io[g].write) };
+  }
+  return { value, split: { wall_s: round2(wall), cores_busy: round2(wall > 0 ? busy / wall : 0), cpu_s: cpu, system_s: system, syscalls } };
 }
 
 /** Two splits as one (a section's repeats). */
@@ -160,12 +200,26 @@ export function addSplits(a: CpuSplit | undefined, b: CpuSplit): CpuSplit {
   const wall = a.wall_s + b.wall_s;
   const cpu = {} as Record<ProcessGroup | 'other', number>;
   for (const g of [...GROUPS, 'other' as const]) cpu[g] = round2(a.cpu_s[g] + b.cpu_s[g]);
-  return { wall_s: round2(wall), cores_busy: round2(wall > 0 ? (a.cores_busy * a.wall_s + b.cores_busy * b.wall_s) / wall : 0), cpu_s: cpu };
+  const sum: CpuSplit = { wall_s: round2(wall), cores_busy: round2(wall > 0 ? (a.cores_busy * a.wall_s + b.cores_busy * b.wall_s) / wall : 0), cpu_s: cpu };
+  if (a.system_s && b.system_s && a.syscalls && b.syscalls) {
+    const system = {} as Record<ProcessGroup, number>;
+    const syscalls = {} as Record<ProcessGroup, { read: number; write: number }>;
+    for (const g of GROUPS) {
+      system[g] = round2(a.system_s[g] + b.system_s[g]);
+      syscalls[g] = { read: a.syscalls[g].read + b.syscalls[g].read, write: a.syscalls[g].write + b.syscalls[g].write };
+    }
+    sum.system_s = system;
+    sum.syscalls = syscalls;
+  }
+  return sum;
 }
 
 /** One line per section: where its CPU went, as shares of the machine's busy time. */
 export function formatSplit(name: string, split: CpuSplit): string {
   const total = GROUPS.reduce((a, g) => a + split.cpu_s[g], split.cpu_s.other) || 1;
   const parts = [...GROUPS, 'other' as const].map((g) => `${g} ${Math.round((split.cpu_s[g] / total) * 100)}%`);
-  return `${name}: ${split.wall_s} s, ${split.cores_busy} of ${cpus().length} cores busy — ${parts.join(', ')}`;
+  const line = `${name}: ${split.wall_s} s, ${split.cores_busy} of ${cpus().length} cores busy — ${parts.join(', ')}`;
+  if (!split.system_s || !split.syscalls) return line;
+  const kernel = GROUPS.map((g) => `${g} ${split.cpu_s[g] > 0 ? Math.round(((split.system_s![g]) / split.cpu_s[g]) * 100) : 0}% in the kernel, ${split.syscalls![g].write} writes`);
+  return `${line}\n    ${kernel.join('; ')}`;
 }

@@ -25,7 +25,19 @@ export interface PlanTiming {
   runs_wall_ms: number[];
 }
 
-export function timePlan(run: () => unknown, repeat: number): PlanTiming {
+/**
+ * `rewarm`: after each sweep, one untimed run before the timed one. why: the
+ * sweep is a forced collection, and V8's forced collections reduce memory:
+ * they free the hidden classes that only the last run's objects had, which
+ * V8's own collections keep for a while (--retain-maps-for-n-gc), and with
+ * them the code compiled against them. Under the worker's --single-threaded
+ * every timed run then compiled its functions again on the main thread:
+ * 60–150 ms of a 100k plan by `--trace-opt`, against none between plans
+ * that only met V8's own collections. The untimed run compiles them again,
+ * as a worker that has planned before has them; its young garbage is the
+ * timed run's to collect, as a worker's previous job's would be.
+ */
+export function timePlan(run: () => unknown, repeat: number, rewarm = false): PlanTiming {
   const collect = collector();
   const wall: number[] = [];
   const cpu: number[] = [];
@@ -35,6 +47,7 @@ export function timePlan(run: () => unknown, repeat: number): PlanTiming {
       const s = performance.now();
       collect();
       sweeps.push(performance.now() - s);
+      if (rewarm) run();
     }
     const c0 = process.cpuUsage();
     const w0 = performance.now();

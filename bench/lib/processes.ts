@@ -39,9 +39,17 @@ function service(child: ChildProcess): Service {
   };
 }
 
-/** BENCH_CPU_PROF_DIR: each API and worker process writes a V8 CPU profile there when it stops (`--cpu-prof`). */
+/**
+ * BENCH_CPU_PROF_DIR: each API and worker process writes a V8 CPU profile there when it stops (`--cpu-prof`).
+ * BENCH_PERF_MAP=1: each writes /tmp/perf-PID.map (`--perf-basic-prof`), so `perf record` names their JavaScript.
+ * why both: a V8 profile samples the thread's wall time, and a write that wakes its peer can be charged for the
+ * time the peer then runs on the same core; `perf` counts CPU cycles only.
+ */
 function profileArgs(env: NodeJS.ProcessEnv): string[] {
-  return env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.BENCH_CPU_PROF_DIR] : [];
+  return [
+    ...(env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.BENCH_CPU_PROF_DIR] : []),
+    ...(env.BENCH_PERF_MAP === '1' ? ['--perf-basic-prof'] : []),
+  ];
 }
 
 function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {

@@ -1,16 +1,22 @@
 // Link repair at growing org sizes for the same scope size (the job should
 // grow with its scope, not with the org), and the pure plan over 100k
 // transactions.
-import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { call, repairPath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
-import { bigScopeInput } from '../lib/repair-books.js';
-import { timePlan } from '../lib/plan-timing.js';
+import type { PlanTiming } from '../lib/plan-timing.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 export interface RepairResult {
-  job_ms: Record<string, number | null>; growth_1k_to_100k: number | null; plan_100k_ms: number | null;
+  job_ms: Record<string, number | null>; growth_1k_to_100k: number | null;
+  /** The pure plan in a process of its own started with the worker's V8 flags (worker/node-flags.ts), as a worker plans. */
+  plan_100k_ms: number | null;
+  /** The same in a process with V8's defaults (garbage collection and compilation on helper threads). */
+  plan_100k_ms_v8_defaults?: number | null;
   /** Filled in by the worker-scaling section, whose jobs are 10k-scope repairs (bench/run.ts). */
   store_cpu_s_10k_scope: number | null;
 }
@@ -60,18 +66,33 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
   }
   const first = jobMs[String(sizes[0])];
   const last = jobMs[String(sizes[sizes.length - 1])];
-  // The plan alone: its input is built first, and the garbage of building it
-  // and of the previous run is swept before each timed run (reported apart).
-  const input = bigScopeInput('org_plan', env.scale.planSize);
-  planLinkRepair(input); // warm-up
-  const plan = timePlan(() => planLinkRepair(input), Math.max(5, repeat));
-  env.log(`  repair: pure plan of ${env.scale.planSize} transactions: median ${plan.wall_ms} ms wall, ${plan.cpu_ms} ms CPU, gc before each run ${plan.gc_before_ms ?? '-'} ms`);
+  // The plan alone, in a process of its own (bench/plan-profile.ts): its
+  // input is built first; before each timed run the garbage is swept
+  // (reported apart) and one untimed run compiles the plan again, which the
+  // sweep had made V8 throw away (bench/lib/plan-timing.ts, `rewarm`). why a
+  // process of its own: plans run in a worker, started with the worker's V8
+  // flags; in the bench's process they met its heap (the loaded books, the
+  // HTTP clients) and V8's helper threads, which a worker does not have.
+  const runs = Math.max(5, repeat);
+  const asWorker = await planAlone(WORKER_NODE_FLAGS, env.scale.planSize, runs);
+  const defaults = await planAlone([], env.scale.planSize, runs);
+  for (const [name, plan] of [["the worker's V8 flags", asWorker], ["V8's defaults", defaults]] as const) {
+    env.log(`  repair: pure plan of ${env.scale.planSize} transactions, ${name}: median ${plan.wall_ms} ms wall, ${plan.cpu_ms} ms CPU, gc before each run ${plan.gc_before_ms ?? '-'} ms`);
+  }
   return {
     job_ms: jobMs,
     growth_1k_to_100k: sizes.includes(1000) && sizes.includes(100_000) && first && last ? round(jobMs['100000']! / jobMs['1000']!) : null,
-    plan_100k_ms: plan.wall_ms,
+    plan_100k_ms: asWorker.wall_ms,
+    plan_100k_ms_v8_defaults: defaults.wall_ms,
     store_cpu_s_10k_scope: null,
   };
+}
+
+/** bench/plan-profile.ts in a child process started with `flags`: its timing line. */
+async function planAlone(flags: readonly string[], size: number, runs: number): Promise<PlanTiming> {
+  const script = fileURLToPath(new URL('../plan-profile.js', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, [...flags, script, String(size), String(runs), '--rewarm'], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as PlanTiming;
 }
 
 async function stageRepair(env: BenchEnv, token: string, scope: RepairScope): Promise<number> {

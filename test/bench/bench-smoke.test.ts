@@ -13,7 +13,7 @@ const benchMain = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'ben
 
 const SHAPE = {
   round_trip: ['p50_ms', 'p95_ms', 'floor_p50_ms', 'ratio_p50', 'throughput_8_rps'],
-  repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'store_cpu_s_10k_scope'],
+  repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'plan_100k_ms_v8_defaults', 'store_cpu_s_10k_scope'],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
   worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores', 'cpu_bound_ratio', 'cpu_bound_ratio_v8_defaults'],
   mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx', 'p99_duplicates_ms', 'p99_reverse_ms', 'p99_repair_ms', 'p99_books_ms'],
