@@ -139,7 +139,7 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc, embedded: Po
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
     _id: overviewChunkId(claim._id, n), org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
   }));
-  await writeOverviewChunks(db, docs);
+  await writeOverviewChunks(db, docs, embedded);
   // Kept as a reader would parse them back: the JSON's own copy, shared by every page read here.
   for (const doc of docs) chunkCache.set(doc._id, JSON.parse(doc.pieces_json) as unknown, doc.pieces_json.length);
   const result = { state: 'ready' as const, ready_at: new Date().toISOString(), group_count: groups.length, chunk_count: index.length, chunks_json: JSON.stringify(index) };
