@@ -27,10 +27,10 @@ export interface PlanTiming {
 
 /**
  * `rewarm`: after each sweep, one untimed run before the timed one. why: the
- * sweep is a forced collection, and V8's forced collections reduce memory:
- * they free the hidden classes that only the last run's objects had, which
- * V8's own collections keep for a while (--retain-maps-for-n-gc), and with
- * them the code compiled against them. Under the worker's --single-threaded
+ * sweep is a forced collection, and after it the hidden classes that only
+ * the last run's objects had were gone (V8's own collections keep such
+ * classes through a few more, --retain-maps-for-n-gc), and with them the
+ * code compiled against them (`--trace-deopt`: "weak objects"). Under the worker's --single-threaded
  * every timed run then compiled its functions again on the main thread:
  * 60–150 ms of a 100k plan by `--trace-opt`, against none between plans
  * that only met V8's own collections. The untimed run compiles them again,
