@@ -9,7 +9,7 @@ import { REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/depe
 import { AppError } from '../shared/errors.js';
 import { READ_JOB_OPTIONS, type ReadJobData, type ReadJobResult, type ReadOperation } from '../shared/queue/read-jobs.js';
 import { locals } from './context.js';
-import { waitForJob, type JobWait } from './job-wait.js';
+import { watchNewJob, type JobWait } from './job-wait.js';
 
 export interface ReadDeps {
   readQueue: Queue<ReadJobData, ReadJobResult>;
@@ -30,10 +30,14 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
   };
   // Bounded as staging is (docs/operating/reliability.md): a stalled Redis answers 503, never holds the request. A read
   // changes nothing in the books, so a read job that was queued after all is harmless (it lapses at its deadline).
+  const jobId = `read_${randomUUID()}`;
+  // Listen before adding, as a staging does (api/job-wait.ts): a new id cannot have finished, so no Redis read follows the add.
+  const watch = watchNewJob(deps.readQueue, deps.readQueueEvents, jobId);
   try {
-    const job = await within(deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId: `read_${randomUUID()}` }), REDIS_DEADLINE_MS, 'Redis');
-    return answerOf(job.id!, await waitForJob(deps.readQueue, deps.readQueueEvents, job, deps.readWaitMs), deps.readWaitMs);
+    await within(deps.readQueue.add(operation, data, { ...READ_JOB_OPTIONS, jobId }), REDIS_DEADLINE_MS, 'Redis');
+    return answerOf(jobId, await watch.wait(deps.readWaitMs), deps.readWaitMs);
   } catch (err) {
+    watch.stop();
     if (unreachableDependency(err) === 'Redis') throw new AppError('dependency_unavailable', { details: { dependency: 'Redis' } });
     throw err;
   }
