@@ -183,7 +183,16 @@ describe('bookstage CLI', function () {
     it('--wait 0 answers pending (exit 6) with the job id; jobs show --follow prints the plan (exit 0)', async () => {
       const { books, entry } = reversible();
       const conn = await loaded(books);
-      const pending = await runCli(['ledger', 'reverse', entry, '--wait', '0', '--json'], conn);
+      // `wait=0` answers 202 unless the answer is already there (docs/reference/http-api.md §6.4): with no
+      // worker running, the job cannot have finished by the time the API looks.
+      const s = await stack();
+      await s.stopWorker();
+      let pending: Awaited<ReturnType<typeof runCli>>;
+      try {
+        pending = await runCli(['ledger', 'reverse', entry, '--wait', '0', '--json'], conn);
+      } finally {
+        await s.startWorker();
+      }
       expect(pending.code).to.equal(6);
       const envelope = envelopeOf<PendingData>(pending.stdout);
       expect(envelope.data.outcome).to.equal('pending');
