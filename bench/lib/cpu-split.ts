@@ -143,13 +143,18 @@ function snapshot(pids: PidSource): Snapshot {
   const byGroup = {} as Record<ProcessGroup, number>;
   const system = {} as Record<ProcessGroup, number>;
   const io = {} as Record<ProcessGroup, { read: number; write: number }>;
+  let exitedWorkers = 0;
   for (const g of GROUPS) {
     let own = 0, sys = 0, read = 0, write = 0;
     for (const pid of members[g]) {
       const cpu = processCpu(pid);
       const calls = processIo(pid);
-      // The bench's own CPU is read from process.cpuUsage() below, its children (API, workers) apart.
-      if (g !== 'bench') own += cpu.own;
+      // The bench's own CPU is read from process.cpuUsage() below. It is the parent of the API and
+      // workers: a worker stopped during a section (worker scaling) is in its children time.
+      if (g === 'bench') exitedWorkers = cpu.children;
+      else own += cpu.own;
+      // Exited backends are charged to the postmaster's children time, so none is lost between snapshots.
+      if (pid === postmaster) own += cpu.children;
       sys += cpu.system;
       read += calls.read;
       write += calls.write;
@@ -158,12 +163,9 @@ function snapshot(pids: PidSource): Snapshot {
     system[g] = sys;
     io[g] = { read, write };
   }
-  // Exited backends are charged to the postmaster's children time, so none is lost between snapshots.
-  if (postmaster !== null) byGroup.postgres += processCpu(postmaster).children;
   const self = process.cpuUsage();
   byGroup.bench = (self.user + self.system) / 1e6;
-  // The bench is the parent of the API and workers: a worker stopped during a section (worker scaling) is in its children time.
-  byGroup.worker += processCpu(process.pid).children;
+  byGroup.worker += exitedWorkers;
   return { at: performance.now(), busy: machineBusy(), byGroup, system, io };
 }
 
