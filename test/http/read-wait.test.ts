@@ -25,26 +25,28 @@ describe('the API waiting for a read job', function () {
   let readQueue: Queue<ReadJobData, ReadJobResult>;
   let readQueueEvents: QueueEvents;
   const servers: Server[] = [];
+  let db: Db;
+  let redisUrl: string;
   let token: string;
 
   /** An app of this process whose reads wait `waitMs` for their jobs; its base URL. */
   const app = (waitMs: number): string => {
     const server = createApp({
-      db: db!, logger: createLogger('api', 'silent'), queue: {} as never, queueEvents: {} as never, stageWaitMs: 1, stageWaitMaxMs: 1, jobOptions: {} as never,
+      db, logger: createLogger('api', 'silent'), queue: {} as never, queueEvents: {} as never, stageWaitMs: 1, stageWaitMaxMs: 1, jobOptions: {} as never,
       reads: { readQueue, readQueueEvents, readWaitMs: waitMs, cursorSecret: 'read-wait-test-secret-0123456789abcdef' },
     }).listen(0);
     servers.push(server);
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
-  let db: Db | undefined;
 
   before(async () => {
     const s = await stack();
-    connection = new Redis(s.config.redisUrl, { maxRetriesPerRequest: null });
-    readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, { connection, prefix });
-    readQueueEvents = new QueueEvents(READ_QUEUE, { connection: { url: s.config.redisUrl }, prefix });
-    await readQueueEvents.waitUntilReady();
     db = s.db;
+    redisUrl = s.config.redisUrl;
+    connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, { connection, prefix });
+    readQueueEvents = new QueueEvents(READ_QUEUE, { connection: { url: redisUrl }, prefix });
+    await readQueueEvents.waitUntilReady();
     // A fresh inbox has no stored overview, so its first page is a read job.
     const books = new Books();
     books.doc({ received_at: '2026-03-01T08:00:00.000Z' });
@@ -77,7 +79,7 @@ describe('the API waiting for a read job', function () {
     this.timeout(15_000);
     const base = app(600_000);
     // A stand-in worker on this prefix answers an empty page for every read.
-    const worker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, () => Promise.resolve({ groups: [], next_after: null }), { connection: { url: (await stack()).config.redisUrl }, prefix });
+    const worker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, () => Promise.resolve({ groups: [], next_after: null }), { connection: { url: redisUrl }, prefix });
     try {
       const res = await page(base);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
