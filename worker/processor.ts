@@ -69,7 +69,7 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       const [first] = await Promise.all([
         answered.stored
           ? true
-          : saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }),
+          : saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }, embedded),
         ...writes.splice(0),
       ]);
       crashIf('stage:crash-before-complete');

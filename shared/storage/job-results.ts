@@ -21,11 +21,17 @@ export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
  * Store the job's answer unless one is stored already (first write wins): a
  * plain insert, its duplicate key the "already stored" (one statement on
  * FerretDB, where an upsert is a read and then an insert). True when this
- * write stored it.
+ * write stored it. On the embedded store the insert is written in SQL
+ * (docs/indexes.md "Writes in SQL"): every staging job that does not stage
+ * (a noop, a refusal, a replay of a pending operation) stores its answer
+ * here, and FerretDB's insert is a transaction of three statements.
  */
-export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>): Promise<boolean> {
+export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>, embedded: PostgresPages | null = null): Promise<boolean> {
+  const stored = storedJobResult(doc);
+  const inSql = embedded ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }]) : 'declined';
+  if (inSql !== 'declined') return inSql === 'stored';
   try {
-    await collections(db).jobResults.insertOne(storedJobResult(doc));
+    await collections(db).jobResults.insertOne(stored);
     return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
