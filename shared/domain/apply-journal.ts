@@ -64,6 +64,17 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
 }
 
 /**
+ * The journal and, for a link repair, the link each moved or new amount goes
+ * to (repairAppliedLinks), decided in one pass: what apply stores when it
+ * starts (docs/design/staged-lifecycle.md "Apply").
+ */
+export function planJournalWithLinks(kind: StagedKind, plan: unknown, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }> {
+  if (kind === 'ledger_link_repair') return repairJournalWithLinks(plan as LinkRepairPlan, books, ctx);
+  const journal = planJournal(kind, plan, books, ctx);
+  return journal.ok ? ok({ writes: journal.value, links: null }) : journal;
+}
+
+/**
  * The journal of a kind whose journal is a function of its plan alone (a
  * statement import), else null (the other kinds read the books as they are
  * when apply starts). The operation then stores no copy of it: the plan is
@@ -182,6 +193,22 @@ interface LinkState {
   current: Omit<BankLink, 'id' | 'version'>;
 }
 
+/** Values by (transaction id, entry id), each pair's in the order they were added. */
+class PairIndex<V> {
+  private readonly byTransaction = new Map<string, Map<string, V[]>>();
+  add(transactionId: string, entryId: string, value: V): void {
+    let byEntry = this.byTransaction.get(transactionId);
+    if (!byEntry) this.byTransaction.set(transactionId, (byEntry = new Map<string, V[]>()));
+    const values = byEntry.get(entryId);
+    if (values) values.push(value);
+    else byEntry.set(entryId, [value]);
+  }
+  get(transactionId: string, entryId: string): readonly V[] {
+    return this.byTransaction.get(transactionId)?.get(entryId) ?? NONE;
+  }
+}
+const NONE: readonly never[] = [];
+
 function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
   const planned = repairJournalWithLinks(plan, books, ctx);
   return planned.ok ? ok(planned.value.writes) : planned;
@@ -205,12 +232,19 @@ function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: Jo
   const known = new Map(books.links.map((l) => [l.id, l]));
   const state = new Map<string, LinkState>();
   const order: string[] = [];
+  // why by (transaction, entry): `give` looks up a pair's links once per action, and a scan of
+  // every link per action made a 10,000-transaction repair's journal take a minute of one core.
+  // A link's pair never changes, so each pair's touched links stay in the order they were touched.
+  const touchedByPair = new PairIndex<string>();
+  const storedByPair = new PairIndex<BankLink>();
+  for (const l of [...books.links].sort((a, b) => compareIds(a.id, b.id))) storedByPair.add(l.bank_transaction_id, l.ledger_entry_id, l);
   const touch = (id: string, seed: () => LinkState): LinkState => {
     let s = state.get(id);
     if (!s) {
       s = seed();
       state.set(id, s);
       order.push(id);
+      touchedByPair.add(s.current.bank_transaction_id, s.current.ledger_entry_id, id);
     }
     return s;
   };
@@ -227,14 +261,9 @@ function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: Jo
     return null;
   };
   const give = (transactionId: string, entryId: string, amount: number): string => {
-    // The transaction's link to the entry: one this journal already touches, else the stored one with the lowest id, else a new one.
-    const touched = order.find((id) => {
-      const c = state.get(id)!.current;
-      return c.bank_transaction_id === transactionId && c.ledger_entry_id === entryId && c.amount_minor > 0;
-    });
-    const stored = books.links
-      .filter((l) => l.bank_transaction_id === transactionId && l.ledger_entry_id === entryId && !state.has(l.id))
-      .sort((a, b) => compareIds(a.id, b.id))[0];
+    // The transaction's link to the entry: one this journal already touches (the first touched), else the stored one with the lowest id, else a new one.
+    const touched = touchedByPair.get(transactionId, entryId).find((id) => state.get(id)!.current.amount_minor > 0);
+    const stored = storedByPair.get(transactionId, entryId).find((l) => !state.has(l.id));
     const id = touched ?? stored?.id ?? repairLinkId(ctx, transactionId, entryId);
     const s = existing(id) ?? touch(id, () => ({
       original: null,

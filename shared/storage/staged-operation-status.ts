@@ -154,11 +154,21 @@ function stepZero(op: StagedOperationDoc): Step | null {
   return { org_id: op.org_id, staged_operation_id: op._id, seq: 0, owner, lease_until, done, undone, phase, conflict };
 }
 
-async function latestStep(db: Db, op: StagedOperationDoc): Promise<Step | null> {
-  const steps = await collections(db).applyLeases.find({ org_id: op.org_id, staged_operation_id: op._id }).toArray();
-  if (steps.length === 0) return stepZero(op);
-  const { _id, ...latest } = steps.reduce((a, b) => (b.seq > a.seq ? b : a));
-  return latest;
+/**
+ * The lease's latest step, or step 0 while there is none: only then is the
+ * operation (`operation`, which may read it) needed. why one step: a big
+ * journal's lease has thousands of steps, and reading them all on every
+ * renewal that met another step made a 10,000-transaction repair's apply
+ * read thousands of documents per step.
+ */
+async function latestStep(db: Db, orgId: string, id: string, operation: () => Promise<StagedOperationDoc | null>): Promise<Step | null> {
+  const [latest] = await collections(db).applyLeases.find({ org_id: orgId, staged_operation_id: id }).sort({ seq: -1 }).limit(1).toArray();
+  if (!latest) {
+    const op = await operation();
+    return op ? stepZero(op) : null;
+  }
+  const { _id, ...step } = latest;
+  return step;
 }
 
 /** Insert the step after `base`; false when another step took its place. */
@@ -184,7 +194,7 @@ function journalWrites(op: StagedOperationDoc, apply: ApplyJournalState): ApplyJ
 
 /** The operation's journal with its current progress and lease (the latest step). */
 export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<ApplyJournalState> {
-  const latest = await latestStep(db, op);
+  const latest = await latestStep(db, op.org_id, op._id, () => Promise.resolve(op));
   if (!op.apply || !latest) throw new Error(`staged operation ${op._id} has no apply journal`);
   const { owner, lease_until, done, undone, phase, conflict } = latest;
   return { ...op.apply, writes: journalWrites(op, op.apply), owner, lease_until, done, undone, phase, conflict };
@@ -200,28 +210,48 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
 export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number, loaded?: StagedOperationDoc): Promise<boolean> {
   const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findStagedOperation(db, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
-  const latest = await latestStep(db, op);
+  const latest = await latestStep(db, orgId, id, () => Promise.resolve(op));
   if (!latest) return false;
   if (latest.owner !== jobId && latest.lease_until >= now.toISOString()) return false;
   return (await insertStep(db, latest, { owner: jobId, lease_until: new Date(now.getTime() + leaseMs).toISOString() })) !== null;
 }
 
+/**
+ * Each operation's progress records in this process, one after the other.
+ * why: a job's heartbeat and its journal steps both record; run at once they
+ * built on the same step, one of them lost the insert and read the lease
+ * again, as if another job had taken it.
+ */
+const recording = new Map<string, Promise<boolean>>();
+
 /** Record journal progress (and renew the lease) while `jobId` still holds it; false when it lost the lease. */
-export async function recordApplyProgress(
+export function recordApplyProgress(
+  db: Db, orgId: string, id: string, jobId: string, progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>, leaseMs: number,
+): Promise<boolean> {
+  const inTurn = (): Promise<boolean> => recordInTurn(db, orgId, id, jobId, progress, leaseMs);
+  const previous = recording.get(id);
+  const next = previous ? previous.then(inTurn, inTurn) : inTurn();
+  recording.set(id, next);
+  const forget = (): void => {
+    if (recording.get(id) === next) recording.delete(id);
+  };
+  next.then(forget, forget);
+  return next;
+}
+
+async function recordInTurn(
   db: Db, orgId: string, id: string, jobId: string, progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>, leaseMs: number,
 ): Promise<boolean> {
   let base = lastStep.get(id);
   for (let attempt = 0; attempt < 20; attempt += 1) {
-    if (!base) {
-      const op = await findStagedOperation(db, orgId, id);
-      base = op ? (await latestStep(db, op)) ?? undefined : undefined;
-    }
+    // The operation is read only while its lease has no step yet.
+    base ??= (await latestStep(db, orgId, id, () => findStagedOperation(db, orgId, id))) ?? undefined;
     if (!base || base.owner !== jobId) {
       lastStep.delete(id);
       return false;
     }
     if (await insertStep(db, base, { ...progress, lease_until: new Date(Date.now() + leaseMs).toISOString() })) return true;
-    // Another step came first: this job's own heartbeat (then build on it), or a takeover (then the lease is lost).
+    // Another step came first: another job took the lease (then it is lost), or built on it before it lapsed.
     base = undefined;
   }
   return false;

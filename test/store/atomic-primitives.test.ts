@@ -4,7 +4,7 @@
 // times and must lose or double no write.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import type { Db } from 'mongodb';
+import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { makeWrite } from '../../shared/storage/apply-writes.js';
 import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '../../shared/storage/books-write.js';
@@ -123,6 +123,38 @@ describe('atomic primitives on the real store', function () {
     expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'other', version: 2 });
     const staleUpdate: JournalWrite = { action: 'update', collection: 'ledger_entries', id: 'le_new', version: 1, set: { memo: 'plan' }, before: { memo: 'inserted' } };
     expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
+  });
+
+  it("one job's heartbeat and journal steps recorded at once build one chain, in call order, reading the operation once", async () => {
+    const s = await stack();
+    const orgId = `org_${tag()}`;
+    const id = `stg_chain_${tag()}`;
+    const at = new Date().toISOString();
+    const op: StagedOperationDoc = {
+      _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: at,
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
+      input: {}, plan: { ledger_entry_id: `le_${id}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
+      apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-a', lease_until: new Date(Date.now() + 60_000).toISOString(), started_at: '', started_by: 'bob', request_id: 'req' },
+    };
+    await collections(s.db).stagedOperations.insertOne(encodeOperation(op));
+    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+    await client.connect();
+    try {
+      let operationReads = 0;
+      client.on('commandStarted', (e: CommandStartedEvent) => {
+        if (e.commandName === 'find' && e.command.find === 'staged_operations') operationReads += 1;
+      });
+      const db = client.db(s.db.databaseName);
+      // A heartbeat ({}) between every two steps, all started at once, as the journal runner's timer and loop can.
+      const recorded = await Promise.all(Array.from({ length: 12 }, (_, i) => recordApplyProgress(db, orgId, id, 'job-a', i % 2 === 0 ? { done: i / 2 + 1 } : {}, 10_000)));
+      expect(recorded).to.deep.equal(Array.from({ length: 12 }, () => true));
+      const steps = await collections(s.db).applyLeases.find({ org_id: orgId, staged_operation_id: id }).sort({ seq: 1 }).toArray();
+      expect(steps.map((step) => [step.seq, step.done])).to.deep.equal(Array.from({ length: 12 }, (_, i) => [i + 1, Math.floor(i / 2) + 1]));
+      expect(operationReads, 'the operation is read for step 0 only').to.equal(1);
+      expect((await readApplyJournal(s.db, op)).done).to.equal(6);
+    } finally {
+      await client.close();
+    }
   });
 
   it('lease renewals beside the transition that ends an apply never undo it; a lapsed lease goes to exactly one of two takers', async () => {

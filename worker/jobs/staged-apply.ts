@@ -6,8 +6,7 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { journalDerivedFromPlan, planJournal, repairAppliedLinks } from '../../shared/domain/apply-journal.js';
-import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
+import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/domain/apply-journal.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
@@ -60,25 +59,23 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
     return endWithoutWriting(ctx, op, { status: 'stale', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
   }
-  const journal = planJournal(op.kind, op.plan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() });
+  const journal = planJournalWithLinks(op.kind, op.plan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() });
   if (!journal.ok) {
     const error = new AppError('apply_failed', { details: { staged_operation_id: op._id, ...journal.error.details } });
     return endWithoutWriting(ctx, op, { status: 'failed', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
   }
   // A repair's moved and new amounts: which link each goes to, for the result (old link id → new link id).
-  const links = op.kind === 'ledger_link_repair'
-    ? { links: repairAppliedLinks(op.plan as LinkRepairPlan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() }) }
-    : {};
+  const links = journal.value.links ? { links: journal.value.links } : {};
   // A journal that is a function of the plan is not stored again: the plan is (docs/design/staged-lifecycle.md "Crash safety").
   const fromPlan = journalDerivedFromPlan(op.kind);
   const apply: ApplyJournalState = {
     ...links,
-    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value }), done: 0, phase: 'forward', undone: 0, conflict: null,
+    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value.writes }), done: 0, phase: 'forward', undone: 0, conflict: null,
     owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
     started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
   };
   const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op, embedded: ctx.embedded ?? null });
-  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.length }, 'apply journal written');
+  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
   return moved;
 }
 
