@@ -1,8 +1,10 @@
 // The API and worker processes the bench measures: real entry points
 // (dist/api/server.js, dist/worker/main.js) as child processes, so their
-// peak resident memory can be read from the kernel (VmHWM).
+// peak resident memory can be read from the kernel (VmHWM). Their JSON logs
+// (LOG_LEVEL=warn: warnings and errors only) go to .bookstage/logs/bench-*.log,
+// named when a process exits with an error: a process that dies mid-run says why.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -11,6 +13,7 @@ import { STAGE_QUEUE } from '../../shared/queue/stage-jobs.js';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const logDir = join(distRoot, '..', '.bookstage', 'logs');
 
 export interface Service { child: ChildProcess; stop(): Promise<void>; peakRssMb(): number }
 
@@ -55,8 +58,13 @@ function profileArgs(env: NodeJS.ProcessEnv): string[] {
 function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   // The worker runs as deployed, with its V8 flags (worker/node-flags.ts).
   const flags = entry.startsWith('worker/') ? WORKER_NODE_FLAGS : [];
-  const child = spawn(process.execPath, [...flags, ...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal}\n`); });
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `bench-${entry.split('/')[0]}-${process.pid}-${Date.now()}.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [...flags, ...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', out, 'inherit'] });
+  // The child holds its own copy of the descriptor.
+  closeSync(out);
+  child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal} (its log: ${logFile})\n`); });
   return child;
 }
 

@@ -11,7 +11,7 @@ type BySize = Record<string, number | null>;
 
 export interface BenchResults {
   round_trip: { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number } | null;
-  repair: { job_ms: BySize; growth_1k_to_100k: number | null; plan_100k_ms: number | null; plan_100k_ms_v8_defaults?: number | null; store_cpu_s_10k_scope: number | null } | null;
+  repair: { job_ms: BySize; growth_1k_to_100k: number | null; plan_100k_ms: number | null; plan_100k_ms_v8_defaults?: number | null; store_cpu_s_10k_scope: number | null; apply_s_10k_scope?: number | null } | null;
   duplicates: { first_page_ms: BySize; next_page_ms: BySize; growth_10k_to_100k: number | null } | null;
   worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number; cpu_bound_ratio_v8_defaults: number } | null;
   mixed_load: MixedLoadResult | null;
@@ -53,6 +53,7 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     if (r.repair.plan_100k_ms_v8_defaults != null) add("the same with V8's default helper threads", ms(r.repair.plan_100k_ms_v8_defaults), '', '');
     const store = r.repair.store_cpu_s_10k_scope;
     add('repair job, 10k-transaction scope: store CPU', num(store, ' s'), '≤ 3 s', verdict(store === null ? null : store <= 3));
+    if (r.repair.apply_s_10k_scope != null) add('repair apply, 10k-transaction scope (approve, then apply call to applied)', num(r.repair.apply_s_10k_scope, ' s'));
   }
   if (r.duplicates) {
     for (const [size, v] of Object.entries(r.duplicates.first_page_ms)) {

@@ -19,6 +19,8 @@ export interface RepairResult {
   plan_100k_ms_v8_defaults?: number | null;
   /** Filled in by the worker-scaling section, whose jobs are 10k-scope repairs (bench/run.ts). */
   store_cpu_s_10k_scope: number | null;
+  /** The same section's staged 10k-scope repair, approved and applied: seconds from the apply call to `applied`. */
+  apply_s_10k_scope?: number | null;
 }
 
 /** Scopes this close in size count as the same size: a demo org has only a few of any one size. */

@@ -15,6 +15,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
+import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
+import { createToken } from '../../shared/storage/api-tokens.js';
+import { collections } from '../../shared/storage/collections.js';
+import { call } from '../lib/http.js';
 import { load } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { median, round, timed } from '../lib/stats.js';
@@ -30,6 +34,8 @@ export interface WorkerScalingResult {
   cpu_bound_ratio_v8_defaults: number;
   /** Store CPU (FerretDB + PostgreSQL) per 10k-scope job with one worker, in seconds: the figure `repair/store_cpu_s_10k_scope`. */
   store_cpu_s_per_job: number | null;
+  /** The staged 10k-scope repair approved and applied through the API: from the apply call to its `applied` answer, in seconds (`repair/apply_s_10k_scope`). */
+  apply_s: number | null;
 }
 
 export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWorkers: (count: number) => Promise<void>): Promise<WorkerScalingResult> {
@@ -79,15 +85,39 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     for (const flags of ['worker', 'v8_defaults'] as const) {
       env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${round(median(cpuRates[flags][1]))} / ${round(median(cpuRates[flags][2]))} plans/s with 1 / 2 processes`);
     }
+    const applyS = await applyStagedRepair(env, orgId);
+    env.log(`  worker scaling: the staged ${scalingScope}-transaction repair applied in ${applyS} s`);
     return {
       one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length,
-      cpu_bound_ratio: ratioOf('worker'), cpu_bound_ratio_v8_defaults: ratioOf('v8_defaults'), store_cpu_s_per_job: storeCpu,
+      cpu_bound_ratio: ratioOf('worker'), cpu_bound_ratio_v8_defaults: ratioOf('v8_defaults'), store_cpu_s_per_job: storeCpu, apply_s: applyS,
     };
   } finally {
     await setWorkers(1);
     await events.close();
     await queue.close();
   }
+}
+
+/**
+ * Approve (as a second actor: the bench's tokens stage as "bench") and apply
+ * the org's staged repair through the API, polling its job past the API's
+ * wait; seconds from the apply call to the `applied` answer.
+ */
+async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> {
+  const op = await collections(env.db).stagedOperations.findOne({ org_id: orgId, status: 'staged' }, { projection: { _id: 1 } });
+  if (!op) throw new Error(`${orgId} has no staged repair to apply`);
+  const reviewer = (await createToken(env.db, { org_id: orgId, actor: 'bench-reviewer', scopes: [...TOKEN_SCOPES] })).token;
+  const approved = await call(env.baseUrl, reviewer, 'POST', `/api/v1/cli/staged-operations/${op._id}/approve`, {});
+  if (approved.status !== 200) throw new Error(`approving ${op._id} answered ${approved.status}`);
+  const start = performance.now();
+  let answer = await call(env.baseUrl, reviewer, 'POST', `/api/v1/cli/staged-operations/${op._id}/apply`, {});
+  while (answer.status === 202) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    answer = await call(env.baseUrl, reviewer, 'GET', `/api/v1/cli/jobs/${(answer.body as { data: { job_id: string } }).data.job_id}`);
+  }
+  const status = (answer.body as { data?: { status?: string } }).data?.status;
+  if (answer.status !== 200 || status !== 'applied') throw new Error(`applying ${op._id} answered ${answer.status} ${status ?? ''}`);
+  return round((performance.now() - start) / 1000);
 }
 
 /** Plans per second of `processes` processes (node with `flags`) each planning `plans` times, timed from when every one has built its input. */
