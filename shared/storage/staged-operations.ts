@@ -5,7 +5,7 @@ import type { InsertGroup } from './postgres-inserts.js';
 import { decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+import { findById, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
 /** A new operation as stored, with a body id of its own (an earlier attempt's body is never reused). */
 const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStaging> => encodeStaging(doc, `${doc._id}:${randomUUID()}`);
@@ -75,6 +75,17 @@ async function readBodies(db: Db, orgId: string, ids: readonly string[], embedde
  * 10,000-transaction repair: 35 MB), and FerretDB spends seconds of CPU
  * converting it on every read (docs/indexes.md "Scope reads in SQL").
  */
+/**
+ * Only the operation's status (null when it is not the organisation's): for
+ * a caller that polls it, without reading (and decoding) its plan, context and
+ * journal each time, which are megabytes for a big repair. In SQL on the
+ * embedded store, only the two fields.
+ */
+export async function findStagedOperationStatus(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc['status'] | null> {
+  const doc = await findById(db, collections(db).stagedOperations, id, { org_id: 1, status: 1 }, embedded);
+  return doc && doc.org_id === orgId ? doc.status : null;
+}
+
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
   let stored: StoredStagedOperation | null | undefined;
   if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'staged_operations', orgId, id) as StoredStagedOperation | null | undefined;

@@ -16,7 +16,7 @@ import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../sh
 import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
-import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
 import { bumpInboxVersion } from '../../shared/storage/inbox-version.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
@@ -38,14 +38,23 @@ class LeaseLost extends Error {}
  */
 export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS, written?: StagedOperationDoc): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
+  const embedded = ctx.embedded ?? null;
   const waitUntil = Date.now() + waitMs;
+  // The operation as last read whole. While it is `applying` its plan and journal do not change, so a turn
+  // that waits for another job's lease reads its status alone (a big repair's operation is megabytes).
   let known = written?._id === id ? written : undefined;
+  // The caller's operation, just written, needs no read on the first turn.
+  let current = known !== undefined;
   for (;;) {
-    const op = known ?? await findStagedOperation(ctx.db, orgId, id, ctx.embedded ?? null);
-    known = undefined;
+    if (!current) {
+      const stillApplying = known !== undefined && (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying';
+      if (!stillApplying) known = (await findStagedOperation(ctx.db, orgId, id, embedded)) ?? undefined;
+    }
+    current = false;
+    const op = known;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
-    // The operation just read is the lease's too: one read of it per turn (it holds the whole plan and journal).
+    // The operation is the lease's too: takeApplyLease reads only the lease's steps.
     if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS, op)) {
       try {
         // The operation as the run's end left it: final, so answered without reading it once more.
