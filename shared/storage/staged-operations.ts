@@ -69,13 +69,6 @@ async function readBodies(db: Db, orgId: string, ids: readonly string[], embedde
 }
 
 /**
- * The organisation's operation by id. With the embedded store's PostgreSQL
- * (a worker's `embedded`), read in SQL by FerretDB's own `_id` btree and
- * decoded here: an operation's plan can be tens of MB as JSON (a
- * 10,000-transaction repair: 35 MB), and FerretDB spends seconds of CPU
- * converting it on every read (docs/indexes.md "Scope reads in SQL").
- */
-/**
  * Only the operation's status (null when it is not the organisation's): for
  * a caller that polls it, without reading (and decoding) its plan, context and
  * journal each time, which are megabytes for a big repair. In SQL on the
@@ -86,6 +79,13 @@ export async function findStagedOperationStatus(db: Db, orgId: string, id: strin
   return doc && doc.org_id === orgId ? doc.status : null;
 }
 
+/**
+ * The organisation's operation by id. With the embedded store's PostgreSQL
+ * (a worker's `embedded`), read in SQL by FerretDB's own `_id` btree and
+ * decoded here: an operation's plan can be tens of MB as JSON (a
+ * 10,000-transaction repair: 35 MB), and FerretDB spends seconds of CPU
+ * converting it on every read (docs/indexes.md "Scope reads in SQL").
+ */
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
   let stored: StoredStagedOperation | null | undefined;
   if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'staged_operations', orgId, id) as StoredStagedOperation | null | undefined;
