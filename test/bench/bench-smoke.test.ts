@@ -13,7 +13,7 @@ const benchMain = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'ben
 
 const SHAPE = {
   round_trip: ['p50_ms', 'p95_ms', 'floor_p50_ms', 'ratio_p50', 'throughput_8_rps'],
-  repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'plan_100k_ms_v8_defaults', 'store_cpu_s_10k_scope'],
+  repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'plan_100k_ms_v8_defaults', 'store_cpu_s_10k_scope', 'apply_s_10k_scope'],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
   worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores', 'cpu_bound_ratio', 'cpu_bound_ratio_v8_defaults'],
   mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx', 'p99_duplicates_ms', 'p99_reverse_ms', 'p99_repair_ms', 'p99_books_ms'],
@@ -58,6 +58,8 @@ describe('npm run bench (smoke)', function () {
       for (const [section, keys] of Object.entries(SHAPE)) expect(Object.keys(result[section]!).sort(), section).to.deep.equal([...keys].sort());
       for (const key of SHAPE.round_trip) expect(result.round_trip![key], key).to.be.a('number').and.greaterThan(0);
       expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);
+      // The operation worker scaling staged was approved and applied through the API.
+      expect(result.repair!.apply_s_10k_scope, 'apply_s_10k_scope').to.be.a('number').and.greaterThan(0);
       expect(Object.keys(result.duplicates!.first_page_ms as object)).to.deep.equal(['100', '200']);
       expect(result.mixed_load!.errors_5xx).to.equal(0);
       // Every kind ran in the mix, so each has its own tail.
