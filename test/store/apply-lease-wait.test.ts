@@ -6,10 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { createLogger } from '../../shared/logger.js';
-import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import { collections } from '../../shared/storage/collections.js';
 import { encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { finishJournal } from '../../worker/operation/apply-journal-runner.js';
 import type { JobContext } from '../../worker/job-context.js';
+import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
 
 describe('waiting for another job\'s apply lease', function () {
@@ -20,13 +21,8 @@ describe('waiting for another job\'s apply lease', function () {
     const orgId = `org_${randomBytes(5).toString('hex')}`;
     const id = `stg_wait_${randomBytes(5).toString('hex')}`;
     const now = new Date();
-    const op: StagedOperationDoc = {
-      _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
-      input: {}, plan: { ledger_entry_id: `le_${id}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
-      // Held by another job for the next hour: this one can only wait.
-      apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-holder', lease_until: new Date(now.getTime() + 3_600_000).toISOString(), started_at: '', started_by: 'bob', request_id: 'req' },
-    };
+    // Held by another job for the next hour: this one can only wait.
+    const op = applyingOperation(id, orgId, 'job-holder', new Date(now.getTime() + 3_600_000).toISOString());
     await collections(s.db).stagedOperations.insertOne(encodeOperation(op));
     const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
     await client.connect();

@@ -15,6 +15,7 @@ import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/
 import { sweepDeadLocks } from '../../shared/storage/plan-lock-sweep.js';
 import { readApplyJournal, recordApplyProgress, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
+import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
 
 const ROUNDS = 200;
@@ -129,13 +130,7 @@ describe('atomic primitives on the real store', function () {
     const s = await stack();
     const orgId = `org_${tag()}`;
     const id = `stg_chain_${tag()}`;
-    const at = new Date().toISOString();
-    const op: StagedOperationDoc = {
-      _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: at,
-      expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
-      input: {}, plan: { ledger_entry_id: `le_${id}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
-      apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-a', lease_until: new Date(Date.now() + 60_000).toISOString(), started_at: '', started_by: 'bob', request_id: 'req' },
-    };
+    const op = applyingOperation(id, orgId, 'job-a', new Date(Date.now() + 60_000).toISOString());
     await collections(s.db).stagedOperations.insertOne(encodeOperation(op));
     const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
     await client.connect();
@@ -161,12 +156,7 @@ describe('atomic primitives on the real store', function () {
     const { db } = await stack();
     const orgId = `org_${tag()}`;
     const ops = collections(db).stagedOperations;
-    const applying = (id: string, leaseUntil: string): StagedOperationDoc => ({
-      _id: id, org_id: orgId, kind: 'ledger_reversal', status: 'applying', created_by: 'alice', created_at: new Date().toISOString(),
-      expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `reverse:${id}`,
-      input: {}, plan: { ledger_entry_id: `le_${id}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
-      apply: { writes: [], done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-a', lease_until: leaseUntil, started_at: '', started_by: 'bob', request_id: 'req' },
-    });
+    const applying = (id: string, leaseUntil: string): StagedOperationDoc => applyingOperation(id, orgId, 'job-a', leaseUntil);
     await inLanes(ROUNDS, async (i) => {
       const id = `stg_lease_${i}`;
       await ops.insertOne(encodeOperation(applying(id, new Date(Date.now() + 60_000).toISOString())));

@@ -9,19 +9,9 @@ import { expect } from 'chai';
 import { planJournal, planJournalWithLinks, repairAppliedLinks, repairLinkId, type ApplyBooks, type JournalContext, type JournalWrite } from '../../shared/domain/apply-journal.js';
 import { compareIds, type BankLink } from '../../shared/domain/books.js';
 import type { LinkRepairPlan, RepairAction } from '../../shared/domain/link-repair-plan.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
 
 const ctx: JournalContext = { staged_operation_id: 'stg_9', org_id: 'org_9', actor: 'bob', now: '2026-03-10T12:00:00.000Z' };
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Reference { writes: JournalWrite[]; links: Array<{ action_index: number; link_id: string }> }
 

@@ -5,6 +5,7 @@ import { findDuplicateGroups, pageGroups, type DuplicateGroup } from '../../shar
 import type { DuplicateRule } from '../../shared/domain/duplicate-rules.js';
 import { normaliseInvoiceNumber } from '../../shared/domain/invoice-number.js';
 import { vendorKey } from '../../shared/domain/vendor-key.js';
+import { mulberry32 as prng } from '../helpers/seeded-random.js';
 
 // 100,000 documents built deterministically: planted duplicate families (each
 // with a vendor, file and invoice numbers of its own, so families never meet),
@@ -16,18 +17,6 @@ import { vendorKey } from '../../shared/domain/vendor-key.js';
 const TOTAL_DOCUMENTS = 100_000;
 const BIG_CHAIN = 20_000;
 const BIG_FILE = 5_000;
-
-/** mulberry32: a small seeded PRNG, the same sequence on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Inbox {
   documents: InboxDocument[];

@@ -10,6 +10,7 @@ import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../s
 import { generateBooks } from '../../shared/demo/books-generator.js';
 import { groupBy } from '../../shared/group-by.js';
 import { applyActions } from '../helpers/link-actions.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -17,17 +18,6 @@ const SETTLEMENT = ['1400', '1600'];
 // A dedicated builder: one account, one counterparty, n transactions and n
 // in-scope entries. Links start as the FIFO allocation (so the expected
 // target is known), then links of unreconciled transactions are broken.
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const isoDay = (day: number): string => new Date(Date.UTC(2024, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
 const pad = (n: number): string => String(n).padStart(6, '0');
