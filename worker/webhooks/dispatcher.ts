@@ -40,6 +40,8 @@ export async function startWebhooks(
   });
   for (const outcome of ['delivered', 'failed', 'given_up']) deliveries.inc({ outcome }, 0);
   const queue = new Queue<DrainData | Record<string, never>>(WEBHOOK_QUEUE, { connection, prefix });
+  // A lost connection as a JSON log line: without a listener BullMQ writes each reconnect failure to stderr as plain text.
+  queue.on('error', (err) => logger.warn({ err, queue: WEBHOOK_QUEUE }, 'queue connection error'));
   await queue.upsertJobScheduler('webhook-dispatch', { every: settings.dispatchEveryMs }, { name: 'dispatch', opts: { removeOnComplete: true, removeOnFail: 100 } });
 
   const dispatch = async (): Promise<number> => {
