@@ -21,8 +21,9 @@ export async function loadDemoOrg(db: Db, orgId: string, size: number): Promise<
 }
 
 /** A token with every scope, for the org. */
-export async function tokenFor(db: Db, orgId: string): Promise<string> {
-  return (await createToken(db, { org_id: orgId, actor: 'bench', scopes: [...TOKEN_SCOPES] })).token;
+/** A token with every scope; `actor` apart from the default when a second person must approve. */
+export async function tokenFor(db: Db, orgId: string, actor = 'bench'): Promise<string> {
+  return (await createToken(db, { org_id: orgId, actor, scopes: [...TOKEN_SCOPES] })).token;
 }
 
 /**

@@ -44,6 +44,7 @@ export const repairPath = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 export const duplicatesPath = '/api/v1/cli/bookkeeping/inbox/duplicates';
 export const entryPath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}`;
 export const transactionsPagePath = '/api/v1/cli/bank-transactions?limit=50';
+export const stagedOperationsPath = '/api/v1/cli/staged-operations';
 
 /** Throw unless the staging call answered a staged operation. */
 export function expectStaged(c: Call, what: string): void {

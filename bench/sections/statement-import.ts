@@ -4,14 +4,13 @@
 // then approved and applied; against two floors measured in the same run:
 // the project's parser plus the account's read as the job does them (called
 // directly here), and a bare insertMany of the same documents.
-import { createToken } from '../../shared/storage/api-tokens.js';
 import { statementImportJournal } from '../../shared/domain/apply-journal.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
-import { load } from '../lib/data.js';
+import { load, tokenFor } from '../lib/data.js';
+import { stagedOperationsPath } from '../lib/http.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -47,7 +46,6 @@ export interface StatementImportResult {
 const IBAN = 'DE89370400440532013000';
 const ENTRIES_PER_STATEMENT = 250;
 const COUNTERPARTIES = 200;
-const STAGED = '/api/v1/cli/staged-operations';
 const importPath = (accountId: string): string => `/api/v1/cli/bank-accounts/${encodeURIComponent(accountId)}/statements/import/stage`;
 
 const day = (base: number, n: number): string => new Date(base + n * 86_400_000).toISOString().slice(0, 10);
@@ -150,8 +148,8 @@ export async function measureStatementImport(env: BenchEnv, sizes: number[], rep
   const loadMs = await timed(() => load(env.db, importAccountBooks(orgId, accountSize)));
   env.log(`  statement import: loaded ${orgId} (${accountSize} transactions) in ${(loadMs / 1000).toFixed(1)} s; files of ${entries} entries`);
   // The org requires a second person's approval: a stager and a reviewer.
-  const stager = (await createToken(env.db, { org_id: orgId, actor: 'bench', scopes: [...TOKEN_SCOPES] })).token;
-  const reviewer = (await createToken(env.db, { org_id: orgId, actor: 'bench-reviewer', scopes: [...TOKEN_SCOPES] })).token;
+  const stager = await tokenFor(env.db, orgId);
+  const reviewer = await tokenFor(env.db, orgId, 'bench-reviewer');
   const scratch = env.db.collection<Record<string, unknown> & { _id: string }>('bench_statement_import_scratch');
   const runs: Omit<StatementImportResult, 'entries' | 'new_transactions' | 'account_transactions' | 'file_bytes' | 'stage_ratio' | 'apply_ratio' | 'apply_ratio_indexed' | 'stage_entries_s' | 'apply_entries_s'>[] = [];
   // Warm-up, not counted: a dry run of a file no run imports (the worker's parser and reads; nothing is stored), and the floor's calls here.
@@ -175,10 +173,10 @@ export async function measureStatementImport(env: BenchEnv, sizes: number[], rep
     const data = staged.body.data as { staged_operation_id: string; plan: StatementImportPlan };
     const id = data.staged_operation_id;
     fresh = data.plan.new_transactions.length;
-    const approved = await request(env, reviewer, 'POST', `${STAGED}/${encodeURIComponent(id)}/approve`, '{}', 'application/json');
+    const approved = await request(env, reviewer, 'POST', `${stagedOperationsPath}/${encodeURIComponent(id)}/approve`, '{}', 'application/json');
     expectStatus(approved, [200], 'approve');
     // (b) Apply through HTTP, until applied.
-    const applied = await env.profile('statement import, apply', () => request(env, reviewer, 'POST', `${STAGED}/${encodeURIComponent(id)}/apply`));
+    const applied = await env.profile('statement import, apply', () => request(env, reviewer, 'POST', `${stagedOperationsPath}/${encodeURIComponent(id)}/apply`));
     expectStatus(applied, [200], 'apply');
     if ((applied.body.data as { status?: string } | undefined)?.status !== 'applied') throw new Error(`statement import apply: ${JSON.stringify(applied.body).slice(0, 400)}`);
     // (d) The floor of the apply: the journal's documents, as the apply inserts them, in one insertMany.

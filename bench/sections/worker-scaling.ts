@@ -15,11 +15,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
-import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
-import { createToken } from '../../shared/storage/api-tokens.js';
 import { collections } from '../../shared/storage/collections.js';
-import { call } from '../lib/http.js';
-import { load } from '../lib/data.js';
+import { call, stagedOperationsPath } from '../lib/http.js';
+import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
@@ -106,11 +104,11 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
 async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> {
   const op = await collections(env.db).stagedOperations.findOne({ org_id: orgId, status: 'staged' }, { projection: { _id: 1 } });
   if (!op) throw new Error(`${orgId} has no staged repair to apply`);
-  const reviewer = (await createToken(env.db, { org_id: orgId, actor: 'bench-reviewer', scopes: [...TOKEN_SCOPES] })).token;
-  const approved = await call(env.baseUrl, reviewer, 'POST', `/api/v1/cli/staged-operations/${op._id}/approve`, {});
+  const reviewer = await tokenFor(env.db, orgId, 'bench-reviewer');
+  const approved = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/approve`, {});
   if (approved.status !== 200) throw new Error(`approving ${op._id} answered ${approved.status}`);
   const start = performance.now();
-  let answer = await call(env.baseUrl, reviewer, 'POST', `/api/v1/cli/staged-operations/${op._id}/apply`, {});
+  let answer = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/apply`, {});
   while (answer.status === 202) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     answer = await call(env.baseUrl, reviewer, 'GET', `/api/v1/cli/jobs/${(answer.body as { data: { job_id: string } }).data.job_id}`);
