@@ -43,14 +43,10 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
   // The operation as last read whole. While it is `applying` its plan and journal do not change, so a turn
   // that waits for another job's lease reads its status alone (a big repair's operation is megabytes).
   let known = written?._id === id ? written : undefined;
-  // The caller's operation, just written, needs no read on the first turn.
-  let current = known !== undefined;
-  for (;;) {
-    if (!current) {
-      const stillApplying = known !== undefined && (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying';
-      if (!stillApplying) known = (await findStagedOperation(ctx.db, orgId, id, embedded)) ?? undefined;
-    }
-    current = false;
+  for (let first = true; ; first = false) {
+    // The caller's operation, just written, needs no read on the first turn.
+    const reuse = known !== undefined && (first || (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying');
+    if (!reuse) known = (await findStagedOperation(ctx.db, orgId, id, embedded)) ?? undefined;
     const op = known;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
