@@ -65,7 +65,8 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
 
 /**
  * The journal and, for a link repair, the link each moved or new amount goes
- * to (repairAppliedLinks), decided in one pass: what apply stores when it
+ * to (recorded in the apply result, so a reviewer sees old link id → new
+ * link id), decided in one pass: what apply stores when it
  * starts (docs/design/staged-lifecycle.md "Apply").
  */
 export function planJournalWithLinks(kind: StagedKind, plan: unknown, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }> {
@@ -216,16 +217,6 @@ function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalCont
 
 /** For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an existing one or the one apply creates. */
 export interface AppliedLink { action_index: number; link_id: string }
-
-/**
- * The links a repair's apply gives each moved or new amount to, as the
- * journal of the same plan and books decides them (recorded in the apply
- * result, so a reviewer sees old link id → new link id).
- */
-export function repairAppliedLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): AppliedLink[] {
-  const planned = repairJournalWithLinks(plan, books, ctx);
-  return planned.ok ? planned.value.links : [];
-}
 
 function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] }> {
   const appliedLinks: AppliedLink[] = [];

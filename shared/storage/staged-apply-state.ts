@@ -10,7 +10,7 @@ export interface ApplyJournalState {
   /** Empty when `writes_from_plan`: the writes are then journalFromPlan(kind, plan) (shared/domain/apply-journal.ts). */
   writes: JournalWrite[];
   writes_from_plan?: true;
-  /** A link repair: the link each moved or new amount goes to (repairAppliedLinks), recorded in the result once applied. */
+  /** A link repair: the link each moved or new amount goes to (planJournalWithLinks), recorded in the result once applied. */
   links?: Array<{ action_index: number; link_id: string }>;
   /** Writes 0..done-1 are known to be made (a retried job re-checks from here). */
   done: number;

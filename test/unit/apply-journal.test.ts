@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  INSERT_BATCH_LIMITS, journalFromPlan, journalStepEnd, planJournal, repairAppliedLinks, repairLinkId, reversingEntryId, statementImportJournal, type ApplyBooks, type JournalContext, type JournalWrite,
+  INSERT_BATCH_LIMITS, journalFromPlan, journalStepEnd, planJournal, planJournalWithLinks, repairLinkId, reversingEntryId, statementImportJournal, type ApplyBooks, type JournalContext, type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
@@ -81,7 +81,8 @@ describe('apply journal', () => {
       { action: 'update', collection: 'bank_links', id: 'lnk_e', version: 1, set: { amount_minor: 50 }, before: { amount_minor: 80 } },
     ]);
     // What the apply result records: the link each moved or new amount went to (a new one, or the transaction's existing link to the entry).
-    expect(repairAppliedLinks(plan as never, { ...none, links }, ctx)).to.deep.equal([
+    const withLinks = planJournalWithLinks('ledger_link_repair', plan, { ...none, links }, ctx);
+    expect(withLinks.ok && withLinks.value.links).to.deep.equal([
       { action_index: 0, link_id: created }, { action_index: 1, link_id: 'lnk_d' }, { action_index: 2, link_id: 'lnk_d' },
     ]);
   });
