@@ -532,6 +532,22 @@ export class PostgresPages {
   }
 }
 
+/**
+ * The settings of the sessions that run the prepared statements (`where`,
+ * the event marks, the inserts): one generic plan per statement, and never
+ * a sequential scan where an index can answer.
+ * why enable_seqscan off: a generic plan of `_id = ANY($1)` assumes ten ids,
+ * and on a table whose statistics say it is a few pages a sequential scan
+ * then looks cheaper than ten index probes. The planner does not count that
+ * the scan unpacks every row to read its `_id`: an applied 10,000-transaction
+ * repair keeps its apply journal in its row (2.7 MB), and each read of any
+ * other operation by `_id` unpacked it (25–70 ms, measured in the mixed
+ * load: docs/design/performance.md "Where the own CPU per call goes"). Every
+ * statement on these sessions has its index (test/store/postgres-indexes.test.ts),
+ * and the setting only keeps the planner on it.
+ */
+export const PREPARED_SESSION = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' } as const;
+
 /** Two pools on the PostgreSQL database behind FerretDB (FERRETDB_POSTGRES_URL), for the reads and writes made in SQL. */
 export function openPostgresPages(postgresUrl: string): PostgresPages {
   // why two pools: the database plans every statement afresh with its values
@@ -548,7 +564,7 @@ export function openPostgresPages(postgresUrl: string): PostgresPages {
   // a pool are cheap to keep.
   const options = { connectionString: postgresUrl, application_name: 'bookstage-pages', max: 6, idleTimeoutMillis: 0 };
   const pool = new pg.Pool(options);
-  const prepared = new pg.Pool({ ...options, options: '-c plan_cache_mode=force_generic_plan' });
+  const prepared = new pg.Pool({ ...options, options: Object.entries(PREPARED_SESSION).map(([name, value]) => `-c ${name}=${value}`).join(' ') });
   // An idle client's error (PostgreSQL restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   prepared.on('error', () => undefined);
