@@ -146,6 +146,35 @@ describe('safe staging for agents', () => {
       expect(second.status).to.equal(409);
       expect(second.body.error.details.staged_operation_ids).to.deep.equal([first.body.data.staged_operation_id]);
     });
+
+    it('a lock whose operation expired holds nothing: another plan for the scope clears it and stages (201)', async () => {
+      const s = await stack();
+      const { entry, token } = await reversibleEntry();
+      const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
+      expect(first.status).to.equal(201);
+      const firstId = first.body.data.staged_operation_id;
+      // Past its expiry, before the sweep has marked it expired.
+      await s.db.collection('staged_operations').updateOne({ _id: firstId } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
+      const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' } });
+      expect(second.status, JSON.stringify(second.body)).to.equal(201);
+      expect(second.body.data.staged_operation_id).to.not.equal(firstId);
+      expect(await s.db.collection('scope_locks').countDocuments({ staged_operation_id: firstId })).to.equal(0);
+      expect(await s.db.collection('scope_locks').countDocuments({ staged_operation_id: second.body.data.staged_operation_id })).to.be.greaterThan(0);
+    });
+
+    it('a lock left by a job that died before writing its operation holds nothing once past the orphan limit: the next staging stages (201)', async () => {
+      const s = await stack();
+      const { entry, token } = await reversibleEntry();
+      const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
+      const firstId = first.body.data.staged_operation_id;
+      // Its locks stay, its operation is gone, and the locks are older than any live claim.
+      await s.db.collection('staged_operations').deleteOne({ _id: firstId } as never);
+      await s.db.collection('scope_locks').updateMany({ staged_operation_id: firstId }, { $set: { created_at: '2026-01-01T00:00:00.000Z' } });
+      const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
+      expect(second.status, JSON.stringify(second.body)).to.equal(201);
+      expect(second.body.data.staged_operation_id).to.not.equal(firstId);
+      expect(await s.db.collection('scope_locks').countDocuments({ staged_operation_id: firstId })).to.equal(0);
+    });
   });
 
   describe('wait, time-out and job polling', () => {

@@ -122,7 +122,18 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   const reserved = reserveEvent(db, data.org_id, ctx.embedded ?? null);
   reserved.catch(() => undefined);
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
-  if (together) return together;
+  if (together === 'held') {
+    // A key of the claim is taken and nothing of this one was written: the
+    // keys' locks are read in SQL, once, instead of meeting them again
+    // through a claim (an insert, a read and a clean-up through FerretDB,
+    // three store round trips on every call that meets a pending plan).
+    // Only dead holders (cleared by the read) or this job's own locks from
+    // an earlier attempt leave the claim below to run.
+    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId, ctx.embedded ?? null);
+    if (holders.length > 0) return commitDecision(ctx, kind, pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }), resultFields);
+  } else if (together) {
+    return together;
+  }
   let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
@@ -154,14 +165,14 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
  * below keep one after the other — locks before the operation, the event
  * and the answer after it — holds trivially when they commit at once, and
  * no crash leaves locks without an operation or an operation without its
- * event. Null when the statement did not store them: a lock is held (or
- * this job's own writes are there, on a rerun), the store declined, or the
- * event's reservation went stale; the steps below then run as they do
- * everywhere else, and meet whatever is there.
+ * event. `held` when a unique key refused the statement: a lock is held
+ * (or this job's own writes are there, on a rerun). Null when the store
+ * declined or the event's reservation went stale; the steps below then run
+ * as they do everywhere else, and meet whatever is there.
  */
 async function stageInOneStatement<Plan>(
   ctx: JobContext, kind: StagedKind, operationId: string, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>, reserved: Promise<Reservation>,
-): Promise<StageAnswer | null> {
+): Promise<StageAnswer | 'held' | null> {
   const { db, data, embedded } = ctx;
   if (!embedded || !ctx.answer || stagingStepFaultsOn()) return null;
   const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
@@ -179,6 +190,8 @@ async function stageInOneStatement<Plan>(
     ]),
     reservation.retired,
   ]);
+  // A unique key met: a lock held (or this job's own writes, on a rerun); nothing of this statement was stored.
+  if (outcome === 'duplicate') return 'held';
   if (outcome !== 'stored') return null;
   ctx.answer.stored = true;
   ctx.log.info({ staged_operation_id: doc._id, kind: doc.kind, in_one_statement: true }, 'staged operation written');
