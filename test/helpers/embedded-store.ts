@@ -2,6 +2,8 @@
 // PostgreSQL, docs/indexes.md): skipped, saying why, when the store behind
 // MONGO_URL is MongoDB; an error when it is FerretDB without its PostgreSQL URL.
 import type { Context } from 'mocha';
+import { ensureIndexes } from '../../shared/storage/indexes.js';
+import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
 import { stack, type Stack } from './stack.js';
 
@@ -16,4 +18,17 @@ export async function embeddedStack(suite: Context, mongodbReason: string): Prom
   const postgresUrl = s.config.ferretdbPostgresUrl;
   if (!postgresUrl) throw new Error('the store is FerretDB but FERRETDB_POSTGRES_URL is not set (docs/indexes.md)');
   return { s, postgresUrl };
+}
+
+/**
+ * A database of the suite's own beside the stack's (on FerretDB a PostgreSQL
+ * schema of its own), indexed as the service's: no other test's rows or
+ * statements land in its tables. The caller drops it when done.
+ */
+export async function ownDatabase(s: Stack, suffix: string, postgresUrl: string): Promise<Mongo> {
+  const url = new URL(s.config.mongoUrl);
+  url.pathname = `/${s.db.databaseName}_${suffix}`;
+  const mongo = await connectMongo(url.toString());
+  await ensureIndexes(mongo.db, { postgresUrl });
+  return mongo;
 }

@@ -21,19 +21,19 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
+import { embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
 import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
-import { ensureIndexes, INDEXES } from '../../shared/storage/indexes.js';
+import { INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
 import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
 import { fieldsSql, latestSql, pageSql, referencesSql, sequenceMarksSql, whereSql, type FieldsQuery, type PageQuery, type WhereQuery } from '../../shared/storage/postgres-pages.js';
-import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
+import type { Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { recordStaged } from '../../shared/storage/audit-events.js';
@@ -132,15 +132,12 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
 
   before(async function () {
     const { s, postgresUrl } = await embeddedStack(this, 'its ordinary indexes serve these reads');
-    // A database of its own (a PostgreSQL schema of its own): no other test's
-    // statements land in its tables' counters. It is created after FerretDB
-    // has served for a while, as every test run's database is.
-    const url = new URL(s.config.mongoUrl);
-    url.pathname = `/${s.db.databaseName}_idx`;
-    mongo = await connectMongo(url.toString());
+    // A database of its own: no other test's statements land in its tables'
+    // counters. It is created after FerretDB has served for a while, as every
+    // test run's database is.
+    mongo = await ownDatabase(s, 'idx', postgresUrl);
     db = mongo.db;
     schema = db.databaseName;
-    await ensureIndexes(db, { postgresUrl });
     client = new pg.Client({ connectionString: postgresUrl, application_name: 'bookstage-index-test' });
     await client.connect();
     tables = await ferretTables(client, schema);

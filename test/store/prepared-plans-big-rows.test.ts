@@ -8,9 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
-import { embeddedStack } from '../helpers/embedded-store.js';
-import { ensureIndexes } from '../../shared/storage/indexes.js';
-import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
+import { embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import type { Mongo } from '../../shared/storage/mongo.js';
 import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
 import { openPostgresPages, PREPARED_SESSION, whereSql, type PostgresPages, type WhereQuery } from '../../shared/storage/postgres-pages.js';
 import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
@@ -38,11 +37,8 @@ describe('embedded store: the prepared reads by id never scan a small table of b
   before(async function () {
     const { s, postgresUrl } = await embeddedStack(this, 'MongoDB plans its own reads');
     // A database of its own: its staged_operations table holds only these rows.
-    const url = new URL(s.config.mongoUrl);
-    url.pathname = `/${s.db.databaseName}_bigrows`;
-    mongo = await connectMongo(url.toString());
+    mongo = await ownDatabase(s, 'bigrows', postgresUrl);
     db = mongo.db;
-    await ensureIndexes(db, { postgresUrl });
     await db.collection('staged_operations').insertMany([
       ...Array.from({ length: 20 }, (_, i) => storedOperation(orgId, `stg_small_${i}`, 0)),
       ...Array.from({ length: 3 }, (_, i) => storedOperation(orgId, `stg_big_${i}`, 2_000_000)),
