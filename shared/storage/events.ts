@@ -22,7 +22,7 @@ import type { Db } from 'mongodb';
 import { eventTypeFor, type EventType } from '../domain/events.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type EventSequenceDoc, type StagedOperationDoc } from './collections.js';
+import { collections, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
@@ -111,14 +111,16 @@ export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPage
   const seqs = collections(db).eventSequences;
   const reservedAt = Date.now();
   for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt += 1) {
-    const next = (await latestSequence(db, orgId, embedded)) + 1;
-    const reservation: EventSequenceDoc = { _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() };
-    // On the embedded store in SQL: one round trip less than through FerretDB (docs/indexes.md "Writes in SQL").
-    const inSql = embedded ? await embedded.insertTogether(db, [{ collection: 'event_sequences', docs: [reservation] }]) : 'declined';
-    if (inSql === 'duplicate') continue;
-    if (inSql === 'declined') {
+    // On the embedded store the read and the insert are one SQL statement (docs/indexes.md "Writes in SQL").
+    const inSql = embedded ? await embedded.reserveSequence(db, orgId, new Date().toISOString()) : null;
+    if (inSql === 'taken') continue;
+    let next: number;
+    if (inSql !== null) {
+      next = inSql;
+    } else {
+      next = (await latestSequence(db, orgId, embedded)) + 1;
       try {
-        await seqs.insertOne(reservation);
+        await seqs.insertOne({ _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() });
       } catch (err) {
         if (isUniqueViolation(err)) continue;
         throw err;

@@ -16,7 +16,7 @@
 import type { Db, Document } from 'mongodb';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { decodeFerretDocument, InexactDocument } from './ferret-sjson.js';
+import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
 import { pageColumn } from './postgres-page-indexes.js';
 import { insertSql, isPostgresUniqueViolation, type InsertGroup, type InsertOutcome } from './postgres-inserts.js';
@@ -147,6 +147,28 @@ export function sequenceMarksSql(schema: string, table: string, orgId: string, c
     + ` coalesce(max(${sequence}) FILTER (WHERE (_jsonb ->> 'at') COLLATE "C" <= $2), 0)::text AS final`
     + ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE (_jsonb -> 'org_id') @> $1::jsonb`;
   return { text, values: [JSON.stringify(orgId), cutoff] };
+}
+
+/** The largest sequence a reservation takes in SQL: its template types `sequence` as FerretDB's int (int32). */
+const SQL_SEQUENCE_MAX = 2_147_483_647;
+
+/**
+ * The SQL of `reserveSequence`: the organisation's highest reservation read
+ * and the next one inserted, in one statement. The row is the reservation
+ * event_sequences holds (`{_id: "ORG:N", org_id, sequence: N, at}`),
+ * written as FerretDB writes it: the document encoded with N = 0, then its
+ * `_id` and `sequence` set to N. A reservation taken meanwhile by another
+ * writer inserts nothing (ON CONFLICT on the `_id` index: no error, so
+ * nothing logged); the answer says which.
+ */
+export function reserveSequenceSql(schema: string, table: string, orgId: string, at: string): { text: string; values: string[] } {
+  const t = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
+  const template = encodeFerretDocument({ _id: `${orgId}:0`, org_id: orgId, sequence: 0, at });
+  const text = `WITH next AS (SELECT coalesce(max((_jsonb ->> 'sequence')::numeric), 0)::bigint + 1 AS n FROM ${t} WHERE (_jsonb -> 'org_id') @> $1::jsonb),`
+    + ` ins AS (INSERT INTO ${t} (_jsonb) SELECT jsonb_set(jsonb_set($2::jsonb, '{_id}', to_jsonb($3::text || n::text)), '{sequence}', to_jsonb(n))`
+    + ` FROM next WHERE n <= ${SQL_SEQUENCE_MAX} ON CONFLICT DO NOTHING RETURNING 1)`
+    + ' SELECT n::text AS sequence, (SELECT count(*) FROM ins)::int AS inserted FROM next';
+  return { text, values: [JSON.stringify(orgId), template, `${orgId}:`] };
 }
 
 /** A row of `fieldsSql`/`latestSql`: the values (`_id` first) and the fields' schemas as text. */
@@ -377,6 +399,24 @@ export class PostgresPages {
    * with a generic plan: every staging reserves through it, and planning
    * it with its values cost about a third of its time.
    */
+  /**
+   * Reserve the organisation's next event sequence in one statement
+   * (reserveSequenceSql): the number, `taken` when another writer reserved
+   * it first (read again and retry), null when PostgreSQL cannot answer or
+   * the number is past what the statement writes (the caller reserves
+   * through the store). Through `sequenceMarks` and an insert it was two
+   * round trips, and a writer that lost the race to another got a unique
+   * violation (logged by PostgreSQL) and two more.
+   */
+  async reserveSequence(db: Db, orgId: string, at: string): Promise<number | 'taken' | null> {
+    const rows = await this.query<{ sequence: string; inserted: number }>(db, 'event_sequences', (schema, table) => reserveSequenceSql(schema, table, orgId, at), 'generic');
+    const row = rows?.[0];
+    if (!row) return null;
+    const sequence = Number(row.sequence);
+    if (row.inserted === 1) return sequence;
+    return sequence <= SQL_SEQUENCE_MAX ? 'taken' : null;
+  }
+
   async sequenceMarks(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number } | null> {
     const rows = await this.query<{ highest: string; final: string }>(db, 'event_sequences', (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff), 'generic');
     if (!rows?.[0]) return null;

@@ -358,6 +358,36 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(await latestSequence(db, org, pages)).to.equal(10);
   });
 
+  it('a reservation in one SQL statement is the document the driver would have stored, and racing writers each get their own number', async () => {
+    const org = `org_${uid}_rsv`;
+    const served = pages.stats.served;
+    const first = await reserveEvent(db, org, pages);
+    expect(first.sequence).to.equal(1);
+    expect(pages.stats.served - served, 'reserved in SQL').to.equal(1);
+    const stored = await db.collection('event_sequences').findOne({ _id: `${org}:1` } as never);
+    expect(stored).to.deep.include({ _id: `${org}:1`, org_id: org, sequence: 1 });
+    expect(Object.keys(stored!)).to.deep.equal(['_id', 'org_id', 'sequence', 'at']);
+    expect(Date.parse(stored!.at as string)).to.be.closeTo(Date.now(), 60_000);
+    // FerretDB reads the number back as an int, as the driver writes a small integer: a query by value finds it.
+    expect(await db.collection('event_sequences').countDocuments({ org_id: org, sequence: { $type: 'int' } })).to.equal(1);
+    // Twenty writers at once: each its own number, no gap, none through FerretDB.
+    const racing = await Promise.all(Array.from({ length: 20 }, () => reserveEvent(db, org, pages)));
+    await Promise.all(racing.map((r) => r.retired));
+    expect(racing.map((r) => r.sequence).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(await latestSequence(db, org, pages)).to.equal(21);
+    expect(await latestSequence(db, org, null)).to.equal(21);
+  });
+
+  it('a reservation past the int32 numbers is written through the store, as a number FerretDB types itself', async () => {
+    const org = `org_${uid}_big`;
+    await db.collection('event_sequences').insertOne({ _id: `${org}:2147483647`, org_id: org, sequence: 2_147_483_647, at: '2026-01-01T00:00:00.000Z' } as never);
+    const next = await reserveEvent(db, org, pages);
+    expect(next.sequence).to.equal(2_147_483_648);
+    const stored = await db.collection('event_sequences').findOne({ _id: `${org}:2147483648` } as never);
+    expect(stored?.sequence).to.equal(2_147_483_648);
+    expect(await latestSequence(db, org, pages)).to.equal(2_147_483_648);
+  });
+
   it('a reversal\'s reads by id (the org, an entry, transactions): one SQL query each gives what FerretDB gives, the organisation\'s only, the rich types included', async () => {
     const orgDoc = { _id: `org_${uid}_byid`, name: 'By id', base_currency: 'EUR', settlement_accounts: ['1200'], require_distinct_approver: true };
     await db.collection('orgs').insertOne(orgDoc as never);
