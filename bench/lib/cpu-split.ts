@@ -115,6 +115,23 @@ function childrenOf(parent: number): number[] {
   return out;
 }
 
+/**
+ * Wait, in windows of `windowMs`, until the machine's busy cores over one
+ * window fall to `cores` or below, or `maxMs` has passed: what was busy in
+ * the last window, and how long the wait took. For a figure that needs the
+ * machine to itself (bench/sections/worker-scaling.ts, CPU-bound).
+ */
+export async function quietMachine(cores: number, maxMs: number, windowMs = 1000): Promise<{ cores: number; waited_s: number }> {
+  const start = Date.now();
+  for (;;) {
+    const before = machineBusy();
+    const t0 = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const busy = (machineBusy() - before) / ((Date.now() - t0) / 1000);
+    if (busy <= cores || Date.now() - start >= maxMs) return { cores: Math.round(busy * 100) / 100, waited_s: Math.round((Date.now() - start) / 100) / 10 };
+  }
+}
+
 /** Machine busy seconds (all cores) from /proc/stat: everything but idle and iowait. */
 function machineBusy(): number {
   try {

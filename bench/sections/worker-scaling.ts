@@ -19,10 +19,15 @@ import { collections } from '../../shared/storage/collections.js';
 import { call, stagedOperationsPath } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
+import { quietMachine } from '../lib/cpu-split.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 const CPU_BOUND_ROUNDS = 5;
+/** The CPU-bound rounds begin once the machine is at most this busy (cores, over one second) … */
+const QUIET_CORES = 0.05;
+/** … or after this long, whatever it is doing then (the log says how busy). */
+const QUIET_WAIT_MS = 60_000;
 
 export interface WorkerScalingResult {
   one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number;
@@ -68,6 +73,15 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     const store = env.split('worker scaling, 1 process');
     const storeCpu = store ? round((store.cpu_s.ferretdb + store.cpu_s.postgres) / (repeat * scalingJobs)) : null;
     const planSize = Math.max(100, Math.round(env.scale.planSize / 10));
+    // The worker's own part, with no store: no worker process runs meanwhile,
+    // and the rounds start once the machine is quiet. why: the store-bound
+    // jobs above leave PostgreSQL and the workers busy for a while (0.1–0.3
+    // cores in one run), and on two cores such work is taken from the
+    // two-process runs alone. It did not steady the ratio (1.44× and 1.76×
+    // in two runs with it): the rest of its spread is the machine's.
+    await setWorkers(0);
+    const quiet = await quietMachine(QUIET_CORES, QUIET_WAIT_MS);
+    env.log(`  worker scaling, CPU-bound: ${quiet.cores} cores busy in the background when it began, after ${quiet.waited_s} s of waiting`);
     // Both flag sets alternated within each round, each going first in turn, so the machine's moods
     // fall on both alike; at least CPU_BOUND_ROUNDS rounds: single runs of this figure vary by ±20% here.
     const flagSets = { worker: WORKER_NODE_FLAGS, v8_defaults: [] } as const;
@@ -83,6 +97,7 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     for (const flags of ['worker', 'v8_defaults'] as const) {
       env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${round(median(cpuRates[flags][1]))} / ${round(median(cpuRates[flags][2]))} plans/s with 1 / 2 processes`);
     }
+    await setWorkers(1);
     const applyS = await applyStagedRepair(env, orgId);
     env.log(`  worker scaling: the staged ${scalingScope}-transaction repair applied in ${applyS} s`);
     return {
