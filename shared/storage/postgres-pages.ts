@@ -391,15 +391,6 @@ export class PostgresPages {
   }
 
   /**
-   * The organisation's highest event sequence reserved, and the highest
-   * reserved at or before `cutoff` (shared/storage/events.ts), in one
-   * aggregate; null when PostgreSQL cannot answer. Through FerretDB the same
-   * read returns each of the (up to 80) reservations as a document: about
-   * 8 ms against 0.7 (docs/design/performance.md "Round trip"). Prepared,
-   * with a generic plan: every staging reserves through it, and planning
-   * it with its values cost about a third of its time.
-   */
-  /**
    * Reserve the organisation's next event sequence in one statement
    * (reserveSequenceSql): the number, `taken` when another writer reserved
    * it first (read again and retry), null when PostgreSQL cannot answer or
@@ -417,6 +408,15 @@ export class PostgresPages {
     return sequence <= SQL_SEQUENCE_MAX ? 'taken' : null;
   }
 
+  /**
+   * The organisation's highest event sequence reserved, and the highest
+   * reserved at or before `cutoff` (shared/storage/events.ts), in one
+   * aggregate; null when PostgreSQL cannot answer. Through FerretDB the same
+   * read returns each of the (up to 80) reservations as a document: about
+   * 8 ms against 0.7 (docs/design/performance.md "Round trip"). Prepared,
+   * with a generic plan: every staging reserves through it, and planning
+   * it with its values cost about a third of its time.
+   */
   async sequenceMarks(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number } | null> {
     const rows = await this.query<{ highest: string; final: string }>(db, 'event_sequences', (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff), 'generic');
     if (!rows?.[0]) return null;
