@@ -121,6 +121,9 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   // number unused, a gap the feed allows (docs/reference/webhooks.md).
   const reserved = reserveEvent(db, data.org_id, ctx.embedded ?? null);
   reserved.catch(() => undefined);
+  // Live holders of the claim's keys answer the call as the lock gate does: the same plan pending, or a conflict.
+  const meet = (holders: PendingHolder[]): Promise<StageAnswer> =>
+    commitDecision(ctx, kind, pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }), resultFields);
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
   if (together === 'held') {
     // A key of the claim is taken and nothing of this one was written: the
@@ -130,11 +133,10 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
     // Only dead holders (cleared by the read) or this job's own locks from
     // an earlier attempt leave the claim below to run.
     const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId, ctx.embedded ?? null);
-    if (holders.length > 0) return commitDecision(ctx, kind, pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }), resultFields);
+    if (holders.length > 0) return meet(holders);
   } else if (together) {
     return together;
   }
-  let lastSeen: string[] = [];
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
     const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
     if (claimed.acquired) {
@@ -150,12 +152,11 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
     const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId, ctx.embedded ?? null);
     // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
-    lastSeen = holders.map((h) => h.staged_operation_id);
-    const gate = pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash });
-    return commitDecision(ctx, kind, gate, resultFields);
+    return meet(holders);
   }
-  // Contended on every attempt by claims that came and went: a conflict, naming the last holders seen.
-  return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [...new Set(lastSeen)].sort() } };
+  // Contended on every attempt by claims that came and went: a conflict. Every holder
+  // met was dead and is cleared (a live one is answered above), so none is named.
+  return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [] } };
 }
 
 /**
