@@ -13,7 +13,7 @@ export interface BenchResults {
   round_trip: { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number } | null;
   repair: { job_ms: BySize; growth_1k_to_100k: number | null; plan_100k_ms: number | null; plan_100k_ms_v8_defaults?: number | null; store_cpu_s_10k_scope: number | null; apply_s_10k_scope?: number | null } | null;
   duplicates: { first_page_ms: BySize; next_page_ms: BySize; growth_10k_to_100k: number | null } | null;
-  worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number; cpu_bound_ratio_v8_defaults: number } | null;
+  worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number; cpu_bound_ratio_v8_defaults: number; cpu_bound_round_ratios: number[]; machine_ratio: number } | null;
   mixed_load: MixedLoadResult | null;
   /** The API's and workers' own CPU per mixed-load call, from the mixed load's CPU split. */
   own_cpu: { ms_per_call: number } | null;
@@ -67,7 +67,9 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     add(`worker scaling (${w.cores} cores): 1 / 2 processes`, `${w.one_jobs_s} / ${w.two_jobs_s} jobs/s`);
     add('worker scaling ratio (store-bound jobs)', num(w.ratio, '×'));
     add('worker scaling ratio, CPU-bound (pure plans, 1 / 2 processes, the worker\'s V8 flags)', num(w.cpu_bound_ratio, '×'), '≥ 1.7×', verdict(w.cpu_bound_ratio >= 1.7));
+    add('  its paired rounds (1, 2, 2, 1 processes), each round\'s ratio', w.cpu_bound_round_ratios.map((x) => num(x, '×')).join(' '));
     add('the same with V8\'s default helper threads', num(w.cpu_bound_ratio_v8_defaults, '×'));
+    add('the machine: the same rounds for a loop that allocates nothing', num(w.machine_ratio, '×'));
   }
   if (r.mixed_load) {
     const m = r.mixed_load;

@@ -6,13 +6,14 @@
 // jobs are bound by the store (FerretDB), so a second row, `cpu_bound_ratio`,
 // is the same ratio for the worker's own part alone: pure repair plans of a
 // 10k-transaction scope in one and in two processes started as workers are
-// (worker/node-flags.ts), and `cpu_bound_ratio_v8_defaults` the same with
-// V8's default helper threads (docs/design/performance.md "Worker scaling").
+// (worker/node-flags.ts), in paired rounds (bench/lib/cpu-bound-scaling.ts),
+// `cpu_bound_ratio_v8_defaults` the same with V8's default helper threads,
+// and `machine_ratio` the same rounds for a loop that allocates nothing:
+// what the machine gives two processes at all (docs/design/performance.md
+// "Worker scaling").
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { collections } from '../../shared/storage/collections.js';
@@ -20,10 +21,15 @@ import { call, stagedOperationsPath } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { quietMachine } from '../lib/cpu-split.js';
+import { PairedRounds, benchChild } from '../lib/cpu-bound-scaling.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 const CPU_BOUND_ROUNDS = 5;
+/** Pure plans per process and sample, per scaling job: 120 plans of 10k transactions, about three seconds. */
+const CPU_BOUND_PLANS_PER_JOB = 15;
+/** The machine row's loop: about two seconds at the full size (planSize 100k). */
+const ALU_ITERATIONS_PER_PLANNED_TRANSACTION = 15_000;
 /** The CPU-bound rounds begin once the machine is at most this busy (cores, over one second) … */
 const QUIET_CORES = 0.05;
 /** … or after this long, whatever it is doing then (the log says how busy). */
@@ -35,6 +41,10 @@ export interface WorkerScalingResult {
   cpu_bound_ratio: number;
   /** The same with V8's defaults (garbage collection and compilation on helper threads). */
   cpu_bound_ratio_v8_defaults: number;
+  /** cpu_bound_ratio's rounds, each one's ratio (its spread). */
+  cpu_bound_round_ratios: number[];
+  /** The same paired rounds for an integer loop that allocates nothing (bench/lib/alu-process.ts): what the machine gives two processes at all. */
+  machine_ratio: number;
   /** Store CPU (FerretDB + PostgreSQL) per 10k-scope job with one worker, in seconds: the figure `repair/store_cpu_s_10k_scope`. */
   store_cpu_s_per_job: number | null;
   /** The staged 10k-scope repair approved and applied through the API: from the apply call to its `applied` answer, in seconds (`repair/apply_s_10k_scope`). */
@@ -77,32 +87,33 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     // and the rounds start once the machine is quiet. why: the store-bound
     // jobs above leave PostgreSQL and the workers busy for a while (0.1–0.3
     // cores in one run), and on two cores such work is taken from the
-    // two-process runs alone. It did not steady the ratio (1.44× and 1.76×
-    // in two runs with it): the rest of its spread is the machine's.
+    // two-process runs alone.
     await setWorkers(0);
     const quiet = await quietMachine(QUIET_CORES, QUIET_WAIT_MS);
     env.log(`  worker scaling, CPU-bound: ${quiet.cores} cores busy in the background when it began, after ${quiet.waited_s} s of waiting`);
-    // Both flag sets alternated within each round, each going first in turn, so the machine's moods
-    // fall on both alike; at least CPU_BOUND_ROUNDS rounds: single runs of this figure vary by ±20% here.
-    const flagSets = { worker: WORKER_NODE_FLAGS, v8_defaults: [] } as const;
-    const cpuRates = { worker: { 1: [] as number[], 2: [] as number[] }, v8_defaults: { 1: [] as number[], 2: [] as number[] } };
+    // Paired rounds (bench/lib/cpu-bound-scaling.ts), the two flag sets and
+    // the machine's own loop alternated within each round, each going first
+    // in turn, so the machine's moods fall on all of them alike.
+    const plans = CPU_BOUND_PLANS_PER_JOB * scalingJobs;
+    const planJob = { script: benchChild('plan-process'), args: [String(planSize), String(plans)], units: plans };
+    const aluJob = { script: benchChild('alu-process'), args: [String(ALU_ITERATIONS_PER_PLANNED_TRANSACTION * env.scale.planSize)], units: 1 };
+    const series = { worker: new PairedRounds(planJob, WORKER_NODE_FLAGS), v8_defaults: new PairedRounds(planJob, []), machine: new PairedRounds(aluJob, WORKER_NODE_FLAGS) };
+    const order = ['worker', 'v8_defaults', 'machine'] as const;
     for (let i = 0; i < Math.max(repeat, CPU_BOUND_ROUNDS); i += 1) {
-      for (const processes of [1, 2] as const) {
-        for (const flags of i % 2 === 0 ? (['worker', 'v8_defaults'] as const) : (['v8_defaults', 'worker'] as const)) {
-          cpuRates[flags][processes].push(await planRate(processes, planSize, 5 * scalingJobs, flagSets[flags]));
-        }
-      }
+      for (const name of i % 2 === 0 ? order : [...order].reverse()) await series[name].round();
     }
-    const ratioOf = (flags: keyof typeof cpuRates): number => round(median(cpuRates[flags][2]) / median(cpuRates[flags][1]));
+    const cpu = { worker: series.worker.finish(), v8_defaults: series.v8_defaults.finish(), machine: series.machine.finish() };
     for (const flags of ['worker', 'v8_defaults'] as const) {
-      env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${round(median(cpuRates[flags][1]))} / ${round(median(cpuRates[flags][2]))} plans/s with 1 / 2 processes`);
+      env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${cpu[flags].one} / ${cpu[flags].two} plans/s with 1 / 2 processes; rounds ${cpu[flags].round_ratios.join(', ')}×, median ${cpu[flags].ratio}×`);
     }
+    env.log(`  worker scaling, the machine (an allocation-free loop, 1 / 2 processes): rounds ${cpu.machine.round_ratios.join(', ')}×, median ${cpu.machine.ratio}×`);
     await setWorkers(1);
     const applyS = await applyStagedRepair(env, orgId);
     env.log(`  worker scaling: the staged ${scalingScope}-transaction repair applied in ${applyS} s`);
     return {
       one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length,
-      cpu_bound_ratio: ratioOf('worker'), cpu_bound_ratio_v8_defaults: ratioOf('v8_defaults'), store_cpu_s_per_job: storeCpu, apply_s: applyS,
+      cpu_bound_ratio: cpu.worker.ratio, cpu_bound_ratio_v8_defaults: cpu.v8_defaults.ratio, cpu_bound_round_ratios: cpu.worker.round_ratios,
+      machine_ratio: cpu.machine.ratio, store_cpu_s_per_job: storeCpu, apply_s: applyS,
     };
   } finally {
     await setWorkers(1);
@@ -131,25 +142,4 @@ async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> 
   const status = (answer.body as { data?: { status?: string } }).data?.status;
   if (answer.status !== 200 || status !== 'applied') throw new Error(`applying ${op._id} answered ${answer.status} ${status ?? ''}`);
   return round((performance.now() - start) / 1000);
-}
-
-/** Plans per second of `processes` processes (node with `flags`) each planning `plans` times, timed from when every one has built its input. */
-async function planRate(processes: number, size: number, plans: number, flags: readonly string[]): Promise<number> {
-  const script = fileURLToPath(new URL('../lib/plan-process.js', import.meta.url));
-  const children = Array.from({ length: processes }, () => fork(script, [String(size), String(plans)], { execArgv: [...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-  try {
-    const said = (c: ChildProcess, what: string): Promise<void> => new Promise((resolve, reject) => {
-      c.once('error', reject);
-      c.once('exit', (code) => reject(new Error(`a plan process exited with ${code} before it said ${what}`)));
-      c.on('message', (m) => { if (m === what) resolve(); });
-    });
-    await Promise.all(children.map((c) => said(c, 'ready')));
-    const done = children.map((c) => said(c, 'done'));
-    const start = performance.now();
-    for (const c of children) c.send('go');
-    await Promise.all(done);
-    return (processes * plans) / ((performance.now() - start) / 1000);
-  } finally {
-    for (const c of children) c.kill();
-  }
 }

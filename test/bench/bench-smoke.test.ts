@@ -15,7 +15,7 @@ const SHAPE = {
   round_trip: ['p50_ms', 'p95_ms', 'floor_p50_ms', 'ratio_p50', 'throughput_8_rps'],
   repair: ['job_ms', 'growth_1k_to_100k', 'plan_100k_ms', 'plan_100k_ms_v8_defaults', 'store_cpu_s_10k_scope', 'apply_s_10k_scope'],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
-  worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores', 'cpu_bound_ratio', 'cpu_bound_ratio_v8_defaults'],
+  worker_scaling: ['one_jobs_s', 'two_jobs_s', 'ratio', 'cores', 'cpu_bound_ratio', 'cpu_bound_ratio_v8_defaults', 'cpu_bound_round_ratios', 'machine_ratio'],
   mixed_load: ['rps', 'p50_ms', 'p99_ms', 'errors_5xx', 'p99_duplicates_ms', 'p99_reverse_ms', 'p99_repair_ms', 'p99_books_ms'],
   own_cpu: ['ms_per_call'],
   peak_rss_mb: ['api', 'worker'],
@@ -88,6 +88,10 @@ describe('npm run bench (smoke)', function () {
       expect(result.repair!.store_cpu_s_10k_scope).to.be.a('number').and.at.least(0);
       expect(result.worker_scaling!.cpu_bound_ratio).to.be.a('number').and.greaterThan(0);
       expect(result.worker_scaling!.cpu_bound_ratio_v8_defaults).to.be.a('number').and.greaterThan(0);
+      // Five paired rounds at least, each a positive ratio; the machine row too.
+      expect(result.worker_scaling!.cpu_bound_round_ratios).to.have.length.of.at.least(5);
+      for (const r of result.worker_scaling!.cpu_bound_round_ratios as number[]) expect(r).to.be.a('number').and.greaterThan(0);
+      expect(result.worker_scaling!.machine_ratio).to.be.a('number').and.greaterThan(0);
       expect(output.join('')).to.match(/\| round trip p50 ÷ floor/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
