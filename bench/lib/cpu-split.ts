@@ -115,13 +115,19 @@ function childrenOf(parent: number): number[] {
   return out;
 }
 
+/** A figure that needs the machine to itself begins once it is at most this busy (cores, over one second) … */
+const QUIET_CORES = 0.05;
+/** … or after this long, whatever it is doing then (the log says how busy). */
+const QUIET_WAIT_MS = 60_000;
+
 /**
  * Wait, in windows of `windowMs`, until the machine's busy cores over one
  * window fall to `cores` or below, or `maxMs` has passed: what was busy in
  * the last window, and how long the wait took. For a figure that needs the
- * machine to itself (bench/sections/worker-scaling.ts, CPU-bound).
+ * machine to itself (the pure plan in bench/sections/repair.ts, the
+ * CPU-bound rounds in bench/sections/worker-scaling.ts).
  */
-export async function quietMachine(cores: number, maxMs: number, windowMs = 1000): Promise<{ cores: number; waited_s: number }> {
+export async function quietMachine(cores = QUIET_CORES, maxMs = QUIET_WAIT_MS, windowMs = 1000): Promise<{ cores: number; waited_s: number }> {
   const start = Date.now();
   for (;;) {
     const before = machineBusy();

@@ -30,10 +30,6 @@ const CPU_BOUND_ROUNDS = 5;
 const CPU_BOUND_PLANS_PER_JOB = 15;
 /** The machine row's loop: about two seconds at the full size (planSize 100k). */
 const ALU_ITERATIONS_PER_PLANNED_TRANSACTION = 15_000;
-/** The CPU-bound rounds begin once the machine is at most this busy (cores, over one second) … */
-const QUIET_CORES = 0.05;
-/** … or after this long, whatever it is doing then (the log says how busy). */
-const QUIET_WAIT_MS = 60_000;
 
 export interface WorkerScalingResult {
   one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number;
@@ -89,7 +85,7 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     // cores in one run), and on two cores such work is taken from the
     // two-process runs alone.
     await setWorkers(0);
-    const quiet = await quietMachine(QUIET_CORES, QUIET_WAIT_MS);
+    const quiet = await quietMachine();
     env.log(`  worker scaling, CPU-bound: ${quiet.cores} cores busy in the background when it began, after ${quiet.waited_s} s of waiting`);
     // Paired rounds (bench/lib/cpu-bound-scaling.ts), the two flag sets and
     // the machine's own loop alternated within each round, each going first

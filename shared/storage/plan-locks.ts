@@ -139,7 +139,7 @@ export async function claimLocks(
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return { acquired: true };
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
-  if (!(await findOwnedById(db, c.stagedOperations, orgId, operationId, { _id: 1 }))) {
+  if (!(await findOwnedById(db, c.stagedOperations, orgId, operationId, { _id: 1 }, embedded))) {
     await releaseLocks(db, orgId, operationId);
   }
   return { acquired: false, locks: held };

@@ -22,9 +22,11 @@ export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
 /**
  * Insert once: a retried job finds its own operation already there and gets
  * it back. The body goes first (staged-operation-codec.ts), so an operation
- * anyone can read always has its body.
+ * anyone can read always has its body. With `embedded` that re-read is made
+ * in SQL by `_id` (docs/indexes.md "Scope reads in SQL"), as every other read
+ * of an operation by a worker is.
  */
-export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
+export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, embedded: PostgresPages | null = null): Promise<StagedOperationDoc> {
   const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
   const { op, body } = encodeNewStaging(doc);
   if (body) await bodies.insertOne(body);
@@ -33,11 +35,11 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
     return doc;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const existing = await findOwnedById(db, ops, doc.org_id, doc._id);
+    const existing = await findOwnedById(db, ops, doc.org_id, doc._id, undefined, embedded);
     if (!existing) throw err;
     // The earlier attempt's operation stands, with its own body: this one is never read.
     if (body) await bodies.deleteOne({ _id: body._id });
-    return (await decodeStoredOperations(db, [existing]))[0]!;
+    return (await decodeStoredOperations(db, [existing], embedded))[0]!;
   }
 }
 

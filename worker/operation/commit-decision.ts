@@ -144,7 +144,7 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
       await slowIf('stage:slow-after-locks', 300);
       // Reserved before the operation can be seen: a transition out of `staged` reserves after it, so its event follows this one.
       await reserved;
-      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext));
+      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext), ctx.embedded ?? null);
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
     }
