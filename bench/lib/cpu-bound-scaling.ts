@@ -3,8 +3,9 @@
 // every two-process sample with one-process samples taken right around it.
 //
 // why paired rounds (since 2026-11-28): on this shared VM the speed of one
-// process alone moves by a quarter or more between samples a minute apart,
-// while an allocation-free integer loop gives 1.97–2.02× every time. The
+// process alone moves by a quarter or more between samples a minute apart;
+// an allocation-free integer loop gave 1.97–2.02× in one sitting, and 0.46×
+// for nine seconds of another (the machine row says what it gives). The
 // figure used to be the median of the two-process samples ÷ the median of
 // the one-process ones, each sample about a second long: the host's drift
 // between the two sets decided it (1.44–1.88× on the same plan code). Now

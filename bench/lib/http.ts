@@ -14,8 +14,8 @@ export interface Call { status: number; ms: number; body: unknown }
  * time-out the server announces (`Keep-Alive: timeout=5`, Node's default),
  * as Node's own global agent does; without it the agent kept idle sockets
  * for ever, and a call sent on one just as the API closed it failed with
- * "socket hang up" (a mixed-load run in about fifteen died of it, between
- * its rounds). On a socket in use the time-out only emits an event nobody
+ * "socket hang up" (one mixed-load run in six to fifteen died of it,
+ * between its rounds). On a socket in use the time-out only emits an event nobody
  * listens to: a call that waits longer for its job is not cut.
  */
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 5_000 });

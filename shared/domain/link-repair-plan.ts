@@ -239,8 +239,8 @@ function readScope(input: LinkRepairInput): RecordSet {
   // Collections in code-unit order, each one's records by id.
   // why one array of its final size: at 100k it holds about 300k
   // preconditions, and growing it by push copied it into ever larger fresh
-  // arrays, each a run of new pages for the kernel to fault in (a fifth of a
-  // 100k plan's page faults came from growing arrays).
+  // arrays, each a run of new pages for the kernel to fault in (growing
+  // arrays took about two fifths of a 100k plan's page faults).
   const preconditions = new Array<Precondition>(1 + scopeLinks.links.length + scopeTransactions.candidates.length + readEntryList.length);
   preconditions[0] = { collection: 'bank_accounts', id: account.id, version: account.version };
   // why the flags: each list keeps its input's order, so one taken from
