@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
+import { failureSection, summaryCount } from './mocha-summary.js';
 import { readWeights, splitFiles, testFiles, type FileWeights } from './test-shards.js';
 
 /** Where the reporter leaves each shard's file timings, and where they are merged for the next run's split. */
@@ -19,6 +20,7 @@ const LAST_TIMINGS = join(projectRoot, '.cache', 'test-file-timings.json');
 const KEPT_TIMINGS = join(projectRoot, 'test', 'file-timings.json');
 
 interface Counts { passed: number; failed: number; skipped: number }
+interface ShardResult extends Counts { code: number; label: string | null; failures: string | null }
 
 async function main(): Promise<number> {
   const given = Boolean(process.env.MONGO_URL && process.env.REDIS_URL);
@@ -56,6 +58,14 @@ async function main(): Promise<number> {
     const results = await Promise.all(runs);
     const total = results.reduce<Counts>((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
     if (!named) mergeTimings(shards.length);
+    // A CI log is often read from its tail: the failures of every shard are
+    // printed again here, next to the totals, not only where the shard's
+    // output scrolled past them.
+    for (const r of results) {
+      const of = r.label ? ` of ${r.label}` : '';
+      if (r.failures) process.stdout.write(`\n==== failures${of}, again\n${r.failures}`);
+      else if (r.code !== 0) process.stdout.write(`\n==== mocha${of} exited with code ${r.code} before its summary: its own output, above, says why\n`);
+    }
     process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
     return results.every((r) => r.code === 0) ? 0 : 1;
   } finally {
@@ -100,7 +110,7 @@ function mochaArgs(args: string[]): string[] {
   return ['--no-config', ...options, ...args];
 }
 
-function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buffered', label: string | null): Promise<Counts & { code: number }> {
+function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buffered', label: string | null): Promise<ShardResult> {
   return new Promise((resolve) => {
     const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
     const child = spawn(process.execPath, [mocha, ...mochaArgs(args)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -114,9 +124,10 @@ function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buff
     });
     child.on('exit', (code) => {
       if (output === 'buffered') process.stdout.write(Buffer.concat([Buffer.from(`\n==== ${label ?? ''}\n`), ...kept]));
-      // Mocha's summary lines, e.g. "  12 passing (3s)"; anchored so a test title never counts.
-      const count = (word: string): number => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))?.pop()?.trim().split(' ')[0] ?? 0);
-      resolve({ code: code ?? 1, passed: count('passing'), failed: count('failing'), skipped: count('pending') });
+      resolve({
+        code: code ?? 1, label, failures: failureSection(text),
+        passed: summaryCount(text, 'passing'), failed: summaryCount(text, 'failing'), skipped: summaryCount(text, 'pending'),
+      });
     });
   });
 }
