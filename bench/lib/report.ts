@@ -14,9 +14,11 @@ export interface BenchResults {
   repair: { job_ms: BySize; growth_1k_to_100k: number | null; plan_100k_ms: number | null; plan_100k_ms_v8_defaults?: number | null; store_cpu_s_10k_scope: number | null; apply_s_10k_scope?: number | null } | null;
   duplicates: { first_page_ms: BySize; next_page_ms: BySize; growth_10k_to_100k: number | null } | null;
   worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number; cpu_bound_ratio_v8_defaults: number; cpu_bound_round_ratios: number[]; machine_ratio: number } | null;
-  mixed_load: MixedLoadResult | null;
+  /** The medians of the measured runs, and the warm-up run's throughput and p99 beside them. */
+  mixed_load: (MixedLoadResult & { warmup_rps?: number; warmup_p99_ms?: number }) | null;
   /** The API's and workers' own CPU per mixed-load call, from the mixed load's CPU split. */
-  own_cpu: { ms_per_call: number } | null;
+  /** The median of the measured runs' own CPU per call; the warm-up run's beside it. */
+  own_cpu: { ms_per_call: number; warmup_ms_per_call?: number } | null;
   peak_rss_mb: { api: number; worker: number } | null;
   /** Not in the issue's shape: where each section's CPU went (bench/lib/cpu-split.ts). */
   cpu_split: Record<string, CpuSplit>;
@@ -77,8 +79,12 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     add('mixed load p50 / p99', `${ms(m.p50_ms)} / ${ms(m.p99_ms)}`, 'p99 ≤ 1 s', verdict(m.p99_ms <= 1000));
     add('mixed load p99 by kind: duplicates / reverse / repair / books', [m.p99_duplicates_ms, m.p99_reverse_ms, m.p99_repair_ms, m.p99_books_ms].map(ms).join(' / '));
     add('mixed load 5xx answers', num(m.errors_5xx), '0', verdict(m.errors_5xx === 0));
+    if (m.warmup_rps !== undefined) add('  the warm-up run before them (not counted): throughput / p99', `${num(m.warmup_rps, ' req/s')} / ${ms(m.warmup_p99_ms ?? null)}`);
   }
-  if (r.own_cpu) add('own CPU (API + worker) per mixed-load call', num(r.own_cpu.ms_per_call, ' ms'), 'half of today\'s');
+  if (r.own_cpu) {
+    add('own CPU (API + worker) per mixed-load call', num(r.own_cpu.ms_per_call, ' ms'), 'half of today\'s');
+    if (r.own_cpu.warmup_ms_per_call !== undefined) add('  in the warm-up run (not counted)', num(r.own_cpu.warmup_ms_per_call, ' ms'));
+  }
   if (r.books_read) {
     const b = r.books_read;
     for (const [size, v] of Object.entries(b.first_page_ms)) {

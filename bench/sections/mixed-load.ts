@@ -3,6 +3,10 @@
 // by id or a page of transactions, in turn), over two 2,000-size demo orgs
 // (fresh ones each run).
 //
+// One run, not counted, warms the API and worker first (bench/README.md
+// "Benchmarks"): the first run of these paths in a process pays
+// for V8 compiling them, a third more CPU per call or more than the runs after.
+//
 // BENCH_MIX_KINDS=duplicates,reverse,repair,books (default: all four) keeps only
 // some kinds, each client taking them in turn: the CPU split of a one-kind
 // run is what that kind costs per request (the profile behind bench/README.md).
@@ -16,6 +20,9 @@ export interface MixedLoadResult {
   /** Each kind's own p99 (0 for a kind left out by BENCH_MIX_KINDS): which calls make the tail. */
   p99_duplicates_ms: number; p99_reverse_ms: number; p99_repair_ms: number; p99_books_ms: number;
 }
+
+/** One run's figures and the API's and workers' CPU per call in it (from the run's own CPU split). */
+export type MixedLoadRun = MixedLoadResult & { own_cpu_ms_per_call: number };
 
 interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
 
@@ -31,7 +38,8 @@ function mixKinds(): number[] {
   });
 }
 
-export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadResult> {
+/** `label`: the CPU split the runs add to ('mixed load'; the warm-up run has one of its own). */
+export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number | string) => Promise<MixedLoadRun> {
   return async (run) => {
     const orgs: OrgWork[] = [];
     for (const side of ['a', 'b']) {
@@ -47,8 +55,9 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
     let errors5xx = 0;
     let other = 0;
     let counter = 0;
+    const ownBefore = ownCpuOf(env, label);
     const start = performance.now();
-    await env.profile('mixed load', () => Promise.all(Array.from({ length: mixClients }, async (_, client) => {
+    await env.profile(label, () => Promise.all(Array.from({ length: mixClients }, async (_, client) => {
       for (let i = 0; i < mixCalls; i += 1) {
         const n = counter++;
         const org = orgs[client % 2]!;
@@ -69,10 +78,18 @@ export function mixedLoadRun(env: BenchEnv): (run: number) => Promise<MixedLoadR
     })));
     const seconds = (performance.now() - start) / 1000;
     if (other > 0) env.log(`  mixed load: ${other} answers neither 2xx, 409 nor 5xx`);
+    const calls = mixClients * mixCalls;
     const p99Of = (kind: number): number => (byKind[kind]!.length > 0 ? round(quantile(byKind[kind]!, 0.99)) : 0);
     return {
-      rps: round((mixClients * mixCalls) / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx,
+      own_cpu_ms_per_call: round(((ownCpuOf(env, label) - ownBefore) * 1000) / calls),
+      rps: round(calls / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx,
       p99_duplicates_ms: p99Of(0), p99_reverse_ms: p99Of(1), p99_repair_ms: p99Of(2), p99_books_ms: p99Of(3),
     };
   };
+}
+
+/** CPU seconds of the API and workers under `label` so far. */
+function ownCpuOf(env: BenchEnv, label: string): number {
+  const split = env.split(label);
+  return split ? split.cpu_s.api + split.cpu_s.worker : 0;
 }
