@@ -7,6 +7,7 @@
 // account with its book balance and unreconciled figures.
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
+import { quietMachine } from '../lib/cpu-split.js';
 import { loadDemoOrg, tokenFor } from '../lib/data.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
@@ -73,6 +74,13 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
       if (after && after.status !== 200) throw new Error(`books read ${list} next page: HTTP ${after.status} ${JSON.stringify(after.body).slice(0, 300)}`);
       return { first: page.ms, next: after ? after.ms : null };
     };
+    // why quiet first (2026-11-28): the pages at 100k were timed right after
+    // that organisation's load, while PostgreSQL's autovacuum still worked
+    // on it ("other" 14% of the section's CPU), and growth landed either
+    // side of 1.5× from run to run (1.42×, 1.54×, 1.64×), as the pure plan's
+    // time did before it waited too (bench/sections/repair.ts).
+    const quiet = await quietMachine();
+    env.log(`  books read: pages of ${orgId} timed with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);
     const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<ListName, { first: number[]; next: number[] }>;
