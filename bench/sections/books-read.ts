@@ -76,9 +76,9 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     };
     // why quiet first (2026-11-28): the pages at 100k were timed right after
     // that organisation's load, while PostgreSQL's autovacuum still worked
-    // on it ("other" 14% of the section's CPU), and growth landed either
-    // side of 1.5× from run to run (1.42×, 1.54×, 1.64×), as the pure plan's
-    // time did before it waited too (bench/sections/repair.ts).
+    // on it ("other" 14% of the section's CPU). Waiting did not change the
+    // growth (1.64× in the full runs before and after), so the 100k pages'
+    // extra 2–3 ms is theirs, not the load's (bench/README.md "Latest run").
     const quiet = await quietMachine();
     env.log(`  books read: pages of ${orgId} timed with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
     // One pair of each list warms the path (connections, plans): not counted.
