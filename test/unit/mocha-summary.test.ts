@@ -4,6 +4,18 @@
 import { expect } from 'chai';
 import { failureSection, summaryCount } from '../../scripts/mocha-summary.js';
 
+/** Mocha's list of failures as the spec reporter prints it. */
+const FAILURES = [
+  '  1 failing',
+  '',
+  '  1) store: claims',
+  '       refuses a held scope:',
+  '     AssertionError: expected 200 to equal 409',
+  '      at Context.<anonymous> (dist/test/store/claims.test.js:10:5)',
+  '',
+].join('\n');
+
+/** A whole process's output: the tests, the summary, the failures, the reporter's file timings. */
 const FAILED_RUN = [
   '  store: claims',
   '    ✔ claims a free scope',
@@ -13,13 +25,7 @@ const FAILED_RUN = [
   '',
   '  2 passing (3s)',
   '  1 pending',
-  '  1 failing',
-  '',
-  '  1) store: claims',
-  '       refuses a held scope:',
-  '     AssertionError: expected 200 to equal 409',
-  '      at Context.<anonymous> (dist/test/store/claims.test.js:10:5)',
-  '',
+  FAILURES,
   '',
   '',
   '  slowest test files (of 1, 3 s in all):',
@@ -34,15 +40,7 @@ describe('npm test: reading a mocha process\'s output', () => {
   });
 
   it('gives the failures from the "failing" line up to the file timings', () => {
-    expect(failureSection(FAILED_RUN)).to.equal([
-      '  1 failing',
-      '',
-      '  1) store: claims',
-      '       refuses a held scope:',
-      '     AssertionError: expected 200 to equal 409',
-      '      at Context.<anonymous> (dist/test/store/claims.test.js:10:5)',
-      '',
-    ].join('\n'));
+    expect(failureSection(FAILED_RUN)).to.equal(FAILURES);
   });
 
   it('gives the failures to the end when no timings follow, and null when nothing failed', () => {
