@@ -125,7 +125,8 @@ const QUIET_WAIT_MS = 60_000;
  * window fall to `cores` or below, or `maxMs` has passed: what was busy in
  * the last window, and how long the wait took. For a figure that needs the
  * machine to itself (the pure plan in bench/sections/repair.ts, the
- * CPU-bound rounds in bench/sections/worker-scaling.ts).
+ * CPU-bound rounds in bench/sections/worker-scaling.ts, the book pages in
+ * bench/sections/books-read.ts).
  */
 export async function quietMachine(cores = QUIET_CORES, maxMs = QUIET_WAIT_MS, windowMs = 1000): Promise<{ cores: number; waited_s: number }> {
   const start = Date.now();
@@ -136,6 +137,12 @@ export async function quietMachine(cores = QUIET_CORES, maxMs = QUIET_WAIT_MS, w
     const busy = (machineBusy() - before) / ((Date.now() - t0) / 1000);
     if (busy <= cores || Date.now() - start >= maxMs) return { cores: Math.round(busy * 100) / 100, waited_s: Math.round((Date.now() - start) / 100) / 10 };
   }
+}
+
+/** quietMachine with its defaults, then one log line: what is about to be timed, how busy the machine still was, how long the wait took. */
+export async function untilQuiet(log: (line: string) => void, what: string): Promise<void> {
+  const quiet = await quietMachine();
+  log(`  ${what}: begins with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
 }
 
 /** Machine busy seconds (all cores) from /proc/stat: everything but idle and iowait. */

@@ -16,8 +16,7 @@ export interface BenchResults {
   worker_scaling: { one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number; cpu_bound_ratio: number; cpu_bound_ratio_v8_defaults: number; cpu_bound_round_ratios: number[]; machine_ratio: number } | null;
   /** The medians of the measured runs, and the warm-up run's throughput and p99 beside them. */
   mixed_load: (MixedLoadResult & { warmup_rps?: number; warmup_p99_ms?: number }) | null;
-  /** The API's and workers' own CPU per mixed-load call, from the mixed load's CPU split. */
-  /** The median of the measured runs' own CPU per call; the warm-up run's beside it. */
+  /** The API's and workers' own CPU per mixed-load call, from each run's CPU split: the median of the counted runs; the warm-up run's beside it. */
   own_cpu: { ms_per_call: number; warmup_ms_per_call?: number } | null;
   peak_rss_mb: { api: number; worker: number } | null;
   /** Not in the issue's shape: where each section's CPU went (bench/lib/cpu-split.ts). */

@@ -7,7 +7,7 @@
 // account with its book balance and unreconciled figures.
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
-import { quietMachine } from '../lib/cpu-split.js';
+import { untilQuiet } from '../lib/cpu-split.js';
 import { loadDemoOrg, tokenFor } from '../lib/data.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
@@ -79,8 +79,7 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     // on it ("other" 14% of the section's CPU). Waiting did not change the
     // growth (1.64× in the full runs before and after), so the 100k pages'
     // extra 2–3 ms is theirs, not the load's (bench/README.md "Latest run").
-    const quiet = await quietMachine();
-    env.log(`  books read: pages of ${orgId} timed with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
+    await untilQuiet(env.log, `books read, pages of ${orgId}`);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);
     const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<ListName, { first: number[]; next: number[] }>;

@@ -8,7 +8,7 @@ import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { call, repairPath } from '../lib/http.js';
 import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
 import type { PlanTiming } from '../lib/plan-timing.js';
-import { quietMachine } from '../lib/cpu-split.js';
+import { untilQuiet } from '../lib/cpu-split.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -80,8 +80,7 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
   // after the 100k organisation's load and jobs, while PostgreSQL's
   // autovacuum still ran (the repair jobs' "other" share, 14–33%), and the
   // median of five such runs landed either side of 300 ms from run to run.
-  const quiet = await quietMachine();
-  env.log(`  repair: pure plan timed with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
+  await untilQuiet(env.log, 'repair, pure plan');
   const runs = Math.max(7, repeat);
   const asWorker = await planAlone(WORKER_NODE_FLAGS, env.scale.planSize, runs);
   const defaults = await planAlone([], env.scale.planSize, runs);

@@ -20,7 +20,7 @@ import { collections } from '../../shared/storage/collections.js';
 import { call, stagedOperationsPath } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
-import { quietMachine } from '../lib/cpu-split.js';
+import { untilQuiet } from '../lib/cpu-split.js';
 import { PairedRounds, benchChild } from '../lib/cpu-bound-scaling.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
@@ -85,8 +85,7 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     // cores in one run), and on two cores such work is taken from the
     // two-process runs alone.
     await setWorkers(0);
-    const quiet = await quietMachine();
-    env.log(`  worker scaling, CPU-bound: ${quiet.cores} cores busy in the background when it began, after ${quiet.waited_s} s of waiting`);
+    await untilQuiet(env.log, 'worker scaling, CPU-bound');
     // Paired rounds (bench/lib/cpu-bound-scaling.ts), the two flag sets and
     // the machine's own loop alternated within each round, each going first
     // in turn, so the machine's moods fall on all of them alike.
