@@ -178,7 +178,24 @@ export interface JobResultDoc {
  * FerretDB converts each value of a document it stores, one string is one value: staged-operation-codec.ts), or as a
  * document in a result stored before.
  */
-export type StoredJobResult = Omit<JobResultDoc, 'answer'> & { answer_json?: string; answer?: StageAnswer };
+export type StoredJobResult = Omit<JobResultDoc, 'answer'> & {
+  answer_json?: string;
+  answer?: StageAnswer;
+  /** An answer too big for one document: its JSON is in this many parts (JobResultPartDoc), ids `<answer_part_id>/<part>`. */
+  answer_parts?: number;
+  answer_part_id?: string;
+};
+
+/** A slice of a stored answer too big for one document, in `job_results` beside its answer (swept with it by `expires_at`). */
+export interface JobResultPartDoc {
+  _id: string;
+  org_id: string;
+  /** The job whose answer this is a slice of. */
+  part_of: string;
+  part: number;
+  answer_json: string;
+  expires_at: string;
+}
 
 /** The current version of an organisation's inbox (shared/storage/inbox-version.ts); `_id` = org id. */
 export interface InboxVersionDoc {
@@ -290,6 +307,8 @@ function makeCollections(db: Db) {
     webhookDeliveries: c<WebhookDeliveryDoc>('webhook_deliveries'),
     idempotencyKeys: c<IdempotencyKeyDoc>('idempotency_keys'),
     jobResults: c<StoredJobResult>('job_results'),
+    /** The same collection: the parts of answers too big for one document. */
+    jobResultParts: c<JobResultPartDoc>('job_results'),
     inboxVersions: c<InboxVersionDoc>('inbox_versions'),
     duplicateOverviews: c<DuplicateOverviewDoc>('duplicate_overviews'),
     duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),

@@ -6,14 +6,26 @@
 // for a 10,000-transaction repair, written again by every job that answers
 // the same pending operation): both are stored once, in the staged
 // operation, and joined back here (they never change once written).
+//
+// An answer whose JSON is past ANSWER_PART_CHARS (a dry run, an approval or
+// an apply of a repair of some 12,000 transactions or more carries its plan
+// and context) is stored in parts, as an operation's body is: no document
+// may pass MongoDB's 16 MiB (docs/design/staged-lifecycle.md "How an
+// operation is stored").
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../contract/staging-answer.js';
-import { collections, type JobResultDoc, type StoredJobResult } from './collections.js';
+import { collections, type JobResultDoc, type JobResultPartDoc, type StoredJobResult } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
+import { BODY_PART_CHARS } from './staged-operation-codec.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findOwnedById, isFerretDb } from './where-in.js';
+import { splitFields } from './text-parts.js';
+import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+
+/** At most this many characters of an answer's JSON in one document (as BODY_PART_CHARS, and for the same reason). */
+export const ANSWER_PART_CHARS = BODY_PART_CHARS;
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -26,15 +38,40 @@ export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
  * (a noop, a refusal, a replay of a pending operation) stores its answer
  * here, and FerretDB's insert is a transaction of three statements.
  */
-export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>, embedded: PostgresPages | null = null): Promise<boolean> {
+export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>, embedded: PostgresPages | null = null, partChars = ANSWER_PART_CHARS): Promise<boolean> {
   const stored = storedJobResult(doc);
   const inSql = embedded ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }]) : 'declined';
   if (inSql !== 'declined') return inSql === 'stored';
+  if (stored.answer_json !== undefined && stored.answer_json.length > partChars) return saveInParts(db, stored, partChars);
   try {
     await collections(db).jobResults.insertOne(stored);
     return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
+    return false;
+  }
+}
+
+/**
+ * An answer too big for one document: its parts first, under ids of this
+ * write alone, then the answer naming them, whose insert decides as any
+ * other's does. A write that loses takes its parts back.
+ */
+async function saveInParts(db: Db, stored: StoredJobResult, partChars: number): Promise<boolean> {
+  const { answer_json: json, ...head } = stored;
+  const partId = `${stored._id}:${randomUUID()}`;
+  const slices = splitFields([['answer_json', json!]], partChars);
+  const parts: JobResultPartDoc[] = slices.map((slice, part) => ({
+    _id: `${partId}/${part}`, org_id: stored.org_id, part_of: stored._id, part, answer_json: slice.answer_json!, expires_at: stored.expires_at,
+  }));
+  const c = collections(db);
+  await c.jobResultParts.insertMany(parts, { ordered: true });
+  try {
+    await c.jobResults.insertOne({ ...head, answer_parts: parts.length, answer_part_id: partId });
+    return true;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await c.jobResultParts.deleteMany({ _id: { $in: parts.map((p) => p._id) } });
     return false;
   }
 }
@@ -70,17 +107,32 @@ export async function findJobResult(db: Db, orgId: string, jobId: string, staged
  * reads in SQL").
  */
 async function findResult(db: Db, orgId: string, jobId: string, embedded: PostgresPages | null): Promise<JobResultDoc | null> {
-  if (embedded && (await isFerretDb(db))) {
-    const doc = await embedded.ownedById(db, 'job_results', orgId, jobId);
-    if (doc !== undefined) return doc === null ? null : decodeJobResult(doc as StoredJobResult);
-  }
-  const stored = await findOwnedById(db, collections(db).jobResults, orgId, jobId);
-  return stored === null ? null : decodeJobResult(stored);
+  let stored: StoredJobResult | null | undefined;
+  if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'job_results', orgId, jobId) as StoredJobResult | null | undefined;
+  if (stored === undefined) stored = await findOwnedById(db, collections(db).jobResults, orgId, jobId);
+  if (stored === null) return null;
+  return decodeJobResult(stored, stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored, embedded));
 }
 
-export function decodeJobResult(stored: StoredJobResult): JobResultDoc {
-  const { answer_json, answer, ...rest } = stored;
-  return { ...rest, answer: answer_json === undefined ? answer! : (JSON.parse(answer_json) as StageAnswer) };
+/** An answer's parts, in part order; a missing one is an error, never half an answer. */
+async function readAnswerParts(db: Db, stored: StoredJobResult, embedded: PostgresPages | null): Promise<JobResultPartDoc[]> {
+  const ids = Array.from({ length: stored.answer_parts! }, (_, part) => `${stored.answer_part_id!}/${part}`);
+  let found: JobResultPartDoc[] | null = null;
+  if (embedded && (await isFerretDb(db))) found = await embedded.where(db, { collection: 'job_results', equalities: {}, any: { field: '_id', values: ids } }) as JobResultPartDoc[] | null;
+  found ??= await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids);
+  const byId = new Map(found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]));
+  return ids.map((id) => {
+    const part = byId.get(id);
+    if (!part) throw new Error(`job ${stored._id}: part ${id} of its stored answer is missing`);
+    return part;
+  });
+}
+
+/** A stored answer as read; `parts`: its parts in order, when it was stored in parts. */
+export function decodeJobResult(stored: StoredJobResult, parts: readonly JobResultPartDoc[] = []): JobResultDoc {
+  const { answer_json, answer, answer_parts: _parts, answer_part_id: _partId, ...rest } = stored;
+  const json = parts.length > 0 ? parts.map((p) => p.answer_json).join('') : answer_json;
+  return { ...rest, answer: json === undefined ? answer! : (JSON.parse(json) as StageAnswer) };
 }
 
 /** A stored staged answer with its operation's context and plan joined back, as every reader gets it: the last three keys of its data, in the order the worker wrote them. */

@@ -20,7 +20,12 @@
 // keeps them inline (BODY_INLINE_LIMIT): rewriting a few KB costs less than
 // the second insert a body is on every staging call. Operations stored
 // with those fields inline (small ones, and all before the bodies) read the same.
+//
+// A body past BODY_PART_CHARS is cut into parts, one document each, which the
+// operation counts (`body_parts`): no document may pass MongoDB's 16 MiB, and
+// a 15,000-transaction repair's body is some 19 MB of JSON.
 import type { StagedOperationDoc } from './collections.js';
+import { joinFields, splitFields } from './text-parts.js';
 
 /** The fields stored as JSON text, and the stored field of each. */
 const ENCODED = { plan: 'plan_json', preconditions: 'preconditions_json', context: 'context_json', apply: 'apply_json', result: 'result_json' } as const;
@@ -36,17 +41,27 @@ export type StoredStagedOperation = Omit<StagedOperationDoc, Encoded> & Partial<
   result_json?: string;
   /** The body document holding plan_json, preconditions_json and context_json (absent: they are inline). */
   body_id?: string;
+  /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
+  body_parts?: number;
 };
 
-/** What an operation never changes after staging, as its body document stores it. */
+/**
+ * What an operation never changes after staging, as its body document stores
+ * it. A body cut into parts (`part` 1 and on) holds in each part a slice of
+ * some of the three fields, in field order (shared/storage/text-parts.ts).
+ */
 export interface StoredOperationBody {
   _id: string;
   org_id: string;
   staged_operation_id: string;
-  plan_json: string;
-  preconditions_json: string;
+  /** This document's place among the body's parts; absent on a body of one document. */
+  part?: number;
+  plan_json?: string;
+  preconditions_json?: string;
   context_json?: string;
 }
+
+const BODY_FIELDS = ['plan_json', 'preconditions_json', 'context_json'] as const;
 
 /** An operation whose body document is not there, or not its own: never written so by this code (a body is inserted before its operation). */
 export class MissingOperationBodyError extends Error {
@@ -60,19 +75,41 @@ export class MissingOperationBodyError extends Error {
 export const BODY_INLINE_LIMIT = 64 * 1024;
 
 /**
+ * At most this many characters of JSON in one body document: at most 12 MiB
+ * as UTF-8 (three bytes a character at most; a surrogate pair is four bytes
+ * for two), under MongoDB's 16 MiB, which the Node driver enforces on
+ * FerretDB too. A body is cut only past it: a repair's body stays one
+ * document up to about 3,000 transactions, as before.
+ */
+export const BODY_PART_CHARS = 4 * 1024 * 1024;
+
+/** The ids of a body's documents, in part order: the body's own id, then `<body id>/<part>`. */
+export function bodyPartIds(bodyId: string, parts = 1): string[] {
+  return Array.from({ length: parts }, (_, part) => (part === 0 ? bodyId : `${bodyId}/${part}`));
+}
+
+/**
  * A new operation as stored: inline when its plan, preconditions and context
- * are small (body null), else two documents: its body (`bodyId`, to be
- * inserted first) and the operation, which names the body. A fresh `bodyId`
+ * are small (no body), else its body's documents (`bodyId`, to be inserted
+ * first: one, or parts of at most `partChars` characters) and the
+ * operation, which names the body and counts its parts. A fresh `bodyId`
  * per write: a retried staging that lost to its own earlier attempt never
  * pairs that attempt's operation with another plan.
  */
-export function encodeStaging(doc: StagedOperationDoc, bodyId: string, inlineLimit = BODY_INLINE_LIMIT): { op: StoredStagedOperation; body: StoredOperationBody | null } {
+export function encodeStaging(
+  doc: StagedOperationDoc, bodyId: string, inlineLimit = BODY_INLINE_LIMIT, partChars = BODY_PART_CHARS,
+): { op: StoredStagedOperation; bodies: StoredOperationBody[] } {
   const stored = encodeOperation(doc);
   const { plan_json: plan, preconditions_json: preconditions, context_json: context, ...op } = stored;
-  if ((plan?.length ?? 0) + (preconditions?.length ?? 0) + (context?.length ?? 0) <= inlineLimit) return { op: stored, body: null };
+  const fields = BODY_FIELDS.flatMap((key) => (stored[key] === undefined ? [] : [[key, stored[key]] as const]));
+  if (fields.reduce((n, [, text]) => n + text.length, 0) <= inlineLimit) return { op: stored, bodies: [] };
+  const owner = { org_id: doc.org_id, staged_operation_id: doc._id };
+  const slices = splitFields(fields, partChars);
+  if (slices.length === 1) return { op: { ...op, body_id: bodyId }, bodies: [{ _id: bodyId, ...owner, plan_json: plan!, preconditions_json: preconditions!, ...(context === undefined ? {} : { context_json: context }) }] };
+  const ids = bodyPartIds(bodyId, slices.length);
   return {
-    op: { ...op, body_id: bodyId },
-    body: { _id: bodyId, org_id: doc.org_id, staged_operation_id: doc._id, plan_json: plan!, preconditions_json: preconditions!, ...(context === undefined ? {} : { context_json: context }) },
+    op: { ...op, body_id: bodyId, body_parts: slices.length },
+    bodies: slices.map((slice, part) => ({ _id: ids[part]!, ...owner, part, ...slice })),
   };
 }
 
@@ -95,15 +132,24 @@ function encodeFields(fields: Partial<Pick<StagedOperationDoc, Encoded>>): Recor
   return out;
 }
 
-/** The operation as its public shape; `body`: its body document, needed when it has `body_id`. */
-export function decodeOperation(stored: StoredStagedOperation, body?: StoredOperationBody | null): StagedOperationDoc {
+/**
+ * The operation as its public shape; `bodies`: its body's documents in part
+ * order (bodyPartIds), needed when it has `body_id`. Every part must be there
+ * and the operation's organisation's: an operation is never read with part
+ * of its plan.
+ */
+export function decodeOperation(stored: StoredStagedOperation, bodies: ReadonlyArray<StoredOperationBody | null | undefined> = []): StagedOperationDoc {
   const doc: Record<string, unknown> = { ...stored };
   if (stored.body_id !== undefined) {
-    if (!body || body._id !== stored.body_id || body.org_id !== stored.org_id) throw new MissingOperationBodyError(stored._id, stored.body_id);
+    const ids = bodyPartIds(stored.body_id, stored.body_parts);
+    const own = ids.flatMap((id, part) => {
+      const body = bodies[part];
+      return body && body._id === id && body.org_id === stored.org_id ? [body] : [];
+    });
+    if (own.length !== ids.length) throw new MissingOperationBodyError(stored._id, stored.body_id);
     delete doc.body_id;
-    doc.plan_json = body.plan_json;
-    doc.preconditions_json = body.preconditions_json;
-    if (body.context_json !== undefined) doc.context_json = body.context_json;
+    delete doc.body_parts;
+    Object.assign(doc, joinFields(own, BODY_FIELDS));
   }
   for (const [key, text] of Object.entries(ENCODED) as Array<[Encoded, keyof StoredStagedOperation]>) {
     const value = doc[text];

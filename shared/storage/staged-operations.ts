@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
 import type { InsertGroup } from './postgres-inserts.js';
-import { decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
+import { bodyPartIds, decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findById, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
@@ -15,8 +15,8 @@ const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStag
  * inserts them together with others in one statement (postgres-inserts.ts).
  */
 export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
-  const { op, body } = encodeNewStaging(doc);
-  return [{ collection: 'staged_operation_bodies', docs: body ? [body] : [] }, { collection: 'staged_operations', docs: [op] }];
+  const { op, bodies } = encodeNewStaging(doc);
+  return [{ collection: 'staged_operation_bodies', docs: bodies }, { collection: 'staged_operations', docs: [op] }];
 }
 
 /**
@@ -28,8 +28,9 @@ export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
  */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, embedded: PostgresPages | null = null): Promise<StagedOperationDoc> {
   const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
-  const { op, body } = encodeNewStaging(doc);
-  if (body) await bodies.insertOne(body);
+  const { op, bodies: parts } = encodeNewStaging(doc);
+  // In order, one command: the driver sends a body of many parts in as many batches as its message size needs.
+  if (parts.length > 0) await bodies.insertMany(parts, { ordered: true });
   try {
     await ops.insertOne(op);
     return doc;
@@ -38,7 +39,7 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, emb
     const existing = await findOwnedById(db, ops, doc.org_id, doc._id, undefined, embedded);
     if (!existing) throw err;
     // The earlier attempt's operation stands, with its own body: this one is never read.
-    if (body) await bodies.deleteOne({ _id: body._id });
+    if (parts.length > 0) await bodies.deleteMany({ _id: { $in: parts.map((p) => p._id) } });
     return (await decodeStoredOperations(db, [existing], embedded))[0]!;
   }
 }
@@ -50,15 +51,16 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, emb
 export async function decodeStoredOperations(db: Db, stored: readonly StoredStagedOperation[], embedded: PostgresPages | null = null): Promise<StagedOperationDoc[]> {
   // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
   const idsByOrg = new Map<string, string[]>();
+  const partIds = (s: StoredStagedOperation): string[] => (s.body_id === undefined ? [] : bodyPartIds(s.body_id, s.body_parts));
   for (const s of stored) {
     if (s.body_id === undefined) continue;
     const ids = idsByOrg.get(s.org_id) ?? [];
-    ids.push(s.body_id);
+    ids.push(...partIds(s));
     idsByOrg.set(s.org_id, ids);
   }
   const bodies = new Map<string, StoredOperationBody>();
   for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
-  return stored.map((s) => decodeOperation(s, s.body_id === undefined ? undefined : bodies.get(s.body_id) ?? null));
+  return stored.map((s) => decodeOperation(s, partIds(s).map((id) => bodies.get(id))));
 }
 
 /** The org's bodies with these ids: in SQL by FerretDB's own `_id` btree on the embedded store (the owner checked by decodeOperation). */

@@ -59,7 +59,7 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
     job = jobPath.split('/').pop()!;
     await poll(jobPath, alice, (a) => a.status !== 202);
   } else {
-    const results = (await collections(s.db).jobResults.find({ org_id: books.orgId }).toArray()).map(decodeJobResult);
+    const results = (await collections(s.db).jobResults.find({ org_id: books.orgId }).toArray()).map((r) => decodeJobResult(r));
     const result = results.find((r) => r.answer.outcome === 'staged' && r.answer.staged_operation_id === quick.body.data.staged_operation_id);
     expect(result, 'the stored answer of the quick job').to.not.equal(undefined);
     job = result!._id;

@@ -79,12 +79,15 @@ describe('inserts in SQL on the embedded store', function () {
   const realDocs = (): Array<{ name: string; doc: Document }> => {
     const small = operation(`so_${uid}_small`, 'org_x', 3);
     const big = encodeStaging(operation(`so_${uid}_big`, 'org_x', 2000), `body_${uid}`, 1024);
+    const parted = encodeStaging(operation(`so_${uid}_parted`, 'org_x', 200), `parted_${uid}`, 1024, 4096);
     const reservation = { sequence: 41, reservedAt: Date.UTC(2026, 10, 27), retired: Promise.resolve() };
     const answer = { operation: 'ledger_link_repair.stage', outcome: 'staged', created: true, staged_operation_id: small._id, data: { outcome: 'staged', plan: small.plan }, warnings: [] };
     return [
       { name: 'a staged operation kept inline', doc: encodeStaging(small, 'unused').op },
       { name: 'an operation naming its body', doc: big.op },
-      { name: 'an operation body', doc: big.body! },
+      { name: 'an operation body', doc: big.bodies[0]! },
+      { name: 'an operation whose body is cut into parts', doc: parted.op },
+      ...parted.bodies.map((doc, i) => ({ name: `body part ${i}`, doc })),
       ...lockDocs('org_x', { scope_key: 'repair:ba_1:cp_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] }, small._id, 'f'.repeat(64), '2026-11-27T10:00:00.000Z')
         .map((doc, i) => ({ name: `scope lock ${i}`, doc })),
       { name: 'a staging event', doc: stagedEventDoc(small, reservation) },
