@@ -29,6 +29,14 @@ export const ANSWER_PART_CHARS = BODY_PART_CHARS;
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** A stored answer one of whose parts is not there, or not its own: never written so by this code (parts are inserted before their answer). */
+export class MissingAnswerPartError extends Error {
+  constructor(readonly jobId: string, readonly partId: string) {
+    super(`job ${jobId}: part ${partId} of its stored answer is missing`);
+    this.name = 'MissingAnswerPartError';
+  }
+}
+
 /**
  * Store the job's answer unless one is stored already (first write wins): a
  * plain insert, its duplicate key the "already stored" (one statement on
@@ -123,7 +131,7 @@ async function readAnswerParts(db: Db, stored: StoredJobResult, embedded: Postgr
   const byId = new Map(found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]));
   return ids.map((id) => {
     const part = byId.get(id);
-    if (!part) throw new Error(`job ${stored._id}: part ${id} of its stored answer is missing`);
+    if (!part) throw new MissingAnswerPartError(stored._id, id);
     return part;
   });
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { BSON } from 'mongodb';
 import type { StageAnswer } from '../../shared/contract/staging-answer.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { ANSWER_PART_CHARS, findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
+import { ANSWER_PART_CHARS, findJobResult, MissingAnswerPartError, saveJobResult } from '../../shared/storage/job-results.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { BODY_PART_CHARS } from '../../shared/storage/staged-operation-codec.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -94,7 +94,7 @@ describe('a staged operation, and a job\'s answer, too big for one document', fu
       }
       // A part gone is an error, never half an answer.
       await results.deleteOne({ org_id: orgId, part: 1 });
-      expect(await findJobResult(s.db, orgId, jobId).then(() => null, (e: unknown) => e)).to.be.instanceOf(Error);
+      expect(await findJobResult(s.db, orgId, jobId).then(() => null, (e: unknown) => e)).to.be.instanceOf(MissingAnswerPartError);
     } finally {
       await results.deleteMany({ org_id: orgId });
     }
