@@ -7,9 +7,9 @@
 // the same pending operation): both are stored once, in the staged
 // operation, and joined back here (they never change once written).
 //
-// An answer whose JSON is past ANSWER_PART_CHARS (a dry run, an approval or
-// an apply of a repair of some 12,000 transactions or more carries its plan
-// and context) is stored in parts, as an operation's body is: no document
+// An answer whose JSON is past ANSWER_PART_CHARS (an approval or an apply
+// of a repair of some 12,000 transactions or more carries its plan and
+// context; a dry run stores no answer) is stored in parts, as an operation's body is: no document
 // may pass MongoDB's 16 MiB (docs/design/staged-lifecycle.md "How an
 // operation is stored").
 import { randomUUID } from 'node:crypto';

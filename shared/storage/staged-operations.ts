@@ -87,7 +87,7 @@ export async function findStagedOperationStatus(db: Db, orgId: string, id: strin
  * The organisation's operation by id. With the embedded store's PostgreSQL
  * (a worker's `embedded`), read in SQL by FerretDB's own `_id` btree and
  * decoded here: an operation's plan can be tens of MB as JSON (a
- * 10,000-transaction repair: 35 MB), and FerretDB spends seconds of CPU
+ * 10,000-transaction repair: 13 MB), and FerretDB spends seconds of CPU
  * converting it on every read (docs/indexes.md "Scope reads in SQL").
  */
 export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
