@@ -74,8 +74,9 @@ function launch(main: string, env: Record<string, string>, flags: readonly strin
     }
   });
   child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  // 'close', not 'exit': the process may exit before this side has read all of its output, and the tests read its lines once it has.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
   });
   return {
     process: child,

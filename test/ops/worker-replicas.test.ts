@@ -23,6 +23,8 @@ describe('two worker replicas', function () {
   });
 
   const finishedBy = (worker: Child, jobIds: string[]): string[] => worker.lines('job finished').map((l) => String(l.job_id)).filter((id) => jobIds.includes(id));
+  // A worker's log lines reach this process through a pipe, and may arrive after the HTTP answer does.
+  const finishedLine = (worker: Child, jobId: string) => worker.waitFor((l) => l.msg === 'job finished' && l.job_id === jobId, 10_000);
 
   it('share the queue under load: both process jobs, and every job is answered once', async () => {
     const { orgId, entries, token } = await reversibleEntries(4);
@@ -31,6 +33,7 @@ describe('two worker replicas', function () {
     const jobIds = replies.map((r) => String(r.body.data!.job_id));
     const answers = await Promise.all(jobIds.map((id) => untilAnswered(api.baseUrl, id, token)));
     expect(answers.map((a) => a.status)).to.deep.equal([201, 201, 201, 201]);
+    await Promise.all(jobIds.map((id) => Promise.any(workers.map((w) => finishedLine(w, id)))));
     const [a, b] = workers.map((w) => finishedBy(w, jobIds));
     expect(a!.length, 'first worker').to.be.greaterThan(0);
     expect(b!.length, 'second worker').to.be.greaterThan(0);
@@ -51,6 +54,7 @@ describe('two worker replicas', function () {
     // Taken over once the killed worker's lock lapses (WORKER_LOCK_DURATION_MS, 3 s here).
     const answer = await untilAnswered(api.baseUrl, jobId, token);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
+    await finishedLine(survivor, jobId);
     expect(finishedBy(survivor, [jobId])).to.deep.equal([jobId]);
     expect(finishedBy(victim, [jobId])).to.deep.equal([]);
     expect(await stagedCount(orgId)).to.equal(1);
