@@ -22,7 +22,7 @@ import { findStagedOperation } from './staged-operations.js';
 import { BODY_PART_CHARS } from './staged-operation-codec.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { splitFields } from './text-parts.js';
-import { findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+import { findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
 /** At most this many characters of an answer's JSON in one document (as BODY_PART_CHARS, and for the same reason). */
 export const ANSWER_PART_CHARS = BODY_PART_CHARS;
@@ -125,9 +125,8 @@ async function findResult(db: Db, orgId: string, jobId: string, embedded: Postgr
 /** An answer's parts, in part order; a missing one is an error, never half an answer. */
 async function readAnswerParts(db: Db, stored: StoredJobResult, embedded: PostgresPages | null): Promise<JobResultPartDoc[]> {
   const ids = Array.from({ length: stored.answer_parts! }, (_, part) => `${stored.answer_part_id!}/${part}`);
-  let found: JobResultPartDoc[] | null = null;
-  if (embedded && (await isFerretDb(db))) found = await embedded.where(db, { collection: 'job_results', equalities: {}, any: { field: '_id', values: ids } }) as JobResultPartDoc[] | null;
-  found ??= await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids);
+  const viaSql = await findByIdsInSql(db, 'job_results', ids, undefined, embedded);
+  const found = (viaSql as JobResultPartDoc[] | null) ?? await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids);
   const byId = new Map(found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]));
   return ids.map((id) => {
     const part = byId.get(id);

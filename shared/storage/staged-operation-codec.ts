@@ -88,6 +88,11 @@ export function bodyPartIds(bodyId: string, parts = 1): string[] {
   return Array.from({ length: parts }, (_, part) => (part === 0 ? bodyId : `${bodyId}/${part}`));
 }
 
+/** The ids of the body documents a stored operation names, in part order; none when its fields are inline. */
+export function storedBodyIds(stored: Pick<StoredStagedOperation, 'body_id' | 'body_parts'>): string[] {
+  return stored.body_id === undefined ? [] : bodyPartIds(stored.body_id, stored.body_parts);
+}
+
 /**
  * A new operation as stored: inline when its plan, preconditions and context
  * are small (no body), else its body's documents (`bodyId`, to be inserted
@@ -100,12 +105,13 @@ export function encodeStaging(
   doc: StagedOperationDoc, bodyId: string, inlineLimit = BODY_INLINE_LIMIT, partChars = BODY_PART_CHARS,
 ): { op: StoredStagedOperation; bodies: StoredOperationBody[] } {
   const stored = encodeOperation(doc);
-  const { plan_json: plan, preconditions_json: preconditions, context_json: context, ...op } = stored;
+  const { plan_json: _plan, preconditions_json: _preconditions, context_json: _context, ...op } = stored;
   const fields = BODY_FIELDS.flatMap((key) => (stored[key] === undefined ? [] : [[key, stored[key]] as const]));
   if (fields.reduce((n, [, text]) => n + text.length, 0) <= inlineLimit) return { op: stored, bodies: [] };
   const owner = { org_id: doc.org_id, staged_operation_id: doc._id };
   const slices = splitFields(fields, partChars);
-  if (slices.length === 1) return { op: { ...op, body_id: bodyId }, bodies: [{ _id: bodyId, ...owner, plan_json: plan!, preconditions_json: preconditions!, ...(context === undefined ? {} : { context_json: context }) }] };
+  // One part holds every field whole: the body of one document, as before parts.
+  if (slices.length === 1) return { op: { ...op, body_id: bodyId }, bodies: [{ _id: bodyId, ...owner, ...slices[0] }] };
   const ids = bodyPartIds(bodyId, slices.length);
   return {
     op: { ...op, body_id: bodyId, body_parts: slices.length },
@@ -141,7 +147,7 @@ function encodeFields(fields: Partial<Pick<StagedOperationDoc, Encoded>>): Recor
 export function decodeOperation(stored: StoredStagedOperation, bodies: ReadonlyArray<StoredOperationBody | null | undefined> = []): StagedOperationDoc {
   const doc: Record<string, unknown> = { ...stored };
   if (stored.body_id !== undefined) {
-    const ids = bodyPartIds(stored.body_id, stored.body_parts);
+    const ids = storedBodyIds(stored);
     const own = ids.flatMap((id, part) => {
       const body = bodies[part];
       return body && body._id === id && body.org_id === stored.org_id ? [body] : [];

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
 import type { InsertGroup } from './postgres-inserts.js';
-import { bodyPartIds, decodeOperation, encodeStaging, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
+import { decodeOperation, encodeStaging, storedBodyIds, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
-import { findById, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
+import { findById, findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
 /** A new operation as stored, with a body id of its own (an earlier attempt's body is never reused). */
 const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStaging> => encodeStaging(doc, `${doc._id}:${randomUUID()}`);
@@ -51,25 +51,21 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, emb
 export async function decodeStoredOperations(db: Db, stored: readonly StoredStagedOperation[], embedded: PostgresPages | null = null): Promise<StagedOperationDoc[]> {
   // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
   const idsByOrg = new Map<string, string[]>();
-  const partIds = (s: StoredStagedOperation): string[] => (s.body_id === undefined ? [] : bodyPartIds(s.body_id, s.body_parts));
   for (const s of stored) {
     if (s.body_id === undefined) continue;
     const ids = idsByOrg.get(s.org_id) ?? [];
-    ids.push(...partIds(s));
+    ids.push(...storedBodyIds(s));
     idsByOrg.set(s.org_id, ids);
   }
   const bodies = new Map<string, StoredOperationBody>();
   for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
-  return stored.map((s) => decodeOperation(s, partIds(s).map((id) => bodies.get(id))));
+  return stored.map((s) => decodeOperation(s, storedBodyIds(s).map((id) => bodies.get(id))));
 }
 
 /** The org's bodies with these ids: in SQL by FerretDB's own `_id` btree on the embedded store (the owner checked by decodeOperation). */
 async function readBodies(db: Db, orgId: string, ids: readonly string[], embedded: PostgresPages | null): Promise<StoredOperationBody[]> {
-  if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'staged_operation_bodies', equalities: {}, any: { field: '_id', values: ids } });
-    if (docs) return docs as StoredOperationBody[];
-  }
-  return findWhereIn(db, collections(db).stagedOperationBodies, orgId, '_id', ids);
+  const viaSql = await findByIdsInSql(db, 'staged_operation_bodies', ids, undefined, embedded);
+  return (viaSql as StoredOperationBody[] | null) ?? findWhereIn(db, collections(db).stagedOperationBodies, orgId, '_id', ids);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { bodyPartIds, decodeOperation, type StoredOperationBody, type StoredStagedOperation } from '../../shared/storage/staged-operation-codec.js';
+import { decodeOperation, storedBodyIds, type StoredOperationBody } from '../../shared/storage/staged-operation-codec.js';
 import { decodeStoredOperations } from '../../shared/storage/staged-operations.js';
 import { stack } from './stack.js';
 
@@ -67,12 +67,11 @@ export async function countStagedWithPlan(plan: Record<string, unknown>, filter:
   // Only the plan is read and decoded: the store holds other tests' operations too, some with plans, preconditions and context of many MB.
   const c = collections((await stack()).db);
   const stored = await c.stagedOperations.find(filter as never, { projection: { plan_json: 1, plan: 1, body_id: 1, body_parts: 1, org_id: 1 } }).toArray();
-  const partIds = (d: StoredStagedOperation): string[] => (d.body_id === undefined ? [] : bodyPartIds(d.body_id, d.body_parts));
-  const bodyIds = stored.flatMap(partIds);
+  const bodyIds = stored.flatMap(storedBodyIds);
   const bodies = new Map<string, StoredOperationBody>();
   for (let i = 0; i < bodyIds.length; i += 500) {
     // Only the plan: decodeOperation reads the other two fields as given.
     for (const b of await c.stagedOperationBodies.find({ _id: { $in: bodyIds.slice(i, i + 500) } }, { projection: { plan_json: 1, org_id: 1 } }).toArray()) bodies.set(b._id, b);
   }
-  return stored.map((d) => decodeOperation(d, partIds(d).map((id) => bodies.get(id)))).filter(holds).length;
+  return stored.map((d) => decodeOperation(d, storedBodyIds(d).map((id) => bodies.get(id)))).filter(holds).length;
 }
