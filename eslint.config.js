@@ -18,31 +18,40 @@ import tseslint from 'typescript-eslint';
 const LEAF = ['./shared/errors.ts', './shared/warnings.ts', './shared/ids.ts', './node_modules'];
 const LAYER_ZONES = [
   {
-    target: './shared/domain', from: './',
+    target: './shared/domain',
+    from: './',
     except: ['./shared/domain', './shared/contract', ...LEAF],
-    message: 'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/design/architecture.md).',
+    message:
+      'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/design/architecture.md).',
   },
   {
-    target: './shared/schemas', from: './',
+    target: './shared/schemas',
+    from: './',
     except: ['./shared/schemas', './shared/contract', './shared/domain', ...LEAF],
     message: 'shared/schemas imports only shared/contract and shared/domain (docs/design/architecture.md).',
   },
   {
-    target: './shared/contract', from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
-    message: 'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/design/architecture.md).',
+    target: './shared/contract',
+    from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
+    message:
+      'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/design/architecture.md).',
   },
   {
-    target: './shared/queue', from: ['./shared/domain', './shared/storage', './api', './worker'],
+    target: './shared/queue',
+    from: ['./shared/domain', './shared/storage', './api', './worker'],
     message: 'shared/queue states job inputs and answers in contract and schema types (docs/design/architecture.md).',
   },
   {
-    target: './shared/storage', from: ['./shared/queue', './api', './worker'],
+    target: './shared/storage',
+    from: ['./shared/queue', './api', './worker'],
     message: 'shared/storage never imports the queue, the API or the worker (docs/design/architecture.md).',
   },
   { target: './api', from: './worker', message: 'The API never imports the worker (docs/design/architecture.md).' },
   { target: './worker', from: './api', message: 'The worker never imports the API (docs/design/architecture.md).' },
   {
-    target: './web', from: './', except: ['./web', './shared/contract', './node_modules'],
+    target: './web',
+    from: './',
+    except: ['./web', './shared/contract', './node_modules'],
     message: 'The review page imports only shared/contract, and only with `import type` (docs/guide/review-page.md).',
   },
 ];
@@ -53,7 +62,10 @@ export default defineConfig(
   // TypeScript sources (TypeScript compiles into dist/ only).
   {
     ignores: [
-      'dist/**', 'node_modules/**', '.cache/**', '.bookstage/**',
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      '.bookstage/**',
       '{api,worker,shared,cli,test,bench,scripts,web}/**/*.js',
     ],
   },
@@ -87,7 +99,12 @@ export default defineConfig(
       // no-cycle parses the imported files: only those with these extensions, with typescript-eslint's parser.
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
     },
     rules: {
       'import-x/no-cycle': 'error',
@@ -99,7 +116,10 @@ export default defineConfig(
   {
     files: ['scripts/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -56,17 +56,19 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.use(requestId);
   if (deps.ops) app.use(httpMetrics(deps.ops.registry));
-  app.use(pinoHttp({
-    logger: deps.logger,
-    genReqId: (_req, res) => locals(res as never).requestId,
-    // Probes and scrapes come every few seconds and say nothing new; /metrics counts them.
-    autoLogging: { ignore: (req) => PROBE_PATHS.has((req.url ?? '').split('?')[0]!) },
-    customProps: (_req, res) => ({ request_id: locals(res as never).requestId }),
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  }));
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (_req, res) => locals(res as never).requestId,
+      // Probes and scrapes come every few seconds and say nothing new; /metrics counts them.
+      autoLogging: { ignore: (req) => PROBE_PATHS.has((req.url ?? '').split('?')[0]!) },
+      customProps: (_req, res) => ({ request_id: locals(res as never).requestId }),
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
   app.use(healthRoutes(deps.ops?.readiness ?? []));
   if (deps.ops) {
     app.use('/metrics', metricsEndpoint(deps.ops.registry));

@@ -11,16 +11,28 @@ export type JobWait<R> = { state: 'completed'; value: R | null } | { state: 'fai
  * Every Redis read is bounded (REDIS_DEADLINE_MS): a stalled Redis rejects
  * with a Redis-unreachable error instead of holding the request.
  */
-export async function waitForJob<D, R>(queue: Queue<D, R>, events: QueueEvents, job: Job<D, R>, ms: number): Promise<JobWait<R>> {
+export async function waitForJob<D, R>(
+  queue: Queue<D, R>,
+  events: QueueEvents,
+  job: Job<D, R>,
+  ms: number,
+): Promise<JobWait<R>> {
   if (ms > 0) {
     try {
-      return { state: 'completed', value: await within(job.waitUntilFinished(events, ms), ms + REDIS_DEADLINE_MS, 'Redis') };
+      return {
+        state: 'completed',
+        value: await within(job.waitUntilFinished(events, ms), ms + REDIS_DEADLINE_MS, 'Redis'),
+      };
     } catch {
       // Time-out or failure: the state below tells which.
     }
   }
   const state = await within(job.getState(), REDIS_DEADLINE_MS, 'Redis');
-  if (state === 'completed') return { state, value: ((await within(queue.getJob(job.id!), REDIS_DEADLINE_MS, 'Redis'))?.returnvalue as R | undefined) ?? null };
+  if (state === 'completed')
+    return {
+      state,
+      value: ((await within(queue.getJob(job.id!), REDIS_DEADLINE_MS, 'Redis'))?.returnvalue as R | undefined) ?? null,
+    };
   if (state === 'failed') return { state };
   return { state: 'pending' };
 }
@@ -31,9 +43,15 @@ export async function waitForJob<D, R>(queue: Queue<D, R>, events: QueueEvents, 
  * waitUntilFinished no Redis read follows the add (one round trip fewer per
  * staging call). `wait` answers like waitForJob; past `ms` it asks the queue.
  */
-export function watchNewJob<D, R>(queue: Queue<D, R>, events: QueueEvents, jobId: string): { wait(ms: number): Promise<JobWait<R>>; stop(): void } {
+export function watchNewJob<D, R>(
+  queue: Queue<D, R>,
+  events: QueueEvents,
+  jobId: string,
+): { wait(ms: number): Promise<JobWait<R>>; stop(): void } {
   let settle: ((end: { completed: boolean; value?: unknown }) => void) | null = null;
-  const ended = new Promise<{ completed: boolean; value?: unknown }>((resolve) => { settle = resolve; });
+  const ended = new Promise<{ completed: boolean; value?: unknown }>((resolve) => {
+    settle = resolve;
+  });
   const onCompleted = (args: { returnvalue: unknown }): void => settle?.({ completed: true, value: args.returnvalue });
   const onFailed = (): void => settle?.({ completed: false });
   const completedEvent = `completed:${jobId}`;
@@ -49,7 +67,9 @@ export function watchNewJob<D, R>(queue: Queue<D, R>, events: QueueEvents, jobId
   const wait = async (ms: number): Promise<JobWait<R>> => {
     try {
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), ms); });
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), ms);
+      });
       const end = ms > 0 ? await Promise.race([ended, timeout]) : null;
       clearTimeout(timer);
       // A failed attempt that BullMQ will retry also emits `failed`: the state below tells.

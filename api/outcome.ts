@@ -38,7 +38,12 @@ export function stageAnswerToHttp(answer: StageAnswer, requestId: string): HttpA
 }
 
 /** A read's (or any synchronous) success. */
-export function dataToHttp(operation: string | null, requestId: string, data: unknown, warnings: Warning[] = []): HttpAnswer {
+export function dataToHttp(
+  operation: string | null,
+  requestId: string,
+  data: unknown,
+  warnings: Warning[] = [],
+): HttpAnswer {
   return { status: 200, headers: {}, body: successEnvelope(operation, requestId, data, warnings) };
 }
 

@@ -7,7 +7,12 @@ import type { Response } from 'express';
 import type { Queue, QueueEvents } from 'bullmq';
 import { REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/dependency-errors.js';
 import { AppError } from '../shared/errors.js';
-import { READ_JOB_OPTIONS, type ReadJobData, type ReadJobResult, type ReadOperation } from '../shared/queue/read-jobs.js';
+import {
+  READ_JOB_OPTIONS,
+  type ReadJobData,
+  type ReadJobResult,
+  type ReadOperation,
+} from '../shared/queue/read-jobs.js';
 import { locals } from './context.js';
 import { watchNewJob, type JobWait } from './job-wait.js';
 
@@ -20,13 +25,22 @@ export interface ReadDeps {
   cursorSecret: string;
 }
 
-export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Response, operation: Op, input: ReadJobData<Op>['input']): Promise<ReadJobResult<Op>> {
+export async function runRead<Op extends ReadOperation>(
+  deps: ReadDeps,
+  res: Response,
+  operation: Op,
+  input: ReadJobData<Op>['input'],
+): Promise<ReadJobResult<Op>> {
   const l = locals(res);
   const auth = l.auth;
   if (!auth) throw new AppError('unauthenticated');
   const data: ReadJobData<Op> = {
-    operation, request_id: l.requestId, org_id: auth.org_id, actor: auth.actor,
-    deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(), input,
+    operation,
+    request_id: l.requestId,
+    org_id: auth.org_id,
+    actor: auth.actor,
+    deadline_at: new Date(Date.now() + deps.readWaitMs).toISOString(),
+    input,
   };
   // Bounded as staging is (docs/operating/reliability.md): a stalled Redis answers 503, never holds the request. A read
   // changes nothing in the books, so a read job that was queued after all is harmless (it lapses at its deadline).
@@ -38,12 +52,17 @@ export async function runRead<Op extends ReadOperation>(deps: ReadDeps, res: Res
     return answerOf(jobId, await watch.wait(deps.readWaitMs), deps.readWaitMs);
   } catch (err) {
     watch.stop();
-    if (unreachableDependency(err) === 'Redis') throw new AppError('dependency_unavailable', { details: { dependency: 'Redis' } });
+    if (unreachableDependency(err) === 'Redis')
+      throw new AppError('dependency_unavailable', { details: { dependency: 'Redis' } });
     throw err;
   }
 }
 
-function answerOf<Op extends ReadOperation>(jobId: string, waited: JobWait<ReadJobResult<Op>>, waitedMs: number): ReadJobResult<Op> {
+function answerOf<Op extends ReadOperation>(
+  jobId: string,
+  waited: JobWait<ReadJobResult<Op>>,
+  waitedMs: number,
+): ReadJobResult<Op> {
   if (waited.state === 'completed' && waited.value) return waited.value;
   if (waited.state === 'failed') throw new AppError('internal', { details: { job_id: jobId } });
   throw new AppError('service_unavailable', { details: { reason: 'read_timeout', waited_ms: waitedMs } });

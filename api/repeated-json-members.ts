@@ -4,7 +4,8 @@
 // refuses such a body as malformed. One pass over text that JSON.parse has
 // already accepted, with an explicit stack (no recursion, so depth is no risk).
 
-type Frame = { kind: 'object'; keys: Set<string>; key: string; awaitingKey: boolean } | { kind: 'array'; index: number };
+type Frame =
+  { kind: 'object'; keys: Set<string>; key: string; awaitingKey: boolean } | { kind: 'array'; index: number };
 
 const escapeSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 

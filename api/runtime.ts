@@ -18,7 +18,10 @@ import { answerClientError } from './middleware/client-error.js';
 import { stateMetrics } from './metrics/state-metrics.js';
 import { useTokenCache } from './token-cache.js';
 
-export interface ApiRuntime { port: number; close: () => Promise<void> }
+export interface ApiRuntime {
+  port: number;
+  close: () => Promise<void>;
+}
 
 /** Run `task` until it succeeds, every 2 s, in the background (a dependency that is down at start). */
 function untilDone(task: () => Promise<unknown>, logger: Logger, what: string): { stop: () => void } {
@@ -33,7 +36,11 @@ function untilDone(task: () => Promise<unknown>, logger: Logger, what: string): 
     );
   };
   attempt();
-  return { stop: () => { stopped = true; } };
+  return {
+    stop: () => {
+      stopped = true;
+    },
+  };
 }
 
 /** Wait a little for a connection; past that, start anyway and let it connect in the background. */
@@ -58,14 +65,24 @@ const API_MONGO_SOCKET_TIMEOUT_MS = 10_000;
 
 export async function startApi(config: Config, logger: Logger): Promise<ApiRuntime> {
   // The API starts while MongoDB or Redis is down: requests answer 503 until they are back (docs/reference/http-api.md §6.4).
-  const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, { lazy: true, socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS });
+  const mongo = await connectMongo(config.mongoUrl, API_MONGO_SELECTION_MS, {
+    lazy: true,
+    socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS,
+  });
   useTokenCache(mongo.db, config.tokenCacheMs);
-  const indexes = untilDone(() => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }), logger, 'indexes');
+  const indexes = untilDone(
+    () => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }),
+    logger,
+    'indexes',
+  );
   // The book pages read PostgreSQL's own index on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index").
   const pages = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
-  const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, {
+    connection: queueConnection,
+    prefix: config.queuePrefix,
+  });
   const queueEvents = new QueueEvents(STAGE_QUEUE, { connection: eventsConnection, prefix: config.queuePrefix });
   await readyOrLater(Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]), logger, 'Redis');
   // Each waiting request adds listeners for its own job; hundreds of concurrent
@@ -74,21 +91,30 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
   queue.setMaxListeners(10_000);
   // Reads computed in the worker: their own queue and events (the queue shares the stage queue's connection).
   const readEventsConnection = createRedis(config.redisUrl);
-  const readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, { connection: queueConnection, prefix: config.queuePrefix });
+  const readQueue = new Queue<ReadJobData, ReadJobResult>(READ_QUEUE, {
+    connection: queueConnection,
+    prefix: config.queuePrefix,
+  });
   const readQueueEvents = new QueueEvents(READ_QUEUE, { connection: readEventsConnection, prefix: config.queuePrefix });
   await readyOrLater(readQueueEvents.waitUntilReady(), logger, 'Redis');
   readQueueEvents.setMaxListeners(10_000);
   readQueue.setMaxListeners(10_000);
   const reads = { readQueue, readQueueEvents, readWaitMs: config.stageWaitMs, cursorSecret: config.cursorSecret };
   // A connection error (Redis down, a cluster failover) as a JSON log line: without a listener BullMQ writes it to stderr as plain text.
-  const connectionError = (queueName: string) => (err: Error): void => logger.warn({ err, queue: queueName }, 'queue connection error');
+  const connectionError =
+    (queueName: string) =>
+    (err: Error): void =>
+      logger.warn({ err, queue: queueName }, 'queue connection error');
   queue.on('error', connectionError(STAGE_QUEUE));
   queueEvents.on('error', connectionError(STAGE_QUEUE));
   readQueue.on('error', connectionError(READ_QUEUE));
   readQueueEvents.on('error', connectionError(READ_QUEUE));
 
   const registry = createRegistry('api');
-  stateMetrics(registry, mongo.db, [{ name: STAGE_QUEUE, queue }, { name: READ_QUEUE, queue: readQueue }]);
+  stateMetrics(registry, mongo.db, [
+    { name: STAGE_QUEUE, queue },
+    { name: READ_QUEUE, queue: readQueue },
+  ]);
   const ops: OpsDeps = {
     registry,
     // The producer connection fails at once while Redis is down, so the probe never waits on a queued command.
@@ -97,11 +123,27 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
       { dependency: 'MongoDB', ping: () => mongo.db.command({ ping: 1 }) },
     ],
     redis: queueConnection,
-    rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowS, keyPrefix: `${config.queuePrefix}:rate-limit`, authFailures: config.rateLimitAuthFailures },
+    rateLimit: {
+      requests: config.rateLimitRequests,
+      windowSeconds: config.rateLimitWindowS,
+      keyPrefix: `${config.queuePrefix}:rate-limit`,
+      authFailures: config.rateLimitAuthFailures,
+    },
     adminQueues: [queue, readQueue],
   };
-  const app = createApp({ db: mongo.db, logger, queue, queueEvents, stageWaitMs: config.stageWaitMs, stageWaitMaxMs: config.stageWaitMaxMs, jobOptions: stageJobOptions(config), reads, ops,
-    webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' }, pages });
+  const app = createApp({
+    db: mongo.db,
+    logger,
+    queue,
+    queueEvents,
+    stageWaitMs: config.stageWaitMs,
+    stageWaitMaxMs: config.stageWaitMaxMs,
+    jobOptions: stageJobOptions(config),
+    reads,
+    ops,
+    webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' },
+    pages,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
@@ -117,7 +159,10 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
         // A keep-alive connection whose request has just been answered becomes idle: close those as they appear,
         // so the server closes as soon as the last in-flight request has its answer.
         const sweep = setInterval(() => server.closeIdleConnections(), 100);
-        server.close(() => { clearInterval(sweep); resolve(); });
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await queueEvents.close();

@@ -17,7 +17,14 @@ import { planHash } from '../shared/domain/plan-hash.js';
 import { certainlyNotSent, REDIS_DEADLINE_MS, unreachableDependency, within } from '../shared/dependency-errors.js';
 import { AppError, ERROR_TABLE } from '../shared/errors.js';
 import {
-  dryRunJobOptions, stageJobOptions, type AnyStageJobData, type StageAnswer, type StageJobData, type StageJobInputs, type StageJobReturn, type StageOperation,
+  dryRunJobOptions,
+  stageJobOptions,
+  type AnyStageJobData,
+  type StageAnswer,
+  type StageJobData,
+  type StageJobInputs,
+  type StageJobReturn,
+  type StageOperation,
 } from '../shared/queue/stage-jobs.js';
 import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
@@ -70,7 +77,12 @@ function dryRunOf(operation: StageOperation, query: unknown): boolean {
   return checked.value.dry_run === 'true';
 }
 
-export async function runStage<Op extends StageOperation>(deps: StageDeps, res: Response, operation: Op, input: StageJobInputs[Op]): Promise<void> {
+export async function runStage<Op extends StageOperation>(
+  deps: StageDeps,
+  res: Response,
+  operation: Op,
+  input: StageJobInputs[Op],
+): Promise<void> {
   const req = res.req;
   const l = locals(res);
   const auth = l.auth;
@@ -79,13 +91,27 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
   const wait = parsePreferWait(req.get('prefer'), deps.stageWaitMs, deps.stageWaitMaxMs);
   if (wait.applied) res.setHeader('Preference-Applied', `wait=${Math.round(wait.ms / 1000)}`);
   const job = (requestId: string): StageJobData<Op> => ({
-    operation, request_id: requestId, org_id: auth.org_id, actor: auth.actor, requested_at: new Date().toISOString(),
-    idempotency_key: key, may_review: auth.scopes.includes('staged:approve'), input,
+    operation,
+    request_id: requestId,
+    org_id: auth.org_id,
+    actor: auth.actor,
+    requested_at: new Date().toISOString(),
+    idempotency_key: key,
+    may_review: auth.scopes.includes('staged:approve'),
+    input,
   });
 
   if (dryRunOf(operation, req.query)) {
     // No key is needed, and one given is neither checked nor recorded: a dry run is safe to repeat.
-    await runJob(deps, res, operation, { ...job(l.requestId), idempotency_key: null, dry_run: true }, newJobId(), wait.ms, false);
+    await runJob(
+      deps,
+      res,
+      operation,
+      { ...job(l.requestId), idempotency_key: null, dry_run: true },
+      newJobId(),
+      wait.ms,
+      false,
+    );
     return;
   }
   if (key === null) {
@@ -95,9 +121,19 @@ export async function runStage<Op extends StageOperation>(deps: StageDeps, res: 
   }
   const recordId = idempotencyRecordId(auth.org_id, auth.actor, key);
   const requestHash = planHash({ operation, input });
-  const claim = await claimKey(deps.db, {
-    _id: recordId, org_id: auth.org_id, actor: auth.actor, request_hash: requestHash, operation, request_id: l.requestId, created_at: new Date().toISOString(),
-  }, new Date());
+  const claim = await claimKey(
+    deps.db,
+    {
+      _id: recordId,
+      org_id: auth.org_id,
+      actor: auth.actor,
+      request_hash: requestHash,
+      operation,
+      request_id: l.requestId,
+      created_at: new Date().toISOString(),
+    },
+    new Date(),
+  );
   if (claim.claimed) {
     await runJob(deps, res, operation, job(l.requestId), claim.record.job_id, wait.ms, false);
     return;
@@ -129,7 +165,13 @@ async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
 
 /** Enqueue (a no-op when the job exists) and answer within the wait, else 202. */
 async function runJob<Op extends StageOperation>(
-  deps: StageDeps, res: Response, operation: Op, data: StageJobData<Op>, jobId: string, waitMs: number, replay: boolean,
+  deps: StageDeps,
+  res: Response,
+  operation: Op,
+  data: StageJobData<Op>,
+  jobId: string,
+  waitMs: number,
+  replay: boolean,
 ): Promise<void> {
   // A new job id (every call but a replay joining a running job): listen before adding, so no read follows the add.
   const watch = replay ? null : watchNewJob(deps.queue, deps.queueEvents, jobId);
@@ -137,7 +179,11 @@ async function runJob<Op extends StageOperation>(
   try {
     // TypeScript cannot see that one operation's data is a member of the union the queue holds.
     const options = data.dry_run ? dryRunJobOptions(deps.jobOptions) : deps.jobOptions;
-    job = await within(deps.queue.add(operation, data as AnyStageJobData, { ...options, jobId }), REDIS_DEADLINE_MS, 'Redis');
+    job = await within(
+      deps.queue.add(operation, data as AnyStageJobData, { ...options, jobId }),
+      REDIS_DEADLINE_MS,
+      'Redis',
+    );
   } catch (err) {
     watch?.stop();
     // The add may have reached Redis (no answer in time, a connection lost mid-command): say so, never "nothing was done".
@@ -156,7 +202,9 @@ async function runJob<Op extends StageOperation>(
     waited = { state: 'pending' };
   }
   // A dry run's answer is its return value (nothing is stored); one that failed for good has none.
-  const answer = data.dry_run ? dryRunAnswer(data, jobId, waited) : await storedAnswer(deps, data.org_id, jobId, waited, replay);
+  const answer = data.dry_run
+    ? dryRunAnswer(data, jobId, waited)
+    : await storedAnswer(deps, data.org_id, jobId, waited, replay);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -167,7 +215,8 @@ async function runJob<Op extends StageOperation>(
 
 function dryRunAnswer(data: StageJobData, jobId: string, waited: JobWait<StageJobReturn>): StageAnswer | null {
   if (waited.state === 'completed') return waited.value?.answer ?? null;
-  if (waited.state === 'failed') return { operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } };
+  if (waited.state === 'failed')
+    return { operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } };
   return null;
 }
 
@@ -177,10 +226,17 @@ function dryRunAnswer(data: StageJobData, jobId: string, waited: JobWait<StageJo
  * BullMQ heard; a small one came with the job's return value. Pending: the job may also be gone from BullMQ (retention)
  * with its answer stored.
  */
-async function storedAnswer(deps: StageDeps, orgId: string, jobId: string, waited: JobWait<StageJobReturn>, replay: boolean): Promise<StageAnswer | null> {
+async function storedAnswer(
+  deps: StageDeps,
+  orgId: string,
+  jobId: string,
+  waited: JobWait<StageJobReturn>,
+  replay: boolean,
+): Promise<StageAnswer | null> {
   // The job carried its stored answer (a small one, first write won: StageJobReturn): no store read.
   // A replay joining a running job still reads the store.
-  if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId) return waited.value.answer;
+  if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId)
+    return waited.value.answer;
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
   return (await findJobResult(deps.db, orgId, jobId, hint, deps.pages ?? null))?.answer ?? null;
 }

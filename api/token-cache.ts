@@ -19,25 +19,32 @@ const peeks = new WeakMap<Db, TokenPeek>();
 
 const caches = new WeakMap<Db, TokenLookup>();
 
-export function cachedTokenLookup(db: Db, ttlMs: number, now: () => number = Date.now): TokenLookup & { peek: TokenPeek } {
+export function cachedTokenLookup(
+  db: Db,
+  ttlMs: number,
+  now: () => number = Date.now,
+): TokenLookup & { peek: TokenPeek } {
   if (ttlMs <= 0) return Object.assign((secret: string) => findTokenBySecret(db, secret), { peek: () => null });
   const entries = new Map<string, { identity: TokenIdentity; until: number }>();
   const peek: TokenPeek = (secret) => {
     const hit = entries.get(hashSecret(secret));
     return hit && hit.until > now() ? hit.identity : null;
   };
-  return Object.assign(async (secret: string) => {
-    const key = hashSecret(secret);
-    const hit = entries.get(key);
-    if (hit && hit.until > now()) return hit.identity;
-    const identity = await findTokenBySecret(db, secret);
-    entries.delete(key);
-    if (identity) {
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      entries.set(key, { identity, until: now() + ttlMs });
-    }
-    return identity;
-  }, { peek });
+  return Object.assign(
+    async (secret: string) => {
+      const key = hashSecret(secret);
+      const hit = entries.get(key);
+      if (hit && hit.until > now()) return hit.identity;
+      const identity = await findTokenBySecret(db, secret);
+      entries.delete(key);
+      if (identity) {
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+        entries.set(key, { identity, until: now() + ttlMs });
+      }
+      return identity;
+    },
+    { peek },
+  );
 }
 
 /** The API process's token cache for this database (runtime.ts sets it up from config). */

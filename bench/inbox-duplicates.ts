@@ -48,9 +48,15 @@ function median(ms: number[]): number {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-async function page(baseUrl: string, token: string, cursor: string | null): Promise<{ ms: number; next: string | null }> {
+async function page(
+  baseUrl: string,
+  token: string,
+  cursor: string | null,
+): Promise<{ ms: number; next: string | null }> {
   const t0 = performance.now();
-  const res = await fetch(`${baseUrl}${PATH}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${baseUrl}${PATH}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const text = await res.text();
   const ms = performance.now() - t0;
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
@@ -64,7 +70,11 @@ async function page(baseUrl: string, token: string, cursor: string | null): Prom
  * first-page and next-page reads. The API's read wait must outlast the
  * recompute (about 15 s at 100,000 documents here: set STAGE_WAIT_MS).
  */
-export async function measureDuplicatePages(target: { db: Db; baseUrl: string }, size: number, repeat = 20): Promise<DuplicatePagesResult> {
+export async function measureDuplicatePages(
+  target: { db: Db; baseUrl: string },
+  size: number,
+  repeat = 20,
+): Promise<DuplicatePagesResult> {
   const orgId = `org_dupbench_${size}_${randomBytes(3).toString('hex')}`;
   const importStart = performance.now();
   const result = await importBooks(target.db, inboxFile(orgId, size, size));
@@ -81,8 +91,12 @@ export async function measureDuplicatePages(target: { db: Db; baseUrl: string },
   }
   const overview = await collections(target.db).duplicateOverviews.findOne({ org_id: orgId, state: 'ready' });
   return {
-    size, groups: overview?.group_count ?? 0, recompute_ms: first.ms, import_ms,
-    first_page_ms: median(firstMs), next_page_ms: nextMs.length > 0 ? median(nextMs) : 0,
+    size,
+    groups: overview?.group_count ?? 0,
+    recompute_ms: first.ms,
+    import_ms,
+    first_page_ms: median(firstMs),
+    next_page_ms: nextMs.length > 0 ? median(nextMs) : 0,
   };
 }
 
@@ -97,35 +111,70 @@ function numberArg(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
-  if (!process.env.MONGO_URL || !process.env.REDIS_URL) throw new Error('set MONGO_URL and REDIS_URL (npm run services -- start)');
+  if (!process.env.MONGO_URL || !process.env.REDIS_URL)
+    throw new Error('set MONGO_URL and REDIS_URL (npm run services -- start)');
   const suffix = randomBytes(3).toString('hex');
-  const mongoUrl = process.env.MONGO_URL.replace(/\/([^/?]*)(\?|$)/, (_m, name: string, q: string) => `/${name || 'bookstage'}_bench_${suffix}${q}`);
+  const mongoUrl = process.env.MONGO_URL.replace(
+    /\/([^/?]*)(\?|$)/,
+    (_m, name: string, q: string) => `/${name || 'bookstage'}_bench_${suffix}${q}`,
+  );
   // A long read wait: the first read after a 100k import computes for several seconds, and the bench wants its time, not a 503.
-  const env = { ...process.env, MONGO_URL: mongoUrl, QUEUE_PREFIX: `bst-bench-${suffix}`, PORT: '0', LOG_LEVEL: 'warn', STAGE_WAIT_MS: '120000' };
+  const env = {
+    ...process.env,
+    MONGO_URL: mongoUrl,
+    QUEUE_PREFIX: `bst-bench-${suffix}`,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    STAGE_WAIT_MS: '120000',
+  };
   const config = loadConfig(env);
   const mongo = await connectMongo(config.mongoUrl);
-  const log = (line: string): void => { process.stdout.write(`${line}\n`); };
+  const log = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
   let worker: ChildProcess | null = null;
   let api: Awaited<ReturnType<typeof startApi>> | null = null;
   try {
-    log(`${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    log(
+      `${cpus().length} CPUs, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl });
     api = await startApi(config, createLogger('api', 'warn'));
-    const workerProcess = spawn(process.execPath, [workerMain], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const workerProcess = spawn(process.execPath, [workerMain], {
+      env: { ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     worker = workerProcess;
     await new Promise<void>((resolve, reject) => {
-      workerProcess.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('"worker ready"')) resolve(); });
+      workerProcess.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('"worker ready"')) resolve();
+      });
       workerProcess.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
     });
     const results: DuplicatePagesResult[] = [];
     for (const size of sizesArg()) {
-      const r = await measureDuplicatePages({ db: mongo.db, baseUrl: `http://127.0.0.1:${api.port}` }, size, numberArg('repeat', 20));
+      const r = await measureDuplicatePages(
+        { db: mongo.db, baseUrl: `http://127.0.0.1:${api.port}` },
+        size,
+        numberArg('repeat', 20),
+      );
       results.push(r);
-      log(`${String(size).padStart(7)} docs  ${String(r.groups).padStart(6)} groups  import ${(r.import_ms / 1000).toFixed(1)} s  first read (recompute) ${r.recompute_ms.toFixed(0)} ms  first page p50 ${r.first_page_ms.toFixed(1)} ms  next page p50 ${r.next_page_ms.toFixed(1)} ms`);
+      log(
+        `${String(size).padStart(7)} docs  ${String(r.groups).padStart(6)} groups  import ${(r.import_ms / 1000).toFixed(1)} s  first read (recompute) ${r.recompute_ms.toFixed(0)} ms  first page p50 ${r.first_page_ms.toFixed(1)} ms  next page p50 ${r.next_page_ms.toFixed(1)} ms`,
+      );
     }
     log(`RESULT ${JSON.stringify(results)}`);
   } finally {
-    if (worker) { const w = worker; await new Promise<void>((resolve) => { w.removeAllListeners('exit'); w.once('exit', () => resolve()); w.kill('SIGTERM'); }); }
+    if (worker) {
+      const w = worker;
+      await new Promise<void>((resolve) => {
+        w.removeAllListeners('exit');
+        w.once('exit', () => resolve());
+        w.kill('SIGTERM');
+      });
+    }
     if (api) await api.close();
     await mongo.db.dropDatabase();
     await mongo.client.close();

@@ -38,10 +38,17 @@ for (let r = 0; r < rounds; r += 1) {
   }
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(JSON.stringify({
-  n, rounds,
-  before_cpu_ms_median: median(cpu.before), after_cpu_ms_median: median(cpu.after),
-  before_wall_ms_median: median(wall.before), after_wall_ms_median: median(wall.after),
-  plan_hash_before: hashes.before, plan_hash_after: hashes.after, same_hash: hashes.before === hashes.after,
-  runs_cpu_ms: cpu,
-}));
+console.log(
+  JSON.stringify({
+    n,
+    rounds,
+    before_cpu_ms_median: median(cpu.before),
+    after_cpu_ms_median: median(cpu.after),
+    before_wall_ms_median: median(wall.before),
+    after_wall_ms_median: median(wall.after),
+    plan_hash_before: hashes.before,
+    plan_hash_after: hashes.after,
+    same_hash: hashes.before === hashes.after,
+    runs_cpu_ms: cpu,
+  }),
+);

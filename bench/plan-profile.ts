@@ -15,4 +15,6 @@ const input = bigScopeInput('org_plan', n);
 const result = planLinkRepair(input);
 const summary = result.plan ? result.plan.summary : null;
 const figures = timePlan(() => planLinkRepair(input), repeat, rewarm);
-console.log(JSON.stringify({ n, repeat, rewarm, outcome: result.outcome, plan_hash: result.plan_hash, summary, ...figures }));
+console.log(
+  JSON.stringify({ n, repeat, rewarm, outcome: result.outcome, plan_hash: result.plan_hash, summary, ...figures }),
+);

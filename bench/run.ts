@@ -35,16 +35,33 @@ import { measureBooksRead } from './sections/books-read.js';
 import { measureCliStart } from './sections/cli-start.js';
 import { measureStatementImport } from './sections/statement-import.js';
 
-interface Options { sizes: number[]; repeat: number; json: string | null; only: Set<string> | null; smoke: boolean; maxMinutes: number }
+interface Options {
+  sizes: number[];
+  repeat: number;
+  json: string | null;
+  only: Set<string> | null;
+  smoke: boolean;
+  maxMinutes: number;
+}
 
 function parseArgs(argv: string[]): Options {
-  const value = (name: string): string | undefined => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
   const sizes = (value('sizes') ?? '1000,10000,100000').split(',').map(Number);
   if (sizes.some((s) => !Number.isSafeInteger(s) || s < 10)) throw new Error('--sizes: comma-separated integers ≥ 10');
   const repeat = Number(value('repeat') ?? 3);
   if (!Number.isSafeInteger(repeat) || repeat < 1) throw new Error('--repeat: an integer ≥ 1');
   const only = value('only');
-  return { sizes, repeat, json: value('json') ?? null, only: only ? new Set(only.split(',')) : null, smoke: argv.includes('--smoke'), maxMinutes: Number(value('max-minutes') ?? 30) };
+  return {
+    sizes,
+    repeat,
+    json: value('json') ?? null,
+    only: only ? new Set(only.split(',')) : null,
+    smoke: argv.includes('--smoke'),
+    maxMinutes: Number(value('max-minutes') ?? 30),
+  };
 }
 
 const USAGE = `npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--only SECTION,…] [--smoke] [--max-minutes 30]
@@ -58,23 +75,30 @@ async function main(): Promise<void> {
     return;
   }
   const options = parseArgs(process.argv.slice(2));
-  const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+  const log = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
   const set = `bench-${process.pid}`;
   const started = Date.now();
   const services: Service[] = [];
   let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => (stopping ??= (async () => {
-    await Promise.all(services.map((s) => s.stop()));
-    await stopServices(set);
-  })());
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      await Promise.all(services.map((s) => s.stop()));
+      await stopServices(set);
+    })());
   // Bounded: a run that overstays (a very busy machine) stops its servers and fails instead of hanging on.
   const deadline = setTimeout(() => {
     log(`bench: still running after ${options.maxMinutes} min (--max-minutes); stopping`);
     void stop().then(() => process.exit(1));
   }, options.maxMinutes * 60_000);
   deadline.unref();
-  process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
-  process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  process.once('SIGINT', () => {
+    void stop().then(() => process.exit(130));
+  });
+  process.once('SIGTERM', () => {
+    void stop().then(() => process.exit(143));
+  });
   const results: BenchResults = emptyResults();
   let info: RunInfo | null = null;
   try {
@@ -85,10 +109,17 @@ async function main(): Promise<void> {
     await ensureIndexes(mongo.db, { postgresUrl: urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL });
     const queuePrefix = `bst-bench-${randomBytes(3).toString('hex')}`;
     const env: NodeJS.ProcessEnv = {
-      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn',
-      STAGE_WAIT_MS: '120000', STAGE_WAIT_MAX_MS: '120000',
+      ...process.env,
+      MONGO_URL: mongoUrl.toString(),
+      REDIS_URL: urls.redisUrl,
+      QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'warn',
+      STAGE_WAIT_MS: '120000',
+      STAGE_WAIT_MAX_MS: '120000',
       // The per-token rate limit must not throttle the bench's own clients; workers pick free metrics ports.
-      RATE_LIMIT_REQUESTS: '100000000', RATE_LIMIT_AUTH_FAILURES: '100000000', WORKER_METRICS_PORT: '0',
+      RATE_LIMIT_REQUESTS: '100000000',
+      RATE_LIMIT_AUTH_FAILURES: '100000000',
+      WORKER_METRICS_PORT: '0',
       ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
     };
     const postgresUrl = urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL;
@@ -104,16 +135,24 @@ async function main(): Promise<void> {
         await w.stop();
         retired.push(w);
       }
-      if (workers.length < count) workers.push(...(await startWorkerProcesses(env, count - workers.length, { url: urls.redisUrl, prefix: queuePrefix })));
+      if (workers.length < count)
+        workers.push(
+          ...(await startWorkerProcesses(env, count - workers.length, { url: urls.redisUrl, prefix: queuePrefix })),
+        );
       services.splice(0, services.length, api, ...workers);
     };
     await setWorkers(1);
     const wanted = (section: string): boolean => !options.only || options.only.has(section);
-    log(`bench: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}, sizes ${options.sizes.join(',')}, repeat ${options.repeat}`);
+    log(
+      `bench: ${cpus().length} cores, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}, sizes ${options.sizes.join(',')}, repeat ${options.repeat}`,
+    );
     const pids: PidSource = {
       api: () => (api.child.pid ? [api.child.pid] : []),
       worker: () => workers.flatMap((w) => (w.child.pid ? [w.child.pid] : [])),
-      redis: pidOfUrl(urls.redisUrl, 6379), ferretdb: pidOfUrl(urls.mongoUrl, 27017),
+      redis: pidOfUrl(urls.redisUrl, 6379),
+      ferretdb: pidOfUrl(urls.mongoUrl, 27017),
       postgres: pidOfUrl(urls.postgresUrl ?? process.env.FERRETDB_POSTGRES_URL, 5432),
     };
     const section = async (name: string, run: () => Promise<void>): Promise<void> => {
@@ -126,13 +165,21 @@ async function main(): Promise<void> {
     // Measured parts only (not the loading of books), summed over repeats.
     const profile = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
       const { value, split } = await withCpuSplit(pids, run);
-      const sum = results.cpu_split[label] = addSplits(results.cpu_split[label], split);
+      const sum = (results.cpu_split[label] = addSplits(results.cpu_split[label], split));
       log(`  ${formatSplit(label, sum)}`);
       return value;
     };
 
     const benchEnv: BenchEnv = {
-      embedded, db: mongo.db, baseUrl: api.baseUrl, redisUrl: urls.redisUrl, queuePrefix, scale: options.smoke ? SMOKE : FULL, log, profile, split: (label) => results.cpu_split[label],
+      embedded,
+      db: mongo.db,
+      baseUrl: api.baseUrl,
+      redisUrl: urls.redisUrl,
+      queuePrefix,
+      scale: options.smoke ? SMOKE : FULL,
+      log,
+      profile,
+      split: (label) => results.cpu_split[label],
     };
 
     await section('round_trip', async () => {
@@ -140,30 +187,55 @@ async function main(): Promise<void> {
       // The ratio of the medians, not the median of the ratios.
       results.round_trip = { ...rt, ratio_p50: Math.round((rt.p50_ms / rt.floor_p50_ms) * 100) / 100 };
     });
-    await section('repair', async () => { results.repair = await measureRepair(benchEnv, options.sizes, options.repeat); });
-    await section('duplicates', async () => { results.duplicates = await measureDuplicates(benchEnv, options.sizes, options.repeat); });
+    await section('repair', async () => {
+      results.repair = await measureRepair(benchEnv, options.sizes, options.repeat);
+    });
+    await section('duplicates', async () => {
+      results.duplicates = await measureDuplicates(benchEnv, options.sizes, options.repeat);
+    });
     await section('worker_scaling', async () => {
-      const { store_cpu_s_per_job: storeCpu, apply_s: applyS, ...scaling } = await measureWorkerScaling(benchEnv, options.repeat, setWorkers);
+      const {
+        store_cpu_s_per_job: storeCpu,
+        apply_s: applyS,
+        ...scaling
+      } = await measureWorkerScaling(benchEnv, options.repeat, setWorkers);
       results.worker_scaling = scaling;
       // Its jobs are 10k-transaction repairs: their store CPU, and the apply of the operation they staged, are repair figures.
-      results.repair = { ...(results.repair ?? { job_ms: {}, growth_1k_to_100k: null, plan_100k_ms: null }), store_cpu_s_10k_scope: storeCpu, apply_s_10k_scope: applyS };
+      results.repair = {
+        ...(results.repair ?? { job_ms: {}, growth_1k_to_100k: null, plan_100k_ms: null }),
+        store_cpu_s_10k_scope: storeCpu,
+        apply_s_10k_scope: applyS,
+      };
     });
     await section('mixed_load', async () => {
       // The warm-up run is reported beside the figures, never in them (bench/README.md "Benchmarks").
-      const { own_cpu_ms_per_call: warmupOwn, rps: warmupRps, p99_ms: warmupP99 } = await mixedLoadRun(benchEnv, 'mixed load (warm-up)')('w');
+      const {
+        own_cpu_ms_per_call: warmupOwn,
+        rps: warmupRps,
+        p99_ms: warmupP99,
+      } = await mixedLoadRun(benchEnv, 'mixed load (warm-up)')('w');
       const { own_cpu_ms_per_call: ownCpu, ...mixed } = await medianOf(options.repeat, mixedLoadRun(benchEnv));
       results.mixed_load = { ...mixed, warmup_rps: warmupRps, warmup_p99_ms: warmupP99 };
       results.own_cpu = { ms_per_call: ownCpu, warmup_ms_per_call: warmupOwn };
     });
-    await section('books_read', async () => { results.books_read = await measureBooksRead(benchEnv, options.sizes, options.repeat); });
-    await section('cli', () => { results.cli = measureCliStart(projectRoot, options.repeat, options.smoke); return Promise.resolve(); });
-    await section('statement_import', async () => { results.statement_import = await measureStatementImport(benchEnv, options.sizes, options.repeat, options.smoke); });
+    await section('books_read', async () => {
+      results.books_read = await measureBooksRead(benchEnv, options.sizes, options.repeat);
+    });
+    await section('cli', () => {
+      results.cli = measureCliStart(projectRoot, options.repeat, options.smoke);
+      return Promise.resolve();
+    });
+    await section('statement_import', async () => {
+      results.statement_import = await measureStatementImport(benchEnv, options.sizes, options.repeat, options.smoke);
+    });
 
     const workerPeaks = [...workers, ...retired].map((w) => w.peakRssMb());
     results.peak_rss_mb = { api: api.peakRssMb(), worker: Math.max(...workerPeaks) };
     info = {
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      machine: `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
+      machine: `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')} at the end`,
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -175,7 +247,10 @@ async function main(): Promise<void> {
   }
   if (info) process.stdout.write(printTable(results, info));
   // A smoke run's figures mean nothing: it never replaces latest.json.
-  const files = [...(options.smoke ? [] : [join(projectRoot, 'bench', 'results', 'latest.json')]), ...(options.json ? [options.json] : [])];
+  const files = [
+    ...(options.smoke ? [] : [join(projectRoot, 'bench', 'results', 'latest.json')]),
+    ...(options.json ? [options.json] : []),
+  ];
   for (const file of new Set(files)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
@@ -184,6 +259,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

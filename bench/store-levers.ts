@@ -17,23 +17,45 @@ import pg from 'pg';
 import { ferretTables } from '../shared/storage/postgres-gin-indexes.js';
 import { refreshPlannerStatistics } from '../shared/storage/planner-statistics.js';
 
-interface PlanNode { 'Node Type': string; 'Index Name'?: string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; 'Rows Removed by Filter'?: number; 'Rows Removed by Index Recheck'?: number; Plans?: PlanNode[] }
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
 
 /** What PostgreSQL did for the SQL FerretDB sends (`_jsonb -> 'f' @> 'v'` per equality): indexes used, buffers, rows filtered away. Not timing: this machine's wall clock is shared. */
-async function explain(client: pg.Client, schema: string, table: string, where: Array<[string, string]>): Promise<{ indexes: string[]; buffers: number; rows_removed: number; execution_ms: number }> {
-  const filter = where.map(([f, v]) => `_jsonb -> ${pg.escapeLiteral(f)} @> ${pg.escapeLiteral(JSON.stringify(v))}`).join(' AND ');
+async function explain(
+  client: pg.Client,
+  schema: string,
+  table: string,
+  where: Array<[string, string]>,
+): Promise<{ indexes: string[]; buffers: number; rows_removed: number; execution_ms: number }> {
+  const filter = where
+    .map(([f, v]) => `_jsonb -> ${pg.escapeLiteral(f)} @> ${pg.escapeLiteral(JSON.stringify(v))}`)
+    .join(' AND ');
   const out = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> }>(
-    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${filter}`);
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${filter}`,
+  );
   const root = out.rows[0]!['QUERY PLAN'][0]!;
   const indexes: string[] = [];
   let removed = 0;
   const walk = (n: PlanNode): void => {
-    if (n['Index Name']) indexes.push(n['Index Name'].replace(/^bstgin_[a-z_]+?_[0-9a-f]{8}_/, '').replace(/_[0-9a-f]{8}$/, ''));
+    if (n['Index Name'])
+      indexes.push(n['Index Name'].replace(/^bstgin_[a-z_]+?_[0-9a-f]{8}_/, '').replace(/_[0-9a-f]{8}$/, ''));
     removed += (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0);
     for (const c of n.Plans ?? []) walk(c);
   };
   walk(root.Plan);
-  return { indexes, buffers: root.Plan['Shared Hit Blocks'] + root.Plan['Shared Read Blocks'], rows_removed: removed, execution_ms: Math.round(root['Execution Time'] * 1000) / 1000 };
+  return {
+    indexes,
+    buffers: root.Plan['Shared Hit Blocks'] + root.Plan['Shared Read Blocks'],
+    rows_removed: removed,
+    execution_ms: Math.round(root['Execution Time'] * 1000) / 1000,
+  };
 }
 
 function option(name: string, fallback: number): number {
@@ -41,24 +63,45 @@ function option(name: string, fallback: number): number {
   return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
-const median = (xs: number[]): number => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! * 1000) / 1000;
+const median = (xs: number[]): number =>
+  Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! * 1000) / 1000;
 
 async function main(): Promise<void> {
   const { MONGO_URL, FERRETDB_POSTGRES_URL } = process.env;
-  if (!MONGO_URL || !FERRETDB_POSTGRES_URL) throw new Error('set MONGO_URL and FERRETDB_POSTGRES_URL (npm run services -- start)');
+  if (!MONGO_URL || !FERRETDB_POSTGRES_URL)
+    throw new Error('set MONGO_URL and FERRETDB_POSTGRES_URL (npm run services -- start)');
   const late = option('late', 3000);
   const reads = option('reads', 200);
   const url = new URL(MONGO_URL);
   url.pathname = `/${databaseName(MONGO_URL)}_bench_levers_${randomBytes(3).toString('hex')}`;
   const mongo = await connectMongo(url.toString());
-  const links = mongo.db.collection<{ _id: string; org_id: string; bank_transaction_id: string; ledger_entry_id: string }>('bank_links');
+  const links = mongo.db.collection<{
+    _id: string;
+    org_id: string;
+    bank_transaction_id: string;
+    ledger_entry_id: string;
+  }>('bank_links');
   try {
     await ensureIndexes(mongo.db, { postgresUrl: FERRETDB_POSTGRES_URL });
     // 40 organisations of 100 links each, analysed; then one organisation of `late` links, not analysed.
-    await links.insertMany(Array.from({ length: 4000 }, (_, i) => ({ _id: `lnk_f${i}`, org_id: `org_f${i % 40}`, bank_transaction_id: `bt_f${i}`, ledger_entry_id: `le_f${i}` })));
+    await links.insertMany(
+      Array.from({ length: 4000 }, (_, i) => ({
+        _id: `lnk_f${i}`,
+        org_id: `org_f${i % 40}`,
+        bank_transaction_id: `bt_f${i}`,
+        ledger_entry_id: `le_f${i}`,
+      })),
+    );
     await refreshPlannerStatistics(mongo.db, ['bank_links']);
     for (let i = 0; i < late; i += 1000) {
-      await links.insertMany(Array.from({ length: Math.min(1000, late - i) }, (_, k) => ({ _id: `lnk_l${i + k}`, org_id: 'org_late', bank_transaction_id: `bt_l${i + k}`, ledger_entry_id: `le_l${i + k}` })));
+      await links.insertMany(
+        Array.from({ length: Math.min(1000, late - i) }, (_, k) => ({
+          _id: `lnk_l${i + k}`,
+          org_id: 'org_late',
+          bank_transaction_id: `bt_l${i + k}`,
+          ledger_entry_id: `le_l${i + k}`,
+        })),
+      );
     }
     const id = (i: number): string => `bt_l${(i * 7919) % late}`;
     const measure = async (): Promise<{ with_org_id_ms: number; id_alone_ms: number }> => {
@@ -80,7 +123,10 @@ async function main(): Promise<void> {
     const schema = mongo.db.databaseName;
     const table = (await ferretTables(client, schema)).get('bank_links')!;
     const plans = async () => ({
-      with_org_id: await explain(client, schema, table, [['org_id', 'org_late'], ['bank_transaction_id', id(7)]]),
+      with_org_id: await explain(client, schema, table, [
+        ['org_id', 'org_late'],
+        ['bank_transaction_id', id(7)],
+      ]),
       id_alone: await explain(client, schema, table, [['bank_transaction_id', id(7)]]),
     });
     try {
@@ -88,7 +134,9 @@ async function main(): Promise<void> {
       const stale = { plans: await plans(), median_wall_per_read: await measure() };
       await refreshPlannerStatistics(mongo.db, ['bank_links']);
       const analysed = { plans: await plans(), median_wall_per_read: await measure() };
-      process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), late_links: late, reads, stale_statistics: stale, after_refreshPlannerStatistics: analysed }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ date: new Date().toISOString(), late_links: late, reads, stale_statistics: stale, after_refreshPlannerStatistics: analysed }, null, 2)}\n`,
+      );
     } finally {
       await client.end();
     }
@@ -99,6 +147,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`store-levers failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`store-levers failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

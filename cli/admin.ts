@@ -15,7 +15,10 @@ class UsageError extends Error {}
 
 async function withMongo<T>(fn: (mongo: Mongo) => Promise<T>): Promise<T> {
   const url = process.env.MONGO_URL;
-  if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url)) throw new UsageError('MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run services -- start`)');
+  if (!url || !/^mongodb(\+srv)?:\/\/.+/.test(url))
+    throw new UsageError(
+      'MONGO_URL is not set: expected a mongodb:// URL with the database name in its path (see `npm run services -- start`)',
+    );
   const mongo = await connectMongo(url);
   try {
     await ensureIndexes(mongo.db, { postgresUrl: process.env.FERRETDB_POSTGRES_URL || undefined });
@@ -35,31 +38,45 @@ function report(result: ImportResult): void {
   process.stdout.write(`${JSON.stringify({ org_id: result.org_id, counts: result.counts })}\n`);
 }
 
-const integer = (name: string) => (value: string): number => {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be an integer`);
-  return Number(value);
-};
+const integer =
+  (name: string) =>
+  (value: string): number => {
+    if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be an integer`);
+    return Number(value);
+  };
 
 function parseScopes(value: string): TokenScope[] {
-  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0 || scopes.length === 0) throw new InvalidArgumentError(`unknown scope(s) ${unknown.join(', ') || '(none)'}; known: ${TOKEN_SCOPES.join(', ')}`);
+  if (unknown.length > 0 || scopes.length === 0)
+    throw new InvalidArgumentError(
+      `unknown scope(s) ${unknown.join(', ') || '(none)'}; known: ${TOKEN_SCOPES.join(', ')}`,
+    );
   return [...new Set(scopes)] as TokenScope[];
 }
 
 const program = new Command('admin').description('bookstage operator commands').exitOverride();
 
 const books = program.command('books').description('load books into MongoDB');
-books.command('import').argument('<file>', 'books JSON file (docs/guide/importing-books.md)').description('validate a books file whole, then upsert it').action(async (file: string) => {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(err as Error).message}`);
-  }
-  report(await withMongo((m) => importBooks(m.db, parsed)));
-});
-books.command('demo').description('generate and import a deterministic demo organisation')
+books
+  .command('import')
+  .argument('<file>', 'books JSON file (docs/guide/importing-books.md)')
+  .description('validate a books file whole, then upsert it')
+  .action(async (file: string) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(file, 'utf8'));
+    } catch (err) {
+      throw new UsageError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+    }
+    report(await withMongo((m) => importBooks(m.db, parsed)));
+  });
+books
+  .command('demo')
+  .description('generate and import a deterministic demo organisation')
   .requiredOption('--org <id>', 'organisation id')
   .option('--size <n>', 'about how many bank transactions', integer('--size'), 200)
   .option('--seed <s>', 'generator seed', integer('--seed'), 1)
@@ -74,24 +91,44 @@ books.command('demo').description('generate and import a deterministic demo orga
   });
 
 const tokens = program.command('tokens').description('API tokens');
-tokens.command('create').description('create a token; the secret is printed once')
+tokens
+  .command('create')
+  .description('create a token; the secret is printed once')
   .requiredOption('--org <id>', 'organisation id')
   .requiredOption('--actor <name>', 'who acts with it, e.g. alice or agent:recon-bot')
-  .requiredOption('--scopes <list>', `comma-separated: ${TOKEN_SCOPES.join(',')} (books:read is granted as well unless --no-books-read)`, parseScopes)
+  .requiredOption(
+    '--scopes <list>',
+    `comma-separated: ${TOKEN_SCOPES.join(',')} (books:read is granted as well unless --no-books-read)`,
+    parseScopes,
+  )
   .option('--no-books-read', 'do not add books:read (reading the books, docs/reference/book-reads.md)')
   .option('--json', 'print {"token": …} as JSON on stdout')
   .action(async (given: { org: string; actor: string; scopes: TokenScope[]; booksRead: boolean; json?: boolean }) => {
-    const opts = { ...given, scopes: given.booksRead && !given.scopes.includes('books:read') ? [...given.scopes, 'books:read' as const] : given.scopes };
-    if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor)) throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
+    const opts = {
+      ...given,
+      scopes:
+        given.booksRead && !given.scopes.includes('books:read')
+          ? [...given.scopes, 'books:read' as const]
+          : given.scopes,
+    };
+    if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor))
+      throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
     const created = await withMongo(async (m) => {
-      if (!(await findOrg(m.db, opts.org))) throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);
+      if (!(await findOrg(m.db, opts.org)))
+        throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);
       return createToken(m.db, { org_id: opts.org, actor: opts.actor, scopes: opts.scopes });
     });
     if (opts.json) process.stdout.write(`${JSON.stringify(created)}\n`);
-    else process.stdout.write(`token ${created.token_id} for ${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`);
+    else
+      process.stdout.write(
+        `token ${created.token_id} for ${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`,
+      );
   });
 
-tokens.command('revoke').argument('<token_id>', 'the tok_… id printed by tokens create').description('revoke a token: the API answers 401 to it from the next request on')
+tokens
+  .command('revoke')
+  .argument('<token_id>', 'the tok_… id printed by tokens create')
+  .description('revoke a token: the API answers 401 to it from the next request on')
   .action(async (tokenId: string) => {
     if (!(await withMongo((m) => revokeToken(m.db, tokenId)))) throw new UsageError(`no token ${tokenId}`);
     process.stdout.write(`revoked ${tokenId}\n`);

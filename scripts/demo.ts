@@ -12,7 +12,12 @@ import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../sha
 import { findDuplicateGroups } from '../shared/domain/duplicate-groups.js';
 import { generateBooks } from '../shared/demo/books-generator.js';
 import {
-  findDemoExamples, heldByPending, statementImportExample, type DemoBooks, type DemoExamples, type ImportExample,
+  findDemoExamples,
+  heldByPending,
+  statementImportExample,
+  type DemoBooks,
+  type DemoExamples,
+  type ImportExample,
 } from '../shared/demo/demo-examples.js';
 import { TOKEN_SCOPES } from '../shared/domain/token-scopes.js';
 import { createToken, findTokenBySecret } from '../shared/storage/api-tokens.js';
@@ -41,7 +46,8 @@ const REVIEWER = 'demo:reviewer';
  */
 const demoDir = process.env.BOOKSTAGE_DEMO_DIR ?? null;
 /** The tokens' secrets, kept with the data so that `services -- reset` forgets them with the books they open. */
-const tokenFile = (actor: string): string => join(demoDir ?? devDataDir, actor === ACTOR ? 'demo-token' : 'demo-reviewer-token');
+const tokenFile = (actor: string): string =>
+  join(demoDir ?? devDataDir, actor === ACTOR ? 'demo-token' : 'demo-reviewer-token');
 
 async function main(): Promise<void> {
   const urls = await startServices('dev', { dataDir: devDataDir });
@@ -51,7 +57,9 @@ async function main(): Promise<void> {
   if (await findOrg(mongo.db, ORG)) {
     loaded = 'kept from an earlier run';
   } else {
-    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }), { postgresUrl: urls.postgresUrl });
+    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }), {
+      postgresUrl: urls.postgresUrl,
+    });
     if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
     loaded = `just loaded: ${imported.counts.ledger_entries?.inserted ?? 0} entries, ${imported.counts.bank_transactions?.inserted ?? 0} bank transactions, ${imported.counts.inbox_documents?.inserted ?? 0} inbox documents`;
   }
@@ -64,15 +72,28 @@ async function main(): Promise<void> {
   const logDir = demoDir ? join(demoDir, 'logs') : join(projectRoot, '.bookstage', 'logs');
   mkdirSync(logDir, { recursive: true });
   // Local webhooks (http, localhost) allowed: this is a development stack (docs/reference/webhooks.md "Safety").
-  const env = { WEBHOOK_ALLOW_INSECURE: 'true', ...process.env, MONGO_URL: urls.mongoUrl, REDIS_URL: urls.redisUrl, PORT: String(port), ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}) };
+  const env = {
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    ...process.env,
+    MONGO_URL: urls.mongoUrl,
+    REDIS_URL: urls.redisUrl,
+    PORT: String(port),
+    ...(urls.postgresUrl ? { FERRETDB_POSTGRES_URL: urls.postgresUrl } : {}),
+  };
   // Each service in a process group of its own (`detached`): a terminal's
   // Ctrl-C signals the whole foreground group, and a second signal would cut
   // a service's graceful stop short (shared/shutdown.ts). This process sends
   // each exactly one SIGTERM and waits for them to finish.
-  const service = (name: string, entry: string, flags: readonly string[] = []): ChildProcess => spawn(process.execPath, [...flags, join(projectRoot, 'dist', ...entry.split('/'))], {
-    env, detached: true, stdio: ['ignore', openSync(join(logDir, `${name}.log`), 'a'), 'inherit'],
-  });
-  const children: ChildProcess[] = [service('api', 'api/server.js'), service('worker', 'worker/main.js', WORKER_NODE_FLAGS)];
+  const service = (name: string, entry: string, flags: readonly string[] = []): ChildProcess =>
+    spawn(process.execPath, [...flags, join(projectRoot, 'dist', ...entry.split('/'))], {
+      env,
+      detached: true,
+      stdio: ['ignore', openSync(join(logDir, `${name}.log`), 'a'), 'inherit'],
+    });
+  const children: ChildProcess[] = [
+    service('api', 'api/server.js'),
+    service('worker', 'worker/main.js', WORKER_NODE_FLAGS),
+  ];
   let stopping = false;
   const running = (): ChildProcess[] => children.filter((c) => c.exitCode === null && c.signalCode === null);
   const stop = (): void => {
@@ -94,7 +115,10 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
       if (running().length === 0) {
-        if (process.exitCode !== 1) process.stdout.write('stopped. Redis and FerretDB keep running: `npm run services -- stop` stops them (the data stays).\n');
+        if (process.exitCode !== 1)
+          process.stdout.write(
+            'stopped. Redis and FerretDB keep running: `npm run services -- stop` stops them (the data stays).\n',
+          );
         process.exit();
       }
     });
@@ -148,7 +172,9 @@ async function demoToken(db: Db, actor: string): Promise<string> {
 }
 
 /** Examples from the books as stored now, so that what earlier runs applied is taken into account. */
-async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; duplicateGroups: number; statementImport: ImportExample | null }> {
+async function examplesFromStore(
+  db: Db,
+): Promise<{ examples: DemoExamples; duplicateGroups: number; statementImport: ImportExample | null }> {
   const c = collections(db);
   const org = await findOrg(db, ORG);
   if (!org) throw new Error(`organisation ${ORG} is missing`);
@@ -167,9 +193,21 @@ async function examplesFromStore(db: Db): Promise<{ examples: DemoExamples; dupl
     entries: entries.map((d) => fromStored<LedgerEntry>(d)),
     links: links.map((d) => fromStored<BankLink>(d)),
   };
-  const examples = findDemoExamples(books, new Date().toISOString().slice(0, 10), heldByPending(await decodeStoredOperations(db, pending)));
-  const statementImport = statementImportExample(books, IMPORT_ACCOUNT, readFileSync(join(projectRoot, ...IMPORT_SAMPLE.split('/'))));
-  return { examples, duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length, statementImport };
+  const examples = findDemoExamples(
+    books,
+    new Date().toISOString().slice(0, 10),
+    heldByPending(await decodeStoredOperations(db, pending)),
+  );
+  const statementImport = statementImportExample(
+    books,
+    IMPORT_ACCOUNT,
+    readFileSync(join(projectRoot, ...IMPORT_SAMPLE.split('/'))),
+  );
+  return {
+    examples,
+    duplicateGroups: findDuplicateGroups(documents.map((d) => fromStored(d))).length,
+    statementImport,
+  };
 }
 
 /**
@@ -193,46 +231,82 @@ function examplesText(ex: DemoExamples, duplicateGroups: number, statementImport
     `reconcile stage --bank-account ${r.bank_account_id} --end-date ${r.statement.end_date} --closing-balance ${r.statement.closing_balance_minor} --currency ${r.statement.currency} --transactions ${r.transaction_ids.join(',')}`;
 
   out.push('Over HTTP (curl):', '');
-  example(`the inbox's ${duplicateGroups} duplicate groups, first page`, '200 ok',
-    `  curl -s "$BOOKSTAGE_URL/api/v1/cli/bookkeeping/inbox/duplicates?limit=5" ${auth}`);
+  example(
+    `the inbox's ${duplicateGroups} duplicate groups, first page`,
+    '200 ok',
+    `  curl -s "$BOOKSTAGE_URL/api/v1/cli/bookkeeping/inbox/duplicates?limit=5" ${auth}`,
+  );
   const blocked = ex.repair.blocked;
   if (blocked) {
-    example(`a FIFO link repair that is blocked (${blocked.blockers.map((b) => b.code).join(', ')}); nothing is staged`, '200 blocked',
-      curlPost('/api/v1/cli/bank-matches/ledger-link-repair/stage', { bank_account_id: blocked.bank_account_id, counterparty_id: blocked.counterparty_id }));
+    example(
+      `a FIFO link repair that is blocked (${blocked.blockers.map((b) => b.code).join(', ')}); nothing is staged`,
+      '200 blocked',
+      curlPost('/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+        bank_account_id: blocked.bank_account_id,
+        counterparty_id: blocked.counterparty_id,
+      }),
+    );
   }
   const bad = ex.reconcile.failing.out_of_balance;
   if (bad) {
-    example(`a statement of ${bad.bank_account_id} whose closing balance is 1.00 off`, '422 out_of_balance',
-      curlPost('/api/v1/cli/bank-matches/reconcile/stage', bad));
+    example(
+      `a statement of ${bad.bank_account_id} whose closing balance is 1.00 off`,
+      '422 out_of_balance',
+      curlPost('/api/v1/cli/bank-matches/reconcile/stage', bad),
+    );
   }
 
   out.push('With the CLI:', '');
   const noop = ex.repair.noop;
   if (noop) {
-    example('a repair with nothing to do', '200 noop', cli(`links repair --bank-account ${noop.bank_account_id} --counterparty ${noop.counterparty_id}`));
+    example(
+      'a repair with nothing to do',
+      '200 noop',
+      cli(`links repair --bank-account ${noop.bank_account_id} --counterparty ${noop.counterparty_id}`),
+    );
   }
   const moves = ex.repair.moves;
   if (moves) {
-    example(`repair ${moves.counterparty_id}'s links by FIFO: ${moves.moves} links move to older invoices`, '201 staged',
-      cli(`links repair --bank-account ${moves.bank_account_id} --counterparty ${moves.counterparty_id}`));
+    example(
+      `repair ${moves.counterparty_id}'s links by FIFO: ${moves.moves} links move to older invoices`,
+      '201 staged',
+      cli(`links repair --bank-account ${moves.bank_account_id} --counterparty ${moves.counterparty_id}`),
+    );
   }
   const ok = ex.reconcile.ok;
   if (ok) {
-    example(`reconcile a statement of ${ok.bank_account_id} clearing ${ok.transaction_ids.length} transactions through ${ok.statement.end_date}`, '201 staged', cli(reconcileArgs(ok)));
+    example(
+      `reconcile a statement of ${ok.bank_account_id} clearing ${ok.transaction_ids.length} transactions through ${ok.statement.end_date}`,
+      '201 staged',
+      cli(reconcileArgs(ok)),
+    );
   }
   const { reversible, already_reversed: reversed } = ex.reversal;
-  if (reversed) example(`reverse ${reversed}, which is already reversed`, '409 already_reversed', cli(`ledger reverse ${reversed}`));
+  if (reversed)
+    example(
+      `reverse ${reversed}, which is already reversed`,
+      '409 already_reversed',
+      cli(`ledger reverse ${reversed}`),
+    );
   if (reversible) {
-    example(`stage a reversal of ledger entry ${reversible} (its bank links are unlinked)`, '201 staged', cli(`ledger reverse ${reversible} --reason "booked twice"`));
+    example(
+      `stage a reversal of ledger entry ${reversible} (its bank links are unlinked)`,
+      '201 staged',
+      cli(`ledger reverse ${reversible} --reason "booked twice"`),
+    );
   }
   example('the staged operations waiting for review', '200 ok', cli('staged list'));
   // A dry run: it stores nothing, so its answer is the same on every start; the outcome is decided from the account as stored now.
   if (statementImport) {
     const { new_transactions: fresh, skipped } = statementImport;
-    example([
-      `preview importing a bank statement into ${statementImport.bank_account_id}: ${fresh} new transactions would be staged for review, ${skipped} already there skipped`,
-      '(--dry-run stores nothing; without it the import is staged. More samples in examples/statements/: .ofx, .sta, .csv; docs/guide/statement-import.md)',
-    ], `200 ${statementImport.outcome}`, cli(`statements import ${IMPORT_SAMPLE} --account ${statementImport.bank_account_id} --dry-run`));
+    example(
+      [
+        `preview importing a bank statement into ${statementImport.bank_account_id}: ${fresh} new transactions would be staged for review, ${skipped} already there skipped`,
+        '(--dry-run stores nothing; without it the import is staged. More samples in examples/statements/: .ofx, .sta, .csv; docs/guide/statement-import.md)',
+      ],
+      `200 ${statementImport.outcome}`,
+      cli(`statements import ${IMPORT_SAMPLE} --account ${statementImport.bank_account_id} --dry-run`),
+    );
   }
   return out.join('\n');
 }
@@ -240,7 +314,9 @@ function examplesText(ex: DemoExamples, duplicateGroups: number, statementImport
 async function portOr8080(): Promise<number> {
   const { createServer } = await import('node:net');
   const free = await new Promise<boolean>((resolve) => {
-    const s = createServer().once('error', () => resolve(false)).listen(8080, () => s.close(() => resolve(true)));
+    const s = createServer()
+      .once('error', () => resolve(false))
+      .listen(8080, () => s.close(() => resolve(true)));
   });
   return free ? 8080 : freePort();
 }

@@ -9,7 +9,12 @@ import process from 'node:process';
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 const found = () => CANDIDATES.find((p) => existsSync(p));
 const hasApt = () => {
-  try { execSync('command -v apt-get', { stdio: 'ignore' }); return true; } catch { return false; }
+  try {
+    execSync('command -v apt-get', { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 if (!found()) {
@@ -17,7 +22,11 @@ if (!found()) {
   if (root && hasApt()) {
     process.stderr.write('bookstage: installing chromium for the browser tests (apt-get install -y chromium)…\n');
     /** @param {string} cmd */
-    const run = (cmd) => execSync(cmd, { stdio: ['ignore', process.stderr, process.stderr], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const run = (cmd) =>
+      execSync(cmd, {
+        stdio: ['ignore', process.stderr, process.stderr],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     try {
       try {
         run('apt-get install -y chromium');
@@ -30,6 +39,8 @@ if (!found()) {
       process.stderr.write('bookstage: could not install chromium; the browser tests will be skipped.\n');
     }
   } else {
-    process.stderr.write('bookstage: no chromium and no way to install it here (needs root and apt-get); the browser tests will be skipped.\n');
+    process.stderr.write(
+      'bookstage: no chromium and no way to install it here (needs root and apt-get); the browser tests will be skipped.\n',
+    );
   }
 }

@@ -21,5 +21,8 @@ if (stale) {
   // `npm install --no-save` installs the locked versions and never rewrites
   // the lock. npm's output goes to stderr so that commands whose stdout is
   // parsed (`npm run services -- start`) still print only their own lines.
-  execSync('npm install --no-save --no-audit --no-fund --loglevel=warn', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+  execSync('npm install --no-save --no-audit --no-fund --loglevel=warn', {
+    cwd: root,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
 }

@@ -33,9 +33,14 @@ class SpecWithFileTimings extends Mocha.reporters.Spec {
       const rows = [...spans].map(([file, s]) => [file.replace(root, ''), s.end - s.start]).sort((a, b) => b[1] - a[1]);
       const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
       process.stdout.write(`\n  slowest test files (of ${rows.length}, ${(total / 1000).toFixed(0)} s in all):\n`);
-      for (const [file, ms] of rows.slice(0, SHOWN)) process.stdout.write(`    ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
+      for (const [file, ms] of rows.slice(0, SHOWN))
+        process.stdout.write(`    ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
       const out = process.env.BOOKSTAGE_TEST_TIMINGS_FILE;
-      if (out) writeFileSync(out, JSON.stringify(Object.fromEntries(rows.map(([file, ms]) => [file, Math.round(ms / 100) / 10]))));
+      if (out)
+        writeFileSync(
+          out,
+          JSON.stringify(Object.fromEntries(rows.map(([file, ms]) => [file, Math.round(ms / 100) / 10]))),
+        );
     });
   }
 }

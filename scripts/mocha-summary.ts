@@ -3,7 +3,13 @@
 
 /** Mocha's summary count for `word` ("passing", "failing", "pending"); 0 when absent. Anchored so a test title never counts. */
 export function summaryCount(text: string, word: 'passing' | 'failing' | 'pending'): number {
-  return Number(text.match(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))?.pop()?.trim().split(' ')[0] ?? 0);
+  return Number(
+    text
+      .match(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))
+      ?.pop()
+      ?.trim()
+      .split(' ')[0] ?? 0,
+  );
 }
 
 /**

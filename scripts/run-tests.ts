@@ -19,8 +19,16 @@ const LAST_TIMINGS = join(projectRoot, '.cache', 'test-file-timings.json');
 /** Measured on a quiet 2-core machine, kept in the repository so a fresh clone splits the suite evenly. */
 const KEPT_TIMINGS = join(projectRoot, 'test', 'file-timings.json');
 
-interface Counts { passed: number; failed: number; skipped: number }
-interface ShardResult extends Counts { code: number; label: string | null; failures: string | null }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+interface ShardResult extends Counts {
+  code: number;
+  label: string | null;
+  failures: string | null;
+}
 
 async function main(): Promise<number> {
   const given = Boolean(process.env.MONGO_URL && process.env.REDIS_URL);
@@ -28,11 +36,17 @@ async function main(): Promise<number> {
   const stop = async (): Promise<void> => {
     if (!given) await stopServices(set);
   };
-  process.once('SIGINT', () => { void stop().then(() => process.exit(130)); });
-  process.once('SIGTERM', () => { void stop().then(() => process.exit(143)); });
+  process.once('SIGINT', () => {
+    void stop().then(() => process.exit(130));
+  });
+  process.once('SIGTERM', () => {
+    void stop().then(() => process.exit(143));
+  });
   const args = process.argv.slice(2);
   const named = args.some((a) => !a.startsWith('-') && /\.test\.js$/.test(a));
-  const shards = named ? [null] : splitFiles(testFiles(projectRoot), readWeights([LAST_TIMINGS, KEPT_TIMINGS]), shardCount());
+  const shards = named
+    ? [null]
+    : splitFiles(testFiles(projectRoot), readWeights([LAST_TIMINGS, KEPT_TIMINGS]), shardCount());
   rmSync(TIMINGS_DIR, { recursive: true, force: true });
   mkdirSync(TIMINGS_DIR, { recursive: true });
   try {
@@ -45,18 +59,29 @@ async function main(): Promise<number> {
       mongoUrl.pathname = `/bookstage_test_${randomBytes(4).toString('hex')}`;
       try {
         const env = {
-          ...process.env, ...postgres, MONGO_URL: mongoUrl.toString(), REDIS_URL: urls.redisUrl,
+          ...process.env,
+          ...postgres,
+          MONGO_URL: mongoUrl.toString(),
+          REDIS_URL: urls.redisUrl,
           BOOKSTAGE_TEST_TIMINGS_FILE: join(TIMINGS_DIR, `shard-${i + 1}.json`),
         };
         // The first process prints as it goes; the others' output follows, whole, when they end.
-        return await runMocha(env, files ? [...args, ...files] : args, i === 0 ? 'live' : 'buffered', shards.length > 1 ? `shard ${i + 1}/${shards.length}` : null);
+        return await runMocha(
+          env,
+          files ? [...args, ...files] : args,
+          i === 0 ? 'live' : 'buffered',
+          shards.length > 1 ? `shard ${i + 1}/${shards.length}` : null,
+        );
       } finally {
         // Servers given by MONGO_URL outlive the run: leave no test database behind on them.
         if (given) await dropDatabase(mongoUrl.toString());
       }
     });
     const results = await Promise.all(runs);
-    const total = results.reduce<Counts>((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+    const total = results.reduce<Counts>(
+      (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }),
+      { passed: 0, failed: 0, skipped: 0 },
+    );
     if (!named) mergeTimings(shards.length);
     // A CI log is often read from its tail: the failures of every shard are
     // printed again here, next to the totals, not only where the shard's
@@ -64,7 +89,10 @@ async function main(): Promise<number> {
     for (const r of results) {
       const of = r.label ? ` of ${r.label}` : '';
       if (r.failures) process.stdout.write(`\n==== failures${of}, again\n${r.failures}`);
-      else if (r.code !== 0) process.stdout.write(`\n==== mocha${of} exited with code ${r.code} before its summary: its own output, above, says why\n`);
+      else if (r.code !== 0)
+        process.stdout.write(
+          `\n==== mocha${of} exited with code ${r.code} before its summary: its own output, above, says why\n`,
+        );
     }
     process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
     return results.every((r) => r.code === 0) ? 0 : 1;
@@ -82,7 +110,8 @@ function shardCount(): number {
 function mergeTimings(shards: number): void {
   const merged: FileWeights = {};
   for (let i = 1; i <= shards; i += 1) Object.assign(merged, readWeights([join(TIMINGS_DIR, `shard-${i}.json`)]));
-  if (Object.keys(merged).length > 0) writeFileSync(LAST_TIMINGS, `${JSON.stringify(merged, Object.keys(merged).sort(), 2)}\n`);
+  if (Object.keys(merged).length > 0)
+    writeFileSync(LAST_TIMINGS, `${JSON.stringify(merged, Object.keys(merged).sort(), 2)}\n`);
 }
 
 async function dropDatabase(url: string): Promise<void> {
@@ -103,17 +132,28 @@ function mochaArgs(args: string[]): string[] {
   const named = args.some((a) => !a.startsWith('-') && /\.test\.js$/.test(a));
   if (!named) return args;
   const rc = JSON.parse(readFileSync(join(projectRoot, '.mocharc.json'), 'utf8')) as Record<string, unknown>;
-  const options = Object.entries(rc).filter(([key]) => key !== 'spec').flatMap(([key, value]) => {
-    if (value === true) return [`--${key}`];
-    return (Array.isArray(value) ? value : [value]).flatMap((v) => [`--${key}`, String(v)]);
-  });
+  const options = Object.entries(rc)
+    .filter(([key]) => key !== 'spec')
+    .flatMap(([key, value]) => {
+      if (value === true) return [`--${key}`];
+      return (Array.isArray(value) ? value : [value]).flatMap((v) => [`--${key}`, String(v)]);
+    });
   return ['--no-config', ...options, ...args];
 }
 
-function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buffered', label: string | null): Promise<ShardResult> {
+function runMocha(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  output: 'live' | 'buffered',
+  label: string | null,
+): Promise<ShardResult> {
   return new Promise((resolve) => {
     const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [mocha, ...mochaArgs(args)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [mocha, ...mochaArgs(args)], {
+      cwd: projectRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const kept: Buffer[] = [];
     let text = '';
     if (label) process.stdout.write(`\n==== ${label}${output === 'buffered' ? ' (printed when it ends)' : ''}\n`);
@@ -125,14 +165,21 @@ function runMocha(env: NodeJS.ProcessEnv, args: string[], output: 'live' | 'buff
     child.on('exit', (code) => {
       if (output === 'buffered') process.stdout.write(Buffer.concat([Buffer.from(`\n==== ${label ?? ''}\n`), ...kept]));
       resolve({
-        code: code ?? 1, label, failures: failureSection(text),
-        passed: summaryCount(text, 'passing'), failed: summaryCount(text, 'failing'), skipped: summaryCount(text, 'pending'),
+        code: code ?? 1,
+        label,
+        failures: failureSection(text),
+        passed: summaryCount(text, 'passing'),
+        failed: summaryCount(text, 'failing'),
+        skipped: summaryCount(text, 'pending'),
       });
     });
   });
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  process.stderr.write(`npm test: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`npm test: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -43,9 +43,15 @@ export function ensureSchemathesis(): string {
 
   log(`installing schemathesis into ${VENV} (pip, pinned by scripts/schemathesis/requirements.txt)…`);
   rmSync(VENV, { recursive: true, force: true });
-  const io = { stdio: ['ignore', process.stderr, process.stderr] as ['ignore', NodeJS.WriteStream, NodeJS.WriteStream] };
+  const io = {
+    stdio: ['ignore', process.stderr, process.stderr] as ['ignore', NodeJS.WriteStream, NodeJS.WriteStream],
+  };
   execFileSync(python(), ['-m', 'venv', VENV], io);
-  execFileSync(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', REQUIREMENTS], io);
+  execFileSync(
+    join(VENV, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', REQUIREMENTS],
+    io,
+  );
   writeFileSync(MARKER, `${wanted}\n`);
   return bin;
 }

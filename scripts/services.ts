@@ -14,7 +14,8 @@ async function main(): Promise<void> {
   if (command === 'start') {
     const urls = await startServices(DEV_SET, { dataDir: devDataDir });
     await migrateStore(urls);
-    if (!process.env.MONGO_URL || !process.env.REDIS_URL) log(`data kept in ${devDataDir} (\`npm run services -- reset\` wipes it)`);
+    if (!process.env.MONGO_URL || !process.env.REDIS_URL)
+      log(`data kept in ${devDataDir} (\`npm run services -- reset\` wipes it)`);
     process.stdout.write(`MONGO_URL=${urls.mongoUrl}\nREDIS_URL=${urls.redisUrl}\n`);
   } else if (command === 'stop') {
     const stopped = await stopServices(DEV_SET);

@@ -26,7 +26,10 @@ export function testFiles(root: string, dir = join(root, 'dist', 'test')): strin
  * Deterministic: the same files and weights give the same shards.
  */
 export function splitFiles(files: readonly string[], weights: FileWeights, shards: number): string[][] {
-  const known = files.map((f) => weights[f]).filter((w): w is number => typeof w === 'number').sort((a, b) => a - b);
+  const known = files
+    .map((f) => weights[f])
+    .filter((w): w is number => typeof w === 'number')
+    .sort((a, b) => a - b);
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const weighed = files.map((file) => ({ file, weight: weights[file] ?? median }));
   weighed.sort((a, b) => b.weight - a.weight || (a.file < b.file ? -1 : 1));

@@ -1,7 +1,10 @@
 // Which backing service an error says is unreachable, if any: such a failure
 // is answered 503 dependency_unavailable (retryable), never 500.
 import {
-  MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
 } from 'mongodb';
 
 export type Dependency = 'Redis' | 'MongoDB';
@@ -9,13 +12,25 @@ export type Dependency = 'Redis' | 'MongoDB';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
 export function unreachableDependency(err: unknown): Dependency | null {
-  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError
-    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError) return 'MongoDB';
+  if (
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoNotConnectedError ||
+    err instanceof MongoTopologyClosedError
+  )
+    return 'MongoDB';
   if (!(err instanceof Error)) return null;
   // ioredis: a command refused while disconnected, or retried past its limit.
-  if (err.name === 'MaxRetriesPerRequestError' || /enableOfflineQueue|Connection is closed/.test(err.message)) return 'Redis';
+  if (err.name === 'MaxRetriesPerRequestError' || /enableOfflineQueue|Connection is closed/.test(err.message))
+    return 'Redis';
   // ioredis' Cluster client while a master fails over: redirections past its limit, no slot map, the cluster down.
-  if (err.name === 'ClusterAllFailedError' || /Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready|CLUSTERDOWN|TRYAGAIN/.test(err.message)) return 'Redis';
+  if (
+    err.name === 'ClusterAllFailedError' ||
+    /Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready|CLUSTERDOWN|TRYAGAIN/.test(
+      err.message,
+    )
+  )
+    return 'Redis';
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'Redis';
   return null;
@@ -47,7 +62,13 @@ export function certainlyNotSent(err: unknown): boolean {
 export async function within<T>(promise: Promise<T>, ms: number, dependency: Dependency): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`${dependency} did not answer within ${ms} ms`), { code: 'ETIMEDOUT', dependency })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`${dependency} did not answer within ${ms} ms`), { code: 'ETIMEDOUT', dependency }),
+        ),
+      ms,
+    );
   });
   try {
     return await Promise.race([promise, deadline]);

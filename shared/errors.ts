@@ -22,7 +22,8 @@ const MESSAGE_IDS = 10;
 /** A detail as message text: ids, dates and numbers print as themselves, an absent one as `fallback`, anything else as JSON. */
 function asText(v: unknown, fallback = ''): string {
   if (v === undefined || v === null) return fallback;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint')
+    return String(v);
   return JSON.stringify(v);
 }
 const list = (v: unknown): string => {
@@ -37,58 +38,237 @@ const pastParticiple = (action: unknown): string => PAST[String(action)] ?? asTe
 
 /** What an apply_failed left in the books: said per reason, never "nothing was written" after writes stayed. */
 function applyFailedAftermath(d: Record<string, unknown>): string {
-  if (d.reason === 'conflict_during_apply_not_fully_undone') return `some writes could not be undone (${list(d.not_undone)}); check those records.`;
+  if (d.reason === 'conflict_during_apply_not_fully_undone')
+    return `some writes could not be undone (${list(d.not_undone)}); check those records.`;
   if (d.reason === 'conflict_during_apply') return 'every write made was undone; the books are as before.';
   return 'nothing was written.';
 }
 
 export const ERROR_TABLE = {
-  validation_failed: { status: 400, retryable: false, message: () => 'The request is not valid; see error.errors for each problem.' },
+  validation_failed: {
+    status: 400,
+    retryable: false,
+    message: () => 'The request is not valid; see error.errors for each problem.',
+  },
   malformed_json: { status: 400, retryable: false, message: () => 'The request body is not valid JSON.' },
-  invalid_cursor: { status: 400, retryable: false, message: () => 'The cursor is not one this service issued for this query.' },
-  unauthenticated: { status: 401, retryable: false, message: () => 'A valid bearer token is required (Authorization: Bearer <token>).' },
-  forbidden: { status: 403, retryable: false, message: (d) => `The token lacks the scope ${String(d.required_scope)}.` },
-  not_found: { status: 404, retryable: false, message: (d) => `${asText(d.resource, 'Resource')} ${asText(d.id)} was not found.`.replace(/ +\./, '.') },
+  invalid_cursor: {
+    status: 400,
+    retryable: false,
+    message: () => 'The cursor is not one this service issued for this query.',
+  },
+  unauthenticated: {
+    status: 401,
+    retryable: false,
+    message: () => 'A valid bearer token is required (Authorization: Bearer <token>).',
+  },
+  forbidden: {
+    status: 403,
+    retryable: false,
+    message: (d) => `The token lacks the scope ${String(d.required_scope)}.`,
+  },
+  not_found: {
+    status: 404,
+    retryable: false,
+    message: (d) => `${asText(d.resource, 'Resource')} ${asText(d.id)} was not found.`.replace(/ +\./, '.'),
+  },
   route_not_found: { status: 404, retryable: false, message: (d) => `No route ${String(d.method)} ${String(d.path)}.` },
-  payload_too_large: { status: 413, retryable: false, message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.` },
-  request_header_too_large: { status: 431, retryable: false, message: (d) => `The request headers exceed ${String(d.limit_bytes)} bytes.` },
+  payload_too_large: {
+    status: 413,
+    retryable: false,
+    message: (d) => `The request body exceeds ${String(d.limit_bytes)} bytes.`,
+  },
+  request_header_too_large: {
+    status: 431,
+    retryable: false,
+    message: (d) => `The request headers exceed ${String(d.limit_bytes)} bytes.`,
+  },
   malformed_request: { status: 400, retryable: false, message: () => 'The HTTP request could not be parsed.' },
   malformed_path: { status: 400, retryable: false, message: () => 'The request path has malformed percent-encoding.' },
-  malformed_body_encoding: { status: 400, retryable: false, message: (d) => `The request body could not be decoded as ${asText(d.encoding, 'its Content-Encoding')}.` },
-  unsupported_media_type: { status: 415, retryable: false, message: () => 'The request body must be JSON (Content-Type: application/json).' },
-  rate_limited: { status: 429, retryable: true, message: (d) => `Too many requests with this token: the limit is ${String(d.limit)} per ${String(d.window_seconds)} s. Retry after ${String(d.retry_after_seconds)} s.` },
-  already_reversed: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} was already reversed by ${String(d.reversed_by)}.` },
-  entry_is_reversal: { status: 409, retryable: false, message: (d) => `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}; it cannot be reversed.` },
-  pending_operation: { status: 409, retryable: true, message: (d) => `A pending staged operation already holds this scope: ${list(d.staged_operation_ids)}.` },
-  reconciled_links: { status: 409, retryable: false, message: (d) => `The entry has bank links on reconciled transactions: ${list(d.transaction_ids)}.` },
-  reversal_before_entry: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is before the entry date ${String(d.entry_date)}.` },
-  period_locked: { status: 422, retryable: false, message: (d) => `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.` },
-  currency_mismatch: { status: 422, retryable: false, message: (d) => (Array.isArray(d.transaction_ids)
-    ? `Transactions in another currency than the account's ${asText(d.account_currency)}: ${list(d.transaction_ids)}.`
-    : 'The currency does not match the bank account.') },
-  statement_before_last_reconciliation: { status: 422, retryable: false, message: (d) => `The statement ends ${String(d.end_date)}, before the last reconciliation on ${String(d.reconciled_through_date)}.` },
-  unknown_transactions: { status: 422, retryable: false, message: (d) => `Not transactions of this account: ${list(d.transaction_ids)}.` },
-  already_reconciled: { status: 409, retryable: false, message: (d) => `Already reconciled: ${list(d.transaction_ids)}.` },
-  transaction_after_statement_end: { status: 422, retryable: false, message: (d) => `Booked after the statement end date: ${list(d.transaction_ids)}.` },
-  unmatched_transactions: { status: 422, retryable: false, message: () => 'Some transactions are not fully linked to ledger entries; see details.transactions.' },
-  out_of_balance: { status: 422, retryable: false, message: (d) => `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.` },
-  unreadable_statement: { status: 422, retryable: false, message: (d) => `The statement file could not be read as ${asText(d.format)} at ${asText(d.location)}: ${asText(d.reason)}` },
-  account_mismatch: { status: 422, retryable: false, message: (d) => `The statement is not for bank account ${asText(d.bank_account_id)} (the file names ${list(d.file_accounts)}).` },
-  webhook_url_refused: { status: 422, retryable: false, message: (d) => `The webhook URL is refused (${String(d.reason)}): https on a public address only (docs/reference/webhooks.md).` },
-  self_approval_forbidden: { status: 403, retryable: false, message: (d) => `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.` },
-  not_approved: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).` },
-  invalid_transition: { status: 409, retryable: false, message: (d) => `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${pastParticiple(d.action)}.` },
-  stale_plan: { status: 409, retryable: false, message: (d) => `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.` },
-  apply_failed: { status: 409, retryable: false, message: (d) => `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); ${applyFailedAftermath(d)}` },
-  amount_out_of_range: { status: 422, retryable: false, message: (d) => `${asText(d.field, 'An amount')} would be ${asText(d.value_minor)} minor units, beyond ±${asText(d.max_minor)}.` },
-  idempotency_key_reused: { status: 422, retryable: false, message: () => 'This Idempotency-Key was already used with a different request.' },
-  service_unavailable: { status: 503, retryable: true, message: () => 'A backing service is unavailable; retry shortly.' },
-  dependency_unavailable: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.` },
-  outcome_unknown: { status: 503, retryable: true, message: (d) => `${asText(d.dependency, 'A backing service')} did not confirm in time; the request may have been carried out. Retry the same request (with the same Idempotency-Key): it converges on one outcome.` },
-  job_failed: { status: 500, retryable: false, message: () => 'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.' },
-  stale_group: { status: 409, retryable: false, message: (d) => `Duplicate group ${String(d.group_id)} is not a current group: its documents changed since it was listed. Read the overview again.` },
-  keep_document_not_member: { status: 422, retryable: false, message: (d) => `keep_document_id ${String(d.keep_document_id)} is not a member of duplicate group ${String(d.group_id)}.` },
-  internal: { status: 500, retryable: true, message: () => 'An unexpected error occurred; it was logged with this request id.' },
+  malformed_body_encoding: {
+    status: 400,
+    retryable: false,
+    message: (d) => `The request body could not be decoded as ${asText(d.encoding, 'its Content-Encoding')}.`,
+  },
+  unsupported_media_type: {
+    status: 415,
+    retryable: false,
+    message: () => 'The request body must be JSON (Content-Type: application/json).',
+  },
+  rate_limited: {
+    status: 429,
+    retryable: true,
+    message: (d) =>
+      `Too many requests with this token: the limit is ${String(d.limit)} per ${String(d.window_seconds)} s. Retry after ${String(d.retry_after_seconds)} s.`,
+  },
+  already_reversed: {
+    status: 409,
+    retryable: false,
+    message: (d) => `Ledger entry ${String(d.ledger_entry_id)} was already reversed by ${String(d.reversed_by)}.`,
+  },
+  entry_is_reversal: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}; it cannot be reversed.`,
+  },
+  pending_operation: {
+    status: 409,
+    retryable: true,
+    message: (d) => `A pending staged operation already holds this scope: ${list(d.staged_operation_ids)}.`,
+  },
+  reconciled_links: {
+    status: 409,
+    retryable: false,
+    message: (d) => `The entry has bank links on reconciled transactions: ${list(d.transaction_ids)}.`,
+  },
+  reversal_before_entry: {
+    status: 422,
+    retryable: false,
+    message: (d) => `reversal_date ${String(d.reversal_date)} is before the entry date ${String(d.entry_date)}.`,
+  },
+  period_locked: {
+    status: 422,
+    retryable: false,
+    message: (d) => `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
+  },
+  currency_mismatch: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      Array.isArray(d.transaction_ids)
+        ? `Transactions in another currency than the account's ${asText(d.account_currency)}: ${list(d.transaction_ids)}.`
+        : 'The currency does not match the bank account.',
+  },
+  statement_before_last_reconciliation: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The statement ends ${String(d.end_date)}, before the last reconciliation on ${String(d.reconciled_through_date)}.`,
+  },
+  unknown_transactions: {
+    status: 422,
+    retryable: false,
+    message: (d) => `Not transactions of this account: ${list(d.transaction_ids)}.`,
+  },
+  already_reconciled: {
+    status: 409,
+    retryable: false,
+    message: (d) => `Already reconciled: ${list(d.transaction_ids)}.`,
+  },
+  transaction_after_statement_end: {
+    status: 422,
+    retryable: false,
+    message: (d) => `Booked after the statement end date: ${list(d.transaction_ids)}.`,
+  },
+  unmatched_transactions: {
+    status: 422,
+    retryable: false,
+    message: () => 'Some transactions are not fully linked to ledger entries; see details.transactions.',
+  },
+  out_of_balance: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `Opening balance plus transactions differs from the closing balance by ${String(d.difference_minor)} minor units.`,
+  },
+  unreadable_statement: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The statement file could not be read as ${asText(d.format)} at ${asText(d.location)}: ${asText(d.reason)}`,
+  },
+  account_mismatch: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The statement is not for bank account ${asText(d.bank_account_id)} (the file names ${list(d.file_accounts)}).`,
+  },
+  webhook_url_refused: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The webhook URL is refused (${String(d.reason)}): https on a public address only (docs/reference/webhooks.md).`,
+  },
+  self_approval_forbidden: {
+    status: 403,
+    retryable: false,
+    message: (d) =>
+      `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.`,
+  },
+  not_approved: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Staged operation ${String(d.staged_operation_id)} is not approved yet (status ${String(d.status)}).`,
+  },
+  invalid_transition: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Staged operation ${String(d.staged_operation_id)} is ${String(d.status)}; it cannot be ${pastParticiple(d.action)}.`,
+  },
+  stale_plan: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.`,
+  },
+  apply_failed: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Applying ${asText(d.staged_operation_id, 'the operation')} failed (${String(d.reason)}); ${applyFailedAftermath(d)}`,
+  },
+  amount_out_of_range: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `${asText(d.field, 'An amount')} would be ${asText(d.value_minor)} minor units, beyond ±${asText(d.max_minor)}.`,
+  },
+  idempotency_key_reused: {
+    status: 422,
+    retryable: false,
+    message: () => 'This Idempotency-Key was already used with a different request.',
+  },
+  service_unavailable: {
+    status: 503,
+    retryable: true,
+    message: () => 'A backing service is unavailable; retry shortly.',
+  },
+  dependency_unavailable: {
+    status: 503,
+    retryable: true,
+    message: (d) => `${asText(d.dependency, 'A backing service')} is unreachable; nothing was done. Retry shortly.`,
+  },
+  outcome_unknown: {
+    status: 503,
+    retryable: true,
+    message: (d) =>
+      `${asText(d.dependency, 'A backing service')} did not confirm in time; the request may have been carried out. Retry the same request (with the same Idempotency-Key): it converges on one outcome.`,
+  },
+  job_failed: {
+    status: 500,
+    retryable: false,
+    message: () =>
+      'The job failed for good after its retries; it was logged with this request id. Retrying the request with the same Idempotency-Key starts a new attempt.',
+  },
+  stale_group: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Duplicate group ${String(d.group_id)} is not a current group: its documents changed since it was listed. Read the overview again.`,
+  },
+  keep_document_not_member: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `keep_document_id ${String(d.keep_document_id)} is not a member of duplicate group ${String(d.group_id)}.`,
+  },
+  internal: {
+    status: 500,
+    retryable: true,
+    message: () => 'An unexpected error occurred; it was logged with this request id.',
+  },
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
@@ -151,4 +331,3 @@ export interface ErrorBody {
   details: Details;
   errors?: FieldError[];
 }
-

@@ -15,7 +15,11 @@ export const REDACT_PATHS = [
 ];
 
 /** JSON logs (pino). `service` tells API and worker lines apart. */
-export function createLogger(service: 'api' | 'worker' | 'admin', level: string, destination?: DestinationStream): Logger {
+export function createLogger(
+  service: 'api' | 'worker' | 'admin',
+  level: string,
+  destination?: DestinationStream,
+): Logger {
   const options = {
     level,
     base: { service, pid: process.pid },

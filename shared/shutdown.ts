@@ -20,13 +20,16 @@ export function closeOnSignals(logger: Logger, name: string, graceMs: number, cl
       process.exit(1);
     }, graceMs).unref();
     logger.info({ signal, grace_ms: graceMs }, `${name} shutting down`);
-    close().then(() => {
-      logger.info(`${name} stopped`);
-      process.exit(0);
-    }, (err: unknown) => {
-      logger.error({ err }, `${name} shutdown failed`);
-      process.exit(1);
-    });
+    close().then(
+      () => {
+        logger.info(`${name} stopped`);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, `${name} shutdown failed`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -19,7 +19,8 @@ interface WarningSpec {
 export const WARNING_TABLE = {
   already_staged: {
     when: 'The very same plan is already pending for the same scope; its operation is returned and nothing new is staged.',
-    message: (d) => `The same plan is already pending as ${String(d.staged_operation_id)}; no new operation was created.`,
+    message: (d) =>
+      `The same plan is already pending as ${String(d.staged_operation_id)}; no new operation was created.`,
   },
   left_out_unreconciled: {
     when: 'A reconciliation leaves out unreconciled transactions of the account booked on or before the statement end.',
@@ -31,23 +32,28 @@ export const WARNING_TABLE = {
   },
   pending_entries_left_out: {
     when: 'A statement import leaves out entries the bank has not booked yet (CAMT `Sts` PDNG, OFX pending transactions).',
-    message: (d) => `${String(d.count)} pending ${Number(d.count) === 1 ? 'entry was' : 'entries were'} left out; they are imported once booked.`,
+    message: (d) =>
+      `${String(d.count)} pending ${Number(d.count) === 1 ? 'entry was' : 'entries were'} left out; they are imported once booked.`,
   },
   foreign_currency_entries: {
-    when: 'A statement import leaves out single entries in a currency other than the account\'s; they are listed.',
-    message: (d) => `${String((d.entries as unknown[] | undefined)?.length ?? 0)} entries in another currency were left out.`,
+    when: "A statement import leaves out single entries in a currency other than the account's; they are listed.",
+    message: (d) =>
+      `${String((d.entries as unknown[] | undefined)?.length ?? 0)} entries in another currency were left out.`,
   },
   statement_out_of_balance: {
-    when: 'A statement\'s opening balance plus its booked entries differs from its closing balance; the import is staged for the reviewer to judge.',
-    message: (d) => `Opening balance plus entries differs from the closing balance in ${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s); see details.`,
+    when: "A statement's opening balance plus its booked entries differs from its closing balance; the import is staged for the reviewer to judge.",
+    message: (d) =>
+      `Opening balance plus entries differs from the closing balance in ${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s); see details.`,
   },
   opening_balance_differs: {
-    when: 'The account\'s balance before the statement\'s first day differs from the statement\'s opening balance.',
-    message: (d) => `The account's balance before ${String(d.date)} is ${String(d.account_balance_minor)}, the statement opens with ${String(d.statement_opening_balance_minor)}.`,
+    when: "The account's balance before the statement's first day differs from the statement's opening balance.",
+    message: (d) =>
+      `The account's balance before ${String(d.date)} is ${String(d.account_balance_minor)}, the statement opens with ${String(d.statement_opening_balance_minor)}.`,
   },
   other_account_statements_left_out: {
     when: 'A statement file holds statements of other accounts too; they are left out and listed.',
-    message: (d) => `${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s) of other accounts were left out.`,
+    message: (d) =>
+      `${String((d.statements as unknown[] | undefined)?.length ?? 0)} statement(s) of other accounts were left out.`,
   },
   already_applied: {
     when: 'Apply of an operation that an earlier apply already applied: the operation is answered as it is, and nothing is written.',
@@ -55,7 +61,8 @@ export const WARNING_TABLE = {
   },
   pending_operation: {
     when: 'A dry run met pending operations holding its scope: a real staging now would answer 409 `pending_operation` (or `already_staged` for the very same plan); the plan is still computed.',
-    message: (d) => `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold this scope; staging now would meet them.`,
+    message: (d) =>
+      `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold this scope; staging now would meet them.`,
   },
 } satisfies Record<string, WarningSpec>;
 

@@ -15,7 +15,12 @@ export function encryptSecret(key: string, secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyBytes(key), iv);
   const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    data.toString('base64url'),
+  ].join('.');
 }
 
 export function decryptSecret(key: string, stored: string): string {

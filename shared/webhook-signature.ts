@@ -15,8 +15,19 @@ export function signatureHeader(secret: string, rawBody: string, unixSeconds: nu
  * Whether `header` signs `rawBody` with `secret` and its time is within
  * `toleranceS` of `nowS` (a replayed old delivery is refused).
  */
-export function verifySignature(secret: string, rawBody: string, header: string, nowS: number, toleranceS = 300): boolean {
-  const parts = new Map(header.split(',').map((p) => { const i = p.indexOf('='); return [p.slice(0, i).trim(), p.slice(i + 1).trim()] as const; }));
+export function verifySignature(
+  secret: string,
+  rawBody: string,
+  header: string,
+  nowS: number,
+  toleranceS = 300,
+): boolean {
+  const parts = new Map(
+    header.split(',').map((p) => {
+      const i = p.indexOf('=');
+      return [p.slice(0, i).trim(), p.slice(i + 1).trim()] as const;
+    }),
+  );
   const t = Number(parts.get('t'));
   const given = parts.get('v1') ?? '';
   if (!Number.isInteger(t) || Math.abs(nowS - t) > toleranceS || !/^[0-9a-f]{64}$/.test(given)) return false;

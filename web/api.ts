@@ -4,22 +4,41 @@
 import type { Envelope } from '../shared/contract/envelope.js';
 import { storedToken } from './session.js';
 
-export interface ApiError { code: string; status: number; message: string; details: Record<string, unknown> }
+export interface ApiError {
+  code: string;
+  status: number;
+  message: string;
+  details: Record<string, unknown>;
+}
 
 export type Answer<T> =
-  | { ok: true; status: number; data: T; location: string | null }
-  | { ok: false; status: number; error: ApiError };
+  { ok: true; status: number; data: T; location: string | null } | { ok: false; status: number; error: ApiError };
 
-export async function api<T>(method: 'GET' | 'POST', path: string, body?: object, headers: Record<string, string> = {}): Promise<Answer<T>> {
+export async function api<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
   const token = storedToken();
   const all: Record<string, string> = { accept: 'application/json', ...headers };
   if (token) all.authorization = `Bearer ${token}`;
   if (body !== undefined) all['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+    res = await fetch(path, {
+      method,
+      headers: all,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
   } catch {
-    return { ok: false, status: 0, error: { code: 'network', status: 0, message: 'The API could not be reached.', details: {} } };
+    return {
+      ok: false,
+      status: 0,
+      error: { code: 'network', status: 0, message: 'The API could not be reached.', details: {} },
+    };
   }
   let envelope: Envelope<T> | null = null;
   try {
@@ -27,8 +46,17 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: object
   } catch {
     envelope = null;
   }
-  if (envelope?.ok === true) return { ok: true, status: res.status, data: envelope.data, location: res.headers.get('location') };
-  const error: ApiError = envelope?.ok === false ? envelope.error : { code: 'unexpected_answer', status: res.status, message: `The API answered HTTP ${res.status} without an envelope.`, details: {} };
+  if (envelope?.ok === true)
+    return { ok: true, status: res.status, data: envelope.data, location: res.headers.get('location') };
+  const error: ApiError =
+    envelope?.ok === false
+      ? envelope.error
+      : {
+          code: 'unexpected_answer',
+          status: res.status,
+          message: `The API answered HTTP ${res.status} without an envelope.`,
+          details: {},
+        };
   return { ok: false, status: res.status, error };
 }
 

@@ -4,7 +4,12 @@
 // every lookup then answers undefined and the views show ids only.
 import { h } from './dom.js';
 import { money } from './format.js';
-import type { EntryContext, PlanContext, StagedOperationDetail as StagedOperation, TransactionContext } from '../shared/contract/staged-operation.js';
+import type {
+  EntryContext,
+  PlanContext,
+  StagedOperationDetail as StagedOperation,
+  TransactionContext,
+} from '../shared/contract/staged-operation.js';
 
 export interface Lookup {
   entry(id: string): EntryContext | undefined;
@@ -18,16 +23,35 @@ export function lookup(op: StagedOperation): Lookup {
   const raw = op.context ?? {};
   const entries = new Map((raw.ledger_entries ?? []).map((e) => [e.id, e]));
   const transactions = new Map((raw.bank_transactions ?? []).map((t) => [t.id, t]));
-  return { entry: (id) => entries.get(id), transaction: (id) => transactions.get(id), currency: raw.bank_account?.currency, raw };
+  return {
+    entry: (id) => entries.get(id),
+    transaction: (id) => transactions.get(id),
+    currency: raw.bank_account?.currency,
+    raw,
+  };
 }
 
 /** An entry as a bookkeeper recognises it: id, then date · reference · description · open amount. */
 export function entryCell(ctx: Lookup, id: string): HTMLElement {
   const e = ctx.entry(id);
-  return h('div', { class: 'record' }, h('code', {}, id),
-    e ? h('div', { class: 'record-facts' },
-      h('span', { 'data-testid': 'entry-date' }, e.entry_date), ' · ', e.reference, ' · ', e.description, ' · open ',
-      h('span', { class: 'num' }, money(Math.abs(e.open_amount_minor), e.currency))) : null);
+  return h(
+    'div',
+    { class: 'record' },
+    h('code', {}, id),
+    e
+      ? h(
+          'div',
+          { class: 'record-facts' },
+          h('span', { 'data-testid': 'entry-date' }, e.entry_date),
+          ' · ',
+          e.reference,
+          ' · ',
+          e.description,
+          ' · open ',
+          h('span', { class: 'num' }, money(Math.abs(e.open_amount_minor), e.currency)),
+        )
+      : null,
+  );
 }
 
 /** A bank transaction's own facts: booked, amount, counterparty, remittance. */

@@ -7,11 +7,18 @@ import type { DocumentContext } from '../shared/contract/staged-operation.js';
 type Extracted = DocumentContext['extracted'];
 
 function size(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${bytes} B`;
 }
 
 /** File, Vendor, Invoice and Total, each '—' when unknown. */
-export function documentFacts(file: DocumentContext['file'] | null | undefined, extracted: Extracted | null | undefined): [string, string][] {
+export function documentFacts(
+  file: DocumentContext['file'] | null | undefined,
+  extracted: Extracted | null | undefined,
+): [string, string][] {
   const x: Extracted = extracted ?? {};
   return [
     ['File', file ? `${file.name} (${file.mime}, ${size(file.size)})` : '—'],

@@ -13,7 +13,9 @@ function decimals(currency: string): number {
 
 export function money(minor: number, currency: string): string {
   const d = decimals(currency);
-  const digits = Math.abs(minor).toString().padStart(d + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(d + 1, '0');
   const whole = digits.slice(0, digits.length - d).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const frac = d > 0 ? `.${digits.slice(digits.length - d)}` : '';
   return `${minor < 0 ? '−' : ''}${whole}${frac} ${currency}`;

@@ -6,7 +6,11 @@
 import { documentFacts } from './document-facts.js';
 import { facts, h, table } from './dom.js';
 import { when } from './format.js';
-import type { DocumentContext, InboxResolvePlan, StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
+import type {
+  DocumentContext,
+  InboxResolvePlan,
+  StagedOperationDetail as StagedOperation,
+} from '../shared/contract/staged-operation.js';
 
 export function inboxResolveView(op: StagedOperation): HTMLElement {
   const plan = op.plan as InboxResolvePlan;
@@ -17,13 +21,39 @@ export function inboxResolveView(op: StagedOperation): HTMLElement {
     return id === plan.keep_document_id ? 'kept' : `archived (duplicate of ${String(plan.keep_document_id)})`;
   };
   // The kept document first, then the others in plan order.
-  const members = archiving ? [...plan.member_ids].sort((a, b) => Number(b === plan.keep_document_id) - Number(a === plan.keep_document_id)) : plan.member_ids;
-  return h('section', { 'aria-labelledby': 'plan-h' },
-    h('h2', { id: 'plan-h' }, archiving ? 'Duplicate resolution: archive the duplicates' : 'Duplicate resolution: not duplicates'),
-    facts([['Group', plan.group_id], ['Resolution', plan.resolution], ['Kept document', plan.keep_document_id ?? '—'], ['Note', plan.note ?? '—']]),
-    table('Documents of the group', ['Document', 'On apply', 'Received', 'File', 'Vendor', 'Invoice', 'Total'], members.map((id) => {
-      const d = documents.get(id);
-      return { cells: [id, fate(id), d ? when(d.received_at) : '—', ...documentFacts(d?.file, d?.extracted).map(([, v]) => v)], attrs: { 'data-testid': `member-${id}` } };
-    })),
-    h('p', {}, 'Documents are never deleted: an archived document stays readable, with its reason.'));
+  const members = archiving
+    ? [...plan.member_ids].sort((a, b) => Number(b === plan.keep_document_id) - Number(a === plan.keep_document_id))
+    : plan.member_ids;
+  return h(
+    'section',
+    { 'aria-labelledby': 'plan-h' },
+    h(
+      'h2',
+      { id: 'plan-h' },
+      archiving ? 'Duplicate resolution: archive the duplicates' : 'Duplicate resolution: not duplicates',
+    ),
+    facts([
+      ['Group', plan.group_id],
+      ['Resolution', plan.resolution],
+      ['Kept document', plan.keep_document_id ?? '—'],
+      ['Note', plan.note ?? '—'],
+    ]),
+    table(
+      'Documents of the group',
+      ['Document', 'On apply', 'Received', 'File', 'Vendor', 'Invoice', 'Total'],
+      members.map((id) => {
+        const d = documents.get(id);
+        return {
+          cells: [
+            id,
+            fate(id),
+            d ? when(d.received_at) : '—',
+            ...documentFacts(d?.file, d?.extracted).map(([, v]) => v),
+          ],
+          attrs: { 'data-testid': `member-${id}` },
+        };
+      }),
+    ),
+    h('p', {}, 'Documents are never deleted: an archived document stays readable, with its reason.'),
+  );
 }

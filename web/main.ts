@@ -17,23 +17,45 @@ let me: Whoami | null = null;
 function login(message: HTMLElement | null): void {
   nav.hidden = true;
   show(who);
-  const input = h('input', { id: 'token', name: 'token', type: 'password', autocomplete: 'off', required: true, 'aria-describedby': 'token-help' });
-  const form = h('form', { class: 'login', onsubmit: (e: Event) => {
-    e.preventDefault();
-    storeToken(input.value.trim());
-    void start();
-  } },
-  h('h2', {}, 'Sign in with an API token'),
-  message,
-  h('div', { class: 'field' }, h('label', { for: 'token' }, 'API token'), input),
-  h('p', { id: 'token-help', class: 'muted' }, 'Kept in this browser tab only, until you close it or sign out. Tokens come from ', h('code', {}, 'npm run admin -- tokens create'), '.'),
-  h('button', { type: 'submit', class: 'primary' }, 'Continue'));
+  const input = h('input', {
+    id: 'token',
+    name: 'token',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    'aria-describedby': 'token-help',
+  });
+  const form = h(
+    'form',
+    {
+      class: 'login',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        storeToken(input.value.trim());
+        void start();
+      },
+    },
+    h('h2', {}, 'Sign in with an API token'),
+    message,
+    h('div', { class: 'field' }, h('label', { for: 'token' }, 'API token'), input),
+    h(
+      'p',
+      { id: 'token-help', class: 'muted' },
+      'Kept in this browser tab only, until you close it or sign out. Tokens come from ',
+      h('code', {}, 'npm run admin -- tokens create'),
+      '.',
+    ),
+    h('button', { type: 'submit', class: 'primary' }, 'Continue'),
+  );
   show(main, form);
   input.focus();
 }
 
 async function start(): Promise<void> {
-  if (!storedToken()) { login(null); return; }
+  if (!storedToken()) {
+    login(null);
+    return;
+  }
   const answer = await api<Whoami>('GET', '/api/v1/cli/whoami');
   if (!answer.ok) {
     forgetToken();
@@ -41,10 +63,29 @@ async function start(): Promise<void> {
     return;
   }
   me = answer.data;
-  show(who, `${me.actor} · ${me.org_id} · `, h('button', { type: 'button', class: 'link', onclick: () => { forgetToken(); me = null; location.hash = ''; login(null); } }, 'Sign out'));
-  show(nav,
+  show(
+    who,
+    `${me.actor} · ${me.org_id} · `,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        onclick: () => {
+          forgetToken();
+          me = null;
+          location.hash = '';
+          login(null);
+        },
+      },
+      'Sign out',
+    ),
+  );
+  show(
+    nav,
     me.scopes.includes('staged:read') ? h('a', { href: '#/inbox' }, 'Staged operations') : null,
-    me.scopes.includes('inbox:read') ? h('a', { href: '#/duplicates' }, 'Duplicates') : null);
+    me.scopes.includes('inbox:read') ? h('a', { href: '#/duplicates' }, 'Duplicates') : null,
+  );
   nav.hidden = false;
   await route();
 }
@@ -64,5 +105,7 @@ async function route(): Promise<void> {
   else show(main, h('p', {}, 'This token has none of the scopes the page uses (staged:read, inbox:read).'));
 }
 
-window.addEventListener('hashchange', () => { void route().then(() => main.focus()); });
+window.addEventListener('hashchange', () => {
+  void route().then(() => main.focus());
+});
 void start();

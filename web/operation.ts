@@ -15,7 +15,12 @@ export async function operationView(main: HTMLElement, me: Whoami, id: string): 
   show(main, h('p', {}, 'Loading…'));
   const answer = await api<StagedOperation>('GET', `${BASE}/${encodeURIComponent(id)}`);
   if (!answer.ok) {
-    show(main, h('h2', {}, `Operation ${id}`), refusal(answer.error), h('p', {}, h('a', { href: '#/inbox' }, 'Back to the staged operations')));
+    show(
+      main,
+      h('h2', {}, `Operation ${id}`),
+      refusal(answer.error),
+      h('p', {}, h('a', { href: '#/inbox' }, 'Back to the staged operations')),
+    );
     return;
   }
   render(main, me, answer.data, null);
@@ -23,22 +28,39 @@ export async function operationView(main: HTMLElement, me: Whoami, id: string): 
 
 function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTMLElement | null): void {
   const actions = h('div', { id: 'outcome', class: 'outcome' }, message);
-  show(main,
+  show(
+    main,
     h('p', {}, h('a', { href: '#/inbox' }, '← Staged operations')),
     h('h2', { id: 'op-title' }, `${KIND_LABELS[op.kind] ?? op.kind} ${op.staged_operation_id}`),
     facts([
       ['Status', h('span', { class: `status status-${op.status}`, 'data-testid': 'status' }, op.status)],
-      ['Scope', scopeOf(op)], ['Staged by', op.created_by], ['Staged at', when(op.created_at)], ['Expires', when(op.expires_at)],
+      ['Scope', scopeOf(op)],
+      ['Staged by', op.created_by],
+      ['Staged at', when(op.created_at)],
+      ['Expires', when(op.expires_at)],
       ['plan_hash', h('code', { class: 'hash' }, op.plan_hash)],
     ]),
     actionBar(main, me, op, actions),
     actions,
     resultView(op),
     planView(op),
-    h('section', { 'aria-labelledby': 'history-h' },
+    h(
+      'section',
+      { 'aria-labelledby': 'history-h' },
       h('h2', { id: 'history-h' }, 'History'),
-      table('Who did what', ['When', 'Who', 'Change', 'Note', 'Request'], op.history.map((item) => [
-        when(item.at), item.actor, `${item.from ?? '—'} → ${item.to}`, item.note ?? '', h('code', {}, item.request_id)]))));
+      table(
+        'Who did what',
+        ['When', 'Who', 'Change', 'Note', 'Request'],
+        op.history.map((item) => [
+          when(item.at),
+          item.actor,
+          `${item.from ?? '—'} → ${item.to}`,
+          item.note ?? '',
+          h('code', {}, item.request_id),
+        ]),
+      ),
+    ),
+  );
 }
 
 /** Only the actions the token's scopes and the operation's status allow (docs/design/staged-lifecycle.md "Rules"). */
@@ -50,17 +72,28 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
   const mayApprove = canApprove && op.status === 'staged' && !ownOperation;
   const mayReject = canApprove && (op.status === 'staged' || op.status === 'approved');
   const mayApply = canApply && (op.status === 'approved' || op.status === 'applying');
-  const whyNot = canApprove && op.status === 'staged' && ownOperation
-    ? h('p', { class: 'note', 'data-testid': 'why-no-approve' }, `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`)
-    : null;
+  const whyNot =
+    canApprove && op.status === 'staged' && ownOperation
+      ? h(
+          'p',
+          { class: 'note', 'data-testid': 'why-no-approve' },
+          `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`,
+        )
+      : null;
   if (!mayApprove && !mayReject && !mayApply) return whyNot;
 
   const run = async (label: string, path: string, body: object): Promise<void> => {
     for (const b of bar.querySelectorAll('button')) b.disabled = true;
     show(outcome, h('p', { class: 'pending', 'data-testid': 'pending' }, `${label}: pending…`));
     announce(`${label}: pending`);
-    const answer = await follow<StagedOperation>(await api<StagedOperation | { outcome: 'pending'; job_id: string }>('POST', `${BASE}/${op.staged_operation_id}/${path}`, body,
-      { 'idempotency-key': crypto.randomUUID(), prefer: 'wait=20' }));
+    const answer = await follow<StagedOperation>(
+      await api<StagedOperation | { outcome: 'pending'; job_id: string }>(
+        'POST',
+        `${BASE}/${op.staged_operation_id}/${path}`,
+        body,
+        { 'idempotency-key': crypto.randomUUID(), prefer: 'wait=20' },
+      ),
+    );
     if (answer.ok) {
       announce(`${label}: done, status ${answer.data.status}`);
       render(main, me, answer.data, h('p', { class: 'done' }, `${label}: done. Status is now ${answer.data.status}.`));
@@ -75,21 +108,54 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
   };
 
   const note = h('textarea', { id: 'note', name: 'note', rows: 2, maxlength: 1000 });
-  const bar: HTMLElement = h('section', { class: 'actions', 'aria-labelledby': 'actions-h' },
+  const bar: HTMLElement = h(
+    'section',
+    { class: 'actions', 'aria-labelledby': 'actions-h' },
     h('h2', { id: 'actions-h', class: 'visually-hidden' }, 'Actions'),
     whyNot,
-    (mayApprove || mayReject) ? h('div', { class: 'field' }, h('label', { for: 'note' }, 'Note (required to reject)'), note) : null,
-    h('div', { class: 'buttons' },
-      mayApprove ? h('button', { type: 'button', class: 'primary', onclick: () => void run('Approve', 'approve', note.value.trim() ? { note: note.value.trim() } : {}) }, 'Approve') : null,
-      mayReject ? h('button', { type: 'button', class: 'danger', onclick: () => {
-        if (!note.value.trim()) {
-          show(outcome, h('p', { class: 'error', role: 'alert' }, 'Write a note to reject: it is kept in the history.'));
-          note.focus();
-          return;
-        }
-        void run('Reject', 'reject', { note: note.value.trim() });
-      } }, 'Reject') : null,
-      mayApply ? h('button', { type: 'button', class: 'primary', onclick: () => void run('Apply', 'apply', {}) }, 'Apply') : null));
+    mayApprove || mayReject
+      ? h('div', { class: 'field' }, h('label', { for: 'note' }, 'Note (required to reject)'), note)
+      : null,
+    h(
+      'div',
+      { class: 'buttons' },
+      mayApprove
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary',
+              onclick: () => void run('Approve', 'approve', note.value.trim() ? { note: note.value.trim() } : {}),
+            },
+            'Approve',
+          )
+        : null,
+      mayReject
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'danger',
+              onclick: () => {
+                if (!note.value.trim()) {
+                  show(
+                    outcome,
+                    h('p', { class: 'error', role: 'alert' }, 'Write a note to reject: it is kept in the history.'),
+                  );
+                  note.focus();
+                  return;
+                }
+                void run('Reject', 'reject', { note: note.value.trim() });
+              },
+            },
+            'Reject',
+          )
+        : null,
+      mayApply
+        ? h('button', { type: 'button', class: 'primary', onclick: () => void run('Apply', 'apply', {}) }, 'Apply')
+        : null,
+    ),
+  );
   return bar;
 }
 
@@ -98,36 +164,81 @@ export async function follow<T>(answer: Answer<T | { outcome: 'pending'; job_id:
   return followAnswer(answer as Answer<StagedOperation | { outcome: 'pending'; job_id: string }>) as Promise<Answer<T>>;
 }
 
-async function followAnswer(answer: Answer<StagedOperation | { outcome: 'pending'; job_id: string }>): Promise<Answer<StagedOperation>> {
+async function followAnswer(
+  answer: Answer<StagedOperation | { outcome: 'pending'; job_id: string }>,
+): Promise<Answer<StagedOperation>> {
   let current = answer;
   for (let i = 0; i < 120 && current.ok && current.status === 202; i += 1) {
     const location = current.location ?? `/api/v1/cli/jobs/${(current.data as { job_id: string }).job_id}`;
     await new Promise((r) => setTimeout(r, 1000));
     current = await api('GET', location);
   }
-  if (current.ok && current.status === 202) return { ok: false, status: 202, error: { code: 'still_pending', status: 202, message: 'The job is still running; reload the page later to see its result.', details: {} } };
+  if (current.ok && current.status === 202)
+    return {
+      ok: false,
+      status: 202,
+      error: {
+        code: 'still_pending',
+        status: 202,
+        message: 'The job is still running; reload the page later to see its result.',
+        details: {},
+      },
+    };
   return current as Answer<StagedOperation>;
 }
 
 export function refusal(error: ApiError, label?: string): HTMLElement {
-  const details = Object.keys(error.details ?? {}).length ? h('pre', { class: 'details' }, JSON.stringify(error.details, null, 2)) : null;
-  return h('div', { id: 'refusal', class: 'error', role: 'alert', tabindex: -1, 'data-testid': 'refusal' },
-    h('p', {}, h('strong', {}, label ? `${label} refused` : 'Refused'), ` (${error.status} ${error.code}): `, h('span', { 'data-testid': 'refusal-message' }, error.message)),
-    details);
+  const details = Object.keys(error.details ?? {}).length
+    ? h('pre', { class: 'details' }, JSON.stringify(error.details, null, 2))
+    : null;
+  return h(
+    'div',
+    { id: 'refusal', class: 'error', role: 'alert', tabindex: -1, 'data-testid': 'refusal' },
+    h(
+      'p',
+      {},
+      h('strong', {}, label ? `${label} refused` : 'Refused'),
+      ` (${error.status} ${error.code}): `,
+      h('span', { 'data-testid': 'refusal-message' }, error.message),
+    ),
+    details,
+  );
 }
 
 function resultView(op: StagedOperation): HTMLElement | null {
   const r = op.result;
   if (!r) return null;
   if (r.error) {
-    const changed = (r.error.details?.changed as { collection: string; id: string; expected_version: number; actual_version: number | null }[] | undefined) ?? [];
-    return h('section', { class: 'error', 'aria-labelledby': 'result-h' },
+    const changed =
+      (r.error.details?.changed as
+        { collection: string; id: string; expected_version: number; actual_version: number | null }[] | undefined) ??
+      [];
+    return h(
+      'section',
+      { class: 'error', 'aria-labelledby': 'result-h' },
       h('h2', { id: 'result-h' }, `Apply ended ${op.status}`),
       h('p', {}, `${r.error.code}: ${r.error.message}`),
-      changed.length ? table('Documents that changed since staging', ['Collection', 'Id', 'Expected version', 'Found'], changed.map((c) => [c.collection, c.id, c.expected_version, c.actual_version ?? 'gone'])) : null);
+      changed.length
+        ? table(
+            'Documents that changed since staging',
+            ['Collection', 'Id', 'Expected version', 'Found'],
+            changed.map((c) => [c.collection, c.id, c.expected_version, c.actual_version ?? 'gone']),
+          )
+        : null,
+    );
   }
-  return h('section', { 'aria-labelledby': 'result-h' },
+  return h(
+    'section',
+    { 'aria-labelledby': 'result-h' },
     h('h2', { id: 'result-h' }, 'Applied'),
-    facts([['At', r.at ? when(r.at) : '—'], ['By', r.by ?? '—']]),
-    table('What apply wrote', ['Action', 'Collection', 'Id'], (r.changes ?? []).map((c) => [c.action, c.collection, c.id])));
+    facts([
+      ['At', r.at ? when(r.at) : '—'],
+      ['By', r.by ?? '—'],
+    ]),
+    table(
+      'What apply wrote',
+      ['Action', 'Collection', 'Id'],
+      (r.changes ?? []).map((c) => [c.action, c.collection, c.id]),
+    ),
+  );
 }

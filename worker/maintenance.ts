@@ -21,17 +21,27 @@ export const MAINTENANCE_QUEUE = 'maintenance';
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface SweepCounts {
-  idempotency_keys: number; job_results: number; staged_operations_expired: number; scope_locks_removed: number;
+  idempotency_keys: number;
+  job_results: number;
+  staged_operations_expired: number;
+  scope_locks_removed: number;
   /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/reference/webhooks.md). */
-  events_removed: number; webhook_deliveries_removed: number;
+  events_removed: number;
+  webhook_deliveries_removed: number;
 }
 
-export interface MaintenanceSettings { eventRetentionDays: number }
+export interface MaintenanceSettings {
+  eventRetentionDays: number;
+}
 
 const DEFAULT_SETTINGS: MaintenanceSettings = { eventRetentionDays: 30 };
 
 /** Also expires staged operations past expires_at and removes locks no live operation holds (docs/design/staged-lifecycle.md "Expiry"). */
-export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSettings = DEFAULT_SETTINGS): Promise<SweepCounts> {
+export async function sweepExpired(
+  db: Db,
+  now: Date,
+  settings: MaintenanceSettings = DEFAULT_SETTINGS,
+): Promise<SweepCounts> {
   const retainedFrom = new Date(now.getTime() - settings.eventRetentionDays * 86_400_000);
   return {
     idempotency_keys: await sweepIdempotencyKeys(db, now),
@@ -44,24 +54,42 @@ export async function sweepExpired(db: Db, now: Date, settings: MaintenanceSetti
 }
 
 export async function startMaintenance(
-  db: Db, connection: Redis | Cluster, prefix: string, logger: Logger, recoverySweepMs: number, settings: MaintenanceSettings = DEFAULT_SETTINGS,
+  db: Db,
+  connection: Redis | Cluster,
+  prefix: string,
+  logger: Logger,
+  recoverySweepMs: number,
+  settings: MaintenanceSettings = DEFAULT_SETTINGS,
   embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   // Without a listener BullMQ writes a connection error (Redis down) to stderr as plain text; the logs are JSON.
   queue.on('error', (err) => logger.warn({ err, queue: MAINTENANCE_QUEUE }, 'queue connection error'));
-  await queue.upsertJobScheduler('sweep-expired', { every: SWEEP_EVERY_MS }, { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } });
-  await queue.upsertJobScheduler('recover-operations', { every: recoverySweepMs }, { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } });
-  const worker = new Worker(MAINTENANCE_QUEUE, async (job) => {
-    if (job.name === 'recover-operations') {
-      const recovered = await recoverOperations(db, logger, new Date(), embedded);
-      if (recovered.claims_rolled_forward + recovered.applies_resumed + recovered.staged_events_written > 0) logger.info({ recovered }, 'recovered staged operations whose job died');
-      return recovered;
-    }
-    const swept = await sweepExpired(db, new Date(), settings);
-    logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead scope locks');
-    return swept;
-  }, { connection, prefix, concurrency: 1 });
+  await queue.upsertJobScheduler(
+    'sweep-expired',
+    { every: SWEEP_EVERY_MS },
+    { name: 'sweep-expired', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  await queue.upsertJobScheduler(
+    'recover-operations',
+    { every: recoverySweepMs },
+    { name: 'recover-operations', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  const worker = new Worker(
+    MAINTENANCE_QUEUE,
+    async (job) => {
+      if (job.name === 'recover-operations') {
+        const recovered = await recoverOperations(db, logger, new Date(), embedded);
+        if (recovered.claims_rolled_forward + recovered.applies_resumed + recovered.staged_events_written > 0)
+          logger.info({ recovered }, 'recovered staged operations whose job died');
+        return recovered;
+      }
+      const swept = await sweepExpired(db, new Date(), settings);
+      logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead scope locks');
+      return swept;
+    },
+    { connection, prefix, concurrency: 1 },
+  );
   worker.on('error', (err) => logger.error({ err }, 'maintenance worker error'));
   return {
     close: async () => {

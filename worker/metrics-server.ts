@@ -8,9 +8,18 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.js';
 import { METRICS_CONTENT_TYPE } from '../shared/metrics/registry.js';
 
-export interface MetricsServer { port: number | null; /** The address it is bound to. */ host: string | null; close: () => Promise<void> }
+export interface MetricsServer {
+  port: number | null;
+  /** The address it is bound to. */ host: string | null;
+  close: () => Promise<void>;
+}
 
-export async function startMetricsServer(registry: Registry, port: number, logger: Logger, host = '127.0.0.1'): Promise<MetricsServer> {
+export async function startMetricsServer(
+  registry: Registry,
+  port: number,
+  logger: Logger,
+  host = '127.0.0.1',
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -32,7 +41,10 @@ export async function startMetricsServer(registry: Registry, port: number, logge
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (err) => {
       // Jobs matter more than their metrics: a taken port is an operator's error to fix, not a reason to stop working.
-      logger.error({ err, port, host }, 'worker metrics server could not listen; running without /metrics and /healthz');
+      logger.error(
+        { err, port, host },
+        'worker metrics server could not listen; running without /metrics and /healthz',
+      );
       resolve(false);
     });
     server.listen(port, host, () => resolve(true));
@@ -43,9 +55,10 @@ export async function startMetricsServer(registry: Registry, port: number, logge
   return {
     port: actual,
     host: address,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -7,7 +7,12 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
 import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import { CARRIED_ANSWER_MAX_CHARS, type AnyStageJobData, type StageAnswer, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import {
+  CARRIED_ANSWER_MAX_CHARS,
+  type AnyStageJobData,
+  type StageAnswer,
+  type StageJobReturn,
+} from '../shared/queue/stage-jobs.js';
 import { carriedAnswer, findJobResult, saveJobResult } from '../shared/storage/job-results.js';
 import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
@@ -23,7 +28,14 @@ import type { WorkerJobSettings } from './job-context.js';
 
 /** One kind per operation; `data.operation` narrows the input each kind gets. */
 function dispatch(
-  db: Db, log: Logger, jobId: string, data: AnyStageJobData, settings: WorkerJobSettings, writes: Promise<void>[], rerun: boolean, embedded: PostgresPages | null,
+  db: Db,
+  log: Logger,
+  jobId: string,
+  data: AnyStageJobData,
+  settings: WorkerJobSettings,
+  writes: Promise<void>[],
+  rerun: boolean,
+  embedded: PostgresPages | null,
   answer: { stored: boolean },
 ): Promise<StageAnswer> {
   const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer };
@@ -53,11 +65,21 @@ function unknownOperation(data: never): never {
   throw new UnrecoverableError(`no handler for operation ${String((data as { operation?: unknown }).operation)}`);
 }
 
-export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings, embedded: PostgresPages | null = null) {
+export function createStageProcessor(
+  db: Db,
+  logger: Logger,
+  settings: WorkerJobSettings,
+  embedded: PostgresPages | null = null,
+) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
-    const log = logger.child({ request_id: data.request_id, job_id: jobId, operation: data.operation, attempt: job.attemptsMade + 1 });
+    const log = logger.child({
+      request_id: data.request_id,
+      job_id: jobId,
+      operation: data.operation,
+      attempt: job.attemptsMade + 1,
+    });
     const writes: Promise<void>[] = [];
     const answered = { stored: false };
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
@@ -69,7 +91,18 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       const [first] = await Promise.all([
         answered.stored
           ? true
-          : saveJobResult(db, { _id: jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() }, embedded),
+          : saveJobResult(
+              db,
+              {
+                _id: jobId,
+                org_id: data.org_id,
+                actor: data.actor,
+                request_id: data.request_id,
+                answer,
+                finished_at: new Date().toISOString(),
+              },
+              embedded,
+            ),
         ...writes.splice(0),
       ]);
       crashIf('stage:crash-before-complete');
@@ -104,7 +137,12 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
       const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, ms: Date.now() - started, last_attempt: lastAttempt }, 'job failed');
       if (lastAttempt) {
-        await finish({ operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } }).catch(() => undefined);
+        await finish({
+          operation: data.operation,
+          outcome: 'refused',
+          code: 'job_failed',
+          details: { job_id: jobId },
+        }).catch(() => undefined);
       }
       throw err;
     }
@@ -122,9 +160,10 @@ function isRerun(job: Job): boolean {
 
 /** BullMQ's small return value: a pointer to the stored answer, and the operation a staged one names. */
 function jobReturn(jobId: string, answer: StageAnswer, isStored: boolean): StageJobReturn {
-  const pointer: StageJobReturn = answer.outcome === 'staged'
-    ? { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: answer.staged_operation_id }
-    : { job_result_id: jobId, outcome: answer.outcome };
+  const pointer: StageJobReturn =
+    answer.outcome === 'staged'
+      ? { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: answer.staged_operation_id }
+      : { job_result_id: jobId, outcome: answer.outcome };
   const carried = isStored ? carriedAnswer(answer, CARRIED_ANSWER_MAX_CHARS) : null;
   return carried ? { ...pointer, answer: carried } : pointer;
 }

@@ -14,14 +14,27 @@ type ReadHandler = (db: Db, data: ReadJobData, embedded: PostgresPages | null) =
 
 const HANDLERS: Record<ReadOperation, ReadHandler> = {
   // The deadline bounds only the wait for another reader's computation: a reader that computes finishes, so the next one finds it stored.
-  'inbox_duplicates.list': (db, data, embedded) => listInboxDuplicates(db, data.org_id, data.input as ReadJobData<'inbox_duplicates.list'>['input'], new Date(data.deadline_at), embedded),
-  'counterparties.list': (db, data, embedded) => listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input'], embedded),
+  'inbox_duplicates.list': (db, data, embedded) =>
+    listInboxDuplicates(
+      db,
+      data.org_id,
+      data.input as ReadJobData<'inbox_duplicates.list'>['input'],
+      new Date(data.deadline_at),
+      embedded,
+    ),
+  'counterparties.list': (db, data, embedded) =>
+    listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input'], embedded),
 };
 
 export function createReadProcessor(db: Db, logger: Logger, embedded: PostgresPages | null = null) {
   return async (job: Job<ReadJobData, ReadJobResult>): Promise<ReadJobResult> => {
     const data = job.data;
-    const log = logger.child({ request_id: data.request_id, job_id: job.id, operation: data.operation, attempt: job.attemptsMade + 1 });
+    const log = logger.child({
+      request_id: data.request_id,
+      job_id: job.id,
+      operation: data.operation,
+      attempt: job.attemptsMade + 1,
+    });
     const handler = HANDLERS[data.operation];
     if (!handler) throw new UnrecoverableError(`no handler for read operation ${String(data.operation)}`);
     if (Date.now() > Date.parse(data.deadline_at)) {

@@ -3,7 +3,12 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/queue/connection.js';
 import { READ_QUEUE, type ReadJobData, type ReadJobResult } from '../shared/queue/read-jobs.js';
-import { STAGE_QUEUE, stageWorkerOptions, type AnyStageJobData, type StageJobReturn } from '../shared/queue/stage-jobs.js';
+import {
+  STAGE_QUEUE,
+  stageWorkerOptions,
+  type AnyStageJobData,
+  type StageJobReturn,
+} from '../shared/queue/stage-jobs.js';
 import { backfillFeedBlocks } from '../shared/storage/events.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
@@ -32,38 +37,70 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   // "Scope reads in SQL"; the counterparty list's whole-account reads: docs/reference/book-reads.md "Cost").
   const embedded = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const connection = createRedis(config.redisUrl);
-  const worker = new Worker<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, embedded), {
-    ...stageWorkerOptions(config),
-    connection,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-  });
+  const worker = new Worker<AnyStageJobData, StageJobReturn>(
+    STAGE_QUEUE,
+    createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, embedded),
+    {
+      ...stageWorkerOptions(config),
+      connection,
+      prefix: config.queuePrefix,
+      concurrency: config.workerConcurrency,
+    },
+  );
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   // Reads (the duplicate overview, the counterparty list) on their own queue and concurrency: they never hold up staging.
   const readConnection = createRedis(config.redisUrl);
-  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger, embedded), {
-    connection: readConnection,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-  });
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(
+    READ_QUEUE,
+    createReadProcessor(mongo.db, logger, embedded),
+    {
+      connection: readConnection,
+      prefix: config.queuePrefix,
+      concurrency: config.workerConcurrency,
+    },
+  );
   readWorker.on('error', (err) => logger.error({ err, queue: READ_QUEUE }, 'worker error'));
   const registry = createRegistry('worker');
   const jobMetrics = createJobMetrics(registry);
   jobMetrics.watch(worker, STAGE_QUEUE);
   jobMetrics.watch(readWorker, READ_QUEUE);
   const maintenanceConnection = createRedis(config.redisUrl);
-  const maintenance = await startMaintenance(mongo.db, maintenanceConnection, config.queuePrefix, logger, config.recoverySweepMs, { eventRetentionDays: config.eventRetentionDays }, embedded);
+  const maintenance = await startMaintenance(
+    mongo.db,
+    maintenanceConnection,
+    config.queuePrefix,
+    logger,
+    config.recoverySweepMs,
+    { eventRetentionDays: config.eventRetentionDays },
+    embedded,
+  );
   // Webhook delivery on its own queue and connection (docs/reference/webhooks.md): it never holds up staging.
   const webhookConnection = createRedis(config.redisUrl);
-  const webhooks = await startWebhooks(mongo.db, webhookConnection, config.queuePrefix, {
-    dispatchEveryMs: config.webhookDispatchEveryMs, concurrency: config.workerConcurrency, maxAttempts: config.webhookMaxAttempts,
-    backoffMs: config.webhookBackoffMs, timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhookAllowInsecure === 'true', secretKey: config.webhookSecretKey,
-  }, registry, logger, embedded);
+  const webhooks = await startWebhooks(
+    mongo.db,
+    webhookConnection,
+    config.queuePrefix,
+    {
+      dispatchEveryMs: config.webhookDispatchEveryMs,
+      concurrency: config.workerConcurrency,
+      maxAttempts: config.webhookMaxAttempts,
+      backoffMs: config.webhookBackoffMs,
+      timeoutMs: config.webhookTimeoutMs,
+      allowInsecure: config.webhookAllowInsecure === 'true',
+      secretKey: config.webhookSecretKey,
+    },
+    registry,
+    logger,
+    embedded,
+  );
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);
   // node_flags: whether it runs with worker/node-flags.ts's flags, as deployed.
-  logger.info({ concurrency: config.workerConcurrency, metrics_port: metrics.port, node_flags: process.execArgv }, 'worker ready');
+  logger.info(
+    { concurrency: config.workerConcurrency, metrics_port: metrics.port, node_flags: process.execArgv },
+    'worker ready',
+  );
   return {
     metricsPort: metrics.port,
     // worker.close() takes no new jobs and waits for those in flight; then connections go.

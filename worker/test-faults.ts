@@ -21,12 +21,27 @@
 // Timing:
 //   stage:slow                    every staging job takes 3 s more (shutdown and takeover tests need a job in flight)
 //   stage:slow-after-locks        a staging job waits 300 ms between taking its locks and writing its operation
-const ACTIVE = new Set((process.env.BOOKSTAGE_TEST_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const ACTIVE = new Set(
+  (process.env.BOOKSTAGE_TEST_FAULTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export type TestFault =
-  | 'stage:fail-for-good' | 'stage:crash-after-read' | 'stage:crash-after-locks' | 'stage:crash-after-write' | 'stage:crash-before-complete'
-  | 'apply:crash-after-claim' | 'apply:crash-after-journal' | `apply:crash-after-write:${number}` | `apply:crash-after-progress:${number}` | 'apply:crash-before-finish'
-  | 'apply:after-first-write' | 'stage:slow' | 'stage:slow-after-locks';
+  | 'stage:fail-for-good'
+  | 'stage:crash-after-read'
+  | 'stage:crash-after-locks'
+  | 'stage:crash-after-write'
+  | 'stage:crash-before-complete'
+  | 'apply:crash-after-claim'
+  | 'apply:crash-after-journal'
+  | `apply:crash-after-write:${number}`
+  | `apply:crash-after-progress:${number}`
+  | 'apply:crash-before-finish'
+  | 'apply:after-first-write'
+  | 'stage:slow'
+  | 'stage:slow-after-locks';
 
 export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 

@@ -44,7 +44,8 @@ export function httpMetrics(registry: Registry): RequestHandler {
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       latency.observe({ method: req.method, route: routeTemplate(req, res), status: String(res.statusCode) }, seconds);
-      if (res.getHeader('idempotent-replayed') === 'true') replays.inc({ operation: locals(res).operation ?? 'unknown' });
+      if (res.getHeader('idempotent-replayed') === 'true')
+        replays.inc({ operation: locals(res).operation ?? 'unknown' });
     });
     next();
   };

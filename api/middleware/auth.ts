@@ -11,7 +11,11 @@ const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 async function identify(db: Db, header: string | undefined, res: Response): Promise<TokenIdentity> {
   const match = BEARER.exec(header ?? '');
   const presented = locals(res).presented;
-  const identity = !match ? null : presented !== undefined && presented.secret === match[1] ? presented.identity : await tokenLookupFor(db)(match[1]!);
+  const identity = !match
+    ? null
+    : presented !== undefined && presented.secret === match[1]
+      ? presented.identity
+      : await tokenLookupFor(db)(match[1]!);
   if (!identity) throw new AppError('unauthenticated');
   return identity;
 }

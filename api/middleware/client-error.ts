@@ -17,16 +17,20 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   }
   if (!err.code?.startsWith('HPE_')) {
     // A request that timed out (ERR_HTTP_REQUEST_TIMEOUT) gets Node's own bare 408; anything else is closed.
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
     else socket.destroy();
     return;
   }
-  const error = err.code === 'HPE_HEADER_OVERFLOW'
-    ? new AppError('request_header_too_large', { details: { limit_bytes: maxHeaderSize } })
-    : new AppError('malformed_request', { details: { reason: err.code ?? 'parse_error' } });
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('request_header_too_large', { details: { limit_bytes: maxHeaderSize } })
+      : new AppError('malformed_request', { details: { reason: err.code ?? 'parse_error' } });
   const requestId = randomUUID();
   const body = JSON.stringify(errorEnvelope(null, requestId, error.toBody()));
   const reason = error.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(`HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-    + `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -23,12 +23,19 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
 /** The one place an error becomes an HTTP answer. Unexpected errors are logged and answered 500 without internals. */
 export const errorToEnvelope: ErrorRequestHandler = (err: unknown, req, res, _next) => {
   const dependency = unreachableDependency(err);
-  const appError = err instanceof AppError ? err
-    : dependency ? new AppError('dependency_unavailable', { details: { dependency } })
-      : bodyParserError(err, req.get('content-encoding')) ?? malformedPath(err);
+  const appError =
+    err instanceof AppError
+      ? err
+      : dependency
+        ? new AppError('dependency_unavailable', { details: { dependency } })
+        : (bodyParserError(err, req.get('content-encoding')) ?? malformedPath(err));
   const l = locals(res);
   const finalError = appError ?? new AppError('internal');
-  if (!appError) (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err, request_id: l.requestId }, 'unexpected error');
+  if (!appError)
+    (req as { log?: { error: (o: object, m: string) => void } }).log?.error(
+      { err, request_id: l.requestId },
+      'unexpected error',
+    );
   if (res.headersSent) return;
   send(res, errorToHttp(l.operation ?? null, l.requestId, finalError));
 };

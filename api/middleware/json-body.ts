@@ -18,7 +18,9 @@ const rawText = new WeakMap<IncomingMessage, string>();
 const parseJson = express.json({
   limit: BODY_LIMIT_BYTES,
   type: JSON_TYPES,
-  verify: (req, _res, buf) => { rawText.set(req, buf.toString('utf8')); },
+  verify: (req, _res, buf) => {
+    rawText.set(req, buf.toString('utf8'));
+  },
 });
 
 function hasBody(headers: Record<string, unknown>): boolean {
@@ -35,7 +37,10 @@ function charsetOf(contentType: string | undefined): string | null {
 /** JSON bodies only: a body of another type or charset is 415, never silently ignored; repeated keys are 400. */
 export const jsonBody: RequestHandler = (req, res, next) => {
   // A statement import's body is the raw file (statement-body.ts).
-  if (STATEMENT_BODY_PATH.test(req.path)) { next(); return; }
+  if (STATEMENT_BODY_PATH.test(req.path)) {
+    next();
+    return;
+  }
   if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
     next(new AppError('unsupported_media_type', { details: { content_type: req.get('content-type') ?? null } }));
     return;
@@ -46,11 +51,19 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     return;
   }
   parseJson(req, res, (err?: unknown) => {
-    if (err) { next(err); return; }
+    if (err) {
+      next(err);
+      return;
+    }
     const text = rawText.get(req);
     const pointer = text === undefined ? null : repeatedMemberPointer(text);
     if (pointer !== null) {
-      next(new AppError('malformed_json', { message: `The request body repeats the key at ${pointer}; each key may appear once.`, details: { reason: 'duplicate_key', pointer } }));
+      next(
+        new AppError('malformed_json', {
+          message: `The request body repeats the key at ${pointer}; each key may appear once.`,
+          details: { reason: 'duplicate_key', pointer },
+        }),
+      );
       return;
     }
     next();
@@ -64,16 +77,25 @@ export const jsonBody: RequestHandler = (req, res, next) => {
  */
 function isDecodeError(err: unknown): boolean {
   const { code, status, type } = err as { code?: unknown; status?: unknown; type?: unknown };
-  return status === 400 && type === undefined && typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR'));
+  return (
+    status === 400 &&
+    type === undefined &&
+    typeof code === 'string' &&
+    (code.startsWith('Z_') || code.startsWith('ERR__ERROR'))
+  );
 }
 
 /** body-parser's failures, as AppErrors with stable codes; `encoding` is the request's Content-Encoding. */
 export function bodyParserError(err: unknown, encoding?: string): AppError | null {
-  if (isDecodeError(err)) return new AppError('malformed_body_encoding', { details: { encoding: encoding?.toLowerCase() ?? null } });
+  if (isDecodeError(err))
+    return new AppError('malformed_body_encoding', { details: { encoding: encoding?.toLowerCase() ?? null } });
   const type = (err as { type?: string }).type;
-  if (type === 'entity.parse.failed') return new AppError('malformed_json', { details: { reason: (err as Error).message } });
-  if (type === 'entity.too.large') return new AppError('payload_too_large', { details: { limit_bytes: BODY_LIMIT_BYTES } });
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('unsupported_media_type', { details: { reason: (err as Error).message } });
+  if (type === 'entity.parse.failed')
+    return new AppError('malformed_json', { details: { reason: (err as Error).message } });
+  if (type === 'entity.too.large')
+    return new AppError('payload_too_large', { details: { limit_bytes: BODY_LIMIT_BYTES } });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new AppError('unsupported_media_type', { details: { reason: (err as Error).message } });
   if (type === 'request.aborted') return new AppError('malformed_json', { details: { reason: 'request aborted' } });
   return null;
 }

@@ -39,7 +39,8 @@ const COUNT_DEADLINE_MS = 500;
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 
 /** The count's key: a hash of the presented secret, so Redis holds neither the secret nor the hash tokens are stored under. */
-const tokenKey = (secret: string): string => createHash('sha256').update(`bookstage rate limit\n${secret}`, 'utf8').digest('base64url').slice(0, 32);
+const tokenKey = (secret: string): string =>
+  createHash('sha256').update(`bookstage rate limit\n${secret}`, 'utf8').digest('base64url').slice(0, 32);
 
 /** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every counted answer. */
 function setHeaders(res: Response, settings: RateLimitSettings, state: RateLimiterRes): void {
@@ -52,12 +53,18 @@ function setHeaders(res: Response, settings: RateLimitSettings, state: RateLimit
 function refuse(res: Response, settings: RateLimitSettings, limit: number, msBeforeNext: number): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   res.setHeader('Retry-After', String(retryAfter));
-  return new AppError('rate_limited', { details: { limit, window_seconds: settings.windowSeconds, retry_after_seconds: retryAfter } });
+  return new AppError('rate_limited', {
+    details: { limit, window_seconds: settings.windowSeconds, retry_after_seconds: retryAfter },
+  });
 }
 
 export function rateLimit(redis: Redis | Cluster, settings: RateLimitSettings, logger: Logger, db: Db): RequestHandler {
   // In memory: it guards this process's store reads, and costs no Redis round trip on a request with a valid token.
-  const unknownTokens = new RateLimiterMemory({ keyPrefix: 'unknown-token', points: settings.authFailures, duration: settings.windowSeconds });
+  const unknownTokens = new RateLimiterMemory({
+    keyPrefix: 'unknown-token',
+    points: settings.authFailures,
+    duration: settings.windowSeconds,
+  });
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: settings.keyPrefix,

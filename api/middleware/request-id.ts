@@ -17,7 +17,9 @@ export const requestId: RequestHandler = (req, res, next) => {
 };
 
 /** Names the operation for the envelope, including error envelopes from auth and validation. */
-export const operation = (name: string): RequestHandler => (_req, res, next) => {
-  locals(res).operation = name;
-  next();
-};
+export const operation =
+  (name: string): RequestHandler =>
+  (_req, res, next) => {
+    locals(res).operation = name;
+    next();
+  };

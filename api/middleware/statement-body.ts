@@ -15,7 +15,10 @@ export function readStatementBody(req: Request, res: Response): Promise<Buffer> 
     parseRaw(req, res, (err?: unknown) => {
       if (err) {
         const type = (err as { type?: string }).type;
-        if (type === 'entity.too.large') { reject(new AppError('payload_too_large', { details: { limit_bytes: STATEMENT_BODY_LIMIT_BYTES } })); return; }
+        if (type === 'entity.too.large') {
+          reject(new AppError('payload_too_large', { details: { limit_bytes: STATEMENT_BODY_LIMIT_BYTES } }));
+          return;
+        }
         const known = bodyParserError(err, req.get('content-encoding'));
         reject(known ?? (err instanceof Error ? err : new Error('the request body could not be read')));
         return;

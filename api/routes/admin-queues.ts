@@ -23,7 +23,8 @@ const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
  * Everything from this origin only: the UI's template links a web font from
  * Google, which the browser then does not fetch (it falls back to a local font).
  */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
 function presentedSecret(authorization: string | undefined, cookie: string | undefined): string | null {
   const bearer = BEARER.exec(authorization ?? '');

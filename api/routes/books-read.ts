@@ -7,17 +7,41 @@
 // Lists page by keyset with the opaque cursors of api/cursor.ts.
 import { Router, type Request, type Response } from 'express';
 import type { Db } from 'mongodb';
-import { accountFigures, entryView, transactionView, type EntryView, type TransactionView } from '../../shared/domain/book-reads.js';
+import {
+  accountFigures,
+  entryView,
+  transactionView,
+  type EntryView,
+  type TransactionView,
+} from '../../shared/domain/book-reads.js';
 import type { BankAccount } from '../../shared/domain/books.js';
 import { AppError } from '../../shared/errors.js';
 import {
-  bankAccountParamsSchema, bankTransactionParamsSchema, BOOKS_DEFAULT_LIMIT, BOOKS_NUMERIC_PARAMS, counterpartiesQuerySchema, documentParamsSchema,
-  documentsQuerySchema, entriesQuerySchema, entryParamsSchema, noQuerySchema, transactionsQuerySchema, type DocumentsQuery, type EntriesQuery, type TransactionsQuery,
+  bankAccountParamsSchema,
+  bankTransactionParamsSchema,
+  BOOKS_DEFAULT_LIMIT,
+  BOOKS_NUMERIC_PARAMS,
+  counterpartiesQuerySchema,
+  documentParamsSchema,
+  documentsQuerySchema,
+  entriesQuerySchema,
+  entryParamsSchema,
+  noQuerySchema,
+  transactionsQuerySchema,
+  type DocumentsQuery,
+  type EntriesQuery,
+  type TransactionsQuery,
 } from '../../shared/schemas/books-read.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
 import { findAccount, findEntry, findLinks, findOrg } from '../../shared/storage/books-read.js';
 import {
-  entriesPage, findInboxDocument, findTransaction, inboxDocumentsPage, listAccounts, transactionsPage, type PagePosition,
+  entriesPage,
+  findInboxDocument,
+  findTransaction,
+  inboxDocumentsPage,
+  listAccounts,
+  transactionsPage,
+  type PagePosition,
 } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
@@ -50,21 +74,33 @@ function valid<T>(validate: Validator<T>, value: unknown): T {
 }
 
 const orgOf = (res: Response): string => locals(res).auth!.org_id;
-const reply = (res: Response, op: string, data: unknown): void => send(res, dataToHttp(op, locals(res).requestId, data));
+const reply = (res: Response, op: string, data: unknown): void =>
+  send(res, dataToHttp(op, locals(res).requestId, data));
 
 /** The filters a cursor was issued for: the query without limit and cursor, keys sorted. */
 function filterKey(query: object): string {
-  const entries = Object.entries(query).filter(([k]) => k !== 'limit' && k !== 'cursor').sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = Object.entries(query)
+    .filter(([k]) => k !== 'limit' && k !== 'cursor')
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return JSON.stringify(entries);
 }
 
-interface BooksCursor { after: PagePosition; filter: string }
+interface BooksCursor {
+  after: PagePosition;
+  filter: string;
+}
 
 function positionOf(secret: string, scope: CursorScope, query: { cursor?: string }): PagePosition | null {
   if (query.cursor === undefined) return null;
   const opened = openCursor(secret, scope, query.cursor) as Partial<BooksCursor> | null;
   const after = opened?.after;
-  if (!opened || opened.filter !== filterKey(query) || !after || typeof after.key !== 'string' || typeof after.id !== 'string') {
+  if (
+    !opened ||
+    opened.filter !== filterKey(query) ||
+    !after ||
+    typeof after.key !== 'string' ||
+    typeof after.id !== 'string'
+  ) {
     throw new AppError('invalid_cursor', { details: { parameter: 'cursor' } });
   }
   return { key: after.key, id: after.id };
@@ -117,18 +153,44 @@ async function page<R extends { id: string }, V>(
   return { items, next: at };
 }
 
-async function transactionViews(db: Db, orgId: string, rows: Awaited<ReturnType<typeof transactionsPage>>, embedded: PostgresPages | null): Promise<TransactionView[]> {
-  const links = await findLinks(db, orgId, 'bank_transaction_id', rows.map((t) => t.id), embedded);
+async function transactionViews(
+  db: Db,
+  orgId: string,
+  rows: Awaited<ReturnType<typeof transactionsPage>>,
+  embedded: PostgresPages | null,
+): Promise<TransactionView[]> {
+  const links = await findLinks(
+    db,
+    orgId,
+    'bank_transaction_id',
+    rows.map((t) => t.id),
+    embedded,
+  );
   return rows.map((t) => transactionView(t, links));
 }
 
-async function entryViews(db: Db, orgId: string, settlement: readonly string[], rows: Awaited<ReturnType<typeof entriesPage>>, embedded: PostgresPages | null): Promise<EntryView[]> {
-  const links = await findLinks(db, orgId, 'ledger_entry_id', rows.map((e) => e.id), embedded);
+async function entryViews(
+  db: Db,
+  orgId: string,
+  settlement: readonly string[],
+  rows: Awaited<ReturnType<typeof entriesPage>>,
+  embedded: PostgresPages | null,
+): Promise<EntryView[]> {
+  const links = await findLinks(
+    db,
+    orgId,
+    'ledger_entry_id',
+    rows.map((e) => e.id),
+    embedded,
+  );
   return rows.map((e) => entryView(e, links, settlement));
 }
 
 async function accountView(db: Db, orgId: string, account: BankAccount, embedded: PostgresPages | null) {
-  return { ...account, ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id, embedded)) };
+  return {
+    ...account,
+    ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id, embedded)),
+  };
 }
 
 async function settlementAccounts(db: Db, orgId: string, embedded: PostgresPages | null): Promise<string[]> {
@@ -149,7 +211,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     });
   };
   const secret = (): string => {
-    if (cursorSecret === undefined) throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
+    if (cursorSecret === undefined)
+      throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
     return cursorSecret;
   };
 
@@ -172,16 +235,23 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const after = positionOf(secret(), scope, query);
     const state = query.link_state;
     const result = await page(
-      (at, n) => transactionsPage(db, orgId, query, at, n, embedded), (rows) => transactionViews(db, orgId, rows, embedded), (t) => t.booking_date,
-      state ? (v) => v.link_state === state : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+      (at, n) => transactionsPage(db, orgId, query, at, n, embedded),
+      (rows) => transactionViews(db, orgId, rows, embedded),
+      (t) => t.booking_date,
+      state ? (v) => v.link_state === state : null,
+      after,
+      query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
   });
 
   read('/api/v1/cli/bank-transactions/:bank_transaction_id', 'bank_transactions.show', async (req, _res, orgId) => {
-    const { bank_transaction_id } = valid(validTransactionParams, { bank_transaction_id: req.params.bank_transaction_id });
+    const { bank_transaction_id } = valid(validTransactionParams, {
+      bank_transaction_id: req.params.bank_transaction_id,
+    });
     const transaction = await findTransaction(db, orgId, bank_transaction_id, embedded);
-    if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
+    if (!transaction)
+      throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
     return (await transactionViews(db, orgId, [transaction], embedded))[0];
   });
 
@@ -192,8 +262,12 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const settlement = await settlementAccounts(db, orgId, embedded);
     const open = query.open;
     const result = await page(
-      (at, n) => entriesPage(db, orgId, query, at, n, embedded), (rows) => entryViews(db, orgId, settlement, rows, embedded), (e) => e.entry_date,
-      open ? (v) => v.open === (open === 'true') : null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+      (at, n) => entriesPage(db, orgId, query, at, n, embedded),
+      (rows) => entryViews(db, orgId, settlement, rows, embedded),
+      (e) => e.entry_date,
+      open ? (v) => v.open === (open === 'true') : null,
+      after,
+      query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
   });
@@ -201,7 +275,10 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
   read('/api/v1/cli/ledger/entries/:entry_id', 'ledger_entries.show', async (req, _res, orgId) => {
     const { entry_id } = valid(validEntryParams, { entry_id: req.params.entry_id });
     // The org's settlement accounts beside the entry: one round trip, not two.
-    const [entry, settlement] = await Promise.all([findEntry(db, orgId, entry_id, embedded), settlementAccounts(db, orgId, embedded)]);
+    const [entry, settlement] = await Promise.all([
+      findEntry(db, orgId, entry_id, embedded),
+      settlementAccounts(db, orgId, embedded),
+    ]);
     if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
     return (await entryViews(db, orgId, settlement, [entry], embedded))[0];
   });
@@ -220,8 +297,12 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const scope: CursorScope = { list: 'inbox_documents', org_id: orgId };
     const after = positionOf(secret(), scope, query);
     const result = await page(
-      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n, embedded), (rows) => Promise.resolve(rows), (d) => d.received_at,
-      null, after, query.limit ?? BOOKS_DEFAULT_LIMIT,
+      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n, embedded),
+      (rows) => Promise.resolve(rows),
+      (d) => d.received_at,
+      null,
+      after,
+      query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
   });

@@ -10,7 +10,10 @@ import { setRouteTemplate } from '../metrics/http-metrics.js';
 import { operation } from '../middleware/request-id.js';
 
 /** One backing service and a cheap round trip to it (PING, `{ping: 1}`). */
-export interface ReadinessCheck { dependency: Dependency; ping: () => Promise<unknown> }
+export interface ReadinessCheck {
+  dependency: Dependency;
+  ping: () => Promise<unknown>;
+}
 
 /** Each dependency must answer within this: a load balancer's probe should not hang on a dead one. */
 export const READY_WITHIN_MS = 1000;
@@ -23,11 +26,14 @@ export async function unready(checks: ReadinessCheck[]): Promise<Dependency[]> {
 
 export function healthRoutes(checks: ReadinessCheck[]): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  router.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
   router.get('/readyz', operation('readiness'), async (_req, res) => {
     const down = await unready(checks);
     // 503 names what is down: `details.dependency` reads as a sentence, `details.down` lists them.
-    if (down.length > 0) throw new AppError('dependency_unavailable', { details: { dependency: down.join(' and '), down } });
+    if (down.length > 0)
+      throw new AppError('dependency_unavailable', { details: { dependency: down.join(' and '), down } });
     res.json({ ok: true, checks: Object.fromEntries(checks.map((c) => [c.dependency, 'up'])) });
   });
   return router;

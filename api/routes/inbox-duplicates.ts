@@ -9,7 +9,10 @@ import type { Db } from 'mongodb';
 import type { GroupPosition } from '../../shared/domain/duplicate-groups.js';
 import { AppError } from '../../shared/errors.js';
 import {
-  DUPLICATES_DEFAULT_LIMIT, INBOX_DUPLICATES_NUMERIC_PARAMS, inboxDuplicatesQuerySchema, type InboxDuplicatesQuery,
+  DUPLICATES_DEFAULT_LIMIT,
+  INBOX_DUPLICATES_NUMERIC_PARAMS,
+  inboxDuplicatesQuerySchema,
+  type InboxDuplicatesQuery,
 } from '../../shared/schemas/inbox-duplicates.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
@@ -46,16 +49,24 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined, pages
     const auth = locals(res).auth!;
     const scope: CursorScope = { list: CURSOR_LIST, org_id: auth.org_id };
     const minConfidence = query.value.min_confidence ?? null;
-    const after = query.value.cursor === undefined ? null : positionOf(openCursor(reads.cursorSecret, scope, query.value.cursor), minConfidence);
+    const after =
+      query.value.cursor === undefined
+        ? null
+        : positionOf(openCursor(reads.cursorSecret, scope, query.value.cursor), minConfidence);
 
     const input = { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after };
     // The stored page of the current version when there is one; the worker computes (or waits for) it otherwise.
-    const page = (await readStoredDuplicatePage(db, auth.org_id, input, stored, pages)) ?? await runRead(reads, res, OPERATION, input);
+    const page =
+      (await readStoredDuplicatePage(db, auth.org_id, input, stored, pages)) ??
+      (await runRead(reads, res, OPERATION, input));
     const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
-    send(res, dataToHttp(OPERATION, locals(res).requestId, {
-      groups: page.groups,
-      next_cursor: next && sealCursor(reads.cursorSecret, scope, next),
-    }));
+    send(
+      res,
+      dataToHttp(OPERATION, locals(res).requestId, {
+        groups: page.groups,
+        next_cursor: next && sealCursor(reads.cursorSecret, scope, next),
+      }),
+    );
   });
   return router;
 }
@@ -64,7 +75,13 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined, pages
 function positionOf(opened: unknown, minConfidence: number | null): GroupPosition {
   const cursor = opened as Partial<DuplicatesCursor> | null;
   const after = cursor?.after;
-  if (!cursor || cursor.min_confidence !== minConfidence || !after || typeof after.newest_received_at !== 'string' || typeof after.group_id !== 'string') {
+  if (
+    !cursor ||
+    cursor.min_confidence !== minConfidence ||
+    !after ||
+    typeof after.newest_received_at !== 'string' ||
+    typeof after.group_id !== 'string'
+  ) {
     throw new AppError('invalid_cursor', { details: { parameter: 'cursor' } });
   }
   return { newest_received_at: after.newest_received_at, group_id: after.group_id };

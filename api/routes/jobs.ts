@@ -21,7 +21,11 @@ import { mountRoute } from './mount.js';
 /** The documented job-id pattern: anything else cannot be one of ours. */
 const JOB_ID = new RegExp(jobIdSchema.pattern);
 
-export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>, embedded: PostgresPages | null = null): Router {
+export function jobRoutes(
+  db: Db,
+  queue: Queue<AnyStageJobData, StageJobReturn>,
+  embedded: PostgresPages | null = null,
+): Router {
   const router = Router();
   mountRoute(router, db, 'jobs.show', async (req, res) => {
     const auth = locals(res).auth!;
@@ -45,7 +49,14 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>,
       send(res, stageAnswerToHttp(dryRun, job.data.request_id));
     } else if (state === 'failed') {
       // Failed for good without an answer stored (its worker died on the last attempt): final, not to be polled again.
-      send(res, errorToHttp(job.data.operation, job.data.request_id, new AppError('job_failed', { details: { job_id: jobId } })));
+      send(
+        res,
+        errorToHttp(
+          job.data.operation,
+          job.data.request_id,
+          new AppError('job_failed', { details: { job_id: jobId } }),
+        ),
+      );
     } else {
       send(res, pendingToHttp(job.data.operation, job.data.request_id, jobId));
     }

@@ -11,6 +11,7 @@ import { operation as nameOperation } from '../middleware/request-id.js';
 /** Mount `handler` at the route the table declares for `operation`: name the operation, authenticate and check its scope, then handle. */
 export function mountRoute(router: Router, db: Db, operation: string, handler: RequestHandler): void {
   const route = routeOf(operation);
-  const guards: RequestHandler[] = route.auth === null ? [] : [route.auth.scope === null ? requireAuth(db) : requireScope(db, route.auth.scope)];
+  const guards: RequestHandler[] =
+    route.auth === null ? [] : [route.auth.scope === null ? requireAuth(db) : requireScope(db, route.auth.scope)];
   router[route.method](expressPath(route.path), nameOperation(operation), ...guards, handler);
 }

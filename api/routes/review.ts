@@ -12,18 +12,32 @@ import type { RequestHandler } from 'express';
 /** This file runs as dist/api/routes/review.js; the page's files are in dist/web/. */
 const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 const ASSET = /^\/review\/assets\/([a-z0-9-]+\.(js|css))$/;
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
 
 /**
  * Only this origin, for everything: scripts and styles from files (no inline
  * code), calls to the API on the same origin, no frames, forms or plugins.
  */
 export const REVIEW_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self'",
-  "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
-interface StaticFile { type: string; body: Buffer }
+interface StaticFile {
+  type: string;
+  body: Buffer;
+}
 
 /** The built files, read once; an empty map when the page was not built (then /review says so). */
 function loadFiles(): Map<string, StaticFile> {
@@ -44,14 +58,23 @@ function loadFiles(): Map<string, StaticFile> {
 export function reviewPage(): RequestHandler {
   const files = loadFiles();
   return (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') { next(); return; }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      next();
+      return;
+    }
     const asset = ASSET.exec(req.path);
     const name = req.path === '/review' || req.path === '/review/' ? 'review.html' : asset?.[1];
-    if (name === undefined) { next(); return; }
+    if (name === undefined) {
+      next();
+      return;
+    }
     const file = files.get(name);
     if (!file) {
       // An unknown asset is an unknown route; a missing page means the build did not run.
-      if (name !== 'review.html') { next(); return; }
+      if (name !== 'review.html') {
+        next();
+        return;
+      }
       res.status(503).type('text/plain').send('The review page is not built: run `npm run build`.\n');
       return;
     }

@@ -9,8 +9,14 @@ import { successEnvelope } from '../../shared/contract/envelope.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageOperation } from '../../shared/queue/stage-jobs.js';
 import {
-  applyBodySchema, approveBodySchema, rejectBodySchema, STAGED_LIST_DEFAULT_LIMIT, STAGED_LIST_NUMERIC_PARAMS,
-  stagedListQuerySchema, stagedOperationParamsSchema, type StagedListQueryParams,
+  applyBodySchema,
+  approveBodySchema,
+  rejectBodySchema,
+  STAGED_LIST_DEFAULT_LIMIT,
+  STAGED_LIST_NUMERIC_PARAMS,
+  stagedListQuerySchema,
+  stagedOperationParamsSchema,
+  type StagedListQueryParams,
 } from '../../shared/schemas/staged-operations.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
 import { mayView } from '../../shared/domain/staged-transitions.js';
@@ -32,7 +38,10 @@ const validateReject = compile<{ note: string }>(rejectBodySchema);
 const validateApply = compile<Record<string, never>>(applyBodySchema);
 
 /** What a list cursor carries: the position and the filters it was issued for. */
-interface ListCursor { after: StagedListPosition; filters: Pick<StagedListQueryParams, 'status' | 'kind' | 'created_by'> }
+interface ListCursor {
+  after: StagedListPosition;
+  filters: Pick<StagedListQueryParams, 'status' | 'kind' | 'created_by'>;
+}
 
 /** `cursorSecret` is config CURSOR_SECRET; absent only in apps built without it (then paging answers 503). */
 export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: string | undefined): Router {
@@ -47,7 +56,8 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const scope: CursorScope = { list: CURSOR_LIST, org_id: auth.org_id };
     let after: StagedListPosition | null = null;
     if (cursor !== undefined) {
-      if (!cursorSecret) throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
+      if (!cursorSecret)
+        throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
       after = positionOf(openCursor(cursorSecret, scope, cursor), filters);
     }
     // Only what the caller may see: without staged:approve, only its own operations.
@@ -55,13 +65,28 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const visibleCreator = canApprove ? createdBy : auth.actor;
     const data = { items: [] as unknown[], next_cursor: null as string | null };
     if (canApprove || createdBy === undefined || createdBy === auth.actor) {
-      const page = await listStagedOperations(db, { org_id: auth.org_id, status, kind, created_by: visibleCreator, after, limit: limit ?? STAGED_LIST_DEFAULT_LIMIT }, deps.pages ?? null);
+      const page = await listStagedOperations(
+        db,
+        {
+          org_id: auth.org_id,
+          status,
+          kind,
+          created_by: visibleCreator,
+          after,
+          limit: limit ?? STAGED_LIST_DEFAULT_LIMIT,
+        },
+        deps.pages ?? null,
+      );
       // Items without their context (show has it): a page of contexts would be large.
       data.items = page.items.map((doc) => {
         const { context: _context, ...item } = stagedOperationDetail(doc);
         return item;
       });
-      if (page.next && cursorSecret) data.next_cursor = sealCursor(cursorSecret, scope, { after: page.next, filters: clean(filters) } satisfies ListCursor);
+      if (page.next && cursorSecret)
+        data.next_cursor = sealCursor(cursorSecret, scope, {
+          after: page.next,
+          filters: clean(filters),
+        } satisfies ListCursor);
     }
     res.json(successEnvelope('staged_operations.list', locals(res).requestId, data));
   });
@@ -70,7 +95,8 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
     const doc = await findStagedOperation(db, auth.org_id, id, deps.pages ?? null);
-    if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') })) throw notFound(id);
+    if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') }))
+      throw notFound(id);
     res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc)));
   });
 
@@ -79,7 +105,10 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     mountRoute(router, db, name, async (req, res) => {
       const params = validateParams({ id: req.params.id });
       const body = validate(req.body === undefined ? {} : req.body);
-      if (!params.ok || !body.ok) throw new AppError('validation_failed', { errors: [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)] });
+      if (!params.ok || !body.ok)
+        throw new AppError('validation_failed', {
+          errors: [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)],
+        });
       await runLifecycle(deps, res, name, params.value.id, body.value);
     });
   };
@@ -92,7 +121,11 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
 function runLifecycle(deps: StageDeps, res: Response, name: StageOperation, id: string, body: object): Promise<void> {
   const auth = locals(res).auth!;
   // The worker decides visibility (creator or staged:approve) and answers 404 like show does.
-  return runStage(deps, res, name, { staged_operation_id: id, ...body, can_approve: auth.scopes.includes('staged:approve') });
+  return runStage(deps, res, name, {
+    staged_operation_id: id,
+    ...body,
+    can_approve: auth.scopes.includes('staged:approve'),
+  });
 }
 
 function pathId(raw: unknown): string {

@@ -5,16 +5,28 @@ import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
 import { AppError, type FieldError } from '../../shared/errors.js';
 import type { StageJobInputs, StageOperation } from '../../shared/queue/stage-jobs.js';
-import { linkRepairStageRequestSchema, type LinkRepairStageRequestBody } from '../../shared/schemas/link-repair-stage.js';
+import {
+  linkRepairStageRequestSchema,
+  type LinkRepairStageRequestBody,
+} from '../../shared/schemas/link-repair-stage.js';
 import { reconcileStageRequestSchema, type ReconcileStageRequestBody } from '../../shared/schemas/reconcile-stage.js';
 import {
-  reversalStageParamsSchema, reversalStageRequestSchema, type ReversalStageParams, type ReversalStageRequestBody,
+  reversalStageParamsSchema,
+  reversalStageRequestSchema,
+  type ReversalStageParams,
+  type ReversalStageRequestBody,
 } from '../../shared/schemas/reversal-stage.js';
 import {
-  inboxResolveStageParamsSchema, inboxResolveStageRequestSchema, type InboxResolveStageParams, type InboxResolveStageRequestBody,
+  inboxResolveStageParamsSchema,
+  inboxResolveStageRequestSchema,
+  type InboxResolveStageParams,
+  type InboxResolveStageRequestBody,
 } from '../../shared/schemas/inbox-resolve-stage.js';
 import {
-  statementImportParamsSchema, statementImportQuerySchema, type StatementImportQuery, type StatementImportStageInput,
+  statementImportParamsSchema,
+  statementImportQuerySchema,
+  type StatementImportQuery,
+  type StatementImportStageInput,
 } from '../../shared/schemas/statement-import-stage.js';
 import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
@@ -90,7 +102,12 @@ const validateImportQuery = compile<StatementImportQuery>(statementImportQuerySc
 function csvMappingOf(query: StatementImportQuery): CsvMapping | null {
   if (query.date_column === undefined) return null;
   const { format: _format, encoding: _encoding, dry_run: _dryRun, header, ...mapping } = query;
-  return { ...DEFAULT_CSV_MAPPING, ...mapping, date_column: query.date_column, header: header === undefined ? DEFAULT_CSV_MAPPING.header : header === 'true' };
+  return {
+    ...DEFAULT_CSV_MAPPING,
+    ...mapping,
+    date_column: query.date_column,
+    header: header === undefined ? DEFAULT_CSV_MAPPING.header : header === 'true',
+  };
 }
 
 /**
@@ -103,18 +120,26 @@ function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
     const params = validateImportParams({ bank_account_id: req.params.bank_account_id });
     const query = validateImportQuery(queryObject(req.query, ['skip_rows']));
     if (!params.ok || !query.ok) {
-      throw new AppError('validation_failed', { errors: [...(params.ok ? [] : params.errors), ...(query.ok ? [] : query.errors)] });
+      throw new AppError('validation_failed', {
+        errors: [...(params.ok ? [] : params.errors), ...(query.ok ? [] : query.errors)],
+      });
     }
     const format = query.value.format ?? 'auto';
     const body = await readStatementBody(req, res);
-    if (body.length === 0) throw new AppError('unreadable_statement', { details: { format, location: 'body', reason: 'the request body is empty: send the statement file as the body' } });
+    if (body.length === 0)
+      throw new AppError('unreadable_statement', {
+        details: { format, location: 'body', reason: 'the request body is empty: send the statement file as the body' },
+      });
     // Mapping parameters win whole; without any, a CSV (or a file sniffed as one) uses the account's saved mapping, if any.
     let csv = csvMappingOf(query.value);
     if (csv === null && (format === 'csv' || format === 'auto')) {
       csv = (await findCsvMapping(db, locals(res).auth!.org_id, params.value.bank_account_id))?.csv_mapping ?? null;
     }
     const input: StatementImportStageInput = {
-      bank_account_id: params.value.bank_account_id, format, encoding: query.value.encoding ?? null, csv,
+      bank_account_id: params.value.bank_account_id,
+      format,
+      encoding: query.value.encoding ?? null,
+      csv,
       content_base64: body.toString('base64'),
     };
     await runStage(deps, res, 'statement_import.stage', input);

@@ -16,7 +16,9 @@ export function whoamiRoutes(db: Db): Router {
     // The org's approval rule, by `_id`: the review page shows the creator why it cannot approve instead of a button that fails.
     const org = await findOrg(db, org_id);
     const rule = org ? { require_distinct_approver: org.require_distinct_approver } : {};
-    res.json(successEnvelope('whoami.show', locals(res).requestId, { org_id, actor, scopes: [...scopes].sort(), ...rule }));
+    res.json(
+      successEnvelope('whoami.show', locals(res).requestId, { org_id, actor, scopes: [...scopes].sort(), ...rule }),
+    );
   });
   return router;
 }

@@ -45,7 +45,10 @@ export class PairedRounds {
   private readonly ones: number[] = [];
   private readonly twos: number[] = [];
 
-  constructor(private readonly job: ScalingJob, private readonly flags: readonly string[]) {}
+  constructor(
+    private readonly job: ScalingJob,
+    private readonly flags: readonly string[],
+  ) {}
 
   /** One round: one, two, two, one process. */
   async round(): Promise<void> {
@@ -59,19 +62,29 @@ export class PairedRounds {
   }
 
   finish(): ScalingRounds {
-    return { ratio: round(median(this.ratios)), round_ratios: this.ratios.map(round), one: round(median(this.ones)), two: round(median(this.twos)) };
+    return {
+      ratio: round(median(this.ratios)),
+      round_ratios: this.ratios.map(round),
+      one: round(median(this.ones)),
+      two: round(median(this.twos)),
+    };
   }
 }
 
 /** Units per second of `processes` processes (node with `flags`) each doing `job.units`, timed from when every one has built its input. */
 async function unitsPerSecond(job: ScalingJob, processes: number, flags: readonly string[]): Promise<number> {
-  const children = Array.from({ length: processes }, () => fork(job.script, job.args, { execArgv: [...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+  const children = Array.from({ length: processes }, () =>
+    fork(job.script, job.args, { execArgv: [...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+  );
   try {
-    const said = (c: ChildProcess, what: string): Promise<void> => new Promise((resolve, reject) => {
-      c.once('error', reject);
-      c.once('exit', (code) => reject(new Error(`a scaling process exited with ${code} before it said ${what}`)));
-      c.on('message', (m) => { if (m === what) resolve(); });
-    });
+    const said = (c: ChildProcess, what: string): Promise<void> =>
+      new Promise((resolve, reject) => {
+        c.once('error', reject);
+        c.once('exit', (code) => reject(new Error(`a scaling process exited with ${code} before it said ${what}`)));
+        c.on('message', (m) => {
+          if (m === what) resolve();
+        });
+      });
     await Promise.all(children.map((c) => said(c, 'ready')));
     const done = children.map((c) => said(c, 'done'));
     const start = performance.now();

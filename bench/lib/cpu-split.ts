@@ -31,7 +31,11 @@ export function pidListeningOn(port: number): number | null {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
-    try { text = readFileSync(table, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
     for (const row of text.split('\n').slice(1)) {
       const f = row.trim().split(/\s+/);
       // local_address is HEXIP:HEXPORT; state 0A is LISTEN.
@@ -42,12 +46,18 @@ export function pidListeningOn(port: number): number | null {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let fds: string[] = [];
-    try { fds = readdirSync(join('/proc', name, 'fd')); } catch { continue; }
+    try {
+      fds = readdirSync(join('/proc', name, 'fd'));
+    } catch {
+      continue;
+    }
     for (const fd of fds) {
       try {
         const target = readlinkSync(join('/proc', name, 'fd', fd));
         if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return Number(name);
-      } catch { /* closed meanwhile */ }
+      } catch {
+        /* closed meanwhile */
+      }
     }
   }
   return null;
@@ -110,7 +120,9 @@ function childrenOf(parent: number): number[] {
     try {
       const stat = readFileSync(join('/proc', name, 'stat'), 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) out.push(Number(name));
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return out;
 }
@@ -128,14 +140,19 @@ const QUIET_WAIT_MS = 60_000;
  * CPU-bound rounds in bench/sections/worker-scaling.ts, the book pages in
  * bench/sections/books-read.ts).
  */
-export async function quietMachine(cores = QUIET_CORES, maxMs = QUIET_WAIT_MS, windowMs = 1000): Promise<{ cores: number; waited_s: number }> {
+export async function quietMachine(
+  cores = QUIET_CORES,
+  maxMs = QUIET_WAIT_MS,
+  windowMs = 1000,
+): Promise<{ cores: number; waited_s: number }> {
   const start = Date.now();
   for (;;) {
     const before = machineBusy();
     const t0 = Date.now();
     await new Promise((resolve) => setTimeout(resolve, windowMs));
     const busy = (machineBusy() - before) / ((Date.now() - t0) / 1000);
-    if (busy <= cores || Date.now() - start >= maxMs) return { cores: Math.round(busy * 100) / 100, waited_s: Math.round((Date.now() - start) / 100) / 10 };
+    if (busy <= cores || Date.now() - start >= maxMs)
+      return { cores: Math.round(busy * 100) / 100, waited_s: Math.round((Date.now() - start) / 100) / 10 };
   }
 }
 
@@ -157,14 +174,18 @@ function machineBusy(): number {
 }
 
 type Snapshot = {
-  at: number; busy: number; byGroup: Record<ProcessGroup, number>;
-  system: Record<ProcessGroup, number>; io: Record<ProcessGroup, { read: number; write: number }>;
+  at: number;
+  busy: number;
+  byGroup: Record<ProcessGroup, number>;
+  system: Record<ProcessGroup, number>;
+  io: Record<ProcessGroup, { read: number; write: number }>;
 };
 
 function snapshot(pids: PidSource): Snapshot {
   const postmaster = pids.postgres;
   const members: Record<ProcessGroup, number[]> = {
-    api: pids.api(), worker: pids.worker(),
+    api: pids.api(),
+    worker: pids.worker(),
     ferretdb: pids.ferretdb === null ? [] : [pids.ferretdb],
     postgres: postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)],
     redis: pids.redis === null ? [] : [pids.redis],
@@ -175,7 +196,10 @@ function snapshot(pids: PidSource): Snapshot {
   const io = {} as Record<ProcessGroup, { read: number; write: number }>;
   let exitedWorkers = 0;
   for (const g of GROUPS) {
-    let own = 0, sys = 0, read = 0, write = 0;
+    let own = 0,
+      sys = 0,
+      read = 0,
+      write = 0;
     for (const pid of members[g]) {
       const cpu = processCpu(pid);
       const calls = processIo(pid);
@@ -221,9 +245,21 @@ export async function withCpuSplit<T>(pids: PidSource, run: () => Promise<T>): P
   for (const g of GROUPS) {
     // A process that came or went between the snapshots makes a difference below zero: none is counted then.
     system[g] = round2(Math.max(0, after.system[g] - before.system[g]));
-    syscalls[g] = { read: Math.max(0, after.io[g].read - before.io[g].read), write: Math.max(0, after.io[g].write - before.io[g].write) };
+    syscalls[g] = {
+      read: Math.max(0, after.io[g].read - before.io[g].read),
+      write: Math.max(0, after.io[g].write - before.io[g].write),
+    };
   }
-  return { value, split: { wall_s: round2(wall), cores_busy: round2(wall > 0 ? busy / wall : 0), cpu_s: cpu, system_s: system, syscalls } };
+  return {
+    value,
+    split: {
+      wall_s: round2(wall),
+      cores_busy: round2(wall > 0 ? busy / wall : 0),
+      cpu_s: cpu,
+      system_s: system,
+      syscalls,
+    },
+  };
 }
 
 /** Two splits as one (a section's repeats). */
@@ -232,7 +268,11 @@ export function addSplits(a: CpuSplit | undefined, b: CpuSplit): CpuSplit {
   const wall = a.wall_s + b.wall_s;
   const cpu = {} as Record<ProcessGroup | 'other', number>;
   for (const g of [...GROUPS, 'other' as const]) cpu[g] = round2(a.cpu_s[g] + b.cpu_s[g]);
-  const sum: CpuSplit = { wall_s: round2(wall), cores_busy: round2(wall > 0 ? (a.cores_busy * a.wall_s + b.cores_busy * b.wall_s) / wall : 0), cpu_s: cpu };
+  const sum: CpuSplit = {
+    wall_s: round2(wall),
+    cores_busy: round2(wall > 0 ? (a.cores_busy * a.wall_s + b.cores_busy * b.wall_s) / wall : 0),
+    cpu_s: cpu,
+  };
   if (a.system_s && b.system_s && a.syscalls && b.syscalls) {
     const system = {} as Record<ProcessGroup, number>;
     const syscalls = {} as Record<ProcessGroup, { read: number; write: number }>;
@@ -252,6 +292,9 @@ export function formatSplit(name: string, split: CpuSplit): string {
   const parts = [...GROUPS, 'other' as const].map((g) => `${g} ${Math.round((split.cpu_s[g] / total) * 100)}%`);
   const line = `${name}: ${split.wall_s} s, ${split.cores_busy} of ${cpus().length} cores busy — ${parts.join(', ')}`;
   if (!split.system_s || !split.syscalls) return line;
-  const kernel = GROUPS.map((g) => `${g} ${split.cpu_s[g] > 0 ? Math.round(((split.system_s![g]) / split.cpu_s[g]) * 100) : 0}% in the kernel, ${split.syscalls![g].write} writes`);
+  const kernel = GROUPS.map(
+    (g) =>
+      `${g} ${split.cpu_s[g] > 0 ? Math.round((split.system_s![g] / split.cpu_s[g]) * 100) : 0}% in the kernel, ${split.syscalls![g].write} writes`,
+  );
   return `${line}\n    ${kernel.join('; ')}`;
 }

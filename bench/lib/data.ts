@@ -40,7 +40,8 @@ export async function reversibleEntries(db: Db, orgId: string): Promise<string[]
   ]);
   const reconciled = new Set(transactions.filter((t) => t.status === 'reconciled').map((t) => t._id));
   const txnsOf = new Map<string, string[]>();
-  for (const l of links) txnsOf.set(l.ledger_entry_id, [...(txnsOf.get(l.ledger_entry_id) ?? []), l.bank_transaction_id]);
+  for (const l of links)
+    txnsOf.set(l.ledger_entry_id, [...(txnsOf.get(l.ledger_entry_id) ?? []), l.bank_transaction_id]);
   const taken = new Set<string>();
   const picked: string[] = [];
   for (const e of entries.sort((a, b) => (a._id < b._id ? -1 : 1))) {
@@ -53,11 +54,17 @@ export async function reversibleEntries(db: Db, orgId: string): Promise<string[]
   return picked;
 }
 
-export interface RepairScope { bank_account_id: string; counterparty_id: string; transactions: number }
+export interface RepairScope {
+  bank_account_id: string;
+  counterparty_id: string;
+  transactions: number;
+}
 
 /** (account, counterparty) pairs with unreconciled transactions, grouped by how many transactions the scope has. */
 export async function repairScopes(db: Db, orgId: string): Promise<Map<number, RepairScope[]>> {
-  const txns = await collections(db).bankTransactions.find({ org_id: orgId }, { projection: { bank_account_id: 1, counterparty_id: 1, status: 1 } }).toArray();
+  const txns = await collections(db)
+    .bankTransactions.find({ org_id: orgId }, { projection: { bank_account_id: 1, counterparty_id: 1, status: 1 } })
+    .toArray();
   const counts = new Map<string, { all: number; open: number }>();
   for (const t of txns) {
     const key = `${t.bank_account_id} ${t.counterparty_id}`;
@@ -102,22 +109,46 @@ export function inboxFile(orgId: string, n: number, seed: number): BooksFile {
     };
     let sha = createHash('sha256').update(`${orgId}-${i}`).digest('hex');
     let extracted: Record<string, unknown> = own;
-    if (base && r < 0.1) sha = base.file.sha256; // the same file again
-    else if (base && r < 0.15) extracted = { ...own, vendor_name: String(base.extracted.vendor_name).toUpperCase(), invoice_number: ` ${String(base.extracted.invoice_number).toLowerCase()}` };
+    if (base && r < 0.1)
+      sha = base.file.sha256; // the same file again
+    else if (base && r < 0.15)
+      extracted = {
+        ...own,
+        vendor_name: String(base.extracted.vendor_name).toUpperCase(),
+        invoice_number: ` ${String(base.extracted.invoice_number).toLowerCase()}`,
+      };
     else if (base && r < 0.2) {
       const day = Date.parse(String(base.extracted.invoice_date)) + Math.floor(rand() * 4) * 86_400_000;
-      extracted = { ...own, vendor_name: base.extracted.vendor_name, total_minor: base.extracted.total_minor, invoice_date: new Date(day).toISOString().slice(0, 10) };
+      extracted = {
+        ...own,
+        vendor_name: base.extracted.vendor_name,
+        total_minor: base.extracted.total_minor,
+        invoice_date: new Date(day).toISOString().slice(0, 10),
+      };
     }
     const s = rand();
     docs.push({
-      id: `doc_${orgId}_${i}`, received_at: new Date(t).toISOString(), source: 'email',
+      id: `doc_${orgId}_${i}`,
+      received_at: new Date(t).toISOString(),
+      source: 'email',
       status: s < 0.7 ? 'open' : s < 0.95 ? 'booked' : 'archived',
       file: { sha256: sha, name: `scan-${i}.pdf`, size: 50_000 + i, mime: 'application/pdf' },
       extracted,
     });
   }
   return {
-    org: { id: orgId, name: orgId, base_currency: 'EUR', lock_date: null, settlement_accounts: ['1400', '1600'], require_distinct_approver: true },
-    ledger_entries: [], bank_accounts: [], bank_transactions: [], bank_links: [], inbox_documents: docs,
+    org: {
+      id: orgId,
+      name: orgId,
+      base_currency: 'EUR',
+      lock_date: null,
+      settlement_accounts: ['1400', '1600'],
+      require_distinct_approver: true,
+    },
+    ledger_entries: [],
+    bank_accounts: [],
+    bank_transactions: [],
+    bank_links: [],
+    inbox_documents: docs,
   };
 }

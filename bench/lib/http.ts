@@ -7,7 +7,11 @@
 // spends is taken from the API and the worker (bench/README.md, what is measured).
 import { Agent, request } from 'node:http';
 
-export interface Call { status: number; ms: number; body: unknown }
+export interface Call {
+  status: number;
+  ms: number;
+  body: unknown;
+}
 
 /**
  * why `timeout`: with it, the agent drops an idle socket a second before the
@@ -20,7 +24,13 @@ export interface Call { status: number; ms: number; body: unknown }
  */
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 5_000 });
 
-export function call(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Call> {
+export function call(
+  baseUrl: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<Call> {
   const url = new URL(`${baseUrl}${path}`);
   if (url.protocol !== 'http:') throw new Error(`the bench calls the service over plain HTTP, not ${url.protocol}`);
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -39,7 +49,11 @@ export function call(baseUrl: string, token: string, method: 'GET' | 'POST', pat
         const text = Buffer.concat(chunks).toString('utf8');
         const ms = performance.now() - start;
         let parsed: unknown = null;
-        try { parsed = JSON.parse(text); } catch { parsed = text; }
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
         resolve({ status: res.statusCode ?? 0, ms, body: parsed });
       });
     });
@@ -48,7 +62,8 @@ export function call(baseUrl: string, token: string, method: 'GET' | 'POST', pat
   });
 }
 
-export const reversePath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`;
+export const reversePath = (entryId: string): string =>
+  `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`;
 export const repairPath = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 export const duplicatesPath = '/api/v1/cli/bookkeeping/inbox/duplicates';
 export const entryPath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}`;
@@ -58,5 +73,6 @@ export const stagedOperationsPath = '/api/v1/cli/staged-operations';
 /** Throw unless the staging call answered a staged operation. */
 export function expectStaged(c: Call, what: string): void {
   const outcome = (c.body as { data?: { outcome?: string } } | null)?.data?.outcome;
-  if (c.status >= 300 || outcome !== 'staged') throw new Error(`${what}: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);
+  if (c.status >= 300 || outcome !== 'staged')
+    throw new Error(`${what}: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);
 }

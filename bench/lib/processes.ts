@@ -15,7 +15,11 @@ import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const logDir = join(distRoot, '..', '.bookstage', 'logs');
 
-export interface Service { child: ChildProcess; stop(): Promise<void>; peakRssMb(): number }
+export interface Service {
+  child: ChildProcess;
+  stop(): Promise<void>;
+  peakRssMb(): number;
+}
 
 /** Peak resident set of a live process in MB (Linux /proc; NaN elsewhere). */
 export function peakRssMb(pid: number | undefined): number {
@@ -29,16 +33,23 @@ export function peakRssMb(pid: number | undefined): number {
 
 function service(child: ChildProcess): Service {
   let peak = Number.NaN;
-  const sample = (): void => { const now = peakRssMb(child.pid); if (!Number.isNaN(now)) peak = now; };
+  const sample = (): void => {
+    const now = peakRssMb(child.pid);
+    if (!Number.isNaN(now)) peak = now;
+  };
   return {
     child,
-    peakRssMb: () => { sample(); return peak; },
-    stop: () => new Promise<void>((resolve) => {
+    peakRssMb: () => {
       sample();
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+      return peak;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        sample();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -61,10 +72,15 @@ function launch(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `bench-${entry.split('/')[0]}-${process.pid}-${Date.now()}.log`);
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...flags, ...profileArgs(env), join(distRoot, entry)], { env, stdio: ['ignore', out, 'inherit'] });
+  const child = spawn(process.execPath, [...flags, ...profileArgs(env), join(distRoot, entry)], {
+    env,
+    stdio: ['ignore', out, 'inherit'],
+  });
   // The child holds its own copy of the descriptor.
   closeSync(out);
-  child.once('exit', (code, signal) => { if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal} (its log: ${logFile})\n`); });
+  child.once('exit', (code, signal) => {
+    if (code) process.stderr.write(`bench: ${entry} exited with ${code ?? signal} (its log: ${logFile})\n`);
+  });
   return child;
 }
 
@@ -76,7 +92,11 @@ export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<Service &
 }
 
 /** Start `count` worker processes and wait until the stage queue sees them all. */
-export async function startWorkerProcesses(env: NodeJS.ProcessEnv, count: number, redis: { url: string; prefix: string }): Promise<Service[]> {
+export async function startWorkerProcesses(
+  env: NodeJS.ProcessEnv,
+  count: number,
+  redis: { url: string; prefix: string },
+): Promise<Service[]> {
   const queue = new Queue(STAGE_QUEUE, { connection: { url: redis.url }, prefix: redis.prefix });
   try {
     const before = await queue.getWorkersCount();

@@ -20,24 +20,67 @@ export function bigScopeBooks(orgId: string, n: number): BooksFile {
   for (let i = 0; i < n; i += 1) {
     const amount = 1000 + ((i * 7919) % 50_000);
     entries.push({
-      id: `le_${orgId}_${pad(i)}`, entry_date: day(Math.floor((i * 360) / n)), description: `invoice ${i}`, reference: `RE-${i}`,
-      counterparty_id: counterparty, currency: 'EUR', status: 'posted', reversal_of: null, reversed_by: null,
-      lines: [{ account: '1400', debit_minor: amount, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: amount }],
+      id: `le_${orgId}_${pad(i)}`,
+      entry_date: day(Math.floor((i * 360) / n)),
+      description: `invoice ${i}`,
+      reference: `RE-${i}`,
+      counterparty_id: counterparty,
+      currency: 'EUR',
+      status: 'posted',
+      reversal_of: null,
+      reversed_by: null,
+      lines: [
+        { account: '1400', debit_minor: amount, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: amount },
+      ],
     });
     transactions.push({
-      id: `bt_${orgId}_${pad(i)}`, bank_account_id: account, booking_date: day(Math.floor((i * 360) / n) + 2), amount_minor: amount,
-      currency: 'EUR', counterparty_id: counterparty, counterparty_name: 'Big Customer', remittance_info: '', status: 'unreconciled', reconciliation_id: null,
+      id: `bt_${orgId}_${pad(i)}`,
+      bank_account_id: account,
+      booking_date: day(Math.floor((i * 360) / n) + 2),
+      amount_minor: amount,
+      currency: 'EUR',
+      counterparty_id: counterparty,
+      counterparty_name: 'Big Customer',
+      remittance_info: '',
+      status: 'unreconciled',
+      reconciliation_id: null,
     });
     // Every third transaction is linked to the entry after its own: the plan moves it.
     if (i % 3 === 0 && i + 1 < n) {
-      links.push({ id: `lnk_${orgId}_${pad(i)}`, bank_transaction_id: `bt_${orgId}_${pad(i)}`, ledger_entry_id: `le_${orgId}_${pad(i + 1)}`, amount_minor: Math.min(amount, 1000 + (((i + 1) * 7919) % 50_000)), created_at: '2025-01-01T00:00:00.000Z', created_by: 'bench' });
+      links.push({
+        id: `lnk_${orgId}_${pad(i)}`,
+        bank_transaction_id: `bt_${orgId}_${pad(i)}`,
+        ledger_entry_id: `le_${orgId}_${pad(i + 1)}`,
+        amount_minor: Math.min(amount, 1000 + (((i + 1) * 7919) % 50_000)),
+        created_at: '2025-01-01T00:00:00.000Z',
+        created_by: 'bench',
+      });
     }
   }
   return {
-    org: { id: orgId, name: orgId, base_currency: 'EUR', lock_date: null, settlement_accounts: ['1400', '1600'], require_distinct_approver: true },
+    org: {
+      id: orgId,
+      name: orgId,
+      base_currency: 'EUR',
+      lock_date: null,
+      settlement_accounts: ['1400', '1600'],
+      require_distinct_approver: true,
+    },
     ledger_entries: entries,
-    bank_accounts: [{ id: account, name: 'Big', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 0 }],
-    bank_transactions: transactions, bank_links: links, inbox_documents: [],
+    bank_accounts: [
+      {
+        id: account,
+        name: 'Big',
+        currency: 'EUR',
+        ledger_account: '1200',
+        reconciled_through: null,
+        opening_balance_minor: 0,
+      },
+    ],
+    bank_transactions: transactions,
+    bank_links: links,
+    inbox_documents: [],
   };
 }
 
@@ -57,8 +100,12 @@ export function bigScopeInput(orgId: string, n: number): LinkRepairInput {
     counterparty_id: BIG_COUNTERPARTY(orgId),
     as_of: '2025-12-31',
     settlement_accounts: file.org.settlement_accounts,
-    transactions: file.bank_transactions.map((t) => Object.assign({}, t, { reconciliation_id: t.reconciliation_id ?? null, version: 1 })),
-    entries: file.ledger_entries.map((e) => Object.assign({}, e, { reversal_of: e.reversal_of ?? null, reversed_by: e.reversed_by ?? null, version: 1 })),
+    transactions: file.bank_transactions.map((t) =>
+      Object.assign({}, t, { reconciliation_id: t.reconciliation_id ?? null, version: 1 }),
+    ),
+    entries: file.ledger_entries.map((e) =>
+      Object.assign({}, e, { reversal_of: e.reversal_of ?? null, reversed_by: e.reversed_by ?? null, version: 1 }),
+    ),
     links: file.bank_links.map((l) => Object.assign({}, l, { version: 1 })),
   };
   // why through JSON: a job's records are parsed from JSON (node-postgres'

@@ -25,9 +25,25 @@ export interface Scale {
 }
 
 export const FULL: Scale = {
-  orgSize: 2000, stagings: 200, concurrentStagings: 200, repairCalls: 5, planSize: 100_000, scalingScope: 10_000, scalingJobs: 8, mixClients: 50, mixCalls: 20,
+  orgSize: 2000,
+  stagings: 200,
+  concurrentStagings: 200,
+  repairCalls: 5,
+  planSize: 100_000,
+  scalingScope: 10_000,
+  scalingJobs: 8,
+  mixClients: 50,
+  mixCalls: 20,
 };
 
 export const SMOKE: Scale = {
-  orgSize: 100, stagings: 8, concurrentStagings: 8, repairCalls: 1, planSize: 1000, scalingScope: 100, scalingJobs: 2, mixClients: 3, mixCalls: 3,
+  orgSize: 100,
+  stagings: 8,
+  concurrentStagings: 8,
+  repairCalls: 1,
+  planSize: 1000,
+  scalingScope: 100,
+  scalingJobs: 2,
+  mixClients: 3,
+  mixCalls: 3,
 };

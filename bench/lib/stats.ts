@@ -23,7 +23,10 @@ export function round(x: number): number {
 }
 
 /** `repeat` runs of `run`, each answering one figure per key; the median of each key. */
-export async function medianOf<K extends string>(repeat: number, run: (i: number) => Promise<Record<K, number>>): Promise<Record<K, number>> {
+export async function medianOf<K extends string>(
+  repeat: number,
+  run: (i: number) => Promise<Record<K, number>>,
+): Promise<Record<K, number>> {
   const runs: Record<K, number>[] = [];
   for (let i = 0; i < repeat; i += 1) runs.push(await run(i));
   const keys = Object.keys(runs[0]!) as K[];

@@ -41,9 +41,12 @@ export const entriesPath = '/api/v1/cli/ledger/entries';
 
 /** The org's counterparty with the most ledger entries (ties: the smallest id), so its list has a next page. */
 async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string> {
-  const entries = await collections(env.db).ledgerEntries.find({ org_id: orgId }, { projection: { counterparty_id: 1 } }).toArray();
+  const entries = await collections(env.db)
+    .ledgerEntries.find({ org_id: orgId }, { projection: { counterparty_id: 1 } })
+    .toArray();
   const counts = new Map<string, number>();
-  for (const e of entries) if (e.counterparty_id) counts.set(e.counterparty_id, (counts.get(e.counterparty_id) ?? 0) + 1);
+  for (const e of entries)
+    if (e.counterparty_id) counts.set(e.counterparty_id, (counts.get(e.counterparty_id) ?? 0) + 1);
   const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   if (!best) throw new Error(`books read: no counterparty on the entries of ${orgId}`);
   return best[0];
@@ -51,7 +54,9 @@ async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string
 
 export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: number): Promise<BooksReadResult> {
   const lists: ListName[] = ['transactions_by_account', 'entries_by_counterparty'];
-  const byList = Object.fromEntries(lists.map((l) => [l, { first_page_ms: {}, next_page_ms: {} }])) as BooksReadResult['by_list'];
+  const byList = Object.fromEntries(
+    lists.map((l) => [l, { first_page_ms: {}, next_page_ms: {} }]),
+  ) as BooksReadResult['by_list'];
   const first: BySize = {};
   const next: BySize = {};
   const counterpartiesMs: BySize = {};
@@ -68,10 +73,16 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     };
     const pagePair = async (list: ListName): Promise<{ first: number; next: number | null }> => {
       const page = await call(env.baseUrl, token, 'GET', paths[list]);
-      if (page.status !== 200) throw new Error(`books read ${list}: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
+      if (page.status !== 200)
+        throw new Error(`books read ${list}: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
       const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
-      const after = cursor ? await call(env.baseUrl, token, 'GET', `${paths[list]}&cursor=${encodeURIComponent(cursor)}`) : null;
-      if (after && after.status !== 200) throw new Error(`books read ${list} next page: HTTP ${after.status} ${JSON.stringify(after.body).slice(0, 300)}`);
+      const after = cursor
+        ? await call(env.baseUrl, token, 'GET', `${paths[list]}&cursor=${encodeURIComponent(cursor)}`)
+        : null;
+      if (after && after.status !== 200)
+        throw new Error(
+          `books read ${list} next page: HTTP ${after.status} ${JSON.stringify(after.body).slice(0, 300)}`,
+        );
       return { first: page.ms, next: after ? after.ms : null };
     };
     // why quiet first (2026-11-28): the pages at 100k were timed right after
@@ -82,7 +93,10 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     await untilQuiet(env.log, `books read, pages of ${orgId}`);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);
-    const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<ListName, { first: number[]; next: number[] }>;
+    const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<
+      ListName,
+      { first: number[]; next: number[] }
+    >;
     await env.profile(`book pages, org size ${size}`, async () => {
       for (let i = 0; i < repeat * PAGES_PER_RUN; i += 1) {
         for (const list of lists) {
@@ -107,10 +121,14 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     const account = `ba_${orgId}_1`;
     const whole = async (path: string): Promise<number> => {
       const res = await call(env.baseUrl, token, 'GET', path);
-      if (res.status !== 200) throw new Error(`books read ${path}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      if (res.status !== 200)
+        throw new Error(`books read ${path}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       return res.ms;
     };
-    const wholePaths = { counterparties: `/api/v1/cli/counterparties?bank_account_id=${encodeURIComponent(account)}`, account: `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}` };
+    const wholePaths = {
+      counterparties: `/api/v1/cli/counterparties?bank_account_id=${encodeURIComponent(account)}`,
+      account: `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}`,
+    };
     // One of each warms the path: not counted.
     for (const path of Object.values(wholePaths)) await whole(path);
     const wholeTimes = { counterparties: [] as number[], account: [] as number[] };
@@ -125,5 +143,12 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     env.log(`  books read: counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms at ${size}`);
   }
   const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
-  return { first_page_ms: first, next_page_ms: next, growth_1k_to_100k: growth, by_list: byList, counterparties_ms: counterpartiesMs, account_ms: accountMs };
+  return {
+    first_page_ms: first,
+    next_page_ms: next,
+    growth_1k_to_100k: growth,
+    by_list: byList,
+    counterparties_ms: counterpartiesMs,
+    account_ms: accountMs,
+  };
 }

@@ -7,16 +7,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, round } from '../lib/stats.js';
 
-export interface CliStartResult { help_ratio: number; help_p50_ms: number; node_floor_p50_ms: number; runs: number }
+export interface CliStartResult {
+  help_ratio: number;
+  help_p50_ms: number;
+  node_floor_p50_ms: number;
+  runs: number;
+}
 
 /** Runs of each command per repeat, after one warm-up run of each (file cache). */
 const RUNS_PER_REPEAT = 10;
 
 function wallMs(args: string[]): number {
   const start = performance.now();
-  const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const run = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const ms = performance.now() - start;
-  if (run.status !== 0) throw new Error(`cli start: node ${args.join(' ')} exited with ${String(run.status)}: ${run.stderr.toString().slice(0, 300)}`);
+  if (run.status !== 0)
+    throw new Error(
+      `cli start: node ${args.join(' ')} exited with ${String(run.status)}: ${run.stderr.toString().slice(0, 300)}`,
+    );
   return ms;
 }
 
@@ -36,5 +47,10 @@ export function measureCliStart(root: string, repeat: number, smoke: boolean): C
   }
   const helpP50 = median(helpTimes);
   const floorP50 = median(floorTimes);
-  return { help_ratio: round(helpP50 / floorP50), help_p50_ms: round(helpP50), node_floor_p50_ms: round(floorP50), runs };
+  return {
+    help_ratio: round(helpP50 / floorP50),
+    help_p50_ms: round(helpP50),
+    node_floor_p50_ms: round(floorP50),
+    runs,
+  };
 }

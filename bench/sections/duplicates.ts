@@ -6,7 +6,11 @@ import { inboxFile, load, tokenFor } from '../lib/data.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
-export interface DuplicatesResult { first_page_ms: Record<string, number | null>; next_page_ms: Record<string, number | null>; growth_10k_to_100k: number | null }
+export interface DuplicatesResult {
+  first_page_ms: Record<string, number | null>;
+  next_page_ms: Record<string, number | null>;
+  growth_10k_to_100k: number | null;
+}
 
 const PAGES_PER_RUN = 3;
 
@@ -20,9 +24,12 @@ export async function measureDuplicates(env: BenchEnv, sizes: number[], repeat: 
     env.log(`  duplicates: loaded ${size} inbox documents in ${(loadMs / 1000).toFixed(1)} s`);
     const pagePair = async (): Promise<{ first: number; next: number | null }> => {
       const page = await call(env.baseUrl, token, 'GET', `${duplicatesPath}?limit=50`);
-      if (page.status !== 200) throw new Error(`duplicate overview: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
+      if (page.status !== 200)
+        throw new Error(`duplicate overview: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
       const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
-      const after = cursor ? await call(env.baseUrl, token, 'GET', `${duplicatesPath}?limit=50&cursor=${encodeURIComponent(cursor)}`) : null;
+      const after = cursor
+        ? await call(env.baseUrl, token, 'GET', `${duplicatesPath}?limit=50&cursor=${encodeURIComponent(cursor)}`)
+        : null;
       if (after && after.status !== 200) throw new Error(`duplicate overview next page: HTTP ${after.status}`);
       return { first: page.ms, next: after ? after.ms : null };
     };

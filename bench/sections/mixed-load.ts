@@ -16,15 +16,25 @@ import { quantile, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 export interface MixedLoadResult {
-  rps: number; p50_ms: number; p99_ms: number; errors_5xx: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors_5xx: number;
   /** Each kind's own p99 (0 for a kind left out by BENCH_MIX_KINDS): which calls make the tail. */
-  p99_duplicates_ms: number; p99_reverse_ms: number; p99_repair_ms: number; p99_books_ms: number;
+  p99_duplicates_ms: number;
+  p99_reverse_ms: number;
+  p99_repair_ms: number;
+  p99_books_ms: number;
 }
 
 /** One run's figures and the API's and workers' CPU per call in it (from the run's own CPU split). */
 export type MixedLoadRun = MixedLoadResult & { own_cpu_ms_per_call: number };
 
-interface OrgWork { token: string; entries: string[]; scopes: RepairScope[] }
+interface OrgWork {
+  token: string;
+  entries: string[];
+  scopes: RepairScope[];
+}
 
 const KINDS = ['duplicates', 'reverse', 'repair', 'books'] as const;
 
@@ -57,33 +67,54 @@ export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number 
     let counter = 0;
     const ownBefore = ownCpuOf(env, label);
     const start = performance.now();
-    await env.profile(label, () => Promise.all(Array.from({ length: mixClients }, async (_, client) => {
-      for (let i = 0; i < mixCalls; i += 1) {
-        const n = counter++;
-        const org = orgs[client % 2]!;
-        const kind = kinds[(client + i) % kinds.length]!;
-        // Entries and scopes are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
-        const c = kind === 0
-          ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)
-          : kind === 1
-            ? await call(env.baseUrl, org.token, 'POST', reversePath(org.entries[n % org.entries.length]!), { reason: 'bench' })
-            : kind === 2
-              ? await call(env.baseUrl, org.token, 'POST', repairPath, { bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id, counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id })
-              : await call(env.baseUrl, org.token, 'GET', n % 2 === 0 ? entryPath(org.entries[n % org.entries.length]!) : transactionsPagePath);
-        times.push(c.ms);
-        byKind[kind]!.push(c.ms);
-        if (c.status >= 500) errors5xx += 1;
-        else if (c.status >= 300 && c.status !== 409) other += 1;
-      }
-    })));
+    await env.profile(label, () =>
+      Promise.all(
+        Array.from({ length: mixClients }, async (_, client) => {
+          for (let i = 0; i < mixCalls; i += 1) {
+            const n = counter++;
+            const org = orgs[client % 2]!;
+            const kind = kinds[(client + i) % kinds.length]!;
+            // Entries and scopes are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
+            const c =
+              kind === 0
+                ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)
+                : kind === 1
+                  ? await call(env.baseUrl, org.token, 'POST', reversePath(org.entries[n % org.entries.length]!), {
+                      reason: 'bench',
+                    })
+                  : kind === 2
+                    ? await call(env.baseUrl, org.token, 'POST', repairPath, {
+                        bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id,
+                        counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id,
+                      })
+                    : await call(
+                        env.baseUrl,
+                        org.token,
+                        'GET',
+                        n % 2 === 0 ? entryPath(org.entries[n % org.entries.length]!) : transactionsPagePath,
+                      );
+            times.push(c.ms);
+            byKind[kind]!.push(c.ms);
+            if (c.status >= 500) errors5xx += 1;
+            else if (c.status >= 300 && c.status !== 409) other += 1;
+          }
+        }),
+      ),
+    );
     const seconds = (performance.now() - start) / 1000;
     if (other > 0) env.log(`  mixed load: ${other} answers neither 2xx, 409 nor 5xx`);
     const calls = mixClients * mixCalls;
     const p99Of = (kind: number): number => (byKind[kind]!.length > 0 ? round(quantile(byKind[kind]!, 0.99)) : 0);
     return {
       own_cpu_ms_per_call: round(((ownCpuOf(env, label) - ownBefore) * 1000) / calls),
-      rps: round(calls / seconds), p50_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), errors_5xx: errors5xx,
-      p99_duplicates_ms: p99Of(0), p99_reverse_ms: p99Of(1), p99_repair_ms: p99Of(2), p99_books_ms: p99Of(3),
+      rps: round(calls / seconds),
+      p50_ms: round(quantile(times, 0.5)),
+      p99_ms: round(quantile(times, 0.99)),
+      errors_5xx: errors5xx,
+      p99_duplicates_ms: p99Of(0),
+      p99_reverse_ms: p99Of(1),
+      p99_repair_ms: p99Of(2),
+      p99_books_ms: p99Of(3),
     };
   };
 }

@@ -13,7 +13,8 @@ import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 export interface RepairResult {
-  job_ms: Record<string, number | null>; growth_1k_to_100k: number | null;
+  job_ms: Record<string, number | null>;
+  growth_1k_to_100k: number | null;
   /** The pure plan in a process of its own started with the worker's V8 flags (worker/node-flags.ts), as a worker plans. */
   plan_100k_ms: number | null;
   /** The same in a process with V8's defaults (garbage collection and compilation on helper threads). */
@@ -84,12 +85,20 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
   const runs = Math.max(7, repeat);
   const asWorker = await planAlone(WORKER_NODE_FLAGS, env.scale.planSize, runs);
   const defaults = await planAlone([], env.scale.planSize, runs);
-  for (const [name, plan] of [["the worker's V8 flags", asWorker], ["V8's defaults", defaults]] as const) {
-    env.log(`  repair: pure plan of ${env.scale.planSize} transactions, ${name}: median ${plan.wall_ms} ms wall, ${plan.cpu_ms} ms CPU, gc before each run ${plan.gc_before_ms ?? '-'} ms`);
+  for (const [name, plan] of [
+    ["the worker's V8 flags", asWorker],
+    ["V8's defaults", defaults],
+  ] as const) {
+    env.log(
+      `  repair: pure plan of ${env.scale.planSize} transactions, ${name}: median ${plan.wall_ms} ms wall, ${plan.cpu_ms} ms CPU, gc before each run ${plan.gc_before_ms ?? '-'} ms`,
+    );
   }
   return {
     job_ms: jobMs,
-    growth_1k_to_100k: sizes.includes(1000) && sizes.includes(100_000) && first && last ? round(jobMs['100000']! / jobMs['1000']!) : null,
+    growth_1k_to_100k:
+      sizes.includes(1000) && sizes.includes(100_000) && first && last
+        ? round(jobMs['100000']! / jobMs['1000']!)
+        : null,
     plan_100k_ms: asWorker.wall_ms,
     plan_100k_ms_v8_defaults: defaults.wall_ms,
     store_cpu_s_10k_scope: null,
@@ -99,12 +108,20 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
 /** bench/plan-profile.ts in a child process started with `flags`: its timing line. */
 async function planAlone(flags: readonly string[], size: number, runs: number): Promise<PlanTiming> {
   const script = fileURLToPath(new URL('../plan-profile.js', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, [...flags, script, String(size), String(runs), '--rewarm'], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...flags, script, String(size), String(runs), '--rewarm'],
+    { maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout.trim().split('\n').pop()!) as PlanTiming;
 }
 
 async function stageRepair(env: BenchEnv, token: string, scope: RepairScope): Promise<number> {
-  const c = await call(env.baseUrl, token, 'POST', repairPath, { bank_account_id: scope.bank_account_id, counterparty_id: scope.counterparty_id });
-  if (c.status !== 200 && c.status !== 201) throw new Error(`link repair: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);
+  const c = await call(env.baseUrl, token, 'POST', repairPath, {
+    bank_account_id: scope.bank_account_id,
+    counterparty_id: scope.counterparty_id,
+  });
+  if (c.status !== 200 && c.status !== 201)
+    throw new Error(`link repair: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);
   return c.ms;
 }

@@ -11,10 +11,21 @@ import type { CpuSplit } from '../lib/cpu-split.js';
 import type { Scale } from '../lib/scale.js';
 import { median, quantile, round, timed } from '../lib/stats.js';
 
-export interface RoundTripResult { p50_ms: number; p95_ms: number; floor_p50_ms: number; ratio_p50: number; throughput_8_rps: number }
+export interface RoundTripResult {
+  p50_ms: number;
+  p95_ms: number;
+  floor_p50_ms: number;
+  ratio_p50: number;
+  throughput_8_rps: number;
+}
 
 export interface BenchEnv {
-  db: Db; baseUrl: string; redisUrl: string; queuePrefix: string; scale: Scale; log: (line: string) => void;
+  db: Db;
+  baseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  scale: Scale;
+  log: (line: string) => void;
   /** Runs the measured part of a section and adds where its CPU went to the run's split under `label` (bench/lib/cpu-split.ts). */
   profile: <T>(label: string, run: () => Promise<T>) => Promise<T>;
   /** Where the CPU went under `label` so far (summed over its profiles). */
@@ -49,12 +60,20 @@ export async function measureFloor(env: BenchEnv, n: number): Promise<number> {
   const events = new QueueEvents(name, { connection, prefix: env.queuePrefix });
   const floorDocs = env.db.collection<{ _id: string; at: string }>('bench_floor');
   // A random _id, not the job id: obliterate() at the end of a run resets BullMQ's id counter, so the next repeat would reuse ids.
-  const worker = new Worker(name, async () => { await floorDocs.insertOne({ _id: randomUUID(), at: new Date().toISOString() }); }, { connection, prefix: env.queuePrefix });
+  const worker = new Worker(
+    name,
+    async () => {
+      await floorDocs.insertOne({ _id: randomUUID(), at: new Date().toISOString() });
+    },
+    { connection, prefix: env.queuePrefix },
+  );
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), worker.waitUntilReady()]);
     const times: number[] = [];
     for (let i = 0; i < n + 20; i += 1) {
-      const ms = await timed(async () => { await (await queue.add('floor', {}, { removeOnComplete: true })).waitUntilFinished(events, 10_000); });
+      const ms = await timed(async () => {
+        await (await queue.add('floor', {}, { removeOnComplete: true })).waitUntilFinished(events, 10_000);
+      });
       if (i >= 20) times.push(ms);
     }
     return median(times);
@@ -73,7 +92,8 @@ export function roundTripRun(env: BenchEnv): () => Promise<RoundTripResult> {
     const floor = await measureFloor(env, stagings);
     const work = await entries(stagings + concurrentStagings + 10);
     // Warm-up: connections, prepared statements, JIT.
-    for (const { token, entryId } of work.splice(0, 10)) expectStaged(await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' }), 'reversal stage');
+    for (const { token, entryId } of work.splice(0, 10))
+      expectStaged(await call(env.baseUrl, token, 'POST', reversePath(entryId), { reason: 'bench' }), 'reversal stage');
     const times: number[] = [];
     await env.profile('round trip, sequential', async () => {
       for (const { token, entryId } of work.splice(0, stagings)) {
@@ -83,13 +103,24 @@ export function roundTripRun(env: BenchEnv): () => Promise<RoundTripResult> {
       }
     });
     const start = performance.now();
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      for (let next = work.shift(); next; next = work.shift()) {
-        expectStaged(await call(env.baseUrl, next.token, 'POST', reversePath(next.entryId), { reason: 'bench' }), 'reversal stage (8 clients)');
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        for (let next = work.shift(); next; next = work.shift()) {
+          expectStaged(
+            await call(env.baseUrl, next.token, 'POST', reversePath(next.entryId), { reason: 'bench' }),
+            'reversal stage (8 clients)',
+          );
+        }
+      }),
+    );
     const rps = concurrentStagings / ((performance.now() - start) / 1000);
     const p50 = median(times);
-    return { p50_ms: p50, p95_ms: quantile(times, 0.95), floor_p50_ms: floor, ratio_p50: p50 / floor, throughput_8_rps: round(rps) };
+    return {
+      p50_ms: p50,
+      p95_ms: quantile(times, 0.95),
+      floor_p50_ms: floor,
+      ratio_p50: p50 / floor,
+      throughput_8_rps: round(rps),
+    };
   };
 }

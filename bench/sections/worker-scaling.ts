@@ -32,7 +32,10 @@ const CPU_BOUND_PLANS_PER_JOB = 15;
 const ALU_ITERATIONS_PER_PLANNED_TRANSACTION = 15_000;
 
 export interface WorkerScalingResult {
-  one_jobs_s: number; two_jobs_s: number; ratio: number; cores: number;
+  one_jobs_s: number;
+  two_jobs_s: number;
+  ratio: number;
+  cores: number;
   /** Pure plans/s with two processes ÷ with one, each started with the worker's V8 flags (bench/lib/plan-process.ts). */
   cpu_bound_ratio: number;
   /** The same with V8's defaults (garbage collection and compilation on helper threads). */
@@ -47,7 +50,11 @@ export interface WorkerScalingResult {
   apply_s: number | null;
 }
 
-export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWorkers: (count: number) => Promise<void>): Promise<WorkerScalingResult> {
+export async function measureWorkerScaling(
+  env: BenchEnv,
+  repeat: number,
+  setWorkers: (count: number) => Promise<void>,
+): Promise<WorkerScalingResult> {
   const orgId = 'org_ws';
   const { scalingScope, scalingJobs } = env.scale;
   const loadMs = await timed(() => load(env.db, bigScopeBooks(orgId, scalingScope)));
@@ -57,14 +64,28 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
   const events = new QueueEvents(STAGE_QUEUE, { connection, prefix: env.queuePrefix });
   await events.waitUntilReady();
   events.setMaxListeners(1000);
-  const runJobs = async (n: number): Promise<number> => timed(async () => {
-    const jobs = await Promise.all(Array.from({ length: n }, () => queue.add('ledger_link_repair.stage', {
-      operation: 'ledger_link_repair.stage', request_id: `req_bench_${randomBytes(6).toString('hex')}`, org_id: orgId, actor: 'bench',
-      requested_at: new Date().toISOString(), idempotency_key: null, may_review: true,
-      input: { bank_account_id: BIG_ACCOUNT(orgId), counterparty_id: BIG_COUNTERPARTY(orgId) },
-    }, { jobId: `bench_${randomBytes(8).toString('hex')}`, attempts: 1, removeOnComplete: true })));
-    await Promise.all(jobs.map((j) => j.waitUntilFinished(events, 600_000)));
-  });
+  const runJobs = async (n: number): Promise<number> =>
+    timed(async () => {
+      const jobs = await Promise.all(
+        Array.from({ length: n }, () =>
+          queue.add(
+            'ledger_link_repair.stage',
+            {
+              operation: 'ledger_link_repair.stage',
+              request_id: `req_bench_${randomBytes(6).toString('hex')}`,
+              org_id: orgId,
+              actor: 'bench',
+              requested_at: new Date().toISOString(),
+              idempotency_key: null,
+              may_review: true,
+              input: { bank_account_id: BIG_ACCOUNT(orgId), counterparty_id: BIG_COUNTERPARTY(orgId) },
+            },
+            { jobId: `bench_${randomBytes(8).toString('hex')}`, attempts: 1, removeOnComplete: true },
+          ),
+        ),
+      );
+      await Promise.all(jobs.map((j) => j.waitUntilFinished(events, 600_000)));
+    });
   try {
     const rates: Record<1 | 2, number[]> = { 1: [], 2: [] };
     for (const count of [1, 2] as const) {
@@ -91,24 +112,47 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
     // in turn, so the machine's moods fall on all of them alike.
     const plans = CPU_BOUND_PLANS_PER_JOB * scalingJobs;
     const planJob = { script: benchChild('plan-process'), args: [String(planSize), String(plans)], units: plans };
-    const aluJob = { script: benchChild('alu-process'), args: [String(ALU_ITERATIONS_PER_PLANNED_TRANSACTION * env.scale.planSize)], units: 1 };
-    const series = { worker: new PairedRounds(planJob, WORKER_NODE_FLAGS), v8_defaults: new PairedRounds(planJob, []), machine: new PairedRounds(aluJob, WORKER_NODE_FLAGS) };
+    const aluJob = {
+      script: benchChild('alu-process'),
+      args: [String(ALU_ITERATIONS_PER_PLANNED_TRANSACTION * env.scale.planSize)],
+      units: 1,
+    };
+    const series = {
+      worker: new PairedRounds(planJob, WORKER_NODE_FLAGS),
+      v8_defaults: new PairedRounds(planJob, []),
+      machine: new PairedRounds(aluJob, WORKER_NODE_FLAGS),
+    };
     const order = ['worker', 'v8_defaults', 'machine'] as const;
     for (let i = 0; i < Math.max(repeat, CPU_BOUND_ROUNDS); i += 1) {
       for (const name of i % 2 === 0 ? order : [...order].reverse()) await series[name].round();
     }
-    const cpu = { worker: series.worker.finish(), v8_defaults: series.v8_defaults.finish(), machine: series.machine.finish() };
+    const cpu = {
+      worker: series.worker.finish(),
+      v8_defaults: series.v8_defaults.finish(),
+      machine: series.machine.finish(),
+    };
     for (const flags of ['worker', 'v8_defaults'] as const) {
-      env.log(`  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${cpu[flags].one} / ${cpu[flags].two} plans/s with 1 / 2 processes; rounds ${cpu[flags].round_ratios.join(', ')}×, median ${cpu[flags].ratio}×`);
+      env.log(
+        `  worker scaling, CPU-bound (pure plans of ${planSize} transactions, ${flags === 'worker' ? `the worker's flags ${WORKER_NODE_FLAGS.join(' ')}` : 'V8 defaults'}): ${cpu[flags].one} / ${cpu[flags].two} plans/s with 1 / 2 processes; rounds ${cpu[flags].round_ratios.join(', ')}×, median ${cpu[flags].ratio}×`,
+      );
     }
-    env.log(`  worker scaling, the machine (an allocation-free loop, 1 / 2 processes): rounds ${cpu.machine.round_ratios.join(', ')}×, median ${cpu.machine.ratio}×`);
+    env.log(
+      `  worker scaling, the machine (an allocation-free loop, 1 / 2 processes): rounds ${cpu.machine.round_ratios.join(', ')}×, median ${cpu.machine.ratio}×`,
+    );
     await setWorkers(1);
     const applyS = await applyStagedRepair(env, orgId);
     env.log(`  worker scaling: the staged ${scalingScope}-transaction repair applied in ${applyS} s`);
     return {
-      one_jobs_s: round(one), two_jobs_s: round(two), ratio: round(two / one), cores: cpus().length,
-      cpu_bound_ratio: cpu.worker.ratio, cpu_bound_ratio_v8_defaults: cpu.v8_defaults.ratio, cpu_bound_round_ratios: cpu.worker.round_ratios,
-      machine_ratio: cpu.machine.ratio, store_cpu_s_per_job: storeCpu, apply_s: applyS,
+      one_jobs_s: round(one),
+      two_jobs_s: round(two),
+      ratio: round(two / one),
+      cores: cpus().length,
+      cpu_bound_ratio: cpu.worker.ratio,
+      cpu_bound_ratio_v8_defaults: cpu.v8_defaults.ratio,
+      cpu_bound_round_ratios: cpu.worker.round_ratios,
+      machine_ratio: cpu.machine.ratio,
+      store_cpu_s_per_job: storeCpu,
+      apply_s: applyS,
     };
   } finally {
     await setWorkers(1);
@@ -123,7 +167,10 @@ export async function measureWorkerScaling(env: BenchEnv, repeat: number, setWor
  * wait; seconds from the apply call to the `applied` answer.
  */
 async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> {
-  const op = await collections(env.db).stagedOperations.findOne({ org_id: orgId, status: 'staged' }, { projection: { _id: 1 } });
+  const op = await collections(env.db).stagedOperations.findOne(
+    { org_id: orgId, status: 'staged' },
+    { projection: { _id: 1 } },
+  );
   if (!op) throw new Error(`${orgId} has no staged repair to apply`);
   const reviewer = await tokenFor(env.db, orgId, 'bench-reviewer');
   const approved = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/approve`, {});
@@ -132,9 +179,15 @@ async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> 
   let answer = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/apply`, {});
   while (answer.status === 202) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    answer = await call(env.baseUrl, reviewer, 'GET', `/api/v1/cli/jobs/${(answer.body as { data: { job_id: string } }).data.job_id}`);
+    answer = await call(
+      env.baseUrl,
+      reviewer,
+      'GET',
+      `/api/v1/cli/jobs/${(answer.body as { data: { job_id: string } }).data.job_id}`,
+    );
   }
   const status = (answer.body as { data?: { status?: string } }).data?.status;
-  if (answer.status !== 200 || status !== 'applied') throw new Error(`applying ${op._id} answered ${answer.status} ${status ?? ''}`);
+  if (answer.status !== 200 || status !== 'applied')
+    throw new Error(`applying ${op._id} answered ${answer.status} ${status ?? ''}`);
   return round((performance.now() - start) / 1000);
 }

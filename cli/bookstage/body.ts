@@ -18,7 +18,8 @@ export function readBodyOption(source: string | undefined): Record<string, unkno
   } catch (err) {
     throw new CliError(`--body ${source} is not valid JSON: ${(err as Error).message}`, EXIT.badInput);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError(`--body ${source} must be a JSON object`, EXIT.badInput);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new CliError(`--body ${source} must be a JSON object`, EXIT.badInput);
   return parsed as Record<string, unknown>;
 }
 
@@ -38,11 +39,18 @@ export function setField(body: Record<string, unknown>, path: string, value: unk
 /** Option parsers: a bad value is a usage error (exit 2) before anything is sent. */
 export function integerOption(name: string) {
   return (value: string): number => {
-    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new CliError(`${name} must be an integer (minor units, e.g. 56000 for 560.00 EUR), got "${value}"`, EXIT.badInput);
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+      throw new CliError(
+        `${name} must be an integer (minor units, e.g. 56000 for 560.00 EUR), got "${value}"`,
+        EXIT.badInput,
+      );
     return Number(value);
   };
 }
 
 export function listOption(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

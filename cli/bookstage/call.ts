@@ -9,9 +9,24 @@ import type { Io } from './io.js';
 import { fieldOf, isList } from './output/answer-data.js';
 import { renderAnswer } from './output/answer.js';
 
-export interface CommonOptions { json?: boolean; profile?: string; retries?: number }
-export interface StagingOptions extends CommonOptions { body?: string; idempotencyKey?: string; wait?: number; follow?: boolean; timeout?: number; dryRun?: boolean }
-export interface PagingOptions extends CommonOptions { limit?: number; cursor?: string; all?: boolean }
+export interface CommonOptions {
+  json?: boolean;
+  profile?: string;
+  retries?: number;
+}
+export interface StagingOptions extends CommonOptions {
+  body?: string;
+  idempotencyKey?: string;
+  wait?: number;
+  follow?: boolean;
+  timeout?: number;
+  dryRun?: boolean;
+}
+export interface PagingOptions extends CommonOptions {
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+}
 
 const DEFAULT_RETRIES = 3;
 const BASE_DELAY_MS = 500;
@@ -23,7 +38,9 @@ function retryPolicy(opts: CommonOptions, io: Io, key: string | undefined): Retr
     retries: opts.retries ?? DEFAULT_RETRIES,
     baseDelayMs: BASE_DELAY_MS,
     onRetry: (attempt, reason, delay) => {
-      io.err(`bookstage: ${reason}; retry ${attempt}/${opts.retries ?? DEFAULT_RETRIES} in ${(delay / 1000).toFixed(1)} s${key ? ` (same Idempotency-Key ${key})` : ''}\n`);
+      io.err(
+        `bookstage: ${reason}; retry ${attempt}/${opts.retries ?? DEFAULT_RETRIES} in ${(delay / 1000).toFixed(1)} s${key ? ` (same Idempotency-Key ${key})` : ''}\n`,
+      );
     },
   };
 }
@@ -43,7 +60,11 @@ function print(io: Io, answer: Answer, json: boolean | undefined): void {
 }
 
 /** A GET (a job, a staged operation): send, follow a 202 if asked, print, exit code. */
-export async function runRequest(request: Request, opts: CommonOptions & Pick<StagingOptions, 'follow' | 'timeout'>, io: Io): Promise<ExitCode> {
+export async function runRequest(
+  request: Request,
+  opts: CommonOptions & Pick<StagingOptions, 'follow' | 'timeout'>,
+  io: Io,
+): Promise<ExitCode> {
   const profile = resolveProfile(opts.profile, io.env);
   let answer = await sendOrFail(profile, request, retryPolicy(opts, io, request.idempotencyKey));
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
@@ -52,7 +73,11 @@ export async function runRequest(request: Request, opts: CommonOptions & Pick<St
 }
 
 /** A call that may answer 202: one Idempotency-Key for the invocation, Prefer: wait, and --follow. */
-export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>, opts: StagingOptions, io: Io): Promise<ExitCode> {
+export async function runStaging(
+  request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>,
+  opts: StagingOptions,
+  io: Io,
+): Promise<ExitCode> {
   // A dry run stores nothing and needs no key (docs/reference/http-api.md §6.6): safe to repeat as it is.
   if (opts.dryRun) return runDryRun(request, opts, io);
   const profile = resolveProfile(opts.profile, io.env);
@@ -62,17 +87,29 @@ export async function runStaging(request: Omit<Request, 'idempotencyKey' | 'wait
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
   print(io, answer, opts.json);
   if (!opts.json) {
-    if (answer.status === 202) io.err(`Or retry the same command with --idempotency-key ${key}: it never stages twice.\n`);
+    if (answer.status === 202)
+      io.err(`Or retry the same command with --idempotency-key ${key}: it never stages twice.\n`);
     // Final for that job, but the same key retried later is a new attempt (docs/reference/http-api.md §6.2).
-    if (answer.envelope?.error?.code === 'job_failed') io.err(`The job failed for good. Retrying the same command with --idempotency-key ${key} starts a new attempt.\n`);
+    if (answer.envelope?.error?.code === 'job_failed')
+      io.err(
+        `The job failed for good. Retrying the same command with --idempotency-key ${key} starts a new attempt.\n`,
+      );
   }
   return exitCodeFor(answer.status, answer.envelope?.data);
 }
 
-async function runDryRun(request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>, opts: StagingOptions, io: Io): Promise<ExitCode> {
+async function runDryRun(
+  request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>,
+  opts: StagingOptions,
+  io: Io,
+): Promise<ExitCode> {
   const profile = resolveProfile(opts.profile, io.env);
   const path = `${request.path}${request.path.includes('?') ? '&' : '?'}dry_run=true`;
-  let answer = await sendOrFail(profile, { ...request, path, waitSeconds: opts.wait }, retryPolicy(opts, io, undefined));
+  let answer = await sendOrFail(
+    profile,
+    { ...request, path, waitSeconds: opts.wait },
+    retryPolicy(opts, io, undefined),
+  );
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
   print(io, answer, opts.json);
   return exitCodeFor(answer.status, answer.envelope?.data);
@@ -89,7 +126,10 @@ export async function follow(profile: Profile, pending: Answer, opts: StagingOpt
   let frame = 0;
   while (answer.status === 202 && Date.now() < deadline) {
     const after = Number(answer.headers.get('retry-after'));
-    const delay = Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 1000, Math.max(0, deadline - Date.now()));
+    const delay = Math.min(
+      Number.isFinite(after) && after > 0 ? after * 1000 : 1000,
+      Math.max(0, deadline - Date.now()),
+    );
     if (io.interactive) io.err(`\r${SPINNER[frame++ % SPINNER.length]} waiting for ${jobId ?? location}…`);
     await new Promise((resolve) => setTimeout(resolve, delay));
     answer = await sendOrFail(profile, { method: 'GET', path: location }, retryPolicy(opts, io, undefined));
@@ -99,7 +139,12 @@ export async function follow(profile: Profile, pending: Answer, opts: StagingOpt
 }
 
 /** A list: one page, or every page with --all (readable: one summary; --json: one envelope per line). */
-export async function runPaged(pathFor: (cursor: string | undefined) => string, listKey: 'groups' | 'items', opts: PagingOptions, io: Io): Promise<ExitCode> {
+export async function runPaged(
+  pathFor: (cursor: string | undefined) => string,
+  listKey: 'groups' | 'items',
+  opts: PagingOptions,
+  io: Io,
+): Promise<ExitCode> {
   const profile = resolveProfile(opts.profile, io.env);
   const collected: unknown[] = [];
   let cursor = opts.cursor;
@@ -120,7 +165,13 @@ export async function runPaged(pathFor: (cursor: string | undefined) => string, 
   }
   if (!opts.json) {
     // The last page's envelope, with every page's items (it is an object: its list was read above).
-    const merged: Answer = { ...last, envelope: { ...last.envelope!, data: { ...(last.envelope!.data as Record<string, unknown>), [listKey]: collected } } };
+    const merged: Answer = {
+      ...last,
+      envelope: {
+        ...last.envelope!,
+        data: { ...(last.envelope!.data as Record<string, unknown>), [listKey]: collected },
+      },
+    };
     print(io, merged, false);
     if (cursor) io.out(`More: add --cursor ${cursor} (or --all)\n`);
   }

@@ -8,11 +8,17 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError, EXIT } from './exit-codes.js';
 
-export interface Profile { url: string; token: string }
-interface ConfigFile { profiles: Record<string, Partial<Profile>> }
+export interface Profile {
+  url: string;
+  token: string;
+}
+interface ConfigFile {
+  profiles: Record<string, Partial<Profile>>;
+}
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'bookstage', 'config.json');
 }
 
@@ -20,7 +26,10 @@ function readConfig(path: string): ConfigFile {
   if (!existsSync(path)) return { profiles: {} };
   const mode = statSync(path).mode & 0o777;
   if (mode & 0o077) {
-    throw new CliError(`${path} is readable by others (mode ${mode.toString(8)}); it holds tokens. Run: chmod 600 ${path}`, EXIT.badInput);
+    throw new CliError(
+      `${path} is readable by others (mode ${mode.toString(8)}); it holds tokens. Run: chmod 600 ${path}`,
+      EXIT.badInput,
+    );
   }
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigFile>;
@@ -37,7 +46,11 @@ export function resolveProfile(profileName: string | undefined, env: NodeJS.Proc
   let token: string | undefined;
   if (profileName) {
     const profile = readConfig(path).profiles[profileName];
-    if (!profile) throw new CliError(`no profile "${profileName}" in ${path}; add one with: bookstage profile set ${profileName} --url URL`, EXIT.badInput);
+    if (!profile)
+      throw new CliError(
+        `no profile "${profileName}" in ${path}; add one with: bookstage profile set ${profileName} --url URL`,
+        EXIT.badInput,
+      );
     ({ url, token } = profile);
   } else {
     url = env.BOOKSTAGE_URL || undefined;
@@ -48,9 +61,14 @@ export function resolveProfile(profileName: string | undefined, env: NodeJS.Proc
       token ??= fallback.token;
     }
   }
-  if (!url) throw new CliError('no API URL: set BOOKSTAGE_URL (e.g. http://127.0.0.1:8080) or use --profile', EXIT.badInput);
+  if (!url)
+    throw new CliError('no API URL: set BOOKSTAGE_URL (e.g. http://127.0.0.1:8080) or use --profile', EXIT.badInput);
   if (!/^https?:\/\/[^\s]+$/.test(url)) throw new CliError(`the API URL "${url}" is not an http(s) URL`, EXIT.badInput);
-  if (!token) throw new CliError('no token: set BOOKSTAGE_TOKEN or use --profile (tokens come from `npm run admin -- tokens create`)', EXIT.auth);
+  if (!token)
+    throw new CliError(
+      'no token: set BOOKSTAGE_TOKEN or use --profile (tokens come from `npm run admin -- tokens create`)',
+      EXIT.auth,
+    );
   return { url: url.replace(/\/+$/, ''), token };
 }
 

@@ -38,7 +38,10 @@ export function exitCodeFor(status: number, data: unknown): ExitCode {
 
 /** A failure before or around the HTTP call, with the exit code it ends with. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: ExitCode) {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
     super(message);
     this.name = 'CliError';
   }

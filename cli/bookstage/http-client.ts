@@ -24,8 +24,10 @@ export interface Answer {
  * shape, `data` (differs per operation; output/answer-data.ts tells the
  * shapes apart), `warnings` and `error` each possibly absent.
  */
-export type Envelope = Pick<SuccessEnvelope, 'operation' | 'request_id'> & { ok: boolean }
-  & Partial<Pick<SuccessEnvelope, 'data' | 'warnings'>> & Partial<Pick<ErrorEnvelope, 'error'>>;
+export type Envelope = Pick<SuccessEnvelope, 'operation' | 'request_id'> & { ok: boolean } & Partial<
+    Pick<SuccessEnvelope, 'data' | 'warnings'>
+  > &
+  Partial<Pick<ErrorEnvelope, 'error'>>;
 
 export interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -73,7 +75,9 @@ async function sendOnce(profile: Profile, request: Request): Promise<Answer> {
     text = await res.text();
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new NetworkError(`${request.method} ${profile.url}${request.path}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    throw new NetworkError(
+      `${request.method} ${profile.url}${request.path}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+    );
   }
   let envelope: Envelope | null = null;
   try {

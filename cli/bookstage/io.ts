@@ -13,8 +13,12 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    out: (t) => { process.stdout.write(t); },
-    err: (t) => { process.stderr.write(t); },
+    out: (t) => {
+      process.stdout.write(t);
+    },
+    err: (t) => {
+      process.stderr.write(t);
+    },
     style: makeStyle(colourEnabled(process.stdout.isTTY, process.env)),
     interactive: Boolean(process.stderr.isTTY),
     env: process.env,

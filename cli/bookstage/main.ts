@@ -18,15 +18,22 @@ import { processIo } from './io.js';
 
 const io = processIo();
 let exitCode: number = EXIT.ok;
-const done = (code: number): void => { exitCode = code; };
+const done = (code: number): void => {
+  exitCode = code;
+};
 
 const program = new Command('bookstage')
-  .description('Stage bookkeeping changes for review, review and apply them, and read the inbox duplicate overview.\n'
-    + 'Connects to BOOKSTAGE_URL with BOOKSTAGE_TOKEN, or to a --profile of ~/.config/bookstage/config.json.')
+  .description(
+    'Stage bookkeeping changes for review, review and apply them, and read the inbox duplicate overview.\n' +
+      'Connects to BOOKSTAGE_URL with BOOKSTAGE_TOKEN, or to a --profile of ~/.config/bookstage/config.json.',
+  )
   .version('0.1.0')
   .exitOverride()
   .showHelpAfterError('(add --help for usage)')
-  .addHelpText('after', `\n${EXIT_CODES_HELP}\n\nExample:\n  $ export BOOKSTAGE_URL=http://127.0.0.1:8080 BOOKSTAGE_TOKEN=bst_…\n  $ bookstage ledger reverse le_12 --reason "booked twice"\n`);
+  .addHelpText(
+    'after',
+    `\n${EXIT_CODES_HELP}\n\nExample:\n  $ export BOOKSTAGE_URL=http://127.0.0.1:8080 BOOKSTAGE_TOKEN=bst_…\n  $ bookstage ledger reverse le_12 --reason "booked twice"\n`,
+  );
 
 reconcileCommands(program, io, done);
 linksCommands(program, io, done);
@@ -50,7 +57,7 @@ try {
     io.err(`bookstage: ${err.message}\n`);
     exitCode = err.exitCode;
   } else {
-    io.err(`bookstage: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    io.err(`bookstage: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     exitCode = EXIT.other;
   }
 }

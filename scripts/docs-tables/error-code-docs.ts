@@ -5,48 +5,70 @@
 // test/unit/docs-tables.test.ts, so a new code cannot ship undocumented.
 
 export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
-  validation_failed: 'body, query, path or header invalid; `error.errors` lists each problem with a pointer; unknown fields are refused',
+  validation_failed:
+    'body, query, path or header invalid; `error.errors` lists each problem with a pointer; unknown fields are refused',
   malformed_json: 'the body is not valid JSON',
   invalid_cursor: 'a paging cursor this service did not issue for this query and organisation',
   unauthenticated: 'no bearer token, or an unknown one',
-  forbidden: 'the token lacks the route\'s scope (`details.required_scope`)',
-  not_found: 'no such object in your organisation (another organisation\'s objects are `not_found` too, never 403)',
+  forbidden: "the token lacks the route's scope (`details.required_scope`)",
+  not_found: "no such object in your organisation (another organisation's objects are `not_found` too, never 403)",
   route_not_found: 'no such route (`details.method`, `details.path`)',
-  payload_too_large: 'the body is over 1 MB, or over 10 MB for a statement import\'s file (`details.limit_bytes`)',
-  request_header_too_large: 'the request line and headers together are over 16 KB (`details.limit_bytes`); answered before any route, `operation: null`',
-  malformed_request: 'the HTTP request itself could not be parsed (bad request line or header syntax); answered before any route, `operation: null`',
-  malformed_path: 'a path parameter has malformed percent-encoding (`%`, `%zz`); answered before authentication, `details.reason`',
-  malformed_body_encoding: 'the body is not valid for its `Content-Encoding` (a corrupt or truncated gzip, deflate or br stream; `details.encoding`); an encoding other than these three is 415 `unsupported_media_type`',
+  payload_too_large: "the body is over 1 MB, or over 10 MB for a statement import's file (`details.limit_bytes`)",
+  request_header_too_large:
+    'the request line and headers together are over 16 KB (`details.limit_bytes`); answered before any route, `operation: null`',
+  malformed_request:
+    'the HTTP request itself could not be parsed (bad request line or header syntax); answered before any route, `operation: null`',
+  malformed_path:
+    'a path parameter has malformed percent-encoding (`%`, `%zz`); answered before authentication, `details.reason`',
+  malformed_body_encoding:
+    'the body is not valid for its `Content-Encoding` (a corrupt or truncated gzip, deflate or br stream; `details.encoding`); an encoding other than these three is 415 `unsupported_media_type`',
   unsupported_media_type: 'the body is not `application/json`',
-  rate_limited: 'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds, or the client address presented more than `RATE_LIMIT_AUTH_FAILURES` unknown tokens; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
+  rate_limited:
+    'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds, or the client address presented more than `RATE_LIMIT_AUTH_FAILURES` unknown tokens; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
   entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
   pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
   already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
   reversal_before_entry: '`reversal_date` is before the entry date',
-  period_locked: '`reversal_date` is on or before the organisation\'s lock date',
-  currency_mismatch: 'the statement currency (of a reconciliation or of a statement import file) is not the account\'s (`details.statement_currency`), or a reconciliation\'s transactions are in another currency than the account (`details.transaction_ids`)',
-  unreadable_statement: 'a statement import file could not be read (`details.format` tried, `details.location`: the line or element, `details.reason`); nothing was stored',
-  account_mismatch: 'a statement import file names none of the bank account\'s IBAN or account number (`details.file_accounts`)',
-  amount_out_of_range: 'an exact total the plan would store is beyond ±(2^53−1) minor units (`details.field`, `details.value_minor` as a decimal string)',
-  statement_before_last_reconciliation: 'the statement ends before the account\'s `reconciled_through.date`',
+  period_locked: "`reversal_date` is on or before the organisation's lock date",
+  currency_mismatch:
+    "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`)",
+  unreadable_statement:
+    'a statement import file could not be read (`details.format` tried, `details.location`: the line or element, `details.reason`); nothing was stored',
+  account_mismatch:
+    "a statement import file names none of the bank account's IBAN or account number (`details.file_accounts`)",
+  amount_out_of_range:
+    'an exact total the plan would store is beyond ±(2^53−1) minor units (`details.field`, `details.value_minor` as a decimal string)',
+  statement_before_last_reconciliation: "the statement ends before the account's `reconciled_through.date`",
   unknown_transactions: 'ids that are not transactions of this account (`details.transaction_ids`)',
   transaction_after_statement_end: 'transactions booked after `end_date` (`details.transaction_ids`)',
-  unmatched_transactions: 'transactions not fully linked (`details.transactions: [{bank_transaction_id, remainder_minor}]`)',
+  unmatched_transactions:
+    'transactions not fully linked (`details.transactions: [{bank_transaction_id, remainder_minor}]`)',
   out_of_balance: 'opening + Σ amounts ≠ closing (`details.expected_closing_minor`, `details.difference_minor`)',
   idempotency_key_reused: 'the Idempotency-Key was used with a different request (`details.original_request_id`)',
-  service_unavailable: 'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
-  dependency_unavailable: 'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done (the request never reached Redis, or only read)',
-  outcome_unknown: 'Redis took the request but did not confirm in time (a stalled server): the job may have been queued and may still run. `Retry-After: 1`; a retry with the same Idempotency-Key (and body) converges on one outcome (`details.dependency`, `details.job_id`)',
-  job_failed: 'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
-  webhook_url_refused: 'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/reference/webhooks.md)',
-  self_approval_forbidden: 'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
+  service_unavailable:
+    'a read (the duplicate overview) outlived its wait (`details.reason: "read_timeout"`, with `Retry-After: 1`)',
+  dependency_unavailable:
+    'Redis or MongoDB is unreachable (`details.dependency`); answered within 2 s with `Retry-After: 1`, and nothing was done (the request never reached Redis, or only read)',
+  outcome_unknown:
+    'Redis took the request but did not confirm in time (a stalled server): the job may have been queued and may still run. `Retry-After: 1`; a retry with the same Idempotency-Key (and body) converges on one outcome (`details.dependency`, `details.job_id`)',
+  job_failed:
+    'a staging job failed on every attempt (final for that job; the same Idempotency-Key retried starts a new attempt); logged with the request id, no internals answered',
+  webhook_url_refused:
+    'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/reference/webhooks.md)',
+  self_approval_forbidden:
+    'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
   not_approved: 'apply of an operation that is not approved yet (`details.status`)',
-  invalid_transition: 'the operation\'s status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)',
-  stale_plan: 'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
-  apply_failed: 'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
-  stale_group: 'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
-  keep_document_not_member: 'resolving a duplicate group with `archive_duplicates` and a `keep_document_id` that is not one of its members (`details.member_ids`)',
+  invalid_transition:
+    "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",
+  stale_plan:
+    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
+  apply_failed:
+    'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
+  stale_group:
+    'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
+  keep_document_not_member:
+    'resolving a duplicate group with `archive_duplicates` and a `keep_document_id` that is not one of its members (`details.member_ids`)',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };

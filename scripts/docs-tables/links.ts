@@ -38,7 +38,10 @@ export function linkTargets(text: string): string[] {
   const out: string[] = [];
   let fenced = false;
   for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) { fenced = !fenced; continue; }
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) continue;
     const bare = line.replace(/`[^`]*`/g, '');
     for (const m of bare.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push(m[1]!);
@@ -63,10 +66,14 @@ export function brokenLinks(
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
     const [pathPart, fragment] = target.split('#', 2) as [string, string | undefined];
     const path = pathPart === '' ? file : join(dirname(file), decodeURIComponent(pathPart));
-    if (pathPart !== '' && !exists(path)) { broken.push(`${target}: no file ${path}`); continue; }
+    if (pathPart !== '' && !exists(path)) {
+      broken.push(`${target}: no file ${path}`);
+      continue;
+    }
     if (fragment === undefined || fragment === '' || !path.endsWith('.md')) continue;
     const ids = headingIds(path === file ? text : read(path));
-    if (!ids.has(decodeURIComponent(fragment).toLowerCase())) broken.push(`${target}: no heading #${fragment} in ${path}`);
+    if (!ids.has(decodeURIComponent(fragment).toLowerCase()))
+      broken.push(`${target}: no heading #${fragment} in ${path}`);
   }
   return broken;
 }
@@ -90,7 +97,10 @@ export function headingTexts(text: string): string[] {
   const out: string[] = [];
   let fenced = false;
   for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) { fenced = !fenced; continue; }
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) continue;
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (m) out.push(m[1]!.replace(/`/g, ''));
@@ -99,7 +109,10 @@ export function headingTexts(text: string): string[] {
 }
 
 /** A reference of the code to the docs: a path under docs/ (or the README), and the section it names if any. */
-export interface DocReference { path: string; section: string | null }
+export interface DocReference {
+  path: string;
+  section: string | null;
+}
 
 /**
  * The docs a source text names: every `docs/…` path, and `README`, each with
@@ -142,7 +155,9 @@ export function brokenDocReference(
   const found = wanted.startsWith('§')
     ? headings.some((h) => h === wanted || h.startsWith(`${wanted} `))
     : headings.some((h) => h.startsWith(wanted) || h.replace(/^§[\d.]+\s+/, '').startsWith(wanted));
-  return found ? null : `${ref.path} ${ref.section.startsWith('§') ? ref.section : `"${ref.section}"`}: no such heading`;
+  return found
+    ? null
+    : `${ref.path} ${ref.section.startsWith('§') ? ref.section : `"${ref.section}"`}: no such heading`;
 }
 
 /** The source files (.ts, .mjs, .js) under the given folders of root, node_modules and dist left out. */

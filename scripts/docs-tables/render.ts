@@ -27,12 +27,17 @@ export const endMarker = (name: BlockName): string => `<!-- end generated:${name
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 export function renderConfigTable(variables: Readonly<Record<string, ConfigVariable>> = CONFIG_VARIABLES): string {
-  const rows = Object.values(variables).map((v) =>
-    `| \`${v.env}\` | ${v.usedBy.join(', ')} | ${cell(defaultText(v))} | ${cell(expectedValue(v))} | ${cell(v.doc)} |`);
+  const rows = Object.values(variables).map(
+    (v) =>
+      `| \`${v.env}\` | ${v.usedBy.join(', ')} | ${cell(defaultText(v))} | ${cell(expectedValue(v))} | ${cell(v.doc)} |`,
+  );
   return ['| variable | used by | default | accepted values | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-interface ErrorRow { status: number; retryable: boolean }
+interface ErrorRow {
+  status: number;
+  retryable: boolean;
+}
 
 /**
  * Every code, by HTTP status (the table's own order within one status). A
@@ -45,10 +50,13 @@ export function renderErrorTable(
   const codes = Object.keys(table);
   const undocumented = codes.filter((code) => !docs[code]);
   if (undocumented.length > 0) {
-    throw new Error(`error codes without a description in scripts/docs-tables/error-code-docs.ts: ${undocumented.join(', ')}`);
+    throw new Error(
+      `error codes without a description in scripts/docs-tables/error-code-docs.ts: ${undocumented.join(', ')}`,
+    );
   }
   const stale = Object.keys(docs).filter((code) => !Object.hasOwn(table, code));
-  if (stale.length > 0) throw new Error(`descriptions of codes that shared/errors.ts does not have: ${stale.join(', ')}`);
+  if (stale.length > 0)
+    throw new Error(`descriptions of codes that shared/errors.ts does not have: ${stale.join(', ')}`);
   const rows = codes
     .map((code, order) => ({ code, order, ...table[code]! }))
     .sort((a, b) => a.status - b.status || a.order - b.order)
@@ -72,12 +80,17 @@ export function readBlock(text: string, name: BlockName): string | null {
  * The document with each of its blocks replaced by the freshly rendered
  * table. Throws when a block the document must hold is missing.
  */
-export function withFreshBlocks(text: string, blocks: readonly BlockName[], render: (name: BlockName) => string = renderBlock): string {
+export function withFreshBlocks(
+  text: string,
+  blocks: readonly BlockName[],
+  render: (name: BlockName) => string = renderBlock,
+): string {
   let out = text;
   for (const name of blocks) {
     const begin = out.indexOf(beginMarker(name));
     const end = out.indexOf(endMarker(name));
-    if (begin < 0 || end < begin) throw new Error(`no generated block "${name}" (markers ${beginMarker(name)} … ${endMarker(name)})`);
+    if (begin < 0 || end < begin)
+      throw new Error(`no generated block "${name}" (markers ${beginMarker(name)} … ${endMarker(name)})`);
     out = `${out.slice(0, begin)}${beginMarker(name)}\n${render(name)}\n${out.slice(end)}`;
   }
   return out;

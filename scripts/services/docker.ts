@@ -4,7 +4,11 @@
 import { existsSync } from 'node:fs';
 import { log } from './processes.js';
 
-export interface DockerServices { containers: string[]; mongoUrl: string; redisUrl: string }
+export interface DockerServices {
+  containers: string[];
+  mongoUrl: string;
+  redisUrl: string;
+}
 
 export function dockerMayBeThere(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');

@@ -13,15 +13,27 @@ import { ferretPostgresUrl } from './postgres.js';
 export const FERRETDB_VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 
-export interface FerretProcess { pid: number; port: number; binary: string }
+export interface FerretProcess {
+  pid: number;
+  port: number;
+  binary: string;
+}
 
 export function ensureFerretBinary(cacheDir: string): string {
   const binary = join(cacheDir, `ferretdb-${FERRETDB_VERSION}`, 'ferretdb');
   if (existsSync(binary)) return binary;
   const go = which('go') ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
-  if (!go) throw new Error('FerretDB must be built but Go is not installed (need `go` on PATH); or set MONGO_URL and REDIS_URL');
+  if (!go)
+    throw new Error(
+      'FerretDB must be built but Go is not installed (need `go` on PATH); or set MONGO_URL and REDIS_URL',
+    );
   log(`building FerretDB ${FERRETDB_VERSION} from the Go module proxy (about 75 s the first time)…`);
-  const info = JSON.parse(execFileSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { Dir?: string; Error?: string };
+  const info = JSON.parse(
+    execFileSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  ) as { Dir?: string; Error?: string };
   if (!info.Dir) throw new Error(`go mod download failed: ${info.Error ?? 'no Dir'}`);
   const work = mkdtempSync(join(tmpdir(), 'bookstage-ferretdb-src-'));
   try {
@@ -30,7 +42,10 @@ export function ensureFerretBinary(cacheDir: string): string {
     execFileSync('chmod', ['-R', 'u+w', src]);
     writeFileSync(join(src, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
     const out = join(work, 'ferretdb');
-    execFileSync(go, ['build', '-o', out, './cmd/ferretdb'], { cwd: src, stdio: ['ignore', process.stderr, process.stderr] });
+    execFileSync(go, ['build', '-o', out, './cmd/ferretdb'], {
+      cwd: src,
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
     mkdirSync(join(cacheDir, `ferretdb-${FERRETDB_VERSION}`), { recursive: true });
     chmodSync(out, 0o755);
     // rename is atomic: a concurrent build by another run cannot leave half a binary.
@@ -46,16 +61,20 @@ export async function startFerret(binary: string, baseDir: string, pgPort: numbe
   const port = await freePort();
   const state = join(baseDir, 'ferretdb-state');
   mkdirSync(state, { recursive: true });
-  const pid = spawnDetached(binary, [
-    '--handler=postgresql',
-    `--postgresql-url=${ferretPostgresUrl(pgPort)}`,
-    `--listen-addr=127.0.0.1:${port}`,
-    // The default debug address (127.0.0.1:8088) would collide with a second instance.
-    '--debug-addr=127.0.0.1:0',
-    '--telemetry=disable',
-    `--state-dir=${state}`,
-    '--log-level=warn',
-  ], join(baseDir, 'ferretdb.log'));
+  const pid = spawnDetached(
+    binary,
+    [
+      '--handler=postgresql',
+      `--postgresql-url=${ferretPostgresUrl(pgPort)}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      // The default debug address (127.0.0.1:8088) would collide with a second instance.
+      '--debug-addr=127.0.0.1:0',
+      '--telemetry=disable',
+      `--state-dir=${state}`,
+      '--log-level=warn',
+    ],
+    join(baseDir, 'ferretdb.log'),
+  );
   await waitForPort(port, 30_000, 'FerretDB');
   log(`ferretdb ${FERRETDB_VERSION} pid ${pid} on 127.0.0.1:${port}`);
   return { pid, port, binary };

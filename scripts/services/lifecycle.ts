@@ -18,7 +18,11 @@ import { isOurProcess, log, stopProcess } from './processes.js';
 import { startRedis } from './redis.js';
 
 /** postgresUrl: the database behind a FerretDB this script started (FERRETDB_POSTGRES_URL); absent otherwise. */
-export interface ServiceUrls { mongoUrl: string; redisUrl: string; postgresUrl?: string }
+export interface ServiceUrls {
+  mongoUrl: string;
+  redisUrl: string;
+  postgresUrl?: string;
+}
 
 interface LocalState {
   kind: 'local';
@@ -31,7 +35,12 @@ interface LocalState {
   mongo_url: string;
   redis_url: string;
 }
-interface DockerState { kind: 'docker'; containers: string[]; mongo_url: string; redis_url: string }
+interface DockerState {
+  kind: 'docker';
+  containers: string[];
+  mongo_url: string;
+  redis_url: string;
+}
 type State = LocalState | DockerState;
 
 /** The checkout's root (this file is dist/scripts/services/lifecycle.js). */
@@ -49,9 +58,11 @@ function readState(name: string): State | null {
 
 function alive(state: State): boolean {
   if (state.kind === 'docker') return true;
-  return isOurProcess(state.redis.pid, 'redis-server')
-    && isOurProcess(state.ferretdb.pid, 'ferretdb')
-    && existsSync(join(state.postgres.data_dir, 'postmaster.pid'));
+  return (
+    isOurProcess(state.redis.pid, 'redis-server') &&
+    isOurProcess(state.ferretdb.pid, 'ferretdb') &&
+    existsSync(join(state.postgres.data_dir, 'postmaster.pid'))
+  );
 }
 
 /** Where `npm start` and `npm run services` keep their data (ignored by git). */
@@ -71,7 +82,8 @@ export async function startServices(name: string, options: StartOptions = {}): P
 
   const existing = readState(name);
   // why: a set started before (or without) kept data must not be reused as if it kept it.
-  const sameKind = existing?.kind === 'local' ? Boolean(existing.durable) === Boolean(options.dataDir) : !options.dataDir;
+  const sameKind =
+    existing?.kind === 'local' ? Boolean(existing.durable) === Boolean(options.dataDir) : !options.dataDir;
   if (existing && alive(existing) && sameKind) {
     log(`reusing running servers (${stateFile(name)})`);
     return urlsOf(existing);
@@ -83,7 +95,12 @@ export async function startServices(name: string, options: StartOptions = {}): P
   if (dockerMayBeThere()) {
     const docker = await startWithTestcontainers();
     if (docker) {
-      const state: DockerState = { kind: 'docker', containers: docker.containers, mongo_url: docker.mongoUrl, redis_url: docker.redisUrl };
+      const state: DockerState = {
+        kind: 'docker',
+        containers: docker.containers,
+        mongo_url: docker.mongoUrl,
+        redis_url: docker.redisUrl,
+      };
       writeFileSync(stateFile(name), JSON.stringify(state, null, 2));
       return { mongoUrl: docker.mongoUrl, redisUrl: docker.redisUrl };
     }
@@ -104,7 +121,11 @@ async function startLocal(name: string, dataDir?: string): Promise<ServiceUrls> 
   mkdirSync(baseDir, { recursive: true });
   // The postgres user must be able to reach its data dir below this one.
   chmodSync(baseDir, 0o755);
-  const partial: Partial<LocalState> & { kind: 'local'; base_dir: string } = { kind: 'local', base_dir: baseDir, durable };
+  const partial: Partial<LocalState> & { kind: 'local'; base_dir: string } = {
+    kind: 'local',
+    base_dir: baseDir,
+    durable,
+  };
   const save = (): void => writeFileSync(stateFile(name), JSON.stringify(partial, null, 2));
   try {
     const redisDir = durable ? join(baseDir, 'redis') : baseDir;

@@ -15,10 +15,14 @@ export async function migrateStore(urls: ServiceUrls): Promise<void> {
   try {
     const report = await ensureIndexes(mongo.db, { postgresUrl: urls.postgresUrl });
     if (report) {
-      log(`PostgreSQL GIN and page indexes of ${mongo.db.databaseName}: ${report.created.length} created, ${report.existing} present; plan_cache_mode=force_custom_plan ${report.force_custom_plan ? 'set' : 'NOT set'}`);
+      log(
+        `PostgreSQL GIN and page indexes of ${mongo.db.databaseName}: ${report.created.length} created, ${report.existing} present; plan_cache_mode=force_custom_plan ${report.force_custom_plan ? 'set' : 'NOT set'}`,
+      );
       for (const warning of report.warnings) log(`warning: ${warning}`);
     }
-    log(`FerretDB stores in ${urls.postgresUrl}: give the API and worker FERRETDB_POSTGRES_URL=${urls.postgresUrl} to keep other databases indexed`);
+    log(
+      `FerretDB stores in ${urls.postgresUrl}: give the API and worker FERRETDB_POSTGRES_URL=${urls.postgresUrl} to keep other databases indexed`,
+    );
   } finally {
     await mongo.client.close();
   }

@@ -20,8 +20,14 @@ export async function waitForPort(port: number, timeoutMs: number, what: string)
   while (Date.now() < deadline) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = new Socket();
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
-      socket.once('error', () => { socket.destroy(); resolve(false); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        resolve(false);
+      });
       socket.connect(port, '127.0.0.1');
     });
     if (open) return;

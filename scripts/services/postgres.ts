@@ -6,11 +6,15 @@ import { freePort } from './ports.js';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 
-export interface PostgresProcess { dataDir: string; port: number }
+export interface PostgresProcess {
+  dataDir: string;
+  port: number;
+}
 
 function ensurePostgresInstalled(): void {
   if (!existsSync(join(PG_BIN, 'postgres'))) aptInstall(['postgresql-15']);
-  if (!existsSync(join(PG_BIN, 'postgres'))) throw new Error(`PostgreSQL 15 not found in ${PG_BIN} after apt-get install postgresql-15`);
+  if (!existsSync(join(PG_BIN, 'postgres')))
+    throw new Error(`PostgreSQL 15 not found in ${PG_BIN} after apt-get install postgresql-15`);
 }
 
 /** PostgreSQL refuses to run as root: as root, run it as the Debian `postgres` user. */
@@ -50,8 +54,15 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
   const port = await freePort();
   const speed = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   run('pg_ctl', [
-    '-D', dataDir, '-l', join(dataDir, 'log'), '-w', '-t', '60',
-    '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1${speed}`,
+    '-D',
+    dataDir,
+    '-l',
+    join(dataDir, 'log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1${speed}`,
     'start',
   ]);
   if (reused) {
@@ -63,7 +74,9 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
   // with the parameters inlined can use the GIN expression indexes
   // (docs/indexes.md, shared/storage/postgres-gin-indexes.ts).
   for (const sql of ['create database ferretdb', 'alter database ferretdb set plan_cache_mode = force_custom_plan']) {
-    execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', sql], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
   log(`postgresql 15 on 127.0.0.1:${port} (data ${dataDir})`);
   return { dataDir, port };
@@ -74,7 +87,9 @@ function assertReachableByPostgres(dataDir: string): void {
   try {
     execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dataDir], { stdio: 'ignore' });
   } catch {
-    throw new Error(`PostgreSQL (user postgres) cannot reach ${dataDir}: make the folders above it enterable by others (chmod o+x), or set MONGO_URL and REDIS_URL`);
+    throw new Error(
+      `PostgreSQL (user postgres) cannot reach ${dataDir}: make the folders above it enterable by others (chmod o+x), or set MONGO_URL and REDIS_URL`,
+    );
   }
 }
 

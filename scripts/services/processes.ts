@@ -6,7 +6,12 @@ export const log = (message: string): void => {
 };
 
 /** Start a long-lived server detached from this process, output to a log file. */
-export function spawnDetached(command: string, args: string[], logFile: string, options: { uid?: number; gid?: number } = {}): number {
+export function spawnDetached(
+  command: string,
+  args: string[],
+  logFile: string,
+  options: { uid?: number; gid?: number } = {},
+): number {
   const out = openSync(logFile, 'a');
   const child = spawn(command, args, { detached: true, stdio: ['ignore', out, out], ...options });
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
@@ -26,11 +31,19 @@ export function isOurProcess(pid: number, name: string): boolean {
 
 export async function stopProcess(pid: number, name: string, timeoutMs = 10_000): Promise<void> {
   if (!isOurProcess(pid, name)) return;
-  try { process.kill(pid, 'SIGTERM'); } catch { return; }
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && isOurProcess(pid, name)) await new Promise((r) => setTimeout(r, 50));
   if (isOurProcess(pid, name)) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -49,10 +62,15 @@ export function isRoot(): boolean {
 /** Install Debian packages; only root can, which is how CI and sessions run. */
 export function aptInstall(packages: string[]): void {
   if (!isRoot()) {
-    throw new Error(`missing Debian packages ${packages.join(' ')}; install them (apt-get install -y ${packages.join(' ')}) or set MONGO_URL and REDIS_URL`);
+    throw new Error(
+      `missing Debian packages ${packages.join(' ')}; install them (apt-get install -y ${packages.join(' ')}) or set MONGO_URL and REDIS_URL`,
+    );
   }
   log(`installing Debian packages: ${packages.join(' ')} (apt-get)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-q'], { stdio: ['ignore', process.stderr, process.stderr], env });
-  execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { stdio: ['ignore', process.stderr, process.stderr], env });
+  execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], {
+    stdio: ['ignore', process.stderr, process.stderr],
+    env,
+  });
 }

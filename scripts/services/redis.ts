@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { aptInstall, log, spawnDetached, which } from './processes.js';
 import { freePort, waitForPort } from './ports.js';
 
-export interface RedisProcess { pid: number; port: number }
+export interface RedisProcess {
+  pid: number;
+  port: number;
+}
 
 export function ensureRedisInstalled(): string {
   let bin = which('redis-server');
@@ -23,11 +26,26 @@ export function ensureRedisInstalled(): string {
 export async function startRedis(dataDir: string, port?: number, durable = false): Promise<RedisProcess> {
   const bin = ensureRedisInstalled();
   port ??= await freePort();
-  const persistence = durable ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--save', '', '--appendonly', 'no'];
-  const pid = spawnDetached(bin, [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir,
-    ...persistence, '--daemonize', 'no', '--maxmemory-policy', 'noeviction',
-  ], join(dataDir, 'redis.log'));
+  const persistence = durable
+    ? ['--appendonly', 'yes', '--appendfsync', 'everysec']
+    : ['--save', '', '--appendonly', 'no'];
+  const pid = spawnDetached(
+    bin,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dataDir,
+      ...persistence,
+      '--daemonize',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    join(dataDir, 'redis.log'),
+  );
   await waitForPort(port, 15_000, 'redis-server');
   log(`redis-server pid ${pid} on 127.0.0.1:${port}`);
   return { pid, port };

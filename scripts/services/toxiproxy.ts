@@ -22,7 +22,10 @@ export function ensureToxiproxyBinary(cacheDir: string): string {
   log(`building toxiproxy ${TOXIPROXY_VERSION} from the Go module proxy (about 30 s the first time)…`);
   const work = mkdtempSync(join(tmpdir(), 'bookstage-toxiproxy-'));
   try {
-    execFileSync(go, ['install', `${PACKAGE}@${TOXIPROXY_VERSION}`], { env: { ...process.env, GOBIN: work }, stdio: ['ignore', process.stderr, process.stderr] });
+    execFileSync(go, ['install', `${PACKAGE}@${TOXIPROXY_VERSION}`], {
+      env: { ...process.env, GOBIN: work },
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
     mkdirSync(join(cacheDir, `toxiproxy-${TOXIPROXY_VERSION}`), { recursive: true });
     // rename is atomic: a concurrent build by another run cannot leave half a binary.
     renameSync(join(work, 'server'), binary);
@@ -62,7 +65,9 @@ export async function startToxiproxy(binary: string, logFile: string): Promise<T
   await waitForPort(apiPort, 15_000, 'toxiproxy');
   const api = async (method: string, path: string, body?: unknown): Promise<void> => {
     const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
-      method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`toxiproxy ${method} ${path}: ${res.status} ${await res.text()}`);
   };
@@ -71,10 +76,16 @@ export async function startToxiproxy(binary: string, logFile: string): Promise<T
     apiPort,
     async proxy(name, upstreamPort) {
       const port = await freePort();
-      await api('POST', '/proxies', { name, listen: `127.0.0.1:${port}`, upstream: `127.0.0.1:${upstreamPort}`, enabled: true });
+      await api('POST', '/proxies', {
+        name,
+        listen: `127.0.0.1:${port}`,
+        upstream: `127.0.0.1:${upstreamPort}`,
+        enabled: true,
+      });
       return port;
     },
-    addToxic: (proxy, toxic) => api('POST', `/proxies/${proxy}/toxics`, { stream: 'downstream', toxicity: 1, ...toxic }),
+    addToxic: (proxy, toxic) =>
+      api('POST', `/proxies/${proxy}/toxics`, { stream: 'downstream', toxicity: 1, ...toxic }),
     removeToxic: (proxy, toxic) => api('DELETE', `/proxies/${proxy}/toxics/${toxic}`),
     setEnabled: (proxy, enabled) => api('POST', `/proxies/${proxy}`, { enabled }),
     stop: () => stopProcess(pid, 'toxiproxy'),

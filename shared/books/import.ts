@@ -10,8 +10,16 @@ import type { FieldError } from '../errors.js';
 import { booksFileSchema } from '../schemas/books-file.js';
 import { compile } from '../schemas/validator.js';
 import {
-  BOOK_SECTIONS, findTakenIds, readOrgRecord, readSectionOfOrg, undoUpsert, upsertRecords,
-  type BookRecord, type BookSection, type StoredById, type UpsertCounts,
+  BOOK_SECTIONS,
+  findTakenIds,
+  readOrgRecord,
+  readSectionOfOrg,
+  undoUpsert,
+  upsertRecords,
+  type BookRecord,
+  type BookSection,
+  type StoredById,
+  type UpsertCounts,
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
 import { knownPostgresUrl, refreshPlannerStatistics } from '../storage/planner-statistics.js';
@@ -39,7 +47,11 @@ const NULL_DEFAULTS: Partial<Record<BookSection, string[]>> = {
  * check that no id is another organisation's (in SQL, findTakenIds) and the
  * ANALYZE after the writes (default: the one ensureIndexes was given for `db`).
  */
-export async function importBooks(db: Db, input: unknown, options: { postgresUrl?: string | undefined } = {}): Promise<ImportResult> {
+export async function importBooks(
+  db: Db,
+  input: unknown,
+  options: { postgresUrl?: string | undefined } = {},
+): Promise<ImportResult> {
   const checked = validateFile(input);
   if (!checked.ok) return { ok: false, errors: checked.errors };
   const file = checked.value;
@@ -78,7 +90,12 @@ export async function importBooks(db: Db, input: unknown, options: { postgresUrl
   return { ok: true, org_id: orgId, counts };
 }
 
-interface WriteStep { target: BookSection | 'orgs'; orgId: string | null; records: BookRecord[]; stored: StoredById }
+interface WriteStep {
+  target: BookSection | 'orgs';
+  orgId: string | null;
+  records: BookRecord[];
+  stored: StoredById;
+}
 
 /**
  * Without transactions, a write that fails half-way (a lost connection, a
@@ -95,10 +112,18 @@ async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promis
   try {
     for (const step of steps) {
       begun.push(step);
-      counts[step.target === 'orgs' ? 'org' : step.target] = await upsertRecords(db, step.target, step.orgId, step.records, step.stored, holder);
+      counts[step.target === 'orgs' ? 'org' : step.target] = await upsertRecords(
+        db,
+        step.target,
+        step.orgId,
+        step.records,
+        step.stored,
+        holder,
+      );
     }
   } catch (err) {
-    for (const step of begun.reverse()) await undoUpsert(db, step.target, step.orgId, step.records, step.stored, holder);
+    for (const step of begun.reverse())
+      await undoUpsert(db, step.target, step.orgId, step.records, step.stored, holder);
     // An overview computed while the half-written inbox was visible must not outlive the undo.
     await bumpInboxVersion(db, orgId);
     throw err;
@@ -120,14 +145,21 @@ function normalise(section: BookSection, record: BookRecord): BookRecord {
   for (const field of NULL_DEFAULTS[section] ?? []) if (out[field] === undefined) out[field] = null;
   if (section === 'inbox_documents') {
     // A field extraction could not read is stored absent, whether the file said null or nothing.
-    const extracted = Object.fromEntries(Object.entries(out.extracted as Record<string, unknown>).filter(([, v]) => v !== null));
+    const extracted = Object.fromEntries(
+      Object.entries(out.extracted as Record<string, unknown>).filter(([, v]) => v !== null),
+    );
     out.extracted = extracted;
   }
   return out;
 }
 
 /** Only ids new to this org can clash with another organisation's records. */
-async function idsOwnedByOtherOrgs(db: Db, sections: SectionRecords[], stored: StoredById[], embedded: PostgresPages | null): Promise<FieldError[]> {
+async function idsOwnedByOtherOrgs(
+  db: Db,
+  sections: SectionRecords[],
+  stored: StoredById[],
+  embedded: PostgresPages | null,
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const [i, { section, records }] of sections.entries()) {
     const index = new Map(records.map((r, at) => [r.id, at]));

@@ -6,7 +6,6 @@ export type { Warning };
 
 export const API_VERSION = 'v1';
 
-
 export interface SuccessEnvelope<T = unknown> {
   ok: true;
   api_version: typeof API_VERSION;
@@ -26,7 +25,12 @@ export interface ErrorEnvelope {
 
 export type Envelope<T = unknown> = SuccessEnvelope<T> | ErrorEnvelope;
 
-export function successEnvelope<T>(operation: string | null, requestId: string, data: T, warnings: Warning[] = []): SuccessEnvelope<T> {
+export function successEnvelope<T>(
+  operation: string | null,
+  requestId: string,
+  data: T,
+  warnings: Warning[] = [],
+): SuccessEnvelope<T> {
   return { ok: true, api_version: API_VERSION, operation, request_id: requestId, data, warnings };
 }
 

@@ -11,10 +11,17 @@ import type { TokenScope } from '../domain/token-scopes.js';
 export type { GroupPage, GroupPosition };
 
 /** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
-export interface Whoami { org_id: string; actor: string; scopes: TokenScope[]; require_distinct_approver?: boolean }
+export interface Whoami {
+  org_id: string;
+  actor: string;
+  scopes: TokenScope[];
+  require_distinct_approver?: boolean;
+}
 
 /** GET /api/v1/cli/counterparties: the counterparty list read job's answer (shared/queue/read-jobs.ts), in the domain's words. */
-export interface CounterpartyList { items: CounterpartyRow[] }
+export interface CounterpartyList {
+  items: CounterpartyRow[];
+}
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
 export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;

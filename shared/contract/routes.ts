@@ -8,31 +8,73 @@
 import type { ErrorCode } from '../errors.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import {
-  bankAccountListSchema, bankAccountParamsSchema, bankAccountSchema, bankTransactionParamsSchema, bankTransactionSchema, counterpartiesQuerySchema,
-  counterpartyListSchema, documentPageSchema, documentParamsSchema, documentsQuerySchema, entriesQuerySchema, entryPageSchema, entryParamsSchema,
-  inboxDocumentSchema, ledgerEntrySchema, noQuerySchema, transactionPageSchema, transactionsQuerySchema,
+  bankAccountListSchema,
+  bankAccountParamsSchema,
+  bankAccountSchema,
+  bankTransactionParamsSchema,
+  bankTransactionSchema,
+  counterpartiesQuerySchema,
+  counterpartyListSchema,
+  documentPageSchema,
+  documentParamsSchema,
+  documentsQuerySchema,
+  entriesQuerySchema,
+  entryPageSchema,
+  entryParamsSchema,
+  inboxDocumentSchema,
+  ledgerEntrySchema,
+  noQuerySchema,
+  transactionPageSchema,
+  transactionsQuerySchema,
 } from '../schemas/books-read.js';
 import { inboxDuplicatesQuerySchema, inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../schemas/link-repair-stage.js';
 import { reconcileStageRequestSchema } from '../schemas/reconcile-stage.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../schemas/reversal-stage.js';
 import {
-  applyBodySchema, approveBodySchema, rejectBodySchema, stagedListQuerySchema, stagedListSchema, stagedOperationParamsSchema, stagedOperationSchema,
+  applyBodySchema,
+  approveBodySchema,
+  rejectBodySchema,
+  stagedListQuerySchema,
+  stagedListSchema,
+  stagedOperationParamsSchema,
+  stagedOperationSchema,
 } from '../schemas/staged-operations.js';
 import {
-  jobIdSchema, pendingResultSchema, reconcileResultSchema, repairResultSchema, repairStagedResultSchema, reversalResultSchema,
+  jobIdSchema,
+  pendingResultSchema,
+  reconcileResultSchema,
+  repairResultSchema,
+  repairStagedResultSchema,
+  reversalResultSchema,
 } from '../schemas/staging-results.js';
-import { orDryRun, reconcileDryRunSchema, repairDryRunSchema, reversalDryRunSchema } from '../schemas/staging-results.js';
+import {
+  orDryRun,
+  reconcileDryRunSchema,
+  repairDryRunSchema,
+  reversalDryRunSchema,
+} from '../schemas/staging-results.js';
 import { stagingQuerySchema } from '../schemas/staging-query.js';
 import { whoamiSchema } from '../schemas/whoami.js';
 import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../schemas/inbox-resolve-stage.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
-import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../schemas/statement-import-stage.js';
+import {
+  STATEMENT_BODY_LIMIT_BYTES,
+  statementImportParamsSchema,
+  statementImportQuerySchema,
+} from '../schemas/statement-import-stage.js';
 import { statementImportDryRunSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import { csvMappingAnswerSchema, csvMappingBodySchema } from '../schemas/statement-import-stage.js';
 import {
-  deliveriesQuerySchema, eventsPageSchema, eventsQuerySchema, webhookDeliveriesSchema, webhookEndpointCreatedSchema, webhookEndpointCreateSchema,
-  webhookEndpointDeletedSchema, webhookEndpointListSchema, webhookEndpointParamsSchema,
+  deliveriesQuerySchema,
+  eventsPageSchema,
+  eventsQuerySchema,
+  webhookDeliveriesSchema,
+  webhookEndpointCreatedSchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointDeletedSchema,
+  webhookEndpointListSchema,
+  webhookEndpointParamsSchema,
 } from '../schemas/events.js';
 
 /** A success answer: its `data` schema, and the headers it carries beside X-Request-Id. */
@@ -70,63 +112,192 @@ export interface RouteContract {
 }
 
 /** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable; too many requests with one token 429). */
-const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'rate_limited', 'internal', 'service_unavailable', 'dependency_unavailable'];
+const AUTHENTICATED: ErrorCode[] = [
+  'unauthenticated',
+  'rate_limited',
+  'internal',
+  'service_unavailable',
+  'dependency_unavailable',
+];
 /** Errors of any route that reads a JSON body or the staging headers. */
-const BODY: ErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_body_encoding', 'payload_too_large', 'unsupported_media_type'];
+const BODY: ErrorCode[] = [
+  'validation_failed',
+  'malformed_json',
+  'malformed_body_encoding',
+  'payload_too_large',
+  'unsupported_media_type',
+];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
 const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
 /** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
 /** The 200 of a dry run (docs/reference/http-api.md §6.6), beside each staging call's own 200. */
-const DRY_RUN_200 = 'With `?dry_run=true`: `data.dry_run` true, the plan, its hash and summary a staging would have; nothing is stored.';
+const DRY_RUN_200 =
+  'With `?dry_run=true`: `data.dry_run` true, the plan, its hash and summary a staging would have; nothing is stored.';
 const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
 const PENDING: SuccessAnswer = {
-  description: 'The job outlived the wait; it goes on. Poll the `Location` (GET /api/v1/cli/jobs/{job_id}) or retry with the same Idempotency-Key.',
+  description:
+    'The job outlived the wait; it goes on. Poll the `Location` (GET /api/v1/cli/jobs/{job_id}) or retry with the same Idempotency-Key.',
   data: pendingResultSchema,
   headers: ['Location', 'Retry-After', 'Preference-Applied'],
 };
 
-const REVERSAL_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'already_reversed', 'entry_is_reversal', 'reconciled_links', 'reversal_before_entry', 'period_locked'];
+const REVERSAL_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'already_reversed',
+  'entry_is_reversal',
+  'reconciled_links',
+  'reversal_before_entry',
+  'period_locked',
+];
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
 const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stale_group', 'keep_document_not_member'];
-const IMPORT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'unreadable_statement', 'account_mismatch', 'currency_mismatch'];
+const IMPORT_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'unreadable_statement',
+  'account_mismatch',
+  'currency_mismatch',
+];
 const RECONCILE_ERRORS: ErrorCode[] = [
-  'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions', 'already_reconciled',
-  'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance', 'amount_out_of_range',
+  'not_found',
+  'currency_mismatch',
+  'statement_before_last_reconciliation',
+  'unknown_transactions',
+  'already_reconciled',
+  'transaction_after_statement_end',
+  'unmatched_transactions',
+  'out_of_balance',
+  'amount_out_of_range',
 ];
 
 /** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
 const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
 const REJECT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition'];
-const APPLY_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'not_approved', 'invalid_transition', 'stale_plan', 'apply_failed'];
+const APPLY_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'not_approved',
+  'invalid_transition',
+  'stale_plan',
+  'apply_failed',
+];
 const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-Applied'];
 
 const unique = (codes: ErrorCode[]): ErrorCode[] => [...new Set(codes)];
 
 /** Errors of the book reads (docs/reference/book-reads.md): lists add invalid_cursor, single records not_found. */
 const BOOK_LIST_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']);
-const BOOK_SHOW_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found']);
+const BOOK_SHOW_ERRORS: ErrorCode[] = unique([
+  ...AUTHENTICATED,
+  'forbidden',
+  'validation_failed',
+  'not_found',
+  'route_not_found',
+]);
 
 /** A book read (scope books:read, tag `books`). */
-function bookRead(path: string, operation: string, summary: string, description: string, data: object, more: Partial<RouteContract>): RouteContract {
+function bookRead(
+  path: string,
+  operation: string,
+  summary: string,
+  description: string,
+  data: object,
+  more: Partial<RouteContract>,
+): RouteContract {
   return {
-    method: 'get', path, operation, summary, description, tags: ['books'], auth: { scope: 'books:read' },
-    success: { 200: { description: summary, data } }, errors: more.pathParams ? BOOK_SHOW_ERRORS : BOOK_LIST_ERRORS, ...more,
+    method: 'get',
+    path,
+    operation,
+    summary,
+    description,
+    tags: ['books'],
+    auth: { scope: 'books:read' },
+    success: { 200: { description: summary, data } },
+    errors: more.pathParams ? BOOK_SHOW_ERRORS : BOOK_LIST_ERRORS,
+    ...more,
   };
 }
 
 /** The book reads (docs/reference/book-reads.md): served from the store by api/routes/books-read.ts. */
 const BOOK_READS: RouteContract[] = [
-  bookRead('/api/v1/cli/bank-accounts', 'bank_accounts.list', 'The organisation\'s bank accounts', 'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Read-only.', bankAccountListSchema, { query: noQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) }),
-  bookRead('/api/v1/cli/bank-accounts/{bank_account_id}', 'bank_accounts.show', 'One bank account', 'Its stored fields, book balance and unreconciled figures. Read-only.', bankAccountSchema, { pathParams: { schema: bankAccountParamsSchema } }),
-  bookRead('/api/v1/cli/bank-transactions', 'bank_transactions.list', 'Bank transactions, filtered', 'By (booking_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its links, Σ links and reconciliation remainder. Read-only.', transactionPageSchema, { query: transactionsQuerySchema }),
-  bookRead('/api/v1/cli/bank-transactions/{bank_transaction_id}', 'bank_transactions.show', 'One bank transaction', 'Its stored fields, links, Σ links and reconciliation remainder. Read-only.', bankTransactionSchema, { pathParams: { schema: bankTransactionParamsSchema } }),
-  bookRead('/api/v1/cli/ledger/entries', 'ledger_entries.list', 'Ledger entries, filtered', 'By (entry_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its open amount and links. Read-only.', entryPageSchema, { query: entriesQuerySchema }),
-  bookRead('/api/v1/cli/ledger/entries/{entry_id}', 'ledger_entries.show', 'One ledger entry', 'Its stored fields (with reversal_of and reversed_by), open amount and links. Read-only.', ledgerEntrySchema, { pathParams: { schema: entryParamsSchema } }),
-  bookRead('/api/v1/cli/counterparties', 'counterparties.list', 'Counterparties of a bank account', 'One row per counterparty of the account\'s transactions or of an open posted entry of the organisation, by counterparty id: latest bank name, open receivable and payable beyond links, unlinked bank amount on the account. Where repair candidates are found. Computed by the worker: a read that outlives its wait is 503. Read-only.', counterpartyListSchema, { query: counterpartiesQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found']) }),
-  bookRead('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', 'Inbox documents', 'Newest first, one page at a time; follow `data.next_cursor` until it is null. Read-only.', documentPageSchema, { query: documentsQuerySchema }),
-  bookRead('/api/v1/cli/bookkeeping/inbox/documents/{document_id}', 'inbox_documents.show', 'One inbox document', 'Every stored field. Read-only.', inboxDocumentSchema, { pathParams: { schema: documentParamsSchema } }),
+  bookRead(
+    '/api/v1/cli/bank-accounts',
+    'bank_accounts.list',
+    "The organisation's bank accounts",
+    'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Read-only.',
+    bankAccountListSchema,
+    { query: noQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) },
+  ),
+  bookRead(
+    '/api/v1/cli/bank-accounts/{bank_account_id}',
+    'bank_accounts.show',
+    'One bank account',
+    'Its stored fields, book balance and unreconciled figures. Read-only.',
+    bankAccountSchema,
+    { pathParams: { schema: bankAccountParamsSchema } },
+  ),
+  bookRead(
+    '/api/v1/cli/bank-transactions',
+    'bank_transactions.list',
+    'Bank transactions, filtered',
+    'By (booking_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its links, Σ links and reconciliation remainder. Read-only.',
+    transactionPageSchema,
+    { query: transactionsQuerySchema },
+  ),
+  bookRead(
+    '/api/v1/cli/bank-transactions/{bank_transaction_id}',
+    'bank_transactions.show',
+    'One bank transaction',
+    'Its stored fields, links, Σ links and reconciliation remainder. Read-only.',
+    bankTransactionSchema,
+    { pathParams: { schema: bankTransactionParamsSchema } },
+  ),
+  bookRead(
+    '/api/v1/cli/ledger/entries',
+    'ledger_entries.list',
+    'Ledger entries, filtered',
+    'By (entry_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its open amount and links. Read-only.',
+    entryPageSchema,
+    { query: entriesQuerySchema },
+  ),
+  bookRead(
+    '/api/v1/cli/ledger/entries/{entry_id}',
+    'ledger_entries.show',
+    'One ledger entry',
+    'Its stored fields (with reversal_of and reversed_by), open amount and links. Read-only.',
+    ledgerEntrySchema,
+    { pathParams: { schema: entryParamsSchema } },
+  ),
+  bookRead(
+    '/api/v1/cli/counterparties',
+    'counterparties.list',
+    'Counterparties of a bank account',
+    "One row per counterparty of the account's transactions or of an open posted entry of the organisation, by counterparty id: latest bank name, open receivable and payable beyond links, unlinked bank amount on the account. Where repair candidates are found. Computed by the worker: a read that outlives its wait is 503. Read-only.",
+    counterpartyListSchema,
+    {
+      query: counterpartiesQuerySchema,
+      errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found']),
+    },
+  ),
+  bookRead(
+    '/api/v1/cli/bookkeeping/inbox/documents',
+    'inbox_documents.list',
+    'Inbox documents',
+    'Newest first, one page at a time; follow `data.next_cursor` until it is null. Read-only.',
+    documentPageSchema,
+    { query: documentsQuerySchema },
+  ),
+  bookRead(
+    '/api/v1/cli/bookkeeping/inbox/documents/{document_id}',
+    'inbox_documents.show',
+    'One inbox document',
+    'Every stored field. Read-only.',
+    inboxDocumentSchema,
+    { pathParams: { schema: documentParamsSchema } },
+  ),
 ];
 
 export const API_ROUTES: RouteContract[] = [
@@ -135,15 +306,25 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bank-matches/reconcile/stage',
     operation: 'bank_reconcile.stage',
     summary: 'Stage a bank reconciliation',
-    description: 'Checks a bank statement against the account\'s transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.',
+    description:
+      "Checks a bank statement against the account's transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.",
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
     query: stagingQuerySchema,
     body: { schema: reconcileStageRequestSchema, required: true },
     staging: true,
     success: {
-      200: { description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(reconcileResultSchema, reconcileDryRunSchema), headers: STAGED_HEADERS },
-      201: { description: 'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.', data: reconcileResultSchema, headers: STAGED_HEADERS },
+      200: {
+        description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
+        data: orDryRun(reconcileResultSchema, reconcileDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description:
+          'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.',
+        data: reconcileResultSchema,
+        headers: STAGED_HEADERS,
+      },
       202: PENDING,
     },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...RECONCILE_ERRORS]),
@@ -154,15 +335,24 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
     operation: 'ledger_link_repair.stage',
     summary: 'Stage a FIFO repair of ledger ↔ bank links',
-    description: 'Re-links one counterparty\'s bank transactions on one account to its open ledger entries, oldest first, and stages the difference for review.',
+    description:
+      "Re-links one counterparty's bank transactions on one account to its open ledger entries, oldest first, and stages the difference for review.",
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
     query: stagingQuerySchema,
     body: { schema: linkRepairStageRequestSchema, required: true },
     staging: true,
     success: {
-      200: { description: `\`noop\` (the links already follow FIFO), \`blocked\` (see \`blockers\`; nothing staged), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`, data: orDryRun(repairResultSchema, repairDryRunSchema), headers: STAGED_HEADERS },
-      201: { description: 'A new staged operation (its URL in `Location`).', data: repairStagedResultSchema, headers: STAGED_HEADERS },
+      200: {
+        description: `\`noop\` (the links already follow FIFO), \`blocked\` (see \`blockers\`; nothing staged), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
+        data: orDryRun(repairResultSchema, repairDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description: 'A new staged operation (its URL in `Location`).',
+        data: repairStagedResultSchema,
+        headers: STAGED_HEADERS,
+      },
       202: PENDING,
     },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REPAIR_ERRORS]),
@@ -173,7 +363,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/ledger/entries/{entry_id}/reverse/stage',
     operation: 'ledger_reversal.stage',
     summary: 'Stage the reversal of a ledger entry',
-    description: 'Plans the reversing entry and the removal of the entry\'s bank links, and stages them for review. The body is optional.',
+    description:
+      "Plans the reversing entry and the removal of the entry's bank links, and stages them for review. The body is optional.",
     tags: ['staging'],
     auth: { scope: 'ledger:stage' },
     pathParams: { schema: reversalStageParamsSchema },
@@ -181,8 +372,16 @@ export const API_ROUTES: RouteContract[] = [
     body: { schema: reversalStageRequestSchema, required: false },
     staging: true,
     success: {
-      200: { description: `The very same plan was already pending for this entry: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(reversalResultSchema, reversalDryRunSchema), headers: STAGED_HEADERS },
-      201: { description: 'A new staged operation (its URL in `Location`).', data: reversalResultSchema, headers: STAGED_HEADERS },
+      200: {
+        description: `The very same plan was already pending for this entry: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
+        data: orDryRun(reversalResultSchema, reversalDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description: 'A new staged operation (its URL in `Location`).',
+        data: reversalResultSchema,
+        headers: STAGED_HEADERS,
+      },
       202: PENDING,
     },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REVERSAL_ERRORS, 'malformed_path']),
@@ -193,19 +392,41 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
     operation: 'statement_import.stage',
     summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
-    description: 'The statement file is the raw request body (any Content-Type, up to 10 MB: this route\'s own limit). Its booked entries are compared with the account\'s transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).',
+    description:
+      "The statement file is the raw request body (any Content-Type, up to 10 MB: this route's own limit). Its booked entries are compared with the account's transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).",
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
     pathParams: { schema: statementImportParamsSchema },
     query: statementImportQuerySchema,
-    rawBody: { description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.', limitBytes: STATEMENT_BODY_LIMIT_BYTES },
+    rawBody: {
+      description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.',
+      limitBytes: STATEMENT_BODY_LIMIT_BYTES,
+    },
     staging: true,
     success: {
-      200: { description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`, data: orDryRun(statementImportResultSchema, statementImportDryRunSchema), headers: STAGED_HEADERS },
-      201: { description: 'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.', data: statementImportResultSchema, headers: STAGED_HEADERS },
+      200: {
+        description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
+        data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description:
+          'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.',
+        data: statementImportResultSchema,
+        headers: STAGED_HEADERS,
+      },
       202: PENDING,
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'payload_too_large', 'malformed_body_encoding', ...STAGING, ...IMPORT_ERRORS, 'malformed_path']),
+    errors: unique([
+      ...AUTHENTICATED,
+      'forbidden',
+      'validation_failed',
+      'payload_too_large',
+      'malformed_body_encoding',
+      ...STAGING,
+      ...IMPORT_ERRORS,
+      'malformed_path',
+    ]),
     followsJob: true,
   },
   {
@@ -226,7 +447,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage',
     operation: 'inbox_duplicates_resolve.stage',
     summary: 'Stage the resolution of an inbox duplicate group',
-    description: 'Plans either archiving every member but the kept one (`archive_duplicates`) or recording that the members are not duplicates (`not_duplicates`), for the group as it is now, and stages it for review.',
+    description:
+      'Plans either archiving every member but the kept one (`archive_duplicates`) or recording that the members are not duplicates (`not_duplicates`), for the group as it is now, and stages it for review.',
     tags: ['staging'],
     auth: { scope: 'inbox:stage' },
     pathParams: { schema: inboxResolveStageParamsSchema },
@@ -234,8 +456,16 @@ export const API_ROUTES: RouteContract[] = [
     body: { schema: inboxResolveStageRequestSchema, required: true },
     staging: true,
     success: {
-      200: { description: `The very same plan was already pending for this group: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`, data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema), headers: STAGED_HEADERS },
-      201: { description: 'A new staged operation (its URL in `Location`).', data: inboxResolveResultSchema, headers: STAGED_HEADERS },
+      200: {
+        description: `The very same plan was already pending for this group: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
+        data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description: 'A new staged operation (its URL in `Location`).',
+        data: inboxResolveResultSchema,
+        headers: STAGED_HEADERS,
+      },
       202: PENDING,
     },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...INBOX_RESOLVE_ERRORS, 'malformed_path']),
@@ -246,7 +476,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
     operation: 'bank_accounts.csv_mapping.put',
     summary: 'Save the CSV column mapping of a bank account',
-    description: 'Replaces the account\'s saved mapping (the import\'s CSV mapping parameters as JSON; `date_column` required, defaults filled in). A CSV import of the account without mapping parameters uses it (docs/guide/statement-import.md "Saved CSV mapping").',
+    description:
+      'Replaces the account\'s saved mapping (the import\'s CSV mapping parameters as JSON; `date_column` required, defaults filled in). A CSV import of the account without mapping parameters uses it (docs/guide/statement-import.md "Saved CSV mapping").',
     tags: ['staging'],
     auth: { scope: 'bank:stage' },
     pathParams: { schema: bankAccountParamsSchema },
@@ -259,7 +490,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
     operation: 'bank_accounts.csv_mapping.show',
     summary: 'The saved CSV column mapping of a bank account',
-    description: 'The mapping a CSV import of the account without mapping parameters uses; `csv_mapping: null` when none is saved. Read-only.',
+    description:
+      'The mapping a CSV import of the account without mapping parameters uses; `csv_mapping: null` when none is saved. Read-only.',
     tags: ['books'],
     auth: { scope: 'books:read' },
     pathParams: { schema: bankAccountParamsSchema },
@@ -272,19 +504,61 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/jobs/{job_id}',
     operation: 'jobs.show',
     summary: 'The answer of a staging call that outlived its wait',
-    description: '202 while the job runs; once it is done, the operation\'s own envelope (status, data, warnings or error) exactly as the original request would have had it. Only the actor who started the job sees it.',
+    description:
+      "202 while the job runs; once it is done, the operation's own envelope (status, data, warnings or error) exactly as the original request would have had it. Only the actor who started the job sees it.",
     tags: ['staging'],
     auth: { scope: null },
     pathParams: { schema: { properties: { job_id: jobIdSchema }, required: ['job_id'] } },
     success: {
-      200: { description: 'The finished job\'s answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.', data: { anyOf: [reconcileResultSchema, repairResultSchema, reversalResultSchema, stagedOperationSchema, inboxResolveResultSchema, statementImportResultSchema] }, headers: ['Location'] },
-      201: { description: 'The finished job staged a new operation.', data: { anyOf: [reconcileResultSchema, repairStagedResultSchema, reversalResultSchema, inboxResolveResultSchema, statementImportResultSchema] }, headers: ['Location'] },
-      202: { description: 'The job is still running.', data: pendingResultSchema, headers: ['Location', 'Retry-After'] },
+      200: {
+        description:
+          "The finished job's answer: `staged` (already pending), `noop` or `blocked`; or the staged operation an approve, reject or apply left.",
+        data: {
+          anyOf: [
+            reconcileResultSchema,
+            repairResultSchema,
+            reversalResultSchema,
+            stagedOperationSchema,
+            inboxResolveResultSchema,
+            statementImportResultSchema,
+          ],
+        },
+        headers: ['Location'],
+      },
+      201: {
+        description: 'The finished job staged a new operation.',
+        data: {
+          anyOf: [
+            reconcileResultSchema,
+            repairStagedResultSchema,
+            reversalResultSchema,
+            inboxResolveResultSchema,
+            statementImportResultSchema,
+          ],
+        },
+        headers: ['Location'],
+      },
+      202: {
+        description: 'The job is still running.',
+        data: pendingResultSchema,
+        headers: ['Location', 'Retry-After'],
+      },
     },
     // A finished job answers its operation's refusal, whatever it was.
     errors: unique([
-      ...AUTHENTICATED, 'not_found', 'route_not_found', ...STAGING, ...REVERSAL_ERRORS, ...RECONCILE_ERRORS, ...REPAIR_ERRORS,
-      ...APPROVE_ERRORS, ...REJECT_ERRORS, ...APPLY_ERRORS, 'malformed_path', ...INBOX_RESOLVE_ERRORS, ...IMPORT_ERRORS,
+      ...AUTHENTICATED,
+      'not_found',
+      'route_not_found',
+      ...STAGING,
+      ...REVERSAL_ERRORS,
+      ...RECONCILE_ERRORS,
+      ...REPAIR_ERRORS,
+      ...APPROVE_ERRORS,
+      ...REJECT_ERRORS,
+      ...APPLY_ERRORS,
+      'malformed_path',
+      ...INBOX_RESOLVE_ERRORS,
+      ...IMPORT_ERRORS,
     ]),
   },
   {
@@ -292,7 +566,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/staged-operations',
     operation: 'staged_operations.list',
     summary: 'List staged operations',
-    description: 'Newest first, one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Without `staged:approve` only the caller\'s own operations are listed.',
+    description:
+      "Newest first, one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Without `staged:approve` only the caller's own operations are listed.",
     tags: ['review'],
     auth: { scope: 'staged:read' },
     query: stagedListQuerySchema,
@@ -304,25 +579,41 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/staged-operations/{id}',
     operation: 'staged_operations.show',
     summary: 'One staged operation',
-    description: 'Its plan, status, history and (once apply ended) result. Visible to its creator and to holders of `staged:approve`; anyone else gets 404.',
+    description:
+      'Its plan, status, history and (once apply ended) result. Visible to its creator and to holders of `staged:approve`; anyone else gets 404.',
     tags: ['review'],
     auth: { scope: 'staged:read' },
     pathParams: { schema: stagedOperationParamsSchema },
     success: { 200: { description: 'The staged operation.', data: stagedOperationSchema } },
-    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found', 'route_not_found', 'malformed_path']),
+    errors: unique([
+      ...AUTHENTICATED,
+      'forbidden',
+      'validation_failed',
+      'not_found',
+      'route_not_found',
+      'malformed_path',
+    ]),
   },
   {
     method: 'post',
     path: '/api/v1/cli/staged-operations/{id}/approve',
     operation: 'staged_operations.approve',
     summary: 'Approve a staged operation',
-    description: 'staged → approved, as a job. Not by its creator while the organisation requires a distinct approver (403 `self_approval_forbidden`). The body is optional.',
+    description:
+      'staged → approved, as a job. Not by its creator while the organisation requires a distinct approver (403 `self_approval_forbidden`). The body is optional.',
     tags: ['review'],
     auth: { scope: 'staged:approve' },
     pathParams: { schema: stagedOperationParamsSchema },
     body: { schema: approveBodySchema, required: false },
     staging: true,
-    success: { 200: { description: 'The operation, `status: "approved"`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
+    success: {
+      200: {
+        description: 'The operation, `status: "approved"`.',
+        data: stagedOperationSchema,
+        headers: LIFECYCLE_HEADERS,
+      },
+      202: PENDING,
+    },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPROVE_ERRORS, 'malformed_path']),
     followsJob: true,
   },
@@ -337,7 +628,14 @@ export const API_ROUTES: RouteContract[] = [
     pathParams: { schema: stagedOperationParamsSchema },
     body: { schema: rejectBodySchema, required: true },
     staging: true,
-    success: { 200: { description: 'The operation, `status: "rejected"`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
+    success: {
+      200: {
+        description: 'The operation, `status: "rejected"`.',
+        data: stagedOperationSchema,
+        headers: LIFECYCLE_HEADERS,
+      },
+      202: PENDING,
+    },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...REJECT_ERRORS, 'malformed_path']),
     followsJob: true,
   },
@@ -346,13 +644,21 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/staged-operations/{id}/apply',
     operation: 'staged_operations.apply',
     summary: 'Apply an approved staged operation',
-    description: 'Checks the plan\'s preconditions, stores the journal of writes and makes them, once, as a job (docs/design/staged-lifecycle.md). Applying an applied operation answers it again. The body is optional (`{}`).',
+    description:
+      "Checks the plan's preconditions, stores the journal of writes and makes them, once, as a job (docs/design/staged-lifecycle.md). Applying an applied operation answers it again. The body is optional (`{}`).",
     tags: ['review'],
     auth: { scope: 'staged:apply' },
     pathParams: { schema: stagedOperationParamsSchema },
     body: { schema: applyBodySchema, required: false },
     staging: true,
-    success: { 200: { description: 'The operation, `status: "applied"`, with `result.changes`.', data: stagedOperationSchema, headers: LIFECYCLE_HEADERS }, 202: PENDING },
+    success: {
+      200: {
+        description: 'The operation, `status: "applied"`, with `result.changes`.',
+        data: stagedOperationSchema,
+        headers: LIFECYCLE_HEADERS,
+      },
+      202: PENDING,
+    },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...JOB_PATH, ...APPLY_ERRORS, 'malformed_path']),
     followsJob: true,
   },
@@ -360,11 +666,12 @@ export const API_ROUTES: RouteContract[] = [
     method: 'get',
     path: '/api/v1/cli/whoami',
     operation: 'whoami.show',
-    summary: 'The token\'s organisation, actor and scopes',
-    description: 'What the token presented is allowed to do, so that a client (the review page, docs/guide/review-page.md) offers only the actions it may take. Any valid token.',
+    summary: "The token's organisation, actor and scopes",
+    description:
+      'What the token presented is allowed to do, so that a client (the review page, docs/guide/review-page.md) offers only the actions it may take. Any valid token.',
     tags: ['meta'],
     auth: { scope: null },
-    success: { 200: { description: 'The token\'s identity.', data: whoamiSchema } },
+    success: { 200: { description: "The token's identity.", data: whoamiSchema } },
     errors: AUTHENTICATED,
   },
   {
@@ -372,7 +679,8 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/events',
     operation: 'events.list',
     summary: 'The event feed: every staged-operation transition',
-    description: 'The organisation\'s events in `sequence` order (docs/reference/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).',
+    description:
+      "The organisation's events in `sequence` order (docs/reference/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).",
     tags: ['events'],
     auth: { scope: 'events:read' },
     query: eventsQuerySchema,
@@ -384,11 +692,18 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/webhook-endpoints',
     operation: 'webhook_endpoints.create',
     summary: 'Create a webhook endpoint',
-    description: 'Events from now on are POSTed to the URL, signed (docs/reference/webhooks.md). The signing `secret` is in this answer only.',
+    description:
+      'Events from now on are POSTed to the URL, signed (docs/reference/webhooks.md). The signing `secret` is in this answer only.',
     tags: ['events'],
     auth: { scope: 'webhooks:manage' },
     body: { schema: webhookEndpointCreateSchema, required: true },
-    success: { 201: { description: 'The endpoint, with its secret (its URL in `Location`).', data: webhookEndpointCreatedSchema, headers: ['Location'] } },
+    success: {
+      201: {
+        description: 'The endpoint, with its secret (its URL in `Location`).',
+        data: webhookEndpointCreatedSchema,
+        headers: ['Location'],
+      },
+    },
     errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, 'webhook_url_refused']),
   },
   {
@@ -396,7 +711,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/webhook-endpoints',
     operation: 'webhook_endpoints.list',
     summary: 'List webhook endpoints',
-    description: 'The organisation\'s endpoints, newest first, with their delivery progress (never their secrets).',
+    description: "The organisation's endpoints, newest first, with their delivery progress (never their secrets).",
     tags: ['events'],
     auth: { scope: 'webhooks:manage' },
     success: { 200: { description: 'The endpoints.', data: webhookEndpointListSchema } },
@@ -436,7 +751,10 @@ export const API_ROUTES: RouteContract[] = [
     tags: ['meta'],
     auth: null,
     success: {},
-    rawSuccess: { description: 'The OpenAPI document.', schema: { type: 'object', required: ['openapi', 'info', 'paths'] } },
+    rawSuccess: {
+      description: 'The OpenAPI document.',
+      schema: { type: 'object', required: ['openapi', 'info', 'paths'] },
+    },
     errors: [],
   },
   {
@@ -448,7 +766,10 @@ export const API_ROUTES: RouteContract[] = [
     tags: ['meta'],
     auth: null,
     success: {},
-    rawSuccess: { description: 'The process is up.', schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { const: true } } } },
+    rawSuccess: {
+      description: 'The process is up.',
+      schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { const: true } } },
+    },
     errors: [],
   },
   {
@@ -456,17 +777,25 @@ export const API_ROUTES: RouteContract[] = [
     path: '/readyz',
     operation: 'readiness',
     summary: 'Readiness',
-    description: '200 when Redis and MongoDB each answer within 1 s; else 503 `dependency_unavailable` naming the one that did not (`details.dependency`, `details.down`). For load balancers and container health checks. No token needed, never rate limited.',
+    description:
+      '200 when Redis and MongoDB each answer within 1 s; else 503 `dependency_unavailable` naming the one that did not (`details.dependency`, `details.down`). For load balancers and container health checks. No token needed, never rate limited.',
     tags: ['meta'],
     auth: null,
     success: {},
     rawSuccess: {
       description: 'Both backing services answered.',
       schema: {
-        type: 'object', additionalProperties: false, required: ['ok', 'checks'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['ok', 'checks'],
         properties: {
           ok: { const: true },
-          checks: { type: 'object', additionalProperties: false, required: ['Redis', 'MongoDB'], properties: { Redis: { const: 'up' }, MongoDB: { const: 'up' } } },
+          checks: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['Redis', 'MongoDB'],
+            properties: { Redis: { const: 'up' }, MongoDB: { const: 'up' } },
+          },
         },
       },
     },

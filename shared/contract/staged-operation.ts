@@ -5,7 +5,14 @@
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { LedgerLine, Precondition } from '../domain/books.js';
 import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
-import type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext } from '../domain/plan-context.js';
+import type {
+  AccountContext,
+  DocumentContext,
+  EntryContext,
+  PlanContext,
+  RepairActionContext,
+  TransactionContext,
+} from '../domain/plan-context.js';
 import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
@@ -14,10 +21,26 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
 export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
-export type { LedgerLine, LinkRepairPlan, RepairAction, ReconciliationPlan, ReversalPlan, StagedKind, StagedStatus, StatementImportPlan };
+export type {
+  LedgerLine,
+  LinkRepairPlan,
+  RepairAction,
+  ReconciliationPlan,
+  ReversalPlan,
+  StagedKind,
+  StagedStatus,
+  StatementImportPlan,
+};
 export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
 
-export interface StagedHistoryView { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id: string }
+export interface StagedHistoryView {
+  at: string;
+  actor: string;
+  from: StagedStatus | null;
+  to: StagedStatus;
+  note: string | null;
+  request_id: string;
+}
 
 export interface ApplyResult {
   status: 'applied' | 'failed' | 'stale';
@@ -56,4 +79,7 @@ export interface StagedOperationDetail {
 }
 
 /** One page of GET /api/v1/cli/staged-operations. */
-export interface StagedOperationPage { items: StagedOperationDetail[]; next_cursor: string | null }
+export interface StagedOperationPage {
+  items: StagedOperationDetail[];
+  next_cursor: string | null;
+}

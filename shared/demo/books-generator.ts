@@ -29,14 +29,39 @@ const DAY_MS = 86_400_000;
 const LOCK_DAY = 30; // 2025-01-31
 const RECONCILE_DAY = 100; // 2025-04-11: roughly the first third is reconciled
 
-const COMPANY_WORDS = ['Nordlicht', 'Müller', 'Bergmann', 'Atlas', 'Kessler', 'Sonnenhof', 'Weber', 'Falk', 'Lindqvist', 'Brandt', 'Hoffmann', 'Zeller'];
-const TRADE_WORDS = ['Bürobedarf', 'Logistik', 'Handel', 'Software', 'Druck', 'Energie', 'Bau', 'Consulting', 'Reinigung', 'Catering'];
+const COMPANY_WORDS = [
+  'Nordlicht',
+  'Müller',
+  'Bergmann',
+  'Atlas',
+  'Kessler',
+  'Sonnenhof',
+  'Weber',
+  'Falk',
+  'Lindqvist',
+  'Brandt',
+  'Hoffmann',
+  'Zeller',
+];
+const TRADE_WORDS = [
+  'Bürobedarf',
+  'Logistik',
+  'Handel',
+  'Software',
+  'Druck',
+  'Energie',
+  'Bau',
+  'Consulting',
+  'Reinigung',
+  'Catering',
+];
 const LEGAL_FORMS = ['GmbH', 'AG', 'KG', 'Ltd', 'GmbH & Co. KG', 'e.K.'];
 
 export function generateBooks(options: GenerateBooksOptions): BooksFile {
   const { org_id: orgId, size, seed } = options;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(orgId)) throw new RangeError('org_id must be 1-64 characters of [A-Za-z0-9_.-]');
-  if (!Number.isSafeInteger(size) || size < 1 || size > 5_000_000) throw new RangeError('size must be an integer from 1 to 5000000');
+  if (!Number.isSafeInteger(size) || size < 1 || size > 5_000_000)
+    throw new RangeError('size must be an integer from 1 to 5000000');
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be a safe integer');
 
   const rng = new Rng(fnv1a(`${orgId}\u0000${seed}`));
@@ -47,10 +72,28 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
 
   // Accounts: a second one from a modest size on.
   const accounts: FileAccount[] = [
-    { id: `ba_${orgId}_1`, name: 'Main current account', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 25_000_00, iban: 'DE89370400440532013000', account_number: '0532013000' },
+    {
+      id: `ba_${orgId}_1`,
+      name: 'Main current account',
+      currency: 'EUR',
+      ledger_account: '1200',
+      reconciled_through: null,
+      opening_balance_minor: 25_000_00,
+      iban: 'DE89370400440532013000',
+      account_number: '0532013000',
+    },
   ];
   if (size >= 40) {
-    accounts.push({ id: `ba_${orgId}_2`, name: 'Second current account', currency: 'EUR', ledger_account: '1210', reconciled_through: null, opening_balance_minor: 5_000_00, iban: 'DE02120300000000202051', account_number: '0000202051' });
+    accounts.push({
+      id: `ba_${orgId}_2`,
+      name: 'Second current account',
+      currency: 'EUR',
+      ledger_account: '1210',
+      reconciled_through: null,
+      opening_balance_minor: 5_000_00,
+      iban: 'DE02120300000000202051',
+      account_number: '0000202051',
+    });
   }
 
   // Counterparties: customers pay receivables in, suppliers are paid out.
@@ -101,7 +144,11 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
       reference: original.reference,
       counterparty_id: cp.id,
       currency: 'EUR',
-      lines: original.lines.map((l) => ({ account: l.account, debit_minor: l.credit_minor, credit_minor: l.debit_minor })),
+      lines: original.lines.map((l) => ({
+        account: l.account,
+        debit_minor: l.credit_minor,
+        credit_minor: l.debit_minor,
+      })),
       status: 'posted',
       reversal_of: original.id,
       reversed_by: null,
@@ -112,7 +159,15 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
     reversedEntryIds.push({ id: original.id, customer: cp.customer });
   }
 
-  const blocked = blockedCounterparties(rng, ids, accounts[0]!, Math.max(1, Math.round(size / 250)), ledgerEntries, transactions, links);
+  const blocked = blockedCounterparties(
+    rng,
+    ids,
+    accounts[0]!,
+    Math.max(1, Math.round(size / 250)),
+    ledgerEntries,
+    transactions,
+    links,
+  );
   reconcile(accounts, transactions, links);
   freezeLinksToReversed(blocked, transactions, links, reversedEntryIds);
   const bankLinks = breakLinks(rng, counterparties, transactions, links, reversedEntryIds);
@@ -130,7 +185,12 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
     bank_accounts: accounts,
     bank_transactions: transactions,
     bank_links: bankLinks,
-    inbox_documents: inboxDocuments(rng, ids, counterparties.filter((c) => !c.customer), Math.max(12, size)),
+    inbox_documents: inboxDocuments(
+      rng,
+      ids,
+      counterparties.filter((c) => !c.customer),
+      Math.max(12, size),
+    ),
   };
 }
 
@@ -148,7 +208,9 @@ interface Counterparty {
 
 function invoiceEntry(ids: IdMaker, cp: Counterparty, day: number, amount: number): FileEntry {
   const id = ids.next('le');
-  const reference = cp.customer ? `INV-2025-${id.slice(id.lastIndexOf('_') + 1)}` : `SUP-${id.slice(id.lastIndexOf('_') + 1)}`;
+  const reference = cp.customer
+    ? `INV-2025-${id.slice(id.lastIndexOf('_') + 1)}`
+    : `SUP-${id.slice(id.lastIndexOf('_') + 1)}`;
   // Receivable: debit 1400 / credit 8400 revenue. Payable: debit 4000 expense / credit 1600.
   const lines: LedgerLine[] = cp.customer
     ? [
@@ -179,7 +241,13 @@ function invoiceEntry(ids: IdMaker, cp: Counterparty, day: number, amount: numbe
  * invoices, a few short or over; the most recent invoices stay unpaid.
  * Links follow FIFO, which makes an unbroken counterparty a repair `noop`.
  */
-function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions: FileTransaction[], links: FileLink[]): void {
+function payCounterparty(
+  rng: Rng,
+  ids: IdMaker,
+  cp: Counterparty,
+  transactions: FileTransaction[],
+  links: FileLink[],
+): void {
   const sign = cp.customer ? 1 : -1;
   const paid = cp.invoices.length - rng.int(0, 2);
   const payments: FileTransaction[] = [];
@@ -211,7 +279,8 @@ function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions:
     } else if (r < 0.92 && next && i + 1 < paid) {
       pay(inv.amount + next.amount, next.day, [inv.reference, next.reference]);
       i += 1;
-    } else if (r < 0.96) pay(Math.max(1, inv.amount - rng.int(1, Math.max(1, Math.floor(inv.amount / 2)))), inv.day, [inv.reference]);
+    } else if (r < 0.96)
+      pay(Math.max(1, inv.amount - rng.int(1, Math.max(1, Math.floor(inv.amount / 2)))), inv.day, [inv.reference]);
     else pay(inv.amount + rng.int(100, 5_000), inv.day, [inv.reference]);
   }
 
@@ -240,14 +309,29 @@ function payCounterparty(rng: Rng, ids: IdMaker, cp: Counterparty, transactions:
  * reversed entry of another counterparty. The second invoice stays open.
  */
 function blockedCounterparties(
-  rng: Rng, ids: IdMaker, account: FileAccount, count: number,
-  ledgerEntries: FileEntry[], transactions: FileTransaction[], links: FileLink[],
+  rng: Rng,
+  ids: IdMaker,
+  account: FileAccount,
+  count: number,
+  ledgerEntries: FileEntry[],
+  transactions: FileTransaction[],
+  links: FileLink[],
 ): Counterparty[] {
   const out: Counterparty[] = [];
   for (let i = 0; i < count; i += 1) {
-    const cp: Counterparty = { id: `cp_${ids.orgId}_x${pad(i + 1, 5)}`, name: `${companyName(i, 3)} (disputed)`, taxId: null, customer: true, accountId: account.id, invoices: [] };
+    const cp: Counterparty = {
+      id: `cp_${ids.orgId}_x${pad(i + 1, 5)}`,
+      name: `${companyName(i, 3)} (disputed)`,
+      taxId: null,
+      customer: true,
+      accountId: account.id,
+      invoices: [],
+    };
     const day = rng.int(1, 8);
-    for (const [offset, amount] of [[0, rng.int(50, 2_000) * 100], [rng.int(20, 40), rng.int(50, 2_000) * 100]] as const) {
+    for (const [offset, amount] of [
+      [0, rng.int(50, 2_000) * 100],
+      [rng.int(20, 40), rng.int(50, 2_000) * 100],
+    ] as const) {
       const entry = invoiceEntry(ids, cp, day + offset, amount);
       ledgerEntries.push(entry);
       cp.invoices.push({ id: entry.id, day: day + offset, amount, reference: entry.reference });
@@ -256,11 +340,26 @@ function blockedCounterparties(
     const first = cp.invoices[0]!;
     const payDay = day + rng.int(2, 5);
     const txn: FileTransaction = {
-      id: ids.next('bt'), bank_account_id: account.id, booking_date: isoDay(payDay), amount_minor: first.amount, currency: 'EUR',
-      counterparty_id: cp.id, counterparty_name: cp.name, remittance_info: `Payment ${first.reference}`, status: 'unreconciled', reconciliation_id: null,
+      id: ids.next('bt'),
+      bank_account_id: account.id,
+      booking_date: isoDay(payDay),
+      amount_minor: first.amount,
+      currency: 'EUR',
+      counterparty_id: cp.id,
+      counterparty_name: cp.name,
+      remittance_info: `Payment ${first.reference}`,
+      status: 'unreconciled',
+      reconciliation_id: null,
     };
     transactions.push(txn);
-    links.push({ id: ids.next('lnk'), bank_transaction_id: txn.id, ledger_entry_id: first.id, amount_minor: first.amount, created_at: isoTime(payDay, 10 * 3600), created_by: 'alice' });
+    links.push({
+      id: ids.next('lnk'),
+      bank_transaction_id: txn.id,
+      ledger_entry_id: first.id,
+      amount_minor: first.amount,
+      created_at: isoTime(payDay, 10 * 3600),
+      created_by: 'alice',
+    });
     out.push(cp);
   }
   return out;
@@ -273,12 +372,21 @@ function blockedCounterparties(
  * the entry is another counterparty's). Only customers' reversed entries are
  * used, so the sign of the link matches.
  */
-function freezeLinksToReversed(blocked: Counterparty[], transactions: FileTransaction[], links: FileLink[], reversed: { id: string; customer: boolean }[]): void {
+function freezeLinksToReversed(
+  blocked: Counterparty[],
+  transactions: FileTransaction[],
+  links: FileLink[],
+  reversed: { id: string; customer: boolean }[],
+): void {
   const pool = reversed.filter((r) => r.customer);
   if (pool.length === 0) return;
   const status = new Map(transactions.map((t) => [t.id, t]));
   blocked.forEach((cp, i) => {
-    const link = links.find((l) => status.get(l.bank_transaction_id)?.counterparty_id === cp.id && status.get(l.bank_transaction_id)?.status === 'reconciled');
+    const link = links.find(
+      (l) =>
+        status.get(l.bank_transaction_id)?.counterparty_id === cp.id &&
+        status.get(l.bank_transaction_id)?.status === 'reconciled',
+    );
     if (link) link.ledger_entry_id = pool[i % pool.length]!.id;
   });
 }
@@ -296,7 +404,8 @@ function reconcile(accounts: FileAccount[], transactions: FileTransaction[], lin
     const own = transactions.filter((t) => t.bank_account_id === account.id);
     let through = isoDay(RECONCILE_DAY);
     for (const t of own) {
-      if ((linked.get(t.id) ?? 0) !== Math.abs(t.amount_minor) && t.booking_date <= through) through = dayBefore(t.booking_date);
+      if ((linked.get(t.id) ?? 0) !== Math.abs(t.amount_minor) && t.booking_date <= through)
+        through = dayBefore(t.booking_date);
     }
     let balance = account.opening_balance_minor;
     for (const t of own) {
@@ -305,7 +414,9 @@ function reconcile(accounts: FileAccount[], transactions: FileTransaction[], lin
       t.reconciliation_id = `rec_${account.id.slice(3)}_${t.booking_date.slice(0, 7)}`;
       balance += t.amount_minor;
     }
-    account.reconciled_through = own.some((t) => t.status === 'reconciled') ? { date: through, balance_minor: balance } : null;
+    account.reconciled_through = own.some((t) => t.status === 'reconciled')
+      ? { date: through, balance_minor: balance }
+      : null;
   }
 }
 
@@ -327,10 +438,14 @@ function breakLinks(
   const invoiceOwner = new Map<string, Counterparty>();
   for (const cp of counterparties) for (const inv of cp.invoices) invoiceOwner.set(inv.id, cp);
   // Open invoices nobody links to: safe targets for a wrong-counterparty link.
-  const unlinked = { customer: [] as { id: string; amount: number; owner: string }[], supplier: [] as { id: string; amount: number; owner: string }[] };
+  const unlinked = {
+    customer: [] as { id: string; amount: number; owner: string }[],
+    supplier: [] as { id: string; amount: number; owner: string }[],
+  };
   for (const cp of counterparties) {
     for (const inv of cp.invoices) {
-      if (!linkedEntries.has(inv.id)) (cp.customer ? unlinked.customer : unlinked.supplier).push({ id: inv.id, amount: inv.amount, owner: cp.id });
+      if (!linkedEntries.has(inv.id))
+        (cp.customer ? unlinked.customer : unlinked.supplier).push({ id: inv.id, amount: inv.amount, owner: cp.id });
     }
   }
 
@@ -339,8 +454,15 @@ function breakLinks(
   // (the demo's reconciliation that succeeds).
   const protectedTxns = firstUnreconciled(transactions, 8);
   const regular = new Set(counterparties.map((c) => c.id));
-  const blockedOwner = new Set(transactions.filter((t) => (t.counterparty_id === null || !regular.has(t.counterparty_id))).map((t) => t.id));
-  const candidates = links.filter((l) => status.get(l.bank_transaction_id) === 'unreconciled' && !protectedTxns.has(l.bank_transaction_id) && !blockedOwner.has(l.bank_transaction_id));
+  const blockedOwner = new Set(
+    transactions.filter((t) => t.counterparty_id === null || !regular.has(t.counterparty_id)).map((t) => t.id),
+  );
+  const candidates = links.filter(
+    (l) =>
+      status.get(l.bank_transaction_id) === 'unreconciled' &&
+      !protectedTxns.has(l.bank_transaction_id) &&
+      !blockedOwner.has(l.bank_transaction_id),
+  );
   const toBreak = Math.min(candidates.length, Math.max(4, Math.round(transactions.length * 0.06)));
   const removed = new Set<string>();
   const broken = new Set<string>();
@@ -393,7 +515,9 @@ function firstUnreconciled(transactions: FileTransaction[], n: number): Set<stri
     else byAccount.set(t.bank_account_id, [t]);
   }
   for (const list of byAccount.values()) {
-    list.sort((a, b) => (a.booking_date < b.booking_date ? -1 : a.booking_date > b.booking_date ? 1 : a.id < b.id ? -1 : 1));
+    list.sort((a, b) =>
+      a.booking_date < b.booking_date ? -1 : a.booking_date > b.booking_date ? 1 : a.id < b.id ? -1 : 1,
+    );
     const lastDay = list[Math.min(n, list.length) - 1]?.booking_date ?? '';
     for (const t of list) if (t.booking_date <= lastDay) out.add(t.id);
   }
@@ -412,7 +536,7 @@ function inboxDocuments(rng: Rng, ids: IdMaker, vendors: Counterparty[], count: 
     if (base && r < 0.09) docs.push(sameFile(rng, ids, base));
     else if (base && r < 0.18) docs.push(sameInvoiceNumber(rng, ids, base));
     else if (base && r < 0.26) docs.push(sameAmountNearDate(rng, ids, base));
-    else if (base && r < 0.30) docs.push(nearMiss(rng, ids, base));
+    else if (base && r < 0.3) docs.push(nearMiss(rng, ids, base));
     else {
       const doc = originalDocument(rng, ids, rng.pick(vendors));
       originals.push(doc);
@@ -424,7 +548,9 @@ function inboxDocuments(rng: Rng, ids: IdMaker, vendors: Counterparty[], count: 
 
 function originalDocument(rng: Rng, ids: IdMaker, vendor: Counterparty): InboxDocument {
   const invoiceDay = rng.int(0, 340);
-  const number = rng.chance(0.5) ? `RE-${pad(rng.int(1, 9_999), 4)}` : `${rng.int(2024, 2025)}/${pad(rng.int(1, 99_999), 5)}`;
+  const number = rng.chance(0.5)
+    ? `RE-${pad(rng.int(1, 9_999), 4)}`
+    : `${rng.int(2024, 2025)}/${pad(rng.int(1, 99_999), 5)}`;
   const extracted: InboxDocument['extracted'] = {
     vendor_name: vendor.name,
     invoice_number: number,
@@ -443,12 +569,23 @@ function originalDocument(rng: Rng, ids: IdMaker, vendor: Counterparty): InboxDo
     received_at: isoTime(Math.min(LAST_DAY, invoiceDay + rng.int(0, 5)), rng.int(0, DAY_MS / 1000 - 1)),
     source: rng.pick(['email', 'upload', 'scan']),
     status: rng.pick(['booked', 'booked', 'booked', 'open', 'open', 'archived']),
-    file: { sha256: rng.hex(64), name: `${(number ?? 'invoice').replace(/\W+/g, '_')}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' },
+    file: {
+      sha256: rng.hex(64),
+      name: `${(number ?? 'invoice').replace(/\W+/g, '_')}.pdf`,
+      size: rng.int(20_000, 400_000),
+      mime: 'application/pdf',
+    },
     extracted,
   };
 }
 
-function duplicateOf(rng: Rng, ids: IdMaker, base: InboxDocument, extracted: InboxDocument['extracted'], file: InboxDocument['file']): InboxDocument {
+function duplicateOf(
+  rng: Rng,
+  ids: IdMaker,
+  base: InboxDocument,
+  extracted: InboxDocument['extracted'],
+  file: InboxDocument['file'],
+): InboxDocument {
   const baseDay = Math.floor((Date.parse(base.received_at) - YEAR_START_MS) / DAY_MS);
   return {
     id: ids.next('doc'),
@@ -468,7 +605,8 @@ function sameFile(rng: Rng, ids: IdMaker, base: InboxDocument): InboxDocument {
 /** The same vendor and invoice number, written differently ("RE-0042" / "re 0042"). */
 function sameInvoiceNumber(rng: Rng, ids: IdMaker, base: InboxDocument): InboxDocument {
   const extracted = { ...base.extracted, ...vendorVariant(rng, base.extracted) };
-  if (base.extracted.invoice_number) extracted.invoice_number = base.extracted.invoice_number.toLowerCase().replace(/[-/]/g, ' ');
+  if (base.extracted.invoice_number)
+    extracted.invoice_number = base.extracted.invoice_number.toLowerCase().replace(/[-/]/g, ' ');
   return duplicateOf(rng, ids, base, extracted, { ...base.file, sha256: rng.hex(64), size: rng.int(20_000, 400_000) });
 }
 
@@ -480,7 +618,12 @@ function sameAmountNearDate(rng: Rng, ids: IdMaker, base: InboxDocument): InboxD
     const day = Math.round((Date.parse(base.extracted.invoice_date) - YEAR_START_MS) / DAY_MS);
     extracted.invoice_date = isoDay(Math.min(LAST_DAY, day + rng.int(1, 3)));
   }
-  return duplicateOf(rng, ids, base, extracted, { sha256: rng.hex(64), name: `scan_${rng.hex(6)}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' });
+  return duplicateOf(rng, ids, base, extracted, {
+    sha256: rng.hex(64),
+    name: `scan_${rng.hex(6)}.pdf`,
+    size: rng.int(20_000, 400_000),
+    mime: 'application/pdf',
+  });
 }
 
 /**
@@ -496,13 +639,22 @@ function nearMiss(rng: Rng, ids: IdMaker, base: InboxDocument): InboxDocument {
     // why: no clamp to the year's last day, which could bring it back within 3 days of its base.
     extracted.invoice_date = isoDay(day + rng.int(4, 6));
   }
-  return duplicateOf(rng, ids, base, extracted, { sha256: rng.hex(64), name: `scan_${rng.hex(6)}.pdf`, size: rng.int(20_000, 400_000), mime: 'application/pdf' });
+  return duplicateOf(rng, ids, base, extracted, {
+    sha256: rng.hex(64),
+    name: `scan_${rng.hex(6)}.pdf`,
+    size: rng.int(20_000, 400_000),
+    mime: 'application/pdf',
+  });
 }
 
 /** The same vendor key written differently: tax id spacing, or name case and punctuation. */
-function vendorVariant(rng: Rng, extracted: InboxDocument['extracted']): Pick<InboxDocument['extracted'], 'vendor_name' | 'vendor_tax_id'> {
+function vendorVariant(
+  rng: Rng,
+  extracted: InboxDocument['extracted'],
+): Pick<InboxDocument['extracted'], 'vendor_name' | 'vendor_tax_id'> {
   const out: Pick<InboxDocument['extracted'], 'vendor_name' | 'vendor_tax_id'> = {};
-  if (extracted.vendor_tax_id) out.vendor_tax_id = extracted.vendor_tax_id.replace(/^(..)(...)(...)/, '$1 $2 $3 ').toLowerCase();
+  if (extracted.vendor_tax_id)
+    out.vendor_tax_id = extracted.vendor_tax_id.replace(/^(..)(...)(...)/, '$1 $2 $3 ').toLowerCase();
   if (extracted.vendor_name) {
     const name = extracted.vendor_name;
     out.vendor_name = rng.pick([name.toUpperCase(), `${name}.`, name.replace(/ /g, '  '), name]);

@@ -9,7 +9,12 @@ import { createHash } from 'node:crypto';
 import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org } from '../domain/books.js';
 import { compareIds } from '../domain/books.js';
 import type { BooksFile } from '../domain/books-file.js';
-import { planLinkRepair, repairScopeKey, type LinkRepairBlocker, type LinkRepairInput } from '../domain/link-repair-plan.js';
+import {
+  planLinkRepair,
+  repairScopeKey,
+  type LinkRepairBlocker,
+  type LinkRepairInput,
+} from '../domain/link-repair-plan.js';
 import { reconcileScopeKey, type ReconciliationRequest } from '../domain/reconcile-checks.js';
 import { reversalScopeKey } from '../domain/reversal-plan.js';
 import { parseStatementFile } from '../domain/statement-import/parse.js';
@@ -36,8 +41,14 @@ export interface RepairExample {
 
 /** The reconciliation refusals in the order they are checked (docs/reference/http-api.md §7). */
 export const RECONCILE_FAILURES = [
-  'not_found', 'currency_mismatch', 'statement_before_last_reconciliation', 'unknown_transactions',
-  'already_reconciled', 'transaction_after_statement_end', 'unmatched_transactions', 'out_of_balance',
+  'not_found',
+  'currency_mismatch',
+  'statement_before_last_reconciliation',
+  'unknown_transactions',
+  'already_reconciled',
+  'transaction_after_statement_end',
+  'unmatched_transactions',
+  'out_of_balance',
 ] as const;
 export type ReconcileFailure = (typeof RECONCILE_FAILURES)[number];
 
@@ -58,7 +69,9 @@ export function demoBooksFromFile(file: BooksFile): DemoBooks {
     org: v(file.org),
     accounts: file.bank_accounts.map(v),
     transactions: file.bank_transactions.map((t) => v({ ...t, reconciliation_id: t.reconciliation_id ?? null })),
-    entries: file.ledger_entries.map((e) => v({ ...e, reversal_of: e.reversal_of ?? null, reversed_by: e.reversed_by ?? null })),
+    entries: file.ledger_entries.map((e) =>
+      v({ ...e, reversal_of: e.reversal_of ?? null, reversed_by: e.reversed_by ?? null }),
+    ),
     links: file.bank_links.map(v),
   };
 }
@@ -105,8 +118,7 @@ export function heldByPending(pending: ReadonlyArray<{ scope_key: string; plan: 
   const walk = (value: unknown): void => {
     if (typeof value === 'string') {
       if (RECORD_ID.test(value)) held.add(value);
-    }
-    else if (Array.isArray(value)) value.forEach(walk);
+    } else if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === 'object') Object.values(value).forEach(walk);
   };
   for (const op of pending) {
@@ -152,10 +164,17 @@ function repairExamples(books: DemoBooks, asOf: IsoDate, held: HeldByPending): D
     const links = new Map<string, BankLink>();
     for (const t of transactions) for (const l of linksOfTxn.get(t.id) ?? []) links.set(l.id, l);
     for (const e of own) for (const l of linksOfEntry.get(e.id) ?? []) links.set(l.id, l);
-    const referenced = [...links.values()].map((l) => entryById.get(l.ledger_entry_id)).filter((e): e is LedgerEntry => e !== undefined && e.counterparty_id !== counterpartyId);
+    const referenced = [...links.values()]
+      .map((l) => entryById.get(l.ledger_entry_id))
+      .filter((e): e is LedgerEntry => e !== undefined && e.counterparty_id !== counterpartyId);
     const input: LinkRepairInput = {
-      account, counterparty_id: counterpartyId, as_of: asOf, settlement_accounts: books.org.settlement_accounts,
-      transactions, entries: [...own, ...referenced], links: [...links.values()],
+      account,
+      counterparty_id: counterpartyId,
+      as_of: asOf,
+      settlement_accounts: books.org.settlement_accounts,
+      transactions,
+      entries: [...own, ...referenced],
+      links: [...links.values()],
     };
     let result;
     try {
@@ -166,9 +185,17 @@ function repairExamples(books: DemoBooks, asOf: IsoDate, held: HeldByPending): D
     const actions = result.plan?.actions ?? [];
     if (actions.some((a) => Object.values(a).some((v) => typeof v === 'string' && held.has(v)))) continue;
     const example: RepairExample = {
-      bank_account_id: accountId, counterparty_id: counterpartyId,
-      moves: actions.filter((a) => a.kind === 'move').length, actions: actions.length, blockers: result.blockers,
-      holds: [repairScopeKey(accountId, counterpartyId), ...actions.flatMap((a) => Object.values(a).filter((v): v is string => typeof v === 'string' && RECORD_ID.test(v)))],
+      bank_account_id: accountId,
+      counterparty_id: counterpartyId,
+      moves: actions.filter((a) => a.kind === 'move').length,
+      actions: actions.length,
+      blockers: result.blockers,
+      holds: [
+        repairScopeKey(accountId, counterpartyId),
+        ...actions.flatMap((a) =>
+          Object.values(a).filter((v): v is string => typeof v === 'string' && RECORD_ID.test(v)),
+        ),
+      ],
     };
     if (result.outcome === 'blocked') out.blocked ??= example;
     else if (result.outcome === 'noop') {
@@ -195,7 +222,8 @@ const MAX_STATEMENT_TRANSACTIONS = 10;
 function reconcileExamples(books: DemoBooks, held: HeldByPending): DemoExamples['reconcile'] {
   const failing: DemoExamples['reconcile']['failing'] = {};
   const linked = new Map<string, number>();
-  for (const l of books.links) linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
+  for (const l of books.links)
+    linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
   const full = (t: BankTransaction): boolean => (linked.get(t.id) ?? 0) === Math.abs(t.amount_minor);
 
   for (const account of [...books.accounts].sort((a, b) => compareIds(a.id, b.id))) {
@@ -216,7 +244,12 @@ function reconcileExamples(books: DemoBooks, held: HeldByPending): DemoExamples[
     const opening = account.reconciled_through.balance_minor;
     const statementFor = (txns: BankTransaction[], reference: string): ReconciliationRequest => ({
       bank_account_id: account.id,
-      statement: { end_date: txns[txns.length - 1]!.booking_date, closing_balance_minor: opening + txns.reduce((s, t) => s + t.amount_minor, 0), currency: account.currency, reference },
+      statement: {
+        end_date: txns[txns.length - 1]!.booking_date,
+        closing_balance_minor: opening + txns.reduce((s, t) => s + t.amount_minor, 0),
+        currency: account.currency,
+        reference,
+      },
       transaction_ids: txns.map((t) => t.id),
     });
     const ok = statementFor(cleared, `demo statement ${account.id}`);
@@ -225,22 +258,39 @@ function reconcileExamples(books: DemoBooks, held: HeldByPending): DemoExamples[
       change(r);
       return r;
     };
-    failing.not_found = bent((r) => { r.bank_account_id = `${account.id}_missing`; });
-    failing.currency_mismatch = bent((r) => { r.statement.currency = account.currency === 'USD' ? 'EUR' : 'USD'; });
-    failing.statement_before_last_reconciliation = bent((r) => { r.statement.end_date = dayBefore(account.reconciled_through!.date); });
+    failing.not_found = bent((r) => {
+      r.bank_account_id = `${account.id}_missing`;
+    });
+    failing.currency_mismatch = bent((r) => {
+      r.statement.currency = account.currency === 'USD' ? 'EUR' : 'USD';
+    });
+    failing.statement_before_last_reconciliation = bent((r) => {
+      r.statement.end_date = dayBefore(account.reconciled_through!.date);
+    });
     const elsewhere = books.transactions.find((t) => t.bank_account_id !== account.id);
-    if (elsewhere) failing.unknown_transactions = bent((r) => { r.transaction_ids.push(elsewhere.id); });
+    if (elsewhere)
+      failing.unknown_transactions = bent((r) => {
+        r.transaction_ids.push(elsewhere.id);
+      });
     const done = own.filter((t) => t.status === 'reconciled');
-    if (done.length > 0) failing.already_reconciled = bent((r) => { r.transaction_ids.push(done[done.length - 1]!.id); });
+    if (done.length > 0)
+      failing.already_reconciled = bent((r) => {
+        r.transaction_ids.push(done[done.length - 1]!.id);
+      });
     const later = open.find((t) => t.booking_date > ok.statement.end_date);
-    if (later) failing.transaction_after_statement_end = bent((r) => { r.transaction_ids.push(later.id); });
+    if (later)
+      failing.transaction_after_statement_end = bent((r) => {
+        r.transaction_ids.push(later.id);
+      });
     // Up to and including the first open transaction that is not fully linked.
     const firstUnmatched = open.findIndex((t) => !full(t));
     if (firstUnmatched >= 0) {
       const upTo = open.filter((t) => t.booking_date <= open[firstUnmatched]!.booking_date);
       failing.unmatched_transactions = statementFor(upTo.slice(0, 10_000), `demo statement ${account.id} (unmatched)`);
     }
-    failing.out_of_balance = bent((r) => { r.statement.closing_balance_minor += 100; });
+    failing.out_of_balance = bent((r) => {
+      r.statement.closing_balance_minor += 100;
+    });
     return { ok, failing };
   }
   return { ok: null, failing };
@@ -258,10 +308,13 @@ function reversalExamples(books: DemoBooks, held: HeldByPending): DemoExamples['
     if (e.status !== 'posted' || e.reversal_of || e.reversed_by || e.entry_date <= lock) continue;
     if (held.has(e.id) || held.has(reversalScopeKey(e.id))) continue;
     const links = linksOf.get(e.id) ?? [];
-    if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled' || held.has(l.bank_transaction_id))) continue;
+    if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled' || held.has(l.bank_transaction_id)))
+      continue;
     if (!reversible || links.length > reversible.links) reversible = { id: e.id, links: links.length };
   }
-  const reversed = books.entries.filter((e) => e.status === 'reversed' || e.reversed_by).sort((a, b) => compareIds(a.id, b.id))[0];
+  const reversed = books.entries
+    .filter((e) => e.status === 'reversed' || e.reversed_by)
+    .sort((a, b) => compareIds(a.id, b.id))[0];
   return { reversible: reversible?.id ?? null, already_reversed: reversed?.id ?? null };
 }
 
@@ -278,23 +331,48 @@ export interface ImportExample {
 }
 
 /** null when the file cannot be imported into the account at all (not found, unreadable, another account's). */
-export function statementImportExample(books: DemoBooks, bankAccountId: string, file: Uint8Array): ImportExample | null {
+export function statementImportExample(
+  books: DemoBooks,
+  bankAccountId: string,
+  file: Uint8Array,
+): ImportExample | null {
   const account = books.accounts.find((a) => a.id === bankAccountId);
   if (!account) return null;
   let parsed;
   try {
-    parsed = parseStatementFile(file, { format: 'auto', encoding: null, csv: null, account_currency: account.currency });
+    parsed = parseStatementFile(file, {
+      format: 'auto',
+      encoding: null,
+      csv: null,
+      account_currency: account.currency,
+    });
   } catch {
     return null;
   }
-  const transactions = books.transactions.filter((t) => t.bank_account_id === bankAccountId).map((t) => ({
-    id: t.id, booking_date: t.booking_date, amount_minor: t.amount_minor, bank_reference: t.bank_reference ?? null,
-    counterparty_name: t.counterparty_name ?? null, remittance_info: t.remittance_info ?? null,
-  }));
+  const transactions = books.transactions
+    .filter((t) => t.bank_account_id === bankAccountId)
+    .map((t) => ({
+      id: t.id,
+      booking_date: t.booking_date,
+      amount_minor: t.amount_minor,
+      bank_reference: t.bank_reference ?? null,
+      counterparty_name: t.counterparty_name ?? null,
+      remittance_info: t.remittance_info ?? null,
+    }));
   // A dry run answers as if the scope were free (docs/reference/http-api.md §6.6): no pending holders.
-  const decision = decideStatementImport(parsed, createHash('sha256').update(file).digest('hex'), { account, transactions, counterparties: [], pending: [] });
+  const decision = decideStatementImport(parsed, createHash('sha256').update(file).digest('hex'), {
+    account,
+    transactions,
+    counterparties: [],
+    pending: [],
+  });
   if (decision.outcome !== 'staged' && decision.outcome !== 'noop') return null;
-  return { bank_account_id: bankAccountId, outcome: decision.outcome, new_transactions: decision.plan.new_transactions.length, skipped: decision.plan.skipped.length };
+  return {
+    bank_account_id: bankAccountId,
+    outcome: decision.outcome,
+    new_transactions: decision.plan.new_transactions.length,
+    skipped: decision.plan.skipped.length,
+  };
 }
 
 // ---------------------------------------------------------------------------

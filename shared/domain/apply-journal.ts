@@ -53,13 +53,23 @@ export interface JournalContext {
 }
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */
-export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
+export function planJournal(
+  kind: StagedKind,
+  plan: unknown,
+  books: ApplyBooks,
+  ctx: JournalContext,
+): Result<JournalWrite[]> {
   switch (kind) {
-    case 'bank_reconcile': return reconcileJournal(plan as ReconciliationPlan, books, ctx);
-    case 'ledger_reversal': return reversalJournal(plan as ReversalPlan, books, ctx);
-    case 'ledger_link_repair': return repairJournal(plan as LinkRepairPlan, books, ctx);
-    case 'inbox_duplicates_resolve': return inboxResolveJournal(plan as InboxResolvePlan, books, ctx);
-    case 'statement_import': return ok(statementImportJournal(plan as StatementImportPlan));
+    case 'bank_reconcile':
+      return reconcileJournal(plan as ReconciliationPlan, books, ctx);
+    case 'ledger_reversal':
+      return reversalJournal(plan as ReversalPlan, books, ctx);
+    case 'ledger_link_repair':
+      return repairJournal(plan as LinkRepairPlan, books, ctx);
+    case 'inbox_duplicates_resolve':
+      return inboxResolveJournal(plan as InboxResolvePlan, books, ctx);
+    case 'statement_import':
+      return ok(statementImportJournal(plan as StatementImportPlan));
   }
 }
 
@@ -69,7 +79,12 @@ export function planJournal(kind: StagedKind, plan: unknown, books: ApplyBooks, 
  * link id), decided in one pass: what apply stores when it
  * starts (docs/design/staged-lifecycle.md "Apply").
  */
-export function planJournalWithLinks(kind: StagedKind, plan: unknown, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }> {
+export function planJournalWithLinks(
+  kind: StagedKind,
+  plan: unknown,
+  books: ApplyBooks,
+  ctx: JournalContext,
+): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }> {
   if (kind === 'ledger_link_repair') return repairJournalWithLinks(plan as LinkRepairPlan, books, ctx);
   const journal = planJournal(kind, plan, books, ctx);
   return journal.ok ? ok({ writes: journal.value, links: null }) : journal;
@@ -97,11 +112,23 @@ export const journalDerivedFromPlan = (kind: StagedKind): boolean => kind === 's
  */
 export function statementImportJournal(plan: StatementImportPlan): JournalWrite[] {
   return plan.new_transactions.map((t) => ({
-    action: 'insert', collection: 'bank_transactions', id: t.id,
+    action: 'insert',
+    collection: 'bank_transactions',
+    id: t.id,
     doc: {
-      bank_account_id: plan.bank_account_id, booking_date: t.booking_date, value_date: t.value_date, amount_minor: t.amount_minor, currency: t.currency,
-      counterparty_id: t.counterparty_id, counterparty_name: t.counterparty_name ?? '', counterparty_iban: t.counterparty_iban,
-      remittance_info: t.remittance_info ?? '', bank_reference: t.bank_reference, status: 'unreconciled', reconciliation_id: null, version: 1,
+      bank_account_id: plan.bank_account_id,
+      booking_date: t.booking_date,
+      value_date: t.value_date,
+      amount_minor: t.amount_minor,
+      currency: t.currency,
+      counterparty_id: t.counterparty_id,
+      counterparty_name: t.counterparty_name ?? '',
+      counterparty_iban: t.counterparty_iban,
+      remittance_info: t.remittance_info ?? '',
+      bank_reference: t.bank_reference,
+      status: 'unreconciled',
+      reconciliation_id: null,
+      version: 1,
     },
   }));
 }
@@ -112,7 +139,11 @@ export function reversingEntryId(ctx: Pick<JournalContext, 'org_id' | 'staged_op
 }
 
 /** The id of a link a repair's apply creates for (transaction, entry). */
-export function repairLinkId(ctx: Pick<JournalContext, 'org_id' | 'staged_operation_id'>, transactionId: string, entryId: string): string {
+export function repairLinkId(
+  ctx: Pick<JournalContext, 'org_id' | 'staged_operation_id'>,
+  transactionId: string,
+  entryId: string,
+): string {
   return derivedId('lnk', `${ctx.org_id}:${ctx.staged_operation_id}:${transactionId}:${entryId}`);
 }
 
@@ -133,13 +164,19 @@ function reconcileJournal(plan: ReconciliationPlan, books: ApplyBooks, ctx: Jour
     if (!txn) return failed('bank_transaction_missing', { id: planned.bank_transaction_id });
     if (txn.status !== 'unreconciled') return failed('bank_transaction_already_reconciled', { id: txn.id });
     writes.push({
-      action: 'update', collection: 'bank_transactions', id: txn.id, version: txn.version,
+      action: 'update',
+      collection: 'bank_transactions',
+      id: txn.id,
+      version: txn.version,
       set: { status: 'reconciled', reconciliation_id: ctx.staged_operation_id },
       before: { status: txn.status, reconciliation_id: txn.reconciliation_id },
     });
   }
   writes.push({
-    action: 'update', collection: 'bank_accounts', id: account.id, version: account.version,
+    action: 'update',
+    collection: 'bank_accounts',
+    id: account.id,
+    version: account.version,
     set: { reconciled_through: { date: plan.statement.end_date, balance_minor: plan.closing_balance_minor } },
     before: { reconciled_through: account.reconciled_through },
   });
@@ -158,14 +195,27 @@ function reversalJournal(plan: ReversalPlan, books: ApplyBooks, ctx: JournalCont
   const r = plan.reversing_entry;
   const writes: JournalWrite[] = [
     {
-      action: 'insert', collection: 'ledger_entries', id: newId,
+      action: 'insert',
+      collection: 'ledger_entries',
+      id: newId,
       doc: {
-        entry_date: r.entry_date, description: r.description, reference: r.reference, counterparty_id: r.counterparty_id,
-        currency: r.currency, lines: r.lines.map((l) => ({ ...l })), status: 'posted', reversal_of: r.reversal_of, reversed_by: null, version: 1,
+        entry_date: r.entry_date,
+        description: r.description,
+        reference: r.reference,
+        counterparty_id: r.counterparty_id,
+        currency: r.currency,
+        lines: r.lines.map((l) => ({ ...l })),
+        status: 'posted',
+        reversal_of: r.reversal_of,
+        reversed_by: null,
+        version: 1,
       },
     },
     {
-      action: 'update', collection: 'ledger_entries', id: entry.id, version: entry.version,
+      action: 'update',
+      collection: 'ledger_entries',
+      id: entry.id,
+      version: entry.version,
       set: { status: 'reversed', reversed_by: newId },
       before: { status: entry.status, reversed_by: entry.reversed_by },
     },
@@ -175,7 +225,13 @@ function reversalJournal(plan: ReversalPlan, books: ApplyBooks, ctx: JournalCont
     const link = linkById.get(action.link_id);
     if (!link) return failed('bank_link_missing', { id: action.link_id });
     if (link.amount_minor !== action.amount_minor) return failed('bank_link_amount_changed', { id: link.id });
-    writes.push({ action: 'delete', collection: 'bank_links', id: link.id, version: link.version, doc: linkFields(link) });
+    writes.push({
+      action: 'delete',
+      collection: 'bank_links',
+      id: link.id,
+      version: link.version,
+      doc: linkFields(link),
+    });
   }
   return ok(writes);
 }
@@ -216,9 +272,16 @@ function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalCont
 }
 
 /** For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an existing one or the one apply creates. */
-export interface AppliedLink { action_index: number; link_id: string }
+export interface AppliedLink {
+  action_index: number;
+  link_id: string;
+}
 
-function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<{ writes: JournalWrite[]; links: AppliedLink[] }> {
+function repairJournalWithLinks(
+  plan: LinkRepairPlan,
+  books: ApplyBooks,
+  ctx: JournalContext,
+): Result<{ writes: JournalWrite[]; links: AppliedLink[] }> {
   const appliedLinks: AppliedLink[] = [];
   const known = new Map(books.links.map((l) => [l.id, l]));
   const state = new Map<string, LinkState>();
@@ -228,7 +291,8 @@ function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: Jo
   // A link's pair never changes, so each pair's touched links stay in the order they were touched.
   const touchedByPair = new PairIndex<string>();
   const storedByPair = new PairIndex<BankLink>();
-  for (const l of [...books.links].sort((a, b) => compareIds(a.id, b.id))) storedByPair.add(l.bank_transaction_id, l.ledger_entry_id, l);
+  for (const l of [...books.links].sort((a, b) => compareIds(a.id, b.id)))
+    storedByPair.add(l.bank_transaction_id, l.ledger_entry_id, l);
   const touch = (id: string, seed: () => LinkState): LinkState => {
     let s = state.get(id);
     if (!s) {
@@ -256,35 +320,61 @@ function repairJournalWithLinks(plan: LinkRepairPlan, books: ApplyBooks, ctx: Jo
     const touched = touchedByPair.get(transactionId, entryId).find((id) => state.get(id)!.current.amount_minor > 0);
     const stored = storedByPair.get(transactionId, entryId).find((l) => !state.has(l.id));
     const id = touched ?? stored?.id ?? repairLinkId(ctx, transactionId, entryId);
-    const s = existing(id) ?? touch(id, () => ({
-      original: null,
-      current: { bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: 0, created_at: ctx.now, created_by: ctx.actor },
-    }));
+    const s =
+      existing(id) ??
+      touch(id, () => ({
+        original: null,
+        current: {
+          bank_transaction_id: transactionId,
+          ledger_entry_id: entryId,
+          amount_minor: 0,
+          created_at: ctx.now,
+          created_by: ctx.actor,
+        },
+      }));
     s.current.amount_minor += amount;
     return id;
   };
 
   for (const [index, action] of plan.actions.entries()) {
     if (action.kind === 'link') {
-      appliedLinks.push({ action_index: index, link_id: give(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor) });
+      appliedLinks.push({
+        action_index: index,
+        link_id: give(action.bank_transaction_id, action.ledger_entry_id, action.amount_minor),
+      });
       continue;
     }
     const problem = take(action);
     if (problem) return failed(problem, { id: action.link_id });
-    if (action.kind === 'move') appliedLinks.push({ action_index: index, link_id: give(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor) });
+    if (action.kind === 'move')
+      appliedLinks.push({
+        action_index: index,
+        link_id: give(action.bank_transaction_id, action.to_ledger_entry_id, action.amount_minor),
+      });
   }
 
   const writes: JournalWrite[] = [];
   for (const id of order) {
     const { original, current } = state.get(id)!;
     if (!original) {
-      if (current.amount_minor > 0) writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
+      if (current.amount_minor > 0)
+        writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
     } else if (current.amount_minor === 0) {
-      writes.push({ action: 'delete', collection: 'bank_links', id, version: original.version, doc: linkFields(original) });
+      writes.push({
+        action: 'delete',
+        collection: 'bank_links',
+        id,
+        version: original.version,
+        doc: linkFields(original),
+      });
     } else if (current.amount_minor !== original.amount_minor) {
       writes.push({
-        action: 'update', collection: 'bank_links', id, version: original.version,
-        set: { amount_minor: current.amount_minor }, before: { amount_minor: original.amount_minor },
+        action: 'update',
+        collection: 'bank_links',
+        id,
+        version: original.version,
+        set: { amount_minor: current.amount_minor },
+        before: { amount_minor: original.amount_minor },
       });
     }
   }
@@ -310,20 +400,37 @@ function inboxResolveJournal(plan: InboxResolvePlan, books: ApplyBooks, ctx: Jou
     if (doc.status === 'archived') return failed('inbox_document_archived', { id });
   }
   if (plan.resolution === 'not_duplicates') {
-    return ok([{
-      action: 'insert', collection: 'duplicate_dismissals', id: dismissalId(ctx.org_id, plan.member_ids),
-      doc: { document_ids: [...plan.member_ids], group_id: plan.group_id, staged_operation_id: ctx.staged_operation_id, note: plan.note, created_at: ctx.now, created_by: ctx.actor, version: 1 },
-    }]);
+    return ok([
+      {
+        action: 'insert',
+        collection: 'duplicate_dismissals',
+        id: dismissalId(ctx.org_id, plan.member_ids),
+        doc: {
+          document_ids: [...plan.member_ids],
+          group_id: plan.group_id,
+          staged_operation_id: ctx.staged_operation_id,
+          note: plan.note,
+          created_at: ctx.now,
+          created_by: ctx.actor,
+          version: 1,
+        },
+      },
+    ]);
   }
   const reason = duplicateOfReason(plan.keep_document_id as string);
-  return ok(plan.archive_document_ids.map((id): JournalWrite => {
-    const doc = byId.get(id) as VersionedInboxDocument;
-    return {
-      action: 'update', collection: 'inbox_documents', id, version: doc.version,
-      set: { status: 'archived', archived_reason: reason },
-      before: { status: doc.status, archived_reason: doc.archived_reason ?? null },
-    };
-  }));
+  return ok(
+    plan.archive_document_ids.map((id): JournalWrite => {
+      const doc = byId.get(id) as VersionedInboxDocument;
+      return {
+        action: 'update',
+        collection: 'inbox_documents',
+        id,
+        version: doc.version,
+        set: { status: 'archived', archived_reason: reason },
+        before: { status: doc.status, archived_reason: doc.archived_reason ?? null },
+      };
+    }),
+  );
 }
 
 /** A link's stored fields without its id (what a delete keeps, for undo). */
@@ -342,7 +449,10 @@ function linkFields(link: BankLink): Fields {
  * of it made, which its successor finds there and counts as its own. The byte
  * bound keeps the step's documents a few MB.
  */
-export interface InsertBatchLimits { readonly writes: number; readonly bytes: number }
+export interface InsertBatchLimits {
+  readonly writes: number;
+  readonly bytes: number;
+}
 export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 1_000, bytes: 4_000_000 };
 
 /**
@@ -355,8 +465,10 @@ export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 1_000, bytes: 4_
  * test-fault points name writes, and a step never runs past one.
  */
 export function journalStepEnd(
-  writes: readonly JournalWrite[], from: number,
-  limits: InsertBatchLimits = INSERT_BATCH_LIMITS, stopAfter: (n: number) => boolean = () => false,
+  writes: readonly JournalWrite[],
+  from: number,
+  limits: InsertBatchLimits = INSERT_BATCH_LIMITS,
+  stopAfter: (n: number) => boolean = () => false,
 ): number {
   const first = writes[from];
   if (!first) return from;
@@ -375,6 +487,8 @@ export function journalStepEnd(
 }
 
 /** The ids a journal writes, by action: what an applied operation records. */
-export function journalChanges(writes: readonly JournalWrite[]): Array<{ action: JournalWrite['action']; collection: BookCollection; id: string }> {
+export function journalChanges(
+  writes: readonly JournalWrite[],
+): Array<{ action: JournalWrite['action']; collection: BookCollection; id: string }> {
   return writes.map((w) => ({ action: w.action, collection: w.collection, id: w.id }));
 }

@@ -10,9 +10,17 @@ import { remainderMinor } from './reconcile-checks.js';
 export type LinkState = 'unlinked' | 'partial' | 'full' | 'over';
 export const LINK_STATES: readonly LinkState[] = ['unlinked', 'partial', 'full', 'over'];
 
-export interface LinkView { link_id: string; ledger_entry_id: string; amount_minor: number }
+export interface LinkView {
+  link_id: string;
+  ledger_entry_id: string;
+  amount_minor: number;
+}
 
-const linkView = (l: BankLink): LinkView => ({ link_id: l.id, ledger_entry_id: l.ledger_entry_id, amount_minor: l.amount_minor });
+const linkView = (l: BankLink): LinkView => ({
+  link_id: l.id,
+  ledger_entry_id: l.ledger_entry_id,
+  amount_minor: l.amount_minor,
+});
 const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const sum = (links: readonly BankLink[]): number => links.reduce((s, l) => s + l.amount_minor, 0);
 
@@ -24,40 +32,69 @@ export function linkState(transaction: Pick<BankTransaction, 'amount_minor'>, li
   return sum(links) === 0 ? 'unlinked' : 'partial';
 }
 
-export type TransactionView = BankTransaction & { links: LinkView[]; linked_minor: number; remainder_minor: number; link_state: LinkState };
+export type TransactionView = BankTransaction & {
+  links: LinkView[];
+  linked_minor: number;
+  remainder_minor: number;
+  link_state: LinkState;
+};
 
 /** A transaction with its links (by link id), Σ links and the reconciliation remainder. */
 export function transactionView(transaction: BankTransaction, links: readonly BankLink[]): TransactionView {
   const own = links.filter((l) => l.bank_transaction_id === transaction.id).sort(byId);
   return {
-    ...transaction, links: own.map(linkView), linked_minor: sum(own),
-    remainder_minor: remainderMinor(transaction, own), link_state: linkState(transaction, own),
+    ...transaction,
+    links: own.map(linkView),
+    linked_minor: sum(own),
+    remainder_minor: remainderMinor(transaction, own),
+    link_state: linkState(transaction, own),
   };
 }
 
-export type EntryView = LedgerEntry & { links: Array<LinkView & { bank_transaction_id: string }>; linked_minor: number; open_amount_minor: number; open: boolean };
+export type EntryView = LedgerEntry & {
+  links: Array<LinkView & { bank_transaction_id: string }>;
+  linked_minor: number;
+  open_amount_minor: number;
+  open: boolean;
+};
 
 /** An entry with its links, Σ links and its open amount on the settlement accounts; `open` while |open amount| ≠ Σ links. */
-export function entryView(entry: LedgerEntry, links: readonly BankLink[], settlementAccounts: readonly string[]): EntryView {
+export function entryView(
+  entry: LedgerEntry,
+  links: readonly BankLink[],
+  settlementAccounts: readonly string[],
+): EntryView {
   const own = links.filter((l) => l.ledger_entry_id === entry.id).sort(byId);
   const open = openAmountMinor(entry, settlementAccounts);
   const linked = sum(own);
   return {
-    ...entry, links: own.map((l) => ({ ...linkView(l), bank_transaction_id: l.bank_transaction_id })),
-    linked_minor: linked, open_amount_minor: open, open: isOpen(open, linked),
+    ...entry,
+    links: own.map((l) => ({ ...linkView(l), bank_transaction_id: l.bank_transaction_id })),
+    linked_minor: linked,
+    open_amount_minor: open,
+    open: isOpen(open, linked),
   };
 }
 
-export interface AccountFigures { book_balance_minor: number; unreconciled: { count: number; sum_minor: number } }
+export interface AccountFigures {
+  book_balance_minor: number;
+  unreconciled: { count: number; sum_minor: number };
+}
 
 /** Opening balance + Σ every transaction; count and Σ of the unreconciled ones. */
-export function accountFigures(openingBalanceMinor: number, transactions: ReadonlyArray<Pick<BankTransaction, 'amount_minor' | 'status'>>): AccountFigures {
+export function accountFigures(
+  openingBalanceMinor: number,
+  transactions: ReadonlyArray<Pick<BankTransaction, 'amount_minor' | 'status'>>,
+): AccountFigures {
   let balance = openingBalanceMinor;
   let count = 0;
   let unreconciled = 0;
   for (const t of transactions) {
     balance += t.amount_minor;
-    if (t.status === 'unreconciled') { count += 1; unreconciled += t.amount_minor; }
+    if (t.status === 'unreconciled') {
+      count += 1;
+      unreconciled += t.amount_minor;
+    }
   }
   return { book_balance_minor: balance, unreconciled: { count, sum_minor: unreconciled } };
 }
@@ -71,7 +108,10 @@ export interface CounterpartyRow {
 }
 
 /** What the counterparty figures read of a transaction, an entry, a link (a projected read: docs/reference/book-reads.md "Cost"). */
-export type CounterpartyTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'amount_minor' | 'counterparty_id' | 'counterparty_name'>;
+export type CounterpartyTransaction = Pick<
+  BankTransaction,
+  'id' | 'booking_date' | 'amount_minor' | 'counterparty_id' | 'counterparty_name'
+>;
 export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'lines' | 'status'>;
 export type CounterpartyLink = Pick<BankLink, 'bank_transaction_id' | 'ledger_entry_id' | 'amount_minor'>;
 /** A transaction that names a counterparty: the latest by (booking date, id) gives its name. */
@@ -117,7 +157,10 @@ export function counterpartyRows(
   const rows = new Map<string, CounterpartyRow>();
   const row = (id: string): CounterpartyRow => {
     let r = rows.get(id);
-    if (!r) { r = { counterparty_id: id, name: null, open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0 }; rows.set(id, r); }
+    if (!r) {
+      r = { counterparty_id: id, name: null, open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0 };
+      rows.set(id, r);
+    }
     return r;
   };
   const byTxn = new Map<string, CounterpartyLink[]>();
@@ -147,11 +190,16 @@ export function counterpartyRows(
     if (open > 0) r.open_receivable_minor += left;
     else if (open < 0) r.open_payable_minor += left;
   }
-  return [...rows.values()].sort((a, b) => (a.counterparty_id < b.counterparty_id ? -1 : a.counterparty_id > b.counterparty_id ? 1 : 0));
+  return [...rows.values()].sort((a, b) =>
+    a.counterparty_id < b.counterparty_id ? -1 : a.counterparty_id > b.counterparty_id ? 1 : 0,
+  );
 }
 
 /** The counterparties of `rows` without a transaction among the account's `transactions`, by id: their names come from elsewhere. */
-export function offAccountCounterparties(rows: readonly CounterpartyRow[], transactions: readonly Pick<BankTransaction, 'counterparty_id'>[]): string[] {
+export function offAccountCounterparties(
+  rows: readonly CounterpartyRow[],
+  transactions: readonly Pick<BankTransaction, 'counterparty_id'>[],
+): string[] {
   const onAccount = new Set(transactions.map((t) => t.counterparty_id));
   return rows.filter((r) => !onAccount.has(r.counterparty_id)).map((r) => r.counterparty_id);
 }
@@ -161,7 +209,11 @@ export function offAccountCounterparties(rows: readonly CounterpartyRow[], trans
  * `elsewhere` (transactions on any account of the organisation) that names
  * them, by (booking date, id); null when none does. Other rows unchanged.
  */
-export function nameOffAccount(rows: readonly CounterpartyRow[], offAccount: readonly string[], elsewhere: readonly NamingTransaction[]): CounterpartyRow[] {
+export function nameOffAccount(
+  rows: readonly CounterpartyRow[],
+  offAccount: readonly string[],
+  elsewhere: readonly NamingTransaction[],
+): CounterpartyRow[] {
   const off = new Set(offAccount);
   const names = latestNames(elsewhere);
   return rows.map((r) => (off.has(r.counterparty_id) ? { ...r, name: names.get(r.counterparty_id) ?? null } : r));

@@ -59,8 +59,13 @@ export interface RefusedDecision {
   details: Record<string, unknown>;
 }
 
-export type Decision<Plan> = StagedDecision<Plan> | ExistingDecision | NoopDecision<Plan> | BlockedDecision | RefusedDecision;
+export type Decision<Plan> =
+  StagedDecision<Plan> | ExistingDecision | NoopDecision<Plan> | BlockedDecision | RefusedDecision;
 
-export const refused = (code: ErrorCode, details: Record<string, unknown> = {}): RefusedDecision => ({ outcome: 'refused', code, details });
+export const refused = (code: ErrorCode, details: Record<string, unknown> = {}): RefusedDecision => ({
+  outcome: 'refused',
+  code,
+  details,
+});
 
 /** Whether the same request may succeed later (the error table's `retryable`). */

@@ -10,8 +10,15 @@ import type { InboxDocument } from './books.js';
 import { compareIds } from './books.js';
 import { instant, toCandidate, type Candidate, type GroupedDocumentStatus } from './duplicate-candidates.js';
 import {
-  DUPLICATE_RULES, INVOICE_DATE_WINDOW_DAYS, RULE_CONFIDENCE, firstPartnersInBuckets, firstPartnersInRun,
-  sameAmountDateVendorRuns, sameFileBuckets, sameInvoiceNumberBuckets, type DuplicateRule,
+  DUPLICATE_RULES,
+  INVOICE_DATE_WINDOW_DAYS,
+  RULE_CONFIDENCE,
+  firstPartnersInBuckets,
+  firstPartnersInRun,
+  sameAmountDateVendorRuns,
+  sameFileBuckets,
+  sameInvoiceNumberBuckets,
+  type DuplicateRule,
 } from './duplicate-rules.js';
 
 export interface DuplicateReason {
@@ -53,7 +60,10 @@ export interface DuplicateGroup {
  * documents are ignored; a group is reported when it has at least two members
  * and at least one is open. Input order never matters.
  */
-export function findDuplicateGroups(documents: readonly InboxDocument[], dismissals: readonly (readonly string[])[] = []): DuplicateGroup[] {
+export function findDuplicateGroups(
+  documents: readonly InboxDocument[],
+  dismissals: readonly (readonly string[])[] = [],
+): DuplicateGroup[] {
   const candidates: Candidate[] = [];
   for (const doc of documents) {
     if (doc.status === 'open' || doc.status === 'booked') candidates.push(toCandidate(doc, doc.status));
@@ -114,11 +124,16 @@ export function findDuplicateGroups(documents: readonly InboxDocument[], dismiss
   firstPartnersInBuckets(plain(fileBuckets), groupOf, rank, partner.same_file);
   firstPartnersInBuckets(plain(invoiceBuckets), groupOf, rank, partner.same_invoice_number);
   for (const run of plain(dateRuns)) {
-    if ((groupOf[run[0] as number] as number) >= 0) firstPartnersInRun(candidates, run, rank, partner.same_amount_date_vendor);
+    if ((groupOf[run[0] as number] as number) >= 0)
+      firstPartnersInRun(candidates, run, rank, partner.same_amount_date_vendor);
   }
-  for (const bucket of fileBuckets) if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_file);
-  for (const bucket of invoiceBuckets) if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_invoice_number);
-  for (const run of dateRuns) if (dismissed.touches(run)) dismissed.partnersInRun(candidates, run, groupOf, rank, partner.same_amount_date_vendor);
+  for (const bucket of fileBuckets)
+    if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_file);
+  for (const bucket of invoiceBuckets)
+    if (dismissed.touches(bucket)) dismissed.partnersInBucket(bucket, groupOf, rank, partner.same_invoice_number);
+  for (const run of dateRuns)
+    if (dismissed.touches(run))
+      dismissed.partnersInRun(candidates, run, groupOf, rank, partner.same_amount_date_vendor);
 
   const result = groups.map((ordered) => dismissed.shownOn(toGroup(candidates, ordered, partner), ordered));
   const newest = new Map(result.map((group) => [group, instant(newestReceivedAt(group))]));
@@ -190,7 +205,8 @@ export function pageGroups(groups: readonly DuplicateGroup[], options: GroupPage
   for (let i = start; i < groups.length; i++) {
     const group = groups[i] as DuplicateGroup;
     if (minConfidence != null && !(group.confidence >= minConfidence)) continue;
-    if (page.length === limit) return { groups: page, next_after: groupPosition(page[page.length - 1] as DuplicateGroup) };
+    if (page.length === limit)
+      return { groups: page, next_after: groupPosition(page[page.length - 1] as DuplicateGroup) };
     page.push(group);
   }
   return { groups: page, next_after: null };
@@ -226,7 +242,12 @@ function toGroup(
     const reasons: DuplicateReason[] = [];
     for (const rule of DUPLICATE_RULES) {
       const with_ = partner[rule][i] as number;
-      if (with_ >= 0) reasons.push({ rule, with_document_id: (candidates[with_] as Candidate).doc.id, confidence: RULE_CONFIDENCE[rule] });
+      if (with_ >= 0)
+        reasons.push({
+          rule,
+          with_document_id: (candidates[with_] as Candidate).doc.id,
+          confidence: RULE_CONFIDENCE[rule],
+        });
     }
     return {
       document_id: c.doc.id,
@@ -300,14 +321,19 @@ class DismissedPairs {
     for (let k = 0; k < named.length; k++) {
       const i = named[k] as number;
       if (free.length > 0) sets.union(free[0] as number, i);
-      for (let m = k + 1; m < named.length; m++) if (!this.pair(i, named[m] as number)) sets.union(i, named[m] as number);
+      for (let m = k + 1; m < named.length; m++)
+        if (!this.pair(i, named[m] as number)) sets.union(i, named[m] as number);
     }
   }
 
   /** A date run (sorted by day): every pair within the window that no dismissal parts. */
   unionRun(candidates: readonly Candidate[], run: readonly number[], sets: DisjointSets): void {
     for (let p = 0; p < run.length; p++) {
-      for (let q = p + 1; q < run.length && dayGap(candidates, run[p] as number, run[q] as number) <= INVOICE_DATE_WINDOW_DAYS; q++) {
+      for (
+        let q = p + 1;
+        q < run.length && dayGap(candidates, run[p] as number, run[q] as number) <= INVOICE_DATE_WINDOW_DAYS;
+        q++
+      ) {
         if (!this.pair(run[p] as number, run[q] as number)) sets.union(run[p] as number, run[q] as number);
       }
     }
@@ -320,10 +346,20 @@ class DismissedPairs {
     }
   }
 
-  partnersInRun(candidates: readonly Candidate[], run: readonly number[], groupOf: Int32Array, rank: Int32Array, out: Int32Array): void {
+  partnersInRun(
+    candidates: readonly Candidate[],
+    run: readonly number[],
+    groupOf: Int32Array,
+    rank: Int32Array,
+    out: Int32Array,
+  ): void {
     for (const i of run) {
       if ((groupOf[i] as number) < 0) continue;
-      out[i] = this.lowestRank(i, run.filter((j) => dayGap(candidates, i, j) <= INVOICE_DATE_WINDOW_DAYS), rank);
+      out[i] = this.lowestRank(
+        i,
+        run.filter((j) => dayGap(candidates, i, j) <= INVOICE_DATE_WINDOW_DAYS),
+        rank,
+      );
     }
   }
 

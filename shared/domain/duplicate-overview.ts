@@ -5,8 +5,13 @@
 // the chunks, this decides what goes where and which chunks a page needs.
 import type { InboxDocument } from './books.js';
 import {
-  compareGroupPositions, groupPosition, pageGroups,
-  type DuplicateGroup, type GroupPage, type GroupPageOptions, type GroupPosition,
+  compareGroupPositions,
+  groupPosition,
+  pageGroups,
+  type DuplicateGroup,
+  type GroupPage,
+  type GroupPageOptions,
+  type GroupPosition,
 } from './duplicate-groups.js';
 
 /**
@@ -15,7 +20,10 @@ import {
  * "Members"), so a reviewer can judge the group; ids, order and reasons are
  * untouched. A document not passed keeps its member as it is.
  */
-export function withDocumentDetails(groups: readonly DuplicateGroup[], documents: ReadonlyArray<Pick<InboxDocument, 'id' | 'extracted'> & { file: Partial<InboxDocument['file']> }>): DuplicateGroup[] {
+export function withDocumentDetails(
+  groups: readonly DuplicateGroup[],
+  documents: ReadonlyArray<Pick<InboxDocument, 'id' | 'extracted'> & { file: Partial<InboxDocument['file']> }>,
+): DuplicateGroup[] {
   const byId = new Map(documents.map((d) => [d.id, d]));
   return groups.map((group) => ({
     ...group,
@@ -23,7 +31,12 @@ export function withDocumentDetails(groups: readonly DuplicateGroup[], documents
       const doc = byId.get(member.document_id);
       if (!doc) return member;
       const { reasons, ...head } = member;
-      return { ...head, file: { name: doc.file.name ?? '', mime: doc.file.mime ?? '', size: doc.file.size ?? 0 }, extracted: { ...doc.extracted }, reasons };
+      return {
+        ...head,
+        file: { name: doc.file.name ?? '', mime: doc.file.mime ?? '', size: doc.file.size ?? 0 },
+        extracted: { ...doc.extracted },
+        reasons,
+      };
     }),
   }));
 }
@@ -127,7 +140,9 @@ export function firstChunkAfter(index: readonly ChunkSummary[], after: GroupPosi
  * chunk's pieces, or null when the chunk is gone (then the answer is null).
  */
 export async function pageFromChunks(
-  index: readonly ChunkSummary[], options: GroupPageOptions, load: (n: number) => Promise<GroupPiece[] | null>,
+  index: readonly ChunkSummary[],
+  options: GroupPageOptions,
+  load: (n: number) => Promise<GroupPiece[] | null>,
 ): Promise<GroupPage | null> {
   const minConfidence = options.min_confidence ?? null;
   const passes = (confidence: number): boolean => minConfidence == null || confidence >= minConfidence;
@@ -166,7 +181,11 @@ export async function pageFromChunks(
       const group: DuplicateGroup = open;
       open = null;
       collected.push(group);
-      if (passes(group.confidence) && (!options.after || compareGroupPositions(groupPosition(group), options.after) > 0)) matched += 1;
+      if (
+        passes(group.confidence) &&
+        (!options.after || compareGroupPositions(groupPosition(group), options.after) > 0)
+      )
+        matched += 1;
     }
     if (matched >= wanted && open === null) break;
   }

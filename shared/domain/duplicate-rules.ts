@@ -35,7 +35,9 @@ export function sameFileBuckets(candidates: readonly Candidate[]): number[][] {
 
 /** `same_invoice_number`: candidate indices by (vendor key, invoice number); every member of a bucket pairs with every other. */
 export function sameInvoiceNumberBuckets(candidates: readonly Candidate[]): number[][] {
-  return bucketBy(candidates, (c) => (c.vendor === null || c.invoice === null ? null : JSON.stringify([c.vendor, c.invoice])));
+  return bucketBy(candidates, (c) =>
+    c.vendor === null || c.invoice === null ? null : JSON.stringify([c.vendor, c.invoice]),
+  );
 }
 
 /**
@@ -77,7 +79,12 @@ export function sameAmountDateVendorRuns(candidates: readonly Candidate[]): numb
  * for the first member itself. Buckets outside a reported group
  * (`groupOf` < 0) are skipped. O(k).
  */
-export function firstPartnersInBuckets(buckets: number[][], groupOf: Int32Array, rank: Int32Array, out: Int32Array): void {
+export function firstPartnersInBuckets(
+  buckets: number[][],
+  groupOf: Int32Array,
+  rank: Int32Array,
+  out: Int32Array,
+): void {
   for (const bucket of buckets) {
     if ((groupOf[bucket[0] as number] as number) < 0) continue;
     let best = -1;
@@ -100,7 +107,12 @@ export function firstPartnersInBuckets(buckets: number[][], groupOf: Int32Array,
  * partner is the lowest group rank in the window except itself: two range-
  * minimum queries on a sparse table. O(k log k) for a run of k.
  */
-export function firstPartnersInRun(candidates: readonly Candidate[], run: number[], rank: Int32Array, out: Int32Array): void {
+export function firstPartnersInRun(
+  candidates: readonly Candidate[],
+  run: number[],
+  rank: Int32Array,
+  out: Int32Array,
+): void {
   const ranks = Int32Array.from(run, (i) => rank[i] as number);
   const table = new RangeMinimum(ranks);
   let lo = 0;
@@ -111,7 +123,8 @@ export function firstPartnersInRun(candidates: readonly Candidate[], run: number
     while (hi + 1 < run.length && dayOf(candidates, run[hi + 1] as number) <= day + INVOICE_DATE_WINDOW_DAYS) hi++;
     const left = p > lo ? table.argMin(lo, p - 1) : -1;
     const right = p < hi ? table.argMin(p + 1, hi) : -1;
-    const best = left < 0 ? right : right < 0 ? left : (ranks[left] as number) < (ranks[right] as number) ? left : right;
+    const best =
+      left < 0 ? right : right < 0 ? left : (ranks[left] as number) < (ranks[right] as number) ? left : right;
     if (best >= 0) out[run[p] as number] = run[best] as number;
   }
 }

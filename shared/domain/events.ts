@@ -3,7 +3,16 @@
 // delivery. Pure: no I/O.
 import type { StagedStatus } from './staged-transitions.js';
 
-export const EVENT_STATUSES = ['staged', 'approved', 'rejected', 'applying', 'applied', 'failed', 'stale', 'expired'] as const satisfies readonly StagedStatus[];
+export const EVENT_STATUSES = [
+  'staged',
+  'approved',
+  'rejected',
+  'applying',
+  'applied',
+  'failed',
+  'stale',
+  'expired',
+] as const satisfies readonly StagedStatus[];
 export const EVENT_TYPES = EVENT_STATUSES.map((s) => `staged_operation.${s}` as const);
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -66,12 +66,17 @@ export function decideInboxResolve(books: InboxResolveBooks, request: InboxResol
   }
   const memberIds = group.documents.map((d) => d.document_id).sort(compareIds);
   if (request.resolution === 'archive_duplicates' && !memberIds.includes(request.keep_document_id)) {
-    return refused('keep_document_not_member', { group_id: group.group_id, keep_document_id: request.keep_document_id, member_ids: memberIds });
+    return refused('keep_document_not_member', {
+      group_id: group.group_id,
+      keep_document_id: request.keep_document_id,
+      member_ids: memberIds,
+    });
   }
   const versions = new Map(books.documents.map((d) => [d.id, d.version]));
   // A member gone or archived between the grouping and the version read: the group is no longer what the caller saw.
   const live = new Map(books.documents.map((d) => [d.id, d.status !== 'archived']));
-  if (memberIds.some((id) => !versions.has(id) || !live.get(id))) return refused('stale_group', { group_id: group.group_id });
+  if (memberIds.some((id) => !versions.has(id) || !live.get(id)))
+    return refused('stale_group', { group_id: group.group_id });
 
   const keep = request.resolution === 'archive_duplicates' ? request.keep_document_id : null;
   const plan: InboxResolvePlan = {
@@ -82,7 +87,11 @@ export function decideInboxResolve(books: InboxResolveBooks, request: InboxResol
     archive_document_ids: keep === null ? [] : memberIds.filter((id) => id !== keep),
     note: request.note,
   };
-  const preconditions: Precondition[] = memberIds.map((id) => ({ collection: 'inbox_documents', id, version: versions.get(id) as number }));
+  const preconditions: Precondition[] = memberIds.map((id) => ({
+    collection: 'inbox_documents',
+    id,
+    version: versions.get(id) as number,
+  }));
   const staged: StagedDecision<InboxResolvePlan> = {
     outcome: 'staged',
     plan,

@@ -232,7 +232,15 @@ function readScope(input: LinkRepairInput): RecordSet {
   const { records: passedLinks, byId: linksById } = uniqueRecords(input.links);
   const scopeTransactions = readTransactions(input, transactions, transactionsById);
   const scopeEntries = readEntries(input, entries, entriesById);
-  const scopeLinks = readLinks(transactions, transactionsById, scopeTransactions.inScope, entries, entriesById, scopeEntries, passedLinks);
+  const scopeLinks = readLinks(
+    transactions,
+    transactionsById,
+    scopeTransactions.inScope,
+    entries,
+    entriesById,
+    scopeEntries,
+    passedLinks,
+  );
 
   const readEntryList = marked(entries, scopeEntries.read);
 
@@ -241,7 +249,9 @@ function readScope(input: LinkRepairInput): RecordSet {
   // preconditions, and growing it by push copied it into ever larger fresh
   // arrays, each a run of new pages for the kernel to fault in (growing
   // arrays took about two fifths of a 100k plan's page faults).
-  const preconditions = new Array<Precondition>(1 + scopeLinks.links.length + scopeTransactions.candidates.length + readEntryList.length);
+  const preconditions = new Array<Precondition>(
+    1 + scopeLinks.links.length + scopeTransactions.candidates.length + readEntryList.length,
+  );
   preconditions[0] = { collection: 'bank_accounts', id: account.id, version: account.version };
   // why the flags: each list keeps its input's order, so one taken from
   // records in id order is in id order too and need not be checked again.
@@ -250,10 +260,22 @@ function readScope(input: LinkRepairInput): RecordSet {
   setPreconditions(preconditions, at, 'ledger_entries', readEntryList, entriesById);
 
   return {
-    transactions, transactionsById, walked: scopeTransactions.walked, entries, entriesById,
-    ranked: scopeEntries.ranked, rank: scopeEntries.rank, open: scopeEntries.open, frozen: scopeLinks.frozen,
-    links: scopeLinks.links, linkEntry: scopeLinks.linkEntry, linkNext: scopeLinks.linkNext, firstLink: scopeLinks.firstLink,
-    reconciledLinks: scopeLinks.reconciledLinks, foreignTransactions: scopeTransactions.foreign, preconditions,
+    transactions,
+    transactionsById,
+    walked: scopeTransactions.walked,
+    entries,
+    entriesById,
+    ranked: scopeEntries.ranked,
+    rank: scopeEntries.rank,
+    open: scopeEntries.open,
+    frozen: scopeLinks.frozen,
+    links: scopeLinks.links,
+    linkEntry: scopeLinks.linkEntry,
+    linkNext: scopeLinks.linkNext,
+    firstLink: scopeLinks.firstLink,
+    reconciledLinks: scopeLinks.reconciledLinks,
+    foreignTransactions: scopeTransactions.foreign,
+    preconditions,
   };
 }
 
@@ -277,7 +299,11 @@ interface ScopeTransactions {
   foreign: string[];
 }
 
-function readTransactions(input: LinkRepairInput, transactions: readonly BankTransaction[], byId: boolean): ScopeTransactions {
+function readTransactions(
+  input: LinkRepairInput,
+  transactions: readonly BankTransaction[],
+  byId: boolean,
+): ScopeTransactions {
   const candidates: BankTransaction[] = [];
   const inScope = new Uint8Array(transactions.length);
   // why typed arrays sized for every record: 100k pushes each into growing
@@ -287,7 +313,16 @@ function readTransactions(input: LinkRepairInput, transactions: readonly BankTra
   // Booking dates by slot (date-order.ts), each compared with as_of once.
   const bookingDates = new DateSlots(input.as_of);
   const foreign: string[] = [];
-  const walkedCount = passTransactions({ input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign });
+  const walkedCount = passTransactions({
+    input,
+    transactions,
+    candidates,
+    inScope,
+    walkedAt,
+    walkedDates,
+    bookingDates,
+    foreign,
+  });
   const walked = walkedAt.subarray(0, walkedCount);
   if (byId) orderByDateRank(walked, walkedDates, bookingDates.ranks());
   else sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
@@ -421,17 +456,31 @@ function readLinks(
   passedLinks: readonly BankLink[],
 ): ScopeLinks {
   const pass: LinkPass = {
-    transactions, inScope, read: scopeEntries.read, rank: scopeEntries.rank, passedLinks,
+    transactions,
+    inScope,
+    read: scopeEntries.read,
+    rank: scopeEntries.rank,
+    passedLinks,
     // Each link's transaction and entry by position, -1 when not passed.
     transactionAt: positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id'),
     entryAt: positionsById(entries, entriesById, passedLinks, 'ledger_entry_id'),
-    links: [], linkEntries: [], next: [], reconciledLinks: [],
+    links: [],
+    linkEntries: [],
+    next: [],
+    reconciledLinks: [],
     frozen: new Float64Array(entries.length),
     firstLink: new Int32Array(transactions.length).fill(-1),
   };
   passLinks(pass);
   const { links, linkEntries, next, firstLink, reconciledLinks, frozen } = pass;
-  return { links, linkEntry: Int32Array.from(linkEntries), linkNext: Int32Array.from(next), firstLink, reconciledLinks, frozen };
+  return {
+    links,
+    linkEntry: Int32Array.from(linkEntries),
+    linkNext: Int32Array.from(next),
+    firstLink,
+    reconciledLinks,
+    frozen,
+  };
 }
 
 /** What readLinks' pass reads (above) and fills (below). */
@@ -453,7 +502,21 @@ interface LinkPass {
 
 /** readLinks' pass over the passed links. */
 function passLinks(pass: LinkPass): void {
-  const { transactions, inScope, read, rank, passedLinks, transactionAt, entryAt, links, linkEntries, next, reconciledLinks, frozen, firstLink } = pass;
+  const {
+    transactions,
+    inScope,
+    read,
+    rank,
+    passedLinks,
+    transactionAt,
+    entryAt,
+    links,
+    linkEntries,
+    next,
+    reconciledLinks,
+    frozen,
+    firstLink,
+  } = pass;
   const lastLink = new Int32Array(transactions.length);
   for (let p = 0; p < passedLinks.length; p += 1) {
     const link = passedLinks[p]!;
@@ -586,8 +649,12 @@ function walkFifo(scope: RecordSet): Walk {
   }
   let receivableCount = 0;
   for (let r = 0; r < ranked.length; r += 1) if (scope.open[ranked[r]!]! > 0) receivableCount += 1;
-  const side = (needs: number, rooms: number): Side =>
-    ({ needs: new Float64Array(needs), queue: new Int32Array(needs), rooms: new Float64Array(rooms), ranks: new Int32Array(rooms) });
+  const side = (needs: number, rooms: number): Side => ({
+    needs: new Float64Array(needs),
+    queue: new Int32Array(needs),
+    rooms: new Float64Array(rooms),
+    ranks: new Int32Array(rooms),
+  });
   const inflow = side(inflowCount, receivableCount);
   const outflow = side(outflowCount, ranked.length - receivableCount);
   let i = 0;
@@ -622,10 +689,19 @@ function walkFifo(scope: RecordSet): Walk {
 
   const capacity = walked.length + ranked.length;
   const walk: Walk = {
-    rank: new Int32Array(capacity), amount: new Float64Array(capacity),
-    start: new Int32Array(walked.length), count: new Int32Array(walked.length), unallocated: 0, uncovered: 0,
+    rank: new Int32Array(capacity),
+    amount: new Float64Array(capacity),
+    start: new Int32Array(walked.length),
+    count: new Int32Array(walked.length),
+    unallocated: 0,
+    uncovered: 0,
   };
-  const pairs: FifoPairs = { transaction: new Int32Array(capacity), entry: new Int32Array(capacity), amount: new Float64Array(capacity), length: 0 };
+  const pairs: FifoPairs = {
+    transaction: new Int32Array(capacity),
+    entry: new Int32Array(capacity),
+    amount: new Float64Array(capacity),
+    length: 0,
+  };
   let size = 0;
   for (const { needs, queue, rooms, ranks } of [inflow, outflow]) {
     pairs.length = 0;
@@ -664,7 +740,12 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     for (let k = start; k < end; k += 1) {
       const e = ranked[walk.rank[k]!]!;
       claimed[e] = 1;
-      into.push({ kind: 'link', bank_transaction_id: transactionId, ledger_entry_id: entries[e]!.id, amount_minor: walk.amount[k]! });
+      into.push({
+        kind: 'link',
+        bank_transaction_id: transactionId,
+        ledger_entry_id: entries[e]!.id,
+        amount_minor: walk.amount[k]!,
+      });
     }
     return;
   }
@@ -699,11 +780,12 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     if (r === pairRank) {
       wanted = walk.amount[k]!;
       k += 1;
-      if (k < end && walk.rank[k]! <= r) throw new Error('internal: a transaction\'s FIFO pairs are not in entry order');
+      if (k < end && walk.rank[k]! <= r) throw new Error("internal: a transaction's FIFO pairs are not in entry order");
     }
     const from = i;
     let current = 0;
-    for (; i < links.length && linkEntry[links[i]!] === ranked[r]; i += 1) current += scope.links[links[i]!]!.amount_minor;
+    for (; i < links.length && linkEntry[links[i]!] === ranked[r]; i += 1)
+      current += scope.links[links[i]!]!.amount_minor;
     const e = ranked[r]!;
     if (current > wanted) releaseNewestFirst(scope.links, links, from, i, current - wanted, e, releases);
     else if (wanted > current) needs.push({ entry: e, amount: wanted - current });
@@ -742,7 +824,12 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   for (; n < needs.length; n += 1) {
     const need = needs[n]!;
     claimed[need.entry] = 1;
-    into.push({ kind: 'link', bank_transaction_id: transactionId, ledger_entry_id: entries[need.entry]!.id, amount_minor: need.amount });
+    into.push({
+      kind: 'link',
+      bank_transaction_id: transactionId,
+      ledger_entry_id: entries[need.entry]!.id,
+      amount_minor: need.amount,
+    });
   }
   for (; r < releases.length; r += 1) {
     const release = releases[r]!;
@@ -803,13 +890,23 @@ function matchesExactly(scope: RecordSet, links: readonly number[], walk: Walk, 
  * Release `amount` from one pair's links, `group[from..to)`, newest first
  * (created_at, then id, descending).
  */
-function releaseNewestFirst(links: readonly BankLink[], group: readonly number[], from: number, to: number, amount: number, entry: number, into: Release[]): void {
+function releaseNewestFirst(
+  links: readonly BankLink[],
+  group: readonly number[],
+  from: number,
+  to: number,
+  amount: number,
+  entry: number,
+  into: Release[],
+): void {
   if (to - from === 1) {
     const l = group[from]!;
     into.push({ link: l, entry, amount: Math.min(amount, links[l]!.amount_minor) });
     return;
   }
-  const newestFirst = group.slice(from, to).sort((a, b) => compareIds(links[b]!.created_at, links[a]!.created_at) || compareIds(links[b]!.id, links[a]!.id));
+  const newestFirst = group
+    .slice(from, to)
+    .sort((a, b) => compareIds(links[b]!.created_at, links[a]!.created_at) || compareIds(links[b]!.id, links[a]!.id));
   let left = amount;
   for (const l of newestFirst) {
     if (left === 0) break;
@@ -866,7 +963,9 @@ function sortIds(ids: string[]): string[] {
  * strict id order (the store's reads) hold each id once and are kept as they
  * are, and `byId` says so.
  */
-function uniqueRecords<T extends { id: string; version: number }>(records: readonly T[]): { records: readonly T[]; byId: boolean } {
+function uniqueRecords<T extends { id: string; version: number }>(
+  records: readonly T[],
+): { records: readonly T[]; byId: boolean } {
   if (isSortedById(records)) return { records, byId: true };
   const at = new Map<string, number>();
   const unique: T[] = [];

@@ -36,7 +36,11 @@ export interface DocumentContext {
   extracted: InboxDocument['extracted'];
 }
 
-export interface AccountContext { id: string; name: string; currency: string }
+export interface AccountContext {
+  id: string;
+  name: string;
+  currency: string;
+}
 
 /**
  * Why FIFO chose a repair action's target: the entry whose open amount the
@@ -75,21 +79,37 @@ export interface PlanContext {
 export const accountContext = (a: BankAccount): AccountContext => ({ id: a.id, name: a.name, currency: a.currency });
 
 export const entryContext = (e: LedgerEntry, settlementAccounts: readonly string[]): EntryContext => ({
-  id: e.id, entry_date: e.entry_date, reference: e.reference, description: e.description,
-  counterparty_id: e.counterparty_id, currency: e.currency, open_amount_minor: openAmountMinor(e, settlementAccounts),
+  id: e.id,
+  entry_date: e.entry_date,
+  reference: e.reference,
+  description: e.description,
+  counterparty_id: e.counterparty_id,
+  currency: e.currency,
+  open_amount_minor: openAmountMinor(e, settlementAccounts),
 });
 
 export const transactionContext = (t: BankTransaction): TransactionContext => ({
-  id: t.id, booking_date: t.booking_date, amount_minor: t.amount_minor, currency: t.currency,
-  counterparty_name: t.counterparty_name, remittance_info: t.remittance_info,
+  id: t.id,
+  booking_date: t.booking_date,
+  amount_minor: t.amount_minor,
+  currency: t.currency,
+  counterparty_name: t.counterparty_name,
+  remittance_info: t.remittance_info,
 });
 
 export const documentContext = (d: InboxDocument): DocumentContext => ({
-  id: d.id, received_at: d.received_at, file: { name: d.file.name, mime: d.file.mime, size: d.file.size }, extracted: { ...d.extracted },
+  id: d.id,
+  received_at: d.received_at,
+  file: { name: d.file.name, mime: d.file.mime, size: d.file.size },
+  extracted: { ...d.extracted },
 });
 
 /** The records with these ids, once each (the highest version of a repeated id), sorted by id; ids not passed are left out. */
-function pick<T extends { id: string; version?: number }, C>(records: readonly T[], ids: Iterable<string>, shape: (r: T) => C): C[] {
+function pick<T extends { id: string; version?: number }, C>(
+  records: readonly T[],
+  ids: Iterable<string>,
+  shape: (r: T) => C,
+): C[] {
   const wanted = new Set(ids);
   const found = new Map<string, T>();
   for (const r of records) {
@@ -101,19 +121,41 @@ function pick<T extends { id: string; version?: number }, C>(records: readonly T
 }
 
 /** A reconciliation names its account, its transactions and the entries their links point to. */
-export function reconcileContext(plan: ReconciliationPlan, books: { account: BankAccount | null; transactions: readonly BankTransaction[]; entries: readonly LedgerEntry[] }, settlementAccounts: readonly string[]): PlanContext {
+export function reconcileContext(
+  plan: ReconciliationPlan,
+  books: { account: BankAccount | null; transactions: readonly BankTransaction[]; entries: readonly LedgerEntry[] },
+  settlementAccounts: readonly string[],
+): PlanContext {
   return {
     ...(books.account ? { bank_account: accountContext(books.account) } : {}),
-    ledger_entries: pick(books.entries, plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)), (e) => entryContext(e, settlementAccounts)),
-    bank_transactions: pick(books.transactions, plan.transactions.map((t) => t.bank_transaction_id), transactionContext),
+    ledger_entries: pick(
+      books.entries,
+      plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)),
+      (e) => entryContext(e, settlementAccounts),
+    ),
+    bank_transactions: pick(
+      books.transactions,
+      plan.transactions.map((t) => t.bank_transaction_id),
+      transactionContext,
+    ),
   };
 }
 
 /** A reversal names its entry and the transactions of the links it removes. */
-export function reversalContext(plan: ReversalPlan, books: { entry: LedgerEntry | null; transactions: readonly BankTransaction[] }, settlementAccounts: readonly string[]): PlanContext {
+export function reversalContext(
+  plan: ReversalPlan,
+  books: { entry: LedgerEntry | null; transactions: readonly BankTransaction[] },
+  settlementAccounts: readonly string[],
+): PlanContext {
   return {
-    ledger_entries: pick(books.entry ? [books.entry] : [], [plan.ledger_entry_id], (e) => entryContext(e, settlementAccounts)),
-    bank_transactions: pick(books.transactions, plan.actions.map((a) => a.bank_transaction_id), transactionContext),
+    ledger_entries: pick(books.entry ? [books.entry] : [], [plan.ledger_entry_id], (e) =>
+      entryContext(e, settlementAccounts),
+    ),
+    bank_transactions: pick(
+      books.transactions,
+      plan.actions.map((a) => a.bank_transaction_id),
+      transactionContext,
+    ),
   };
 }
 
@@ -132,23 +174,44 @@ function actionEntries(a: RepairAction): string[] {
  */
 export function repairContext(
   plan: LinkRepairPlan,
-  books: { account: BankAccount; entries: readonly LedgerEntry[]; transactions: readonly BankTransaction[]; links: readonly BankLink[] },
+  books: {
+    account: BankAccount;
+    entries: readonly LedgerEntry[];
+    transactions: readonly BankTransaction[];
+    links: readonly BankLink[];
+  },
   settlementAccounts: readonly string[],
 ): PlanContext {
   const named = new Set<string>();
   for (const a of plan.actions) for (const id of actionEntries(a)) named.add(id);
   const ledgerEntries = pick(books.entries, named, (e) => entryContext(e, settlementAccounts));
-  const bankTransactions = pick(books.transactions, plan.actions.map((a) => a.bank_transaction_id), transactionContext);
+  const bankTransactions = pick(
+    books.transactions,
+    plan.actions.map((a) => a.bank_transaction_id),
+    transactionContext,
+  );
 
   // The FIFO queues of the counterparty: receivables and payables apart, oldest first.
-  const entries = pick(books.entries, books.entries.map((e) => e.id), (e) => e);
-  const queued = entries.filter((e) => e.counterparty_id === plan.counterparty_id && e.status === 'posted' && !e.reversed_by && !e.reversal_of
-    && e.entry_date <= plan.as_of && openAmountMinor(e, settlementAccounts) !== 0);
+  const entries = pick(
+    books.entries,
+    books.entries.map((e) => e.id),
+    (e) => e,
+  );
+  const queued = entries.filter(
+    (e) =>
+      e.counterparty_id === plan.counterparty_id &&
+      e.status === 'posted' &&
+      !e.reversed_by &&
+      !e.reversal_of &&
+      e.entry_date <= plan.as_of &&
+      openAmountMinor(e, settlementAccounts) !== 0,
+  );
   const byAge = (a: LedgerEntry, b: LedgerEntry) => compareIds(a.entry_date, b.entry_date) || compareIds(a.id, b.id);
   const receivables = queued.filter((e) => openAmountMinor(e, settlementAccounts) > 0).sort(byAge);
   const payables = queued.filter((e) => openAmountMinor(e, settlementAccounts) < 0).sort(byAge);
   const position = new Map<string, { at: number; of: number }>();
-  for (const queue of [receivables, payables]) queue.forEach((e, i) => position.set(e.id, { at: i + 1, of: queue.length }));
+  for (const queue of [receivables, payables])
+    queue.forEach((e, i) => position.set(e.id, { at: i + 1, of: queue.length }));
 
   // What each named entry leaves open beyond its links, before the plan; then action by action.
   const left = new Map<string, number>();
@@ -180,7 +243,12 @@ export function repairContext(
       open_after_minor: after,
     };
   });
-  return { bank_account: accountContext(books.account), ledger_entries: ledgerEntries, bank_transactions: bankTransactions, repair_actions: repairActions };
+  return {
+    bank_account: accountContext(books.account),
+    ledger_entries: ledgerEntries,
+    bank_transactions: bankTransactions,
+    repair_actions: repairActions,
+  };
 }
 
 /** A plan that names only documents (a kind of the inbox): their details, sorted by id. */

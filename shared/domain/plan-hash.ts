@@ -53,7 +53,14 @@ function isPlainData(value: object, keys: Set<string>): boolean {
     if (key in Object.prototype || key === 'toJSON') return false;
     keys.add(key);
     const item = record[key];
-    if (item === null || item === undefined || typeof item === 'string' || typeof item === 'boolean' || typeof item === 'symbol') continue;
+    if (
+      item === null ||
+      item === undefined ||
+      typeof item === 'string' ||
+      typeof item === 'boolean' ||
+      typeof item === 'symbol'
+    )
+      continue;
     if (typeof item === 'number') {
       if (!Number.isFinite(item)) return false;
     } else if (typeof item !== 'object' || !isPlainData(item, keys)) return false;
@@ -68,7 +75,11 @@ export function planHash(plan: unknown): string {
 
 function resolveToJson(value: unknown): unknown {
   let current = value;
-  while (current !== null && typeof current === 'object' && (current as { toJSON?: unknown }).toJSON instanceof Function) {
+  while (
+    current !== null &&
+    typeof current === 'object' &&
+    (current as { toJSON?: unknown }).toJSON instanceof Function
+  ) {
     current = (current as { toJSON: () => unknown }).toJSON();
   }
   return current;

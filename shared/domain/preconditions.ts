@@ -13,11 +13,15 @@ export interface ChangedPrecondition {
 export const preconditionKey = (collection: string, id: string): string => `${collection}/${id}`;
 
 /** The preconditions whose document changed, in the plan's order; [] when the plan may be applied. */
-export function changedPreconditions(preconditions: readonly Precondition[], current: ReadonlyMap<string, number>): ChangedPrecondition[] {
+export function changedPreconditions(
+  preconditions: readonly Precondition[],
+  current: ReadonlyMap<string, number>,
+): ChangedPrecondition[] {
   const changed: ChangedPrecondition[] = [];
   for (const p of preconditions) {
     const actual = current.get(preconditionKey(p.collection, p.id)) ?? null;
-    if (actual !== p.version) changed.push({ collection: p.collection, id: p.id, expected_version: p.version, actual_version: actual });
+    if (actual !== p.version)
+      changed.push({ collection: p.collection, id: p.id, expected_version: p.version, actual_version: actual });
   }
   return changed;
 }

@@ -93,10 +93,18 @@ export function reconcileScopeKey(bankAccountId: string): string {
  * Exported so that an `existing` answer can carry the warning of the pending
  * operation's plan.
  */
-export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id' | 'statement' | 'left_out'>): Warning[] {
+export function leftOutWarnings(
+  plan: Pick<ReconciliationPlan, 'bank_account_id' | 'statement' | 'left_out'>,
+): Warning[] {
   const { count, first_ids } = plan.left_out;
   if (count === 0) return [];
-  return [warning('left_out_unreconciled', { count, first_ids: [...first_ids] }, { count, bank_account_id: plan.bank_account_id, end_date: plan.statement.end_date })];
+  return [
+    warning(
+      'left_out_unreconciled',
+      { count, first_ids: [...first_ids] },
+      { count, bank_account_id: plan.bank_account_id, end_date: plan.statement.end_date },
+    ),
+  ];
 }
 
 /**
@@ -114,7 +122,10 @@ export function leftOutWarnings(plan: Pick<ReconciliationPlan, 'bank_account_id'
  * So with a pending holder those become `pending_operation` (retryable), and
  * the very same plan already pending for the same scope is `existing`.
  */
-export function decideReconciliation(books: ReconciliationBooks, request: ReconciliationRequest): ReconciliationDecision {
+export function decideReconciliation(
+  books: ReconciliationBooks,
+  request: ReconciliationRequest,
+): ReconciliationDecision {
   const { account } = books;
   const { statement } = request;
   if (!account || account.id !== request.bank_account_id) {
@@ -124,7 +135,10 @@ export function decideReconciliation(books: ReconciliationBooks, request: Reconc
     return refused('currency_mismatch', { account_currency: account.currency, statement_currency: statement.currency });
   }
   if (account.reconciled_through !== null && statement.end_date < account.reconciled_through.date) {
-    return refused('statement_before_last_reconciliation', { end_date: statement.end_date, reconciled_through_date: account.reconciled_through.date });
+    return refused('statement_before_last_reconciliation', {
+      end_date: statement.end_date,
+      reconciled_through_date: account.reconciled_through.date,
+    });
   }
 
   const requestedIds = [...new Set(request.transaction_ids)].sort(compareIds);
@@ -137,7 +151,8 @@ export function decideReconciliation(books: ReconciliationBooks, request: Reconc
   const requested = requestedIds.map((id) => ownById.get(id)!);
   // The statement's currency is the account's (checked above); each transaction must be in it too.
   const foreign = requested.filter((t) => t.currency !== account.currency).map((t) => t.id);
-  if (foreign.length > 0) return refused('currency_mismatch', { account_currency: account.currency, transaction_ids: foreign });
+  if (foreign.length > 0)
+    return refused('currency_mismatch', { account_currency: account.currency, transaction_ids: foreign });
   const reconciled = requested.filter((t) => t.status === 'reconciled').map((t) => t.id);
   if (reconciled.length > 0) return refused('already_reconciled', { transaction_ids: reconciled });
 
@@ -184,13 +199,17 @@ function planAfterPending(
   const closing = BigInt(statement.closing_balance_minor);
   if (expectedClosing !== closing) {
     return refused('out_of_balance', {
-          expected_closing_minor: minorOut(expectedClosing),
-          difference_minor: minorOut(closing - expectedClosing),
-        });
+      expected_closing_minor: minorOut(expectedClosing),
+      difference_minor: minorOut(closing - expectedClosing),
+    });
   }
   // Balanced, so cleared = closing − opening, both safe integers; the plan stores it as a number only when that is exact.
   if (!isSafeMinor(cleared)) {
-    return refused('amount_out_of_range', { field: 'cleared_total_minor', value_minor: cleared.toString(), max_minor: Number.MAX_SAFE_INTEGER });
+    return refused('amount_out_of_range', {
+      field: 'cleared_total_minor',
+      value_minor: cleared.toString(),
+      max_minor: Number.MAX_SAFE_INTEGER,
+    });
   }
   const clearedMinor = Number(cleared);
 
@@ -210,7 +229,11 @@ function planAfterPending(
       bank_transaction_id: t.id,
       booking_date: t.booking_date,
       amount_minor: t.amount_minor,
-      links: (linksOf.get(t.id) ?? []).map((l) => ({ link_id: l.id, ledger_entry_id: l.ledger_entry_id, amount_minor: l.amount_minor })),
+      links: (linksOf.get(t.id) ?? []).map((l) => ({
+        link_id: l.id,
+        ledger_entry_id: l.ledger_entry_id,
+        amount_minor: l.amount_minor,
+      })),
     })),
     left_out: leftOut(books.unreconciled_up_to_end, requestedIds, statement.end_date),
   };
@@ -221,7 +244,9 @@ function planAfterPending(
     { collection: 'orgs', id: books.org.id, version: books.org.version },
     { collection: 'bank_accounts', id: account.id, version: account.version },
     ...ordered.map((t): Precondition => ({ collection: 'bank_transactions', id: t.id, version: t.version })),
-    ...ordered.flatMap((t) => (linksOf.get(t.id) ?? []).map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version }))),
+    ...ordered.flatMap((t) =>
+      (linksOf.get(t.id) ?? []).map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version })),
+    ),
   ];
 
   return {
@@ -235,7 +260,10 @@ function planAfterPending(
 }
 
 /** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
-export function remainderMinor(transaction: Pick<BankTransaction, 'amount_minor'>, links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>): number {
+export function remainderMinor(
+  transaction: Pick<BankTransaction, 'amount_minor'>,
+  links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>,
+): number {
   return Number(abs(BigInt(transaction.amount_minor)) - sumMinor(links.map((l) => l.amount_minor)));
 }
 
@@ -247,7 +275,8 @@ export function sumMinor(amounts: readonly number[]): bigint {
 }
 
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
-const isSafeMinor = (n: bigint): boolean => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);
+const isSafeMinor = (n: bigint): boolean =>
+  n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);
 
 /** An exact amount in an answer: a number when it is a safe integer, else its decimal string (docs/reference/http-api.md §7). */
 function minorOut(n: bigint): number | string {
@@ -265,6 +294,9 @@ function leftOut(
   return { count: sorted.length, first_ids: sorted.slice(0, LEFT_OUT_SAMPLE_SIZE).map((t) => t.id) };
 }
 
-function byBookingDateThenId(a: Pick<BankTransaction, 'id' | 'booking_date'>, b: Pick<BankTransaction, 'id' | 'booking_date'>): number {
+function byBookingDateThenId(
+  a: Pick<BankTransaction, 'id' | 'booking_date'>,
+  b: Pick<BankTransaction, 'id' | 'booking_date'>,
+): number {
   return compareIds(a.booking_date, b.booking_date) || compareIds(a.id, b.id);
 }

@@ -108,7 +108,11 @@ function planAfterPending(
       reference: entry.reference,
       counterparty_id: entry.counterparty_id,
       currency: entry.currency,
-      lines: entry.lines.map((line) => ({ account: line.account, debit_minor: line.credit_minor, credit_minor: line.debit_minor })),
+      lines: entry.lines.map((line) => ({
+        account: line.account,
+        debit_minor: line.credit_minor,
+        credit_minor: line.debit_minor,
+      })),
       reversal_of: entry.id,
     },
     actions: links.map((l) => ({
@@ -124,7 +128,11 @@ function planAfterPending(
     { collection: 'orgs', id: org.id, version: org.version },
     { collection: 'ledger_entries', id: entry.id, version: entry.version },
     ...links.map((l): Precondition => ({ collection: 'bank_links', id: l.id, version: l.version })),
-    ...transactionIds.map((id): Precondition => ({ collection: 'bank_transactions', id, version: txnById.get(id)?.version ?? 0 })),
+    ...transactionIds.map((id): Precondition => ({
+      collection: 'bank_transactions',
+      id,
+      version: txnById.get(id)?.version ?? 0,
+    })),
   ];
   return {
     outcome: 'staged',

@@ -40,6 +40,7 @@ export function pendingDecision(
  */
 export function decideWithPending<Plan>(pending: readonly PendingHolder[], planned: Decision<Plan>): Decision<Plan> {
   if (pending.length === 0) return planned;
-  const samePlan = planned.outcome === 'staged' ? { scope_key: planned.claim.scope_key, plan_hash: planned.plan_hash } : null;
+  const samePlan =
+    planned.outcome === 'staged' ? { scope_key: planned.claim.scope_key, plan_hash: planned.plan_hash } : null;
   return pendingDecision(pending, samePlan);
 }

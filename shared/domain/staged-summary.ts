@@ -23,16 +23,28 @@ export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, u
     }
     case 'ledger_reversal': {
       const p = plan as ReversalPlan;
-      return { ledger_entry_id: p.ledger_entry_id, unlinks: p.actions.length, unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0) };
+      return {
+        ledger_entry_id: p.ledger_entry_id,
+        unlinks: p.actions.length,
+        unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0),
+      };
     }
     case 'inbox_duplicates_resolve': {
       const p = plan as InboxResolvePlan;
-      return { group_id: p.group_id, resolution: p.resolution, members: p.member_ids.length, archives: p.archive_document_ids.length };
+      return {
+        group_id: p.group_id,
+        resolution: p.resolution,
+        members: p.member_ids.length,
+        archives: p.archive_document_ids.length,
+      };
     }
     case 'statement_import': {
       const p = plan as StatementImportPlan;
       return {
-        bank_account_id: p.bank_account_id, format: p.format, new_transactions: p.new_transactions.length, skipped: p.skipped.length,
+        bank_account_id: p.bank_account_id,
+        format: p.format,
+        new_transactions: p.new_transactions.length,
+        skipped: p.skipped.length,
         new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
       };
     }

@@ -59,8 +59,15 @@ export function isExpired(subject: Pick<TransitionSubject, 'expires_at'>, now: s
   return subject.expires_at <= now;
 }
 
-export function invalidTransition(subject: Pick<TransitionSubject, 'staged_operation_id' | 'status'>, action: LifecycleAction): RefusedDecision {
-  return refused('invalid_transition', { staged_operation_id: subject.staged_operation_id, status: subject.status, action });
+export function invalidTransition(
+  subject: Pick<TransitionSubject, 'staged_operation_id' | 'status'>,
+  action: LifecycleAction,
+): RefusedDecision {
+  return refused('invalid_transition', {
+    staged_operation_id: subject.staged_operation_id,
+    status: subject.status,
+    action,
+  });
 }
 
 /**
@@ -80,21 +87,29 @@ export function decideTransition(subject: TransitionSubject, request: Transition
     return expired ? { outcome: 'transition', from: status, to: 'expired' } : { outcome: 'none' };
   }
   if (expired) {
-    return { outcome: 'expire_first', from: status, then: invalidTransition({ ...subject, status: 'expired' }, request.action) };
+    return {
+      outcome: 'expire_first',
+      from: status,
+      then: invalidTransition({ ...subject, status: 'expired' }, request.action),
+    };
   }
 
   switch (request.action) {
     case 'approve':
       if (status !== 'staged') return invalidTransition(subject, 'approve');
       if (request.require_distinct_approver && request.actor === subject.created_by) {
-        return refused('self_approval_forbidden', { staged_operation_id: subject.staged_operation_id, created_by: subject.created_by });
+        return refused('self_approval_forbidden', {
+          staged_operation_id: subject.staged_operation_id,
+          created_by: subject.created_by,
+        });
       }
       return { outcome: 'transition', from: 'staged', to: 'approved' };
     case 'reject':
       if (!pending) return invalidTransition(subject, 'reject');
       return { outcome: 'transition', from: status, to: 'rejected' };
     case 'apply':
-      if (status === 'staged') return refused('not_approved', { staged_operation_id: subject.staged_operation_id, status });
+      if (status === 'staged')
+        return refused('not_approved', { staged_operation_id: subject.staged_operation_id, status });
       if (status === 'approved') return { outcome: 'transition', from: 'approved', to: 'applying' };
       if (status === 'applying') return { outcome: 'resume_apply' };
       if (status === 'applied' || status === 'failed' || status === 'stale') return { outcome: 'recorded', status };
@@ -103,6 +118,9 @@ export function decideTransition(subject: TransitionSubject, request: Transition
 }
 
 /** Whether `actor` may see the operation: its creator, or anyone holding staged:approve in its org. */
-export function mayView(subject: Pick<TransitionSubject, 'created_by'>, viewer: { actor: string; can_approve: boolean }): boolean {
+export function mayView(
+  subject: Pick<TransitionSubject, 'created_by'>,
+  viewer: { actor: string; can_approve: boolean },
+): boolean {
   return viewer.can_approve || viewer.actor === subject.created_by;
 }

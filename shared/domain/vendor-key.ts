@@ -9,9 +9,39 @@ import type { InboxDocument } from './books.js';
  * so `S.A.`, `e.V.` and `s.r.o.` arrive here as `sa`, `ev` and `sro`.
  */
 export const LEGAL_FORM_WORDS: readonly string[] = Object.freeze([
-  'gmbh', 'mbh', 'ag', 'kg', 'ohg', 'ug', 'ev', 'ltd', 'limited', 'plc', 'llp', 'llc', 'inc', 'incorporated',
-  'corp', 'corporation', 'co', 'company', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab', 'as', 'aps',
-  'kft', 'sro', 'pty', 'pte',
+  'gmbh',
+  'mbh',
+  'ag',
+  'kg',
+  'ohg',
+  'ug',
+  'ev',
+  'ltd',
+  'limited',
+  'plc',
+  'llp',
+  'llc',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'as',
+  'aps',
+  'kft',
+  'sro',
+  'pty',
+  'pte',
 ]);
 
 const LEGAL_FORMS: ReadonlySet<string> = new Set(LEGAL_FORM_WORDS);
@@ -50,10 +80,7 @@ export function normaliseTaxId(raw: string | null | undefined): string | null {
  */
 export function normaliseVendorName(raw: string | null | undefined): string | null {
   if (typeof raw !== 'string') return null;
-  const text = foldCase(raw.normalize('NFKC'))
-    .replace(PUNCTUATION, '')
-    .replace(WHITESPACE_RUN, ' ')
-    .trim();
+  const text = foldCase(raw.normalize('NFKC')).replace(PUNCTUATION, '').replace(WHITESPACE_RUN, ' ').trim();
   if (text === '') return null;
   const words = text.split(' ');
   while (words.length > 0 && LEGAL_FORMS.has(words[words.length - 1] as string)) words.pop();

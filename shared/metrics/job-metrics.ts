@@ -45,7 +45,9 @@ export function createJobMetrics(registry: Registry): JobMetrics {
   return {
     watch(worker, queue) {
       worker.on('completed', (job, result) => record(queue, job, outcomeOf(result)));
-      worker.on('failed', (job) => { if (job) record(queue, job, 'failed'); });
+      worker.on('failed', (job) => {
+        if (job) record(queue, job, 'failed');
+      });
     },
   };
 }

@@ -20,12 +20,16 @@ export function clusterSeeds(url: string): { nodes: ClusterNode[]; username?: st
   const at = rest.lastIndexOf('@');
   const auth = at >= 0 ? rest.slice(0, at) : '';
   const hosts = at >= 0 ? rest.slice(at + 1) : rest;
-  const nodes = hosts.split(',').filter(Boolean).map((hostPort): ClusterNode => {
-    const colon = hostPort.lastIndexOf(':');
-    const port = colon >= 0 ? Number(hostPort.slice(colon + 1)) : 6379;
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`redis+cluster URL: bad port in ${hostPort}`);
-    return { host: colon >= 0 ? hostPort.slice(0, colon).replace(/^\[|\]$/g, '') : hostPort, port };
-  });
+  const nodes = hosts
+    .split(',')
+    .filter(Boolean)
+    .map((hostPort): ClusterNode => {
+      const colon = hostPort.lastIndexOf(':');
+      const port = colon >= 0 ? Number(hostPort.slice(colon + 1)) : 6379;
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new Error(`redis+cluster URL: bad port in ${hostPort}`);
+      return { host: colon >= 0 ? hostPort.slice(0, colon).replace(/^\[|\]$/g, '') : hostPort, port };
+    });
   if (nodes.length === 0) throw new Error('redis+cluster URL: no host:port');
   const [user, ...password] = auth ? auth.split(':') : [];
   return {
@@ -84,8 +88,14 @@ export function createRedis(url: string): RedisClient {
  * gone and no replica has taken over, its commands fail and the call answers 503.
  */
 export function createProducerRedis(url: string): RedisClient {
-  const node: RedisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableReadyCheck: true, connectTimeout: 1000 };
-  if (isClusterUrl(url)) return quiet(cluster(url, node, { enableOfflineQueue: false, enableReadyCheck: true, maxRedirections: 4 }));
+  const node: RedisOptions = {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    enableReadyCheck: true,
+    connectTimeout: 1000,
+  };
+  if (isClusterUrl(url))
+    return quiet(cluster(url, node, { enableOfflineQueue: false, enableReadyCheck: true, maxRedirections: 4 }));
   return quiet(new Redis(url, node));
 }
 

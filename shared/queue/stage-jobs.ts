@@ -117,5 +117,9 @@ export function dryRunJobOptions(options: ReturnType<typeof stageJobOptions>) {
  *   of memory) fails for good instead of taking down every replica in turn.
  */
 export function stageWorkerOptions(config: { workerLockDurationMs: number; workerStalledIntervalMs: number }) {
-  return { lockDuration: config.workerLockDurationMs, stalledInterval: config.workerStalledIntervalMs, maxStalledCount: 2 } as const;
+  return {
+    lockDuration: config.workerLockDurationMs,
+    stalledInterval: config.workerStalledIntervalMs,
+    maxStalledCount: 2,
+  } as const;
 }

@@ -1,5 +1,17 @@
 // The books import file (docs/guide/importing-books.md, docs/reference/http-api.md §2).
-import { currency, id, isoDate, minor, nonNegativeMinor, nullable, positiveMinor, SAFE_TEXT_PATTERN, text, timestamp, version } from './common.js';
+import {
+  currency,
+  id,
+  isoDate,
+  minor,
+  nonNegativeMinor,
+  nullable,
+  positiveMinor,
+  SAFE_TEXT_PATTERN,
+  text,
+  timestamp,
+  version,
+} from './common.js';
 
 const orgId = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
@@ -19,7 +31,12 @@ const org = {
     name: text(200),
     base_currency: currency,
     lock_date: nullable(isoDate),
-    settlement_accounts: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN }, maxItems: 100, uniqueItems: true },
+    settlement_accounts: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
+      maxItems: 100,
+      uniqueItems: true,
+    },
     require_distinct_approver: { type: 'boolean' },
     version,
   },
@@ -29,53 +46,127 @@ const org = {
 const line = {
   type: 'object',
   additionalProperties: false,
-  properties: { account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN }, debit_minor: nonNegativeMinor, credit_minor: nonNegativeMinor },
+  properties: {
+    account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
+    debit_minor: nonNegativeMinor,
+    credit_minor: nonNegativeMinor,
+  },
   required: ['account', 'debit_minor', 'credit_minor'],
 };
 
-const ledgerEntry = record({
-  id, entry_date: isoDate, description: text(1000), reference: text(200), counterparty_id: id, currency,
-  lines: { type: 'array', minItems: 1, maxItems: 500, items: line },
-  status: { enum: ['posted', 'reversed'] }, reversal_of: nullable(id), reversed_by: nullable(id), version,
-}, ['id', 'entry_date', 'description', 'reference', 'counterparty_id', 'currency', 'lines', 'status']);
-
-const bankAccount = record({
-  id, name: text(200), currency, ledger_account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
-  reconciled_through: nullable({ type: 'object', additionalProperties: false, properties: { date: isoDate, balance_minor: minor }, required: ['date', 'balance_minor'] }),
-  opening_balance_minor: minor, version,
-  // docs/guide/statement-import.md: a statement file's account is compared with these.
-  iban: nullable({ type: 'string', minLength: 1, maxLength: 34, pattern: '^[A-Za-z0-9]+$' }),
-  account_number: nullable({ type: 'string', minLength: 1, maxLength: 34 }),
-}, ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor']);
-
-const bankTransaction = record({
-  id, bank_account_id: id, booking_date: isoDate, amount_minor: minor, currency, counterparty_id: nullable(id),
-  counterparty_name: text(200), remittance_info: text(1000), status: { enum: ['unreconciled', 'reconciled'] },
-  reconciliation_id: nullable(id), version,
-  // docs/guide/statement-import.md: duplicate rule 1 compares a statement entry's bank reference with this.
-  bank_reference: nullable(text(200)),
-}, ['id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency', 'counterparty_id', 'counterparty_name', 'remittance_info', 'status']);
-
-const bankLink = record({
-  id, bank_transaction_id: id, ledger_entry_id: id, amount_minor: positiveMinor, created_at: timestamp, created_by: text(200), version,
-}, ['id', 'bank_transaction_id', 'ledger_entry_id', 'amount_minor', 'created_at', 'created_by']);
-
-const inboxDocument = record({
-  id, received_at: timestamp, source: text(200), status: { enum: ['open', 'booked', 'archived'] },
-  file: {
-    type: 'object', additionalProperties: false,
-    properties: { sha256: { type: 'string', pattern: '^[A-Fa-f0-9]{64}$' }, name: text(500), size: nonNegativeMinor, mime: text(200) },
-    required: ['sha256', 'name', 'size', 'mime'],
+const ledgerEntry = record(
+  {
+    id,
+    entry_date: isoDate,
+    description: text(1000),
+    reference: text(200),
+    counterparty_id: id,
+    currency,
+    lines: { type: 'array', minItems: 1, maxItems: 500, items: line },
+    status: { enum: ['posted', 'reversed'] },
+    reversal_of: nullable(id),
+    reversed_by: nullable(id),
+    version,
   },
-  extracted: {
-    type: 'object', additionalProperties: false,
-    // Extraction may fail field by field: a field may be absent or null.
-    properties: {
-      vendor_name: nullable(text(500)), vendor_tax_id: nullable(text(100)), invoice_number: nullable(text(200)),
-      invoice_date: nullable(isoDate), total_minor: nullable(minor), currency: nullable(currency),
+  ['id', 'entry_date', 'description', 'reference', 'counterparty_id', 'currency', 'lines', 'status'],
+);
+
+const bankAccount = record(
+  {
+    id,
+    name: text(200),
+    currency,
+    ledger_account: { type: 'string', minLength: 1, maxLength: 64, pattern: SAFE_TEXT_PATTERN },
+    reconciled_through: nullable({
+      type: 'object',
+      additionalProperties: false,
+      properties: { date: isoDate, balance_minor: minor },
+      required: ['date', 'balance_minor'],
+    }),
+    opening_balance_minor: minor,
+    version,
+    // docs/guide/statement-import.md: a statement file's account is compared with these.
+    iban: nullable({ type: 'string', minLength: 1, maxLength: 34, pattern: '^[A-Za-z0-9]+$' }),
+    account_number: nullable({ type: 'string', minLength: 1, maxLength: 34 }),
+  },
+  ['id', 'name', 'currency', 'ledger_account', 'reconciled_through', 'opening_balance_minor'],
+);
+
+const bankTransaction = record(
+  {
+    id,
+    bank_account_id: id,
+    booking_date: isoDate,
+    amount_minor: minor,
+    currency,
+    counterparty_id: nullable(id),
+    counterparty_name: text(200),
+    remittance_info: text(1000),
+    status: { enum: ['unreconciled', 'reconciled'] },
+    reconciliation_id: nullable(id),
+    version,
+    // docs/guide/statement-import.md: duplicate rule 1 compares a statement entry's bank reference with this.
+    bank_reference: nullable(text(200)),
+  },
+  [
+    'id',
+    'bank_account_id',
+    'booking_date',
+    'amount_minor',
+    'currency',
+    'counterparty_id',
+    'counterparty_name',
+    'remittance_info',
+    'status',
+  ],
+);
+
+const bankLink = record(
+  {
+    id,
+    bank_transaction_id: id,
+    ledger_entry_id: id,
+    amount_minor: positiveMinor,
+    created_at: timestamp,
+    created_by: text(200),
+    version,
+  },
+  ['id', 'bank_transaction_id', 'ledger_entry_id', 'amount_minor', 'created_at', 'created_by'],
+);
+
+const inboxDocument = record(
+  {
+    id,
+    received_at: timestamp,
+    source: text(200),
+    status: { enum: ['open', 'booked', 'archived'] },
+    file: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        sha256: { type: 'string', pattern: '^[A-Fa-f0-9]{64}$' },
+        name: text(500),
+        size: nonNegativeMinor,
+        mime: text(200),
+      },
+      required: ['sha256', 'name', 'size', 'mime'],
+    },
+    extracted: {
+      type: 'object',
+      additionalProperties: false,
+      // Extraction may fail field by field: a field may be absent or null.
+      properties: {
+        vendor_name: nullable(text(500)),
+        vendor_tax_id: nullable(text(100)),
+        invoice_number: nullable(text(200)),
+        invoice_date: nullable(isoDate),
+        total_minor: nullable(minor),
+        currency: nullable(currency),
+      },
     },
   },
-}, ['id', 'received_at', 'source', 'status', 'file', 'extracted']);
+  ['id', 'received_at', 'source', 'status', 'file', 'extracted'],
+);
 
 /** The most records of one kind a file may hold (every array is bounded, docs/reference/http-api.md §1). */
 export const BOOKS_FILE_MAX_RECORDS = 1_000_000;

@@ -23,6 +23,7 @@ export const version = { type: 'integer', minimum: 1, maximum: MAX_SAFE } as con
  * (docs/reference/http-api.md §5). Ajv compiles patterns with the `u` flag, under which
  * `[\uD800-\uDFFF]` matches only an unpaired surrogate, never half of a pair.
  */
-export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF]*$';
+export const SAFE_TEXT_PATTERN =
+  '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF]*$';
 export const text = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
 export const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] }) as const;

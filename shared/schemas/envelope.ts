@@ -4,8 +4,16 @@
 import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';
 
-const operationName = { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }], description: 'The operation answered, e.g. `ledger_reversal.stage`; null when no route matched.' } as const;
-const requestId = { type: 'string', minLength: 1, maxLength: 128, description: 'The request id; a replayed answer keeps the original request\'s id.' } as const;
+const operationName = {
+  anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }],
+  description: 'The operation answered, e.g. `ledger_reversal.stage`; null when no route matched.',
+} as const;
+const requestId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: "The request id; a replayed answer keeps the original request's id.",
+} as const;
 
 export const warningSchema = {
   title: 'Warning',
@@ -25,7 +33,10 @@ export const fieldErrorSchema = {
   additionalProperties: false,
   required: ['pointer', 'message'],
   properties: {
-    pointer: { type: 'string', description: 'JSON pointer into the request: `/field` for the body, `/query/x`, `/path/x`, `/headers/x`.' },
+    pointer: {
+      type: 'string',
+      description: 'JSON pointer into the request: `/field` for the body, `/query/x`, `/path/x`, `/headers/x`.',
+    },
     message: { type: 'string' },
   },
 } as const;
@@ -70,7 +81,11 @@ export function errorEnvelopeSchema(codes: readonly ErrorCode[]): object {
           retryable: { type: 'boolean', description: 'Whether the same call may succeed later, unchanged.' },
           message: { type: 'string' },
           details: { type: 'object' },
-          errors: { type: 'array', items: fieldErrorSchema, description: 'Each problem of a `validation_failed` answer.' },
+          errors: {
+            type: 'array',
+            items: fieldErrorSchema,
+            description: 'Each problem of a `validation_failed` answer.',
+          },
         },
       },
     },

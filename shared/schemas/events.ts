@@ -12,7 +12,8 @@ export const DELIVERIES_MAX_LIMIT = 200;
 export const EVENTS_NUMERIC_PARAMS = ['limit'] as const;
 
 const cursor = { type: 'string', minLength: 1, maxLength: 1024 } as const;
-const limit = (max: number, dflt: number) => ({ type: 'integer', minimum: 1, maximum: max, description: `Items per page (default ${dflt}).` }) as const;
+const limit = (max: number, dflt: number) =>
+  ({ type: 'integer', minimum: 1, maximum: max, description: `Items per page (default ${dflt}).` }) as const;
 const eventType = { enum: EVENT_TYPES } as const;
 
 export const eventsQuerySchema = {
@@ -20,13 +21,21 @@ export const eventsQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    after: { ...cursor, description: 'The next_cursor of the previous page (same `type`); without it the feed starts at its oldest retained event.' },
+    after: {
+      ...cursor,
+      description:
+        'The next_cursor of the previous page (same `type`); without it the feed starts at its oldest retained event.',
+    },
     type: { ...eventType, description: 'Only events of this type.' },
     limit: limit(EVENTS_MAX_LIMIT, EVENTS_DEFAULT_LIMIT),
   },
 } as const;
 
-export interface EventsQueryParams { after?: string; type?: (typeof EVENT_TYPES)[number]; limit?: number }
+export interface EventsQueryParams {
+  after?: string;
+  type?: (typeof EVENT_TYPES)[number];
+  limit?: number;
+}
 
 const { plan: _plan, preconditions: _preconditions, ...eventOperationProperties } = stagedOperationSchema.properties;
 
@@ -48,7 +57,8 @@ export const eventSchema = {
       properties: {
         staged_operation: {
           title: 'Staged operation (event view)',
-          description: 'The operation as the transition left it: what GET /api/v1/cli/staged-operations/{id} answers, without `plan` and `preconditions`.',
+          description:
+            'The operation as the transition left it: what GET /api/v1/cli/staged-operations/{id} answers, without `plan` and `preconditions`.',
           type: 'object',
           additionalProperties: false,
           required: stagedOperationSchema.required.filter((k) => k !== 'plan' && k !== 'preconditions'),
@@ -66,7 +76,10 @@ export const eventsPageSchema = {
   required: ['items', 'next_cursor'],
   properties: {
     items: { type: 'array', maxItems: EVENTS_MAX_LIMIT, items: eventSchema },
-    next_cursor: { type: 'string', description: 'Where the next page starts, also when this one is empty: keep asking with it to follow the feed.' },
+    next_cursor: {
+      type: 'string',
+      description: 'Where the next page starts, also when this one is empty: keep asking with it to follow the feed.',
+    },
   },
 } as const;
 
@@ -84,13 +97,28 @@ export const webhookEndpointCreateSchema = {
   additionalProperties: false,
   required: ['url'],
   properties: {
-    url: { type: 'string', minLength: 8, maxLength: 2048, description: 'An `https` URL on a public address (docs/reference/webhooks.md "Safety").' },
-    event_types: { type: 'array', uniqueItems: true, maxItems: EVENT_TYPES.length, items: eventType, description: 'The types it receives; absent or empty: all.' },
+    url: {
+      type: 'string',
+      minLength: 8,
+      maxLength: 2048,
+      description: 'An `https` URL on a public address (docs/reference/webhooks.md "Safety").',
+    },
+    event_types: {
+      type: 'array',
+      uniqueItems: true,
+      maxItems: EVENT_TYPES.length,
+      items: eventType,
+      description: 'The types it receives; absent or empty: all.',
+    },
     description: { ...text(500), description: 'Free text for people.' },
   },
 } as const;
 
-export interface WebhookEndpointCreate { url: string; event_types?: string[]; description?: string }
+export interface WebhookEndpointCreate {
+  url: string;
+  event_types?: string[];
+  description?: string;
+}
 
 const endpointProperties = {
   id: { type: 'string' },
@@ -101,22 +129,50 @@ const endpointProperties = {
   created_at: { type: 'string' },
   delivered_through: { type: 'integer', description: 'The sequence of the last event delivered or given up.' },
   retry: {
-    anyOf: [{ type: 'null' }, {
-      type: 'object', additionalProperties: false, required: ['event_id', 'sequence', 'attempts', 'next_at'],
-      properties: { event_id: { type: 'string' }, sequence: { type: 'integer' }, attempts: { type: 'integer' }, next_at: { type: 'string' } },
-    }],
+    anyOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['event_id', 'sequence', 'attempts', 'next_at'],
+        properties: {
+          event_id: { type: 'string' },
+          sequence: { type: 'integer' },
+          attempts: { type: 'integer' },
+          next_at: { type: 'string' },
+        },
+      },
+    ],
   },
 } as const;
-const endpointRequired = ['id', 'url', 'event_types', 'description', 'created_by', 'created_at', 'delivered_through', 'retry'] as const;
+const endpointRequired = [
+  'id',
+  'url',
+  'event_types',
+  'description',
+  'created_by',
+  'created_at',
+  'delivered_through',
+  'retry',
+] as const;
 
-export const webhookEndpointSchema = { title: 'Webhook endpoint', type: 'object', additionalProperties: false, required: endpointRequired, properties: endpointProperties } as const;
+export const webhookEndpointSchema = {
+  title: 'Webhook endpoint',
+  type: 'object',
+  additionalProperties: false,
+  required: endpointRequired,
+  properties: endpointProperties,
+} as const;
 
 export const webhookEndpointCreatedSchema = {
   title: 'Webhook endpoint, with its secret',
   type: 'object',
   additionalProperties: false,
   required: [...endpointRequired, 'secret'],
-  properties: { ...endpointProperties, secret: { type: 'string', description: 'The signing secret. Shown this once; store it.' } },
+  properties: {
+    ...endpointProperties,
+    secret: { type: 'string', description: 'The signing secret. Shown this once; store it.' },
+  },
 } as const;
 
 export const webhookEndpointListSchema = {
@@ -154,14 +210,34 @@ export const webhookDeliveriesSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'event_id', 'event_type', 'sequence', 'attempt', 'at', 'outcome', 'status_code', 'error', 'duration_ms', 'next_retry_at'],
+        required: [
+          'id',
+          'event_id',
+          'event_type',
+          'sequence',
+          'attempt',
+          'at',
+          'outcome',
+          'status_code',
+          'error',
+          'duration_ms',
+          'next_retry_at',
+        ],
         properties: {
-          id: { type: 'string' }, event_id: { type: 'string' }, event_type: eventType, sequence: { type: 'integer' }, attempt: { type: 'integer' }, at: { type: 'string' },
+          id: { type: 'string' },
+          event_id: { type: 'string' },
+          event_type: eventType,
+          sequence: { type: 'integer' },
+          attempt: { type: 'integer' },
+          at: { type: 'string' },
           outcome: { enum: ['delivered', 'failed', 'given_up'] },
           status_code: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
           error: { anyOf: [{ type: 'string' }, { type: 'null' }] },
           duration_ms: { type: 'integer' },
-          next_retry_at: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'When the event is tried again (failed attempts only).' },
+          next_retry_at: {
+            anyOf: [{ type: 'string' }, { type: 'null' }],
+            description: 'When the event is tried again (failed attempts only).',
+          },
         },
       },
     },

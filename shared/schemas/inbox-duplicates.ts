@@ -13,9 +13,24 @@ export const inboxDuplicatesQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: DUPLICATES_MAX_LIMIT, description: `Groups per page (default ${DUPLICATES_DEFAULT_LIMIT}).` },
-    cursor: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'The next_cursor of the previous page, unchanged; only valid with the same min_confidence.' },
-    min_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Only groups whose confidence is at least this.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: DUPLICATES_MAX_LIMIT,
+      description: `Groups per page (default ${DUPLICATES_DEFAULT_LIMIT}).`,
+    },
+    cursor: {
+      type: 'string',
+      minLength: 1,
+      maxLength: CURSOR_MAX_LENGTH,
+      description: 'The next_cursor of the previous page, unchanged; only valid with the same min_confidence.',
+    },
+    min_confidence: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: 'Only groups whose confidence is at least this.',
+    },
   },
 } as const;
 
@@ -50,7 +65,8 @@ export const inboxDuplicatesResponseSchema = {
           group_id: { type: 'string', pattern: '^grp_[0-9a-f]{16}$' },
           dismissed_with: {
             type: 'array',
-            description: 'Present only when members were once resolved as not duplicates of each other: each such set, as its member ids in this group, sorted.',
+            description:
+              'Present only when members were once resolved as not duplicates of each other: each such set, as its member ids in this group, sorted.',
             items: { type: 'array', minItems: 2, items: { type: 'string' } },
           },
           confidence,
@@ -69,10 +85,16 @@ export const inboxDuplicatesResponseSchema = {
                 status: { enum: ['open', 'booked'] },
                 received_at: { type: 'string' },
                 file: {
-                  type: 'object', additionalProperties: false, required: ['name', 'mime', 'size'],
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['name', 'mime', 'size'],
                   properties: { name: { type: 'string' }, mime: { type: 'string' }, size: { type: 'integer' } },
                 },
-                extracted: { ...extractedSchema, description: 'What was read from the document: vendor, tax id, invoice number and date, total, currency (each only when found).' },
+                extracted: {
+                  ...extractedSchema,
+                  description:
+                    'What was read from the document: vendor, tax id, invoice number and date, total, currency (each only when found).',
+                },
                 reasons: {
                   type: 'array',
                   minItems: 1,
@@ -91,6 +113,9 @@ export const inboxDuplicatesResponseSchema = {
         },
       },
     },
-    next_cursor: { anyOf: [{ type: 'string', maxLength: CURSOR_MAX_LENGTH }, { type: 'null' }], description: 'Pass as `cursor` for the next page; null on the last page.' },
+    next_cursor: {
+      anyOf: [{ type: 'string', maxLength: CURSOR_MAX_LENGTH }, { type: 'null' }],
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    },
   },
 } as const;

@@ -4,7 +4,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { id, text } from './common.js';
 
-export const groupIdSchema = { type: 'string', maxLength: 20, pattern: '^grp_[0-9a-f]{16}$', description: 'A duplicate group id as the overview lists it.' } as const;
+export const groupIdSchema = {
+  type: 'string',
+  maxLength: 20,
+  pattern: '^grp_[0-9a-f]{16}$',
+  description: 'A duplicate group id as the overview lists it.',
+} as const;
 
 export const inboxResolveStageParamsSchema = {
   type: 'object',
@@ -23,16 +28,25 @@ export const inboxResolveStageRequestSchema = {
   properties: {
     resolution: {
       enum: ['archive_duplicates', 'not_duplicates'],
-      description: '`archive_duplicates`: keep one document (`keep_document_id`), archive every other member as its duplicate. '
-        + '`not_duplicates`: the members are not duplicates of each other and are never grouped together again.',
+      description:
+        '`archive_duplicates`: keep one document (`keep_document_id`), archive every other member as its duplicate. ' +
+        '`not_duplicates`: the members are not duplicates of each other and are never grouped together again.',
     },
     keep_document_id: { ...id, description: 'With `archive_duplicates` only (required there): the member kept.' },
     note,
   },
   // keep_document_id exactly with archive_duplicates.
   oneOf: [
-    { type: 'object', required: ['resolution', 'keep_document_id'], properties: { resolution: { const: 'archive_duplicates' }, keep_document_id: id } },
-    { type: 'object', required: ['resolution'], properties: { resolution: { const: 'not_duplicates' }, keep_document_id: false } },
+    {
+      type: 'object',
+      required: ['resolution', 'keep_document_id'],
+      properties: { resolution: { const: 'archive_duplicates' }, keep_document_id: id },
+    },
+    {
+      type: 'object',
+      required: ['resolution'],
+      properties: { resolution: { const: 'not_duplicates' }, keep_document_id: false },
+    },
   ],
 } as const;
 

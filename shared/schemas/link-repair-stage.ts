@@ -12,8 +12,14 @@ export const linkRepairStageRequestSchema = {
   properties: {
     bank_account_id: { ...id, description: 'The bank account whose transactions are repaired.' },
     counterparty_id: { ...id, description: 'The counterparty whose transactions and ledger entries are re-linked.' },
-    as_of: { ...isoDate, description: 'Transactions and entries dated on or before this day are in scope; default today (UTC).' },
-    note: { ...text(1000), description: 'Free text for the reviewer; kept with the staged operation, not part of the plan.' },
+    as_of: {
+      ...isoDate,
+      description: 'Transactions and entries dated on or before this day are in scope; default today (UTC).',
+    },
+    note: {
+      ...text(1000),
+      description: 'Free text for the reviewer; kept with the staged operation, not part of the plan.',
+    },
   },
 } as const;
 

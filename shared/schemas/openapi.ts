@@ -12,36 +12,73 @@ import { inboxDuplicatesResponseSchema } from './inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from './link-repair-stage.js';
 import { reconcileStageRequestSchema } from './reconcile-stage.js';
 import { reversalStageRequestSchema } from './reversal-stage.js';
-import { applyBodySchema, approveBodySchema, rejectBodySchema, stagedListSchema, stagedOperationSchema } from './staged-operations.js';
 import {
-  pendingResultSchema, reconcilePlanSchema, reconcileResultSchema, repairActionSchema, repairPlanSchema, repairResultSchema,
-  repairStagedResultSchema, reversalPlanSchema, reversalResultSchema,
+  applyBodySchema,
+  approveBodySchema,
+  rejectBodySchema,
+  stagedListSchema,
+  stagedOperationSchema,
+} from './staged-operations.js';
+import {
+  pendingResultSchema,
+  reconcilePlanSchema,
+  reconcileResultSchema,
+  repairActionSchema,
+  repairPlanSchema,
+  repairResultSchema,
+  repairStagedResultSchema,
+  reversalPlanSchema,
+  reversalResultSchema,
 } from './staging-results.js';
 
 type Json = Record<string, unknown>;
 
 const HEADER_SCHEMAS: Record<ResponseHeader | 'X-Request-Id', Json> = {
-  'X-Request-Id': { description: 'The request id: the incoming X-Request-Id when well formed, else a new one. On every response.', schema: { type: 'string', minLength: 1, maxLength: 128 } },
-  Location: { description: 'The staged operation (201, or 200 for one already pending) or the job to poll (202).', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before polling or retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
-  'Preference-Applied': { description: 'The wait applied, when the request sent `Prefer: wait=N`.', schema: { type: 'string', pattern: '^wait=[0-9]+$' } },
+  'X-Request-Id': {
+    description: 'The request id: the incoming X-Request-Id when well formed, else a new one. On every response.',
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+  },
+  Location: {
+    description: 'The staged operation (201, or 200 for one already pending) or the job to poll (202).',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before polling or retrying.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Preference-Applied': {
+    description: 'The wait applied, when the request sent `Prefer: wait=N`.',
+    schema: { type: 'string', pattern: '^wait=[0-9]+$' },
+  },
 };
 
 const REQUEST_ID_PARAM = {
-  name: 'X-Request-Id', in: 'header', required: false,
-  description: 'Your own id for this request (1–128 of `A-Za-z0-9._:-`); otherwise the API makes one. It is echoed in the header and in every log line.',
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description:
+    'Your own id for this request (1–128 of `A-Za-z0-9._:-`); otherwise the API makes one. It is echoed in the header and in every log line.',
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 const STAGING_PARAMS = [
   {
-    name: 'Idempotency-Key', in: 'header', required: false,
-    description: 'The same key, actor and body answer the original response (Idempotent-Replayed: true); the same key with another body is 422 `idempotency_key_reused`. Kept 24 hours. 1–255 printable ASCII characters; HTTP drops spaces at either end, so the key neither starts nor ends with one.',
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'The same key, actor and body answer the original response (Idempotent-Replayed: true); the same key with another body is 422 `idempotency_key_reused`. Kept 24 hours. 1–255 printable ASCII characters; HTTP drops spaces at either end, so the key neither starts nor ends with one.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$' },
   },
   {
-    name: 'Prefer', in: 'header', required: false,
-    description: '`wait=N`: wait up to N seconds for the job (capped by the server\'s STAGE_WAIT_MAX_MS) before answering 202.',
+    name: 'Prefer',
+    in: 'header',
+    required: false,
+    description:
+      "`wait=N`: wait up to N seconds for the job (capped by the server's STAGE_WAIT_MAX_MS) before answering 202.",
     schema: { type: 'string', pattern: '^wait=[0-9]{1,7}$' },
   },
 ];
@@ -94,7 +131,12 @@ function withRefs(value: unknown, top = true): unknown {
 /** An error envelope narrowed to the codes one status of one route can carry. */
 function errorEnvelopeFor(codes: readonly ErrorCode[]): Json {
   const status = ERROR_TABLE[codes[0]!].status;
-  return { allOf: [ref('ErrorEnvelope'), { properties: { error: { properties: { code: { enum: [...codes] }, status: { const: status } } } } }] };
+  return {
+    allOf: [
+      ref('ErrorEnvelope'),
+      { properties: { error: { properties: { code: { enum: [...codes] }, status: { const: status } } } } },
+    ],
+  };
 }
 
 export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUTES): Json {
@@ -117,16 +159,28 @@ export function buildOpenApiDocument(routes: readonly RouteContract[] = API_ROUT
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: [
       { name: 'staging', description: 'Plans written as staged operations; nothing in the books changes.' },
-      { name: 'review', description: 'Review and apply staged operations: list, show, approve, reject, apply (docs/design/staged-lifecycle.md).' },
+      {
+        name: 'review',
+        description:
+          'Review and apply staged operations: list, show, approve, reject, apply (docs/design/staged-lifecycle.md).',
+      },
       { name: 'reads', description: 'Read-only views.' },
-      { name: 'events', description: 'The event feed and signed webhooks of staged-operation transitions (docs/reference/webhooks.md).' },
+      {
+        name: 'events',
+        description: 'The event feed and signed webhooks of staged-operation transitions (docs/reference/webhooks.md).',
+      },
       { name: 'meta', description: 'Health and this document.' },
     ],
     security: [{ bearer: [] }],
     components: {
       schemas: Object.fromEntries(NAMED.map(([name, schema]) => [name, withRefs(schema)])),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An API token (`bst_…`), bound to one organisation, one actor and scopes: `npm run admin -- tokens create`.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token (`bst_…`), bound to one organisation, one actor and scopes: `npm run admin -- tokens create`.',
+        },
       },
     },
     paths,
@@ -141,13 +195,26 @@ function operationOf(route: RouteContract): Json {
     tags: route.tags,
   };
   if (!route.auth) op.security = [];
-  const parameters = [...pathParameters(route), ...queryParameters(route), REQUEST_ID_PARAM, ...(route.staging ? STAGING_PARAMS : [])];
+  const parameters = [
+    ...pathParameters(route),
+    ...queryParameters(route),
+    REQUEST_ID_PARAM,
+    ...(route.staging ? STAGING_PARAMS : []),
+  ];
   op.parameters = parameters;
   if (route.body) {
     op.requestBody = { required: route.body.required, content: { [JSON_TYPE]: { schema: route.body.schema } } };
   }
   if (route.rawBody) {
-    op.requestBody = { required: true, description: `${route.rawBody.description} At most ${route.rawBody.limitBytes} bytes.`, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary', maxLength: route.rawBody.limitBytes } } } };
+    op.requestBody = {
+      required: true,
+      description: `${route.rawBody.description} At most ${route.rawBody.limitBytes} bytes.`,
+      content: {
+        'application/octet-stream': {
+          schema: { type: 'string', format: 'binary', maxLength: route.rawBody.limitBytes },
+        },
+      },
+    };
   }
   op.responses = responsesOf(route);
   return op;
@@ -155,12 +222,22 @@ function operationOf(route: RouteContract): Json {
 
 function pathParameters(route: RouteContract): Json[] {
   const props = route.pathParams?.schema.properties ?? {};
-  return Object.entries(props).map(([name, schema]) => ({ name, in: 'path', required: true, ...describedSchema(schema) }));
+  return Object.entries(props).map(([name, schema]) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...describedSchema(schema),
+  }));
 }
 
 function queryParameters(route: RouteContract): Json[] {
   const required = new Set(route.query?.required ?? []);
-  return Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), ...describedSchema(schema) }));
+  return Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    ...describedSchema(schema),
+  }));
 }
 
 /** A parameter carries its description beside the schema. */
@@ -178,7 +255,11 @@ function headersOf(names: readonly ResponseHeader[]): Json {
 function responsesOf(route: RouteContract): Json {
   const responses: Json = {};
   if (route.rawSuccess) {
-    responses['200'] = { description: route.rawSuccess.description, headers: headersOf([]), content: { [JSON_TYPE]: { schema: route.rawSuccess.schema } } };
+    responses['200'] = {
+      description: route.rawSuccess.description,
+      headers: headersOf([]),
+      content: { [JSON_TYPE]: { schema: route.rawSuccess.schema } },
+    };
   }
   for (const [status, answer] of Object.entries(route.success)) {
     const response: Json = {
@@ -187,7 +268,13 @@ function responsesOf(route: RouteContract): Json {
       content: { [JSON_TYPE]: { schema: successEnvelopeSchema(`${route.operation} ${status}`, answer.data) } },
     };
     if (status === '202' && route.followsJob) {
-      response.links = { GetJob: { operationId: 'jobs.show', parameters: { job_id: '$response.body#/data/job_id' }, description: 'Poll the job until it is no longer 202.' } };
+      response.links = {
+        GetJob: {
+          operationId: 'jobs.show',
+          parameters: { job_id: '$response.body#/data/job_id' },
+          description: 'Poll the job until it is no longer 202.',
+        },
+      };
     }
     responses[status] = response;
   }

@@ -4,7 +4,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { currency, id, isoDate, minor, text } from './common.js';
 
-
 export const reconcileStageRequestSchema = {
   title: 'ReconcileStageRequest',
   type: 'object',

@@ -15,7 +15,11 @@ export const reversalStageRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    reversal_date: { ...isoDate, description: 'Date of the reversing entry; default today (UTC). Must be on or after the entry date and after the lock date.' },
+    reversal_date: {
+      ...isoDate,
+      description:
+        'Date of the reversing entry; default today (UTC). Must be on or after the entry date and after the lock date.',
+    },
     reason: { ...text(500), description: 'Why the entry is reversed; null in the plan when absent.' },
   },
 } as const;

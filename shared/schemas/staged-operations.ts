@@ -30,8 +30,18 @@ export const stagedListQuerySchema = {
     status: { enum: statuses },
     kind: { enum: kinds },
     created_by: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:@-]{1,128}$' },
-    limit: { type: 'integer', minimum: 1, maximum: STAGED_LIST_MAX_LIMIT, description: `Operations per page (default ${STAGED_LIST_DEFAULT_LIMIT}).` },
-    cursor: { type: 'string', minLength: 1, maxLength: 1024, description: 'The next_cursor of the previous page, with the same filters.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: STAGED_LIST_MAX_LIMIT,
+      description: `Operations per page (default ${STAGED_LIST_DEFAULT_LIMIT}).`,
+    },
+    cursor: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'The next_cursor of the previous page, with the same filters.',
+    },
   },
 } as const;
 
@@ -74,8 +84,12 @@ const history = {
     additionalProperties: false,
     required: ['at', 'actor', 'from', 'to', 'note', 'request_id'],
     properties: {
-      at: { type: 'string' }, actor: { type: 'string' }, from: { anyOf: [{ enum: statuses }, { type: 'null' }] }, to: { enum: statuses },
-      note: { anyOf: [{ type: 'string' }, { type: 'null' }] }, request_id: { type: 'string' },
+      at: { type: 'string' },
+      actor: { type: 'string' },
+      from: { anyOf: [{ enum: statuses }, { type: 'null' }] },
+      to: { enum: statuses },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      request_id: { type: 'string' },
     },
   },
 } as const;
@@ -85,7 +99,21 @@ export const stagedOperationSchema = {
   title: 'Staged operation',
   type: 'object',
   additionalProperties: false,
-  required: ['staged_operation_id', 'kind', 'status', 'created_by', 'created_at', 'expires_at', 'input', 'plan', 'plan_hash', 'summary', 'preconditions', 'history', 'result'],
+  required: [
+    'staged_operation_id',
+    'kind',
+    'status',
+    'created_by',
+    'created_at',
+    'expires_at',
+    'input',
+    'plan',
+    'plan_hash',
+    'summary',
+    'preconditions',
+    'history',
+    'result',
+  ],
   properties: {
     staged_operation_id: stagedId,
     kind: { enum: kinds },
@@ -99,11 +127,19 @@ export const stagedOperationSchema = {
     summary: { type: 'object' },
     preconditions: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['collection', 'id', 'version'], properties: { collection: { type: 'string' }, id, version: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['collection', 'id', 'version'],
+        properties: { collection: { type: 'string' }, id, version: { type: 'integer' } },
+      },
     },
     history,
     result: { anyOf: [{ type: 'object' }, { type: 'null' }] },
-    context: { ...planContextSchema, description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.` },
+    context: {
+      ...planContextSchema,
+      description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.`,
+    },
   },
 } as const;
 

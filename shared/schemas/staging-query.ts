@@ -6,7 +6,11 @@ export const stagingQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    dry_run: { enum: ['true', 'false'], description: '`true`: compute and answer the plan without staging it (nothing stored, no lock, no Idempotency-Key needed). Default `false`.' },
+    dry_run: {
+      enum: ['true', 'false'],
+      description:
+        '`true`: compute and answer the plan without staging it (nothing stored, no lock, no Idempotency-Key needed). Default `false`.',
+    },
   },
 } as const;
 

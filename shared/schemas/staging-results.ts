@@ -10,10 +10,17 @@ const date = { type: 'string', format: 'date' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const integer = { type: 'integer' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
-const planHash = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Hex SHA-256 of the RFC 8785 canonical JSON of `plan`.' } as const;
+const planHash = {
+  type: 'string',
+  pattern: '^[0-9a-f]{64}$',
+  description: 'Hex SHA-256 of the RFC 8785 canonical JSON of `plan`.',
+} as const;
 
-const object = (properties: Record<string, object>, required: string[] = Object.keys(properties), extra: object = {}) =>
-  ({ type: 'object', additionalProperties: false, required, properties, ...extra });
+const object = (
+  properties: Record<string, object>,
+  required: string[] = Object.keys(properties),
+  extra: object = {},
+) => ({ type: 'object', additionalProperties: false, required, properties, ...extra });
 
 export const STAGED_STATUSES = ['staged', 'approved', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
 
@@ -21,91 +28,169 @@ export const STAGED_STATUSES = ['staged', 'approved', 'applied', 'rejected', 'ex
 const stagedFields = {
   outcome: { const: 'staged' },
   staged_operation_id: { type: 'string', pattern: '^stg_' },
-  status: { enum: [...STAGED_STATUSES], description: 'The staged operation\'s status; `staged` (or `approved`) for a pending one.' },
+  status: {
+    enum: [...STAGED_STATUSES],
+    description: "The staged operation's status; `staged` (or `approved`) for a pending one.",
+  },
   expires_at: timestamp,
   context: planContextSchema,
 } as const;
 
 const unlinkAction = object({
-  kind: { const: 'unlink' }, bank_transaction_id: str, link_id: str, ledger_entry_id: str, amount_minor: integer,
+  kind: { const: 'unlink' },
+  bank_transaction_id: str,
+  link_id: str,
+  ledger_entry_id: str,
+  amount_minor: integer,
 });
 
 // --- ledger reversal ----------------------------------------------------
 
-export const reversalPlanSchema = object({
-  ledger_entry_id: str,
-  reversal_date: date,
-  reason: { anyOf: [str, { type: 'null' }] },
-  reversing_entry: object({
-    entry_date: date,
-    description: str,
-    reference: str,
-    counterparty_id: str,
-    currency: str,
-    lines: { type: 'array', items: object({ account: str, debit_minor: integer, credit_minor: integer }) },
-    reversal_of: str,
-  }),
-  actions: { type: 'array', items: unlinkAction, description: 'One unlink per bank link of the entry, by link id.' },
-}, undefined, { title: 'ReversalPlan' });
+export const reversalPlanSchema = object(
+  {
+    ledger_entry_id: str,
+    reversal_date: date,
+    reason: { anyOf: [str, { type: 'null' }] },
+    reversing_entry: object({
+      entry_date: date,
+      description: str,
+      reference: str,
+      counterparty_id: str,
+      currency: str,
+      lines: { type: 'array', items: object({ account: str, debit_minor: integer, credit_minor: integer }) },
+      reversal_of: str,
+    }),
+    actions: { type: 'array', items: unlinkAction, description: 'One unlink per bank link of the entry, by link id.' },
+  },
+  undefined,
+  { title: 'ReversalPlan' },
+);
 
-export const reversalResultSchema = object({ ...stagedFields, plan: reversalPlanSchema, plan_hash: planHash }, undefined, { title: 'ReversalStageResult' });
+export const reversalResultSchema = object(
+  { ...stagedFields, plan: reversalPlanSchema, plan_hash: planHash },
+  undefined,
+  { title: 'ReversalStageResult' },
+);
 
 // --- bank reconciliation ------------------------------------------------
 
-export const reconcilePlanSchema = object({
-  bank_account_id: str,
-  statement: object({ end_date: date, closing_balance_minor: integer, currency: str, reference: { anyOf: [str, { type: 'null' }] } }),
-  opening_balance_minor: integer,
-  cleared_total_minor: integer,
-  closing_balance_minor: integer,
-  transactions: {
-    type: 'array',
-    description: 'By (booking_date, id); each one\'s links by link id.',
-    items: object({
-      bank_transaction_id: str, booking_date: date, amount_minor: integer,
-      links: { type: 'array', items: object({ link_id: str, ledger_entry_id: str, amount_minor: integer }) },
+export const reconcilePlanSchema = object(
+  {
+    bank_account_id: str,
+    statement: object({
+      end_date: date,
+      closing_balance_minor: integer,
+      currency: str,
+      reference: { anyOf: [str, { type: 'null' }] },
     }),
+    opening_balance_minor: integer,
+    cleared_total_minor: integer,
+    closing_balance_minor: integer,
+    transactions: {
+      type: 'array',
+      description: "By (booking_date, id); each one's links by link id.",
+      items: object({
+        bank_transaction_id: str,
+        booking_date: date,
+        amount_minor: integer,
+        links: { type: 'array', items: object({ link_id: str, ledger_entry_id: str, amount_minor: integer }) },
+      }),
+    },
+    left_out: object({ count, first_ids: { type: 'array', maxItems: 10, items: str } }),
   },
-  left_out: object({ count, first_ids: { type: 'array', maxItems: 10, items: str } }),
-}, undefined, { title: 'ReconcilePlan' });
+  undefined,
+  { title: 'ReconcilePlan' },
+);
 
-export const reconcileResultSchema = object({ ...stagedFields, plan: reconcilePlanSchema, plan_hash: planHash }, undefined, { title: 'ReconcileStageResult' });
+export const reconcileResultSchema = object(
+  { ...stagedFields, plan: reconcilePlanSchema, plan_hash: planHash },
+  undefined,
+  { title: 'ReconcileStageResult' },
+);
 
 // --- ledger link repair -------------------------------------------------
 
 export const repairActionSchema = {
   title: 'RepairAction',
   oneOf: [
-    object({ kind: { const: 'move' }, bank_transaction_id: str, link_id: str, from_ledger_entry_id: str, to_ledger_entry_id: str, amount_minor: integer }),
+    object({
+      kind: { const: 'move' },
+      bank_transaction_id: str,
+      link_id: str,
+      from_ledger_entry_id: str,
+      to_ledger_entry_id: str,
+      amount_minor: integer,
+    }),
     object({ kind: { const: 'link' }, bank_transaction_id: str, ledger_entry_id: str, amount_minor: integer }),
     unlinkAction,
   ],
 } as const;
 
-export const repairPlanSchema = object({
-  bank_account_id: str,
-  counterparty_id: str,
-  as_of: date,
-  actions: { type: 'array', items: repairActionSchema },
-  summary: object({
-    moves: count, links: count, unlinks: count, moved_minor: integer, linked_minor: integer, unlinked_minor: integer,
-    unallocated_transaction_minor: integer, uncovered_entry_minor: integer,
-  }),
-}, undefined, { title: 'RepairPlan' });
+export const repairPlanSchema = object(
+  {
+    bank_account_id: str,
+    counterparty_id: str,
+    as_of: date,
+    actions: { type: 'array', items: repairActionSchema },
+    summary: object({
+      moves: count,
+      links: count,
+      unlinks: count,
+      moved_minor: integer,
+      linked_minor: integer,
+      unlinked_minor: integer,
+      unallocated_transaction_minor: integer,
+      uncovered_entry_minor: integer,
+    }),
+  },
+  undefined,
+  { title: 'RepairPlan' },
+);
 
-export const REPAIR_BLOCKER_CODES = ['currency_mismatch', 'frozen_link_to_reversed_entry', 'frozen_link_to_other_counterparty', 'frozen_over_allocation'] as const;
+export const REPAIR_BLOCKER_CODES = [
+  'currency_mismatch',
+  'frozen_link_to_reversed_entry',
+  'frozen_link_to_other_counterparty',
+  'frozen_over_allocation',
+] as const;
 
-const blockers = { type: 'array', items: object({ code: { enum: [...REPAIR_BLOCKER_CODES] }, ids: { type: 'array', items: str } }) } as const;
+const blockers = {
+  type: 'array',
+  items: object({ code: { enum: [...REPAIR_BLOCKER_CODES] }, ids: { type: 'array', items: str } }),
+} as const;
 const noBlockers = { type: 'array', maxItems: 0 } as const;
 
-export const repairStagedResultSchema = object({ ...stagedFields, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairStagedResult' });
+export const repairStagedResultSchema = object(
+  { ...stagedFields, blockers: noBlockers, plan: repairPlanSchema, plan_hash: planHash },
+  undefined,
+  { title: 'RepairStagedResult' },
+);
 
 export const repairResultSchema = {
   title: 'RepairStageResult',
   oneOf: [
     repairStagedResultSchema,
-    object({ outcome: { const: 'noop' }, blockers: noBlockers, context: planContextSchema, plan: repairPlanSchema, plan_hash: planHash }, undefined, { title: 'RepairNoopResult' }),
-    object({ outcome: { const: 'blocked' }, blockers: { ...blockers, minItems: 1 }, plan: { type: 'null' }, plan_hash: { type: 'null' } }, undefined, { title: 'RepairBlockedResult' }),
+    object(
+      {
+        outcome: { const: 'noop' },
+        blockers: noBlockers,
+        context: planContextSchema,
+        plan: repairPlanSchema,
+        plan_hash: planHash,
+      },
+      undefined,
+      { title: 'RepairNoopResult' },
+    ),
+    object(
+      {
+        outcome: { const: 'blocked' },
+        blockers: { ...blockers, minItems: 1 },
+        plan: { type: 'null' },
+        plan_hash: { type: 'null' },
+      },
+      undefined,
+      { title: 'RepairBlockedResult' },
+    ),
   ],
 } as const;
 
@@ -115,15 +200,34 @@ export const repairResultSchema = {
 export function dryRunResultSchema(title: string, plan: object, extra: Record<string, object> = {}): object {
   const properties = {
     dry_run: { const: true },
-    outcome: { enum: ['staged', 'noop', 'blocked'], description: 'What a staging now would answer: `staged` (a plan to stage), `noop` (nothing to change), `blocked`.' },
+    outcome: {
+      enum: ['staged', 'noop', 'blocked'],
+      description:
+        'What a staging now would answer: `staged` (a plan to stage), `noop` (nothing to change), `blocked`.',
+    },
     ...extra,
     context: { ...planContextSchema, description: `${planContextSchema.description} Only with a plan.` },
     plan: { anyOf: [plan, { type: 'null' }] },
-    plan_hash: { anyOf: [planHash, { type: 'null' }], description: 'With unchanged books, the `plan_hash` the real staging will have.' },
-    summary: { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'The summary the staged operation would show (null without a plan).' },
-    warnings: { type: 'array', items: warningSchema, description: 'The warnings of the answer, the same as the envelope\'s: those of the plan, and `pending_operation` when pending operations hold the scope.' },
+    plan_hash: {
+      anyOf: [planHash, { type: 'null' }],
+      description: 'With unchanged books, the `plan_hash` the real staging will have.',
+    },
+    summary: {
+      anyOf: [{ type: 'object' }, { type: 'null' }],
+      description: 'The summary the staged operation would show (null without a plan).',
+    },
+    warnings: {
+      type: 'array',
+      items: warningSchema,
+      description:
+        "The warnings of the answer, the same as the envelope's: those of the plan, and `pending_operation` when pending operations hold the scope.",
+    },
   };
-  return object(properties, Object.keys(properties).filter((k) => k !== 'context'), { title });
+  return object(
+    properties,
+    Object.keys(properties).filter((k) => k !== 'context'),
+    { title },
+  );
 }
 
 export const reversalDryRunSchema = dryRunResultSchema('ReversalDryRunResult', reversalPlanSchema);
@@ -135,22 +239,37 @@ export const orDryRun = (result: object, dryRun: object): object => ({ oneOf: [r
 
 // --- a call that outlived its wait (202) --------------------------------
 
-export const jobIdSchema = { type: 'string', maxLength: 68, pattern: '^job_[A-Za-z0-9-]{1,64}$', description: 'A job id as answered in a 202 (`data.job_id`).' } as const;
+export const jobIdSchema = {
+  type: 'string',
+  maxLength: 68,
+  pattern: '^job_[A-Za-z0-9-]{1,64}$',
+  description: 'A job id as answered in a 202 (`data.job_id`).',
+} as const;
 
-export const pendingResultSchema = object({ outcome: { const: 'pending' }, job_id: jobIdSchema }, undefined, { title: 'PendingResult' });
+export const pendingResultSchema = object({ outcome: { const: 'pending' }, job_id: jobIdSchema }, undefined, {
+  title: 'PendingResult',
+});
 
 // --- inbox duplicate resolution -------------------------------------------
 
-export const inboxResolvePlanSchema = object({
-  group_id: str,
-  member_ids: { type: 'array', items: str, description: 'The group\'s documents, by id.' },
-  resolution: { enum: ['archive_duplicates', 'not_duplicates'] },
-  keep_document_id: { anyOf: [str, { type: 'null' }] },
-  archive_document_ids: { type: 'array', items: str, description: 'By id; [] for `not_duplicates`.' },
-  note: { anyOf: [str, { type: 'null' }] },
-}, undefined, { title: 'InboxResolvePlan' });
+export const inboxResolvePlanSchema = object(
+  {
+    group_id: str,
+    member_ids: { type: 'array', items: str, description: "The group's documents, by id." },
+    resolution: { enum: ['archive_duplicates', 'not_duplicates'] },
+    keep_document_id: { anyOf: [str, { type: 'null' }] },
+    archive_document_ids: { type: 'array', items: str, description: 'By id; [] for `not_duplicates`.' },
+    note: { anyOf: [str, { type: 'null' }] },
+  },
+  undefined,
+  { title: 'InboxResolvePlan' },
+);
 
-export const inboxResolveResultSchema = object({ ...stagedFields, plan: inboxResolvePlanSchema, plan_hash: planHash }, undefined, { title: 'InboxResolveStageResult' });
+export const inboxResolveResultSchema = object(
+  { ...stagedFields, plan: inboxResolvePlanSchema, plan_hash: planHash },
+  undefined,
+  { title: 'InboxResolveStageResult' },
+);
 
 export const inboxResolveDryRunSchema = dryRunResultSchema('InboxResolveDryRunResult', inboxResolvePlanSchema);
 // --- statement import (docs/guide/statement-import.md) -------------------
@@ -159,36 +278,72 @@ const nullableStr = { anyOf: [str, { type: 'null' }] } as const;
 const nullableDate = { anyOf: [date, { type: 'null' }] } as const;
 const nullableInteger = { anyOf: [integer, { type: 'null' }] } as const;
 
-export const statementImportPlanSchema = object({
-  bank_account_id: str,
-  format: { enum: ['camt053', 'ofx', 'mt940', 'csv'] },
-  file_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  statements: {
-    type: 'array',
-    items: object({ reference: str, start_date: nullableDate, end_date: nullableDate, opening_balance_minor: nullableInteger, closing_balance_minor: nullableInteger, currency: str }),
+export const statementImportPlanSchema = object(
+  {
+    bank_account_id: str,
+    format: { enum: ['camt053', 'ofx', 'mt940', 'csv'] },
+    file_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    statements: {
+      type: 'array',
+      items: object({
+        reference: str,
+        start_date: nullableDate,
+        end_date: nullableDate,
+        opening_balance_minor: nullableInteger,
+        closing_balance_minor: nullableInteger,
+        currency: str,
+      }),
+    },
+    new_transactions: {
+      type: 'array',
+      description:
+        'In file order; each id is deterministic (`bt_imp_…`): the same file on the same books gives the same plan.',
+      items: object({
+        id: str,
+        booking_date: date,
+        value_date: nullableDate,
+        amount_minor: integer,
+        currency: str,
+        bank_reference: nullableStr,
+        counterparty_name: nullableStr,
+        counterparty_iban: nullableStr,
+        counterparty_id: nullableStr,
+        remittance_info: nullableStr,
+        details: {
+          type: 'array',
+          items: object({
+            amount_minor: nullableInteger,
+            counterparty_name: nullableStr,
+            remittance_info: nullableStr,
+            end_to_end_id: nullableStr,
+          }),
+        },
+      }),
+    },
+    skipped: {
+      type: 'array',
+      items: object({
+        booking_date: date,
+        amount_minor: integer,
+        bank_reference: nullableStr,
+        reason: { enum: ['same_bank_reference', 'same_fingerprint'] },
+        existing_transaction_id: str,
+      }),
+    },
   },
-  new_transactions: {
-    type: 'array',
-    description: 'In file order; each id is deterministic (`bt_imp_…`): the same file on the same books gives the same plan.',
-    items: object({
-      id: str, booking_date: date, value_date: nullableDate, amount_minor: integer, currency: str, bank_reference: nullableStr,
-      counterparty_name: nullableStr, counterparty_iban: nullableStr, counterparty_id: nullableStr, remittance_info: nullableStr,
-      details: { type: 'array', items: object({ amount_minor: nullableInteger, counterparty_name: nullableStr, remittance_info: nullableStr, end_to_end_id: nullableStr }) },
-    }),
-  },
-  skipped: {
-    type: 'array',
-    items: object({
-      booking_date: date, amount_minor: integer, bank_reference: nullableStr, reason: { enum: ['same_bank_reference', 'same_fingerprint'] }, existing_transaction_id: str,
-    }),
-  },
-}, undefined, { title: 'StatementImportPlan' });
+  undefined,
+  { title: 'StatementImportPlan' },
+);
 
 export const statementImportResultSchema = {
   title: 'StatementImportStageResult',
   oneOf: [
-    object({ ...stagedFields, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, { title: 'StatementImportStagedResult' }),
-    object({ outcome: { const: 'noop' }, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, { title: 'StatementImportNoopResult' }),
+    object({ ...stagedFields, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, {
+      title: 'StatementImportStagedResult',
+    }),
+    object({ outcome: { const: 'noop' }, plan: statementImportPlanSchema, plan_hash: planHash }, undefined, {
+      title: 'StatementImportNoopResult',
+    }),
   ],
 } as const;
 

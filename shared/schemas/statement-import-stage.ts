@@ -12,37 +12,92 @@ import { stagingQuerySchema } from './staging-query.js';
 export const STATEMENT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 export const statementImportParamsSchema = {
-  type: 'object', additionalProperties: false, properties: { bank_account_id: id }, required: ['bank_account_id'],
+  type: 'object',
+  additionalProperties: false,
+  properties: { bank_account_id: id },
+  required: ['bank_account_id'],
 } as const;
 
 // Text that is stored (with the operation, or as a saved mapping): no control characters, lone surrogates or bidi controls (shared/schemas/common.ts).
-const column = { type: 'string', minLength: 1, maxLength: 200, pattern: SAFE_TEXT_PATTERN, description: 'A column by its header text or its 1-based position.' } as const;
+const column = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  pattern: SAFE_TEXT_PATTERN,
+  description: 'A column by its header text or its 1-based position.',
+} as const;
 
 /** The CSV mapping parameters; any of them makes the request a mapped CSV. */
 export const CSV_MAPPING_PARAMS = [
-  'date_column', 'amount_column', 'direction_column', 'credit_value', 'debit_column', 'credit_column', 'date_format', 'decimal_separator',
-  'delimiter', 'header', 'skip_rows', 'value_date_column', 'currency_column', 'reference_column', 'counterparty_column', 'iban_column', 'remittance_column',
+  'date_column',
+  'amount_column',
+  'direction_column',
+  'credit_value',
+  'debit_column',
+  'credit_column',
+  'date_format',
+  'decimal_separator',
+  'delimiter',
+  'header',
+  'skip_rows',
+  'value_date_column',
+  'currency_column',
+  'reference_column',
+  'counterparty_column',
+  'iban_column',
+  'remittance_column',
 ] as const;
 
 export const statementImportQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    format: { enum: ['auto', 'camt053', 'ofx', 'mt940', 'csv'], description: 'Default `auto`: sniffed from the content.' },
-    encoding: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.:-]+$', description: 'Overrides what the file declares (any name iconv-lite knows: `utf-8`, `latin1`, `cp1252`, …).' },
+    format: {
+      enum: ['auto', 'camt053', 'ofx', 'mt940', 'csv'],
+      description: 'Default `auto`: sniffed from the content.',
+    },
+    encoding: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      pattern: '^[A-Za-z0-9_.:-]+$',
+      description: 'Overrides what the file declares (any name iconv-lite knows: `utf-8`, `latin1`, `cp1252`, …).',
+    },
     dry_run: stagingQuerySchema.properties.dry_run,
-    date_column: column, amount_column: column, direction_column: column,
-    credit_value: { type: 'string', minLength: 1, maxLength: 50, pattern: SAFE_TEXT_PATTERN, description: 'The direction column\'s value of a credit (case-insensitive).' },
-    debit_column: column, credit_column: column,
-    date_format: { type: 'string', minLength: 4, maxLength: 20, pattern: SAFE_TEXT_PATTERN, description: 'Tokens DD, MM, YYYY/YY; default `YYYY-MM-DD`.' },
+    date_column: column,
+    amount_column: column,
+    direction_column: column,
+    credit_value: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 50,
+      pattern: SAFE_TEXT_PATTERN,
+      description: "The direction column's value of a credit (case-insensitive).",
+    },
+    debit_column: column,
+    credit_column: column,
+    date_format: {
+      type: 'string',
+      minLength: 4,
+      maxLength: 20,
+      pattern: SAFE_TEXT_PATTERN,
+      description: 'Tokens DD, MM, YYYY/YY; default `YYYY-MM-DD`.',
+    },
     decimal_separator: { enum: ['.', ','] },
     delimiter: { type: 'string', minLength: 1, maxLength: 1, pattern: SAFE_TEXT_PATTERN },
     header: { enum: ['true', 'false'] },
     skip_rows: { type: 'integer', minimum: 0, maximum: 1000 },
-    value_date_column: column, currency_column: column, reference_column: column, counterparty_column: column, iban_column: column, remittance_column: column,
+    value_date_column: column,
+    currency_column: column,
+    reference_column: column,
+    counterparty_column: column,
+    iban_column: column,
+    remittance_column: column,
   },
   // A mapping needs its date column.
-  dependencies: Object.fromEntries(CSV_MAPPING_PARAMS.filter((p) => p !== 'date_column').map((p) => [p, ['date_column']])),
+  dependencies: Object.fromEntries(
+    CSV_MAPPING_PARAMS.filter((p) => p !== 'date_column').map((p) => [p, ['date_column']]),
+  ),
 } as const;
 
 export type StatementImportQuery = FromSchema<typeof statementImportQuerySchema>;
@@ -67,11 +122,23 @@ export const csvMappingBodySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    date_column: q.date_column, amount_column: q.amount_column, direction_column: q.direction_column, credit_value: q.credit_value,
-    debit_column: q.debit_column, credit_column: q.credit_column, date_format: q.date_format, decimal_separator: q.decimal_separator,
-    delimiter: q.delimiter, header: { type: 'boolean', description: 'Default true: the first row (after `skip_rows`) names the columns.' }, skip_rows: q.skip_rows,
-    value_date_column: q.value_date_column, currency_column: q.currency_column, reference_column: q.reference_column,
-    counterparty_column: q.counterparty_column, iban_column: q.iban_column, remittance_column: q.remittance_column,
+    date_column: q.date_column,
+    amount_column: q.amount_column,
+    direction_column: q.direction_column,
+    credit_value: q.credit_value,
+    debit_column: q.debit_column,
+    credit_column: q.credit_column,
+    date_format: q.date_format,
+    decimal_separator: q.decimal_separator,
+    delimiter: q.delimiter,
+    header: { type: 'boolean', description: 'Default true: the first row (after `skip_rows`) names the columns.' },
+    skip_rows: q.skip_rows,
+    value_date_column: q.value_date_column,
+    currency_column: q.currency_column,
+    reference_column: q.reference_column,
+    counterparty_column: q.counterparty_column,
+    iban_column: q.iban_column,
+    remittance_column: q.remittance_column,
   },
   required: ['date_column'],
 } as const;
@@ -93,7 +160,10 @@ export const csvMappingAnswerSchema = {
     bank_account_id: id,
     csv_mapping: { anyOf: [storedMapping, { type: 'null' }] },
     updated_at: { anyOf: [timestamp, { type: 'null' }] },
-    updated_by: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }], description: 'The actor who saved it.' },
+    updated_by: {
+      anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }],
+      description: 'The actor who saved it.',
+    },
   },
   required: ['bank_account_id', 'csv_mapping', 'updated_at', 'updated_by'],
 } as const;

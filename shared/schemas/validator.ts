@@ -19,7 +19,10 @@ export type Validator<T> = (data: unknown) => Validation<T>;
 /** Compile a schema once; the validator reports every problem with a JSON pointer. */
 export function compile<T>(schema: object, pointerPrefix = ''): Validator<T> {
   const validate: ValidateFunction = ajv.compile(schema);
-  return (data) => (validate(data) ? { ok: true, value: data as T } : { ok: false, errors: toFieldErrors(validate.errors ?? [], pointerPrefix) });
+  return (data) =>
+    validate(data)
+      ? { ok: true, value: data as T }
+      : { ok: false, errors: toFieldErrors(validate.errors ?? [], pointerPrefix) };
 }
 
 export function toFieldErrors(errors: ErrorObject[], prefix = ''): FieldError[] {
@@ -46,7 +49,13 @@ function describe(e: ErrorObject, prefix: string): FieldError {
     case 'additionalProperties':
       return { pointer: `${at}/${escape(String(e.params.additionalProperty))}`, message: 'is not a known field' };
     case 'format':
-      return { pointer: at, message: e.params.format === 'date' ? 'must be a real calendar date YYYY-MM-DD' : `must be an ISO 8601 ${String(e.params.format)}` };
+      return {
+        pointer: at,
+        message:
+          e.params.format === 'date'
+            ? 'must be a real calendar date YYYY-MM-DD'
+            : `must be an ISO 8601 ${String(e.params.format)}`,
+      };
     case 'uniqueItems': {
       // Ajv names the pair in either order; point at the repeat, name the first.
       const [first, repeat] = [Number(e.params.i), Number(e.params.j)].sort((a, b) => a - b);
@@ -55,7 +64,13 @@ function describe(e: ErrorObject, prefix: string): FieldError {
     case 'anyOf':
       return { pointer: at, message: 'must be null or a valid value' };
     case 'pattern':
-      return { pointer: at, message: e.params.pattern === SAFE_TEXT_PATTERN ? 'must not contain control characters, bidirectional overrides or lone surrogates' : e.message ?? 'is invalid' };
+      return {
+        pointer: at,
+        message:
+          e.params.pattern === SAFE_TEXT_PATTERN
+            ? 'must not contain control characters, bidirectional overrides or lone surrogates'
+            : (e.message ?? 'is invalid'),
+      };
     default:
       return { pointer: at, message: e.message ?? 'is invalid' };
   }

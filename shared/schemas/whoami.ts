@@ -11,6 +11,10 @@ export const whoamiSchema = {
     org_id: { type: 'string' },
     actor: { type: 'string' },
     scopes: { type: 'array', items: { enum: [...TOKEN_SCOPES] }, description: 'The scopes the token carries.' },
-    require_distinct_approver: { type: 'boolean', description: 'Whether the organisation refuses an approval by the operation\'s own creator (so a client need not offer it).' },
+    require_distinct_approver: {
+      type: 'boolean',
+      description:
+        "Whether the organisation refuses an approval by the operation's own creator (so a client need not offer it).",
+    },
   },
 } as const;

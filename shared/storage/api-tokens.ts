@@ -3,14 +3,27 @@ import type { Db } from 'mongodb';
 import type { TokenScope } from '../domain/token-scopes.js';
 import { collections } from './collections.js';
 
-export interface TokenIdentity { token_id: string; org_id: string; actor: string; scopes: TokenScope[] }
+export interface TokenIdentity {
+  token_id: string;
+  org_id: string;
+  actor: string;
+  scopes: TokenScope[];
+}
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export async function createToken(db: Db, input: { org_id: string; actor: string; scopes: TokenScope[] }): Promise<TokenIdentity & { token: string }> {
+export async function createToken(
+  db: Db,
+  input: { org_id: string; actor: string; scopes: TokenScope[] },
+): Promise<TokenIdentity & { token: string }> {
   const token = `bst_${randomBytes(32).toString('base64url')}`;
   const token_id = `tok_${randomBytes(8).toString('hex')}`;
-  await collections(db).apiTokens.insertOne({ _id: hashSecret(token), token_id, ...input, created_at: new Date().toISOString() });
+  await collections(db).apiTokens.insertOne({
+    _id: hashSecret(token),
+    token_id,
+    ...input,
+    created_at: new Date().toISOString(),
+  });
   return { token, token_id, ...input };
 }
 

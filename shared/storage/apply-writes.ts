@@ -24,7 +24,10 @@ import { isUniqueViolation } from './unique-violation.js';
 export type WriteOutcome = 'done' | 'conflict';
 
 /** A run of inserts: writes[0..made-1] are there (made now, or by an earlier attempt); with `conflict`, writes[made] met a document that is not its own. */
-export interface InsertsOutcome { made: number; conflict: boolean }
+export interface InsertsOutcome {
+  made: number;
+  conflict: boolean;
+}
 
 type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
 
@@ -36,8 +39,14 @@ type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
  * (test/store/apply-insert-batch.test.ts).
  */
 export class UnorderedInsertError extends Error {
-  constructor(readonly collection: string, readonly refusedIndex: number, readonly insertedCount: number) {
-    super(`ordered insertMany into ${collection} refused index ${refusedIndex} but inserted ${insertedCount} documents`);
+  constructor(
+    readonly collection: string,
+    readonly refusedIndex: number,
+    readonly insertedCount: number,
+  ) {
+    super(
+      `ordered insertMany into ${collection} refused index ${refusedIndex} but inserted ${insertedCount} documents`,
+    );
     this.name = 'UnorderedInsertError';
   }
 }
@@ -46,7 +55,7 @@ type Doc = Document & { _id: string; org_id: string; version?: number };
 
 const coll = (db: Db, w: JournalWrite) => db.collection<Doc>(w.collection);
 const byId = (orgId: string, id: string, version?: number): Filter<Doc> =>
-  (version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version });
+  version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version };
 
 /** True when every field of `fields` has this value in `doc`. */
 function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
@@ -114,7 +123,9 @@ async function makeOrderedInserts(db: Db, orgId: string, writes: readonly Insert
     if (refused === null) return { made: writes.length, conflict: false };
     at += refused;
     const rest = writes.slice(at);
-    const found = new Map((await c.find({ _id: { $in: rest.map((w) => w.id) }, org_id: orgId }).toArray()).map((d) => [d._id, d]));
+    const found = new Map(
+      (await c.find({ _id: { $in: rest.map((w) => w.id) }, org_id: orgId }).toArray()).map((d) => [d._id, d]),
+    );
     const from = at;
     while (at < writes.length && holds(found.get(writes[at]!.id) ?? null, writes[at]!.doc)) at += 1;
     // The refused one not ours, or a later one there but not ours: the conflict. A later one absent is simply not made yet.
@@ -124,15 +135,23 @@ async function makeOrderedInserts(db: Db, orgId: string, writes: readonly Insert
 }
 
 /** Insert `writes` with one ordered insertMany: null when all went in, else the index of the one refused as a duplicate `_id` (all before it went in, none after). */
-async function insertInOrder(c: Collection<Doc>, orgId: string, writes: readonly InsertWrite[]): Promise<number | null> {
+async function insertInOrder(
+  c: Collection<Doc>,
+  orgId: string,
+  writes: readonly InsertWrite[],
+): Promise<number | null> {
   try {
-    await c.insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId })), { ordered: true });
+    await c.insertMany(
+      writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId })),
+      { ordered: true },
+    );
     return null;
   } catch (err) {
     const refused = refusedDuplicate(err);
     if (refused === null) throw err;
     const inserted = (err as { insertedCount?: unknown }).insertedCount;
-    if (typeof inserted === 'number' && inserted !== refused) throw new UnorderedInsertError(c.collectionName, refused, inserted);
+    if (typeof inserted === 'number' && inserted !== refused)
+      throw new UnorderedInsertError(c.collectionName, refused, inserted);
     return refused;
   }
 }
@@ -177,7 +196,13 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: 
 }
 
 /** Insert `_id` once; false when a document with that id is already there. */
-async function insertOnce(db: Db, orgId: string, collection: string, id: string, fields: Record<string, unknown>): Promise<boolean> {
+async function insertOnce(
+  db: Db,
+  orgId: string,
+  collection: string,
+  id: string,
+  fields: Record<string, unknown>,
+): Promise<boolean> {
   try {
     await db.collection<Doc>(collection).insertOne({ ...fields, _id: id, org_id: orgId });
     return true;

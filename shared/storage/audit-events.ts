@@ -3,7 +3,14 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { eventFields, eventView, withNewEvent, type EventOperationView, type EventSource, type Reservation } from './events.js';
+import {
+  eventFields,
+  eventView,
+  withNewEvent,
+  type EventOperationView,
+  type EventSource,
+  type Reservation,
+} from './events.js';
 import type { PostgresPages } from './postgres-pages.js';
 
 /**
@@ -13,18 +20,30 @@ import type { PostgresPages } from './postgres-pages.js';
  * upsert is a read and then an insert).
  */
 export async function recordTransition(
-  db: Db, event: Omit<AuditEventDoc, '_id' | 'event'>, view: EventOperationView, source: EventSource = {},
+  db: Db,
+  event: Omit<AuditEventDoc, '_id' | 'event'>,
+  view: EventOperationView,
+  source: EventSource = {},
 ): Promise<void> {
   const _id = transitionEventId(event);
   try {
     // The feed's event rides on the same insert (docs/reference/webhooks.md).
-    await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }), source);
+    await withNewEvent(
+      db,
+      event.org_id,
+      _id,
+      event.to as StagedStatus,
+      view,
+      (fields) => collections(db).auditEvents.insertOne({ _id, ...event, ...fields }),
+      source,
+    );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
 }
 
-const transitionEventId = (event: Pick<AuditEventDoc, 'staged_operation_id' | 'from' | 'to'>): string => derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
+const transitionEventId = (event: Pick<AuditEventDoc, 'staged_operation_id' | 'from' | 'to'>): string =>
+  derivedId('aud', `${event.staged_operation_id}:${event.from ?? ''}:${event.to}`);
 
 /** The `_id` of an operation's staging transition (`null → staged`), as recordTransition derives it. */
 export const stagedEventId = (stagedOperationId: string): string => derivedId('aud', `${stagedOperationId}::staged`);
@@ -41,7 +60,15 @@ export function recordStaged(db: Db, op: StagedOperationDoc, source: EventSource
 }
 
 function stagingTransition(op: StagedOperationDoc): Omit<AuditEventDoc, '_id' | 'event'> {
-  return { org_id: op.org_id, at: op.created_at, actor: op.created_by, request_id: op.request_id, staged_operation_id: op._id, from: null, to: 'staged' };
+  return {
+    org_id: op.org_id,
+    at: op.created_at,
+    actor: op.created_by,
+    request_id: op.request_id,
+    staged_operation_id: op._id,
+    from: null,
+    to: 'staged',
+  };
 }
 
 /** The document recordStaged inserts for `op`, numbered by a fresh `reservation`: for a caller that inserts it together with the operation. */
@@ -56,15 +83,21 @@ export function stagedEventDoc(op: StagedOperationDoc, reservation: Reservation)
  * staging job died between inserting the operation and recording it. One
  * `_id` read when it is there (always, but after such a crash).
  */
-export async function ensureStagedEvent(db: Db, op: StagedOperationDoc, embedded: PostgresPages | null = null): Promise<boolean> {
+export async function ensureStagedEvent(
+  db: Db,
+  op: StagedOperationDoc,
+  embedded: PostgresPages | null = null,
+): Promise<boolean> {
   if (op.status !== 'staged') return false;
-  if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } })) return false;
+  if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } }))
+    return false;
   await recordStaged(db, op, { embedded });
   return true;
 }
 
 /** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
-export const transitionClaimId = (stagedOperationId: string, from: string): string => derivedId('aud', `${stagedOperationId}:leave:${from}`);
+export const transitionClaimId = (stagedOperationId: string, from: string): string =>
+  derivedId('aud', `${stagedOperationId}:leave:${from}`);
 
 /**
  * The compare-and-set of a lifecycle transition (docs/design/staged-lifecycle.md):
@@ -76,17 +109,28 @@ export const transitionClaimId = (stagedOperationId: string, from: string): stri
  * winner's.
  */
 export async function claimTransition(
-  db: Db, event: Omit<AuditEventDoc, '_id' | 'event'> & { from: string }, view: EventOperationView, source: EventSource = {},
+  db: Db,
+  event: Omit<AuditEventDoc, '_id' | 'event'> & { from: string },
+  view: EventOperationView,
+  source: EventSource = {},
 ): Promise<AuditEventDoc> {
   const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
   try {
     // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).
-    return await withNewEvent(db, event.org_id, _id, event.to as StagedStatus, view, async (fields) => {
-      const claim: AuditEventDoc = { _id, ...event, ...fields };
-      await events.insertOne(claim);
-      return claim;
-    }, source);
+    return await withNewEvent(
+      db,
+      event.org_id,
+      _id,
+      event.to as StagedStatus,
+      view,
+      async (fields) => {
+        const claim: AuditEventDoc = { _id, ...event, ...fields };
+        await events.insertOne(claim);
+        return claim;
+      },
+      source,
+    );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }

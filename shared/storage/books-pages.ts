@@ -13,7 +13,10 @@ import type { PageQuery, PostgresPages } from './postgres-pages.js';
 import { findOwnedById, isFerretDb } from './where-in.js';
 
 /** Where a page continues: after (key, id) in the list's order. */
-export interface PagePosition { key: string; id: string }
+export interface PagePosition {
+  key: string;
+  id: string;
+}
 
 export interface TransactionFilter {
   bank_account_id?: string;
@@ -59,33 +62,84 @@ async function readPage(db: Db, embedded: PostgresPages | null, q: PageQuery): P
     const docs = await embedded.page(db, q);
     if (docs) return docs;
   }
-  return db.collection(q.collection).find(where(q)).sort({ [q.key]: q.direction, _id: q.direction }).limit(q.limit).toArray();
+  return db
+    .collection(q.collection)
+    .find(where(q))
+    .sort({ [q.key]: q.direction, _id: q.direction })
+    .limit(q.limit)
+    .toArray();
 }
 
 /** Up to `limit` transactions after `after`, by (booking_date, id). */
-export async function transactionsPage(db: Db, orgId: string, filter: TransactionFilter, after: PagePosition | null, limit: number, embedded: PostgresPages | null = null): Promise<BankTransaction[]> {
+export async function transactionsPage(
+  db: Db,
+  orgId: string,
+  filter: TransactionFilter,
+  after: PagePosition | null,
+  limit: number,
+  embedded: PostgresPages | null = null,
+): Promise<BankTransaction[]> {
   const docs = await readPage(db, embedded, {
     collection: collections(db).bankTransactions.collectionName,
-    equalities: { org_id: orgId, bank_account_id: filter.bank_account_id, status: filter.status, counterparty_id: filter.counterparty_id },
-    key: 'booking_date', from: filter.from, to: filter.to, after, direction: 1, limit,
+    equalities: {
+      org_id: orgId,
+      bank_account_id: filter.bank_account_id,
+      status: filter.status,
+      counterparty_id: filter.counterparty_id,
+    },
+    key: 'booking_date',
+    from: filter.from,
+    to: filter.to,
+    after,
+    direction: 1,
+    limit,
   });
   return docs.map((d) => fromStored<BankTransaction>(d as Stored<BankTransaction>));
 }
 
 /** Up to `limit` ledger entries after `after`, by (entry_date, id). */
-export async function entriesPage(db: Db, orgId: string, filter: EntryFilter, after: PagePosition | null, limit: number, embedded: PostgresPages | null = null): Promise<LedgerEntry[]> {
+export async function entriesPage(
+  db: Db,
+  orgId: string,
+  filter: EntryFilter,
+  after: PagePosition | null,
+  limit: number,
+  embedded: PostgresPages | null = null,
+): Promise<LedgerEntry[]> {
   const docs = await readPage(db, embedded, {
     collection: collections(db).ledgerEntries.collectionName,
-    equalities: { org_id: orgId, counterparty_id: filter.counterparty_id, status: filter.status, reference: filter.reference },
-    key: 'entry_date', from: filter.from, to: filter.to, after, direction: 1, limit,
+    equalities: {
+      org_id: orgId,
+      counterparty_id: filter.counterparty_id,
+      status: filter.status,
+      reference: filter.reference,
+    },
+    key: 'entry_date',
+    from: filter.from,
+    to: filter.to,
+    after,
+    direction: 1,
+    limit,
   });
   return docs.map((d) => fromStored<LedgerEntry>(d as Stored<LedgerEntry>));
 }
 
 /** Up to `limit` inbox documents after `after`, newest first: by (received_at, id) descending. */
-export async function inboxDocumentsPage(db: Db, orgId: string, status: string | undefined, after: PagePosition | null, limit: number, embedded: PostgresPages | null = null): Promise<InboxDocument[]> {
+export async function inboxDocumentsPage(
+  db: Db,
+  orgId: string,
+  status: string | undefined,
+  after: PagePosition | null,
+  limit: number,
+  embedded: PostgresPages | null = null,
+): Promise<InboxDocument[]> {
   const docs = await readPage(db, embedded, {
-    collection: collections(db).inboxDocuments.collectionName, equalities: { org_id: orgId, status }, key: 'received_at', after, direction: -1, limit,
+    collection: collections(db).inboxDocuments.collectionName,
+    equalities: { org_id: orgId, status },
+    key: 'received_at',
+    after,
+    direction: -1,
+    limit,
   });
   return docs.map((d) => fromStored<InboxDocument>(d as Stored<InboxDocument>));
 }
@@ -95,7 +149,12 @@ export async function findInboxDocument(db: Db, orgId: string, id: string): Prom
   return doc ? fromStored<InboxDocument>(doc) : null;
 }
 
-export async function findTransaction(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<BankTransaction | null> {
+export async function findTransaction(
+  db: Db,
+  orgId: string,
+  id: string,
+  embedded: PostgresPages | null = null,
+): Promise<BankTransaction | null> {
   const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id, undefined, embedded);
   return doc ? fromStored<BankTransaction>(doc) : null;
 }

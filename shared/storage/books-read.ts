@@ -18,31 +18,62 @@ export async function findOrg(db: Db, orgId: string, embedded: PostgresPages | n
   return { id: _id, ...rest };
 }
 
-export async function findEntry(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<LedgerEntry | null> {
+export async function findEntry(
+  db: Db,
+  orgId: string,
+  id: string,
+  embedded: PostgresPages | null = null,
+): Promise<LedgerEntry | null> {
   const doc = await findOwnedById(db, collections(db).ledgerEntries, orgId, id, undefined, embedded);
   return doc ? fromStored<LedgerEntry>(doc) : null;
 }
 
-export async function findAccount(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<BankAccount | null> {
+export async function findAccount(
+  db: Db,
+  orgId: string,
+  id: string,
+  embedded: PostgresPages | null = null,
+): Promise<BankAccount | null> {
   const doc = await findOwnedById(db, collections(db).bankAccounts, orgId, id, undefined, embedded);
   return doc ? fromStored<BankAccount>(doc) : null;
 }
 
-export async function findTransactions(db: Db, orgId: string, filter: Filter<Stored<BankTransaction>>): Promise<BankTransaction[]> {
-  const docs = await collections(db).bankTransactions.find({ ...filter, org_id: orgId }).toArray();
+export async function findTransactions(
+  db: Db,
+  orgId: string,
+  filter: Filter<Stored<BankTransaction>>,
+): Promise<BankTransaction[]> {
+  const docs = await collections(db)
+    .bankTransactions.find({ ...filter, org_id: orgId })
+    .toArray();
   return docs.map((d) => fromStored<BankTransaction>(d));
 }
 
 /** The transactions with these ids (of any account of the org); see where-in.ts for how. */
-export async function findTransactionsByIds(db: Db, orgId: string, ids: readonly string[], embedded: PostgresPages | null = null): Promise<BankTransaction[]> {
-  const viaSql = ids.length > 0 && ids.length <= EMBEDDED_KEYS_MAX ? await findByIdsInSql(db, 'bank_transactions', ids, undefined, embedded) : null;
-  if (viaSql) return viaSql.filter((d) => d.org_id === orgId).map((d) => fromStored<BankTransaction>(d as Stored<BankTransaction>));
-  return (await findOwnedWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) => fromStored<BankTransaction>(d));
+export async function findTransactionsByIds(
+  db: Db,
+  orgId: string,
+  ids: readonly string[],
+  embedded: PostgresPages | null = null,
+): Promise<BankTransaction[]> {
+  const viaSql =
+    ids.length > 0 && ids.length <= EMBEDDED_KEYS_MAX
+      ? await findByIdsInSql(db, 'bank_transactions', ids, undefined, embedded)
+      : null;
+  if (viaSql)
+    return viaSql
+      .filter((d) => d.org_id === orgId)
+      .map((d) => fromStored<BankTransaction>(d as Stored<BankTransaction>));
+  return (await findOwnedWhereIn(db, collections(db).bankTransactions, orgId, '_id', ids)).map((d) =>
+    fromStored<BankTransaction>(d),
+  );
 }
 
 /** The entries with these ids; see where-in.ts for how. */
 export async function findEntriesByIds(db: Db, orgId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
-  return (await findOwnedWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) => fromStored<LedgerEntry>(d));
+  return (await findOwnedWhereIn(db, collections(db).ledgerEntries, orgId, '_id', ids)).map((d) =>
+    fromStored<LedgerEntry>(d),
+  );
 }
 
 /**
@@ -54,10 +85,18 @@ export async function findEntriesByIds(db: Db, orgId: string, ids: readonly stri
  * containments, one per id, cost PostgreSQL 3 ms to plan for a page's 50.
  */
 export async function findLinks(
-  db: Db, orgId: string, field: 'bank_transaction_id' | 'ledger_entry_id', ids: readonly string[], embedded: PostgresPages | null = null,
+  db: Db,
+  orgId: string,
+  field: 'bank_transaction_id' | 'ledger_entry_id',
+  ids: readonly string[],
+  embedded: PostgresPages | null = null,
 ): Promise<BankLink[]> {
   if (embedded && ids.length > 0 && ids.length <= EMBEDDED_KEYS_MAX && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'bank_links', equalities: { org_id: orgId }, any: { field, values: ids } });
+    const docs = await embedded.where(db, {
+      collection: 'bank_links',
+      equalities: { org_id: orgId },
+      any: { field, values: ids },
+    });
     if (docs) return docs.map((d) => fromStored<BankLink>(d as Stored<BankLink>));
   }
   return (await findOwnedWhereIn(db, collections(db).bankLinks, orgId, field, ids)).map((d) => fromStored<BankLink>(d));
@@ -67,9 +106,17 @@ export async function findLinks(
  * An account's unreconciled transactions booked on or before `endDate`, only
  * id and booking date (the (org_id, bank_account_id, status, booking_date) index).
  */
-export async function findUnreconciledThrough(db: Db, orgId: string, bankAccountId: string, endDate: string): Promise<Array<Pick<BankTransaction, 'id' | 'booking_date'>>> {
-  const docs = await collections(db).bankTransactions
-    .find({ org_id: orgId, bank_account_id: bankAccountId, status: 'unreconciled', booking_date: { $lte: endDate } }, { projection: { _id: 1, booking_date: 1 } })
+export async function findUnreconciledThrough(
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  endDate: string,
+): Promise<Array<Pick<BankTransaction, 'id' | 'booking_date'>>> {
+  const docs = await collections(db)
+    .bankTransactions.find(
+      { org_id: orgId, bank_account_id: bankAccountId, status: 'unreconciled', booking_date: { $lte: endDate } },
+      { projection: { _id: 1, booking_date: 1 } },
+    )
     .toArray();
   return docs.map((d) => ({ id: d._id, booking_date: d.booking_date }));
 }

@@ -10,7 +10,12 @@
 // `fields`, `latest`); without one, or when PostgreSQL cannot answer, they are
 // the driver's projected finds, the same answer.
 import type { Db, Document } from 'mongodb';
-import type { CounterpartyEntry, CounterpartyLink, CounterpartyTransaction, NamingTransaction } from '../domain/book-reads.js';
+import type {
+  CounterpartyEntry,
+  CounterpartyLink,
+  CounterpartyTransaction,
+  NamingTransaction,
+} from '../domain/book-reads.js';
 import type { BankTransaction } from '../domain/books.js';
 import { collections } from './collections.js';
 import type { FieldsQuery, LatestQuery, PostgresPages } from './postgres-pages.js';
@@ -34,9 +39,17 @@ function withId<T>(doc: Document): T {
 }
 
 /** Amount and status of every transaction of an account: the (org_id, bank_account_id) page index (the account's balance needs them all). */
-export async function accountAmounts(db: Db, orgId: string, bankAccountId: string, embedded: PostgresPages | null = null): Promise<Array<Pick<BankTransaction, 'amount_minor' | 'status'>>> {
+export async function accountAmounts(
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  embedded: PostgresPages | null = null,
+): Promise<Array<Pick<BankTransaction, 'amount_minor' | 'status'>>> {
   const docs = await readFields(db, embedded, {
-    collection: collections(db).bankTransactions.collectionName, equalities: { org_id: orgId, bank_account_id: bankAccountId }, index: 'page', fields: ['amount_minor', 'status'],
+    collection: collections(db).bankTransactions.collectionName,
+    equalities: { org_id: orgId, bank_account_id: bankAccountId },
+    index: 'page',
+    fields: ['amount_minor', 'status'],
   });
   return docs as Array<Pick<BankTransaction, 'amount_minor' | 'status'>>;
 }
@@ -54,18 +67,31 @@ export interface CounterpartyBooks {
  * bank_account_id) and (org_id, status) page indexes, the org_id GIN index
  * (links have no page order).
  */
-export async function readCounterpartyBooks(db: Db, orgId: string, bankAccountId: string, embedded: PostgresPages | null = null): Promise<CounterpartyBooks> {
+export async function readCounterpartyBooks(
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  embedded: PostgresPages | null = null,
+): Promise<CounterpartyBooks> {
   const c = collections(db);
   const [transactions, entries, links] = await Promise.all([
     readFields(db, embedded, {
-      collection: c.bankTransactions.collectionName, equalities: { org_id: orgId, bank_account_id: bankAccountId }, index: 'page',
+      collection: c.bankTransactions.collectionName,
+      equalities: { org_id: orgId, bank_account_id: bankAccountId },
+      index: 'page',
       fields: ['_id', 'booking_date', 'amount_minor', 'counterparty_id', 'counterparty_name'],
     }),
     readFields(db, embedded, {
-      collection: c.ledgerEntries.collectionName, equalities: { org_id: orgId, status: 'posted' }, index: 'page', fields: ['_id', 'counterparty_id', 'lines', 'status'],
+      collection: c.ledgerEntries.collectionName,
+      equalities: { org_id: orgId, status: 'posted' },
+      index: 'page',
+      fields: ['_id', 'counterparty_id', 'lines', 'status'],
     }),
     readFields(db, embedded, {
-      collection: c.bankLinks.collectionName, equalities: { org_id: orgId }, index: 'gin', fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
+      collection: c.bankLinks.collectionName,
+      equalities: { org_id: orgId },
+      index: 'gin',
+      fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
     }),
   ]);
   return {
@@ -84,16 +110,33 @@ const NAMING_FIELDS = ['_id', 'booking_date', 'counterparty_id', 'counterparty_n
  * counterparty_id, booking_date) page index read backwards for one row. On
  * the driver path every such transaction, projected.
  */
-export async function namingTransactions(db: Db, orgId: string, counterpartyIds: readonly string[], embedded: PostgresPages | null = null): Promise<NamingTransaction[]> {
+export async function namingTransactions(
+  db: Db,
+  orgId: string,
+  counterpartyIds: readonly string[],
+  embedded: PostgresPages | null = null,
+): Promise<NamingTransaction[]> {
   if (counterpartyIds.length === 0) return [];
   const collection = collections(db).bankTransactions;
   let docs: Document[] | null = null;
   if (embedded && (await isFerretDb(db))) {
     const q: LatestQuery = {
-      collection: collection.collectionName, equalities: { org_id: orgId }, per: 'counterparty_id', values: counterpartyIds, key: 'booking_date', fields: NAMING_FIELDS,
+      collection: collection.collectionName,
+      equalities: { org_id: orgId },
+      per: 'counterparty_id',
+      values: counterpartyIds,
+      key: 'booking_date',
+      fields: NAMING_FIELDS,
     };
     docs = await embedded.latest(db, q);
   }
-  docs ??= await findWhereIn(db, collection, orgId, 'counterparty_id', counterpartyIds, Object.fromEntries(NAMING_FIELDS.map((f) => [f, 1])));
+  docs ??= await findWhereIn(
+    db,
+    collection,
+    orgId,
+    'counterparty_id',
+    counterpartyIds,
+    Object.fromEntries(NAMING_FIELDS.map((f) => [f, 1])),
+  );
   return docs.map((d) => withId<NamingTransaction>(d));
 }

@@ -26,7 +26,11 @@ export const BOOK_SECTIONS = {
 
 export type BookSection = keyof typeof BOOK_SECTIONS;
 
-export interface UpsertCounts { inserted: number; updated: number; unchanged: number }
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
 
 /** Stored records already held by `orgId` and their fields, keyed by id; null for the org record itself. */
 export type StoredById = Map<string, StoredBookRecord>;
@@ -73,8 +77,15 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
  * 14 s a section when the bench loaded a 2,000-size org into a store holding
  * 100,000-size ones.
  */
-export async function findTakenIds(db: Db, section: BookSection, ids: readonly string[], embedded: PostgresPages | null = null): Promise<string[]> {
-  const collection = db.collection<{ _id: string; org_id: string }>(collections(db)[BOOK_SECTIONS[section]].collectionName);
+export async function findTakenIds(
+  db: Db,
+  section: BookSection,
+  ids: readonly string[],
+  embedded: PostgresPages | null = null,
+): Promise<string[]> {
+  const collection = db.collection<{ _id: string; org_id: string }>(
+    collections(db)[BOOK_SECTIONS[section]].collectionName,
+  );
   const viaSql = await findByIdsInSql(db, collection.collectionName, ids, ['_id'], embedded);
   if (viaSql) return viaSql.map((doc) => doc._id as string);
   const taken = await findWhereIn(db, collection, null, '_id', ids, { _id: 1 });
@@ -92,7 +103,11 @@ const claimOrg = (orgId: string | null, id: string): string => orgId ?? id;
  * written; a record whose claim another writer holds is not.
  */
 async function replaceClaimed(
-  db: Db, collection: Collection<StoredBookRecord>, target: BookSection | 'orgs', orgId: string | null, holder: string,
+  db: Db,
+  collection: Collection<StoredBookRecord>,
+  target: BookSection | 'orgs',
+  orgId: string | null,
+  holder: string,
   replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[],
 ): Promise<number> {
   let written = 0;
@@ -100,9 +115,17 @@ async function replaceClaimed(
     const batch = replaces.slice(i, i + GUARDED_CHUNK);
     const claimedIds = new Set<string>();
     for (const [org, group] of groupByOrg(batch, orgId)) {
-      for (const id of await claimVersions(db, org, collection.collectionName, group.map((r) => ({ id: r.id, version: r.version })), holder)) claimedIds.add(id);
+      for (const id of await claimVersions(
+        db,
+        org,
+        collection.collectionName,
+        group.map((r) => ({ id: r.id, version: r.version })),
+        holder,
+      ))
+        claimedIds.add(id);
     }
-    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch.filter((r) => claimedIds.has(r.id))
+    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch
+      .filter((r) => claimedIds.has(r.id))
       .map((r) => ({ replaceOne: { filter: { _id: r.id, version: r.version }, replacement: r.replacement } }));
     if (ops.length > 0) written += (await collection.bulkWrite(ops, { ordered: false })).matchedCount;
   }
@@ -127,7 +150,12 @@ function groupByOrg<T extends { id: string }>(items: readonly T[], orgId: string
  * `holder`: this import's claim holder (record-claims.ts newImportHolder).
  */
 export async function upsertRecords(
-  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById, holder: string,
+  db: Db,
+  target: BookSection | 'orgs',
+  orgId: string | null,
+  records: readonly BookRecord[],
+  stored: StoredById,
+  holder: string,
 ): Promise<UpsertCounts> {
   const collection = recordCollection(db, target);
   const counts = { inserted: 0, updated: 0, unchanged: 0 };
@@ -136,7 +164,10 @@ export async function upsertRecords(
     const replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[] = [];
     const chunk = records.slice(i, i + CHUNK);
     const fresh = chunk.filter((r) => !stored.has(r.id)).map((r) => r.id);
-    const claimedBefore = orgId === null || fresh.length === 0 ? new Map<string, number>() : await highestClaimedVersions(db, orgId, collection.collectionName, fresh);
+    const claimedBefore =
+      orgId === null || fresh.length === 0
+        ? new Map<string, number>()
+        : await highestClaimedVersions(db, orgId, collection.collectionName, fresh);
     for (const record of chunk) {
       const { id, version: fileVersion, ...fields } = record;
       const content = orgId === null ? fields : { org_id: orgId, ...fields };
@@ -152,14 +183,19 @@ export async function upsertRecords(
         counts.unchanged += 1;
         continue;
       }
-      replaces.push({ id, version: Number(storedVersion ?? 0), replacement: { ...content, version: Number(storedVersion ?? 0) + 1 } });
+      replaces.push({
+        id,
+        version: Number(storedVersion ?? 0),
+        replacement: { ...content, version: Number(storedVersion ?? 0) + 1 },
+      });
       counts.updated += 1;
     }
     if (inserts.length > 0) await collection.bulkWrite(inserts, { ordered: false });
     if (replaces.length > 0) {
       const written = await replaceClaimed(db, collection, target, orgId, holder, replaces);
       // A replace whose version another writer claimed, or that no longer matched: the record changed since (an apply, another import).
-      if (written < replaces.length) throw new Error(`${target}: ${replaces.length - written} record(s) changed during the import`);
+      if (written < replaces.length)
+        throw new Error(`${target}: ${replaces.length - written} record(s) changed during the import`);
     }
   }
   return counts;
@@ -176,7 +212,12 @@ export async function upsertRecords(
  * someone else changed meanwhile is left alone.
  */
 export async function undoUpsert(
-  db: Db, target: BookSection | 'orgs', orgId: string | null, records: readonly BookRecord[], stored: StoredById, holder: string,
+  db: Db,
+  target: BookSection | 'orgs',
+  orgId: string | null,
+  records: readonly BookRecord[],
+  stored: StoredById,
+  holder: string,
 ): Promise<void> {
   const collection = recordCollection(db, target);
   for (let i = 0; i < records.length; i += CHUNK) {
@@ -190,17 +231,35 @@ export async function undoUpsert(
       replaces.push({ id: _id, version: written, replacement: { ...previous, version: written + 1 } });
     }
     await replaceClaimed(db, collection, target, orgId, holder, replaces);
-    await deleteInserted(db, collection, target, orgId, holder, chunk.filter((r) => !stored.has(r.id)));
+    await deleteInserted(
+      db,
+      collection,
+      target,
+      orgId,
+      holder,
+      chunk.filter((r) => !stored.has(r.id)),
+    );
   }
 }
 
 /** Delete what the import inserted of `records`: each still holding the file's content, at the version it has, claimed first. */
 async function deleteInserted(
-  db: Db, collection: Collection<StoredBookRecord>, target: BookSection | 'orgs', orgId: string | null, holder: string, records: readonly BookRecord[],
+  db: Db,
+  collection: Collection<StoredBookRecord>,
+  target: BookSection | 'orgs',
+  orgId: string | null,
+  holder: string,
+  records: readonly BookRecord[],
 ): Promise<void> {
   if (records.length === 0) return;
   const byId = new Map(records.map((r) => [r.id, r]));
-  const current = await findWhereIn(db, collection as unknown as Collection<StoredBookRecord & { org_id: string }>, orgId, '_id', [...byId.keys()]);
+  const current = await findWhereIn(
+    db,
+    collection as unknown as Collection<StoredBookRecord & { org_id: string }>,
+    orgId,
+    '_id',
+    [...byId.keys()],
+  );
   const ours = current.filter((doc) => {
     const { _id, version, ...content } = doc;
     const { id, version: fileVersion, ...fields } = byId.get(_id)!;
@@ -212,7 +271,8 @@ async function deleteInserted(
     for (const [org, group] of groupByOrg(batch, orgId)) {
       for (const id of await claimVersions(db, org, collection.collectionName, group, holder)) claimedIds.add(id);
     }
-    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch.filter((d) => claimedIds.has(d.id))
+    const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch
+      .filter((d) => claimedIds.has(d.id))
       .map((d) => ({ deleteOne: { filter: { _id: d.id, version: d.version } } }));
     if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
   }

@@ -2,7 +2,15 @@
 // repositories beside this file are the only code that reads or writes them.
 import type { StoredOperationBody, StoredStagedOperation } from './staged-operation-codec.js';
 import type { Collection, Db, Document } from 'mongodb';
-import type { BankAccount, BankLink, BankTransaction, InboxDocument, LedgerEntry, Org, Precondition } from '../domain/books.js';
+import type {
+  BankAccount,
+  BankLink,
+  BankTransaction,
+  InboxDocument,
+  LedgerEntry,
+  Org,
+  Precondition,
+} from '../domain/books.js';
 import type { CsvMapping } from '../domain/statement-import/csv.js';
 import type { Warning } from '../warnings.js';
 import type { PlanContext } from '../domain/plan-context.js';
@@ -38,7 +46,15 @@ export type { StagedStatus };
  * server-made identity of the job that claimed the transition (its BullMQ job
  * id, or the sweep's own), absent on items written before claims had one.
  */
-export interface HistoryItem { at: string; actor: string; from: StagedStatus | null; to: StagedStatus; note: string | null; request_id?: string; claim_id?: string }
+export interface HistoryItem {
+  at: string;
+  actor: string;
+  from: StagedStatus | null;
+  to: StagedStatus;
+  note: string | null;
+  request_id?: string;
+  claim_id?: string;
+}
 
 export interface StagedOperationDoc {
   _id: string;

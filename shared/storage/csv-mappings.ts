@@ -23,7 +23,14 @@ export async function findCsvMapping(db: Db, orgId: string, bankAccountId: strin
 }
 
 /** Save (replace) the account's mapping; the last save wins. The caller has checked that the account is the org's. */
-export async function saveCsvMapping(db: Db, orgId: string, bankAccountId: string, mapping: CsvMapping, actor: string, now: string): Promise<SavedCsvMapping> {
+export async function saveCsvMapping(
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  mapping: CsvMapping,
+  actor: string,
+  now: string,
+): Promise<SavedCsvMapping> {
   const c = collections(db).bankCsvMappings;
   const saved: SavedCsvMapping = { csv_mapping: mapping, updated_at: now, updated_by: actor };
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -37,7 +44,10 @@ export async function saveCsvMapping(db: Db, orgId: string, bankAccountId: strin
         throw err;
       }
     }
-    const res = await c.updateOne({ _id: bankAccountId, version: current.version }, { $set: { ...saved, version: current.version + 1 } });
+    const res = await c.updateOne(
+      { _id: bankAccountId, version: current.version },
+      { $set: { ...saved, version: current.version + 1 } },
+    );
     if (res.matchedCount === 1) return saved;
   }
   throw new Error(`the CSV mapping of ${bankAccountId} kept changing under 20 saves in a row`);

@@ -6,6 +6,8 @@ import { collections } from './collections.js';
 
 /** Every set of document ids the organisation resolved as not duplicates, each sorted. */
 export async function findDismissals(db: Db, orgId: string): Promise<string[][]> {
-  const docs = await collections(db).duplicateDismissals.find({ org_id: orgId }, { projection: { document_ids: 1 } }).toArray();
+  const docs = await collections(db)
+    .duplicateDismissals.find({ org_id: orgId }, { projection: { document_ids: 1 } })
+    .toArray();
   return docs.map((d) => d.document_ids);
 }

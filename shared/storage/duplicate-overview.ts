@@ -63,7 +63,11 @@ export class StoredOverviewCache {
  * call began.
  */
 export async function readStoredDuplicatePage(
-  db: Db, orgId: string, options: GroupPageOptions, cache: StoredOverviewCache, embedded: PostgresPages | null = null,
+  db: Db,
+  orgId: string,
+  options: GroupPageOptions,
+  cache: StoredOverviewCache,
+  embedded: PostgresPages | null = null,
 ): Promise<OverviewPage | null> {
   // `embedded`: the version and the overview's index are read by `_id` in SQL (where-in.ts findById).
   const version = await currentInboxVersion(db, orgId, embedded);
@@ -88,7 +92,12 @@ export async function readStoredDuplicatePage(
  * of the version it found current. Read by `_id` alone (it starts with the
  * org's id): one GIN lookup on FerretDB, no org-wide bitmap to intersect with.
  */
-export async function cachedChunk(db: Db, overviewId: string, n: number, cache: StoredOverviewCache): Promise<GroupPiece[] | null> {
+export async function cachedChunk(
+  db: Db,
+  overviewId: string,
+  n: number,
+  cache: StoredOverviewCache,
+): Promise<GroupPiece[] | null> {
   const id = overviewChunkId(overviewId, n);
   return cache.get(id, async () => {
     const doc = await collections(db).duplicateOverviewChunks.findOne({ _id: id }, { projection: { pieces_json: 1 } });
@@ -107,7 +116,9 @@ export function overviewChunkId(overviewId: string, n: number): string {
 
 /** The org's current inbox version and the overview stored for it, if any. */
 export async function findCurrentOverview(
-  db: Db, orgId: string, embedded: PostgresPages | null = null,
+  db: Db,
+  orgId: string,
+  embedded: PostgresPages | null = null,
 ): Promise<{ id: string; version: string; existing: DuplicateOverviewDoc | null }> {
   const version = await currentInboxVersion(db, orgId, embedded);
   const id = overviewId(orgId, version);
@@ -141,13 +152,23 @@ export async function deleteOverviewClaim(db: Db, id: string, claimedAt: string)
  * that way and 14–25 ms as one insert, on the first read that everyone
  * waiting for the overview waits for (docs/design/duplicate-overview.md "Measured").
  */
-export async function writeOverviewChunks(db: Db, docs: DuplicateOverviewChunkDoc[], embedded: PostgresPages | null = null): Promise<void> {
+export async function writeOverviewChunks(
+  db: Db,
+  docs: DuplicateOverviewChunkDoc[],
+  embedded: PostgresPages | null = null,
+): Promise<void> {
   const c = collections(db);
   for (let i = 0; i < docs.length; i += WRITE_BATCH) {
     const batch = docs.slice(i, i + WRITE_BATCH);
-    if (embedded && (await embedded.insertTogether(db, [{ collection: c.duplicateOverviewChunks.collectionName, docs: batch }])) === 'stored') continue;
-    const ops: AnyBulkWriteOperation<DuplicateOverviewChunkDoc>[] = batch
-      .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
+    if (
+      embedded &&
+      (await embedded.insertTogether(db, [{ collection: c.duplicateOverviewChunks.collectionName, docs: batch }])) ===
+        'stored'
+    )
+      continue;
+    const ops: AnyBulkWriteOperation<DuplicateOverviewChunkDoc>[] = batch.map((doc) => ({
+      replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true },
+    }));
     await c.duplicateOverviewChunks.bulkWrite(ops, { ordered: false });
   }
 }
@@ -158,10 +179,21 @@ export async function writeOverviewChunks(db: Db, docs: DuplicateOverviewChunkDo
  * `gone`: no overview with that `_id` is left (a newer version became ready
  * first and removed this claim).
  */
-export async function markOverviewReady(db: Db, claim: DuplicateOverviewDoc, result: Partial<DuplicateOverviewDoc>): Promise<'marked' | 'gone'> {
+export async function markOverviewReady(
+  db: Db,
+  claim: DuplicateOverviewDoc,
+  result: Partial<DuplicateOverviewDoc>,
+): Promise<'marked' | 'gone'> {
   const c = collections(db);
-  const marked = await c.duplicateOverviews.updateOne({ _id: claim._id, claimed_at: claim.claimed_at }, { $set: result });
-  if (marked.matchedCount === 0 && !(await c.duplicateOverviews.findOne({ _id: claim._id }, { projection: { _id: 1 } }))) return 'gone';
+  const marked = await c.duplicateOverviews.updateOne(
+    { _id: claim._id, claimed_at: claim.claimed_at },
+    { $set: result },
+  );
+  if (
+    marked.matchedCount === 0 &&
+    !(await c.duplicateOverviews.findOne({ _id: claim._id }, { projection: { _id: 1 } }))
+  )
+    return 'gone';
   return 'marked';
 }
 
@@ -178,7 +210,9 @@ export async function deleteOverviewChunks(db: Db, orgId: string, overviewId: st
  */
 export async function removeOlderOverviews(db: Db, current: DuplicateOverviewDoc): Promise<void> {
   const c = collections(db);
-  const all = await c.duplicateOverviews.find({ org_id: current.org_id }, { projection: { _id: 1, claimed_at: 1 } }).toArray();
+  const all = await c.duplicateOverviews
+    .find({ org_id: current.org_id }, { projection: { _id: 1, claimed_at: 1 } })
+    .toArray();
   for (const old of all) {
     if (old._id === current._id || old.claimed_at > current.claimed_at) continue;
     await c.duplicateOverviewChunks.deleteMany({ org_id: current.org_id, overview_id: old._id });
@@ -209,16 +243,28 @@ export async function storedOverviewListsGroup(db: Db, orgId: string, groupId: s
  * it. A group split over chunks is joined again. One read of the chunks by
  * the (org_id, overview_id) equality.
  */
-export async function findGroupInCurrentOverview(db: Db, orgId: string, groupId: string): Promise<GroupPiece['group'] | null | 'not_ready'> {
+export async function findGroupInCurrentOverview(
+  db: Db,
+  orgId: string,
+  groupId: string,
+): Promise<GroupPiece['group'] | null | 'not_ready'> {
   const { existing } = await findCurrentOverview(db, orgId);
   if (existing?.state !== 'ready') return 'not_ready';
-  const chunks = await collections(db).duplicateOverviewChunks.find({ org_id: orgId, overview_id: existing._id }, { projection: { n: 1, pieces_json: 1 } }).toArray();
+  const chunks = await collections(db)
+    .duplicateOverviewChunks.find(
+      { org_id: orgId, overview_id: existing._id },
+      { projection: { n: 1, pieces_json: 1 } },
+    )
+    .toArray();
   // A chunk gone (a newer version became ready and removed this one): group the inbox instead.
   if (chunks.length !== (existing.chunk_count ?? 0)) return 'not_ready';
   const needle = JSON.stringify(groupId);
-  const pieces = chunks.sort((a, b) => a.n - b.n)
+  const pieces = chunks
+    .sort((a, b) => a.n - b.n)
     .filter((chunk) => chunk.pieces_json.includes(needle))
-    .flatMap((chunk) => (JSON.parse(chunk.pieces_json) as GroupPiece[]).filter((piece) => piece.group.group_id === groupId))
+    .flatMap((chunk) =>
+      (JSON.parse(chunk.pieces_json) as GroupPiece[]).filter((piece) => piece.group.group_id === groupId),
+    )
     .sort((a, b) => a.part - b.part);
   if (pieces.length === 0) return null;
   return { ...pieces[0]!.group, documents: pieces.flatMap((piece) => piece.group.documents) };

@@ -53,10 +53,14 @@ export const feedBlock = (orgId: string, sequence: number): string => `${orgId}:
  * (9,900 at the bench's size); the fields the feed filters on stay values.
  * Events stored before carry `data` itself; both read the same (readEvent).
  */
-export type StoredEventDoc = Omit<StoredEvent, 'data'> & ({ data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined });
+export type StoredEventDoc = Omit<StoredEvent, 'data'> &
+  ({ data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined });
 
 /** The fields a claim stores for its event: the event and its feed block. */
-export interface EventFields { event: StoredEventDoc; feed_block: string }
+export interface EventFields {
+  event: StoredEventDoc;
+  feed_block: string;
+}
 
 function storedEvent(event: StoredEvent): StoredEventDoc {
   const { data, ...fields } = event;
@@ -90,7 +94,12 @@ export function eventView(doc: StagedOperationDoc): EventOperationView {
 }
 
 /** The operation as a transition leaves it: for the event written with the claim. */
-export function afterTransition(doc: StagedOperationDoc, to: StagedStatus, item: StagedOperationDoc['history'][number], set: Partial<StagedOperationDoc>): StagedOperationDoc {
+export function afterTransition(
+  doc: StagedOperationDoc,
+  to: StagedStatus,
+  item: StagedOperationDoc['history'][number],
+  set: Partial<StagedOperationDoc>,
+): StagedOperationDoc {
   return { ...doc, ...set, status: to, history: [...doc.history, item] };
 }
 
@@ -100,7 +109,11 @@ export function afterTransition(doc: StagedOperationDoc, to: StagedStatus, item:
  * `retired` settles once the reservations it retires are deleted (every
  * RETIRE_EVERY-th number), which the writer awaits beside its insert.
  */
-export interface Reservation { sequence: number; reservedAt: number; retired: Promise<void> }
+export interface Reservation {
+  sequence: number;
+  reservedAt: number;
+  retired: Promise<void>;
+}
 
 /**
  * Reserve the organisation's next sequence number. A writer may start this
@@ -127,9 +140,10 @@ export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPage
       }
     }
     // A reservation whose reserver died before its delete leaves its old ones to the next multiple's: the count stays bounded.
-    const retired = next > KEEP_RESERVATIONS && next % RETIRE_EVERY === 0
-      ? seqs.deleteMany({ org_id: orgId, sequence: { $lte: next - KEEP_RESERVATIONS } }).then(() => undefined)
-      : Promise.resolve();
+    const retired =
+      next > KEEP_RESERVATIONS && next % RETIRE_EVERY === 0
+        ? seqs.deleteMany({ org_id: orgId, sequence: { $lte: next - KEEP_RESERVATIONS } }).then(() => undefined)
+        : Promise.resolve();
     // Awaited by the writer; never an unhandled rejection meanwhile (a writer that gives up the number does not wait).
     retired.catch(() => undefined);
     return { sequence: next, reservedAt, retired };
@@ -142,7 +156,10 @@ export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPage
  * started early (used when still fresh); `embedded`, FerretDB's PostgreSQL,
  * where a new reservation reads the highest number (null: through the store).
  */
-export interface EventSource { reserved?: Promise<Reservation> | undefined; embedded?: PostgresPages | null | undefined }
+export interface EventSource {
+  reserved?: Promise<Reservation> | undefined;
+  embedded?: PostgresPages | null | undefined;
+}
 
 /**
  * Insert a claim document carrying a new event: reserve a sequence (or take
@@ -150,7 +167,12 @@ export interface EventSource { reserved?: Promise<Reservation> | undefined; embe
  * reserving) reserve again. `insert` gets the event to store with the claim.
  */
 export async function withNewEvent<T>(
-  db: Db, orgId: string, claimId: string, to: StagedStatus, view: EventOperationView, insert: (fields: EventFields) => Promise<T>,
+  db: Db,
+  orgId: string,
+  claimId: string,
+  to: StagedStatus,
+  view: EventOperationView,
+  insert: (fields: EventFields) => Promise<T>,
   source: EventSource = {},
 ): Promise<T> {
   let early = source.reserved;
@@ -158,7 +180,10 @@ export async function withNewEvent<T>(
     const reservation = await (early ?? reserveEvent(db, orgId, source.embedded ?? null));
     early = undefined;
     if (!isFresh(reservation)) continue;
-    const [result] = await Promise.all([insert(eventFields(orgId, claimId, to, view, reservation)), reservation.retired]);
+    const [result] = await Promise.all([
+      insert(eventFields(orgId, claimId, to, view, reservation)),
+      reservation.retired,
+    ]);
     return result;
   }
 }
@@ -169,10 +194,20 @@ export function isFresh(reservation: Reservation): boolean {
 }
 
 /** The fields a claim stores for its transition's event, numbered by `reservation`. */
-export function eventFields(orgId: string, claimId: string, to: StagedStatus, view: EventOperationView, reservation: Reservation): EventFields {
+export function eventFields(
+  orgId: string,
+  claimId: string,
+  to: StagedStatus,
+  view: EventOperationView,
+  reservation: Reservation,
+): EventFields {
   const { sequence, reservedAt } = reservation;
   const event: StoredEvent = {
-    id: derivedId('evt', claimId), type: eventTypeFor(to), created_at: new Date(reservedAt).toISOString(), sequence, data: { staged_operation: view },
+    id: derivedId('evt', claimId),
+    type: eventTypeFor(to),
+    created_at: new Date(reservedAt).toISOString(),
+    sequence,
+    data: { staged_operation: view },
   };
   return { event: storedEvent(event), feed_block: feedBlock(orgId, sequence) };
 }
@@ -203,10 +238,17 @@ export interface EventPage {
  * given up by now (withNewEvent), and so is every number reserved before it.
  * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS + RETIRE_EVERY), on the embedded store as one SQL aggregate.
  */
-async function finalThrough(db: Db, orgId: string, cutoff: string, embedded: PostgresPages | null): Promise<{ final: number; highest: number }> {
+async function finalThrough(
+  db: Db,
+  orgId: string,
+  cutoff: string,
+  embedded: PostgresPages | null,
+): Promise<{ final: number; highest: number }> {
   const marks = embedded ? await embedded.sequenceMarks(db, orgId, cutoff) : null;
   if (marks) return marks;
-  const reservations = await collections(db).eventSequences.find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } }).toArray();
+  const reservations = await collections(db)
+    .eventSequences.find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } })
+    .toArray();
   let final = 0;
   let highest = 0;
   for (const r of reservations) {
@@ -227,9 +269,17 @@ export async function listEvents(db: Db, q: EventPageQuery, embedded: PostgresPa
   const out: StoredEvent[] = [];
   let through = q.after;
   const first = Math.floor((q.after + 1) / FEED_BLOCK);
-  for (let block = first; block <= Math.floor(highest / FEED_BLOCK) && block < first + MAX_BLOCKS_PER_PAGE; block += 1) {
-    const docs = await collections(db).auditEvents.find({ org_id: q.org_id, feed_block: `${q.org_id}:${block}` }, { projection: { event: 1 } }).toArray();
-    const events = docs.flatMap((d) => (d.event !== undefined && d.event.sequence > q.after ? [readEvent(d.event)] : [])).sort((a, b) => a.sequence - b.sequence);
+  for (
+    let block = first;
+    block <= Math.floor(highest / FEED_BLOCK) && block < first + MAX_BLOCKS_PER_PAGE;
+    block += 1
+  ) {
+    const docs = await collections(db)
+      .auditEvents.find({ org_id: q.org_id, feed_block: `${q.org_id}:${block}` }, { projection: { event: 1 } })
+      .toArray();
+    const events = docs
+      .flatMap((d) => (d.event !== undefined && d.event.sequence > q.after ? [readEvent(d.event)] : []))
+      .sort((a, b) => a.sequence - b.sequence);
     for (const event of events) {
       if (event.created_at > cutoff) return { events: out, through };
       through = event.sequence;
@@ -244,7 +294,12 @@ export async function listEvents(db: Db, q: EventPageQuery, embedded: PostgresPa
 }
 
 /** The highest sequence of the organisation below which every event is stored and settled (0: none), with the cut-off `now` gives. */
-export async function latestSettledSequence(db: Db, orgId: string, now: Date, embedded: PostgresPages | null = null): Promise<number> {
+export async function latestSettledSequence(
+  db: Db,
+  orgId: string,
+  now: Date,
+  embedded: PostgresPages | null = null,
+): Promise<number> {
   return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString(), embedded)).final;
 }
 
@@ -266,7 +321,10 @@ export async function backfillFeedBlocks(db: Db): Promise<number> {
   const { auditEvents, eventSequences } = collections(db);
   if (await eventSequences.findOne({ _id: FEED_BLOCKS_DONE }, { projection: { _id: 1 } })) return 0;
   let set = 0;
-  for await (const doc of auditEvents.find({ 'event.sequence': { $exists: true }, feed_block: { $exists: false } }, { projection: { org_id: 1, event: 1 } })) {
+  for await (const doc of auditEvents.find(
+    { 'event.sequence': { $exists: true }, feed_block: { $exists: false } },
+    { projection: { org_id: 1, event: 1 } },
+  )) {
     if (!doc.event) continue;
     await auditEvents.updateOne({ _id: doc._id }, { $set: { feed_block: feedBlock(doc.org_id, doc.event.sequence) } });
     set += 1;
@@ -285,6 +343,9 @@ export async function backfillFeedBlocks(db: Db): Promise<number> {
  * transition race of its operation.
  */
 export async function sweepEvents(db: Db, before: Date): Promise<number> {
-  const r = await collections(db).auditEvents.updateMany({ 'event.created_at': { $lt: before.toISOString() } }, { $unset: { event: '', feed_block: '' } });
+  const r = await collections(db).auditEvents.updateMany(
+    { 'event.created_at': { $lt: before.toISOString() } },
+    { $unset: { event: '', feed_block: '' } },
+  );
   return r.modifiedCount;
 }

@@ -21,8 +21,15 @@ export class InexactDocument extends Error {
   }
 }
 
-interface Schema { $k?: string[]; p?: Record<string, Elem> }
-interface Elem { t: string; $s?: Schema; i?: Elem[] }
+interface Schema {
+  $k?: string[];
+  p?: Record<string, Elem>;
+}
+interface Elem {
+  t: string;
+  $s?: Schema;
+  i?: Elem[];
+}
 
 function value(raw: unknown, elem: Elem): unknown {
   switch (elem.t) {
@@ -67,7 +74,8 @@ function object(raw: Record<string, unknown>, schema: Schema): Record<string, un
  * (docs/design/performance.md "Round trip").
  */
 function setOwn(out: Record<string, unknown>, key: string, v: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
   else out[key] = v;
 }
 
@@ -126,7 +134,9 @@ function elemOf(v: unknown, inArray: boolean): Elem {
       return { t: 'null' };
     case 'number':
       if (!Number.isFinite(v)) throw new InexactDocument('non-finite number');
-      return Number.isSafeInteger(v) && !Object.is(v, -0) && v >= INT32_MIN && v <= INT32_MAX ? { t: 'int' } : { t: 'double' };
+      return Number.isSafeInteger(v) && !Object.is(v, -0) && v >= INT32_MIN && v <= INT32_MAX
+        ? { t: 'int' }
+        : { t: 'double' };
     case 'object': {
       if (v === null) return { t: 'null' };
       if (Array.isArray(v)) {

@@ -22,10 +22,18 @@ export const newJobId = (): string => `job_${randomUUID()}`;
 type NewRecord = Omit<IdempotencyKeyDoc, 'expires_at' | 'job_id'>;
 
 /** Insert the record (with a new job id), or return the live one that holds the key already. */
-export async function claimKey(db: Db, doc: NewRecord, now: Date): Promise<{ claimed: true; record: IdempotencyKeyDoc } | { claimed: false; existing: IdempotencyKeyDoc }> {
+export async function claimKey(
+  db: Db,
+  doc: NewRecord,
+  now: Date,
+): Promise<{ claimed: true; record: IdempotencyKeyDoc } | { claimed: false; existing: IdempotencyKeyDoc }> {
   const keys = collections(db).idempotencyKeys;
   for (;;) {
-    const record: IdempotencyKeyDoc = { ...doc, job_id: newJobId(), expires_at: new Date(Date.parse(doc.created_at) + KEY_RETENTION_MS).toISOString() };
+    const record: IdempotencyKeyDoc = {
+      ...doc,
+      job_id: newJobId(),
+      expires_at: new Date(Date.parse(doc.created_at) + KEY_RETENTION_MS).toISOString(),
+    };
     try {
       await keys.insertOne(record);
       return { claimed: true, record };

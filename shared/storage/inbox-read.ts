@@ -55,24 +55,45 @@ function groupingFields(doc: Document): Document {
  * PostgreSQL but filters `status: {$in: …}` itself, which measured twice as
  * slow on 10,000 documents.
  */
-export async function findGroupableInboxDocuments(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<GroupableInboxDocument[]> {
+export async function findGroupableInboxDocuments(
+  db: Db,
+  orgId: string,
+  embedded: PostgresPages | null = null,
+): Promise<GroupableInboxDocument[]> {
   const inbox = collections(db).inboxDocuments;
-  const perStatus = await Promise.all((['open', 'booked'] as const).map(async (status) => {
-    // why SQL: through FerretDB each document is converted and sent whole however it is projected (docs/reference/book-reads.md "Cost").
-    if (embedded && (await isFerretDb(db))) {
-      const docs = await embedded.fields(db, { collection: inbox.collectionName, equalities: { org_id: orgId, status }, index: 'page', fields: ['_id', 'received_at', 'status', 'file', 'extracted'] });
-      if (docs) return docs.map(groupingFields);
-    }
-    return inbox.find({ org_id: orgId, status }, { projection: GROUPING_PROJECTION }).toArray();
-  }));
+  const perStatus = await Promise.all(
+    (['open', 'booked'] as const).map(async (status) => {
+      // why SQL: through FerretDB each document is converted and sent whole however it is projected (docs/reference/book-reads.md "Cost").
+      if (embedded && (await isFerretDb(db))) {
+        const docs = await embedded.fields(db, {
+          collection: inbox.collectionName,
+          equalities: { org_id: orgId, status },
+          index: 'page',
+          fields: ['_id', 'received_at', 'status', 'file', 'extracted'],
+        });
+        if (docs) return docs.map(groupingFields);
+      }
+      return inbox.find({ org_id: orgId, status }, { projection: GROUPING_PROJECTION }).toArray();
+    }),
+  );
   return perStatus.flat().map((doc) => {
     const record = fromStored(doc as Stored<InboxDocument>);
-    return { ...record, file: record.file ?? { sha256: '', name: '', mime: '', size: 0 }, extracted: record.extracted ?? {} };
+    return {
+      ...record,
+      file: record.file ?? { sha256: '', name: '', mime: '', size: 0 },
+      extracted: record.extracted ?? {},
+    };
   });
 }
 
 /** The organisation's documents with these ids, whole and with their versions (a duplicate resolution's members). */
-export async function findInboxDocumentsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<Array<InboxDocument & { version: number; archived_reason?: string | null }>> {
+export async function findInboxDocumentsByIds(
+  db: Db,
+  orgId: string,
+  ids: readonly string[],
+): Promise<Array<InboxDocument & { version: number; archived_reason?: string | null }>> {
   const docs = await findWhereIn(db, collections(db).inboxDocuments, orgId, '_id', ids);
-  return docs.map((doc) => fromStored(doc as Stored<InboxDocument & { version: number; archived_reason?: string | null }>));
+  return docs.map((doc) =>
+    fromStored(doc as Stored<InboxDocument & { version: number; archived_reason?: string | null }>),
+  );
 }

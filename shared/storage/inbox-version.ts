@@ -17,7 +17,11 @@ import { findById } from './where-in.js';
 export const INITIAL_INBOX_VERSION = 'initial';
 
 /** `embedded`: the pool on FerretDB's PostgreSQL, which reads it in SQL (where-in.ts findById); null: the driver. */
-export async function currentInboxVersion(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<string> {
+export async function currentInboxVersion(
+  db: Db,
+  orgId: string,
+  embedded: PostgresPages | null = null,
+): Promise<string> {
   const doc = await findById(db, collections(db).inboxVersions, orgId, { version: 1 }, embedded);
   return doc?.version ?? INITIAL_INBOX_VERSION;
 }

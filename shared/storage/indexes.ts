@@ -35,10 +35,18 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   orgs: { indexes: [], equality: [] },
   ledger_entries: {
     // (org_id, entry_date): the book reads' entry pages (docs/reference/book-reads.md); status and reference are their equality filters.
-    indexes: [{ org_id: 1, counterparty_id: 1, entry_date: 1 }, { org_id: 1, entry_date: 1 }],
+    indexes: [
+      { org_id: 1, counterparty_id: 1, entry_date: 1 },
+      { org_id: 1, entry_date: 1 },
+    ],
     equality: ['org_id', 'counterparty_id', 'status', 'reference'],
     // The entry pages' filters (docs/reference/book-reads.md): none, a counterparty, a status (reversed ones are rare), a reference.
-    pages: [['org_id', 'entry_date'], ['org_id', 'counterparty_id', 'entry_date'], ['org_id', 'status', 'entry_date'], ['org_id', 'reference', 'entry_date']],
+    pages: [
+      ['org_id', 'entry_date'],
+      ['org_id', 'counterparty_id', 'entry_date'],
+      ['org_id', 'status', 'entry_date'],
+      ['org_id', 'reference', 'entry_date'],
+    ],
   },
   bank_accounts: { indexes: [], equality: ['org_id'] },
   bank_transactions: {
@@ -53,34 +61,58 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     equality: ['org_id', 'bank_account_id', 'counterparty_id', 'status'],
     // The transaction pages' filters: none, an account, an account's unreconciled (or reconciled) ones, a counterparty, a status.
     pages: [
-      ['org_id', 'booking_date'], ['org_id', 'bank_account_id', 'booking_date'], ['org_id', 'bank_account_id', 'status', 'booking_date'],
-      ['org_id', 'counterparty_id', 'booking_date'], ['org_id', 'status', 'booking_date'],
+      ['org_id', 'booking_date'],
+      ['org_id', 'bank_account_id', 'booking_date'],
+      ['org_id', 'bank_account_id', 'status', 'booking_date'],
+      ['org_id', 'counterparty_id', 'booking_date'],
+      ['org_id', 'status', 'booking_date'],
       // Not a page: the import apply's lookup by reference in SQL (shared/storage/postgres-pages.ts accountReferences).
       ['org_id', 'bank_account_id', 'bank_reference'],
     ],
   },
   bank_links: {
-    indexes: [{ org_id: 1, bank_transaction_id: 1 }, { org_id: 1, ledger_entry_id: 1 }],
+    indexes: [
+      { org_id: 1, bank_transaction_id: 1 },
+      { org_id: 1, ledger_entry_id: 1 },
+    ],
     equality: ['org_id', 'bank_transaction_id', 'ledger_entry_id'],
   },
   inbox_documents: {
-    indexes: [{ org_id: 1, status: 1 }, { org_id: 1, received_at: -1 }], equality: ['org_id', 'status'],
+    indexes: [
+      { org_id: 1, status: 1 },
+      { org_id: 1, received_at: -1 },
+    ],
+    equality: ['org_id', 'status'],
     // The document pages (newest first: the btree is read backwards).
-    pages: [['org_id', 'received_at'], ['org_id', 'status', 'received_at']],
+    pages: [
+      ['org_id', 'received_at'],
+      ['org_id', 'status', 'received_at'],
+    ],
   },
   // status: the expiry and recovery sweeps (worker/maintenance.ts) read each status across orgs.
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
   // An operation's plan, preconditions and context (shared/storage/staged-operation-codec.ts): written once, read by `_id` only.
   staged_operation_bodies: { indexes: [], equality: [] },
   // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/plan-locks.ts).
-  scope_locks: { indexes: [{ org_id: 1, staged_operation_id: 1 }], unique: [{ key: 1 }], equality: ['org_id', 'staged_operation_id', 'key'] },
+  scope_locks: {
+    indexes: [{ org_id: 1, staged_operation_id: 1 }],
+    unique: [{ key: 1 }],
+    equality: ['org_id', 'staged_operation_id', 'key'],
+  },
   // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
   api_tokens: { indexes: [], equality: [] },
   // feed_block: a page of the event feed reads its blocks by equality (shared/storage/events.ts, docs/reference/webhooks.md).
-  audit_events: { indexes: [{ org_id: 1, at: -1 }, { org_id: 1, 'event.sequence': 1 }, { org_id: 1, feed_block: 1 }], equality: ['org_id', 'feed_block'] },
+  audit_events: {
+    indexes: [
+      { org_id: 1, at: -1 },
+      { org_id: 1, 'event.sequence': 1 },
+      { org_id: 1, feed_block: 1 },
+    ],
+    equality: ['org_id', 'feed_block'],
+  },
   // The event feed and webhooks (docs/reference/webhooks.md).
   event_sequences: { indexes: [{ org_id: 1, sequence: -1 }], equality: ['org_id'] },
   webhook_endpoints: { indexes: [{ org_id: 1, created_at: -1 }], equality: ['org_id'] },
@@ -119,31 +151,48 @@ export interface EnsureIndexesOptions {
 export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<GinReport | null> {
   await ensureCollections(db);
   await upgradeOldLocks(db);
-  await Promise.all(Object.entries(INDEXES).flatMap(([name, declaration]) => [
-    ...declaration.indexes.map((spec) => db.collection(name).createIndex(spec)),
-    ...(declaration.unique ?? []).map((spec) => db.collection(name).createIndex(spec, { unique: true })),
-  ]));
+  await Promise.all(
+    Object.entries(INDEXES).flatMap(([name, declaration]) => [
+      ...declaration.indexes.map((spec) => db.collection(name).createIndex(spec)),
+      ...(declaration.unique ?? []).map((spec) => db.collection(name).createIndex(spec, { unique: true })),
+    ]),
+  );
   if (!(await isFerretDb(db))) return null;
   if (!options.postgresUrl) {
-    options.logger?.warn({ database: db.databaseName }, 'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)');
+    options.logger?.warn(
+      { database: db.databaseName },
+      'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)',
+    );
     return null;
   }
   rememberPostgresUrl(db, options.postgresUrl);
-  const report = await ensurePostgresGinIndexes(options.postgresUrl, db.databaseName,
-    Object.entries(INDEXES).map(([collection, declaration]) => ({ collection, fields: ginFields(declaration), pages: declaration.pages ?? [] })));
-  if (report.created.length > 0 || report.warnings.length > 0) options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN and page indexes ensured');
+  const report = await ensurePostgresGinIndexes(
+    options.postgresUrl,
+    db.databaseName,
+    Object.entries(INDEXES).map(([collection, declaration]) => ({
+      collection,
+      fields: ginFields(declaration),
+      pages: declaration.pages ?? [],
+    })),
+  );
+  if (report.created.length > 0 || report.warnings.length > 0)
+    options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN and page indexes ensured');
   return report;
 }
 
 /** FerretDB's tables exist only once their collection does; create the missing ones (a concurrent creator wins harmlessly). */
 async function ensureCollections(db: Db): Promise<void> {
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  await Promise.all(Object.keys(INDEXES).filter((name) => !existing.has(name)).map(async (name) => {
-    try {
-      await db.createCollection(name);
-    } catch (err) {
-      // 48 NamespaceExists: another process created it between the list and here.
-      if ((err as { code?: number }).code !== 48) throw err;
-    }
-  }));
+  await Promise.all(
+    Object.keys(INDEXES)
+      .filter((name) => !existing.has(name))
+      .map(async (name) => {
+        try {
+          await db.createCollection(name);
+        } catch (err) {
+          // 48 NamespaceExists: another process created it between the list and here.
+          if ((err as { code?: number }).code !== 48) throw err;
+        }
+      }),
+  );
 }

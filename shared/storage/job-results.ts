@@ -31,7 +31,10 @@ export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** A stored answer one of whose parts is not there, or not its own: never written so by this code (parts are inserted before their answer). */
 export class MissingAnswerPartError extends Error {
-  constructor(readonly jobId: string, readonly partId: string) {
+  constructor(
+    readonly jobId: string,
+    readonly partId: string,
+  ) {
     super(`job ${jobId}: part ${partId} of its stored answer is missing`);
     this.name = 'MissingAnswerPartError';
   }
@@ -46,11 +49,19 @@ export class MissingAnswerPartError extends Error {
  * (a noop, a refusal, a replay of a pending operation) stores its answer
  * here, and FerretDB's insert is a transaction of three statements.
  */
-export async function saveJobResult(db: Db, doc: Omit<JobResultDoc, 'expires_at'>, embedded: PostgresPages | null = null, partChars = ANSWER_PART_CHARS): Promise<boolean> {
+export async function saveJobResult(
+  db: Db,
+  doc: Omit<JobResultDoc, 'expires_at'>,
+  embedded: PostgresPages | null = null,
+  partChars = ANSWER_PART_CHARS,
+): Promise<boolean> {
   const stored = storedJobResult(doc);
-  const inSql = embedded ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }]) : 'declined';
+  const inSql = embedded
+    ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }])
+    : 'declined';
   if (inSql !== 'declined') return inSql === 'stored';
-  if (stored.answer_json !== undefined && stored.answer_json.length > partChars) return saveInParts(db, stored, partChars);
+  if (stored.answer_json !== undefined && stored.answer_json.length > partChars)
+    return saveInParts(db, stored, partChars);
   try {
     await collections(db).jobResults.insertOne(stored);
     return true;
@@ -70,7 +81,12 @@ async function saveInParts(db: Db, stored: StoredJobResult, partChars: number): 
   const partId = `${stored._id}:${randomUUID()}`;
   const slices = splitFields([['answer_json', json!]], partChars);
   const parts: JobResultPartDoc[] = slices.map((slice, part) => ({
-    _id: `${partId}/${part}`, org_id: stored.org_id, part_of: stored._id, part, answer_json: slice.answer_json!, expires_at: stored.expires_at,
+    _id: `${partId}/${part}`,
+    org_id: stored.org_id,
+    part_of: stored._id,
+    part,
+    answer_json: slice.answer_json!,
+    expires_at: stored.expires_at,
   }));
   const c = collections(db);
   await c.jobResultParts.insertMany(parts, { ordered: true });
@@ -96,13 +112,22 @@ export function storedJobResult(doc: Omit<JobResultDoc, 'expires_at'>): StoredJo
  * while there is none. `stagedOperationId`, when the caller knows it (the
  * job's return value), lets both reads go out at once.
  */
-export async function findJobResult(db: Db, orgId: string, jobId: string, stagedOperationId?: string, embedded: PostgresPages | null = null): Promise<JobResultDoc | null> {
+export async function findJobResult(
+  db: Db,
+  orgId: string,
+  jobId: string,
+  stagedOperationId?: string,
+  embedded: PostgresPages | null = null,
+): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
     findResult(db, orgId, jobId, embedded),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId, embedded) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;
-  const op = known?._id === doc.answer.staged_operation_id ? known : await findStagedOperation(db, orgId, doc.answer.staged_operation_id, embedded);
+  const op =
+    known?._id === doc.answer.staged_operation_id
+      ? known
+      : await findStagedOperation(db, orgId, doc.answer.staged_operation_id, embedded);
   if (!op) return null;
   return { ...doc, answer: withPlan(doc.answer, op.context ?? {}, op.plan, op.plan_hash) };
 }
@@ -114,20 +139,34 @@ export async function findJobResult(db: Db, orgId: string, jobId: string, staged
  * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Scope
  * reads in SQL").
  */
-async function findResult(db: Db, orgId: string, jobId: string, embedded: PostgresPages | null): Promise<JobResultDoc | null> {
+async function findResult(
+  db: Db,
+  orgId: string,
+  jobId: string,
+  embedded: PostgresPages | null,
+): Promise<JobResultDoc | null> {
   let stored: StoredJobResult | null | undefined;
-  if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'job_results', orgId, jobId) as StoredJobResult | null | undefined;
+  if (embedded && (await isFerretDb(db)))
+    stored = (await embedded.ownedById(db, 'job_results', orgId, jobId)) as StoredJobResult | null | undefined;
   if (stored === undefined) stored = await findOwnedById(db, collections(db).jobResults, orgId, jobId);
   if (stored === null) return null;
   return decodeJobResult(stored, stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored, embedded));
 }
 
 /** An answer's parts, in part order; a missing one is an error, never half an answer. */
-async function readAnswerParts(db: Db, stored: StoredJobResult, embedded: PostgresPages | null): Promise<JobResultPartDoc[]> {
+async function readAnswerParts(
+  db: Db,
+  stored: StoredJobResult,
+  embedded: PostgresPages | null,
+): Promise<JobResultPartDoc[]> {
   const ids = Array.from({ length: stored.answer_parts! }, (_, part) => `${stored.answer_part_id!}/${part}`);
   const viaSql = await findByIdsInSql(db, 'job_results', ids, undefined, embedded);
-  const found = (viaSql as JobResultPartDoc[] | null) ?? await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids);
-  const byId = new Map(found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]));
+  const found =
+    (viaSql as JobResultPartDoc[] | null) ??
+    (await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids));
+  const byId = new Map(
+    found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]),
+  );
   return ids.map((id) => {
     const part = byId.get(id);
     if (!part) throw new MissingAnswerPartError(stored._id, id);
@@ -143,7 +182,12 @@ export function decodeJobResult(stored: StoredJobResult, parts: readonly JobResu
 }
 
 /** A stored staged answer with its operation's context and plan joined back, as every reader gets it: the last three keys of its data, in the order the worker wrote them. */
-function withPlan(answer: StageAnswer & { outcome: 'staged' }, context: unknown, plan: unknown, hash: unknown): StageAnswer {
+function withPlan(
+  answer: StageAnswer & { outcome: 'staged' },
+  context: unknown,
+  plan: unknown,
+  hash: unknown,
+): StageAnswer {
   return { ...answer, data: { ...answer.data, context, plan, plan_hash: hash } };
 }
 
@@ -166,7 +210,12 @@ export function carriedAnswer(answer: StageAnswer, maxChars: number): StageAnswe
 
 function withoutPlan(answer: StageAnswer): StageAnswer {
   if (answer.outcome !== 'staged') return answer;
-  const { context: _context, plan: _plan, plan_hash: _hash, ...data } = answer.data as typeof answer.data & { context?: unknown };
+  const {
+    context: _context,
+    plan: _plan,
+    plan_hash: _hash,
+    ...data
+  } = answer.data as typeof answer.data & { context?: unknown };
   return { ...answer, data };
 }
 

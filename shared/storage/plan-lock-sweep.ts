@@ -10,7 +10,9 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 
 export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
   const c = collections(db);
-  const locks = await c.scopeLocks.find({}, { projection: { _id: 1, staged_operation_id: 1, created_at: 1 } }).toArray();
+  const locks = await c.scopeLocks
+    .find({}, { projection: { _id: 1, staged_operation_id: 1, created_at: 1 } })
+    .toArray();
   const opIds = [...new Set(locks.map((l) => l.staged_operation_id))];
   const status = new Map<string, string>();
   for (const id of opIds) {
@@ -20,8 +22,13 @@ export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
   let removed = 0;
   for (const lock of locks) {
     const s = status.get(lock.staged_operation_id);
-    const dead = s === undefined ? now.getTime() - Date.parse(lock.created_at) >= ORPHAN_AFTER_MS : FINAL_STATUSES.includes(s as never);
-    if (dead) removed += (await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id })).deletedCount;
+    const dead =
+      s === undefined
+        ? now.getTime() - Date.parse(lock.created_at) >= ORPHAN_AFTER_MS
+        : FINAL_STATUSES.includes(s as never);
+    if (dead)
+      removed += (await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id }))
+        .deletedCount;
   }
   return removed;
 }

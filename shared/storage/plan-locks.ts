@@ -35,7 +35,14 @@ export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
 }
 
 /** The live pending operations holding any of the keys; dead locks are cleared on the way. */
-export async function liveHolders(db: Db, orgId: string, keys: string[], now: Date, exceptOperationId?: string, embedded: PostgresPages | null = null): Promise<PendingHolder[]> {
+export async function liveHolders(
+  db: Db,
+  orgId: string,
+  keys: string[],
+  now: Date,
+  exceptOperationId?: string,
+  embedded: PostgresPages | null = null,
+): Promise<PendingHolder[]> {
   return liveHoldersAmong(db, orgId, await locksOnKeys(db, orgId, keys, embedded), now, exceptOperationId, embedded);
 }
 
@@ -46,9 +53,18 @@ export async function liveHolders(db: Db, orgId: string, keys: string[], now: Da
  * organisation's locks (where-in.ts), about 2 CPU-seconds of FerretDB for a
  * 10k-transaction scope's 20,001 keys.
  */
-async function locksOnKeys(db: Db, orgId: string, keys: readonly string[], embedded: PostgresPages | null): Promise<ScopeLockDoc[]> {
+async function locksOnKeys(
+  db: Db,
+  orgId: string,
+  keys: readonly string[],
+  embedded: PostgresPages | null,
+): Promise<ScopeLockDoc[]> {
   if (embedded && keys.length > 0 && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'scope_locks', equalities: {}, any: { field: 'key', values: keys } });
+    const docs = await embedded.where(db, {
+      collection: 'scope_locks',
+      equalities: {},
+      any: { field: 'key', values: keys },
+    });
     if (docs) return (docs as ScopeLockDoc[]).filter((l) => l.org_id === orgId);
   }
   return findOwnedWhereIn(db, collections(db).scopeLocks, orgId, 'key', keys);
@@ -56,7 +72,12 @@ async function locksOnKeys(db: Db, orgId: string, keys: readonly string[], embed
 
 /** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
 export async function liveHoldersAmong(
-  db: Db, orgId: string, locks: readonly ScopeLockDoc[], now: Date, exceptOperationId?: string, embedded: PostgresPages | null = null,
+  db: Db,
+  orgId: string,
+  locks: readonly ScopeLockDoc[],
+  now: Date,
+  exceptOperationId?: string,
+  embedded: PostgresPages | null = null,
 ): Promise<PendingHolder[]> {
   const c = collections(db);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
@@ -67,10 +88,15 @@ export async function liveHoldersAmong(
   for (const lock of others) {
     const op = opById.get(lock.staged_operation_id);
     const live = op
-      // An apply under way holds its scope to the end, whatever its expiry.
-      ? op.status === 'applying' || (HOLDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
+      ? // An apply under way holds its scope to the end, whatever its expiry.
+        op.status === 'applying' || (HOLDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
       : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
-    if (live) holders.push({ staged_operation_id: lock.staged_operation_id, scope_key: lock.scope_key, plan_hash: lock.plan_hash });
+    if (live)
+      holders.push({
+        staged_operation_id: lock.staged_operation_id,
+        scope_key: lock.scope_key,
+        plan_hash: lock.plan_hash,
+      });
     else await c.scopeLocks.deleteOne({ _id: lock._id });
   }
   return holders;
@@ -82,9 +108,19 @@ export async function liveHoldersAmong(
  * still converts the whole operation, plan and all (docs/indexes.md "Scope
  * reads in SQL").
  */
-async function holdersStatus(db: Db, orgId: string, ids: string[], embedded: PostgresPages | null): Promise<Array<Pick<StagedOperationDoc, '_id' | 'status' | 'expires_at'>>> {
+async function holdersStatus(
+  db: Db,
+  orgId: string,
+  ids: string[],
+  embedded: PostgresPages | null,
+): Promise<Array<Pick<StagedOperationDoc, '_id' | 'status' | 'expires_at'>>> {
   if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: ids }, fields: ['org_id', 'status', 'expires_at'] });
+    const docs = await embedded.where(db, {
+      collection: 'staged_operations',
+      equalities: {},
+      any: { field: '_id', values: ids },
+      fields: ['org_id', 'status', 'expires_at'],
+    });
     if (docs) return (docs as StagedOperationDoc[]).filter((d) => d.org_id === orgId);
   }
   return findOwnedWhereIn(db, collections(db).stagedOperations, orgId, '_id', ids, { status: 1, expires_at: 1 });
@@ -99,7 +135,13 @@ async function holdersStatus(db: Db, orgId: string, ids: string[], embedded: Pos
  * and goes on to take the rest, the other stops there and gives back only
  * what it took before it. No two racing claims can both lose.
  */
-export async function acquireLocks(db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string): Promise<boolean> {
+export async function acquireLocks(
+  db: Db,
+  orgId: string,
+  claim: PlanLockClaim,
+  operationId: string,
+  planHash: string,
+): Promise<boolean> {
   return (await claimLocks(db, orgId, claim, operationId, planHash)).acquired;
 }
 
@@ -121,14 +163,20 @@ export const SCOPE_KEY_FIRST_ABOVE = 100;
  * one more unique insert, never a read.
  */
 export async function claimLocks(
-  db: Db, orgId: string, claim: PlanLockClaim, operationId: string, planHash: string, embedded: PostgresPages | null = null,
+  db: Db,
+  orgId: string,
+  claim: PlanLockClaim,
+  operationId: string,
+  planHash: string,
+  embedded: PostgresPages | null = null,
 ): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
   // The orphan timer counts from here: the moment the lock exists.
   const docs = lockDocs(orgId, claim, operationId, planHash, new Date().toISOString());
   const keys = docs.map((d) => d.key);
   try {
-    const scope = docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
+    const scope =
+      docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
     if (scope) await c.scopeLocks.insertOne(scope);
     await c.scopeLocks.insertMany(scope ? docs.filter((d) => d !== scope) : docs, { ordered: true });
     return { acquired: true };
@@ -136,7 +184,8 @@ export async function claimLocks(
     if (!isUniqueViolation(err)) throw err;
   }
   const held = await locksOnKeys(db, orgId, keys, embedded);
-  if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId)) return { acquired: true };
+  if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId))
+    return { acquired: true };
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
   if (!(await findOwnedById(db, c.stagedOperations, orgId, operationId, { _id: 1 }, embedded))) {
@@ -146,9 +195,21 @@ export async function claimLocks(
 }
 
 /** The lock documents of a claim, by key. */
-export function lockDocs(orgId: string, claim: PlanLockClaim, operationId: string, planHash: string, createdAt: string): ScopeLockDoc[] {
+export function lockDocs(
+  orgId: string,
+  claim: PlanLockClaim,
+  operationId: string,
+  planHash: string,
+  createdAt: string,
+): ScopeLockDoc[] {
   return [...lockKeys(orgId, claim)].sort().map((key) => ({
-    _id: lockId(key, operationId), key, org_id: orgId, staged_operation_id: operationId, scope_key: claim.scope_key, plan_hash: planHash, created_at: createdAt,
+    _id: lockId(key, operationId),
+    key,
+    org_id: orgId,
+    staged_operation_id: operationId,
+    scope_key: claim.scope_key,
+    plan_hash: planHash,
+    created_at: createdAt,
   }));
 }
 

@@ -38,7 +38,11 @@ export interface StatisticsReport {
  * and on FerretDB without a PostgreSQL URL. Collections without a table yet
  * are passed over.
  */
-export async function refreshPlannerStatistics(db: Db, collectionNames: readonly string[], postgresUrl?: string): Promise<StatisticsReport> {
+export async function refreshPlannerStatistics(
+  db: Db,
+  collectionNames: readonly string[],
+  postgresUrl?: string,
+): Promise<StatisticsReport> {
   if (!(await isFerretDb(db))) return { analyzed: [], skipped: 'mongodb' };
   const url = postgresUrl ?? postgresUrlByDb.get(db);
   if (!url) return { analyzed: [], skipped: 'no_postgres_url' };

@@ -16,7 +16,11 @@
 import pg from 'pg';
 import { pageIndexName, pageIndexSql, type PageOrder } from './postgres-page-indexes.js';
 
-export interface GinTarget { collection: string; fields: string[]; pages?: readonly PageOrder[] }
+export interface GinTarget {
+  collection: string;
+  fields: string[];
+  pages?: readonly PageOrder[];
+}
 
 export interface GinReport {
   /** Indexes this call created, as `collection.field` (a page index: `collection.(field,…)`). */
@@ -56,10 +60,14 @@ export function ginIndexSql(schema: string, table: string, field: string): strin
 
 /** Collection name → its table, from FerretDB's metadata table of the schema; empty when the schema does not exist yet. */
 export async function ferretTables(client: pg.ClientBase, schema: string): Promise<Map<string, string>> {
-  const exists = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, METADATA_TABLE]);
+  const exists = await client.query(
+    'SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2',
+    [schema, METADATA_TABLE],
+  );
   if (exists.rowCount === 0) return new Map();
   const rows = await client.query<{ collection: string; table: string }>(
-    `SELECT _jsonb ->> '_id' AS collection, _jsonb ->> 'table' AS table FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(METADATA_TABLE)}`);
+    `SELECT _jsonb ->> '_id' AS collection, _jsonb ->> 'table' AS table FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(METADATA_TABLE)}`,
+  );
   return new Map(rows.rows.map((r) => [r.collection, r.table]));
 }
 
@@ -71,7 +79,11 @@ export async function ferretTables(client: pg.ClientBase, schema: string): Promi
  * schema by an advisory lock, so concurrent API and worker start-ups never
  * race on an index name.
  */
-export async function ensurePostgresGinIndexes(postgresUrl: string, schema: string, targets: GinTarget[]): Promise<GinReport> {
+export async function ensurePostgresGinIndexes(
+  postgresUrl: string,
+  schema: string,
+  targets: GinTarget[],
+): Promise<GinReport> {
   const client = new pg.Client({ connectionString: postgresUrl, application_name: 'bookstage-indexes' });
   await client.connect();
   const report: GinReport = { created: [], existing: 0, force_custom_plan: false, warnings: [] };
@@ -79,7 +91,11 @@ export async function ensurePostgresGinIndexes(postgresUrl: string, schema: stri
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`bookstage gin indexes ${schema}`]);
     report.force_custom_plan = await ensureForceCustomPlan(client, report.warnings);
     const tables = await ferretTables(client, schema);
-    const present = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])).rows.map((r) => r.indexname));
+    const present = new Set(
+      (
+        await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])
+      ).rows.map((r) => r.indexname),
+    );
     for (const { collection, fields, pages = [] } of targets) {
       const table = tables.get(collection);
       if (!table) {
@@ -124,11 +140,14 @@ async function ensureForceCustomPlan(client: pg.ClientBase, warnings: string[]):
   const current = await client.query<{ setconfig: string[] | null; datname: string }>(
     `SELECT d.datname, s.setconfig FROM pg_database d
        LEFT JOIN pg_db_role_setting s ON s.setdatabase = d.oid AND s.setrole = 0
-      WHERE d.datname = current_database()`);
+      WHERE d.datname = current_database()`,
+  );
   const row = current.rows[0];
   if (row?.setconfig?.includes('plan_cache_mode=force_custom_plan')) return true;
   try {
-    await client.query(`ALTER DATABASE ${pg.escapeIdentifier(row?.datname ?? '')} SET plan_cache_mode = force_custom_plan`);
+    await client.query(
+      `ALTER DATABASE ${pg.escapeIdentifier(row?.datname ?? '')} SET plan_cache_mode = force_custom_plan`,
+    );
     return true;
   } catch (err) {
     warnings.push(`could not set plan_cache_mode on the database: ${(err as Error).message}`);

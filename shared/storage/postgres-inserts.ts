@@ -40,7 +40,11 @@ export const MAX_INSERT_CHARS = 4 * 1024 * 1024;
  * atomic without BEGIN/COMMIT (one round trip, on any pooled connection).
  * Null when a document is not encoded here or the text is too long.
  */
-export function insertSql(schema: string, tables: ReadonlyMap<string, string>, groups: readonly InsertGroup[]): { text: string; values: string[] } | null {
+export function insertSql(
+  schema: string,
+  tables: ReadonlyMap<string, string>,
+  groups: readonly InsertGroup[],
+): { text: string; values: string[] } | null {
   const values: string[] = [];
   let chars = 0;
   const inserts: string[] = [];
@@ -62,7 +66,9 @@ export function insertSql(schema: string, tables: ReadonlyMap<string, string>, g
       values.push(text);
       rows.push(`($${values.length}::jsonb)`);
     }
-    inserts.push(`INSERT INTO ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (_jsonb) VALUES ${rows.join(', ')}`);
+    inserts.push(
+      `INSERT INTO ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (_jsonb) VALUES ${rows.join(', ')}`,
+    );
   }
   const last = inserts.pop();
   if (last === undefined) return null;

@@ -20,8 +20,13 @@ export function pageColumn(field: string): string {
 /** `bstpage_` never collides with FerretDB's names nor the `bstgin_` ones; the hash keeps names distinct in 63 bytes. */
 export function pageIndexName(table: string, order: PageOrder): string {
   let hash = 0x811c9dc5;
-  for (const ch of `${table}\u0000${order.join('\u0000')}`) hash = Math.imul(hash ^ ch.codePointAt(0)!, 0x01000193) >>> 0;
-  const readable = `${table.slice(0, 28)}_${order.filter((f) => f !== 'org_id').map((f) => f.replace(/[^a-z0-9]/gi, '').slice(0, 8)).join('_').slice(0, 18)}`.toLowerCase();
+  for (const ch of `${table}\u0000${order.join('\u0000')}`)
+    hash = Math.imul(hash ^ ch.codePointAt(0)!, 0x01000193) >>> 0;
+  const readable = `${table.slice(0, 28)}_${order
+    .filter((f) => f !== 'org_id')
+    .map((f) => f.replace(/[^a-z0-9]/gi, '').slice(0, 8))
+    .join('_')
+    .slice(0, 18)}`.toLowerCase();
   return `bstpage_${readable}_${hash.toString(16).padStart(8, '0')}`;
 }
 

@@ -45,13 +45,18 @@ export function pageSql(schema: string, table: string, q: PageQuery): { text: st
     return `$${values.length}`;
   };
   const where: string[] = [];
-  for (const [field, v] of Object.entries(q.equalities)) if (v !== undefined) where.push(`${pageColumn(field)} = ${param(v)}`);
+  for (const [field, v] of Object.entries(q.equalities))
+    if (v !== undefined) where.push(`${pageColumn(field)} = ${param(v)}`);
   if (q.from !== undefined) where.push(`${pageColumn(q.key)} >= ${param(q.from)}`);
   if (q.to !== undefined) where.push(`${pageColumn(q.key)} <= ${param(q.to)}`);
-  if (q.after) where.push(`(${pageColumn(q.key)}, ${pageColumn('_id')}) ${q.direction === 1 ? '>' : '<'} (${param(q.after.key)}, ${param(q.after.id)})`);
+  if (q.after)
+    where.push(
+      `(${pageColumn(q.key)}, ${pageColumn('_id')}) ${q.direction === 1 ? '>' : '<'} (${param(q.after.key)}, ${param(q.after.id)})`,
+    );
   const dir = q.direction === 1 ? 'ASC' : 'DESC';
-  const text = `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
-    + ` WHERE ${where.join(' AND ')} ORDER BY ${pageColumn(q.key)} ${dir}, ${pageColumn('_id')} ${dir} LIMIT ${param(q.limit)}`;
+  const text =
+    `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
+    ` WHERE ${where.join(' AND ')} ORDER BY ${pageColumn(q.key)} ${dir}, ${pageColumn('_id')} ${dir} LIMIT ${param(q.limit)}`;
   return { text, values };
 }
 
@@ -113,9 +118,14 @@ export function fieldsSql(schema: string, table: string, q: FieldsQuery): { text
   const values: string[] = [];
   const where = Object.entries(q.equalities).map(([field, v]) => {
     values.push(q.index === 'page' ? v : JSON.stringify(v));
-    return q.index === 'page' ? `${pageColumn(field)} = $${values.length}` : `(_jsonb -> ${pg.escapeLiteral(field)}) @> $${values.length}::jsonb`;
+    return q.index === 'page'
+      ? `${pageColumn(field)} = $${values.length}`
+      : `(_jsonb -> ${pg.escapeLiteral(field)}) @> $${values.length}::jsonb`;
   });
-  return { text: `SELECT ${fieldsRow(q.fields)} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${where.join(' AND ')}`, values };
+  return {
+    text: `SELECT ${fieldsRow(q.fields)} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${where.join(' AND ')}`,
+    values,
+  };
 }
 
 /**
@@ -129,9 +139,10 @@ export function latestSql(schema: string, table: string, q: LatestQuery): { text
     return `${pageColumn(field)} = $${values.length}`;
   });
   where.push(`${pageColumn(q.per)} = k.id`);
-  const text = `SELECT l.v, l.s FROM unnest($1::text[]) AS k(id) CROSS JOIN LATERAL (SELECT ${fieldsRow(q.fields)}`
-    + ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${where.join(' AND ')}`
-    + ` ORDER BY ${pageColumn(q.key)} DESC, ${pageColumn('_id')} DESC LIMIT 1) AS l`;
+  const text =
+    `SELECT l.v, l.s FROM unnest($1::text[]) AS k(id) CROSS JOIN LATERAL (SELECT ${fieldsRow(q.fields)}` +
+    ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${where.join(' AND ')}` +
+    ` ORDER BY ${pageColumn(q.key)} DESC, ${pageColumn('_id')} DESC LIMIT 1) AS l`;
   return { text, values };
 }
 
@@ -141,11 +152,17 @@ export function latestSql(schema: string, table: string, q: LatestQuery): { text
  * reserved at or before `cutoff` (ISO text, compared bytewise as FerretDB
  * compares strings). Two numbers instead of every reservation as a document.
  */
-export function sequenceMarksSql(schema: string, table: string, orgId: string, cutoff: string): { text: string; values: string[] } {
+export function sequenceMarksSql(
+  schema: string,
+  table: string,
+  orgId: string,
+  cutoff: string,
+): { text: string; values: string[] } {
   const sequence = "(_jsonb ->> 'sequence')::numeric";
-  const text = `SELECT coalesce(max(${sequence}), 0)::text AS highest,`
-    + ` coalesce(max(${sequence}) FILTER (WHERE (_jsonb ->> 'at') COLLATE "C" <= $2), 0)::text AS final`
-    + ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE (_jsonb -> 'org_id') @> $1::jsonb`;
+  const text =
+    `SELECT coalesce(max(${sequence}), 0)::text AS highest,` +
+    ` coalesce(max(${sequence}) FILTER (WHERE (_jsonb ->> 'at') COLLATE "C" <= $2), 0)::text AS final` +
+    ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE (_jsonb -> 'org_id') @> $1::jsonb`;
   return { text, values: [JSON.stringify(orgId), cutoff] };
 }
 
@@ -161,18 +178,27 @@ const SQL_SEQUENCE_MAX = 2_147_483_647;
  * writer inserts nothing (ON CONFLICT on the `_id` index: no error, so
  * nothing logged); the answer says which.
  */
-export function reserveSequenceSql(schema: string, table: string, orgId: string, at: string): { text: string; values: string[] } {
+export function reserveSequenceSql(
+  schema: string,
+  table: string,
+  orgId: string,
+  at: string,
+): { text: string; values: string[] } {
   const t = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
   const template = encodeFerretDocument({ _id: `${orgId}:0`, org_id: orgId, sequence: 0, at });
-  const text = `WITH next AS (SELECT coalesce(max((_jsonb ->> 'sequence')::numeric), 0)::bigint + 1 AS n FROM ${t} WHERE (_jsonb -> 'org_id') @> $1::jsonb),`
-    + ` ins AS (INSERT INTO ${t} (_jsonb) SELECT jsonb_set(jsonb_set($2::jsonb, '{_id}', to_jsonb($3::text || n::text)), '{sequence}', to_jsonb(n))`
-    + ` FROM next WHERE n <= ${SQL_SEQUENCE_MAX} ON CONFLICT DO NOTHING RETURNING 1)`
-    + ' SELECT n::text AS sequence, (SELECT count(*) FROM ins)::int AS inserted FROM next';
+  const text =
+    `WITH next AS (SELECT coalesce(max((_jsonb ->> 'sequence')::numeric), 0)::bigint + 1 AS n FROM ${t} WHERE (_jsonb -> 'org_id') @> $1::jsonb),` +
+    ` ins AS (INSERT INTO ${t} (_jsonb) SELECT jsonb_set(jsonb_set($2::jsonb, '{_id}', to_jsonb($3::text || n::text)), '{sequence}', to_jsonb(n))` +
+    ` FROM next WHERE n <= ${SQL_SEQUENCE_MAX} ON CONFLICT DO NOTHING RETURNING 1)` +
+    ' SELECT n::text AS sequence, (SELECT count(*) FROM ins)::int AS inserted FROM next';
   return { text, values: [JSON.stringify(orgId), template, `${orgId}:`] };
 }
 
 /** A row of `fieldsSql`/`latestSql`: the values (`_id` first) and the fields' schemas as text. */
-interface ProjectedRow { v: unknown[]; s: string }
+interface ProjectedRow {
+  v: unknown[];
+  s: string;
+}
 
 /** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
 export interface WhereQuery {
@@ -194,7 +220,8 @@ export interface WhereQuery {
  */
 function projectedRow(fields: readonly string[]): string {
   const lit = pg.escapeLiteral;
-  const each = (of: (f: string) => string) => fields.map((f) => `CASE WHEN _jsonb ? ${lit(f)} THEN ${of(f)} ELSE '{}'::jsonb END`).join(' || ');
+  const each = (of: (f: string) => string) =>
+    fields.map((f) => `CASE WHEN _jsonb ? ${lit(f)} THEN ${of(f)} ELSE '{}'::jsonb END`).join(' || ');
   const keys = `ARRAY[${fields.map(lit).join(', ')}]::text[]`;
   const order = `COALESCE((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements_text(_jsonb -> '$s' -> '$k') WITH ORDINALITY AS x(k, o) WHERE k = ANY(${keys})), '[]'::jsonb)`;
   const schema = `jsonb_build_object('$k', ${order}, 'p', ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> '$s' -> 'p' -> ${lit(f)})`)})`;
@@ -220,7 +247,8 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
     where.push(`(_jsonb -> ${pg.escapeLiteral(q.any.field)}) = ANY($${values.length}::jsonb[])`);
   }
   // `_id` always: a row the decoder cannot take is read again by it (decoded()).
-  const columns = q.fields && q.fields.length > 0 ? `${projectedRow([...new Set(['_id', ...q.fields])])} AS _jsonb` : '_jsonb';
+  const columns =
+    q.fields && q.fields.length > 0 ? `${projectedRow([...new Set(['_id', ...q.fields])])} AS _jsonb` : '_jsonb';
   const text = `SELECT ${columns} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return { text, values };
 }
@@ -232,11 +260,18 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
  * (shared/storage/indexes.ts): one index range per reference, never the
  * account's other rows.
  */
-export function referencesSql(schema: string, table: string, orgId: string, bankAccountId: string, references: readonly string[]): { text: string; values: unknown[] } {
-  const text = `SELECT ${pageColumn('_id')} AS id, (_jsonb -> 'version') AS version, ${pageColumn('bank_reference')} AS bank_reference`
-    + ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`
-    + ` WHERE ${pageColumn('org_id')} = $1 AND ${pageColumn('bank_account_id')} = $2 AND ${pageColumn('bank_reference')} = ANY($3::text[])`
-    + ` AND jsonb_typeof(_jsonb -> 'bank_reference') = 'string'`;
+export function referencesSql(
+  schema: string,
+  table: string,
+  orgId: string,
+  bankAccountId: string,
+  references: readonly string[],
+): { text: string; values: unknown[] } {
+  const text =
+    `SELECT ${pageColumn('_id')} AS id, (_jsonb -> 'version') AS version, ${pageColumn('bank_reference')} AS bank_reference` +
+    ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
+    ` WHERE ${pageColumn('org_id')} = $1 AND ${pageColumn('bank_account_id')} = $2 AND ${pageColumn('bank_reference')} = ANY($3::text[])` +
+    ` AND jsonb_typeof(_jsonb -> 'bank_reference') = 'string'`;
   return { text, values: [orgId, bankAccountId, [...references]] };
 }
 
@@ -251,7 +286,11 @@ const NAMED_STATEMENT_MAX_CHARS = 4096;
  */
 function named(query: { text: string; values: readonly unknown[] }): pg.QueryConfig {
   if (query.text.length > NAMED_STATEMENT_MAX_CHARS) return { text: query.text, values: [...query.values] };
-  return { name: `bs_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`, text: query.text, values: [...query.values] };
+  return {
+    name: `bs_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`,
+    text: query.text,
+    values: [...query.values],
+  };
 }
 
 /**
@@ -266,7 +305,10 @@ function named(query: { text: string; values: readonly unknown[] }): pg.QueryCon
  * statement here is its own transaction, so after an ERROR the session is
  * idle and clean; a lost connection or a FATAL answer still closes it.
  */
-async function queryKeepingSession<R extends pg.QueryResultRow>(pool: pg.Pool, query: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+async function queryKeepingSession<R extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  query: pg.QueryConfig,
+): Promise<pg.QueryResult<R>> {
   const client = await pool.connect();
   // why a listener: the client emits 'error' when its connection breaks mid-statement, and an unheard 'error' ends the process.
   const ignore = (): void => undefined;
@@ -293,7 +335,11 @@ function refusedByServer(err: unknown): boolean {
 function unavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string') return /Connection terminated|timeout/i.test((err as Error).message ?? '');
-  return code.startsWith('08') || code.startsWith('57P') || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code);
+  return (
+    code.startsWith('08') ||
+    code.startsWith('57P') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code)
+  );
 }
 
 export interface PostgresPagesStats {
@@ -317,7 +363,10 @@ export class PostgresPages {
    * connection, for the statements whose generic plans use their index
    * (openPostgresPages).
    */
-  constructor(private readonly pool: pg.Pool, private readonly prepared: pg.Pool = pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly prepared: pg.Pool = pool,
+  ) {}
 
   /**
    * The page's stored documents, in order, as the driver returns them; null
@@ -325,7 +374,9 @@ export class PostgresPages {
    * database is unreachable) and the caller reads through FerretDB.
    */
   async page(db: Db, q: PageQuery): Promise<Document[] | null> {
-    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => pageSql(schema, table, q));
+    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) =>
+      pageSql(schema, table, q),
+    );
     return rows && this.decoded(db, q.collection, rows);
   }
 
@@ -359,7 +410,12 @@ export class PostgresPages {
    */
   async where(db: Db, q: WhereQuery): Promise<Document[] | null> {
     if (q.any && q.any.values.length === 0) return [];
-    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(db, q.collection, (schema, table) => whereSql(schema, table, q), 'generic');
+    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(
+      db,
+      q.collection,
+      (schema, table) => whereSql(schema, table, q),
+      'generic',
+    );
     return rows && this.decoded(db, q.collection, rows);
   }
 
@@ -381,10 +437,18 @@ export class PostgresPages {
    * PostgreSQL cannot answer. Through FerretDB the same read is the whole
    * account (a `$in` would read the whole organisation: where-in.ts).
    */
-  async accountReferences(db: Db, orgId: string, bankAccountId: string, references: readonly string[]): Promise<Array<{ id: string; version: number; bank_reference: string }> | null> {
+  async accountReferences(
+    db: Db,
+    orgId: string,
+    bankAccountId: string,
+    references: readonly string[],
+  ): Promise<Array<{ id: string; version: number; bank_reference: string }> | null> {
     if (references.length === 0) return [];
     const rows = await this.query<{ id: string; version: unknown; bank_reference: string }>(
-      db, 'bank_transactions', (schema, table) => referencesSql(schema, table, orgId, bankAccountId, references));
+      db,
+      'bank_transactions',
+      (schema, table) => referencesSql(schema, table, orgId, bankAccountId, references),
+    );
     if (!rows) return null;
     // version is a JSON number in FerretDB's encoding (int32 or int64, both written as numbers).
     return rows.map((r) => ({ id: r.id, version: Number(r.version), bank_reference: r.bank_reference }));
@@ -400,7 +464,12 @@ export class PostgresPages {
    * violation (logged by PostgreSQL) and two more.
    */
   async reserveSequence(db: Db, orgId: string, at: string): Promise<number | 'taken' | null> {
-    const rows = await this.query<{ sequence: string; inserted: number }>(db, 'event_sequences', (schema, table) => reserveSequenceSql(schema, table, orgId, at), 'generic');
+    const rows = await this.query<{ sequence: string; inserted: number }>(
+      db,
+      'event_sequences',
+      (schema, table) => reserveSequenceSql(schema, table, orgId, at),
+      'generic',
+    );
     const row = rows?.[0];
     if (!row) return null;
     const sequence = Number(row.sequence);
@@ -418,7 +487,12 @@ export class PostgresPages {
    * it with its values cost about a third of its time.
    */
   async sequenceMarks(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number } | null> {
-    const rows = await this.query<{ highest: string; final: string }>(db, 'event_sequences', (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff), 'generic');
+    const rows = await this.query<{ highest: string; final: string }>(
+      db,
+      'event_sequences',
+      (schema, table) => sequenceMarksSql(schema, table, orgId, cutoff),
+      'generic',
+    );
     if (!rows?.[0]) return null;
     return { final: Number(rows[0].final), highest: Number(rows[0].highest) };
   }
@@ -452,7 +526,9 @@ export class PostgresPages {
   }
 
   close(): Promise<void> {
-    return Promise.all([this.pool.end(), this.prepared === this.pool ? undefined : this.prepared.end()]).then(() => undefined);
+    return Promise.all([this.pool.end(), this.prepared === this.pool ? undefined : this.prepared.end()]).then(
+      () => undefined,
+    );
   }
 
   /** An error PostgreSQL's answer may be declined for (the caller goes through FerretDB); any other is thrown. */
@@ -476,7 +552,10 @@ export class PostgresPages {
    * which plan is best.
    */
   private async query<R>(
-    db: Db, collection: string, sql: (schema: string, table: string) => { text: string; values: unknown[] }, plan: 'generic' | 'custom' = 'custom',
+    db: Db,
+    collection: string,
+    sql: (schema: string, table: string) => { text: string; values: unknown[] },
+    plan: 'generic' | 'custom' = 'custom',
   ): Promise<R[] | null> {
     const schema = db.databaseName;
     const table = await this.table(schema, collection);
@@ -484,7 +563,12 @@ export class PostgresPages {
     let rows: R[];
     try {
       const query = sql(schema, table);
-      rows = (await queryKeepingSession<R & pg.QueryResultRow>(plan === 'generic' ? this.prepared : this.pool, plan === 'generic' ? named(query) : query)).rows;
+      rows = (
+        await queryKeepingSession<R & pg.QueryResultRow>(
+          plan === 'generic' ? this.prepared : this.pool,
+          plan === 'generic' ? named(query) : query,
+        )
+      ).rows;
     } catch (err) {
       this.throwUnlessDeclinable(schema, err);
       return this.decline();
@@ -494,7 +578,12 @@ export class PostgresPages {
   }
 
   /** Projected rows (fieldsRow) as the driver's projection gives them; one with a value not given as stored is read by `_id` through FerretDB. */
-  private async projected(db: Db, collection: string, fields: readonly string[], rows: readonly ProjectedRow[]): Promise<Document[]> {
+  private async projected(
+    db: Db,
+    collection: string,
+    fields: readonly string[],
+    rows: readonly ProjectedRow[],
+  ): Promise<Document[]> {
     const projection = Object.fromEntries(fields.map((f) => [f, 1]));
     if (!fields.includes('_id')) projection._id = 0;
     const out: Document[] = [];
@@ -523,18 +612,24 @@ export class PostgresPages {
   }
 
   /** Rows as the driver returns documents; one the decoder cannot give exactly is read by `_id` through FerretDB. */
-  private async decoded(db: Db, collection: string, rows: ReadonlyArray<{ _jsonb: Record<string, unknown> }>): Promise<Document[]> {
-    const docs = await Promise.all(rows.map(async (row) => {
-      try {
-        return decodeFerretDocument(row._jsonb);
-      } catch (err) {
-        if (!(err instanceof InexactDocument)) throw err;
-        this.stats.by_id += 1;
-        const id = row._jsonb._id as string;
-        // Unprojected: the caller reads only the fields it asked for.
-        return (await db.collection(collection).findOne({ _id: id as never })) ?? null;
-      }
-    }));
+  private async decoded(
+    db: Db,
+    collection: string,
+    rows: ReadonlyArray<{ _jsonb: Record<string, unknown> }>,
+  ): Promise<Document[]> {
+    const docs = await Promise.all(
+      rows.map(async (row) => {
+        try {
+          return decodeFerretDocument(row._jsonb);
+        } catch (err) {
+          if (!(err instanceof InexactDocument)) throw err;
+          this.stats.by_id += 1;
+          const id = row._jsonb._id as string;
+          // Unprojected: the caller reads only the fields it asked for.
+          return (await db.collection(collection).findOne({ _id: id as never })) ?? null;
+        }
+      }),
+    );
     return docs.filter((d): d is Document => d !== null);
   }
 
@@ -604,7 +699,12 @@ export function openPostgresPages(postgresUrl: string): PostgresPages {
   // a pool are cheap to keep.
   const options = { connectionString: postgresUrl, application_name: 'bookstage-pages', max: 6, idleTimeoutMillis: 0 };
   const pool = new pg.Pool(options);
-  const prepared = new pg.Pool({ ...options, options: Object.entries(PREPARED_SESSION).map(([name, value]) => `-c ${name}=${value}`).join(' ') });
+  const prepared = new pg.Pool({
+    ...options,
+    options: Object.entries(PREPARED_SESSION)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' '),
+  });
   // An idle client's error (PostgreSQL restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   prepared.on('error', () => undefined);

@@ -10,9 +10,15 @@ import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import { findOwnedWhereIn } from './where-in.js';
 
-export async function loadPreconditionBooks(db: Db, orgId: string, preconditions: readonly Precondition[]): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
+export async function loadPreconditionBooks(
+  db: Db,
+  orgId: string,
+  preconditions: readonly Precondition[],
+): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
   const c = collections(db);
-  const idsOf = (collection: Precondition['collection']) => [...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id))];
+  const idsOf = (collection: Precondition['collection']) => [
+    ...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id)),
+  ];
   const documentIds = idsOf('inbox_documents');
   const [entries, accounts, transactions, links, documents] = await Promise.all([
     findOwnedWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
@@ -43,7 +49,9 @@ export async function loadPreconditionBooks(db: Db, orgId: string, preconditions
       accounts: domain<BankAccount>(accounts),
       transactions: domain<BankTransaction>(transactions),
       links: domain<BankLink>(links),
-      ...(documentIds.length === 0 ? {} : { documents: domain<VersionedInboxDocument>(documents as unknown as Stored<VersionedInboxDocument>[]) }),
+      ...(documentIds.length === 0
+        ? {}
+        : { documents: domain<VersionedInboxDocument>(documents as unknown as Stored<VersionedInboxDocument>[]) }),
     },
     versions,
   };

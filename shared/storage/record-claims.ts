@@ -44,10 +44,14 @@ export const IMPORT_CLAIM_LAPSE_MS = 5 * 60 * 1000;
 export const operationHolder = (operationId: string): string => `op:${operationId}`;
 export const newImportHolder = (): string => `import:${randomUUID()}`;
 
-const claimId = (orgId: string, collection: string, id: string, version: number): string => `${orgId}/${collection}/${id}@${version}`;
+const claimId = (orgId: string, collection: string, id: string, version: number): string =>
+  `${orgId}/${collection}/${id}@${version}`;
 const claims = (db: Db) => collections(db).recordClaims;
 
-export interface VersionedId { id: string; version: number }
+export interface VersionedId {
+  id: string;
+  version: number;
+}
 
 /**
  * Claim each `{id, version}` of `collection` for `holder`, in one unordered
@@ -55,10 +59,22 @@ export interface VersionedId { id: string; version: number }
  * an earlier attempt, or taken over from a lapsed import); the others are
  * held by another writer.
  */
-export async function claimVersions(db: Db, orgId: string, collection: string, wanted: readonly VersionedId[], holder: string, now = new Date()): Promise<Set<string>> {
+export async function claimVersions(
+  db: Db,
+  orgId: string,
+  collection: string,
+  wanted: readonly VersionedId[],
+  holder: string,
+  now = new Date(),
+): Promise<Set<string>> {
   if (wanted.length === 0) return new Set();
   const docs = wanted.map(({ id, version }): RecordClaimDoc => ({
-    _id: claimId(orgId, collection, id, version), org_id: orgId, record: `${collection}/${id}`, version, holder, at: now.toISOString(),
+    _id: claimId(orgId, collection, id, version),
+    org_id: orgId,
+    record: `${collection}/${id}`,
+    version,
+    holder,
+    at: now.toISOString(),
   }));
   let refused = new Set<string>();
   try {
@@ -77,23 +93,43 @@ export async function claimVersions(db: Db, orgId: string, collection: string, w
   for (const [i, doc] of docs.entries()) {
     if (!refused.has(doc._id)) continue;
     const found = byId.get(doc._id);
-    const mine = found?.holder === holder
-      || (found !== undefined && lapsed(found, now) && await takeOver(db, found, doc))
+    const mine =
+      found?.holder === holder ||
+      (found !== undefined && lapsed(found, now) && (await takeOver(db, found, doc))) ||
       // The claim vanished between the insert and the read (a takeover under way): try once more.
-      || (found === undefined && await insertOnce(db, doc));
+      (found === undefined && (await insertOnce(db, doc)));
     if (!mine) held.delete(wanted[i]!.id);
   }
   return held;
 }
 
 /** Claim one version; true when `holder` holds it. */
-export async function claimVersion(db: Db, orgId: string, collection: string, id: string, version: number, holder: string): Promise<boolean> {
+export async function claimVersion(
+  db: Db,
+  orgId: string,
+  collection: string,
+  id: string,
+  version: number,
+  holder: string,
+): Promise<boolean> {
   return (await claimVersions(db, orgId, collection, [{ id, version }], holder)).has(id);
 }
 
 /** Of `ids` in `collection`, the highest version ever claimed, by id (absent: never claimed). */
-export async function highestClaimedVersions(db: Db, orgId: string, collection: string, ids: readonly string[]): Promise<Map<string, number>> {
-  const found = await findOwnedWhereIn(db, claims(db), orgId, 'record', ids.map((id) => `${collection}/${id}`), { record: 1, version: 1 });
+export async function highestClaimedVersions(
+  db: Db,
+  orgId: string,
+  collection: string,
+  ids: readonly string[],
+): Promise<Map<string, number>> {
+  const found = await findOwnedWhereIn(
+    db,
+    claims(db),
+    orgId,
+    'record',
+    ids.map((id) => `${collection}/${id}`),
+    { record: 1, version: 1 },
+  );
   const out = new Map<string, number>();
   for (const c of found) {
     const id = c.record.slice(collection.length + 1);

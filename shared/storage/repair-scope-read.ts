@@ -63,7 +63,13 @@ type StoredLink = WithId<Stored<BankLink>>;
  * the links to those entries (from any transaction), and every other entry
  * such a link points to.
  */
-export async function loadRepairScope(db: Db, orgId: string, accountId: string, counterpartyId: string, embedded: PostgresPages | null = null): Promise<RepairScope> {
+export async function loadRepairScope(
+  db: Db,
+  orgId: string,
+  accountId: string,
+  counterpartyId: string,
+  embedded: PostgresPages | null = null,
+): Promise<RepairScope> {
   if (embedded && (await isFerretDb(db))) {
     const read = await readScopeInSql(db, embedded, orgId, accountId, counterpartyId);
     if (read) return read;
@@ -85,7 +91,9 @@ export async function loadRepairScope(db: Db, orgId: string, accountId: string, 
   // must see those entries to release the links.
   const loaded = new Set(entryIds);
   const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
-  const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) => fromStored<LedgerEntry>(d));
+  const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) =>
+    fromStored<LedgerEntry>(d),
+  );
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
 }
 
@@ -96,33 +104,64 @@ export async function loadRepairScope(db: Db, orgId: string, accountId: string, 
  * null when PostgreSQL cannot answer one of them (the caller then reads
  * through FerretDB).
  */
-async function readScopeInSql(db: Db, embedded: PostgresPages, orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope | null> {
+async function readScopeInSql(
+  db: Db,
+  embedded: PostgresPages,
+  orgId: string,
+  accountId: string,
+  counterpartyId: string,
+): Promise<RepairScope | null> {
   const [transactionDocs, entryDocs] = await Promise.all([
-    embedded.where(db, { collection: 'bank_transactions', equalities: { org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId } }),
-    embedded.where(db, { collection: 'ledger_entries', equalities: { org_id: orgId, counterparty_id: counterpartyId } }),
+    embedded.where(db, {
+      collection: 'bank_transactions',
+      equalities: { org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId },
+    }),
+    embedded.where(db, {
+      collection: 'ledger_entries',
+      equalities: { org_id: orgId, counterparty_id: counterpartyId },
+    }),
   ]);
   if (!transactionDocs || !entryDocs) return null;
   const transactions = transactionDocs.map((d) => fromStored<BankTransaction>(d as WithId<Stored<BankTransaction>>));
   const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d as WithId<Stored<LedgerEntry>>));
   const [ofTransactions, toEntries] = await Promise.all([
-    embedded.where(db, { collection: 'bank_links', equalities: { org_id: orgId }, any: { field: 'bank_transaction_id', values: transactions.map((t) => t.id) } }),
-    embedded.where(db, { collection: 'bank_links', equalities: { org_id: orgId }, any: { field: 'ledger_entry_id', values: entries.map((e) => e.id) } }),
+    embedded.where(db, {
+      collection: 'bank_links',
+      equalities: { org_id: orgId },
+      any: { field: 'bank_transaction_id', values: transactions.map((t) => t.id) },
+    }),
+    embedded.where(db, {
+      collection: 'bank_links',
+      equalities: { org_id: orgId },
+      any: { field: 'ledger_entry_id', values: entries.map((e) => e.id) },
+    }),
   ]);
   if (!ofTransactions || !toEntries) return null;
   const links = new Map<string, BankLink>();
-  for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id as string, fromStored<BankLink>(doc as WithId<Stored<BankLink>>));
+  for (const doc of [...ofTransactions, ...toEntries])
+    links.set(doc._id as string, fromStored<BankLink>(doc as WithId<Stored<BankLink>>));
   const loaded = new Set(entries.map((e) => e.id));
   const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id as string).filter((id) => !loaded.has(id)))];
   // By `_id` alone (FerretDB's unique index), the owner checked here, as findEachEqual does.
-  const others = await embedded.where(db, { collection: 'ledger_entries', equalities: {}, any: { field: '_id', values: missing } });
+  const others = await embedded.where(db, {
+    collection: 'ledger_entries',
+    equalities: {},
+    any: { field: '_id', values: missing },
+  });
   if (!others) return null;
-  const otherEntries = others.filter((d) => d.org_id === orgId).map((d) => fromStored<LedgerEntry>(d as WithId<Stored<LedgerEntry>>));
+  const otherEntries = others
+    .filter((d) => d.org_id === orgId)
+    .map((d) => fromStored<LedgerEntry>(d as WithId<Stored<LedgerEntry>>));
   return { transactions, entries: [...entries, ...otherEntries], links: [...links.values()] };
 }
 
 /** The links of the transactions and the links to the entries. */
 async function scopeLinks(
-  db: Db, links: Collection<Stored<BankLink>>, orgId: string, transactionIds: readonly string[], entryIds: readonly string[],
+  db: Db,
+  links: Collection<Stored<BankLink>>,
+  orgId: string,
+  transactionIds: readonly string[],
+  entryIds: readonly string[],
 ): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] }> {
   const ids = transactionIds.length + entryIds.length;
   if (ids >= ORG_PASS_MIN_IDS && (await isFerretDb(db))) {
@@ -142,7 +181,11 @@ async function scopeLinks(
  * (at most budget + 1 are read).
  */
 async function orgPass(
-  links: Collection<Stored<BankLink>>, orgId: string, transactionIds: ReadonlySet<string>, entryIds: ReadonlySet<string>, budget: number,
+  links: Collection<Stored<BankLink>>,
+  orgId: string,
+  transactionIds: ReadonlySet<string>,
+  entryIds: ReadonlySet<string>,
+  budget: number,
 ): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] } | null> {
   const ofTransactions: StoredLink[] = [];
   const toEntries: StoredLink[] = [];
@@ -150,7 +193,10 @@ async function orgPass(
   // why the limit: the budget must bound what FerretDB reads and converts,
   // not only what this loop looks at (a closed cursor alone did not: its
   // answers had already been sent).
-  for await (const doc of links.find({ org_id: orgId }, { limit: budget + 1, batchSize: Math.min(ORG_PASS_BATCH, budget + 1) })) {
+  for await (const doc of links.find(
+    { org_id: orgId },
+    { limit: budget + 1, batchSize: Math.min(ORG_PASS_BATCH, budget + 1) },
+  )) {
     read += 1;
     if (read > budget) return null;
     if (transactionIds.has(doc.bank_transaction_id)) ofTransactions.push(doc);
@@ -166,10 +212,17 @@ async function orgPass(
  * MongoDB: `$in` in chunks, which its indexes serve.
  */
 async function findEachEqual<D extends Document & { org_id: string }>(
-  db: Db, collection: Collection<D>, orgId: string, field: string, values: readonly string[],
+  db: Db,
+  collection: Collection<D>,
+  orgId: string,
+  field: string,
+  values: readonly string[],
 ): Promise<WithId<D>[]> {
   if (values.length === 0) return [];
-  if (!(await isFerretDb(db))) return readInChunks(values, (chunk) => collection.find({ org_id: orgId, [field]: { $in: chunk } } as Filter<D>).toArray());
+  if (!(await isFerretDb(db)))
+    return readInChunks(values, (chunk) =>
+      collection.find({ org_id: orgId, [field]: { $in: chunk } } as Filter<D>).toArray(),
+    );
   // The id alone, the owner checked here: every field read so is a globally unique id (where-in.ts findOwnedWhereIn).
   const found = await readEach(values, (value) => collection.find({ [field]: value } as Filter<D>).toArray());
   return found.filter((doc) => doc.org_id === orgId);

@@ -28,22 +28,29 @@ import type { StagedOperationDoc } from './collections.js';
 import { joinFields, splitFields } from './text-parts.js';
 
 /** The fields stored as JSON text, and the stored field of each. */
-const ENCODED = { plan: 'plan_json', preconditions: 'preconditions_json', context: 'context_json', apply: 'apply_json', result: 'result_json' } as const;
+const ENCODED = {
+  plan: 'plan_json',
+  preconditions: 'preconditions_json',
+  context: 'context_json',
+  apply: 'apply_json',
+  result: 'result_json',
+} as const;
 type Encoded = keyof typeof ENCODED;
 export type EncodedSet = Partial<Pick<StagedOperationDoc, 'apply' | 'result'>>;
 
 /** A staged operation as stored. The optional document fields are those of an operation stored before the codec. */
-export type StoredStagedOperation = Omit<StagedOperationDoc, Encoded> & Partial<Pick<StagedOperationDoc, Encoded>> & {
-  plan_json?: string;
-  preconditions_json?: string;
-  context_json?: string;
-  apply_json?: string;
-  result_json?: string;
-  /** The body document holding plan_json, preconditions_json and context_json (absent: they are inline). */
-  body_id?: string;
-  /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
-  body_parts?: number;
-};
+export type StoredStagedOperation = Omit<StagedOperationDoc, Encoded> &
+  Partial<Pick<StagedOperationDoc, Encoded>> & {
+    plan_json?: string;
+    preconditions_json?: string;
+    context_json?: string;
+    apply_json?: string;
+    result_json?: string;
+    /** The body document holding plan_json, preconditions_json and context_json (absent: they are inline). */
+    body_id?: string;
+    /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
+    body_parts?: number;
+  };
 
 /**
  * What an operation never changes after staging, as its body document stores
@@ -65,7 +72,10 @@ const BODY_FIELDS = ['plan_json', 'preconditions_json', 'context_json'] as const
 
 /** An operation whose body document is not there, or not its own: never written so by this code (a body is inserted before its operation). */
 export class MissingOperationBodyError extends Error {
-  constructor(readonly stagedOperationId: string, readonly bodyId: string) {
+  constructor(
+    readonly stagedOperationId: string,
+    readonly bodyId: string,
+  ) {
     super(`staged operation ${stagedOperationId}: its body ${bodyId} is missing`);
     this.name = 'MissingOperationBodyError';
   }
@@ -102,7 +112,10 @@ export function storedBodyIds(stored: Pick<StoredStagedOperation, 'body_id' | 'b
  * pairs that attempt's operation with another plan.
  */
 export function encodeStaging(
-  doc: StagedOperationDoc, bodyId: string, inlineLimit = BODY_INLINE_LIMIT, partChars = BODY_PART_CHARS,
+  doc: StagedOperationDoc,
+  bodyId: string,
+  inlineLimit = BODY_INLINE_LIMIT,
+  partChars = BODY_PART_CHARS,
 ): { op: StoredStagedOperation; bodies: StoredOperationBody[] } {
   const stored = encodeOperation(doc);
   const { plan_json: _plan, preconditions_json: _preconditions, context_json: _context, ...op } = stored;
@@ -144,7 +157,10 @@ function encodeFields(fields: Partial<Pick<StagedOperationDoc, Encoded>>): Recor
  * and the operation's organisation's: an operation is never read with part
  * of its plan.
  */
-export function decodeOperation(stored: StoredStagedOperation, bodies: ReadonlyArray<StoredOperationBody | null | undefined> = []): StagedOperationDoc {
+export function decodeOperation(
+  stored: StoredStagedOperation,
+  bodies: ReadonlyArray<StoredOperationBody | null | undefined> = [],
+): StagedOperationDoc {
   const doc: Record<string, unknown> = { ...stored };
   if (stored.body_id !== undefined) {
     const ids = storedBodyIds(stored);

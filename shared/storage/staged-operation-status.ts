@@ -34,7 +34,11 @@ export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; 
  * it again (see transitionStatus). `embedded`: FerretDB's PostgreSQL, where
  * the event's sequence is read (shared/storage/events.ts).
  */
-export interface TransitionOptions { afterClaim?: () => void; loaded?: StagedOperationDoc; embedded?: PostgresPages | null }
+export interface TransitionOptions {
+  afterClaim?: () => void;
+  loaded?: StagedOperationDoc;
+  embedded?: PostgresPages | null;
+}
 
 /**
  * THE one place a status transition is claimed (every approve, reject,
@@ -46,7 +50,12 @@ export interface TransitionOptions { afterClaim?: () => void; loaded?: StagedOpe
  * (rollForward). Options: TransitionOptions.
  */
 export async function transitionStatus(
-  db: Db, orgId: string, id: string, from: StagedStatus, item: ClaimedItem, set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
+  db: Db,
+  orgId: string,
+  id: string,
+  from: StagedStatus,
+  item: ClaimedItem,
+  set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
   { afterClaim, loaded, embedded = null }: TransitionOptions = {},
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
@@ -56,30 +65,46 @@ export async function transitionStatus(
   // The event's sequence is reserved beside the reads below, not after them (docs/design/performance.md "Round trip").
   let reserved: Promise<Reservation> | undefined = reserveEvent(db, orgId, embedded);
   reserved.catch(() => undefined);
-  const op = loaded?._id === id && loaded.org_id === orgId && loaded.status === from
-    ? loaded
-    : await findStagedOperation(db, orgId, id);
+  const op =
+    loaded?._id === id && loaded.org_id === orgId && loaded.status === from
+      ? loaded
+      : await findStagedOperation(db, orgId, id);
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   // That event took a number after ours: ours is left as a gap, so the feed never shows this transition before the staging.
-  if (from === 'staged' && await ensureStagedEvent(db, op, embedded)) reserved = undefined;
-  const claim = await claimTransition(db, {
-    org_id: orgId, staged_operation_id: id, at: item.at, actor: item.actor, request_id: item.request_id, claim_id: item.claim_id,
-    claimed_at: new Date().toISOString(), from, to: item.to, note: item.note,
-    // As text, as the operation stores them (staged-operation-codec.ts): the journal can be thousands of documents.
-    ...(set.result ? { result_json: encodeClaimField(set.result) } : {}),
-    ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
-  }, eventView(afterTransition(op, item.to, item, set)), { reserved, embedded });
+  if (from === 'staged' && (await ensureStagedEvent(db, op, embedded))) reserved = undefined;
+  const claim = await claimTransition(
+    db,
+    {
+      org_id: orgId,
+      staged_operation_id: id,
+      at: item.at,
+      actor: item.actor,
+      request_id: item.request_id,
+      claim_id: item.claim_id,
+      claimed_at: new Date().toISOString(),
+      from,
+      to: item.to,
+      note: item.note,
+      // As text, as the operation stores them (staged-operation-codec.ts): the journal can be thousands of documents.
+      ...(set.result ? { result_json: encodeClaimField(set.result) } : {}),
+      ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
+    },
+    eventView(afterTransition(op, item.to, item, set)),
+    { reserved, embedded },
+  );
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
   // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
   // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
-  if (await writeTransition(db, orgId, id, from, item, set)) return { won: true, op: afterTransition(op, item.to, item, set) };
+  if (await writeTransition(db, orgId, id, from, item, set))
+    return { won: true, op: afterTransition(op, item.to, item, set) };
   return { won: true };
 }
 
 /** Whether a claim holds all its write needs (an apply start claimed before claims carried the journal does not). */
-export const canRollForward = (claim: AuditEventDoc): boolean => claim.to !== 'applying' || claim.apply_json !== undefined || claim.apply !== undefined;
+export const canRollForward = (claim: AuditEventDoc): boolean =>
+  claim.to !== 'applying' || claim.apply_json !== undefined || claim.apply !== undefined;
 
 /**
  * Write a claimed transition that the operation does not show yet: its
@@ -89,7 +114,12 @@ export const canRollForward = (claim: AuditEventDoc): boolean => claim.to !== 'a
  */
 export async function rollForward(db: Db, orgId: string, id: string, claim: AuditEventDoc): Promise<void> {
   const item: HistoryItem = {
-    at: claim.at, actor: claim.actor, from: claim.from as StagedStatus, to: claim.to as StagedStatus, note: claim.note ?? null, request_id: claim.request_id,
+    at: claim.at,
+    actor: claim.actor,
+    from: claim.from as StagedStatus,
+    to: claim.to as StagedStatus,
+    note: claim.note ?? null,
+    request_id: claim.request_id,
     ...(claim.claim_id ? { claim_id: claim.claim_id } : {}),
   };
   await writeTransition(db, orgId, id, claim.from as StagedStatus, item, {
@@ -103,7 +133,14 @@ const claimResult = (claim: AuditEventDoc): unknown => decodeClaimField(claim.re
 const claimApply = (claim: AuditEventDoc): unknown => decodeClaimField(claim.apply_json ?? claim.apply);
 
 /** True when this write moved the operation (it was still in `from`). */
-async function writeTransition(db: Db, orgId: string, id: string, from: StagedStatus, item: HistoryItem, set: EncodedSet): Promise<boolean> {
+async function writeTransition(
+  db: Db,
+  orgId: string,
+  id: string,
+  from: StagedStatus,
+  item: HistoryItem,
+  set: EncodedSet,
+): Promise<boolean> {
   // Guarded by status, so a retried attempt does not push the history item twice.
   const written = await collections(db).stagedOperations.updateOne(
     { _id: id, org_id: orgId, status: from },
@@ -161,8 +198,17 @@ function stepZero(op: StagedOperationDoc): Step | null {
  * renewal that met another step made a 10,000-transaction repair's apply
  * read thousands of documents per step.
  */
-async function latestStep(db: Db, orgId: string, id: string, operation: () => Promise<StagedOperationDoc | null>): Promise<Step | null> {
-  const [latest] = await collections(db).applyLeases.find({ org_id: orgId, staged_operation_id: id }).sort({ seq: -1 }).limit(1).toArray();
+async function latestStep(
+  db: Db,
+  orgId: string,
+  id: string,
+  operation: () => Promise<StagedOperationDoc | null>,
+): Promise<Step | null> {
+  const [latest] = await collections(db)
+    .applyLeases.find({ org_id: orgId, staged_operation_id: id })
+    .sort({ seq: -1 })
+    .limit(1)
+    .toArray();
   if (!latest) {
     const op = await operation();
     return op ? stepZero(op) : null;
@@ -207,13 +253,24 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
  * it again (its journal does not change while it is applying; the lease is
  * decided by the steps alone).
  */
-export async function takeApplyLease(db: Db, orgId: string, id: string, jobId: string, now: Date, leaseMs: number, loaded?: StagedOperationDoc): Promise<boolean> {
+export async function takeApplyLease(
+  db: Db,
+  orgId: string,
+  id: string,
+  jobId: string,
+  now: Date,
+  leaseMs: number,
+  loaded?: StagedOperationDoc,
+): Promise<boolean> {
   const op = loaded?._id === id && loaded.org_id === orgId ? loaded : await findStagedOperation(db, orgId, id);
   if (!op || op.status !== 'applying' || !op.apply) return false;
   const latest = await latestStep(db, orgId, id, () => Promise.resolve(op));
   if (!latest) return false;
   if (latest.owner !== jobId && latest.lease_until >= now.toISOString()) return false;
-  return (await insertStep(db, latest, { owner: jobId, lease_until: new Date(now.getTime() + leaseMs).toISOString() })) !== null;
+  return (
+    (await insertStep(db, latest, { owner: jobId, lease_until: new Date(now.getTime() + leaseMs).toISOString() })) !==
+    null
+  );
 }
 
 /**
@@ -226,7 +283,12 @@ const recording = new Map<string, Promise<boolean>>();
 
 /** Record journal progress (and renew the lease) while `jobId` still holds it; false when it lost the lease. */
 export function recordApplyProgress(
-  db: Db, orgId: string, id: string, jobId: string, progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>, leaseMs: number,
+  db: Db,
+  orgId: string,
+  id: string,
+  jobId: string,
+  progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>,
+  leaseMs: number,
 ): Promise<boolean> {
   const inTurn = (): Promise<boolean> => recordInTurn(db, orgId, id, jobId, progress, leaseMs);
   const previous = recording.get(id);
@@ -240,7 +302,12 @@ export function recordApplyProgress(
 }
 
 async function recordInTurn(
-  db: Db, orgId: string, id: string, jobId: string, progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>, leaseMs: number,
+  db: Db,
+  orgId: string,
+  id: string,
+  jobId: string,
+  progress: Partial<Pick<ApplyJournalState, 'done' | 'undone' | 'phase' | 'conflict'>>,
+  leaseMs: number,
 ): Promise<boolean> {
   let base = lastStep.get(id);
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -250,7 +317,8 @@ async function recordInTurn(
       lastStep.delete(id);
       return false;
     }
-    if (await insertStep(db, base, { ...progress, lease_until: new Date(Date.now() + leaseMs).toISOString() })) return true;
+    if (await insertStep(db, base, { ...progress, lease_until: new Date(Date.now() + leaseMs).toISOString() }))
+      return true;
     // Another step came first: another job took the lease (then it is lost), or built on it before it lapsed.
     base = undefined;
   }

@@ -18,7 +18,14 @@ export function stagedOperationDetail(doc: StagedOperationDoc): StagedOperationD
     summary: stagedSummary(doc.kind, doc.plan),
     preconditions: doc.preconditions,
     // The staging item was written before history kept request ids: it is the operation's own.
-    history: doc.history.map((h) => ({ at: h.at, actor: h.actor, from: h.from, to: h.to, note: h.note, request_id: h.request_id ?? doc.request_id })),
+    history: doc.history.map((h) => ({
+      at: h.at,
+      actor: h.actor,
+      from: h.from,
+      to: h.to,
+      note: h.note,
+      request_id: h.request_id ?? doc.request_id,
+    })),
     result: doc.result ?? null,
     context: doc.context ?? {},
   };

@@ -11,7 +11,10 @@ import type { StoredStagedOperation } from './staged-operation-codec.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { decodeStoredOperations } from './staged-operations.js';
 
-export interface StagedListPosition { created_at: string; id: string }
+export interface StagedListPosition {
+  created_at: string;
+  id: string;
+}
 
 export interface StagedListQuery {
   org_id: string;
@@ -22,13 +25,25 @@ export interface StagedListQuery {
   limit: number;
 }
 
-export async function listStagedOperations(db: Db, q: StagedListQuery, embedded: PostgresPages | null = null): Promise<{ items: StagedOperationDoc[]; next: StagedListPosition | null }> {
+export async function listStagedOperations(
+  db: Db,
+  q: StagedListQuery,
+  embedded: PostgresPages | null = null,
+): Promise<{ items: StagedOperationDoc[]; next: StagedListPosition | null }> {
   const filter: Filter<StoredStagedOperation> = { org_id: q.org_id };
   if (q.status) filter.status = q.status;
   if (q.kind) filter.kind = q.kind;
   if (q.created_by) filter.created_by = q.created_by;
-  if (q.after) filter.$or = [{ created_at: { $lt: q.after.created_at } }, { created_at: q.after.created_at, _id: { $lt: q.after.id } }];
-  const docs = await collections(db).stagedOperations.find(filter).sort({ created_at: -1, _id: -1 }).limit(q.limit + 1).toArray();
+  if (q.after)
+    filter.$or = [
+      { created_at: { $lt: q.after.created_at } },
+      { created_at: q.after.created_at, _id: { $lt: q.after.id } },
+    ];
+  const docs = await collections(db)
+    .stagedOperations.find(filter)
+    .sort({ created_at: -1, _id: -1 })
+    .limit(q.limit + 1)
+    .toArray();
   const items = await decodeStoredOperations(db, docs.slice(0, q.limit), embedded);
   const last = items[items.length - 1];
   return { items, next: docs.length > q.limit && last ? { created_at: last.created_at, id: last._id } : null };

@@ -2,13 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type StagedOperationDoc } from './collections.js';
 import type { InsertGroup } from './postgres-inserts.js';
-import { decodeOperation, encodeStaging, storedBodyIds, type StoredOperationBody, type StoredStagedOperation } from './staged-operation-codec.js';
+import {
+  decodeOperation,
+  encodeStaging,
+  storedBodyIds,
+  type StoredOperationBody,
+  type StoredStagedOperation,
+} from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findById, findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
 /** A new operation as stored, with a body id of its own (an earlier attempt's body is never reused). */
-const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStaging> => encodeStaging(doc, `${doc._id}:${randomUUID()}`);
+const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStaging> =>
+  encodeStaging(doc, `${doc._id}:${randomUUID()}`);
 
 /**
  * The documents insertStagedOperation writes, body first, for a caller that
@@ -16,7 +23,10 @@ const encodeNewStaging = (doc: StagedOperationDoc): ReturnType<typeof encodeStag
  */
 export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
   const { op, bodies } = encodeNewStaging(doc);
-  return [{ collection: 'staged_operation_bodies', docs: bodies }, { collection: 'staged_operations', docs: [op] }];
+  return [
+    { collection: 'staged_operation_bodies', docs: bodies },
+    { collection: 'staged_operations', docs: [op] },
+  ];
 }
 
 /**
@@ -26,7 +36,11 @@ export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
  * in SQL by `_id` (docs/indexes.md "Scope reads in SQL"), as every other read
  * of an operation by a worker is.
  */
-export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, embedded: PostgresPages | null = null): Promise<StagedOperationDoc> {
+export async function insertStagedOperation(
+  db: Db,
+  doc: StagedOperationDoc,
+  embedded: PostgresPages | null = null,
+): Promise<StagedOperationDoc> {
   const { stagedOperations: ops, stagedOperationBodies: bodies } = collections(db);
   const { op, bodies: parts } = encodeNewStaging(doc);
   // In order, one command: the driver sends a body of many parts in as many batches as its message size needs.
@@ -48,7 +62,11 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc, emb
  * Stored operations in their public shape, in the same order, each with its
  * body (one read for all of them; in SQL on the embedded store).
  */
-export async function decodeStoredOperations(db: Db, stored: readonly StoredStagedOperation[], embedded: PostgresPages | null = null): Promise<StagedOperationDoc[]> {
+export async function decodeStoredOperations(
+  db: Db,
+  stored: readonly StoredStagedOperation[],
+  embedded: PostgresPages | null = null,
+): Promise<StagedOperationDoc[]> {
   // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
   const idsByOrg = new Map<string, string[]>();
   for (const s of stored) {
@@ -58,14 +76,28 @@ export async function decodeStoredOperations(db: Db, stored: readonly StoredStag
     idsByOrg.set(s.org_id, ids);
   }
   const bodies = new Map<string, StoredOperationBody>();
-  for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
-  return stored.map((s) => decodeOperation(s, storedBodyIds(s).map((id) => bodies.get(id))));
+  for (const [orgId, ids] of idsByOrg)
+    for (const body of await readBodies(db, orgId, ids, embedded)) bodies.set(body._id, body);
+  return stored.map((s) =>
+    decodeOperation(
+      s,
+      storedBodyIds(s).map((id) => bodies.get(id)),
+    ),
+  );
 }
 
 /** The org's bodies with these ids: in SQL by FerretDB's own `_id` btree on the embedded store (the owner checked by decodeOperation). */
-async function readBodies(db: Db, orgId: string, ids: readonly string[], embedded: PostgresPages | null): Promise<StoredOperationBody[]> {
+async function readBodies(
+  db: Db,
+  orgId: string,
+  ids: readonly string[],
+  embedded: PostgresPages | null,
+): Promise<StoredOperationBody[]> {
   const viaSql = await findByIdsInSql(db, 'staged_operation_bodies', ids, undefined, embedded);
-  return (viaSql as StoredOperationBody[] | null) ?? findWhereIn(db, collections(db).stagedOperationBodies, orgId, '_id', ids);
+  return (
+    (viaSql as StoredOperationBody[] | null) ??
+    findWhereIn(db, collections(db).stagedOperationBodies, orgId, '_id', ids)
+  );
 }
 
 /**
@@ -74,7 +106,12 @@ async function readBodies(db: Db, orgId: string, ids: readonly string[], embedde
  * journal each time, which are megabytes for a big repair. In SQL on the
  * embedded store, only the two fields.
  */
-export async function findStagedOperationStatus(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc['status'] | null> {
+export async function findStagedOperationStatus(
+  db: Db,
+  orgId: string,
+  id: string,
+  embedded: PostgresPages | null = null,
+): Promise<StagedOperationDoc['status'] | null> {
   const doc = await findById(db, collections(db).stagedOperations, id, { org_id: 1, status: 1 }, embedded);
   return doc && doc.org_id === orgId ? doc.status : null;
 }
@@ -86,10 +123,15 @@ export async function findStagedOperationStatus(db: Db, orgId: string, id: strin
  * 10,000-transaction repair: 13 MB), and FerretDB spends seconds of CPU
  * converting it on every read (docs/indexes.md "Scope reads in SQL").
  */
-export async function findStagedOperation(db: Db, orgId: string, id: string, embedded: PostgresPages | null = null): Promise<StagedOperationDoc | null> {
+export async function findStagedOperation(
+  db: Db,
+  orgId: string,
+  id: string,
+  embedded: PostgresPages | null = null,
+): Promise<StagedOperationDoc | null> {
   let stored: StoredStagedOperation | null | undefined;
-  if (embedded && (await isFerretDb(db))) stored = await embedded.ownedById(db, 'staged_operations', orgId, id) as StoredStagedOperation | null | undefined;
+  if (embedded && (await isFerretDb(db)))
+    stored = (await embedded.ownedById(db, 'staged_operations', orgId, id)) as StoredStagedOperation | null | undefined;
   if (stored === undefined) stored = await findOwnedById(db, collections(db).stagedOperations, orgId, id);
   return stored === null ? null : (await decodeStoredOperations(db, [stored], embedded))[0]!;
 }
-

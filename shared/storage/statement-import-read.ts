@@ -19,7 +19,17 @@ export type ImportedAccountTransaction = ExistingTransaction & {
 
 type BankTransactionDoc = Stored<BankTransaction>;
 
-const FIELDS = ['_id', 'booking_date', 'amount_minor', 'bank_reference', 'counterparty_name', 'remittance_info', 'counterparty_id', 'counterparty_iban', 'version'] as const;
+const FIELDS = [
+  '_id',
+  'booking_date',
+  'amount_minor',
+  'bank_reference',
+  'counterparty_name',
+  'remittance_info',
+  'counterparty_id',
+  'counterparty_iban',
+  'version',
+] as const;
 
 /**
  * Every transaction of the account, the fields above only. On the embedded
@@ -29,20 +39,40 @@ const FIELDS = ['_id', 'booking_date', 'amount_minor', 'bank_reference', 'counte
  * account took 2–4 s and a 100k account over 30 s. The plan sorts what it
  * reads by id, so the order of the rows does not matter.
  */
-export async function accountTransactionsForImport(db: Db, orgId: string, bankAccountId: string, embedded: PostgresPages | null = null): Promise<ImportedAccountTransaction[]> {
-  const docs = await readFields(db, embedded, { collection: collections(db).bankTransactions.collectionName, equalities: { org_id: orgId, bank_account_id: bankAccountId }, index: 'page', fields: FIELDS });
+export async function accountTransactionsForImport(
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  embedded: PostgresPages | null = null,
+): Promise<ImportedAccountTransaction[]> {
+  const docs = await readFields(db, embedded, {
+    collection: collections(db).bankTransactions.collectionName,
+    equalities: { org_id: orgId, bank_account_id: bankAccountId },
+    index: 'page',
+    fields: FIELDS,
+  });
   return docs.map((d) => {
     const doc = d as BankTransactionDoc & { counterparty_iban?: string | null };
     return {
-      id: doc._id, booking_date: doc.booking_date, amount_minor: doc.amount_minor, bank_reference: doc.bank_reference ?? null,
-      counterparty_name: doc.counterparty_name ?? null, remittance_info: doc.remittance_info ?? null,
-      counterparty_id: doc.counterparty_id ?? null, counterparty_iban: doc.counterparty_iban ?? null, version: doc.version,
+      id: doc._id,
+      booking_date: doc.booking_date,
+      amount_minor: doc.amount_minor,
+      bank_reference: doc.bank_reference ?? null,
+      counterparty_name: doc.counterparty_name ?? null,
+      remittance_info: doc.remittance_info ?? null,
+      counterparty_id: doc.counterparty_id ?? null,
+      counterparty_iban: doc.counterparty_iban ?? null,
+      version: doc.version,
     };
   });
 }
 
 /** What the apply's staleness check reads of one transaction (shared/domain/statement-import/apply-check.ts). */
-export interface ReferencedTransaction { id: string; version: number; bank_reference: string }
+export interface ReferencedTransaction {
+  id: string;
+  version: number;
+  bank_reference: string;
+}
 
 const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
 
@@ -56,7 +86,11 @@ const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
  * reads the whole organisation (where-in.ts).
  */
 export async function accountTransactionsByReference(
-  db: Db, orgId: string, bankAccountId: string, references: readonly string[], postgres: PostgresPages | null,
+  db: Db,
+  orgId: string,
+  bankAccountId: string,
+  references: readonly string[],
+  postgres: PostgresPages | null,
 ): Promise<ReferencedTransaction[]> {
   const wanted = [...new Set(references)];
   if (wanted.length === 0) return [];
@@ -66,14 +100,28 @@ export async function accountTransactionsByReference(
     if (rows) return rows;
   }
   const transactions = collections(db).bankTransactions;
-  const toRow = (d: { _id: string; version: number; bank_reference?: string | null }): ReferencedTransaction => ({ id: d._id, version: d.version, bank_reference: d.bank_reference as string });
+  const toRow = (d: { _id: string; version: number; bank_reference?: string | null }): ReferencedTransaction => ({
+    id: d._id,
+    version: d.version,
+    bank_reference: d.bank_reference as string,
+  });
   if (!ferret) {
-    const found = await readInChunks(wanted, (chunk) => transactions.find({ org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } }, { projection: REFERENCE_PROJECTION }).toArray());
+    const found = await readInChunks(wanted, (chunk) =>
+      transactions
+        .find(
+          { org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } },
+          { projection: REFERENCE_PROJECTION },
+        )
+        .toArray(),
+    );
     return found.map(toRow);
   }
   const set = new Set(wanted);
   const out: ReferencedTransaction[] = [];
-  for await (const doc of transactions.find({ org_id: orgId, bank_account_id: bankAccountId }, { projection: REFERENCE_PROJECTION })) {
+  for await (const doc of transactions.find(
+    { org_id: orgId, bank_account_id: bankAccountId },
+    { projection: REFERENCE_PROJECTION },
+  )) {
     if (typeof doc.bank_reference === 'string' && set.has(doc.bank_reference)) out.push(toRow(doc));
   }
   return out;

@@ -17,8 +17,12 @@ const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xd
  * alone is not a string BSON can encode as UTF-8). An empty field is kept,
  * in the part where it falls.
  */
-export function splitFields<K extends string>(fields: ReadonlyArray<readonly [K, string]>, maxChars: number): Array<TextPart<K>> {
-  if (!Number.isInteger(maxChars) || maxChars < 2) throw new RangeError(`a part holds at least 2 characters, not ${String(maxChars)}`);
+export function splitFields<K extends string>(
+  fields: ReadonlyArray<readonly [K, string]>,
+  maxChars: number,
+): Array<TextPart<K>> {
+  if (!Number.isInteger(maxChars) || maxChars < 2)
+    throw new RangeError(`a part holds at least 2 characters, not ${String(maxChars)}`);
   const parts: Array<TextPart<K>> = [{}];
   let room = maxChars;
   for (const [key, text] of fields) {

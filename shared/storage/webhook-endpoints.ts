@@ -17,7 +17,11 @@ export function findEndpoint(db: Db, orgId: string, id: string): Promise<Webhook
 }
 
 export function listEndpoints(db: Db, orgId: string): Promise<WebhookEndpointDoc[]> {
-  return collections(db).webhookEndpoints.find({ org_id: orgId }).sort({ created_at: -1, _id: -1 }).limit(1000).toArray();
+  return collections(db)
+    .webhookEndpoints.find({ org_id: orgId })
+    .sort({ created_at: -1, _id: -1 })
+    .limit(1000)
+    .toArray();
 }
 
 export function findEndpointById(db: Db, id: string): Promise<WebhookEndpointDoc | null> {
@@ -34,7 +38,11 @@ export async function deleteEndpoint(db: Db, orgId: string, id: string): Promise
   return (await collections(db).webhookEndpoints.deleteOne({ _id: id, org_id: orgId })).deletedCount === 1;
 }
 
-export async function saveProgress(db: Db, id: string, progress: Pick<WebhookEndpointDoc, 'delivered_through' | 'retry'>): Promise<void> {
+export async function saveProgress(
+  db: Db,
+  id: string,
+  progress: Pick<WebhookEndpointDoc, 'delivered_through' | 'retry'>,
+): Promise<void> {
   await collections(db).webhookEndpoints.updateOne({ _id: id }, { $set: progress });
 }
 
@@ -43,8 +51,17 @@ export async function recordDelivery(db: Db, attempt: Omit<WebhookDeliveryDoc, '
 }
 
 /** An endpoint's attempts, newest first. */
-export function listDeliveries(db: Db, orgId: string, endpointId: string, limit: number): Promise<WebhookDeliveryDoc[]> {
-  return collections(db).webhookDeliveries.find({ org_id: orgId, endpoint_id: endpointId }).sort({ at: -1, _id: -1 }).limit(limit).toArray();
+export function listDeliveries(
+  db: Db,
+  orgId: string,
+  endpointId: string,
+  limit: number,
+): Promise<WebhookDeliveryDoc[]> {
+  return collections(db)
+    .webhookDeliveries.find({ org_id: orgId, endpoint_id: endpointId })
+    .sort({ at: -1, _id: -1 })
+    .limit(limit)
+    .toArray();
 }
 
 export async function sweepDeliveries(db: Db, before: Date): Promise<number> {

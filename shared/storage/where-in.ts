@@ -44,12 +44,18 @@ const EQUALITY_CONCURRENCY = 16;
  * never more than one full read of the org per call.
  */
 export async function findWhereIn<D extends Document & { org_id: string }>(
-  db: Db, collection: Collection<D>, orgId: string | null, field: string, ids: readonly string[], projection?: Document,
+  db: Db,
+  collection: Collection<D>,
+  orgId: string | null,
+  field: string,
+  ids: readonly string[],
+  projection?: Document,
 ): Promise<WithId<D>[]> {
   if (ids.length === 0) return [];
   // orgId null: ids across every organisation (the importer's check that ids are not taken elsewhere).
   const scope = orgId === null ? {} : { org_id: orgId };
-  const where = (condition: unknown) => collection.find({ ...scope, [field]: condition } as Filter<D>, { projection }).toArray();
+  const where = (condition: unknown) =>
+    collection.find({ ...scope, [field]: condition } as Filter<D>, { projection }).toArray();
   if (!(await isFerretDb(db))) return readInChunks(ids, (chunk) => where({ $in: chunk }));
   if (ids.length <= EQUALITY_QUERY_MAX) return readEach(ids, (id) => where(id));
   if (ids.length <= IN_CHUNK_SIZE) return where({ $in: [...ids] });
@@ -82,10 +88,16 @@ const ferretDbByDb = new WeakMap<Db, Promise<boolean>>();
 export function isFerretDb(db: Db): Promise<boolean> {
   let known = ferretDbByDb.get(db);
   if (!known) {
-    known = db.admin().command({ buildInfo: 1 }).then(
-      (info) => typeof info.ferretdbVersion === 'string',
-      (err: unknown) => { ferretDbByDb.delete(db); throw err; },
-    );
+    known = db
+      .admin()
+      .command({ buildInfo: 1 })
+      .then(
+        (info) => typeof info.ferretdbVersion === 'string',
+        (err: unknown) => {
+          ferretDbByDb.delete(db);
+          throw err;
+        },
+      );
     ferretDbByDb.set(db, known);
   }
   return known;
@@ -119,9 +131,18 @@ function withOrg(projection: Document | undefined): Document | undefined {
  * misplan, and a sharded cluster routes by org_id: docs/operating/scaling.md).
  */
 export async function findOwnedById<D extends Document & { org_id: string }>(
-  db: Db, collection: Collection<D>, orgId: string, id: string, projection?: Document, embedded: PostgresPages | null = null,
+  db: Db,
+  collection: Collection<D>,
+  orgId: string,
+  id: string,
+  projection?: Document,
+  embedded: PostgresPages | null = null,
 ): Promise<WithId<D> | null> {
-  if (!(await isFerretDb(db))) return collection.findOne({ _id: id, org_id: orgId } as Filter<D>, projection ? { projection: withOrg(projection) } : {});
+  if (!(await isFerretDb(db)))
+    return collection.findOne(
+      { _id: id, org_id: orgId } as Filter<D>,
+      projection ? { projection: withOrg(projection) } : {},
+    );
   const doc = await findById(db, collection, id, withOrg(projection), embedded);
   return doc && doc.org_id === orgId ? doc : null;
 }
@@ -136,11 +157,21 @@ export async function findOwnedById<D extends Document & { org_id: string }>(
  * on the 2-core bench machine (docs/design/performance.md "Round trip").
  */
 export async function findById<D extends Document>(
-  db: Db, collection: Collection<D>, id: string, projection?: Document, embedded: PostgresPages | null = null,
+  db: Db,
+  collection: Collection<D>,
+  id: string,
+  projection?: Document,
+  embedded: PostgresPages | null = null,
 ): Promise<WithId<D> | null> {
   // Only an inclusion projection is made in SQL (`fields`); none is used with an exclusion.
   if (!projection || Object.values(projection).every((v) => v === 1)) {
-    const docs = await findByIdsInSql(db, collection.collectionName, [id], projection && Object.keys(projection), embedded);
+    const docs = await findByIdsInSql(
+      db,
+      collection.collectionName,
+      [id],
+      projection && Object.keys(projection),
+      embedded,
+    );
     if (docs) return (docs[0] as WithId<D> | undefined) ?? null;
   }
   return collection.findOne({ _id: id } as Filter<D>, projection ? { projection } : {});
@@ -153,12 +184,21 @@ export async function findById<D extends Document>(
  * PostgreSQL cannot answer: the caller then reads through the driver.
  */
 export async function findByIdsInSql(
-  db: Db, collection: string, ids: readonly string[], fields: readonly string[] | undefined, embedded: PostgresPages | null,
+  db: Db,
+  collection: string,
+  ids: readonly string[],
+  fields: readonly string[] | undefined,
+  embedded: PostgresPages | null,
 ): Promise<Document[] | null> {
   if (!embedded || !(await isFerretDb(db))) return null;
   const out: Document[] = [];
   for (let i = 0; i < ids.length; i += IN_CHUNK_SIZE) {
-    const docs = await embedded.where(db, { collection, equalities: {}, any: { field: '_id', values: ids.slice(i, i + IN_CHUNK_SIZE) }, fields });
+    const docs = await embedded.where(db, {
+      collection,
+      equalities: {},
+      any: { field: '_id', values: ids.slice(i, i + IN_CHUNK_SIZE) },
+      fields,
+    });
     if (!docs) return null;
     out.push(...docs);
   }
@@ -173,10 +213,18 @@ export async function findByIdsInSql(
  * `$in` over every organisation): findWhereIn.
  */
 export async function findOwnedWhereIn<D extends Document & { org_id: string }>(
-  db: Db, collection: Collection<D>, orgId: string, field: string, ids: readonly string[], projection?: Document,
+  db: Db,
+  collection: Collection<D>,
+  orgId: string,
+  field: string,
+  ids: readonly string[],
+  projection?: Document,
 ): Promise<WithId<D>[]> {
   if (ids.length === 0) return [];
-  if (ids.length > EQUALITY_QUERY_MAX || !(await isFerretDb(db))) return findWhereIn(db, collection, orgId, field, ids, projection);
-  const found = await readEach(ids, (id) => collection.find({ [field]: id } as Filter<D>, { projection: withOrg(projection) }).toArray());
+  if (ids.length > EQUALITY_QUERY_MAX || !(await isFerretDb(db)))
+    return findWhereIn(db, collection, orgId, field, ids, projection);
+  const found = await readEach(ids, (id) =>
+    collection.find({ [field]: id } as Filter<D>, { projection: withOrg(projection) }).toArray(),
+  );
   return found.filter((doc) => doc.org_id === orgId);
 }

@@ -17,7 +17,10 @@ import { call } from '../helpers/http.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
 import { orgFixture, type OrgFixture } from './org-fixture.js';
 
-interface Target { path: string; body?: unknown }
+interface Target {
+  path: string;
+  body?: unknown;
+}
 
 /** The request each route gets, naming org `a`'s objects; `missing` names ids that exist nowhere, in the same form. */
 function target(route: RouteContract, a: OrgFixture, missing = false): Target {
@@ -26,13 +29,30 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
   const stagedPath = (suffix: string): string => route.path.replace('{id}', op) + suffix;
   switch (route.operation) {
     case 'bank_reconcile.stage':
-      return { path: route.path, body: { bank_account_id: missing ? ghost('ba') : a.account, statement: { end_date: '2026-02-28', closing_balance_minor: 5_000, currency: 'EUR' }, transaction_ids: [a.txn] } };
+      return {
+        path: route.path,
+        body: {
+          bank_account_id: missing ? ghost('ba') : a.account,
+          statement: { end_date: '2026-02-28', closing_balance_minor: 5_000, currency: 'EUR' },
+          transaction_ids: [a.txn],
+        },
+      };
     case 'ledger_link_repair.stage':
-      return { path: route.path, body: { bank_account_id: missing ? ghost('ba') : a.account, counterparty_id: a.counterparty, as_of: '2026-02-28' } };
+      return {
+        path: route.path,
+        body: {
+          bank_account_id: missing ? ghost('ba') : a.account,
+          counterparty_id: a.counterparty,
+          as_of: '2026-02-28',
+        },
+      };
     case 'ledger_reversal.stage':
       return { path: route.path.replace('{entry_id}', missing ? ghost('le') : a.entries[2]!), body: {} };
     case 'statement_import.stage':
-      return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account), body: 'not a statement' };
+      return {
+        path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account),
+        body: 'not a statement',
+      };
     case 'inbox_duplicates.list':
     case 'staged_operations.list':
     case 'whoami.show':
@@ -45,13 +65,18 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'bank_accounts.csv_mapping.show':
       return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account) };
     case 'bank_accounts.csv_mapping.put':
-      return { path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account), body: { date_column: 'date', amount_column: 'amount' } };
+      return {
+        path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account),
+        body: { date_column: 'date', amount_column: 'amount' },
+      };
     case 'bank_transactions.show':
       return { path: route.path.replace('{bank_transaction_id}', missing ? ghost('bt') : a.txn) };
     case 'ledger_entries.show':
       return { path: route.path.replace('{entry_id}', missing ? ghost('le') : a.entries[0]!) };
     case 'inbox_documents.show':
-      return { path: route.path.replace('{document_id}', missing ? ghost('doc') : a.books.file.inbox_documents[0]!.id) };
+      return {
+        path: route.path.replace('{document_id}', missing ? ghost('doc') : a.books.file.inbox_documents[0]!.id),
+      };
     case 'counterparties.list':
       return { path: `${route.path}?bank_account_id=${missing ? ghost('ba') : a.account}` };
     case 'jobs.show':
@@ -74,10 +99,15 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'inbox_duplicates_resolve.stage': {
       // Org a's one duplicate group: its two documents share a file (org-fixture.ts).
       const group = duplicateGroupId(a.books.file.inbox_documents.slice(0, 2).map((d) => d.id));
-      return { path: route.path.replace('{group_id}', missing ? `grp_${randomBytes(8).toString('hex')}` : group), body: { resolution: 'not_duplicates' } };
+      return {
+        path: route.path.replace('{group_id}', missing ? `grp_${randomBytes(8).toString('hex')}` : group),
+        body: { resolution: 'not_duplicates' },
+      };
     }
     default:
-      throw new Error(`no authorisation fixture for ${route.operation}: add one to test/abuse/authorisation-matrix.test.ts`);
+      throw new Error(
+        `no authorisation fixture for ${route.operation}: add one to test/abuse/authorisation-matrix.test.ts`,
+      );
   }
 }
 
@@ -108,7 +138,15 @@ function namedId(t: Target): string {
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
 /** Routes that name no id: answered for the caller's own organisation, so "another org" means "never org a's ids". */
-const ORG_WIDE = ['inbox_duplicates.list', 'staged_operations.list', 'whoami.show', 'bank_accounts.list', 'bank_transactions.list', 'ledger_entries.list', 'inbox_documents.list'];
+const ORG_WIDE = [
+  'inbox_duplicates.list',
+  'staged_operations.list',
+  'whoami.show',
+  'bank_accounts.list',
+  'bank_transactions.list',
+  'ledger_entries.list',
+  'inbox_documents.list',
+];
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
 const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
 /** Org a's webhook endpoint, made in `before`. */
@@ -124,7 +162,12 @@ describe('abuse: authorisation matrix', function () {
     b = await orgFixture();
     // The tests' stack allows http webhook URLs on loopback (WEBHOOK_ALLOW_INSECURE); nothing listens there, nothing is delivered by these tests.
     const created = await call<{ id: string }>('POST', '/api/v1/cli/webhook-endpoints', {
-      token: a.alice, body: { url: 'http://127.0.0.1:9/authorisation-matrix', event_types: ['staged_operation.applied'], description: 'authorisation matrix' },
+      token: a.alice,
+      body: {
+        url: 'http://127.0.0.1:9/authorisation-matrix',
+        event_types: ['staged_operation.applied'],
+        description: 'authorisation matrix',
+      },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     aEndpoint = created.body.data.id;
@@ -139,36 +182,75 @@ describe('abuse: authorisation matrix', function () {
     const s = await stack();
     const revoked = await createToken(s.db, { org_id: a.orgId, actor: 'alice', scopes: [...TOKEN_SCOPES] });
     expect(await revokeToken(s.db, revoked.token_id)).to.equal(true);
-    const malformed = ['', 'Bearer', 'Bearer ', `Basic ${Buffer.from('alice:pw').toString('base64')}`, `Bearer ${a.alice} extra`, `Bearer ${a.alice.slice(0, -1)}`, `bearer${a.alice}`, `Bearer ${'x'.repeat(513)}`];
+    const malformed = [
+      '',
+      'Bearer',
+      'Bearer ',
+      `Basic ${Buffer.from('alice:pw').toString('base64')}`,
+      `Bearer ${a.alice} extra`,
+      `Bearer ${a.alice.slice(0, -1)}`,
+      `bearer${a.alice}`,
+      `Bearer ${'x'.repeat(513)}`,
+    ];
     for (const route of ROUTES) {
       const t = target(route, a);
       expectError(await send(route, t, null), 401, 'unauthenticated', `${route.operation} without a token`);
-      for (const header of malformed) expectError(await send(route, t, header), 401, 'unauthenticated', `${route.operation} with "${header.slice(0, 40)}"`);
-      expectError(await send(route, t, `Bearer ${revoked.token}`), 401, 'unauthenticated', `${route.operation} with a revoked token`);
+      for (const header of malformed)
+        expectError(
+          await send(route, t, header),
+          401,
+          'unauthenticated',
+          `${route.operation} with "${header.slice(0, 40)}"`,
+        );
+      expectError(
+        await send(route, t, `Bearer ${revoked.token}`),
+        401,
+        'unauthenticated',
+        `${route.operation} with a revoked token`,
+      );
     }
   });
 
-  it('403 forbidden with details.required_scope for a token with every scope but the route\'s', async () => {
+  it("403 forbidden with details.required_scope for a token with every scope but the route's", async () => {
     const s = await stack();
     for (const route of ROUTES.filter((r) => r.auth?.scope)) {
       const scope = route.auth!.scope!;
-      const token = await s.token(a.orgId, TOKEN_SCOPES.filter((x) => x !== scope), 'alice');
-      const error = expectError(await send(route, target(route, a), `Bearer ${token}`), 403, 'forbidden', `${route.operation} without ${scope}`);
+      const token = await s.token(
+        a.orgId,
+        TOKEN_SCOPES.filter((x) => x !== scope),
+        'alice',
+      );
+      const error = expectError(
+        await send(route, target(route, a), `Bearer ${token}`),
+        403,
+        'forbidden',
+        `${route.operation} without ${scope}`,
+      );
       expect(error.details).to.deep.equal({ required_scope: scope });
     }
   });
 
-  it('another organisation: 404 for org a\'s ids, identical but for the id to the 404 for an id that does not exist', async () => {
+  it("another organisation: 404 for org a's ids, identical but for the id to the 404 for an id that does not exist", async () => {
     for (const route of ROUTES.filter((r) => !ORG_WIDE.includes(r.operation) && !NO_ID.includes(r.operation))) {
       const foreign = target(route, a);
       const missing = target(route, a, true);
-      const seen = expectError(await send(route, foreign, `Bearer ${b.bob}`), 404, 'not_found', `${route.operation} of org a as org b`);
-      const absent = expectError(await send(route, missing, `Bearer ${b.bob}`), 404, 'not_found', `${route.operation} of a missing id as org b`);
+      const seen = expectError(
+        await send(route, foreign, `Bearer ${b.bob}`),
+        404,
+        'not_found',
+        `${route.operation} of org a as org b`,
+      );
+      const absent = expectError(
+        await send(route, missing, `Bearer ${b.bob}`),
+        404,
+        'not_found',
+        `${route.operation} of a missing id as org b`,
+      );
       expect(shapeOf(seen, namedId(foreign)), route.operation).to.equal(shapeOf(absent, namedId(missing)));
     }
   });
 
-  it('another organisation: lists and the duplicate overview never carry org a\'s ids', async () => {
+  it("another organisation: lists and the duplicate overview never carry org a's ids", async () => {
     for (const route of ROUTES.filter((r) => ORG_WIDE.includes(r.operation))) {
       const res = await send(route, target(route, a), `Bearer ${b.bob}`);
       expect(res.status, res.text).to.equal(200);
@@ -181,22 +263,37 @@ describe('abuse: authorisation matrix', function () {
     const s = await stack();
     const bobOnly = await s.token(a.orgId, [...TOKEN_SCOPES], 'bob');
     for (const route of ROUTES.filter((r) => r.operation === 'jobs.show')) {
-      expectError(await send(route, target(route, a), `Bearer ${bobOnly}`), 404, 'not_found', 'jobs.show by another actor');
+      expectError(
+        await send(route, target(route, a), `Bearer ${bobOnly}`),
+        404,
+        'not_found',
+        'jobs.show by another actor',
+      );
     }
-    for (const route of ROUTES.filter((r) => r.operation.startsWith('staged_operations.') && r.operation !== 'staged_operations.list')) {
+    for (const route of ROUTES.filter(
+      (r) => r.operation.startsWith('staged_operations.') && r.operation !== 'staged_operations.list',
+    )) {
       // carol lacks staged:approve: approve and reject are 403 by scope; show and apply must not reveal the operation.
       const res = await send(route, target(route, a), `Bearer ${a.carol}`);
       if (route.auth!.scope === 'staged:approve') expectError(res, 403, 'forbidden', `${route.operation} by carol`);
       else expectError(res, 404, 'not_found', `${route.operation} by carol`);
     }
-    const list = await send(ROUTES.find((r) => r.operation === 'staged_operations.list')!, { path: '/api/v1/cli/staged-operations' }, `Bearer ${a.carol}`);
+    const list = await send(
+      ROUTES.find((r) => r.operation === 'staged_operations.list')!,
+      { path: '/api/v1/cli/staged-operations' },
+      `Bearer ${a.carol}`,
+    );
     expect(list.status).to.equal(200);
     expect(list.text).to.not.include(a.operation);
   });
 
-  it('none of it changed org a\'s staged operation', async () => {
-    const res = await rawRequest({ method: 'GET', path: `/api/v1/cli/staged-operations/${a.operation}`, headers: { authorization: `Bearer ${a.alice}` } });
-    const data = (res.json!.data as { status: string; history: unknown[] });
+  it("none of it changed org a's staged operation", async () => {
+    const res = await rawRequest({
+      method: 'GET',
+      path: `/api/v1/cli/staged-operations/${a.operation}`,
+      headers: { authorization: `Bearer ${a.alice}` },
+    });
+    const data = res.json!.data as { status: string; history: unknown[] };
     expect(data.status).to.equal('staged');
     expect(data.history).to.have.length(1);
   });

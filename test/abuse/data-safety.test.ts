@@ -15,9 +15,18 @@ const BOOK_COLLECTIONS = ['ledger_entries', 'bank_accounts', 'bank_transactions'
 /** Checksums of one org's books: its record in orgs and its documents in every books collection (without versions: `withVersions` false). */
 async function booksOf(orgId: string, withVersions = true): Promise<Record<string, string>> {
   const { db } = await stack();
-  const sum = async (name: string, filter: Record<string, unknown>) => (withVersions
-    ? collectionChecksum(db, name, filter)
-    : canonicalJson((await db.collection(name).find(filter as never).sort({ _id: 1 }).toArray()).map(({ version, ...rest }) => JSON.parse(JSON.stringify(rest)) as unknown)));
+  const sum = async (name: string, filter: Record<string, unknown>) =>
+    withVersions
+      ? collectionChecksum(db, name, filter)
+      : canonicalJson(
+          (
+            await db
+              .collection(name)
+              .find(filter as never)
+              .sort({ _id: 1 })
+              .toArray()
+          ).map(({ version, ...rest }) => JSON.parse(JSON.stringify(rest)) as unknown),
+        );
   const out: Record<string, string> = { orgs: await sum('orgs', { _id: orgId }) };
   for (const name of BOOK_COLLECTIONS) out[name] = await sum(name, { org_id: orgId });
   return out;
@@ -28,7 +37,11 @@ async function versionsOf(orgId: string): Promise<Map<string, number>> {
   const { db } = await stack();
   const out = new Map<string, number>();
   for (const name of BOOK_COLLECTIONS) {
-    for (const doc of await db.collection(name).find({ org_id: orgId } as never).toArray()) out.set(String(doc._id), Number(doc.version));
+    for (const doc of await db
+      .collection(name)
+      .find({ org_id: orgId } as never)
+      .toArray())
+      out.set(String(doc._id), Number(doc.version));
   }
   return out;
 }
@@ -51,7 +64,10 @@ function failingAfterWrite(db: Db, failOn: string): Db {
             if (p !== 'bulkWrite') return Reflect.get(c, p, r) as unknown;
             return async (...args: Parameters<Collection['bulkWrite']>) => {
               const result = await c.bulkWrite(...args);
-              if (armed) { armed = false; throw new Error('connection lost (injected after the write)'); }
+              if (armed) {
+                armed = false;
+                throw new Error('connection lost (injected after the write)');
+              }
               return result;
             };
           },
@@ -85,17 +101,26 @@ describe('abuse: data safety', function () {
     next.bank_links[0]!.created_by = 'bob';
     next.inbox_documents[0]!.source = 'upload';
     const more = new Books();
-    next.ledger_entries.push({ ...structuredClone(next.ledger_entries[0]!), id: more.id('le'), reversal_of: null, reversed_by: null });
+    next.ledger_entries.push({
+      ...structuredClone(next.ledger_entries[0]!),
+      id: more.id('le'),
+      reversal_of: null,
+      reversed_by: null,
+    });
     next.inbox_documents.push({ ...structuredClone(next.inbox_documents[0]!), id: more.id('doc') });
 
     let failure: unknown = null;
-    await importBooks(failingAfterWrite(s.db, 'inbox_documents'), next).catch((err: unknown) => { failure = err; });
+    await importBooks(failingAfterWrite(s.db, 'inbox_documents'), next).catch((err: unknown) => {
+      failure = err;
+    });
     expect(String(failure)).to.include('connection lost');
     // As before in content; versions only grow (docs/operating/reliability.md): each record the import replaced and put back is one version up.
     expect(await booksOf(books.orgId, false)).to.deep.equal(beforeContent);
     const versionsAfter = await versionsOf(books.orgId);
     for (const [id, version] of versionsBefore) expect(versionsAfter.get(id), id).to.be.at.least(version);
-    expect(versionsAfter.get(entry), 'the entry the import changed and undid').to.be.greaterThan(versionsBefore.get(entry)!);
+    expect(versionsAfter.get(entry), 'the entry the import changed and undid').to.be.greaterThan(
+      versionsBefore.get(entry)!,
+    );
 
     // The same import run again, without the fault, completes it.
     const again = await importBooks(s.db, next);
@@ -120,20 +145,45 @@ describe('abuse: data safety', function () {
     const before = await booksOf(books.orgId);
 
     const statuses: number[] = [];
-    const stage = async (path: string, body: unknown): Promise<void> => { statuses.push((await call('POST', path, { token, body })).status); };
+    const stage = async (path: string, body: unknown): Promise<void> => {
+      statuses.push((await call('POST', path, { token, body })).status);
+    };
     const statement = { end_date: '2026-02-28', currency: 'EUR' };
-    await stage('/api/v1/cli/bank-matches/reconcile/stage', { bank_account_id: account, statement: { ...statement, closing_balance_minor: 5_000 }, transaction_ids: [linked.txn] });
-    await stage('/api/v1/cli/bank-matches/reconcile/stage', { bank_account_id: account, statement: { ...statement, closing_balance_minor: 1 }, transaction_ids: [linked.txn] });
-    await stage('/api/v1/cli/bank-matches/reconcile/stage', { bank_account_id: account, statement: { ...statement, closing_balance_minor: 3_000 }, transaction_ids: [loose] });
-    await stage('/api/v1/cli/bank-matches/ledger-link-repair/stage', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' });
-    await stage('/api/v1/cli/bank-matches/ledger-link-repair/stage', { bank_account_id: account, counterparty_id: books.cp('nobody'), as_of: '2026-02-28' });
+    await stage('/api/v1/cli/bank-matches/reconcile/stage', {
+      bank_account_id: account,
+      statement: { ...statement, closing_balance_minor: 5_000 },
+      transaction_ids: [linked.txn],
+    });
+    await stage('/api/v1/cli/bank-matches/reconcile/stage', {
+      bank_account_id: account,
+      statement: { ...statement, closing_balance_minor: 1 },
+      transaction_ids: [linked.txn],
+    });
+    await stage('/api/v1/cli/bank-matches/reconcile/stage', {
+      bank_account_id: account,
+      statement: { ...statement, closing_balance_minor: 3_000 },
+      transaction_ids: [loose],
+    });
+    await stage('/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+      bank_account_id: account,
+      counterparty_id: books.cp('a'),
+      as_of: '2026-02-28',
+    });
+    await stage('/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+      bank_account_id: account,
+      counterparty_id: books.cp('nobody'),
+      as_of: '2026-02-28',
+    });
     await stage(`/api/v1/cli/ledger/entries/${linked.entry}/reverse/stage`, { reversal_date: '2026-03-01' });
     await stage(`/api/v1/cli/ledger/entries/${reversed}/reverse/stage`, {});
     await stage(`/api/v1/cli/ledger/entries/${open}/reverse/stage`, { reversal_date: '2020-01-01' });
     statuses.push((await call('GET', '/api/v1/cli/bookkeeping/inbox/duplicates', { token })).status);
 
     // Staged, refused and read answers all came back (none 5xx), and the books did not move.
-    expect(statuses.every((st) => st < 500), JSON.stringify(statuses)).to.equal(true);
+    expect(
+      statuses.every((st) => st < 500),
+      JSON.stringify(statuses),
+    ).to.equal(true);
     expect(statuses).to.include(201);
     expect(statuses.some((st) => st >= 400)).to.equal(true);
     expect(await booksOf(books.orgId)).to.deep.equal(before);

@@ -46,12 +46,20 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
   const bob = await s.token(books.orgId, all, 'bob');
   const carol = await s.token(books.orgId, ['staged:read', 'staged:apply'], 'carol');
 
-  const staged = await call<{ staged_operation_id: string }>('POST', `/api/v1/cli/ledger/entries/${entries[0]}/reverse/stage`, { token: alice, body: {} });
+  const staged = await call<{ staged_operation_id: string }>(
+    'POST',
+    `/api/v1/cli/ledger/entries/${entries[0]}/reverse/stage`,
+    { token: alice, body: {} },
+  );
   expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
   // A finished job of alice's: a wait=0 call answers 202 with its job, or 201 when the
   // worker finished before the API looked (a quick worker on an idle machine); then its
   // job is the one whose stored answer names the operation.
-  const quick = await call<{ staged_operation_id: string }>('POST', `/api/v1/cli/ledger/entries/${entries[1]}/reverse/stage`, { token: alice, body: {}, headers: { prefer: 'wait=0' } });
+  const quick = await call<{ staged_operation_id: string }>(
+    'POST',
+    `/api/v1/cli/ledger/entries/${entries[1]}/reverse/stage`,
+    { token: alice, body: {}, headers: { prefer: 'wait=0' } },
+  );
   expect(quick.status, JSON.stringify(quick.body)).to.be.oneOf([201, 202]);
   let job: string;
   if (quick.status === 202) {
@@ -59,13 +67,27 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
     job = jobPath.split('/').pop()!;
     await poll(jobPath, alice, (a) => a.status !== 202);
   } else {
-    const results = (await collections(s.db).jobResults.find({ org_id: books.orgId }).toArray()).map((r) => decodeJobResult(r));
-    const result = results.find((r) => r.answer.outcome === 'staged' && r.answer.staged_operation_id === quick.body.data.staged_operation_id);
+    const results = (await collections(s.db).jobResults.find({ org_id: books.orgId }).toArray()).map((r) =>
+      decodeJobResult(r),
+    );
+    const result = results.find(
+      (r) => r.answer.outcome === 'staged' && r.answer.staged_operation_id === quick.body.data.staged_operation_id,
+    );
     expect(result, 'the stored answer of the quick job').to.not.equal(undefined);
     job = result!._id;
   }
   return {
-    books, uid: books.uid, orgId: books.orgId, account, txn, counterparty: books.cp('a'), entries,
-    operation: staged.body.data.staged_operation_id, job, alice, bob, carol,
+    books,
+    uid: books.uid,
+    orgId: books.orgId,
+    account,
+    txn,
+    counterparty: books.cp('a'),
+    entries,
+    operation: staged.body.data.staged_operation_id,
+    job,
+    alice,
+    bob,
+    carol,
   };
 }

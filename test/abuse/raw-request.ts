@@ -31,7 +31,11 @@ export async function rawRequest(req: RawRequest): Promise<RawAnswer> {
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let json: Record<string, unknown> | null = null;
-        try { json = JSON.parse(text) as Record<string, unknown>; } catch { json = null; }
+        try {
+          json = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          json = null;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
       res.on('error', reject);

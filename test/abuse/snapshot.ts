@@ -17,7 +17,11 @@ export interface Snapshot {
 
 /** sha256 over every document of `name`, sorted by _id; the count is kept beside it for a readable diff. */
 export async function collectionChecksum(db: Db, name: string, filter: Record<string, unknown> = {}): Promise<string> {
-  const docs = await db.collection(name).find(filter as never).sort({ _id: 1 }).toArray();
+  const docs = await db
+    .collection(name)
+    .find(filter as never)
+    .sort({ _id: 1 })
+    .toArray();
   const hash = createHash('sha256');
   for (const doc of docs) hash.update(canonicalJson(JSON.parse(JSON.stringify(doc)) as unknown)).update('\n');
   return `${docs.length}:${hash.digest('hex').slice(0, 16)}`;
@@ -44,7 +48,10 @@ export async function snapshot(): Promise<Snapshot> {
   const { db } = await stack();
   const collections: Record<string, string> = {};
   for (const name of await collectionNames(db)) collections[name] = await collectionChecksum(db, name);
-  return { collections, queues: { [STAGE_QUEUE]: await queueCounts(STAGE_QUEUE), [READ_QUEUE]: await queueCounts(READ_QUEUE) } };
+  return {
+    collections,
+    queues: { [STAGE_QUEUE]: await queueCounts(STAGE_QUEUE), [READ_QUEUE]: await queueCounts(READ_QUEUE) },
+  };
 }
 
 /** Wait until neither queue has work waiting, running or delayed (an earlier test's jobs), at most 30 s. */

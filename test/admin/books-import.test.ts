@@ -68,7 +68,10 @@ describe('admin books import', () => {
     const result = await importBooks((await stack()).db, books.file);
     expect(result.ok ? [] : result.errors).to.deep.equal([
       { pointer: '/ledger_entries/0/lines', message: 'does not balance: debits 11999 ≠ credits 12000' },
-      { pointer: '/bank_links/0/ledger_entry_id', message: 'refers to le_nowhere, which is not a ledger entry in this file' },
+      {
+        pointer: '/bank_links/0/ledger_entry_id',
+        message: 'refers to le_nowhere, which is not a ledger entry in this file',
+      },
     ]);
     expect(await countOrg(books.orgId)).to.equal(0);
   });
@@ -80,7 +83,9 @@ describe('admin books import', () => {
     const other = new Books();
     other.invoice(100, { id: entry });
     const result = await importBooks(db, other.file);
-    expect(result.ok ? [] : result.errors).to.deep.equal([{ pointer: '/ledger_entries/0/id', message: `${entry} belongs to another organisation` }]);
+    expect(result.ok ? [] : result.errors).to.deep.equal([
+      { pointer: '/ledger_entries/0/id', message: `${entry} belongs to another organisation` },
+    ]);
     expect(await countOrg(other.orgId)).to.equal(0);
   });
 
@@ -102,18 +107,33 @@ describe('admin books import', () => {
     books.file.ledger_entries[0]!.description = 'Invoice, corrected';
     const result = await importBooks(db, books.file);
     expect(result.ok && result.counts.ledger_entries).to.deep.equal({ inserted: 0, updated: 1, unchanged: 0 });
-    expect(await db.collection('ledger_entries').findOne({ _id: entry } as never)).to.include({ version: 2, description: 'Invoice, corrected' });
+    expect(await db.collection('ledger_entries').findOne({ _id: entry } as never)).to.include({
+      version: 2,
+      description: 'Invoice, corrected',
+    });
     expect(await db.collection('bank_transactions').findOne({ _id: txn } as never)).to.include({ version: 1 });
   });
 
   it('re-imports hundreds of changed inbox documents while the duplicate overview is read: every change lands', async function () {
     this.timeout(120_000);
     const books = new Books();
-    for (let i = 0; i < 300; i += 1) books.doc({ extracted: { vendor_name: `Vendor ${i % 40}`, invoice_number: `INV-${i % 150}`, invoice_date: '2026-02-01', total_minor: 1_000 + i, currency: 'EUR' } });
+    for (let i = 0; i < 300; i += 1)
+      books.doc({
+        extracted: {
+          vendor_name: `Vendor ${i % 40}`,
+          invoice_number: `INV-${i % 150}`,
+          invoice_date: '2026-02-01',
+          total_minor: 1_000 + i,
+          currency: 'EUR',
+        },
+      });
     const { db, baseUrl } = await stack();
     expect((await importBooks(db, books.file)).ok).to.equal(true);
     const token = await (await stack()).token(books.orgId, ['inbox:read']);
-    const read = (): Promise<unknown> => fetch(`${baseUrl}/api/v1/cli/bookkeeping/inbox/duplicates`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    const read = (): Promise<unknown> =>
+      fetch(`${baseUrl}/api/v1/cli/bookkeeping/inbox/duplicates`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.text());
     for (const doc of books.file.inbox_documents) doc.file = { ...doc.file, name: `${doc.file.name}-rescanned.pdf` };
     const [result] = await Promise.all([importBooks(db, books.file), read(), read(), read()]);
     expect(result.ok && result.counts.inbox_documents).to.deep.equal({ inserted: 0, updated: 300, unchanged: 0 });
@@ -127,7 +147,12 @@ describe('admin books import', () => {
     const path = join(dir, 'books.json');
     await writeFile(path, JSON.stringify(books.file));
     const { config } = await stack();
-    const failure = await run(process.execPath, [adminJs, 'books', 'import', path], { env: { ...process.env, MONGO_URL: config.mongoUrl } }).then(() => null, (err: { code: number; stderr: string }) => err);
+    const failure = await run(process.execPath, [adminJs, 'books', 'import', path], {
+      env: { ...process.env, MONGO_URL: config.mongoUrl },
+    }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(failure?.code).to.equal(2);
     expect(failure?.stderr).to.include('/ledger_entries/0/currency');
     expect(await countOrg(books.orgId)).to.equal(0);

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
-import { demoBooksFromFile, findDemoExamples, RECONCILE_FAILURES, type DemoExamples } from '../../shared/demo/demo-examples.js';
+import {
+  demoBooksFromFile,
+  findDemoExamples,
+  RECONCILE_FAILURES,
+  type DemoExamples,
+} from '../../shared/demo/demo-examples.js';
 import type { DuplicatesPageData, LinkRepairData, ReconcileData, ReversalData } from '../helpers/answers.js';
 import { call } from '../helpers/http.js';
 import { reject } from '../helpers/staged.js';
@@ -33,7 +38,11 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
   before(async () => {
     const s = await stack();
     // Loaded by the command itself, as `npm start` and an operator do.
-    const { stdout } = await run(process.execPath, [adminJs, 'books', 'demo', '--org', ORG, '--size', '500', '--seed', '1'], { env: { ...process.env, MONGO_URL: s.config.mongoUrl } });
+    const { stdout } = await run(
+      process.execPath,
+      [adminJs, 'books', 'demo', '--org', ORG, '--size', '500', '--seed', '1'],
+      { env: { ...process.env, MONGO_URL: s.config.mongoUrl } },
+    );
     expect(JSON.parse(stdout)).to.have.property('org_id', ORG);
     file = generateBooks({ org_id: ORG, size: 500, seed: 1 });
     examples = findDemoExamples(demoBooksFromFile(file), today());
@@ -42,7 +51,10 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
   });
 
   /** Staged answers take scope locks; rejecting releases them for the next case. */
-  async function stagedThenRejected<P>(res: { status: number; body: { data: { outcome: string; staged_operation_id: string; plan: P } } }): Promise<P> {
+  async function stagedThenRejected<P>(res: {
+    status: number;
+    body: { data: { outcome: string; staged_operation_id: string; plan: P } };
+  }): Promise<P> {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.data.outcome).to.equal('staged');
     expect((await reject(bob, res.body.data.staged_operation_id, 'demo test')).status).to.equal(200);
@@ -53,16 +65,30 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
     const { moves, blocked, noop } = examples.repair;
     expect(moves && blocked && noop, JSON.stringify(examples.repair)).to.not.equal(null);
 
-    const staged = await call<LinkRepairData>('POST', REPAIR, { token: alice, body: { bank_account_id: moves!.bank_account_id, counterparty_id: moves!.counterparty_id } });
+    const staged = await call<LinkRepairData>('POST', REPAIR, {
+      token: alice,
+      body: { bank_account_id: moves!.bank_account_id, counterparty_id: moves!.counterparty_id },
+    });
     const plan = await stagedThenRejected(staged);
-    expect(plan.actions.filter((a) => a.kind === 'move')).to.have.length(moves!.moves).and.length.greaterThan(0);
+    expect(plan.actions.filter((a) => a.kind === 'move'))
+      .to.have.length(moves!.moves)
+      .and.length.greaterThan(0);
 
-    const refused = await call<LinkRepairData>('POST', REPAIR, { token: alice, body: { bank_account_id: blocked!.bank_account_id, counterparty_id: blocked!.counterparty_id } });
+    const refused = await call<LinkRepairData>('POST', REPAIR, {
+      token: alice,
+      body: { bank_account_id: blocked!.bank_account_id, counterparty_id: blocked!.counterparty_id },
+    });
     expect(refused.status, JSON.stringify(refused.body)).to.equal(200);
     expect(refused.body.data).to.include({ outcome: 'blocked', plan: null });
-    expect(refused.body.data.blockers.map((b) => b.code)).to.include.members(['frozen_link_to_reversed_entry', 'frozen_link_to_other_counterparty']);
+    expect(refused.body.data.blockers.map((b) => b.code)).to.include.members([
+      'frozen_link_to_reversed_entry',
+      'frozen_link_to_other_counterparty',
+    ]);
 
-    const same = await call<LinkRepairData>('POST', REPAIR, { token: alice, body: { bank_account_id: noop!.bank_account_id, counterparty_id: noop!.counterparty_id } });
+    const same = await call<LinkRepairData>('POST', REPAIR, {
+      token: alice,
+      body: { bank_account_id: noop!.bank_account_id, counterparty_id: noop!.counterparty_id },
+    });
     expect(same.status, JSON.stringify(same.body)).to.equal(200);
     expect(same.body.data.outcome).to.equal('noop');
     expect(same.body.data.plan.actions).to.deep.equal([]);
@@ -85,7 +111,9 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
 
   it('reversal: an entry with open links is staged (its links unlinked), an already-reversed one is refused (409)', async () => {
     const { reversible, already_reversed: reversed } = examples.reversal;
-    const plan = await stagedThenRejected(await call<ReversalData>('POST', reversePath(reversible!), { token: alice, body: { reason: 'demo test' } }));
+    const plan = await stagedThenRejected(
+      await call<ReversalData>('POST', reversePath(reversible!), { token: alice, body: { reason: 'demo test' } }),
+    );
     expect(plan.ledger_entry_id).to.equal(reversible);
     expect(plan.actions.length).to.be.greaterThan(0);
 
@@ -99,20 +127,32 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
     let cursor: string | null = null;
     do {
       const query: string = cursor === null ? 'limit=100' : `limit=100&cursor=${encodeURIComponent(cursor)}`;
-      const res = await call<DuplicatesPageData>('GET', `/api/v1/cli/bookkeeping/inbox/duplicates?${query}`, { token: alice });
+      const res = await call<DuplicatesPageData>('GET', `/api/v1/cli/bookkeeping/inbox/duplicates?${query}`, {
+        token: alice,
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       groups.push(...res.body.data.groups);
       cursor = res.body.data.next_cursor;
     } while (cursor !== null);
 
     const byRule = new Map<string, number>();
-    for (const g of groups) for (const rule of new Set(g.documents.flatMap((d) => d.reasons.map((r) => r.rule)))) byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
+    for (const g of groups)
+      for (const rule of new Set(g.documents.flatMap((d) => d.reasons.map((r) => r.rule))))
+        byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
     expect(Object.fromEntries(byRule)).to.have.all.keys('same_file', 'same_invoice_number', 'same_amount_date_vendor');
     for (const [rule, count] of byRule) expect(count, rule).to.be.at.least(10);
 
     const docById = new Map(file.inbox_documents.map((d) => [d.id, d]));
-    const nearMatches = groups.filter((g) => g.documents.some((d) => d.reasons.some((r) => r.rule === 'same_invoice_number'
-      && docById.get(r.with_document_id)!.extracted.invoice_number !== docById.get(d.document_id)!.extracted.invoice_number)));
+    const nearMatches = groups.filter((g) =>
+      g.documents.some((d) =>
+        d.reasons.some(
+          (r) =>
+            r.rule === 'same_invoice_number' &&
+            docById.get(r.with_document_id)!.extracted.invoice_number !==
+              docById.get(d.document_id)!.extracted.invoice_number,
+        ),
+      ),
+    );
     expect(nearMatches.length).to.be.at.least(10);
 
     // Near misses (numbers NM-…, 4–6 days after a look-alike): most meet no member of any group (a real look-alike of their own may still tie one in).

@@ -18,8 +18,16 @@ import { freePort } from '../../scripts/services/ports.js';
 import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 
-interface Example { expect: { status: number; word: string }; command: string }
-interface Printout { env: Record<string, string>; examples: Example[]; unannotated: string[]; adminHint: string | null }
+interface Example {
+  expect: { status: number; word: string };
+  command: string;
+}
+interface Printout {
+  env: Record<string, string>;
+  examples: Example[];
+  unannotated: string[];
+  adminHint: string | null;
+}
 
 /** A printed command's first line: curl or the CLI, indented as the examples are. */
 const COMMAND = /^ {2}(curl |npm run -s bookstage )/;
@@ -31,9 +39,11 @@ function parsePrintout(text: string): Printout {
   // The examples: from "Then run these in order" to the review steps (whose commands take an id the reader fills in).
   const from = lines.findIndex((l) => l.startsWith('Then run these in order'));
   const to = lines.findIndex((l) => l.startsWith('Review what you staged'));
-  expect(from, 'the examples\' heading').to.be.greaterThan(0);
-  expect(to, 'the review steps\' heading').to.be.greaterThan(from);
-  const unannotated = lines.slice(from, to).filter((line, i) => COMMAND.test(line) && !/^ {2}# expect: /.test(lines[from + i - 1] ?? ''));
+  expect(from, "the examples' heading").to.be.greaterThan(0);
+  expect(to, "the review steps' heading").to.be.greaterThan(from);
+  const unannotated = lines
+    .slice(from, to)
+    .filter((line, i) => COMMAND.test(line) && !/^ {2}# expect: /.test(lines[from + i - 1] ?? ''));
   const adminHint = /^More tokens: (npm run admin -- tokens create .+)$/m.exec(text)?.[1] ?? null;
   const examples: Example[] = [];
   for (let i = 0; i < lines.length; i += 1) {
@@ -66,7 +76,10 @@ function run(example: Example, env: Record<string, string>): { status: number; w
   const shellEnv = { ...process.env, ...env, NO_COLOR: '1' };
   if (example.command.startsWith('curl ')) {
     // The printed curl line, with its status code written after the body.
-    const res = spawnSync('bash', ['-c', `${example.command} -w '\\n%{http_code}'`], { env: shellEnv, encoding: 'utf8' });
+    const res = spawnSync('bash', ['-c', `${example.command} -w '\\n%{http_code}'`], {
+      env: shellEnv,
+      encoding: 'utf8',
+    });
     const text = res.stdout.trimEnd();
     const cut = text.lastIndexOf('\n');
     return answerOf(Number(text.slice(cut + 1)), JSON.parse(text.slice(0, cut)) as Envelope);
@@ -74,13 +87,17 @@ function run(example: Example, env: Record<string, string>): { status: number; w
   const cli = 'npm run -s bookstage -- ';
   expect(example.command.startsWith(cli) || example.command.includes(` ${cli}`), example.command).to.equal(true);
   // The built CLI that `npm run bookstage` runs, with --json for the raw envelope.
-  const res = spawnSync('bash', ['-c', `${example.command.replace(cli, `node ${cliMain} `)} --json`], { env: shellEnv, encoding: 'utf8' });
+  const res = spawnSync('bash', ['-c', `${example.command.replace(cli, `node ${cliMain} `)} --json`], {
+    env: shellEnv,
+    encoding: 'utf8',
+  });
   const envelope = JSON.parse(res.stdout) as Envelope;
   if (!envelope.ok) return answerOf(envelope.error!.status, envelope);
   // A dry run answers 200 whatever its outcome (docs/reference/http-api.md §6.6).
   if (envelope.data?.dry_run === true) return answerOf(200, envelope);
   // A staging answer's status: 201 for a new operation, 200 for the same plan already pending (warning already_staged).
-  const created = envelope.data?.outcome === 'staged' && !(envelope.warnings ?? []).some((w) => w.code === 'already_staged');
+  const created =
+    envelope.data?.outcome === 'staged' && !(envelope.warnings ?? []).some((w) => w.code === 'already_staged');
   return answerOf(created ? 201 : 200, envelope);
 }
 
@@ -108,8 +125,13 @@ describe('npm start: the printed examples and Ctrl-C', function () {
     redis.pathname = '/9';
     redisUrl = redis.toString();
     env = {
-      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: redisUrl, PORT: String(await freePort()),
-      WORKER_METRICS_PORT: '0', BOOKSTAGE_DEMO_DIR: dir, LOG_LEVEL: 'info',
+      ...process.env,
+      MONGO_URL: mongoUrl.toString(),
+      REDIS_URL: redisUrl,
+      PORT: String(await freePort()),
+      WORKER_METRICS_PORT: '0',
+      BOOKSTAGE_DEMO_DIR: dir,
+      LOG_LEVEL: 'info',
     };
   });
 
@@ -122,15 +144,23 @@ describe('npm start: the printed examples and Ctrl-C', function () {
 
   after(() => removeDemoData(env.MONGO_URL!, redisUrl, dir));
 
-  for (const start of ['the first start', 'a restart with the first start\'s operations still pending']) {
+  for (const start of ['the first start', "a restart with the first start's operations still pending"]) {
     it(`answers every example as annotated, in the printed order, on ${start}; Ctrl-C then stops cleanly`, async () => {
       rmSync(join(dir, 'logs'), { recursive: true, force: true });
       demo = await startDemo(env);
       const { env: exported, examples, unannotated, adminHint } = parsePrintout(demo.printout);
-      expect(Object.keys(exported)).to.include.members(['BOOKSTAGE_URL', 'BOOKSTAGE_TOKEN', 'BOOKSTAGE_REVIEWER_TOKEN', 'MONGO_URL', 'REDIS_URL']);
+      expect(Object.keys(exported)).to.include.members([
+        'BOOKSTAGE_URL',
+        'BOOKSTAGE_TOKEN',
+        'BOOKSTAGE_REVIEWER_TOKEN',
+        'MONGO_URL',
+        'REDIS_URL',
+      ]);
       expect(unannotated, 'printed commands without an # expect: line').to.deep.equal([]);
       // The statement import is printed, as a dry run (stable on every start).
-      expect(examples.map((e) => e.command)).to.satisfy((c: string[]) => c.some((command) => /^npm run -s bookstage -- statements import \S+ --account \S+ --dry-run$/.test(command)));
+      expect(examples.map((e) => e.command)).to.satisfy((c: string[]) =>
+        c.some((command) => /^npm run -s bookstage -- statements import \S+ --account \S+ --dry-run$/.test(command)),
+      );
       const statuses = examples.map((e) => `${e.expect.status} ${e.expect.word}`);
       // Every kind of answer the demo promises is there: a refusal, a read, and new operations to review.
       expect(statuses).to.include.members(['200 ok', '200 blocked', '201 staged']);
@@ -141,13 +171,15 @@ describe('npm start: the printed examples and Ctrl-C', function () {
       expect(got).to.deep.equal(statuses);
 
       // The admin hint as printed, in a shell that has only the pasted exports: its token opens the API as the actor it names.
-      expect(adminHint, 'the printout\'s admin hint').to.be.a('string');
+      expect(adminHint, "the printout's admin hint").to.be.a('string');
       const created = spawnSync('bash', ['-c', adminHint!], { cwd: projectRoot, env: exported, encoding: 'utf8' });
       expect(created.status, created.stderr + created.stdout).to.equal(0);
       const secret = /^(bst_\S+)$/m.exec(created.stdout)?.[1];
       expect(secret, created.stdout).to.be.a('string');
-      const me = await fetch(`${exported.BOOKSTAGE_URL}/api/v1/cli/whoami`, { headers: { authorization: `Bearer ${secret}` } });
-      const who = await me.json() as { data: { org_id: string; actor: string; scopes: string[] } };
+      const me = await fetch(`${exported.BOOKSTAGE_URL}/api/v1/cli/whoami`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      const who = (await me.json()) as { data: { org_id: string; actor: string; scopes: string[] } };
       expect(me.status, JSON.stringify(who)).to.equal(200);
       expect(who.data).to.include({ org_id: 'org_demo', actor: 'NAME' });
       expect(who.data.scopes).to.include.members(['staged:approve', 'staged:read']);

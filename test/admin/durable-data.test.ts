@@ -56,7 +56,9 @@ describe('durable local data (services with a data dir)', function () {
     } finally {
       await mongo.client.close();
     }
-    await withRedis(first.redisUrl, async (r) => { await r.set('durable-test', 'kept'); });
+    await withRedis(first.redisUrl, async (r) => {
+      await r.set('durable-test', 'kept');
+    });
     expect(await stopServices(SET)).to.equal(true);
     expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).to.equal(true);
     expect(existsSync(join(dataDir, 'redis', 'appendonlydir'))).to.equal(true);

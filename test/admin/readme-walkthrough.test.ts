@@ -17,7 +17,13 @@ import { join } from 'node:path';
 import { projectRoot } from '../../scripts/services/lifecycle.js';
 import { freePort } from '../../scripts/services/ports.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
-import { demoBooksFromFile, findDemoExamples, README_WALKTHROUGH, type DemoExamples, type DemoBooks } from '../../shared/demo/demo-examples.js';
+import {
+  demoBooksFromFile,
+  findDemoExamples,
+  README_WALKTHROUGH,
+  type DemoExamples,
+  type DemoBooks,
+} from '../../shared/demo/demo-examples.js';
 import { reconcileScopeKey } from '../../shared/domain/reconcile-checks.js';
 import { reversalScopeKey } from '../../shared/domain/reversal-plan.js';
 import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
@@ -34,10 +40,18 @@ function walkthrough(): string[] {
   return m[1]!.split('\n').filter((l) => l.trim() !== '');
 }
 
-interface Envelope { ok: boolean; data: Record<string, unknown>; error?: { code: string } }
+interface Envelope {
+  ok: boolean;
+  data: Record<string, unknown>;
+  error?: { code: string };
+}
 
 /** One README line as written, with the staged id in place of `stg_…`, through the built CLI with --json. */
-function run(line: string, env: Record<string, string | undefined>, stagedId: string | null): { code: number | null; envelope: Envelope; stderr: string } {
+function run(
+  line: string,
+  env: Record<string, string | undefined>,
+  stagedId: string | null,
+): { code: number | null; envelope: Envelope; stderr: string } {
   expect(line.includes(CLI), line).to.equal(true);
   let command = line.replace(CLI, `node ${cliMain} `);
   if (command.includes('stg_…')) {
@@ -50,14 +64,21 @@ function run(line: string, env: Record<string, string | undefined>, stagedId: st
 
 /** What staging the demo's examples holds once run: the repair's, the reconciliation's and the reversal's scope keys and ids. */
 function holdsOf(ex: DemoExamples, books: DemoBooks): string[] {
-  const held = [...ex.repair.moves?.holds ?? []];
-  if (ex.reconcile.ok) held.push(reconcileScopeKey(ex.reconcile.ok.bank_account_id), ...ex.reconcile.ok.transaction_ids);
+  const held = [...(ex.repair.moves?.holds ?? [])];
+  if (ex.reconcile.ok)
+    held.push(reconcileScopeKey(ex.reconcile.ok.bank_account_id), ...ex.reconcile.ok.transaction_ids);
   const reversible = ex.reversal.reversible;
-  if (reversible) held.push(reversalScopeKey(reversible), reversible, ...books.links.filter((l) => l.ledger_entry_id === reversible).map((l) => l.bank_transaction_id));
+  if (reversible)
+    held.push(
+      reversalScopeKey(reversible),
+      reversible,
+      ...books.links.filter((l) => l.ledger_entry_id === reversible).map((l) => l.bank_transaction_id),
+    );
   return held;
 }
 
-const ids = (data: Record<string, unknown>): Array<{ id: string; status: string }> => data.items as Array<{ id: string; status: string }>;
+const ids = (data: Record<string, unknown>): Array<{ id: string; status: string }> =>
+  data.items as Array<{ id: string; status: string }>;
 
 describe('README: the CLI-only reconciliation walk-through', function () {
   this.timeout(300_000);
@@ -72,8 +93,13 @@ describe('README: the CLI-only reconciliation walk-through', function () {
     const redis = new URL(s.config.redisUrl);
     redis.pathname = '/8';
     env = {
-      ...process.env, MONGO_URL: mongoUrl.toString(), REDIS_URL: redis.toString(), PORT: String(await freePort()),
-      WORKER_METRICS_PORT: '0', BOOKSTAGE_DEMO_DIR: dir, LOG_LEVEL: 'warn',
+      ...process.env,
+      MONGO_URL: mongoUrl.toString(),
+      REDIS_URL: redis.toString(),
+      PORT: String(await freePort()),
+      WORKER_METRICS_PORT: '0',
+      BOOKSTAGE_DEMO_DIR: dir,
+      LOG_LEVEL: 'warn',
     };
   });
 
@@ -89,7 +115,9 @@ describe('README: the CLI-only reconciliation walk-through', function () {
   it('stages exactly what the demo keeps its examples clear of, and the examples stay clear of it on a first start and on restarts with their operations pending', () => {
     const { bank_account_id: account, transaction_ids: transactions } = README_WALKTHROUGH;
     for (const line of walkthrough().filter((l) => l.includes('reconcile stage'))) {
-      expect(line).to.include(`--bank-account ${account} `).and.include(`--transactions ${transactions.join(',')}`);
+      expect(line)
+        .to.include(`--bank-account ${account} `)
+        .and.include(`--transactions ${transactions.join(',')}`);
     }
     const reserved = [reconcileScopeKey(account), ...transactions];
     const books = demoBooksFromFile(generateBooks({ org_id: 'org_demo', size: 500, seed: 1 }));
@@ -97,7 +125,10 @@ describe('README: the CLI-only reconciliation walk-through', function () {
     for (const start of ['the first start', 'a restart', 'a second restart']) {
       const held = holdsOf(findDemoExamples(books, new Date().toISOString().slice(0, 10), pending), books);
       expect(held, start).to.have.length.greaterThan(0);
-      expect(held.filter((id) => reserved.includes(id)), start).to.deep.equal([]);
+      expect(
+        held.filter((id) => reserved.includes(id)),
+        start,
+      ).to.deep.equal([]);
       for (const id of held) pending.add(id);
     }
   });

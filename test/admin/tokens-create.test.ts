@@ -13,14 +13,24 @@ import { stack } from '../helpers/stack.js';
 const run = promisify(execFile);
 const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
 
-interface Created { token: string; token_id: string; org_id: string; actor: string; scopes: string[] }
+interface Created {
+  token: string;
+  token_id: string;
+  org_id: string;
+  actor: string;
+  scopes: string[];
+}
 
 /** Runs `admin tokens create --json` with the given extra arguments against the test store. */
 async function createToken(orgId: string, args: string[]): Promise<Created> {
   const { config } = await stack();
-  const { stdout } = await run(process.execPath, [adminJs, 'tokens', 'create', '--org', orgId, '--actor', 'alice', ...args, '--json'], {
-    env: { ...process.env, MONGO_URL: config.mongoUrl },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [adminJs, 'tokens', 'create', '--org', orgId, '--actor', 'alice', ...args, '--json'],
+    {
+      env: { ...process.env, MONGO_URL: config.mongoUrl },
+    },
+  );
   return JSON.parse(stdout) as Created;
 }
 
@@ -44,7 +54,10 @@ describe('admin tokens create', () => {
     const org = await orgWithAnAccount();
     const created = await createToken(org, ['--scopes', 'staged:read']);
     expect(created.scopes).to.deep.equal(['staged:read', 'books:read']);
-    expect((await get(created.token, '/api/v1/cli/whoami')).data!.scopes).to.have.members(['staged:read', 'books:read']);
+    expect((await get(created.token, '/api/v1/cli/whoami')).data!.scopes).to.have.members([
+      'staged:read',
+      'books:read',
+    ]);
     expect((await get(created.token, '/api/v1/cli/bank-accounts')).status).to.equal(200);
   });
 

@@ -9,7 +9,7 @@ import { call } from '../../bench/lib/http.js';
 const connections = (server: Server): Promise<number> =>
   new Promise((resolve, reject) => server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
 
-describe('the bench\'s HTTP client', function () {
+describe("the bench's HTTP client", function () {
   this.timeout(20_000);
   let server: Server;
   let baseUrl: string;

@@ -8,7 +8,8 @@ const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const chromiumPath = (): string | undefined => CANDIDATES.find((p) => existsSync(p));
 
-export const SKIP_MESSAGE = `browser tests skipped: no Chromium at ${CANDIDATES.join(' or ')}. ` +
+export const SKIP_MESSAGE =
+  `browser tests skipped: no Chromium at ${CANDIDATES.join(' or ')}. ` +
   'Install it with `apt-get install -y chromium` (npm test does this itself when it runs as root on a machine with apt-get).';
 
 export function launch(executablePath: string): Promise<Browser> {

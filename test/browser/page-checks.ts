@@ -14,7 +14,12 @@ export const SCREENSHOT_ROOT = join(projectRoot, 'test-artifacts', 'screenshots'
 export const KEPT_RUNS = 3;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface AxeViolation { id: string; impact: string | null; help: string; targets: string[] }
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
 
 /**
  * axe-core's WCAG 2.1 A/AA rules on the current view. Injected through the
@@ -23,19 +28,27 @@ export interface AxeViolation { id: string; impact: string | null; help: string;
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
-  const violations = await page.evaluate<AxeViolation[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+  const violations = await page.evaluate<
+    AxeViolation[]
+  >(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /** A run's folder name: its start time (UTC, sortable) and the process id, so two runs started in one second never share it. */
 export function runStamp(at: Date, pid: number): string {
-  return `${at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-')}-${pid}`;
+  return `${at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-')}-${pid}`;
 }
 
 /** Removes all but the newest `keep` run folders of `root` (names sort by time). */
 export function pruneRuns(root: string, keep: number): string[] {
-  const runs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const runs = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   const old = runs.slice(0, Math.max(0, runs.length - keep));
   for (const name of old) rmSync(join(root, name), { recursive: true, force: true });
   return old;

@@ -26,13 +26,22 @@ const REPAIR = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
 
 interface World {
-  books: Books; repairId: string; reconcileId: string; reversalId: string;
-  txn: string; older: string; newer: string; wrongLink: string; reversedEntry: string;
+  books: Books;
+  repairId: string;
+  reconcileId: string;
+  reversalId: string;
+  txn: string;
+  older: string;
+  newer: string;
+  wrongLink: string;
+  reversedEntry: string;
   /** The duplicate pair (same file): `invoice.pdf`, then `invoice (1).pdf`. */
   docs: [string, string];
   /** An account a statement file is imported into; it already holds the file's fee (bank reference R-2). */
-  importAccount: string; feeTxn: string;
-  erin: string; bob: string;
+  importAccount: string;
+  feeTxn: string;
+  erin: string;
+  bob: string;
 }
 
 /** Books with one of each kind staged by erin (who may approve, but not her own), and one duplicate pair in the inbox. */
@@ -48,28 +57,72 @@ async function world(): Promise<World> {
   const other = books.account({ name: 'Savings' });
   const paid = books.linkedTxn(other, 12_050, { counterparty_id: books.cp('b'), booking_date: '2026-02-12' });
   const reversed = books.linkedTxn(other, -4_500, { counterparty_id: books.cp('c'), booking_date: '2026-02-14' });
-  const file = { sha256: createHash('sha256').update(books.uid).digest('hex'), name: 'invoice.pdf', size: 1000, mime: 'application/pdf' };
+  const file = {
+    sha256: createHash('sha256').update(books.uid).digest('hex'),
+    name: 'invoice.pdf',
+    size: 1000,
+    mime: 'application/pdf',
+  };
   const docs: [string, string] = [
-    books.doc({ file, extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } }),
-    books.doc({ file: { ...file, name: 'invoice (1).pdf' }, received_at: '2026-02-02T09:00:00.000Z', extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' } }),
+    books.doc({
+      file,
+      extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' },
+    }),
+    books.doc({
+      file: { ...file, name: 'invoice (1).pdf' },
+      received_at: '2026-02-02T09:00:00.000Z',
+      extracted: { vendor_name: 'Paper Co', invoice_number: 'INV-7', total_minor: 9_900, currency: 'EUR' },
+    }),
   ];
   const importAccount = books.account({ name: 'Import account' });
-  const feeTxn = books.txn(importAccount, -2_000, { booking_date: '2026-02-21', bank_reference: 'R-2', counterparty_name: 'Bank', remittance_info: 'fee' });
+  const feeTxn = books.txn(importAccount, -2_000, {
+    booking_date: '2026-02-21',
+    bank_reference: 'R-2',
+    counterparty_name: 'Bank',
+    remittance_info: 'fee',
+  });
   await s.load(books.file);
 
-  const erin = await s.token(books.orgId, ['bank:stage', 'ledger:stage', 'staged:read', 'staged:approve', 'staged:apply', 'inbox:read'], 'erin');
+  const erin = await s.token(
+    books.orgId,
+    ['bank:stage', 'ledger:stage', 'staged:read', 'staged:approve', 'staged:apply', 'inbox:read'],
+    'erin',
+  );
   const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply', 'inbox:read'], 'bob');
-  const repair = await call<LinkRepairData>('POST', REPAIR, { token: erin, body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' } });
+  const repair = await call<LinkRepairData>('POST', REPAIR, {
+    token: erin,
+    body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' },
+  });
   expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
   const reconcile = await call<ReconcileData>('POST', RECONCILE, {
-    token: erin, body: { bank_account_id: other, statement: { end_date: '2026-02-13', closing_balance_minor: 12_050, currency: 'EUR' }, transaction_ids: [paid.txn] },
+    token: erin,
+    body: {
+      bank_account_id: other,
+      statement: { end_date: '2026-02-13', closing_balance_minor: 12_050, currency: 'EUR' },
+      transaction_ids: [paid.txn],
+    },
   });
   expect(reconcile.status, JSON.stringify(reconcile.body)).to.equal(201);
-  const reversal = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${reversed.entry}/reverse/stage`, { token: erin, body: { reversal_date: '2026-03-01', reason: 'booked twice' } });
+  const reversal = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${reversed.entry}/reverse/stage`, {
+    token: erin,
+    body: { reversal_date: '2026-03-01', reason: 'booked twice' },
+  });
   expect(reversal.status, JSON.stringify(reversal.body)).to.equal(201);
   return {
-    books, repairId: repair.body.data.staged_operation_id, reconcileId: reconcile.body.data.staged_operation_id, reversalId: reversal.body.data.staged_operation_id,
-    txn, older, newer, wrongLink, reversedEntry: reversed.entry, docs, importAccount, feeTxn, erin, bob,
+    books,
+    repairId: repair.body.data.staged_operation_id,
+    reconcileId: reconcile.body.data.staged_operation_id,
+    reversalId: reversal.body.data.staged_operation_id,
+    txn,
+    older,
+    newer,
+    wrongLink,
+    reversedEntry: reversed.entry,
+    docs,
+    importAccount,
+    feeTxn,
+    erin,
+    bob,
   };
 }
 
@@ -95,7 +148,9 @@ describe('the review page in a browser (GET /review)', function () {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on('request', (r) => requested.push(r.url()));
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspReports.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspReports.push(m.text());
+    });
   });
 
   after(async () => {
@@ -122,7 +177,11 @@ describe('the review page in a browser (GET /review)', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/html/);
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).to.include("default-src 'none'").and.include("script-src 'self'").and.include("style-src 'self'").and.include("connect-src 'self'");
+    expect(csp)
+      .to.include("default-src 'none'")
+      .and.include("script-src 'self'")
+      .and.include("style-src 'self'")
+      .and.include("connect-src 'self'");
     expect(csp).to.not.match(/unsafe-inline|unsafe-eval|https?:/);
     expect(res.headers.get('set-cookie')).to.equal(null);
     const html = await res.text();
@@ -142,10 +201,22 @@ describe('the review page in a browser (GET /review)', function () {
     const ids = await page.locator('table tbody tr td:first-child').allTextContents();
     expect(ids.slice(0, 3)).to.deep.equal([w.reversalId, w.reconcileId, w.repairId]);
     const repairRow = rows.filter({ hasText: w.repairId });
-    expect(await repairRow.locator('td').allTextContents()).to.include.members(['Link repair', 'staged', `account ${w.books.file.bank_accounts[0]!.id}, counterparty ${w.books.cp('a')}`, '1 move, 0 new links, 0 unlinks', 'erin']);
+    expect(await repairRow.locator('td').allTextContents()).to.include.members([
+      'Link repair',
+      'staged',
+      `account ${w.books.file.bank_accounts[0]!.id}, counterparty ${w.books.cp('a')}`,
+      '1 move, 0 new links, 0 unlinks',
+      'erin',
+    ]);
     // The list fits a 1280 px window: its table needs no horizontal scrolling, the page none either, and the last column is in view.
-    expect(await page.evaluate("(() => { const e = document.querySelector('#operations .table-wrap'); return e.scrollWidth - e.clientWidth; })()")).to.equal(0);
-    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(0);
+    expect(
+      await page.evaluate(
+        "(() => { const e = document.querySelector('#operations .table-wrap'); return e.scrollWidth - e.clientWidth; })()",
+      ),
+    ).to.equal(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(
+      0,
+    );
     const expires = await page.getByRole('columnheader', { name: 'Expires' }).boundingBox();
     expect(expires!.x + expires!.width).to.be.at.most(1280);
     await checkView('list');
@@ -156,7 +227,7 @@ describe('the review page in a browser (GET /review)', function () {
     expect(await page.locator('table tbody tr').count()).to.equal(1);
   });
 
-  it('shows the staged repair as a before/after table whose rows give each entry\'s date, reference, description and open amount, every amount with its currency', async () => {
+  it("shows the staged repair as a before/after table whose rows give each entry's date, reference, description and open amount, every amount with its currency", async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
     const table = page.getByRole('table', { name: `Bank transaction ${w.txn}` });
     await table.waitFor();
@@ -164,11 +235,15 @@ describe('the review page in a browser (GET /review)', function () {
     const cells = await moved.locator('td').allTextContents();
     expect(cells[0]).to.equal('moved');
     // Linked now: the newer invoice (5 Feb) by its link; after the plan: the older one (1 Feb), the oldest open entry.
-    expect(cells[1]).to.equal(`${w.newer}2026-02-05 · REF-${w.newer} · Invoice ${w.newer} · open 10.00 EURlink ${w.wrongLink}`);
+    expect(cells[1]).to.equal(
+      `${w.newer}2026-02-05 · REF-${w.newer} · Invoice ${w.newer} · open 10.00 EURlink ${w.wrongLink}`,
+    );
     expect(cells[2]).to.equal(`${w.older}2026-02-01 · REF-${w.older} · Invoice ${w.older} · open 10.00 EUR`);
     expect(cells[3]).to.equal('10.00 EUR');
     expect(cells[4]).to.equal('#1 of 2 open, oldest first; open 10.00 EUR → 0.00 EUR');
-    expect(await page.locator('main').textContent()).to.include(`${w.txn}: booked 2026-02-10 · 10.00 EUR · Customer A`).and.not.include('in the currency of account');
+    expect(await page.locator('main').textContent())
+      .to.include(`${w.txn}: booked 2026-02-10 · 10.00 EUR · Customer A`)
+      .and.not.include('in the currency of account');
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
     await checkView('repair');
   });
@@ -176,7 +251,9 @@ describe('the review page in a browser (GET /review)', function () {
   it('tells the creator why it cannot approve its own operation instead of showing an Approve button the API would refuse', async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
     await page.getByTestId('why-no-approve').waitFor();
-    expect(await page.getByTestId('why-no-approve').textContent()).to.include('You (erin) staged this operation').and.include('another person to approve it');
+    expect(await page.getByTestId('why-no-approve').textContent())
+      .to.include('You (erin) staged this operation')
+      .and.include('another person to approve it');
     expect(await page.getByRole('button', { name: 'Approve' }).count()).to.equal(0);
     // Reject is still hers to use; and the API indeed refuses her approval (a refusal changes nothing).
     expect(await page.getByRole('button', { name: 'Reject' }).count()).to.equal(1);
@@ -211,7 +288,10 @@ describe('the review page in a browser (GET /review)', function () {
     await page.getByText('Apply: done. Status is now applied.').waitFor();
     expect(await page.evaluate('window.__seen')).to.include('Apply: pending…');
     expect(await page.getByTestId('status').textContent()).to.equal('applied');
-    const history = await page.getByRole('table', { name: 'Who did what' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    const history = await page
+      .getByRole('table', { name: 'Who did what' })
+      .locator('tbody tr td:nth-child(2)')
+      .allTextContents();
     expect(history).to.deep.equal(['erin', 'bob', 'bob', 'bob']);
     expect(await page.getByRole('table', { name: 'Who did what' }).textContent()).to.include('FIFO is right');
     expect(await page.getByRole('button', { name: /Approve|Reject|Apply/ }).count()).to.equal(0);
@@ -219,14 +299,19 @@ describe('the review page in a browser (GET /review)', function () {
     const moved = (await page.getByTestId('new-link').textContent())!;
     const match = new RegExp(`^link ${w.wrongLink} → (lnk_\\w+)$`).exec(moved);
     expect(match, moved).to.not.equal(null);
-    expect(await page.getByRole('table', { name: 'What apply wrote' }).textContent()).to.include(`insertbank_links${match![1]}`);
+    expect(await page.getByRole('table', { name: 'What apply wrote' }).textContent()).to.include(
+      `insertbank_links${match![1]}`,
+    );
     await checkView('repair-applied');
   });
 
   it('shows a reconciliation (statement, transactions, checks, resulting reconciled_through) and a reversal (entries side by side, links released)', async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.reconcileId}`);
     await page.getByRole('table', { name: 'Transactions it marks reconciled' }).waitFor();
-    expect(await page.locator('main').textContent()).to.include('reconciled_through').and.include('2026-02-13, balance 120.50 EUR').and.include('Checks passed');
+    expect(await page.locator('main').textContent())
+      .to.include('reconciled_through')
+      .and.include('2026-02-13, balance 120.50 EUR')
+      .and.include('Checks passed');
     await checkView('reconcile');
 
     await page.goto(`${baseUrl}/review#/operation/${w.reversalId}`);
@@ -236,7 +321,9 @@ describe('the review page in a browser (GET /review)', function () {
     const original = await page.locator('.side-by-side > div').first().textContent();
     expect(original).to.include(`Date${reversed.entry_date}`).and.include(`Description${reversed.description}`);
     expect(await page.getByRole('table', { name: 'Bank links released' }).locator('tbody tr').count()).to.equal(1);
-    expect(await page.getByRole('table', { name: 'Lines of the reversing entry' }).textContent()).to.include('45.00 EUR');
+    expect(await page.getByRole('table', { name: 'Lines of the reversing entry' }).textContent()).to.include(
+      '45.00 EUR',
+    );
     await checkView('reversal');
   });
 
@@ -274,17 +361,25 @@ describe('the review page in a browser (GET /review)', function () {
     await archive.click();
     const review = group.getByRole('link', { name: /^Review operation stg_/ });
     await review.waitFor();
-    expect(await group.locator('.outcome').textContent()).to.include('Archive duplicates: staged for review, nothing changed yet.');
+    expect(await group.locator('.outcome').textContent()).to.include(
+      'Archive duplicates: staged for review, nothing changed yet.',
+    );
     const id = (await review.textContent())!.replace('Review operation ', '');
-    const op = await call<{ kind: string; status: string; created_by: string; plan: { resolution: string; keep_document_id: string; member_ids: string[] } }>(
-      'GET', `/api/v1/cli/staged-operations/${id}`, { token: carol });
+    const op = await call<{
+      kind: string;
+      status: string;
+      created_by: string;
+      plan: { resolution: string; keep_document_id: string; member_ids: string[] };
+    }>('GET', `/api/v1/cli/staged-operations/${id}`, { token: carol });
     expect(op.status, JSON.stringify(op.body)).to.equal(200);
     expect(op.body.data).to.include({ kind: 'inbox_duplicates_resolve', status: 'staged', created_by: 'carol' });
     expect(op.body.data.plan).to.deep.include({ resolution: 'archive_duplicates', keep_document_id: kept });
     expect([...op.body.data.plan.member_ids].sort()).to.deep.equal([...w.docs].sort());
     const reader = await s.token(w.books.orgId, ['books:read']);
     for (const doc of w.docs) {
-      const read = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${doc}`, { token: reader });
+      const read = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${doc}`, {
+        token: reader,
+      });
       expect(read.status).to.equal(200);
       expect(read.body.data.status, doc).to.not.equal('archived');
     }
@@ -294,10 +389,28 @@ describe('the review page in a browser (GET /review)', function () {
     const members = page.getByRole('table', { name: 'Documents of the group' });
     await members.waitFor();
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
-    const rows = await Promise.all((await members.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents()));
+    const rows = await Promise.all(
+      (await members.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents()),
+    );
     expect(rows).to.deep.equal([
-      [kept, 'kept', '2026-02-02 09:00 UTC', 'invoice (1).pdf (application/pdf, 1000 B)', 'Paper Co', 'INV-7', '99.00 EUR'],
-      [archived, `archived (duplicate of ${kept})`, rows[1]![2], 'invoice.pdf (application/pdf, 1000 B)', 'Paper Co', 'INV-7', '99.00 EUR'],
+      [
+        kept,
+        'kept',
+        '2026-02-02 09:00 UTC',
+        'invoice (1).pdf (application/pdf, 1000 B)',
+        'Paper Co',
+        'INV-7',
+        '99.00 EUR',
+      ],
+      [
+        archived,
+        `archived (duplicate of ${kept})`,
+        rows[1]![2],
+        'invoice.pdf (application/pdf, 1000 B)',
+        'Paper Co',
+        'INV-7',
+        '99.00 EUR',
+      ],
     ]);
     expect(rows[1]![2]).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     await checkView('inbox-resolve');
@@ -306,10 +419,17 @@ describe('the review page in a browser (GET /review)', function () {
   it('shows a staged statement import: the new transactions and the skipped ones with the reason and the transaction they match, every amount with its currency', async () => {
     const s = await stack();
     const csv = 'date,amount,name,text,ref\n2026-02-20,250.00,Alpha GmbH,inv 1,R-1\n2026-02-21,-20.00,Bank,fee,R-2\n';
-    const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${w.importAccount}/statements/import/stage?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref`, {
-      method: 'POST', headers: { authorization: `Bearer ${w.erin}`, 'content-type': 'text/csv' }, body: csv,
-    });
-    const staged = await res.json() as { data: { staged_operation_id: string; plan: { new_transactions: Array<{ id: string }> } } };
+    const res = await fetch(
+      `${s.baseUrl}/api/v1/cli/bank-accounts/${w.importAccount}/statements/import/stage?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${w.erin}`, 'content-type': 'text/csv' },
+        body: csv,
+      },
+    );
+    const staged = (await res.json()) as {
+      data: { staged_operation_id: string; plan: { new_transactions: Array<{ id: string }> } };
+    };
     expect(res.status, JSON.stringify(staged)).to.equal(201);
     const newId = staged.data.plan.new_transactions[0]!.id;
 
@@ -319,9 +439,22 @@ describe('the review page in a browser (GET /review)', function () {
     const added = page.getByRole('table', { name: 'New transactions (1)' });
     await added.waitFor();
     expect(await page.getByTestId('status').textContent()).to.equal('staged');
-    expect(await added.locator('tbody tr td').allTextContents()).to.deep.equal(['2026-02-20', '250.00 EUR', 'Alpha GmbH (no known counterparty)', 'inv 1', 'R-1', newId]);
+    expect(await added.locator('tbody tr td').allTextContents()).to.deep.equal([
+      '2026-02-20',
+      '250.00 EUR',
+      'Alpha GmbH (no known counterparty)',
+      'inv 1',
+      'R-1',
+      newId,
+    ]);
     const skipped = page.getByRole('table', { name: 'Skipped: already on the account (1)' });
-    expect(await skipped.locator('tbody tr td').allTextContents()).to.deep.equal(['2026-02-21', '−20.00 EUR', 'R-2', 'same bank reference', w.feeTxn]);
+    expect(await skipped.locator('tbody tr td').allTextContents()).to.deep.equal([
+      '2026-02-21',
+      '−20.00 EUR',
+      'R-2',
+      'same bank reference',
+      w.feeTxn,
+    ]);
     await checkView('statement-import');
   });
 
@@ -330,10 +463,14 @@ describe('the review page in a browser (GET /review)', function () {
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
     await page.getByRole('table', { name: `Bank transaction ${w.txn}` }).waitFor();
     // Nothing wider than the screen (wide tables scroll inside their own region).
-    const wider = await page.evaluate<string[]>(`[...document.querySelectorAll('body *')].filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+    const wider = await page.evaluate<
+      string[]
+    >(`[...document.querySelectorAll('body *')].filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
       .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))`);
     expect(wider).to.deep.equal([]);
-    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).to.equal(
+      0,
+    );
     await checkView('repair-phone');
   });
 
@@ -347,9 +484,22 @@ describe('the review page in a browser (GET /review)', function () {
   it(`kept this run's screenshots, one per view, in a run folder of their own beside at most ${KEPT_RUNS - 1} earlier runs`, () => {
     const dir = screenshotRunDir();
     expect(dir).to.be.a('string');
-    expect(readdirSync(dir!)).to.have.members([
-      'sign-in', 'list', 'repair', 'repair-creator', 'repair-applied', 'reconcile', 'reversal', 'duplicates', 'duplicates-resolve', 'inbox-resolve', 'statement-import', 'repair-phone',
-    ].map((view) => `review-${view}.png`));
+    expect(readdirSync(dir!)).to.have.members(
+      [
+        'sign-in',
+        'list',
+        'repair',
+        'repair-creator',
+        'repair-applied',
+        'reconcile',
+        'reversal',
+        'duplicates',
+        'duplicates-resolve',
+        'inbox-resolve',
+        'statement-import',
+        'repair-phone',
+      ].map((view) => `review-${view}.png`),
+    );
     const runs = readdirSync(SCREENSHOT_ROOT);
     expect(runs.length).to.be.at.most(KEPT_RUNS);
     expect(runs).to.include(dir!.slice(SCREENSHOT_ROOT.length + 1));

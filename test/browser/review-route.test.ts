@@ -6,8 +6,8 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
-describe('the review page\'s server side', () => {
-  it('GET /api/v1/cli/whoami answers the token\'s org, actor, scopes (sorted) and whether the org requires a distinct approver; 401 without a token', async () => {
+describe("the review page's server side", () => {
+  it("GET /api/v1/cli/whoami answers the token's org, actor, scopes (sorted) and whether the org requires a distinct approver; 401 without a token", async () => {
     const books = new Books();
     const s = await stack();
     await s.load(books.file);
@@ -15,13 +15,18 @@ describe('the review page\'s server side', () => {
     const me = await call<{ org_id: string; actor: string; scopes: string[] }>('GET', '/api/v1/cli/whoami', { token });
     expect(me.status).to.equal(200);
     expect(me.body).to.include({ ok: true, operation: 'whoami.show' });
-    expect(me.body.data).to.deep.equal({ org_id: books.orgId, actor: 'bob', scopes: ['inbox:read', 'staged:approve', 'staged:read'], require_distinct_approver: true });
+    expect(me.body.data).to.deep.equal({
+      org_id: books.orgId,
+      actor: 'bob',
+      scopes: ['inbox:read', 'staged:approve', 'staged:read'],
+      require_distinct_approver: true,
+    });
     const anonymous = await call('GET', '/api/v1/cli/whoami');
     expect(anonymous.status).to.equal(401);
     expect(anonymous.body.error.code).to.equal('unauthenticated');
   });
 
-  it('serves the page\'s own assets with their types and the CSP; anything else under /review is an unknown route', async () => {
+  it("serves the page's own assets with their types and the CSP; anything else under /review is an unknown route", async () => {
     const { baseUrl } = await stack();
     const js = await fetch(`${baseUrl}/review/assets/main.js`);
     expect(js.status).to.equal(200);
@@ -29,7 +34,12 @@ describe('the review page\'s server side', () => {
     expect(js.headers.get('content-security-policy')).to.include("script-src 'self'");
     const css = await fetch(`${baseUrl}/review/assets/review.css`);
     expect(css.headers.get('content-type')).to.equal('text/css; charset=utf-8');
-    for (const [method, path] of [['GET', '/review/assets/nothing.js'], ['GET', '/review/assets/review.html'], ['GET', '/review/assets/..%2Fapi%2Fapp.js'], ['POST', '/review']] as const) {
+    for (const [method, path] of [
+      ['GET', '/review/assets/nothing.js'],
+      ['GET', '/review/assets/review.html'],
+      ['GET', '/review/assets/..%2Fapi%2Fapp.js'],
+      ['POST', '/review'],
+    ] as const) {
       const answer = await call(method, path);
       expect(answer.status, `${method} ${path}`).to.equal(404);
       expect(answer.body.error.code, `${method} ${path}`).to.equal('route_not_found');

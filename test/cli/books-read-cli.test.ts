@@ -10,7 +10,10 @@ describe('cli: bookstage book reads', function () {
   this.timeout(60_000);
   const books = new Books();
   const account = books.account({ opening_balance_minor: 10_000 });
-  const { txn, entry } = books.linkedTxn(account, 12_345, { booking_date: '2026-02-01', counterparty_name: 'Acme GmbH' });
+  const { txn, entry } = books.linkedTxn(account, 12_345, {
+    booking_date: '2026-02-01',
+    counterparty_name: 'Acme GmbH',
+  });
   const open = books.txn(account, -500, { booking_date: '2026-02-02' });
   const third = books.txn(account, 700, { booking_date: '2026-02-03' });
   books.doc({ extracted: { vendor_name: 'Papier AG', invoice_number: 'INV-9', total_minor: 1999, currency: 'EUR' } });
@@ -32,7 +35,10 @@ describe('cli: bookstage book reads', function () {
   it('transactions list filters by status and --all follows every cursor; --json prints the envelope', async () => {
     const all = await runCli(['transactions', 'list', '--account', account, '--limit', '1', '--all', '--json'], conn);
     expect(all.code, all.stderr).to.equal(0);
-    const pages = all.stdout.trim().split('\n').map((line) => envelopeOf<{ items: Array<{ id: string }> }>(line));
+    const pages = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => envelopeOf<{ items: Array<{ id: string }> }>(line));
     expect(pages.flatMap((p) => p.data.items.map((i) => i.id))).to.deep.equal([txn, open, third]);
     const unlinked = await runCli(['transactions', 'list', '--account', account, '--link-state', 'unlinked'], conn);
     expect(unlinked.stdout).to.include(open).and.include(third).and.not.include(txn);
@@ -44,7 +50,10 @@ describe('cli: bookstage book reads', function () {
     expect(shown.code, shown.stderr).to.equal(0);
     expect(shown.stdout).to.include('Acme GmbH').and.include(entry).and.include('+123.45 EUR');
     const ent = await runCli(['entries', 'show', entry, '--json'], conn);
-    expect(envelopeOf<{ open_amount_minor: number; linked_minor: number }>(ent.stdout).data).to.include({ open_amount_minor: 12_345, linked_minor: 12_345 });
+    expect(envelopeOf<{ open_amount_minor: number; linked_minor: number }>(ent.stdout).data).to.include({
+      open_amount_minor: 12_345,
+      linked_minor: 12_345,
+    });
     const missing = await runCli(['entries', 'show', 'le_missing'], conn);
     expect(missing.code).to.not.equal(0);
   });

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
-import type { DuplicatesPageData, PendingData, ReversalData, StagedListData, StagedOperationData } from '../helpers/answers.js';
+import type {
+  DuplicatesPageData,
+  PendingData,
+  ReversalData,
+  StagedListData,
+  StagedOperationData,
+} from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
@@ -20,7 +26,6 @@ async function loaded(books: Books, scopes: readonly string[] = TOKEN_SCOPES): P
   await s.load(books.file);
   return { url: s.baseUrl, token: await s.token(books.orgId, scopes as never) };
 }
-
 
 /** An entry of 75.00 EUR linked to one unreconciled bank transaction. */
 function reversible(): { books: Books; entry: string; link: string } {
@@ -38,7 +43,10 @@ describe('bookstage CLI', function () {
     it('stages a reversal and prints the plan with amounts in their currency (exit 0)', async () => {
       const { books, entry, link } = reversible();
       const conn = await loaded(books);
-      const run = await runCli(['ledger', 'reverse', entry, '--reversal-date', '2026-03-01', '--reason', 'booked twice'], conn);
+      const run = await runCli(
+        ['ledger', 'reverse', entry, '--reversal-date', '2026-03-01', '--reason', 'booked twice'],
+        conn,
+      );
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.match(/^Staged ledger reversal stg_[0-9a-f]+\./);
       expect(run.stdout).to.include(`Reverses ledger entry ${entry} on 2026-03-01 (reason: booked twice)`);
@@ -51,10 +59,17 @@ describe('bookstage CLI', function () {
     it('--json prints exactly the envelope the API answers', async () => {
       const { books, entry } = reversible();
       const conn = await loaded(books);
-      const run = await runCli(['ledger', 'reverse', entry, '--reason', 'r', '--idempotency-key', `json-${entry}`, '--json'], conn);
+      const run = await runCli(
+        ['ledger', 'reverse', entry, '--reason', 'r', '--idempotency-key', `json-${entry}`, '--json'],
+        conn,
+      );
       expect(run.code, run.stderr).to.equal(0);
       // The same key and body replay the stored answer, byte for byte.
-      const api = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: conn.token, body: { reason: 'r' }, headers: { 'idempotency-key': `json-${entry}` } });
+      const api = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+        token: conn.token,
+        body: { reason: 'r' },
+        headers: { 'idempotency-key': `json-${entry}` },
+      });
       expect(api.status).to.equal(201);
       expect(api.headers.get('idempotent-replayed')).to.equal('true');
       expect(JSON.parse(run.stdout)).to.deep.equal(api.body);
@@ -114,7 +129,11 @@ describe('bookstage CLI', function () {
       const a = books.linkedTxn(account, 56_000);
       const b = books.linkedTxn(account, -6_000, { booking_date: '2026-02-12' });
       const conn = await loaded(books);
-      const body = { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] };
+      const body = {
+        bank_account_id: account,
+        statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' },
+        transaction_ids: [a.txn, b.txn],
+      };
       const run = await runCli(['reconcile', 'stage', '--body', '-'], { ...conn, stdin: JSON.stringify(body) });
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.match(/^Staged bank reconciliation stg_/);
@@ -128,14 +147,33 @@ describe('bookstage CLI', function () {
       const account = books.account();
       const a = books.linkedTxn(account, 56_000);
       const conn = await loaded(books);
-      const run = await runCli(['reconcile', 'stage', '--bank-account', account, '--end-date', '2026-02-28', '--closing-balance', '56001', '--currency', 'EUR', '--transactions', a.txn], conn);
+      const run = await runCli(
+        [
+          'reconcile',
+          'stage',
+          '--bank-account',
+          account,
+          '--end-date',
+          '2026-02-28',
+          '--closing-balance',
+          '56001',
+          '--currency',
+          'EUR',
+          '--transactions',
+          a.txn,
+        ],
+        conn,
+      );
       expect(run.code).to.equal(3);
       expect(run.stdout).to.include('out_of_balance (HTTP 422');
       expect(run.stdout).to.include('difference_minor: 1');
     });
 
     it('a non-integer amount is a usage error before anything is sent (exit 2)', async () => {
-      const run = await runCli(['reconcile', 'stage', '--closing-balance', '560.00'], { url: 'http://127.0.0.1:9', token: 't' });
+      const run = await runCli(['reconcile', 'stage', '--closing-balance', '560.00'], {
+        url: 'http://127.0.0.1:9',
+        token: 't',
+      });
       expect(run.code).to.equal(2);
       expect(run.stderr).to.include('--closing-balance must be an integer');
     });
@@ -147,7 +185,10 @@ describe('bookstage CLI', function () {
       const account = books.account();
       books.linkedTxn(account, 5_000);
       const conn = await loaded(books);
-      const run = await runCli(['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'], conn);
+      const run = await runCli(
+        ['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'],
+        conn,
+      );
       expect(run.code, run.stdout).to.equal(0);
       expect(run.stdout).to.include('Nothing to do');
     });
@@ -158,7 +199,10 @@ describe('bookstage CLI', function () {
       books.invoice(5_000, { counterparty_id: books.cp('a') });
       const usd = books.txn(account, 5_000, { currency: 'USD' });
       const conn = await loaded(books);
-      const run = await runCli(['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'], conn);
+      const run = await runCli(
+        ['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'],
+        conn,
+      );
       expect(run.code).to.equal(3);
       expect(run.stdout).to.include('Blocked');
       expect(run.stdout).to.match(new RegExp(`currency_mismatch\\s+.*${usd}`));
@@ -172,7 +216,10 @@ describe('bookstage CLI', function () {
       const txn = books.txn(account, 4_000);
       books.link(txn, newer, 4_000);
       const conn = await loaded(books);
-      const run = await runCli(['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'], conn);
+      const run = await runCli(
+        ['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-12-31'],
+        conn,
+      );
       expect(run.code, run.stdout).to.equal(0);
       expect(run.stdout).to.match(/^Staged link repair stg_/);
       expect(run.stdout).to.match(new RegExp(`move\\s+${txn}\\s+\\S+\\s+${newer}\\s+${older}\\s+4,000 minor units`));
@@ -223,7 +270,12 @@ describe('bookstage CLI', function () {
       const books = new Books();
       const docs: string[] = [];
       for (const [i, sha] of ['aa', 'aa', 'bb', 'bb'].entries()) {
-        docs.push(books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } }));
+        docs.push(
+          books.doc({
+            received_at: `2026-02-0${i + 1}T09:00:00.000Z`,
+            file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' },
+          }),
+        );
       }
       return { books, docs };
     }
@@ -238,7 +290,7 @@ describe('bookstage CLI', function () {
       expect(run.stdout).to.include(`same_file with ${docs[0]} (1.00)`);
     });
 
-    it('--limit 1 --all walks every page; --json prints one envelope per page, each equal to the API\'s', async () => {
+    it("--limit 1 --all walks every page; --json prints one envelope per page, each equal to the API's", async () => {
       const { books, docs } = inbox();
       const conn = await loaded(books);
       const readable = await runCli(['inbox', 'duplicates', '--limit', '1', '--all'], conn);
@@ -247,7 +299,10 @@ describe('bookstage CLI', function () {
       for (const d of docs) expect(readable.stdout).to.include(d);
 
       const json = await runCli(['inbox', 'duplicates', '--limit', '1', '--all', '--json'], conn);
-      const pages = json.stdout.trim().split('\n').map((l) => envelopeOf<DuplicatesPageData>(l));
+      const pages = json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => envelopeOf<DuplicatesPageData>(l));
       expect(pages).to.have.length(2);
       const first = await call('GET', '/api/v1/cli/bookkeeping/inbox/duplicates?limit=1', { token: conn.token });
       expect({ ...pages[0], request_id: null }).to.deep.equal({ ...first.body, request_id: null });
@@ -306,7 +361,11 @@ describe('bookstage CLI', function () {
         expect(list.stdout).to.not.include(conn.token);
 
         mkdirSync(join(open, 'bookstage'));
-        writeFileSync(join(open, 'bookstage', 'config.json'), JSON.stringify({ profiles: { ci: { url: conn.url, token: conn.token } } }), { mode: 0o644 });
+        writeFileSync(
+          join(open, 'bookstage', 'config.json'),
+          JSON.stringify({ profiles: { ci: { url: conn.url, token: conn.token } } }),
+          { mode: 0o644 },
+        );
         const refused = await runCli(['inbox', 'duplicates', '--profile', 'ci'], { env: { XDG_CONFIG_HOME: open } });
         expect(refused.code).to.equal(2);
         expect(refused.stderr).to.include('chmod 600');
@@ -319,10 +378,29 @@ describe('bookstage CLI', function () {
 
   describe('help', () => {
     const COMMANDS = [
-      [], ['reconcile'], ['reconcile', 'stage'], ['links'], ['links', 'repair'], ['ledger'], ['ledger', 'reverse'], ['inbox'], ['inbox', 'duplicates'],
-      ['staged'], ['staged', 'list'], ['staged', 'show'], ['staged', 'approve'], ['staged', 'reject'], ['staged', 'apply'], ['jobs'], ['jobs', 'show'],
-      ['profile'], ['profile', 'set'], ['profile', 'list'],
-      ['statements', 'mapping'], ['statements', 'mapping', 'set'], ['statements', 'mapping', 'show'],
+      [],
+      ['reconcile'],
+      ['reconcile', 'stage'],
+      ['links'],
+      ['links', 'repair'],
+      ['ledger'],
+      ['ledger', 'reverse'],
+      ['inbox'],
+      ['inbox', 'duplicates'],
+      ['staged'],
+      ['staged', 'list'],
+      ['staged', 'show'],
+      ['staged', 'approve'],
+      ['staged', 'reject'],
+      ['staged', 'apply'],
+      ['jobs'],
+      ['jobs', 'show'],
+      ['profile'],
+      ['profile', 'set'],
+      ['profile', 'list'],
+      ['statements', 'mapping'],
+      ['statements', 'mapping', 'set'],
+      ['statements', 'mapping', 'show'],
     ];
 
     it('every command has --help with an example; the top level lists the exit codes', async () => {
@@ -332,7 +410,16 @@ describe('bookstage CLI', function () {
         expect(run.stdout, cmd.join(' ')).to.match(/Examples?:\n(?: {2}\$ .*\n)* {2}\$ .*\bbookstage /);
       }
       const top = await runCli(['--help']);
-      for (const code of ['0  success', '1  anything else', '2  bad input', '3  blocked or conflict', '4  not found', '5  auth', '6  pending']) expect(top.stdout).to.include(code);
+      for (const code of [
+        '0  success',
+        '1  anything else',
+        '2  bad input',
+        '3  blocked or conflict',
+        '4  not found',
+        '5  auth',
+        '6  pending',
+      ])
+        expect(top.stdout).to.include(code);
     });
 
     it('an unknown option is a usage error (exit 2)', async () => {
@@ -344,12 +431,21 @@ describe('bookstage CLI', function () {
 
   describe('staged operations (review and apply)', () => {
     /** One org: alice stages (no staged:approve), bob reviews and applies, carol stages too. */
-    async function org(): Promise<{ books: Books; entry: string; url: string; alice: string; bob: string; carol: string }> {
+    async function org(): Promise<{
+      books: Books;
+      entry: string;
+      url: string;
+      alice: string;
+      bob: string;
+      carol: string;
+    }> {
       const { books, entry } = reversible();
       const s = await stack();
       await s.load(books.file);
       return {
-        books, entry, url: s.baseUrl,
+        books,
+        entry,
+        url: s.baseUrl,
         alice: await s.token(books.orgId, ['ledger:stage', 'staged:read', 'staged:apply'], 'alice'),
         bob: await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob'),
         carol: await s.token(books.orgId, ['ledger:stage', 'staged:read'], 'carol'),
@@ -374,7 +470,10 @@ describe('bookstage CLI', function () {
       expect(own.stdout).to.match(new RegExp(`${mine}\\s+ledger_reversal\\s+staged\\s+alice`));
       expect(own.stdout).to.not.include(carols);
 
-      const all = await runCli(['staged', 'list', '--status', 'staged', '--kind', 'ledger_reversal', '--limit', '1', '--all'], { url: o.url, token: o.bob });
+      const all = await runCli(
+        ['staged', 'list', '--status', 'staged', '--kind', 'ledger_reversal', '--limit', '1', '--all'],
+        { url: o.url, token: o.bob },
+      );
       expect(all.code, all.stderr).to.equal(0);
       expect(all.stdout).to.include(mine);
       expect(all.stdout).to.match(new RegExp(`${carols}\\s+ledger_reversal\\s+staged\\s+carol`));
@@ -383,7 +482,9 @@ describe('bookstage CLI', function () {
       const page = envelopeOf<StagedListData>(byCarol.stdout);
       const api = await call('GET', '/api/v1/cli/staged-operations?created_by=carol', { token: o.bob });
       expect({ ...page, request_id: null }).to.deep.equal({ ...api.body, request_id: null });
-      expect(page.data.items.map((i: { staged_operation_id: string }) => i.staged_operation_id)).to.deep.equal([carols]);
+      expect(page.data.items.map((i: { staged_operation_id: string }) => i.staged_operation_id)).to.deep.equal([
+        carols,
+      ]);
 
       const bad = await runCli(['staged', 'list', '--status', 'done'], { url: o.url, token: o.bob });
       expect(bad.code).to.equal(2);
@@ -424,7 +525,10 @@ describe('bookstage CLI', function () {
       expect(self.code).to.equal(5);
       expect(self.stdout).to.include('self_approval_forbidden (HTTP 403');
 
-      const approved = await runCli(['staged', 'approve', id, '--note', 'checked the invoice'], { url: o.url, token: o.bob });
+      const approved = await runCli(['staged', 'approve', id, '--note', 'checked the invoice'], {
+        url: o.url,
+        token: o.bob,
+      });
       expect(approved.code, approved.stdout + approved.stderr).to.equal(0);
       expect(approved.stdout).to.match(new RegExp(`^${id}\\s+ledger_reversal\\s+status approved\\n`));
       expect(approved.stdout).to.match(/bob\s+staged → approved\s+checked the invoice/);
@@ -457,9 +561,14 @@ describe('bookstage CLI', function () {
       const rejected = await runCli(['staged', 'reject', id, '--note', 'wrong entry'], { url: o.url, token: o.bob });
       expect(rejected.code, rejected.stdout + rejected.stderr).to.equal(0);
       expect(rejected.stdout).to.match(new RegExp(`^${id}\\s+ledger_reversal\\s+status rejected\\n`));
-      expect(await (await stack()).db.collection('scope_locks').countDocuments({ staged_operation_id: id })).to.equal(0);
+      expect(await (await stack()).db.collection('scope_locks').countDocuments({ staged_operation_id: id })).to.equal(
+        0,
+      );
 
-      const restaged = await runCli(['ledger', 'reverse', o.entry, '--reason', 'booked twice'], { url: o.url, token: o.alice });
+      const restaged = await runCli(['ledger', 'reverse', o.entry, '--reason', 'booked twice'], {
+        url: o.url,
+        token: o.alice,
+      });
       expect(restaged.code, restaged.stdout).to.equal(0);
       expect(restaged.stdout).to.match(/^Staged ledger reversal stg_/);
       expect(restaged.stdout).to.not.include(id);
@@ -511,7 +620,10 @@ describe('bookstage CLI', function () {
         const token = await s.token(books.orgId, ['ledger:stage']);
         await own.stopRedis();
         const key = `cli-outage-${entry}`;
-        const run = runCli(['ledger', 'reverse', entry, '--idempotency-key', key, '--wait', '0', '--retries', '20', '--json'], { url: `http://127.0.0.1:${own.port}`, token });
+        const run = runCli(
+          ['ledger', 'reverse', entry, '--idempotency-key', key, '--wait', '0', '--retries', '20', '--json'],
+          { url: `http://127.0.0.1:${own.port}`, token },
+        );
         // The first answers are 503 (Retry-After: 1); Redis comes back while the CLI retries.
         await new Promise((r) => setTimeout(r, 1500));
         await own.startRedis();
@@ -523,5 +635,4 @@ describe('bookstage CLI', function () {
       });
     });
   });
-
 });

@@ -5,7 +5,11 @@
 import { createServer, connect, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export interface DropProxy { url: string; connections: () => number; close: () => Promise<void> }
+export interface DropProxy {
+  url: string;
+  connections: () => number;
+  close: () => Promise<void>;
+}
 
 export async function startDropProxy(target: URL): Promise<DropProxy> {
   let count = 0;
@@ -17,7 +21,10 @@ export async function startDropProxy(target: URL): Promise<DropProxy> {
     upstream.on('error', () => client.destroy());
     client.pipe(upstream);
     if (first) {
-      upstream.once('data', () => { client.destroy(); upstream.destroy(); });
+      upstream.once('data', () => {
+        client.destroy();
+        upstream.destroy();
+      });
     } else {
       upstream.pipe(client);
     }
@@ -27,6 +34,9 @@ export async function startDropProxy(target: URL): Promise<DropProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     connections: () => count,
-    close: () => new Promise((resolve) => { server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+      }),
   };
 }

@@ -20,7 +20,11 @@ async function loaded() {
 
 async function stored(orgId: string): Promise<number[]> {
   const { db } = await stack();
-  return Promise.all(['staged_operations', 'staged_operation_bodies', 'scope_locks', 'job_results', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({ org_id: orgId })));
+  return Promise.all(
+    ['staged_operations', 'staged_operation_bodies', 'scope_locks', 'job_results', 'idempotency_keys'].map((c) =>
+      db.collection(c).countDocuments({ org_id: orgId }),
+    ),
+  );
 }
 
 describe('bookstage --dry-run', function () {
@@ -28,10 +32,31 @@ describe('bookstage --dry-run', function () {
 
   it('reconcile stage --dry-run prints the plan and its summary, says nothing was staged, and stores nothing (exit 0)', async () => {
     const { books, account, t1, conn } = await loaded();
-    const run = await runCli(['reconcile', 'stage', '--bank-account', account, '--end-date', '2026-02-28', '--closing-balance', '22000', '--currency', 'EUR', '--transactions', t1.txn, '--dry-run'], conn);
+    const run = await runCli(
+      [
+        'reconcile',
+        'stage',
+        '--bank-account',
+        account,
+        '--end-date',
+        '2026-02-28',
+        '--closing-balance',
+        '22000',
+        '--currency',
+        'EUR',
+        '--transactions',
+        t1.txn,
+        '--dry-run',
+      ],
+      conn,
+    );
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.match(/^Dry run: nothing was staged or stored\. Staging now would stage this bank reconciliation for review\./);
-    expect(run.stdout).to.include('Summary: transactions 1, opening_balance_minor 10000, cleared_total_minor 12000, closing_balance_minor 22000, left_out 0');
+    expect(run.stdout).to.match(
+      /^Dry run: nothing was staged or stored\. Staging now would stage this bank reconciliation for review\./,
+    );
+    expect(run.stdout).to.include(
+      'Summary: transactions 1, opening_balance_minor 10000, cleared_total_minor 12000, closing_balance_minor 22000, left_out 0',
+    );
     expect(run.stdout).to.include('Opening 100.00 EUR + cleared +120.00 EUR = closing 220.00 EUR');
     expect(run.stdout).to.include('Stage it: run the same command without --dry-run.');
     expect(run.stderr).to.equal('');
@@ -40,7 +65,17 @@ describe('bookstage --dry-run', function () {
 
   it('links repair --dry-run --json prints the dry run envelope; the real command then stages the same plan_hash', async () => {
     const { books, account, conn } = await loaded();
-    const args = ['links', 'repair', '--bank-account', account, '--counterparty', books.cp('a'), '--as-of', '2026-03-31', '--json'];
+    const args = [
+      'links',
+      'repair',
+      '--bank-account',
+      account,
+      '--counterparty',
+      books.cp('a'),
+      '--as-of',
+      '2026-03-31',
+      '--json',
+    ];
     const dry = await runCli([...args, '--dry-run'], conn);
     expect(dry.code, dry.stderr).to.equal(0);
     const env = envelopeOf<{ dry_run: boolean; outcome: string; plan_hash: string; blockers: unknown[] }>(dry.stdout);
@@ -72,7 +107,10 @@ describe('bookstage --dry-run', function () {
   });
 
   it('review and apply commands take no --dry-run', async () => {
-    const run = await runCli(['staged', 'approve', 'stg_x', '--dry-run'], { url: 'http://127.0.0.1:9', token: 'bst_x' });
+    const run = await runCli(['staged', 'approve', 'stg_x', '--dry-run'], {
+      url: 'http://127.0.0.1:9',
+      token: 'bst_x',
+    });
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include("unknown option '--dry-run'");
   });

@@ -14,10 +14,22 @@ export const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 let configHome: string | null = null;
 const emptyConfigHome = (): string => (configHome ??= mkdtempSync(join(tmpdir(), 'bookstage-cli-config-')));
 
-export interface CliRun { code: number | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
-export function runCli(args: string[], options: { url?: string; token?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<CliRun> {
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: emptyConfigHome(), NO_COLOR: undefined, BOOKSTAGE_PROFILE: undefined };
+export function runCli(
+  args: string[],
+  options: { url?: string; token?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
+): Promise<CliRun> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    XDG_CONFIG_HOME: emptyConfigHome(),
+    NO_COLOR: undefined,
+    BOOKSTAGE_PROFILE: undefined,
+  };
   env.BOOKSTAGE_URL = options.url;
   env.BOOKSTAGE_TOKEN = options.token;
   Object.assign(env, options.env ?? {});
@@ -26,8 +38,12 @@ export function runCli(args: string[], options: { url?: string; token?: string; 
     const child = spawn(process.execPath, [CLI_MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');

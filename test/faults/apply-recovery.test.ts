@@ -9,7 +9,16 @@ import type { PendingData, ReconcileData, StagedOperationData } from '../helpers
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { apply, approve, docs, show, STAGED } from '../helpers/staged.js';
-import { booksSnapshot, cleanRun, locksByOperation, reconcileScenario, stageCall, waitFor, workerPids, type Scenario } from './fault-scenario.js';
+import {
+  booksSnapshot,
+  cleanRun,
+  locksByOperation,
+  reconcileScenario,
+  stageCall,
+  waitFor,
+  workerPids,
+  type Scenario,
+} from './fault-scenario.js';
 
 /** The recovery sweep's interval for the healthy worker of these tests. */
 const FAST_SWEEP = { RECOVERY_SWEEP_MS: '500' };
@@ -31,13 +40,20 @@ async function applyUntilJobFailed(sc: Scenario, id: string, fault: string): Pro
   const s = await stack();
   await s.stopWorker();
   await s.startWorker({ BOOKSTAGE_TEST_FAULTS: fault });
-  const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, { token: sc.who.bob, headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` } });
+  const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, {
+    token: sc.who.bob,
+    headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` },
+  });
   expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
   const jobPath = pending.headers.get('location')!;
   const poll = () => call<StagedOperationData>('GET', jobPath, { token: sc.who.bob });
   for (let starts = 1; ; starts += 1) {
     // This worker runs the job until it dies at the fault, or until BullMQ gives the job up (its stall check at start).
-    await waitFor(`the worker to die at ${fault} or the job to be given up`, async () => workerPids().length === 0 || (await poll()).status !== 202, 30_000);
+    await waitFor(
+      `the worker to die at ${fault} or the job to be given up`,
+      async () => workerPids().length === 0 || (await poll()).status !== 202,
+      30_000,
+    );
     await s.killWorker();
     const polled = await poll();
     if (polled.status !== 202) {
@@ -54,7 +70,9 @@ async function expectCleanlyApplied(sc: Scenario, id: string): Promise<void> {
   const op = (await show(sc.who.bob, id)).body.data;
   expect(op.status).to.equal('applied');
   expect(op.history.map((h: { to: string }) => h.to)).to.deep.equal(['staged', 'approved', 'applying', 'applied']);
-  expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' }), 'applied audit events').to.have.length(1);
+  expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' }), 'applied audit events').to.have.length(
+    1,
+  );
   const clean = await cleanRun();
   expect(await booksSnapshot(s.db, sc, id)).to.deep.equal(await booksSnapshot(s.db, clean.sc, clean.id));
   expect(await locksByOperation(s.db, sc.books.orgId), 'scope locks left behind').to.deep.equal({});
@@ -94,7 +112,11 @@ describe('apply recovery: an apply whose job failed for good ends by itself', fu
     await applyUntilJobFailed(sc, id, 'apply:crash-after-claim');
     await s.startWorker(FAST_SWEEP);
     const started = Date.now();
-    const rejected = await call<StagedOperationData>('POST', `${STAGED}/${id}/reject`, { token: sc.who.bob, body: { note: 'too late' }, headers: { prefer: 'wait=30' } });
+    const rejected = await call<StagedOperationData>('POST', `${STAGED}/${id}/reject`, {
+      token: sc.who.bob,
+      body: { note: 'too late' },
+      headers: { prefer: 'wait=30' },
+    });
     expect(rejected.status, JSON.stringify(rejected.body)).to.equal(409);
     expect(rejected.body.error.code).to.equal('invalid_transition');
     expect(rejected.body.error.message).to.not.include('rejectd');
@@ -127,14 +149,21 @@ describe('claim identity: two requests sharing an X-Request-Id', function () {
       const id = await stagedAndApproved(sc);
       const headers = { 'x-request-id': `shared-${sc.books.uid}`, prefer: 'wait=30' };
       const [rejected, applied] = await Promise.all([
-        call<StagedOperationData>('POST', `${STAGED}/${id}/reject`, { token: sc.who.bob, body: { note: 'no' }, headers }),
+        call<StagedOperationData>('POST', `${STAGED}/${id}/reject`, {
+          token: sc.who.bob,
+          body: { note: 'no' },
+          headers,
+        }),
         call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, { token: sc.who.bob, headers }),
       ]);
       const winners = [rejected, applied].filter((a) => a.status === 200);
       expect(winners, `round ${round}: reject ${rejected.status}, apply ${applied.status}`).to.have.length(1);
       const final = await statusOf(sc, id);
       expect(final).to.equal(rejected.status === 200 ? 'rejected' : 'applied');
-      expect(await docs('audit_events', { staged_operation_id: id, from: 'approved' }), 'transitions out of approved').to.have.length(1);
+      expect(
+        await docs('audit_events', { staged_operation_id: id, from: 'approved' }),
+        'transitions out of approved',
+      ).to.have.length(1);
     }
   });
 });

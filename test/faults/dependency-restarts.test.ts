@@ -19,7 +19,9 @@ async function burstAcrossRestart(s: OwnStack, server: Restartable, label: strin
   const restarts: Array<Promise<void>> = [];
   const outcome = await keyedBurst(s, bb, label, {
     // A third of the calls in, the server dies and comes back.
-    onFirstAnswers: (count) => { if (count === Math.floor(CALLS / 3)) restarts.push(server.restart('SIGKILL')); },
+    onFirstAnswers: (count) => {
+      if (count === Math.floor(CALLS / 3)) restarts.push(server.restart('SIGKILL'));
+    },
   });
   expect(restarts, 'the server was restarted during the burst').to.have.length(1);
   await Promise.all(restarts);

@@ -36,12 +36,20 @@ export async function reconcileScenario(amounts: readonly number[] = [1_000, 2_0
   await s.load(books.file);
   const who = await actors(books.orgId);
   const closing = amounts.reduce((sum, amount) => sum + amount, 0);
-  const body = { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: closing, currency: 'EUR' }, transaction_ids: txns };
+  const body = {
+    bank_account_id: account,
+    statement: { end_date: '2026-02-28', closing_balance_minor: closing, currency: 'EUR' },
+    transaction_ids: txns,
+  };
   return { books, account, txns, who, body };
 }
 
 export function stageCall(sc: Scenario, key: string, prefer = 'wait=0'): Promise<Answer<ReconcileData | PendingData>> {
-  return call<ReconcileData | PendingData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body, headers: { 'idempotency-key': key, prefer } });
+  return call<ReconcileData | PendingData>('POST', RECONCILE, {
+    token: sc.who.alice,
+    body: sc.body,
+    headers: { 'idempotency-key': key, prefer },
+  });
 }
 
 /** Stage, approve and apply without faults: the clean run the faulty one is compared with. */
@@ -60,11 +68,17 @@ export async function cleanRun(): Promise<{ sc: Scenario; id: string }> {
  * The org's books with everything that differs between two orgs built alike
  * replaced: the builder's uid, the operation's id, and timestamps.
  */
-export async function booksSnapshot(db: Db, sc: Scenario, operationId: string | null): Promise<Record<string, unknown[]>> {
+export async function booksSnapshot(
+  db: Db,
+  sc: Scenario,
+  operationId: string | null,
+): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const name of BOOK_COLLECTIONS) {
     const rows = await db.collection(name).find({ org_id: sc.books.orgId }).toArray();
-    let text = JSON.stringify(rows).replaceAll(sc.books.uid, 'UID').replace(/"\d{4}-\d\d-\d\dT[^"]*"/g, '"TIME"');
+    let text = JSON.stringify(rows)
+      .replaceAll(sc.books.uid, 'UID')
+      .replace(/"\d{4}-\d\d-\d\dT[^"]*"/g, '"TIME"');
     if (operationId) text = text.replaceAll(operationId, 'OPERATION');
     out[name] = (JSON.parse(text) as Array<{ _id: string }>).sort((a, b) => a._id.localeCompare(b._id));
   }
@@ -81,7 +95,11 @@ export async function booksSnapshot(db: Db, sc: Scenario, operationId: string | 
  * (docs/operating/reliability.md "Recovery bounds"), and would otherwise race it.
  * Answers the scenario, the operation and the answer of the apply that resumed it.
  */
-export async function conflictAfterFirstWrite(): Promise<{ sc: Scenario; id: string; applied: Answer<StagedOperationData> }> {
+export async function conflictAfterFirstWrite(): Promise<{
+  sc: Scenario;
+  id: string;
+  applied: Answer<StagedOperationData>;
+}> {
   const s = await stack();
   const sc = await reconcileScenario([1_000, 2_000]);
   const staged = await call<ReconcileData>('POST', RECONCILE, { token: sc.who.alice, body: sc.body });
@@ -94,13 +112,22 @@ export async function conflictAfterFirstWrite(): Promise<{ sc: Scenario; id: str
   try {
     await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
     expect((await apply(sc.who.bob, id, { prefer: 'wait=1' })).status).to.equal(202);
-    await waitFor('the fault hook', () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')), 20_000);
+    await waitFor(
+      'the fault hook',
+      () => s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')),
+      20_000,
+    );
   } finally {
     await s.killWorker();
   }
   const second = sc.books.file.bank_transactions.find((t) => t.id === sc.txns[1])!;
   try {
-    await s.load({ ...sc.books.file, ledger_entries: [], bank_links: [], bank_transactions: [{ ...second, remittance_info: 'changed' }] });
+    await s.load({
+      ...sc.books.file,
+      ledger_entries: [],
+      bank_links: [],
+      bank_transactions: [{ ...second, remittance_info: 'changed' }],
+    });
   } finally {
     await s.startWorker();
   }
@@ -125,7 +152,12 @@ export function workerPids(): number[] {
   return pids;
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000, stepMs = 100): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  ms = 30_000,
+  stepMs = 100,
+): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (await check()) return;
@@ -152,10 +184,15 @@ export async function crashAt(fault: string, act: () => Promise<void>): Promise<
 /** GET a job until it is no longer pending (a stalled job is taken over after the lock lapses: seconds). */
 export async function settled<Data>(jobPath: string, token: string, ms = 45_000): Promise<Answer<Data>> {
   let last: Answer<Data> | null = null;
-  await waitFor(`${jobPath} to settle`, async () => {
-    last = await call<Data>('GET', jobPath, { token });
-    return last.status !== 202;
-  }, ms, 200);
+  await waitFor(
+    `${jobPath} to settle`,
+    async () => {
+      last = await call<Data>('GET', jobPath, { token });
+      return last.status !== 202;
+    },
+    ms,
+    200,
+  );
   return last!;
 }
 

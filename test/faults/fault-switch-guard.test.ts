@@ -18,10 +18,14 @@ function sources(dir: string): string[] {
 describe('faults: the test fault switch cannot be turned on through the API', () => {
   it('is read only by worker/test-faults.ts from its own environment; nothing under api/, shared/ or cli/ mentions it', () => {
     const all = ['api', 'shared', 'cli', 'worker'].flatMap((d) => sources(join(projectRoot, d)));
-    const readers = all.filter((f) => /env\s*(\.|\[\s*['"`])BOOKSTAGE_TEST_FAULTS/.test(readFileSync(f, 'utf8'))).map((f) => relative(projectRoot, f));
+    const readers = all
+      .filter((f) => /env\s*(\.|\[\s*['"`])BOOKSTAGE_TEST_FAULTS/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(projectRoot, f));
     expect(readers).to.deep.equal(['worker/test-faults.ts']);
-    const outside = all.filter((f) => !relative(projectRoot, f).startsWith('worker/'))
-      .filter((f) => /BOOKSTAGE_TEST_FAULTS|test-faults/.test(readFileSync(f, 'utf8'))).map((f) => relative(projectRoot, f));
+    const outside = all
+      .filter((f) => !relative(projectRoot, f).startsWith('worker/'))
+      .filter((f) => /BOOKSTAGE_TEST_FAULTS|test-faults/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(projectRoot, f));
     expect(outside).to.deep.equal([]);
   });
 
@@ -30,13 +34,21 @@ describe('faults: the test fault switch cannot be turned on through the API', ()
     const [pid] = workerPids();
     expect(pid, 'a running worker').to.be.a('number');
     // Staging calls take only the query parameters they document (dry_run): anything else is 400 before a job exists.
-    const inQuery = await call('POST', `${RECONCILE}?BOOKSTAGE_TEST_FAULTS=stage:crash-after-write`, { token: sc.who.alice, body: sc.body, headers: { prefer: 'wait=20' } });
+    const inQuery = await call('POST', `${RECONCILE}?BOOKSTAGE_TEST_FAULTS=stage:crash-after-write`, {
+      token: sc.who.alice,
+      body: sc.body,
+      headers: { prefer: 'wait=20' },
+    });
     expect(inQuery.status, JSON.stringify(inQuery.body)).to.equal(400);
     expect(inQuery.body.error.code).to.equal('validation_failed');
     const res = await call<ReconcileData>('POST', RECONCILE, {
       token: sc.who.alice,
       body: sc.body,
-      headers: { 'bookstage-test-faults': 'stage:crash-after-write', 'x-bookstage-test-faults': 'stage:crash-after-read', prefer: 'wait=20' },
+      headers: {
+        'bookstage-test-faults': 'stage:crash-after-write',
+        'x-bookstage-test-faults': 'stage:crash-after-read',
+        prefer: 'wait=20',
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(workerPids()).to.deep.equal([pid]);

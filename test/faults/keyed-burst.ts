@@ -15,7 +15,11 @@ import type { OwnStack } from './own-stack.js';
 /** Far above STAGE_WAIT (10 s here) and every dependency deadline: reaching it means the API hung. */
 const HANG_LIMIT_MS = 25_000;
 
-export interface BurstBooks { books: Books; entries: string[]; token: string }
+export interface BurstBooks {
+  books: Books;
+  entries: string[];
+  token: string;
+}
 
 /** `n` invoices, each reversible on its own (one scope each), and a token that may stage. */
 export async function burstBooks(s: OwnStack, n: number): Promise<BurstBooks> {
@@ -32,15 +36,35 @@ export interface BurstOutcome {
   seen: Record<string, number>;
 }
 
-interface Answered { status: number; body: { data?: { staged_operation_id?: string }; error?: { code?: string } } | null; location: string | null }
+interface Answered {
+  status: number;
+  body: { data?: { staged_operation_id?: string }; error?: { code?: string } } | null;
+  location: string | null;
+}
 
-async function send(port: number, method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Answered> {
+async function send(
+  port: number,
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<Answered> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: method === 'POST' ? '{}' : undefined, signal: AbortSignal.timeout(HANG_LIMIT_MS),
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: method === 'POST' ? '{}' : undefined,
+    signal: AbortSignal.timeout(HANG_LIMIT_MS),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) as Answered['body'] : null, location: res.headers.get('location') };
+  return {
+    status: res.status,
+    body: text ? (JSON.parse(text) as Answered['body']) : null,
+    location: res.headers.get('location'),
+  };
 }
 
 /**
@@ -49,7 +73,10 @@ async function send(port: number, method: string, path: string, token: string, h
  * have had a first answer (a test injects its fault from there).
  */
 export async function keyedBurst(
-  s: OwnStack, bb: BurstBooks, prefix: string, options: { concurrency?: number; deadlineMs?: number; onFirstAnswers?: (count: number) => void } = {},
+  s: OwnStack,
+  bb: BurstBooks,
+  prefix: string,
+  options: { concurrency?: number; deadlineMs?: number; onFirstAnswers?: (count: number) => void } = {},
 ): Promise<BurstOutcome> {
   const operationByKey = new Map<string, string>();
   const seen: Record<string, number> = {};
@@ -77,7 +104,11 @@ export async function keyedBurst(
     for (;;) {
       expect(Date.now(), `${key} never answered for good; seen ${JSON.stringify(seen)}`).to.be.below(deadline);
       const a = await send(s.port, 'POST', path, bb.token, { 'idempotency-key': key, prefer: 'wait=5' });
-      if (first) { first = false; firstAnswers += 1; options.onFirstAnswers?.(firstAnswers); }
+      if (first) {
+        first = false;
+        firstAnswers += 1;
+        options.onFirstAnswers?.(firstAnswers);
+      }
       const kind = note(a);
       expect(ACCEPTED, `${key}: ${JSON.stringify(a.body)}`).to.include(kind);
       if (staged(key, a)) {
@@ -109,17 +140,26 @@ export async function expectConverged(db: Db, bb: BurstBooks, outcome: BurstOutc
   const ids = [...outcome.operationByKey.values()];
   expect(outcome.operationByKey.size, 'keys staged').to.equal(bb.entries.length);
   expect(new Set(ids).size, 'distinct operations').to.equal(bb.entries.length);
-  const ops = await decodeStoredOperations(db, await collections(db).stagedOperations.find({ org_id: bb.books.orgId }).toArray());
+  const ops = await decodeStoredOperations(
+    db,
+    await collections(db).stagedOperations.find({ org_id: bb.books.orgId }).toArray(),
+  );
   expect(ops.map((o) => String(o._id)).sort(), 'operations in the store').to.deep.equal([...ids].sort());
   const perEntry = new Map<string, number>();
   for (const o of ops) {
     const entry = String((o.plan as { ledger_entry_id: string }).ledger_entry_id);
     perEntry.set(entry, (perEntry.get(entry) ?? 0) + 1);
   }
-  expect([...perEntry.values()].every((n) => n === 1), 'one operation per entry').to.equal(true);
+  expect(
+    [...perEntry.values()].every((n) => n === 1),
+    'one operation per entry',
+  ).to.equal(true);
   const locks = await db.collection('scope_locks').find({ org_id: bb.books.orgId }).toArray();
   const holders = new Set(locks.map((l) => String(l.staged_operation_id)));
-  expect([...holders].filter((h) => !ids.includes(h)), 'orphaned locks').to.deep.equal([]);
+  expect(
+    [...holders].filter((h) => !ids.includes(h)),
+    'orphaned locks',
+  ).to.deep.equal([]);
   expect(holders.size, 'operations holding their scope').to.equal(ids.length);
   const events = await db.collection('audit_events').countDocuments({ org_id: bb.books.orgId, to: 'staged' });
   expect(events, 'one staged audit event per operation').to.equal(ids.length);

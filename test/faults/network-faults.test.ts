@@ -25,12 +25,24 @@ function through(url: string, port: number): string {
   return u.toString();
 }
 
-async function stageOnce(s: OwnStack, token: string, entry: string, key: string): Promise<{ status: number; code?: string; id?: string }> {
+async function stageOnce(
+  s: OwnStack,
+  token: string,
+  entry: string,
+  key: string,
+): Promise<{ status: number; code?: string; id?: string }> {
   const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
-    method: 'POST', body: '{}', signal: AbortSignal.timeout(25_000),
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key, prefer: 'wait=5' },
+    method: 'POST',
+    body: '{}',
+    signal: AbortSignal.timeout(25_000),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+      prefer: 'wait=5',
+    },
   });
-  const body = await res.json() as { data?: { staged_operation_id?: string }; error?: { code?: string } };
+  const body = (await res.json()) as { data?: { staged_operation_id?: string }; error?: { code?: string } };
   return { status: res.status, code: body.error?.code, id: body.data?.staged_operation_id };
 }
 
@@ -60,7 +72,11 @@ describe('faults: network faults between the processes and Redis/MongoDB (toxipr
     const redisPort = await proxy.proxy('redis', Number(new URL(process.env.REDIS_URL!).port));
     const mongoPort = await proxy.proxy('mongo', Number(new URL(process.env.MONGO_URL!).port));
     const direct = ownDatabase(process.env.MONGO_URL!);
-    s = await ownStack({ mongoUrl: through(direct, mongoPort), redisUrl: through(process.env.REDIS_URL!, redisPort), directMongoUrl: direct });
+    s = await ownStack({
+      mongoUrl: through(direct, mongoPort),
+      redisUrl: through(process.env.REDIS_URL!, redisPort),
+      directMongoUrl: direct,
+    });
   });
   after(async () => {
     await s?.close();
@@ -71,13 +87,19 @@ describe('faults: network faults between the processes and Redis/MongoDB (toxipr
     // Whatever a test left on the links goes; the next test starts healthy.
     for (const name of ['redis', 'mongo']) {
       await proxy.setEnabled(name, true);
-      for (const toxic of ['latency', 'reset', 'half-open']) await proxy.removeToxic(name, toxic).catch(() => undefined);
+      for (const toxic of ['latency', 'reset', 'half-open'])
+        await proxy.removeToxic(name, toxic).catch(() => undefined);
     }
   });
 
   it(`with latency on every Redis and MongoDB link, a burst of ${BURST} keyed staging calls: one operation per key, none doubled, no orphaned lock`, async () => {
     for (const name of ['redis', 'mongo']) {
-      await proxy.addToxic(name, { name: 'latency', type: 'latency', stream: 'downstream', attributes: { latency: 40, jitter: 20 } });
+      await proxy.addToxic(name, {
+        name: 'latency',
+        type: 'latency',
+        stream: 'downstream',
+        attributes: { latency: 40, jitter: 20 },
+      });
     }
     const bb = await burstBooks(s, BURST);
     await expectConverged(s.db, bb, await keyedBurst(s, bb, 'latency'));
@@ -89,14 +111,21 @@ describe('faults: network faults between the processes and Redis/MongoDB (toxipr
     const outcome = await keyedBurst(s, bb, 'dropped', {
       onFirstAnswers: (count) => {
         if (count !== Math.floor(BURST / 3)) return;
-        faults.push((async () => {
-          await proxy.addToxic('mongo', { name: 'reset', type: 'reset_peer', stream: 'upstream', attributes: { timeout: 0 } });
-          await sleep(1_000);
-          await proxy.removeToxic('mongo', 'reset');
-          await proxy.setEnabled('redis', false);
-          await sleep(1_000);
-          await proxy.setEnabled('redis', true);
-        })());
+        faults.push(
+          (async () => {
+            await proxy.addToxic('mongo', {
+              name: 'reset',
+              type: 'reset_peer',
+              stream: 'upstream',
+              attributes: { timeout: 0 },
+            });
+            await sleep(1_000);
+            await proxy.removeToxic('mongo', 'reset');
+            await proxy.setEnabled('redis', false);
+            await sleep(1_000);
+            await proxy.setEnabled('redis', true);
+          })(),
+        );
       },
     });
     expect(faults, 'the links were cut during the burst').to.have.length(1);
@@ -104,17 +133,31 @@ describe('faults: network faults between the processes and Redis/MongoDB (toxipr
     await expectConverged(s.db, bb, outcome);
   });
 
-  for (const [name, dependency] of [['redis', 'Redis'], ['mongo', 'MongoDB']] as const) {
+  for (const [name, dependency] of [
+    ['redis', 'Redis'],
+    ['mongo', 'MongoDB'],
+  ] as const) {
     it(`a half-open ${dependency} socket (data swallowed, the connection kept open): the API answers 503 (outcome_unknown for a Redis add, else dependency_unavailable) instead of hanging; healed, the same key stages once`, async () => {
       const bb = await burstBooks(s, 1);
       const key = `half-open-${name}`;
-      await proxy.addToxic(name, { name: 'half-open', type: 'timeout', stream: 'upstream', attributes: { timeout: 0 } });
+      await proxy.addToxic(name, {
+        name: 'half-open',
+        type: 'timeout',
+        stream: 'upstream',
+        attributes: { timeout: 0 },
+      });
       const during = await stageOnce(s, bb.token, bb.entries[0]!, key);
       // Redis: the add may have reached it, so the answer cannot say "nothing was done" (docs/operating/reliability.md "Redis stalls").
-      expect(during, JSON.stringify(during)).to.include({ status: 503, code: name === 'redis' ? 'outcome_unknown' : 'dependency_unavailable' });
+      expect(during, JSON.stringify(during)).to.include({
+        status: 503,
+        code: name === 'redis' ? 'outcome_unknown' : 'dependency_unavailable',
+      });
       // Polling a job reads its stored answer (MongoDB, the same reads as above), then the job in Redis: that may not hang either.
       if (name === 'redis') {
-        const polled = await fetch(`http://127.0.0.1:${s.port}/api/v1/cli/jobs/job_${key}`, { headers: { authorization: `Bearer ${bb.token}` }, signal: AbortSignal.timeout(25_000) });
+        const polled = await fetch(`http://127.0.0.1:${s.port}/api/v1/cli/jobs/job_${key}`, {
+          headers: { authorization: `Bearer ${bb.token}` },
+          signal: AbortSignal.timeout(25_000),
+        });
         expect(polled.status).to.equal(503);
         expect(((await polled.json()) as { error: { code: string } }).error.code).to.equal('dependency_unavailable');
       }

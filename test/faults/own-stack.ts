@@ -47,17 +47,30 @@ export function ownDatabase(url: string): string {
 export async function ownStack(options: OwnStackOptions): Promise<OwnStack> {
   // Short lock and stall check, as in the shared stack: a job cut off from Redis is taken over in seconds.
   const env: NodeJS.ProcessEnv = {
-    ...process.env, MONGO_URL: options.mongoUrl, REDIS_URL: options.redisUrl, QUEUE_PREFIX: `bst-faults-${randomBytes(4).toString('hex')}`,
-    PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '10000', WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
+    ...process.env,
+    MONGO_URL: options.mongoUrl,
+    REDIS_URL: options.redisUrl,
+    QUEUE_PREFIX: `bst-faults-${randomBytes(4).toString('hex')}`,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    STAGE_WAIT_MS: '10000',
+    WORKER_LOCK_DURATION_MS: '3000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    STAGE_JOB_BACKOFF_MS: '200',
     // Bursts of keyed retries must never meet the per-token limit; workers of several stacks share the machine.
-    RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000', WORKER_METRICS_PORT: '0',
+    RATE_LIMIT_REQUESTS: '10000000',
+    RATE_LIMIT_AUTH_FAILURES: '10000000',
+    WORKER_METRICS_PORT: '0',
   };
   delete env.BOOKSTAGE_TEST_FAULTS;
   const config = loadConfig(env);
   const direct: Mongo = await connectMongo(options.directMongoUrl);
   const api: ApiRuntime = await startApi(config, createLogger('api', 'silent'));
   const workerLogs: string[] = [];
-  const worker: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)), 30_000);
@@ -66,10 +79,16 @@ export async function ownStack(options: OwnStackOptions): Promise<OwnStack> {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       workerLogs.push(...lines.filter(Boolean));
-      if (lines.some((l) => l.includes('"worker ready"'))) { clearTimeout(timer); resolve(); }
+      if (lines.some((l) => l.includes('"worker ready"'))) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
     worker.stderr!.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
-    worker.once('exit', (code) => { clearTimeout(timer); reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`)); });
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`));
+    });
   });
   return {
     port: api.port,
@@ -85,7 +104,10 @@ export async function ownStack(options: OwnStackOptions): Promise<OwnStack> {
     async close() {
       // SIGKILL: a worker cut off from its servers may not finish a graceful stop; the test is over.
       if (worker.exitCode === null && worker.signalCode === null) {
-        await new Promise<void>((resolve) => { worker.once('exit', () => resolve()); worker.kill('SIGKILL'); });
+        await new Promise<void>((resolve) => {
+          worker.once('exit', () => resolve());
+          worker.kill('SIGKILL');
+        });
       }
       await api.close();
       await direct.db.dropDatabase().catch(() => undefined);

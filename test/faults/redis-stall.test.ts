@@ -10,16 +10,41 @@ import { Books } from '../helpers/books.js';
 import { apiWithOwnRedis, type OwnRedisApi } from '../helpers/own-redis-api.js';
 import { stack } from '../helpers/stack.js';
 
-interface Reply { status: number; ms: number; headers: Headers; body: { data?: { job_id?: string }; error?: { code: string; retryable: boolean; message: string; details: Record<string, unknown> } } }
+interface Reply {
+  status: number;
+  ms: number;
+  headers: Headers;
+  body: {
+    data?: { job_id?: string };
+    error?: { code: string; retryable: boolean; message: string; details: Record<string, unknown> };
+  };
+}
 
-async function send(port: number, method: string, path: string, token: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+async function send(
+  port: number,
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Reply> {
   const started = Date.now();
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method, signal: AbortSignal.timeout(15_000),
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    method,
+    signal: AbortSignal.timeout(15_000),
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, ms: Date.now() - started, headers: res.headers, body: await res.json() as Reply['body'] };
+  return {
+    status: res.status,
+    ms: Date.now() - started,
+    headers: res.headers,
+    body: (await res.json()) as Reply['body'],
+  };
 }
 
 describe('faults: a stalled Redis (kill -STOP)', function () {
@@ -40,7 +65,10 @@ describe('faults: a stalled Redis (kill -STOP)', function () {
     const path = '/api/v1/cli/staged-operations/stg_stalled/approve';
     const key = { 'idempotency-key': `stall-approve-${books.uid}`, prefer: 'wait=0' };
     // Redis answers before the stall: the connection is up and ready.
-    expect((await send(own.port, 'POST', path, token, { 'idempotency-key': `warm-${books.uid}`, prefer: 'wait=0' }, {})).status).to.equal(202);
+    expect(
+      (await send(own.port, 'POST', path, token, { 'idempotency-key': `warm-${books.uid}`, prefer: 'wait=0' }, {}))
+        .status,
+    ).to.equal(202);
 
     own.pauseRedis();
     const during = await send(own.port, 'POST', path, token, key, {});
@@ -85,4 +113,3 @@ describe('faults: a stalled Redis (kill -STOP)', function () {
     expect(during.ms).to.be.below(3_000);
   });
 });
-

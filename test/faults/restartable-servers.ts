@@ -29,7 +29,9 @@ function restartable(name: string, dir: string, port: number, url: string, launc
   const self: Restartable & { start(): Promise<void> } = {
     port,
     url,
-    async start() { pid = await launch(); },
+    async start() {
+      pid = await launch();
+    },
     async restart(signal) {
       await stop(signal);
       pid = await launch();
@@ -48,10 +50,28 @@ export async function ownRedisWithAof(): Promise<Restartable> {
   const dir = mkdtempSync(join(tmpdir(), 'bookstage-faults-redis-'));
   const port = await freePort();
   const launch = async (): Promise<number> => {
-    const pid = spawnDetached(bin, [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always',
-      '--daemonize', 'no', '--maxmemory-policy', 'noeviction',
-    ], join(dir, 'redis.log'));
+    const pid = spawnDetached(
+      bin,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--daemonize',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      join(dir, 'redis.log'),
+    );
     await waitForPort(port, 15_000, 'redis-server');
     return pid;
   };
@@ -72,10 +92,19 @@ export async function ownFerretDb(): Promise<Restartable | null> {
     n += 1;
     const state = join(dir, `state-${n}`);
     mkdirSync(state);
-    const pid = spawnDetached(binary, [
-      '--handler=postgresql', `--postgresql-url=${postgresUrl}`, `--listen-addr=127.0.0.1:${port}`, '--debug-addr=127.0.0.1:0',
-      '--telemetry=disable', `--state-dir=${state}`, '--log-level=warn',
-    ], join(dir, 'ferretdb.log'));
+    const pid = spawnDetached(
+      binary,
+      [
+        '--handler=postgresql',
+        `--postgresql-url=${postgresUrl}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        '--debug-addr=127.0.0.1:0',
+        '--telemetry=disable',
+        `--state-dir=${state}`,
+        '--log-level=warn',
+      ],
+      join(dir, 'ferretdb.log'),
+    );
     await waitForPort(port, 30_000, 'FerretDB');
     return pid;
   };

@@ -34,14 +34,19 @@ async function stagedWithoutEvent(sc: Scenario): Promise<string> {
   const queue = new Queue(STAGE_QUEUE, { connection, prefix: s.config.queuePrefix });
   try {
     // The dead worker's lock lapses within WORKER_LOCK_DURATION_MS (3 s in the tests); a locked job cannot be removed.
-    await waitFor('the job removed', async () => {
-      try {
-        await (await queue.getJob(jobId))?.remove();
-        return (await queue.getJob(jobId)) === undefined;
-      } catch {
-        return false;
-      }
-    }, 30_000, 250);
+    await waitFor(
+      'the job removed',
+      async () => {
+        try {
+          await (await queue.getJob(jobId))?.remove();
+          return (await queue.getJob(jobId)) === undefined;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      250,
+    );
   } finally {
     await queue.close();
     connection.disconnect();
@@ -57,11 +62,16 @@ async function expectDelivered(r: Receiver, secret: string, id: string, types: s
   const verify = await documentedVerify();
   let events: FeedEvent[] = [];
   await waitUntil('the events in the feed', async () => (events = await feed(token)).length >= types.length, 60_000);
-  expect(events.map((e) => [e.type, e.data.staged_operation.staged_operation_id])).to.deep.equal(types.map((t) => [t, id]));
+  expect(events.map((e) => [e.type, e.data.staged_operation.staged_operation_id])).to.deep.equal(
+    types.map((t) => [t, id]),
+  );
   await waitUntil('the deliveries', () => r.received.length >= types.length, 30_000);
   expect(bodies(r).map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
-  for (const got of r.received) expect(verify(secret, got.body, String(got.headers['bookstage-signature']))).to.equal(true);
-  expect(await docs('audit_events', { staged_operation_id: id, to: 'staged' }), 'staged audit events').to.have.length(1);
+  for (const got of r.received)
+    expect(verify(secret, got.body, String(got.headers['bookstage-signature']))).to.equal(true);
+  expect(await docs('audit_events', { staged_operation_id: id, to: 'staged' }), 'staged audit events').to.have.length(
+    1,
+  );
 }
 
 describe('faults: a staging job killed between writing the operation and its event, and never retried', function () {

@@ -13,7 +13,10 @@ import { actors, approve, docs, STAGED, storedOperation } from '../helpers/stage
 import { collections } from '../../shared/storage/collections.js';
 import { waitFor, workerPids } from './fault-scenario.js';
 
-interface ImportData { staged_operation_id: string; plan: { new_transactions: { id: string }[] } }
+interface ImportData {
+  staged_operation_id: string;
+  plan: { new_transactions: { id: string }[] };
+}
 
 describe('statement import: SIGKILL during apply', function () {
   this.timeout(240_000);
@@ -31,9 +34,14 @@ describe('statement import: SIGKILL during apply', function () {
     const account = books.account({ iban: 'DE89370400440532013000' });
     await s.load(books.file);
     const who = await actors(books.orgId);
-    const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${account}/statements/import/stage?date_column=date&amount_column=amount&counterparty_column=name`, {
-      method: 'POST', headers: { authorization: `Bearer ${who.alice}`, 'content-type': 'text/csv', prefer: 'wait=60' }, body: csv,
-    });
+    const res = await fetch(
+      `${s.baseUrl}/api/v1/cli/bank-accounts/${account}/statements/import/stage?date_column=date&amount_column=amount&counterparty_column=name`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${who.alice}`, 'content-type': 'text/csv', prefer: 'wait=60' },
+        body: csv,
+      },
+    );
     const staged = (await res.json()) as { data: ImportData };
     expect(res.status, JSON.stringify(staged)).to.equal(201);
     const id = staged.data.staged_operation_id;
@@ -46,7 +54,10 @@ describe('statement import: SIGKILL during apply', function () {
     const s = await stack();
     await s.stopWorker();
     await s.startWorker({ BOOKSTAGE_TEST_FAULTS: fault });
-    const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, { token: bob, headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` } });
+    const pending = await call<PendingData>('POST', `${STAGED}/${id}/apply`, {
+      token: bob,
+      headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` },
+    });
     expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
     await waitFor(`the worker to die at ${fault}`, () => workerPids().length === 0, 60_000);
     await s.killWorker();
@@ -56,10 +67,18 @@ describe('statement import: SIGKILL during apply', function () {
   async function applyOnNewWorker(id: string, bob: string): Promise<void> {
     const s = await stack();
     await s.startWorker();
-    await waitFor('the apply to end on the new worker', async () => {
-      const again = await call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, { token: bob, headers: { prefer: 'wait=10', 'idempotency-key': `apply-${id}` } });
-      return again.status === 200 && again.body.data.status === 'applied';
-    }, 120_000, 1_000);
+    await waitFor(
+      'the apply to end on the new worker',
+      async () => {
+        const again = await call<StagedOperationData>('POST', `${STAGED}/${id}/apply`, {
+          token: bob,
+          headers: { prefer: 'wait=10', 'idempotency-key': `apply-${id}` },
+        });
+        return again.status === 200 && again.body.data.status === 'applied';
+      },
+      120_000,
+      1_000,
+    );
   }
 
   it('a worker killed after the second insert of the journal: a new worker finishes the apply, each new transaction inserted once', async () => {
@@ -76,14 +95,20 @@ describe('statement import: SIGKILL during apply', function () {
   });
 
   it('a worker killed in the middle of a step (1,200 inserts, killed at the 1,050th: progress says 1,000): a new worker resumes the step, finds its 50 inserts and finishes, each transaction inserted once', async () => {
-    const rows = Array.from({ length: 1_200 }, (_, i) => `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},${(i + 1) * (i % 3 === 2 ? -1 : 1)}.${String(i % 100).padStart(2, '0')},Customer ${i % 50}`);
+    const rows = Array.from(
+      { length: 1_200 },
+      (_, i) =>
+        `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},${(i + 1) * (i % 3 === 2 ? -1 : 1)}.${String(i % 100).padStart(2, '0')},Customer ${i % 50}`,
+    );
     const { id, planned, orgId, bob } = await stagedImport(`date,amount,name\n${rows.join('\n')}\n`);
     expect(planned).to.have.length(1_200);
     await applyUntilCrash(id, bob, 'apply:crash-after-write:1050');
     expect((await docs('bank_transactions', { org_id: orgId })).length, 'inserted before the crash').to.equal(1_050);
     const s = await stack();
     const steps = await collections(s.db).applyLeases.find({ staged_operation_id: id }).toArray();
-    expect(Math.max(...steps.map((st) => st.done)), 'progress recorded before the crash: one whole step').to.equal(1_000);
+    expect(Math.max(...steps.map((st) => st.done)), 'progress recorded before the crash: one whole step').to.equal(
+      1_000,
+    );
 
     await applyOnNewWorker(id, bob);
     const stored = await docs('bank_transactions', { org_id: orgId });

@@ -7,7 +7,17 @@ import { expect } from 'chai';
 import type { PendingData, ReconcileData, StagedOperationData } from '../helpers/answers.js';
 import { stack } from '../helpers/stack.js';
 import { apply, approve, docs, show } from '../helpers/staged.js';
-import { booksSnapshot, cleanRun, crashAt, locksByOperation, reconcileScenario, settled, SOAK, stageCall, type Scenario } from './fault-scenario.js';
+import {
+  booksSnapshot,
+  cleanRun,
+  crashAt,
+  locksByOperation,
+  reconcileScenario,
+  settled,
+  SOAK,
+  stageCall,
+  type Scenario,
+} from './fault-scenario.js';
 import { call } from '../helpers/http.js';
 
 const STAGING_POINTS: Array<[string, string]> = [
@@ -20,8 +30,18 @@ const STAGING_POINTS: Array<[string, string]> = [
 /** The reconciliation's journal has four writes; `npm test` kills at a sample, `npm run soak` at every one. */
 const APPLY_POINTS: Array<[string, string]> = [
   ['apply:crash-after-journal', 'after storing the journal, before any write'],
-  ...[1, 2, 3, 4].filter((n) => SOAK || n === 2).map((n): [string, string] => [`apply:crash-after-write:${n}`, `after journal write ${n}, before its progress is recorded`]),
-  ...[1, 2, 3, 4].filter((n) => SOAK || n === 3).map((n): [string, string] => [`apply:crash-after-progress:${n}`, `after the progress of journal write ${n} is recorded`]),
+  ...[1, 2, 3, 4]
+    .filter((n) => SOAK || n === 2)
+    .map((n): [string, string] => [
+      `apply:crash-after-write:${n}`,
+      `after journal write ${n}, before its progress is recorded`,
+    ]),
+  ...[1, 2, 3, 4]
+    .filter((n) => SOAK || n === 3)
+    .map((n): [string, string] => [
+      `apply:crash-after-progress:${n}`,
+      `after the progress of journal write ${n} is recorded`,
+    ]),
   ['apply:crash-before-finish', 'after the last write, before the end state is recorded'],
 ];
 
@@ -41,7 +61,11 @@ async function approveApplyAndCompare(sc: Scenario, id: string): Promise<void> {
   expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
   const clean = await cleanRun();
   const after = await booksSnapshot(s.db, sc, id);
-  expect((after.bank_transactions as Array<{ status: string }>).map((t) => t.status)).to.deep.equal(['reconciled', 'reconciled', 'reconciled']);
+  expect((after.bank_transactions as Array<{ status: string }>).map((t) => t.status)).to.deep.equal([
+    'reconciled',
+    'reconciled',
+    'reconciled',
+  ]);
   expect(after).to.deep.equal(await booksSnapshot(s.db, clean.sc, clean.id));
   await onlyLocksOf(sc, null);
 }
@@ -70,7 +94,10 @@ describe('faults: a worker killed at any step of staging resolves the request ex
         expect(JSON.stringify(replay.body)).to.equal(JSON.stringify(polled.body));
 
         expect(await docs('staged_operations', { org_id: sc.books.orgId }), 'operations of the org').to.have.length(1);
-        expect(await docs('audit_events', { staged_operation_id: id, to: 'staged' }), 'staged audit events').to.have.length(1);
+        expect(
+          await docs('audit_events', { staged_operation_id: id, to: 'staged' }),
+          'staged audit events',
+        ).to.have.length(1);
         expect(await docs('job_results', { org_id: sc.books.orgId }), 'stored answers').to.have.length(1);
         await onlyLocksOf(sc, id);
         expect(await booksSnapshot(s.db, sc, null), 'staging changed the books').to.deep.equal(before);
@@ -93,7 +120,10 @@ describe('faults: a worker killed at any step of an apply finishes it exactly on
         expect((await approve(sc.who.bob, id)).status).to.equal(200);
         let jobPath = '';
         await crashAt(fault, async () => {
-          const pending = await call<PendingData>('POST', `/api/v1/cli/staged-operations/${id}/apply`, { token: sc.who.bob, headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` } });
+          const pending = await call<PendingData>('POST', `/api/v1/cli/staged-operations/${id}/apply`, {
+            token: sc.who.bob,
+            headers: { prefer: 'wait=0', 'idempotency-key': `apply-${id}` },
+          });
           expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
           jobPath = pending.headers.get('location')!;
         });
@@ -105,8 +135,16 @@ describe('faults: a worker killed at any step of an apply finishes it exactly on
         expect(again.body.data.status).to.equal('applied');
 
         const op = (await show(sc.who.bob, id)).body.data;
-        expect(op.history.map((h: { to: string }) => h.to)).to.deep.equal(['staged', 'approved', 'applying', 'applied']);
-        expect(await docs('audit_events', { staged_operation_id: id, to: 'applied' }), 'applied audit events').to.have.length(1);
+        expect(op.history.map((h: { to: string }) => h.to)).to.deep.equal([
+          'staged',
+          'approved',
+          'applying',
+          'applied',
+        ]);
+        expect(
+          await docs('audit_events', { staged_operation_id: id, to: 'applied' }),
+          'applied audit events',
+        ).to.have.length(1);
         const clean = await cleanRun();
         expect(await booksSnapshot(s.db, sc, id)).to.deep.equal(await booksSnapshot(s.db, clean.sc, clean.id));
         await onlyLocksOf(sc, null);

@@ -8,14 +8,24 @@ import { Redis } from 'ioredis';
 import { projectRoot } from '../../scripts/services/lifecycle.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 
-export interface Demo { child: ChildProcess; printout: string; stderr: () => string }
+export interface Demo {
+  child: ChildProcess;
+  printout: string;
+  stderr: () => string;
+}
 
 /** Starts the demo and resolves once its printout is complete (up to "Ctrl-C stops"). */
 export function startDemo(env: NodeJS.ProcessEnv): Promise<Demo> {
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'scripts', 'demo.js')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'scripts', 'demo.js')], {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -46,7 +56,8 @@ export function exportedEnv(printout: string): Record<string, string> {
 export function pastedEnv(printout: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(MONGO_URL|REDIS_URL|FERRETDB_POSTGRES_URL|BOOKSTAGE_\w+)$/.test(key)) env[key] = value;
+    if (value !== undefined && !/^(MONGO_URL|REDIS_URL|FERRETDB_POSTGRES_URL|BOOKSTAGE_\w+)$/.test(key))
+      env[key] = value;
   }
   return { ...env, ...exportedEnv(printout) };
 }

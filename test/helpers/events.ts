@@ -8,15 +8,28 @@ import { call, type Answer } from './http.js';
 import { waitUntil, type Receiver } from './receiver.js';
 import { stack } from './stack.js';
 
-export interface FeedEvent { id: string; type: string; sequence: number; created_at: string; data: { staged_operation: Record<string, unknown> & { staged_operation_id: string; status: string } } }
-export interface Endpoint { id: string; secret: string; token: string }
+export interface FeedEvent {
+  id: string;
+  type: string;
+  sequence: number;
+  created_at: string;
+  data: { staged_operation: Record<string, unknown> & { staged_operation_id: string; status: string } };
+}
+export interface Endpoint {
+  id: string;
+  secret: string;
+  token: string;
+}
 
 export const ENDPOINTS = '/api/v1/cli/webhook-endpoints';
 
 /** A webhook endpoint of the org to `url`, and a token that may read its feed and manage its endpoints. */
 export async function endpoint(orgId: string, url: string, eventTypes?: string[]): Promise<Endpoint> {
   const token = await (await stack()).token(orgId, ['webhooks:manage', 'events:read'], 'ops');
-  const created = await call<{ id: string; secret: string }>('POST', ENDPOINTS, { token, body: { url, ...(eventTypes ? { event_types: eventTypes } : {}), description: 'test receiver' } });
+  const created = await call<{ id: string; secret: string }>('POST', ENDPOINTS, {
+    token,
+    body: { url, ...(eventTypes ? { event_types: eventTypes } : {}), description: 'test receiver' },
+  });
   expect(created.status, JSON.stringify(created.body)).to.equal(201);
   return { id: created.body.data.id, secret: created.body.data.secret, token };
 }
@@ -29,7 +42,10 @@ export async function feed(token: string, type?: string, limit = 100): Promise<F
   let after: string | null = null;
   for (;;) {
     const query = [`limit=${limit}`, ...(type ? [`type=${type}`] : []), ...(after ? [`after=${after}`] : [])].join('&');
-    const page: Answer<{ items: FeedEvent[]; next_cursor: string }> = await call<{ items: FeedEvent[]; next_cursor: string }>('GET', `/api/v1/cli/events?${query}`, { token });
+    const page: Answer<{ items: FeedEvent[]; next_cursor: string }> = await call<{
+      items: FeedEvent[];
+      next_cursor: string;
+    }>('GET', `/api/v1/cli/events?${query}`, { token });
     expect(page.status, JSON.stringify(page.body)).to.equal(200);
     expect(page.body.data.items.length, query).to.be.at.most(limit);
     out.push(...page.body.data.items);
@@ -45,15 +61,27 @@ export async function feed(token: string, type?: string, limit = 100): Promise<F
  */
 export async function eventsOf(token: string, operationId: string, count: number): Promise<FeedEvent[]> {
   let events: FeedEvent[] = [];
-  await waitUntil(`${count} events of ${operationId} in the feed`, async () =>
-    (events = (await feed(token)).filter((e) => e.data.staged_operation.staged_operation_id === operationId)).length >= count);
+  await waitUntil(
+    `${count} events of ${operationId} in the feed`,
+    async () =>
+      (events = (await feed(token)).filter((e) => e.data.staged_operation.staged_operation_id === operationId))
+        .length >= count,
+  );
   return events;
 }
 
 export type Verify = (secret: string, rawBody: string, header: string, toleranceS?: number) => boolean;
 
 /** This file runs as dist/test/helpers/events.js; the docs are in the repository's docs/. */
-const WEBHOOKS_DOC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'reference', 'webhooks.md');
+const WEBHOOKS_DOC = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'docs',
+  'reference',
+  'webhooks.md',
+);
 
 /**
  * The receiver's `verify` exactly as docs/reference/webhooks.md shows it: the

@@ -28,7 +28,9 @@ export interface Answer<Data = unknown> {
 
 /** `Data`: the `data` the test expects on success (test/helpers/answers.ts); unknown when it reads only errors. */
 export async function call<Data = unknown>(
-  method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer<Data>> {
   const s = await stack();
   const headers: Record<string, string> = { ...options.headers };
@@ -45,7 +47,11 @@ export async function call<Data = unknown>(
 }
 
 /** GET a job until `until` holds (10 s at most): how a client follows a 202. */
-export async function poll<Data = unknown>(jobPath: string, token: string, until: (a: Answer<Data>) => boolean): Promise<Answer<Data>> {
+export async function poll<Data = unknown>(
+  jobPath: string,
+  token: string,
+  until: (a: Answer<Data>) => boolean,
+): Promise<Answer<Data>> {
   for (let i = 0; i < 100; i += 1) {
     const answer = await call<Data>('GET', jobPath, { token });
     if (until(answer)) return answer;

@@ -30,9 +30,12 @@ export function applyActions(links: readonly BankLink[], actions: readonly Repai
     const link = byId.get(linkId);
     if (!link) throw new Error(`action names ${linkId}, which does not exist (any more)`);
     if (link.bank_transaction_id !== transactionId || link.ledger_entry_id !== entryId) {
-      throw new Error(`action names ${linkId} for ${transactionId} → ${entryId}, but it links ${link.bank_transaction_id} → ${link.ledger_entry_id}`);
+      throw new Error(
+        `action names ${linkId} for ${transactionId} → ${entryId}, but it links ${link.bank_transaction_id} → ${link.ledger_entry_id}`,
+      );
     }
-    if (!(amount > 0 && amount <= link.amount_minor)) throw new Error(`cannot take ${amount} off ${linkId} (${link.amount_minor})`);
+    if (!(amount > 0 && amount <= link.amount_minor))
+      throw new Error(`cannot take ${amount} off ${linkId} (${link.amount_minor})`);
     link.amount_minor -= amount;
     if (link.amount_minor === 0) {
       byId.delete(linkId);
@@ -44,7 +47,8 @@ export function applyActions(links: readonly BankLink[], actions: readonly Repai
     let newest: BankLink | undefined;
     for (const id of byPair.get(pairKey(transactionId, entryId)) ?? []) {
       const link = byId.get(id);
-      if (link && (!newest || (compareIds(link.created_at, newest.created_at) || compareIds(link.id, newest.id)) > 0)) newest = link;
+      if (link && (!newest || (compareIds(link.created_at, newest.created_at) || compareIds(link.id, newest.id)) > 0))
+        newest = link;
     }
     if (newest) {
       newest.amount_minor += amount;
@@ -52,8 +56,13 @@ export function applyActions(links: readonly BankLink[], actions: readonly Repai
     }
     created += 1;
     const link: BankLink = {
-      id: `lnk_new_${String(created).padStart(6, '0')}`, bank_transaction_id: transactionId, ledger_entry_id: entryId,
-      amount_minor: amount, created_at: APPLIED_LINK_CREATED_AT, created_by: 'apply', version: 1,
+      id: `lnk_new_${String(created).padStart(6, '0')}`,
+      bank_transaction_id: transactionId,
+      ledger_entry_id: entryId,
+      amount_minor: amount,
+      created_at: APPLIED_LINK_CREATED_AT,
+      created_by: 'apply',
+      version: 1,
     };
     byId.set(link.id, link);
     index(link);

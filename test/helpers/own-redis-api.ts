@@ -26,7 +26,10 @@ export interface OwnRedisApi {
 }
 
 /** `redisDown`: the API starts with Redis already stopped (nothing behind its port). */
-export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?: boolean } = {}): Promise<OwnRedisApi> {
+export async function apiWithOwnRedis(
+  queuePrefix: string,
+  options: { redisDown?: boolean } = {},
+): Promise<OwnRedisApi> {
   const dir = mkdtempSync(join(tmpdir(), 'bookstage-redis-'));
   const first = await startRedis(dir);
   const port = first.port;
@@ -36,7 +39,15 @@ export async function apiWithOwnRedis(queuePrefix: string, options: { redisDown?
     redis = null;
   };
   if (options.redisDown) await stop();
-  const config = loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000' });
+  const config = loadConfig({
+    ...process.env,
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+    PORT: '0',
+    QUEUE_PREFIX: queuePrefix,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_REQUESTS: '10000000',
+    RATE_LIMIT_AUTH_FAILURES: '10000000',
+  });
   const api = await startApi(config, createLogger('api', 'silent'));
   return {
     port: api.port,

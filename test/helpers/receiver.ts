@@ -3,7 +3,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received { headers: IncomingHttpHeaders; body: string; at: number }
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
 
 export interface Receiver {
   url: string;
@@ -21,11 +25,18 @@ export interface Receiver {
 export async function receiver(): Promise<Receiver> {
   let server: Server | null = null;
   const self: Receiver = {
-    url: '', port: 0, received: [], answer: () => 200,
+    url: '',
+    port: 0,
+    received: [],
+    answer: () => 200,
     async down() {
       const s = server;
       server = null;
-      if (s) await new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); });
+      if (s)
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
     },
     async up() {
       server = createServer((req, res) => {
@@ -44,7 +55,9 @@ export async function receiver(): Promise<Receiver> {
       self.port = (s.address() as AddressInfo).port;
       self.url = `http://127.0.0.1:${self.port}/hook`;
     },
-    async close() { await self.down(); },
+    async close() {
+      await self.down();
+    },
   };
   await self.up();
   return self;

@@ -3,7 +3,14 @@
 // every field overridable. A test states the fields its rule reads and
 // leaves the rest to these defaults. (HTTP tests build whole books files with
 // test/helpers/books.ts instead.)
-import type { BankAccount, BankLink, BankTransaction, LedgerEntry, LedgerLine, Org } from '../../shared/domain/books.js';
+import type {
+  BankAccount,
+  BankLink,
+  BankTransaction,
+  LedgerEntry,
+  LedgerLine,
+  Org,
+} from '../../shared/domain/books.js';
 
 export function org(over: Partial<Org> = {}): Org {
   return {

@@ -63,38 +63,67 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
   }
   // Short lock and stall check so a killed worker's job is taken over in seconds, not the production 30 s.
   const env = {
-    ...process.env, QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', STAGE_WAIT_MS: '15000',
-    WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200',
+    ...process.env,
+    QUEUE_PREFIX: `bst-test-${randomBytes(4).toString('hex')}`,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    STAGE_WAIT_MS: '15000',
+    WORKER_LOCK_DURATION_MS: '3000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    STAGE_JOB_BACKOFF_MS: '200',
     // A limit no test reaches (test/ops/rate-limit.test.ts starts an API of its own with a low one); any free metrics port.
-    RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000', WORKER_METRICS_PORT: '0',
+    RATE_LIMIT_REQUESTS: '10000000',
+    RATE_LIMIT_AUTH_FAILURES: '10000000',
+    WORKER_METRICS_PORT: '0',
     // Webhooks to the tests' local receivers, retried and dispatched fast (test/http/webhooks.test.ts sets its own for the refusal test).
-    WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_DISPATCH_EVERY_MS: '200', WEBHOOK_TIMEOUT_MS: '3000',
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    WEBHOOK_BACKOFF_MS: '200',
+    WEBHOOK_DISPATCH_EVERY_MS: '200',
+    WEBHOOK_TIMEOUT_MS: '3000',
   };
   const config = loadConfig(env);
   const mongo: Mongo = await connectMongo(config.mongoUrl);
 
   const apiLogs: string[] = [];
-  const sink = new Writable({ write(chunk: Buffer, _enc, cb) { apiLogs.push(...chunk.toString().split('\n').filter(Boolean)); cb(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      apiLogs.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
   let api: ApiRuntime = await startApi(config, createLogger('api', 'info', sink));
 
   const workerLogs: string[] = [];
   let worker: ChildProcess | null = null;
   const startWorker = async (extraEnv: Record<string, string> = {}): Promise<void> => {
     if (worker) return;
-    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, workerMain], {
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     worker = child;
     let buffer = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`worker did not become ready:\n${workerLogs.join('\n')}`)),
+        30_000,
+      );
       child.stdout.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         const lines = buffer.split('\n');
         buffer = lines.pop() ?? '';
         workerLogs.push(...lines.filter(Boolean));
-        if (lines.some((l) => l.includes('"worker ready"'))) { clearTimeout(timer); resolve(); }
+        if (lines.some((l) => l.includes('"worker ready"'))) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
       child.stderr.on('data', (chunk: Buffer) => workerLogs.push(chunk.toString()));
-      child.once('exit', (code) => { clearTimeout(timer); worker = null; reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`)); });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        worker = null;
+        reject(new Error(`worker exited ${code}:\n${workerLogs.join('\n')}`));
+      });
     });
   };
   const stopWorker = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
@@ -120,7 +149,9 @@ async function start(): Promise<Stack & { close(): Promise<void> }> {
   const self = {
     config,
     db: mongo.db,
-    get baseUrl() { return `http://127.0.0.1:${api.port}`; },
+    get baseUrl() {
+      return `http://127.0.0.1:${api.port}`;
+    },
     apiLogs,
     workerLogs,
     async load(file: BooksFile) {

@@ -18,7 +18,16 @@ const path = (entry: string): string => `/api/v1/cli/ledger/entries/${entry}/rev
 
 /** A staging POST with a fixed key and no wait, straight to an API of a test's own. */
 const postTo = (port: number, route: string, token: string, key: string) => (): Promise<Response> =>
-  fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key, prefer: 'wait=0' }, body: '{}' });
+  fetch(`http://127.0.0.1:${port}${route}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+      prefer: 'wait=0',
+    },
+    body: '{}',
+  });
 
 async function reversibleEntry(): Promise<{ books: Books; entry: string; token: string }> {
   const books = new Books();
@@ -56,7 +65,11 @@ describe('agent retries converge', () => {
     const blocked = await call('POST', path(entry), { token, body: { reason: 'second' }, headers });
     expect(blocked.status).to.equal(409);
     await removeOperation(first.body.data.staged_operation_id);
-    const retries = await Promise.all(Array.from({ length: 6 }, () => call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers })));
+    const retries = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers }),
+      ),
+    );
     expect(retries.map((r) => r.status)).to.deep.equal(Array(6).fill(201));
     expect(new Set(retries.map((r) => r.body.data.staged_operation_id)).size).to.equal(1);
     expect(await countStagedWithPlan({ ledger_entry_id: entry, reason: 'second' })).to.equal(1);
@@ -92,7 +105,9 @@ describe('agent retries converge', () => {
     expect(first.status).to.equal(201);
     await removeOperation(first.body.data.staged_operation_id);
     const past = new Date(Date.now() - 25 * 3600_000).toISOString();
-    const moved = await s.db.collection('idempotency_keys').updateMany({ request_id: first.body.request_id }, { $set: { created_at: past, expires_at: past } });
+    const moved = await s.db
+      .collection('idempotency_keys')
+      .updateMany({ request_id: first.body.request_id }, { $set: { created_at: past, expires_at: past } });
     expect(moved.modifiedCount).to.equal(1);
     const again = await call<ReversalData>('POST', path(entry), { token, body: {}, headers });
     expect(again.status).to.equal(201);
@@ -117,7 +132,11 @@ describe('agent retries converge', () => {
     await s.startWorker();
     const polled = await poll<ReversalData>(jobPath, token, (a) => a.status !== 202);
     expect(polled.status).to.equal(201);
-    const replay = await call('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `crash-${entry}` } });
+    const replay = await call('POST', path(entry), {
+      token,
+      body: {},
+      headers: { 'idempotency-key': `crash-${entry}` },
+    });
     expect(replay.status).to.equal(201);
     expect(replay.headers.get('idempotent-replayed')).to.equal('true');
     expect(JSON.stringify(replay.body)).to.equal(JSON.stringify(polled.body));
@@ -126,7 +145,11 @@ describe('agent retries converge', () => {
     try {
       const job = await queue.getJob(pending.body.data.job_id);
       const { answer, ...pointer } = job!.returnvalue as StageJobReturn;
-      expect(pointer).to.deep.equal({ job_result_id: pending.body.data.job_id, outcome: 'staged', staged_operation_id: polled.body.data.staged_operation_id });
+      expect(pointer).to.deep.equal({
+        job_result_id: pending.body.data.job_id,
+        outcome: 'staged',
+        staged_operation_id: polled.body.data.staged_operation_id,
+      });
       // The rerun's write was the first: the answer it carries is the stored one, byte for byte.
       const stored = await findJobResult(s.db, books.orgId, pending.body.data.job_id);
       expect(JSON.stringify(answer)).to.equal(JSON.stringify(stored!.answer));
@@ -135,12 +158,18 @@ describe('agent retries converge', () => {
     }
   });
 
-  it('a small answer travels with the job\'s return value, byte for byte the answer stored; the response is the stored answer\'s', async () => {
+  it("a small answer travels with the job's return value, byte for byte the answer stored; the response is the stored answer's", async () => {
     const s = await stack();
     const { books, entry, token } = await reversibleEntry();
-    const staged = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `carried-${entry}` } });
+    const staged = await call<ReversalData>('POST', path(entry), {
+      token,
+      body: {},
+      headers: { 'idempotency-key': `carried-${entry}` },
+    });
     expect(staged.status).to.equal(201);
-    const jobId = (await s.db.collection<{ _id: string; job_id: string }>('idempotency_keys').findOne({ job_id: { $exists: true }, org_id: books.orgId }))!.job_id;
+    const jobId = (await s.db
+      .collection<{ _id: string; job_id: string }>('idempotency_keys')
+      .findOne({ job_id: { $exists: true }, org_id: books.orgId }))!.job_id;
     const queue = new Queue('stage', { connection: { url: s.config.redisUrl }, prefix: s.config.queuePrefix });
     try {
       const job = await queue.getJob(jobId);
@@ -149,7 +178,11 @@ describe('agent retries converge', () => {
       expect(carried, 'carried answer').to.not.equal(undefined);
       expect(JSON.stringify(carried)).to.equal(JSON.stringify(stored!.answer));
       // A replay reads the store and answers the same bytes.
-      const replay = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `carried-${entry}` } });
+      const replay = await call<ReversalData>('POST', path(entry), {
+        token,
+        body: {},
+        headers: { 'idempotency-key': `carried-${entry}` },
+      });
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(JSON.stringify(replay.body.data)).to.equal(JSON.stringify(staged.body.data));
     } finally {
@@ -159,7 +192,11 @@ describe('agent retries converge', () => {
 
   it('two different plans racing for one scope: one is staged, every other answer is 409 naming it', async () => {
     const { entry, token } = await reversibleEntry();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_v, i) => call<ReversalData>('POST', path(entry), { token, body: { reason: `plan ${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_v, i) =>
+        call<ReversalData>('POST', path(entry), { token, body: { reason: `plan ${i}` } }),
+      ),
+    );
     const created = answers.filter((a) => a.status === 201);
     expect(created).to.have.length(1);
     const winner = created[0]!.body.data.staged_operation_id;
@@ -199,16 +236,22 @@ describe('agent retries converge', () => {
     await s.load(books.file);
     const token = await s.token(books.orgId, ['bank:stage']);
     const answer = await call<LinkRepairData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
-      token, body: { bank_account_id: account, counterparty_id: 'cp_big', as_of: '2026-12-31' }, headers: { 'idempotency-key': `big-${books.uid}`, prefer: 'wait=120' },
+      token,
+      body: { bank_account_id: account, counterparty_id: 'cp_big', as_of: '2026-12-31' },
+      headers: { 'idempotency-key': `big-${books.uid}`, prefer: 'wait=120' },
     });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     expect(answer.body.data.plan.actions.length).to.be.at.least(5000);
-    const jobId = (await s.db.collection('idempotency_keys').findOne({ request_id: answer.body.request_id }))!.job_id as string;
+    const jobId = (await s.db.collection('idempotency_keys').findOne({ request_id: answer.body.request_id }))!
+      .job_id as string;
     const redis = new Redis(s.config.redisUrl);
     try {
       const bytes = Number(await redis.call('MEMORY', 'USAGE', `${s.config.queuePrefix}:stage:${jobId}`));
       expect(bytes).to.be.greaterThan(0).and.lessThan(20_000);
-      const events = (await redis.xrevrange(`${s.config.queuePrefix}:stage:events`, '+', '-', 'COUNT', 200)) as [string, string[]][];
+      const events = (await redis.xrevrange(`${s.config.queuePrefix}:stage:events`, '+', '-', 'COUNT', 200)) as [
+        string,
+        string[],
+      ][];
       const ofJob = events.filter(([, fields]) => fields.includes(jobId));
       expect(ofJob.length).to.be.greaterThan(0);
       for (const [, fields] of ofJob) expect(fields.join('').length).to.be.lessThan(20_000);
@@ -220,7 +263,10 @@ describe('agent retries converge', () => {
   it('rides out a 30 s outage with its retries, and the API grace covers the longest wait it grants', () => {
     const config = loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:1/x', REDIS_URL: 'redis://127.0.0.1:1' });
     const options = stageJobOptions(config);
-    const waited = Array.from({ length: options.attempts - 1 }, (_v, i) => options.backoff.delay * 2 ** i).reduce((a, b) => a + b, 0);
+    const waited = Array.from({ length: options.attempts - 1 }, (_v, i) => options.backoff.delay * 2 ** i).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(waited).to.be.at.least(30_000);
     expect(shutdownGraceMs(config.stageWaitMaxMs)).to.be.at.least(config.stageWaitMaxMs + 1000);
   });

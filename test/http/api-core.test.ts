@@ -38,7 +38,11 @@ describe('API core: envelope, request ids, body handling', () => {
 
   it('answers malformed JSON with 400 malformed_json', async () => {
     const { entry, token } = await orgWithEntry();
-    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token, rawBody: '{"reason": ', headers: { 'content-type': 'application/json' } });
+    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token,
+      rawBody: '{"reason": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('malformed_json');
     expect(res.headers.get('x-request-id')).to.be.a('string');
@@ -46,23 +50,34 @@ describe('API core: envelope, request ids, body handling', () => {
 
   it('answers a body that is not JSON with 415 unsupported_media_type', async () => {
     const { entry, token } = await orgWithEntry();
-    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token, rawBody: 'reason=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token,
+      rawBody: 'reason=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).to.equal(415);
     expect(res.body.error.code).to.equal('unsupported_media_type');
   });
 
   it('answers a body over 1 MB with 413 payload_too_large', async () => {
     const { entry, token } = await orgWithEntry();
-    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token, body: { reason: 'x'.repeat(1024 * 1024 + 10) } });
+    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token,
+      body: { reason: 'x'.repeat(1024 * 1024 + 10) },
+    });
     expect(res.status).to.equal(413);
     expect(res.body.error.code).to.equal('payload_too_large');
     expect(res.headers.get('x-request-id')).to.be.a('string');
   });
 
-  it('echoes a well-formed incoming X-Request-Id and carries it into the worker\'s log lines for the job', async () => {
+  it("echoes a well-formed incoming X-Request-Id and carries it into the worker's log lines for the job", async () => {
     const { entry, token } = await orgWithEntry();
     const requestId = `test-req.${Date.now()}:abc`;
-    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token, body: { reversal_date: '2026-03-01' }, headers: { 'x-request-id': requestId } });
+    const res = await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token,
+      body: { reversal_date: '2026-03-01' },
+      headers: { 'x-request-id': requestId },
+    });
     expect(res.status).to.equal(201);
     expect(res.headers.get('x-request-id')).to.equal(requestId);
     expect(res.body.request_id).to.equal(requestId);
@@ -71,7 +86,11 @@ describe('API core: envelope, request ids, body handling', () => {
     // this process through a pipe: they may arrive after the HTTP answer does.
     const expected = ['job started', 'staged operation written', 'job finished'];
     const linesOfRequest = () => s.workerLogs.filter((l) => l.includes(requestId)).map(logLine);
-    for (let waited = 0; waited < 5_000 && !expected.every((m) => linesOfRequest().some((l) => l.msg === m)); waited += 50) {
+    for (
+      let waited = 0;
+      waited < 5_000 && !expected.every((m) => linesOfRequest().some((l) => l.msg === m));
+      waited += 50
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const workerLines = linesOfRequest();
@@ -89,7 +108,10 @@ describe('API core: envelope, request ids, body handling', () => {
 
   it('never logs the bearer token', async () => {
     const { entry, token } = await orgWithEntry();
-    await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token, body: { reversal_date: '2026-03-01' } });
+    await call('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token,
+      body: { reversal_date: '2026-03-01' },
+    });
     const s = await stack();
     expect(s.apiLogs.some((l) => l.includes(token))).to.equal(false);
     expect(s.workerLogs.some((l) => l.includes(token))).to.equal(false);
@@ -102,12 +124,28 @@ describe('API core: envelope, request ids, body handling', () => {
     await client.connect();
     await client.close();
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } });
-    const app: express.Express = createApp({ db: client.db('x'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000, jobOptions: null as never });
+    const sink = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const app: express.Express = createApp({
+      db: client.db('x'),
+      logger: createLogger('api', 'error', sink),
+      queue: null as never,
+      queueEvents: null as never,
+      stageWaitMs: 1000,
+      stageWaitMaxMs: 1000,
+      jobOptions: null as never,
+    });
     const server = app.listen(0);
     try {
       const port = (server.address() as AddressInfo).port;
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer bst_x' },
+      });
       const body = (await res.json()) as AnswerBody<unknown>;
       expect(res.status).to.equal(503);
       expect(body.error).to.include({ code: 'dependency_unavailable', retryable: true });
@@ -125,12 +163,28 @@ describe('API core: envelope, request ids, body handling', () => {
     const client = new MongoClient(s.config.mongoUrl, { serverSelectionTimeoutMS: 500 });
     await client.connect();
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } });
-    const app: express.Express = createApp({ db: client.db('bad$name'), logger: createLogger('api', 'error', sink), queue: null as never, queueEvents: null as never, stageWaitMs: 1000, stageWaitMaxMs: 1000, jobOptions: null as never });
+    const sink = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const app: express.Express = createApp({
+      db: client.db('bad$name'),
+      logger: createLogger('api', 'error', sink),
+      queue: null as never,
+      queueEvents: null as never,
+      stageWaitMs: 1000,
+      stageWaitMaxMs: 1000,
+      jobOptions: null as never,
+    });
     const server = app.listen(0);
     try {
       const port = (server.address() as AddressInfo).port;
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, { method: 'POST', headers: { authorization: 'Bearer bst_x' } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/cli/ledger/entries/le_1/reverse/stage`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer bst_x' },
+      });
       const body = (await res.json()) as AnswerBody<unknown>;
       expect(res.status).to.equal(500);
       expect(body.error).to.include({ code: 'internal', retryable: true });

@@ -11,7 +11,13 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
-interface Row { counterparty_id: string; name: string | null; open_receivable_minor: number; open_payable_minor: number; unlinked_bank_minor: number }
+interface Row {
+  counterparty_id: string;
+  name: string | null;
+  open_receivable_minor: number;
+  open_payable_minor: number;
+  unlinked_bank_minor: number;
+}
 
 /**
  * Account A: a's t1 (+3000, 1000 linked to a's e1 of 3000). Account B: c's t2
@@ -23,7 +29,13 @@ function fixture() {
   const books = new Books();
   const a = books.account();
   const b = books.account({ name: 'Savings' });
-  const [cpA, cpC, cpD, cpE, cpF] = ['a', 'c', 'd', 'e', 'f'].map((n) => books.cp(n)) as [string, string, string, string, string];
+  const [cpA, cpC, cpD, cpE, cpF] = ['a', 'c', 'd', 'e', 'f'].map((n) => books.cp(n)) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const e1 = books.invoice(3000, { counterparty_id: cpA });
   const e2 = books.invoice(2500, { counterparty_id: cpC });
   const e3 = books.invoice(800, { counterparty_id: cpD });
@@ -63,34 +75,77 @@ describe('book reads: the counterparty list, computed by the worker', function (
   };
 
   it('lists a counterparty seen only in an open entry, named by its latest bank name on another account (else null), with its figures; not one whose entries are all settled', async () => {
-    expect(await list(f.a)).to.deep.equal(byId([
-      { counterparty_id: f.cpA, name: 'A bank', open_receivable_minor: 2000, open_payable_minor: 0, unlinked_bank_minor: 2000 },
-      // Only e2 names c here: 2500 − 500 linked from account B; named by B's latest transaction of c.
-      { counterparty_id: f.cpC, name: 'C later', open_receivable_minor: 2000, open_payable_minor: 0, unlinked_bank_minor: 0 },
-      // No transaction anywhere names e: null.
-      { counterparty_id: f.cpE, name: null, open_receivable_minor: 0, open_payable_minor: 600, unlinked_bank_minor: 0 },
-    ]));
+    expect(await list(f.a)).to.deep.equal(
+      byId([
+        {
+          counterparty_id: f.cpA,
+          name: 'A bank',
+          open_receivable_minor: 2000,
+          open_payable_minor: 0,
+          unlinked_bank_minor: 2000,
+        },
+        // Only e2 names c here: 2500 − 500 linked from account B; named by B's latest transaction of c.
+        {
+          counterparty_id: f.cpC,
+          name: 'C later',
+          open_receivable_minor: 2000,
+          open_payable_minor: 0,
+          unlinked_bank_minor: 0,
+        },
+        // No transaction anywhere names e: null.
+        {
+          counterparty_id: f.cpE,
+          name: null,
+          open_receivable_minor: 0,
+          open_payable_minor: 600,
+          unlinked_bank_minor: 0,
+        },
+      ]),
+    );
   });
 
-  it('on the account where the settled counterparty has its transaction, it is listed with that account\'s figures; a reversed entry names nobody', async () => {
-    expect(await list(f.b)).to.deep.equal(byId([
-      // Only e1 names a here: its name is the latest on any account (A's t1).
-      { counterparty_id: f.cpA, name: 'A bank', open_receivable_minor: 2000, open_payable_minor: 0, unlinked_bank_minor: 0 },
-      { counterparty_id: f.cpC, name: 'C later', open_receivable_minor: 2000, open_payable_minor: 0, unlinked_bank_minor: 100 },
-      { counterparty_id: f.cpD, name: 'D', open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0 },
-      { counterparty_id: f.cpE, name: null, open_receivable_minor: 0, open_payable_minor: 600, unlinked_bank_minor: 0 },
-    ]));
+  it("on the account where the settled counterparty has its transaction, it is listed with that account's figures; a reversed entry names nobody", async () => {
+    expect(await list(f.b)).to.deep.equal(
+      byId([
+        // Only e1 names a here: its name is the latest on any account (A's t1).
+        {
+          counterparty_id: f.cpA,
+          name: 'A bank',
+          open_receivable_minor: 2000,
+          open_payable_minor: 0,
+          unlinked_bank_minor: 0,
+        },
+        {
+          counterparty_id: f.cpC,
+          name: 'C later',
+          open_receivable_minor: 2000,
+          open_payable_minor: 0,
+          unlinked_bank_minor: 100,
+        },
+        { counterparty_id: f.cpD, name: 'D', open_receivable_minor: 0, open_payable_minor: 0, unlinked_bank_minor: 0 },
+        {
+          counterparty_id: f.cpE,
+          name: null,
+          open_receivable_minor: 0,
+          open_payable_minor: 600,
+          unlinked_bank_minor: 0,
+        },
+      ]),
+    );
   });
 
   it('the list is a read job of the worker; an account of another organisation or none is 404 before any job', async () => {
     const s = await stack();
-    const jobs = () => s.workerLogs.filter((l) => l.includes('"read job finished"') && l.includes('"counterparties.list"')).length;
+    const jobs = () =>
+      s.workerLogs.filter((l) => l.includes('"read job finished"') && l.includes('"counterparties.list"')).length;
     const before = jobs();
     await list(f.a);
     // The worker logs the job as it answers; its log reaches this process through a pipe, possibly just after the answer.
     for (let i = 0; i < 50 && jobs() === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(jobs()).to.be.greaterThan(before);
-    const missing = await call('GET', `/api/v1/cli/counterparties?bank_account_id=ba_${f.books.uid}_nowhere`, { token });
+    const missing = await call('GET', `/api/v1/cli/counterparties?bank_account_id=ba_${f.books.uid}_nowhere`, {
+      token,
+    });
     expect([missing.status, missing.body.error?.code]).to.deep.equal([404, 'not_found']);
   });
 });

@@ -3,14 +3,22 @@
 // who may read what.
 import { expect } from 'chai';
 import {
-  bankAccountSchema, counterpartyListSchema, documentPageSchema, entryPageSchema, ledgerEntrySchema, transactionPageSchema,
+  bankAccountSchema,
+  counterpartyListSchema,
+  documentPageSchema,
+  entryPageSchema,
+  ledgerEntrySchema,
+  transactionPageSchema,
 } from '../../shared/schemas/books-read.js';
 import { ajv } from '../../shared/schemas/validator.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
-interface Page { items: Array<Record<string, unknown> & { id: string }>; next_cursor: string | null }
+interface Page {
+  items: Array<Record<string, unknown> & { id: string }>;
+  next_cursor: string | null;
+}
 
 const qs = (query: Record<string, string | number>): string => {
   const s = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -34,10 +42,31 @@ function fixture() {
   const e2 = books.invoice(3000, { id: `le_${books.uid}_2`, entry_date: '2026-01-12', counterparty_id: cpA });
   const e3 = books.invoice(1500, { id: `le_${books.uid}_3`, entry_date: '2026-01-15', counterparty_id: cpB });
   const e4 = books.invoice(-4000, { id: `le_${books.uid}_4`, entry_date: '2026-01-20', counterparty_id: cpB });
-  const t1 = books.txn(a, 5000, { id: id(1), booking_date: '2026-02-01', counterparty_id: cpA, counterparty_name: 'A old name' });
-  const t2 = books.txn(a, 3000, { id: id(2), booking_date: '2026-02-03', counterparty_id: cpA, counterparty_name: 'A new name' });
-  const t3 = books.txn(a, -2000, { id: id(3), booking_date: '2026-02-03', counterparty_id: cpB, counterparty_name: 'B' });
-  const t4 = books.txn(a, 1000, { id: id(4), booking_date: '2026-02-05', counterparty_id: cpB, counterparty_name: 'B', status: 'reconciled' });
+  const t1 = books.txn(a, 5000, {
+    id: id(1),
+    booking_date: '2026-02-01',
+    counterparty_id: cpA,
+    counterparty_name: 'A old name',
+  });
+  const t2 = books.txn(a, 3000, {
+    id: id(2),
+    booking_date: '2026-02-03',
+    counterparty_id: cpA,
+    counterparty_name: 'A new name',
+  });
+  const t3 = books.txn(a, -2000, {
+    id: id(3),
+    booking_date: '2026-02-03',
+    counterparty_id: cpB,
+    counterparty_name: 'B',
+  });
+  const t4 = books.txn(a, 1000, {
+    id: id(4),
+    booking_date: '2026-02-05',
+    counterparty_id: cpB,
+    counterparty_name: 'B',
+    status: 'reconciled',
+  });
   const t5 = books.txn(b, 700, { id: id(5), booking_date: '2026-02-02', counterparty_id: cpA });
   const l1 = books.link(t1, e1, 5000);
   const l2 = books.link(t2, e2, 1000);
@@ -71,7 +100,9 @@ describe('book reads', function () {
     const out: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: Answer<Page> = await get<Page>(`${path}${qs(cursor === null ? { ...query, limit: 1 } : { ...query, limit: 1, cursor })}`);
+      const res: Answer<Page> = await get<Page>(
+        `${path}${qs(cursor === null ? { ...query, limit: 1 } : { ...query, limit: 1, cursor })}`,
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       out.push(...res.body.data.items.map((i) => i.id));
       cursor = res.body.data.next_cursor;
@@ -85,7 +116,14 @@ describe('book reads', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const a = res.body.data.items.find((i) => i.id === f.a)!;
     expect(ajv.validate(bankAccountSchema, a), JSON.stringify(ajv.errors)).to.equal(true);
-    expect(a).to.include({ name: 'Main account', iban: 'DE89370400440532013000', currency: 'EUR', ledger_account: '1200', opening_balance_minor: 10_000, book_balance_minor: 17_000 });
+    expect(a).to.include({
+      name: 'Main account',
+      iban: 'DE89370400440532013000',
+      currency: 'EUR',
+      ledger_account: '1200',
+      opening_balance_minor: 10_000,
+      book_balance_minor: 17_000,
+    });
     expect(a.unreconciled).to.deep.equal({ count: 3, sum_minor: 6000 });
     const one = await get<Record<string, unknown>>(`/api/v1/cli/bank-accounts/${f.b}`);
     expect(one.body.data).to.include({ id: f.b, name: 'Savings', book_balance_minor: 700 });
@@ -110,7 +148,12 @@ describe('book reads', function () {
     const res = await get(`/api/v1/cli/bank-transactions${qs({ bank_account_id: f.a })}`);
     expect(ajv.validate(transactionPageSchema, res.body.data), JSON.stringify(ajv.errors)).to.equal(true);
     const figures = res.body.data.items.map((t) => [t.id, t.linked_minor, t.remainder_minor, t.link_state]);
-    expect(figures).to.deep.equal([[f.t1, 5000, 0, 'full'], [f.t2, 1000, 2000, 'partial'], [f.t3, 0, 2000, 'unlinked'], [f.t4, 1500, -500, 'over']]);
+    expect(figures).to.deep.equal([
+      [f.t1, 5000, 0, 'full'],
+      [f.t2, 1000, 2000, 'partial'],
+      [f.t3, 0, 2000, 'unlinked'],
+      [f.t4, 1500, -500, 'over'],
+    ]);
     const one = await get<Record<string, unknown>>(`/api/v1/cli/bank-transactions/${f.t2}`);
     expect(one.body.data.links).to.deep.equal([{ link_id: f.l2, ledger_entry_id: f.e2, amount_minor: 1000 }]);
     expect(one.body.data).to.include({ amount_minor: 3000, counterparty_name: 'A new name', remainder_minor: 2000 });
@@ -129,7 +172,10 @@ describe('book reads', function () {
     const res = await get(path);
     expect(ajv.validate(entryPageSchema, res.body.data), JSON.stringify(ajv.errors)).to.equal(true);
     expect(res.body.data.items.map((e) => [e.id, e.open_amount_minor, e.linked_minor, e.open])).to.deep.equal([
-      [f.e1, 5000, 5000, false], [f.e2, 3000, 1000, true], [f.e3, 1500, 1500, false], [f.e4, -4000, 0, true],
+      [f.e1, 5000, 5000, false],
+      [f.e2, 3000, 1000, true],
+      [f.e3, 1500, 1500, false],
+      [f.e4, -4000, 0, true],
     ]);
     expect(await ids(path, { counterparty_id: f.cpB })).to.deep.equal([f.e3, f.e4]);
     expect(await ids(path, { open: 'false' })).to.deep.equal([f.e1, f.e3]);
@@ -140,7 +186,9 @@ describe('book reads', function () {
     const one = await get<Record<string, unknown>>(`${path}/${f.e3}`);
     expect(ajv.validate(ledgerEntrySchema, one.body.data), JSON.stringify(ajv.errors)).to.equal(true);
     expect(one.body.data).to.include({ reversal_of: null, reversed_by: null, open_amount_minor: 1500 });
-    expect(one.body.data.links).to.deep.equal([{ link_id: f.l4, ledger_entry_id: f.e3, bank_transaction_id: f.t4, amount_minor: 1500 }]);
+    expect(one.body.data.links).to.deep.equal([
+      { link_id: f.l4, ledger_entry_id: f.e3, bank_transaction_id: f.t4, amount_minor: 1500 },
+    ]);
   });
 
   it('counterparties of an account: latest bank name, open receivable/payable beyond links, unlinked bank amount', async () => {
@@ -148,8 +196,20 @@ describe('book reads', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(ajv.validate(counterpartyListSchema, res.body.data), JSON.stringify(ajv.errors)).to.equal(true);
     expect(res.body.data.items).to.deep.equal([
-      { counterparty_id: f.cpA, name: 'A new name', open_receivable_minor: 2000, open_payable_minor: 0, unlinked_bank_minor: 2000 },
-      { counterparty_id: f.cpB, name: 'B', open_receivable_minor: 0, open_payable_minor: 4000, unlinked_bank_minor: 2000 },
+      {
+        counterparty_id: f.cpA,
+        name: 'A new name',
+        open_receivable_minor: 2000,
+        open_payable_minor: 0,
+        unlinked_bank_minor: 2000,
+      },
+      {
+        counterparty_id: f.cpB,
+        name: 'B',
+        open_receivable_minor: 0,
+        open_payable_minor: 4000,
+        unlinked_bank_minor: 2000,
+      },
     ]);
   });
 
@@ -168,12 +228,20 @@ describe('book reads', function () {
     other.account();
     await s.load(other.file);
     const otherToken = await s.token(other.orgId, ['books:read']);
-    for (const path of [`/api/v1/cli/bank-accounts/${f.a}`, `/api/v1/cli/bank-transactions/${f.t1}`, `/api/v1/cli/ledger/entries/${f.e1}`, `/api/v1/cli/bookkeeping/inbox/documents/${f.d1}`, `/api/v1/cli/counterparties?bank_account_id=${f.a}`]) {
+    for (const path of [
+      `/api/v1/cli/bank-accounts/${f.a}`,
+      `/api/v1/cli/bank-transactions/${f.t1}`,
+      `/api/v1/cli/ledger/entries/${f.e1}`,
+      `/api/v1/cli/bookkeeping/inbox/documents/${f.d1}`,
+      `/api/v1/cli/counterparties?bank_account_id=${f.a}`,
+    ]) {
       const res = await get(path, otherToken);
       expect(res.status, path).to.equal(404);
       expect(res.body.error.code, path).to.equal('not_found');
     }
-    expect(await (async () => (await get('/api/v1/cli/bank-transactions', otherToken)).body.data.items)()).to.deep.equal([]);
+    expect(
+      await (async () => (await get('/api/v1/cli/bank-transactions', otherToken)).body.data.items)(),
+    ).to.deep.equal([]);
   });
 
   it('a token without books:read is refused with 403', async () => {

@@ -57,7 +57,11 @@ async function books() {
 
 type Setup = Awaited<ReturnType<typeof books>>;
 
-const reconcileBody = (x: Setup) => ({ bank_account_id: x.account, statement: { end_date: '2026-02-28', closing_balance_minor: 112_000, currency: 'EUR' }, transaction_ids: [x.t1.txn] });
+const reconcileBody = (x: Setup) => ({
+  bank_account_id: x.account,
+  statement: { end_date: '2026-02-28', closing_balance_minor: 112_000, currency: 'EUR' },
+  transaction_ids: [x.t1.txn],
+});
 const repairBody = (x: Setup) => ({ bank_account_id: x.account, counterparty_id: x.b.cp('a'), as_of: '2026-03-31' });
 
 const NOTHING = { staged_operations: 0, scope_locks: 0, job_results: 0, idempotency_keys: 0, audit_events: 0 };
@@ -79,17 +83,43 @@ async function listed(token: string): Promise<number> {
   return list.body.data.items.length;
 }
 
-const kinds: Array<{ kind: string; path: (x: Setup) => string; body: (x: Setup) => unknown; summary: (x: Setup) => Record<string, unknown> }> = [
+const kinds: Array<{
+  kind: string;
+  path: (x: Setup) => string;
+  body: (x: Setup) => unknown;
+  summary: (x: Setup) => Record<string, unknown>;
+}> = [
   {
-    kind: 'bank_reconcile', path: () => RECONCILE, body: reconcileBody,
-    summary: () => ({ transactions: 1, opening_balance_minor: 100_000, cleared_total_minor: 12_000, closing_balance_minor: 112_000, left_out: 0 }),
+    kind: 'bank_reconcile',
+    path: () => RECONCILE,
+    body: reconcileBody,
+    summary: () => ({
+      transactions: 1,
+      opening_balance_minor: 100_000,
+      cleared_total_minor: 12_000,
+      closing_balance_minor: 112_000,
+      left_out: 0,
+    }),
   },
   {
-    kind: 'ledger_link_repair', path: () => REPAIR, body: repairBody,
-    summary: () => ({ moves: 0, links: 1, unlinks: 0, moved_minor: 0, linked_minor: 4_000, unlinked_minor: 0, unallocated_transaction_minor: 0, uncovered_entry_minor: 0 }),
+    kind: 'ledger_link_repair',
+    path: () => REPAIR,
+    body: repairBody,
+    summary: () => ({
+      moves: 0,
+      links: 1,
+      unlinks: 0,
+      moved_minor: 0,
+      linked_minor: 4_000,
+      unlinked_minor: 0,
+      unallocated_transaction_minor: 0,
+      uncovered_entry_minor: 0,
+    }),
   },
   {
-    kind: 'ledger_reversal', path: (x) => reversalPath(x.t1.entry), body: () => ({ reversal_date: '2026-03-01', reason: 'wrong customer' }),
+    kind: 'ledger_reversal',
+    path: (x) => reversalPath(x.t1.entry),
+    body: () => ({ reversal_date: '2026-03-01', reason: 'wrong customer' }),
     summary: (x) => ({ ledger_entry_id: x.t1.entry, unlinks: 1, unlinked_minor: 12_000 }),
   },
 ];
@@ -123,9 +153,17 @@ describe('dry run of a staging call (?dry_run=true)', () => {
   it('needs no Idempotency-Key, and one given is neither checked nor recorded: the same key then stages for real', async () => {
     const x = await books();
     const headers = { 'idempotency-key': `dry-${x.b.uid}` };
-    const first = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: reconcileBody(x), headers });
+    const first = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, {
+      token: x.token,
+      body: reconcileBody(x),
+      headers,
+    });
     // A different body under the same key is no reuse: the dry run recorded nothing.
-    const other = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: { ...reconcileBody(x), note: 'other' }, headers });
+    const other = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, {
+      token: x.token,
+      body: { ...reconcileBody(x), note: 'other' },
+      headers,
+    });
     expect([first.status, other.status]).to.deep.equal([200, 200]);
     expect(other.headers.get('idempotent-replayed')).to.equal(null);
     expect(await stored(x.b.orgId)).to.deep.equal(NOTHING);
@@ -137,29 +175,45 @@ describe('dry run of a staging call (?dry_run=true)', () => {
 
   it('under a pending holder still answers the plan, with the warning pending_operation naming the holder (a different plan, and the very same one)', async () => {
     const x = await books();
-    const held = await call<StageData<unknown>>('POST', reversalPath(x.t1.entry), { token: x.token, body: { reason: 'first' } });
+    const held = await call<StageData<unknown>>('POST', reversalPath(x.t1.entry), {
+      token: x.token,
+      body: { reason: 'first' },
+    });
     expect(held.status).to.equal(201);
     const holder = held.body.data.staged_operation_id;
     const before = await stored(x.b.orgId);
 
     // The pending gate of a reversal (read only when it can change the answer).
-    const reversal = await call<DryRunData>('POST', `${reversalPath(x.t1.entry)}?dry_run=true`, { token: x.token, body: { reason: 'second' } });
+    const reversal = await call<DryRunData>('POST', `${reversalPath(x.t1.entry)}?dry_run=true`, {
+      token: x.token,
+      body: { reason: 'second' },
+    });
     expect(reversal.status, JSON.stringify(reversal.body)).to.equal(200);
     expect(reversal.body.data).to.include({ dry_run: true, outcome: 'staged' });
     expect((reversal.body.data.plan as { reason: string }).reason).to.equal('second');
-    expect(reversal.body.warnings.map((w) => [w.code, w.details])).to.deep.equal([['pending_operation', { staged_operation_ids: [holder] }]]);
+    expect(reversal.body.warnings.map((w) => [w.code, w.details])).to.deep.equal([
+      ['pending_operation', { staged_operation_ids: [holder] }],
+    ]);
     expectContract200('ledger_reversal.stage', reversal.body.data);
 
     // A reconciliation of t1 meets the reversal's lock on t1 (its holders read while loading).
-    const reconcile = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: reconcileBody(x) });
+    const reconcile = await call<DryRunData>('POST', `${RECONCILE}?dry_run=true`, {
+      token: x.token,
+      body: reconcileBody(x),
+    });
     expect(reconcile.status, JSON.stringify(reconcile.body)).to.equal(200);
     expect(reconcile.body.data.outcome).to.equal('staged');
-    expect(reconcile.body.warnings.map((w) => [w.code, w.details])).to.deep.equal([['pending_operation', { staged_operation_ids: [holder] }]]);
+    expect(reconcile.body.warnings.map((w) => [w.code, w.details])).to.deep.equal([
+      ['pending_operation', { staged_operation_ids: [holder] }],
+    ]);
     const realReconcile = await call('POST', RECONCILE, { token: x.token, body: reconcileBody(x) });
     expect(realReconcile.status).to.equal(409);
 
     // The very same plan pending: a real staging would answer it (already_staged); the dry run names it as the holder.
-    const same = await call<DryRunData>('POST', `${reversalPath(x.t1.entry)}?dry_run=true`, { token: x.token, body: { reason: 'first' } });
+    const same = await call<DryRunData>('POST', `${reversalPath(x.t1.entry)}?dry_run=true`, {
+      token: x.token,
+      body: { reason: 'first' },
+    });
     expect(same.status).to.equal(200);
     expect(same.body.data.plan_hash).to.equal(held.body.data.plan_hash);
     expect(same.body.warnings.map((w) => w.code)).to.deep.equal(['pending_operation']);
@@ -177,7 +231,10 @@ describe('dry run of a staging call (?dry_run=true)', () => {
     expect(dry.status).to.equal(422);
     expect(dry.status).to.equal(real.status);
     expect(dry.body.error).to.deep.equal(real.body.error);
-    const missing = await call('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: { ...reconcileBody(x), bank_account_id: 'ba_nope' } });
+    const missing = await call('POST', `${RECONCILE}?dry_run=true`, {
+      token: x.token,
+      body: { ...reconcileBody(x), bank_account_id: 'ba_nope' },
+    });
     expect(missing.status).to.equal(404);
     expect(missing.body.error.code).to.equal('not_found');
   });
@@ -209,28 +266,44 @@ describe('dry run of a staging call (?dry_run=true)', () => {
     const unknown = await call('POST', `${REPAIR}?dryrun=true`, { token: x.token, body: repairBody(x) });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error.errors.map((e) => e.pointer)).to.deep.equal(['/query/dryrun']);
-    const twice = await call('POST', `${RECONCILE}?dry_run=true&dry_run=true`, { token: x.token, body: reconcileBody(x) });
+    const twice = await call('POST', `${RECONCILE}?dry_run=true&dry_run=true`, {
+      token: x.token,
+      body: reconcileBody(x),
+    });
     expect(twice.status).to.equal(400);
     expect(await stored(x.b.orgId)).to.deep.equal(NOTHING);
-    const real = await call<StageData<unknown>>('POST', `${RECONCILE}?dry_run=false`, { token: x.token, body: reconcileBody(x) });
+    const real = await call<StageData<unknown>>('POST', `${RECONCILE}?dry_run=false`, {
+      token: x.token,
+      body: reconcileBody(x),
+    });
     expect(real.status).to.equal(201);
     expect(real.body.data.staged_operation_id).to.match(/^stg_/);
   });
 
   describe('past its wait', () => {
-    afterEach(async () => { await (await stack()).startWorker(); });
+    afterEach(async () => {
+      await (await stack()).startWorker();
+    });
 
     it('answers 202 with a job id, and the job answers the dry run once a worker ran it, still storing nothing', async function () {
       this.timeout(60_000);
       const s = await stack();
       const x = await books();
       await s.stopWorker();
-      const pending: Answer<PendingData> = await call<PendingData>('POST', `${RECONCILE}?dry_run=true`, { token: x.token, body: reconcileBody(x), headers: { prefer: 'wait=0' } });
+      const pending: Answer<PendingData> = await call<PendingData>('POST', `${RECONCILE}?dry_run=true`, {
+        token: x.token,
+        body: reconcileBody(x),
+        headers: { prefer: 'wait=0' },
+      });
       expect(pending.status).to.equal(202);
       await s.startWorker();
       const done = await poll<DryRunData>(pending.headers.get('location')!, x.token, (a) => a.status !== 202);
       expect(done.status).to.equal(200);
-      expect(done.body).to.deep.include({ ok: true, operation: 'bank_reconcile.stage', request_id: pending.body.request_id });
+      expect(done.body).to.deep.include({
+        ok: true,
+        operation: 'bank_reconcile.stage',
+        request_id: pending.body.request_id,
+      });
       expect(done.body.data).to.include({ dry_run: true, outcome: 'staged' });
       expect(await stored(x.b.orgId)).to.deep.equal(NOTHING);
     });

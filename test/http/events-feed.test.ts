@@ -12,10 +12,16 @@ import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, show } from '../helpers/staged.js';
 import { conflictAfterFirstWrite, RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
 
-const LIFECYCLE = ['staged_operation.staged', 'staged_operation.approved', 'staged_operation.applying', 'staged_operation.applied'];
+const LIFECYCLE = [
+  'staged_operation.staged',
+  'staged_operation.approved',
+  'staged_operation.applying',
+  'staged_operation.applied',
+];
 
 /** A token of the org that reads its feed and every one of its staged operations (a reviewer's scope). */
-const feedReader = async (orgId: string): Promise<string> => (await stack()).token(orgId, ['events:read', 'staged:read', 'staged:approve'], 'ops');
+const feedReader = async (orgId: string): Promise<string> =>
+  (await stack()).token(orgId, ['events:read', 'staged:read', 'staged:approve'], 'ops');
 
 /**
  * The operation's events, once the feed shows one per transition of its
@@ -25,8 +31,14 @@ const feedReader = async (orgId: string): Promise<string> => (await stack()).tok
 async function expectOneEventPerTransition(token: string, id: string): Promise<string[]> {
   const history = (await show(token, id)).body.data.history.map((h) => `staged_operation.${h.to}`);
   const events = await eventsOf(token, id, history.length);
-  expect(events.map((e) => e.type), id).to.deep.equal(history);
-  expect(events.map((e) => `staged_operation.${e.data.staged_operation.status}`), id).to.deep.equal(history);
+  expect(
+    events.map((e) => e.type),
+    id,
+  ).to.deep.equal(history);
+  expect(
+    events.map((e) => `staged_operation.${e.data.staged_operation.status}`),
+    id,
+  ).to.deep.equal(history);
   for (let i = 1; i < events.length; i += 1) expect(events[i]!.sequence).to.be.greaterThan(events[i - 1]!.sequence);
   return history;
 }
@@ -68,7 +80,12 @@ describe('the event feed: one event per transition, of every end and kind', func
     expect(applied.body.error.code).to.equal('apply_failed');
 
     const history = await expectOneEventPerTransition(await feedReader(sc.books.orgId), id);
-    expect(history).to.deep.equal(['staged_operation.staged', 'staged_operation.approved', 'staged_operation.applying', 'staged_operation.failed']);
+    expect(history).to.deep.equal([
+      'staged_operation.staged',
+      'staged_operation.approved',
+      'staged_operation.applying',
+      'staged_operation.failed',
+    ]);
   });
 
   it('a statement import staged → approved → applying → applied has its four events, once each', async () => {
@@ -78,7 +95,11 @@ describe('the event feed: one event per transition, of every end and kind', func
     await s.load(books.file);
     const who = await actors(books.orgId);
     const csv = 'date,amount,name\n2026-11-03,12.50,Alpha\n2026-11-04,-3.00,Beta\n';
-    const staged = await call<StageData<unknown>>('POST', `/api/v1/cli/bank-accounts/${account}/statements/import/stage?date_column=date&amount_column=amount&counterparty_column=name`, { token: who.alice, rawBody: csv });
+    const staged = await call<StageData<unknown>>(
+      'POST',
+      `/api/v1/cli/bank-accounts/${account}/statements/import/stage?date_column=date&amount_column=amount&counterparty_column=name`,
+      { token: who.alice, rawBody: csv },
+    );
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const id = staged.body.data.staged_operation_id;
     await approveAndApply(who.bob, id);
@@ -93,9 +114,14 @@ describe('the event feed: one event per transition, of every end and kind', func
     await s.load(books.file);
     const who = await actors(books.orgId);
     const stager = await s.token(books.orgId, ['inbox:stage', 'staged:read'], 'alice');
-    const staged = await call<StageData<unknown>>('POST', `/api/v1/cli/bookkeeping/inbox/duplicates/${group}/resolve/stage`, {
-      token: stager, body: { resolution: 'archive_duplicates', keep_document_id: a },
-    });
+    const staged = await call<StageData<unknown>>(
+      'POST',
+      `/api/v1/cli/bookkeeping/inbox/duplicates/${group}/resolve/stage`,
+      {
+        token: stager,
+        body: { resolution: 'archive_duplicates', keep_document_id: a },
+      },
+    );
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const id = staged.body.data.staged_operation_id;
     await approveAndApply(who.bob, id);
@@ -116,7 +142,10 @@ describe('GET /events?type=', function () {
     // Staged, approved, staged, approved, staged, approved, staged: the filter reads past the other type.
     const ids: string[] = [];
     for (const [i, entry] of entries.entries()) {
-      const staged = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: { reversal_date: '2026-03-01' } });
+      const staged = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+        token: who.alice,
+        body: { reversal_date: '2026-03-01' },
+      });
       expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
       ids.push(staged.body.data.staged_operation_id);
       if (i < 3) expect((await approve(who.bob, ids[i]!)).status).to.equal(200);
@@ -126,16 +155,24 @@ describe('GET /events?type=', function () {
     await waitUntil('the seven events settled', async () => (all = await feed(token)).length >= 7);
 
     const approved = await call<{ items: FeedEvent[] }>(
-      'GET', '/api/v1/cli/events?type=staged_operation.approved&limit=100', { token },
+      'GET',
+      '/api/v1/cli/events?type=staged_operation.approved&limit=100',
+      { token },
     );
     expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
     const items = approved.body.data.items;
-    expect(items.map((e) => e.type)).to.deep.equal(['staged_operation.approved', 'staged_operation.approved', 'staged_operation.approved']);
+    expect(items.map((e) => e.type)).to.deep.equal([
+      'staged_operation.approved',
+      'staged_operation.approved',
+      'staged_operation.approved',
+    ]);
     expect(items.map((e) => e.data.staged_operation.staged_operation_id)).to.deep.equal(ids.slice(0, 3));
     const sequences = items.map((e) => e.sequence);
     expect(sequences).to.deep.equal([...sequences].sort((x, y) => x - y));
     expect(new Set(sequences).size).to.equal(3);
-    expect(items.map((e) => e.id)).to.deep.equal(all.filter((e) => e.type === 'staged_operation.approved').map((e) => e.id));
+    expect(items.map((e) => e.id)).to.deep.equal(
+      all.filter((e) => e.type === 'staged_operation.approved').map((e) => e.id),
+    );
 
     // One at a time, each page's next_cursor as `after`, to the empty page: the same three, once each.
     const walked = await feed(token, 'staged_operation.approved', 1);

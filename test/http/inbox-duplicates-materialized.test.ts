@@ -5,7 +5,12 @@
 // import is never served once that import has finished.
 import { expect } from 'chai';
 import type { InboxDocument } from '../../shared/domain/books.js';
-import { findDuplicateGroups, pageGroups, type DuplicateGroup, type GroupPosition } from '../../shared/domain/duplicate-groups.js';
+import {
+  findDuplicateGroups,
+  pageGroups,
+  type DuplicateGroup,
+  type GroupPosition,
+} from '../../shared/domain/duplicate-groups.js';
 import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections } from '../../shared/storage/collections.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
@@ -23,8 +28,16 @@ async function walkApi(token: string, limit: number, minConfidence?: number): Pr
   const pages: DuplicateGroup[][] = [];
   let cursor: string | null = null;
   do {
-    const qs: URLSearchParams = new URLSearchParams({ limit: String(limit), ...(minConfidence === undefined ? {} : { min_confidence: String(minConfidence) }), ...(cursor ? { cursor } : {}) });
-    const res: Awaited<ReturnType<typeof call<DuplicatesPageData>>> = await call<DuplicatesPageData>('GET', `${PATH}?${qs.toString()}`, { token });
+    const qs: URLSearchParams = new URLSearchParams({
+      limit: String(limit),
+      ...(minConfidence === undefined ? {} : { min_confidence: String(minConfidence) }),
+      ...(cursor ? { cursor } : {}),
+    });
+    const res: Awaited<ReturnType<typeof call<DuplicatesPageData>>> = await call<DuplicatesPageData>(
+      'GET',
+      `${PATH}?${qs.toString()}`,
+      { token },
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     pages.push(res.body.data.groups);
     cursor = res.body.data.next_cursor;
@@ -75,9 +88,13 @@ describe('materialized duplicate overview (HTTP)', function () {
     const docs = books.file.inbox_documents;
     for (const [i, doc] of docs.entries()) {
       if (i % 40 === 0) doc.status = 'archived';
-      else if (i % 50 === 7) doc.extracted = { ...doc.extracted, invoice_number: `EDITED-${i % 5}`, vendor_name: 'Edited GmbH' };
+      else if (i % 50 === 7)
+        doc.extracted = { ...doc.extracted, invoice_number: `EDITED-${i % 5}`, vendor_name: 'Edited GmbH' };
     }
-    const newest = [books.doc({ received_at: '2026-06-01T00:00:00.000Z' }), books.doc({ received_at: '2026-06-01T00:00:01.000Z' })];
+    const newest = [
+      books.doc({ received_at: '2026-06-01T00:00:00.000Z' }),
+      books.doc({ received_at: '2026-06-01T00:00:01.000Z' }),
+    ];
     const sha = docs.find((d) => d.id === newest[0])!.file.sha256;
     docs.find((d) => d.id === newest[1])!.file = { ...docs.find((d) => d.id === newest[1])!.file, sha256: sha };
     await s.load(books.file);
@@ -91,8 +108,12 @@ describe('materialized duplicate overview (HTTP)', function () {
     // Only the current version is kept, with exactly its chunks.
     const c = collections(s.db);
     const overviews = await c.duplicateOverviews.find({ org_id: books.orgId }).toArray();
-    expect(overviews.map((o) => [o.version, o.state])).to.deep.equal([[await currentInboxVersion(s.db, books.orgId), 'ready']]);
-    const chunks = await c.duplicateOverviewChunks.find({ org_id: books.orgId }, { projection: { overview_id: 1 } }).toArray();
+    expect(overviews.map((o) => [o.version, o.state])).to.deep.equal([
+      [await currentInboxVersion(s.db, books.orgId), 'ready'],
+    ]);
+    const chunks = await c.duplicateOverviewChunks
+      .find({ org_id: books.orgId }, { projection: { overview_id: 1 } })
+      .toArray();
     expect(chunks.length).to.equal(overviews[0]!.chunk_count).and.to.be.greaterThan(1);
     expect(chunks.every((ch) => ch.overview_id === overviews[0]!._id)).to.equal(true);
   });
@@ -118,14 +139,22 @@ describe('materialized duplicate overview (HTTP)', function () {
 
     // Readers keep reading (and computing old versions) while the imports run.
     let reading = true;
-    const background = Promise.all(Array.from({ length: 3 }, async () => {
-      while (reading) await firstPage(token);
-    }));
+    const background = Promise.all(
+      Array.from({ length: 3 }, async () => {
+        while (reading) await firstPage(token);
+      }),
+    );
     try {
       for (let round = 1; round <= 4; round++) {
         const pair = [
-          books.doc({ received_at: `2026-07-0${round}T00:00:00.000Z`, extracted: { vendor_name: 'Round GmbH', invoice_number: `ROUND-${round}` } }),
-          books.doc({ received_at: `2026-07-0${round}T00:00:01.000Z`, extracted: { vendor_name: 'ROUND GMBH', invoice_number: `round ${round}` } }),
+          books.doc({
+            received_at: `2026-07-0${round}T00:00:00.000Z`,
+            extracted: { vendor_name: 'Round GmbH', invoice_number: `ROUND-${round}` },
+          }),
+          books.doc({
+            received_at: `2026-07-0${round}T00:00:01.000Z`,
+            extracted: { vendor_name: 'ROUND GMBH', invoice_number: `round ${round}` },
+          }),
         ];
         await s.load(books.file);
         // The import has finished: the newest group must be this round's pair, on the very next read.

@@ -8,8 +8,18 @@ import { duplicatePair, groupId, PAIR_INVOICE as invoice } from '../helpers/inbo
 import { apply, approve, docs, show } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 
-interface Group { group_id: string; documents: Array<{ document_id: string }>; dismissed_with?: string[][] }
-interface ResolveData { outcome: string; staged_operation_id: string; status: string; plan: Record<string, unknown>; plan_hash: string }
+interface Group {
+  group_id: string;
+  documents: Array<{ document_id: string }>;
+  dismissed_with?: string[][];
+}
+interface ResolveData {
+  outcome: string;
+  staged_operation_id: string;
+  status: string;
+  plan: Record<string, unknown>;
+  plan_hash: string;
+}
 
 const OVERVIEW = '/api/v1/cli/bookkeeping/inbox/duplicates';
 const resolvePath = (groupId: string): string => `${OVERVIEW}/${groupId}/resolve/stage`;
@@ -22,7 +32,11 @@ async function pairInbox() {
   await s.load(books.file);
   const stager: TokenScope[] = ['inbox:stage', 'inbox:read', 'staged:read', 'books:read'];
   const alice = await s.token(books.orgId, stager, 'alice');
-  const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply', 'inbox:read', 'books:read'], 'bob');
+  const bob = await s.token(
+    books.orgId,
+    ['staged:read', 'staged:approve', 'staged:apply', 'inbox:read', 'books:read'],
+    'bob',
+  );
   return { books, a, b, alice, bob, group };
 }
 
@@ -32,9 +46,15 @@ async function groups(token: string): Promise<Group[]> {
   return res.body.data.groups;
 }
 
-const stage = (token: string, group: string, body: unknown): Promise<Answer<ResolveData>> => call<ResolveData>('POST', resolvePath(group), { token, body });
+const stage = (token: string, group: string, body: unknown): Promise<Answer<ResolveData>> =>
+  call<ResolveData>('POST', resolvePath(group), { token, body });
 
-async function stageApproveApply(alice: string, bob: string, group: string, body: unknown): Promise<{ id: string; applied: Answer<unknown> }> {
+async function stageApproveApply(
+  alice: string,
+  bob: string,
+  group: string,
+  body: unknown,
+): Promise<{ id: string; applied: Answer<unknown> }> {
   const staged = await stage(alice, group, body);
   expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
   const id = staged.body.data.staged_operation_id;
@@ -47,17 +67,33 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     const { a, b, alice, bob, group } = await pairInbox();
     expect((await groups(alice)).map((g) => g.group_id)).to.deep.equal([group]);
 
-    const staged = await stage(alice, group, { resolution: 'archive_duplicates', keep_document_id: a, note: 'the same invoice twice' });
+    const staged = await stage(alice, group, {
+      resolution: 'archive_duplicates',
+      keep_document_id: a,
+      note: 'the same invoice twice',
+    });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     expect(staged.body.operation).to.equal('inbox_duplicates_resolve.stage');
-    expect(staged.headers.get('location')).to.equal(`/api/v1/cli/staged-operations/${staged.body.data.staged_operation_id}`);
+    expect(staged.headers.get('location')).to.equal(
+      `/api/v1/cli/staged-operations/${staged.body.data.staged_operation_id}`,
+    );
     expect(staged.body.data.plan).to.deep.equal({
-      group_id: group, member_ids: [a, b].sort(), resolution: 'archive_duplicates', keep_document_id: a, archive_document_ids: [b], note: 'the same invoice twice',
+      group_id: group,
+      member_ids: [a, b].sort(),
+      resolution: 'archive_duplicates',
+      keep_document_id: a,
+      archive_document_ids: [b],
+      note: 'the same invoice twice',
     });
     const id = staged.body.data.staged_operation_id;
     const shown = await show(bob, id);
     expect(shown.body.data).to.include({ kind: 'inbox_duplicates_resolve', status: 'staged' });
-    expect(shown.body.data.summary).to.deep.equal({ group_id: group, resolution: 'archive_duplicates', members: 2, archives: 1 });
+    expect(shown.body.data.summary).to.deep.equal({
+      group_id: group,
+      resolution: 'archive_duplicates',
+      members: 2,
+      archives: 1,
+    });
 
     expect((await approve(bob, id)).status).to.equal(200);
     const applied = await apply(bob, id);
@@ -66,10 +102,16 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     expect(applied.body.warnings).to.deep.equal([]);
 
     expect(await groups(alice)).to.deep.equal([]);
-    const archived = await call<{ status: string; archived_reason: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${b}`, { token: alice });
+    const archived = await call<{ status: string; archived_reason: string }>(
+      'GET',
+      `/api/v1/cli/bookkeeping/inbox/documents/${b}`,
+      { token: alice },
+    );
     expect(archived.status).to.equal(200);
     expect(archived.body.data).to.include({ id: b, status: 'archived', archived_reason: `duplicate_of:${a}` });
-    const kept = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${a}`, { token: alice });
+    const kept = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${a}`, {
+      token: alice,
+    });
     expect(kept.body.data.status).to.equal('open');
 
     const again = await apply(bob, id);
@@ -81,16 +123,27 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
 
   it('carries each member as stored (received, file, extracted fields) as the context beside the plan, on the staging answer and on show', async () => {
     const { a, b, alice, bob, group } = await pairInbox();
-    const staged = await call<ResolveData & { context: unknown }>('POST', resolvePath(group), { token: alice, body: { resolution: 'not_duplicates' } });
+    const staged = await call<ResolveData & { context: unknown }>('POST', resolvePath(group), {
+      token: alice,
+      body: { resolution: 'not_duplicates' },
+    });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const expected = [];
     for (const id of [a, b].sort()) {
-      const doc = await call<{ id: string; received_at: string; file: { name: string; mime: string; size: number }; extracted: Record<string, unknown> }>(
-        'GET', `/api/v1/cli/bookkeeping/inbox/documents/${id}`, { token: alice },
-      );
+      const doc = await call<{
+        id: string;
+        received_at: string;
+        file: { name: string; mime: string; size: number };
+        extracted: Record<string, unknown>;
+      }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${id}`, { token: alice });
       expect(doc.status).to.equal(200);
       const d = doc.body.data;
-      expected.push({ id: d.id, received_at: d.received_at, file: { name: d.file.name, mime: d.file.mime, size: d.file.size }, extracted: d.extracted });
+      expected.push({
+        id: d.id,
+        received_at: d.received_at,
+        file: { name: d.file.name, mime: d.file.mime, size: d.file.size },
+        extracted: d.extracted,
+      });
     }
     expect(staged.body.data.context).to.deep.equal({ inbox_documents: expected });
     expect(staged.body.data.plan).to.not.have.property('context');
@@ -104,7 +157,9 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     const { id, applied } = await stageApproveApply(alice, bob, group, { resolution: 'not_duplicates' });
     expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
     const dismissals = await docs('duplicate_dismissals', { org_id: books.orgId });
-    expect(dismissals.map((d) => [d.document_ids, d.staged_operation_id, d.created_by])).to.deep.equal([[[a, b].sort(), id, 'bob']]);
+    expect(dismissals.map((d) => [d.document_ids, d.staged_operation_id, d.created_by])).to.deep.equal([
+      [[a, b].sort(), id, 'bob'],
+    ]);
     expect(await groups(alice)).to.deep.equal([]);
 
     const s = await stack();
@@ -114,9 +169,9 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     const c = books.doc({ received_at: '2026-03-03T09:00:00.000Z', extracted: invoice });
     await s.load(books.file);
     const after = await groups(alice);
-    expect(after.map((g) => [g.group_id, g.documents.map((d) => d.document_id).sort(), g.dismissed_with])).to.deep.equal([
-      [groupId(a, b, c), [a, b, c].sort(), [[a, b].sort()]],
-    ]);
+    expect(
+      after.map((g) => [g.group_id, g.documents.map((d) => d.document_id).sort(), g.dismissed_with]),
+    ).to.deep.equal([[groupId(a, b, c), [a, b, c].sort(), [[a, b].sort()]]]);
   });
 
   it('answers 409 stale_group for a group whose members changed since it was listed', async () => {
@@ -130,7 +185,7 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     expect(res.body.error.details).to.deep.equal({ group_id: group });
   });
 
-  it('answers 404 not_found for a group that never existed, and for another organisation\'s group', async () => {
+  it("answers 404 not_found for a group that never existed, and for another organisation's group", async () => {
     const mine = await pairInbox();
     const theirs = await pairInbox();
     await groups(theirs.alice);
@@ -151,7 +206,12 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
 
   it('refuses unknown fields and a kept document with not_duplicates: 400 validation_failed', async () => {
     const { a, alice, group } = await pairInbox();
-    for (const body of [{ resolution: 'not_duplicates', keep_document_id: a }, { resolution: 'archive_duplicates' }, { resolution: 'merge' }, { resolution: 'not_duplicates', extra: 1 }]) {
+    for (const body of [
+      { resolution: 'not_duplicates', keep_document_id: a },
+      { resolution: 'archive_duplicates' },
+      { resolution: 'merge' },
+      { resolution: 'not_duplicates', extra: 1 },
+    ]) {
       const res = await stage(alice, group, body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
       expect(res.body.error.code).to.equal('validation_failed');
@@ -171,7 +231,9 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
     expect(applied.status).to.equal(409);
     expect(applied.body.error.code).to.equal('stale_plan');
     expect((await show(bob, id)).body.data.status).to.equal('stale');
-    const still = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${b}`, { token: alice });
+    const still = await call<{ status: string }>('GET', `/api/v1/cli/bookkeeping/inbox/documents/${b}`, {
+      token: alice,
+    });
     expect(still.body.data.status).to.equal('open');
   });
 
@@ -191,10 +253,19 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
   it('?dry_run=true answers the plan, hash and summary and stores nothing; the real staging that follows has the same plan and hash', async () => {
     const { books, a, alice, group } = await pairInbox();
     const body = { resolution: 'archive_duplicates', keep_document_id: a };
-    const dry = await call<ResolveData & { dry_run: boolean; summary: unknown }>('POST', `${resolvePath(group)}?dry_run=true`, { token: alice, body });
+    const dry = await call<ResolveData & { dry_run: boolean; summary: unknown }>(
+      'POST',
+      `${resolvePath(group)}?dry_run=true`,
+      { token: alice, body },
+    );
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.data).to.include({ dry_run: true, outcome: 'staged' });
-    expect(dry.body.data.summary).to.deep.equal({ group_id: group, resolution: 'archive_duplicates', members: 2, archives: 1 });
+    expect(dry.body.data.summary).to.deep.equal({
+      group_id: group,
+      resolution: 'archive_duplicates',
+      members: 2,
+      archives: 1,
+    });
     expect(await docs('staged_operations', { org_id: books.orgId })).to.deep.equal([]);
     expect(await docs('scope_locks', { org_id: books.orgId })).to.deep.equal([]);
     const real = await stage(alice, group, body);
@@ -205,7 +276,9 @@ describe('POST /bookkeeping/inbox/duplicates/{group_id}/resolve/stage', () => {
 
   it('refuses a token without inbox:stage: 403 forbidden', async () => {
     const { books, group } = await pairInbox();
-    const token = await (await stack()).token(books.orgId, ['inbox:read', 'bank:stage', 'ledger:stage', 'staged:read'], 'eve');
+    const token = await (
+      await stack()
+    ).token(books.orgId, ['inbox:read', 'bank:stage', 'ledger:stage', 'staged:read'], 'eve');
     const res = await stage(token, group, { resolution: 'not_duplicates' });
     expect(res.status).to.equal(403);
     expect(res.body.error.code).to.equal('forbidden');

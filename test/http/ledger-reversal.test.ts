@@ -13,7 +13,11 @@ async function paidInvoice(options: { lockDate?: string | null; reconciled?: boo
   const books = new Books({ lock_date: options.lockDate ?? null });
   const account = books.account();
   const entry = books.invoice(12_000, { entry_date: '2026-02-03' });
-  const txn = books.txn(account, 12_000, options.reconciled ? { status: 'reconciled', reconciliation_id: 'rec_1' } : {});
+  const txn = books.txn(
+    account,
+    12_000,
+    options.reconciled ? { status: 'reconciled', reconciliation_id: 'rec_1' } : {},
+  );
   const link = books.link(txn, entry, 12_000);
   const s = await stack();
   await s.load(books.file);
@@ -24,7 +28,10 @@ async function paidInvoice(options: { lockDate?: string | null; reconciled?: boo
 describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
   it('stages a reversal: 201, envelope, Location, the reversing entry with debit and credit swapped, and an unlink per bank link', async () => {
     const { books, entry, txn, link, token } = await paidInvoice();
-    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate invoice' } });
+    const res = await call<ReversalData>('POST', path(entry), {
+      token,
+      body: { reversal_date: '2026-03-01', reason: 'duplicate invoice' },
+    });
 
     expect(res.status).to.equal(201);
     expect(res.headers.get('x-request-id')).to.be.a('string').and.equal(res.body.request_id);
@@ -42,15 +49,26 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
         reference: `REF-${entry}`,
         counterparty_id: books.cp('a'),
         currency: 'EUR',
-        lines: [{ account: '1400', debit_minor: 0, credit_minor: 12_000 }, { account: '8400', debit_minor: 12_000, credit_minor: 0 }],
+        lines: [
+          { account: '1400', debit_minor: 0, credit_minor: 12_000 },
+          { account: '8400', debit_minor: 12_000, credit_minor: 0 },
+        ],
         reversal_of: entry,
       },
-      actions: [{ kind: 'unlink', bank_transaction_id: txn, link_id: link, ledger_entry_id: entry, amount_minor: 12_000 }],
+      actions: [
+        { kind: 'unlink', bank_transaction_id: txn, link_id: link, ledger_entry_id: entry, amount_minor: 12_000 },
+      ],
     });
     expect(data.plan_hash).to.match(/^[0-9a-f]{64}$/);
 
     const stored = await storedOperation(data.staged_operation_id);
-    expect(stored).to.include({ status: 'staged', kind: 'ledger_reversal', org_id: books.orgId, created_by: 'alice', plan_hash: data.plan_hash });
+    expect(stored).to.include({
+      status: 'staged',
+      kind: 'ledger_reversal',
+      org_id: books.orgId,
+      created_by: 'alice',
+      plan_hash: data.plan_hash,
+    });
     expect(stored!.plan).to.deep.equal(data.plan);
     expect(stored!.history).to.have.length(1);
   });
@@ -70,7 +88,7 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     expect(res.body.error).to.include({ code: 'not_found', retryable: false });
   });
 
-  it('answers 404 not_found, not 403, for another organisation\'s entry', async () => {
+  it("answers 404 not_found, not 403, for another organisation's entry", async () => {
     const mine = await paidInvoice();
     const theirs = await paidInvoice();
     const res = await call<ReversalData>('POST', path(theirs.entry), { token: mine.token, body: {} });
@@ -84,9 +102,15 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     books.invoice(-5_000, { id: `le_${books.uid}_rev`, reversal_of: original });
     const s = await stack();
     await s.load(books.file);
-    const res = await call<ReversalData>('POST', path(original), { token: await s.token(books.orgId, ['ledger:stage']), body: {} });
+    const res = await call<ReversalData>('POST', path(original), {
+      token: await s.token(books.orgId, ['ledger:stage']),
+      body: {},
+    });
     expect(res.status).to.equal(409);
-    expect(res.body.error).to.deep.include({ code: 'already_reversed', details: { ledger_entry_id: original, reversed_by: `le_${books.uid}_rev` } });
+    expect(res.body.error).to.deep.include({
+      code: 'already_reversed',
+      details: { ledger_entry_id: original, reversed_by: `le_${books.uid}_rev` },
+    });
   });
 
   it('refuses a second, different reversal of an entry with a pending one: 409 pending_operation with its id', async () => {
@@ -95,7 +119,11 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     expect(first.status).to.equal(201);
     const second = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-02' } });
     expect(second.status).to.equal(409);
-    expect(second.body.error).to.deep.include({ code: 'pending_operation', retryable: true, details: { staged_operation_ids: [first.body.data.staged_operation_id] } });
+    expect(second.body.error).to.deep.include({
+      code: 'pending_operation',
+      retryable: true,
+      details: { staged_operation_ids: [first.body.data.staged_operation_id] },
+    });
   });
 
   it('answers the pending operation itself (200) when the very same reversal is staged again', async () => {
@@ -135,26 +163,38 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
     const { entry, token } = await paidInvoice();
     const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-02' } });
     expect(res.status).to.equal(422);
-    expect(res.body.error).to.deep.include({ code: 'reversal_before_entry', details: { reversal_date: '2026-02-02', entry_date: '2026-02-03' } });
+    expect(res.body.error).to.deep.include({
+      code: 'reversal_before_entry',
+      details: { reversal_date: '2026-02-02', entry_date: '2026-02-03' },
+    });
   });
 
   it('refuses a reversal on or before the lock date: 422 period_locked', async () => {
     const { entry, token } = await paidInvoice({ lockDate: '2026-03-31' });
     const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-31' } });
     expect(res.status).to.equal(422);
-    expect(res.body.error).to.deep.include({ code: 'period_locked', details: { reversal_date: '2026-03-31', lock_date: '2026-03-31' } });
+    expect(res.body.error).to.deep.include({
+      code: 'period_locked',
+      details: { reversal_date: '2026-03-31', lock_date: '2026-03-31' },
+    });
   });
 
   it('refuses an entry whose bank link is on a reconciled transaction: 409 reconciled_links', async () => {
     const { entry, txn, link, token } = await paidInvoice({ reconciled: true });
     const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
     expect(res.status).to.equal(409);
-    expect(res.body.error).to.deep.include({ code: 'reconciled_links', details: { link_ids: [link], transaction_ids: [txn] } });
+    expect(res.body.error).to.deep.include({
+      code: 'reconciled_links',
+      details: { link_ids: [link], transaction_ids: [txn] },
+    });
   });
 
   it('refuses unknown fields and bad dates with 400 validation_failed and a pointer for each', async () => {
     const { entry, token } = await paidInvoice();
-    const res = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-02-30', reson: 'typo' } });
+    const res = await call<ReversalData>('POST', path(entry), {
+      token,
+      body: { reversal_date: '2026-02-30', reson: 'typo' },
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
     expect(res.body.error.errors).to.have.deep.members([

@@ -9,21 +9,39 @@ import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-s
 import { buildOpenApiDocument } from '../../shared/schemas/openapi.js';
 import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
 import { reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
-import { approveBodySchema, rejectBodySchema, stagedListQuerySchema, stagedOperationSchema } from '../../shared/schemas/staged-operations.js';
+import {
+  approveBodySchema,
+  rejectBodySchema,
+  stagedListQuerySchema,
+  stagedOperationSchema,
+} from '../../shared/schemas/staged-operations.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
-type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 /** Every method + path the Express app routes, in OpenAPI form (`:id` → `{id}`). */
 async function servedRoutes(): Promise<string[]> {
   const s = await stack();
-  const app = createApp({ db: s.db, logger: createLogger('api', 'silent'), queue: {} as never, queueEvents: {} as never, stageWaitMs: 1, stageWaitMaxMs: 1, jobOptions: {} as never });
+  const app = createApp({
+    db: s.db,
+    logger: createLogger('api', 'silent'),
+    queue: {} as never,
+    queueEvents: {} as never,
+    stageWaitMs: 1,
+    stageWaitMaxMs: 1,
+    jobOptions: {} as never,
+  });
   const out: string[] = [];
   type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
   const walk = (layers: Layer[]): void => {
     for (const layer of layers) {
-      if (layer.route) for (const m of Object.keys(layer.route.methods)) out.push(`${m.toUpperCase()} ${layer.route.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+      if (layer.route)
+        for (const m of Object.keys(layer.route.methods))
+          out.push(`${m.toUpperCase()} ${layer.route.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
       else if (layer.handle?.stack) walk(layer.handle.stack);
     }
   };
@@ -32,7 +50,9 @@ async function servedRoutes(): Promise<string[]> {
 }
 
 function documentedRoutes(doc: Doc): string[] {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
 }
 
 const jsonCopy = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
@@ -41,7 +61,10 @@ describe('the OpenAPI document', () => {
   const doc = buildOpenApiDocument() as unknown as Doc;
 
   it('is committed up to date in docs/openapi.json (run `npm run openapi` after changing a schema or route)', () => {
-    expect(readFileSync(OPENAPI_FILE, 'utf8') === openApiFileText(), 'docs/openapi.json is stale: run `npm run openapi`').to.equal(true);
+    expect(
+      readFileSync(OPENAPI_FILE, 'utf8') === openApiFileText(),
+      'docs/openapi.json is stale: run `npm run openapi`',
+    ).to.equal(true);
   });
 
   it('validates as OpenAPI 3.1', async () => {
@@ -78,7 +101,9 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.ReconcileStageRequest).to.deep.equal(jsonCopy(reconcileStageRequestSchema));
     expect(doc.components.schemas.LinkRepairStageRequest).to.deep.equal(jsonCopy(linkRepairStageRequestSchema));
     expect(doc.components.schemas.ReversalStageRequest).to.deep.equal(jsonCopy(reversalStageRequestSchema));
-    const query = doc.paths['/api/v1/cli/bookkeeping/inbox/duplicates']!.get!.parameters!.filter((p) => p.in === 'query');
+    const query = doc.paths['/api/v1/cli/bookkeeping/inbox/duplicates']!.get!.parameters!.filter(
+      (p) => p.in === 'query',
+    );
     expect(query.map((p) => p.name)).to.deep.equal(Object.keys(inboxDuplicatesQuerySchema.properties));
     expect(query.find((p) => p.name === 'limit')!.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 200 });
     expect(doc.components.schemas.ApproveRequest).to.deep.equal(jsonCopy(approveBodySchema));
@@ -90,11 +115,41 @@ describe('the OpenAPI document', () => {
 
   it('documents the headers: request ids, idempotency, Prefer, and what answers carry', () => {
     const reverse = doc.paths['/api/v1/cli/ledger/entries/{entry_id}/reverse/stage']!.post as unknown as {
-      parameters: Array<{ name: string; in: string }>; responses: Record<string, { headers: Record<string, unknown> }>;
+      parameters: Array<{ name: string; in: string }>;
+      responses: Record<string, { headers: Record<string, unknown> }>;
     };
-    expect(reverse.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.deep.equal(['X-Request-Id', 'Idempotency-Key', 'Prefer']);
-    expect(Object.keys(reverse.responses['201']!.headers).sort()).to.deep.equal(['Idempotent-Replayed', 'Location', 'Preference-Applied', 'X-Request-Id']);
-    expect(Object.keys(reverse.responses['202']!.headers).sort()).to.deep.equal(['Location', 'Preference-Applied', 'Retry-After', 'X-Request-Id']);
-    expect(Object.keys(reverse.responses).sort()).to.deep.equal(['200', '201', '202', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
+    expect(reverse.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.deep.equal([
+      'X-Request-Id',
+      'Idempotency-Key',
+      'Prefer',
+    ]);
+    expect(Object.keys(reverse.responses['201']!.headers).sort()).to.deep.equal([
+      'Idempotent-Replayed',
+      'Location',
+      'Preference-Applied',
+      'X-Request-Id',
+    ]);
+    expect(Object.keys(reverse.responses['202']!.headers).sort()).to.deep.equal([
+      'Location',
+      'Preference-Applied',
+      'Retry-After',
+      'X-Request-Id',
+    ]);
+    expect(Object.keys(reverse.responses).sort()).to.deep.equal([
+      '200',
+      '201',
+      '202',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 });

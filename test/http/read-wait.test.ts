@@ -32,7 +32,13 @@ describe('the API waiting for a read job', function () {
   /** An app of this process whose reads wait `waitMs` for their jobs; its base URL. */
   const app = (waitMs: number): string => {
     const server = createApp({
-      db, logger: createLogger('api', 'silent'), queue: {} as never, queueEvents: {} as never, stageWaitMs: 1, stageWaitMaxMs: 1, jobOptions: {} as never,
+      db,
+      logger: createLogger('api', 'silent'),
+      queue: {} as never,
+      queueEvents: {} as never,
+      stageWaitMs: 1,
+      stageWaitMaxMs: 1,
+      jobOptions: {} as never,
       reads: { readQueue, readQueueEvents, readWaitMs: waitMs, cursorSecret: 'read-wait-test-secret-0123456789abcdef' },
     }).listen(0);
     servers.push(server);
@@ -62,7 +68,12 @@ describe('the API waiting for a read job', function () {
     connection?.disconnect();
   });
 
-  const page = async (base: string): Promise<{ status: number; body: { data?: { groups: unknown[] }; error?: { code: string; details?: { reason?: string } } } }> => {
+  const page = async (
+    base: string,
+  ): Promise<{
+    status: number;
+    body: { data?: { groups: unknown[] }; error?: { code: string; details?: { reason?: string } } };
+  }> => {
     const res = await fetch(`${base}${PATH}?limit=5`, { headers: { authorization: `Bearer ${token}` } });
     return { status: res.status, body: (await res.json()) as never };
   };
@@ -79,7 +90,11 @@ describe('the API waiting for a read job', function () {
     this.timeout(15_000);
     const base = app(600_000);
     // A stand-in worker on this prefix answers an empty page for every read.
-    const worker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, () => Promise.resolve({ groups: [], next_after: null }), { connection: { url: redisUrl }, prefix });
+    const worker = new Worker<ReadJobData, ReadJobResult>(
+      READ_QUEUE,
+      () => Promise.resolve({ groups: [], next_after: null }),
+      { connection: { url: redisUrl }, prefix },
+    );
     try {
       const res = await page(base);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);

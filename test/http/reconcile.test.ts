@@ -13,7 +13,9 @@ const PATH = '/api/v1/cli/bank-matches/reconcile/stage';
  * ids sort opposite to their creation order). Both are fully linked, so
  * 100,000 + 12,000 − 5,000 = 107,000 closes a statement of the two.
  */
-async function statementBooks(options: { account?: Parameters<Books['account']>[0]; extra?: (books: Books, account: string) => void } = {}) {
+async function statementBooks(
+  options: { account?: Parameters<Books['account']>[0]; extra?: (books: Books, account: string) => void } = {},
+) {
   const books = new Books();
   const account = books.account({ opening_balance_minor: 100_000, ...options.account });
   const inflow = books.linkedTxn(account, 12_000, { booking_date: '2026-02-10' });
@@ -28,14 +30,24 @@ async function statementBooks(options: { account?: Parameters<Books['account']>[
   return { books, account, inflow, outflow, payable, linkA, linkB, token };
 }
 
-const statement = (fields: Record<string, unknown> = {}) => ({ end_date: '2026-02-28', closing_balance_minor: 107_000, currency: 'EUR', ...fields });
+const statement = (fields: Record<string, unknown> = {}) => ({
+  end_date: '2026-02-28',
+  closing_balance_minor: 107_000,
+  currency: 'EUR',
+  ...fields,
+});
 
 describe('POST /bank-matches/reconcile/stage', () => {
   it('stages a statement: 201, Location, envelope, the exact plan, and a bank_reconcile operation with its preconditions and locks', async () => {
     const { books, account, inflow, outflow, payable, linkA, linkB, token } = await statementBooks();
     const res = await call<ReconcileData>('POST', PATH, {
       token,
-      body: { bank_account_id: account, statement: statement({ reference: 'STM-2026-02' }), transaction_ids: [inflow.txn, outflow], note: 'February statement' },
+      body: {
+        bank_account_id: account,
+        statement: statement({ reference: 'STM-2026-02' }),
+        transaction_ids: [inflow.txn, outflow],
+        note: 'February statement',
+      },
     });
 
     expect(res.status).to.equal(201);
@@ -77,7 +89,14 @@ describe('POST /bank-matches/reconcile/stage', () => {
 
     const db = (await stack()).db;
     const stored = await storedOperation(data.staged_operation_id);
-    expect(stored).to.include({ status: 'staged', kind: 'bank_reconcile', org_id: books.orgId, created_by: 'alice', plan_hash: data.plan_hash, scope_key: `reconcile:${account}` });
+    expect(stored).to.include({
+      status: 'staged',
+      kind: 'bank_reconcile',
+      org_id: books.orgId,
+      created_by: 'alice',
+      plan_hash: data.plan_hash,
+      scope_key: `reconcile:${account}`,
+    });
     expect(stored!.plan).to.deep.equal(data.plan);
     expect(stored!.input).to.deep.include({ note: 'February statement' });
     expect(stored!.preconditions).to.deep.equal([
@@ -89,10 +108,13 @@ describe('POST /bank-matches/reconcile/stage', () => {
       { collection: 'bank_links', id: linkB, version: 1 },
       { collection: 'bank_links', id: inflow.link, version: 1 },
     ]);
-    const locks = await db.collection('scope_locks').find({ staged_operation_id: data.staged_operation_id } as never).toArray();
-    expect(locks.map((l) => l.key as string).sort()).to.deep.equal([
-      `${books.orgId}:bt:${inflow.txn}`, `${books.orgId}:bt:${outflow}`, `${books.orgId}:reconcile:${account}`,
-    ].sort());
+    const locks = await db
+      .collection('scope_locks')
+      .find({ staged_operation_id: data.staged_operation_id } as never)
+      .toArray();
+    expect(locks.map((l) => l.key as string).sort()).to.deep.equal(
+      [`${books.orgId}:bt:${inflow.txn}`, `${books.orgId}:bt:${outflow}`, `${books.orgId}:reconcile:${account}`].sort(),
+    );
   });
 
   it('reports unreconciled transactions up to end_date left out of the statement, in the plan and as a warning', async () => {
@@ -104,7 +126,10 @@ describe('POST /bank-matches/reconcile/stage', () => {
         b.txn(acc, 400, { booking_date: '2026-03-01' }); // after end_date: not left out
       },
     });
-    const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] } });
+    const res = await call<ReconcileData>('POST', PATH, {
+      token,
+      body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] },
+    });
 
     expect(res.status).to.equal(201);
     const leftOut = { count: 2, first_ids: [`bt_${books.uid}_early_feb`, `bt_${books.uid}_late_feb`] };
@@ -129,7 +154,10 @@ describe('POST /bank-matches/reconcile/stage', () => {
     const s = await stack();
     await s.load(books.file);
     const token = await s.token(books.orgId, ['bank:stage']);
-    const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 2_100 }), transaction_ids: ids } });
+    const res = await call<ReconcileData>('POST', PATH, {
+      token,
+      body: { bank_account_id: account, statement: statement({ closing_balance_minor: 2_100 }), transaction_ids: ids },
+    });
     expect(res.status, res.body.error?.code).to.equal(201);
     expect(res.body.data.plan.transactions).to.have.length(2_100);
     expect(res.body.data.plan.cleared_total_minor).to.equal(2_100);
@@ -139,30 +167,68 @@ describe('POST /bank-matches/reconcile/stage', () => {
   describe('checks, each with its own code (docs/reference/http-api.md §7)', () => {
     it('answers 404 not_found for an account that does not exist', async () => {
       const { token, inflow } = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: 'ba_missing', statement: statement(), transaction_ids: [inflow.txn] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: { bank_account_id: 'ba_missing', statement: statement(), transaction_ids: [inflow.txn] },
+      });
       expect(res.status).to.equal(404);
       expect(res.body).to.include({ ok: false, operation: 'bank_reconcile.stage' });
-      expect(res.body.error).to.deep.include({ code: 'not_found', status: 404, retryable: false, details: { resource: 'Bank account', id: 'ba_missing' } });
+      expect(res.body.error).to.deep.include({
+        code: 'not_found',
+        status: 404,
+        retryable: false,
+        details: { resource: 'Bank account', id: 'ba_missing' },
+      });
     });
 
-    it('answers 404 not_found, not 403, for another organisation\'s account', async () => {
+    it("answers 404 not_found, not 403, for another organisation's account", async () => {
       const mine = await statementBooks();
       const theirs = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { token: mine.token, body: { bank_account_id: theirs.account, statement: statement(), transaction_ids: [theirs.inflow.txn, theirs.outflow] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token: mine.token,
+        body: {
+          bank_account_id: theirs.account,
+          statement: statement(),
+          transaction_ids: [theirs.inflow.txn, theirs.outflow],
+        },
+      });
       expect(res.status).to.equal(404);
-      expect(res.body.error).to.deep.include({ code: 'not_found', details: { resource: 'Bank account', id: theirs.account } });
+      expect(res.body.error).to.deep.include({
+        code: 'not_found',
+        details: { resource: 'Bank account', id: theirs.account },
+      });
     });
 
     it('refuses a statement in another currency: 422 currency_mismatch', async () => {
       const { account, inflow, outflow, token } = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ currency: 'USD' }), transaction_ids: [inflow.txn, outflow] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ currency: 'USD' }),
+          transaction_ids: [inflow.txn, outflow],
+        },
+      });
       expect(res.status).to.equal(422);
-      expect(res.body.error).to.deep.include({ code: 'currency_mismatch', retryable: false, details: { account_currency: 'EUR', statement_currency: 'USD' } });
+      expect(res.body.error).to.deep.include({
+        code: 'currency_mismatch',
+        retryable: false,
+        details: { account_currency: 'EUR', statement_currency: 'USD' },
+      });
     });
 
     it('refuses a statement ending before the last reconciliation: 422 statement_before_last_reconciliation', async () => {
-      const { account, inflow, outflow, token } = await statementBooks({ account: { reconciled_through: { date: '2026-03-31', balance_minor: 100_000 } } });
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ end_date: '2026-03-30' }), transaction_ids: [inflow.txn, outflow] } });
+      const { account, inflow, outflow, token } = await statementBooks({
+        account: { reconciled_through: { date: '2026-03-31', balance_minor: 100_000 } },
+      });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ end_date: '2026-03-30' }),
+          transaction_ids: [inflow.txn, outflow],
+        },
+      });
       expect(res.status).to.equal(422);
       expect(res.body.error).to.deep.include({
         code: 'statement_before_last_reconciliation',
@@ -170,7 +236,7 @@ describe('POST /bank-matches/reconcile/stage', () => {
       });
     });
 
-    it('refuses ids that are not transactions of this account: 422 unknown_transactions, sorted (missing, another account\'s, another org\'s)', async () => {
+    it("refuses ids that are not transactions of this account: 422 unknown_transactions, sorted (missing, another account's, another org's)", async () => {
       const theirs = await statementBooks();
       const { books, account, inflow, token } = await statementBooks({
         extra: (b) => {
@@ -181,7 +247,11 @@ describe('POST /bank-matches/reconcile/stage', () => {
       const missing = `bt_${books.uid}_missing`;
       const res = await call<ReconcileData>('POST', PATH, {
         token,
-        body: { bank_account_id: account, statement: statement(), transaction_ids: [missing, inflow.txn, `bt_${books.uid}_savings`, theirs.inflow.txn] },
+        body: {
+          bank_account_id: account,
+          statement: statement(),
+          transaction_ids: [missing, inflow.txn, `bt_${books.uid}_savings`, theirs.inflow.txn],
+        },
       });
       expect(res.status).to.equal(422);
       expect(res.body.error).to.deep.include({
@@ -197,27 +267,67 @@ describe('POST /bank-matches/reconcile/stage', () => {
           b.linkedTxn(savings, 50, { id: `bt_${b.uid}_savings` });
         },
       });
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 107_050 }), transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_savings`] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 107_050 }),
+          transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_savings`],
+        },
+      });
       expect(res.status).to.equal(422);
-      expect(res.body.error).to.deep.include({ code: 'unknown_transactions', details: { transaction_ids: [`bt_${books.uid}_savings`] } });
+      expect(res.body.error).to.deep.include({
+        code: 'unknown_transactions',
+        details: { transaction_ids: [`bt_${books.uid}_savings`] },
+      });
     });
 
     it('refuses transactions already reconciled: 409 already_reconciled with their ids', async () => {
       const { books, account, inflow, outflow, token } = await statementBooks({
-        extra: (b, acc) => { b.linkedTxn(acc, 800, { id: `bt_${b.uid}_done`, booking_date: '2026-01-20', status: 'reconciled', reconciliation_id: 'rec_jan' }); },
+        extra: (b, acc) => {
+          b.linkedTxn(acc, 800, {
+            id: `bt_${b.uid}_done`,
+            booking_date: '2026-01-20',
+            status: 'reconciled',
+            reconciliation_id: 'rec_jan',
+          });
+        },
       });
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 107_800 }), transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_done`] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 107_800 }),
+          transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_done`],
+        },
+      });
       expect(res.status).to.equal(409);
-      expect(res.body.error).to.deep.include({ code: 'already_reconciled', retryable: false, details: { transaction_ids: [`bt_${books.uid}_done`] } });
+      expect(res.body.error).to.deep.include({
+        code: 'already_reconciled',
+        retryable: false,
+        details: { transaction_ids: [`bt_${books.uid}_done`] },
+      });
     });
 
     it('refuses transactions booked after end_date: 422 transaction_after_statement_end with their ids', async () => {
       const { books, account, inflow, outflow, token } = await statementBooks({
-        extra: (b, acc) => { b.linkedTxn(acc, 800, { id: `bt_${b.uid}_march`, booking_date: '2026-03-01' }); },
+        extra: (b, acc) => {
+          b.linkedTxn(acc, 800, { id: `bt_${b.uid}_march`, booking_date: '2026-03-01' });
+        },
       });
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 107_800 }), transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_march`] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 107_800 }),
+          transaction_ids: [inflow.txn, outflow, `bt_${books.uid}_march`],
+        },
+      });
       expect(res.status).to.equal(422);
-      expect(res.body.error).to.deep.include({ code: 'transaction_after_statement_end', details: { transaction_ids: [`bt_${books.uid}_march`] } });
+      expect(res.body.error).to.deep.include({
+        code: 'transaction_after_statement_end',
+        details: { transaction_ids: [`bt_${books.uid}_march`] },
+      });
     });
 
     it('refuses transactions not exactly linked: 422 unmatched_transactions with each remainder, by id', async () => {
@@ -230,7 +340,14 @@ describe('POST /bank-matches/reconcile/stage', () => {
         },
       });
       const ids = [inflow.txn, outflow, `bt_${books.uid}_u1`, `bt_${books.uid}_u2`, `bt_${books.uid}_u0`];
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 108_050 }), transaction_ids: ids } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 108_050 }),
+          transaction_ids: ids,
+        },
+      });
       expect(res.status).to.equal(422);
       expect(res.body.error).to.deep.include({
         code: 'unmatched_transactions',
@@ -245,15 +362,34 @@ describe('POST /bank-matches/reconcile/stage', () => {
     });
 
     it('refuses a closing balance that does not add up: 422 out_of_balance, opening taken from reconciled_through', async () => {
-      const { account, inflow, outflow, token } = await statementBooks({ account: { opening_balance_minor: 0, reconciled_through: { date: '2026-01-31', balance_minor: 50_000 } } });
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 57_001 }), transaction_ids: [inflow.txn, outflow] } });
+      const { account, inflow, outflow, token } = await statementBooks({
+        account: { opening_balance_minor: 0, reconciled_through: { date: '2026-01-31', balance_minor: 50_000 } },
+      });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 57_001 }),
+          transaction_ids: [inflow.txn, outflow],
+        },
+      });
       expect(res.status).to.equal(422);
-      expect(res.body.error).to.deep.include({ code: 'out_of_balance', details: { expected_closing_minor: 57_000, difference_minor: 1 } });
+      expect(res.body.error).to.deep.include({
+        code: 'out_of_balance',
+        details: { expected_closing_minor: 57_000, difference_minor: 1 },
+      });
     });
 
     it('answers the first failing check only: currency before unknown ids before balance', async () => {
       const { account, token } = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ currency: 'CHF', closing_balance_minor: 1 }), transaction_ids: ['bt_nowhere'] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ currency: 'CHF', closing_balance_minor: 1 }),
+          transaction_ids: ['bt_nowhere'],
+        },
+      });
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('currency_mismatch');
     });
@@ -262,7 +398,10 @@ describe('POST /bank-matches/reconcile/stage', () => {
   describe('request validation and access', () => {
     it('refuses duplicated transaction ids: 400 validation_failed with a pointer at the repeat', async () => {
       const { account, inflow, outflow, token } = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow, inflow.txn] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow, inflow.txn] },
+      });
       expect(res.status).to.equal(400);
       expect(res.body).to.include({ operation: 'bank_reconcile.stage' });
       expect(res.body.error.code).to.equal('validation_failed');
@@ -272,31 +411,53 @@ describe('POST /bank-matches/reconcile/stage', () => {
     it('refuses 10,001 transaction ids (and none): 400 validation_failed at /transaction_ids', async () => {
       const { account, token } = await statementBooks();
       const many = Array.from({ length: 10_001 }, (_, i) => `bt_${i}`);
-      const tooMany = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement(), transaction_ids: many } });
+      const tooMany = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: { bank_account_id: account, statement: statement(), transaction_ids: many },
+      });
       expect(tooMany.status).to.equal(400);
-      expect(tooMany.body.error.errors).to.deep.equal([{ pointer: '/transaction_ids', message: 'must NOT have more than 10000 items' }]);
-      const none = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement(), transaction_ids: [] } });
+      expect(tooMany.body.error.errors).to.deep.equal([
+        { pointer: '/transaction_ids', message: 'must NOT have more than 10000 items' },
+      ]);
+      const none = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: { bank_account_id: account, statement: statement(), transaction_ids: [] },
+      });
       expect(none.status).to.equal(400);
-      expect(none.body.error.errors).to.deep.equal([{ pointer: '/transaction_ids', message: 'must NOT have fewer than 1 items' }]);
+      expect(none.body.error.errors).to.deep.equal([
+        { pointer: '/transaction_ids', message: 'must NOT have fewer than 1 items' },
+      ]);
     });
 
     it('refuses unknown fields, impossible dates, non-ISO currencies, fractional amounts and missing fields, each with a pointer', async () => {
       const { inflow, token } = await statementBooks();
       const res = await call<ReconcileData>('POST', PATH, {
         token,
-        body: { statement: { end_date: '2026-02-30', closing_balance_minor: 10.5, currency: 'eur', extra: 1 }, transaction_ids: [inflow.txn], notes: 'typo' },
+        body: {
+          statement: { end_date: '2026-02-30', closing_balance_minor: 10.5, currency: 'eur', extra: 1 },
+          transaction_ids: [inflow.txn],
+          notes: 'typo',
+        },
       });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('validation_failed');
       expect(res.body.error.errors.map((e: { pointer: string }) => e.pointer)).to.have.members([
-        '/bank_account_id', '/notes', '/statement/extra', '/statement/end_date', '/statement/closing_balance_minor', '/statement/currency',
+        '/bank_account_id',
+        '/notes',
+        '/statement/extra',
+        '/statement/end_date',
+        '/statement/closing_balance_minor',
+        '/statement/currency',
       ]);
     });
 
     it('answers 403 forbidden for a token without bank:stage', async () => {
       const { books, account, inflow, outflow } = await statementBooks();
       const token = await (await stack()).token(books.orgId, ['ledger:stage', 'inbox:read', 'staged:read']);
-      const res = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] },
+      });
       expect(res.status).to.equal(403);
       expect(res.body).to.include({ operation: 'bank_reconcile.stage' });
       expect(res.body.error).to.deep.include({ code: 'forbidden', details: { required_scope: 'bank:stage' } });
@@ -304,7 +465,9 @@ describe('POST /bank-matches/reconcile/stage', () => {
 
     it('answers 401 unauthenticated without a token', async () => {
       const { account, inflow } = await statementBooks();
-      const res = await call<ReconcileData>('POST', PATH, { body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn] } });
+      const res = await call<ReconcileData>('POST', PATH, {
+        body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn] },
+      });
       expect(res.status).to.equal(401);
       expect(res.body.error.code).to.equal('unauthenticated');
     });
@@ -313,26 +476,60 @@ describe('POST /bank-matches/reconcile/stage', () => {
   describe('pending operations on the account', () => {
     it('refuses a different statement of the same account while one is pending, even over other transactions: 409 pending_operation', async () => {
       const { account, inflow, outflow, token } = await statementBooks();
-      const first = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 95_000 }), transaction_ids: [outflow] } });
+      const first = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 95_000 }),
+          transaction_ids: [outflow],
+        },
+      });
       expect(first.status).to.equal(201);
-      const second = await call<ReconcileData>('POST', PATH, { token, body: { bank_account_id: account, statement: statement({ closing_balance_minor: 112_000 }), transaction_ids: [inflow.txn] } });
+      const second = await call<ReconcileData>('POST', PATH, {
+        token,
+        body: {
+          bank_account_id: account,
+          statement: statement({ closing_balance_minor: 112_000 }),
+          transaction_ids: [inflow.txn],
+        },
+      });
       expect(second.status).to.equal(409);
-      expect(second.body.error).to.deep.include({ code: 'pending_operation', retryable: true, details: { staged_operation_ids: [first.body.data.staged_operation_id] } });
+      expect(second.body.error).to.deep.include({
+        code: 'pending_operation',
+        retryable: true,
+        details: { staged_operation_ids: [first.body.data.staged_operation_id] },
+      });
     });
 
     it('answers the pending operation itself (200, same id, its warnings) when the very same statement is staged again', async () => {
       const { books, account, inflow, outflow, token } = await statementBooks({
-        extra: (b, acc) => { b.txn(acc, 700, { id: `bt_${b.uid}_left`, booking_date: '2026-02-20' }); },
+        extra: (b, acc) => {
+          b.txn(acc, 700, { id: `bt_${b.uid}_left`, booking_date: '2026-02-20' });
+        },
       });
-      const body = { bank_account_id: account, statement: statement({ reference: 'STM-1' }), transaction_ids: [inflow.txn, outflow], note: 'first try' };
+      const body = {
+        bank_account_id: account,
+        statement: statement({ reference: 'STM-1' }),
+        transaction_ids: [inflow.txn, outflow],
+        note: 'first try',
+      };
       const first = await call<ReconcileData>('POST', PATH, { token, body });
       expect(first.status).to.equal(201);
       const again = await call<ReconcileData>('POST', PATH, { token, body });
       expect(again.status).to.equal(200);
-      expect(again.headers.get('location')).to.equal(`/api/v1/cli/staged-operations/${first.body.data.staged_operation_id}`);
-      expect(again.body.data).to.deep.include({ outcome: 'staged', staged_operation_id: first.body.data.staged_operation_id, plan_hash: first.body.data.plan_hash });
+      expect(again.headers.get('location')).to.equal(
+        `/api/v1/cli/staged-operations/${first.body.data.staged_operation_id}`,
+      );
+      expect(again.body.data).to.deep.include({
+        outcome: 'staged',
+        staged_operation_id: first.body.data.staged_operation_id,
+        plan_hash: first.body.data.plan_hash,
+      });
       expect(again.body.data.plan).to.deep.equal(first.body.data.plan);
-      expect(again.body.warnings.map((w: { code: string }) => w.code)).to.deep.equal(['already_staged', 'left_out_unreconciled']);
+      expect(again.body.warnings.map((w: { code: string }) => w.code)).to.deep.equal([
+        'already_staged',
+        'left_out_unreconciled',
+      ]);
       expect(again.body.warnings[1]?.details).to.deep.equal({ count: 1, first_ids: [`bt_${books.uid}_left`] });
       // The note is not part of the plan: another note is still the same plan.
       const otherNote = await call<ReconcileData>('POST', PATH, { token, body: { ...body, note: 'second try' } });

@@ -13,7 +13,10 @@ async function orgWithOperations(n: number) {
   const who = await actors(books.orgId);
   const ids: string[] = [];
   for (const entry of entries) {
-    const res = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, { token: who.alice, body: {} });
+    const res = await call<ReversalData>('POST', `/api/v1/cli/ledger/entries/${entry}/reverse/stage`, {
+      token: who.alice,
+      body: {},
+    });
     expect(res.status).to.equal(201);
     ids.push(res.body.data.staged_operation_id);
   }
@@ -21,10 +24,18 @@ async function orgWithOperations(n: number) {
 }
 
 /** A refused list answers no `data`: then no ids and no cursor, and the test reads `body.error`. */
-const listIds = async (token: string, query = ''): Promise<{ status: number; ids: string[]; next: string | null; body: AnswerBody<StagedListData> }> => {
+const listIds = async (
+  token: string,
+  query = '',
+): Promise<{ status: number; ids: string[]; next: string | null; body: AnswerBody<StagedListData> }> => {
   const res = await call<StagedListData>('GET', `${STAGED}${query}`, { token });
   const data = res.body.data as StagedListData | undefined;
-  return { status: res.status, ids: data?.items.map((i) => i.staged_operation_id) ?? [], next: data?.next_cursor ?? null, body: res.body };
+  return {
+    status: res.status,
+    ids: data?.items.map((i) => i.staged_operation_id) ?? [],
+    next: data?.next_cursor ?? null,
+    body: res.body,
+  };
 };
 
 describe('staged operations: who sees what', () => {
@@ -57,8 +68,12 @@ describe('staged operations: who sees what', () => {
     const res = await show(stager, ids[0]!);
     expect(res.status).to.equal(403);
     expect(res.body.error.details).to.deep.equal({ required_scope: 'staged:read' });
-    expect((await call('POST', `${STAGED}/${ids[0]}/approve`, { token: stager, body: {} })).body.error.details).to.deep.equal({ required_scope: 'staged:approve' });
-    expect((await call('POST', `${STAGED}/${ids[0]}/reject`, { token: stager, body: { note: 'x' } })).body.error.details).to.deep.equal({ required_scope: 'staged:approve' });
+    expect(
+      (await call('POST', `${STAGED}/${ids[0]}/approve`, { token: stager, body: {} })).body.error.details,
+    ).to.deep.equal({ required_scope: 'staged:approve' });
+    expect(
+      (await call('POST', `${STAGED}/${ids[0]}/reject`, { token: stager, body: { note: 'x' } })).body.error.details,
+    ).to.deep.equal({ required_scope: 'staged:approve' });
     expect((await apply(stager, ids[0]!)).body.error.details).to.deep.equal({ required_scope: 'staged:apply' });
   });
 
@@ -74,7 +89,10 @@ describe('staged operations: who sees what', () => {
 
     await call('POST', `${STAGED}/${ids[1]}/reject`, { token: who.bob, body: { note: 'no' } });
     expect((await listIds(who.bob, '?status=rejected')).ids).to.deep.equal([ids[1]]);
-    expect((await listIds(who.bob, '?status=staged&kind=ledger_reversal&created_by=alice')).ids).to.deep.equal([ids[2], ids[0]]);
+    expect((await listIds(who.bob, '?status=staged&kind=ledger_reversal&created_by=alice')).ids).to.deep.equal([
+      ids[2],
+      ids[0],
+    ]);
     expect((await listIds(who.bob, '?kind=bank_reconcile')).ids).to.deep.equal([]);
 
     const wrongFilter = await listIds(who.bob, `?limit=2&status=staged&cursor=${first.next}`);
@@ -82,6 +100,9 @@ describe('staged operations: who sees what', () => {
     expect(wrongFilter.body.error.code).to.equal('invalid_cursor');
     const bad = await listIds(who.bob, '?status=done&limit=0');
     expect(bad.status).to.equal(400);
-    expect(bad.body.error.errors.map((e: { pointer: string }) => e.pointer).sort()).to.deep.equal(['/query/limit', '/query/status']);
+    expect(bad.body.error.errors.map((e: { pointer: string }) => e.pointer).sort()).to.deep.equal([
+      '/query/limit',
+      '/query/status',
+    ]);
   });
 });

@@ -22,7 +22,10 @@ async function paidInvoice(org: { require_distinct_approver?: boolean } = {}) {
 }
 
 async function stageReversal(token: string, entry: string): Promise<string> {
-  const res = await call<ReversalData>('POST', reversePath(entry), { token, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
+  const res = await call<ReversalData>('POST', reversePath(entry), {
+    token,
+    body: { reversal_date: '2026-03-01', reason: 'duplicate' },
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data.staged_operation_id;
 }
@@ -31,12 +34,20 @@ describe('staged operations: review and apply', () => {
   describe('happy path, each kind', () => {
     it('reversal: stage → approve (another actor) → apply posts the reversing entry, marks the original reversed, removes its links; planning again is refused; the lock is gone', async () => {
       const { books, entry, txn, link, who } = await paidInvoice();
-      const staged = await call<ReversalData>('POST', reversePath(entry), { token: who.alice, body: { reversal_date: '2026-03-01', reason: 'duplicate' } });
+      const staged = await call<ReversalData>('POST', reversePath(entry), {
+        token: who.alice,
+        body: { reversal_date: '2026-03-01', reason: 'duplicate' },
+      });
       expect(staged.status).to.equal(201);
       const id = staged.body.data.staged_operation_id;
       const location = await call<StagedOperationData>('GET', staged.headers.get('location')!, { token: who.alice });
       expect(location.status).to.equal(200);
-      expect(location.body.data).to.include({ staged_operation_id: id, status: 'staged', kind: 'ledger_reversal', created_by: 'alice' });
+      expect(location.body.data).to.include({
+        staged_operation_id: id,
+        status: 'staged',
+        kind: 'ledger_reversal',
+        created_by: 'alice',
+      });
       expect(location.body.data.plan).to.deep.equal(staged.body.data.plan);
       expect(location.body.data.summary).to.deep.equal({ ledger_entry_id: entry, unlinks: 1, unlinked_minor: 12_000 });
 
@@ -44,8 +55,17 @@ describe('staged operations: review and apply', () => {
       expect(approved.status).to.equal(200);
       expect(approved.body.operation).to.equal('staged_operations.approve');
       expect(approved.body.data.status).to.equal('approved');
-      expect(approved.body.data.history.map((h: { from: string | null; to: string; actor: string; note: string | null }) => [h.from, h.to, h.actor, h.note]))
-        .to.deep.equal([[null, 'staged', 'alice', null], ['staged', 'approved', 'bob', 'looks right']]);
+      expect(
+        approved.body.data.history.map((h: { from: string | null; to: string; actor: string; note: string | null }) => [
+          h.from,
+          h.to,
+          h.actor,
+          h.note,
+        ]),
+      ).to.deep.equal([
+        [null, 'staged', 'alice', null],
+        ['staged', 'approved', 'bob', 'looks right'],
+      ]);
 
       const applied = await apply(who.bob, id);
       expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
@@ -56,14 +76,34 @@ describe('staged operations: review and apply', () => {
         { action: 'update', collection: 'ledger_entries', id: entry },
         { action: 'delete', collection: 'bank_links', id: link },
       ]);
-      expect(applied.body.data.history.map((h: { to: string }) => h.to)).to.deep.equal(['staged', 'approved', 'applying', 'applied']);
+      expect(applied.body.data.history.map((h: { to: string }) => h.to)).to.deep.equal([
+        'staged',
+        'approved',
+        'applying',
+        'applied',
+      ]);
 
-      expect(await doc('ledger_entries', entry)).to.include({ status: 'reversed', reversed_by: reversingId, version: 2 });
+      expect(await doc('ledger_entries', entry)).to.include({
+        status: 'reversed',
+        reversed_by: reversingId,
+        version: 2,
+      });
       const reversing = await doc('ledger_entries', reversingId);
       expect(reversing).to.deep.include({
-        org_id: books.orgId, entry_date: '2026-03-01', description: `Reversal of ${entry}`, reference: `REF-${entry}`, counterparty_id: books.cp('a'),
-        currency: 'EUR', status: 'posted', reversal_of: entry, reversed_by: null, version: 1,
-        lines: [{ account: '1400', debit_minor: 0, credit_minor: 12_000 }, { account: '8400', debit_minor: 12_000, credit_minor: 0 }],
+        org_id: books.orgId,
+        entry_date: '2026-03-01',
+        description: `Reversal of ${entry}`,
+        reference: `REF-${entry}`,
+        counterparty_id: books.cp('a'),
+        currency: 'EUR',
+        status: 'posted',
+        reversal_of: entry,
+        reversed_by: null,
+        version: 1,
+        lines: [
+          { account: '1400', debit_minor: 0, credit_minor: 12_000 },
+          { account: '8400', debit_minor: 12_000, credit_minor: 0 },
+        ],
       });
       expect(await doc('bank_links', link)).to.equal(null);
       expect(await doc('bank_transactions', txn)).to.include({ version: 1, status: 'unreconciled' });
@@ -71,9 +111,19 @@ describe('staged operations: review and apply', () => {
 
       const again = await call('POST', reversePath(entry), { token: who.alice, body: {} });
       expect(again.status).to.equal(409);
-      expect(again.body.error).to.deep.include({ code: 'already_reversed', details: { ledger_entry_id: entry, reversed_by: reversingId } });
-      const events = await collections((await stack()).db).auditEvents.find({ staged_operation_id: id }).toArray();
-      expect(events.map((e) => `${String(e.from ?? null)}>${e.to}`).sort()).to.deep.equal(['applying>applied', 'approved>applying', 'null>staged', 'staged>approved']);
+      expect(again.body.error).to.deep.include({
+        code: 'already_reversed',
+        details: { ledger_entry_id: entry, reversed_by: reversingId },
+      });
+      const events = await collections((await stack()).db)
+        .auditEvents.find({ staged_operation_id: id })
+        .toArray();
+      expect(events.map((e) => `${String(e.from ?? null)}>${e.to}`).sort()).to.deep.equal([
+        'applying>applied',
+        'approved>applying',
+        'null>staged',
+        'staged>approved',
+      ]);
     });
 
     it('reconciliation: apply marks the transactions reconciled with the operation id and moves reconciled_through; the same statement is then refused; the next statement stages', async () => {
@@ -85,7 +135,10 @@ describe('staged operations: review and apply', () => {
       await (await stack()).load(books.file);
       const who = await actors(books.orgId);
       const statement = { end_date: '2026-02-28', closing_balance_minor: 1_200, currency: 'EUR' };
-      const staged = await call<ReconcileData>('POST', RECONCILE, { token: who.alice, body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] } });
+      const staged = await call<ReconcileData>('POST', RECONCILE, {
+        token: who.alice,
+        body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] },
+      });
       expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
       const id = staged.body.data.staged_operation_id;
 
@@ -97,17 +150,34 @@ describe('staged operations: review and apply', () => {
         { action: 'update', collection: 'bank_transactions', id: b.txn },
         { action: 'update', collection: 'bank_accounts', id: account },
       ]);
-      for (const t of [a.txn, b.txn]) expect(await doc('bank_transactions', t)).to.include({ status: 'reconciled', reconciliation_id: id, version: 2 });
-      expect(await doc('bank_transactions', later.txn)).to.include({ status: 'unreconciled', reconciliation_id: null, version: 1 });
+      for (const t of [a.txn, b.txn])
+        expect(await doc('bank_transactions', t)).to.include({
+          status: 'reconciled',
+          reconciliation_id: id,
+          version: 2,
+        });
+      expect(await doc('bank_transactions', later.txn)).to.include({
+        status: 'unreconciled',
+        reconciliation_id: null,
+        version: 1,
+      });
       const acct = await doc('bank_accounts', account);
       expect(acct).to.deep.include({ reconciled_through: { date: '2026-02-28', balance_minor: 1_200 }, version: 2 });
       expect(await locksOf(id)).to.equal(0);
 
-      const again = await call('POST', RECONCILE, { token: who.alice, body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] } });
+      const again = await call('POST', RECONCILE, {
+        token: who.alice,
+        body: { bank_account_id: account, statement, transaction_ids: [a.txn, b.txn] },
+      });
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('already_reconciled');
       const next = await call<ReconcileData>('POST', RECONCILE, {
-        token: who.alice, body: { bank_account_id: account, statement: { end_date: '2026-03-31', closing_balance_minor: 1_900, currency: 'EUR' }, transaction_ids: [later.txn] },
+        token: who.alice,
+        body: {
+          bank_account_id: account,
+          statement: { end_date: '2026-03-31', closing_balance_minor: 1_900, currency: 'EUR' },
+          transaction_ids: [later.txn],
+        },
       });
       expect(next.status, JSON.stringify(next.body)).to.equal(201);
       expect(next.body.data.plan.opening_balance_minor).to.equal(1_200);
@@ -127,7 +197,14 @@ describe('staged operations: review and apply', () => {
       const staged = await call<LinkRepairData>('POST', REPAIR, { token: who.alice, body });
       expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
       expect(staged.body.data.plan.actions).to.deep.equal([
-        { kind: 'move', bank_transaction_id: txn, link_id: wrong, from_ledger_entry_id: newer, to_ledger_entry_id: older, amount_minor: 1_000 },
+        {
+          kind: 'move',
+          bank_transaction_id: txn,
+          link_id: wrong,
+          from_ledger_entry_id: newer,
+          to_ledger_entry_id: older,
+          amount_minor: 1_000,
+        },
       ]);
       const id = staged.body.data.staged_operation_id;
       expect((await approve(who.bob, id)).status).to.equal(200);
@@ -135,7 +212,9 @@ describe('staged operations: review and apply', () => {
       expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
 
       const links = await docs('bank_links', { bank_transaction_id: txn });
-      expect(links.map((l) => [l.ledger_entry_id, l.amount_minor, l.version, l.created_by])).to.deep.equal([[older, 1_000, 1, 'bob']]);
+      expect(links.map((l) => [l.ledger_entry_id, l.amount_minor, l.version, l.created_by])).to.deep.equal([
+        [older, 1_000, 1, 'bob'],
+      ]);
       expect(applied.body.data.result.changes).to.deep.equal([
         { action: 'delete', collection: 'bank_links', id: wrong },
         { action: 'insert', collection: 'bank_links', id: links[0]!._id },
@@ -148,11 +227,30 @@ describe('staged operations: review and apply', () => {
 
       // A new unlinked payment of the counterparty: a different plan for the same scope.
       const more = new Books();
-      const t2 = { id: books.id('bt'), bank_account_id: account, booking_date: '2026-02-12', amount_minor: 400, currency: 'EUR', counterparty_id: books.cp('a'), counterparty_name: 'Customer A', remittance_info: '', status: 'unreconciled' as const };
-      await s.load({ ...more.file, org: books.file.org, bank_accounts: books.file.bank_accounts, ledger_entries: books.file.ledger_entries, bank_transactions: [t2], bank_links: [] });
+      const t2 = {
+        id: books.id('bt'),
+        bank_account_id: account,
+        booking_date: '2026-02-12',
+        amount_minor: 400,
+        currency: 'EUR',
+        counterparty_id: books.cp('a'),
+        counterparty_name: 'Customer A',
+        remittance_info: '',
+        status: 'unreconciled' as const,
+      };
+      await s.load({
+        ...more.file,
+        org: books.file.org,
+        bank_accounts: books.file.bank_accounts,
+        ledger_entries: books.file.ledger_entries,
+        bank_transactions: [t2],
+        bank_links: [],
+      });
       const different = await call<LinkRepairData>('POST', REPAIR, { token: who.alice, body });
       expect(different.status, JSON.stringify(different.body)).to.equal(201);
-      expect(different.body.data.plan.actions).to.deep.equal([{ kind: 'link', bank_transaction_id: t2.id, ledger_entry_id: newer, amount_minor: 400 }]);
+      expect(different.body.data.plan.actions).to.deep.equal([
+        { kind: 'link', bank_transaction_id: t2.id, ledger_entry_id: newer, amount_minor: 400 },
+      ]);
     });
   });
 
@@ -163,7 +261,11 @@ describe('staged operations: review and apply', () => {
       const id = await stageReversal(self, entry);
       const res = await approve(self, id);
       expect(res.status).to.equal(403);
-      expect(res.body.error).to.deep.include({ code: 'self_approval_forbidden', retryable: false, details: { staged_operation_id: id, created_by: 'erin' } });
+      expect(res.body.error).to.deep.include({
+        code: 'self_approval_forbidden',
+        retryable: false,
+        details: { staged_operation_id: id, created_by: 'erin' },
+      });
       expect((await show(self, id)).body.data.status).to.equal('staged');
     });
 
@@ -181,7 +283,10 @@ describe('staged operations: review and apply', () => {
       const id = await stageReversal(who.alice, entry);
       const res = await apply(who.bob, id);
       expect(res.status).to.equal(409);
-      expect(res.body.error).to.deep.include({ code: 'not_approved', details: { staged_operation_id: id, status: 'staged' } });
+      expect(res.body.error).to.deep.include({
+        code: 'not_approved',
+        details: { staged_operation_id: id, status: 'staged' },
+      });
       expect(await doc('ledger_entries', entry)).to.include({ status: 'posted', version: 1 });
     });
 
@@ -193,7 +298,10 @@ describe('staged operations: review and apply', () => {
       expect(rejected.body.data.status).to.equal('rejected');
       const res = await approve(who.dave, id);
       expect(res.status).to.equal(409);
-      expect(res.body.error).to.deep.include({ code: 'invalid_transition', details: { staged_operation_id: id, status: 'rejected', action: 'approve' } });
+      expect(res.body.error).to.deep.include({
+        code: 'invalid_transition',
+        details: { staged_operation_id: id, status: 'rejected', action: 'approve' },
+      });
       expect((await apply(who.bob, id)).body.error.code).to.equal('invalid_transition');
     });
 
@@ -224,7 +332,10 @@ describe('staged operations: review and apply', () => {
       const answers = await Promise.all([approve(who.bob, id, 'bob'), approve(who.dave, id, 'dave')]);
       expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409]);
       const loser = answers.find((a) => a.status === 409)!;
-      expect(loser.body.error).to.deep.include({ code: 'invalid_transition', details: { staged_operation_id: id, status: 'approved', action: 'approve' } });
+      expect(loser.body.error).to.deep.include({
+        code: 'invalid_transition',
+        details: { staged_operation_id: id, status: 'approved', action: 'approve' },
+      });
       const op = (await show(who.bob, id)).body.data;
       expect(op.history.filter((h: { to: string }) => h.to === 'approved')).to.have.length(1);
       expect(await docs('audit_events', { staged_operation_id: id, to: 'approved' })).to.have.length(1);
@@ -267,15 +378,22 @@ describe('staged operations: review and apply', () => {
       const id = await stageReversal(who.alice, entry);
       await approve(who.bob, id);
       const changed = books.file.ledger_entries.find((e) => e.id === entry)!;
-      changed.lines = [{ account: '1400', debit_minor: 12_500, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 12_500 }];
+      changed.lines = [
+        { account: '1400', debit_minor: 12_500, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: 12_500 },
+      ];
       await (await stack()).load(books.file);
       expect(await doc('ledger_entries', entry)).to.include({ version: 2 });
 
       const res = await apply(who.bob, id);
       expect(res.status).to.equal(409);
       expect(res.body.error).to.deep.include({
-        code: 'stale_plan', retryable: false,
-        details: { staged_operation_id: id, changed: [{ collection: 'ledger_entries', id: entry, expected_version: 1, actual_version: 2 }] },
+        code: 'stale_plan',
+        retryable: false,
+        details: {
+          staged_operation_id: id,
+          changed: [{ collection: 'ledger_entries', id: entry, expected_version: 1, actual_version: 2 }],
+        },
       });
       expect(await doc('ledger_entries', entry)).to.include({ status: 'posted', reversed_by: null, version: 2 });
       expect(await doc('bank_links', link)).to.include({ version: 1 });

@@ -10,13 +10,21 @@ describe('ids with a colon are refused on every staging endpoint', () => {
     {
       name: 'reconcile stage: bank_account_id',
       path: '/api/v1/cli/bank-matches/reconcile/stage',
-      body: { bank_account_id: 'a:b', statement: { end_date: '2026-01-31', closing_balance_minor: 0, currency: 'EUR' }, transaction_ids: ['bt_1'] },
+      body: {
+        bank_account_id: 'a:b',
+        statement: { end_date: '2026-01-31', closing_balance_minor: 0, currency: 'EUR' },
+        transaction_ids: ['bt_1'],
+      },
       pointer: '/bank_account_id',
     },
     {
       name: 'reconcile stage: a transaction id',
       path: '/api/v1/cli/bank-matches/reconcile/stage',
-      body: { bank_account_id: 'ba_1', statement: { end_date: '2026-01-31', closing_balance_minor: 0, currency: 'EUR' }, transaction_ids: ['bt:1'] },
+      body: {
+        bank_account_id: 'ba_1',
+        statement: { end_date: '2026-01-31', closing_balance_minor: 0, currency: 'EUR' },
+        transaction_ids: ['bt:1'],
+      },
       pointer: '/transaction_ids/0',
     },
     {

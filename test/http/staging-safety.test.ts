@@ -27,8 +27,15 @@ describe('safe staging for agents', () => {
   describe('Idempotency-Key', () => {
     it('20 parallel identical requests with one key stage one operation and answer 20 identical bodies, 19 replayed', async () => {
       const { entry, token } = await reversibleEntry();
-      const answers = await Promise.all(Array.from({ length: 20 }, () =>
-        call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' }, headers: { 'idempotency-key': `key-${entry}` } })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call<ReversalData>('POST', path(entry), {
+            token,
+            body: { reversal_date: '2026-03-01' },
+            headers: { 'idempotency-key': `key-${entry}` },
+          }),
+        ),
+      );
       expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(201));
       expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).to.equal(1);
       expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).to.have.length(19);
@@ -52,8 +59,16 @@ describe('safe staging for agents', () => {
     it('replays refusals too: the same key and body answer the same error', async () => {
       const { entry, token } = await reversibleEntry();
       const headers = { 'idempotency-key': 'bad-date' };
-      const first = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
-      const retry = await call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2000-01-01' }, headers });
+      const first = await call<ReversalData>('POST', path(entry), {
+        token,
+        body: { reversal_date: '2000-01-01' },
+        headers,
+      });
+      const retry = await call<ReversalData>('POST', path(entry), {
+        token,
+        body: { reversal_date: '2000-01-01' },
+        headers,
+      });
       expect(first.status).to.equal(422);
       expect(retry.status).to.equal(422);
       expect(retry.body).to.deep.equal(first.body);
@@ -82,19 +97,32 @@ describe('safe staging for agents', () => {
     it('refuses a key longer than 255 characters or with control characters: 400 with a header pointer', async () => {
       const { entry, token } = await reversibleEntry();
       for (const key of ['k'.repeat(256), 'tab\there']) {
-        const res = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': key } });
+        const res = await call<ReversalData>('POST', path(entry), {
+          token,
+          body: {},
+          headers: { 'idempotency-key': key },
+        });
         expect(res.status).to.equal(400);
-        expect(res.body.error.errors).to.deep.equal([{ pointer: '/headers/idempotency-key', message: 'must be 1 to 255 printable ASCII characters' }]);
+        expect(res.body.error.errors).to.deep.equal([
+          { pointer: '/headers/idempotency-key', message: 'must be 1 to 255 printable ASCII characters' },
+        ]);
       }
       expect(await stagedCount(entry)).to.equal(0);
     });
 
     it('sweeps keys and job results once they are older than 24 hours, and not before', async () => {
       const { entry, token } = await reversibleEntry();
-      await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `sweep-${entry}` } });
+      await call<ReversalData>('POST', path(entry), {
+        token,
+        body: {},
+        headers: { 'idempotency-key': `sweep-${entry}` },
+      });
       const { db } = await stack();
       const keys = collections(db).idempotencyKeys;
-      const one = await keys.findOne({ actor: 'alice', expires_at: { $gt: new Date().toISOString() } }, { sort: { created_at: -1 } });
+      const one = await keys.findOne(
+        { actor: 'alice', expires_at: { $gt: new Date().toISOString() } },
+        { sort: { created_at: -1 } },
+      );
       expect(one).to.not.equal(null);
       const early = await sweepExpired(db, new Date(Date.parse(one!.created_at) + 23 * 3600_000));
       expect(await keys.countDocuments({ _id: one!._id })).to.equal(1);
@@ -116,7 +144,9 @@ describe('safe staging for agents', () => {
         // A fresh worker's first job is slower (its code is still compiling, its pools
         // empty): warmed by one staging elsewhere, so the 100 ms head start holds.
         const warm = await reversibleEntry();
-        expect((await call<ReversalData>('POST', path(warm.entry), { token: warm.token, body: {} })).status).to.equal(201);
+        expect((await call<ReversalData>('POST', path(warm.entry), { token: warm.token, body: {} })).status).to.equal(
+          201,
+        );
         const first = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
         await new Promise((resolve) => setTimeout(resolve, 100));
         const second = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
@@ -124,7 +154,9 @@ describe('safe staging for agents', () => {
         // the rule is that the other one, meeting locks without their operation,
         // waits for it and answers its id.
         const answers = await Promise.all([first, second]);
-        expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([200, 201]);
+        expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([
+          200, 201,
+        ]);
         expect(answers[1].body.data.staged_operation_id).to.equal(answers[0].body.data.staged_operation_id);
         expect(await stagedCount(entry)).to.equal(1);
       } finally {
@@ -135,7 +167,11 @@ describe('safe staging for agents', () => {
 
     it('20 parallel identical requests without a key stage one operation; the others answer 200 with its id', async () => {
       const { entry, token } = await reversibleEntry();
-      const answers = await Promise.all(Array.from({ length: 20 }, () => call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } }),
+        ),
+      );
       const created = answers.filter((a) => a.status === 201);
       expect(created).to.have.length(1);
       const id = created[0]!.body.data.staged_operation_id;
@@ -148,7 +184,11 @@ describe('safe staging for agents', () => {
     it('answers a different plan on a locked scope with 409 pending_operation naming the pending id', async () => {
       const { entry, token } = await reversibleEntry();
       const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
-      const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' }, headers: { 'idempotency-key': 'k2' } });
+      const second = await call<ReversalData>('POST', path(entry), {
+        token,
+        body: { reason: 'second' },
+        headers: { 'idempotency-key': 'k2' },
+      });
       expect(second.status).to.equal(409);
       expect(second.body.error.details.staged_operation_ids).to.deep.equal([first.body.data.staged_operation_id]);
     });
@@ -160,12 +200,18 @@ describe('safe staging for agents', () => {
       expect(first.status).to.equal(201);
       const firstId = first.body.data.staged_operation_id;
       // Past its expiry, before the sweep has marked it expired.
-      await s.db.collection('staged_operations').updateOne({ _id: firstId } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
+      await s.db
+        .collection('staged_operations')
+        .updateOne({ _id: firstId } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
       const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'second' } });
       expect(second.status, JSON.stringify(second.body)).to.equal(201);
       expect(second.body.data.staged_operation_id).to.not.equal(firstId);
       expect(await s.db.collection('scope_locks').countDocuments({ staged_operation_id: firstId })).to.equal(0);
-      expect(await s.db.collection('scope_locks').countDocuments({ staged_operation_id: second.body.data.staged_operation_id })).to.be.greaterThan(0);
+      expect(
+        await s.db
+          .collection('scope_locks')
+          .countDocuments({ staged_operation_id: second.body.data.staged_operation_id }),
+      ).to.be.greaterThan(0);
     });
 
     it('a lock left by a job that died before writing its operation holds nothing once past the orphan limit: the next staging stages (201)', async () => {
@@ -175,7 +221,9 @@ describe('safe staging for agents', () => {
       const firstId = first.body.data.staged_operation_id;
       // Its locks stay, its operation is gone, and the locks are older than any live claim.
       await s.db.collection('staged_operations').deleteOne({ _id: firstId } as never);
-      await s.db.collection('scope_locks').updateMany({ staged_operation_id: firstId }, { $set: { created_at: '2026-01-01T00:00:00.000Z' } });
+      await s.db
+        .collection('scope_locks')
+        .updateMany({ staged_operation_id: firstId }, { $set: { created_at: '2026-01-01T00:00:00.000Z' } });
       const second = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
       expect(second.status, JSON.stringify(second.body)).to.equal(201);
       expect(second.body.data.staged_operation_id).to.not.equal(firstId);
@@ -184,13 +232,19 @@ describe('safe staging for agents', () => {
   });
 
   describe('wait, time-out and job polling', () => {
-    afterEach(async () => { await (await stack()).startWorker(); });
+    afterEach(async () => {
+      await (await stack()).startWorker();
+    });
 
     it('answers 202 with a job id when the wait runs out, and the job answers the 201 envelope once a worker runs it', async () => {
       const s = await stack();
       const { entry, token } = await reversibleEntry();
       await s.stopWorker();
-      const pending = await call<PendingData>('POST', path(entry), { token, body: { reason: 'later' }, headers: { prefer: 'wait=0' } });
+      const pending = await call<PendingData>('POST', path(entry), {
+        token,
+        body: { reason: 'later' },
+        headers: { prefer: 'wait=0' },
+      });
       expect(pending.status).to.equal(202);
       expect(pending.headers.get('preference-applied')).to.equal('wait=0');
       expect(pending.body.data.outcome).to.equal('pending');
@@ -202,7 +256,11 @@ describe('safe staging for agents', () => {
       await s.startWorker();
       const done = await poll<ReversalData>(jobPath, token, (a) => a.status !== 202);
       expect(done.status).to.equal(201);
-      expect(done.body).to.deep.include({ ok: true, operation: 'ledger_reversal.stage', request_id: pending.body.request_id });
+      expect(done.body).to.deep.include({
+        ok: true,
+        operation: 'ledger_reversal.stage',
+        request_id: pending.body.request_id,
+      });
       expect(done.body.data.plan.reason).to.equal('later');
       expect(await stagedCount(entry)).to.equal(1);
     });
@@ -233,7 +291,11 @@ describe('safe staging for agents', () => {
       expect(retry.headers.get('location')).to.equal(`/api/v1/cli/jobs/${first.body.data.job_id}`);
       expect(retry.headers.get('retry-after')).to.equal('1');
       await s.startWorker();
-      const replay = await call<ReversalData>('POST', path(entry), { token, body: {}, headers: { 'idempotency-key': `slow-${entry}` } });
+      const replay = await call<ReversalData>('POST', path(entry), {
+        token,
+        body: {},
+        headers: { 'idempotency-key': `slow-${entry}` },
+      });
       expect(replay.status).to.equal(201);
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(await stagedCount(entry)).to.equal(1);

@@ -9,34 +9,62 @@ import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, docs } from '../helpers/staged.js';
 
 const IBAN = 'DE89370400440532013000';
-const path = (accountId: string, query = ''): string => `/api/v1/cli/bank-accounts/${accountId}/statements/import/stage${query}`;
+const path = (accountId: string, query = ''): string =>
+  `/api/v1/cli/bank-accounts/${accountId}/statements/import/stage${query}`;
 const sample = (name: string): Buffer => readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url));
 
 /** The demo CSV's mapping (docs/guide/statement-import.md "Samples"). */
 const SAMPLE_CSV_QUERY = `?${new URLSearchParams({
-  date_column: 'Buchungstag', value_date_column: 'Valuta', counterparty_column: 'Empfänger/Auftraggeber', iban_column: 'IBAN',
-  remittance_column: 'Verwendungszweck', amount_column: 'Betrag', currency_column: 'Währung', date_format: 'DD.MM.YYYY',
-  decimal_separator: ',', delimiter: ';', skip_rows: '3',
+  date_column: 'Buchungstag',
+  value_date_column: 'Valuta',
+  counterparty_column: 'Empfänger/Auftraggeber',
+  iban_column: 'IBAN',
+  remittance_column: 'Verwendungszweck',
+  amount_column: 'Betrag',
+  currency_column: 'Währung',
+  date_format: 'DD.MM.YYYY',
+  decimal_separator: ',',
+  delimiter: ';',
+  skip_rows: '3',
 }).toString()}`;
-const SIMPLE_CSV_QUERY = '?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref';
+const SIMPLE_CSV_QUERY =
+  '?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref';
 
 interface ImportData {
   outcome: string;
   staged_operation_id?: string;
   plan: {
-    bank_account_id: string; format: string;
-    new_transactions: { id: string; booking_date: string; amount_minor: number; counterparty_id: string | null; bank_reference: string | null }[];
+    bank_account_id: string;
+    format: string;
+    new_transactions: {
+      id: string;
+      booking_date: string;
+      amount_minor: number;
+      counterparty_id: string | null;
+      bank_reference: string | null;
+    }[];
     skipped: { reason: string; existing_transaction_id: string; amount_minor: number }[];
   };
 }
 
-interface Raw<Data> { status: number; body: AnswerBody<Data> }
+interface Raw<Data> {
+  status: number;
+  body: AnswerBody<Data>;
+}
 
 /** POST the bytes as they are (a file may be in a legacy code page: never re-encoded here). */
-async function post<Data = ImportData>(token: string, accountId: string, bytes: Buffer | string, query = '', headers: Record<string, string> = {}): Promise<Raw<Data>> {
+async function post<Data = ImportData>(
+  token: string,
+  accountId: string,
+  bytes: Buffer | string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<Raw<Data>> {
   const s = await stack();
   const res = await fetch(`${s.baseUrl}${path(accountId, query)}`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', ...headers }, body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', ...headers },
+    body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes),
   });
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as AnswerBody<Data> };
@@ -45,7 +73,12 @@ async function post<Data = ImportData>(token: string, accountId: string, bytes: 
 /** An org with the demo account's identity (IBAN, number, EUR, opening 1,000.00). */
 async function demoAccount(fields: Record<string, unknown> = {}) {
   const books = new Books();
-  const account = books.account({ iban: IBAN, account_number: '0532013000', opening_balance_minor: 1_000_00, ...fields });
+  const account = books.account({
+    iban: IBAN,
+    account_number: '0532013000',
+    opening_balance_minor: 1_000_00,
+    ...fields,
+  });
   const s = await stack();
   await s.load(books.file);
   const who = await actors(books.orgId);
@@ -90,28 +123,49 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     const id = staged.body.data.staged_operation_id!;
     // Its context is the account it goes into, as the account read answers it (the plan lists every entry itself).
     const reader = await (await stack()).token(books.orgId, ['books:read']);
-    const shownAccount = await call<{ id: string; name: string; currency: string }>('GET', `/api/v1/cli/bank-accounts/${account}`, { token: reader });
+    const shownAccount = await call<{ id: string; name: string; currency: string }>(
+      'GET',
+      `/api/v1/cli/bank-accounts/${account}`,
+      { token: reader },
+    );
     const { name, currency } = shownAccount.body.data;
-    expect((staged.body.data as { context?: unknown }).context).to.deep.equal({ bank_account: { id: account, name, currency } });
+    expect((staged.body.data as { context?: unknown }).context).to.deep.equal({
+      bank_account: { id: account, name, currency },
+    });
     expect((await approve(who.bob, id)).status).to.equal(200);
     const applied = await apply(who.bob, id);
     expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
     expect(applied.body.data.status).to.equal('applied');
 
-    const list = await call<{ items: Record<string, unknown>[] }>('GET', `/api/v1/cli/bank-transactions?bank_account_id=${account}`, { token: await (await stack()).token(books.orgId, ['books:read']) });
+    const list = await call<{ items: Record<string, unknown>[] }>(
+      'GET',
+      `/api/v1/cli/bank-transactions?bank_account_id=${account}`,
+      { token: await (await stack()).token(books.orgId, ['books:read']) },
+    );
     expect(list.status, JSON.stringify(list.body)).to.equal(200);
     const planned = staged.body.data.plan.new_transactions;
     expect(list.body.data.items.map((t) => t.id).sort()).to.deep.equal(planned.map((t) => t.id).sort());
     for (const t of list.body.data.items) {
       const p = planned.find((x) => x.id === t.id)!;
-      expect(t).to.include({ status: 'unreconciled', version: 1, amount_minor: p.amount_minor, booking_date: p.booking_date, bank_reference: p.bank_reference, counterparty_id: null });
+      expect(t).to.include({
+        status: 'unreconciled',
+        version: 1,
+        amount_minor: p.amount_minor,
+        booking_date: p.booking_date,
+        bank_reference: p.bank_reference,
+        counterparty_id: null,
+      });
     }
 
     const again = await post(who.alice, account, sample('camt053-001-02.xml'));
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.data.outcome).to.equal('noop');
     expect(again.body.data.plan.new_transactions).to.deep.equal([]);
-    expect(again.body.data.plan.skipped.map((s) => s.reason)).to.deep.equal(['same_bank_reference', 'same_bank_reference', 'same_bank_reference']);
+    expect(again.body.data.plan.skipped.map((s) => s.reason)).to.deep.equal([
+      'same_bank_reference',
+      'same_bank_reference',
+      'same_bank_reference',
+    ]);
     expect(await stagedCount(books.orgId)).to.equal(1);
   });
 
@@ -127,8 +181,18 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
 
     const res = await post(who.alice, account, second, SIMPLE_CSV_QUERY);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body.data.plan.new_transactions.map((t) => [t.booking_date, t.amount_minor])).to.deep.equal([['2026-11-05', 5500]]);
-    expect(res.body.data.plan.skipped).to.deep.equal([{ booking_date: '2026-11-04', amount_minor: -2000, bank_reference: null, reason: 'same_fingerprint', existing_transaction_id: beta.id }]);
+    expect(res.body.data.plan.new_transactions.map((t) => [t.booking_date, t.amount_minor])).to.deep.equal([
+      ['2026-11-05', 5500],
+    ]);
+    expect(res.body.data.plan.skipped).to.deep.equal([
+      {
+        booking_date: '2026-11-04',
+        amount_minor: -2000,
+        bank_reference: null,
+        reason: 'same_fingerprint',
+        existing_transaction_id: beta.id,
+      },
+    ]);
   });
 
   it('imports both of two identical payments in one file', async () => {
@@ -141,11 +205,40 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
   });
 
   const corrupt: [string, Buffer | string, string, RegExp][] = [
-    ['CAMT.053 with an unclosed element', sample('camt053-001-02.xml').toString('utf8').replace('</Stmt>', ''), '', /^line \d+/],
-    ['CAMT.053 with a non-numeric amount', sample('camt053-001-02.xml').toString('utf8').replace('1250.50', '12x0.50'), '', /Ntry\[1\]\/Amt/],
-    ['OFX with a broken amount', sample('ofx-2-xml.ofx').toString('utf8').replace(/<TRNAMT>[^<]*/, '<TRNAMT>abc'), '', /TRNAMT/],
-    ['MT940 with a broken :61: line', sample('mt940-nl-tags.sta').toString('latin1').replace(/:61:[^\r\n]*/, ':61:XXXX'), '?format=mt940', /^(line \d+|statement \d+)/],
-    ['CSV with a date that is not one', 'date,amount,name,text,ref\n31.02.2026,1.00,A,b,\n', SIMPLE_CSV_QUERY, /^line 2$/],
+    [
+      'CAMT.053 with an unclosed element',
+      sample('camt053-001-02.xml').toString('utf8').replace('</Stmt>', ''),
+      '',
+      /^line \d+/,
+    ],
+    [
+      'CAMT.053 with a non-numeric amount',
+      sample('camt053-001-02.xml').toString('utf8').replace('1250.50', '12x0.50'),
+      '',
+      /Ntry\[1\]\/Amt/,
+    ],
+    [
+      'OFX with a broken amount',
+      sample('ofx-2-xml.ofx')
+        .toString('utf8')
+        .replace(/<TRNAMT>[^<]*/, '<TRNAMT>abc'),
+      '',
+      /TRNAMT/,
+    ],
+    [
+      'MT940 with a broken :61: line',
+      sample('mt940-nl-tags.sta')
+        .toString('latin1')
+        .replace(/:61:[^\r\n]*/, ':61:XXXX'),
+      '?format=mt940',
+      /^(line \d+|statement \d+)/,
+    ],
+    [
+      'CSV with a date that is not one',
+      'date,amount,name,text,ref\n31.02.2026,1.00,A,b,\n',
+      SIMPLE_CSV_QUERY,
+      /^line 2$/,
+    ],
   ];
   for (const [name, bytes, query, location] of corrupt) {
     it(`answers 422 unreadable_statement with the location for ${name}, and stores nothing`, async () => {
@@ -168,9 +261,14 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
 
   it('stages an out-of-balance statement with the warning statement_out_of_balance', async () => {
     const { account, who } = await demoAccount();
-    const res = await post(who.alice, account, sample('camt053-001-02.xml').toString('utf8').replace('1905.50', '1905.60'));
+    const res = await post(
+      who.alice,
+      account,
+      sample('camt053-001-02.xml').toString('utf8').replace('1905.50', '1905.60'),
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const w = res.body.warnings.find((x) => x.code === 'statement_out_of_balance') as { details?: { statements: { difference_minor: number }[] } } | undefined;
+    const w = res.body.warnings.find((x) => x.code === 'statement_out_of_balance') as
+      { details?: { statements: { difference_minor: number }[] } } | undefined;
     expect(w, JSON.stringify(res.body.warnings)).to.not.equal(undefined);
   });
 
@@ -183,7 +281,7 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     expect(noDate.status).to.equal(400);
   });
 
-  it('answers 413 payload_too_large past 10 MB, with the import\'s own limit', async () => {
+  it("answers 413 payload_too_large past 10 MB, with the import's own limit", async () => {
     const { account, who } = await demoAccount();
     const res = await post(who.alice, account, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41));
     expect(res.status).to.equal(413);
@@ -206,7 +304,12 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
   it('a dry run (?dry_run=true) answers the plan a staging would have, with the same plan_hash, stores nothing and takes no lock', async () => {
     const { books, account, who } = await demoAccount();
     const locks = async (): Promise<number> => (await docs('scope_locks', { org_id: books.orgId })).length;
-    const dry = await post<ImportData & { dry_run: boolean; plan_hash: string }>(who.alice, account, sample('camt053-001-08.xml'), '?dry_run=true');
+    const dry = await post<ImportData & { dry_run: boolean; plan_hash: string }>(
+      who.alice,
+      account,
+      sample('camt053-001-08.xml'),
+      '?dry_run=true',
+    );
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.data).to.include({ dry_run: true, outcome: 'staged' });
     expect(dry.body.data.plan.new_transactions).to.have.length(3);
@@ -219,7 +322,12 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     // The real staging holds the account's lock, which the dry run did not take.
     expect(await locks()).to.be.above(0);
     // A CSV's mapping and dry_run side by side in the query.
-    const csv = await post<ImportData & { dry_run: boolean }>(who.alice, account, 'date,amount,name,text,ref\n2026-11-20,1.00,A,b,\n', `${SIMPLE_CSV_QUERY}&dry_run=true`);
+    const csv = await post<ImportData & { dry_run: boolean }>(
+      who.alice,
+      account,
+      'date,amount,name,text,ref\n2026-11-20,1.00,A,b,\n',
+      `${SIMPLE_CSV_QUERY}&dry_run=true`,
+    );
     expect(csv.status, JSON.stringify(csv.body)).to.equal(200);
     expect(csv.body.data).to.include({ dry_run: true });
   });
@@ -228,14 +336,20 @@ describe('POST /bank-accounts/{bank_account_id}/statements/import/stage', () => 
     const { books, account, who, s } = await demoAccount();
     const staged = await post(who.alice, account, sample('camt053-001-02.xml'));
     expect(staged.status).to.equal(201);
-    const intruder = books.txn(account, 125_050, { booking_date: '2026-11-03', bank_reference: 'BANK-REF-0001', counterparty_id: null });
+    const intruder = books.txn(account, 125_050, {
+      booking_date: '2026-11-03',
+      bank_reference: 'BANK-REF-0001',
+      counterparty_id: null,
+    });
     await s.load(books.file);
     const id = staged.body.data.staged_operation_id!;
     await approve(who.bob, id);
     const res = await apply(who.bob, id);
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
     expect(res.body.error.code).to.equal('stale_plan');
-    expect(res.body.error.details.changed).to.deep.equal([{ collection: 'bank_transactions', id: intruder, expected_version: 0, actual_version: 1 }]);
+    expect(res.body.error.details.changed).to.deep.equal([
+      { collection: 'bank_transactions', id: intruder, expected_version: 0, actual_version: 1 },
+    ]);
     expect(await docs('bank_transactions', { org_id: books.orgId })).to.have.length(1);
   });
 });

@@ -15,7 +15,10 @@ export interface McpSession {
   /** Errors the client's transport and protocol reported: a non-JSON-RPC stdout line is one. */
   protocolErrors: Error[];
   stderr(): string;
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent: Record<string, unknown> }>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<CallToolResult & { structuredContent: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -30,16 +33,23 @@ export async function startMcp(conn: { url: string; token: string }, flags: stri
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const client = new Client({ name: 'bookstage-test-host', version: '1.0.0' });
   const protocolErrors: Error[] = [];
-  client.onerror = (err) => { protocolErrors.push(err); };
+  client.onerror = (err) => {
+    protocolErrors.push(err);
+  };
   await client.connect(transport);
   return {
     client,
     protocolErrors,
     stderr: () => stderr,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Record<string, unknown> },
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult & {
+        structuredContent: Record<string, unknown>;
+      },
     close: () => client.close(),
   };
 }

@@ -14,7 +14,13 @@ import { startMcp, type McpSession } from './mcp-client.js';
 const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
 const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
 
-const STAGING_TOOLS = ['stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal', 'stage_statement_import'];
+const STAGING_TOOLS = [
+  'stage_bank_reconciliation',
+  'stage_inbox_duplicates_resolution',
+  'stage_ledger_link_repair',
+  'stage_ledger_reversal',
+  'stage_statement_import',
+];
 
 describe('bookstage mcp: staging tools with dry_run', function () {
   this.timeout(60_000);
@@ -31,7 +37,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     const validate = hostAjv.compile(tools.get(name)!.outputSchema!);
     expect(validate(structured), `${name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
   };
-  const operations = async (): Promise<number> => (await stack()).db.collection('staged_operations').countDocuments({ org_id: books.orgId });
+  const operations = async (): Promise<number> =>
+    (await stack()).db.collection('staged_operations').countDocuments({ org_id: books.orgId });
 
   before(async () => {
     const s = await stack();
@@ -45,26 +52,53 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     importAccount = books.account();
     duplicates = duplicatePair(books);
     await s.load(books.file);
-    mcp = await startMcp({ url: s.baseUrl, token: await s.token(books.orgId, TOKEN_SCOPES as unknown as TokenScope[]) });
+    mcp = await startMcp({
+      url: s.baseUrl,
+      token: await s.token(books.orgId, TOKEN_SCOPES as unknown as TokenScope[]),
+    });
     tools = new Map((await mcp.client.listTools()).tools.map((tool) => [tool.name, tool]));
   });
 
-  after(async () => { await mcp.close(); });
+  after(async () => {
+    await mcp.close();
+  });
 
   it('every staging tool takes dry_run as a boolean', () => {
     expect([...tools.keys()].filter((n) => n.startsWith('stage_')).sort()).to.deep.equal(STAGING_TOOLS);
     for (const name of STAGING_TOOLS) {
-      expect((tools.get(name)!.inputSchema.properties as Record<string, { type: string }>).dry_run?.type, name).to.equal('boolean');
+      expect(
+        (tools.get(name)!.inputSchema.properties as Record<string, { type: string }>).dry_run?.type,
+        name,
+      ).to.equal('boolean');
     }
   });
 
   it('each staging tool with dry_run: true answers the plan, hash and summary, valid against its output schema, and stages nothing; the real call has the same plan and hash', async () => {
     const calls: Array<[string, Record<string, unknown>]> = [
-      ['stage_bank_reconciliation', { bank_account_id: account, statement: { end_date: '2026-02-28', closing_balance_minor: 22_000, currency: 'EUR' }, transaction_ids: [linked.txn] }],
+      [
+        'stage_bank_reconciliation',
+        {
+          bank_account_id: account,
+          statement: { end_date: '2026-02-28', closing_balance_minor: 22_000, currency: 'EUR' },
+          transaction_ids: [linked.txn],
+        },
+      ],
       ['stage_ledger_link_repair', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' }],
       ['stage_ledger_reversal', { entry_id: reversible, reversal_date: '2026-03-01' }],
-      ['stage_inbox_duplicates_resolution', { group_id: duplicates.group, resolution: 'archive_duplicates', keep_document_id: duplicates.a }],
-      ['stage_statement_import', { bank_account_id: importAccount, content: 'date,amount,name\n2026-11-03,12.50,Alpha\n', date_column: 'date', amount_column: 'amount', counterparty_column: 'name' }],
+      [
+        'stage_inbox_duplicates_resolution',
+        { group_id: duplicates.group, resolution: 'archive_duplicates', keep_document_id: duplicates.a },
+      ],
+      [
+        'stage_statement_import',
+        {
+          bank_account_id: importAccount,
+          content: 'date,amount,name\n2026-11-03,12.50,Alpha\n',
+          date_column: 'date',
+          amount_column: 'amount',
+          counterparty_column: 'name',
+        },
+      ],
     ];
     expect(calls.map(([name]) => name).sort()).to.deep.equal(STAGING_TOOLS);
     for (const [name, args] of calls) {

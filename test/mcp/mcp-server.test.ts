@@ -3,15 +3,25 @@
 // (the API's data with request_id and warnings), refusals, pending jobs,
 // idempotency, and the human-in-the-loop gates on review and apply. Every
 // session must have written nothing but JSON-RPC messages to stdout.
-import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../../shared/schemas/inbox-resolve-stage.js';
+import {
+  inboxResolveStageParamsSchema,
+  inboxResolveStageRequestSchema,
+} from '../../shared/schemas/inbox-resolve-stage.js';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { dryRunArgSchema, idempotencyKeySchema, waitSecondsSchema } from '../../cli/bookstage/mcp/tool-schemas.js';
 import {
-  bankAccountParamsSchema, bankTransactionParamsSchema, counterpartiesQuerySchema, documentParamsSchema, documentsQuerySchema, entriesQuerySchema,
-  entryParamsSchema, noQuerySchema, transactionsQuerySchema,
+  bankAccountParamsSchema,
+  bankTransactionParamsSchema,
+  counterpartiesQuerySchema,
+  documentParamsSchema,
+  documentsQuerySchema,
+  entriesQuerySchema,
+  entryParamsSchema,
+  noQuerySchema,
+  transactionsQuerySchema,
 } from '../../shared/schemas/books-read.js';
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
@@ -19,7 +29,11 @@ import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stag
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
-import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from '../../shared/schemas/statement-import-stage.js';
+import {
+  STATEMENT_BODY_LIMIT_BYTES,
+  statementImportParamsSchema,
+  statementImportQuerySchema,
+} from '../../shared/schemas/statement-import-stage.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
@@ -31,26 +45,55 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
-  'get_bank_account', 'get_bank_transaction', 'get_inbox_document', 'get_job', 'get_ledger_entry', 'get_staged_operation', 'list_bank_accounts',
-  'list_bank_transactions', 'list_counterparties', 'list_events', 'list_inbox_documents', 'list_inbox_duplicates', 'list_ledger_entries',
+  'get_bank_account',
+  'get_bank_transaction',
+  'get_inbox_document',
+  'get_job',
+  'get_ledger_entry',
+  'get_staged_operation',
+  'list_bank_accounts',
+  'list_bank_transactions',
+  'list_counterparties',
+  'list_events',
+  'list_inbox_documents',
+  'list_inbox_duplicates',
+  'list_ledger_entries',
   'list_staged_operations',
-  'stage_bank_reconciliation', 'stage_inbox_duplicates_resolution', 'stage_ledger_link_repair', 'stage_ledger_reversal', 'stage_statement_import',
+  'stage_bank_reconciliation',
+  'stage_inbox_duplicates_resolution',
+  'stage_ledger_link_repair',
+  'stage_ledger_reversal',
+  'stage_statement_import',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
 
 /** Each default tool's input schema, written out from the API's schemas for the same call. */
 const EXPECTED_INPUT: Record<string, object> = {
-  stage_bank_reconciliation: { ...reconcileStageRequestSchema, properties: { ...reconcileStageRequestSchema.properties, ...EXTRA } },
-  stage_ledger_link_repair: { ...linkRepairStageRequestSchema, properties: { ...linkRepairStageRequestSchema.properties, ...EXTRA } },
+  stage_bank_reconciliation: {
+    ...reconcileStageRequestSchema,
+    properties: { ...reconcileStageRequestSchema.properties, ...EXTRA },
+  },
+  stage_ledger_link_repair: {
+    ...linkRepairStageRequestSchema,
+    properties: { ...linkRepairStageRequestSchema.properties, ...EXTRA },
+  },
   stage_ledger_reversal: {
     ...reversalStageRequestSchema,
     required: ['entry_id'],
-    properties: { entry_id: reversalStageParamsSchema.properties.entry_id, ...reversalStageRequestSchema.properties, ...EXTRA },
+    properties: {
+      entry_id: reversalStageParamsSchema.properties.entry_id,
+      ...reversalStageRequestSchema.properties,
+      ...EXTRA,
+    },
   },
   stage_inbox_duplicates_resolution: {
     ...inboxResolveStageRequestSchema,
     required: ['group_id', 'resolution'],
-    properties: { group_id: inboxResolveStageParamsSchema.properties.group_id, ...inboxResolveStageRequestSchema.properties, ...EXTRA },
+    properties: {
+      group_id: inboxResolveStageParamsSchema.properties.group_id,
+      ...inboxResolveStageRequestSchema.properties,
+      ...EXTRA,
+    },
   },
   // The path's account, the query (format, encoding, CSV mapping) and the file as text or base64 (exactly one).
   stage_statement_import: {
@@ -58,11 +101,27 @@ const EXPECTED_INPUT: Record<string, object> = {
     type: 'object',
     required: ['bank_account_id'],
     properties: {
-      bank_account_id: statementImportParamsSchema.properties.bank_account_id, ...statementImportQuerySchema.properties, ...EXTRA,
-      content: { type: 'string', minLength: 1, maxLength: STATEMENT_BODY_LIMIT_BYTES, description: 'The file\'s content as text (sent as UTF-8). For a file in another encoding, use content_base64.' },
-      content_base64: { type: 'string', minLength: 1, maxLength: Math.ceil(STATEMENT_BODY_LIMIT_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', description: 'The file\'s bytes, base64-encoded.' },
+      bank_account_id: statementImportParamsSchema.properties.bank_account_id,
+      ...statementImportQuerySchema.properties,
+      ...EXTRA,
+      content: {
+        type: 'string',
+        minLength: 1,
+        maxLength: STATEMENT_BODY_LIMIT_BYTES,
+        description: "The file's content as text (sent as UTF-8). For a file in another encoding, use content_base64.",
+      },
+      content_base64: {
+        type: 'string',
+        minLength: 1,
+        maxLength: Math.ceil(STATEMENT_BODY_LIMIT_BYTES / 3) * 4,
+        pattern: '^[A-Za-z0-9+/]*={0,2}$',
+        description: "The file's bytes, base64-encoded.",
+      },
     },
-    oneOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['content_base64'], properties: { content_base64: { type: 'string' } } }],
+    oneOf: [
+      { required: ['content'], properties: { content: { type: 'string' } } },
+      { required: ['content_base64'], properties: { content_base64: { type: 'string' } } },
+    ],
   },
   list_inbox_duplicates: inboxDuplicatesQuerySchema,
   list_staged_operations: stagedListQuerySchema,
@@ -125,10 +184,30 @@ function testBooks() {
   books.link(repairTxn, newer, 4_000);
 
   const documents = ['aa', 'aa', 'bb', 'bb'].map((sha, i) =>
-    books.doc({ received_at: `2026-02-0${i + 1}T09:00:00.000Z`, file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' } }));
+    books.doc({
+      received_at: `2026-02-0${i + 1}T09:00:00.000Z`,
+      file: { sha256: sha.repeat(32), name: `${i}.pdf`, size: 1, mime: 'application/pdf' },
+    }),
+  );
   return {
-    books, importAccount, reversible, pendingEntry, keyedEntry, applyEntry, rejectEntry, droppedEntry, eventEntry, reversed, older, repairTxn, documents,
-    reconcile: { bank_account_id: reconcileAccount, statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' }, transaction_ids: [a.txn, b.txn] },
+    books,
+    importAccount,
+    reversible,
+    pendingEntry,
+    keyedEntry,
+    applyEntry,
+    rejectEntry,
+    droppedEntry,
+    eventEntry,
+    reversed,
+    older,
+    repairTxn,
+    documents,
+    reconcile: {
+      bank_account_id: reconcileAccount,
+      statement: { end_date: '2026-02-28', closing_balance_minor: 60_000, currency: 'EUR', reference: 'ST-2' },
+      transaction_ids: [a.txn, b.txn],
+    },
     repair: { bank_account_id: repairAccount, counterparty_id: cp, as_of: '2026-12-31' },
   };
 }
@@ -168,7 +247,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     for (const session of sessions) await session.close();
   });
 
-  it('offers exactly the default tools, each input schema the API\'s own for that call (plus idempotency_key and wait_seconds when staging)', () => {
+  it("offers exactly the default tools, each input schema the API's own for that call (plus idempotency_key and wait_seconds when staging)", () => {
     expect([...tools.keys()].sort()).to.deep.equal(DEFAULT_TOOLS);
     for (const [name, tool] of tools) {
       expect(() => compile(tool.inputSchema), name).to.not.throw();
@@ -176,7 +255,11 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       expect(() => hostAjv.compile(tool.outputSchema!), name).to.not.throw();
       expect(tool.description, name).to.have.length.above(80);
       if (name.startsWith('stage_')) {
-        expect(tool.annotations, name).to.include({ destructiveHint: false, idempotentHint: true, readOnlyHint: false });
+        expect(tool.annotations, name).to.include({
+          destructiveHint: false,
+          idempotentHint: true,
+          readOnlyHint: false,
+        });
         expect(tool.description, name).to.include('until a person approves and applies');
       } else {
         expect(tool.annotations, name).to.include({ readOnlyHint: true });
@@ -185,61 +268,112 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(mcp.stderr()).to.include('bookstage mcp: serving');
   });
 
-  it('stage_statement_import stages a file given as text or as base64, query arguments as the API\'s query', async () => {
+  it("stage_statement_import stages a file given as text or as base64, query arguments as the API's query", async () => {
     const csv = 'date,amount,name\n2026-11-03,12.50,Alpha\n';
-    const asText = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount, content: csv, date_column: 'date', amount_column: 'amount', counterparty_column: 'name', idempotency_key: `mcp-imp-${t.books.uid}` });
+    const asText = await mcp.call('stage_statement_import', {
+      bank_account_id: t.importAccount,
+      content: csv,
+      date_column: 'date',
+      amount_column: 'amount',
+      counterparty_column: 'name',
+      idempotency_key: `mcp-imp-${t.books.uid}`,
+    });
     expect(asText.isError ?? false, JSON.stringify(asText.structuredContent)).to.equal(false);
     expect(asText.structuredContent).to.include({ outcome: 'staged' });
     expectValidOutput('stage_statement_import', asText.structuredContent);
-    const plan = asText.structuredContent.plan as { new_transactions: { amount_minor: number; counterparty_name: string }[] };
+    const plan = asText.structuredContent.plan as {
+      new_transactions: { amount_minor: number; counterparty_name: string }[];
+    };
     expect(plan.new_transactions.map((n) => [n.amount_minor, n.counterparty_name])).to.deep.equal([[1250, 'Alpha']]);
     // The same bytes as base64: the very same plan, already pending.
-    const asBase64 = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount, content_base64: Buffer.from(csv).toString('base64'), date_column: 'date', amount_column: 'amount', counterparty_column: 'name' });
-    expect(asBase64.structuredContent).to.include({ outcome: 'staged', staged_operation_id: asText.structuredContent.staged_operation_id });
+    const asBase64 = await mcp.call('stage_statement_import', {
+      bank_account_id: t.importAccount,
+      content_base64: Buffer.from(csv).toString('base64'),
+      date_column: 'date',
+      amount_column: 'amount',
+      counterparty_column: 'name',
+    });
+    expect(asBase64.structuredContent).to.include({
+      outcome: 'staged',
+      staged_operation_id: asText.structuredContent.staged_operation_id,
+    });
     const neither = await mcp.call('stage_statement_import', { bank_account_id: t.importAccount });
     expect(neither.isError).to.equal(true);
   });
 
-  it('each staging tool answers the API\'s data for the same request, with request_id and warnings', async () => {
-    const reversal = await mcp.call('stage_ledger_reversal', { entry_id: t.reversible, reason: 'booked twice', idempotency_key: `mcp-rev-${t.books.uid}` });
+  it("each staging tool answers the API's data for the same request, with request_id and warnings", async () => {
+    const reversal = await mcp.call('stage_ledger_reversal', {
+      entry_id: t.reversible,
+      reason: 'booked twice',
+      idempotency_key: `mcp-rev-${t.books.uid}`,
+    });
     expect(reversal.isError ?? false).to.equal(false);
     expect(reversal.structuredContent).to.include({ outcome: 'staged', status: 'staged' });
     // The same key and body over HTTP replay the stored answer: the very data the tool returned.
-    const replay = await call('POST', REVERSE(t.reversible), { token: alice, body: { reason: 'booked twice' }, headers: { 'idempotency-key': `mcp-rev-${t.books.uid}` } });
+    const replay = await call('POST', REVERSE(t.reversible), {
+      token: alice,
+      body: { reason: 'booked twice' },
+      headers: { 'idempotency-key': `mcp-rev-${t.books.uid}` },
+    });
     expect(replay.headers.get('idempotent-replayed')).to.equal('true');
     expect(reversal.structuredContent).to.deep.equal(structuredOf(replay));
     expectValidOutput('stage_ledger_reversal', reversal.structuredContent);
     const summary = (reversal.content[0] as { text: string }).text;
-    expect(summary).to.equal(`Staged operation ${String(reversal.structuredContent.staged_operation_id)} (status staged, expires ${String(reversal.structuredContent.expires_at)}). `
-      + 'Nothing in the books changes until a person approves and applies it.');
+    expect(summary).to.equal(
+      `Staged operation ${String(reversal.structuredContent.staged_operation_id)} (status staged, expires ${String(reversal.structuredContent.expires_at)}). ` +
+        'Nothing in the books changes until a person approves and applies it.',
+    );
 
-    const reconcile = await mcp.call('stage_bank_reconciliation', { ...t.reconcile, idempotency_key: `mcp-rec-${t.books.uid}` });
+    const reconcile = await mcp.call('stage_bank_reconciliation', {
+      ...t.reconcile,
+      idempotency_key: `mcp-rec-${t.books.uid}`,
+    });
     expect(reconcile.structuredContent).to.include({ outcome: 'staged' });
-    const reconcileReplay = await call('POST', '/api/v1/cli/bank-matches/reconcile/stage', { token: alice, body: t.reconcile, headers: { 'idempotency-key': `mcp-rec-${t.books.uid}` } });
+    const reconcileReplay = await call('POST', '/api/v1/cli/bank-matches/reconcile/stage', {
+      token: alice,
+      body: t.reconcile,
+      headers: { 'idempotency-key': `mcp-rec-${t.books.uid}` },
+    });
     expect(reconcile.structuredContent).to.deep.equal(structuredOf(reconcileReplay));
     expectValidOutput('stage_bank_reconciliation', reconcile.structuredContent);
 
-    const repair = await mcp.call('stage_ledger_link_repair', { ...t.repair, idempotency_key: `mcp-rep-${t.books.uid}` });
+    const repair = await mcp.call('stage_ledger_link_repair', {
+      ...t.repair,
+      idempotency_key: `mcp-rep-${t.books.uid}`,
+    });
     expect(repair.structuredContent).to.include({ outcome: 'staged' });
-    const actions = (repair.structuredContent.plan as { actions: Array<{ kind: string; to_ledger_entry_id?: string }> }).actions;
+    const actions = (repair.structuredContent.plan as { actions: Array<{ kind: string; to_ledger_entry_id?: string }> })
+      .actions;
     expect(actions.map((a) => [a.kind, a.to_ledger_entry_id])).to.deep.equal([['move', t.older]]);
-    const repairReplay = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', { token: alice, body: t.repair, headers: { 'idempotency-key': `mcp-rep-${t.books.uid}` } });
+    const repairReplay = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+      token: alice,
+      body: t.repair,
+      headers: { 'idempotency-key': `mcp-rep-${t.books.uid}` },
+    });
     expect(repair.structuredContent).to.deep.equal(structuredOf(repairReplay));
     expectValidOutput('stage_ledger_link_repair', repair.structuredContent);
   });
 
-  it('the book read tools answer the API\'s data for the same request, within their output schemas', async () => {
+  it("the book read tools answer the API's data for the same request, within their output schemas", async () => {
     const account = t.repair.bank_account_id;
     const cases: Array<[tool: string, args: Record<string, unknown>, path: string]> = [
       ['list_bank_accounts', {}, '/api/v1/cli/bank-accounts'],
       ['get_bank_account', { bank_account_id: account }, `/api/v1/cli/bank-accounts/${account}`],
-      ['list_bank_transactions', { bank_account_id: account, limit: 1 }, `/api/v1/cli/bank-transactions?bank_account_id=${account}&limit=1`],
+      [
+        'list_bank_transactions',
+        { bank_account_id: account, limit: 1 },
+        `/api/v1/cli/bank-transactions?bank_account_id=${account}&limit=1`,
+      ],
       ['list_ledger_entries', { open: 'true', limit: 2 }, '/api/v1/cli/ledger/entries?open=true&limit=2'],
       ['get_ledger_entry', { entry_id: t.older }, `/api/v1/cli/ledger/entries/${t.older}`],
       ['list_counterparties', { bank_account_id: account }, `/api/v1/cli/counterparties?bank_account_id=${account}`],
       ['list_inbox_documents', { status: 'open' }, '/api/v1/cli/bookkeeping/inbox/documents?status=open'],
       ['get_bank_transaction', { bank_transaction_id: t.repairTxn }, `/api/v1/cli/bank-transactions/${t.repairTxn}`],
-      ['get_inbox_document', { document_id: t.documents[1] }, `/api/v1/cli/bookkeeping/inbox/documents/${t.documents[1]}`],
+      [
+        'get_inbox_document',
+        { document_id: t.documents[1] },
+        `/api/v1/cli/bookkeeping/inbox/documents/${t.documents[1]}`,
+      ],
     ];
     for (const [tool, args, path] of cases) {
       const result = await mcp.call(tool, args);
@@ -251,7 +385,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(tools.get('list_bank_transactions')!.annotations).to.include({ readOnlyHint: true });
   });
 
-  it('each read tool answers the API\'s data for the same request; the resource template reads a staged operation', async () => {
+  it("each read tool answers the API's data for the same request; the resource template reads a staged operation", async () => {
     const duplicates = await mcp.call('list_inbox_duplicates', { limit: 1 });
     const duplicatesApi = await call('GET', '/api/v1/cli/bookkeeping/inbox/duplicates?limit=1', { token: alice });
     expect(withoutRequestId(duplicates.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(duplicatesApi)));
@@ -260,7 +394,9 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expectValidOutput('list_inbox_duplicates', duplicates.structuredContent);
 
     const list = await mcp.call('list_staged_operations', { kind: 'ledger_reversal', status: 'staged' });
-    const listApi = await call('GET', '/api/v1/cli/staged-operations?kind=ledger_reversal&status=staged', { token: alice });
+    const listApi = await call('GET', '/api/v1/cli/staged-operations?kind=ledger_reversal&status=staged', {
+      token: alice,
+    });
     expect(withoutRequestId(list.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(listApi)));
     const items = list.structuredContent.items as Array<{ staged_operation_id: string }>;
     expect(items).to.have.length.above(0);
@@ -276,9 +412,15 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(templates.resourceTemplates.map((r) => r.uriTemplate)).to.deep.equal(['bookstage://staged-operations/{id}']);
     const resource = await mcp.client.readResource({ uri: `bookstage://staged-operations/${id}` });
     expect(resource.contents).to.have.length(1);
-    expect(resource.contents[0]).to.include({ uri: `bookstage://staged-operations/${id}`, mimeType: 'application/json' });
+    expect(resource.contents[0]).to.include({
+      uri: `bookstage://staged-operations/${id}`,
+      mimeType: 'application/json',
+    });
     expect(JSON.parse((resource.contents[0] as { text: string }).text)).to.deep.equal(oneApi.body.data);
-    const missing = await mcp.client.readResource({ uri: 'bookstage://staged-operations/stg_missing0' }).then(() => null, (err: McpError) => err);
+    const missing = await mcp.client.readResource({ uri: 'bookstage://staged-operations/stg_missing0' }).then(
+      () => null,
+      (err: McpError) => err,
+    );
     expect(missing?.code).to.equal(-32002);
     expect(missing?.message).to.include('not_found');
   });
@@ -287,15 +429,20 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const refused = await mcp.call('stage_ledger_reversal', { entry_id: t.reversed });
     expect(refused.isError).to.equal(true);
     expect(refused.structuredContent).to.deep.include({
-      code: 'already_reversed', status: 409, retryable: false, details: { ledger_entry_id: t.reversed, reversed_by: `le_${t.books.uid}_rev` },
+      code: 'already_reversed',
+      status: 409,
+      retryable: false,
+      details: { ledger_entry_id: t.reversed, reversed_by: `le_${t.books.uid}_rev` },
     });
     expect(refused.structuredContent.message).to.be.a('string');
     expect(refused.structuredContent.request_id).to.be.a('string');
-    expect((refused.content[0] as { text: string }).text).to.match(/^Refused: already_reversed \(HTTP 409, not retryable\)/);
+    expect((refused.content[0] as { text: string }).text).to.match(
+      /^Refused: already_reversed \(HTTP 409, not retryable\)/,
+    );
     expectValidOutput('stage_ledger_reversal', refused.structuredContent);
   });
 
-  it('a call that outlives its wait answers pending with the job_id; get_job later answers the job\'s result', async () => {
+  it("a call that outlives its wait answers pending with the job_id; get_job later answers the job's result", async () => {
     const pending = await mcp.call('stage_ledger_reversal', { entry_id: t.pendingEntry, wait_seconds: 0 });
     expect(pending.isError ?? false).to.equal(false);
     expect(pending.structuredContent.outcome).to.equal('pending');
@@ -326,20 +473,27 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(count).to.equal(1);
   });
 
-  it('list_events answers the API\'s feed page for the same query: after a staging, its staged_operation.staged event is there', async () => {
+  it("list_events answers the API's feed page for the same query: after a staging, its staged_operation.staged event is there", async () => {
     const staged = await mcp.call('stage_ledger_reversal', { entry_id: t.eventEntry });
     expect(staged.structuredContent.outcome, JSON.stringify(staged.structuredContent)).to.equal('staged');
     const id = staged.structuredContent.staged_operation_id as string;
-    type Page = { items: Array<{ type: string; data: { staged_operation: { staged_operation_id: string; status: string } } }> };
+    type Page = {
+      items: Array<{ type: string; data: { staged_operation: { staged_operation_id: string; status: string } } }>;
+    };
     // An event shows 2 s after its transition (docs/reference/webhooks.md "Written with the transition (the outbox)").
     let events = await mcp.call('list_events', { type: 'staged_operation.staged', limit: 100 });
-    const ours = () => (events.structuredContent as unknown as Page).items.filter((e) => e.data.staged_operation.staged_operation_id === id);
+    const ours = () =>
+      (events.structuredContent as unknown as Page).items.filter(
+        (e) => e.data.staged_operation.staged_operation_id === id,
+      );
     for (let i = 0; i < 100 && ours().length === 0; i += 1) {
       await new Promise((r) => setTimeout(r, 100));
       events = await mcp.call('list_events', { type: 'staged_operation.staged', limit: 100 });
     }
     expect(events.isError ?? false, JSON.stringify(events.structuredContent)).to.equal(false);
-    expect(ours().map((e) => [e.type, e.data.staged_operation.status])).to.deep.equal([['staged_operation.staged', 'staged']]);
+    expect(ours().map((e) => [e.type, e.data.staged_operation.status])).to.deep.equal([
+      ['staged_operation.staged', 'staged'],
+    ]);
     // Every staging of this file came before this one: their events have settled too, so the API's page is the same.
     const api = await call('GET', '/api/v1/cli/events?type=staged_operation.staged&limit=100', { token: alice });
     expect(api.status, JSON.stringify(api.body)).to.equal(200);
@@ -348,7 +502,10 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
   });
 
   it('offers no apply tool without --allow-apply (calling it fails); with it, applies an approved operation', async () => {
-    const refused = await mcp.client.callTool({ name: 'apply_staged_operation', arguments: { id: 'stg_0123' } }).then(() => null, (err: Error) => err);
+    const refused = await mcp.client.callTool({ name: 'apply_staged_operation', arguments: { id: 'stg_0123' } }).then(
+      () => null,
+      (err: Error) => err,
+    );
     expect(refused?.message).to.include('apply_staged_operation not found');
 
     const applier = await startMcp({ url, token: alice }, ['--allow-apply']);
@@ -358,7 +515,10 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const applyTool = offered.find((tool) => tool.name === 'apply_staged_operation')!;
     expect(applyTool.annotations).to.include({ destructiveHint: true, readOnlyHint: false });
 
-    const staged = await applier.call('stage_ledger_reversal', { entry_id: t.applyEntry, reason: 'applied through MCP' });
+    const staged = await applier.call('stage_ledger_reversal', {
+      entry_id: t.applyEntry,
+      reason: 'applied through MCP',
+    });
     const id = staged.structuredContent.staged_operation_id as string;
     const approved = await approve(bob, id); // another actor: the org requires a distinct approver
     expect(approved.status).to.equal(200);

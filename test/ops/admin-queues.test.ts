@@ -10,7 +10,14 @@ describe('GET /admin/queues', () => {
     const s = await stack();
     const books = new Books();
     await s.load(books.file);
-    const everyScopeButAdmin = await s.token(books.orgId, ['bank:stage', 'ledger:stage', 'inbox:read', 'staged:read', 'staged:approve', 'staged:apply']);
+    const everyScopeButAdmin = await s.token(books.orgId, [
+      'bank:stage',
+      'ledger:stage',
+      'inbox:read',
+      'staged:read',
+      'staged:approve',
+      'staged:apply',
+    ]);
     for (const token of [undefined, 'bst_not-a-token', everyScopeButAdmin]) {
       for (const path of ['/admin/queues', '/admin/queues/api/queues']) {
         const reply = await request(s.baseUrl, 'GET', path, { token });
@@ -25,9 +32,14 @@ describe('GET /admin/queues', () => {
     const s = await stack();
     for (const value of ['%', '%zz', 'bst_%E2%80', '%%%']) {
       for (const path of ['/admin/queues', '/admin/queues/api/queues']) {
-        const reply = await request(s.baseUrl, 'GET', path, { headers: { cookie: `other=1; bookstage_admin=${value}` } });
+        const reply = await request(s.baseUrl, 'GET', path, {
+          headers: { cookie: `other=1; bookstage_admin=${value}` },
+        });
         expect(reply.status, `${path} ${value}`).to.equal(404);
-        expect(reply.body.error, `${path} ${value}`).to.deep.include({ code: 'route_not_found', details: { method: 'GET', path } });
+        expect(reply.body.error, `${path} ${value}`).to.deep.include({
+          code: 'route_not_found',
+          details: { method: 'GET', path },
+        });
       }
     }
   });
@@ -56,7 +68,13 @@ describe('GET /admin/queues', () => {
     }
     const api = await request(s.baseUrl, 'GET', '/admin/queues/api/queues', { headers: cookie });
     expect(api.status).to.equal(200);
-    const names = (api.body.queues as Array<{ name: string; readOnlyMode: boolean }>).map((q) => [q.name, q.readOnlyMode]);
-    expect(names.sort()).to.deep.equal([['read', true], ['stage', true]]);
+    const names = (api.body.queues as Array<{ name: string; readOnlyMode: boolean }>).map((q) => [
+      q.name,
+      q.readOnlyMode,
+    ]);
+    expect(names.sort()).to.deep.equal([
+      ['read', true],
+      ['stage', true],
+    ]);
   });
 });

@@ -6,13 +6,30 @@ import { createToken } from '../../shared/storage/api-tokens.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 
-export interface Reply { status: number; headers: Headers; body: Record<string, unknown> & { error?: { code: string; details: Record<string, unknown> }; data?: Record<string, unknown>; request_id?: string } }
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> & {
+    error?: { code: string; details: Record<string, unknown> };
+    data?: Record<string, unknown>;
+    request_id?: string;
+  };
+}
 
-export async function request(baseUrl: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await res.text();
   let body: Reply['body'] = {};
   try {
@@ -27,13 +44,20 @@ export async function request(baseUrl: string, method: string, path: string, opt
  * An org with `n` invoices, each reversible on its own (no overlapping scopes), and a token that may stage and read;
  * in the shared stack's database unless `db` names another.
  */
-export async function reversibleEntries(n: number, db?: Db): Promise<{ orgId: string; entries: string[]; token: string }> {
+export async function reversibleEntries(
+  n: number,
+  db?: Db,
+): Promise<{ orgId: string; entries: string[]; token: string }> {
   const books = new Books();
   const entries = Array.from({ length: n }, () => books.invoice(1_000));
   const target = db ?? (await stack()).db;
   const imported = await importBooks(target, books.file);
   if (!imported.ok) throw new Error(`books refused: ${JSON.stringify(imported.errors)}`);
-  const { token } = await createToken(target, { org_id: books.orgId, actor: 'alice', scopes: ['ledger:stage', 'staged:read'] });
+  const { token } = await createToken(target, {
+    org_id: books.orgId,
+    actor: 'alice',
+    scopes: ['ledger:stage', 'staged:read'],
+  });
   return { orgId: books.orgId, entries, token };
 }
 

@@ -30,7 +30,11 @@ describe('limits', function () {
       expect(limited.body.error).to.include({ code: 'rate_limited', status: 429, retryable: true });
       const retryAfter = Number(limited.headers.get('retry-after'));
       expect(retryAfter).to.be.within(1, 60);
-      expect(limited.body.error!.details).to.deep.equal({ limit: 3, window_seconds: 60, retry_after_seconds: retryAfter });
+      expect(limited.body.error!.details).to.deep.equal({
+        limit: 3,
+        window_seconds: 60,
+        retry_after_seconds: retryAfter,
+      });
       expect(limited.headers.get('ratelimit-remaining')).to.equal('0');
       expect(Number(limited.headers.get('ratelimit-reset'))).to.be.within(1, 60);
 
@@ -46,7 +50,9 @@ describe('limits', function () {
   });
 
   it('unknown bearer tokens: counted per client address before the store read, no Redis key each; past RATE_LIMIT_AUTH_FAILURES 429, while a token already in use goes on', async () => {
-    const api = await inProcessApi(await opsEnv({ RATE_LIMIT_REQUESTS: '1000', RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_WINDOW_S: '60' }));
+    const api = await inProcessApi(
+      await opsEnv({ RATE_LIMIT_REQUESTS: '1000', RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_WINDOW_S: '60' }),
+    );
     const redis = new Redis(api.config.redisUrl);
     try {
       const books = new Books();
@@ -87,9 +93,14 @@ describe('limits', function () {
     });
     expect(res.status).to.equal(413);
     expect(res.headers.get('x-request-id')).to.equal('ops-2mb-body');
-    const body = await res.json() as Record<string, unknown>;
+    const body = (await res.json()) as Record<string, unknown>;
     expect(body).to.deep.include({ ok: false, api_version: 'v1', request_id: 'ops-2mb-body' });
-    expect(body.error).to.deep.include({ code: 'payload_too_large', status: 413, retryable: false, details: { limit_bytes: 1024 * 1024 } });
+    expect(body.error).to.deep.include({
+      code: 'payload_too_large',
+      status: 413,
+      retryable: false,
+      details: { limit_bytes: 1024 * 1024 },
+    });
     expect(await s.db.collection('staged_operations').countDocuments({ org_id: books.orgId })).to.equal(0);
   });
 });

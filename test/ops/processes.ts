@@ -24,14 +24,23 @@ export async function opsEnv(extra: Record<string, string> = {}): Promise<Record
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return {
     ...env,
-    QUEUE_PREFIX: `bst-ops-${randomBytes(4).toString('hex')}`, PORT: '0', LOG_LEVEL: 'info', WORKER_METRICS_PORT: '0',
-    WORKER_LOCK_DURATION_MS: '3000', WORKER_STALLED_INTERVAL_MS: '1000', STAGE_JOB_BACKOFF_MS: '200', RATE_LIMIT_REQUESTS: '10000000', RATE_LIMIT_AUTH_FAILURES: '10000000',
+    QUEUE_PREFIX: `bst-ops-${randomBytes(4).toString('hex')}`,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    WORKER_METRICS_PORT: '0',
+    WORKER_LOCK_DURATION_MS: '3000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    STAGE_JOB_BACKOFF_MS: '200',
+    RATE_LIMIT_REQUESTS: '10000000',
+    RATE_LIMIT_AUTH_FAILURES: '10000000',
     ...extra,
   };
 }
 
 /** An API in this process (no signals needed): its URL and config. */
-export async function inProcessApi(env: Record<string, string>): Promise<{ baseUrl: string; config: Config; close: () => Promise<void> }> {
+export async function inProcessApi(
+  env: Record<string, string>,
+): Promise<{ baseUrl: string; config: Config; close: () => Promise<void> }> {
   const config = loadConfig(env);
   const api: ApiRuntime = await startApi(config, createLogger('api', 'silent'));
   return { baseUrl: `http://127.0.0.1:${api.port}`, config, close: api.close };
@@ -61,7 +70,10 @@ const parse = (line: string): Record<string, unknown> => {
 function launch(main: string, env: Record<string, string>, flags: readonly string[] = []): Child {
   const child = spawn(process.execPath, [...flags, main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
-  const waiters: Array<{ match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    match: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }> = [];
   let buffer = '';
   child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
@@ -70,7 +82,11 @@ function launch(main: string, env: Record<string, string>, flags: readonly strin
     for (const line of lines.filter(Boolean)) {
       logs.push(line);
       const parsed = parse(line);
-      for (const w of [...waiters]) if (w.match(parsed)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(parsed); }
+      for (const w of [...waiters])
+        if (w.match(parsed)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(parsed);
+        }
     }
   });
   child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
@@ -88,8 +104,17 @@ function launch(main: string, env: Record<string, string>, flags: readonly strin
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no such log line within ${ms} ms:\n${logs.join('\n')}`)), ms);
-        waiters.push({ match, resolve: (l) => { clearTimeout(timer); resolve(l); } });
-        void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`process exited (${code ?? signal}) before the log line:\n${logs.join('\n')}`)); });
+        waiters.push({
+          match,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+        void exited.then(({ code, signal }) => {
+          clearTimeout(timer);
+          reject(new Error(`process exited (${code ?? signal}) before the log line:\n${logs.join('\n')}`));
+        });
       });
     },
     kill(signal) {

@@ -12,7 +12,9 @@ describe('GET /readyz', function () {
     api = await apiWithOwnRedis(`bst-ops-ready-${process.pid}`);
     baseUrl = `http://127.0.0.1:${api.port}`;
   });
-  after(async () => { await api.close(); });
+  after(async () => {
+    await api.close();
+  });
 
   it('answers 200 with both checks up, 503 naming Redis while Redis is stopped, and 200 again once it is back', async () => {
     const up = await request(baseUrl, 'GET', '/readyz');

@@ -44,7 +44,8 @@ async function clusterPorts(): Promise<number[]> {
 }
 
 const cli = (port: number, ...args: string[]): string =>
-  spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '';
+  spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 })
+    .stdout ?? '';
 
 async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
   const end = Date.now() + ms;
@@ -69,7 +70,9 @@ function masterOf(anyPort: number, slot: number): number {
 
 /** The port of the replica of the master on `masterPort`. */
 function replicaOf(masterPort: number): number {
-  const line = cli(masterPort, 'info', 'replication').split('\n').find((l) => l.startsWith('slave0:'));
+  const line = cli(masterPort, 'info', 'replication')
+    .split('\n')
+    .find((l) => l.startsWith('slave0:'));
   const port = /port=(\d+)/.exec(line ?? '')?.[1];
   if (!port) throw new Error(`the master on ${masterPort} has no replica`);
   return Number(port);
@@ -77,17 +80,25 @@ function replicaOf(masterPort: number): number {
 
 /** A replication offset from INFO replication (`master_repl_offset` on a master, `slave_repl_offset` on a replica). */
 function replicationOffset(port: number, field: string): number {
-  const line = cli(port, 'info', 'replication').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = cli(port, 'info', 'replication')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return line ? Number(line.slice(field.length + 1).trim()) : -1;
 }
 
 /** A live master other than `except` that has a live replica: both ports. */
 function masterWithReplica(anyPort: number, except: number): { master: number; replica: number } {
-  const lines = cli(anyPort, 'cluster', 'nodes').split('\n').map((line) => line.split(' '));
+  const lines = cli(anyPort, 'cluster', 'nodes')
+    .split('\n')
+    .map((line) => line.split(' '));
   const port = (address: string): number => Number(address.split('@')[0]!.split(':')[1]);
   for (const [id, address, flags, , , , , state] of lines) {
-    if (!flags?.includes('master') || flags.includes('fail') || state !== 'connected' || port(address!) === except) continue;
-    const replica = lines.find(([, , f, masterId, , , , st]) => f?.includes('slave') && !f.includes('fail') && masterId === id && st === 'connected');
+    if (!flags?.includes('master') || flags.includes('fail') || state !== 'connected' || port(address!) === except)
+      continue;
+    const replica = lines.find(
+      ([, , f, masterId, , , , st]) =>
+        f?.includes('slave') && !f.includes('fail') && masterId === id && st === 'connected',
+    );
     if (replica) return { master: port(address!), replica: port(replica[1]!) };
   }
   throw new Error('no live master with a live replica');
@@ -110,18 +121,49 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     }
     ports = await clusterPorts();
     for (const port of ports) {
-      servers.set(port, spawn('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
-        '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`,
-      ], { stdio: 'ignore' }));
+      servers.set(
+        port,
+        spawn(
+          'redis-server',
+          [
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--cluster-enabled',
+            'yes',
+            '--cluster-node-timeout',
+            String(NODE_TIMEOUT_MS),
+            '--cluster-config-file',
+            `nodes-${port}.conf`,
+            '--dir',
+            dir,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--dbfilename',
+            `dump-${port}.rdb`,
+          ],
+          { stdio: 'ignore' },
+        ),
+      );
     }
     await until('every node answers PING', 20_000, () => ports.every((p) => cli(p, 'ping').trim() === 'PONG'));
-    const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
-      { encoding: 'utf8', timeout: 60_000 });
+    const created = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-    await until('every node sees cluster_state:ok', 60_000, () => ports.every((p) => cli(p, 'cluster', 'info').includes('cluster_state:ok')));
+    await until('every node sees cluster_state:ok', 60_000, () =>
+      ports.every((p) => cli(p, 'cluster', 'info').includes('cluster_state:ok')),
+    );
 
-    redisUrl = `redis+cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(',')}`;
+    redisUrl = `redis+cluster://${ports
+      .slice(0, 3)
+      .map((p) => `127.0.0.1:${p}`)
+      .join(',')}`;
     const env = await opsEnv({ REDIS_URL: redisUrl, QUEUE_PREFIX: `{${tag}}` });
     api = await inProcessApi(env);
     children.push(await startWorkerProcess(env));
@@ -136,13 +178,27 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
 
   it('a staging, its approval and its apply go through the cluster, with the queue keys in one slot', async () => {
     const { orgId, entries, token } = await reversibleEntries(1);
-    const staged = await request(api!.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=60' } });
+    const staged = await request(api!.baseUrl, 'POST', reversePath(entries[0]!), {
+      token,
+      body: REVERSAL,
+      headers: { prefer: 'wait=60' },
+    });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const id = String(staged.body.data!.staged_operation_id);
-    const { token: bob } = await createToken((await stack()).db, { org_id: orgId, actor: 'bob', scopes: ['staged:read', 'staged:approve', 'staged:apply'] });
-    const approved = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/approve`, { token: bob, body: {} });
+    const { token: bob } = await createToken((await stack()).db, {
+      org_id: orgId,
+      actor: 'bob',
+      scopes: ['staged:read', 'staged:approve', 'staged:apply'],
+    });
+    const approved = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/approve`, {
+      token: bob,
+      body: {},
+    });
     expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
-    const applied = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/apply`, { token: bob, headers: { prefer: 'wait=60' } });
+    const applied = await request(api!.baseUrl, 'POST', `/api/v1/cli/staged-operations/${id}/apply`, {
+      token: bob,
+      headers: { prefer: 'wait=60' },
+    });
     expect(applied.status, JSON.stringify(applied.body)).to.be.oneOf([200, 201]);
     expect(applied.body.data!.status).to.equal('applied');
     // Every queue key carries the hash tag, so all of them live on the slot's master.
@@ -151,7 +207,7 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     expect(keys.length).to.be.greaterThan(0);
   });
 
-  it('the master of the queues\' slot killed: calls answer 503 until its replica takes over, then work; nothing lost or doubled', async function () {
+  it("the master of the queues' slot killed: calls answer 503 until its replica takes over, then work; nothing lost or doubled", async function () {
     const { orgId, entries, token } = await reversibleEntries(5);
     const slot = Number(cli(ports[0]!, 'cluster', 'keyslot', `{${tag}}`).trim());
     const victim = masterOf(ports[0]!, slot);
@@ -160,7 +216,11 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     // master. So the kill waits until the replica holds every write made so far (the jobs above included).
     const replica = replicaOf(victim);
     const written = replicationOffset(victim, 'master_repl_offset');
-    await until('the replica of the slot\'s master holds its writes', 30_000, () => replicationOffset(replica, 'slave_repl_offset') >= written);
+    await until(
+      "the replica of the slot's master holds its writes",
+      30_000,
+      () => replicationOffset(replica, 'slave_repl_offset') >= written,
+    );
     servers.get(victim)!.kill('SIGKILL');
     const answers: number[] = [];
     const succeeded: string[] = [];
@@ -174,7 +234,11 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
       const entry = entries[next]!;
       // A call that hangs instead of answering is a failure too (recorded as 0).
       const reply = await Promise.race([
-        request(api!.baseUrl, 'POST', reversePath(entry), { token, body: REVERSAL, headers: { prefer: 'wait=20', 'idempotency-key': `cluster-failover-${entry}` } }),
+        request(api!.baseUrl, 'POST', reversePath(entry), {
+          token,
+          body: REVERSAL,
+          headers: { prefer: 'wait=20', 'idempotency-key': `cluster-failover-${entry}` },
+        }),
         sleep(25_000).then(() => ({ status: 0, body: {} })),
       ]);
       answers.push(reply.status);
@@ -185,14 +249,24 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
       next += 1;
       // Accepted but not finished within the wait: the job runs on; its answer is read below.
       if (reply.status === 202) {
-        const done = await untilAnswered(api!.baseUrl, String((reply.body as { data?: { job_id?: string } }).data?.job_id), token, 60_000);
+        const done = await untilAnswered(
+          api!.baseUrl,
+          String((reply.body as { data?: { job_id?: string } }).data?.job_id),
+          token,
+          60_000,
+        );
         answers.push(done.status);
-        if (done.status === 201) succeeded.push(String((done.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
+        if (done.status === 201)
+          succeeded.push(String((done.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
       }
-      if (reply.status === 201) succeeded.push(String((reply.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
+      if (reply.status === 201)
+        succeeded.push(String((reply.body as { data?: { staged_operation_id?: string } }).data?.staged_operation_id));
       if (succeeded.length >= 3) break;
     }
-    expect(answers.filter((s) => s !== 201 && s !== 202 && s !== 503), `answers: ${answers.join(' ')}`).to.deep.equal([]);
+    expect(
+      answers.filter((s) => s !== 201 && s !== 202 && s !== 503),
+      `answers: ${answers.join(' ')}`,
+    ).to.deep.equal([]);
     expect(answers[0], `answers: ${answers.join(' ')}`).to.equal(503);
     // The recovery half needs the cluster to fail over, which is Redis's doing, not ours. A replica killed
     // with its master before its first sync is never promoted (every answer a 503); the wait above rules
@@ -200,14 +274,22 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
     // are checked either way.
     const servedBy = (() => {
       try {
-        return masterOf(ports.find((p) => p !== victim)!, slot);
+        return masterOf(
+          ports.find((p) => p !== victim)!,
+          slot,
+        );
       } catch {
         return null;
       }
     })();
     if (succeeded.length === 0 && (servedBy === null || servedBy === victim || !ports.includes(servedBy))) this.skip();
     expect(succeeded.length, `answers: ${answers.join(' ')}`).to.equal(3);
-    expect(masterOf(ports.find((p) => p !== victim)!, slot)).to.not.equal(victim);
+    expect(
+      masterOf(
+        ports.find((p) => p !== victim)!,
+        slot,
+      ),
+    ).to.not.equal(victim);
     // Each entry answered 201 has its one operation; none has two (a retry under its key joined its first job).
     expect(new Set(succeeded).size, `operations: ${succeeded.join(' ')}`).to.equal(succeeded.length);
     expect(await stagedCount(orgId)).to.equal(succeeded.length);
@@ -227,13 +309,26 @@ describe('Redis Cluster: the queues on three masters with replicas', function ()
       // A master and its replica both gone: their slots have no owner, so every node answers cluster_state:fail.
       servers.get(master)!.kill('SIGKILL');
       servers.get(replica)!.kill('SIGKILL');
-      const live = ports.filter((p) => p !== master && p !== replica && servers.get(p)!.exitCode === null && servers.get(p)!.signalCode === null);
-      await until('every live node reports cluster_state:fail', 30_000, () => live.every((p) => cli(p, 'cluster', 'info').includes('cluster_state:fail')));
+      const live = ports.filter(
+        (p) =>
+          p !== master && p !== replica && servers.get(p)!.exitCode === null && servers.get(p)!.signalCode === null,
+      );
+      await until('every live node reports cluster_state:fail', 30_000, () =>
+        live.every((p) => cli(p, 'cluster', 'info').includes('cluster_state:fail')),
+      );
       const ended = new Promise((resolve) => client.once('end', resolve));
       client.disconnect();
-      await Promise.race([ended, sleep(10_000).then(() => { throw new Error('the worker connection did not end'); })]);
+      await Promise.race([
+        ended,
+        sleep(10_000).then(() => {
+          throw new Error('the worker connection did not end');
+        }),
+      ]);
       const outcome = await Promise.race([
-        client.connect().then(() => 'connected', (err: Error) => `refused: ${err.message}`),
+        client.connect().then(
+          () => 'connected',
+          (err: Error) => `refused: ${err.message}`,
+        ),
         sleep(15_000).then(() => 'still pending after 15 s'),
       ]);
       expect(outcome).to.not.equal('still pending after 15 s');

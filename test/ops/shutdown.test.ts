@@ -8,7 +8,9 @@ import { inProcessApi, opsEnv, startApiProcess, startWorkerProcess, stopAll, typ
 describe('graceful shutdown', function () {
   this.timeout(60_000);
   const children: Child[] = [];
-  afterEach(async () => { await stopAll(children.splice(0)); });
+  afterEach(async () => {
+    await stopAll(children.splice(0));
+  });
 
   it('SIGTERM to a worker while a job runs: the job completes, its answer reaches the client, and the worker exits 0', async () => {
     const env = await opsEnv({ BOOKSTAGE_TEST_FAULTS: 'stage:slow' });
@@ -17,7 +19,11 @@ describe('graceful shutdown', function () {
       const worker = await startWorkerProcess(env);
       children.push(worker);
       const { orgId, entries, token } = await reversibleEntries(1);
-      const answer = request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=30' } });
+      const answer = request(api.baseUrl, 'POST', reversePath(entries[0]!), {
+        token,
+        body: REVERSAL,
+        headers: { prefer: 'wait=30' },
+      });
       await worker.waitFor((l) => l.msg === 'job started');
       worker.kill('SIGTERM');
       const reply = await answer;
@@ -39,7 +45,11 @@ describe('graceful shutdown', function () {
       const worker = await startWorkerProcess(env);
       children.push(worker);
       const { entries, token } = await reversibleEntries(1);
-      const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=0' } });
+      const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), {
+        token,
+        body: REVERSAL,
+        headers: { prefer: 'wait=0' },
+      });
       expect(reply.status).to.equal(202);
       await worker.waitFor((l) => l.msg === 'job started');
       worker.kill('SIGTERM');
@@ -60,13 +70,20 @@ describe('graceful shutdown', function () {
     const api = await startApiProcess(env);
     children.push(api);
     const { orgId, entries, token } = await reversibleEntries(1);
-    const answer = request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=30' } });
+    const answer = request(api.baseUrl, 'POST', reversePath(entries[0]!), {
+      token,
+      body: REVERSAL,
+      headers: { prefer: 'wait=30' },
+    });
     await worker.waitFor((l) => l.msg === 'job started');
     api.kill('SIGTERM');
     await api.waitFor((l) => l.msg === 'api shutting down');
     // Stopped accepting: a new connection is refused (or, caught between accept and close, reset unanswered)
     // while the first request still waits.
-    const late = await fetch(`${api.baseUrl}/healthz`).then((r) => `answered ${r.status}`, (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message);
+    const late = await fetch(`${api.baseUrl}/healthz`).then(
+      (r) => `answered ${r.status}`,
+      (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message,
+    );
     expect(late).to.be.oneOf(['ECONNREFUSED', 'ECONNRESET']);
     const reply = await answer;
     expect(reply.status, JSON.stringify(reply.body)).to.equal(201);

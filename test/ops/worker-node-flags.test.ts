@@ -13,7 +13,7 @@ import { workerPids } from '../faults/fault-scenario.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const command = `node ${WORKER_NODE_FLAGS.join(' ')} dist/worker/main.js`;
 
-describe('worker processes start with the worker\'s V8 flags', () => {
+describe("worker processes start with the worker's V8 flags", () => {
   it('names them in the npm script, the Dockerfile and the deploy guide', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts['start:worker']).to.equal(command);
@@ -21,7 +21,7 @@ describe('worker processes start with the worker\'s V8 flags', () => {
     expect(readFileSync(join(root, 'docs', 'operating', 'deploy.md'), 'utf8')).to.include(`\`${command}\``);
   });
 
-  it('the test stack\'s worker runs with them', async function () {
+  it("the test stack's worker runs with them", async function () {
     this.timeout(60_000);
     const s = await stack();
     await s.startWorker();
@@ -29,7 +29,9 @@ describe('worker processes start with the worker\'s V8 flags', () => {
     expect(pids, 'a worker process').to.have.length.greaterThan(0);
     for (const pid of pids) {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      expect(argv.slice(1, 1 + WORKER_NODE_FLAGS.length), `worker ${pid}: ${argv.join(' ')}`).to.deep.equal([...WORKER_NODE_FLAGS]);
+      expect(argv.slice(1, 1 + WORKER_NODE_FLAGS.length), `worker ${pid}: ${argv.join(' ')}`).to.deep.equal([
+        ...WORKER_NODE_FLAGS,
+      ]);
     }
   });
 });

@@ -22,13 +22,22 @@ describe('two worker replicas', function () {
     await api.close();
   });
 
-  const finishedBy = (worker: Child, jobIds: string[]): string[] => worker.lines('job finished').map((l) => String(l.job_id)).filter((id) => jobIds.includes(id));
+  const finishedBy = (worker: Child, jobIds: string[]): string[] =>
+    worker
+      .lines('job finished')
+      .map((l) => String(l.job_id))
+      .filter((id) => jobIds.includes(id));
   // A worker's log lines reach this process through a pipe, and may arrive after the HTTP answer does.
-  const finishedLine = (worker: Child, jobId: string) => worker.waitFor((l) => l.msg === 'job finished' && l.job_id === jobId, 10_000);
+  const finishedLine = (worker: Child, jobId: string) =>
+    worker.waitFor((l) => l.msg === 'job finished' && l.job_id === jobId, 10_000);
 
   it('share the queue under load: both process jobs, and every job is answered once', async () => {
     const { orgId, entries, token } = await reversibleEntries(4);
-    const replies = await Promise.all(entries.map((e) => request(api.baseUrl, 'POST', reversePath(e), { token, body: REVERSAL, headers: { prefer: 'wait=0' } })));
+    const replies = await Promise.all(
+      entries.map((e) =>
+        request(api.baseUrl, 'POST', reversePath(e), { token, body: REVERSAL, headers: { prefer: 'wait=0' } }),
+      ),
+    );
     expect(replies.map((r) => r.status)).to.deep.equal([202, 202, 202, 202]);
     const jobIds = replies.map((r) => String(r.body.data!.job_id));
     const answers = await Promise.all(jobIds.map((id) => untilAnswered(api.baseUrl, id, token)));
@@ -43,10 +52,15 @@ describe('two worker replicas', function () {
 
   it('SIGKILL to the worker running a job: the other worker finishes it, and there is one staged operation', async () => {
     const { orgId, entries, token } = await reversibleEntries(1);
-    const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), { token, body: REVERSAL, headers: { prefer: 'wait=0' } });
+    const reply = await request(api.baseUrl, 'POST', reversePath(entries[0]!), {
+      token,
+      body: REVERSAL,
+      headers: { prefer: 'wait=0' },
+    });
     expect(reply.status).to.equal(202);
     const jobId = String(reply.body.data!.job_id);
-    const started = (w: Child): Promise<Child> => w.waitFor((l) => l.msg === 'job started' && l.job_id === jobId).then(() => w);
+    const started = (w: Child): Promise<Child> =>
+      w.waitFor((l) => l.msg === 'job started' && l.job_id === jobId).then(() => w);
     const victim = await Promise.race(workers.map(started));
     const survivor = workers.find((w) => w !== victim)!;
     victim.kill('SIGKILL');

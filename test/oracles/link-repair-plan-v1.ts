@@ -5,7 +5,15 @@
 // target, the diff into move/link/unlink actions, blockers, and the plan a
 // bookkeeper approves. Pure: the worker loads the books, this decides. The
 // same books give the same plan whatever the order of the input arrays.
-import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from '../../shared/domain/books.js';
+import type {
+  BankAccount,
+  BankLink,
+  BankTransaction,
+  IsoDate,
+  LedgerEntry,
+  Org,
+  Precondition,
+} from '../../shared/domain/books.js';
 import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo, type FifoAllocation, type FifoItem } from '../../shared/domain/fifo-allocation.js';
 import type { Decision } from '../../shared/domain/decision.js';
@@ -118,7 +126,12 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   const walk = walkFifo(scope);
   const actions: RepairAction[] = [];
   for (const txn of scope.walked) {
-    for (const action of diffTransaction(txn.id, scope.currentLinks.get(txn.id) ?? NONE, walk.target.get(txn.id) ?? NONE, scope.entryRank)) {
+    for (const action of diffTransaction(
+      txn.id,
+      scope.currentLinks.get(txn.id) ?? NONE,
+      walk.target.get(txn.id) ?? NONE,
+      scope.entryRank,
+    )) {
       actions.push(action);
     }
   }

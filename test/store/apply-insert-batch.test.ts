@@ -22,8 +22,18 @@ type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
 
 /** A new transaction's insert, as statementImportJournal writes it. */
 const txnInsert = (id: string, amount: number): InsertWrite => ({
-  action: 'insert', collection: 'bank_transactions', id,
-  doc: { bank_account_id: 'ba_1', booking_date: '2026-11-03', amount_minor: amount, currency: 'EUR', status: 'unreconciled', reconciliation_id: null, version: 1 },
+  action: 'insert',
+  collection: 'bank_transactions',
+  id,
+  doc: {
+    bank_account_id: 'ba_1',
+    booking_date: '2026-11-03',
+    amount_minor: amount,
+    currency: 'EUR',
+    status: 'unreconciled',
+    reconciliation_id: null,
+    version: 1,
+  },
 });
 
 /** What an earlier attempt of the same journal left: the write's own document. */
@@ -33,11 +43,20 @@ async function madeBefore(db: Db, orgId: string, w: InsertWrite): Promise<void> 
 
 /** Another writer's document under the write's id (an admin import, another statement import). */
 async function foreign(db: Db, orgId: string, w: InsertWrite): Promise<void> {
-  await db.collection('bank_transactions').insertOne({ ...w.doc, amount_minor: -1, remittance_info: 'someone else', _id: w.id, org_id: orgId } as never);
+  await db
+    .collection('bank_transactions')
+    .insertOne({ ...w.doc, amount_minor: -1, remittance_info: 'someone else', _id: w.id, org_id: orgId } as never);
 }
 
-async function stored(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<Array<Record<string, unknown> | null>> {
-  const docs = await db.collection('bank_transactions').find({ org_id: orgId, _id: { $in: writes.map((w) => w.id) } } as never).toArray();
+async function stored(
+  db: Db,
+  orgId: string,
+  writes: readonly InsertWrite[],
+): Promise<Array<Record<string, unknown> | null>> {
+  const docs = await db
+    .collection('bank_transactions')
+    .find({ org_id: orgId, _id: { $in: writes.map((w) => w.id) } } as never)
+    .toArray();
   const byId = new Map(docs.map((d) => [d._id as unknown as string, d as Record<string, unknown>]));
   return writes.map((w) => byId.get(w.id) ?? null);
 }
@@ -46,12 +65,33 @@ async function stored(db: Db, orgId: string, writes: readonly InsertWrite[]): Pr
 async function applyingImport(db: Db, orgId: string, writes: JournalWrite[]): Promise<string> {
   const id = `stg_batch_${tag()}`;
   const op: StagedOperationDoc = {
-    _id: id, org_id: orgId, kind: 'statement_import', status: 'applying', created_by: 'alice', created_at: new Date().toISOString(),
-    expires_at: new Date(Date.now() + 3_600_000).toISOString(), request_id: 'req', idempotency_key: null, scope_key: `import:${id}`,
-    input: {}, plan: { bank_account_id: 'ba_1', format: 'csv', new_transactions: [], skipped: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [],
+    _id: id,
+    org_id: orgId,
+    kind: 'statement_import',
+    status: 'applying',
+    created_by: 'alice',
+    created_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    request_id: 'req',
+    idempotency_key: null,
+    scope_key: `import:${id}`,
+    input: {},
+    plan: { bank_account_id: 'ba_1', format: 'csv', new_transactions: [], skipped: [] },
+    plan_hash: 'hash',
+    preconditions: [],
+    warnings: [],
+    history: [],
     apply: {
-      writes, done: 0, phase: 'forward', undone: 0, conflict: null, owner: 'job-dead', lease_until: new Date(Date.now() - 1_000).toISOString(),
-      started_at: new Date().toISOString(), started_by: 'bob', request_id: 'req',
+      writes,
+      done: 0,
+      phase: 'forward',
+      undone: 0,
+      conflict: null,
+      owner: 'job-dead',
+      lease_until: new Date(Date.now() - 1_000).toISOString(),
+      started_at: new Date().toISOString(),
+      started_by: 'bob',
+      request_id: 'req',
     },
   };
   await collections(db).stagedOperations.insertOne(encodeOperation(op));
@@ -60,9 +100,21 @@ async function applyingImport(db: Db, orgId: string, writes: JournalWrite[]): Pr
 
 function jobContext(db: Db, orgId: string): JobContext {
   return {
-    db, log: createLogger('worker', 'silent'), jobId: `job-${tag()}`, now: new Date(), rerun: true, settings: { stagedTtlMs: 3_600_000 }, writes: [],
+    db,
+    log: createLogger('worker', 'silent'),
+    jobId: `job-${tag()}`,
+    now: new Date(),
+    rerun: true,
+    settings: { stagedTtlMs: 3_600_000 },
+    writes: [],
     data: {
-      operation: 'apply', request_id: `req_${tag()}`, org_id: orgId, actor: 'bob', requested_at: new Date().toISOString(), idempotency_key: null, may_review: true,
+      operation: 'apply',
+      request_id: `req_${tag()}`,
+      org_id: orgId,
+      actor: 'bob',
+      requested_at: new Date().toISOString(),
+      idempotency_key: null,
+      may_review: true,
       input: {},
     } as unknown as JobContext['data'],
   };
@@ -80,39 +132,66 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const orgId = `org_${tag()}`;
     const writes = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     await foreign(db, orgId, writes[2]!);
-    const err = await db.collection('bank_transactions')
-      .insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }) as never), { ordered: true })
-      .then(() => null, (e: unknown) => e as MongoBulkWriteError);
+    const err = await db
+      .collection('bank_transactions')
+      .insertMany(
+        writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }) as never),
+        { ordered: true },
+      )
+      .then(
+        () => null,
+        (e: unknown) => e as MongoBulkWriteError,
+      );
     expect(err, 'the insertMany failed').to.not.equal(null);
     expect(err!.name).to.equal('MongoBulkWriteError');
     const raw = err!.writeErrors as unknown as WriteError | WriteError[];
     const writeErrors = Array.isArray(raw) ? raw : [raw];
     expect(writeErrors.map((w) => ({ index: w.index, code: w.code }))).to.deep.equal([{ index: 2, code: 11000 }]);
     expect(err!.insertedCount).to.equal(2);
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([100, 101, -1, null, null, null]);
+    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      100,
+      101,
+      -1,
+      null,
+      null,
+      null,
+    ]);
   });
 
-  it('FerretDB 1.24: a longer ordered insertMany refused at index i still inserts the chunk of 100 after i\'s (why one insertMany of a journal carries at most 100)', async function () {
+  it("FerretDB 1.24: a longer ordered insertMany refused at index i still inserts the chunk of 100 after i's (why one insertMany of a journal carries at most 100)", async function () {
     const { db } = await stack();
     const build = await db.admin().command({ buildInfo: 1 });
     if (typeof build.ferretdbVersion !== 'string') this.skip();
     const orgId = `org_${tag()}`;
     const writes = Array.from({ length: 500 }, (_, i) => txnInsert(`bt_${orgId}_${String(i).padStart(3, '0')}`, i));
     await foreign(db, orgId, writes[150]!);
-    const err = await db.collection('bank_transactions')
-      .insertMany(writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }) as never), { ordered: true })
-      .then(() => null, (e: unknown) => e as MongoBulkWriteError);
+    const err = await db
+      .collection('bank_transactions')
+      .insertMany(
+        writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }) as never),
+        { ordered: true },
+      )
+      .then(
+        () => null,
+        (e: unknown) => e as MongoBulkWriteError,
+      );
     const raw = err!.writeErrors as unknown as WriteError | WriteError[];
     expect((Array.isArray(raw) ? raw : [raw]).map((w) => w.index)).to.deep.equal([150]);
     const made = (await stored(db, orgId, writes)).flatMap((d, i) => (d && d.amount_minor === i ? [i] : []));
-    expect({ insertedCount: err!.insertedCount, first: made[0], last: made.at(-1), count: made.length })
-      .to.deep.equal({ insertedCount: 250, first: 0, last: 299, count: 250 });
+    expect({ insertedCount: err!.insertedCount, first: made[0], last: made.at(-1), count: made.length }).to.deep.equal({
+      insertedCount: 250,
+      first: 0,
+      last: 299,
+      count: 250,
+    });
     expect(made.includes(199), 'the rest of the refused chunk is not made').to.equal(false);
     // makeInserts sends at most 100 at a time (ORDERED_INSERT_LIMIT), so a conflict leaves exactly the writes before it.
     const more = Array.from({ length: 300 }, (_, i) => txnInsert(`bt_${orgId}_x${String(i).padStart(3, '0')}`, i));
     await foreign(db, orgId, more[10]!);
     expect(await makeInserts(db, orgId, more)).to.deep.equal({ made: 10, conflict: true });
-    expect((await stored(db, orgId, more)).flatMap((d, i) => (d ? [i] : []))).to.deep.equal(Array.from({ length: 11 }, (_, i) => i));
+    expect((await stored(db, orgId, more)).flatMap((d, i) => (d ? [i] : []))).to.deep.equal(
+      Array.from({ length: 11 }, (_, i) => i),
+    );
   });
 
   it('makeInserts: a conflict inside a batch makes everything before it and nothing after it; its index is `made`', async () => {
@@ -121,18 +200,33 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const writes = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     await foreign(db, orgId, writes[3]!);
     expect(await makeInserts(db, orgId, writes)).to.deep.equal({ made: 3, conflict: true });
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([100, 101, 102, -1, null, null]);
+    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      100,
+      101,
+      102,
+      -1,
+      null,
+      null,
+    ]);
   });
 
-  it('makeInserts: duplicates that hold their write (an earlier attempt\'s) count as made and the batch goes on after them, up to a conflict further on', async () => {
+  it("makeInserts: duplicates that hold their write (an earlier attempt's) count as made and the batch goes on after them, up to a conflict further on", async () => {
     const { db } = await stack();
     const orgId = `org_${tag()}`;
     const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     for (const i of [0, 1, 2]) await madeBefore(db, orgId, writes[i]!);
-    expect(await makeInserts(db, orgId, writes.slice(0, 5)), 'a resumed batch, no conflict').to.deep.equal({ made: 5, conflict: false });
+    expect(await makeInserts(db, orgId, writes.slice(0, 5)), 'a resumed batch, no conflict').to.deep.equal({
+      made: 5,
+      conflict: false,
+    });
     await madeBefore(db, orgId, writes[6]!);
-    expect(await makeInserts(db, orgId, writes), 'own documents anywhere in the batch').to.deep.equal({ made: 8, conflict: false });
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([100, 101, 102, 103, 104, 105, 106, 107]);
+    expect(await makeInserts(db, orgId, writes), 'own documents anywhere in the batch').to.deep.equal({
+      made: 8,
+      conflict: false,
+    });
+    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      100, 101, 102, 103, 104, 105, 106, 107,
+    ]);
 
     const other = `org_${tag()}`;
     const more = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${other}_${i}`, 200 + i));
@@ -140,7 +234,14 @@ describe('apply journal: inserts in batches, on the real store', function () {
     await madeBefore(db, other, more[1]!);
     await foreign(db, other, more[4]!);
     expect(await makeInserts(db, other, more)).to.deep.equal({ made: 4, conflict: true });
-    expect((await stored(db, other, more)).map((d) => d?.amount_minor ?? null)).to.deep.equal([200, 201, 202, 203, -1, null]);
+    expect((await stored(db, other, more)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      200,
+      201,
+      202,
+      203,
+      -1,
+      null,
+    ]);
     // The same id in another org is not this org's document: a conflict too.
     const third = `org_${tag()}`;
     const clash = [txnInsert(`bt_${third}_0`, 1), txnInsert(more[5]!.id, 2)];
@@ -161,15 +262,35 @@ describe('apply journal: inserts in batches, on the real store', function () {
 
     expect(op.status).to.equal('failed');
     expect(op.result?.error).to.deep.include({ code: 'apply_failed' });
-    expect(op.result?.error?.details).to.deep.include({ reason: 'conflict_during_apply', conflict: { collection: 'bank_transactions', id: writes[4]!.id }, not_undone: [] });
+    expect(op.result?.error?.details).to.deep.include({
+      reason: 'conflict_during_apply',
+      conflict: { collection: 'bank_transactions', id: writes[4]!.id },
+      not_undone: [],
+    });
     const steps = await leaseSteps(db, id);
     const turned = steps.find((s) => s.phase === 'undo')!;
-    expect({ done: turned.done, undone: turned.undone, conflict: turned.conflict }, 'the step that turned the journal around')
-      .to.deep.equal({ done: 4, undone: 0, conflict: { collection: 'bank_transactions', id: writes[4]!.id } });
-    expect(steps.filter((s) => s.phase === 'forward').map((s) => s.done).every((d) => d === 0), 'no forward progress past the batch start').to.equal(true);
+    expect(
+      { done: turned.done, undone: turned.undone, conflict: turned.conflict },
+      'the step that turned the journal around',
+    ).to.deep.equal({ done: 4, undone: 0, conflict: { collection: 'bank_transactions', id: writes[4]!.id } });
+    expect(
+      steps
+        .filter((s) => s.phase === 'forward')
+        .map((s) => s.done)
+        .every((d) => d === 0),
+      'no forward progress past the batch start',
+    ).to.equal(true);
     expect(steps.at(-1)).to.deep.include({ phase: 'undo', done: 4, undone: 4 });
     // Writes 0..3 undone (the earlier attempt's two as well), the other writer's document untouched, 5 and 6 never made.
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([null, null, null, null, -1, null, null]);
+    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      null,
+      null,
+      null,
+      null,
+      -1,
+      null,
+      null,
+    ]);
   });
 
   it('the journal: a conflict at the first write ends stale with nothing written; a resumed batch with its own writes already there ends applied, each document once', async () => {
@@ -182,7 +303,9 @@ describe('apply journal: inserts in batches, on the real store', function () {
     expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([-1, null, null]);
 
     const next = `org_${tag()}`;
-    const more = Array.from({ length: 1_100 }, (_, i) => txnInsert(`bt_${next}_${String(i).padStart(4, '0')}`, 100 + i));
+    const more = Array.from({ length: 1_100 }, (_, i) =>
+      txnInsert(`bt_${next}_${String(i).padStart(4, '0')}`, 100 + i),
+    );
     for (const i of [0, 1, 99, 100, 101, 750]) await madeBefore(db, next, more[i]!);
     const id = await applyingImport(db, next, more);
     const applied = await finishJournal(jobContext(db, next), id, 5_000);
@@ -190,6 +313,8 @@ describe('apply journal: inserts in batches, on the real store', function () {
     expect(await db.collection('bank_transactions').countDocuments({ org_id: next })).to.equal(1_100);
     expect((await stored(db, next, more)).every((d, i) => d?.amount_minor === 100 + i)).to.equal(true);
     // Two steps (1,000 inserts, as ten ordered insertMany calls of 100, then 100): progress moved twice (a heartbeat repeats a step's done), not 1,100 times.
-    expect([...new Set((await leaseSteps(db, id)).filter((s) => s.phase === 'forward' && s.done > 0).map((s) => s.done))]).to.deep.equal([1_000, 1_100]);
+    expect([
+      ...new Set((await leaseSteps(db, id)).filter((s) => s.phase === 'forward' && s.done > 0).map((s) => s.done)),
+    ]).to.deep.equal([1_000, 1_100]);
   });
 });

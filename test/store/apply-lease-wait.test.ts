@@ -13,7 +13,7 @@ import type { JobContext } from '../../worker/job-context.js';
 import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
 
-describe('waiting for another job\'s apply lease', function () {
+describe("waiting for another job's apply lease", function () {
   this.timeout(60_000);
 
   it('reads the status alone while it waits, and the whole operation again once it is final', async () => {
@@ -30,14 +30,29 @@ describe('waiting for another job\'s apply lease', function () {
       const reads = { whole: 0, status: 0 };
       client.on('commandStarted', (e: CommandStartedEvent) => {
         if (e.commandName !== 'find' || e.command.find !== 'staged_operations') return;
-        const fields = Object.keys((e.command.projection as Record<string, unknown> | undefined) ?? {}).sort().join(',');
+        const fields = Object.keys((e.command.projection as Record<string, unknown> | undefined) ?? {})
+          .sort()
+          .join(',');
         if (fields === 'org_id,status') reads.status += 1;
         else reads.whole += 1;
       });
       const ctx: JobContext = {
-        db: client.db(s.db.databaseName), log: createLogger('worker', 'silent'), jobId: 'job-waiter', now,
-        data: { operation: 'staged_operations.apply', org_id: orgId, actor: 'bob', request_id: 'req_wait', requested_at: now.toISOString(), idempotency_key: null, input: { staged_operation_id: id } } as unknown as JobContext['data'],
-        rerun: false, settings: { stagedTtlMs: 3_600_000 }, writes: [],
+        db: client.db(s.db.databaseName),
+        log: createLogger('worker', 'silent'),
+        jobId: 'job-waiter',
+        now,
+        data: {
+          operation: 'staged_operations.apply',
+          org_id: orgId,
+          actor: 'bob',
+          request_id: 'req_wait',
+          requested_at: now.toISOString(),
+          idempotency_key: null,
+          input: { staged_operation_id: id },
+        } as unknown as JobContext['data'],
+        rerun: false,
+        settings: { stagedTtlMs: 3_600_000 },
+        writes: [],
       };
       const waiting = finishJournal(ctx, id, 20_000);
       // The holder ends the apply a while later.

@@ -13,7 +13,12 @@ import { decodeOperation, encodeOperation } from '../../shared/storage/staged-op
 import { newImportHolder, operationHolder } from '../../shared/storage/record-claims.js';
 import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/storage/plan-locks.js';
 import { sweepDeadLocks } from '../../shared/storage/plan-lock-sweep.js';
-import { readApplyJournal, recordApplyProgress, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import {
+  readApplyJournal,
+  recordApplyProgress,
+  takeApplyLease,
+  transitionStatus,
+} from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
@@ -44,17 +49,31 @@ describe('atomic primitives on the real store', function () {
     await inLanes(ROUNDS, async (i) => {
       const id = `le_race_${i}`;
       await entryAt(db, orgId, id, 3, 'before');
-      const write: JournalWrite = { action: 'update', collection: 'ledger_entries', id, version: 3, set: { memo: 'apply' }, before: { memo: 'before' } };
+      const write: JournalWrite = {
+        action: 'update',
+        collection: 'ledger_entries',
+        id,
+        version: 3,
+        set: { memo: 'apply' },
+        before: { memo: 'before' },
+      };
       const stored = new Map([[id, { _id: id, org_id: orgId, memo: 'before', version: 3 }]]);
       const record: BookRecord = { id, memo: 'import' };
       const [applied, imported] = await Promise.all([
         makeWrite(db, orgId, write, operationHolder(`stg_${i}`)),
-        upsertRecords(db, 'ledger_entries', orgId, [record], stored, newImportHolder()).then(() => true, () => false),
+        upsertRecords(db, 'ledger_entries', orgId, [record], stored, newImportHolder()).then(
+          () => true,
+          () => false,
+        ),
       ]);
       const doc = await db.collection('ledger_entries').findOne({ _id: id } as never);
-      expect([applied === 'done', imported], `round ${i}: exactly one writer wins`).to.satisfy(([a, b]: boolean[]) => a !== b);
+      expect([applied === 'done', imported], `round ${i}: exactly one writer wins`).to.satisfy(
+        ([a, b]: boolean[]) => a !== b,
+      );
       expect(doc?.version, `round ${i}: one write, one version step`).to.equal(4);
-      expect(doc?.memo, `round ${i}: the winner's write is the one stored`).to.equal(applied === 'done' ? 'apply' : 'import');
+      expect(doc?.memo, `round ${i}: the winner's write is the one stored`).to.equal(
+        applied === 'done' ? 'apply' : 'import',
+      );
       outcomes[applied === 'done' ? 'apply' : 'import'] += 1;
     });
     expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
@@ -72,7 +91,7 @@ describe('atomic primitives on the real store', function () {
     });
   });
 
-  it('a lock taken while the previous holder\'s locks are released and cleared is never deleted by them', async () => {
+  it("a lock taken while the previous holder's locks are released and cleared is never deleted by them", async () => {
     const { db } = await stack();
     const orgId = `org_${tag()}`;
     const ops = collections(db).stagedOperations;
@@ -81,7 +100,12 @@ describe('atomic primitives on the real store', function () {
       const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
       expect(await acquireLocks(db, orgId, claim, first, 'hash')).to.equal(true);
       // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
-      await ops.insertOne({ _id: first, org_id: orgId, status: 'rejected', expires_at: new Date(Date.now() + 3_600_000).toISOString() } as never);
+      await ops.insertOne({
+        _id: first,
+        org_id: orgId,
+        status: 'rejected',
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      } as never);
       const keys = lockKeys(orgId, claim);
       await Promise.all([
         releaseLocks(db, orgId, first),
@@ -94,7 +118,10 @@ describe('atomic primitives on the real store', function () {
         })(),
       ]);
       const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
-      expect(locks.map((l) => l.staged_operation_id).sort(), `round ${i}: the next operation holds every key`).to.deep.equal([next, next]);
+      expect(
+        locks.map((l) => l.staged_operation_id).sort(),
+        `round ${i}: the next operation holds every key`,
+      ).to.deep.equal([next, next]);
     });
     // The sweep never removes a live holder's lock either.
     await sweepDeadLocks(db, new Date());
@@ -106,7 +133,10 @@ describe('atomic primitives on the real store', function () {
     const orgId = `org_${tag()}`;
     await entryAt(db, orgId, 'le_kept', 1, 'original');
     const stored = await readSectionOfOrg(db, 'ledger_entries', orgId);
-    const records: BookRecord[] = [{ id: 'le_kept', memo: 'half-written' }, { id: 'le_new', memo: 'inserted' }];
+    const records: BookRecord[] = [
+      { id: 'le_kept', memo: 'half-written' },
+      { id: 'le_new', memo: 'inserted' },
+    ];
     const holder = newImportHolder();
     await upsertRecords(db, 'ledger_entries', orgId, records, stored, holder);
     const entries = db.collection('ledger_entries');
@@ -118,11 +148,28 @@ describe('atomic primitives on the real store', function () {
     expect(await entries.findOne({ _id: 'le_new' } as never)).to.equal(null);
 
     // A re-import with other content: neither record is back at a version a plan staged against the half-written books saw.
-    const again: BookRecord[] = [{ id: 'le_kept', memo: 'other' }, { id: 'le_new', memo: 'other' }];
-    await upsertRecords(db, 'ledger_entries', orgId, again, await readSectionOfOrg(db, 'ledger_entries', orgId), newImportHolder());
+    const again: BookRecord[] = [
+      { id: 'le_kept', memo: 'other' },
+      { id: 'le_new', memo: 'other' },
+    ];
+    await upsertRecords(
+      db,
+      'ledger_entries',
+      orgId,
+      again,
+      await readSectionOfOrg(db, 'ledger_entries', orgId),
+      newImportHolder(),
+    );
     expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'other', version: 4 });
     expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'other', version: 2 });
-    const staleUpdate: JournalWrite = { action: 'update', collection: 'ledger_entries', id: 'le_new', version: 1, set: { memo: 'plan' }, before: { memo: 'inserted' } };
+    const staleUpdate: JournalWrite = {
+      action: 'update',
+      collection: 'ledger_entries',
+      id: 'le_new',
+      version: 1,
+      set: { memo: 'plan' },
+      before: { memo: 'inserted' },
+    };
     expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
   });
 
@@ -141,10 +188,19 @@ describe('atomic primitives on the real store', function () {
       });
       const db = client.db(s.db.databaseName);
       // A heartbeat ({}) between every two steps, all started at once, as the journal runner's timer and loop can.
-      const recorded = await Promise.all(Array.from({ length: 12 }, (_, i) => recordApplyProgress(db, orgId, id, 'job-a', i % 2 === 0 ? { done: i / 2 + 1 } : {}, 10_000)));
+      const recorded = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          recordApplyProgress(db, orgId, id, 'job-a', i % 2 === 0 ? { done: i / 2 + 1 } : {}, 10_000),
+        ),
+      );
       expect(recorded).to.deep.equal(Array.from({ length: 12 }, () => true));
-      const steps = await collections(s.db).applyLeases.find({ org_id: orgId, staged_operation_id: id }).sort({ seq: 1 }).toArray();
-      expect(steps.map((step) => [step.seq, step.done])).to.deep.equal(Array.from({ length: 12 }, (_, i) => [i + 1, Math.floor(i / 2) + 1]));
+      const steps = await collections(s.db)
+        .applyLeases.find({ org_id: orgId, staged_operation_id: id })
+        .sort({ seq: 1 })
+        .toArray();
+      expect(steps.map((step) => [step.seq, step.done])).to.deep.equal(
+        Array.from({ length: 12 }, (_, i) => [i + 1, Math.floor(i / 2) + 1]),
+      );
       expect(operationReads, 'the operation is read for step 0 only').to.equal(1);
       expect((await readApplyJournal(s.db, op)).done).to.equal(6);
     } finally {
@@ -156,14 +212,30 @@ describe('atomic primitives on the real store', function () {
     const { db } = await stack();
     const orgId = `org_${tag()}`;
     const ops = collections(db).stagedOperations;
-    const applying = (id: string, leaseUntil: string): StagedOperationDoc => applyingOperation(id, orgId, 'job-a', leaseUntil);
+    const applying = (id: string, leaseUntil: string): StagedOperationDoc =>
+      applyingOperation(id, orgId, 'job-a', leaseUntil);
     await inLanes(ROUNDS, async (i) => {
       const id = `stg_lease_${i}`;
       await ops.insertOne(encodeOperation(applying(id, new Date(Date.now() + 60_000).toISOString())));
       const at = new Date().toISOString();
       await Promise.all([
         ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', { done: 0 }, 10_000)),
-        transitionStatus(db, orgId, id, 'applying', { at, actor: 'bob', from: 'applying', to: 'applied', note: null, request_id: `req_${i}`, claim_id: `claim_${i}` }, { result: { status: 'applied', at, by: 'bob' } }),
+        transitionStatus(
+          db,
+          orgId,
+          id,
+          'applying',
+          {
+            at,
+            actor: 'bob',
+            from: 'applying',
+            to: 'applied',
+            note: null,
+            request_id: `req_${i}`,
+            claim_id: `claim_${i}`,
+          },
+          { result: { status: 'applied', at, by: 'bob' } },
+        ),
         ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', {}, 10_000)),
       ]);
       const op = await ops.findOne({ _id: id });
@@ -175,14 +247,24 @@ describe('atomic primitives on the real store', function () {
       // sweep against this database, which takes every lease lapsed by the real clock (and took this one once, leaving 0 takers).
       const takersNow = new Date(Date.now() + 3_600_000);
       await ops.insertOne(encodeOperation(applying(lapsedId, new Date(takersNow.getTime() - 1_000).toISOString())));
-      const taken = await Promise.all(['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, takersNow, 10_000)));
+      const taken = await Promise.all(
+        ['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, takersNow, 10_000)),
+      );
       expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
       const winner = taken[0] ? 'job-b' : 'job-c';
       const loser = taken[0] ? 'job-c' : 'job-b';
       // The old owner and the loser can no longer record progress; the winner can, and its progress is what a reader sees.
-      expect(await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000), `round ${i}: old owner`).to.equal(false);
-      expect(await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000), `round ${i}: loser`).to.equal(false);
-      expect(await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000), `round ${i}: winner`).to.equal(true);
+      expect(
+        await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000),
+        `round ${i}: old owner`,
+      ).to.equal(false);
+      expect(await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000), `round ${i}: loser`).to.equal(
+        false,
+      );
+      expect(
+        await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000),
+        `round ${i}: winner`,
+      ).to.equal(true);
       const journal = await readApplyJournal(db, decodeOperation((await ops.findOne({ _id: lapsedId }))!));
       expect({ owner: journal.owner, done: journal.done }, `round ${i}`).to.deep.equal({ owner: winner, done: 1 });
     });

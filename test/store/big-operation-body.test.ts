@@ -7,7 +7,12 @@ import { expect } from 'chai';
 import { BSON } from 'mongodb';
 import type { StageAnswer } from '../../shared/contract/staging-answer.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { ANSWER_PART_CHARS, findJobResult, MissingAnswerPartError, saveJobResult } from '../../shared/storage/job-results.js';
+import {
+  ANSWER_PART_CHARS,
+  findJobResult,
+  MissingAnswerPartError,
+  saveJobResult,
+} from '../../shared/storage/job-results.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { BODY_PART_CHARS } from '../../shared/storage/staged-operation-codec.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -20,24 +25,58 @@ const MONGODB_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 function bigOperation(orgId: string, actions: number): StagedOperationDoc {
   const at = '2026-11-28T10:00:00.000Z';
   return {
-    _id: `stg_${orgId}`, org_id: orgId, kind: 'ledger_link_repair', status: 'staged', created_by: 'agent:ü', created_at: at, expires_at: '2026-12-05T10:00:00.000Z',
-    request_id: 'req', idempotency_key: null, scope_key: `repair:ba_${orgId}:cp_1`, input: {}, plan_hash: 'h', warnings: [],
+    _id: `stg_${orgId}`,
+    org_id: orgId,
+    kind: 'ledger_link_repair',
+    status: 'staged',
+    created_by: 'agent:ü',
+    created_at: at,
+    expires_at: '2026-12-05T10:00:00.000Z',
+    request_id: 'req',
+    idempotency_key: null,
+    scope_key: `repair:ba_${orgId}:cp_1`,
+    input: {},
+    plan_hash: 'h',
+    warnings: [],
     history: [{ at, actor: 'agent:ü', from: null, to: 'staged', note: null }],
     plan: {
       actions: Array.from({ length: actions }, (_, i) => ({
-        kind: 'move', bank_transaction_id: `bt_${orgId}_${i}`, link_id: `lnk_${orgId}_${i}`, from_ledger_entry_id: `le_${orgId}_${i}`,
-        to_ledger_entry_id: `le_${orgId}_${i + 1}`, amount_minor: 1000 + i, memo: i % 7 === 0 ? 'Größe 😀 €' : 'plain',
+        kind: 'move',
+        bank_transaction_id: `bt_${orgId}_${i}`,
+        link_id: `lnk_${orgId}_${i}`,
+        from_ledger_entry_id: `le_${orgId}_${i}`,
+        to_ledger_entry_id: `le_${orgId}_${i + 1}`,
+        amount_minor: 1000 + i,
+        memo: i % 7 === 0 ? 'Größe 😀 €' : 'plain',
       })),
     },
-    preconditions: Array.from({ length: actions }, (_, i) => ({ collection: 'bank_links', id: `lnk_${orgId}_${i}`, version: 1 })),
-    context: { ledger_entries: [{ id: `le_${orgId}_0`, entry_date: '2026-01-01', reference: 'R', description: '😀'.repeat(1000), counterparty_id: 'cp_1', currency: 'EUR', open_amount_minor: 1000 }] },
+    preconditions: Array.from({ length: actions }, (_, i) => ({
+      collection: 'bank_links',
+      id: `lnk_${orgId}_${i}`,
+      version: 1,
+    })),
+    context: {
+      ledger_entries: [
+        {
+          id: `le_${orgId}_0`,
+          entry_date: '2026-01-01',
+          reference: 'R',
+          description: '😀'.repeat(1000),
+          counterparty_id: 'cp_1',
+          currency: 'EUR',
+          open_amount_minor: 1000,
+        },
+      ],
+    },
   };
 }
 
-describe('a staged operation, and a job\'s answer, too big for one document', function () {
+describe("a staged operation, and a job's answer, too big for one document", function () {
   this.timeout(300_000);
   let embedded: PostgresPages | null = null;
-  after(async () => { await embedded?.close(); });
+  after(async () => {
+    await embedded?.close();
+  });
 
   it('is stored with its body cut into parts, none past 16 MiB, and reads back whole, through the driver and in SQL', async () => {
     const s = await stack();
@@ -48,9 +87,13 @@ describe('a staged operation, and a job\'s answer, too big for one document', fu
     const bodies = s.db.collection('staged_operation_bodies');
     try {
       await insertStagedOperation(s.db, op);
-      const parts = await bodies.find({ staged_operation_id: op._id } as never).sort({ part: 1 }).toArray();
+      const parts = await bodies
+        .find({ staged_operation_id: op._id } as never)
+        .sort({ part: 1 })
+        .toArray();
       expect(parts.length).to.equal(Math.ceil(json.length / BODY_PART_CHARS));
-      for (const part of parts) expect(BSON.calculateObjectSize(part), String(part._id)).to.be.below(MONGODB_MAX_DOCUMENT_BYTES);
+      for (const part of parts)
+        expect(BSON.calculateObjectSize(part), String(part._id)).to.be.below(MONGODB_MAX_DOCUMENT_BYTES);
       const stored = await s.db.collection('staged_operations').findOne({ _id: op._id } as never);
       expect(stored).to.include({ body_id: parts[0]!._id, body_parts: parts.length });
 
@@ -73,18 +116,40 @@ describe('a staged operation, and a job\'s answer, too big for one document', fu
     const orgId = `org_bigans_${Date.now().toString(36)}`;
     const jobId = `job_${orgId}`;
     const op = bigOperation(orgId, 90_000);
-    const answer = { operation: 'staged_operations.approve', outcome: 'done', data: { staged_operation_id: op._id, status: 'approved', plan: op.plan, preconditions: op.preconditions, context: op.context }, warnings: [] } as unknown as StageAnswer;
+    const answer = {
+      operation: 'staged_operations.approve',
+      outcome: 'done',
+      data: {
+        staged_operation_id: op._id,
+        status: 'approved',
+        plan: op.plan,
+        preconditions: op.preconditions,
+        context: op.context,
+      },
+      warnings: [],
+    } as unknown as StageAnswer;
     const json = JSON.stringify(answer);
     expect(Buffer.byteLength(json)).to.be.greaterThan(MONGODB_MAX_DOCUMENT_BYTES);
     const results = s.db.collection('job_results');
-    const result = (a: StageAnswer) => ({ _id: jobId, org_id: orgId, actor: 'agent:ü', request_id: 'req', answer: a, finished_at: new Date().toISOString() });
+    const result = (a: StageAnswer) => ({
+      _id: jobId,
+      org_id: orgId,
+      actor: 'agent:ü',
+      request_id: 'req',
+      answer: a,
+      finished_at: new Date().toISOString(),
+    });
     try {
       expect(await saveJobResult(s.db, result(answer))).to.equal(true);
       const stored = await results.find({ org_id: orgId }).toArray();
       expect(stored.length).to.equal(1 + Math.ceil(json.length / ANSWER_PART_CHARS));
-      for (const doc of stored) expect(BSON.calculateObjectSize(doc), String(doc._id)).to.be.below(MONGODB_MAX_DOCUMENT_BYTES);
+      for (const doc of stored)
+        expect(BSON.calculateObjectSize(doc), String(doc._id)).to.be.below(MONGODB_MAX_DOCUMENT_BYTES);
       expect(stored.every((d) => typeof d.expires_at === 'string')).to.equal(true);
-      const other = { ...answer, data: { ...(answer as { data: object }).data, status: 'rejected' } } as unknown as StageAnswer;
+      const other = {
+        ...answer,
+        data: { ...(answer as { data: object }).data, status: 'rejected' },
+      } as unknown as StageAnswer;
       expect(await saveJobResult(s.db, result(other))).to.equal(false);
       expect(await results.countDocuments({ org_id: orgId })).to.equal(stored.length);
       expect(JSON.stringify((await findJobResult(s.db, orgId, jobId))?.answer)).to.equal(json);
@@ -94,7 +159,12 @@ describe('a staged operation, and a job\'s answer, too big for one document', fu
       }
       // A part gone is an error, never half an answer.
       await results.deleteOne({ org_id: orgId, part: 1 });
-      expect(await findJobResult(s.db, orgId, jobId).then(() => null, (e: unknown) => e)).to.be.instanceOf(MissingAnswerPartError);
+      expect(
+        await findJobResult(s.db, orgId, jobId).then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ).to.be.instanceOf(MissingAnswerPartError);
     } finally {
       await results.deleteMany({ org_id: orgId });
     }

@@ -30,7 +30,10 @@ async function freshFirstPage(orgId: string, limit: number, after: GroupPosition
   const db = (await stack()).db;
   // The stored overview's members carry their documents' details (docs/design/duplicate-overview.md).
   const documents = await findGroupableInboxDocuments(db, orgId);
-  return pageGroups(withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents), { limit, after });
+  return pageGroups(withDocumentDetails(findDuplicateGroups(documents as InboxDocument[]), documents), {
+    limit,
+    after,
+  });
 }
 
 /** `body` on a connection of its own, told how many `find` commands it has sent to `collection` so far. */
@@ -71,7 +74,11 @@ describe('materialized duplicate overview (store)', function () {
     expect(again.filter((p) => p.computed)).to.have.length(1);
     expect(again.map((p) => p.version)).to.deep.equal([bumped, bumped, bumped, bumped]);
     // The older version is gone once the newer one is ready.
-    const ids = (await collections(db).duplicateOverviews.find({ org_id: orgId }, { projection: { _id: 1 } }).toArray()).map((o) => o._id);
+    const ids = (
+      await collections(db)
+        .duplicateOverviews.find({ org_id: orgId }, { projection: { _id: 1 } })
+        .toArray()
+    ).map((o) => o._id);
     expect(ids).to.deep.equal([`${orgId}:${bumped}`]);
   });
 
@@ -79,11 +86,15 @@ describe('materialized duplicate overview (store)', function () {
     const orgId = await loadedOrg(800, 17);
     await countingFinds('duplicate_overviews', async (db, overviewReads) => {
       const readers = 8;
-      const pages = await Promise.all(Array.from({ length: readers }, () => readDuplicatePage(db, orgId, { limit: 20 })));
+      const pages = await Promise.all(
+        Array.from({ length: readers }, () => readDuplicatePage(db, orgId, { limit: 20 })),
+      );
       expect(pages.filter((p) => p.computed)).to.have.length(1);
       expect(new Set(pages.map((p) => JSON.stringify(p.groups))).size).to.equal(1);
       // Each waiter: the read that met the claim, at most one poll before the computation was registered, the read after it.
-      expect(overviewReads(), `${overviewReads()} reads of the overview by ${readers} readers`).to.be.at.most(3 * readers);
+      expect(overviewReads(), `${overviewReads()} reads of the overview by ${readers} readers`).to.be.at.most(
+        3 * readers,
+      );
     });
   });
 
@@ -97,7 +108,9 @@ describe('materialized duplicate overview (store)', function () {
       expect(chunkReads(), 'chunks read back').to.equal(0);
       const expected = await freshFirstPage(orgId, 20);
       for (const p of first) expect({ groups: p.groups, next_after: p.next_after }).to.deep.equal(expected);
-      expect({ groups: next.groups, next_after: next.next_after }).to.deep.equal(await freshFirstPage(orgId, 20, first[0]!.next_after));
+      expect({ groups: next.groups, next_after: next.next_after }).to.deep.equal(
+        await freshFirstPage(orgId, 20, first[0]!.next_after),
+      );
     });
   });
 
@@ -106,7 +119,13 @@ describe('materialized duplicate overview (store)', function () {
     const orgId = await loadedOrg(40, 5);
     const version = await currentInboxVersion(db, orgId);
     const overviews = collections(db).duplicateOverviews;
-    await overviews.insertOne({ _id: `${orgId}:${version}`, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() });
+    await overviews.insertOne({
+      _id: `${orgId}:${version}`,
+      org_id: orgId,
+      version,
+      state: 'computing',
+      claimed_at: new Date().toISOString(),
+    });
     let waited: unknown = null;
     try {
       await readDuplicatePage(db, orgId, { limit: 10 }, new Date(Date.now() + 150));
@@ -115,7 +134,10 @@ describe('materialized duplicate overview (store)', function () {
     }
     expect(waited).to.be.instanceOf(OverviewWaitTimeout);
 
-    await overviews.updateOne({ _id: `${orgId}:${version}` }, { $set: { claimed_at: new Date(Date.now() - CLAIM_ABANDONED_MS - 1000).toISOString() } });
+    await overviews.updateOne(
+      { _id: `${orgId}:${version}` },
+      { $set: { claimed_at: new Date(Date.now() - CLAIM_ABANDONED_MS - 1000).toISOString() } },
+    );
     const page = await readDuplicatePage(db, orgId, { limit: 10 });
     expect(page.computed).to.equal(true);
     expect({ groups: page.groups, next_after: page.next_after }).to.deep.equal(await freshFirstPage(orgId, 10));
@@ -129,7 +151,11 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
   let pages: PostgresPages;
   const orgId = `org_chunks_sql_${Date.now()}`;
   const chunk = (overview: string, n: number, piecesJson: string): DuplicateOverviewChunkDoc => ({
-    _id: overviewChunkId(overview, n), org_id: orgId, overview_id: overview, n, pieces_json: piecesJson,
+    _id: overviewChunkId(overview, n),
+    org_id: orgId,
+    overview_id: overview,
+    n,
+    pieces_json: piecesJson,
   });
 
   before(async function () {
@@ -139,15 +165,23 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
     // FerretDB makes a collection's table on its first insert: the first chunks ever go through the driver.
     await writeOverviewChunks(db, [chunk(`${orgId}:seed`, 0, '[]')]);
   });
-  after(async () => { await pages?.close(); });
+  after(async () => {
+    await pages?.close();
+  });
 
   it("inserts a new overview's chunks in one SQL statement, read back through the driver as written", async () => {
     const overview = `${orgId}:v1`;
-    const docs = [chunk(overview, 0, '[{"group":"g1","members":["a","b"]}]'), chunk(overview, 1, '[{"vendor":"Müller & Söhne \\"GmbH\\""}]')];
+    const docs = [
+      chunk(overview, 0, '[{"group":"g1","members":["a","b"]}]'),
+      chunk(overview, 1, '[{"vendor":"Müller & Söhne \\"GmbH\\""}]'),
+    ];
     const written = pages.stats.written;
     await writeOverviewChunks(db, docs, pages);
     expect(pages.stats.written).to.equal(written + 1);
-    const back = await collections(db).duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview }).sort({ n: 1 }).toArray();
+    const back = await collections(db)
+      .duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview })
+      .sort({ n: 1 })
+      .toArray();
     expect(back).to.deep.equal(docs);
   });
 
@@ -159,7 +193,10 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
     await writeOverviewChunks(db, fresh, pages);
     // The statement met chunk 0 and stored nothing; the driver replaced 0 and inserted 1.
     expect(pages.stats.written).to.equal(written);
-    const back = await collections(db).duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview }).sort({ n: 1 }).toArray();
+    const back = await collections(db)
+      .duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview })
+      .sort({ n: 1 })
+      .toArray();
     expect(back).to.deep.equal(fresh);
   });
 });

@@ -8,7 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { recordStaged } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import { backfillFeedBlocks, FEED_BLOCK, KEEP_RESERVATIONS, listEvents, RETIRE_EVERY, type EventPage } from '../../shared/storage/events.js';
+import {
+  backfillFeedBlocks,
+  FEED_BLOCK,
+  KEEP_RESERVATIONS,
+  listEvents,
+  RETIRE_EVERY,
+  type EventPage,
+} from '../../shared/storage/events.js';
 import { recordDelivery } from '../../shared/storage/webhook-endpoints.js';
 import { sweepExpired } from '../../worker/maintenance.js';
 import { stack } from '../helpers/stack.js';
@@ -16,9 +23,22 @@ import { stack } from '../helpers/stack.js';
 function operation(orgId: string, n: number): StagedOperationDoc {
   const at = new Date().toISOString();
   return {
-    _id: `stg_${orgId}_${n}`, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: at,
-    expires_at: '2099-01-01T00:00:00.000Z', request_id: 'req', idempotency_key: null, scope_key: `reverse:${n}`, input: {},
-    plan: { ledger_entry_id: `le_${n}`, actions: [] }, plan_hash: 'hash', preconditions: [], warnings: [], history: [{ at, actor: 'alice', from: null, to: 'staged', note: null }],
+    _id: `stg_${orgId}_${n}`,
+    org_id: orgId,
+    kind: 'ledger_reversal',
+    status: 'staged',
+    created_by: 'alice',
+    created_at: at,
+    expires_at: '2099-01-01T00:00:00.000Z',
+    request_id: 'req',
+    idempotency_key: null,
+    scope_key: `reverse:${n}`,
+    input: {},
+    plan: { ledger_entry_id: `le_${n}`, actions: [] },
+    plan_hash: 'hash',
+    preconditions: [],
+    warnings: [],
+    history: [{ at, actor: 'alice', from: null, to: 'staged', note: null }],
   } as unknown as StagedOperationDoc;
 }
 
@@ -40,7 +60,13 @@ describe('store: the event feed reads bounded pages by feed block', function () 
   it(`keeps between ${KEEP_RESERVATIONS} and ${KEEP_RESERVATIONS + RETIRE_EVERY} sequence reservations per organisation, the highest among them, whatever the count of events`, async () => {
     const { db } = await stack();
     const orgId = await orgWithEvents(3 * KEEP_RESERVATIONS + 5);
-    const kept = (await collections(db).eventSequences.find({ org_id: orgId }, { projection: { sequence: 1 } }).toArray()).map((r) => r.sequence).sort((a, b) => a - b);
+    const kept = (
+      await collections(db)
+        .eventSequences.find({ org_id: orgId }, { projection: { sequence: 1 } })
+        .toArray()
+    )
+      .map((r) => r.sequence)
+      .sort((a, b) => a - b);
     const highest = 3 * KEEP_RESERVATIONS + 5;
     expect(kept[kept.length - 1]).to.equal(highest);
     expect(kept.length).to.be.within(KEEP_RESERVATIONS, KEEP_RESERVATIONS + RETIRE_EVERY);
@@ -57,7 +83,10 @@ describe('store: the event feed reads bounded pages by feed block', function () 
     let after = 0;
     for (;;) {
       const page = await listEvents(db, { org_id: orgId, after, types: [], limit: 100, now });
-      if (page.events.length === 0) { expect(page.through).to.equal(after); break; }
+      if (page.events.length === 0) {
+        expect(page.through).to.equal(after);
+        break;
+      }
       expect(page.through).to.equal(page.events[page.events.length - 1]!.sequence);
       pages.push(seqs(page));
       after = page.through;
@@ -68,37 +97,68 @@ describe('store: the event feed reads bounded pages by feed block', function () 
     expect(claim?.feed_block).to.equal(`${orgId}:1`);
   });
 
-  it('stores an event\'s operation as JSON text and gives it back as stored; an event stored before, with its operation as a document, reads the same', async () => {
+  it("stores an event's operation as JSON text and gives it back as stored; an event stored before, with its operation as a document, reads the same", async () => {
     const { db } = await stack();
     const orgId = await orgWithEvents(2);
     const claims = collections(db).auditEvents;
     const stored = await claims.findOne({ org_id: orgId, 'event.sequence': 1 });
     expect(stored?.event?.data, 'no document copy').to.equal(undefined);
-    const data = JSON.parse(stored!.event!.data_json!) as { staged_operation: { staged_operation_id: string; status: string } };
-    expect([data.staged_operation.staged_operation_id, data.staged_operation.status]).to.deep.equal([`stg_${orgId}_1`, 'staged']);
+    const data = JSON.parse(stored!.event!.data_json!) as {
+      staged_operation: { staged_operation_id: string; status: string };
+    };
+    expect([data.staged_operation.staged_operation_id, data.staged_operation.status]).to.deep.equal([
+      `stg_${orgId}_1`,
+      'staged',
+    ]);
     // Event 2 as the code before this form wrote it.
     const second = await claims.findOne({ org_id: orgId, 'event.sequence': 2 });
     const { data_json: json, ...fields } = second!.event!;
     await claims.updateOne({ _id: second!._id }, { $set: { event: { ...fields, data: JSON.parse(json!) as never } } });
     const page = await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 10, now: later() });
-    expect(page.events.map((e): unknown[] => [e.sequence, e.data.staged_operation.staged_operation_id, e.data.staged_operation.status]))
-      .to.deep.equal([[1, `stg_${orgId}_1`, 'staged'], [2, `stg_${orgId}_2`, 'staged']]);
+    expect(
+      page.events.map((e): unknown[] => [
+        e.sequence,
+        e.data.staged_operation.staged_operation_id,
+        e.data.staged_operation.status,
+      ]),
+    ).to.deep.equal([
+      [1, `stg_${orgId}_1`, 'staged'],
+      [2, `stg_${orgId}_2`, 'staged'],
+    ]);
     expect(page.events.every((e) => !('data_json' in e))).to.equal(true);
   });
 
   it('shows nothing younger than the settle time, and moves its cursor no further', async () => {
     const { db } = await stack();
     const orgId = await orgWithEvents(3);
-    const page = await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now: new Date(Date.now() - 60_000) });
+    const page = await listEvents(db, {
+      org_id: orgId,
+      after: 0,
+      types: [],
+      limit: 100,
+      now: new Date(Date.now() - 60_000),
+    });
     expect([seqs(page), page.through]).to.deep.equal([[], 0]);
   });
 
   it('with a type filter, reads on past events of other types and answers a cursor past them', async () => {
     const { db } = await stack();
     const orgId = await orgWithEvents(FEED_BLOCK + 10);
-    const page = await listEvents(db, { org_id: orgId, after: 0, types: ['staged_operation.approved'], limit: 100, now: later() });
+    const page = await listEvents(db, {
+      org_id: orgId,
+      after: 0,
+      types: ['staged_operation.approved'],
+      limit: 100,
+      now: later(),
+    });
     expect([seqs(page), page.through]).to.deep.equal([[], FEED_BLOCK + 10]);
-    const staged = await listEvents(db, { org_id: orgId, after: 5, types: ['staged_operation.staged'], limit: 3, now: later() });
+    const staged = await listEvents(db, {
+      org_id: orgId,
+      after: 5,
+      types: ['staged_operation.staged'],
+      limit: 3,
+      now: later(),
+    });
     expect([seqs(staged), staged.through]).to.deep.equal([[6, 7, 8], 8]);
   });
 
@@ -106,7 +166,12 @@ describe('store: the event feed reads bounded pages by feed block', function () 
     const { db } = await stack();
     const orgId = await orgWithEvents(2);
     // Number 3 reserved by a writer that never inserted its event; then 4 written.
-    await collections(db).eventSequences.insertOne({ _id: `${orgId}:3`, org_id: orgId, sequence: 3, at: new Date().toISOString() });
+    await collections(db).eventSequences.insertOne({
+      _id: `${orgId}:3`,
+      org_id: orgId,
+      sequence: 3,
+      at: new Date().toISOString(),
+    });
     await recordStaged(db, operation(orgId, 4));
     const page = await listEvents(db, { org_id: orgId, after: 2, types: [], limit: 100, now: later() });
     expect([seqs(page), page.through]).to.deep.equal([[4], 4]);
@@ -125,7 +190,9 @@ describe('store: events stored before feed blocks existed', function () {
     expect(seqs(await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now }))).to.deep.equal([]);
     await collections(db).eventSequences.deleteOne({ _id: 'feed_block:backfilled' });
     expect(await backfillFeedBlocks(db)).to.be.at.least(3);
-    expect(seqs(await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now }))).to.deep.equal([1, 2, 3]);
+    expect(seqs(await listEvents(db, { org_id: orgId, after: 0, types: [], limit: 100, now }))).to.deep.equal([
+      1, 2, 3,
+    ]);
     expect(await backfillFeedBlocks(db), 'the second start').to.equal(0);
   });
 });
@@ -139,10 +206,29 @@ describe('store: events and delivery attempts are kept EVENT_RETENTION_DAYS', fu
     const day = 86_400_000;
     const ago = (days: number): string => new Date(Date.now() - days * day).toISOString();
     // Events 1 and 2 are 31 and 40 days old, 3 is 29 days old, 4 is new.
-    for (const [sequence, days] of [[1, 31], [2, 40], [3, 29]] as const) {
-      await collections(db).auditEvents.updateOne({ org_id: orgId, 'event.sequence': sequence }, { $set: { 'event.created_at': ago(days) } });
+    for (const [sequence, days] of [
+      [1, 31],
+      [2, 40],
+      [3, 29],
+    ] as const) {
+      await collections(db).auditEvents.updateOne(
+        { org_id: orgId, 'event.sequence': sequence },
+        { $set: { 'event.created_at': ago(days) } },
+      );
     }
-    const attempt = { org_id: orgId, endpoint_id: 'whe_x', event_id: 'evt_x', event_type: 'staged_operation.staged', sequence: 1, attempt: 1, outcome: 'delivered' as const, status_code: 204, error: null, duration_ms: 1, next_retry_at: null };
+    const attempt = {
+      org_id: orgId,
+      endpoint_id: 'whe_x',
+      event_id: 'evt_x',
+      event_type: 'staged_operation.staged',
+      sequence: 1,
+      attempt: 1,
+      outcome: 'delivered' as const,
+      status_code: 204,
+      error: null,
+      duration_ms: 1,
+      next_retry_at: null,
+    };
     const kept = ago(29);
     await recordDelivery(db, { ...attempt, at: ago(31) });
     await recordDelivery(db, { ...attempt, at: kept });
@@ -154,6 +240,8 @@ describe('store: events and delivery attempts are kept EVENT_RETENTION_DAYS', fu
     const claims = await collections(db).auditEvents.find({ org_id: orgId }).toArray();
     expect(claims, 'the claims stay').to.have.length(4);
     expect(claims.filter((c) => c.event === undefined && c.feed_block === undefined)).to.have.length(2);
-    expect((await collections(db).webhookDeliveries.find({ org_id: orgId }).toArray()).map((d) => d.at)).to.deep.equal([kept]);
+    expect((await collections(db).webhookDeliveries.find({ org_id: orgId }).toArray()).map((d) => d.at)).to.deep.equal([
+      kept,
+    ]);
   });
 });

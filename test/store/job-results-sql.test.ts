@@ -16,11 +16,20 @@ describe('stored job answers written in SQL (embedded store)', function () {
   let db: Db;
   let pages: PostgresPages;
   const orgId = `org_results_sql_${Date.now()}`;
-  const answer = (code: string): StageAnswer => ({
-    operation: 'ledger_reversal.stage', outcome: 'refused', code, details: { link_ids: ['lnk_1', 'lnk_ü "2"'] },
-  } as StageAnswer);
+  const answer = (code: string): StageAnswer =>
+    ({
+      operation: 'ledger_reversal.stage',
+      outcome: 'refused',
+      code,
+      details: { link_ids: ['lnk_1', 'lnk_ü "2"'] },
+    }) as StageAnswer;
   const result = (id: string, a: StageAnswer) => ({
-    _id: id, org_id: orgId, actor: 'agent:test', request_id: `req_${id}`, answer: a, finished_at: '2026-11-27T10:00:00.000Z',
+    _id: id,
+    org_id: orgId,
+    actor: 'agent:test',
+    request_id: `req_${id}`,
+    answer: a,
+    finished_at: '2026-11-27T10:00:00.000Z',
   });
 
   before(async function () {
@@ -30,7 +39,9 @@ describe('stored job answers written in SQL (embedded store)', function () {
     // FerretDB makes a collection's table on its first insert: make sure it is there.
     await saveJobResult(db, result(`job_seed_${orgId}`, answer('seed')));
   });
-  after(async () => { await pages?.close(); });
+  after(async () => {
+    await pages?.close();
+  });
 
   it('stores the answer in one SQL statement, read back through the driver as the driver writes it', async () => {
     const id = `job_a_${orgId}`;

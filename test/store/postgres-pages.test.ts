@@ -11,7 +11,13 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Long, ObjectId, type Db } from 'mongodb';
-import { entriesPage, findTransaction, inboxDocumentsPage, transactionsPage, type PagePosition } from '../../shared/storage/books-pages.js';
+import {
+  entriesPage,
+  findTransaction,
+  inboxDocumentsPage,
+  transactionsPage,
+  type PagePosition,
+} from '../../shared/storage/books-pages.js';
 import { findAccount, findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
 import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../shared/storage/inbox-version.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
@@ -21,20 +27,33 @@ import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../..
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { findById } from '../../shared/storage/where-in.js';
-import { accountTransactionsByReference, accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
+import {
+  accountTransactionsByReference,
+  accountTransactionsForImport,
+} from '../../shared/storage/statement-import-read.js';
 import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { EVENT_SETTLE_MS, latestSequence, latestSettledSequence, reserveEvent } from '../../shared/storage/events.js';
 import { embeddedStack } from '../helpers/embedded-store.js';
 import { stack } from '../helpers/stack.js';
 
-type Read = (after: PagePosition | null, limit: number, embedded: PostgresPages | null) => Promise<Array<{ id: string }>>;
+type Read = (
+  after: PagePosition | null,
+  limit: number,
+  embedded: PostgresPages | null,
+) => Promise<Array<{ id: string }>>;
 
 /** Suffixes whose byte order (C) differs from a language collation's: digits < upper < `_` < lower < non-ASCII. */
 const SUFFIXES = ['a1', 'Z1', 'é1', '_1', 'z1', 'A1', '01', 'Ω1', 'b1', 'B1', 'ä1', 'aa', 'a', 'Aa'];
 const DATES = ['2026-02-01', '2026-02-03', '2026-02-03', '2026-02-05'];
-const SUBSETS = <T extends string>(keys: readonly T[]): T[][] => keys.reduce<T[][]>((all, k) => [...all, ...all.map((s) => [...s, k])], [[]]);
-const RANGES: Array<{ from?: string; to?: string }> = [{}, { from: '2026-02-03' }, { to: '2026-02-03' }, { from: '2026-02-02', to: '2026-02-04' }];
+const SUBSETS = <T extends string>(keys: readonly T[]): T[][] =>
+  keys.reduce<T[][]>((all, k) => [...all, ...all.map((s) => [...s, k])], [[]]);
+const RANGES: Array<{ from?: string; to?: string }> = [
+  {},
+  { from: '2026-02-03' },
+  { to: '2026-02-03' },
+  { from: '2026-02-02', to: '2026-02-04' },
+];
 const LIMITS = [1, 4, 500];
 
 /** Every page of `read` through one path: the documents of each page, in order. */
@@ -54,28 +73,63 @@ async function walk(read: Read, key: string, limit: number, embedded: PostgresPa
 async function load(db: Db, orgId: string, uid: string, rich: boolean): Promise<void> {
   const cp = (i: number): string | null => (i % 5 === 4 ? null : `cp_${uid}_${i % 3}`);
   // The same account and counterparty ids in both organisations: only org_id tells them apart.
-  const transactions = SUFFIXES.flatMap((s, i) => [0, 1].map((j) => ({
-    _id: `bt_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}${j}`, org_id: orgId, bank_account_id: `ba_${uid}_${(i + j) % 2 === 0 ? 'A' : 'b'}`,
-    booking_date: DATES[(i + j) % DATES.length], amount_minor: i * 100 - 700 + j, currency: 'EUR', counterparty_id: cp(i + j), counterparty_name: `Näme ${s}`,
-    remittance_info: '', status: (i + 2 * j) % 3 === 0 ? 'reconciled' : 'unreconciled', reconciliation_id: null, version: 1,
-  })));
+  const transactions = SUFFIXES.flatMap((s, i) =>
+    [0, 1].map((j) => ({
+      _id: `bt_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}${j}`,
+      org_id: orgId,
+      bank_account_id: `ba_${uid}_${(i + j) % 2 === 0 ? 'A' : 'b'}`,
+      booking_date: DATES[(i + j) % DATES.length],
+      amount_minor: i * 100 - 700 + j,
+      currency: 'EUR',
+      counterparty_id: cp(i + j),
+      counterparty_name: `Näme ${s}`,
+      remittance_info: '',
+      status: (i + 2 * j) % 3 === 0 ? 'reconciled' : 'unreconciled',
+      reconciliation_id: null,
+      version: 1,
+    })),
+  );
   if (rich) {
     // What FerretDB can store beyond the books' own fields: doubles (and -0), dates, arrays of mixed values, empty ones, and types read by _id.
-    Object.assign(transactions[0]!, { bank_reference: null, ratio: 0.1 + 0.2, tiny: 1e-7, negative_zero: -0, big: 2 ** 40, when: new Date('2026-02-01T10:00:00.123Z'), nested: { b: [1, { c: 'x', d: [] }, true], a: {} } });
+    Object.assign(transactions[0]!, {
+      bank_reference: null,
+      ratio: 0.1 + 0.2,
+      tiny: 1e-7,
+      negative_zero: -0,
+      big: 2 ** 40,
+      when: new Date('2026-02-01T10:00:00.123Z'),
+      nested: { b: [1, { c: 'x', d: [] }, true], a: {} },
+    });
     Object.assign(transactions[1]!, { source: new ObjectId('65f1a2b3c4d5e6f708192a3b') });
     Object.assign(transactions[2]!, { huge: Long.fromString('9007199254740993') });
   }
   await db.collection('bank_transactions').insertMany(transactions as never[]);
   const entries = SUFFIXES.map((s, i) => ({
-    _id: `le_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}`, org_id: orgId, entry_date: DATES[i % DATES.length], description: `Invoice ${s}`,
-    reference: `REF-${i % 4}`, counterparty_id: `cp_${uid}_${i % 3}`, currency: 'EUR',
-    lines: [{ account: '1400', debit_minor: 100 + i, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 100 + i }],
-    status: i % 4 === 1 ? 'reversed' : 'posted', reversal_of: null, reversed_by: null, version: 1,
+    _id: `le_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}`,
+    org_id: orgId,
+    entry_date: DATES[i % DATES.length],
+    description: `Invoice ${s}`,
+    reference: `REF-${i % 4}`,
+    counterparty_id: `cp_${uid}_${i % 3}`,
+    currency: 'EUR',
+    lines: [
+      { account: '1400', debit_minor: 100 + i, credit_minor: 0 },
+      { account: '8400', debit_minor: 0, credit_minor: 100 + i },
+    ],
+    status: i % 4 === 1 ? 'reversed' : 'posted',
+    reversal_of: null,
+    reversed_by: null,
+    version: 1,
   }));
   await db.collection('ledger_entries').insertMany(entries as never[]);
   const documents = SUFFIXES.map((s, i) => ({
-    _id: `doc_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}`, org_id: orgId, received_at: `2026-03-0${1 + (i % 3)}T08:00:00.000Z`, source: 'upload',
-    status: i % 3 === 0 ? 'booked' : 'open', file: { sha256: 'f'.repeat(64), name: `${s}.pdf`, size: 1000 + i, mime: 'application/pdf' }, version: 1,
+    _id: `doc_${uid}_${orgId === `org_${uid}` ? '' : 'x'}${s}`,
+    org_id: orgId,
+    received_at: `2026-03-0${1 + (i % 3)}T08:00:00.000Z`,
+    source: 'upload',
+    status: i % 3 === 0 ? 'booked' : 'open',
+    file: { sha256: 'f'.repeat(64), name: `${s}.pdf`, size: 1000 + i, mime: 'application/pdf' },
+    version: 1,
   }));
   await db.collection('inbox_documents').insertMany(documents as never[]);
 }
@@ -123,12 +177,27 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     for (const fields of SUBSETS(Object.keys(values) as Array<keyof typeof values>)) {
       for (const range of RANGES) {
         const filter = { ...Object.fromEntries(fields.map((f) => [f, values[f]])), ...range };
-        seen += await same((after, n, e) => transactionsPage(db, orgId, filter, after, n, e), 'booking_date', `transactions ${JSON.stringify(filter)}`);
+        seen += await same(
+          (after, n, e) => transactionsPage(db, orgId, filter, after, n, e),
+          'booking_date',
+          `transactions ${JSON.stringify(filter)}`,
+        );
       }
     }
     // The reconciled ones too, and a filter nothing matches.
-    seen += await same((after, n, e) => transactionsPage(db, orgId, { bank_account_id: `ba_${uid}_b`, status: 'reconciled' }, after, n, e), 'booking_date', 'reconciled of b');
-    expect(await same((after, n, e) => transactionsPage(db, orgId, { counterparty_id: 'cp_nobody' }, after, n, e), 'booking_date', 'no match')).to.equal(0);
+    seen += await same(
+      (after, n, e) =>
+        transactionsPage(db, orgId, { bank_account_id: `ba_${uid}_b`, status: 'reconciled' }, after, n, e),
+      'booking_date',
+      'reconciled of b',
+    );
+    expect(
+      await same(
+        (after, n, e) => transactionsPage(db, orgId, { counterparty_id: 'cp_nobody' }, after, n, e),
+        'booking_date',
+        'no match',
+      ),
+    ).to.equal(0);
     expect(seen, 'the filters selected something').to.be.greaterThan(100);
   });
 
@@ -138,16 +207,30 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     for (const fields of SUBSETS(Object.keys(values) as Array<keyof typeof values>)) {
       for (const range of RANGES) {
         const filter = { ...Object.fromEntries(fields.map((f) => [f, values[f]])), ...range };
-        seen += await same((after, n, e) => entriesPage(db, orgId, filter, after, n, e), 'entry_date', `entries ${JSON.stringify(filter)}`);
+        seen += await same(
+          (after, n, e) => entriesPage(db, orgId, filter, after, n, e),
+          'entry_date',
+          `entries ${JSON.stringify(filter)}`,
+        );
       }
     }
-    seen += await same((after, n, e) => entriesPage(db, orgId, { status: 'reversed' }, after, n, e), 'entry_date', 'reversed entries');
+    seen += await same(
+      (after, n, e) => entriesPage(db, orgId, { status: 'reversed' }, after, n, e),
+      'entry_date',
+      'reversed entries',
+    );
     expect(seen).to.be.greaterThan(50);
   });
 
   it('inbox documents, newest first: without a filter and by each status', async () => {
     for (const status of [undefined, 'open', 'booked']) {
-      expect(await same((after, n, e) => inboxDocumentsPage(db, orgId, status, after, n, e), 'received_at', `documents ${status ?? 'all'}`)).to.be.greaterThan(0);
+      expect(
+        await same(
+          (after, n, e) => inboxDocumentsPage(db, orgId, status, after, n, e),
+          'received_at',
+          `documents ${status ?? 'all'}`,
+        ),
+      ).to.be.greaterThan(0);
     }
   });
 
@@ -172,16 +255,25 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     }
   });
 
-  it('a page\'s links: one SQL query answers exactly what the FerretDB reads answer, the organisation\'s only', async () => {
+  it("a page's links: one SQL query answers exactly what the FerretDB reads answer, the organisation's only", async () => {
     const tx = (suffix: string): string => `bt_${uid}_${suffix}0`;
     const entry = (suffix: string): string => `le_${uid}_${suffix}`;
     const link = (i: number, org: string, transaction: string, ledgerEntry: string) => ({
-      _id: `ln_${uid}_${i}`, org_id: org, bank_transaction_id: transaction, ledger_entry_id: ledgerEntry,
-      amount_minor: 100 + i, created_at: '2026-03-01T00:00:00.000Z', created_by: 'alice', version: 1,
+      _id: `ln_${uid}_${i}`,
+      org_id: org,
+      bank_transaction_id: transaction,
+      ledger_entry_id: ledgerEntry,
+      amount_minor: 100 + i,
+      created_at: '2026-03-01T00:00:00.000Z',
+      created_by: 'alice',
+      version: 1,
     });
     await db.collection('bank_links').insertMany([
-      link(1, orgId, tx('a1'), entry('a1')), link(2, orgId, tx('a1'), entry('Z1')), link(3, orgId, tx('Z1'), entry('Z1')),
-      link(4, orgId, tx('é1'), entry('é1')), link(5, orgId, tx('b1'), entry('b1')),
+      link(1, orgId, tx('a1'), entry('a1')),
+      link(2, orgId, tx('a1'), entry('Z1')),
+      link(3, orgId, tx('Z1'), entry('Z1')),
+      link(4, orgId, tx('é1'), entry('é1')),
+      link(5, orgId, tx('b1'), entry('b1')),
       // Another organisation's link on the same keys: never part of the answer.
       link(6, `org_${uid}_other`, tx('a1'), entry('a1')),
     ] as never[]);
@@ -196,17 +288,31 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       const viaPostgres = await findLinks(db, orgId, field, keys, pages);
       expect(pages.stats.served - served, `${field}: answered from PostgreSQL in one query`).to.equal(1);
       expect(byId(viaPostgres), field).to.deep.equal(byId(viaFerret));
-      expect(byId(viaPostgres).map((l) => l.id), field).to.deep.equal(expected.map((i) => `ln_${uid}_${i}`));
+      expect(
+        byId(viaPostgres).map((l) => l.id),
+        field,
+      ).to.deep.equal(expected.map((i) => `ln_${uid}_${i}`));
     }
   });
 
-  it('whole-account and whole-organisation reads (account figures, counterparty list): the SQL path answers what the driver\'s projected finds answer', async () => {
+  it("whole-account and whole-organisation reads (account figures, counterparty list): the SQL path answers what the driver's projected finds answer", async () => {
     const org = `org_${uid}_whole`;
     const other = `org_${uid}_whole_x`;
     const account = `ba_${uid}_W`;
     const txn = (n: string, o: string, extra: Record<string, unknown>) => ({
-      _id: `bt_${uid}_w${n}`, org_id: o, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
-      counterparty_id: `cp_${uid}_w1`, counterparty_name: `Name ${n}`, remittance_info: '', status: 'unreconciled', reconciliation_id: null, version: 1, ...extra,
+      _id: `bt_${uid}_w${n}`,
+      org_id: o,
+      bank_account_id: account,
+      booking_date: '2026-02-01',
+      amount_minor: 100,
+      currency: 'EUR',
+      counterparty_id: `cp_${uid}_w1`,
+      counterparty_name: `Name ${n}`,
+      remittance_info: '',
+      status: 'unreconciled',
+      reconciliation_id: null,
+      version: 1,
+      ...extra,
     });
     await db.collection('bank_transactions').insertMany([
       txn('1', org, { amount_minor: -2500, booking_date: '2026-02-03' }),
@@ -216,39 +322,91 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       txn('4', org, { amount_minor: Long.fromString('9007199254740993'), counterparty_id: `cp_${uid}_w2` }),
       // Fields absent: a projection leaves them out on both paths.
       (({ counterparty_name: _n, status: _s, ...rest }) => rest)(txn('5', org, { booking_date: '2026-02-05' })),
-      txn('6', org, { bank_account_id: `ba_${uid}_V`, counterparty_id: `cp_${uid}_w3`, booking_date: '2026-03-01', counterparty_name: 'Elsewhere' }),
-      txn('7', org, { bank_account_id: `ba_${uid}_V`, counterparty_id: `cp_${uid}_w3`, booking_date: '2026-03-02', counterparty_name: 'Elsewhere, later' }),
+      txn('6', org, {
+        bank_account_id: `ba_${uid}_V`,
+        counterparty_id: `cp_${uid}_w3`,
+        booking_date: '2026-03-01',
+        counterparty_name: 'Elsewhere',
+      }),
+      txn('7', org, {
+        bank_account_id: `ba_${uid}_V`,
+        counterparty_id: `cp_${uid}_w3`,
+        booking_date: '2026-03-02',
+        counterparty_name: 'Elsewhere, later',
+      }),
       txn('8', other, {}),
     ] as never[]);
     const entry = (n: string, o: string, extra: Record<string, unknown>) => ({
-      _id: `le_${uid}_w${n}`, org_id: o, entry_date: '2026-01-10', description: '', reference: `R${n}`, counterparty_id: `cp_${uid}_w1`, currency: 'EUR',
-      lines: [{ account: '1400', debit_minor: 700, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 700 }],
-      status: 'posted', reversal_of: null, reversed_by: null, version: 1, ...extra,
+      _id: `le_${uid}_w${n}`,
+      org_id: o,
+      entry_date: '2026-01-10',
+      description: '',
+      reference: `R${n}`,
+      counterparty_id: `cp_${uid}_w1`,
+      currency: 'EUR',
+      lines: [
+        { account: '1400', debit_minor: 700, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: 700 },
+      ],
+      status: 'posted',
+      reversal_of: null,
+      reversed_by: null,
+      version: 1,
+      ...extra,
     });
-    await db.collection('ledger_entries').insertMany([
-      entry('1', org, {}),
-      entry('2', org, { counterparty_id: `cp_${uid}_w3`, lines: [{ account: '1400', debit_minor: 0.5, credit_minor: Long.fromNumber(3) }] }),
-      entry('3', org, { status: 'reversed' }),
-      entry('4', org, { lines: [{ account: '1400', debit_minor: Long.fromString('9007199254740993'), credit_minor: 0 }] }),
-      entry('5', other, {}),
-    ] as never[]);
+    await db
+      .collection('ledger_entries')
+      .insertMany([
+        entry('1', org, {}),
+        entry('2', org, {
+          counterparty_id: `cp_${uid}_w3`,
+          lines: [{ account: '1400', debit_minor: 0.5, credit_minor: Long.fromNumber(3) }],
+        }),
+        entry('3', org, { status: 'reversed' }),
+        entry('4', org, {
+          lines: [{ account: '1400', debit_minor: Long.fromString('9007199254740993'), credit_minor: 0 }],
+        }),
+        entry('5', other, {}),
+      ] as never[]);
     const link = (n: string, o: string, extra: Record<string, unknown>) => ({
-      _id: `ln_${uid}_w${n}`, org_id: o, bank_transaction_id: `bt_${uid}_w1`, ledger_entry_id: `le_${uid}_w1`, amount_minor: 300, created_at: '2026-03-01T00:00:00.000Z', created_by: 'a', version: 1, ...extra,
+      _id: `ln_${uid}_w${n}`,
+      org_id: o,
+      bank_transaction_id: `bt_${uid}_w1`,
+      ledger_entry_id: `le_${uid}_w1`,
+      amount_minor: 300,
+      created_at: '2026-03-01T00:00:00.000Z',
+      created_by: 'a',
+      version: 1,
+      ...extra,
     });
-    await db.collection('bank_links').insertMany([link('1', org, {}), link('2', org, { amount_minor: 0.25, ledger_entry_id: `le_${uid}_w2` }), link('3', other, {})] as never[]);
+    await db
+      .collection('bank_links')
+      .insertMany([
+        link('1', org, {}),
+        link('2', org, { amount_minor: 0.25, ledger_entry_id: `le_${uid}_w2` }),
+        link('3', other, {}),
+      ] as never[]);
 
     const sorted = <T>(items: T[]): T[] => [...items].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
     const served = pages.stats.served;
     const byId = pages.stats.by_id;
     for (const acc of [account, `ba_${uid}_V`, `ba_${uid}_none`]) {
-      expect(sorted(await accountAmounts(db, org, acc, pages)), acc).to.deep.equal(sorted(await accountAmounts(db, org, acc, null)));
+      expect(sorted(await accountAmounts(db, org, acc, pages)), acc).to.deep.equal(
+        sorted(await accountAmounts(db, org, acc, null)),
+      );
       const viaSql = await readCounterpartyBooks(db, org, acc, pages);
       const viaDriver = await readCounterpartyBooks(db, org, acc, null);
-      for (const part of ['transactions', 'entries', 'links'] as const) expect(sorted<unknown>(viaSql[part]), `${acc} ${part}`).to.deep.equal(sorted<unknown>(viaDriver[part]));
+      for (const part of ['transactions', 'entries', 'links'] as const)
+        expect(sorted<unknown>(viaSql[part]), `${acc} ${part}`).to.deep.equal(sorted<unknown>(viaDriver[part]));
     }
     const books = await readCounterpartyBooks(db, org, account, pages);
-    expect(books.transactions.map((t) => t.id).sort()).to.deep.equal(['1', '2', '3', '4', '5'].map((n) => `bt_${uid}_w${n}`));
-    expect(books.transactions.find((t) => t.id === `bt_${uid}_w4`)!.amount_minor, 'a long beyond 2^53 is never read as a number').to.be.instanceOf(Long);
+    expect(books.transactions.map((t) => t.id).sort()).to.deep.equal(
+      ['1', '2', '3', '4', '5'].map((n) => `bt_${uid}_w${n}`),
+    );
+    expect(
+      books.transactions.find((t) => t.id === `bt_${uid}_w4`)!.amount_minor,
+      'a long beyond 2^53 is never read as a number',
+    ).to.be.instanceOf(Long);
     expect(books.transactions.find((t) => t.id === `bt_${uid}_w2`)!.amount_minor).to.equal(12.5);
     expect(books.entries.map((e) => e.id).sort()).to.deep.equal(['1', '2', '4'].map((n) => `le_${uid}_w${n}`));
     expect(books.links.map((l) => l.amount_minor).sort()).to.deep.equal([0.25, 300]);
@@ -257,26 +415,51 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     const namesSql = await namingTransactions(db, org, counterparties, pages);
     const namesDriver = await namingTransactions(db, org, counterparties, null);
     expect(latestNames(namesSql)).to.deep.equal(latestNames(namesDriver));
-    expect(latestNames(namesSql)).to.deep.equal(new Map([[`cp_${uid}_w1`, null], [`cp_${uid}_w2`, 'Name 4'], [`cp_${uid}_w3`, 'Elsewhere, later']]));
+    expect(latestNames(namesSql)).to.deep.equal(
+      new Map([
+        [`cp_${uid}_w1`, null],
+        [`cp_${uid}_w2`, 'Name 4'],
+        [`cp_${uid}_w3`, 'Elsewhere, later'],
+      ]),
+    );
     // PostgreSQL sends one row per counterparty (its latest), the driver every one.
     expect(namesSql.length).to.equal(3);
     expect(pages.stats.served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
     expect(pages.stats.by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
   });
 
-  it('a statement import\'s read of the whole account: the SQL path gives what the driver\'s projected find gives, the account\'s only', async () => {
+  it("a statement import's read of the whole account: the SQL path gives what the driver's projected find gives, the account's only", async () => {
     const account = `ba_${uid}_stage`;
     const tx = (id: string, fields: Record<string, unknown>, org = orgId) => ({
-      _id: `bt_${uid}_s${id}`, org_id: org, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
-      counterparty_id: null, counterparty_name: 'X', remittance_info: '', bank_reference: `S-${id}`, status: 'unreconciled', reconciliation_id: null, version: 1, ...fields,
+      _id: `bt_${uid}_s${id}`,
+      org_id: org,
+      bank_account_id: account,
+      booking_date: '2026-02-01',
+      amount_minor: 100,
+      currency: 'EUR',
+      counterparty_id: null,
+      counterparty_name: 'X',
+      remittance_info: '',
+      bank_reference: `S-${id}`,
+      status: 'unreconciled',
+      reconciliation_id: null,
+      version: 1,
+      ...fields,
     });
     await db.collection('bank_transactions').insertMany([
-      tx('1', { amount_minor: -2_500, counterparty_id: `cp_${uid}_s`, counterparty_iban: 'DE89370400440532013000', remittance_info: 'Größe 5', version: 4 }),
+      tx('1', {
+        amount_minor: -2_500,
+        counterparty_id: `cp_${uid}_s`,
+        counterparty_iban: 'DE89370400440532013000',
+        remittance_info: 'Größe 5',
+        version: 4,
+      }),
       // Absent and null fields: read as null on both paths.
       (({ bank_reference: _r, counterparty_name: _n, ...rest }) => rest)(tx('2', { booking_date: '2026-02-03' })),
       tx('3', { bank_reference: null, counterparty_iban: null, remittance_info: null }),
       // Not the account's: another account, another organisation.
-      tx('4', { bank_account_id: `ba_${uid}_stage_other` }), tx('5', {}, `org_${uid}_other`),
+      tx('4', { bank_account_id: `ba_${uid}_stage_other` }),
+      tx('5', {}, `org_${uid}_other`),
     ] as never[]);
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const viaFerret = await accountTransactionsForImport(db, orgId, account, null);
@@ -285,35 +468,72 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
     expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
     const row = (id: string, fields: Record<string, unknown>) => ({
-      id: `bt_${uid}_s${id}`, booking_date: '2026-02-01', amount_minor: 100, bank_reference: `S-${id}`, counterparty_name: 'X', remittance_info: '',
-      counterparty_id: null, counterparty_iban: null, version: 1, ...fields,
+      id: `bt_${uid}_s${id}`,
+      booking_date: '2026-02-01',
+      amount_minor: 100,
+      bank_reference: `S-${id}`,
+      counterparty_name: 'X',
+      remittance_info: '',
+      counterparty_id: null,
+      counterparty_iban: null,
+      version: 1,
+      ...fields,
     });
     expect(byId(viaPostgres)).to.deep.equal([
-      row('1', { amount_minor: -2_500, counterparty_id: `cp_${uid}_s`, counterparty_iban: 'DE89370400440532013000', remittance_info: 'Größe 5', version: 4 }),
+      row('1', {
+        amount_minor: -2_500,
+        counterparty_id: `cp_${uid}_s`,
+        counterparty_iban: 'DE89370400440532013000',
+        remittance_info: 'Größe 5',
+        version: 4,
+      }),
       row('2', { booking_date: '2026-02-03', bank_reference: null, counterparty_name: null }),
       row('3', { bank_reference: null, remittance_info: null }),
     ]);
   });
 
-  it('a statement import\'s staleness check: the SQL read by bank reference gives the transactions and clashes the FerretDB read gives', async () => {
+  it("a statement import's staleness check: the SQL read by bank reference gives the transactions and clashes the FerretDB read gives", async () => {
     const account = `ba_${uid}_imp`;
     const tx = (id: string, fields: Record<string, unknown>, org = orgId) => ({
-      _id: `bt_${uid}_${id}`, org_id: org, bank_account_id: account, booking_date: '2026-02-01', amount_minor: 100, currency: 'EUR',
-      counterparty_id: null, counterparty_name: 'X', remittance_info: '', status: 'unreconciled', reconciliation_id: null, version: 1, ...fields,
+      _id: `bt_${uid}_${id}`,
+      org_id: org,
+      bank_account_id: account,
+      booking_date: '2026-02-01',
+      amount_minor: 100,
+      currency: 'EUR',
+      counterparty_id: null,
+      counterparty_name: 'X',
+      remittance_info: '',
+      status: 'unreconciled',
+      reconciliation_id: null,
+      version: 1,
+      ...fields,
     });
     await db.collection('bank_transactions').insertMany([
       // Clashes: references the plan adds, reached the account meanwhile (one updated since: version 3); byte-order-distinct references.
-      tx('r1', { bank_reference: 'REF-a' }), tx('r2', { bank_reference: 'REF-Z', version: 3 }), tx('r3', { bank_reference: 'REF-é' }),
+      tx('r1', { bank_reference: 'REF-a' }),
+      tx('r2', { bank_reference: 'REF-Z', version: 3 }),
+      tx('r3', { bank_reference: 'REF-é' }),
       // The plan's own transaction, inserted by a resumed journal: read, never a clash.
       tx('own', { bank_reference: 'REF-own' }),
       // Not clashes: another reference, none, a null one, a number that prints as a planned reference, another account's, another organisation's.
-      tx('r4', { bank_reference: 'REF-A' }), tx('r5', {}), tx('r6', { bank_reference: null }), tx('r7', { bank_reference: 42 }),
-      tx('r8', { bank_reference: 'REF-a', bank_account_id: `ba_${uid}_other` }), tx('r9', { bank_reference: 'REF-a' }, `org_${uid}_other`),
+      tx('r4', { bank_reference: 'REF-A' }),
+      tx('r5', {}),
+      tx('r6', { bank_reference: null }),
+      tx('r7', { bank_reference: 42 }),
+      tx('r8', { bank_reference: 'REF-a', bank_account_id: `ba_${uid}_other` }),
+      tx('r9', { bank_reference: 'REF-a' }, `org_${uid}_other`),
     ] as never[]);
     const references = ['REF-a', 'REF-Z', 'REF-é', 'REF-own', '42', 'REF-none'];
     const plan = {
       bank_account_id: account,
-      new_transactions: [...references.map((r, i) => ({ id: r === 'REF-own' ? `bt_${uid}_own` : `bt_${uid}_new${i}`, bank_reference: r })), { id: `bt_${uid}_new_null`, bank_reference: null }],
+      new_transactions: [
+        ...references.map((r, i) => ({
+          id: r === 'REF-own' ? `bt_${uid}_own` : `bt_${uid}_new${i}`,
+          bank_reference: r,
+        })),
+        { id: `bt_${uid}_new_null`, bank_reference: null },
+      ],
     } as unknown as StatementImportPlan;
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const viaFerret = await accountTransactionsByReference(db, orgId, account, references, null);
@@ -322,8 +542,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(pages.stats.served - served, 'answered from PostgreSQL in one query').to.equal(1);
     expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
     expect(byId(viaPostgres)).to.deep.equal([
-      { id: `bt_${uid}_own`, version: 1, bank_reference: 'REF-own' }, { id: `bt_${uid}_r1`, version: 1, bank_reference: 'REF-a' },
-      { id: `bt_${uid}_r2`, version: 3, bank_reference: 'REF-Z' }, { id: `bt_${uid}_r3`, version: 1, bank_reference: 'REF-é' },
+      { id: `bt_${uid}_own`, version: 1, bank_reference: 'REF-own' },
+      { id: `bt_${uid}_r1`, version: 1, bank_reference: 'REF-a' },
+      { id: `bt_${uid}_r2`, version: 3, bank_reference: 'REF-Z' },
+      { id: `bt_${uid}_r3`, version: 1, bank_reference: 'REF-é' },
     ]);
     const clashes = bankReferenceClashes(plan, viaPostgres);
     expect(clashes).to.deep.equal(bankReferenceClashes(plan, viaFerret));
@@ -334,21 +556,38 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     ]);
   });
 
-  it('the event sequence marks: one SQL aggregate gives the highest and the settled reservation the FerretDB read gives, the organisation\'s only, and a reservation follows it', async () => {
+  it("the event sequence marks: one SQL aggregate gives the highest and the settled reservation the FerretDB read gives, the organisation's only, and a reservation follows it", async () => {
     const org = `org_${uid}_seq`;
     const reservation = (o: string, n: number, at: string) => ({ _id: `${o}:${n}`, org_id: o, sequence: n, at });
     await db.collection('event_sequences').insertMany([
-      reservation(org, 7, '2026-01-01T00:00:01.000Z'), reservation(org, 9, '2026-01-01T00:00:03.000Z'), reservation(org, 8, '2026-01-01T00:00:02.000Z'),
+      reservation(org, 7, '2026-01-01T00:00:01.000Z'),
+      reservation(org, 9, '2026-01-01T00:00:03.000Z'),
+      reservation(org, 8, '2026-01-01T00:00:02.000Z'),
       // Another organisation's higher numbers count for it only.
-      reservation(`${org}x`, 50, '2026-01-01T00:00:00.000Z'), reservation(`org_${uid}_se`, 60, '2026-01-01T00:00:00.000Z'),
+      reservation(`${org}x`, 50, '2026-01-01T00:00:00.000Z'),
+      reservation(`org_${uid}_se`, 60, '2026-01-01T00:00:00.000Z'),
     ] as never[]);
     for (const cutoff of ['2026-01-01T00:00:02.000Z', '2026-01-01T00:00:00.500Z', '']) {
       const served = pages.stats.served;
-      const viaPostgres = await latestSettledSequence(db, org, new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS), pages);
+      const viaPostgres = await latestSettledSequence(
+        db,
+        org,
+        new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS),
+        pages,
+      );
       expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
-      expect(viaPostgres).to.equal(await latestSettledSequence(db, org, new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS), null));
+      expect(viaPostgres).to.equal(
+        await latestSettledSequence(
+          db,
+          org,
+          new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS),
+          null,
+        ),
+      );
     }
-    expect(await latestSettledSequence(db, org, new Date(Date.parse('2026-01-01T00:00:02.000Z') + EVENT_SETTLE_MS), pages)).to.equal(8);
+    expect(
+      await latestSettledSequence(db, org, new Date(Date.parse('2026-01-01T00:00:02.000Z') + EVENT_SETTLE_MS), pages),
+    ).to.equal(8);
     expect(await latestSequence(db, org, pages)).to.equal(9);
     expect(await latestSequence(db, org, null)).to.equal(9);
     expect(await latestSequence(db, `org_${uid}_none`, pages)).to.equal(0);
@@ -369,18 +608,29 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(Object.keys(stored!)).to.deep.equal(['_id', 'org_id', 'sequence', 'at']);
     expect(Date.parse(stored!.at as string)).to.be.closeTo(Date.now(), 60_000);
     // FerretDB reads the number back as an int, as the driver writes a small integer: a query by value finds it.
-    expect(await db.collection('event_sequences').countDocuments({ org_id: org, sequence: { $type: 'int' } })).to.equal(1);
+    expect(await db.collection('event_sequences').countDocuments({ org_id: org, sequence: { $type: 'int' } })).to.equal(
+      1,
+    );
     // Twenty writers at once: each its own number, no gap, none through FerretDB.
     const racing = await Promise.all(Array.from({ length: 20 }, () => reserveEvent(db, org, pages)));
     await Promise.all(racing.map((r) => r.retired));
-    expect(racing.map((r) => r.sequence).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(racing.map((r) => r.sequence).sort((a, b) => a - b)).to.deep.equal(
+      Array.from({ length: 20 }, (_, i) => i + 2),
+    );
     expect(await latestSequence(db, org, pages)).to.equal(21);
     expect(await latestSequence(db, org, null)).to.equal(21);
   });
 
   it('a reservation past the int32 numbers is written through the store, as a number FerretDB types itself', async () => {
     const org = `org_${uid}_big`;
-    await db.collection('event_sequences').insertOne({ _id: `${org}:2147483647`, org_id: org, sequence: 2_147_483_647, at: '2026-01-01T00:00:00.000Z' } as never);
+    await db
+      .collection('event_sequences')
+      .insertOne({
+        _id: `${org}:2147483647`,
+        org_id: org,
+        sequence: 2_147_483_647,
+        at: '2026-01-01T00:00:00.000Z',
+      } as never);
     const next = await reserveEvent(db, org, pages);
     expect(next.sequence).to.equal(2_147_483_648);
     const stored = await db.collection('event_sequences').findOne({ _id: `${org}:2147483648` } as never);
@@ -388,8 +638,14 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(await latestSequence(db, org, pages)).to.equal(2_147_483_648);
   });
 
-  it('a reversal\'s reads by id (the org, an entry, transactions): one SQL query each gives what FerretDB gives, the organisation\'s only, the rich types included', async () => {
-    const orgDoc = { _id: `org_${uid}_byid`, name: 'By id', base_currency: 'EUR', settlement_accounts: ['1200'], require_distinct_approver: true };
+  it("a reversal's reads by id (the org, an entry, transactions): one SQL query each gives what FerretDB gives, the organisation's only, the rich types included", async () => {
+    const orgDoc = {
+      _id: `org_${uid}_byid`,
+      name: 'By id',
+      base_currency: 'EUR',
+      settlement_accounts: ['1200'],
+      require_distinct_approver: true,
+    };
     await db.collection('orgs').insertOne(orgDoc as never);
     const served = pages.stats.served;
     expect(await findOrg(db, orgDoc._id, pages)).to.deep.equal(await findOrg(db, orgDoc._id, null));
@@ -402,57 +658,123 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(await findEntry(db, `org_${uid}_other`, entry, pages)).to.equal(null);
     expect(await findEntry(db, `org_${uid}_other`, entry, null)).to.equal(null);
     // The first three transactions carry a double, a date, an ObjectId and a Long (read by _id through FerretDB: exact either way).
-    const ids = [`bt_${uid}_a10`, `bt_${uid}_a11`, `bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_xa10`, `bt_${uid}_none`];
+    const ids = [
+      `bt_${uid}_a10`,
+      `bt_${uid}_a11`,
+      `bt_${uid}_Z10`,
+      `bt_${uid}_Z11`,
+      `bt_${uid}_xa10`,
+      `bt_${uid}_none`,
+    ];
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const viaSql = byId(await findTransactionsByIds(db, orgId, ids, pages));
     expect(viaSql).to.deep.equal(byId(await findTransactionsByIds(db, orgId, ids, null)));
     expect(viaSql.map((t) => t.id)).to.deep.equal([`bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_a10`, `bt_${uid}_a11`]);
-    expect(pages.stats.served - served, 'each read with the pool answered from PostgreSQL, a missing org too').to.equal(7);
+    expect(pages.stats.served - served, 'each read with the pool answered from PostgreSQL, a missing org too').to.equal(
+      7,
+    );
   });
 
-  it('a read by _id (an account, a transaction, the inbox version with a projection): SQL gives what the driver gives, another organisation\'s document is not found', async () => {
-    const account = { _id: `ba_${uid}_byid`, org_id: orgId, name: 'Main', currency: 'EUR', opening_balance_minor: 12_345, iban: null, version: 1 };
+  it("a read by _id (an account, a transaction, the inbox version with a projection): SQL gives what the driver gives, another organisation's document is not found", async () => {
+    const account = {
+      _id: `ba_${uid}_byid`,
+      org_id: orgId,
+      name: 'Main',
+      currency: 'EUR',
+      opening_balance_minor: 12_345,
+      iban: null,
+      version: 1,
+    };
     await db.collection('bank_accounts').insertOne(account as never);
-    await db.collection('inbox_versions').insertOne({ _id: `org_${uid}_byid_inbox`, org_id: `org_${uid}_byid_inbox`, version: 'v_1', changed_at: '2026-01-01T00:00:00.000Z' } as never);
+    await db
+      .collection('inbox_versions')
+      .insertOne({
+        _id: `org_${uid}_byid_inbox`,
+        org_id: `org_${uid}_byid_inbox`,
+        version: 'v_1',
+        changed_at: '2026-01-01T00:00:00.000Z',
+      } as never);
     const served = pages.stats.served;
-    expect(await findAccount(db, orgId, account._id, pages)).to.deep.equal(await findAccount(db, orgId, account._id, null));
+    expect(await findAccount(db, orgId, account._id, pages)).to.deep.equal(
+      await findAccount(db, orgId, account._id, null),
+    );
     expect((await findAccount(db, orgId, account._id, pages))?.opening_balance_minor).to.equal(12_345);
     expect(await findAccount(db, `org_${uid}_other`, account._id, pages)).to.equal(null);
     const tx = `bt_${uid}_a10`;
     expect(await findTransaction(db, orgId, tx, pages)).to.deep.equal(await findTransaction(db, orgId, tx, null));
     expect(await findTransaction(db, `org_${uid}_other`, tx, pages)).to.equal(null);
     const versions = db.collection('inbox_versions');
-    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, null));
-    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal({ _id: `org_${uid}_byid_inbox`, version: 'v_1' });
+    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal(
+      await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, null),
+    );
+    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal({
+      _id: `org_${uid}_byid_inbox`,
+      version: 'v_1',
+    });
     expect(await currentInboxVersion(db, `org_${uid}_byid_inbox`, pages)).to.equal('v_1');
     expect(await currentInboxVersion(db, `org_${uid}_no_inbox`, pages)).to.equal(INITIAL_INBOX_VERSION);
     expect(pages.stats.served - served, 'every read with the pool answered from PostgreSQL').to.equal(9);
   });
 
-  it('the inbox a duplicate grouping reads: the SQL read gives what the driver\'s nested projection gives, sub-fields it does not name left out, archived documents and other organisations\' not read', async () => {
+  it("the inbox a duplicate grouping reads: the SQL read gives what the driver's nested projection gives, sub-fields it does not name left out, archived documents and other organisations' not read", async () => {
     const org = `org_${uid}_inbox`;
-    const doc = (id: string, fields: Record<string, unknown>, o = org) => ({ _id: `doc_${uid}_g${id}`, org_id: o, received_at: `2026-03-0${id.length}T08:00:00.000Z`, source: 'upload', status: 'open', version: 1, ...fields });
-    await db.collection('inbox_documents').insertMany([
-      doc('1', { file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf', pages: 3 }, extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR', raw_text: 'not read' } }),
-      doc('22', { status: 'booked', file: { sha256: 'b'.repeat(64), name: 'b.pdf', size: 11, mime: 'application/pdf' }, extracted: { invoice_number: 'INV-1', invoice_date: '2026-02-01', vendor_tax_id: 'DE1' } }),
-      doc('333', { file: { sha256: 'c'.repeat(64), name: 'c.pdf', size: 12, mime: 'application/pdf' } }),
-      doc('4444', { file: { sha256: 'd'.repeat(64), name: 'd.pdf', size: 13, mime: 'application/pdf' }, extracted: {} }),
-      doc('55555', { status: 'archived', file: { sha256: 'e'.repeat(64), name: 'e.pdf', size: 14, mime: 'application/pdf' } }),
-      doc('6', { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } }, `${org}_other`),
-    ] as never[]);
+    const doc = (id: string, fields: Record<string, unknown>, o = org) => ({
+      _id: `doc_${uid}_g${id}`,
+      org_id: o,
+      received_at: `2026-03-0${id.length}T08:00:00.000Z`,
+      source: 'upload',
+      status: 'open',
+      version: 1,
+      ...fields,
+    });
+    await db
+      .collection('inbox_documents')
+      .insertMany([
+        doc('1', {
+          file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf', pages: 3 },
+          extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR', raw_text: 'not read' },
+        }),
+        doc('22', {
+          status: 'booked',
+          file: { sha256: 'b'.repeat(64), name: 'b.pdf', size: 11, mime: 'application/pdf' },
+          extracted: { invoice_number: 'INV-1', invoice_date: '2026-02-01', vendor_tax_id: 'DE1' },
+        }),
+        doc('333', { file: { sha256: 'c'.repeat(64), name: 'c.pdf', size: 12, mime: 'application/pdf' } }),
+        doc('4444', {
+          file: { sha256: 'd'.repeat(64), name: 'd.pdf', size: 13, mime: 'application/pdf' },
+          extracted: {},
+        }),
+        doc('55555', {
+          status: 'archived',
+          file: { sha256: 'e'.repeat(64), name: 'e.pdf', size: 14, mime: 'application/pdf' },
+        }),
+        doc(
+          '6',
+          { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } },
+          `${org}_other`,
+        ),
+      ] as never[]);
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const served = pages.stats.served;
     const viaSql = byId(await findGroupableInboxDocuments(db, org, pages));
     expect(pages.stats.served - served, 'both statuses answered from PostgreSQL').to.equal(2);
     expect(viaSql).to.deep.equal(byId(await findGroupableInboxDocuments(db, org, null)));
-    expect(viaSql.map((d) => d.id)).to.deep.equal([`doc_${uid}_g1`, `doc_${uid}_g22`, `doc_${uid}_g333`, `doc_${uid}_g4444`]);
+    expect(viaSql.map((d) => d.id)).to.deep.equal([
+      `doc_${uid}_g1`,
+      `doc_${uid}_g22`,
+      `doc_${uid}_g333`,
+      `doc_${uid}_g4444`,
+    ]);
     expect(viaSql[0]).to.deep.equal({
-      id: `doc_${uid}_g1`, received_at: '2026-03-01T08:00:00.000Z', status: 'open',
-      file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf' }, extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR' },
+      id: `doc_${uid}_g1`,
+      received_at: '2026-03-01T08:00:00.000Z',
+      status: 'open',
+      file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf' },
+      extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR' },
     });
   });
 
-  it('an import\'s check that no id is another organisation\'s: more than a chunk of ids in SQL gives the ids the FerretDB read gives', async () => {
+  it("an import's check that no id is another organisation's: more than a chunk of ids in SQL gives the ids the FerretDB read gives", async () => {
     const existing = SUFFIXES.flatMap((x) => [0, 1].flatMap((j) => [`bt_${uid}_${x}${j}`, `bt_${uid}_x${x}${j}`]));
     const fresh = Array.from({ length: 1500 - existing.length }, (_, i) => `bt_${uid}_fresh_${i}`);
     const ids = [...fresh.slice(0, 700), ...existing, ...fresh.slice(700)];

@@ -11,17 +11,38 @@ import type { Db } from 'mongodb';
 import { embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
 import type { Mongo } from '../../shared/storage/mongo.js';
 import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
-import { openPostgresPages, PREPARED_SESSION, whereSql, type PostgresPages, type WhereQuery } from '../../shared/storage/postgres-pages.js';
+import {
+  openPostgresPages,
+  PREPARED_SESSION,
+  whereSql,
+  type PostgresPages,
+  type WhereQuery,
+} from '../../shared/storage/postgres-pages.js';
 import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
 
 /** An applied operation's stored row: its journal inline, as big as a 10k-scope repair's, and as incompressible. */
 function storedOperation(orgId: string, id: string, journalBytes: number): Record<string, unknown> {
   return {
-    _id: id, org_id: orgId, kind: 'ledger_link_repair', status: journalBytes > 0 ? 'applied' : 'staged', created_by: 'alice',
-    created_at: '2026-11-28T00:00:00.000Z', expires_at: '2026-11-29T00:00:00.000Z', request_id: 'req', idempotency_key: null, scope_key: `repair:${id}`,
-    input: {}, plan_hash: 'hash', warnings: [], history: [],
-    plan_json: '{"actions":[]}', preconditions_json: '[]', context_json: '{}',
-    ...(journalBytes > 0 ? { apply_json: JSON.stringify({ steps: randomBytes(journalBytes / 2).toString('hex') }) } : {}),
+    _id: id,
+    org_id: orgId,
+    kind: 'ledger_link_repair',
+    status: journalBytes > 0 ? 'applied' : 'staged',
+    created_by: 'alice',
+    created_at: '2026-11-28T00:00:00.000Z',
+    expires_at: '2026-11-29T00:00:00.000Z',
+    request_id: 'req',
+    idempotency_key: null,
+    scope_key: `repair:${id}`,
+    input: {},
+    plan_hash: 'hash',
+    warnings: [],
+    history: [],
+    plan_json: '{"actions":[]}',
+    preconditions_json: '[]',
+    context_json: '{}',
+    ...(journalBytes > 0
+      ? { apply_json: JSON.stringify({ steps: randomBytes(journalBytes / 2).toString('hex') }) }
+      : {}),
   };
 }
 
@@ -39,10 +60,12 @@ describe('embedded store: the prepared reads by id never scan a small table of b
     // A database of its own: its staged_operations table holds only these rows.
     mongo = await ownDatabase(s, 'bigrows', postgresUrl);
     db = mongo.db;
-    await db.collection('staged_operations').insertMany([
-      ...Array.from({ length: 20 }, (_, i) => storedOperation(orgId, `stg_small_${i}`, 0)),
-      ...Array.from({ length: 3 }, (_, i) => storedOperation(orgId, `stg_big_${i}`, 2_000_000)),
-    ] as never[]);
+    await db
+      .collection('staged_operations')
+      .insertMany([
+        ...Array.from({ length: 20 }, (_, i) => storedOperation(orgId, `stg_small_${i}`, 0)),
+        ...Array.from({ length: 3 }, (_, i) => storedOperation(orgId, `stg_big_${i}`, 2_000_000)),
+      ] as never[]);
     client = new pg.Client({ connectionString: postgresUrl, application_name: 'bookstage-bigrows-test' });
     await client.connect();
     table = (await ferretTables(client, db.databaseName)).get('staged_operations')!;
@@ -65,8 +88,15 @@ describe('embedded store: the prepared reads by id never scan a small table of b
     for (const [name, value] of Object.entries(settings)) await client!.query(`SET ${name} = ${value}`);
     try {
       await client!.query(`PREPARE by_id AS ${text}`);
-      const literal = (v: unknown): string => (Array.isArray(v) ? `ARRAY[${v.map((x) => pg.escapeLiteral(String(x))).join(', ')}]::jsonb[]` : pg.escapeLiteral(String(v)));
-      const plan = (await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_id(${values.map(literal).join(', ')})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const literal = (v: unknown): string =>
+        Array.isArray(v)
+          ? `ARRAY[${v.map((x) => pg.escapeLiteral(String(x))).join(', ')}]::jsonb[]`
+          : pg.escapeLiteral(String(v));
+      const plan = (
+        await client!.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_id(${values.map(literal).join(', ')})`)
+      ).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
       await client!.query('DEALLOCATE by_id');
       return plan;
     } finally {
@@ -75,8 +105,19 @@ describe('embedded store: the prepared reads by id never scan a small table of b
   }
 
   const reads: Array<{ name: string; q: () => WhereQuery }> = [
-    { name: 'an operation by _id', q: () => ({ collection: 'staged_operations', equalities: {}, any: { field: '_id', values: ['stg_small_3'] } }) },
-    { name: 'an operation\'s status by _id', q: () => ({ collection: 'staged_operations', equalities: {}, any: { field: '_id', values: ['stg_small_3'] }, fields: ['org_id', 'status'] }) },
+    {
+      name: 'an operation by _id',
+      q: () => ({ collection: 'staged_operations', equalities: {}, any: { field: '_id', values: ['stg_small_3'] } }),
+    },
+    {
+      name: "an operation's status by _id",
+      q: () => ({
+        collection: 'staged_operations',
+        equalities: {},
+        any: { field: '_id', values: ['stg_small_3'] },
+        fields: ['org_id', 'status'],
+      }),
+    },
   ];
 
   for (const { name, q } of reads) {

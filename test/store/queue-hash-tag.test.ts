@@ -14,10 +14,18 @@ describe('BullMQ with a hash-tagged QUEUE_PREFIX', () => {
     const s = await stack();
     const tag = `bst-ht-${randomBytes(4).toString('hex')}`;
     const prefix = loadConfig({ ...process.env, QUEUE_PREFIX: `{${tag}}` }).queuePrefix;
-    const [connection, eventsConnection, workerConnection] = [createRedis(s.config.redisUrl), createRedis(s.config.redisUrl), createRedis(s.config.redisUrl)];
+    const [connection, eventsConnection, workerConnection] = [
+      createRedis(s.config.redisUrl),
+      createRedis(s.config.redisUrl),
+      createRedis(s.config.redisUrl),
+    ];
     const queue = new Queue('hash-tag-check', { connection, prefix });
     const events = new QueueEvents('hash-tag-check', { connection: eventsConnection, prefix });
-    const worker = new Worker('hash-tag-check', (job) => Promise.resolve({ doubled: (job.data as { n: number }).n * 2 }), { connection: workerConnection, prefix });
+    const worker = new Worker(
+      'hash-tag-check',
+      (job) => Promise.resolve({ doubled: (job.data as { n: number }).n * 2 }),
+      { connection: workerConnection, prefix },
+    );
     try {
       await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
       const job = await queue.add('double', { n: 21 });

@@ -22,7 +22,7 @@ const LATER = '2099-01-01T00:00:00.000Z';
 const canonical = (docs: readonly Document[]): string[] =>
   docs.map((d) => JSON.stringify(Object.fromEntries(Object.entries(d).sort(([a], [b]) => (a < b ? -1 : 1))))).sort();
 
-describe('recovery sweep: its reads in SQL equal the driver\'s', function () {
+describe("recovery sweep: its reads in SQL equal the driver's", function () {
   this.timeout(120_000);
   const uid = randomBytes(3).toString('hex');
   let db: Db;
@@ -41,9 +41,32 @@ describe('recovery sweep: its reads in SQL equal the driver\'s', function () {
         const status = STATUSES[i % STATUSES.length]!;
         const id = `so_${uid}_${org.slice(-1)}${String(i).padStart(2, '0')}`;
         opIds.push(id);
-        ops.push({ _id: id, org_id: org, status, kind: 'ledger_reversal', created_at: `2099-01-0${1 + (i % 3)}T10:00:0${i % 10}.000Z`, expires_at: LATER });
-        if (i % 2 === 0) events.push({ _id: stagedEventId(id), org_id: org, staged_operation_id: id, to: 'staged', at: LATER, amount: i * 101 });
-        if (i % 3 === 0) events.push({ _id: transitionClaimId(id, status), org_id: org, staged_operation_id: id, at: LATER, claimed_at: LATER, claim: { from: status } });
+        ops.push({
+          _id: id,
+          org_id: org,
+          status,
+          kind: 'ledger_reversal',
+          created_at: `2099-01-0${1 + (i % 3)}T10:00:0${i % 10}.000Z`,
+          expires_at: LATER,
+        });
+        if (i % 2 === 0)
+          events.push({
+            _id: stagedEventId(id),
+            org_id: org,
+            staged_operation_id: id,
+            to: 'staged',
+            at: LATER,
+            amount: i * 101,
+          });
+        if (i % 3 === 0)
+          events.push({
+            _id: transitionClaimId(id, status),
+            org_id: org,
+            staged_operation_id: id,
+            at: LATER,
+            claimed_at: LATER,
+            claim: { from: status },
+          });
       }
     }
     await db.collection('staged_operations').insertMany(ops);
@@ -58,7 +81,7 @@ describe('recovery sweep: its reads in SQL equal the driver\'s', function () {
     }
   });
 
-  it('lists every organisation\'s operations in a status with the fields the sweep reads, as the driver does', async () => {
+  it("lists every organisation's operations in a status with the fields the sweep reads, as the driver does", async () => {
     for (const status of STATUSES) {
       for (const fields of [['_id'], ['_id', 'created_at']]) {
         const ours = (docs: Document[]): Document[] => docs.filter((d) => opIds.includes(String(d._id)));

@@ -10,7 +10,11 @@ import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
 import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { decodeStoredOperations, findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
+import {
+  decodeStoredOperations,
+  findStagedOperation,
+  insertStagedOperation,
+} from '../../shared/storage/staged-operations.js';
 import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../shared/storage/staged-operation-codec.js';
 import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -26,11 +30,16 @@ function scopeBooks(otherRecords: number): { books: Books; account: string; coun
   const elsewhere = books.invoice(500, { counterparty_id: books.cp('elsewhere') });
   books.link(books.file.bank_transactions[0]!.id, elsewhere, 1);
   // The rest of the organisation: other counterparties' entries, transactions and links.
-  for (let i = 0; i < otherRecords; i++) books.linkedTxn(account, 2000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
+  for (let i = 0; i < otherRecords; i++)
+    books.linkedTxn(account, 2000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
   return { books, account, counterparty };
 }
 
-interface Recorded { collection: string; filter: Document; returned: number }
+interface Recorded {
+  collection: string;
+  filter: Document;
+  returned: number;
+}
 
 async function recordReads(run: (client: MongoClient) => Promise<unknown>): Promise<Recorded[]> {
   const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
@@ -66,7 +75,10 @@ async function recordReads(run: (client: MongoClient) => Promise<unknown>): Prom
 }
 
 /** Each org's scope read through a client that records its reads. */
-async function readScopes<O extends { books: { orgId: string }; account: string; counterparty: string }>(db: Db, orgs: O[]) {
+async function readScopes<O extends { books: { orgId: string }; account: string; counterparty: string }>(
+  db: Db,
+  orgs: O[],
+) {
   const runs = [];
   for (const org of orgs) {
     let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
@@ -90,7 +102,7 @@ describe('link repair scope reads', function () {
     const ferret = await isFerretDb(s.db);
 
     const runs = await readScopes(s.db, [small, large]);
-    const [smallRun, largeRun] = runs as [typeof runs[0], typeof runs[0]];
+    const [smallRun, largeRun] = runs as [(typeof runs)[0], (typeof runs)[0]];
     // The scope itself is the same in both: 120 transactions, 121 entries, 121 links.
     for (const run of runs) {
       expect(run.loaded.transactions).to.have.length(120);
@@ -109,7 +121,8 @@ describe('link repair scope reads', function () {
       for (const f of selective) expect(ginFields(INDEXES[read.collection]!), `${read.collection}.${f}`).to.include(f);
       if (ferret) {
         // Only plain values: FerretDB pushes nothing else down to PostgreSQL.
-        for (const value of Object.values(read.filter)) expect(typeof value, JSON.stringify(read.filter)).to.equal('string');
+        for (const value of Object.values(read.filter))
+          expect(typeof value, JSON.stringify(read.filter)).to.equal('string');
       }
     }
   });
@@ -123,7 +136,8 @@ function bigScopeBooks(size: number, otherRecords: number): { books: Books; acco
   for (let i = 0; i < size; i++) books.linkedTxn(account, 1000 + i, { counterparty_id: counterparty });
   const elsewhere = books.invoice(500, { counterparty_id: books.cp('elsewhere') });
   books.link(books.file.bank_transactions[0]!.id, elsewhere, 1);
-  for (let i = 0; i < otherRecords; i++) books.linkedTxn(account, 5000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
+  for (let i = 0; i < otherRecords; i++)
+    books.linkedTxn(account, 5000 + i, { counterparty_id: books.cp(`other${i % 40}`) });
   return { books, account, counterparty };
 }
 
@@ -148,10 +162,18 @@ describe('link repair scope reads, big scopes', function () {
     // Both load exactly the scope: its transactions, its entries plus the one elsewhere, and the links of both.
     for (const { org, loaded } of runs) {
       const file = org.books.file;
-      const txns = new Set(file.bank_transactions.filter((t) => t.counterparty_id === org.counterparty).map((t) => t.id));
-      const entries = new Set(file.ledger_entries.filter((e) => e.counterparty_id === org.counterparty).map((e) => e.id));
-      const links = file.bank_links.filter((l) => txns.has(l.bank_transaction_id) || entries.has(l.ledger_entry_id)).map((l) => l.id);
-      const elsewhere = file.bank_links.filter((l) => txns.has(l.bank_transaction_id) && !entries.has(l.ledger_entry_id)).map((l) => l.ledger_entry_id);
+      const txns = new Set(
+        file.bank_transactions.filter((t) => t.counterparty_id === org.counterparty).map((t) => t.id),
+      );
+      const entries = new Set(
+        file.ledger_entries.filter((e) => e.counterparty_id === org.counterparty).map((e) => e.id),
+      );
+      const links = file.bank_links
+        .filter((l) => txns.has(l.bank_transaction_id) || entries.has(l.ledger_entry_id))
+        .map((l) => l.id);
+      const elsewhere = file.bank_links
+        .filter((l) => txns.has(l.bank_transaction_id) && !entries.has(l.ledger_entry_id))
+        .map((l) => l.ledger_entry_id);
       expect(loaded.transactions.map((t) => t.id).sort()).to.deep.equal([...txns].sort());
       expect(loaded.entries.map((e) => e.id).sort()).to.deep.equal([...entries, ...elsewhere].sort());
       expect(loaded.links.map((l) => l.id).sort()).to.deep.equal(links.sort());
@@ -162,10 +184,16 @@ describe('link repair scope reads, big scopes', function () {
     }
     if (!ferret) return; // MongoDB: `$in` in chunks, served by its indexes; nothing adaptive.
 
-    const [smallRun, largeRun] = runs as [typeof runs[0], typeof runs[0]];
-    const orgPasses = (reads: Recorded[]) => reads.filter((r) => r.collection === 'bank_links' && Object.keys(r.filter).join() === 'org_id');
+    const [smallRun, largeRun] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    const orgPasses = (reads: Recorded[]) =>
+      reads.filter((r) => r.collection === 'bank_links' && Object.keys(r.filter).join() === 'org_id');
     // Small org: transactions, entries, one pass over the links, the one entry elsewhere.
-    expect(smallRun.reads.map((r) => r.collection).sort(), JSON.stringify(smallRun.reads)).to.deep.equal(['bank_links', 'bank_transactions', 'ledger_entries', 'ledger_entries']);
+    expect(smallRun.reads.map((r) => r.collection).sort(), JSON.stringify(smallRun.reads)).to.deep.equal([
+      'bank_links',
+      'bank_transactions',
+      'ledger_entries',
+      'ledger_entries',
+    ]);
     expect(orgPasses(smallRun.reads)).to.have.length(1);
     expect(orgPasses(smallRun.reads)[0]!.returned).to.equal(size + 1);
     // Large org: the pass stops at its budget, then one equality read per id.
@@ -174,7 +202,11 @@ describe('link repair scope reads, big scopes', function () {
     // The budget and one more to tell: the limit bounds what FerretDB reads, not only what the loop looks at.
     expect(pass[0]!.returned).to.equal(budget + 1);
     // By the id alone (docs/indexes.md "Reads by id alone"): the owner is checked in the code.
-    const equalities = largeRun.reads.filter((r) => r.collection === 'bank_links' && ['bank_transaction_id', 'ledger_entry_id'].includes(Object.keys(r.filter).join()));
+    const equalities = largeRun.reads.filter(
+      (r) =>
+        r.collection === 'bank_links' &&
+        ['bank_transaction_id', 'ledger_entry_id'].includes(Object.keys(r.filter).join()),
+    );
     expect(equalities).to.have.length(ids);
     for (const r of equalities) for (const value of Object.values(r.filter)) expect(typeof value).to.equal('string');
   });
@@ -182,7 +214,8 @@ describe('link repair scope reads, big scopes', function () {
 
 /** Records in id order, each as its JSON (key order included): what two reads of one scope must both give. */
 const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
-  const sorted = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
+  const sorted = <T extends { id: string }>(rows: T[]) =>
+    [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
   return { transactions: sorted(scope.transactions), entries: sorted(scope.entries), links: sorted(scope.links) };
 };
 
@@ -208,22 +241,34 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       const served = embedded.stats.served;
       let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
       const reads = await recordReads(async (client) => {
-        viaSql = await loadRepairScope(client.db(s.db.databaseName), org.books.orgId, org.account, org.counterparty, embedded);
+        viaSql = await loadRepairScope(
+          client.db(s.db.databaseName),
+          org.books.orgId,
+          org.account,
+          org.counterparty,
+          embedded,
+        );
       });
       // The same records, field for field and key for key, as the driver gives them through FerretDB.
       expect(canonical(viaSql!)).to.deep.equal(canonical(viaFerret));
       expect(viaSql!.links.length).to.be.greaterThan(0);
       // Five SQL queries (transactions, entries, links both ways, entries elsewhere), and nothing through FerretDB.
       expect(embedded.stats.served - served).to.equal(5);
-      expect(reads.filter((r) => ['bank_transactions', 'ledger_entries', 'bank_links'].includes(r.collection))).to.deep.equal([]);
+      expect(
+        reads.filter((r) => ['bank_transactions', 'ledger_entries', 'bank_links'].includes(r.collection)),
+      ).to.deep.equal([]);
     }
   });
 
-  it('a refused claim reads the holder\'s locks in SQL, the same locks FerretDB gives', async function () {
+  it("a refused claim reads the holder's locks in SQL, the same locks FerretDB gives", async function () {
     const s = await stack();
     if (!embedded) this.skip();
     const orgId = `org_locks_${Date.now().toString(36)}`;
-    const claim = { scope_key: `reverse:le_${orgId}`, entry_ids: [`le_${orgId}`], transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`) };
+    const claim = {
+      scope_key: `reverse:le_${orgId}`,
+      entry_ids: [`le_${orgId}`],
+      transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`),
+    };
     expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
     const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
     const served = embedded.stats.served;
@@ -248,18 +293,41 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const id = `stg_${orgId}`;
     // Key order, nested arrays, nulls, numbers: what a real operation holds; `expires_at` left out of the second.
     const doc = {
-      _id: id, org_id: orgId, kind: 'ledger_link_repair', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
-      request_id: 'req', idempotency_key: null, scope_key: 'repair:x', input: { b: 1, a: [1, 'x', null] }, plan: { actions: [{ z: 1, a: -0.5 }, { m: [] }] }, plan_hash: 'h',
-      preconditions: [{ collection: 'bank_links', id: 'bl_1', version: 2 }], warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }], context: {},
+      _id: id,
+      org_id: orgId,
+      kind: 'ledger_link_repair',
+      status: 'staged',
+      created_by: 'alice',
+      created_at: '2026-11-26T10:00:00.000Z',
+      expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req',
+      idempotency_key: null,
+      scope_key: 'repair:x',
+      input: { b: 1, a: [1, 'x', null] },
+      plan: { actions: [{ z: 1, a: -0.5 }, { m: [] }] },
+      plan_hash: 'h',
+      preconditions: [{ collection: 'bank_links', id: 'bl_1', version: 2 }],
+      warnings: [],
+      history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
+      context: {},
     };
     const { expires_at: _omitted, ...withoutExpiry } = { ...doc, _id: `${id}_2` };
     await insertStagedOperation(s.db, doc as never);
     await insertStagedOperation(s.db, withoutExpiry as never);
-    expect(JSON.stringify(await findStagedOperation(s.db, orgId, id, embedded))).to.equal(JSON.stringify(await findStagedOperation(s.db, orgId, id)));
+    expect(JSON.stringify(await findStagedOperation(s.db, orgId, id, embedded))).to.equal(
+      JSON.stringify(await findStagedOperation(s.db, orgId, id)),
+    );
     expect(await findStagedOperation(s.db, 'another_org', id, embedded)).to.equal(null);
     for (const opId of [id, `${id}_2`]) {
-      const viaSql = await embedded.where(s.db, { collection: 'staged_operations', equalities: {}, any: { field: '_id', values: [opId] }, fields: ['status', 'org_id', 'expires_at'] });
-      const viaFerret = await s.db.collection('staged_operations').findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
+      const viaSql = await embedded.where(s.db, {
+        collection: 'staged_operations',
+        equalities: {},
+        any: { field: '_id', values: [opId] },
+        fields: ['status', 'org_id', 'expires_at'],
+      });
+      const viaFerret = await s.db
+        .collection('staged_operations')
+        .findOne({ _id: opId as never }, { projection: { status: 1, org_id: 1, expires_at: 1 } });
       expect(JSON.stringify(viaSql)).to.equal(JSON.stringify([viaFerret]));
     }
   });
@@ -269,14 +337,32 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     if (!embedded) this.skip();
     const orgId = `org_again_${Date.now().toString(36)}`;
     const first = {
-      _id: `stg_${orgId}`, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: '2026-11-28T10:00:00.000Z', expires_at: '2026-11-29T10:00:00.000Z',
-      request_id: 'req_1', idempotency_key: null, scope_key: 'reverse:le_1', input: {}, plan: { ledger_entry_id: 'le_1', actions: [] }, plan_hash: 'h1',
-      preconditions: [], warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }], context: {},
+      _id: `stg_${orgId}`,
+      org_id: orgId,
+      kind: 'ledger_reversal',
+      status: 'staged',
+      created_by: 'alice',
+      created_at: '2026-11-28T10:00:00.000Z',
+      expires_at: '2026-11-29T10:00:00.000Z',
+      request_id: 'req_1',
+      idempotency_key: null,
+      scope_key: 'reverse:le_1',
+      input: {},
+      plan: { ledger_entry_id: 'le_1', actions: [] },
+      plan_hash: 'h1',
+      preconditions: [],
+      warnings: [],
+      history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
+      context: {},
     };
     await insertStagedOperation(s.db, first as never, embedded);
     const served = embedded.stats.served;
     // A retried job's second attempt: same id, another request; the first one's operation stands.
-    const again = await insertStagedOperation(s.db, { ...first, request_id: 'req_2', plan_hash: 'h2' } as never, embedded);
+    const again = await insertStagedOperation(
+      s.db,
+      { ...first, request_id: 'req_2', plan_hash: 'h2' } as never,
+      embedded,
+    );
     expect(again).to.deep.equal(first);
     expect(embedded.stats.served, 'reads answered in SQL').to.be.greaterThan(served);
     expect(await s.db.collection('staged_operations').countDocuments({ org_id: orgId })).to.equal(1);
@@ -287,30 +373,73 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     if (!embedded) this.skip();
     const orgId = `org_body_${Date.now().toString(36)}`;
     const base = {
-      org_id: orgId, kind: 'statement_import', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
-      request_id: 'req', idempotency_key: null, input: {}, plan_hash: 'h', warnings: [], history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
-      preconditions: [{ collection: 'bank_accounts', id: 'ba_1', version: 2 }], context: { account: { id: 'ba_1' } },
+      org_id: orgId,
+      kind: 'statement_import',
+      status: 'staged',
+      created_by: 'alice',
+      created_at: '2026-11-26T10:00:00.000Z',
+      expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req',
+      idempotency_key: null,
+      input: {},
+      plan_hash: 'h',
+      warnings: [],
+      history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
+      preconditions: [{ collection: 'bank_accounts', id: 'ba_1', version: 2 }],
+      context: { account: { id: 'ba_1' } },
     };
-    const transactions = Array.from({ length: 1_000 }, (_, i) => ({ id: `bt_${orgId}_${i}`, amount_minor: i - 200, remittance_info: `Rechnung ${i} — Größe`, value_date: null }));
-    const big = { ...base, _id: `stg_${orgId}_big`, scope_key: 'statement_import:ba_1', plan: { bank_account_id: 'ba_1', new_transactions: transactions, skipped: [] } };
-    const small = { ...base, _id: `stg_${orgId}_small`, scope_key: 'statement_import:ba_2', plan: { bank_account_id: 'ba_2', new_transactions: transactions.slice(0, 2), skipped: [] } };
+    const transactions = Array.from({ length: 1_000 }, (_, i) => ({
+      id: `bt_${orgId}_${i}`,
+      amount_minor: i - 200,
+      remittance_info: `Rechnung ${i} — Größe`,
+      value_date: null,
+    }));
+    const big = {
+      ...base,
+      _id: `stg_${orgId}_big`,
+      scope_key: 'statement_import:ba_1',
+      plan: { bank_account_id: 'ba_1', new_transactions: transactions, skipped: [] },
+    };
+    const small = {
+      ...base,
+      _id: `stg_${orgId}_small`,
+      scope_key: 'statement_import:ba_2',
+      plan: { bank_account_id: 'ba_2', new_transactions: transactions.slice(0, 2), skipped: [] },
+    };
     expect(JSON.stringify(big.plan).length).to.be.greaterThan(BODY_INLINE_LIMIT);
     await insertStagedOperation(s.db, big as never);
     await insertStagedOperation(s.db, small as never);
-    const raw = await s.db.collection('staged_operations').find({ org_id: orgId } as never).sort({ _id: 1 }).toArray();
-    expect(raw.map((r) => [r._id, typeof r.body_id, typeof r.plan_json])).to.deep.equal([[big._id, 'string', 'undefined'], [small._id, 'undefined', 'string']]);
+    const raw = await s.db
+      .collection('staged_operations')
+      .find({ org_id: orgId } as never)
+      .sort({ _id: 1 })
+      .toArray();
+    expect(raw.map((r) => [r._id, typeof r.body_id, typeof r.plan_json])).to.deep.equal([
+      [big._id, 'string', 'undefined'],
+      [small._id, 'undefined', 'string'],
+    ]);
     const body = await s.db.collection('staged_operation_bodies').findOne({ _id: raw[0]!.body_id as never });
     expect(body).to.include({ org_id: orgId, staged_operation_id: big._id, plan_json: JSON.stringify(big.plan) });
     for (const op of [big, small]) {
       const viaSql = await findStagedOperation(s.db, orgId, op._id, embedded);
-      expect(JSON.stringify(viaSql), `${op._id} in SQL`).to.equal(JSON.stringify(await findStagedOperation(s.db, orgId, op._id)));
+      expect(JSON.stringify(viaSql), `${op._id} in SQL`).to.equal(
+        JSON.stringify(await findStagedOperation(s.db, orgId, op._id)),
+      );
       expect(viaSql, op._id).to.deep.equal(op);
     }
     const page = await decodeStoredOperations(s.db, [raw[1]!, raw[0]!] as never, embedded);
-    expect(page.map((o) => [o._id, (o.plan as { new_transactions: unknown[] }).new_transactions.length])).to.deep.equal([[small._id, 2], [big._id, 1_000]]);
+    expect(page.map((o) => [o._id, (o.plan as { new_transactions: unknown[] }).new_transactions.length])).to.deep.equal(
+      [
+        [small._id, 2],
+        [big._id, 1_000],
+      ],
+    );
     // A body that is gone is an error, never an operation without its plan.
     await s.db.collection('staged_operation_bodies').deleteOne({ _id: raw[0]!.body_id as never });
-    const missing = await findStagedOperation(s.db, orgId, big._id, embedded).then(() => null, (e: unknown) => e);
+    const missing = await findStagedOperation(s.db, orgId, big._id, embedded).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(missing).to.be.instanceOf(MissingOperationBodyError);
     // The database is shared by the test files that follow: none of them is to meet this broken operation.
     await s.db.collection('staged_operations').deleteMany({ org_id: orgId });
@@ -322,21 +451,60 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const orgId = `org_res_${Date.now().toString(36)}`;
     const opId = `stg_${orgId}`;
     await insertStagedOperation(s.db, {
-      _id: opId, org_id: orgId, kind: 'ledger_reversal', status: 'staged', created_by: 'alice', created_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-27T10:00:00.000Z',
-      request_id: 'req', idempotency_key: 'k', scope_key: 'reverse:le_1', input: {}, plan: { ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] }, plan_hash: 'hash',
-      preconditions: [], warnings: [], history: [], context: { entries: [{ id: 'le_1', lines: [{ account: '1200', debit_minor: 1200 }] }] },
+      _id: opId,
+      org_id: orgId,
+      kind: 'ledger_reversal',
+      status: 'staged',
+      created_by: 'alice',
+      created_at: '2026-11-26T10:00:00.000Z',
+      expires_at: '2026-11-27T10:00:00.000Z',
+      request_id: 'req',
+      idempotency_key: 'k',
+      scope_key: 'reverse:le_1',
+      input: {},
+      plan: { ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] },
+      plan_hash: 'hash',
+      preconditions: [],
+      warnings: [],
+      history: [],
+      context: { entries: [{ id: 'le_1', lines: [{ account: '1200', debit_minor: 1200 }] }] },
     } as never);
     const answer = {
-      operation: 'ledger_reversal.stage', outcome: 'staged', created: true, staged_operation_id: opId,
-      data: { outcome: 'staged', staged_operation_id: opId, status: 'staged', expires_at: '2026-11-27T10:00:00.000Z', context: { entries: [] }, plan: {}, plan_hash: 'hash', summary: null, warnings: [] },
+      operation: 'ledger_reversal.stage',
+      outcome: 'staged',
+      created: true,
+      staged_operation_id: opId,
+      data: {
+        outcome: 'staged',
+        staged_operation_id: opId,
+        status: 'staged',
+        expires_at: '2026-11-27T10:00:00.000Z',
+        context: { entries: [] },
+        plan: {},
+        plan_hash: 'hash',
+        summary: null,
+        warnings: [],
+      },
       warnings: [],
     };
     const jobId = `job_${orgId}`;
-    expect(await saveJobResult(s.db, { _id: jobId, org_id: orgId, actor: 'alice', request_id: 'req', answer: answer as never, finished_at: '2026-11-26T10:00:01.000Z' })).to.equal(true);
+    expect(
+      await saveJobResult(s.db, {
+        _id: jobId,
+        org_id: orgId,
+        actor: 'alice',
+        request_id: 'req',
+        answer: answer as never,
+        finished_at: '2026-11-26T10:00:01.000Z',
+      }),
+    ).to.equal(true);
     const viaFerret = await findJobResult(s.db, orgId, jobId);
     const viaSql = await findJobResult(s.db, orgId, jobId, undefined, embedded);
     expect(JSON.stringify(viaSql)).to.equal(JSON.stringify(viaFerret));
-    expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({ ledger_entry_id: 'le_1', actions: [{ action: 'insert', amount_minor: -1200 }] });
+    expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({
+      ledger_entry_id: 'le_1',
+      actions: [{ action: 'insert', amount_minor: -1200 }],
+    });
     expect(await findJobResult(s.db, 'another_org', jobId, opId, embedded)).to.equal(null);
   });
 });

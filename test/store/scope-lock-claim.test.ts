@@ -33,7 +33,8 @@ describe('store: claiming a big scope', function () {
     await client.connect();
     db = client.db(s.db.databaseName);
     client.on('commandStarted', (e: CommandStartedEvent) => {
-      if (e.commandName === 'insert' && e.command.insert === 'scope_locks') inserts.push((e.command.documents as unknown[]).length);
+      if (e.commandName === 'insert' && e.command.insert === 'scope_locks')
+        inserts.push((e.command.documents as unknown[]).length);
     });
   });
 
@@ -55,7 +56,9 @@ describe('store: claiming a big scope', function () {
     const held = second.acquired ? [] : second.locks;
     expect(held.map((l) => l.key).sort()).to.deep.equal(lockKeys(orgId, claim).sort());
     expect(new Set(held.map((l) => l.staged_operation_id))).to.deep.equal(new Set(['stg_first']));
-    expect(await db.collection('scope_locks').countDocuments({ org_id: orgId, staged_operation_id: 'stg_second' })).to.equal(0);
+    expect(
+      await db.collection('scope_locks').countDocuments({ org_id: orgId, staged_operation_id: 'stg_second' }),
+    ).to.equal(0);
 
     // The holder's own job retried: all its keys are its own, so it holds them.
     expect(await claimLocks(db, orgId, claim, 'stg_first', 'h1')).to.deep.equal({ acquired: true });
@@ -69,16 +72,22 @@ describe('store: claiming a big scope', function () {
     const claim = claimOf('repair:ba_1:cp_big', 150, 'x');
     const refused = await claimLocks(db, orgId, claim, 'stg_big', 'h1');
     expect(refused.acquired).to.equal(false);
-    expect(await db.collection('scope_locks').countDocuments({ org_id: orgId, staged_operation_id: 'stg_big' })).to.equal(0);
+    expect(
+      await db.collection('scope_locks').countDocuments({ org_id: orgId, staged_operation_id: 'stg_big' }),
+    ).to.equal(0);
     // The locks read before its own were given back: the other holder's, and its own (liveHoldersAmong leaves those out).
-    const holders = new Set((refused.acquired ? [] : refused.locks).map((l) => l.staged_operation_id).filter((id) => id !== 'stg_big'));
+    const holders = new Set(
+      (refused.acquired ? [] : refused.locks).map((l) => l.staged_operation_id).filter((id) => id !== 'stg_big'),
+    );
     expect(holders).to.deep.equal(new Set(['stg_other']));
   });
 
   it(`a claim of at most ${SCOPE_KEY_FIRST_ABOVE} keys is one insert`, async () => {
     const orgId = `org_claim_${tag()}`;
     inserts = [];
-    expect(await claimLocks(db, orgId, claimOf('reverse:le_1', 10), 'stg_small', 'h')).to.deep.equal({ acquired: true });
+    expect(await claimLocks(db, orgId, claimOf('reverse:le_1', 10), 'stg_small', 'h')).to.deep.equal({
+      acquired: true,
+    });
     expect(inserts).to.deep.equal([21]);
   });
 });

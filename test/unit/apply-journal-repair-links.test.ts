@@ -6,14 +6,29 @@
 // plainly as it reads, one scan of every link per action, on random plans
 // whose pairs share links, empty them and fill them again.
 import { expect } from 'chai';
-import { planJournal, planJournalWithLinks, repairLinkId, type ApplyBooks, type JournalContext, type JournalWrite } from '../../shared/domain/apply-journal.js';
+import {
+  planJournal,
+  planJournalWithLinks,
+  repairLinkId,
+  type ApplyBooks,
+  type JournalContext,
+  type JournalWrite,
+} from '../../shared/domain/apply-journal.js';
 import { compareIds, type BankLink } from '../../shared/domain/books.js';
 import type { LinkRepairPlan, RepairAction } from '../../shared/domain/link-repair-plan.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 
-const ctx: JournalContext = { staged_operation_id: 'stg_9', org_id: 'org_9', actor: 'bob', now: '2026-03-10T12:00:00.000Z' };
+const ctx: JournalContext = {
+  staged_operation_id: 'stg_9',
+  org_id: 'org_9',
+  actor: 'bob',
+  now: '2026-03-10T12:00:00.000Z',
+};
 
-interface Reference { writes: JournalWrite[]; links: Array<{ action_index: number; link_id: string }> }
+interface Reference {
+  writes: JournalWrite[];
+  links: Array<{ action_index: number; link_id: string }>;
+}
 
 /** The rule, one scan of every link per action: the oracle. */
 function reference(plan: LinkRepairPlan, links: BankLink[]): Reference {
@@ -21,7 +36,11 @@ function reference(plan: LinkRepairPlan, links: BankLink[]): Reference {
   const state = new Map<string, { original: BankLink | null; current: Omit<BankLink, 'id' | 'version'> }>();
   const order: string[] = [];
   const fields = (l: BankLink): Omit<BankLink, 'id' | 'version'> => ({
-    bank_transaction_id: l.bank_transaction_id, ledger_entry_id: l.ledger_entry_id, amount_minor: l.amount_minor, created_at: l.created_at, created_by: l.created_by,
+    bank_transaction_id: l.bank_transaction_id,
+    ledger_entry_id: l.ledger_entry_id,
+    amount_minor: l.amount_minor,
+    created_at: l.created_at,
+    created_by: l.created_by,
   });
   const get = (id: string) => {
     if (!state.has(id)) {
@@ -37,11 +56,22 @@ function reference(plan: LinkRepairPlan, links: BankLink[]): Reference {
       const c = state.get(id)!.current;
       return c.bank_transaction_id === t && c.ledger_entry_id === e && c.amount_minor > 0;
     });
-    const stored = links.filter((l) => l.bank_transaction_id === t && l.ledger_entry_id === e && !state.has(l.id)).sort((a, b) => compareIds(a.id, b.id))[0];
+    const stored = links
+      .filter((l) => l.bank_transaction_id === t && l.ledger_entry_id === e && !state.has(l.id))
+      .sort((a, b) => compareIds(a.id, b.id))[0];
     const id = touched ?? stored?.id ?? repairLinkId(ctx, t, e);
     let s = get(id);
     if (!s) {
-      s = { original: null, current: { bank_transaction_id: t, ledger_entry_id: e, amount_minor: 0, created_at: ctx.now, created_by: ctx.actor } };
+      s = {
+        original: null,
+        current: {
+          bank_transaction_id: t,
+          ledger_entry_id: e,
+          amount_minor: 0,
+          created_at: ctx.now,
+          created_by: ctx.actor,
+        },
+      };
       state.set(id, s);
       order.push(id);
     }
@@ -55,18 +85,27 @@ function reference(plan: LinkRepairPlan, links: BankLink[]): Reference {
       return;
     }
     get(a.link_id)!.current.amount_minor -= a.amount_minor;
-    if (a.kind === 'move') applied.push({ action_index: i, link_id: give(a.bank_transaction_id, a.to_ledger_entry_id, a.amount_minor) });
+    if (a.kind === 'move')
+      applied.push({ action_index: i, link_id: give(a.bank_transaction_id, a.to_ledger_entry_id, a.amount_minor) });
   });
   const writes: JournalWrite[] = [];
   for (const id of order) {
     const { original, current } = state.get(id)!;
     const { id: _id, ...stored } = original ?? ({} as BankLink);
     if (!original) {
-      if (current.amount_minor > 0) writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
+      if (current.amount_minor > 0)
+        writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
     } else if (current.amount_minor === 0) {
       writes.push({ action: 'delete', collection: 'bank_links', id, version: original.version, doc: { ...stored } });
     } else if (current.amount_minor !== original.amount_minor) {
-      writes.push({ action: 'update', collection: 'bank_links', id, version: original.version, set: { amount_minor: current.amount_minor }, before: { amount_minor: original.amount_minor } });
+      writes.push({
+        action: 'update',
+        collection: 'bank_links',
+        id,
+        version: original.version,
+        set: { amount_minor: current.amount_minor },
+        before: { amount_minor: original.amount_minor },
+      });
     }
   }
   return { writes, links: applied };
@@ -79,11 +118,18 @@ function randomCase(seed: number): { plan: LinkRepairPlan; links: BankLink[] } {
   const txns = ['bt_1', 'bt_2', 'bt_3', 'bt_4'];
   const entries = ['le_a', 'le_b', 'le_c'];
   const links: BankLink[] = Array.from({ length: 2 + Math.floor(rand() * 10) }, (_, i) => ({
-    id: `lnk_${String(Math.floor(rand() * 1000)).padStart(3, '0')}_${i}`, bank_transaction_id: pick(txns), ledger_entry_id: pick(entries),
-    amount_minor: 1 + Math.floor(rand() * 500), created_at: '2026-02-10T00:00:00.000Z', created_by: 'alice', version: 1 + Math.floor(rand() * 5),
+    id: `lnk_${String(Math.floor(rand() * 1000)).padStart(3, '0')}_${i}`,
+    bank_transaction_id: pick(txns),
+    ledger_entry_id: pick(entries),
+    amount_minor: 1 + Math.floor(rand() * 500),
+    created_at: '2026-02-10T00:00:00.000Z',
+    created_by: 'alice',
+    version: 1 + Math.floor(rand() * 5),
   }));
   // What each link holds as the actions run, so every take is valid; links the journal creates join it.
-  const holds = new Map(links.map((l) => [l.id, { t: l.bank_transaction_id, e: l.ledger_entry_id, amount: l.amount_minor }]));
+  const holds = new Map(
+    links.map((l) => [l.id, { t: l.bank_transaction_id, e: l.ledger_entry_id, amount: l.amount_minor }]),
+  );
   const actions: RepairAction[] = [];
   for (let n = 0; n < 5 + Math.floor(rand() * 25); n += 1) {
     const full = [...holds.entries()].filter(([, h]) => h.amount > 0);
@@ -103,12 +149,30 @@ function randomCase(seed: number): { plan: LinkRepairPlan; links: BankLink[] } {
     h.amount -= amount;
     if (roll < 0.8) {
       const to = pick(entries);
-      actions.push({ kind: 'move', bank_transaction_id: h.t, link_id: id, from_ledger_entry_id: h.e, to_ledger_entry_id: to, amount_minor: amount });
+      actions.push({
+        kind: 'move',
+        bank_transaction_id: h.t,
+        link_id: id,
+        from_ledger_entry_id: h.e,
+        to_ledger_entry_id: to,
+        amount_minor: amount,
+      });
     } else {
-      actions.push({ kind: 'unlink', bank_transaction_id: h.t, link_id: id, ledger_entry_id: h.e, amount_minor: amount });
+      actions.push({
+        kind: 'unlink',
+        bank_transaction_id: h.t,
+        link_id: id,
+        ledger_entry_id: h.e,
+        amount_minor: amount,
+      });
     }
   }
-  const plan = { bank_account_id: 'ba_1', counterparty_id: 'cp_1', as_of: '2026-02-28', actions } as unknown as LinkRepairPlan;
+  const plan = {
+    bank_account_id: 'ba_1',
+    counterparty_id: 'cp_1',
+    as_of: '2026-02-28',
+    actions,
+  } as unknown as LinkRepairPlan;
   return { plan, links };
 }
 
@@ -123,29 +187,50 @@ describe('apply journal: the link each repaired amount goes to', () => {
       const want = reference(plan, links);
       expect(journal.value, `seed ${seed}`).to.deep.equal(want.writes);
       // What apply stores: both from one pass.
-      expect(planJournalWithLinks('ledger_link_repair', plan, books, ctx), `seed ${seed}`).to.deep.equal({ ok: true, value: { writes: want.writes, links: want.links } });
+      expect(planJournalWithLinks('ledger_link_repair', plan, books, ctx), `seed ${seed}`).to.deep.equal({
+        ok: true,
+        value: { writes: want.writes, links: want.links },
+      });
       moves += plan.actions.filter((a) => a.kind === 'move').length;
     }
     // The cases did exercise moves onto shared pairs, not only links.
     expect(moves).to.be.greaterThan(1000);
   });
 
-  it('gives a pair\'s amounts to its stored link with the lowest id, and to a new link once that one is emptied by the journal', () => {
+  it("gives a pair's amounts to its stored link with the lowest id, and to a new link once that one is emptied by the journal", () => {
     const stored = (id: string, amount: number): BankLink => ({
-      id, bank_transaction_id: 'bt_1', ledger_entry_id: 'le_a', amount_minor: amount, created_at: '2026-02-10T00:00:00.000Z', created_by: 'alice', version: 1,
+      id,
+      bank_transaction_id: 'bt_1',
+      ledger_entry_id: 'le_a',
+      amount_minor: amount,
+      created_at: '2026-02-10T00:00:00.000Z',
+      created_by: 'alice',
+      version: 1,
     });
     const links = [stored('lnk_9', 100), stored('lnk_10', 50), { ...stored('lnk_x', 70), ledger_entry_id: 'le_b' }];
     const plan = {
-      bank_account_id: 'ba_1', counterparty_id: 'cp_1', as_of: '2026-02-28',
+      bank_account_id: 'ba_1',
+      counterparty_id: 'cp_1',
+      as_of: '2026-02-28',
       actions: [
         { kind: 'link', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_a', amount_minor: 5 },
         { kind: 'unlink', bank_transaction_id: 'bt_1', link_id: 'lnk_10', ledger_entry_id: 'le_a', amount_minor: 55 },
-        { kind: 'move', bank_transaction_id: 'bt_1', link_id: 'lnk_x', from_ledger_entry_id: 'le_b', to_ledger_entry_id: 'le_a', amount_minor: 70 },
+        {
+          kind: 'move',
+          bank_transaction_id: 'bt_1',
+          link_id: 'lnk_x',
+          from_ledger_entry_id: 'le_b',
+          to_ledger_entry_id: 'le_a',
+          amount_minor: 70,
+        },
       ],
     } as unknown as LinkRepairPlan;
     const books: ApplyBooks = { entries: [], accounts: [], transactions: [], links };
     // lnk_10 sorts before lnk_9 (ids compare by code unit); once the journal empties it, lnk_9 is the stored link left.
     const withLinks = planJournalWithLinks('ledger_link_repair', plan, books, ctx);
-    expect(withLinks.ok && withLinks.value.links).to.deep.equal([{ action_index: 0, link_id: 'lnk_10' }, { action_index: 2, link_id: 'lnk_9' }]);
+    expect(withLinks.ok && withLinks.value.links).to.deep.equal([
+      { action_index: 0, link_id: 'lnk_10' },
+      { action_index: 2, link_id: 'lnk_9' },
+    ]);
   });
 });

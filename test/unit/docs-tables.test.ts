@@ -12,7 +12,12 @@ import { CONFIG_VARIABLES, loadConfig, type Config } from '../../shared/config.j
 import { API_ROUTES, type RouteContract } from '../../shared/contract/routes.js';
 import { ERROR_TABLE } from '../../shared/errors.js';
 import {
-  DOCUMENT_BLOCKS, readBlock, renderBlock, renderErrorTable, withFreshBlocks, type BlockName,
+  DOCUMENT_BLOCKS,
+  readBlock,
+  renderBlock,
+  renderErrorTable,
+  withFreshBlocks,
+  type BlockName,
 } from '../../scripts/docs-tables/render.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -20,7 +25,15 @@ const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 
 /** Rows of a Markdown table as trimmed cells, header and rule dropped. */
 function rows(table: string): string[][] {
-  return table.split('\n').slice(2).map((line) => line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()));
+  return table
+    .split('\n')
+    .slice(2)
+    .map((line) =>
+      line
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
 }
 
 /** The endpoint table of a text: the first table whose header starts `| endpoint |`, as rows of cells. */
@@ -48,7 +61,7 @@ function endpointTableProblems(table: string[][], routes: readonly RouteContract
   });
 }
 
-describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
+describe("the docs' tables are the code's (npm run docs:tables)", () => {
   for (const [path, blocks] of Object.entries(DOCUMENT_BLOCKS)) {
     for (const name of blocks) {
       it(`${path}: the ${name} table is as the code renders it`, () => {
@@ -61,8 +74,16 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
 
   for (const path of ['docs/reference/error-codes.md']) {
     it(`${path}: the error-code table lists every code of shared/errors.ts with its status and retryable flag, and no other`, () => {
-      const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [code, status, retryable]);
-      const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [`\`${code}\``, String(spec.status), spec.retryable ? 'yes' : 'no']);
+      const listed = rows(readBlock(read(path), 'error-codes') ?? '').map(([code, status, retryable]) => [
+        code,
+        status,
+        retryable,
+      ]);
+      const expected = Object.entries(ERROR_TABLE).map(([code, spec]) => [
+        `\`${code}\``,
+        String(spec.status),
+        spec.retryable ? 'yes' : 'no',
+      ]);
       expect(listed).to.have.deep.members(expected);
       expect(listed).to.have.length(Object.keys(ERROR_TABLE).length);
     });
@@ -83,8 +104,18 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
         expect(() => loadConfig({}), variable.env).to.throw(new RegExp(`${variable.env} is not set`));
       } else if ('requiredInProduction' in variable) {
         expect(shown, variable.env).to.equal(`required when \`NODE_ENV=production\`; else ${d.derived.doc}`);
-        expect(() => loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:27017/books', REDIS_URL: 'redis://127.0.0.1:6379', NODE_ENV: 'production' }, 'api'), variable.env)
-          .to.throw(new RegExp(`${variable.env} is not set: required when NODE_ENV=production`));
+        expect(
+          () =>
+            loadConfig(
+              {
+                MONGO_URL: 'mongodb://127.0.0.1:27017/books',
+                REDIS_URL: 'redis://127.0.0.1:6379',
+                NODE_ENV: 'production',
+              },
+              'api',
+            ),
+          variable.env,
+        ).to.throw(new RegExp(`${variable.env} is not set: required when NODE_ENV=production`));
       } else {
         expect(shown, variable.env).to.equal(d.derived.doc);
       }
@@ -107,9 +138,12 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
     const events = API_ROUTES.find((r) => r.path === '/api/v1/cli/events')!;
     const without = table.filter((row) => row[0] !== '`GET /api/v1/cli/events`');
     expect(endpointTableProblems(without, API_ROUTES)).to.deep.equal(['`GET /api/v1/cli/events`: not in the table']);
-    expect(endpointTableProblems(table, [{ ...events, auth: { scope: 'books:read' } }]))
-      .to.deep.equal(['`GET /api/v1/cli/events`: scope `events:read`, the route\'s is `books:read`']);
-    expect(endpointTableProblems(table, [{ ...events, auth: null }])).to.deep.equal(['`GET /api/v1/cli/events`: scope `events:read`, the route\'s is none']);
+    expect(endpointTableProblems(table, [{ ...events, auth: { scope: 'books:read' } }])).to.deep.equal([
+      "`GET /api/v1/cli/events`: scope `events:read`, the route's is `books:read`",
+    ]);
+    expect(endpointTableProblems(table, [{ ...events, auth: null }])).to.deep.equal([
+      "`GET /api/v1/cli/events`: scope `events:read`, the route's is none",
+    ]);
   });
 
   it('notices a table that differs from the code', () => {
@@ -120,7 +154,9 @@ describe('the docs\' tables are the code\'s (npm run docs:tables)', () => {
   });
 
   it('refuses to render a code that has no description, or a description without a code', () => {
-    expect(() => renderErrorTable({ ...ERROR_TABLE, brand_new: { status: 418, retryable: false } })).to.throw(/without a description.*brand_new/);
+    expect(() => renderErrorTable({ ...ERROR_TABLE, brand_new: { status: 418, retryable: false } })).to.throw(
+      /without a description.*brand_new/,
+    );
     expect(() => renderErrorTable({ forbidden: ERROR_TABLE.forbidden })).to.throw(/does not have: validation_failed/);
   });
 

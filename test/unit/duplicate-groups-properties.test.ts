@@ -72,7 +72,11 @@ const inboxArb = (maxLength: number): fc.Arbitrary<InboxDocument[]> =>
 // ---- the brute-force reference: every pair compared, O(n²) ------------------------
 
 const RULES: DuplicateRule[] = ['same_file', 'same_invoice_number', 'same_amount_date_vendor'];
-const CONFIDENCE: Record<DuplicateRule, number> = { same_file: 1, same_invoice_number: 0.95, same_amount_date_vendor: 0.8 };
+const CONFIDENCE: Record<DuplicateRule, number> = {
+  same_file: 1,
+  same_invoice_number: 0.95,
+  same_amount_date_vendor: 0.8,
+};
 
 function calendarDay(date: string | undefined): number | null {
   if (date === undefined) return null;
@@ -93,7 +97,8 @@ function rulesPairing(a: InboxDocument, b: InboxDocument): Set<DuplicateRule> {
   const vendor = vendorKey(a.extracted);
   if (vendor === null || vendor !== vendorKey(b.extracted)) return rules;
   const invoice = normaliseInvoiceNumber(a.extracted.invoice_number);
-  if (invoice !== null && invoice === normaliseInvoiceNumber(b.extracted.invoice_number)) rules.add('same_invoice_number');
+  if (invoice !== null && invoice === normaliseInvoiceNumber(b.extracted.invoice_number))
+    rules.add('same_invoice_number');
   const [dayA, dayB] = [calendarDay(a.extracted.invoice_date), calendarDay(b.extracted.invoice_date)];
   const [totalA, totalB] = [a.extracted.total_minor, b.extracted.total_minor];
   if (
@@ -150,7 +155,10 @@ function referenceGroups(inbox: InboxDocument[]): DuplicateGroup[] {
         reasons,
       };
     });
-    const joined = members.map((d) => d.id).sort(byCodeUnit).join('\n');
+    const joined = members
+      .map((d) => d.id)
+      .sort(byCodeUnit)
+      .join('\n');
     groups.push({
       group_id: `grp_${createHash('sha256').update(joined).digest('hex').slice(0, 16)}`,
       confidence: Math.min(...documents.map((d) => d.reasons[0]?.confidence ?? Number.NaN)),
@@ -163,7 +171,9 @@ function referenceGroups(inbox: InboxDocument[]): DuplicateGroup[] {
 }
 
 const membership = (groups: DuplicateGroup[]): string[][] =>
-  groups.map((g) => g.documents.map((d) => d.document_id).sort(byCodeUnit)).sort((a, b) => byCodeUnit(a.join(), b.join()));
+  groups
+    .map((g) => g.documents.map((d) => d.document_id).sort(byCodeUnit))
+    .sort((a, b) => byCodeUnit(a.join(), b.join()));
 
 // ---- properties ---------------------------------------------------------------------
 
@@ -209,12 +219,16 @@ describe('findDuplicateGroups (properties)', () => {
           expect(g.documents.length).to.be.at.least(2);
           expect(g.documents.some((d) => status.get(d.document_id) === 'open')).to.equal(true);
           expect(g.documents.every((d) => status.get(d.document_id) !== 'archived')).to.equal(true);
-          expect(g.documents.map((d) => d.role)).to.deep.equal(['canonical', ...g.documents.slice(1).map(() => 'duplicate')]);
+          expect(g.documents.map((d) => d.role)).to.deep.equal([
+            'canonical',
+            ...g.documents.slice(1).map(() => 'duplicate'),
+          ]);
           expect(g.canonical_document_id).to.equal(g.documents[0]?.document_id);
           const ids = new Set(g.documents.map((d) => d.document_id));
           for (const d of g.documents) {
             expect(d.reasons.length).to.be.at.least(1);
-            for (const r of d.reasons) expect(ids.has(r.with_document_id) && r.with_document_id !== d.document_id).to.equal(true);
+            for (const r of d.reasons)
+              expect(ids.has(r.with_document_id) && r.with_document_id !== d.document_id).to.equal(true);
           }
         }
       }),

@@ -33,10 +33,16 @@ function buildInbox(seed: number): Inbox {
   const familyOf = new Map<string, string>();
   const reported = new Map<string, number>();
   const baseReceived = Date.UTC(2025, 0, 1);
-  const day = (offset: number): string => new Date(Date.UTC(1990, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
+  const day = (offset: number): string =>
+    new Date(Date.UTC(1990, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
 
   let next = 0;
-  const add = (family: string | null, status: InboxDocumentStatus, sha: string, extracted: InboxDocument['extracted']): void => {
+  const add = (
+    family: string | null,
+    status: InboxDocumentStatus,
+    sha: string,
+    extracted: InboxDocument['extracted'],
+  ): void => {
     const id = `doc_${(next++).toString(36).padStart(5, '0')}_${int(0, 9999)}`;
     documents.push({
       id,
@@ -58,11 +64,17 @@ function buildInbox(seed: number): Inbox {
   // The big families first.
   let chainDay = 0;
   for (const status of mixed(BIG_CHAIN)) {
-    add('big_chain', status, `chain-${next}`, { vendor_name: 'Chain Industries GmbH', invoice_date: day(chainDay), total_minor: 9_999, currency: 'EUR' });
+    add('big_chain', status, `chain-${next}`, {
+      vendor_name: 'Chain Industries GmbH',
+      invoice_date: day(chainDay),
+      total_minor: 9_999,
+      currency: 'EUR',
+    });
     chainDay += int(0, 3);
   }
   reported.set('big_chain', 0.8);
-  for (const status of mixed(BIG_FILE)) add('big_file', status, 'same-file-everywhere', { vendor_tax_id: `BIGFILE-${next}` });
+  for (const status of mixed(BIG_FILE))
+    add('big_file', status, 'same-file-everywhere', { vendor_tax_id: `BIGFILE-${next}` });
   reported.set('big_file', 1);
 
   // Small planted families until about 60% of the inbox, the rest singletons.
@@ -78,13 +90,20 @@ function buildInbox(seed: number): Inbox {
         reported.set(family, 1);
         break;
       case 'invoice':
-        for (const status of mixed(size)) add(family, status, `own-${next}`, { ...vendor, invoice_number: random() < 0.5 ? `RE-00${f}` : `re 00${f}` });
+        for (const status of mixed(size))
+          add(family, status, `own-${next}`, { ...vendor, invoice_number: random() < 0.5 ? `RE-00${f}` : `re 00${f}` });
         reported.set(family, 0.95);
         break;
       case 'date': {
         let d = int(0, 5_000);
         for (const status of mixed(size)) {
-          add(family, status, `own-${next}`, { ...vendor, invoice_number: `N-${next}`, invoice_date: day(d), total_minor: 100 * f, currency: 'EUR' });
+          add(family, status, `own-${next}`, {
+            ...vendor,
+            invoice_number: `N-${next}`,
+            invoice_date: day(d),
+            total_minor: 100 * f,
+            currency: 'EUR',
+          });
           d += int(0, 3);
         }
         reported.set(family, 0.8);
@@ -148,7 +167,9 @@ function pairsUnder(rule: DuplicateRule, a: InboxDocument, b: InboxDocument): bo
     case 'same_file':
       return a.file.sha256 === b.file.sha256;
     case 'same_invoice_number':
-      return vendorOf(a) !== null && vendorOf(a) === vendorOf(b) && invoiceOf(a) !== null && invoiceOf(a) === invoiceOf(b);
+      return (
+        vendorOf(a) !== null && vendorOf(a) === vendorOf(b) && invoiceOf(a) !== null && invoiceOf(a) === invoiceOf(b)
+      );
     case 'same_amount_date_vendor':
       return (
         vendorOf(a) !== null &&
@@ -199,7 +220,9 @@ describe('findDuplicateGroups at scale (100,000 documents)', function () {
       found.set(family, g.confidence);
       // Every non-archived member of the family is in the group.
       const expectedMembers = familyMembers.get(family) ?? [];
-      expect(g.documents.map((d) => d.document_id).sort(byCodeUnit)).to.deep.equal([...expectedMembers].sort(byCodeUnit));
+      expect(g.documents.map((d) => d.document_id).sort(byCodeUnit)).to.deep.equal(
+        [...expectedMembers].sort(byCodeUnit),
+      );
     }
     const entries = (m: Map<string, number>): [string, number][] => [...m].sort(([a], [b]) => byCodeUnit(a, b));
     expect(entries(found)).to.deep.equal(entries(inbox.reported));
@@ -231,8 +254,13 @@ describe('findDuplicateGroups at scale (100,000 documents)', function () {
       const expectedOrder = [canonical, ...sorted.filter((d) => d !== canonical)].map((d) => d.id);
       expect(g.canonical_document_id).to.equal(canonical.id);
       expect(g.documents.map((d) => d.document_id)).to.deep.equal(expectedOrder);
-      expect(g.documents.map((d) => d.role)).to.deep.equal(expectedOrder.map((_, i) => (i === 0 ? 'canonical' : 'duplicate')));
-      const joined = docs.map((d) => d.id).sort(byCodeUnit).join('\n');
+      expect(g.documents.map((d) => d.role)).to.deep.equal(
+        expectedOrder.map((_, i) => (i === 0 ? 'canonical' : 'duplicate')),
+      );
+      const joined = docs
+        .map((d) => d.id)
+        .sort(byCodeUnit)
+        .join('\n');
       expect(g.group_id).to.equal(`grp_${createHash('sha256').update(joined).digest('hex').slice(0, 16)}`);
     }
   });
@@ -248,7 +276,9 @@ describe('findDuplicateGroups at scale (100,000 documents)', function () {
         for (const r of d.reasons) {
           expect(members.has(r.with_document_id)).to.equal(true);
           expect(r.with_document_id).to.not.equal(d.document_id);
-          expect(pairsUnder(r.rule, byId.get(d.document_id) as InboxDocument, byId.get(r.with_document_id) as InboxDocument)).to.equal(true);
+          expect(
+            pairsUnder(r.rule, byId.get(d.document_id) as InboxDocument, byId.get(r.with_document_id) as InboxDocument),
+          ).to.equal(true);
         }
         lowest = Math.min(lowest, d.reasons[0]?.confidence ?? 0);
       }

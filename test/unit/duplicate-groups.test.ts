@@ -147,9 +147,39 @@ describe('vendorKey', () => {
 
   it('exports exactly the legal-form list of §5.4', () => {
     expect([...LEGAL_FORM_WORDS]).to.deep.equal([
-      'gmbh', 'mbh', 'ag', 'kg', 'ohg', 'ug', 'ev', 'ltd', 'limited', 'plc', 'llp', 'llc', 'inc', 'incorporated',
-      'corp', 'corporation', 'co', 'company', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab', 'as', 'aps',
-      'kft', 'sro', 'pty', 'pte',
+      'gmbh',
+      'mbh',
+      'ag',
+      'kg',
+      'ohg',
+      'ug',
+      'ev',
+      'ltd',
+      'limited',
+      'plc',
+      'llp',
+      'llc',
+      'inc',
+      'incorporated',
+      'corp',
+      'corporation',
+      'co',
+      'company',
+      'sa',
+      'sas',
+      'sarl',
+      'srl',
+      'spa',
+      'bv',
+      'nv',
+      'oy',
+      'ab',
+      'as',
+      'aps',
+      'kft',
+      'sro',
+      'pty',
+      'pte',
     ]);
   });
 });
@@ -228,7 +258,12 @@ describe('findDuplicateGroups', () => {
   it('matches the same tax id whatever the names say', () => {
     const groups = findDuplicateGroups([
       doc('doc_a', { received_at: at(1), vendor_name: 'Acme GmbH', vendor_tax_id: 'de 111', invoice_number: '7' }),
-      doc('doc_b', { received_at: at(2), vendor_name: 'Totally Other Ltd', vendor_tax_id: 'DE-111', invoice_number: '007' }),
+      doc('doc_b', {
+        received_at: at(2),
+        vendor_name: 'Totally Other Ltd',
+        vendor_tax_id: 'DE-111',
+        invoice_number: '007',
+      }),
     ]);
     expect(groups).to.deep.equal([
       group(0.95, [
@@ -292,8 +327,24 @@ describe('findDuplicateGroups', () => {
     ]);
     expect(groups).to.deep.equal([
       group(1, [
-        member('doc_a', 'canonical', 'open', at(1), ['same_file', 'doc_b'], ['same_invoice_number', 'doc_b'], ['same_amount_date_vendor', 'doc_b']),
-        member('doc_b', 'duplicate', 'open', at(2), ['same_file', 'doc_a'], ['same_invoice_number', 'doc_a'], ['same_amount_date_vendor', 'doc_a']),
+        member(
+          'doc_a',
+          'canonical',
+          'open',
+          at(1),
+          ['same_file', 'doc_b'],
+          ['same_invoice_number', 'doc_b'],
+          ['same_amount_date_vendor', 'doc_b'],
+        ),
+        member(
+          'doc_b',
+          'duplicate',
+          'open',
+          at(2),
+          ['same_file', 'doc_a'],
+          ['same_invoice_number', 'doc_a'],
+          ['same_amount_date_vendor', 'doc_a'],
+        ),
       ]),
     ]);
   });
@@ -470,7 +521,9 @@ describe('findDuplicateGroups', () => {
     it('missing vendor (no name nor tax id, or a name of legal forms only)', () => {
       const sameInvoice = { invoice_number: 'RE-1', invoice_date: '2026-02-01', total_minor: 500, currency: 'EUR' };
       expect(pairOf({ ...sameInvoice }, { ...sameInvoice })).to.deep.equal([]);
-      expect(pairOf({ ...sameInvoice, vendor_name: 'GmbH' }, { ...sameInvoice, vendor_name: 'GmbH' })).to.deep.equal([]);
+      expect(pairOf({ ...sameInvoice, vendor_name: 'GmbH' }, { ...sameInvoice, vendor_name: 'GmbH' })).to.deep.equal(
+        [],
+      );
       expect(pairOf({ ...sameInvoice, vendor_name: '' }, { ...sameInvoice, vendor_tax_id: '' })).to.deep.equal([]);
     });
 
@@ -487,8 +540,12 @@ describe('findDuplicateGroups', () => {
 
     it('an invoice date that is not a calendar date counts as missing', () => {
       const base = { ...acme, total_minor: 500, currency: 'EUR' };
-      expect(pairOf({ ...base, invoice_date: '2026-02-30' }, { ...base, invoice_date: '2026-02-30' })).to.deep.equal([]);
-      expect(pairOf({ ...base, invoice_date: '01.02.2026' }, { ...base, invoice_date: '01.02.2026' })).to.deep.equal([]);
+      expect(pairOf({ ...base, invoice_date: '2026-02-30' }, { ...base, invoice_date: '2026-02-30' })).to.deep.equal(
+        [],
+      );
+      expect(pairOf({ ...base, invoice_date: '01.02.2026' }, { ...base, invoice_date: '01.02.2026' })).to.deep.equal(
+        [],
+      );
     });
 
     it('an empty file hash', () => {
@@ -591,7 +648,9 @@ describe('pageGroups', () => {
     expect(ids(first.groups)).to.deep.equal([F]);
     // The file duplicate gets archived; the next page still starts at the invoice group.
     const changed = inbox().map((d) => (d.id === 'doc_f2' ? { ...d, status: 'archived' as const } : d));
-    expect(ids(pageGroups(findDuplicateGroups(changed), { limit: 1, after: first.next_after }).groups)).to.deep.equal([I]);
+    expect(ids(pageGroups(findDuplicateGroups(changed), { limit: 1, after: first.next_after }).groups)).to.deep.equal([
+      I,
+    ]);
   });
 
   it('places the position by instant, so an equivalent timestamp spelling continues the same way', () => {

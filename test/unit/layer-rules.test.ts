@@ -19,7 +19,9 @@ async function layerFindings(file: string, planted: string): Promise<{ ruleId: s
   const eslint = new ESLint({ cwd: root });
   const source = readFileSync(join(root, file), 'utf8');
   const [result] = await eslint.lintText(`${planted}${source}`, { filePath: join(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId)).map(({ ruleId, message }) => ({ ruleId, message }));
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId))
+    .map(({ ruleId, message }) => ({ ruleId, message }));
 }
 
 const rules = (findings: { ruleId: string | null }[]): (string | null)[] => findings.map((f) => f.ruleId);
@@ -29,42 +31,71 @@ describe('layer rules (eslint.config.js)', function () {
   this.timeout(300_000);
 
   it('passes the files of every layer as they are', async () => {
-    for (const file of ['shared/domain/decision.ts', 'shared/schemas/whoami.ts', 'shared/storage/job-results.ts', 'shared/queue/read-jobs.ts', 'api/routes/staging.ts', 'worker/processor.ts', 'web/api.ts']) {
+    for (const file of [
+      'shared/domain/decision.ts',
+      'shared/schemas/whoami.ts',
+      'shared/storage/job-results.ts',
+      'shared/queue/read-jobs.ts',
+      'api/routes/staging.ts',
+      'worker/processor.ts',
+      'web/api.ts',
+    ]) {
       expect(await layerFindings(file, ''), file).to.deep.equal([]);
     }
   });
 
   it('fails the domain importing storage', async () => {
-    const found = await layerFindings('shared/domain/decision.ts', "import { connectMongo } from '../storage/mongo.js';\nexport const planted = connectMongo;\n");
+    const found = await layerFindings(
+      'shared/domain/decision.ts',
+      "import { connectMongo } from '../storage/mongo.js';\nexport const planted = connectMongo;\n",
+    );
     expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
     expect(found[0]?.message).to.include('shared/domain imports nothing but');
   });
 
   it('fails schemas importing storage', async () => {
-    const found = await layerFindings('shared/schemas/whoami.ts', "import type { ApiTokenDoc } from '../storage/collections.js';\nexport type Planted = ApiTokenDoc;\n");
+    const found = await layerFindings(
+      'shared/schemas/whoami.ts',
+      "import type { ApiTokenDoc } from '../storage/collections.js';\nexport type Planted = ApiTokenDoc;\n",
+    );
     expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it('fails storage importing the queue', async () => {
-    const found = await layerFindings('shared/storage/job-results.ts', "import { STAGE_QUEUE } from '../queue/stage-jobs.js';\nexport const planted = STAGE_QUEUE;\n");
+    const found = await layerFindings(
+      'shared/storage/job-results.ts',
+      "import { STAGE_QUEUE } from '../queue/stage-jobs.js';\nexport const planted = STAGE_QUEUE;\n",
+    );
     expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it('fails the API importing the worker, and the worker importing the API', async () => {
-    const api = await layerFindings('api/routes/staging.ts', "import { createStageProcessor } from '../../worker/processor.js';\nexport const planted = createStageProcessor;\n");
+    const api = await layerFindings(
+      'api/routes/staging.ts',
+      "import { createStageProcessor } from '../../worker/processor.js';\nexport const planted = createStageProcessor;\n",
+    );
     expect(rules(api)).to.deep.equal(['import-x/no-restricted-paths']);
-    const worker = await layerFindings('worker/processor.ts', "import { send } from '../api/outcome.js';\nexport const planted = send;\n");
+    const worker = await layerFindings(
+      'worker/processor.ts',
+      "import { send } from '../api/outcome.js';\nexport const planted = send;\n",
+    );
     expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it('fails the review page importing anything but the contract', async () => {
-    const found = await layerFindings('web/api.ts', "import type { StagedOperationDoc } from '../shared/storage/collections.js';\nexport type Planted = StagedOperationDoc;\n");
+    const found = await layerFindings(
+      'web/api.ts',
+      "import type { StagedOperationDoc } from '../shared/storage/collections.js';\nexport type Planted = StagedOperationDoc;\n",
+    );
     expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it('fails an import cycle', async () => {
     // scope.ts imports decision.ts; decision.ts importing scope.ts closes a loop (type-only imports are no cycle).
-    const found = await layerFindings('shared/domain/decision.ts', "import { pendingDecision } from './scope.js';\nexport const planted = pendingDecision;\n");
+    const found = await layerFindings(
+      'shared/domain/decision.ts',
+      "import { pendingDecision } from './scope.js';\nexport const planted = pendingDecision;\n",
+    );
     expect(rules(found)).to.deep.equal(['import-x/no-cycle']);
   });
 });

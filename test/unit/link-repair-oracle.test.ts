@@ -11,10 +11,21 @@ function varied(n: number): LinkRepairInput {
   const base = bigScopeInput('org_oracle', n);
   const reversed = <T>(xs: readonly T[]): T[] => [...xs].reverse();
   const transactions = base.transactions.map((t, i) =>
-    i % 11 === 0 ? { ...t, status: 'reconciled' as const } : i % 13 === 0 ? { ...t, booking_date: '2026-02-01' } : i % 17 === 0 ? { ...t, amount_minor: -t.amount_minor } : t);
+    i % 11 === 0
+      ? { ...t, status: 'reconciled' as const }
+      : i % 13 === 0
+        ? { ...t, booking_date: '2026-02-01' }
+        : i % 17 === 0
+          ? { ...t, amount_minor: -t.amount_minor }
+          : t,
+  );
   return {
     ...base,
-    transactions: reversed([...transactions, { ...transactions[1]!, version: 0, amount_minor: 1 }, { ...transactions[2]!, bank_account_id: 'ba_other' }]),
+    transactions: reversed([
+      ...transactions,
+      { ...transactions[1]!, version: 0, amount_minor: 1 },
+      { ...transactions[2]!, bank_account_id: 'ba_other' },
+    ]),
     entries: [{ ...base.entries[3]!, version: 0, status: 'reversed' as const }, ...reversed(base.entries)],
     links: reversed(base.links),
   };

@@ -25,13 +25,31 @@ function payable(id: string, entryDate: string, amount: number, more: Partial<Le
 
 /** A transaction of ba_main with cp_1; `amount` is signed (+ in, − out). */
 function txn(id: string, bookingDate: string, amount: number, more: Partial<BankTransaction> = {}): BankTransaction {
-  return records.txn({ id, booking_date: bookingDate, amount_minor: amount, counterparty_name: 'Customer One', ...more });
+  return records.txn({
+    id,
+    booking_date: bookingDate,
+    amount_minor: amount,
+    counterparty_name: 'Customer One',
+    ...more,
+  });
 }
 
 const reconciled = { status: 'reconciled', reconciliation_id: 'rec_1' } as const;
 
-function link(id: string, transactionId: string, entryId: string, amount: number, createdAt = '2025-05-01T08:00:00.000Z'): BankLink {
-  return records.link({ id, bank_transaction_id: transactionId, ledger_entry_id: entryId, amount_minor: amount, created_at: createdAt });
+function link(
+  id: string,
+  transactionId: string,
+  entryId: string,
+  amount: number,
+  createdAt = '2025-05-01T08:00:00.000Z',
+): BankLink {
+  return records.link({
+    id,
+    bank_transaction_id: transactionId,
+    ledger_entry_id: entryId,
+    amount_minor: amount,
+    created_at: createdAt,
+  });
 }
 
 interface Books {
@@ -60,8 +78,16 @@ function stagedPlan(books: Books): LinkRepairPlan {
 }
 
 const move = (t: string, l: string, from: string, to: string, amount: number) =>
-  ({ kind: 'move', bank_transaction_id: t, link_id: l, from_ledger_entry_id: from, to_ledger_entry_id: to, amount_minor: amount }) as const;
-const linkTo = (t: string, e: string, amount: number) => ({ kind: 'link', bank_transaction_id: t, ledger_entry_id: e, amount_minor: amount }) as const;
+  ({
+    kind: 'move',
+    bank_transaction_id: t,
+    link_id: l,
+    from_ledger_entry_id: from,
+    to_ledger_entry_id: to,
+    amount_minor: amount,
+  }) as const;
+const linkTo = (t: string, e: string, amount: number) =>
+  ({ kind: 'link', bank_transaction_id: t, ledger_entry_id: e, amount_minor: amount }) as const;
 const unlink = (t: string, l: string, e: string, amount: number) =>
   ({ kind: 'unlink', bank_transaction_id: t, link_id: l, ledger_entry_id: e, amount_minor: amount }) as const;
 
@@ -100,7 +126,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
     it('ignores a transaction without counterparty (a statement import that matched none)', () => {
       const plan = stagedPlan({
         entries: [receivable('le_1', '2025-01-10', 500)],
-        transactions: [txn('bt_in', '2025-06-30', 100), txn('bt_no_counterparty', '2025-02-01', 100, { counterparty_id: null })],
+        transactions: [
+          txn('bt_in', '2025-06-30', 100),
+          txn('bt_no_counterparty', '2025-02-01', 100, { counterparty_id: null }),
+        ],
       });
       expect(plan.actions).to.deep.equal([linkTo('bt_in', 'le_1', 100)]);
       expect(plan.summary).to.deep.equal(summary({ links: 1, linked_minor: 100, uncovered_entry_minor: 400 }));
@@ -114,10 +143,14 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
           receivable('le_other_counterparty', '2025-01-01', 100, { counterparty_id: 'cp_2' }),
           receivable('le_reversed', '2025-01-01', 100, { status: 'reversed', reversed_by: 'le_reversal' }),
           receivable('le_reversal', '2025-01-02', 100, { reversal_of: 'le_credit_note' }),
-          records.entry({ id: 'le_no_settlement', entry_date: '2025-01-01', lines: [
-            { account: '6000', debit_minor: 100, credit_minor: 0 },
-            { account: '1200', debit_minor: 0, credit_minor: 100 },
-          ] }),
+          records.entry({
+            id: 'le_no_settlement',
+            entry_date: '2025-01-01',
+            lines: [
+              { account: '6000', debit_minor: 100, credit_minor: 0 },
+              { account: '1200', debit_minor: 0, credit_minor: 100 },
+            ],
+          }),
         ],
         transactions: [txn('bt_1', '2025-03-01', 100)],
       });
@@ -127,7 +160,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
 
     it('treats an entry that names its reversing entry (reversed_by) as reversed, whatever its status says', () => {
       const plan = stagedPlan({
-        entries: [receivable('le_1', '2025-01-10', 100, { reversed_by: 'le_9' }), receivable('le_2', '2025-01-11', 100)],
+        entries: [
+          receivable('le_1', '2025-01-10', 100, { reversed_by: 'le_9' }),
+          receivable('le_2', '2025-01-11', 100),
+        ],
         transactions: [txn('bt_1', '2025-03-01', 100)],
         links: [link('lnk_1', 'bt_1', 'le_1', 100)],
       });
@@ -136,12 +172,17 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
 
     it('reads a record passed twice once, keeping the higher version', () => {
       const result = repair({
-        entries: [receivable('le_1', '2025-01-10', 100, { version: 2 }), receivable('le_1', '2025-01-10', 70, { version: 1 })],
+        entries: [
+          receivable('le_1', '2025-01-10', 100, { version: 2 }),
+          receivable('le_1', '2025-01-10', 70, { version: 1 }),
+        ],
         transactions: [txn('bt_1', '2025-03-01', 100), txn('bt_1', '2025-03-01', 100)],
       });
       if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome}`);
       expect(result.plan.actions).to.deep.equal([linkTo('bt_1', 'le_1', 100)]);
-      expect(result.preconditions.filter((p) => p.id === 'le_1')).to.deep.equal([{ collection: 'ledger_entries', id: 'le_1', version: 2 }]);
+      expect(result.preconditions.filter((p) => p.id === 'le_1')).to.deep.equal([
+        { collection: 'ledger_entries', id: 'le_1', version: 2 },
+      ]);
     });
   });
 
@@ -202,7 +243,11 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         entries: [receivable('le_1', '2025-01-10', 100), receivable('le_2', '2025-02-10', 100)],
         transactions: [txn('bt_1', '2025-03-01', 60), txn('bt_2', '2025-03-02', 90)],
       });
-      expect(plan.actions).to.deep.equal([linkTo('bt_1', 'le_1', 60), linkTo('bt_2', 'le_1', 40), linkTo('bt_2', 'le_2', 50)]);
+      expect(plan.actions).to.deep.equal([
+        linkTo('bt_1', 'le_1', 60),
+        linkTo('bt_2', 'le_1', 40),
+        linkTo('bt_2', 'le_2', 50),
+      ]);
       expect(plan.summary).to.deep.equal(summary({ links: 3, linked_minor: 150, uncovered_entry_minor: 50 }));
     });
 
@@ -235,7 +280,11 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         entries: [receivable('le_a', '2025-01-10', 100), receivable('le_B', '2025-01-10', 100)],
         transactions: [txn('bt_b', '2025-02-01', 100), txn('bt_C', '2025-02-01', 50)],
       });
-      expect(plan.actions).to.deep.equal([linkTo('bt_C', 'le_B', 50), linkTo('bt_b', 'le_B', 50), linkTo('bt_b', 'le_a', 50)]);
+      expect(plan.actions).to.deep.equal([
+        linkTo('bt_C', 'le_B', 50),
+        linkTo('bt_b', 'le_B', 50),
+        linkTo('bt_b', 'le_a', 50),
+      ]);
     });
 
     it('leaves an over-payment remainder unallocated and releases what exceeds the entry', () => {
@@ -245,14 +294,19 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         links: [link('lnk_1', 'bt_1', 'le_1', 120)],
       });
       expect(plan.actions).to.deep.equal([unlink('bt_1', 'lnk_1', 'le_1', 20)]);
-      expect(plan.summary).to.deep.equal(summary({ unlinks: 1, unlinked_minor: 20, unallocated_transaction_minor: 50 }));
+      expect(plan.summary).to.deep.equal(
+        summary({ unlinks: 1, unlinked_minor: 20, unallocated_transaction_minor: 50 }),
+      );
     });
   });
 
   describe('rule 3: the diff into actions', () => {
     it("releases a link to another counterparty's entry whole and reuses the amount", () => {
       const plan = stagedPlan({
-        entries: [receivable('le_1', '2025-01-10', 100), receivable('le_x', '2025-01-01', 100, { counterparty_id: 'cp_2' })],
+        entries: [
+          receivable('le_1', '2025-01-10', 100),
+          receivable('le_x', '2025-01-01', 100, { counterparty_id: 'cp_2' }),
+        ],
         transactions: [txn('bt_1', '2025-03-01', 100)],
         links: [link('lnk_1', 'bt_1', 'le_x', 100)],
       });
@@ -269,7 +323,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         transactions: [txn('bt_1', '2025-03-01', 100)],
         links: [link('lnk_9', 'bt_1', 'le_2', 60), link('lnk_1', 'bt_1', 'le_3', 40)],
       });
-      expect(plan.actions).to.deep.equal([move('bt_1', 'lnk_9', 'le_2', 'le_1', 60), move('bt_1', 'lnk_1', 'le_3', 'le_1', 40)]);
+      expect(plan.actions).to.deep.equal([
+        move('bt_1', 'lnk_9', 'le_2', 'le_1', 60),
+        move('bt_1', 'lnk_1', 'le_3', 'le_1', 40),
+      ]);
     });
 
     it('releases from the newest link first (created_at, then id, descending) when one pair has several links', () => {
@@ -317,18 +374,38 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         unlink('bt_1', 'lnk_1', 'le_x9', 20),
       ]);
       expect(plan.summary).to.deep.equal(
-        summary({ moves: 5, moved_minor: 120, links: 1, linked_minor: 60, unlinks: 1, unlinked_minor: 20, unallocated_transaction_minor: 20 }),
+        summary({
+          moves: 5,
+          moved_minor: 120,
+          links: 1,
+          linked_minor: 60,
+          unlinks: 1,
+          unlinked_minor: 20,
+          unallocated_transaction_minor: 20,
+        }),
       );
     });
 
     it('gives the same plan whatever the order of the input arrays', () => {
       const books: Required<Books> = {
-        entries: [receivable('le_1', '2025-01-01', 100), receivable('le_2', '2025-01-02', 100), receivable('le_x', '2025-01-01', 90, { counterparty_id: 'cp_2' })],
+        entries: [
+          receivable('le_1', '2025-01-01', 100),
+          receivable('le_2', '2025-01-02', 100),
+          receivable('le_x', '2025-01-01', 90, { counterparty_id: 'cp_2' }),
+        ],
         transactions: [txn('bt_1', '2025-02-02', 100), txn('bt_2', '2025-02-01', 120)],
-        links: [link('lnk_1', 'bt_1', 'le_x', 40), link('lnk_2', 'bt_1', 'le_2', 60), link('lnk_3', 'bt_2', 'le_2', 50)],
+        links: [
+          link('lnk_1', 'bt_1', 'le_x', 40),
+          link('lnk_2', 'bt_1', 'le_2', 60),
+          link('lnk_3', 'bt_2', 'le_2', 50),
+        ],
       };
       const forward = repair(books);
-      const backward = repair({ entries: [...books.entries].reverse(), transactions: [...books.transactions].reverse(), links: [...books.links].reverse() });
+      const backward = repair({
+        entries: [...books.entries].reverse(),
+        transactions: [...books.transactions].reverse(),
+        links: [...books.links].reverse(),
+      });
       expect(forward.outcome).to.equal('staged');
       expect(backward).to.deep.equal(forward);
     });
@@ -339,9 +416,19 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       const result = repair({
         entries: [receivable('le_1', '2025-01-10', 100), receivable('le_2', '2025-02-10', 100)],
         transactions: [txn('bt_1', '2025-03-01', 150), txn('bt_2', '2025-03-02', 30)],
-        links: [link('lnk_1', 'bt_1', 'le_1', 100), link('lnk_2', 'bt_1', 'le_2', 50), link('lnk_3', 'bt_2', 'le_2', 30)],
+        links: [
+          link('lnk_1', 'bt_1', 'le_1', 100),
+          link('lnk_2', 'bt_1', 'le_2', 50),
+          link('lnk_3', 'bt_2', 'le_2', 30),
+        ],
       });
-      const plan = { bank_account_id: 'ba_main', counterparty_id: 'cp_1', as_of: AS_OF, actions: [], summary: summary({ uncovered_entry_minor: 20 }) };
+      const plan = {
+        bank_account_id: 'ba_main',
+        counterparty_id: 'cp_1',
+        as_of: AS_OF,
+        actions: [],
+        summary: summary({ uncovered_entry_minor: 20 }),
+      };
       expect(result).to.deep.equal({ outcome: 'noop', blockers: [], plan, plan_hash: planHash(plan) });
     });
 
@@ -352,7 +439,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
           receivable('le_eur', '2025-01-11', 100),
           receivable('le_usd_other', '2025-01-10', 100, { currency: 'USD', counterparty_id: 'cp_2' }),
         ],
-        transactions: [txn('bt_usd', '2025-03-01', 100, { currency: 'USD' }), txn('bt_usd_after', '2025-07-01', 100, { currency: 'USD' })],
+        transactions: [
+          txn('bt_usd', '2025-03-01', 100, { currency: 'USD' }),
+          txn('bt_usd_after', '2025-07-01', 100, { currency: 'USD' }),
+        ],
       });
       expect(result).to.deep.equal({
         outcome: 'blocked',
@@ -364,7 +454,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
 
     it('blocks on frozen_link_to_reversed_entry when a reconciled transaction is linked to a reversed entry', () => {
       const result = repair({
-        entries: [receivable('le_1', '2025-01-10', 100), receivable('le_rev', '2025-01-05', 100, { status: 'reversed', reversed_by: 'le_9' })],
+        entries: [
+          receivable('le_1', '2025-01-10', 100),
+          receivable('le_rev', '2025-01-05', 100, { status: 'reversed', reversed_by: 'le_9' }),
+        ],
         transactions: [txn('bt_r', '2025-02-01', 100, reconciled), txn('bt_u', '2025-02-02', 50)],
         links: [link('lnk_r', 'bt_r', 'le_rev', 100), link('lnk_u', 'bt_u', 'le_rev', 50)], // lnk_u is walked: released, not a blocker
       });
@@ -378,7 +471,10 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
 
     it("blocks on frozen_link_to_other_counterparty when a reconciled transaction is linked to another counterparty's entry", () => {
       const result = repair({
-        entries: [receivable('le_1', '2025-01-10', 100), receivable('le_x', '2025-01-05', 100, { counterparty_id: 'cp_2' })],
+        entries: [
+          receivable('le_1', '2025-01-10', 100),
+          receivable('le_x', '2025-01-05', 100, { counterparty_id: 'cp_2' }),
+        ],
         transactions: [txn('bt_r', '2025-02-01', 100, reconciled)],
         links: [link('lnk_o', 'bt_r', 'le_x', 100)],
       });
@@ -444,7 +540,13 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
         transactions: [txn('bt_1', '2025-03-01', 100)],
       });
       if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome}`);
-      expect(Object.keys(result.plan)).to.deep.equal(['bank_account_id', 'counterparty_id', 'as_of', 'actions', 'summary']);
+      expect(Object.keys(result.plan)).to.deep.equal([
+        'bank_account_id',
+        'counterparty_id',
+        'as_of',
+        'actions',
+        'summary',
+      ]);
       expect(result.plan_hash).to.match(/^[0-9a-f]{64}$/);
       expect(result.plan_hash).to.equal(planHash(result.plan));
       expect(result.blockers).to.deep.equal([]);
@@ -459,12 +561,24 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
           receivable('le_x', '2025-01-01', 100, { counterparty_id: 'cp_2', version: 2 }),
           receivable('le_unrelated', '2025-01-01', 100, { counterparty_id: 'cp_3' }),
         ],
-        transactions: [txn('bt_2', '2025-03-02', 100, { version: 5 }), txn('bt_1', '2025-03-01', 100), txn('bt_after', '2025-07-01', 10)],
-        links: [link('lnk_1', 'bt_1', 'le_x', 100), link('lnk_2', 'bt_2', 'le_2', 100), link('lnk_far', 'bt_far', 'le_unrelated', 5)],
+        transactions: [
+          txn('bt_2', '2025-03-02', 100, { version: 5 }),
+          txn('bt_1', '2025-03-01', 100),
+          txn('bt_after', '2025-07-01', 10),
+        ],
+        links: [
+          link('lnk_1', 'bt_1', 'le_x', 100),
+          link('lnk_2', 'bt_2', 'le_2', 100),
+          link('lnk_far', 'bt_far', 'le_unrelated', 5),
+        ],
       });
       if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome}`);
       expect(result.plan.actions).to.deep.equal([move('bt_1', 'lnk_1', 'le_x', 'le_1', 100)]);
-      expect(result.claim).to.deep.equal({ scope_key: 'repair:ba_main:cp_1', entry_ids: ['le_1', 'le_x'], transaction_ids: ['bt_1'] });
+      expect(result.claim).to.deep.equal({
+        scope_key: 'repair:ba_main:cp_1',
+        entry_ids: ['le_1', 'le_x'],
+        transaction_ids: ['bt_1'],
+      });
       expect(result.preconditions).to.deep.equal([
         { collection: 'bank_accounts', id: 'ba_main', version: 3 },
         { collection: 'bank_links', id: 'lnk_1', version: 1 },
@@ -502,7 +616,9 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       const fresher = txn('bt_2', '2025-03-02', 100, { version: 2 });
       const result = repair({ entries, transactions: [good, bad, fresher] });
       expect(result.outcome).to.equal('staged');
-      expect(result.plan!.actions).to.deep.equal([{ kind: 'link', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_1', amount_minor: 100 }]);
+      expect(result.plan!.actions).to.deep.equal([
+        { kind: 'link', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_1', amount_minor: 100 },
+      ]);
       const unsafeEntry = receivable('le_0', '2025-01-01', 100, { lines: records.receivableLines(2 ** 53) });
       expect(() => repair({ entries: [unsafeEntry, ...entries], transactions: [good] })).to.throw(RangeError, /le_0/);
     });

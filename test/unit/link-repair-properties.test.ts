@@ -22,7 +22,17 @@ const day = (d: number): string => `2025-01-${String(d).padStart(2, '0')}`;
 const pad = (n: number): string => String(n).padStart(3, '0');
 
 const entrySpec = fc.record({
-  kind: fc.constantFrom('receivable', 'receivable', 'receivable', 'payable', 'payable', 'payable', 'reversed', 'reversal', 'no_settlement'),
+  kind: fc.constantFrom(
+    'receivable',
+    'receivable',
+    'receivable',
+    'payable',
+    'payable',
+    'payable',
+    'reversed',
+    'reversal',
+    'no_settlement',
+  ),
   counterparty: fc.constantFrom('cp_1', 'cp_1', 'cp_1', 'cp_2'),
   day: fc.integer({ min: 1, max: 28 }),
   amount: fc.integer({ min: 1, max: 400 }),
@@ -117,14 +127,25 @@ function inScopeEntries(books: LinkRepairInput): Map<string, number> {
   const open = new Map<string, number>();
   for (const e of books.entries) {
     const amount = openAmountMinor(e, books.settlement_accounts);
-    if (e.counterparty_id === 'cp_1' && e.status === 'posted' && !e.reversal_of && e.entry_date <= books.as_of && amount !== 0) open.set(e.id, amount);
+    if (
+      e.counterparty_id === 'cp_1' &&
+      e.status === 'posted' &&
+      !e.reversal_of &&
+      e.entry_date <= books.as_of &&
+      amount !== 0
+    )
+      open.set(e.id, amount);
   }
   return open;
 }
 
 function walkedTransactions(books: LinkRepairInput): BankTransaction[] {
   return books.transactions.filter(
-    (t) => t.bank_account_id === 'ba_main' && t.counterparty_id === 'cp_1' && t.booking_date <= books.as_of && t.status === 'unreconciled',
+    (t) =>
+      t.bank_account_id === 'ba_main' &&
+      t.counterparty_id === 'cp_1' &&
+      t.booking_date <= books.as_of &&
+      t.status === 'unreconciled',
   );
 }
 
@@ -149,7 +170,9 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 
 describe('FIFO allocation properties', () => {
   const items = (prefix: string) =>
-    fc.array(fc.integer({ min: 0, max: 1_000 }), { maxLength: 30 }).map((amounts) => amounts.map((amount_minor, i) => ({ id: `${prefix}${i}`, amount_minor })));
+    fc
+      .array(fc.integer({ min: 0, max: 1_000 }), { maxLength: 30 })
+      .map((amounts) => amounts.map((amount_minor, i) => ({ id: `${prefix}${i}`, amount_minor })));
 
   it('never allocates more than a transaction amount or an entry capacity, and allocates min(Σ amounts, Σ capacities)', () => {
     fc.assert(
@@ -226,7 +249,9 @@ describe('link repair properties', () => {
           expect(linked, `links of ${t.id}`).to.be.at.most(Math.abs(t.amount_minor));
           for (const l of own) {
             // Only in-scope entries of the transaction's direction.
-            expect(Math.sign(open.get(l.ledger_entry_id) ?? 0), `${l.id} direction`).to.equal(Math.sign(t.amount_minor));
+            expect(Math.sign(open.get(l.ledger_entry_id) ?? 0), `${l.id} direction`).to.equal(
+              Math.sign(t.amount_minor),
+            );
           }
           unallocated += Math.abs(t.amount_minor) - linked;
         }
@@ -253,7 +278,9 @@ describe('link repair properties', () => {
         if (first.outcome === 'blocked') return;
         const again = planLinkRepair({ ...books, links: applyActions(books.links, first.plan.actions) });
         expect(again.outcome, JSON.stringify(again.plan?.actions)).to.equal('noop');
-        expect(again.plan!.summary.unallocated_transaction_minor).to.equal(first.plan.summary.unallocated_transaction_minor);
+        expect(again.plan!.summary.unallocated_transaction_minor).to.equal(
+          first.plan.summary.unallocated_transaction_minor,
+        );
         expect(again.plan!.summary.uncovered_entry_minor).to.equal(first.plan.summary.uncovered_entry_minor);
       }),
       { numRuns: 500 },

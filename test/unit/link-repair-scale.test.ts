@@ -31,11 +31,25 @@ interface BigBooks {
 function bigBooks(n: number, seed: number): BigBooks {
   const rand = mulberry32(seed);
   const int = (min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
-  const account: BankAccount = { id: 'ba_big', name: 'Big', currency: 'EUR', ledger_account: '1200', reconciled_through: null, opening_balance_minor: 0, version: 1 };
+  const account: BankAccount = {
+    id: 'ba_big',
+    name: 'Big',
+    currency: 'EUR',
+    ledger_account: '1200',
+    reconciled_through: null,
+    opening_balance_minor: 0,
+    version: 1,
+  };
   const span = 700;
 
   const entries: LedgerEntry[] = [];
-  const entry = (id: string, dayNo: number, amount: number, receivable: boolean, more: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  const entry = (
+    id: string,
+    dayNo: number,
+    amount: number,
+    receivable: boolean,
+    more: Partial<LedgerEntry> = {},
+  ): LedgerEntry => ({
     id,
     entry_date: isoDay(dayNo),
     description: '',
@@ -57,13 +71,19 @@ function bigBooks(n: number, seed: number): BigBooks {
     version: 1,
     ...more,
   });
-  for (let i = 0; i < n; i += 1) entries.push(entry(`le_${pad(i)}`, Math.floor((i * span) / n), int(1, 50_000), rand() < 0.7));
+  for (let i = 0; i < n; i += 1)
+    entries.push(entry(`le_${pad(i)}`, Math.floor((i * span) / n), int(1, 50_000), rand() < 0.7));
   // Out of scope: reversed entries and another counterparty's invoices.
   const reversedIds: string[] = [];
   const foreignIds: string[] = [];
   for (let i = 0; i < 200; i += 1) {
     reversedIds.push(`le_rev_${pad(i)}`);
-    entries.push(entry(`le_rev_${pad(i)}`, int(0, span), int(1, 50_000), true, { status: 'reversed', reversed_by: `le_rr_${pad(i)}` }));
+    entries.push(
+      entry(`le_rev_${pad(i)}`, int(0, span), int(1, 50_000), true, {
+        status: 'reversed',
+        reversed_by: `le_rr_${pad(i)}`,
+      }),
+    );
     foreignIds.push(`le_foreign_${pad(i)}`);
     entries.push(entry(`le_foreign_${pad(i)}`, int(0, span), int(1, 50_000), true, { counterparty_id: 'cp_other' }));
   }
@@ -89,17 +109,31 @@ function bigBooks(n: number, seed: number): BigBooks {
   }
 
   // FIFO over everything, per direction, in (date, id) order.
-  const ordered = [...transactions].sort((a, b) => compareIds(a.booking_date, b.booking_date) || compareIds(a.id, b.id));
+  const ordered = [...transactions].sort(
+    (a, b) => compareIds(a.booking_date, b.booking_date) || compareIds(a.id, b.id),
+  );
   const inScope = entries.slice(0, n);
   const expected = new Map<string, Map<string, number>>();
   const links: BankLink[] = [];
   for (const sign of [1, -1]) {
     const result = allocateFifo(
-      ordered.filter((t) => Math.sign(t.amount_minor) === sign).map((t) => ({ id: t.id, amount_minor: Math.abs(t.amount_minor) })),
-      inScope.filter((e) => Math.sign(openAmountMinor(e, SETTLEMENT)) === sign).map((e) => ({ id: e.id, amount_minor: Math.abs(openAmountMinor(e, SETTLEMENT)) })),
+      ordered
+        .filter((t) => Math.sign(t.amount_minor) === sign)
+        .map((t) => ({ id: t.id, amount_minor: Math.abs(t.amount_minor) })),
+      inScope
+        .filter((e) => Math.sign(openAmountMinor(e, SETTLEMENT)) === sign)
+        .map((e) => ({ id: e.id, amount_minor: Math.abs(openAmountMinor(e, SETTLEMENT)) })),
     );
     for (const a of result.allocations) {
-      links.push({ id: `lnk_${pad(links.length)}`, bank_transaction_id: a.transaction_id, ledger_entry_id: a.entry_id, amount_minor: a.amount_minor, created_at: '2025-01-01T00:00:00.000Z', created_by: 'seed', version: 1 });
+      links.push({
+        id: `lnk_${pad(links.length)}`,
+        bank_transaction_id: a.transaction_id,
+        ledger_entry_id: a.entry_id,
+        amount_minor: a.amount_minor,
+        created_at: '2025-01-01T00:00:00.000Z',
+        created_by: 'seed',
+        version: 1,
+      });
       let pairs = expected.get(a.transaction_id);
       if (!pairs) expected.set(a.transaction_id, (pairs = new Map<string, number>()));
       pairs.set(a.entry_id, a.amount_minor);
@@ -129,12 +163,23 @@ function bigBooks(n: number, seed: number): BigBooks {
       kept.push(other ? { ...link, ledger_entry_id: other } : link);
     } else if (r < 0.35) kept.push({ ...link, ledger_entry_id: foreignIds[int(0, foreignIds.length - 1)]! });
     else if (r < 0.37) kept.push({ ...link, ledger_entry_id: reversedIds[int(0, reversedIds.length - 1)]! });
-    else if (r < 0.47 && link.amount_minor >= 2) kept.push({ ...link, amount_minor: Math.floor(link.amount_minor / 2) });
-    else if (r < 0.52) continue; // missing
+    else if (r < 0.47 && link.amount_minor >= 2)
+      kept.push({ ...link, amount_minor: Math.floor(link.amount_minor / 2) });
+    else if (r < 0.52)
+      continue; // missing
     else if (r < 0.55) {
       // The same pair split into two links.
       const half = Math.floor(link.amount_minor / 2);
-      if (half > 0) kept.push({ ...link, amount_minor: half }, { ...link, id: `${link.id}_b`, amount_minor: link.amount_minor - half, created_at: '2025-01-02T00:00:00.000Z' });
+      if (half > 0)
+        kept.push(
+          { ...link, amount_minor: half },
+          {
+            ...link,
+            id: `${link.id}_b`,
+            amount_minor: link.amount_minor - half,
+            created_at: '2025-01-02T00:00:00.000Z',
+          },
+        );
       else kept.push(link);
     } else kept.push(link);
   }
@@ -149,12 +194,28 @@ function bigBooks(n: number, seed: number): BigBooks {
     }
     if (target) {
       extra += 1;
-      kept.push({ id: `lnk_tail_${pad(extra)}`, bank_transaction_id: t.id, ledger_entry_id: target.id, amount_minor: Math.min(Math.abs(t.amount_minor), 1_000), created_at: '2025-01-03T00:00:00.000Z', created_by: 'seed', version: 1 });
+      kept.push({
+        id: `lnk_tail_${pad(extra)}`,
+        bank_transaction_id: t.id,
+        ledger_entry_id: target.id,
+        amount_minor: Math.min(Math.abs(t.amount_minor), 1_000),
+        created_at: '2025-01-03T00:00:00.000Z',
+        created_by: 'seed',
+        version: 1,
+      });
     }
   }
 
   return {
-    input: { account, counterparty_id: 'cp_big', as_of: isoDay(span + 10), settlement_accounts: SETTLEMENT, transactions, entries, links: kept },
+    input: {
+      account,
+      counterparty_id: 'cp_big',
+      as_of: isoDay(span + 10),
+      settlement_accounts: SETTLEMENT,
+      transactions,
+      entries,
+      links: kept,
+    },
     expected,
   };
 }
@@ -166,8 +227,11 @@ describe('link repair at scale', () => {
     const started = performance.now();
     const result = planLinkRepair(input);
     const elapsed = performance.now() - started;
-    if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome} ${JSON.stringify(result.blockers)}`);
-    console.log(`      planned ${input.transactions.length} transactions × ${input.entries.length} entries → ${result.plan.actions.length} actions in ${elapsed.toFixed(0)} ms`);
+    if (result.outcome !== 'staged')
+      expect.fail(`expected staged, got ${result.outcome} ${JSON.stringify(result.blockers)}`);
+    console.log(
+      `      planned ${input.transactions.length} transactions × ${input.entries.length} entries → ${result.plan.actions.length} actions in ${elapsed.toFixed(0)} ms`,
+    );
 
     // Summary counts and amounts are those of the actions.
     const count = (kind: RepairAction['kind']) => result.plan.actions.filter((a) => a.kind === kind);
@@ -181,13 +245,21 @@ describe('link repair at scale', () => {
     expect(result.plan.summary.moves).to.be.greaterThan(1_000);
     expect(result.plan.summary.links).to.be.greaterThan(1_000);
     expect(result.plan.summary.unlinks).to.be.greaterThan(10);
-    expect(result.plan.actions.filter((a) => !Number.isSafeInteger(a.amount_minor) || a.amount_minor <= 0)).to.deep.equal([]);
+    expect(
+      result.plan.actions.filter((a) => !Number.isSafeInteger(a.amount_minor) || a.amount_minor <= 0),
+    ).to.deep.equal([]);
 
     // The claim lists every named id once, sorted.
     const sortedUnique = (ids: string[]) => [...new Set(ids)].sort(compareIds);
-    expect(result.claim.transaction_ids).to.deep.equal(sortedUnique(result.plan.actions.map((a) => a.bank_transaction_id)));
+    expect(result.claim.transaction_ids).to.deep.equal(
+      sortedUnique(result.plan.actions.map((a) => a.bank_transaction_id)),
+    );
     expect(result.claim.entry_ids).to.deep.equal(
-      sortedUnique(result.plan.actions.flatMap((a) => (a.kind === 'move' ? [a.from_ledger_entry_id, a.to_ledger_entry_id] : [a.ledger_entry_id]))),
+      sortedUnique(
+        result.plan.actions.flatMap((a) =>
+          a.kind === 'move' ? [a.from_ledger_entry_id, a.to_ledger_entry_id] : [a.ledger_entry_id],
+        ),
+      ),
     );
 
     // Applied: every walked transaction holds exactly its FIFO allocation;
@@ -206,16 +278,20 @@ describe('link repair at scale', () => {
     const differing: string[] = [];
     for (const [transactionId, pairs] of walkedExpected) {
       const got = actual.get(transactionId);
-      if (!got || got.size !== pairs.size || [...pairs].some(([entryId, amount]) => got.get(entryId) !== amount)) differing.push(transactionId);
+      if (!got || got.size !== pairs.size || [...pairs].some(([entryId, amount]) => got.get(entryId) !== amount))
+        differing.push(transactionId);
     }
     expect(differing).to.deep.equal([]);
-    const reconciledLinks = (links: readonly BankLink[]) => links.filter((l) => status.get(l.bank_transaction_id) === 'reconciled');
+    const reconciledLinks = (links: readonly BankLink[]) =>
+      links.filter((l) => status.get(l.bank_transaction_id) === 'reconciled');
     expect(reconciledLinks(after)).to.deep.equal(reconciledLinks(input.links));
 
     // And planning again finds nothing left to do.
     const again = planLinkRepair({ ...input, links: after });
     expect(again.outcome).to.equal('noop');
-    expect(again.plan!.summary.unallocated_transaction_minor).to.equal(result.plan.summary.unallocated_transaction_minor);
+    expect(again.plan!.summary.unallocated_transaction_minor).to.equal(
+      result.plan.summary.unallocated_transaction_minor,
+    );
     expect(again.plan!.summary.uncovered_entry_minor).to.equal(result.plan.summary.uncovered_entry_minor);
   });
 });
@@ -239,7 +315,10 @@ function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
   const links = books.bank_links.map(asLink);
   const linksByTransaction = groupBy(links, (l) => l.bank_transaction_id);
   const linksByEntry = groupBy(links, (l) => l.ledger_entry_id);
-  const transactionsByPair = groupBy(books.bank_transactions.map(asTransaction), (t) => `${t.bank_account_id} ${t.counterparty_id}`);
+  const transactionsByPair = groupBy(
+    books.bank_transactions.map(asTransaction),
+    (t) => `${t.bank_account_id} ${t.counterparty_id}`,
+  );
   const inputs: LinkRepairInput[] = [];
   for (const [pair, transactions] of transactionsByPair) {
     const [accountId, counterpartyId] = pair.split(' ') as [string, string];
@@ -248,7 +327,9 @@ function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
     const pairLinks = new Map<string, BankLink>();
     for (const t of transactions) for (const l of linksByTransaction.get(t.id) ?? []) pairLinks.set(l.id, l);
     for (const e of own) for (const l of linksByEntry.get(e.id) ?? []) pairLinks.set(l.id, l);
-    const referenced = [...pairLinks.values()].map((l) => entryById.get(l.ledger_entry_id)!).filter((e) => e.counterparty_id !== counterpartyId);
+    const referenced = [...pairLinks.values()]
+      .map((l) => entryById.get(l.ledger_entry_id)!)
+      .filter((e) => e.counterparty_id !== counterpartyId);
     inputs.push({
       account: { version: 1, ...account },
       counterparty_id: counterpartyId,
@@ -263,14 +344,21 @@ function repairInputs(books: BooksFile, asOf: string): LinkRepairInput[] {
 }
 
 /** docs/reference/http-api.md §10 invoice number normalisation, as far as the demo data needs it. */
-const invoiceKey = (n: string): string => n.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '').replace(/^0+/, '');
+const invoiceKey = (n: string): string =>
+  n
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .replace(/^0+/, '');
 
 describe('demo books generator', () => {
   it('is deterministic: the same org, size and seed give byte-identical JSON; another seed or org gives other books', () => {
     const a = JSON.stringify(generateBooks({ org_id: 'acme', size: 800, seed: 7 }));
     expect(JSON.stringify(generateBooks({ org_id: 'acme', size: 800, seed: 7 }))).to.equal(a);
     expect(JSON.stringify(generateBooks({ org_id: 'acme', size: 800, seed: 8 }))).to.not.equal(a);
-    expect(JSON.stringify(generateBooks({ org_id: 'acme2', size: 800, seed: 7 }))).to.not.equal(a.replaceAll('acme', 'acme2'));
+    expect(JSON.stringify(generateBooks({ org_id: 'acme2', size: 800, seed: 7 }))).to.not.equal(
+      a.replaceAll('acme', 'acme2'),
+    );
   });
 
   it('refuses a size that is not a positive integer and an org id that cannot be part of an id', () => {
@@ -283,7 +371,12 @@ describe('demo books generator', () => {
     it(`size ${size}: balanced entries, org-unique ids, valid links, consistent reconciliation and reversals`, () => {
       const books = generateBooks({ org_id: 'org_7', size, seed: 99 });
       const { org } = books;
-      expect(org).to.deep.include({ id: 'org_7', base_currency: 'EUR', settlement_accounts: ['1400', '1600'], require_distinct_approver: true });
+      expect(org).to.deep.include({
+        id: 'org_7',
+        base_currency: 'EUR',
+        settlement_accounts: ['1400', '1600'],
+        require_distinct_approver: true,
+      });
       expect(org.lock_date).to.match(/^2025-\d\d-\d\d$/);
       expect(books.bank_accounts.length).to.be.within(1, 2);
       for (const a of books.bank_accounts) expect(a).to.deep.include({ currency: 'EUR' });
@@ -319,7 +412,9 @@ describe('demo books generator', () => {
         const reversal = entryById.get(e.reversed_by!)!;
         expect(reversal.reversal_of).to.equal(e.id);
         expect(reversal.status).to.equal('posted');
-        expect(reversal.lines).to.deep.equal(e.lines.map((l) => ({ account: l.account, debit_minor: l.credit_minor, credit_minor: l.debit_minor })));
+        expect(reversal.lines).to.deep.equal(
+          e.lines.map((l) => ({ account: l.account, debit_minor: l.credit_minor, credit_minor: l.debit_minor })),
+        );
       }
 
       // Links: positive integers, known ids, Σ per transaction ≤ |amount|;
@@ -358,7 +453,9 @@ describe('demo books generator', () => {
         }
         const through = account.reconciled_through.date;
         for (const t of own) expect(t.status === 'reconciled', t.id).to.equal(t.booking_date <= through);
-        expect(account.reconciled_through.balance_minor).to.equal(account.opening_balance_minor + done.reduce((s, t) => s + t.amount_minor, 0));
+        expect(account.reconciled_through.balance_minor).to.equal(
+          account.opening_balance_minor + done.reduce((s, t) => s + t.amount_minor, 0),
+        );
       }
     });
   }
@@ -374,31 +471,59 @@ describe('demo books generator', () => {
     const entryById = new Map(books.ledger_entries.map((e) => [e.id, e]));
     const transactionById = new Map(transactions.map((t) => [t.id, t]));
     const target = (l: FileLink) => entryById.get(l.ledger_entry_id)!;
-    expect(books.bank_links.some((l) => target(l).counterparty_id !== transactionById.get(l.bank_transaction_id)!.counterparty_id)).to.equal(true);
+    expect(
+      books.bank_links.some(
+        (l) => target(l).counterparty_id !== transactionById.get(l.bank_transaction_id)!.counterparty_id,
+      ),
+    ).to.equal(true);
     expect(books.bank_links.some((l) => target(l).status === 'reversed')).to.equal(true);
     // Reversible: posted, not a reversal, no link from a reconciled transaction.
-    const reconciledTargets = new Set(books.bank_links.filter((l) => transactionById.get(l.bank_transaction_id)!.status === 'reconciled').map((l) => l.ledger_entry_id));
-    expect(books.ledger_entries.filter((e) => e.status === 'posted' && !e.reversal_of && !reconciledTargets.has(e.id)).length).to.be.greaterThan(10);
+    const reconciledTargets = new Set(
+      books.bank_links
+        .filter((l) => transactionById.get(l.bank_transaction_id)!.status === 'reconciled')
+        .map((l) => l.ledger_entry_id),
+    );
+    expect(
+      books.ledger_entries.filter((e) => e.status === 'posted' && !e.reversal_of && !reconciledTargets.has(e.id))
+        .length,
+    ).to.be.greaterThan(10);
 
     // Inbox: all statuses, and each duplicate rule has at least one pair.
     const docs = books.inbox_documents;
     expect(new Set(docs.map((d) => d.status))).to.deep.equal(new Set(['open', 'booked', 'archived']));
     const pairsBy = (key: (d: (typeof docs)[number]) => string | null): number =>
-      [...groupBy(docs.filter((d) => key(d) !== null), (d) => key(d)!).values()].filter((g) => g.length > 1).length;
+      [
+        ...groupBy(
+          docs.filter((d) => key(d) !== null),
+          (d) => key(d)!,
+        ).values(),
+      ].filter((g) => g.length > 1).length;
     expect(pairsBy((d) => d.file.sha256)).to.be.greaterThan(0);
     const vendor = (d: (typeof docs)[number]) =>
       d.extracted.vendor_tax_id
         ? `tax:${d.extracted.vendor_tax_id.toUpperCase().replace(/[^A-Z0-9]/g, '')}`
         : d.extracted.vendor_name
-          ? `name:${d.extracted.vendor_name.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').replace(/\s+/g, ' ').trim()}`
+          ? `name:${d.extracted.vendor_name
+              .toLowerCase()
+              .replace(/[^\p{L}\p{N} ]/gu, '')
+              .replace(/\s+/g, ' ')
+              .trim()}`
           : null;
     // Same vendor and invoice number written differently (e.g. "RE-0042" / "re 0042").
     const differentlyWritten = [
-      ...groupBy(docs.filter((d) => vendor(d) && d.extracted.invoice_number), (d) => `${vendor(d)} ${invoiceKey(d.extracted.invoice_number!)}`).values(),
+      ...groupBy(
+        docs.filter((d) => vendor(d) && d.extracted.invoice_number),
+        (d) => `${vendor(d)} ${invoiceKey(d.extracted.invoice_number!)}`,
+      ).values(),
     ].filter((g) => new Set(g.map((d) => d.extracted.invoice_number)).size > 1);
     expect(differentlyWritten.length).to.be.greaterThan(0);
     // Same vendor and amount, invoice dates 1–3 days apart, different files.
-    const sameAmount = [...groupBy(docs.filter((d) => vendor(d) && d.extracted.total_minor !== undefined), (d) => `${vendor(d)} ${d.extracted.total_minor}`).values()].filter((g) =>
+    const sameAmount = [
+      ...groupBy(
+        docs.filter((d) => vendor(d) && d.extracted.total_minor !== undefined),
+        (d) => `${vendor(d)} ${d.extracted.total_minor}`,
+      ).values(),
+    ].filter((g) =>
       g.some((a) =>
         g.some((b) => {
           if (!a.extracted.invoice_date || !b.extracted.invoice_date || a.file.sha256 === b.file.sha256) return false;
@@ -420,7 +545,8 @@ describe('demo books generator', () => {
       const blockedByDesign = input.counterparty_id.startsWith('cp_demo_x');
       expect(result.outcome === 'blocked', input.counterparty_id).to.equal(blockedByDesign);
       if (blockedByDesign) continue;
-      if (result.outcome === 'blocked') expect.fail(`${input.account.id} ${input.counterparty_id}: ${JSON.stringify(result.blockers)}`);
+      if (result.outcome === 'blocked')
+        expect.fail(`${input.account.id} ${input.counterparty_id}: ${JSON.stringify(result.blockers)}`);
       if (result.outcome === 'staged') {
         const again = planLinkRepair({ ...input, links: applyActions(input.links, result.plan.actions) });
         expect(again.outcome, `${input.account.id} ${input.counterparty_id}`).to.equal('noop');

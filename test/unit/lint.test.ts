@@ -53,7 +53,9 @@ describe('lint (eslint.config.js)', function () {
   });
 
   it('is run by `npm test` before the tests, with no warnings allowed', () => {
-    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(scripts.lint).to.match(/\beslint --max-warnings 0 \.$/);
     const steps = (scripts.test ?? '').split('&&').map((step) => step.trim());
     const linted = steps.indexOf('npm run -s lint');

@@ -4,7 +4,10 @@ import { queryObject } from '../../api/query-string.js';
 
 const secret = 's'.repeat(43);
 const scope = { list: 'inbox_duplicates', org_id: 'org_a' };
-const at = { after: { newest_received_at: '2026-03-01T08:00:00.000Z', group_id: 'grp_0123456789abcdef' }, min_confidence: 0.9 };
+const at = {
+  after: { newest_received_at: '2026-03-01T08:00:00.000Z', group_id: 'grp_0123456789abcdef' },
+  min_confidence: 0.9,
+};
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 describe('list cursors', () => {
@@ -42,7 +45,16 @@ describe('list cursors', () => {
 
   it('refuses appended characters, truncation, padding and junk', () => {
     const cursor = sealCursor(secret, scope, at);
-    for (const bad of [`${cursor}A`, `${cursor}AA`, cursor.slice(0, -1), `${cursor}=`, '', 'abc', '{}', Buffer.from('{"v":1,"list":"inbox_duplicates","at":{},"mac":""}').toString('base64url')]) {
+    for (const bad of [
+      `${cursor}A`,
+      `${cursor}AA`,
+      cursor.slice(0, -1),
+      `${cursor}=`,
+      '',
+      'abc',
+      '{}',
+      Buffer.from('{"v":1,"list":"inbox_duplicates","at":{},"mac":""}').toString('base64url'),
+    ]) {
       expect(openCursor(secret, scope, bad), bad).to.equal(null);
     }
   });
@@ -50,11 +62,20 @@ describe('list cursors', () => {
 
 describe('query strings to typed parameters', () => {
   it('turns decimal strings of the named numeric parameters into numbers', () => {
-    expect(queryObject({ limit: '5', min_confidence: '0.90', other: '7' }, ['limit', 'min_confidence'])).to.deep.equal({ limit: 5, min_confidence: 0.9, other: '7' });
+    expect(queryObject({ limit: '5', min_confidence: '0.90', other: '7' }, ['limit', 'min_confidence'])).to.deep.equal({
+      limit: 5,
+      min_confidence: 0.9,
+      other: '7',
+    });
   });
 
   it('leaves everything else as it came, for the schema to refuse', () => {
-    expect(queryObject({ limit: 'abc', min_confidence: '', cursor: '123' }, ['limit', 'min_confidence'])).to.deep.equal({ limit: 'abc', min_confidence: '', cursor: '123' });
-    expect(queryObject({ limit: ['1', '2'], min_confidence: 'Infinity' }, ['limit', 'min_confidence'])).to.deep.equal({ limit: ['1', '2'], min_confidence: 'Infinity' });
+    expect(queryObject({ limit: 'abc', min_confidence: '', cursor: '123' }, ['limit', 'min_confidence'])).to.deep.equal(
+      { limit: 'abc', min_confidence: '', cursor: '123' },
+    );
+    expect(queryObject({ limit: ['1', '2'], min_confidence: 'Infinity' }, ['limit', 'min_confidence'])).to.deep.equal({
+      limit: ['1', '2'],
+      min_confidence: 'Infinity',
+    });
   });
 });

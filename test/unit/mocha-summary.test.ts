@@ -33,9 +33,13 @@ const FAILED_RUN = [
   '',
 ].join('\n');
 
-describe('npm test: reading a mocha process\'s output', () => {
+describe("npm test: reading a mocha process's output", () => {
   it('counts the summary lines, not a test title that starts with a number', () => {
-    expect([summaryCount(FAILED_RUN, 'passing'), summaryCount(FAILED_RUN, 'pending'), summaryCount(FAILED_RUN, 'failing')]).to.deep.equal([2, 1, 1]);
+    expect([
+      summaryCount(FAILED_RUN, 'passing'),
+      summaryCount(FAILED_RUN, 'pending'),
+      summaryCount(FAILED_RUN, 'failing'),
+    ]).to.deep.equal([2, 1, 1]);
     expect(summaryCount('  ✔ a test\n\n  1 passing (5ms)\n', 'failing')).to.equal(0);
   });
 
@@ -46,6 +50,8 @@ describe('npm test: reading a mocha process\'s output', () => {
   it('gives the failures to the end when no timings follow, and null when nothing failed', () => {
     const cut = FAILED_RUN.slice(0, FAILED_RUN.indexOf('  slowest'));
     expect(failureSection(cut)).to.equal(failureSection(FAILED_RUN));
-    expect(failureSection('  ✔ a test\n\n  1 passing (5ms)\n\n  slowest test files (of 1, 0 s in all):\n')).to.equal(null);
+    expect(failureSection('  ✔ a test\n\n  1 passing (5ms)\n\n  slowest test files (of 1, 0 s in all):\n')).to.equal(
+      null,
+    );
   });
 });

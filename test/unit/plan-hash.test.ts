@@ -13,13 +13,31 @@ describe('plan hash: canonical JSON', () => {
   sparse[0] = 1;
   sparse[2] = 3;
   const cases: unknown[] = [
-    null, true, 0, -0, 1e21, 1.5e-7, 0.1, -12345, 'a"b\\c\n\u0001é😀', [],
-    {}, { b: 1, a: [1, 'x', null, undefined, { z: 1, y: undefined }], c: { '€': 1, A: 2, a: 3, '\u00e9': 4 } },
+    null,
+    true,
+    0,
+    -0,
+    1e21,
+    1.5e-7,
+    0.1,
+    -12345,
+    'a"b\\c\n\u0001é😀',
+    [],
+    {},
+    { b: 1, a: [1, 'x', null, undefined, { z: 1, y: undefined }], c: { '€': 1, A: 2, a: 3, '\u00e9': 4 } },
     { d: new Date(Date.UTC(2025, 0, 2)), nested: { toJSON: () => ({ y: 2, x: 1 }) } },
-    sparse, [undefined, Symbol('s')], { s: Symbol('s'), f: () => 1 }, [() => 1],
-    { kind: 'move', b: 1 }, { b: 1, kind: 'move' }, { kind: 'link', a: 2, b: 1 },
-    Object.assign(Object.create(null) as object, { b: 2, a: 1 }), [{ constructor: 1 }, { a: 1 }], { x: [1, { toJSON: () => 'j' }] },
-    { '10': 1, '9': 2, b: [true, false, null, 'z'] }, [{ a: Number.MAX_SAFE_INTEGER, b: -5e-324 }],
+    sparse,
+    [undefined, Symbol('s')],
+    { s: Symbol('s'), f: () => 1 },
+    [() => 1],
+    { kind: 'move', b: 1 },
+    { b: 1, kind: 'move' },
+    { kind: 'link', a: 2, b: 1 },
+    Object.assign(Object.create(null) as object, { b: 2, a: 1 }),
+    [{ constructor: 1 }, { a: 1 }],
+    { x: [1, { toJSON: () => 'j' }] },
+    { '10': 1, '9': 2, b: [true, false, null, 'z'] },
+    [{ a: Number.MAX_SAFE_INTEGER, b: -5e-324 }],
   ];
   for (const [i, value] of cases.entries()) {
     it(`matches the canonicalize package on case ${i}`, () => {

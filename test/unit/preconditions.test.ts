@@ -8,7 +8,10 @@ describe('plan preconditions', () => {
       { collection: 'ledger_entries' as const, id: 'le_1', version: 3 },
       { collection: 'bank_links' as const, id: 'lnk_1', version: 1 },
     ];
-    const current = new Map([[preconditionKey('orgs', 'org_1'), 1], [preconditionKey('ledger_entries', 'le_1'), 4]]);
+    const current = new Map([
+      [preconditionKey('orgs', 'org_1'), 1],
+      [preconditionKey('ledger_entries', 'le_1'), 4],
+    ]);
     expect(changedPreconditions(pre, current)).to.deep.equal([
       { collection: 'ledger_entries', id: 'le_1', expected_version: 3, actual_version: 4 },
       { collection: 'bank_links', id: 'lnk_1', expected_version: 1, actual_version: null },

@@ -18,11 +18,28 @@ const org = (): Org => records.org({ id: 'org_acme', name: 'Acme', version: 3 })
 const account = (over: Partial<BankAccount> = {}): BankAccount =>
   records.account({ name: 'Main account', opening_balance_minor: 100_000, version: 4, ...over });
 
-const txn = (id: string, booking_date: string, amount_minor: number, over: Partial<BankTransaction> = {}): BankTransaction =>
-  records.txn({ id, booking_date, amount_minor, ...over });
+const txn = (
+  id: string,
+  booking_date: string,
+  amount_minor: number,
+  over: Partial<BankTransaction> = {},
+): BankTransaction => records.txn({ id, booking_date, amount_minor, ...over });
 
-const link = (id: string, bank_transaction_id: string, ledger_entry_id: string, amount_minor: number, version = 1): BankLink =>
-  records.link({ id, bank_transaction_id, ledger_entry_id, amount_minor, created_at: '2026-01-31T12:00:00.000Z', version });
+const link = (
+  id: string,
+  bank_transaction_id: string,
+  ledger_entry_id: string,
+  amount_minor: number,
+  version = 1,
+): BankLink =>
+  records.link({
+    id,
+    bank_transaction_id,
+    ledger_entry_id,
+    amount_minor,
+    created_at: '2026-01-31T12:00:00.000Z',
+    version,
+  });
 
 interface Case {
   books: ReconciliationBooks;
@@ -74,9 +91,24 @@ const theValidPlan = (): ReconciliationPlan => ({
   cleared_total_minor: 36_250,
   closing_balance_minor: 136_250,
   transactions: [
-    { bank_transaction_id: 'bt_b', booking_date: '2026-01-05', amount_minor: 50_000, links: [{ link_id: 'lnk_5', ledger_entry_id: 'le_inv1', amount_minor: 50_000 }] },
-    { bank_transaction_id: 'bt_c', booking_date: '2026-01-10', amount_minor: -1_250, links: [{ link_id: 'lnk_7', ledger_entry_id: 'le_fee', amount_minor: 1_250 }] },
-    { bank_transaction_id: 'bt_d', booking_date: '2026-01-10', amount_minor: 7_500, links: [{ link_id: 'lnk_3', ledger_entry_id: 'le_inv2', amount_minor: 7_500 }] },
+    {
+      bank_transaction_id: 'bt_b',
+      booking_date: '2026-01-05',
+      amount_minor: 50_000,
+      links: [{ link_id: 'lnk_5', ledger_entry_id: 'le_inv1', amount_minor: 50_000 }],
+    },
+    {
+      bank_transaction_id: 'bt_c',
+      booking_date: '2026-01-10',
+      amount_minor: -1_250,
+      links: [{ link_id: 'lnk_7', ledger_entry_id: 'le_fee', amount_minor: 1_250 }],
+    },
+    {
+      bank_transaction_id: 'bt_d',
+      booking_date: '2026-01-10',
+      amount_minor: 7_500,
+      links: [{ link_id: 'lnk_3', ledger_entry_id: 'le_inv2', amount_minor: 7_500 }],
+    },
     {
       bank_transaction_id: 'bt_a',
       booking_date: '2026-01-20',
@@ -105,7 +137,8 @@ function expectError(result: ReconciliationDecision, code: ErrorCode, details: R
 }
 
 function expectStaged(result: ReconciliationDecision): ReconciliationDecision & { outcome: 'staged' } {
-  if (result.outcome === 'refused') throw new Error(`expected a staged plan, got ${result.code}: ${JSON.stringify(result.details)}`);
+  if (result.outcome === 'refused')
+    throw new Error(`expected a staged plan, got ${result.code}: ${JSON.stringify(result.details)}`);
   if (result.outcome !== 'staged') throw new Error(`expected a staged plan, got ${result.outcome}`);
   return result;
 }
@@ -132,7 +165,10 @@ describe('decideReconciliation: each check', () => {
   it('answers statement_before_last_reconciliation when end_date is before reconciled_through.date', () => {
     const c = validCase();
     c.books.account = account({ reconciled_through: { date: '2026-02-01', balance_minor: 100_000 } });
-    expectError(decide(c), 'statement_before_last_reconciliation', { end_date: '2026-01-31', reconciled_through_date: '2026-02-01' });
+    expectError(decide(c), 'statement_before_last_reconciliation', {
+      end_date: '2026-01-31',
+      reconciled_through_date: '2026-02-01',
+    });
   });
 
   it('answers unknown_transactions, ids sorted, for ids that are missing or belong to another account', () => {
@@ -272,11 +308,30 @@ describe('decideReconciliation: exact sums of amounts near 2^53', () => {
   const MAX = Number.MAX_SAFE_INTEGER; // 2^53 − 1
   /** Opening 0; MAX + 2 − MAX = 2, whose floating-point sum in id order (MAX + 2 rounds to 2^53) would be 1. */
   function bigCase(closing: number): Case {
-    const transactions = [txn('bt_1', '2026-01-05', MAX), txn('bt_2', '2026-01-06', 2), txn('bt_3', '2026-01-07', -MAX)];
-    const links = [link('lnk_1', 'bt_1', 'le_1', MAX), link('lnk_2', 'bt_2', 'le_2', 2), link('lnk_3', 'bt_3', 'le_3', MAX)];
+    const transactions = [
+      txn('bt_1', '2026-01-05', MAX),
+      txn('bt_2', '2026-01-06', 2),
+      txn('bt_3', '2026-01-07', -MAX),
+    ];
+    const links = [
+      link('lnk_1', 'bt_1', 'le_1', MAX),
+      link('lnk_2', 'bt_2', 'le_2', 2),
+      link('lnk_3', 'bt_3', 'le_3', MAX),
+    ];
     return {
-      books: { org: org(), account: account({ opening_balance_minor: 0 }), transactions, links, unreconciled_up_to_end: [], pending: [] },
-      request: { bank_account_id: 'ba_main', statement: { end_date: '2026-01-31', closing_balance_minor: closing, currency: 'EUR' }, transaction_ids: ['bt_1', 'bt_2', 'bt_3'] },
+      books: {
+        org: org(),
+        account: account({ opening_balance_minor: 0 }),
+        transactions,
+        links,
+        unreconciled_up_to_end: [],
+        pending: [],
+      },
+      request: {
+        bank_account_id: 'ba_main',
+        statement: { end_date: '2026-01-31', closing_balance_minor: closing, currency: 'EUR' },
+        transaction_ids: ['bt_1', 'bt_2', 'bt_3'],
+      },
     };
   }
 
@@ -293,7 +348,9 @@ describe('decideReconciliation: exact sums of amounts near 2^53', () => {
   it('reports an over-linking past 2^53 exactly: links MAX and 2 on a transaction of MAX leave −2, not −1', () => {
     const c = bigCase(2);
     c.books.links.push(link('lnk_1b', 'bt_1', 'le_1', 2));
-    expectError(decide(c), 'unmatched_transactions', { transactions: [{ bank_transaction_id: 'bt_1', remainder_minor: -2 }] });
+    expectError(decide(c), 'unmatched_transactions', {
+      transactions: [{ bank_transaction_id: 'bt_1', remainder_minor: -2 }],
+    });
   });
 
   it('answers amounts past the safe range exactly, as decimal strings', () => {
@@ -304,7 +361,10 @@ describe('decideReconciliation: exact sums of amounts near 2^53', () => {
     c.request.transaction_ids = ['bt_1'];
     c.request.statement.closing_balance_minor = -MAX;
     // Expected closing 2·MAX = 18014398509481982; the difference −3·MAX = −27021597764222973.
-    expectError(decide(c), 'out_of_balance', { expected_closing_minor: '18014398509481982', difference_minor: '-27021597764222973' });
+    expectError(decide(c), 'out_of_balance', {
+      expected_closing_minor: '18014398509481982',
+      difference_minor: '-27021597764222973',
+    });
   });
 
   it('refuses a balanced statement whose cleared total is beyond the safe range: amount_out_of_range, never a rounded plan', () => {
@@ -313,7 +373,11 @@ describe('decideReconciliation: exact sums of amounts near 2^53', () => {
     c.books.transactions = [txn('bt_1', '2026-01-05', MAX), txn('bt_2', '2026-01-06', MAX)];
     c.books.links = [link('lnk_1', 'bt_1', 'le_1', MAX), link('lnk_2', 'bt_2', 'le_2', MAX)];
     c.request.transaction_ids = ['bt_1', 'bt_2'];
-    expectError(decide(c), 'amount_out_of_range', { field: 'cleared_total_minor', value_minor: '18014398509481982', max_minor: MAX });
+    expectError(decide(c), 'amount_out_of_range', {
+      field: 'cleared_total_minor',
+      value_minor: '18014398509481982',
+      max_minor: MAX,
+    });
   });
 });
 
@@ -382,15 +446,22 @@ describe('decideReconciliation: the staged plan', () => {
     c.books.account = account({ reconciled_through: null, opening_balance_minor: 40_000 });
     c.request.statement.closing_balance_minor = 76_250;
     const plan = expectStaged(decide(c)).plan;
-    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([40_000, 36_250, 76_250]);
+    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([
+      40_000, 36_250, 76_250,
+    ]);
   });
 
   it('opens a later reconciliation with reconciled_through.balance_minor, not opening_balance_minor', () => {
     const c = validCase();
-    c.books.account = account({ reconciled_through: { date: '2025-12-31', balance_minor: 80_000 }, opening_balance_minor: 100_000 });
+    c.books.account = account({
+      reconciled_through: { date: '2025-12-31', balance_minor: 80_000 },
+      opening_balance_minor: 100_000,
+    });
     c.request.statement.closing_balance_minor = 116_250;
     const plan = expectStaged(decide(c)).plan;
-    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([80_000, 36_250, 116_250]);
+    expect([plan.opening_balance_minor, plan.cleared_total_minor, plan.closing_balance_minor]).to.deep.equal([
+      80_000, 36_250, 116_250,
+    ]);
 
     c.request.statement.closing_balance_minor = 136_250; // what opening_balance_minor would give
     expectError(decide(c), 'out_of_balance', { expected_closing_minor: 116_250, difference_minor: 20_000 });
@@ -424,7 +495,12 @@ describe('decideReconciliation: the staged plan', () => {
 
   it('gives the same plan, hash, claim and preconditions for the same books in any order', () => {
     const shuffled = validCase();
-    shuffled.books.transactions = [shuffled.books.transactions[2]!, shuffled.books.transactions[0]!, shuffled.books.transactions[3]!, shuffled.books.transactions[1]!];
+    shuffled.books.transactions = [
+      shuffled.books.transactions[2]!,
+      shuffled.books.transactions[0]!,
+      shuffled.books.transactions[3]!,
+      shuffled.books.transactions[1]!,
+    ];
     shuffled.books.links.reverse();
     shuffled.books.unreconciled_up_to_end.reverse();
     shuffled.request.transaction_ids = ['bt_d', 'bt_b', 'bt_a', 'bt_c'];
@@ -458,14 +534,19 @@ describe('decideReconciliation: unreconciled transactions the statement leaves o
 
   it('reports the count and the first 10 ids by (booking_date, id), in the plan and as a warning', () => {
     const c = validCase();
-    c.books.unreconciled_up_to_end = [...leftOutRows.slice(6), ...c.books.unreconciled_up_to_end, ...leftOutRows.slice(0, 6)];
+    c.books.unreconciled_up_to_end = [
+      ...leftOutRows.slice(6),
+      ...c.books.unreconciled_up_to_end,
+      ...leftOutRows.slice(0, 6),
+    ];
     const decision = expectStaged(decide(c));
     const first_ids = ['lo_k', 'lo_b', 'lo_c', 'lo_a', 'lo_l', 'lo_d', 'lo_e', 'lo_f', 'lo_j', 'lo_g'];
     expect(decision.plan.left_out).to.deep.equal({ count: 12, first_ids });
     expect(decision.warnings).to.deep.equal([
       {
         code: 'left_out_unreconciled',
-        message: '12 unreconciled transactions of bank account ba_main booked on or before 2026-01-31 are not in this statement.',
+        message:
+          '12 unreconciled transactions of bank account ba_main booked on or before 2026-01-31 are not in this statement.',
         details: { count: 12, first_ids },
       },
     ]);
@@ -478,7 +559,8 @@ describe('decideReconciliation: unreconciled transactions the statement leaves o
     expect(expectStaged(decide(c)).warnings).to.deep.equal([
       {
         code: 'left_out_unreconciled',
-        message: '1 unreconciled transaction of bank account ba_main booked on or before 2026-01-31 is not in this statement.',
+        message:
+          '1 unreconciled transaction of bank account ba_main booked on or before 2026-01-31 is not in this statement.',
         details: { count: 1, first_ids: ['lo_a'] },
       },
     ]);
@@ -515,7 +597,9 @@ describe('decideReconciliation: pending operations', () => {
     ];
     const result = decide(c);
     expectError(result, 'pending_operation', { staged_operation_ids: ['stg_old_recon', 'stg_repair'] });
-    expect(result.outcome === 'refused' ? [ERROR_TABLE[result.code].status, ERROR_TABLE[result.code].retryable] : []).to.deep.equal([409, true]);
+    expect(
+      result.outcome === 'refused' ? [ERROR_TABLE[result.code].status, ERROR_TABLE[result.code].retryable] : [],
+    ).to.deep.equal([409, true]);
   });
 
   it('answers pending_operation when the same plan is pending but another operation also holds part of it', () => {

@@ -4,7 +4,12 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { canonicalJson, CanonicalHasher, canonicalString, planHash } from '../../shared/domain/plan-hash.js';
-import { planLinkRepair, repairPlanHash, type LinkRepairPlan, type RepairAction } from '../../shared/domain/link-repair-plan.js';
+import {
+  planLinkRepair,
+  repairPlanHash,
+  type LinkRepairPlan,
+  type RepairAction,
+} from '../../shared/domain/link-repair-plan.js';
 import { bigScopeInput } from '../../bench/lib/repair-books.js';
 
 /** Deterministic PRNG (mulberry32), so a failure can be replayed. */
@@ -24,7 +29,10 @@ function randomId(next: () => number): string {
   const length = Math.floor(next() * 12);
   let id = '';
   for (let i = 0; i < length; i += 1) {
-    id += next() < 0.2 ? AWKWARD[Math.floor(next() * AWKWARD.length)]! : String.fromCharCode(0x21 + Math.floor(next() * 0x5d));
+    id +=
+      next() < 0.2
+        ? AWKWARD[Math.floor(next() * AWKWARD.length)]!
+        : String.fromCharCode(0x21 + Math.floor(next() * 0x5d));
   }
   return id;
 }
@@ -47,11 +55,24 @@ function randomPlan(seed: number): LinkRepairPlan {
     const amount_minor = randomAmount(next);
     const kind = next();
     if (kind < 0.34) {
-      actions.push({ kind: 'move', bank_transaction_id: transaction, link_id: randomId(next), from_ledger_entry_id: randomId(next), to_ledger_entry_id: randomId(next), amount_minor });
+      actions.push({
+        kind: 'move',
+        bank_transaction_id: transaction,
+        link_id: randomId(next),
+        from_ledger_entry_id: randomId(next),
+        to_ledger_entry_id: randomId(next),
+        amount_minor,
+      });
     } else if (kind < 0.67) {
       actions.push({ kind: 'link', bank_transaction_id: transaction, ledger_entry_id: randomId(next), amount_minor });
     } else {
-      actions.push({ kind: 'unlink', bank_transaction_id: transaction, link_id: randomId(next), ledger_entry_id: randomId(next), amount_minor });
+      actions.push({
+        kind: 'unlink',
+        bank_transaction_id: transaction,
+        link_id: randomId(next),
+        ledger_entry_id: randomId(next),
+        amount_minor,
+      });
     }
   }
   return {
@@ -60,8 +81,14 @@ function randomPlan(seed: number): LinkRepairPlan {
     as_of: randomId(next),
     actions,
     summary: {
-      moves: count, links: 0, unlinks: Math.floor(next() * 5), moved_minor: randomAmount(next), linked_minor: 0, unlinked_minor: randomAmount(next),
-      unallocated_transaction_minor: randomAmount(next), uncovered_entry_minor: 0,
+      moves: count,
+      links: 0,
+      unlinks: Math.floor(next() * 5),
+      moved_minor: randomAmount(next),
+      linked_minor: 0,
+      unlinked_minor: randomAmount(next),
+      unallocated_transaction_minor: randomAmount(next),
+      uncovered_entry_minor: 0,
     },
   };
 }
@@ -88,7 +115,11 @@ describe('repair plan hash: streamed canonical form', () => {
     hasher.write('[');
     hasher.write(canonicalString(piece));
     hasher.write(',1]');
-    expect(hasher.digest()).to.equal(createHash('sha256').update(canonicalJson([piece, 1]), 'utf8').digest('hex'));
+    expect(hasher.digest()).to.equal(
+      createHash('sha256')
+        .update(canonicalJson([piece, 1]), 'utf8')
+        .digest('hex'),
+    );
   });
 
   it('quotes strings exactly as canonical JSON does', () => {

@@ -6,22 +6,57 @@ import * as records from '../helpers/records.js';
 
 const org: Org = records.org({ lock_date: '2026-01-31', version: 3 });
 
-const entry = (fields: Partial<LedgerEntry> = {}): LedgerEntry => records.entry({
-  entry_date: '2026-02-03', description: 'Invoice 1', reference: 'INV-1',
-  lines: [{ account: '1400', debit_minor: 11_900, credit_minor: 0 }, { account: '8400', debit_minor: 0, credit_minor: 10_000 }, { account: '3806', debit_minor: 0, credit_minor: 1_900 }],
-  version: 2, ...fields,
-});
-const txn = (id: string, status: BankTransaction['status'] = 'unreconciled'): BankTransaction => records.txn({
-  id, bank_account_id: 'ba_1', booking_date: '2026-02-10', amount_minor: 11_900, counterparty_name: 'C', status, reconciliation_id: status === 'reconciled' ? 'rec_1' : null,
-});
-const link = (id: string, txnId: string, amount: number): BankLink => records.link({ id, bank_transaction_id: txnId, amount_minor: amount, created_at: '2026-02-10T00:00:00Z', created_by: 'bob' });
+const entry = (fields: Partial<LedgerEntry> = {}): LedgerEntry =>
+  records.entry({
+    entry_date: '2026-02-03',
+    description: 'Invoice 1',
+    reference: 'INV-1',
+    lines: [
+      { account: '1400', debit_minor: 11_900, credit_minor: 0 },
+      { account: '8400', debit_minor: 0, credit_minor: 10_000 },
+      { account: '3806', debit_minor: 0, credit_minor: 1_900 },
+    ],
+    version: 2,
+    ...fields,
+  });
+const txn = (id: string, status: BankTransaction['status'] = 'unreconciled'): BankTransaction =>
+  records.txn({
+    id,
+    bank_account_id: 'ba_1',
+    booking_date: '2026-02-10',
+    amount_minor: 11_900,
+    counterparty_name: 'C',
+    status,
+    reconciliation_id: status === 'reconciled' ? 'rec_1' : null,
+  });
+const link = (id: string, txnId: string, amount: number): BankLink =>
+  records.link({
+    id,
+    bank_transaction_id: txnId,
+    amount_minor: amount,
+    created_at: '2026-02-10T00:00:00Z',
+    created_by: 'bob',
+  });
 
-const books = (fields: Partial<ReversalBooks> = {}): ReversalBooks => ({ org, entry: entry(), links: [], transactions: [], pending: [], ...fields });
+const books = (fields: Partial<ReversalBooks> = {}): ReversalBooks => ({
+  org,
+  entry: entry(),
+  links: [],
+  transactions: [],
+  pending: [],
+  ...fields,
+});
 const request = { entry_id: 'le_1', reversal_date: '2026-03-01', reason: 'wrong customer' };
 
 describe('ledger reversal decision', () => {
   it('swaps debit and credit on every line and unlinks every bank link, ordered by link id', () => {
-    const result = decideReversal(books({ links: [link('lnk_b', 'bt_2', 6_900), link('lnk_a', 'bt_1', 5_000)], transactions: [txn('bt_1'), txn('bt_2')] }), request);
+    const result = decideReversal(
+      books({
+        links: [link('lnk_b', 'bt_2', 6_900), link('lnk_a', 'bt_1', 5_000)],
+        transactions: [txn('bt_1'), txn('bt_2')],
+      }),
+      request,
+    );
     expect(result.outcome).to.equal('staged');
     if (result.outcome !== 'staged') throw new Error('expected staged');
     const expected = {
@@ -29,8 +64,16 @@ describe('ledger reversal decision', () => {
       reversal_date: '2026-03-01',
       reason: 'wrong customer',
       reversing_entry: {
-        entry_date: '2026-03-01', description: 'Reversal of le_1', reference: 'INV-1', counterparty_id: 'cp_1', currency: 'EUR',
-        lines: [{ account: '1400', debit_minor: 0, credit_minor: 11_900 }, { account: '8400', debit_minor: 10_000, credit_minor: 0 }, { account: '3806', debit_minor: 1_900, credit_minor: 0 }],
+        entry_date: '2026-03-01',
+        description: 'Reversal of le_1',
+        reference: 'INV-1',
+        counterparty_id: 'cp_1',
+        currency: 'EUR',
+        lines: [
+          { account: '1400', debit_minor: 0, credit_minor: 11_900 },
+          { account: '8400', debit_minor: 10_000, credit_minor: 0 },
+          { account: '3806', debit_minor: 1_900, credit_minor: 0 },
+        ],
         reversal_of: 'le_1',
       },
       actions: [
@@ -40,7 +83,11 @@ describe('ledger reversal decision', () => {
     };
     expect(result.plan).to.deep.equal(expected);
     expect(result.plan_hash).to.equal(planHash(expected));
-    expect(result.claim).to.deep.equal({ scope_key: 'reverse:le_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] });
+    expect(result.claim).to.deep.equal({
+      scope_key: 'reverse:le_1',
+      entry_ids: ['le_1'],
+      transaction_ids: ['bt_1', 'bt_2'],
+    });
     expect(result.preconditions).to.deep.equal([
       { collection: 'orgs', id: 'org_1', version: 3 },
       { collection: 'ledger_entries', id: 'le_1', version: 2 },
@@ -52,8 +99,20 @@ describe('ledger reversal decision', () => {
   });
 
   it('gives the same plan and hash whatever order the links arrive in', () => {
-    const a = decideReversal(books({ links: [link('lnk_a', 'bt_1', 5_000), link('lnk_b', 'bt_2', 6_900)], transactions: [txn('bt_1'), txn('bt_2')] }), request);
-    const b = decideReversal(books({ links: [link('lnk_b', 'bt_2', 6_900), link('lnk_a', 'bt_1', 5_000)], transactions: [txn('bt_2'), txn('bt_1')] }), request);
+    const a = decideReversal(
+      books({
+        links: [link('lnk_a', 'bt_1', 5_000), link('lnk_b', 'bt_2', 6_900)],
+        transactions: [txn('bt_1'), txn('bt_2')],
+      }),
+      request,
+    );
+    const b = decideReversal(
+      books({
+        links: [link('lnk_b', 'bt_2', 6_900), link('lnk_a', 'bt_1', 5_000)],
+        transactions: [txn('bt_2'), txn('bt_1')],
+      }),
+      request,
+    );
     expect(a).to.deep.equal(b);
   });
 
@@ -73,18 +132,28 @@ describe('ledger reversal decision', () => {
     const pending = [{ staged_operation_id: 'stg_9', scope_key: 'reverse:le_1', plan_hash: 'x' }];
     const early = { ...request, reversal_date: '2026-01-01' };
     expect(code(books({ entry: null, pending }))).to.equal('not_found');
-    expect(code(books({ entry: entry({ status: 'reversed', reversed_by: 'le_9' }), pending }))).to.equal('already_reversed');
+    expect(code(books({ entry: entry({ status: 'reversed', reversed_by: 'le_9' }), pending }))).to.equal(
+      'already_reversed',
+    );
     expect(code(books({ pending, ...reconciled }), early)).to.equal('pending_operation');
     expect(code(books(reconciled), early)).to.equal('reversal_before_entry');
-    expect(code(books(reconciled), { ...request, reversal_date: '2026-02-03' }, )).to.equal('reconciled_links');
-    expect(code(books({ ...reconciled, entry: entry({ entry_date: '2026-01-15' }) }), { ...request, reversal_date: '2026-01-20' })).to.equal('period_locked');
+    expect(code(books(reconciled), { ...request, reversal_date: '2026-02-03' })).to.equal('reconciled_links');
+    expect(
+      code(books({ ...reconciled, entry: entry({ entry_date: '2026-01-15' }) }), {
+        ...request,
+        reversal_date: '2026-01-20',
+      }),
+    ).to.equal('period_locked');
     expect(code(books(reconciled))).to.equal('reconciled_links');
   });
 
   it('allows a reversal dated on the entry date, and the day after the lock date', () => {
     const onEntryDate = decideReversal(books(), { ...request, reversal_date: '2026-02-03' });
     expect(onEntryDate.outcome).to.equal('staged');
-    const afterLock = decideReversal(books({ entry: entry({ entry_date: '2026-01-10' }) }), { ...request, reversal_date: '2026-02-01' });
+    const afterLock = decideReversal(books({ entry: entry({ entry_date: '2026-01-10' }) }), {
+      ...request,
+      reversal_date: '2026-02-01',
+    });
     expect(afterLock.outcome).to.equal('staged');
   });
 
@@ -97,7 +166,10 @@ describe('ledger reversal decision', () => {
     const first = decideReversal(books(), request);
     if (first.outcome !== 'staged') throw new Error('expected staged');
     const pending = [{ staged_operation_id: 'stg_1', scope_key: 'reverse:le_1', plan_hash: first.plan_hash }];
-    expect(decideReversal(books({ pending }), request)).to.deep.equal({ outcome: 'existing', staged_operation_id: 'stg_1' });
+    expect(decideReversal(books({ pending }), request)).to.deep.equal({
+      outcome: 'existing',
+      staged_operation_id: 'stg_1',
+    });
     const other = decideReversal(books({ pending }), { ...request, reason: 'another reason' });
     expect(other.outcome === 'refused' ? other.details : null).to.deep.equal({ staged_operation_ids: ['stg_1'] });
   });

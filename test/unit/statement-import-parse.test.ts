@@ -6,8 +6,15 @@ import { StatementParseError, type ParsedStatementFile } from '../../shared/doma
 import { parseStatementFile, sniffFormat, type ParseOptions } from '../../shared/domain/statement-import/parse.js';
 import { decimalToMinor } from '../../shared/domain/statement-import/money.js';
 
-const example = (name: string): Buffer => readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url));
-const options = (fields: Partial<ParseOptions> = {}): ParseOptions => ({ format: 'auto', encoding: null, csv: null, account_currency: 'EUR', ...fields });
+const example = (name: string): Buffer =>
+  readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url));
+const options = (fields: Partial<ParseOptions> = {}): ParseOptions => ({
+  format: 'auto',
+  encoding: null,
+  csv: null,
+  account_currency: 'EUR',
+  ...fields,
+});
 const parse = (bytes: Uint8Array | string, fields: Partial<ParseOptions> = {}): ParsedStatementFile =>
   parseStatementFile(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, options(fields));
 
@@ -22,13 +29,30 @@ function parseError(bytes: Uint8Array | string, fields: Partial<ParseOptions> = 
 }
 
 const entry = (fields: Record<string, unknown>) => ({
-  value_date: null, currency: 'EUR', bank_reference: null, counterparty_name: null, counterparty_iban: null, remittance_info: null, details: [], pending: false, ...fields,
+  value_date: null,
+  currency: 'EUR',
+  bank_reference: null,
+  counterparty_name: null,
+  counterparty_iban: null,
+  remittance_info: null,
+  details: [],
+  pending: false,
+  ...fields,
 });
 
 const CSV_MAPPING: CsvMapping = {
-  date_column: 'Buchungstag', value_date_column: 'Valuta', counterparty_column: 'Empfänger/Auftraggeber', iban_column: 'IBAN',
-  remittance_column: 'Verwendungszweck', amount_column: 'Betrag', currency_column: 'Währung',
-  date_format: 'DD.MM.YYYY', decimal_separator: ',', delimiter: ';', header: true, skip_rows: 3,
+  date_column: 'Buchungstag',
+  value_date_column: 'Valuta',
+  counterparty_column: 'Empfänger/Auftraggeber',
+  iban_column: 'IBAN',
+  remittance_column: 'Verwendungszweck',
+  amount_column: 'Betrag',
+  currency_column: 'Währung',
+  date_format: 'DD.MM.YYYY',
+  decimal_separator: ',',
+  delimiter: ';',
+  header: true,
+  skip_rows: 3,
 };
 
 describe('statement import: reading files', () => {
@@ -60,38 +84,94 @@ describe('statement import: reading files', () => {
       expect(file.statements).to.have.length(1);
       const s = file.statements[0]!;
       expect({ ...s, entries: undefined }).to.deep.equal({
-        reference: 'STMT-2026-11-03', account: { iban: 'DE89370400440532013000', account_number: null }, currency: 'EUR',
-        start_date: '2026-11-03', end_date: '2026-11-03', opening_balance_minor: 100_000, closing_balance_minor: 190_550, entries: undefined,
+        reference: 'STMT-2026-11-03',
+        account: { iban: 'DE89370400440532013000', account_number: null },
+        currency: 'EUR',
+        start_date: '2026-11-03',
+        end_date: '2026-11-03',
+        opening_balance_minor: 100_000,
+        closing_balance_minor: 190_550,
+        entries: undefined,
       });
       expect(s.entries).to.deep.equal([
-        entry({ booking_date: '2026-11-03', value_date: '2026-11-03', amount_minor: 125_050, bank_reference: 'BANK-REF-0001', counterparty_name: 'Müller & Söhne GmbH', counterparty_iban: 'DE44500105175407324931', remittance_info: 'Rechnung 2026-017 Kunde 4711' }),
-        entry({ booking_date: '2026-11-03', value_date: '2026-11-03', amount_minor: -4_500, bank_reference: 'BANK-REF-0002', counterparty_name: 'Bürobedarf Köln', counterparty_iban: 'DE75512108001245126199', remittance_info: 'RF18539007547034' }),
         entry({
-          booking_date: '2026-11-03', value_date: '2026-11-04', amount_minor: -30_000, bank_reference: 'BANK-REF-0003',
+          booking_date: '2026-11-03',
+          value_date: '2026-11-03',
+          amount_minor: 125_050,
+          bank_reference: 'BANK-REF-0001',
+          counterparty_name: 'Müller & Söhne GmbH',
+          counterparty_iban: 'DE44500105175407324931',
+          remittance_info: 'Rechnung 2026-017 Kunde 4711',
+        }),
+        entry({
+          booking_date: '2026-11-03',
+          value_date: '2026-11-03',
+          amount_minor: -4_500,
+          bank_reference: 'BANK-REF-0002',
+          counterparty_name: 'Bürobedarf Köln',
+          counterparty_iban: 'DE75512108001245126199',
+          remittance_info: 'RF18539007547034',
+        }),
+        entry({
+          booking_date: '2026-11-03',
+          value_date: '2026-11-04',
+          amount_minor: -30_000,
+          bank_reference: 'BANK-REF-0003',
           details: [
-            { amount_minor: 10_000, counterparty_name: 'Supplier One', remittance_info: 'Order 1', end_to_end_id: 'PAY-0001' },
-            { amount_minor: 20_000, counterparty_name: 'Supplier Two', remittance_info: 'Order 2', end_to_end_id: 'PAY-0002' },
+            {
+              amount_minor: 10_000,
+              counterparty_name: 'Supplier One',
+              remittance_info: 'Order 1',
+              end_to_end_id: 'PAY-0001',
+            },
+            {
+              amount_minor: 20_000,
+              counterparty_name: 'Supplier Two',
+              remittance_info: 'Order 2',
+              end_to_end_id: 'PAY-0002',
+            },
           ],
         }),
-        entry({ booking_date: '2026-11-05', value_date: '2026-11-05', amount_minor: 9_999, bank_reference: 'BANK-REF-0004', pending: true }),
+        entry({
+          booking_date: '2026-11-05',
+          value_date: '2026-11-05',
+          amount_minor: 9_999,
+          bank_reference: 'BANK-REF-0004',
+          pending: true,
+        }),
       ]);
     });
 
     it('reads .001.08: several statements in one file, Sts/Cd, Pty/Nm, a booking date-time', () => {
       const file = parse(example('camt053-001-08.xml'));
-      expect(file.statements.map((s) => [s.reference, s.opening_balance_minor, s.closing_balance_minor, s.entries.length])).to.deep.equal([
+      expect(
+        file.statements.map((s) => [s.reference, s.opening_balance_minor, s.closing_balance_minor, s.entries.length]),
+      ).to.deep.equal([
         ['STMT-2026-11-04', 190_550, 195_550, 2],
         ['STMT-2026-11-05', 195_550, 185_550, 1],
       ]);
-      expect(file.statements[0]!.entries[0]).to.deep.equal(entry({
-        booking_date: '2026-11-04', value_date: '2026-11-04', amount_minor: 2_500, bank_reference: 'BANK-REF-0101',
-        counterparty_name: 'Åsa Ørsted', counterparty_iban: 'DK5000400440116243', remittance_info: 'Membership fee',
-      }));
-      expect(file.statements[1]!.entries[0]).to.deep.include({ amount_minor: -10_000, counterparty_name: 'Hausverwaltung Groß', counterparty_iban: 'DE12500105170648489890' });
+      expect(file.statements[0]!.entries[0]).to.deep.equal(
+        entry({
+          booking_date: '2026-11-04',
+          value_date: '2026-11-04',
+          amount_minor: 2_500,
+          bank_reference: 'BANK-REF-0101',
+          counterparty_name: 'Åsa Ørsted',
+          counterparty_iban: 'DK5000400440116243',
+          remittance_info: 'Membership fee',
+        }),
+      );
+      expect(file.statements[1]!.entries[0]).to.deep.include({
+        amount_minor: -10_000,
+        counterparty_name: 'Hausverwaltung Groß',
+        counterparty_iban: 'DE12500105170648489890',
+      });
     });
 
     it('takes NtryRef as the bank reference when there is no AcctSvcrRef', () => {
-      const xml = example('camt053-001-02.xml').toString('utf8').replace('<AcctSvcrRef>BANK-REF-0001</AcctSvcrRef>', '');
+      const xml = example('camt053-001-02.xml')
+        .toString('utf8')
+        .replace('<AcctSvcrRef>BANK-REF-0001</AcctSvcrRef>', '');
       expect(parse(xml).statements[0]!.entries[0]!.bank_reference).to.equal('N-0001');
     });
 
@@ -103,13 +183,24 @@ describe('statement import: reading files', () => {
     });
 
     it('names the element of a well-formed file that breaks the format', () => {
-      const xml = example('camt053-001-02.xml').toString('utf8').replace('<CdtDbtInd>DBIT</CdtDbtInd>\n        <Sts>BOOK</Sts>', '<CdtDbtInd>DEBIT</CdtDbtInd>\n        <Sts>BOOK</Sts>');
+      const xml = example('camt053-001-02.xml')
+        .toString('utf8')
+        .replace(
+          '<CdtDbtInd>DBIT</CdtDbtInd>\n        <Sts>BOOK</Sts>',
+          '<CdtDbtInd>DEBIT</CdtDbtInd>\n        <Sts>BOOK</Sts>',
+        );
       const error = parseError(xml, { format: 'camt053' });
-      expect([error.format, error.location]).to.deep.equal(['camt053', 'Document/BkToCstmrStmt/Stmt[1]/Ntry[2]/CdtDbtInd']);
+      expect([error.format, error.location]).to.deep.equal([
+        'camt053',
+        'Document/BkToCstmrStmt/Stmt[1]/Ntry[2]/CdtDbtInd',
+      ]);
     });
 
     it('reads a file declared in ISO-8859-1 as declared', () => {
-      const xml = example('camt053-001-08.xml').toString('utf8').replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace(/Åsa Ørsted/g, 'Jörg');
+      const xml = example('camt053-001-08.xml')
+        .toString('utf8')
+        .replace('encoding="UTF-8"', 'encoding="ISO-8859-1"')
+        .replace(/Åsa Ørsted/g, 'Jörg');
       const file = parse(iconv.encode(xml, 'latin1'));
       expect(file.statements[0]!.entries[0]!.counterparty_name).to.equal('Jörg');
     });
@@ -120,35 +211,80 @@ describe('statement import: reading files', () => {
       const file = parse(example('ofx-1-sgml.ofx'));
       expect(file.format).to.equal('ofx');
       expect({ ...file.statements[0]!, entries: undefined }).to.deep.equal({
-        reference: '20261108-1', account: { iban: null, account_number: '0532013000' }, currency: 'EUR',
-        start_date: '2026-11-06', end_date: '2026-11-07', opening_balance_minor: null, closing_balance_minor: 232_320, entries: undefined,
+        reference: '20261108-1',
+        account: { iban: null, account_number: '0532013000' },
+        currency: 'EUR',
+        start_date: '2026-11-06',
+        end_date: '2026-11-07',
+        opening_balance_minor: null,
+        closing_balance_minor: 232_320,
+        entries: undefined,
       });
       expect(file.statements[0]!.entries).to.deep.equal([
-        entry({ booking_date: '2026-11-06', value_date: '2026-11-06', amount_minor: 48_000, bank_reference: 'OFX-20261106-001', counterparty_name: 'Crème Brûlée Café SARL', remittance_info: 'Facture 88 – acompte' }),
-        entry({ booking_date: '2026-11-07', amount_minor: -1_230, bank_reference: 'OFX-20261107-002', counterparty_name: 'Bank fees', remittance_info: 'Kontoführung' }),
+        entry({
+          booking_date: '2026-11-06',
+          value_date: '2026-11-06',
+          amount_minor: 48_000,
+          bank_reference: 'OFX-20261106-001',
+          counterparty_name: 'Crème Brûlée Café SARL',
+          remittance_info: 'Facture 88 – acompte',
+        }),
+        entry({
+          booking_date: '2026-11-07',
+          amount_minor: -1_230,
+          bank_reference: 'OFX-20261107-002',
+          counterparty_name: 'Bank fees',
+          remittance_info: 'Kontoführung',
+        }),
       ]);
     });
 
     it('reads OFX 2.x XML: an entry in another currency keeps its currency, pending transactions are marked pending', () => {
       const entries = parse(example('ofx-2-xml.ofx')).statements[0]!.entries;
       expect(entries).to.deep.equal([
-        entry({ booking_date: '2026-11-08', amount_minor: 150_000, bank_reference: 'OFX2-0001', counterparty_name: 'Żółć Trading sp. z o.o.', remittance_info: 'Invoice 2026-031' }),
-        entry({ booking_date: '2026-11-09', amount_minor: -6_000, currency: 'USD', bank_reference: 'OFX2-0002', counterparty_name: 'Travel Agency', remittance_info: 'Train tickets' }),
-        entry({ booking_date: '2026-11-10', amount_minor: 7_000, counterparty_name: 'Pending Customer', pending: true }),
+        entry({
+          booking_date: '2026-11-08',
+          amount_minor: 150_000,
+          bank_reference: 'OFX2-0001',
+          counterparty_name: 'Żółć Trading sp. z o.o.',
+          remittance_info: 'Invoice 2026-031',
+        }),
+        entry({
+          booking_date: '2026-11-09',
+          amount_minor: -6_000,
+          currency: 'USD',
+          bank_reference: 'OFX2-0002',
+          counterparty_name: 'Travel Agency',
+          remittance_info: 'Train tickets',
+        }),
+        entry({
+          booking_date: '2026-11-10',
+          amount_minor: 7_000,
+          counterparty_name: 'Pending Customer',
+          pending: true,
+        }),
       ]);
     });
 
     it('names the element of a corrupt OFX file', () => {
-      const text = example('ofx-2-xml.ofx').toString('utf8').replace('</BANKTRANLIST>', '').replace('<DTSTART>20261108</DTSTART>', '<DTSTART>20261108');
+      const text = example('ofx-2-xml.ofx')
+        .toString('utf8')
+        .replace('</BANKTRANLIST>', '')
+        .replace('<DTSTART>20261108</DTSTART>', '<DTSTART>20261108');
       const error = parseError(text);
       expect(error.format).to.equal('ofx');
       expect(error.location).to.match(/^element [A-Z]+$/);
     });
 
     it('names the element of an unreadable amount', () => {
-      const text = example('ofx-2-xml.ofx').toString('utf8').replace('<TRNAMT>1500.00</TRNAMT>', '<TRNAMT>15x0.00</TRNAMT>');
+      const text = example('ofx-2-xml.ofx')
+        .toString('utf8')
+        .replace('<TRNAMT>1500.00</TRNAMT>', '<TRNAMT>15x0.00</TRNAMT>');
       const error = parseError(text);
-      expect([error.format, error.location]).to.deep.equal(['ofx', 'OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST/STMTTRN[1]/TRNAMT']);
+      expect([error.format, error.location]).to.deep.equal([
+        'ofx',
+        'OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST/STMTTRN[1]/TRNAMT',
+      ]);
     });
   });
 
@@ -156,31 +292,67 @@ describe('statement import: reading files', () => {
     it('reads the ?NN subfield dialect (German banks) in a legacy code page, two statements in one file', () => {
       const file = parse(example('mt940-de-subfields.sta'));
       expect(file.format).to.equal('mt940');
-      expect(file.statements.map((s) => [s.reference, s.account, s.opening_balance_minor, s.closing_balance_minor])).to.deep.equal([
+      expect(
+        file.statements.map((s) => [s.reference, s.account, s.opening_balance_minor, s.closing_balance_minor]),
+      ).to.deep.equal([
         ['STARTUMS/00012/001', { iban: null, account_number: '37040044/0532013000' }, 376_320, 399_321],
         ['STARTUMS/00013/001', { iban: null, account_number: '37040044/0532013000' }, 399_321, 399_821],
       ]);
       expect(file.statements[0]!.entries).to.deep.equal([
-        entry({ booking_date: '2026-11-11', value_date: '2026-11-11', amount_minor: 25_000, bank_reference: 'DB-20261111-01', counterparty_name: 'Weiß & Söhne KG', counterparty_iban: 'DE27100777770209299700', remittance_info: 'EREF+INV-2026-044 SVWZ+Rechnung 44 Größe L' }),
-        entry({ booking_date: '2026-11-11', value_date: '2026-11-11', amount_minor: -1_999, bank_reference: 'DB-20261111-02', counterparty_name: 'Telefónica Germany', remittance_info: 'Mobilfunk November' }),
+        entry({
+          booking_date: '2026-11-11',
+          value_date: '2026-11-11',
+          amount_minor: 25_000,
+          bank_reference: 'DB-20261111-01',
+          counterparty_name: 'Weiß & Söhne KG',
+          counterparty_iban: 'DE27100777770209299700',
+          remittance_info: 'EREF+INV-2026-044 SVWZ+Rechnung 44 Größe L',
+        }),
+        entry({
+          booking_date: '2026-11-11',
+          value_date: '2026-11-11',
+          amount_minor: -1_999,
+          bank_reference: 'DB-20261111-02',
+          counterparty_name: 'Telefónica Germany',
+          remittance_info: 'Mobilfunk November',
+        }),
       ]);
     });
 
     it('reads the /TAG/ dialect (Dutch banks): /CNTP/, /NAME/, /IBAN/, /REMI/', () => {
       const file = parse(example('mt940-nl-tags.sta'));
       expect(file.statements[0]!.entries).to.deep.equal([
-        entry({ booking_date: '2026-11-13', value_date: '2026-11-13', amount_minor: 120_000, bank_reference: 'NL-0001', counterparty_name: 'Van der Berg B.V.', counterparty_iban: 'NL91ABNA0417164300', remittance_info: 'Invoice 2026-050' }),
-        entry({ booking_date: '2026-11-13', value_date: '2026-11-13', amount_minor: -7_550, bank_reference: 'NL-0002', counterparty_name: 'Café de Flore', counterparty_iban: 'FR7630006000011234567890189', remittance_info: 'Dinner clients' }),
+        entry({
+          booking_date: '2026-11-13',
+          value_date: '2026-11-13',
+          amount_minor: 120_000,
+          bank_reference: 'NL-0001',
+          counterparty_name: 'Van der Berg B.V.',
+          counterparty_iban: 'NL91ABNA0417164300',
+          remittance_info: 'Invoice 2026-050',
+        }),
+        entry({
+          booking_date: '2026-11-13',
+          value_date: '2026-11-13',
+          amount_minor: -7_550,
+          bank_reference: 'NL-0002',
+          counterparty_name: 'Café de Flore',
+          counterparty_iban: 'FR7630006000011234567890189',
+          remittance_info: 'Dinner clients',
+        }),
       ]);
     });
 
     it('takes the customer reference when there is no bank reference, unless it is NONREF', () => {
-      const text = ':20:X\n:25:DE89370400440532013000\n:28C:1\n:60F:C261101EUR0,00\n:61:2611011101C1,00NTRFMYREF\n:86:a\n:61:2611011101C2,00NTRFNONREF\n:86:b\n:62F:C261101EUR3,00\n';
+      const text =
+        ':20:X\n:25:DE89370400440532013000\n:28C:1\n:60F:C261101EUR0,00\n:61:2611011101C1,00NTRFMYREF\n:86:a\n:61:2611011101C2,00NTRFNONREF\n:86:b\n:62F:C261101EUR3,00\n';
       expect(parse(text).statements[0]!.entries.map((e) => e.bank_reference)).to.deep.equal(['MYREF', null]);
     });
 
     it('reads an out-of-balance statement instead of refusing it (the plan warns)', () => {
-      const text = example('mt940-nl-tags.sta').toString('utf8').replace(':62F:C261113EUR5122,71', ':62F:C261113EUR5000,00');
+      const text = example('mt940-nl-tags.sta')
+        .toString('utf8')
+        .replace(':62F:C261113EUR5122,71', ':62F:C261113EUR5000,00');
       expect(parse(text).statements[0]!.closing_balance_minor).to.equal(500_000);
     });
 
@@ -201,53 +373,140 @@ describe('statement import: reading files', () => {
     it('reads a mapped export: skipped lines, a header, DD.MM.YYYY, comma decimals, UTF-8 text', () => {
       const file = parse(example('bank-export.csv'), { format: 'csv', csv: CSV_MAPPING });
       expect({ ...file.statements[0]!, entries: undefined }).to.deep.equal({
-        reference: 'csv', account: null, currency: 'EUR', start_date: '2026-11-14', end_date: '2026-11-15', opening_balance_minor: null, closing_balance_minor: null, entries: undefined,
+        reference: 'csv',
+        account: null,
+        currency: 'EUR',
+        start_date: '2026-11-14',
+        end_date: '2026-11-15',
+        opening_balance_minor: null,
+        closing_balance_minor: null,
+        entries: undefined,
       });
       expect(file.statements[0]!.entries).to.deep.equal([
-        entry({ booking_date: '2026-11-14', value_date: '2026-11-14', amount_minor: 123_456, counterparty_name: 'Schmidt & Partner', counterparty_iban: 'DE02120300000000202051', remittance_info: 'Rechnung 2026-061' }),
-        entry({ booking_date: '2026-11-14', value_date: '2026-11-14', amount_minor: -8_900, counterparty_name: 'Stadtwerke München', remittance_info: 'Strom Oktober' }),
-        entry({ booking_date: '2026-11-15', value_date: '2026-11-15', amount_minor: -450, counterparty_name: 'Getränke Kühn', remittance_info: 'Kaffee' }),
-        entry({ booking_date: '2026-11-15', value_date: '2026-11-15', amount_minor: -450, counterparty_name: 'Getränke Kühn', remittance_info: 'Kaffee' }),
+        entry({
+          booking_date: '2026-11-14',
+          value_date: '2026-11-14',
+          amount_minor: 123_456,
+          counterparty_name: 'Schmidt & Partner',
+          counterparty_iban: 'DE02120300000000202051',
+          remittance_info: 'Rechnung 2026-061',
+        }),
+        entry({
+          booking_date: '2026-11-14',
+          value_date: '2026-11-14',
+          amount_minor: -8_900,
+          counterparty_name: 'Stadtwerke München',
+          remittance_info: 'Strom Oktober',
+        }),
+        entry({
+          booking_date: '2026-11-15',
+          value_date: '2026-11-15',
+          amount_minor: -450,
+          counterparty_name: 'Getränke Kühn',
+          remittance_info: 'Kaffee',
+        }),
+        entry({
+          booking_date: '2026-11-15',
+          value_date: '2026-11-15',
+          amount_minor: -450,
+          counterparty_name: 'Getränke Kühn',
+          remittance_info: 'Kaffee',
+        }),
       ]);
     });
 
     it('reads columns by 1-based position without a header, unsigned amounts with a direction column, in cp1252', () => {
       const text = '2026-11-20|10.00|C|Zoë\n2026-11-21|3.50|D|Café\n';
-      const mapping: CsvMapping = { date_column: '1', amount_column: '2', direction_column: '3', credit_value: 'c', counterparty_column: '4', date_format: 'YYYY-MM-DD', decimal_separator: '.', delimiter: '|', header: false, skip_rows: 0 };
-      const entries = parse(iconv.encode(text, 'cp1252'), { format: 'csv', csv: mapping, encoding: 'cp1252' }).statements[0]!.entries;
-      expect(entries.map((e) => [e.booking_date, e.amount_minor, e.counterparty_name])).to.deep.equal([['2026-11-20', 1_000, 'Zoë'], ['2026-11-21', -350, 'Café']]);
+      const mapping: CsvMapping = {
+        date_column: '1',
+        amount_column: '2',
+        direction_column: '3',
+        credit_value: 'c',
+        counterparty_column: '4',
+        date_format: 'YYYY-MM-DD',
+        decimal_separator: '.',
+        delimiter: '|',
+        header: false,
+        skip_rows: 0,
+      };
+      const entries = parse(iconv.encode(text, 'cp1252'), { format: 'csv', csv: mapping, encoding: 'cp1252' })
+        .statements[0]!.entries;
+      expect(entries.map((e) => [e.booking_date, e.amount_minor, e.counterparty_name])).to.deep.equal([
+        ['2026-11-20', 1_000, 'Zoë'],
+        ['2026-11-21', -350, 'Café'],
+      ]);
     });
 
     it('reads separate debit and credit columns with MM/DD/YYYY dates', () => {
       const text = 'Date,Debit,Credit\n11/30/2026,,12.00\n12/01/2026,7.25,\n';
-      const mapping: CsvMapping = { date_column: 'Date', debit_column: 'Debit', credit_column: 'Credit', date_format: 'MM/DD/YYYY', decimal_separator: '.', delimiter: ',', header: true, skip_rows: 0 };
+      const mapping: CsvMapping = {
+        date_column: 'Date',
+        debit_column: 'Debit',
+        credit_column: 'Credit',
+        date_format: 'MM/DD/YYYY',
+        decimal_separator: '.',
+        delimiter: ',',
+        header: true,
+        skip_rows: 0,
+      };
       const entries = parse(text, { format: 'csv', csv: mapping }).statements[0]!.entries;
-      expect(entries.map((e) => [e.booking_date, e.amount_minor])).to.deep.equal([['2026-11-30', 1_200], ['2026-12-01', -725]]);
+      expect(entries.map((e) => [e.booking_date, e.amount_minor])).to.deep.equal([
+        ['2026-11-30', 1_200],
+        ['2026-12-01', -725],
+      ]);
     });
 
     it('names the line of a row with an unreadable date or amount', () => {
-      const text = example('bank-export.csv').toString('utf8').replace('15.11.2026;15.11.2026;Getränke', '31.02.2026;15.11.2026;Getränke');
+      const text = example('bank-export.csv')
+        .toString('utf8')
+        .replace('15.11.2026;15.11.2026;Getränke', '31.02.2026;15.11.2026;Getränke');
       const error = parseError(text, { format: 'csv', csv: CSV_MAPPING });
       expect([error.format, error.location]).to.deep.equal(['csv', 'line 7']);
-      const amount = parseError(example('bank-export.csv').toString('utf8').replace('-89,00', '-89,x0'), { format: 'csv', csv: CSV_MAPPING });
+      const amount = parseError(example('bank-export.csv').toString('utf8').replace('-89,00', '-89,x0'), {
+        format: 'csv',
+        csv: CSV_MAPPING,
+      });
       expect([amount.format, amount.location]).to.deep.equal(['csv', 'line 6']);
     });
 
     it('names the line where the CSV itself breaks', () => {
-      const error = parseError('a;b\n1;"x\n', { format: 'csv', csv: { ...CSV_MAPPING, skip_rows: 0, date_column: 'a', amount_column: 'b', currency_column: undefined, value_date_column: undefined, counterparty_column: undefined, iban_column: undefined, remittance_column: undefined } });
+      const error = parseError('a;b\n1;"x\n', {
+        format: 'csv',
+        csv: {
+          ...CSV_MAPPING,
+          skip_rows: 0,
+          date_column: 'a',
+          amount_column: 'b',
+          currency_column: undefined,
+          value_date_column: undefined,
+          counterparty_column: undefined,
+          iban_column: undefined,
+          remittance_column: undefined,
+        },
+      });
       expect([error.format, error.location]).to.deep.equal(['csv', 'line 2']);
     });
 
     it('refuses a file that is not valid UTF-8 when no encoding is named', () => {
-      const error = parseError(iconv.encode(example('bank-export.csv').toString('utf8'), 'latin1'), { format: 'csv', csv: CSV_MAPPING });
+      const error = parseError(iconv.encode(example('bank-export.csv').toString('utf8'), 'latin1'), {
+        format: 'csv',
+        csv: CSV_MAPPING,
+      });
       expect([error.format, error.location]).to.deep.equal(['csv', 'encoding']);
     });
   });
 
   describe('format sniffing', () => {
     it('recognises every sample by its content', () => {
-      const seen = ['camt053-001-02.xml', 'camt053-001-08.xml', 'ofx-1-sgml.ofx', 'ofx-2-xml.ofx', 'mt940-de-subfields.sta', 'mt940-nl-tags.sta', 'bank-export.csv']
-        .map((name) => sniffFormat(example(name), name.endsWith('.csv')));
+      const seen = [
+        'camt053-001-02.xml',
+        'camt053-001-08.xml',
+        'ofx-1-sgml.ofx',
+        'ofx-2-xml.ofx',
+        'mt940-de-subfields.sta',
+        'mt940-nl-tags.sta',
+        'bank-export.csv',
+      ].map((name) => sniffFormat(example(name), name.endsWith('.csv')));
       expect(seen).to.deep.equal(['camt053', 'camt053', 'ofx', 'ofx', 'mt940', 'mt940', 'csv']);
     });
 

@@ -7,13 +7,19 @@ describe('npm test: splitting the suite between processes', () => {
   it('puts the longest file first onto the least loaded process, each file exactly once', () => {
     const weights = { 'a.test.js': 10, 'b.test.js': 7, 'c.test.js': 5, 'd.test.js': 4, 'e.test.js': 2 };
     // 10 → 1; 7 → 2; 5 → 2 (12); 4 → 1 (14); 2 → 2 (14).
-    expect(splitFiles(Object.keys(weights), weights, 2)).to.deep.equal([['a.test.js', 'd.test.js'], ['b.test.js', 'c.test.js', 'e.test.js']]);
+    expect(splitFiles(Object.keys(weights), weights, 2)).to.deep.equal([
+      ['a.test.js', 'd.test.js'],
+      ['b.test.js', 'c.test.js', 'e.test.js'],
+    ]);
   });
 
   it('weighs a file without a timing as the median of the known ones', () => {
     const weights = { 'a.test.js': 1, 'b.test.js': 9, 'c.test.js': 10 };
     // new.test.js weighs 9, the median: c (10) → 1; b (9) → 2; new (9) → 2, the lighter (18); a (1) → 1 (11).
-    expect(splitFiles(['a.test.js', 'b.test.js', 'c.test.js', 'new.test.js'], weights, 2)).to.deep.equal([['a.test.js', 'c.test.js'], ['b.test.js', 'new.test.js']]);
+    expect(splitFiles(['a.test.js', 'b.test.js', 'c.test.js', 'new.test.js'], weights, 2)).to.deep.equal([
+      ['a.test.js', 'c.test.js'],
+      ['b.test.js', 'new.test.js'],
+    ]);
   });
 
   it('gives the same split for the same files and weights, whatever their order, and no empty process', () => {

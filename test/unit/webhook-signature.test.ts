@@ -41,10 +41,24 @@ describe('webhook signatures', () => {
 
 describe('webhook addresses', () => {
   it('refuses loopback, private, link-local, shared, metadata and IPv4-mapped private addresses; allows public ones', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+      'not-an-ip',
+    ]) {
       expect([a, isForbiddenAddress(a)]).to.deep.equal([a, true]);
     }
-    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect([a, isForbiddenAddress(a)]).to.deep.equal([a, false]);
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
+      expect([a, isForbiddenAddress(a)]).to.deep.equal([a, false]);
   });
 
   it('accepts only https URLs without credentials, unless insecure endpoints are allowed', () => {

@@ -5,14 +5,27 @@
 // the domain's (shared/domain/book-reads.ts), the reads project the fields
 // those rules use (shared/storage/books-whole.ts).
 import type { Db } from 'mongodb';
-import { counterpartyRows, nameOffAccount, offAccountCounterparties, type CounterpartyRow } from '../../shared/domain/book-reads.js';
+import {
+  counterpartyRows,
+  nameOffAccount,
+  offAccountCounterparties,
+  type CounterpartyRow,
+} from '../../shared/domain/book-reads.js';
 import type { CounterpartiesListInput } from '../../shared/queue/read-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 
-export async function listCounterparties(db: Db, orgId: string, input: CounterpartiesListInput, embedded: PostgresPages | null): Promise<{ items: CounterpartyRow[] }> {
-  const [org, books] = await Promise.all([findOrg(db, orgId), readCounterpartyBooks(db, orgId, input.bank_account_id, embedded)]);
+export async function listCounterparties(
+  db: Db,
+  orgId: string,
+  input: CounterpartiesListInput,
+  embedded: PostgresPages | null,
+): Promise<{ items: CounterpartyRow[] }> {
+  const [org, books] = await Promise.all([
+    findOrg(db, orgId),
+    readCounterpartyBooks(db, orgId, input.bank_account_id, embedded),
+  ]);
   const rows = counterpartyRows(books.transactions, books.entries, books.links, org?.settlement_accounts ?? []);
   // Counterparties only open entries name: their latest bank name on any account of the organisation.
   const offAccount = offAccountCounterparties(rows, books.transactions);

@@ -14,12 +14,26 @@
 import type { Db } from 'mongodb';
 import type { InboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups, type GroupPage, type GroupPageOptions } from '../../shared/domain/duplicate-groups.js';
-import { chunkGroups, pageFromChunks, withDocumentDetails, type ChunkSummary } from '../../shared/domain/duplicate-overview.js';
+import {
+  chunkGroups,
+  pageFromChunks,
+  withDocumentDetails,
+  type ChunkSummary,
+} from '../../shared/domain/duplicate-overview.js';
 import type { InboxDuplicatesListInput } from '../../shared/queue/read-jobs.js';
 import type { DuplicateOverviewChunkDoc, DuplicateOverviewDoc } from '../../shared/storage/collections.js';
 import {
-  cachedChunk, deleteOverviewChunks, deleteOverviewClaim, findCurrentOverview, insertOverviewClaim, markOverviewReady, overviewChunkId, removeOlderOverviews,
-  StoredOverviewCache, writeOverviewChunks, type OverviewPage,
+  cachedChunk,
+  deleteOverviewChunks,
+  deleteOverviewClaim,
+  findCurrentOverview,
+  insertOverviewClaim,
+  markOverviewReady,
+  overviewChunkId,
+  removeOlderOverviews,
+  StoredOverviewCache,
+  writeOverviewChunks,
+  type OverviewPage,
 } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
@@ -44,10 +58,15 @@ const computing = new Map<string, Promise<unknown>>();
 
 /** Resolves when `work` settles (either way) or at `deadline`, whichever is first. */
 async function settledBefore(work: Promise<unknown>, deadline: Date | undefined): Promise<void> {
-  const settled = work.then(() => undefined, () => undefined);
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
   if (!deadline) return settled;
   let timer: NodeJS.Timeout | undefined;
-  const due = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline.getTime() - Date.now())); });
+  const due = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline.getTime() - Date.now()));
+  });
   try {
     await Promise.race([settled, due]);
   } finally {
@@ -75,8 +94,20 @@ export class OverviewWaitTimeout extends Error {
   }
 }
 
-export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDuplicatesListInput, deadline?: Date, embedded: PostgresPages | null = null): Promise<GroupPage> {
-  const page = await readDuplicatePage(db, orgId, { limit: input.limit, min_confidence: input.min_confidence, after: input.after }, deadline, embedded);
+export async function listInboxDuplicates(
+  db: Db,
+  orgId: string,
+  input: InboxDuplicatesListInput,
+  deadline?: Date,
+  embedded: PostgresPages | null = null,
+): Promise<GroupPage> {
+  const page = await readDuplicatePage(
+    db,
+    orgId,
+    { limit: input.limit, min_confidence: input.min_confidence, after: input.after },
+    deadline,
+    embedded,
+  );
   return { groups: page.groups, next_after: page.next_after };
 }
 
@@ -88,25 +119,43 @@ export async function listInboxDuplicates(db: Db, orgId: string, input: InboxDup
  * `embedded`: the pool on FerretDB's PostgreSQL: the inbox, the version and
  * the overview (polled while another reader computes) are read in SQL.
  */
-export async function readDuplicatePage(db: Db, orgId: string, options: GroupPageOptions, deadline?: Date, embedded: PostgresPages | null = null): Promise<OverviewPage> {
+export async function readDuplicatePage(
+  db: Db,
+  orgId: string,
+  options: GroupPageOptions,
+  deadline?: Date,
+  embedded: PostgresPages | null = null,
+): Promise<OverviewPage> {
   for (let attempt = 1; ; attempt++) {
     const { overview, computed } = await readyOverview(db, orgId, deadline, embedded);
     const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
     const page = await pageFromChunks(index, options, (n) => cachedChunk(db, overview._id, n, chunkCache));
     if (page) return { ...page, version: overview.version, computed };
     // A chunk was gone: a newer version became ready and cleaned this one up meanwhile.
-    if (attempt >= PAGE_ATTEMPTS) throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
+    if (attempt >= PAGE_ATTEMPTS)
+      throw new Error(`duplicate overview ${overview._id} lost its chunks ${PAGE_ATTEMPTS} times while being read`);
   }
 }
 
 /** The ready overview of the current inbox version: stored, computed here, or awaited from the reader computing it. */
-export async function readyOverview(db: Db, orgId: string, deadline?: Date, embedded: PostgresPages | null = null): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
+export async function readyOverview(
+  db: Db,
+  orgId: string,
+  deadline?: Date,
+  embedded: PostgresPages | null = null,
+): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
   for (;;) {
     // Read again on every turn: an import finishing meanwhile makes the awaited version obsolete.
     const { id, version, existing } = await findCurrentOverview(db, orgId, embedded);
     if (existing?.state === 'ready') return { overview: existing, computed: false };
     if (!existing) {
-      const claim: DuplicateOverviewDoc = { _id: id, org_id: orgId, version, state: 'computing', claimed_at: new Date().toISOString() };
+      const claim: DuplicateOverviewDoc = {
+        _id: id,
+        org_id: orgId,
+        version,
+        state: 'computing',
+        claimed_at: new Date().toISOString(),
+      };
       // Another reader claimed it first: wait for theirs.
       if (!(await insertOverviewClaim(db, claim))) continue;
       const running = computeOverview(db, claim, embedded);
@@ -131,18 +180,35 @@ export async function readyOverview(db: Db, orgId: string, deadline?: Date, embe
 }
 
 /** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
-async function computeOverview(db: Db, claim: DuplicateOverviewDoc, embedded: PostgresPages | null): Promise<DuplicateOverviewDoc> {
-  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, claim.org_id, embedded), findDismissals(db, claim.org_id)]);
+async function computeOverview(
+  db: Db,
+  claim: DuplicateOverviewDoc,
+  embedded: PostgresPages | null,
+): Promise<DuplicateOverviewDoc> {
+  const [documents, dismissals] = await Promise.all([
+    findGroupableInboxDocuments(db, claim.org_id, embedded),
+    findDismissals(db, claim.org_id),
+  ]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
   const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
-    _id: overviewChunkId(claim._id, n), org_id: claim.org_id, overview_id: claim._id, n, pieces_json: JSON.stringify(pieces),
+    _id: overviewChunkId(claim._id, n),
+    org_id: claim.org_id,
+    overview_id: claim._id,
+    n,
+    pieces_json: JSON.stringify(pieces),
   }));
   await writeOverviewChunks(db, docs, embedded);
   // Kept as a reader would parse them back: the JSON's own copy, shared by every page read here.
   for (const doc of docs) chunkCache.set(doc._id, JSON.parse(doc.pieces_json) as unknown, doc.pieces_json.length);
-  const result = { state: 'ready' as const, ready_at: new Date().toISOString(), group_count: groups.length, chunk_count: index.length, chunks_json: JSON.stringify(index) };
+  const result = {
+    state: 'ready' as const,
+    ready_at: new Date().toISOString(),
+    group_count: groups.length,
+    chunk_count: index.length,
+    chunks_json: JSON.stringify(index),
+  };
   const ready: DuplicateOverviewDoc = { ...claim, ...result };
   if ((await markOverviewReady(db, claim, result)) === 'gone') {
     // A newer version became ready first and removed this claim: these chunks belong to nobody.

@@ -6,7 +6,13 @@
 // overviews when it is no current group (stale_group or not_found).
 import { findDuplicateGroups, type DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
 import type { InboxDocument } from '../../shared/domain/books.js';
-import { decideInboxResolve, inboxGroupScopeKey, type InboxResolveBooks, type InboxResolvePlan, type InboxResolveRequest } from '../../shared/domain/inbox-resolve-plan.js';
+import {
+  decideInboxResolve,
+  inboxGroupScopeKey,
+  type InboxResolveBooks,
+  type InboxResolvePlan,
+  type InboxResolveRequest,
+} from '../../shared/domain/inbox-resolve-plan.js';
 import { documentsContext } from '../../shared/domain/plan-context.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 import { findGroupInCurrentOverview, storedOverviewListsGroup } from '../../shared/storage/duplicate-overview.js';
@@ -22,8 +28,13 @@ async function load(ctx: JobContext<Op>): Promise<InboxResolveBooks> {
   const orgId = data.org_id;
   const groupId = data.input.group_id;
   const group = await currentGroup(ctx);
-  if (!group) return { group: null, seen_before: await storedOverviewListsGroup(db, orgId, groupId), documents: [], pending: [] };
-  const members = await findInboxDocumentsByIds(db, orgId, group.documents.map((d) => d.document_id));
+  if (!group)
+    return { group: null, seen_before: await storedOverviewListsGroup(db, orgId, groupId), documents: [], pending: [] };
+  const members = await findInboxDocumentsByIds(
+    db,
+    orgId,
+    group.documents.map((d) => d.document_id),
+  );
   return { group, seen_before: true, documents: members, pending: [] };
 }
 
@@ -37,9 +48,15 @@ async function currentGroup(ctx: JobContext<Op>): Promise<DuplicateGroup | null>
   const { db, data } = ctx;
   const stored = await findGroupInCurrentOverview(db, data.org_id, data.input.group_id);
   if (stored !== 'not_ready') return stored;
-  const [documents, dismissals] = await Promise.all([findGroupableInboxDocuments(db, data.org_id, ctx.embedded ?? null), findDismissals(db, data.org_id)]);
+  const [documents, dismissals] = await Promise.all([
+    findGroupableInboxDocuments(db, data.org_id, ctx.embedded ?? null),
+    findDismissals(db, data.org_id),
+  ]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).
-  return findDuplicateGroups(documents as InboxDocument[], dismissals).find((g) => g.group_id === data.input.group_id) ?? null;
+  return (
+    findDuplicateGroups(documents as InboxDocument[], dismissals).find((g) => g.group_id === data.input.group_id) ??
+    null
+  );
 }
 
 function requestOf(input: JobContext<Op>['data']['input']): InboxResolveRequest {
@@ -57,7 +74,8 @@ export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, Inb
   context: (books, plan) => documentsContext(books.documents, plan.member_ids),
   // The one key a staged resolution claims: its group.
   pendingGate: {
-    keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),
+    keys: (_books, { data }) =>
+      lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

@@ -3,7 +3,12 @@
 // scope is read only when it can change the answer (the pending gate,
 // worker/operation/staging-job.ts).
 import { compareIds } from '../../shared/domain/books.js';
-import { decideReversal, reversalScopeKey, type ReversalBooks, type ReversalPlan } from '../../shared/domain/reversal-plan.js';
+import {
+  decideReversal,
+  reversalScopeKey,
+  type ReversalBooks,
+  type ReversalPlan,
+} from '../../shared/domain/reversal-plan.js';
 import { utcDate } from '../../shared/domain/dates.js';
 import { reversalContext } from '../../shared/domain/plan-context.js';
 import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
@@ -20,7 +25,10 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const entryId = data.input.entry_id;
   const embedded = ctx.embedded ?? null;
   // The entry and its links at once (a missing entry has no links; `decide` refuses it).
-  const [entry, entryLinks] = await Promise.all([findEntry(db, orgId, entryId, embedded), findLinks(db, orgId, 'ledger_entry_id', [entryId], embedded)]);
+  const [entry, entryLinks] = await Promise.all([
+    findEntry(db, orgId, entryId, embedded),
+    findLinks(db, orgId, 'ledger_entry_id', [entryId], embedded),
+  ]);
   const links = entry ? entryLinks : [];
   const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links), embedded);
   return { entry, links, transactions, pending: [] };
@@ -35,12 +43,24 @@ export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
   load,
   decide: (books, org, { data }) => {
     const { input } = data;
-    return decideReversal({ ...books, org }, { entry_id: input.entry_id, reversal_date: input.reversal_date ?? utcDate(data.requested_at), reason: input.reason ?? null });
+    return decideReversal(
+      { ...books, org },
+      {
+        entry_id: input.entry_id,
+        reversal_date: input.reversal_date ?? utcDate(data.requested_at),
+        reason: input.reason ?? null,
+      },
+    );
   },
   context: (books, plan, org) => reversalContext(plan, books, org.settlement_accounts),
   // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
   pendingGate: {
-    keys: (books, { data }) => lockKeys(data.org_id, { scope_key: reversalScopeKey(data.input.entry_id), entry_ids: [data.input.entry_id], transaction_ids: transactionIdsOf(books.links) }),
+    keys: (books, { data }) =>
+      lockKeys(data.org_id, {
+        scope_key: reversalScopeKey(data.input.entry_id),
+        entry_ids: [data.input.entry_id],
+        transaction_ids: transactionIdsOf(books.links),
+      }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

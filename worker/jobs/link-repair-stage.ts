@@ -23,14 +23,25 @@ async function load(ctx: JobContext<Op>): Promise<RepairBooks> {
   const account = await findAccount(db, data.org_id, input.bank_account_id, ctx.embedded ?? null);
   if (!account) return null;
   const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id, ctx.embedded ?? null);
-  ctx.log.info({ transactions: books.transactions.length, entries: books.entries.length, links: books.links.length }, 'repair scope loaded');
-  return { account, counterparty_id: input.counterparty_id, as_of: input.as_of ?? utcDate(data.requested_at), ...books };
+  ctx.log.info(
+    { transactions: books.transactions.length, entries: books.entries.length, links: books.links.length },
+    'repair scope loaded',
+  );
+  return {
+    account,
+    counterparty_id: input.counterparty_id,
+    as_of: input.as_of ?? utcDate(data.requested_at),
+    ...books,
+  };
 }
 
 export const stageLinkRepair = stagingJob<Op, RepairBooks, LinkRepairPlan>({
   kind: 'ledger_link_repair',
   load,
-  decide: (books, org, { data }) => (books ? decideLinkRepair({ ...books, settlement_accounts: org.settlement_accounts }, org) : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id })),
+  decide: (books, org, { data }) =>
+    books
+      ? decideLinkRepair({ ...books, settlement_accounts: org.settlement_accounts }, org)
+      : refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id }),
   // The records the repair read: the plan's entries, transactions and why FIFO chose each target.
   context: (books, plan, org) => (books ? repairContext(plan, books, org.settlement_accounts) : {}),
   // A repair's result always names its blockers: the list, or [] when it could plan.

@@ -3,8 +3,19 @@
 // links, and the account's unreconciled ids up to the statement end (for the
 // left-out count); nothing else of the account is loaded.
 import { compareIds } from '../../shared/domain/books.js';
-import { decideReconciliation, reconcileScopeKey, type ReconciliationBooks, type ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
-import { findAccount, findEntriesByIds, findLinks, findTransactionsByIds, findUnreconciledThrough } from '../../shared/storage/books-read.js';
+import {
+  decideReconciliation,
+  reconcileScopeKey,
+  type ReconciliationBooks,
+  type ReconciliationPlan,
+} from '../../shared/domain/reconcile-checks.js';
+import {
+  findAccount,
+  findEntriesByIds,
+  findLinks,
+  findTransactionsByIds,
+  findUnreconciledThrough,
+} from '../../shared/storage/books-read.js';
 import { reconcileContext } from '../../shared/domain/plan-context.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
 import type { JobContext } from '../job-context.js';
@@ -19,7 +30,11 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
   const embedded = ctx.embedded ?? null;
   const account = await findAccount(db, orgId, input.bank_account_id, embedded);
-  const keys = lockKeys(orgId, { scope_key: reconcileScopeKey(input.bank_account_id), entry_ids: [], transaction_ids: requestedIds });
+  const keys = lockKeys(orgId, {
+    scope_key: reconcileScopeKey(input.bank_account_id),
+    entry_ids: [],
+    transaction_ids: requestedIds,
+  });
   // Without the account there is nothing to load: the domain answers not_found.
   const [transactions, unreconciled, pending] = account
     ? await Promise.all([
@@ -38,17 +53,26 @@ export const stageReconciliation = stagingJob<Op, Omit<ReconciliationBooks, 'org
   load,
   decide: (books, org, { data }) => {
     const { input } = data;
-    return decideReconciliation({ ...books, org }, {
-      bank_account_id: input.bank_account_id,
-      statement: { ...input.statement, reference: input.statement.reference ?? null },
-      transaction_ids: [...new Set(input.transaction_ids)].sort(compareIds),
-      note: input.note ?? null,
-    });
+    return decideReconciliation(
+      { ...books, org },
+      {
+        bank_account_id: input.bank_account_id,
+        statement: { ...input.statement, reference: input.statement.reference ?? null },
+        transaction_ids: [...new Set(input.transaction_ids)].sort(compareIds),
+        note: input.note ?? null,
+      },
+    );
   },
   // The entries the links point to are the one read more, by `_id`, and only for a plan.
   context: async (books, plan, org, { db, data }) => {
-    const entryIds = [...new Set(plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)))].sort(compareIds);
+    const entryIds = [...new Set(plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)))].sort(
+      compareIds,
+    );
     const entries = entryIds.length ? await findEntriesByIds(db, data.org_id, entryIds) : [];
-    return reconcileContext(plan, { account: books.account, transactions: books.transactions, entries }, org.settlement_accounts);
+    return reconcileContext(
+      plan,
+      { account: books.account, transactions: books.transactions, entries },
+      org.settlement_accounts,
+    );
   },
 });

@@ -15,7 +15,11 @@ import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { settleOperation, transitionStatus, type TransitionOutcome } from '../../shared/storage/staged-operation-status.js';
+import {
+  settleOperation,
+  transitionStatus,
+  type TransitionOutcome,
+} from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf } from '../test-faults.js';
@@ -54,15 +58,30 @@ export const applyStagedOperation = lifecycleJob({
 async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
-  const changed = [...changedPreconditions(op.preconditions, versions), ...await importClashes(ctx, op)];
+  const changed = [...changedPreconditions(op.preconditions, versions), ...(await importClashes(ctx, op))];
   if (changed.length > 0) {
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
-    return endWithoutWriting(ctx, op, { status: 'stale', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
+    return endWithoutWriting(ctx, op, {
+      status: 'stale',
+      at: ctx.now.toISOString(),
+      by: data.actor,
+      error: error.toBody(),
+    });
   }
-  const journal = planJournalWithLinks(op.kind, op.plan, books, { staged_operation_id: op._id, org_id: data.org_id, actor: data.actor, now: ctx.now.toISOString() });
+  const journal = planJournalWithLinks(op.kind, op.plan, books, {
+    staged_operation_id: op._id,
+    org_id: data.org_id,
+    actor: data.actor,
+    now: ctx.now.toISOString(),
+  });
   if (!journal.ok) {
     const error = new AppError('apply_failed', { details: { staged_operation_id: op._id, ...journal.error.details } });
-    return endWithoutWriting(ctx, op, { status: 'failed', at: ctx.now.toISOString(), by: data.actor, error: error.toBody() });
+    return endWithoutWriting(ctx, op, {
+      status: 'failed',
+      at: ctx.now.toISOString(),
+      by: data.actor,
+      error: error.toBody(),
+    });
   }
   // A repair's moved and new amounts: which link each goes to, for the result (old link id → new link id).
   const links = journal.value.links ? { links: journal.value.links } : {};
@@ -70,12 +89,28 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   const fromPlan = journalDerivedFromPlan(op.kind);
   const apply: ApplyJournalState = {
     ...links,
-    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value.writes }), done: 0, phase: 'forward', undone: 0, conflict: null,
-    owner: ctx.jobId, lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
-    started_at: ctx.now.toISOString(), started_by: data.actor, request_id: data.request_id,
+    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value.writes }),
+    done: 0,
+    phase: 'forward',
+    undone: 0,
+    conflict: null,
+    owner: ctx.jobId,
+    lease_until: new Date(Date.now() + APPLY_LEASE_MS).toISOString(),
+    started_at: ctx.now.toISOString(),
+    started_by: data.actor,
+    request_id: data.request_id,
   };
-  const moved = await transitionStatus(db, data.org_id, op._id, 'approved', historyItem(ctx, 'approved', 'applying', null), { apply }, { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op, embedded: ctx.embedded ?? null });
-  if (moved.won) ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
+  const moved = await transitionStatus(
+    db,
+    data.org_id,
+    op._id,
+    'approved',
+    historyItem(ctx, 'approved', 'applying', null),
+    { apply },
+    { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op, embedded: ctx.embedded ?? null },
+  );
+  if (moved.won)
+    ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
   return moved;
 }
 
@@ -88,13 +123,34 @@ async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<C
   const plan = op.plan as StatementImportPlan;
   const references = plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference]));
   if (references.length === 0) return [];
-  return bankReferenceClashes(plan, await accountTransactionsByReference(ctx.db, ctx.data.org_id, plan.bank_account_id, references, ctx.embedded ?? null));
+  return bankReferenceClashes(
+    plan,
+    await accountTransactionsByReference(
+      ctx.db,
+      ctx.data.org_id,
+      plan.bank_account_id,
+      references,
+      ctx.embedded ?? null,
+    ),
+  );
 }
 
-async function endWithoutWriting(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<TransitionOutcome> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'approved', historyItem(ctx, 'approved', result.status, null), { result }, { loaded: op, embedded: ctx.embedded ?? null });
+async function endWithoutWriting(
+  ctx: JobContext,
+  op: StagedOperationDoc,
+  result: ApplyResult,
+): Promise<TransitionOutcome> {
+  const moved = await transitionStatus(
+    ctx.db,
+    ctx.data.org_id,
+    op._id,
+    'approved',
+    historyItem(ctx, 'approved', result.status, null),
+    { result },
+    { loaded: op, embedded: ctx.embedded ?? null },
+  );
   if (moved.won) {
-    await settleOperation(ctx.db, moved.op ?? await reloadOperation(ctx, op._id));
+    await settleOperation(ctx.db, moved.op ?? (await reloadOperation(ctx, op._id)));
     ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply ended without writing');
   }
   return moved;
@@ -105,5 +161,8 @@ async function recordedOutcome(ctx: JobContext, op: StagedOperationDoc): Promise
   await settleOperation(ctx.db, op);
   if (op.status === 'applied') return operationOutcome(ctx, op);
   if ((op.status === 'failed' || op.status === 'stale') && op.result?.error) return refusedAnswer(ctx, op.result.error);
-  return refusedAnswer(ctx, { code: 'invalid_transition', details: { staged_operation_id: op._id, status: op.status, action: 'apply' } });
+  return refusedAnswer(ctx, {
+    code: 'invalid_transition',
+    details: { staged_operation_id: op._id, status: op.status, action: 'apply' },
+  });
 }

@@ -8,12 +8,19 @@ import type { BankAccount } from '../../shared/domain/books.js';
 import { refused } from '../../shared/domain/decision.js';
 import { StatementParseError } from '../../shared/domain/statement-import/model.js';
 import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
-import { decideStatementImport, type KnownCounterparty, type StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import {
+  decideStatementImport,
+  type KnownCounterparty,
+  type StatementImportPlan,
+} from '../../shared/domain/statement-import/plan.js';
 import type { PendingHolder } from '../../shared/domain/scope.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
 import { accountContext } from '../../shared/domain/plan-context.js';
-import { accountTransactionsForImport, type ImportedAccountTransaction } from '../../shared/storage/statement-import-read.js';
+import {
+  accountTransactionsForImport,
+  type ImportedAccountTransaction,
+} from '../../shared/storage/statement-import-read.js';
 import type { JobContext } from '../job-context.js';
 import { stagingJob } from '../operation/staging-job.js';
 
@@ -30,7 +37,10 @@ export const statementImportScopeKey = (bankAccountId: string): string => `state
 async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
-  const [account, transactions] = await Promise.all([findAccount(db, data.org_id, accountId, ctx.embedded ?? null), accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null)]);
+  const [account, transactions] = await Promise.all([
+    findAccount(db, data.org_id, accountId, ctx.embedded ?? null),
+    accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null),
+  ]);
   return { account, transactions: account ? transactions : [], pending: [] };
 }
 
@@ -41,11 +51,16 @@ export function knownCounterparties(transactions: readonly ImportedAccountTransa
     if (t.counterparty_id === null) continue;
     const cp = byId.get(t.counterparty_id) ?? { name: '', seen: '', ibans: new Set<string>() };
     const key = `${t.booking_date}\u0000${t.id}`;
-    if (key > cp.seen && t.counterparty_name) { cp.seen = key; cp.name = t.counterparty_name; }
+    if (key > cp.seen && t.counterparty_name) {
+      cp.seen = key;
+      cp.name = t.counterparty_name;
+    }
     if (t.counterparty_iban) cp.ibans.add(t.counterparty_iban);
     byId.set(t.counterparty_id, cp);
   }
-  return [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, cp]) => ({ id, name: cp.name, ibans: [...cp.ibans].sort() }));
+  return [...byId.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, cp]) => ({ id, name: cp.name, ibans: [...cp.ibans].sort() }));
 }
 
 export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
@@ -57,20 +72,34 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
     const bytes = Buffer.from(input.content_base64, 'base64');
     let file;
     try {
-      file = parseStatementFile(bytes, { format: input.format, encoding: input.encoding, csv: input.csv, account_currency: books.account.currency });
+      file = parseStatementFile(bytes, {
+        format: input.format,
+        encoding: input.encoding,
+        csv: input.csv,
+        account_currency: books.account.currency,
+      });
     } catch (err) {
-      if (err instanceof StatementParseError) return refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason });
+      if (err instanceof StatementParseError)
+        return refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason });
       throw err;
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     return decideStatementImport(file, sha256, {
-      account: books.account, transactions: books.transactions, counterparties: knownCounterparties(books.transactions), pending: books.pending,
+      account: books.account,
+      transactions: books.transactions,
+      counterparties: knownCounterparties(books.transactions),
+      pending: books.pending,
     });
   },
   // The account the file is imported into; the plan itself lists every new and skipped entry in full.
   context: (books) => (books.account ? { bank_account: accountContext(books.account) } : {}),
   pendingGate: {
-    keys: (_books, { data }) => lockKeys(data.org_id, { scope_key: statementImportScopeKey(data.input.bank_account_id), entry_ids: [], transaction_ids: [] }),
+    keys: (_books, { data }) =>
+      lockKeys(data.org_id, {
+        scope_key: statementImportScopeKey(data.input.bank_account_id),
+        entry_ids: [],
+        transaction_ids: [],
+      }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

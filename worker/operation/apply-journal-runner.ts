@@ -11,11 +11,23 @@
 // change turns the journal around: the writes made are undone, in reverse,
 // and the operation ends `failed` (or `stale`, when nothing had been written).
 import { AppError } from '../../shared/errors.js';
-import { INSERT_BATCH_LIMITS, journalChanges, journalStepEnd, type JournalWrite } from '../../shared/domain/apply-journal.js';
+import {
+  INSERT_BATCH_LIMITS,
+  journalChanges,
+  journalStepEnd,
+  type JournalWrite,
+} from '../../shared/domain/apply-journal.js';
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { operationHolder } from '../../shared/storage/record-claims.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
-import { readApplyJournal, recordApplyProgress, rollForward, settleOperation, takeApplyLease, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import {
+  readApplyJournal,
+  recordApplyProgress,
+  rollForward,
+  settleOperation,
+  takeApplyLease,
+  transitionStatus,
+} from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
 import { bumpInboxVersion } from '../../shared/storage/inbox-version.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
@@ -36,7 +48,12 @@ class LeaseLost extends Error {}
  * operation is final; returns it final. `written`: the operation as the
  * caller's applying transition wrote it (its first turn needs no read).
  */
-export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_LIMIT_MS, written?: StagedOperationDoc): Promise<StagedOperationDoc> {
+export async function finishJournal(
+  ctx: JobContext,
+  id: string,
+  waitMs = WAIT_LIMIT_MS,
+  written?: StagedOperationDoc,
+): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
   const embedded = ctx.embedded ?? null;
   const waitUntil = Date.now() + waitMs;
@@ -45,7 +62,8 @@ export async function finishJournal(ctx: JobContext, id: string, waitMs = WAIT_L
   let known = written?._id === id ? written : undefined;
   for (let first = true; ; first = false) {
     // The caller's operation, just written, needs no read on the first turn.
-    const reuse = known !== undefined && (first || (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying');
+    const reuse =
+      known !== undefined && (first || (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying');
     if (!reuse) known = (await findStagedOperation(ctx.db, orgId, id, embedded)) ?? undefined;
     const op = known;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
@@ -76,7 +94,9 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
     if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
   };
   const heartbeat = setInterval(() => {
-    recordApplyProgress(db, orgId, op._id, ctx.jobId, {}, APPLY_LEASE_MS).catch((err: unknown) => ctx.log.warn({ err }, 'apply lease renewal failed'));
+    recordApplyProgress(db, orgId, op._id, ctx.jobId, {}, APPLY_LEASE_MS).catch((err: unknown) =>
+      ctx.log.warn({ err }, 'apply lease renewal failed'),
+    );
   }, APPLY_LEASE_MS / 3);
   try {
     let { done, phase } = journal;
@@ -92,7 +112,10 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
           const write = journal.writes[done]!;
           phase = 'undo';
           await progress({ done, phase, conflict: { collection: write.collection, id: write.id } });
-          ctx.log.warn({ staged_operation_id: op._id, collection: write.collection, id: write.id }, 'apply met a conflicting change; undoing');
+          ctx.log.warn(
+            { staged_operation_id: op._id, collection: write.collection, id: write.id },
+            'apply met a conflicting change; undoing',
+          );
           break;
         }
         done = end;
@@ -103,22 +126,45 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
     }
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
-      return finish(ctx, op, { status: 'applied', at: new Date().toISOString(), by: ctx.data.actor, changes: journalChanges(journal.writes), ...(journal.links ? { links: journal.links } : {}) });
+      return finish(ctx, op, {
+        status: 'applied',
+        at: new Date().toISOString(),
+        by: ctx.data.actor,
+        changes: journalChanges(journal.writes),
+        ...(journal.links ? { links: journal.links } : {}),
+      });
     }
     const conflict = (await readApplyJournal(db, op)).conflict ?? journal.conflict;
     let undone = journal.phase === 'undo' ? journal.undone : 0;
     const undoConflicts: string[] = [];
     for (; undone < done; undone += 1) {
       const write = journal.writes[done - 1 - undone]!;
-      if ((await undoWrite(db, orgId, write, operationHolder(op._id))) === 'conflict') undoConflicts.push(`${write.collection}/${write.id}`);
+      if ((await undoWrite(db, orgId, write, operationHolder(op._id))) === 'conflict')
+        undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
-    const error = done === 0
-      ? new AppError('stale_plan', { details: { staged_operation_id: op._id, changed: conflict ? [{ collection: conflict.collection, id: conflict.id }] : [] } })
-      : new AppError('apply_failed', {
-          details: { staged_operation_id: op._id, reason: undoConflicts.length > 0 ? 'conflict_during_apply_not_fully_undone' : 'conflict_during_apply', conflict, not_undone: undoConflicts },
-        });
-    return await finish(ctx, op, { status: done === 0 ? 'stale' : 'failed', at: new Date().toISOString(), by: ctx.data.actor, error: error.toBody() });
+    const error =
+      done === 0
+        ? new AppError('stale_plan', {
+            details: {
+              staged_operation_id: op._id,
+              changed: conflict ? [{ collection: conflict.collection, id: conflict.id }] : [],
+            },
+          })
+        : new AppError('apply_failed', {
+            details: {
+              staged_operation_id: op._id,
+              reason: undoConflicts.length > 0 ? 'conflict_during_apply_not_fully_undone' : 'conflict_during_apply',
+              conflict,
+              not_undone: undoConflicts,
+            },
+          });
+    return await finish(ctx, op, {
+      status: done === 0 ? 'stale' : 'failed',
+      at: new Date().toISOString(),
+      by: ctx.data.actor,
+      error: error.toBody(),
+    });
   } finally {
     clearInterval(heartbeat);
   }
@@ -128,10 +174,17 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
  * Make one journal step (journalStepEnd): a run of inserts as ordered
  * insertMany calls, or one update or delete under its version claim.
  */
-async function makeStep(db: JobContext['db'], orgId: string, step: JournalWrite[], holder: string): Promise<InsertsOutcome> {
+async function makeStep(
+  db: JobContext['db'],
+  orgId: string,
+  step: JournalWrite[],
+  holder: string,
+): Promise<InsertsOutcome> {
   const first = step[0]!;
   if (first.action === 'insert') return makeInserts(db, orgId, step as Array<typeof first>);
-  return (await makeWrite(db, orgId, first, holder)) === 'done' ? { made: 1, conflict: false } : { made: 0, conflict: true };
+  return (await makeWrite(db, orgId, first, holder)) === 'done'
+    ? { made: 1, conflict: false }
+    : { made: 0, conflict: true };
 }
 
 /**
@@ -141,15 +194,32 @@ async function makeStep(db: JobContext['db'], orgId: string, step: JournalWrite[
  * ordered insertMany leaves; `apply:crash-after-progress:N` dies with done = N.
  */
 function atFaultPoint(n: number): boolean {
-  return faultOn(`apply:crash-after-write:${n}`) || faultOn(`apply:crash-after-progress:${n}`) || (n === 1 && faultOn('apply:after-first-write'));
+  return (
+    faultOn(`apply:crash-after-write:${n}`) ||
+    faultOn(`apply:crash-after-progress:${n}`) ||
+    (n === 1 && faultOn('apply:after-first-write'))
+  );
 }
 
-async function finish(ctx: JobContext, op: StagedOperationDoc, result: ApplyResult): Promise<StagedOperationDoc | null> {
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, 'applying', historyItem(ctx, 'applying', result.status, null), { result }, { loaded: op, embedded: ctx.embedded ?? null });
+async function finish(
+  ctx: JobContext,
+  op: StagedOperationDoc,
+  result: ApplyResult,
+): Promise<StagedOperationDoc | null> {
+  const moved = await transitionStatus(
+    ctx.db,
+    ctx.data.org_id,
+    op._id,
+    'applying',
+    historyItem(ctx, 'applying', result.status, null),
+    { result },
+    { loaded: op, embedded: ctx.embedded ?? null },
+  );
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
-  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
+  const after =
+    moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await markInboxChanged(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');

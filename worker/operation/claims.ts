@@ -7,18 +7,35 @@
 import type { Db } from 'mongodb';
 import type { StagedStatus } from '../../shared/domain/staged-transitions.js';
 import type { AuditEventDoc, StagedOperationDoc } from '../../shared/storage/collections.js';
-import { canRollForward, rollForward, settleOperation, transitionStatus, type ClaimedItem } from '../../shared/storage/staged-operation-status.js';
+import {
+  canRollForward,
+  rollForward,
+  settleOperation,
+  transitionStatus,
+  type ClaimedItem,
+} from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import type { JobContext } from '../job-context.js';
 
 /** Expire an operation found past its expiry (by a job or the sweep); whoever wins the race, it ends expired. */
 export async function expireOperation(
-  db: Db, op: StagedOperationDoc, from: StagedStatus, now: Date, by: { request_id: string; claim_id: string },
+  db: Db,
+  op: StagedOperationDoc,
+  from: StagedStatus,
+  now: Date,
+  by: { request_id: string; claim_id: string },
 ): Promise<StagedOperationDoc> {
   const moved = await transitionStatus(db, op.org_id, op._id, from, {
-    at: now.toISOString(), actor: 'system', from, to: 'expired', note: `expired at ${op.expires_at}`, ...by,
+    at: now.toISOString(),
+    actor: 'system',
+    from,
+    to: 'expired',
+    note: `expired at ${op.expires_at}`,
+    ...by,
   });
-  const after = moved.won ? (await findStagedOperation(db, op.org_id, op._id)) ?? op : await afterLostClaim(db, op, moved.claim);
+  const after = moved.won
+    ? ((await findStagedOperation(db, op.org_id, op._id)) ?? op)
+    : await afterLostClaim(db, op, moved.claim);
   await settleOperation(db, after);
   return after;
 }
@@ -40,7 +57,11 @@ export const claimedAt = (claim: AuditEventDoc): number => Date.parse(claim.clai
  * holds everything its winner would have set: so the answer is always a
  * status the operation really has, and an old claim costs no wait.
  */
-export async function afterLostClaim(db: Db, op: StagedOperationDoc, claim: AuditEventDoc): Promise<StagedOperationDoc> {
+export async function afterLostClaim(
+  db: Db,
+  op: StagedOperationDoc,
+  claim: AuditEventDoc,
+): Promise<StagedOperationDoc> {
   const until = claimedAt(claim) + CLAIM_WAIT_MS;
   for (;;) {
     const now = (await findStagedOperation(db, op.org_id, op._id)) ?? op;
@@ -58,5 +79,13 @@ export async function afterLostClaim(db: Db, op: StagedOperationDoc, claim: Audi
 
 /** The history item (and claim) of a transition this job makes: the claim is the job's, by its server-made id. */
 export function historyItem(ctx: JobContext, from: StagedStatus, to: StagedStatus, note: string | null): ClaimedItem {
-  return { at: ctx.now.toISOString(), actor: ctx.data.actor, from, to, note, request_id: ctx.data.request_id, claim_id: ctx.jobId };
+  return {
+    at: ctx.now.toISOString(),
+    actor: ctx.data.actor,
+    from,
+    to,
+    note,
+    request_id: ctx.data.request_id,
+    claim_id: ctx.jobId,
+  };
 }

@@ -19,7 +19,11 @@ import { storedJobResult } from '../../shared/storage/job-results.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { claimLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
-import { findStagedOperation, insertStagedOperation, stagedOperationInserts } from '../../shared/storage/staged-operations.js';
+import {
+  findStagedOperation,
+  insertStagedOperation,
+  stagedOperationInserts,
+} from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, slowIf, stagingStepFaultsOn } from '../test-faults.js';
@@ -43,16 +47,31 @@ export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<Pen
   return [];
 }
 
-export async function commitDecision<Plan>(ctx: JobContext, kind: StagedKind, decision: Decision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+export async function commitDecision<Plan>(
+  ctx: JobContext,
+  kind: StagedKind,
+  decision: Decision<Plan>,
+  resultFields: Record<string, unknown>,
+): Promise<StageAnswer> {
   const operation = ctx.data.operation;
   if (ctx.data.dry_run) return dryRunAnswer(ctx, kind, decision, resultFields);
   switch (decision.outcome) {
     case 'refused':
       return { operation, outcome: 'refused', code: decision.code, details: decision.details };
     case 'blocked':
-      return { operation, outcome: 'blocked', data: { outcome: 'blocked', ...resultFields, plan: null, plan_hash: null }, warnings: decision.warnings };
+      return {
+        operation,
+        outcome: 'blocked',
+        data: { outcome: 'blocked', ...resultFields, plan: null, plan_hash: null },
+        warnings: decision.warnings,
+      };
     case 'noop':
-      return { operation, outcome: 'noop', data: { outcome: 'noop', ...resultFields, plan: decision.plan, plan_hash: decision.plan_hash }, warnings: decision.warnings };
+      return {
+        operation,
+        outcome: 'noop',
+        data: { outcome: 'noop', ...resultFields, plan: decision.plan, plan_hash: decision.plan_hash },
+        warnings: decision.warnings,
+      };
     case 'existing':
       return existingAnswer(ctx, decision.staged_operation_id, resultFields);
     case 'staged':
@@ -66,7 +85,12 @@ export async function commitDecision<Plan>(ctx: JobContext, kind: StagedKind, de
  * live holders of its scope (those its rule met, and those its locks would
  * meet). Nothing is written: no operation, no lock, no event.
  */
-async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: Decision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+async function dryRunAnswer<Plan>(
+  ctx: JobContext,
+  kind: StagedKind,
+  decision: Decision<Plan>,
+  resultFields: Record<string, unknown>,
+): Promise<StageAnswer> {
   const { db, data, now } = ctx;
   const holders = [...(ctx.seenHolders ?? [])];
   let outcome: 'staged' | 'noop' | 'blocked';
@@ -84,12 +108,27 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined, ctx.embedded ?? null)));
+      holders.push(
+        ...(await liveHolders(
+          db,
+          data.org_id,
+          lockKeys(data.org_id, decision.claim),
+          now,
+          undefined,
+          ctx.embedded ?? null,
+        )),
+      );
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
       const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id, ctx.embedded ?? null);
-      if (!doc) return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [decision.staged_operation_id] } };
+      if (!doc)
+        return {
+          operation: data.operation,
+          outcome: 'refused',
+          code: 'pending_operation',
+          details: { staged_operation_ids: [decision.staged_operation_id] },
+        };
       outcome = 'staged';
       plan = doc.plan;
       hash = doc.plan_hash;
@@ -112,7 +151,12 @@ async function dryRunAnswer<Plan>(ctx: JobContext, kind: StagedKind, decision: D
   };
 }
 
-async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+async function stage<Plan>(
+  ctx: JobContext,
+  kind: StagedKind,
+  decision: StagedDecision<Plan>,
+  resultFields: Record<string, unknown>,
+): Promise<StageAnswer> {
   const { db, data, now } = ctx;
   const operationId = operationIdFor(ctx);
   // The staging event's sequence is reserved while the locks are taken, not
@@ -123,7 +167,12 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   reserved.catch(() => undefined);
   // Live holders of the claim's keys answer the call as the lock gate does: the same plan pending, or a conflict.
   const meet = (holders: PendingHolder[]): Promise<StageAnswer> =>
-    commitDecision(ctx, kind, pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }), resultFields);
+    commitDecision(
+      ctx,
+      kind,
+      pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }),
+      resultFields,
+    );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
   if (together === 'held') {
     // A key of the claim is taken and nothing of this one was written: the
@@ -132,19 +181,37 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
     // three store round trips on every call that meets a pending plan).
     // Only dead holders (cleared by the read) or this job's own locks from
     // an earlier attempt leave the claim below to run.
-    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId, ctx.embedded ?? null);
+    const holders = await liveHolders(
+      db,
+      data.org_id,
+      lockKeys(data.org_id, decision.claim),
+      now,
+      operationId,
+      ctx.embedded ?? null,
+    );
     if (holders.length > 0) return meet(holders);
   } else if (together) {
     return together;
   }
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash, ctx.embedded ?? null);
+    const claimed = await claimLocks(
+      db,
+      data.org_id,
+      decision.claim,
+      operationId,
+      decision.plan_hash,
+      ctx.embedded ?? null,
+    );
     if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
       // Reserved before the operation can be seen: a transition out of `staged` reserves after it, so its event follows this one.
       await reserved;
-      const doc = await insertStagedOperation(db, newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext), ctx.embedded ?? null);
+      const doc = await insertStagedOperation(
+        db,
+        newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext),
+        ctx.embedded ?? null,
+      );
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
     }
@@ -156,7 +223,12 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
   }
   // Contended on every attempt by claims that came and went: a conflict. Every holder
   // met was dead and is cleared (a live one is answered above), so none is named.
-  return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [] } };
+  return {
+    operation: data.operation,
+    outcome: 'refused',
+    code: 'pending_operation',
+    details: { staged_operation_ids: [] },
+  };
 }
 
 /**
@@ -172,7 +244,12 @@ async function stage<Plan>(ctx: JobContext, kind: StagedKind, decision: StagedDe
  * as they do everywhere else, and meet whatever is there.
  */
 async function stageInOneStatement<Plan>(
-  ctx: JobContext, kind: StagedKind, operationId: string, decision: StagedDecision<Plan>, resultFields: Record<string, unknown>, reserved: Promise<Reservation>,
+  ctx: JobContext,
+  kind: StagedKind,
+  operationId: string,
+  decision: StagedDecision<Plan>,
+  resultFields: Record<string, unknown>,
+  reserved: Promise<Reservation>,
 ): Promise<StageAnswer | 'held' | null> {
   const { db, data, embedded } = ctx;
   if (!embedded || !ctx.answer || stagingStepFaultsOn()) return null;
@@ -181,7 +258,14 @@ async function stageInOneStatement<Plan>(
   if (!isFresh(reservation)) return null;
   const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
   const answer = stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
-  const result = storedJobResult({ _id: ctx.jobId, org_id: data.org_id, actor: data.actor, request_id: data.request_id, answer, finished_at: new Date().toISOString() });
+  const result = storedJobResult({
+    _id: ctx.jobId,
+    org_id: data.org_id,
+    actor: data.actor,
+    request_id: data.request_id,
+    answer,
+    finished_at: new Date().toISOString(),
+  });
   const [outcome] = await Promise.all([
     embedded.insertTogether(db, [
       { collection: 'scope_locks', docs: locks },
@@ -206,7 +290,12 @@ async function stageInOneStatement<Plan>(
  * job retried after a crash between writing the operation and storing its
  * answer finishes without deciding again.
  */
-export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFields: Record<string, unknown>, reserved?: Promise<Reservation>): StageAnswer {
+export function writtenAnswer(
+  ctx: JobContext,
+  doc: StagedOperationDoc,
+  resultFields: Record<string, unknown>,
+  reserved?: Promise<Reservation>,
+): StageAnswer {
   const event = recordStaged(ctx.db, doc, { reserved, embedded: ctx.embedded ?? null });
   // Awaited by the processor; never an unhandled rejection meanwhile.
   event.catch(() => undefined);
@@ -220,12 +309,21 @@ export function writtenAnswer(ctx: JobContext, doc: StagedOperationDoc, resultFi
  * create nothing — to a caller allowed to see it (its creator, or an actor
  * with staged:approve). Anyone else meets a conflict.
  */
-async function existingAnswer(ctx: JobContext, operationId: string, resultFields: Record<string, unknown>): Promise<StageAnswer> {
+async function existingAnswer(
+  ctx: JobContext,
+  operationId: string,
+  resultFields: Record<string, unknown>,
+): Promise<StageAnswer> {
   const { data } = ctx;
   const doc = await writtenOperation(ctx, operationId);
   // Gone between the lock read and this one, or not the caller's to see: still a conflict for this attempt.
   if (!doc || (doc.created_by !== data.actor && !data.may_review)) {
-    return { operation: data.operation, outcome: 'refused', code: 'pending_operation', details: { staged_operation_ids: [operationId] } };
+    return {
+      operation: data.operation,
+      outcome: 'refused',
+      code: 'pending_operation',
+      details: { staged_operation_ids: [operationId] },
+    };
   }
   const already = warning('already_staged', { staged_operation_id: doc._id });
   return stagedAnswer(ctx, doc, false, resultFields, [already, ...doc.warnings]);
@@ -251,7 +349,13 @@ async function writtenOperation(ctx: JobContext, operationId: string): Promise<S
   }
 }
 
-function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decision: StagedDecision<Plan>, context: PlanContext): StagedOperationDoc {
+function newOperation<Plan>(
+  ctx: JobContext,
+  kind: StagedKind,
+  id: string,
+  decision: StagedDecision<Plan>,
+  context: PlanContext,
+): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
   return {
@@ -276,7 +380,13 @@ function newOperation<Plan>(ctx: JobContext, kind: StagedKind, id: string, decis
   };
 }
 
-function stagedAnswer(ctx: JobContext, doc: StagedOperationDoc, created: boolean, resultFields: Record<string, unknown>, warnings: Warning[]): StageAnswer {
+function stagedAnswer(
+  ctx: JobContext,
+  doc: StagedOperationDoc,
+  created: boolean,
+  resultFields: Record<string, unknown>,
+  warnings: Warning[],
+): StageAnswer {
   return {
     operation: ctx.data.operation,
     outcome: 'staged',

@@ -14,11 +14,20 @@ export async function expireDueOperations(db: Db, now: Date): Promise<number> {
   let expired = 0;
   for (const status of ['staged', 'approved'] as StagedStatus[]) {
     // Equality on status is the filter FerretDB pushes down; the date is compared here.
-    const due = await decodeStoredOperations(db, await ops.find({ status, expires_at: { $lte: now.toISOString() } }).toArray());
+    const due = await decodeStoredOperations(
+      db,
+      await ops.find({ status, expires_at: { $lte: now.toISOString() } }).toArray(),
+    );
     for (const op of due) {
-      const decision = decideTransition({ ...op, staged_operation_id: op._id }, { action: 'expire', actor: 'system', require_distinct_approver: true, now: now.toISOString() });
+      const decision = decideTransition(
+        { ...op, staged_operation_id: op._id },
+        { action: 'expire', actor: 'system', require_distinct_approver: true, now: now.toISOString() },
+      );
       if (decision.outcome !== 'transition') continue;
-      const after = await expireOperation(db, op, decision.from, now, { request_id: `sweep:${now.toISOString()}`, claim_id: `sweep_${randomUUID()}` });
+      const after = await expireOperation(db, op, decision.from, now, {
+        request_id: `sweep:${now.toISOString()}`,
+        claim_id: `sweep_${randomUUID()}`,
+      });
       if (after.status === 'expired') expired += 1;
     }
   }

@@ -7,14 +7,25 @@
 // the sweep) decides again on what the winner left: the one retry loop of
 // every lifecycle action is here.
 import type { RefusedDecision } from '../../shared/domain/decision.js';
-import { decideTransition, type LifecycleAction, type StagedStatus, type TransitionDecision } from '../../shared/domain/staged-transitions.js';
+import {
+  decideTransition,
+  type LifecycleAction,
+  type StagedStatus,
+  type TransitionDecision,
+} from '../../shared/domain/staged-transitions.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { AuditEventDoc, StagedOperationDoc } from '../../shared/storage/collections.js';
 import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import type { JobContext } from '../job-context.js';
 import { afterLostClaim, expireOperation, historyItem } from './claims.js';
-import { lifecycleInput, loadVisibleOperation, madeByThisJob, operationOutcome, reloadOperation } from './operation-access.js';
+import {
+  lifecycleInput,
+  loadVisibleOperation,
+  madeByThisJob,
+  operationOutcome,
+  reloadOperation,
+} from './operation-access.js';
 
 /** Enough for any race: each lost claim means the status moved on, and there are few statuses. */
 const DECIDE_ATTEMPTS = 5;
@@ -36,13 +47,19 @@ export interface LifecycleJob {
 export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<StageAnswer> {
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
-    const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null)]);
+    const [loaded, org] = await Promise.all([
+      loadVisibleOperation(ctx),
+      findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
+    ]);
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(
         { staged_operation_id: op._id, status: op.status, created_by: op.created_by, expires_at: op.expires_at },
         {
-          action: job.action, actor: ctx.data.actor, require_distinct_approver: org?.require_distinct_approver ?? true, now: ctx.now.toISOString(),
+          action: job.action,
+          actor: ctx.data.actor,
+          require_distinct_approver: org?.require_distinct_approver ?? true,
+          now: ctx.now.toISOString(),
           already_made: job.target !== undefined && madeByThisJob(ctx, op, job.target),
         },
       );
@@ -50,7 +67,10 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
         case 'refused':
           return refusedAnswer(ctx, decision);
         case 'expire_first':
-          await expireOperation(ctx.db, op, decision.from, ctx.now, { request_id: ctx.data.request_id, claim_id: ctx.jobId });
+          await expireOperation(ctx.db, op, decision.from, ctx.now, {
+            request_id: ctx.data.request_id,
+            claim_id: ctx.jobId,
+          });
           return refusedAnswer(ctx, decision.then);
         case 'answered':
           await settleOperation(ctx.db, op);
@@ -74,12 +94,24 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
 }
 
 /** A plain transition (approve, reject): claim → write → settle (audit, locks) → the operation as it now is. */
-export async function commitTransition(ctx: JobContext, op: StagedOperationDoc, decision: TransitionTo): Promise<Committed> {
+export async function commitTransition(
+  ctx: JobContext,
+  op: StagedOperationDoc,
+  decision: TransitionTo,
+): Promise<Committed> {
   const note = lifecycleInput(ctx).note ?? null;
   // The operation as loaded (in `decision.from`) is what the claim builds on, and the one its write leaves is answered: no read of it again (docs/design/performance.md "Statement import").
-  const moved = await transitionStatus(ctx.db, ctx.data.org_id, op._id, decision.from, historyItem(ctx, decision.from, decision.to, note), {}, { loaded: op, embedded: ctx.embedded ?? null });
+  const moved = await transitionStatus(
+    ctx.db,
+    ctx.data.org_id,
+    op._id,
+    decision.from,
+    historyItem(ctx, decision.from, decision.to, note),
+    {},
+    { loaded: op, embedded: ctx.embedded ?? null },
+  );
   if (!moved.won) return moved;
-  const after = moved.op ?? await reloadOperation(ctx, op._id);
+  const after = moved.op ?? (await reloadOperation(ctx, op._id));
   await settleOperation(ctx.db, after);
   ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
   return { won: true, answer: operationOutcome(ctx, after) };

@@ -27,7 +27,12 @@ import type { AnyStageJobData } from '../../shared/queue/stage-jobs.js';
 import { ensureStagedEvent, stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
 import { collections, type AuditEventDoc, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { ApplyJournalState } from '../../shared/storage/staged-apply-state.js';
-import { canRollForward, readApplyJournal, rollForward, settleOperation } from '../../shared/storage/staged-operation-status.js';
+import {
+  canRollForward,
+  readApplyJournal,
+  rollForward,
+  settleOperation,
+} from '../../shared/storage/staged-operation-status.js';
 import { decodeStoredOperations, findStagedOperation } from '../../shared/storage/staged-operations.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { findByIdsInSql, isFerretDb, readEach } from '../../shared/storage/where-in.js';
@@ -35,9 +40,18 @@ import type { JobContext } from '../job-context.js';
 import { finishJournal } from './apply-journal-runner.js';
 import { CLAIM_WAIT_MS, claimedAt } from './claims.js';
 
-export interface RecoveryCounts { claims_rolled_forward: number; applies_resumed: number; staged_events_written: number }
+export interface RecoveryCounts {
+  claims_rolled_forward: number;
+  applies_resumed: number;
+  staged_events_written: number;
+}
 
-export async function recoverOperations(db: Db, log: Logger, now: Date, embedded: PostgresPages | null = null): Promise<RecoveryCounts> {
+export async function recoverOperations(
+  db: Db,
+  log: Logger,
+  now: Date,
+  embedded: PostgresPages | null = null,
+): Promise<RecoveryCounts> {
   const staged_events_written = await writeMissingStagedEvents(db, now, embedded);
   const claims_rolled_forward = await rollForwardStuckClaims(db, now, embedded);
   const applies_resumed = await resumeLapsedApplies(db, log, embedded);
@@ -45,14 +59,29 @@ export async function recoverOperations(db: Db, log: Logger, now: Date, embedded
 }
 
 /** Every organisation's operations in `status`, only `fields` (and `_id`): in SQL on the (status) btree when it can, else one equality read. */
-export async function operationsIn(db: Db, status: StagedStatus, fields: readonly string[], embedded: PostgresPages | null): Promise<Array<{ _id: string } & Record<string, unknown>>> {
-  const inSql = embedded && (await isFerretDb(db)) ? await embedded.where(db, { collection: 'staged_operations', equalities: { status }, fields }) : null;
+export async function operationsIn(
+  db: Db,
+  status: StagedStatus,
+  fields: readonly string[],
+  embedded: PostgresPages | null,
+): Promise<Array<{ _id: string } & Record<string, unknown>>> {
+  const inSql =
+    embedded && (await isFerretDb(db))
+      ? await embedded.where(db, { collection: 'staged_operations', equalities: { status }, fields })
+      : null;
   if (inSql) return inSql as Array<{ _id: string } & Record<string, unknown>>;
-  return collections(db).stagedOperations.find({ status }, { projection: Object.fromEntries(fields.map((f) => [f, 1])) }).toArray();
+  return collections(db)
+    .stagedOperations.find({ status }, { projection: Object.fromEntries(fields.map((f) => [f, 1])) })
+    .toArray();
 }
 
 /** The audit events (claims included) with these `_id`s: in SQL a thousand a query when it can, else one equality read each. */
-export async function auditEventsById(db: Db, ids: readonly string[], fields: readonly string[] | undefined, embedded: PostgresPages | null): Promise<AuditEventDoc[]> {
+export async function auditEventsById(
+  db: Db,
+  ids: readonly string[],
+  fields: readonly string[] | undefined,
+  embedded: PostgresPages | null,
+): Promise<AuditEventDoc[]> {
   const inSql = await findByIdsInSql(db, 'audit_events', ids, fields, embedded);
   if (inSql) return inSql as AuditEventDoc[];
   const projection = fields ? { projection: Object.fromEntries(fields.map((f) => [f, 1])) } : {};
@@ -62,8 +91,19 @@ export async function auditEventsById(db: Db, ids: readonly string[], fields: re
 /** Every transition has its event, `staged` too: written here for an operation whose staging job never did. */
 async function writeMissingStagedEvents(db: Db, now: Date, embedded: PostgresPages | null): Promise<number> {
   const before = new Date(now.getTime() - CLAIM_WAIT_MS).toISOString();
-  const staged = (await operationsIn(db, 'staged', ['_id', 'created_at'], embedded)).filter((op) => (op.created_at as string) <= before);
-  const recorded = new Set((await auditEventsById(db, staged.map((op) => stagedEventId(op._id)), ['_id'], embedded)).map((e) => e._id));
+  const staged = (await operationsIn(db, 'staged', ['_id', 'created_at'], embedded)).filter(
+    (op) => (op.created_at as string) <= before,
+  );
+  const recorded = new Set(
+    (
+      await auditEventsById(
+        db,
+        staged.map((op) => stagedEventId(op._id)),
+        ['_id'],
+        embedded,
+      )
+    ).map((e) => e._id),
+  );
   let written = 0;
   for (const { _id } of staged.filter((op) => !recorded.has(stagedEventId(op._id)))) {
     const stored = await collections(db).stagedOperations.findOne({ _id });
@@ -78,7 +118,12 @@ async function rollForwardStuckClaims(db: Db, now: Date, embedded: PostgresPages
   for (const status of ['staged', 'approved'] as StagedStatus[]) {
     // Equality on status (indexed, docs/indexes.md); the claims are read by `_id`.
     const pending = await operationsIn(db, status, ['_id'], embedded);
-    const claims = await auditEventsById(db, pending.map((op) => transitionClaimId(op._id, status)), undefined, embedded);
+    const claims = await auditEventsById(
+      db,
+      pending.map((op) => transitionClaimId(op._id, status)),
+      undefined,
+      embedded,
+    );
     for (const claim of claims) {
       if (claimedAt(claim) + CLAIM_WAIT_MS > now.getTime() || !canRollForward(claim)) continue;
       await rollForward(db, claim.org_id, claim.staged_operation_id, claim);
@@ -94,7 +139,10 @@ async function resumeLapsedApplies(db: Db, log: Logger, embedded: PostgresPages 
   // Ids first: nearly always none, and the operations' documents are read only for those there are.
   const ids = (await operationsIn(db, 'applying', ['_id'], embedded)).map((op) => op._id);
   if (ids.length === 0) return 0;
-  const applying = await decodeStoredOperations(db, await collections(db).stagedOperations.find({ status: 'applying' }).toArray());
+  const applying = await decodeStoredOperations(
+    db,
+    await collections(db).stagedOperations.find({ status: 'applying' }).toArray(),
+  );
   let resumed = 0;
   for (const op of applying) {
     // The lease lives in the journal's latest step (shared/storage/staged-operation-status.ts), not on the operation.
@@ -105,9 +153,15 @@ async function resumeLapsedApplies(db: Db, log: Logger, embedded: PostgresPages 
       // No wait: a lease someone else just took is theirs to finish.
       const after = await finishJournal(ctx, op._id, 0);
       if (after.status !== 'applying') resumed += 1;
-      ctx.log.info({ staged_operation_id: op._id, status: after.status }, 'recovery sweep resumed an apply whose lease lapsed');
+      ctx.log.info(
+        { staged_operation_id: op._id, status: after.status },
+        'recovery sweep resumed an apply whose lease lapsed',
+      );
     } catch (err) {
-      ctx.log.warn({ err, staged_operation_id: op._id }, 'recovery sweep could not resume the apply; the next sweep tries again');
+      ctx.log.warn(
+        { err, staged_operation_id: op._id },
+        'recovery sweep could not resume the apply; the next sweep tries again',
+      );
     }
   }
   return resumed;
@@ -117,9 +171,23 @@ async function resumeLapsedApplies(db: Db, log: Logger, embedded: PostgresPages 
 function recoveryContext(db: Db, log: Logger, op: StagedOperationDoc, journal: ApplyJournalState): JobContext {
   const jobId = `recovery_${randomUUID()}`;
   const data: AnyStageJobData = {
-    operation: 'staged_operations.apply', request_id: journal.request_id, org_id: op.org_id, actor: journal.started_by,
-    requested_at: new Date().toISOString(), idempotency_key: null, may_review: true,
+    operation: 'staged_operations.apply',
+    request_id: journal.request_id,
+    org_id: op.org_id,
+    actor: journal.started_by,
+    requested_at: new Date().toISOString(),
+    idempotency_key: null,
+    may_review: true,
     input: { staged_operation_id: op._id, can_approve: true },
   };
-  return { db, log: log.child({ request_id: journal.request_id, job_id: jobId }), jobId, data, now: new Date(), rerun: false, settings: { stagedTtlMs: 0 }, writes: [] };
+  return {
+    db,
+    log: log.child({ request_id: journal.request_id, job_id: jobId }),
+    jobId,
+    data,
+    now: new Date(),
+    rerun: false,
+    settings: { stagedTtlMs: 0 },
+    writes: [],
+  };
 }

@@ -40,13 +40,18 @@ export interface StagingJob<Op extends StageOperation, Books, Plan> {
    * them meets it there with the very same gate (commit-decision.ts), so the
    * answer is the one the read would have given, one read round fewer.
    */
-  pendingGate?: { keys(books: Books, ctx: JobContext<Op>): string[]; withHolders(books: Books, holders: PendingHolder[]): Books };
+  pendingGate?: {
+    keys(books: Books, ctx: JobContext<Op>): string[];
+    withHolders(books: Books, holders: PendingHolder[]): Books;
+  };
 }
 
 export type StagingJobRunner<Op extends StageOperation> = (ctx: JobContext<Op>) => Promise<StageAnswer>;
 
 /** load → decide → commit, timed and logged once for every kind. */
-export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>): StagingJobRunner<Op> {
+export function stagingJob<Op extends StageOperation, Books, Plan>(
+  job: StagingJob<Op, Books, Plan>,
+): StagingJobRunner<Op> {
   return async (ctx) => {
     const started = Date.now();
     // First write wins: an attempt retried after a crash that finds this job's
@@ -56,13 +61,20 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
     // answered (or of an org that is gone) costs only the reads.
     const [written, org, books] = await Promise.all([
       // A dry run writes no operation: there is none to find.
-      ctx.rerun && !ctx.data.dry_run ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx), ctx.embedded ?? null) : null,
+      ctx.rerun && !ctx.data.dry_run
+        ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx), ctx.embedded ?? null)
+        : null,
       findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
       job.load(ctx),
     ]);
-    if (written) return writtenAnswer(ctx, written, { ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }), context: written.context ?? {} });
+    if (written)
+      return writtenAnswer(ctx, written, {
+        ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }),
+        context: written.context ?? {},
+      });
     // A token whose organisation is gone: nothing to decide on.
-    if (!org) return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
+    if (!org)
+      return commitDecision(ctx, job.kind, refused('not_found', { resource: 'Organisation', id: ctx.data.org_id }), {});
     crashIf('stage:crash-after-read');
     const loadedMs = Date.now() - started;
     let decision = job.decide(books, org, ctx);
@@ -71,8 +83,14 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
       const holders = await scopeHolders(ctx, job.pendingGate.keys(books, ctx));
       if (holders.length > 0) decision = job.decide(job.pendingGate.withHolders(books, holders), org, ctx);
     }
-    ctx.log.info({ outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs }, 'decided');
-    return commitDecision(ctx, job.kind, decision, { ...job.resultFields?.(decision), ...await contextFields(job, books, decision, org, ctx) });
+    ctx.log.info(
+      { outcome: decision.outcome, load_ms: loadedMs, decide_ms: Date.now() - started - loadedMs },
+      'decided',
+    );
+    return commitDecision(ctx, job.kind, decision, {
+      ...job.resultFields?.(decision),
+      ...(await contextFields(job, books, decision, org, ctx)),
+    });
   };
 }
 
@@ -80,7 +98,13 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(job: StagingJ
  * The context beside the plan (never in it: plan and plan_hash stay as
  * decided), for every answer that has a plan; a blocked or refused one has none.
  */
-async function contextFields<Op extends StageOperation, Books, Plan>(job: StagingJob<Op, Books, Plan>, books: Books, decision: Decision<Plan>, org: Org, ctx: JobContext<Op>): Promise<{ context?: PlanContext }> {
+async function contextFields<Op extends StageOperation, Books, Plan>(
+  job: StagingJob<Op, Books, Plan>,
+  books: Books,
+  decision: Decision<Plan>,
+  org: Org,
+  ctx: JobContext<Op>,
+): Promise<{ context?: PlanContext }> {
   if (decision.outcome !== 'staged' && decision.outcome !== 'noop' && decision.outcome !== 'existing') return {};
   if (!job.context || decision.outcome === 'existing') return { context: {} };
   return { context: await job.context(books, decision.plan, org, ctx) };

@@ -20,12 +20,23 @@ import { drainEndpoint, type DrainSettings } from './drain.js';
 
 export const WEBHOOK_QUEUE = 'webhooks';
 
-export interface WebhookSettings extends DrainSettings { dispatchEveryMs: number; concurrency: number }
+export interface WebhookSettings extends DrainSettings {
+  dispatchEveryMs: number;
+  concurrency: number;
+}
 
-interface DrainData { endpoint_id: string }
+interface DrainData {
+  endpoint_id: string;
+}
 
 export async function startWebhooks(
-  db: Db, connection: Redis | Cluster, prefix: string, settings: WebhookSettings, registry: Registry, logger: Logger, embedded: PostgresPages | null = null,
+  db: Db,
+  connection: Redis | Cluster,
+  prefix: string,
+  settings: WebhookSettings,
+  registry: Registry,
+  logger: Logger,
+  embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const deliveries = new Counter({
     name: 'bookstage_webhook_deliveries_total',
@@ -42,7 +53,11 @@ export async function startWebhooks(
   const queue = new Queue<DrainData | Record<string, never>>(WEBHOOK_QUEUE, { connection, prefix });
   // A lost connection as a JSON log line: without a listener BullMQ writes each reconnect failure to stderr as plain text.
   queue.on('error', (err) => logger.warn({ err, queue: WEBHOOK_QUEUE }, 'queue connection error'));
-  await queue.upsertJobScheduler('webhook-dispatch', { every: settings.dispatchEveryMs }, { name: 'dispatch', opts: { removeOnComplete: true, removeOnFail: 100 } });
+  await queue.upsertJobScheduler(
+    'webhook-dispatch',
+    { every: settings.dispatchEveryMs },
+    { name: 'dispatch', opts: { removeOnComplete: true, removeOnFail: 100 } },
+  );
 
   const dispatch = async (): Promise<number> => {
     const endpoints = await allEndpoints(db);
@@ -54,18 +69,26 @@ export async function startWebhooks(
       if (ep.retry && ep.retry.next_at > now.toISOString()) continue;
       if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now, embedded));
       if (!ep.retry && latest.get(ep.org_id)! <= ep.delivered_through) continue;
-      await queue.add('drain', { endpoint_id: ep._id }, { jobId: `drain-${ep._id}`, removeOnComplete: true, removeOnFail: true, attempts: 1 });
+      await queue.add(
+        'drain',
+        { endpoint_id: ep._id },
+        { jobId: `drain-${ep._id}`, removeOnComplete: true, removeOnFail: true, attempts: 1 },
+      );
       added += 1;
     }
     return added;
   };
 
-  const worker = new Worker<DrainData | Record<string, never>>(WEBHOOK_QUEUE, async (job) => {
-    if (job.name === 'dispatch') return { drains: await dispatch() };
-    const { endpoint_id: endpointId } = job.data as DrainData;
-    await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }), embedded);
-    return { endpoint_id: endpointId };
-  }, { connection, prefix, concurrency: settings.concurrency });
+  const worker = new Worker<DrainData | Record<string, never>>(
+    WEBHOOK_QUEUE,
+    async (job) => {
+      if (job.name === 'dispatch') return { drains: await dispatch() };
+      const { endpoint_id: endpointId } = job.data as DrainData;
+      await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }), embedded);
+      return { endpoint_id: endpointId };
+    },
+    { connection, prefix, concurrency: settings.concurrency },
+  );
   worker.on('error', (err) => logger.error({ err, queue: WEBHOOK_QUEUE }, 'worker error'));
   worker.on('failed', (job, err) => logger.warn({ err, queue: WEBHOOK_QUEUE, job: job?.name }, 'webhook job failed'));
   await worker.waitUntilReady();

@@ -15,7 +15,11 @@ import { decryptSecret } from '../../shared/webhook-secret.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../shared/webhook-signature.js';
 import { sendEvent, type SendSettings } from './send.js';
 
-export interface DrainSettings extends SendSettings { maxAttempts: number; backoffMs: number; secretKey: string }
+export interface DrainSettings extends SendSettings {
+  maxAttempts: number;
+  backoffMs: number;
+  secretKey: string;
+}
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'given_up';
 
@@ -23,38 +27,75 @@ const PAGE = 50;
 
 /** `embedded`: the pool on FerretDB's PostgreSQL, for the feed's sequence marks in SQL (docs/reference/webhooks.md "Written with the transition"). */
 export async function drainEndpoint(
-  db: Db, endpointId: string, settings: DrainSettings, log: Logger, counted: (o: DeliveryOutcome) => void, embedded: PostgresPages | null = null,
+  db: Db,
+  endpointId: string,
+  settings: DrainSettings,
+  log: Logger,
+  counted: (o: DeliveryOutcome) => void,
+  embedded: PostgresPages | null = null,
 ): Promise<void> {
   const ep = await findEndpointById(db, endpointId);
   if (!ep) return;
   if (ep.retry && ep.retry.next_at > new Date().toISOString()) return;
   const secret = decryptSecret(settings.secretKey, ep.secret_encrypted);
-  let progress: Pick<WebhookEndpointDoc, 'delivered_through' | 'retry'> = { delivered_through: ep.delivered_through, retry: ep.retry };
+  let progress: Pick<WebhookEndpointDoc, 'delivered_through' | 'retry'> = {
+    delivered_through: ep.delivered_through,
+    retry: ep.retry,
+  };
   for (;;) {
     // One `now` for both reads: the same settled cut-off (shared/storage/events.ts).
     const now = new Date();
-    const { events, through } = await listEvents(db, { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now }, embedded);
+    const { events, through } = await listEvents(
+      db,
+      { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now },
+      embedded,
+    );
     if (events.length === 0) {
       // Nothing this endpoint subscribed to: skip past what was read (other types, gaps), so the dispatcher stops calling.
-      if (through > progress.delivered_through) await saveProgress(db, ep._id, { ...progress, delivered_through: through });
+      if (through > progress.delivered_through)
+        await saveProgress(db, ep._id, { ...progress, delivered_through: through });
       return;
     }
     for (const event of events) {
       const attempt = progress.retry?.event_id === event.id ? progress.retry.attempts + 1 : 1;
       const body = JSON.stringify(event);
-      const result = await sendEvent(ep.url, body, {
-        [EVENT_ID_HEADER]: event.id, [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
-      }, settings);
-      const outcome: DeliveryOutcome = result.ok ? 'delivered' : attempt >= settings.maxAttempts ? 'given_up' : 'failed';
+      const result = await sendEvent(
+        ep.url,
+        body,
+        {
+          [EVENT_ID_HEADER]: event.id,
+          [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+        },
+        settings,
+      );
+      const outcome: DeliveryOutcome = result.ok
+        ? 'delivered'
+        : attempt >= settings.maxAttempts
+          ? 'given_up'
+          : 'failed';
       const at = new Date();
-      const nextAt = outcome === 'failed' ? new Date(at.getTime() + retryDelayMs(attempt, settings.backoffMs)).toISOString() : null;
+      const nextAt =
+        outcome === 'failed' ? new Date(at.getTime() + retryDelayMs(attempt, settings.backoffMs)).toISOString() : null;
       await recordDelivery(db, {
-        org_id: ep.org_id, endpoint_id: ep._id, event_id: event.id, event_type: event.type, sequence: event.sequence, attempt, at: at.toISOString(),
-        outcome, status_code: result.status_code, error: result.error, duration_ms: result.duration_ms, next_retry_at: nextAt,
+        org_id: ep.org_id,
+        endpoint_id: ep._id,
+        event_id: event.id,
+        event_type: event.type,
+        sequence: event.sequence,
+        attempt,
+        at: at.toISOString(),
+        outcome,
+        status_code: result.status_code,
+        error: result.error,
+        duration_ms: result.duration_ms,
+        next_retry_at: nextAt,
       });
       counted(outcome);
       progress = nextAt
-        ? { delivered_through: progress.delivered_through, retry: { event_id: event.id, sequence: event.sequence, attempts: attempt, next_at: nextAt } }
+        ? {
+            delivered_through: progress.delivered_through,
+            retry: { event_id: event.id, sequence: event.sequence, attempts: attempt, next_at: nextAt },
+          }
         : { delivered_through: event.sequence, retry: null };
       await saveProgress(db, ep._id, progress);
       logAttempt(log, ep, event, attempt, outcome, result.status_code, result.error);
@@ -63,8 +104,25 @@ export async function drainEndpoint(
   }
 }
 
-function logAttempt(log: Logger, ep: WebhookEndpointDoc, event: StoredEvent, attempt: number, outcome: DeliveryOutcome, status: number | null, error: string | null): void {
-  const fields = { endpoint_id: ep._id, org_id: ep.org_id, event_id: event.id, sequence: event.sequence, attempt, outcome, status_code: status, error };
+function logAttempt(
+  log: Logger,
+  ep: WebhookEndpointDoc,
+  event: StoredEvent,
+  attempt: number,
+  outcome: DeliveryOutcome,
+  status: number | null,
+  error: string | null,
+): void {
+  const fields = {
+    endpoint_id: ep._id,
+    org_id: ep.org_id,
+    event_id: event.id,
+    sequence: event.sequence,
+    attempt,
+    outcome,
+    status_code: status,
+    error,
+  };
   if (outcome === 'delivered') log.info(fields, 'webhook delivered');
   else log.warn(fields, 'webhook delivery failed');
 }

@@ -20,42 +20,74 @@ interface Read {
 
 const READS: Read[] = [
   {
-    group: 'accounts', what: 'bank accounts: book balance, unreconciled count and sum (read-only)', path: '/api/v1/cli/bank-accounts',
-    filters: [], paged: false, show: { argument: '<bank_account_id>', what: 'one bank account' }, examples: ['bookstage accounts list', 'bookstage accounts show ba_main'],
+    group: 'accounts',
+    what: 'bank accounts: book balance, unreconciled count and sum (read-only)',
+    path: '/api/v1/cli/bank-accounts',
+    filters: [],
+    paged: false,
+    show: { argument: '<bank_account_id>', what: 'one bank account' },
+    examples: ['bookstage accounts list', 'bookstage accounts show ba_main'],
   },
   {
-    group: 'transactions', what: 'bank transactions with their links and remainder (read-only)', path: '/api/v1/cli/bank-transactions',
+    group: 'transactions',
+    what: 'bank transactions with their links and remainder (read-only)',
+    path: '/api/v1/cli/bank-transactions',
     filters: [
-      ['--account <id>', 'bank_account_id', 'only this bank account'], ['--status <s>', 'status', 'unreconciled or reconciled'],
-      ['--from <date>', 'from', 'booked on or after (YYYY-MM-DD)'], ['--to <date>', 'to', 'booked on or before (YYYY-MM-DD)'],
-      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'], ['--link-state <s>', 'link_state', 'unlinked, partial, full or over'],
+      ['--account <id>', 'bank_account_id', 'only this bank account'],
+      ['--status <s>', 'status', 'unreconciled or reconciled'],
+      ['--from <date>', 'from', 'booked on or after (YYYY-MM-DD)'],
+      ['--to <date>', 'to', 'booked on or before (YYYY-MM-DD)'],
+      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'],
+      ['--link-state <s>', 'link_state', 'unlinked, partial, full or over'],
     ],
-    paged: true, show: { argument: '<bank_transaction_id>', what: 'one bank transaction with its links' },
-    examples: ['bookstage transactions list --account ba_main --status unreconciled', 'bookstage transactions show bt_1'],
+    paged: true,
+    show: { argument: '<bank_transaction_id>', what: 'one bank transaction with its links' },
+    examples: [
+      'bookstage transactions list --account ba_main --status unreconciled',
+      'bookstage transactions show bt_1',
+    ],
   },
   {
-    group: 'entries', what: 'ledger entries with their open amount and links (read-only)', path: '/api/v1/cli/ledger/entries',
+    group: 'entries',
+    what: 'ledger entries with their open amount and links (read-only)',
+    path: '/api/v1/cli/ledger/entries',
     filters: [
-      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'], ['--status <s>', 'status', 'posted or reversed'],
-      ['--open <bool>', 'open', 'true: open amount ≠ Σ links; false: the others'], ['--from <date>', 'from', 'entry date on or after'],
-      ['--to <date>', 'to', 'entry date on or before'], ['--reference <ref>', 'reference', 'exactly this reference'],
+      ['--counterparty <id>', 'counterparty_id', 'only this counterparty'],
+      ['--status <s>', 'status', 'posted or reversed'],
+      ['--open <bool>', 'open', 'true: open amount ≠ Σ links; false: the others'],
+      ['--from <date>', 'from', 'entry date on or after'],
+      ['--to <date>', 'to', 'entry date on or before'],
+      ['--reference <ref>', 'reference', 'exactly this reference'],
     ],
-    paged: true, show: { argument: '<entry_id>', what: 'one ledger entry with its links' },
+    paged: true,
+    show: { argument: '<entry_id>', what: 'one ledger entry with its links' },
     examples: ['bookstage entries list --counterparty cp_acme --open true', 'bookstage entries show le_12'],
   },
   {
-    group: 'counterparties', what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)', path: '/api/v1/cli/counterparties',
-    filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']], paged: false, examples: ['bookstage counterparties list --account ba_main'],
+    group: 'counterparties',
+    what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)',
+    path: '/api/v1/cli/counterparties',
+    filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']],
+    paged: false,
+    examples: ['bookstage counterparties list --account ba_main'],
   },
   {
-    group: 'documents', what: 'inbox documents, newest first (read-only)', path: '/api/v1/cli/bookkeeping/inbox/documents',
-    filters: [['--status <s>', 'status', 'open, booked or archived']], paged: true, show: { argument: '<document_id>', what: 'one inbox document' },
+    group: 'documents',
+    what: 'inbox documents, newest first (read-only)',
+    path: '/api/v1/cli/bookkeeping/inbox/documents',
+    filters: [['--status <s>', 'status', 'open, booked or archived']],
+    paged: true,
+    show: { argument: '<document_id>', what: 'one inbox document' },
     examples: ['bookstage documents list --status open', 'bookstage documents show doc_1'],
   },
 ];
 
 /** commander's camelCase key of a flag: `--link-state <s>` → linkState. */
-const keyOf = (flag: string): string => flag.replace(/^--/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const keyOf = (flag: string): string =>
+  flag
+    .replace(/^--/, '')
+    .split(' ')[0]!
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 export function booksCommands(program: Command, io: Io, done: (code: number) => void): void {
   for (const read of READS) {
@@ -70,7 +102,14 @@ export function booksCommands(program: Command, io: Io, done: (code: number) => 
         for (const [flag, param] of read.filters) out[param] = opts[keyOf(flag)];
         return read.paged ? { ...out, limit: opts.limit, cursor } : out;
       };
-      done(await runPaged((cursor) => `${read.path}${query(params(cursor))}`, 'items', read.paged ? opts : { ...opts, all: false, cursor: undefined }, io));
+      done(
+        await runPaged(
+          (cursor) => `${read.path}${query(params(cursor))}`,
+          'items',
+          read.paged ? opts : { ...opts, all: false, cursor: undefined },
+          io,
+        ),
+      );
     });
     if (read.show) {
       const show = group.command('show').argument(read.show.argument, 'its id').description(read.show.what);

@@ -16,14 +16,37 @@ import { example, nonNegative, withCommon } from './options.js';
 const EVENTS = '/api/v1/cli/events';
 const ENDPOINTS = '/api/v1/cli/webhook-endpoints';
 
-interface ListOptions extends CommonOptions { type?: string; limit?: number; after?: string }
-interface TailOptions extends CommonOptions { type?: string; forwardTo?: string; interval?: number; fromStart?: boolean; secret?: string }
-interface AddOptions extends CommonOptions { eventType?: string[]; description?: string }
+interface ListOptions extends CommonOptions {
+  type?: string;
+  limit?: number;
+  after?: string;
+}
+interface TailOptions extends CommonOptions {
+  type?: string;
+  forwardTo?: string;
+  interval?: number;
+  fromStart?: boolean;
+  secret?: string;
+}
+interface AddOptions extends CommonOptions {
+  eventType?: string[];
+  description?: string;
+}
 
-interface FeedEvent { id: string; type: string; sequence: number; created_at: string; data: { staged_operation: { staged_operation_id: string } } }
+interface FeedEvent {
+  id: string;
+  type: string;
+  sequence: number;
+  created_at: string;
+  data: { staged_operation: { staged_operation_id: string } };
+}
 
 export function eventsCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const events = example(program.command('events').description('the event feed: every transition of a staged operation'), 'bookstage events list --type staged_operation.applied', 'bookstage events tail --forward-to http://localhost:3000/hook');
+  const events = example(
+    program.command('events').description('the event feed: every transition of a staged operation'),
+    'bookstage events list --type staged_operation.applied',
+    'bookstage events tail --forward-to http://localhost:3000/hook',
+  );
 
   const list = events.command('list').description('one page of events, oldest first by sequence');
   withCommon(list)
@@ -31,10 +54,20 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     .option('--limit <n>', 'events per page (1-100)', nonNegative('--limit'))
     .option('--after <cursor>', 'the next_cursor of a previous page: what happened since')
     .action(async (opts: ListOptions) => {
-      done(await runRequest({ method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: opts.limit, after: opts.after })}` }, opts, io));
+      done(
+        await runRequest(
+          { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: opts.limit, after: opts.after })}` },
+          opts,
+          io,
+        ),
+      );
     });
 
-  const tail = events.command('tail').description('follow the feed: print each new event (one JSON per line with --json), optionally forward it signed to a URL');
+  const tail = events
+    .command('tail')
+    .description(
+      'follow the feed: print each new event (one JSON per line with --json), optionally forward it signed to a URL',
+    );
   withCommon(tail)
     .option('--type <type>', 'only this type')
     .option('--forward-to <url>', 'POST each event to this URL with Bookstage-Event-Id and Bookstage-Signature headers')
@@ -46,25 +79,61 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     });
   example(tail, 'bookstage events tail --forward-to http://localhost:3000/hook');
 
-  const hooks = example(program.command('webhooks').description('webhook endpoints: signed POSTs of events to your URL'), 'bookstage webhooks add https://example.com/hook');
-  const add = hooks.command('add').argument('<url>', 'an https URL on a public address').description('create an endpoint; its signing secret is printed this once');
+  const hooks = example(
+    program.command('webhooks').description('webhook endpoints: signed POSTs of events to your URL'),
+    'bookstage webhooks add https://example.com/hook',
+  );
+  const add = hooks
+    .command('add')
+    .argument('<url>', 'an https URL on a public address')
+    .description('create an endpoint; its signing secret is printed this once');
   withCommon(add)
     .option('--event-type <type...>', 'only these types (default: all)')
     .option('--description <text>', 'free text for people')
     .action(async (url: string, opts: AddOptions) => {
-      done(await runRequest({ method: 'POST', path: ENDPOINTS, body: { url, ...(opts.eventType ? { event_types: opts.eventType } : {}), ...(opts.description ? { description: opts.description } : {}) } }, opts, io));
+      done(
+        await runRequest(
+          {
+            method: 'POST',
+            path: ENDPOINTS,
+            body: {
+              url,
+              ...(opts.eventType ? { event_types: opts.eventType } : {}),
+              ...(opts.description ? { description: opts.description } : {}),
+            },
+          },
+          opts,
+          io,
+        ),
+      );
     });
-  withCommon(hooks.command('list').description('the organisation\'s endpoints and their delivery progress')).action(async (opts: CommonOptions) => {
-    done(await runRequest({ method: 'GET', path: ENDPOINTS }, opts, io));
-  });
-  withCommon(hooks.command('remove').argument('<id>', 'an endpoint id (whe_…)').description('delete an endpoint: no more deliveries to it')).action(async (id: string, opts: CommonOptions) => {
+  withCommon(hooks.command('list').description("the organisation's endpoints and their delivery progress")).action(
+    async (opts: CommonOptions) => {
+      done(await runRequest({ method: 'GET', path: ENDPOINTS }, opts, io));
+    },
+  );
+  withCommon(
+    hooks
+      .command('remove')
+      .argument('<id>', 'an endpoint id (whe_…)')
+      .description('delete an endpoint: no more deliveries to it'),
+  ).action(async (id: string, opts: CommonOptions) => {
     done(await runRequest({ method: 'DELETE', path: `${ENDPOINTS}/${encodeURIComponent(id)}` }, opts, io));
   });
-  const deliveries = hooks.command('deliveries').argument('<id>', 'an endpoint id (whe_…)').description('the endpoint\'s delivery attempts, newest first');
+  const deliveries = hooks
+    .command('deliveries')
+    .argument('<id>', 'an endpoint id (whe_…)')
+    .description("the endpoint's delivery attempts, newest first");
   withCommon(deliveries)
     .option('--limit <n>', 'attempts to show (1-200)', nonNegative('--limit'))
     .action(async (id: string, opts: CommonOptions & { limit?: number }) => {
-      done(await runRequest({ method: 'GET', path: `${ENDPOINTS}/${encodeURIComponent(id)}/deliveries${query({ limit: opts.limit })}` }, opts, io));
+      done(
+        await runRequest(
+          { method: 'GET', path: `${ENDPOINTS}/${encodeURIComponent(id)}/deliveries${query({ limit: opts.limit })}` },
+          opts,
+          io,
+        ),
+      );
     });
 }
 
@@ -77,7 +146,11 @@ async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
   let after: string | undefined;
   let catchingUp = !opts.fromStart;
   for (;;) {
-    const answer = await send(profile, { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: 100, after })}` }, policy);
+    const answer = await send(
+      profile,
+      { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: 100, after })}` },
+      policy,
+    );
     const data = answer.envelope?.data as { items?: FeedEvent[]; next_cursor?: string } | undefined;
     if (answer.status !== 200 || !data?.items) {
       io.err(`bookstage: ${answer.envelope?.error?.message ?? `HTTP ${answer.status}`}\n`);
@@ -87,7 +160,10 @@ async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
     if (!catchingUp) {
       for (const event of data.items) {
         if (opts.json) io.out(`${JSON.stringify(event)}\n`);
-        else io.out(`${event.created_at}  #${event.sequence}  ${event.type}  ${event.data.staged_operation.staged_operation_id}  ${event.id}\n`);
+        else
+          io.out(
+            `${event.created_at}  #${event.sequence}  ${event.type}  ${event.data.staged_operation.staged_operation_id}  ${event.id}\n`,
+          );
         if (opts.forwardTo) await forward(opts.forwardTo, event, secret, io);
       }
     }
@@ -103,12 +179,17 @@ async function forward(url: string, event: FeedEvent, secret: string, io: Io): P
   const body = JSON.stringify(event);
   try {
     const res = await fetch(url, {
-      method: 'POST', redirect: 'manual', body,
-      headers: { 'content-type': 'application/json', [EVENT_ID_HEADER]: event.id, [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)) },
+      method: 'POST',
+      redirect: 'manual',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        [EVENT_ID_HEADER]: event.id,
+        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+      },
     });
     io.err(`  → ${url} ${res.status}\n`);
   } catch (err) {
     io.err(`  → ${url} failed: ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message}\n`);
   }
 }
-

@@ -7,11 +7,21 @@ import { example, nonNegative, withCommon } from './options.js';
 type Options = Pick<StagingOptions, 'json' | 'profile' | 'retries' | 'follow' | 'timeout'>;
 
 export function jobsCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('jobs').description('jobs of staging calls that outlived their wait'), 'bookstage jobs show job_5f0c0d3e --follow');
-  const show = group.command('show').argument('<job_id>', 'the job id of a 202 answer').description('the answer of a job: pending (exit 6), or the operation\'s own answer');
+  const group = example(
+    program.command('jobs').description('jobs of staging calls that outlived their wait'),
+    'bookstage jobs show job_5f0c0d3e --follow',
+  );
+  const show = group
+    .command('show')
+    .argument('<job_id>', 'the job id of a 202 answer')
+    .description("the answer of a job: pending (exit 6), or the operation's own answer");
   withCommon(show)
     .option('--follow', 'poll until the job is done (a spinner on a terminal)')
-    .option('--timeout <seconds>', 'with --follow, give up after this long (exit 6); default 300', nonNegative('--timeout'))
+    .option(
+      '--timeout <seconds>',
+      'with --follow, give up after this long (exit 6); default 300',
+      nonNegative('--timeout'),
+    )
     .action(async (jobId: string, opts: Options) => {
       done(await runRequest({ method: 'GET', path: `/api/v1/cli/jobs/${encodeURIComponent(jobId)}` }, opts, io));
     });

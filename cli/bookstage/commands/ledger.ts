@@ -5,11 +5,20 @@ import { runStaging, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withStaging } from './options.js';
 
-interface Options extends StagingOptions { reversalDate?: string; reason?: string }
+interface Options extends StagingOptions {
+  reversalDate?: string;
+  reason?: string;
+}
 
 export function ledgerCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('ledger').description('ledger entries'), 'bookstage ledger reverse le_12 --reason "booked twice"');
-  const reverse = group.command('reverse').argument('<entry_id>', 'the ledger entry to reverse').description('stage the reversal of a ledger entry');
+  const group = example(
+    program.command('ledger').description('ledger entries'),
+    'bookstage ledger reverse le_12 --reason "booked twice"',
+  );
+  const reverse = group
+    .command('reverse')
+    .argument('<entry_id>', 'the ledger entry to reverse')
+    .description('stage the reversal of a ledger entry');
   withStaging(reverse)
     .option('--reversal-date <date>', 'reversal_date: date of the reversing entry (default today, UTC)')
     .option('--reason <text>', 'reason: why the entry is reversed')
@@ -17,7 +26,13 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
       const body = readBodyOption(opts.body);
       setField(body, 'reversal_date', opts.reversalDate);
       setField(body, 'reason', opts.reason);
-      done(await runStaging({ method: 'POST', path: `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`, body }, opts, io));
+      done(
+        await runStaging(
+          { method: 'POST', path: `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`, body },
+          opts,
+          io,
+        ),
+      );
     });
   example(reverse, 'bookstage ledger reverse le_12 --reversal-date 2026-11-01 --reason "booked twice"');
 }

@@ -5,15 +5,28 @@ import { runStaging, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withStaging } from './options.js';
 
-interface Options extends StagingOptions { bankAccount?: string; counterparty?: string; asOf?: string; note?: string }
+interface Options extends StagingOptions {
+  bankAccount?: string;
+  counterparty?: string;
+  asOf?: string;
+  note?: string;
+}
 
 export function linksCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('links').description('ledger ↔ bank links'), 'bookstage links repair --bank-account ba_main --counterparty cp_1');
-  const repair = group.command('repair').description('stage a FIFO repair of one counterparty\'s links on one bank account');
+  const group = example(
+    program.command('links').description('ledger ↔ bank links'),
+    'bookstage links repair --bank-account ba_main --counterparty cp_1',
+  );
+  const repair = group
+    .command('repair')
+    .description("stage a FIFO repair of one counterparty's links on one bank account");
   withStaging(repair)
     .option('--bank-account <id>', 'bank_account_id: the bank account whose transactions are repaired')
     .option('--counterparty <id>', 'counterparty_id: whose transactions and entries are re-linked')
-    .option('--as-of <date>', 'as_of: transactions and entries dated on or before this day are in scope (default today, UTC)')
+    .option(
+      '--as-of <date>',
+      'as_of: transactions and entries dated on or before this day are in scope (default today, UTC)',
+    )
     .option('--note <text>', 'note: for the reviewer, not part of the plan')
     .action(async (opts: Options) => {
       const body = readBodyOption(opts.body);
@@ -21,7 +34,9 @@ export function linksCommands(program: Command, io: Io, done: (code: number) => 
       setField(body, 'counterparty_id', opts.counterparty);
       setField(body, 'as_of', opts.asOf);
       setField(body, 'note', opts.note);
-      done(await runStaging({ method: 'POST', path: '/api/v1/cli/bank-matches/ledger-link-repair/stage', body }, opts, io));
+      done(
+        await runStaging({ method: 'POST', path: '/api/v1/cli/bank-matches/ledger-link-repair/stage', body }, opts, io),
+      );
     });
   example(repair, 'bookstage links repair --bank-account ba_main --counterparty cp_1 --as-of 2026-12-31');
 }

@@ -4,28 +4,50 @@ import { Command } from 'commander';
 import { integerOption } from '../body.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
-export const nonNegative = (name: string) => (value: string): number => {
-  const n = integerOption(name)(value);
-  if (n < 0) throw new CliError(`${name} must be 0 or more, got ${value}`, EXIT.badInput);
-  return n;
-};
+export const nonNegative =
+  (name: string) =>
+  (value: string): number => {
+    const n = integerOption(name)(value);
+    if (n < 0) throw new CliError(`${name} must be 0 or more, got ${value}`, EXIT.badInput);
+    return n;
+  };
 
 export function withCommon(cmd: Command): Command {
   return cmd
-    .option('--json', 'print the API\'s envelope exactly as received, instead of a summary')
+    .option('--json', "print the API's envelope exactly as received, instead of a summary")
     .option('--profile <name>', 'use this profile of the config file (see `bookstage profile set`)')
-    .option('--retries <n>', 'retries on network failures and retryable answers, with back-off', nonNegative('--retries'));
+    .option(
+      '--retries <n>',
+      'retries on network failures and retryable answers, with back-off',
+      nonNegative('--retries'),
+    );
 }
 
 /** The options of a call that may answer 202; a staging call (not a review or apply: `dryRun: false`) also takes --dry-run. */
 export function withStaging(cmd: Command, { dryRun = true }: { dryRun?: boolean } = {}): Command {
   withCommon(cmd)
     .option('--body <file>', 'the whole JSON request body from a file, or - for stdin; flags set fields on top of it')
-    .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)')
-    .option('--wait <seconds>', 'wait up to this long for the plan before answering 202 (Prefer: wait=N)', nonNegative('--wait'))
+    .option(
+      '--idempotency-key <key>',
+      'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)',
+    )
+    .option(
+      '--wait <seconds>',
+      'wait up to this long for the plan before answering 202 (Prefer: wait=N)',
+      nonNegative('--wait'),
+    )
     .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
-    .option('--timeout <seconds>', 'with --follow, give up after this long (exit 6); default 300', nonNegative('--timeout'));
-  return dryRun ? cmd.option('--dry-run', 'compute and print the plan without staging it: nothing is stored, no lock, no Idempotency-Key (?dry_run=true)') : cmd;
+    .option(
+      '--timeout <seconds>',
+      'with --follow, give up after this long (exit 6); default 300',
+      nonNegative('--timeout'),
+    );
+  return dryRun
+    ? cmd.option(
+        '--dry-run',
+        'compute and print the plan without staging it: nothing is stored, no lock, no Idempotency-Key (?dry_run=true)',
+      )
+    : cmd;
 }
 
 export function withPaging(cmd: Command): Command {

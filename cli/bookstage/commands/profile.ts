@@ -8,10 +8,15 @@ import type { Io } from '../io.js';
 import { example } from './options.js';
 
 export function profileCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('profile').description('named API URLs and tokens in ~/.config/bookstage/config.json (mode 0600)'), 'printf %s "$TOKEN" | bookstage profile set default --url http://127.0.0.1:8080');
-  const set = group.command('set').argument('<name>', 'profile name; `default` is used when nothing else is given')
+  const group = example(
+    program.command('profile').description('named API URLs and tokens in ~/.config/bookstage/config.json (mode 0600)'),
+    'printf %s "$TOKEN" | bookstage profile set default --url http://127.0.0.1:8080',
+  );
+  const set = group
+    .command('set')
+    .argument('<name>', 'profile name; `default` is used when nothing else is given')
     .description('add or replace a profile; the token is read from stdin, never from the command line')
-    .requiredOption('--url <url>', 'the API\'s base URL, e.g. http://127.0.0.1:8080')
+    .requiredOption('--url <url>', "the API's base URL, e.g. http://127.0.0.1:8080")
     .action((name: string, opts: { url: string }) => {
       const token = readFileSync(0, 'utf8').trim();
       if (!token) throw new CliError('no token on stdin', EXIT.badInput);
@@ -20,9 +25,12 @@ export function profileCommands(program: Command, io: Io, done: (code: number) =
       done(EXIT.ok);
     });
   example(set, 'printf %s "$TOKEN" | bookstage profile set prod --url https://books.example.com');
-  const list = group.command('list').description('the profiles and their URLs (never the tokens)').action(() => {
-    for (const p of listProfiles(io.env)) io.out(`${p.name}\t${p.url ?? ''}\n`);
-    done(EXIT.ok);
-  });
+  const list = group
+    .command('list')
+    .description('the profiles and their URLs (never the tokens)')
+    .action(() => {
+      for (const p of listProfiles(io.env)) io.out(`${p.name}\t${p.url ?? ''}\n`);
+      done(EXIT.ok);
+    });
   example(list, 'bookstage profile list');
 }

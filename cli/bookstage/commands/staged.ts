@@ -4,30 +4,65 @@
 // Prefer: wait and 202 rules, so they share runStaging.
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
-import { query, runPaged, runRequest, runStaging, type CommonOptions, type PagingOptions, type StagingOptions } from '../call.js';
+import {
+  query,
+  runPaged,
+  runRequest,
+  runStaging,
+  type CommonOptions,
+  type PagingOptions,
+  type StagingOptions,
+} from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging, withStaging } from './options.js';
 
 const BASE = '/api/v1/cli/staged-operations';
 const one = (id: string): string => `${BASE}/${encodeURIComponent(id)}`;
 
-interface ListOptions extends PagingOptions { status?: string; kind?: string; createdBy?: string }
-interface DecisionOptions extends StagingOptions { note?: string }
+interface ListOptions extends PagingOptions {
+  status?: string;
+  kind?: string;
+  createdBy?: string;
+}
+interface DecisionOptions extends StagingOptions {
+  note?: string;
+}
 
 export function stagedCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('staged').description('review and apply staged operations'), 'bookstage staged list --status staged', 'bookstage staged approve stg_0123abcd');
+  const group = example(
+    program.command('staged').description('review and apply staged operations'),
+    'bookstage staged list --status staged',
+    'bookstage staged approve stg_0123abcd',
+  );
 
   const list = group.command('list').description('staged operations you can see, newest first');
   withPaging(list)
-    .option('--status <status>', 'only this status: staged, approved, applying, applied, rejected, expired, failed, stale')
-    .option('--kind <kind>', 'only this kind: bank_reconcile, ledger_link_repair, ledger_reversal, inbox_duplicates_resolve, statement_import')
+    .option(
+      '--status <status>',
+      'only this status: staged, approved, applying, applied, rejected, expired, failed, stale',
+    )
+    .option(
+      '--kind <kind>',
+      'only this kind: bank_reconcile, ledger_link_repair, ledger_reversal, inbox_duplicates_resolve, statement_import',
+    )
     .option('--created-by <actor>', 'only operations this actor staged')
     .action(async (opts: ListOptions) => {
-      done(await runPaged((cursor) => `${BASE}${query({ status: opts.status, kind: opts.kind, created_by: opts.createdBy, limit: opts.limit, cursor })}`, 'items', opts, io));
+      done(
+        await runPaged(
+          (cursor) =>
+            `${BASE}${query({ status: opts.status, kind: opts.kind, created_by: opts.createdBy, limit: opts.limit, cursor })}`,
+          'items',
+          opts,
+          io,
+        ),
+      );
     });
   example(list, 'bookstage staged list --status staged --kind ledger_reversal');
 
-  const show = group.command('show').argument('<id>', 'a staged operation id (stg_…)').description('one staged operation: its plan, status and history');
+  const show = group
+    .command('show')
+    .argument('<id>', 'a staged operation id (stg_…)')
+    .description('one staged operation: its plan, status and history');
   withCommon(show).action(async (id: string, opts: CommonOptions) => {
     done(await runRequest({ method: 'GET', path: one(id) }, opts, io));
   });
@@ -36,8 +71,16 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
   // The body of each: approve takes an optional note, reject a required one (the API refuses it
   // without: 400, exit 2), apply none (its schema has no fields).
   for (const [name, what, note] of [
-    ['approve', 'approve a staged operation (not its creator, when the org requires a distinct approver)', 'note kept in the operation\'s history'],
-    ['reject', 'reject a staged or approved operation; it releases its scope', 'why (required): kept in the operation\'s history'],
+    [
+      'approve',
+      'approve a staged operation (not its creator, when the org requires a distinct approver)',
+      "note kept in the operation's history",
+    ],
+    [
+      'reject',
+      'reject a staged or approved operation; it releases its scope',
+      "why (required): kept in the operation's history",
+    ],
     ['apply', 'apply an approved operation to the books, once (202 while it runs: --wait, --follow)', null],
   ] as const) {
     const cmd = group.command(name).argument('<id>', 'a staged operation id (stg_…)').description(what);
@@ -48,6 +91,11 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
       setField(body, 'note', opts.note);
       done(await runStaging({ method: 'POST', path: `${one(id)}/${name}`, body }, opts, io));
     });
-    example(cmd, name === 'apply' ? 'bookstage staged apply stg_0123abcd --follow' : `bookstage staged ${name} stg_0123abcd --note "checked against the statement"`);
+    example(
+      cmd,
+      name === 'apply'
+        ? 'bookstage staged apply stg_0123abcd --follow'
+        : `bookstage staged ${name} stg_0123abcd --note "checked against the statement"`,
+    );
   }
 }

@@ -10,13 +10,33 @@ import { example, nonNegative, withCommon } from './options.js';
 
 /** CSV mapping flags → query parameters (`--date-column` → `date_column`). */
 const CSV_FLAGS = [
-  'date_column', 'amount_column', 'direction_column', 'credit_value', 'debit_column', 'credit_column', 'date_format', 'decimal_separator',
-  'delimiter', 'header', 'skip_rows', 'value_date_column', 'currency_column', 'reference_column', 'counterparty_column', 'iban_column', 'remittance_column',
+  'date_column',
+  'amount_column',
+  'direction_column',
+  'credit_value',
+  'debit_column',
+  'credit_column',
+  'date_format',
+  'decimal_separator',
+  'delimiter',
+  'header',
+  'skip_rows',
+  'value_date_column',
+  'currency_column',
+  'reference_column',
+  'counterparty_column',
+  'iban_column',
+  'remittance_column',
 ] as const;
 const camel = (snake: string): string => snake.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 const flag = (snake: string): string => `--${snake.replace(/_/g, '-')}`;
 
-interface Options extends Omit<StagingOptions, 'body'> { account: string; format?: string; encoding?: string; [csv: string]: unknown }
+interface Options extends Omit<StagingOptions, 'body'> {
+  account: string;
+  format?: string;
+  encoding?: string;
+  [csv: string]: unknown;
+}
 
 function readFile(file: string): Uint8Array {
   try {
@@ -27,18 +47,34 @@ function readFile(file: string): Uint8Array {
 }
 
 export function statementsCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(program.command('statements').description('bank statement files'), 'bookstage statements import camt053.xml --account ba_main');
-  const imp = group.command('import').argument('<file>', 'the statement file (CAMT.053, OFX, MT940 or CSV), or - for stdin')
+  const group = example(
+    program.command('statements').description('bank statement files'),
+    'bookstage statements import camt053.xml --account ba_main',
+  );
+  const imp = group
+    .command('import')
+    .argument('<file>', 'the statement file (CAMT.053, OFX, MT940 or CSV), or - for stdin')
     .description('stage the import of a bank statement file: new transactions for review, duplicates skipped');
   withCommon(imp)
     .requiredOption('--account <bank_account_id>', 'the bank account the statement is for')
     .option('--format <format>', 'auto (default: sniffed), camt053, ofx, mt940 or csv')
-    .option('--encoding <name>', 'the file\'s encoding, overriding what it declares (utf-8, latin1, cp1252, …)')
+    .option('--encoding <name>', "the file's encoding, overriding what it declares (utf-8, latin1, cp1252, …)")
     .option('--dry-run', 'answer the plan a staging would have; nothing is stored (?dry_run=true)')
-    .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)')
-    .option('--wait <seconds>', 'wait up to this long for the plan before answering 202 (Prefer: wait=N)', nonNegative('--wait'))
+    .option(
+      '--idempotency-key <key>',
+      'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)',
+    )
+    .option(
+      '--wait <seconds>',
+      'wait up to this long for the plan before answering 202 (Prefer: wait=N)',
+      nonNegative('--wait'),
+    )
     .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
-    .option('--timeout <seconds>', 'with --follow, give up after this long (exit 6); default 300', nonNegative('--timeout'));
+    .option(
+      '--timeout <seconds>',
+      'with --follow, give up after this long (exit 6); default 300',
+      nonNegative('--timeout'),
+    );
   for (const name of CSV_FLAGS) imp.option(`${flag(name)} <value>`, `CSV mapping: ${name}`);
   imp.action(async (file: string, opts: Options) => {
     const query = new URLSearchParams();
@@ -52,9 +88,11 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     const path = `/api/v1/cli/bank-accounts/${encodeURIComponent(opts.account)}/statements/import/stage${qs ? `?${qs}` : ''}`;
     done(await runStaging({ method: 'POST', path, rawBody: readFile(file) }, opts, io));
   });
-  example(imp,
+  example(
+    imp,
     'bookstage statements import examples/statements/camt053-001-02.xml --account ba_org_demo_1',
-    'bookstage statements import export.csv --account ba_main --date-column Buchungstag --amount-column Betrag --date-format DD.MM.YYYY --decimal-separator , --delimiter ";"');
+    'bookstage statements import export.csv --account ba_main --date-column Buchungstag --amount-column Betrag --date-format DD.MM.YYYY --decimal-separator , --delimiter ";"',
+  );
   mappingCommands(group, io, done);
 }
 
@@ -74,18 +112,27 @@ function mappingBody(opts: Record<string, unknown>): Record<string, unknown> {
 // bookstage statements mapping set|show --account ba_… → PUT|GET /api/v1/cli/bank-accounts/{id}/csv-mapping
 // (docs/guide/statement-import.md "Saved CSV mapping").
 function mappingCommands(group: Command, io: Io, done: (code: number) => void): void {
-  const mapping = example(group.command('mapping').description('the CSV column mapping saved on a bank account, used by CSV imports given no mapping flags'),
-    'bookstage statements mapping show --account ba_main');
+  const mapping = example(
+    group
+      .command('mapping')
+      .description('the CSV column mapping saved on a bank account, used by CSV imports given no mapping flags'),
+    'bookstage statements mapping show --account ba_main',
+  );
   const path = (account: string): string => `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}/csv-mapping`;
-  const set = withCommon(mapping.command('set').description('save (replace) the account\'s CSV mapping: the same flags as statements import'))
-    .requiredOption('--account <bank_account_id>', 'the bank account');
+  const set = withCommon(
+    mapping.command('set').description("save (replace) the account's CSV mapping: the same flags as statements import"),
+  ).requiredOption('--account <bank_account_id>', 'the bank account');
   for (const name of CSV_FLAGS) set.option(`${flag(name)} <value>`, `CSV mapping: ${name}`);
   set.action(async (opts: CommonOptions & { account: string } & Record<string, unknown>) => {
     done(await runRequest({ method: 'PUT', path: path(opts.account), body: mappingBody(opts) }, opts, io));
   });
-  example(set, 'bookstage statements mapping set --account ba_main --date-column Buchungstag --amount-column Betrag --date-format DD.MM.YYYY --decimal-separator , --delimiter ";" --skip-rows 3');
-  const show = withCommon(mapping.command('show').description('the account\'s saved CSV mapping, if any'))
-    .requiredOption('--account <bank_account_id>', 'the bank account');
+  example(
+    set,
+    'bookstage statements mapping set --account ba_main --date-column Buchungstag --amount-column Betrag --date-format DD.MM.YYYY --decimal-separator , --delimiter ";" --skip-rows 3',
+  );
+  const show = withCommon(
+    mapping.command('show').description("the account's saved CSV mapping, if any"),
+  ).requiredOption('--account <bank_account_id>', 'the bank account');
   show.action(async (opts: CommonOptions & { account: string }) => {
     done(await runRequest({ method: 'GET', path: path(opts.account) }, opts, io));
   });

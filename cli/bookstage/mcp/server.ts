@@ -4,7 +4,13 @@
 // API's own), and the staged-operation resource template registered on
 // McpServer itself. Every tool call is one request to the HTTP API.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Profile } from '../config.js';
 import { NetworkError, send, type RetryPolicy } from '../http-client.js';
 import { offeredTools, TOOLS, type Allowances } from './tool-catalog.js';
@@ -19,16 +25,23 @@ const RESOURCE_NOT_FOUND = -32002;
 const STAGED_URI = 'bookstage://staged-operations/{id}';
 const RESOURCE_LIST_LIMIT = 20;
 
-export interface McpOptions { profile: Profile; allow: Allowances; policy: RetryPolicy }
+export interface McpOptions {
+  profile: Profile;
+  allow: Allowances;
+  policy: RetryPolicy;
+}
 
 export function createMcpServer(options: McpOptions): McpServer {
   const { profile, policy } = options;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: 'Stage bookkeeping changes (bank reconciliations, FIFO link repairs, ledger reversals, bank statement imports, inbox duplicate resolutions) for a person to review; '
-      + 'read the books (bank accounts, transactions, ledger entries, counterparties, inbox documents) and the inbox duplicate overview to find the ids to stage. '
-      + 'Every staging tool takes dry_run to see the plan without staging it. '
-      + 'Staging never changes the books; a person approves and applies. Amounts are integer minor units (56000 = 560.00 EUR).' },
+    {
+      instructions:
+        'Stage bookkeeping changes (bank reconciliations, FIFO link repairs, ledger reversals, bank statement imports, inbox duplicate resolutions) for a person to review; ' +
+        'read the books (bank accounts, transactions, ledger entries, counterparties, inbox documents) and the inbox duplicate overview to find the ids to stage. ' +
+        'Every staging tool takes dry_run to see the plan without staging it. ' +
+        'Staging never changes the books; a person approves and applies. Amounts are integer minor units (56000 = 560.00 EUR).',
+    },
   );
 
   const tools = offeredTools(options.allow).map(bindTool);
@@ -58,30 +71,62 @@ export function createMcpServer(options: McpOptions): McpServer {
     new ResourceTemplate(STAGED_URI, {
       // The newest operations the token may see, so that a host can offer them to attach.
       list: async () => {
-        const answer = await send(profile, { method: 'GET', path: `/api/v1/cli/staged-operations?limit=${RESOURCE_LIST_LIMIT}` }, policy);
-        const items = answer.status === 200 ? (answer.envelope?.data as { items?: Array<{ staged_operation_id: string; kind: string; status: string }> }).items ?? [] : [];
+        const answer = await send(
+          profile,
+          { method: 'GET', path: `/api/v1/cli/staged-operations?limit=${RESOURCE_LIST_LIMIT}` },
+          policy,
+        );
+        const items =
+          answer.status === 200
+            ? ((
+                answer.envelope?.data as {
+                  items?: Array<{ staged_operation_id: string; kind: string; status: string }>;
+                }
+              ).items ?? [])
+            : [];
         return {
           resources: items.map((i) => ({
-            uri: `bookstage://staged-operations/${i.staged_operation_id}`, name: i.staged_operation_id, title: `${i.kind} ${i.status}`, mimeType: 'application/json',
+            uri: `bookstage://staged-operations/${i.staged_operation_id}`,
+            name: i.staged_operation_id,
+            title: `${i.kind} ${i.status}`,
+            mimeType: 'application/json',
           })),
         };
       },
     }),
-    { title: 'Staged operation', description: 'One staged operation as JSON (GET /api/v1/cli/staged-operations/{id}): its plan, status, history and result.', mimeType: 'application/json' },
+    {
+      title: 'Staged operation',
+      description:
+        'One staged operation as JSON (GET /api/v1/cli/staged-operations/{id}): its plan, status, history and result.',
+      mimeType: 'application/json',
+    },
     async (uri, variables) => {
       const id = String(variables.id);
       let answer;
       try {
-        answer = await send(profile, { method: 'GET', path: `/api/v1/cli/staged-operations/${encodeURIComponent(id)}` }, policy);
+        answer = await send(
+          profile,
+          { method: 'GET', path: `/api/v1/cli/staged-operations/${encodeURIComponent(id)}` },
+          policy,
+        );
       } catch (err) {
-        if (err instanceof NetworkError) throw new McpError(ErrorCode.InternalError, `the bookstage API did not answer: ${err.message}`);
+        if (err instanceof NetworkError)
+          throw new McpError(ErrorCode.InternalError, `the bookstage API did not answer: ${err.message}`);
         throw err;
       }
       const env = answer.envelope;
       if (answer.status !== 200 || !env?.ok) {
         const error = env?.error;
-        const code = answer.status === 404 ? RESOURCE_NOT_FOUND : error?.status === 400 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-        throw new McpError(code, error ? `${error.code}: ${error.message}` : `HTTP ${answer.status}`, { code: error?.code, request_id: env?.request_id });
+        const code =
+          answer.status === 404
+            ? RESOURCE_NOT_FOUND
+            : error?.status === 400
+              ? ErrorCode.InvalidParams
+              : ErrorCode.InternalError;
+        throw new McpError(code, error ? `${error.code}: ${error.message}` : `HTTP ${answer.status}`, {
+          code: error?.code,
+          request_id: env?.request_id,
+        });
       }
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(env.data) }] };
     },

@@ -38,7 +38,8 @@ export function requestFor(spec: ToolSpec, args: Args): Request {
   if (spec.route.rawBody) {
     // The file is the body; every other argument is a query parameter (docs/guide/statement-import.md).
     const { content, content_base64: base64, ...params } = fields;
-    request.rawBody = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(String(base64), 'base64');
+    request.rawBody =
+      typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(String(base64), 'base64');
     request.path = path + query(params as Record<string, string | number | undefined>);
   } else if (request.method === 'GET') {
     path += query(fields as Record<string, string | number | undefined>);
@@ -55,12 +56,21 @@ export function requestFor(spec: ToolSpec, args: Args): Request {
   return request;
 }
 
-export async function callTool(tool: BoundTool, profile: Profile, args: Args, policy: RetryPolicy): Promise<CallToolResult> {
+export async function callTool(
+  tool: BoundTool,
+  profile: Profile,
+  args: Args,
+  policy: RetryPolicy,
+): Promise<CallToolResult> {
   const checked = tool.validate(args);
   if (!checked.ok) return argumentsRefused(checked.errors);
   const request = requestFor(tool.spec, { ...args });
   const key = request.idempotencyKey;
-  const logged: RetryPolicy = { ...policy, onRetry: (attempt, reason, delay) => policy.onRetry?.(attempt, key ? `${reason} (same Idempotency-Key ${key})` : reason, delay) };
+  const logged: RetryPolicy = {
+    ...policy,
+    onRetry: (attempt, reason, delay) =>
+      policy.onRetry?.(attempt, key ? `${reason} (same Idempotency-Key ${key})` : reason, delay),
+  };
   try {
     return answerResult(await send(profile, request, logged), key);
   } catch (err) {

@@ -8,13 +8,24 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FieldError } from '../../../shared/errors.js';
 import type { Answer } from '../http-client.js';
-import { fieldOf, isDryRun, isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from '../output/answer-data.js';
+import {
+  fieldOf,
+  isDryRun,
+  isDuplicatesPage,
+  isPending,
+  isStagedList,
+  isStagedOperation,
+  isStagingResult,
+} from '../output/answer-data.js';
 
 type Structured = Record<string, unknown>;
 
 function result(summary: string, structured: Structured, isError: boolean): CallToolResult {
   return {
-    content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(structured) }],
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
     structuredContent: structured,
     ...(isError ? { isError: true } : {}),
   };
@@ -27,17 +38,26 @@ function more(nextCursor: unknown): string {
 /** One or two sentences on `data`, by its shape (cli/bookstage/output/answer-data.ts tells the shapes apart). */
 function summarize(data: unknown, idempotencyKey: string | undefined): string {
   if (isPending(data)) {
-    return `Pending: job ${data.job_id} is still working on it; nothing is lost. Call get_job with job_id "${data.job_id}" in a second or two`
-      + (idempotencyKey ? `, or repeat this call with idempotency_key "${idempotencyKey}" (it never stages twice).` : '.');
+    return (
+      `Pending: job ${data.job_id} is still working on it; nothing is lost. Call get_job with job_id "${data.job_id}" in a second or two` +
+      (idempotencyKey ? `, or repeat this call with idempotency_key "${idempotencyKey}" (it never stages twice).` : '.')
+    );
   }
   if (isDryRun(data)) {
-    const what = data.outcome === 'staged' ? 'staging now would stage this plan' : data.outcome === 'noop' ? 'there is nothing to do' : 'the plan is blocked';
+    const what =
+      data.outcome === 'staged'
+        ? 'staging now would stage this plan'
+        : data.outcome === 'noop'
+          ? 'there is nothing to do'
+          : 'the plan is blocked';
     return `Dry run: ${what} (plan_hash ${data.plan_hash ?? 'none'}); nothing was staged or stored. Call again without dry_run to stage it.`;
   }
   if (isStagingResult(data)) {
     if (data.outcome === 'staged') {
-      return `Staged operation ${data.staged_operation_id} (status ${data.status}, expires ${data.expires_at}). `
-        + 'Nothing in the books changes until a person approves and applies it.';
+      return (
+        `Staged operation ${data.staged_operation_id} (status ${data.status}, expires ${data.expires_at}). ` +
+        'Nothing in the books changes until a person approves and applies it.'
+      );
     }
     if (data.outcome === 'noop') return 'Nothing to do: the links already follow FIFO; nothing was staged.';
     return `Blocked: ${data.blockers.map((b) => `${b.code} (${(b.ids ?? []).join(', ')})`).join('; ')}. Nothing was staged.`;
@@ -61,7 +81,15 @@ function warningsLine(warnings: Array<{ code: string; message: string }>): strin
 export function answerResult(answer: Answer, idempotencyKey: string | undefined): CallToolResult {
   const env = answer.envelope;
   if (!env || typeof env !== 'object') {
-    return { content: [{ type: 'text', text: `The API answered HTTP ${answer.status} without a JSON envelope: ${answer.text.slice(0, 500)}` }], isError: true };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `The API answered HTTP ${answer.status} without a JSON envelope: ${answer.text.slice(0, 500)}`,
+        },
+      ],
+      isError: true,
+    };
   }
   if (!env.ok && env.error) {
     const error = env.error;
@@ -69,19 +97,36 @@ export function answerResult(answer: Answer, idempotencyKey: string | undefined)
     const details = Object.keys(error.details ?? {}).length ? ` Details: ${JSON.stringify(error.details)}.` : '';
     const retry = error.retryable ? 'retryable: the same call may succeed later' : 'not retryable';
     const again = error.retryable && idempotencyKey ? ` Retry with idempotency_key "${idempotencyKey}".` : '';
-    return result(`Refused: ${error.code} (HTTP ${error.status}, ${retry}). ${error.message}${pointers}${details}${again}`, { ...error, request_id: env.request_id }, true);
+    return result(
+      `Refused: ${error.code} (HTTP ${error.status}, ${retry}). ${error.message}${pointers}${details}${again}`,
+      { ...error, request_id: env.request_id },
+      true,
+    );
   }
   const warnings = env.warnings ?? [];
   const data = (fieldOf(env, 'data') ?? {}) as Structured;
-  return result(`${summarize(data, idempotencyKey)}${warningsLine(warnings)}`, { ...data, request_id: env.request_id, warnings }, false);
+  return result(
+    `${summarize(data, idempotencyKey)}${warningsLine(warnings)}`,
+    { ...data, request_id: env.request_id, warnings },
+    false,
+  );
 }
 
 /** Arguments that do not match the tool's input schema: refused before any request, as the API would (400 validation_failed). */
 export function argumentsRefused(errors: FieldError[]): CallToolResult {
   const structured = {
-    code: 'validation_failed', status: 400, retryable: false, message: 'The arguments do not match the tool\'s input schema.', details: {}, errors,
+    code: 'validation_failed',
+    status: 400,
+    retryable: false,
+    message: "The arguments do not match the tool's input schema.",
+    details: {},
+    errors,
   };
-  return result(`Refused: validation_failed.${errors.map((e) => ` ${e.pointer || '/'}: ${e.message}.`).join('')}`, structured, true);
+  return result(
+    `Refused: validation_failed.${errors.map((e) => ` ${e.pointer || '/'}: ${e.message}.`).join('')}`,
+    structured,
+    true,
+  );
 }
 
 /** The API did not answer, after the server's own retries. */

@@ -12,14 +12,33 @@ import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
 import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 
-export type { Blocker, DuplicateGroup, LinkRepairPlan, ReconciliationPlan, ReversalPlan, StagedOperationDetail, StatementImportPlan };
+export type {
+  Blocker,
+  DuplicateGroup,
+  LinkRepairPlan,
+  ReconciliationPlan,
+  ReversalPlan,
+  StagedOperationDetail,
+  StatementImportPlan,
+};
 
 /** A call that outlived its wait (202): the job to follow. */
-export interface PendingData { outcome: 'pending'; job_id: string }
+export interface PendingData {
+  outcome: 'pending';
+  job_id: string;
+}
 
 /** A staging answer: `staged` names the new (or already pending) operation; `blocked` has no plan. */
 export type StagingResultData =
-  | { outcome: 'staged'; staged_operation_id: string; status: string; expires_at: string; blockers?: Blocker[]; plan: unknown; plan_hash: string }
+  | {
+      outcome: 'staged';
+      staged_operation_id: string;
+      status: string;
+      expires_at: string;
+      blockers?: Blocker[];
+      plan: unknown;
+      plan_hash: string;
+    }
   | { outcome: 'noop'; blockers?: Blocker[]; plan: unknown; plan_hash: string }
   | { outcome: 'blocked'; blockers: Blocker[]; plan: null; plan_hash: null };
 
@@ -61,8 +80,10 @@ export function isStagingResult(data: unknown): data is StagingResultData {
 
 /** Plans, told apart by the field only that kind has (shared/schemas/staging-results.ts). */
 export const isReversalPlan = (plan: unknown): plan is ReversalPlan => Boolean(fieldOf(plan, 'reversing_entry'));
-export const isInboxResolvePlan = (plan: unknown): plan is InboxResolvePlan => typeof fieldOf(plan, 'group_id') === 'string' && isList(fieldOf(plan, 'member_ids'));
+export const isInboxResolvePlan = (plan: unknown): plan is InboxResolvePlan =>
+  typeof fieldOf(plan, 'group_id') === 'string' && isList(fieldOf(plan, 'member_ids'));
 export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
 export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
   isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;
-export const isStatementImportPlan = (plan: unknown): plan is StatementImportPlan => isList(fieldOf(plan, 'new_transactions')) && isList(fieldOf(plan, 'skipped'));
+export const isStatementImportPlan = (plan: unknown): plan is StatementImportPlan =>
+  isList(fieldOf(plan, 'new_transactions')) && isList(fieldOf(plan, 'skipped'));

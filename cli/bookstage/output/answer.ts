@@ -2,7 +2,14 @@
 // envelope: an error, a pending job, a page of duplicates, staged
 // operations, or a staging result. Warnings follow the summary.
 import type { Answer } from '../http-client.js';
-import { isDryRun, isDuplicatesPage, isPending, isStagedList, isStagedOperation, isStagingResult } from './answer-data.js';
+import {
+  isDryRun,
+  isDuplicatesPage,
+  isPending,
+  isStagedList,
+  isStagedOperation,
+  isStagingResult,
+} from './answer-data.js';
 import { renderBookRead } from './books.js';
 import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
@@ -17,12 +24,14 @@ export function renderAnswer(style: Style, answer: Answer): string {
   if (!env.ok && env.error) return renderError(style, answer.status, env);
   const data = env.data;
   let out: string;
-  const book = renderBookRead(style, env.operation ?? null, data) ?? renderEventsAnswer(style, env.operation ?? null, data);
+  const book =
+    renderBookRead(style, env.operation ?? null, data) ?? renderEventsAnswer(style, env.operation ?? null, data);
   if (book !== null) {
     out = book;
   } else if (isPending(data)) {
-    out = `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n`
-      + `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
+    out =
+      `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n` +
+      `Follow it: bookstage jobs show ${data.job_id} --follow\n`;
   } else if (isDuplicatesPage(data)) {
     out = renderDuplicateGroups(style, data.groups);
   } else if (env.operation === 'staged_operations.list' && isStagedList(data)) {

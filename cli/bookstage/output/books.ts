@@ -5,65 +5,153 @@ import type { Style } from './style.js';
 import { table } from './table.js';
 
 type Row = Record<string, unknown>;
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
-const money = (v: unknown, currency: unknown, signed = false): string => (typeof v === 'number' ? formatMoney(v, typeof currency === 'string' ? currency : null, { signed }) : '');
-const itemsOf = (data: unknown): Row[] => (data && typeof data === 'object' && Array.isArray((data as Row).items) ? (data as { items: Row[] }).items : []);
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+const money = (v: unknown, currency: unknown, signed = false): string =>
+  typeof v === 'number' ? formatMoney(v, typeof currency === 'string' ? currency : null, { signed }) : '';
+const itemsOf = (data: unknown): Row[] =>
+  data && typeof data === 'object' && Array.isArray((data as Row).items) ? (data as { items: Row[] }).items : [];
 
 function accounts(style: Style, rows: Row[]): string {
-  return table(style, ['ACCOUNT', 'NAME', 'BOOK BALANCE', 'UNRECONCILED', 'RECONCILED THROUGH'], rows.map((a) => {
-    const u = (a.unreconciled ?? {}) as Row;
-    const through = a.reconciled_through as Row | null;
-    return [str(a.id), str(a.name), money(a.book_balance_minor, a.currency), `${str(u.count)} (${money(u.sum_minor, a.currency, true)})`, through ? `${str(through.date)} ${money(through.balance_minor, a.currency)}` : '-'];
-  })) || 'No bank accounts.\n';
+  return (
+    table(
+      style,
+      ['ACCOUNT', 'NAME', 'BOOK BALANCE', 'UNRECONCILED', 'RECONCILED THROUGH'],
+      rows.map((a) => {
+        const u = (a.unreconciled ?? {}) as Row;
+        const through = a.reconciled_through as Row | null;
+        return [
+          str(a.id),
+          str(a.name),
+          money(a.book_balance_minor, a.currency),
+          `${str(u.count)} (${money(u.sum_minor, a.currency, true)})`,
+          through ? `${str(through.date)} ${money(through.balance_minor, a.currency)}` : '-',
+        ];
+      }),
+    ) || 'No bank accounts.\n'
+  );
 }
 
 function transactions(style: Style, rows: Row[]): string {
-  return table(style, ['DATE', 'TRANSACTION', 'AMOUNT', 'COUNTERPARTY', 'STATUS', 'LINKS', 'REMAINDER'], rows.map((t) => [
-    str(t.booking_date), str(t.id), money(t.amount_minor, t.currency, true), str(t.counterparty_name), str(t.status), str(t.link_state), money(t.remainder_minor, t.currency),
-  ])) || 'No bank transactions.\n';
+  return (
+    table(
+      style,
+      ['DATE', 'TRANSACTION', 'AMOUNT', 'COUNTERPARTY', 'STATUS', 'LINKS', 'REMAINDER'],
+      rows.map((t) => [
+        str(t.booking_date),
+        str(t.id),
+        money(t.amount_minor, t.currency, true),
+        str(t.counterparty_name),
+        str(t.status),
+        str(t.link_state),
+        money(t.remainder_minor, t.currency),
+      ]),
+    ) || 'No bank transactions.\n'
+  );
 }
 
 function entries(style: Style, rows: Row[]): string {
-  return table(style, ['DATE', 'ENTRY', 'REFERENCE', 'COUNTERPARTY', 'STATUS', 'OPEN', 'LINKED'], rows.map((e) => [
-    str(e.entry_date), str(e.id), str(e.reference), str(e.counterparty_id), str(e.status), money(e.open_amount_minor, e.currency, true), money(e.linked_minor, e.currency),
-  ])) || 'No ledger entries.\n';
+  return (
+    table(
+      style,
+      ['DATE', 'ENTRY', 'REFERENCE', 'COUNTERPARTY', 'STATUS', 'OPEN', 'LINKED'],
+      rows.map((e) => [
+        str(e.entry_date),
+        str(e.id),
+        str(e.reference),
+        str(e.counterparty_id),
+        str(e.status),
+        money(e.open_amount_minor, e.currency, true),
+        money(e.linked_minor, e.currency),
+      ]),
+    ) || 'No ledger entries.\n'
+  );
 }
 
 function counterparties(style: Style, rows: Row[]): string {
-  return table(style, ['COUNTERPARTY', 'NAME', 'OPEN RECEIVABLE', 'OPEN PAYABLE', 'UNLINKED BANK'], rows.map((c) => [
-    str(c.counterparty_id), str(c.name), money(c.open_receivable_minor, null), money(c.open_payable_minor, null), money(c.unlinked_bank_minor, null),
-  ])) || 'No counterparties.\n';
+  return (
+    table(
+      style,
+      ['COUNTERPARTY', 'NAME', 'OPEN RECEIVABLE', 'OPEN PAYABLE', 'UNLINKED BANK'],
+      rows.map((c) => [
+        str(c.counterparty_id),
+        str(c.name),
+        money(c.open_receivable_minor, null),
+        money(c.open_payable_minor, null),
+        money(c.unlinked_bank_minor, null),
+      ]),
+    ) || 'No counterparties.\n'
+  );
 }
 
 function documents(style: Style, rows: Row[]): string {
-  return table(style, ['RECEIVED', 'DOCUMENT', 'STATUS', 'VENDOR', 'INVOICE', 'TOTAL'], rows.map((d) => {
-    const x = (d.extracted ?? {}) as Row;
-    return [str(d.received_at), str(d.id), str(d.status), str(x.vendor_name), str(x.invoice_number), money(x.total_minor, x.currency)];
-  })) || 'No inbox documents.\n';
+  return (
+    table(
+      style,
+      ['RECEIVED', 'DOCUMENT', 'STATUS', 'VENDOR', 'INVOICE', 'TOTAL'],
+      rows.map((d) => {
+        const x = (d.extracted ?? {}) as Row;
+        return [
+          str(d.received_at),
+          str(d.id),
+          str(d.status),
+          str(x.vendor_name),
+          str(x.invoice_number),
+          money(x.total_minor, x.currency),
+        ];
+      }),
+    ) || 'No inbox documents.\n'
+  );
 }
 
 function links(style: Style, row: Row, currency: unknown): string {
   const list = Array.isArray(row.links) ? (row.links as Row[]) : [];
   if (list.length === 0) return '  no links\n';
-  return table(style, ['LINK', 'ENTRY', 'TRANSACTION', 'AMOUNT'], list.map((l) => [str(l.link_id), str(l.ledger_entry_id), str(l.bank_transaction_id ?? row.id), money(l.amount_minor, currency)]));
+  return table(
+    style,
+    ['LINK', 'ENTRY', 'TRANSACTION', 'AMOUNT'],
+    list.map((l) => [
+      str(l.link_id),
+      str(l.ledger_entry_id),
+      str(l.bank_transaction_id ?? row.id),
+      money(l.amount_minor, currency),
+    ]),
+  );
 }
 
 /** The summary of a book read, or null when the operation is not one. */
 export function renderBookRead(style: Style, operation: string | null, data: unknown): string | null {
   const one = (data ?? {}) as Row;
   switch (operation) {
-    case 'bank_accounts.list': return accounts(style, itemsOf(data));
-    case 'bank_accounts.show': return accounts(style, [one]) + (one.iban ? `  IBAN ${str(one.iban)}\n` : '');
-    case 'bank_transactions.list': return transactions(style, itemsOf(data));
-    case 'bank_transactions.show': return transactions(style, [one]) + links(style, one, one.currency);
-    case 'ledger_entries.list': return entries(style, itemsOf(data));
+    case 'bank_accounts.list':
+      return accounts(style, itemsOf(data));
+    case 'bank_accounts.show':
+      return accounts(style, [one]) + (one.iban ? `  IBAN ${str(one.iban)}\n` : '');
+    case 'bank_transactions.list':
+      return transactions(style, itemsOf(data));
+    case 'bank_transactions.show':
+      return transactions(style, [one]) + links(style, one, one.currency);
+    case 'ledger_entries.list':
+      return entries(style, itemsOf(data));
     case 'ledger_entries.show':
-      return entries(style, [one]) + (one.reversal_of ? `  reverses ${str(one.reversal_of)}\n` : '') + (one.reversed_by ? `  reversed by ${str(one.reversed_by)}\n` : '') + links(style, one, one.currency);
-    case 'counterparties.list': return counterparties(style, itemsOf(data));
-    case 'inbox_documents.list': return documents(style, itemsOf(data));
-    case 'inbox_documents.show': return documents(style, [one]) + `  file ${str((one.file as Row | undefined)?.name)} (${str((one.file as Row | undefined)?.sha256).slice(0, 12)}…)\n`;
+      return (
+        entries(style, [one]) +
+        (one.reversal_of ? `  reverses ${str(one.reversal_of)}\n` : '') +
+        (one.reversed_by ? `  reversed by ${str(one.reversed_by)}\n` : '') +
+        links(style, one, one.currency)
+      );
+    case 'counterparties.list':
+      return counterparties(style, itemsOf(data));
+    case 'inbox_documents.list':
+      return documents(style, itemsOf(data));
+    case 'inbox_documents.show':
+      return (
+        documents(style, [one]) +
+        `  file ${str((one.file as Row | undefined)?.name)} (${str((one.file as Row | undefined)?.sha256).slice(0, 12)}…)\n`
+      );
     case 'bank_accounts.csv_mapping.show':
-    case 'bank_accounts.csv_mapping.put': return csvMapping(style, one);
+    case 'bank_accounts.csv_mapping.put':
+      return csvMapping(style, one);
     case null:
     default:
       return null;
@@ -73,7 +161,8 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
 /** A bank account's saved CSV mapping (docs/guide/statement-import.md "Saved CSV mapping"), one field per line, as the import's flags. */
 function csvMapping(style: Style, one: Row): string {
   const mapping = one.csv_mapping as Row | null;
-  if (!mapping) return `No CSV mapping saved for bank account ${style.bold(str(one.bank_account_id))}: a CSV import needs its mapping flags.\n`;
+  if (!mapping)
+    return `No CSV mapping saved for bank account ${style.bold(str(one.bank_account_id))}: a CSV import needs its mapping flags.\n`;
   let out = `CSV mapping of bank account ${style.bold(str(one.bank_account_id))}, saved ${str(one.updated_at)} by ${str(one.updated_by)}:\n`;
   for (const [key, value] of Object.entries(mapping)) out += `  --${key.replace(/_/g, '-')} ${JSON.stringify(value)}\n`;
   return out;

@@ -12,7 +12,8 @@ const text = (v: unknown): string => {
   if (typeof v === 'string') return v;
   return typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
 };
-const operationOf = (e: Row): unknown => ((e.data as Row | undefined)?.staged_operation as Row | undefined)?.staged_operation_id;
+const operationOf = (e: Row): unknown =>
+  ((e.data as Row | undefined)?.staged_operation as Row | undefined)?.staged_operation_id;
 
 /** The rendering of a list answer of these operations; null for any other. */
 export function renderEventsAnswer(style: Style, operation: string | null, data: unknown): string | null {
@@ -23,18 +24,42 @@ export function renderEventsAnswer(style: Style, operation: string | null, data:
   switch (operation) {
     case 'events.list':
       if (rows.length === 0) return 'No events.\n';
-      return table(style, ['sequence', 'type', 'staged operation', 'at', 'id'], rows.map((e) => [text(e.sequence), text(e.type), text(operationOf(e)), text(e.created_at), text(e.id)]))
-        + (typeof next === 'string' ? style.dim(`more: bookstage events list --after ${next}`) + '\n' : '');
+      return (
+        table(
+          style,
+          ['sequence', 'type', 'staged operation', 'at', 'id'],
+          rows.map((e) => [text(e.sequence), text(e.type), text(operationOf(e)), text(e.created_at), text(e.id)]),
+        ) + (typeof next === 'string' ? style.dim(`more: bookstage events list --after ${next}`) + '\n' : '')
+      );
     case 'webhook_endpoints.list':
       if (rows.length === 0) return 'No webhook endpoints.\n';
-      return table(style, ['id', 'url', 'event types', 'delivered through', 'retrying'], rows.map((w) => [
-        text(w.id), text(w.url), text(w.event_types), text(w.delivered_through), w.retry ? `event ${text((w.retry as Row).sequence)} at ${text((w.retry as Row).next_at)}` : '',
-      ]));
+      return table(
+        style,
+        ['id', 'url', 'event types', 'delivered through', 'retrying'],
+        rows.map((w) => [
+          text(w.id),
+          text(w.url),
+          text(w.event_types),
+          text(w.delivered_through),
+          w.retry ? `event ${text((w.retry as Row).sequence)} at ${text((w.retry as Row).next_at)}` : '',
+        ]),
+      );
     case 'webhook_endpoints.deliveries':
       if (rows.length === 0) return 'No delivery attempts.\n';
-      return table(style, ['at', 'sequence', 'type', 'attempt', 'outcome', 'status', 'ms', 'error'], rows.map((d) => [
-        text(d.at), text(d.sequence), text(d.event_type), text(d.attempt), text(d.outcome), text(d.status_code), text(d.duration_ms), d.error ? text(d.error) : '',
-      ]));
+      return table(
+        style,
+        ['at', 'sequence', 'type', 'attempt', 'outcome', 'status', 'ms', 'error'],
+        rows.map((d) => [
+          text(d.at),
+          text(d.sequence),
+          text(d.event_type),
+          text(d.attempt),
+          text(d.outcome),
+          text(d.status_code),
+          text(d.duration_ms),
+          d.error ? text(d.error) : '',
+        ]),
+      );
     case null:
     default:
       return null;

@@ -13,7 +13,11 @@ function decimalsOf(currency: string): number | null {
 const group = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** `signed`: print a + before positive amounts (bank transactions, changes). */
-export function formatMoney(minor: number, currency: string | null | undefined, options: { signed?: boolean } = {}): string {
+export function formatMoney(
+  minor: number,
+  currency: string | null | undefined,
+  options: { signed?: boolean } = {},
+): string {
   if (!Number.isSafeInteger(minor)) return String(minor);
   const decimals = currency ? decimalsOf(currency) : null;
   const sign = minor < 0 ? '-' : options.signed && minor > 0 ? '+' : '';

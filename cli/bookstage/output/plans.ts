@@ -1,7 +1,14 @@
 // The three plans a staged operation can hold, as a bookkeeper reads them
 // (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
 import {
-  isReconcilePlan, isRepairPlan, isReversalPlan, isStatementImportPlan, type LinkRepairPlan, type ReconciliationPlan, type ReversalPlan, type StatementImportPlan,
+  isReconcilePlan,
+  isRepairPlan,
+  isReversalPlan,
+  isStatementImportPlan,
+  type LinkRepairPlan,
+  type ReconciliationPlan,
+  type ReversalPlan,
+  type StatementImportPlan,
 } from './answer-data.js';
 import { isInboxResolvePlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
@@ -24,9 +31,18 @@ function inboxResolvePlan(style: Style, plan: InboxResolvePlan): string {
   let out = archiving
     ? `Resolves duplicate group ${style.bold(plan.group_id)}: keep ${style.bold(String(plan.keep_document_id))}, archive the others${plan.note ? ` (note: ${plan.note})` : ''}\n`
     : `Resolves duplicate group ${style.bold(plan.group_id)}: not duplicates; never grouped together again${plan.note ? ` (note: ${plan.note})` : ''}\n`;
-  out += table(style, ['document', 'on apply'], (plan.member_ids ?? []).map((id) => [
-    id, !archiving ? 'stays' : id === plan.keep_document_id ? 'kept' : `archived (duplicate_of:${String(plan.keep_document_id)})`,
-  ]));
+  out += table(
+    style,
+    ['document', 'on apply'],
+    (plan.member_ids ?? []).map((id) => [
+      id,
+      !archiving
+        ? 'stays'
+        : id === plan.keep_document_id
+          ? 'kept'
+          : `archived (duplicate_of:${String(plan.keep_document_id)})`,
+    ]),
+  );
   return out;
 }
 
@@ -35,11 +51,24 @@ function reversalPlan(style: Style, plan: ReversalPlan): string {
   const currency = entry.currency;
   let out = `Reverses ledger entry ${style.bold(plan.ledger_entry_id)} on ${plan.reversal_date}${plan.reason ? ` (reason: ${plan.reason})` : ''}\n`;
   out += `Reversing entry: ${entry.description}, ref ${entry.reference}, counterparty ${entry.counterparty_id}, ${currency}\n`;
-  out += table(style, ['account', 'debit', 'credit'], (entry.lines ?? []).map((l) => [
-    String(l.account), l.debit_minor ? formatMoney(l.debit_minor, currency) : '', l.credit_minor ? formatMoney(l.credit_minor, currency) : '',
-  ]));
+  out += table(
+    style,
+    ['account', 'debit', 'credit'],
+    (entry.lines ?? []).map((l) => [
+      String(l.account),
+      l.debit_minor ? formatMoney(l.debit_minor, currency) : '',
+      l.credit_minor ? formatMoney(l.credit_minor, currency) : '',
+    ]),
+  );
   const actions = plan.actions ?? [];
-  out += actions.length === 0 ? 'Bank links removed: none\n' : `Bank links removed (${actions.length}):\n${table(style, ['link', 'transaction', 'amount'], actions.map((a) => [a.link_id, a.bank_transaction_id, formatMoney(a.amount_minor, currency)]))}`;
+  out +=
+    actions.length === 0
+      ? 'Bank links removed: none\n'
+      : `Bank links removed (${actions.length}):\n${table(
+          style,
+          ['link', 'transaction', 'amount'],
+          actions.map((a) => [a.link_id, a.bank_transaction_id, formatMoney(a.amount_minor, currency)]),
+        )}`;
   return out;
 }
 
@@ -50,12 +79,21 @@ function reconcilePlan(style: Style, plan: ReconciliationPlan): string {
   out += `Opening ${formatMoney(plan.opening_balance_minor, currency)} + cleared ${formatMoney(plan.cleared_total_minor, currency, { signed: true })} = closing ${formatMoney(plan.closing_balance_minor, currency)}\n`;
   const txns = plan.transactions ?? [];
   out += `Transactions (${txns.length}):\n`;
-  out += table(style, ['transaction', 'date', 'amount', 'linked to'], txns.map((t) => [
-    t.bank_transaction_id, t.booking_date, formatMoney(t.amount_minor, currency, { signed: true }),
-    (t.links ?? []).map((l) => `${l.ledger_entry_id} (${formatMoney(l.amount_minor, currency)})`).join(', '),
-  ]));
+  out += table(
+    style,
+    ['transaction', 'date', 'amount', 'linked to'],
+    txns.map((t) => [
+      t.bank_transaction_id,
+      t.booking_date,
+      formatMoney(t.amount_minor, currency, { signed: true }),
+      (t.links ?? []).map((l) => `${l.ledger_entry_id} (${formatMoney(l.amount_minor, currency)})`).join(', '),
+    ]),
+  );
   if (plan.left_out?.count > 0) {
-    out += style.yellow(`Left out: ${plan.left_out.count} unreconciled transaction(s) up to ${st.end_date}: ${plan.left_out.first_ids.join(', ')}${plan.left_out.count > plan.left_out.first_ids.length ? ', …' : ''}`) + '\n';
+    out +=
+      style.yellow(
+        `Left out: ${plan.left_out.count} unreconciled transaction(s) up to ${st.end_date}: ${plan.left_out.first_ids.join(', ')}${plan.left_out.count > plan.left_out.first_ids.length ? ', …' : ''}`,
+      ) + '\n';
   }
   return out;
 }
@@ -67,12 +105,18 @@ function repairPlan(style: Style, plan: LinkRepairPlan): string {
   const actions = plan.actions ?? [];
   if (actions.length > 0) {
     out += `Actions (${actions.length}):\n`;
-    out += table(style, ['action', 'transaction', 'link', 'from entry', 'to entry', 'amount'], actions.map((a) => [
-      a.kind, a.bank_transaction_id, 'link_id' in a ? a.link_id : '',
-      a.kind === 'move' ? a.from_ledger_entry_id : a.kind === 'unlink' ? a.ledger_entry_id : '',
-      a.kind === 'move' ? a.to_ledger_entry_id : a.kind === 'link' ? a.ledger_entry_id : '',
-      money(a.amount_minor),
-    ]));
+    out += table(
+      style,
+      ['action', 'transaction', 'link', 'from entry', 'to entry', 'amount'],
+      actions.map((a) => [
+        a.kind,
+        a.bank_transaction_id,
+        'link_id' in a ? a.link_id : '',
+        a.kind === 'move' ? a.from_ledger_entry_id : a.kind === 'unlink' ? a.ledger_entry_id : '',
+        a.kind === 'move' ? a.to_ledger_entry_id : a.kind === 'link' ? a.ledger_entry_id : '',
+        money(a.amount_minor),
+      ]),
+    );
   }
   const s = plan.summary;
   if (s) {
@@ -87,14 +131,30 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
   const currency = plan.statements[0]?.currency ?? null;
   let out = `Imports a ${plan.format} statement into bank account ${style.bold(plan.bank_account_id)} (file sha256 ${plan.file_sha256.slice(0, 12)}…)\n`;
   out += `New transactions (${plan.new_transactions.length}):\n`;
-  out += table(style, ['date', 'amount', 'counterparty', 'remittance', 'bank ref'], plan.new_transactions.map((t) => [
-    t.booking_date, formatMoney(t.amount_minor, t.currency, { signed: true }), t.counterparty_id ?? t.counterparty_name ?? '', t.remittance_info ?? '', t.bank_reference ?? '',
-  ]));
+  out += table(
+    style,
+    ['date', 'amount', 'counterparty', 'remittance', 'bank ref'],
+    plan.new_transactions.map((t) => [
+      t.booking_date,
+      formatMoney(t.amount_minor, t.currency, { signed: true }),
+      t.counterparty_id ?? t.counterparty_name ?? '',
+      t.remittance_info ?? '',
+      t.bank_reference ?? '',
+    ]),
+  );
   if (plan.skipped.length > 0) {
     out += `Skipped, already on the account (${plan.skipped.length}):\n`;
-    out += table(style, ['date', 'amount', 'bank ref', 'reason', 'matches'], plan.skipped.map((s) => [
-      s.booking_date, formatMoney(s.amount_minor, currency, { signed: true }), s.bank_reference ?? '', s.reason, s.existing_transaction_id,
-    ]));
+    out += table(
+      style,
+      ['date', 'amount', 'bank ref', 'reason', 'matches'],
+      plan.skipped.map((s) => [
+        s.booking_date,
+        formatMoney(s.amount_minor, currency, { signed: true }),
+        s.bank_reference ?? '',
+        s.reason,
+        s.existing_transaction_id,
+      ]),
+    );
   }
   return out;
 }

@@ -7,8 +7,11 @@ import { table } from './table.js';
 
 export function renderStagedList(style: Style, items: StagedOperationDetail[]): string {
   if (items.length === 0) return 'No staged operations.\n';
-  return table(style, ['id', 'kind', 'status', 'created by', 'created at', 'expires at'],
-    items.map((o) => [o.staged_operation_id, o.kind, o.status, o.created_by, o.created_at, o.expires_at]));
+  return table(
+    style,
+    ['id', 'kind', 'status', 'created by', 'created at', 'expires at'],
+    items.map((o) => [o.staged_operation_id, o.kind, o.status, o.created_by, o.created_at, o.expires_at]),
+  );
 }
 
 export function renderStagedOperation(style: Style, op: StagedOperationDetail): string {
@@ -19,7 +22,13 @@ export function renderStagedOperation(style: Style, op: StagedOperationDetail): 
   if (op.plan_hash) out += style.dim(`plan_hash ${op.plan_hash}`) + '\n';
   const history = op.history ?? [];
   if (history.length > 0) {
-    out += 'History:\n' + table(style, ['at', 'actor', 'change', 'note'], history.map((h) => [h.at, h.actor, `${h.from ?? '—'} → ${h.to}`, h.note ?? '']));
+    out +=
+      'History:\n' +
+      table(
+        style,
+        ['at', 'actor', 'change', 'note'],
+        history.map((h) => [h.at, h.actor, `${h.from ?? '—'} → ${h.to}`, h.note ?? '']),
+      );
   }
   return out;
 }
@@ -29,7 +38,12 @@ function renderResult(style: Style, result: StagedOperationDetail['result'] | un
   if (result === undefined || result === null) return '';
   let out = `Result: ${style.bold(String(result.status))} at ${result.at} by ${result.by}\n`;
   const changes = result.changes ?? [];
-  if (changes.length > 0) out += `Changes (${changes.length}):\n${table(style, ['action', 'collection', 'id'], changes.map((c) => [c.action, c.collection, c.id]))}`;
+  if (changes.length > 0)
+    out += `Changes (${changes.length}):\n${table(
+      style,
+      ['action', 'collection', 'id'],
+      changes.map((c) => [c.action, c.collection, c.id]),
+    )}`;
   if (result.error) out += `Error ${style.bold(String(result.error.code))}: ${result.error.message}\n`;
   return out;
 }

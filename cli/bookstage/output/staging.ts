@@ -21,7 +21,11 @@ export function renderDryRun(style: Style, operation: string | null, data: DryRu
   else if (data.outcome === 'noop') out += `There is nothing to do: staging now would stage nothing.\n`;
   else {
     out += `The ${label} cannot be planned.\n`;
-    out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));
+    out += table(
+      style,
+      ['blocker', 'ids'],
+      (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]),
+    );
   }
   const summary = Object.entries(data.summary ?? {});
   if (summary.length > 0) out += `Summary: ${summary.map(([k, v]) => `${k} ${String(v)}`).join(', ')}\n`;
@@ -31,7 +35,12 @@ export function renderDryRun(style: Style, operation: string | null, data: DryRu
   return out;
 }
 
-export function renderStagingResult(style: Style, operation: string | null, data: StagingResultData, warnings: Array<{ code: string }>): string {
+export function renderStagingResult(
+  style: Style,
+  operation: string | null,
+  data: StagingResultData,
+  warnings: Array<{ code: string }>,
+): string {
   const label = (operation && KIND_LABEL[operation]) ?? 'operation';
   let out = '';
   if (data.outcome === 'staged') {
@@ -41,12 +50,17 @@ export function renderStagingResult(style: Style, operation: string | null, data
       : `${style.green('Staged')} ${label} ${style.bold(data.staged_operation_id)}.\n`;
     out += `Status ${data.status}, expires ${data.expires_at}. Nothing in the books changes until it is approved and applied.\n`;
   } else if (data.outcome === 'noop') {
-    out += operation === 'statement_import.stage'
-      ? `${style.green('Nothing to do')}: every entry of the file is already on the account; nothing was staged.\n`
-      : `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
+    out +=
+      operation === 'statement_import.stage'
+        ? `${style.green('Nothing to do')}: every entry of the file is already on the account; nothing was staged.\n`
+        : `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
   } else if (data.outcome === 'blocked') {
     out += `${style.red('Blocked')}: the ${label} cannot be planned; nothing was staged.\n`;
-    out += table(style, ['blocker', 'ids'], (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]));
+    out += table(
+      style,
+      ['blocker', 'ids'],
+      (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]),
+    );
   }
   out += renderPlan(style, data.plan);
   if (data.plan_hash) out += style.dim(`plan_hash ${data.plan_hash}`) + '\n';

@@ -9,7 +9,10 @@ export interface Style {
   yellow(s: string): string;
 }
 
-const wrap = (open: number, close: number) => (s: string): string => `\u001b[${open}m${s}\u001b[${close}m`;
+const wrap =
+  (open: number, close: number) =>
+  (s: string): string =>
+    `\u001b[${open}m${s}\u001b[${close}m`;
 const plain = (s: string): string => s;
 
 export function colourEnabled(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {

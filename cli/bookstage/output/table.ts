@@ -4,6 +4,7 @@ import { visibleLength, type Style } from './style.js';
 export function table(style: Style, headers: string[], rows: string[][], indent = '  '): string {
   if (rows.length === 0) return '';
   const widths = headers.map((h, i) => Math.max(visibleLength(h), ...rows.map((r) => visibleLength(r[i] ?? ''))));
-  const line = (cells: string[]): string => (indent + cells.map((c, i) => c + ' '.repeat(widths[i]! - visibleLength(c))).join('  ')).trimEnd();
+  const line = (cells: string[]): string =>
+    (indent + cells.map((c, i) => c + ' '.repeat(widths[i]! - visibleLength(c))).join('  ')).trimEnd();
   return [style.bold(line(headers)), ...rows.map(line)].join('\n') + '\n';
 }

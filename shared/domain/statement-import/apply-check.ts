@@ -7,11 +7,21 @@ import type { ChangedPrecondition } from '../preconditions.js';
 import type { StatementImportPlan } from './plan.js';
 
 /** The account's transactions carrying one of the plan's references (`expected_version: 0`: the plan expected none), other than the plan's own (a resumed journal's inserts); [] when the plan may be applied. */
-export function bankReferenceClashes(plan: StatementImportPlan, onAccount: ReadonlyArray<{ id: string; version: number; bank_reference?: string | null | undefined }>): ChangedPrecondition[] {
+export function bankReferenceClashes(
+  plan: StatementImportPlan,
+  onAccount: ReadonlyArray<{ id: string; version: number; bank_reference?: string | null | undefined }>,
+): ChangedPrecondition[] {
   const planned = new Set(plan.new_transactions.map((t) => t.id));
-  const references = new Set(plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference])));
+  const references = new Set(
+    plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference])),
+  );
   return onAccount
     .filter((t) => !planned.has(t.id) && typeof t.bank_reference === 'string' && references.has(t.bank_reference))
-    .map((t) => ({ collection: 'bank_transactions' as const, id: t.id, expected_version: 0, actual_version: t.version }))
+    .map((t) => ({
+      collection: 'bank_transactions' as const,
+      id: t.id,
+      expected_version: 0,
+      actual_version: t.version,
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

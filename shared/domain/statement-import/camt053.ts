@@ -5,7 +5,13 @@
 // Pty/Nm) are read both ways.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decimalToMinor } from './money.js';
-import { StatementParseError, type EntryDetail, type ParsedStatement, type ParsedStatementFile, type StatementEntry } from './model.js';
+import {
+  StatementParseError,
+  type EntryDetail,
+  type ParsedStatement,
+  type ParsedStatementFile,
+  type StatementEntry,
+} from './model.js';
 
 type Node = Record<string, unknown>;
 
@@ -74,7 +80,9 @@ function partyName(party: unknown): string | null {
 }
 
 function remittance(tx: unknown): string | null {
-  const lines = list(at(tx, 'RmtInf', 'Ustrd')).map(text).filter((l): l is string => l !== null);
+  const lines = list(at(tx, 'RmtInf', 'Ustrd'))
+    .map(text)
+    .filter((l): l is string => l !== null);
   if (lines.length > 0) return lines.join(' ');
   for (const strd of list(at(tx, 'RmtInf', 'Strd'))) {
     const ref = text(at(strd, 'CdtrRefInf', 'Ref'));
@@ -155,12 +163,17 @@ function statement(stmt: unknown, location: string): ParsedStatement {
   const number = text(at(acct, 'Id', 'Othr', 'Id'));
   if (iban === null && number === null) fail(`${location}/Acct/Id`, 'the statement names no account');
   const firstBalance = list(child(stmt, 'Bal'))[0];
-  const currency = text(child(acct, 'Ccy')) ?? (firstBalance === undefined ? null : (child(child(firstBalance, 'Amt'), '@_Ccy') as string | undefined) ?? null);
+  const currency =
+    text(child(acct, 'Ccy')) ??
+    (firstBalance === undefined ? null : ((child(child(firstBalance, 'Amt'), '@_Ccy') as string | undefined) ?? null));
   if (currency === null) fail(`${location}/Acct/Ccy`, 'the statement names no currency');
   const entries = list(child(stmt, 'Ntry')).map((n, i) => entry(n, `${location}/Ntry[${i + 1}]`));
   const from = text(at(stmt, 'FrToDt', 'FrDtTm'));
   const to = text(at(stmt, 'FrToDt', 'ToDtTm'));
-  const booked = entries.filter((e) => !e.pending).map((e) => e.booking_date).sort();
+  const booked = entries
+    .filter((e) => !e.pending)
+    .map((e) => e.booking_date)
+    .sort();
   return {
     reference: text(child(stmt, 'Id')) ?? location,
     account: { iban, account_number: number },

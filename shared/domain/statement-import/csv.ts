@@ -30,7 +30,13 @@ export interface CsvMapping {
   remittance_column?: string;
 }
 
-export const DEFAULT_CSV_MAPPING = { date_format: 'YYYY-MM-DD', decimal_separator: '.', delimiter: ',', header: true, skip_rows: 0 } as const;
+export const DEFAULT_CSV_MAPPING = {
+  date_format: 'YYYY-MM-DD',
+  decimal_separator: '.',
+  delimiter: ',',
+  header: true,
+  skip_rows: 0,
+} as const;
 
 /**
  * What is wrong with a mapping as a whole, beyond each field's own schema (the
@@ -39,11 +45,17 @@ export const DEFAULT_CSV_MAPPING = { date_format: 'YYYY-MM-DD', decimal_separato
  * mapping"); an import answers the same problems as `unreadable_statement`.
  */
 export function csvMappingProblem(mapping: CsvMapping): { field: string; reason: string } | null {
-  const hasSigned = mapping.amount_column !== undefined && mapping.direction_column === undefined && mapping.credit_value === undefined;
-  const hasDirection = mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;
-  const hasSplit = mapping.debit_column !== undefined && mapping.credit_column !== undefined && mapping.amount_column === undefined;
+  const hasSigned =
+    mapping.amount_column !== undefined && mapping.direction_column === undefined && mapping.credit_value === undefined;
+  const hasDirection =
+    mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;
+  const hasSplit =
+    mapping.debit_column !== undefined && mapping.credit_column !== undefined && mapping.amount_column === undefined;
   if (!hasSigned && !hasDirection && !hasSplit) {
-    return { field: 'amount_column', reason: 'give amount_column, or amount_column + direction_column + credit_value, or debit_column + credit_column' };
+    return {
+      field: 'amount_column',
+      reason: 'give amount_column, or amount_column + direction_column + credit_value, or debit_column + credit_column',
+    };
   }
   try {
     dateReader(mapping.date_format);
@@ -62,56 +74,98 @@ function fail(location: string, reason: string): never {
 export function dateReader(format: string): (text: string) => string | null {
   const order: ('Y' | 'y' | 'M' | 'D')[] = [];
   const source = format.replace(/YYYY|YY|MM|DD|[.*+?^${}()|[\]\\]/g, (token) => {
-    if (token === 'YYYY') { order.push('Y'); return '(\\d{4})'; }
-    if (token === 'YY') { order.push('y'); return '(\\d{2})'; }
-    if (token === 'MM') { order.push('M'); return '(\\d{1,2})'; }
-    if (token === 'DD') { order.push('D'); return '(\\d{1,2})'; }
+    if (token === 'YYYY') {
+      order.push('Y');
+      return '(\\d{4})';
+    }
+    if (token === 'YY') {
+      order.push('y');
+      return '(\\d{2})';
+    }
+    if (token === 'MM') {
+      order.push('M');
+      return '(\\d{1,2})';
+    }
+    if (token === 'DD') {
+      order.push('D');
+      return '(\\d{1,2})';
+    }
     return `\\${token}`;
   });
-  if (!order.includes('D') || !order.includes('M') || !(order.includes('Y') || order.includes('y'))) fail('query date_format', `"${format}" needs DD, MM and YYYY`);
+  if (!order.includes('D') || !order.includes('M') || !(order.includes('Y') || order.includes('y')))
+    fail('query date_format', `"${format}" needs DD, MM and YYYY`);
   const pattern = new RegExp(`^${source}$`);
   return (text) => {
     const m = pattern.exec(text.trim());
     if (!m) return null;
-    let year = 0; let month = 0; let dayOfMonth = 0;
+    let year = 0;
+    let month = 0;
+    let dayOfMonth = 0;
     order.forEach((kind, i) => {
       const n = Number(m[i + 1]);
-      if (kind === 'Y') year = n; else if (kind === 'y') year = 2000 + n; else if (kind === 'M') month = n; else dayOfMonth = n;
+      if (kind === 'Y') year = n;
+      else if (kind === 'y') year = 2000 + n;
+      else if (kind === 'M') month = n;
+      else dayOfMonth = n;
     });
     const date = new Date(Date.UTC(year, month - 1, dayOfMonth));
-    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== dayOfMonth) return null;
+    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== dayOfMonth)
+      return null;
     return date.toISOString().slice(0, 10);
   };
 }
 
 export function parseCsv(text: string, mapping: CsvMapping, accountCurrency: string): ParsedStatementFile {
   const hasSigned = mapping.amount_column !== undefined && mapping.direction_column === undefined;
-  const hasDirection = mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;
-  const hasSplit = mapping.debit_column !== undefined && mapping.credit_column !== undefined && mapping.amount_column === undefined;
+  const hasDirection =
+    mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;
+  const hasSplit =
+    mapping.debit_column !== undefined && mapping.credit_column !== undefined && mapping.amount_column === undefined;
   if (!hasSigned && !hasDirection && !hasSplit) {
-    fail('query', 'give amount_column, or amount_column + direction_column + credit_value, or debit_column + credit_column');
+    fail(
+      'query',
+      'give amount_column, or amount_column + direction_column + credit_value, or debit_column + credit_column',
+    );
   }
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parse(text, { delimiter: mapping.delimiter, from_line: mapping.skip_rows + 1, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as typeof rows;
+    rows = parse(text, {
+      delimiter: mapping.delimiter,
+      from_line: mapping.skip_rows + 1,
+      info: true,
+      skip_empty_lines: true,
+      trim: true,
+      bom: true,
+    }) as unknown as typeof rows;
   } catch (error) {
     const lines = (error as { lines?: unknown }).lines;
-    fail(typeof lines === 'number' ? `line ${lines}` : 'line 1', error instanceof Error ? error.message : String(error));
+    fail(
+      typeof lines === 'number' ? `line ${lines}` : 'line 1',
+      error instanceof Error ? error.message : String(error),
+    );
   }
-  const header = mapping.header ? rows.shift()?.record ?? [] : [];
+  const header = mapping.header ? (rows.shift()?.record ?? []) : [];
   const column = (name: string | undefined, param: string): number | null => {
     if (name === undefined) return null;
     const byName = header.indexOf(name);
     if (byName >= 0) return byName;
     if (/^\d+$/.test(name) && Number(name) >= 1) return Number(name) - 1;
-    return fail(`query ${param}`, `no column "${name}"${mapping.header ? ` in the header (${header.join(', ')})` : ''}`);
+    return fail(
+      `query ${param}`,
+      `no column "${name}"${mapping.header ? ` in the header (${header.join(', ')})` : ''}`,
+    );
   };
   const c = {
-    date: column(mapping.date_column, 'date_column'), amount: column(mapping.amount_column, 'amount_column'),
-    direction: column(mapping.direction_column, 'direction_column'), debit: column(mapping.debit_column, 'debit_column'),
-    credit: column(mapping.credit_column, 'credit_column'), value: column(mapping.value_date_column, 'value_date_column'),
-    currency: column(mapping.currency_column, 'currency_column'), reference: column(mapping.reference_column, 'reference_column'),
-    counterparty: column(mapping.counterparty_column, 'counterparty_column'), iban: column(mapping.iban_column, 'iban_column'),
+    date: column(mapping.date_column, 'date_column'),
+    amount: column(mapping.amount_column, 'amount_column'),
+    direction: column(mapping.direction_column, 'direction_column'),
+    debit: column(mapping.debit_column, 'debit_column'),
+    credit: column(mapping.credit_column, 'credit_column'),
+    value: column(mapping.value_date_column, 'value_date_column'),
+    currency: column(mapping.currency_column, 'currency_column'),
+    reference: column(mapping.reference_column, 'reference_column'),
+    counterparty: column(mapping.counterparty_column, 'counterparty_column'),
+    iban: column(mapping.iban_column, 'iban_column'),
     remittance: column(mapping.remittance_column, 'remittance_column'),
   };
   const readDate = dateReader(mapping.date_format);
@@ -127,7 +181,8 @@ export function parseCsv(text: string, mapping: CsvMapping, accountCurrency: str
     const money = (t: string) => decimalToMinor(t, currency, { format: 'csv', location }, mapping.decimal_separator);
     let amount: number;
     if (hasSplit) {
-      const debit = cell(c.debit); const credit = cell(c.credit);
+      const debit = cell(c.debit);
+      const credit = cell(c.credit);
       if (debit === null && credit === null) fail(location, 'neither a debit nor a credit amount');
       amount = (credit === null ? 0 : Math.abs(money(credit))) - (debit === null ? 0 : Math.abs(money(debit)));
     } else {
@@ -159,10 +214,17 @@ export function parseCsv(text: string, mapping: CsvMapping, accountCurrency: str
   const days = entries.map((e) => e.booking_date).sort();
   return {
     format: 'csv',
-    statements: [{
-      reference: 'csv', account: null, currency: accountCurrency,
-      start_date: days[0] ?? null, end_date: days[days.length - 1] ?? null,
-      opening_balance_minor: null, closing_balance_minor: null, entries,
-    }],
+    statements: [
+      {
+        reference: 'csv',
+        account: null,
+        currency: accountCurrency,
+        start_date: days[0] ?? null,
+        end_date: days[days.length - 1] ?? null,
+        opening_balance_minor: null,
+        closing_balance_minor: null,
+        entries,
+      },
+    ],
   };
 }

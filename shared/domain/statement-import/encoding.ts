@@ -41,7 +41,13 @@ export function declaredEncoding(bytes: Uint8Array): string | null {
 export function decodeStatement(bytes: Uint8Array, format: StatementFormat, requested: string | null): string {
   let encoding = requested ?? declaredEncoding(bytes);
   if (encoding === null) encoding = format === 'csv' || format === 'camt053' || isUtf8(bytes) ? 'utf-8' : 'cp1252';
-  if (!iconv.encodingExists(encoding)) throw new StatementParseError(format, 'encoding', `unknown encoding ${JSON.stringify(encoding)}`);
-  if (/^utf-?8$/i.test(encoding) && !isUtf8(bytes)) throw new StatementParseError(format, 'encoding', 'the file is not valid UTF-8 (name its encoding with ?encoding=)');
+  if (!iconv.encodingExists(encoding))
+    throw new StatementParseError(format, 'encoding', `unknown encoding ${JSON.stringify(encoding)}`);
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(bytes))
+    throw new StatementParseError(
+      format,
+      'encoding',
+      'the file is not valid UTF-8 (name its encoding with ?encoding=)',
+    );
   return iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true });
 }

@@ -54,7 +54,11 @@ export interface ParsedStatementFile {
 
 /** Why a file could not be read: the format tried and where (line or element). */
 export class StatementParseError extends Error {
-  constructor(readonly format: StatementFormat | 'auto', readonly location: string, readonly reason: string) {
+  constructor(
+    readonly format: StatementFormat | 'auto',
+    readonly location: string,
+    readonly reason: string,
+  ) {
     super(`${format}: ${reason} (at ${location})`);
     this.name = 'StatementParseError';
   }

@@ -3,9 +3,32 @@ import { StatementParseError, type StatementFormat } from './model.js';
 
 /** ISO 4217 currencies whose minor unit is not 1/100 (every other currency has exponent 2). */
 const EXPONENTS: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
 };
 
 export function currencyExponent(currency: string): number {
@@ -19,13 +42,21 @@ export function currencyExponent(currency: string): number {
  * they are zeros.
  */
 export function decimalToMinor(
-  text: string, currency: string, where: { format: StatementFormat; location: string },
+  text: string,
+  currency: string,
+  where: { format: StatementFormat; location: string },
   decimalSeparator: '.' | ',' = '.',
 ): number {
   let t = text.trim().replace(/\s/g, '');
   let negative = false;
-  if (t.endsWith('-')) { negative = true; t = t.slice(0, -1); }
-  if (t.startsWith('-')) { negative = !negative; t = t.slice(1); } else if (t.startsWith('+')) t = t.slice(1);
+  if (t.endsWith('-')) {
+    negative = true;
+    t = t.slice(0, -1);
+  }
+  if (t.startsWith('-')) {
+    negative = !negative;
+    t = t.slice(1);
+  } else if (t.startsWith('+')) t = t.slice(1);
   const group = decimalSeparator === '.' ? /[,']/g : /[.']/g;
   t = t.replace(group, '');
   const parts = t.split(decimalSeparator);
@@ -35,9 +66,11 @@ export function decimalToMinor(
   }
   const exponent = currencyExponent(currency);
   const extra = fraction.slice(exponent);
-  if (/[^0]/.test(extra)) throw new StatementParseError(where.format, where.location, `more decimals than ${currency} has: "${text}"`);
+  if (/[^0]/.test(extra))
+    throw new StatementParseError(where.format, where.location, `more decimals than ${currency} has: "${text}"`);
   const digits = `${whole}${fraction.slice(0, exponent).padEnd(exponent, '0')}`.replace(/^0+(?=\d)/, '');
   const value = Number(digits);
-  if (!Number.isSafeInteger(value)) throw new StatementParseError(where.format, where.location, `amount too large: "${text}"`);
+  if (!Number.isSafeInteger(value))
+    throw new StatementParseError(where.format, where.location, `amount too large: "${text}"`);
   return negative && value !== 0 ? -value : value;
 }

@@ -13,7 +13,11 @@ class BalanceTolerantParser extends mt940js.Parser {
   // why: the method is the library's (1.3.5, pinned); only its turnover check is skipped.
   _validateGroup(group: unknown, idx: number): void {
     try {
-      (mt940js.Parser.prototype as unknown as { _validateGroup: (g: unknown, i: number) => void })._validateGroup.call(this, group, idx);
+      (mt940js.Parser.prototype as unknown as { _validateGroup: (g: unknown, i: number) => void })._validateGroup.call(
+        this,
+        group,
+        idx,
+      );
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('Sum of lines')) return;
       throw error;
@@ -44,7 +48,8 @@ function field86(t: Mt940Transaction): { name: string | null; iban: string | nul
   if ('NAME' in sub || 'REMI' in sub || 'IBAN' in sub || 'CNTP' in sub) {
     // /CNTP/ is IBAN/BIC/name/city; a value's closing slash is the separator, not text.
     const cntp = (sub['CNTP'] ?? '').split('/');
-    const clean = (v: string | null | undefined) => (v === null || v === undefined ? null : v.replace(/\/+$/, '').trim() || null);
+    const clean = (v: string | null | undefined) =>
+      v === null || v === undefined ? null : v.replace(/\/+$/, '').trim() || null;
     return {
       name: clean(joined(sub, ['NAME'])) ?? clean(cntp[2]),
       iban: clean(joined(sub, ['IBAN'])) ?? clean(cntp[0]),
@@ -53,7 +58,11 @@ function field86(t: Mt940Transaction): { name: string | null; iban: string | nul
   }
   if (GERMAN_REMITTANCE.some((k) => k in sub) || '32' in sub) {
     const iban = sub['31']?.trim() ?? null;
-    return { name: joined(sub, ['32', '33']), iban: iban !== null && /^[A-Z]{2}\d{2}/.test(iban) ? iban : null, remittance: joined(sub, GERMAN_REMITTANCE) };
+    return {
+      name: joined(sub, ['32', '33']),
+      iban: iban !== null && /^[A-Z]{2}\d{2}/.test(iban) ? iban : null,
+      remittance: joined(sub, GERMAN_REMITTANCE),
+    };
   }
   const text = t.details.replace(/\s*\n\s*/g, ' ').trim();
   return { name: null, iban: null, remittance: text === '' ? null : text };
@@ -68,7 +77,12 @@ function entry(t: Mt940Transaction): StatementEntry {
     value_date: isoDay(t.date),
     amount_minor: minor(t.amount, t.currency),
     currency: t.currency,
-    bank_reference: t.bankReference.trim() !== '' ? t.bankReference.trim() : customer !== '' && customer.toUpperCase() !== 'NONREF' ? customer : null,
+    bank_reference:
+      t.bankReference.trim() !== ''
+        ? t.bankReference.trim()
+        : customer !== '' && customer.toUpperCase() !== 'NONREF'
+          ? customer
+          : null,
     counterparty_name: f86.name,
     counterparty_iban: f86.iban,
     remittance_info: f86.remittance,
@@ -114,6 +128,7 @@ export function parseMt940(text: string): ParsedStatementFile {
     const message = error instanceof Error ? error.message : String(error);
     throw new StatementParseError('mt940', location(text, message), message);
   }
-  if (statements.length === 0) throw new StatementParseError('mt940', 'line 1', 'the file holds no statement (no :20: … :62: group)');
+  if (statements.length === 0)
+    throw new StatementParseError('mt940', 'line 1', 'the file holds no statement (no :20: … :62: group)');
   return { format: 'mt940', statements: statements.map(statement) };
 }

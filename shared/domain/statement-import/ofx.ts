@@ -41,7 +41,8 @@ function amount(value: unknown, currency: string, location: string): number {
 
 function entry(trn: unknown, currency: string, pending: boolean, location: string): StatementEntry {
   const own = text(child(child(trn, 'CURRENCY'), 'CURSYM')) ?? currency;
-  const booking = day(child(trn, 'DTPOSTED'), `${location}/DTPOSTED`) ?? day(child(trn, 'DTTRAN'), `${location}/DTTRAN`);
+  const booking =
+    day(child(trn, 'DTPOSTED'), `${location}/DTPOSTED`) ?? day(child(trn, 'DTTRAN'), `${location}/DTTRAN`);
   if (booking === null) fail(`${location}/DTPOSTED`, 'missing posting date');
   const name = text(child(trn, 'NAME')) ?? text(child(child(trn, 'PAYEE'), 'NAME'));
   const memo = text(child(trn, 'MEMO'));
@@ -66,17 +67,23 @@ function statement(rs: unknown, trnuid: string | null, location: string): Parsed
   const number = text(child(from, 'ACCTID'));
   if (number === null) fail(`${location}/BANKACCTFROM/ACCTID`, 'the statement names no account');
   const list_ = child(rs, 'BANKTRANLIST');
-  const booked = list(child(list_, 'STMTTRN')).map((t, i) => entry(t, currency, false, `${location}/BANKTRANLIST/STMTTRN[${i + 1}]`));
+  const booked = list(child(list_, 'STMTTRN')).map((t, i) =>
+    entry(t, currency, false, `${location}/BANKTRANLIST/STMTTRN[${i + 1}]`),
+  );
   const pendingList = child(rs, 'BANKTRANLISTP');
-  const pending = list(child(pendingList, 'STMTTRNP') ?? child(pendingList, 'STMTTRN'))
-    .map((t, i) => entry(t, currency, true, `${location}/BANKTRANLISTP/STMTTRNP[${i + 1}]`));
+  const pending = list(child(pendingList, 'STMTTRNP') ?? child(pendingList, 'STMTTRN')).map((t, i) =>
+    entry(t, currency, true, `${location}/BANKTRANLISTP/STMTTRNP[${i + 1}]`),
+  );
   const start = day(child(list_, 'DTSTART'), `${location}/BANKTRANLIST/DTSTART`);
   const end = day(child(list_, 'DTEND'), `${location}/BANKTRANLIST/DTEND`);
   const ledger = child(child(rs, 'LEDGERBAL'), 'BALAMT');
   return {
     reference: trnuid !== null && trnuid !== '0' ? trnuid : `${number}:${start ?? ''}..${end ?? ''}`,
     // An ACCTID may be an IBAN (European banks) or a domestic number: both are compared.
-    account: { iban: /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number.replace(/\s/g, '').toUpperCase()) ? number : null, account_number: number },
+    account: {
+      iban: /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number.replace(/\s/g, '').toUpperCase()) ? number : null,
+      account_number: number,
+    },
     currency,
     start_date: start,
     end_date: end,
@@ -98,7 +105,10 @@ export function parseOfx(content: string): ParsedStatementFile {
     fail(element === undefined ? 'OFX' : `element ${element}`, message);
   }
   const statements: ParsedStatement[] = [];
-  const groups: [string, string, string][] = [['BANKMSGSRSV1', 'STMTTRNRS', 'STMTRS'], ['CREDITCARDMSGSRSV1', 'CCSTMTTRNRS', 'CCSTMTRS']];
+  const groups: [string, string, string][] = [
+    ['BANKMSGSRSV1', 'STMTTRNRS', 'STMTRS'],
+    ['CREDITCARDMSGSRSV1', 'CCSTMTTRNRS', 'CCSTMTRS'],
+  ];
   for (const [msgs, trnrs, rs] of groups) {
     list(child(child(doc.OFX, msgs), trnrs)).forEach((t, i) => {
       const location = `OFX/${msgs}/${trnrs}[${i + 1}]/${rs}`;

@@ -18,7 +18,10 @@ export interface ParseOptions {
 
 /** The format of a file from its first bytes, or null when none is recognised. */
 export function sniffFormat(bytes: Uint8Array, csvMapped: boolean): StatementFormat | null {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1').replace(/^\uFEFF|^ï»¿/, '').trimStart();
+  const head = Buffer.from(bytes.subarray(0, 4096))
+    .toString('latin1')
+    .replace(/^\uFEFF|^ï»¿/, '')
+    .trimStart();
   if (/^OFXHEADER\s*:/.test(head) || /<\?OFX\b/.test(head) || /^<OFX>/i.test(head)) return 'ofx';
   if (head.startsWith('<')) return /camt\.053|BkToCstmrStmt/.test(head) ? 'camt053' : null;
   if (/^(\{1:|:20:)/m.test(head) && /^:25:/m.test(head)) return 'mt940';
@@ -28,14 +31,27 @@ export function sniffFormat(bytes: Uint8Array, csvMapped: boolean): StatementFor
 /** Reads a statement file; throws StatementParseError with the format tried and where. */
 export function parseStatementFile(bytes: Uint8Array, options: ParseOptions): ParsedStatementFile {
   const format = options.format === 'auto' ? sniffFormat(bytes, options.csv !== null) : options.format;
-  if (format === null) throw new StatementParseError('auto', 'line 1', 'not a CAMT.053, OFX or MT940 file (a CSV needs ?format=csv or its column mapping)');
+  if (format === null)
+    throw new StatementParseError(
+      'auto',
+      'line 1',
+      'not a CAMT.053, OFX or MT940 file (a CSV needs ?format=csv or its column mapping)',
+    );
   const text = decodeStatement(bytes, format, options.encoding);
   switch (format) {
-    case 'camt053': return parseCamt053(text);
-    case 'ofx': return parseOfx(text);
-    case 'mt940': return parseMt940(text);
+    case 'camt053':
+      return parseCamt053(text);
+    case 'ofx':
+      return parseOfx(text);
+    case 'mt940':
+      return parseMt940(text);
     case 'csv':
-      if (options.csv === null) throw new StatementParseError('csv', 'query', 'a CSV needs a column mapping (date_column and the amount columns)');
+      if (options.csv === null)
+        throw new StatementParseError(
+          'csv',
+          'query',
+          'a CSV needs a column mapping (date_column and the amount columns)',
+        );
       return parseCsv(text, options.csv, options.account_currency);
   }
 }

@@ -55,7 +55,14 @@ export interface StatementImportPlan {
   bank_account_id: string;
   format: StatementFormat;
   file_sha256: string;
-  statements: { reference: string; start_date: IsoDate | null; end_date: IsoDate | null; opening_balance_minor: number | null; closing_balance_minor: number | null; currency: string }[];
+  statements: {
+    reference: string;
+    start_date: IsoDate | null;
+    end_date: IsoDate | null;
+    opening_balance_minor: number | null;
+    closing_balance_minor: number | null;
+    currency: string;
+  }[];
   new_transactions: PlannedTransaction[];
   skipped: SkippedEntry[];
 }
@@ -70,29 +77,50 @@ export function normaliseText(text: string | null): string {
 
 /** A counterparty name as it is matched: normalised text with punctuation dropped. */
 export function normaliseName(name: string | null): string {
-  return normaliseText(name).replace(/[^\p{L}\p{N} ]/gu, ' ').replace(/\s+/g, ' ').trim();
+  return normaliseText(name)
+    .replace(/[^\p{L}\p{N} ]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Duplicate rule 2's fingerprint: booking date, amount, counterparty and remittance text. */
-export function fingerprint(t: { booking_date: IsoDate; amount_minor: number; counterparty_name: string | null; remittance_info: string | null }): string {
-  return JSON.stringify([t.booking_date, t.amount_minor, normaliseText(t.counterparty_name), normaliseText(t.remittance_info)]);
+export function fingerprint(t: {
+  booking_date: IsoDate;
+  amount_minor: number;
+  counterparty_name: string | null;
+  remittance_info: string | null;
+}): string {
+  return JSON.stringify([
+    t.booking_date,
+    t.amount_minor,
+    normaliseText(t.counterparty_name),
+    normaliseText(t.remittance_info),
+  ]);
 }
 
 /** Whether a file's statement names this account (IBAN or number; for `BLZ/number` forms also the number alone). */
 function namesAccount(statement: ParsedStatement, account: BankAccount): boolean {
   if (statement.account === null) return true;
-  const own = [account.iban, account.account_number].filter((v): v is string => typeof v === 'string' && v !== '').map(compactAccountId);
-  const given = [statement.account.iban, statement.account.account_number].filter((v): v is string => v !== null).map(compactAccountId);
+  const own = [account.iban, account.account_number]
+    .filter((v): v is string => typeof v === 'string' && v !== '')
+    .map(compactAccountId);
+  const given = [statement.account.iban, statement.account.account_number]
+    .filter((v): v is string => v !== null)
+    .map(compactAccountId);
   for (const id of [...given]) if (id.includes('/')) given.push(id.slice(id.lastIndexOf('/') + 1));
   return given.some((id) => own.includes(id));
 }
 
 function newTransactionId(accountId: string, fileSha256: string, statementIndex: number, entryIndex: number): string {
-  const digest = createHash('sha256').update(`statement_import\n${accountId}\n${fileSha256}\n${statementIndex}\n${entryIndex}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`statement_import\n${accountId}\n${fileSha256}\n${statementIndex}\n${entryIndex}`)
+    .digest('hex');
   return `bt_imp_${digest.slice(0, 24)}`;
 }
 
-function counterpartyMatcher(counterparties: readonly KnownCounterparty[]): (name: string | null, iban: string | null) => string | null {
+function counterpartyMatcher(
+  counterparties: readonly KnownCounterparty[],
+): (name: string | null, iban: string | null) => string | null {
   const byIban = new Map<string, Set<string>>();
   const byName = new Map<string, Set<string>>();
   const add = (map: Map<string, Set<string>>, key: string, id: string) => {
@@ -107,7 +135,8 @@ function counterpartyMatcher(counterparties: readonly KnownCounterparty[]): (nam
   }
   // An IBAN or name shared by two counterparties names neither: left null for the reviewer.
   const only = (ids: Set<string> | undefined) => (ids !== undefined && ids.size === 1 ? [...ids][0]! : null);
-  return (name, iban) => (iban === null ? null : only(byIban.get(compactAccountId(iban)))) ?? only(byName.get(normaliseName(name)));
+  return (name, iban) =>
+    (iban === null ? null : only(byIban.get(compactAccountId(iban)))) ?? only(byName.get(normaliseName(name)));
 }
 
 /**
@@ -115,75 +144,134 @@ function counterpartyMatcher(counterparties: readonly KnownCounterparty[]): (nam
  * `account_mismatch`, `currency_mismatch`), `noop` when nothing is new,
  * else `staged`; behind the pending gate (one pending import per account).
  */
-export function decideStatementImport(file: ParsedStatementFile, fileSha256: string, books: StatementImportBooks): Decision<StatementImportPlan> {
+export function decideStatementImport(
+  file: ParsedStatementFile,
+  fileSha256: string,
+  books: StatementImportBooks,
+): Decision<StatementImportPlan> {
   const account = books.account;
   if (account === null) return refused('not_found', { resource: 'bank_account' });
   const ours = file.statements.map((s, index) => ({ s, index })).filter(({ s }) => namesAccount(s, account));
   const others = file.statements.filter((s) => !namesAccount(s, account));
   if (ours.length === 0) {
-    const fileAccounts = [...new Set(others.map((s) => s.account?.iban ?? s.account?.account_number ?? ''))].sort(compareIds);
-    return refused('account_mismatch', { bank_account_id: account.id, account_iban: account.iban ?? null, account_number: account.account_number ?? null, file_accounts: fileAccounts });
+    const fileAccounts = [...new Set(others.map((s) => s.account?.iban ?? s.account?.account_number ?? ''))].sort(
+      compareIds,
+    );
+    return refused('account_mismatch', {
+      bank_account_id: account.id,
+      account_iban: account.iban ?? null,
+      account_number: account.account_number ?? null,
+      file_accounts: fileAccounts,
+    });
   }
   const wrongCurrency = ours.find(({ s }) => s.currency !== account.currency);
   if (wrongCurrency) {
-    return refused('currency_mismatch', { account_currency: account.currency, statement_currency: wrongCurrency.s.currency, statement_reference: wrongCurrency.s.reference });
+    return refused('currency_mismatch', {
+      account_currency: account.currency,
+      statement_currency: wrongCurrency.s.currency,
+      statement_reference: wrongCurrency.s.reference,
+    });
   }
   const warnings: Warning[] = [];
   if (others.length > 0) {
-    warnings.push(warning('other_account_statements_left_out', {
-      statements: others.map((s) => ({ reference: s.reference, account: s.account?.iban ?? s.account?.account_number ?? null })),
-    }));
+    warnings.push(
+      warning('other_account_statements_left_out', {
+        statements: others.map((s) => ({
+          reference: s.reference,
+          account: s.account?.iban ?? s.account?.account_number ?? null,
+        })),
+      }),
+    );
   }
 
   const entries: { e: StatementEntry; statementIndex: number; entryIndex: number }[] = [];
   let pending = 0;
-  const foreign: { booking_date: IsoDate; amount_minor: number; currency: string; bank_reference: string | null }[] = [];
-  const outOfBalance: { reference: string; opening_balance_minor: number; entries_minor: number; closing_balance_minor: number; difference_minor: number }[] = [];
+  const foreign: { booking_date: IsoDate; amount_minor: number; currency: string; bank_reference: string | null }[] =
+    [];
+  const outOfBalance: {
+    reference: string;
+    opening_balance_minor: number;
+    entries_minor: number;
+    closing_balance_minor: number;
+    difference_minor: number;
+  }[] = [];
   for (const { s, index } of ours) {
     let sum = 0;
     s.entries.forEach((e, entryIndex) => {
-      if (e.pending) { pending += 1; return; }
+      if (e.pending) {
+        pending += 1;
+        return;
+      }
       if (e.currency !== account.currency) {
-        foreign.push({ booking_date: e.booking_date, amount_minor: e.amount_minor, currency: e.currency, bank_reference: e.bank_reference });
+        foreign.push({
+          booking_date: e.booking_date,
+          amount_minor: e.amount_minor,
+          currency: e.currency,
+          bank_reference: e.bank_reference,
+        });
         return;
       }
       sum += e.amount_minor;
       entries.push({ e, statementIndex: index, entryIndex });
     });
-    if (s.opening_balance_minor !== null && s.closing_balance_minor !== null && s.opening_balance_minor + sum !== s.closing_balance_minor) {
+    if (
+      s.opening_balance_minor !== null &&
+      s.closing_balance_minor !== null &&
+      s.opening_balance_minor + sum !== s.closing_balance_minor
+    ) {
       outOfBalance.push({
-        reference: s.reference, opening_balance_minor: s.opening_balance_minor, entries_minor: sum,
-        closing_balance_minor: s.closing_balance_minor, difference_minor: s.closing_balance_minor - (s.opening_balance_minor + sum),
+        reference: s.reference,
+        opening_balance_minor: s.opening_balance_minor,
+        entries_minor: sum,
+        closing_balance_minor: s.closing_balance_minor,
+        difference_minor: s.closing_balance_minor - (s.opening_balance_minor + sum),
       });
     }
   }
   if (pending > 0) warnings.push(warning('pending_entries_left_out', { count: pending }));
   if (foreign.length > 0) warnings.push(warning('foreign_currency_entries', { entries: foreign }));
   if (outOfBalance.length > 0) warnings.push(warning('statement_out_of_balance', { statements: outOfBalance }));
-  const first = ours.map(({ s }) => s).filter((s) => s.start_date !== null && s.opening_balance_minor !== null)
+  const first = ours
+    .map(({ s }) => s)
+    .filter((s) => s.start_date !== null && s.opening_balance_minor !== null)
     .sort((a, b) => compareIds(a.start_date!, b.start_date!))[0];
   if (first !== undefined) {
     let balance = account.opening_balance_minor;
     for (const t of books.transactions) if (t.booking_date < first.start_date!) balance += t.amount_minor;
     if (balance !== first.opening_balance_minor) {
-      warnings.push(warning('opening_balance_differs', {
-        statement_reference: first.reference, date: first.start_date, account_balance_minor: balance, statement_opening_balance_minor: first.opening_balance_minor,
-      }));
+      warnings.push(
+        warning('opening_balance_differs', {
+          statement_reference: first.reference,
+          date: first.start_date,
+          account_balance_minor: balance,
+          statement_opening_balance_minor: first.opening_balance_minor,
+        }),
+      );
     }
   }
 
   // Duplicate rule 1: the same bank reference as a transaction on the account.
   const existing = [...books.transactions].sort((a, b) => compareIds(a.id, b.id));
   const byReference = new Map<string, string>();
-  for (const t of existing) if (t.bank_reference && !byReference.has(t.bank_reference)) byReference.set(t.bank_reference, t.id);
+  for (const t of existing)
+    if (t.bank_reference && !byReference.has(t.bank_reference)) byReference.set(t.bank_reference, t.id);
   const consumed = new Set<string>();
   const afterRule1: typeof entries = [];
   const skipped: SkippedEntry[] = [];
   for (const item of entries) {
     const match = item.e.bank_reference === null ? undefined : byReference.get(item.e.bank_reference);
-    if (match === undefined) { afterRule1.push(item); continue; }
+    if (match === undefined) {
+      afterRule1.push(item);
+      continue;
+    }
     consumed.add(match);
-    skipped.push({ booking_date: item.e.booking_date, amount_minor: item.e.amount_minor, bank_reference: item.e.bank_reference, reason: 'same_bank_reference', existing_transaction_id: match });
+    skipped.push({
+      booking_date: item.e.booking_date,
+      amount_minor: item.e.amount_minor,
+      bank_reference: item.e.bank_reference,
+      reason: 'same_bank_reference',
+      existing_transaction_id: match,
+    });
   }
   // Duplicate rule 2: k entries of one fingerprint against m transactions already holding it → max(0, k − m) new.
   // An entry and a transaction that both carry (different) bank references are different bookings and never pair.
@@ -192,25 +280,44 @@ export function decideStatementImport(file: ParsedStatementFile, fileSha256: str
     if (consumed.has(t.id)) continue;
     const key = fingerprint(t);
     const pool = pools.get(key);
-    if (pool) pool.push(t); else pools.set(key, [t]);
+    if (pool) pool.push(t);
+    else pools.set(key, [t]);
   }
   const matchCounterparty = counterpartyMatcher(books.counterparties);
   const newTransactions: PlannedTransaction[] = [];
   for (const { e, statementIndex, entryIndex } of afterRule1) {
     const pool = pools.get(fingerprint(e)) ?? [];
-    const at = e.bank_reference === null ? Math.max(pool.findIndex((t) => t.bank_reference !== null), 0) : pool.findIndex((t) => t.bank_reference === null);
+    const at =
+      e.bank_reference === null
+        ? Math.max(
+            pool.findIndex((t) => t.bank_reference !== null),
+            0,
+          )
+        : pool.findIndex((t) => t.bank_reference === null);
     const pair = at >= 0 ? pool[at] : undefined;
     if (pair !== undefined) {
       pool.splice(at, 1);
-      skipped.push({ booking_date: e.booking_date, amount_minor: e.amount_minor, bank_reference: e.bank_reference, reason: 'same_fingerprint', existing_transaction_id: pair.id });
+      skipped.push({
+        booking_date: e.booking_date,
+        amount_minor: e.amount_minor,
+        bank_reference: e.bank_reference,
+        reason: 'same_fingerprint',
+        existing_transaction_id: pair.id,
+      });
       continue;
     }
     newTransactions.push({
       id: newTransactionId(account.id, fileSha256, statementIndex, entryIndex),
-      booking_date: e.booking_date, value_date: e.value_date, amount_minor: e.amount_minor, currency: e.currency,
-      bank_reference: e.bank_reference, counterparty_name: e.counterparty_name, counterparty_iban: e.counterparty_iban,
+      booking_date: e.booking_date,
+      value_date: e.value_date,
+      amount_minor: e.amount_minor,
+      currency: e.currency,
+      bank_reference: e.bank_reference,
+      counterparty_name: e.counterparty_name,
+      counterparty_iban: e.counterparty_iban,
       counterparty_id: matchCounterparty(e.counterparty_name, e.counterparty_iban),
-      remittance_info: e.remittance_info, details: e.details,
+      remittance_info: e.remittance_info,
+      details: e.details,
     });
   }
 
@@ -219,16 +326,24 @@ export function decideStatementImport(file: ParsedStatementFile, fileSha256: str
     format: file.format,
     file_sha256: fileSha256,
     statements: ours.map(({ s }) => ({
-      reference: s.reference, start_date: s.start_date, end_date: s.end_date,
-      opening_balance_minor: s.opening_balance_minor, closing_balance_minor: s.closing_balance_minor, currency: s.currency,
+      reference: s.reference,
+      start_date: s.start_date,
+      end_date: s.end_date,
+      opening_balance_minor: s.opening_balance_minor,
+      closing_balance_minor: s.closing_balance_minor,
+      currency: s.currency,
     })),
     new_transactions: newTransactions,
     skipped,
   };
   const hash = planHash(plan);
-  if (newTransactions.length === 0) return decideWithPending(books.pending, { outcome: 'noop', plan, plan_hash: hash, warnings });
+  if (newTransactions.length === 0)
+    return decideWithPending(books.pending, { outcome: 'noop', plan, plan_hash: hash, warnings });
   return decideWithPending(books.pending, {
-    outcome: 'staged', plan, plan_hash: hash, warnings,
+    outcome: 'staged',
+    plan,
+    plan_hash: hash,
+    warnings,
     claim: { scope_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
     preconditions: [],
   });
