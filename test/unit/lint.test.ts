@@ -4,6 +4,7 @@
 // config, on small snippets linted as if they were this file.
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
+import * as prettier from 'prettier';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,11 +57,20 @@ describe('lint (eslint.config.js)', function () {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts.lint).to.match(/\beslint --max-warnings 0 \.$/);
+    expect(scripts.lint).to.match(/\beslint --max-warnings 0 \. && prettier --check --log-level warn \.$/);
     const steps = (scripts.test ?? '').split('&&').map((step) => step.trim());
     const linted = steps.indexOf('npm run -s lint');
     const tested = steps.findIndex((step) => step.includes('dist/scripts/run-tests.js'));
     expect(linted, scripts.test).to.be.at.least(0);
     expect(tested, scripts.test).to.be.greaterThan(linted);
+  });
+
+  it('fails code that Prettier would format otherwise, with the project settings (.prettierrc.json)', async () => {
+    const options = { ...(await prettier.resolveConfig(probePath)), filepath: probePath };
+    expect(options.printWidth).to.equal(120);
+    expect(await prettier.check('export const next = (n: number): number => n + 1;\n', options)).to.equal(true);
+    expect(await prettier.check('export const next = (n:number):number=>n+1\n', options)).to.equal(false);
+    const long = `export const words = [${Array.from({ length: 20 }, (_, i) => `'word${i}'`).join(', ')}];\n`;
+    expect(await prettier.check(long, options)).to.equal(false);
   });
 });
