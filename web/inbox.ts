@@ -7,9 +7,18 @@ import { h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { refusal } from './operation.js';
 import { scopeOf, summaryOf } from './scope.js';
-import type { StagedOperationPage as StagedPage } from '../shared/contract/staged-operation.js';
+import type { StagedOperationPage as StagedPage, StagedStatus } from '../shared/contract/staged-operation.js';
 
-const STATUSES = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'];
+const STATUSES = [
+  'staged',
+  'approved',
+  'applying',
+  'applied',
+  'rejected',
+  'expired',
+  'failed',
+  'stale',
+] as const satisfies readonly StagedStatus[];
 const PAGE = '20';
 
 export interface InboxState {
