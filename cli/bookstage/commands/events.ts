@@ -9,7 +9,7 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../../sha
 import { query, runRequest, type CommonOptions } from '../call.js';
 import { resolveProfile } from '../config.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { send } from '../http-client.js';
+import { dataOf, errorOf, send } from '../http-client.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
 
@@ -151,10 +151,10 @@ async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
       { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: 100, after })}` },
       policy,
     );
-    const data = answer.envelope?.data as { items?: FeedEvent[]; next_cursor?: string } | undefined;
+    const data = dataOf(answer) as { items?: FeedEvent[]; next_cursor?: string } | undefined;
     if (answer.status !== 200 || !data?.items) {
-      io.err(`bookstage: ${answer.envelope?.error?.message ?? `HTTP ${answer.status}`}\n`);
-      return exitCodeFor(answer.status, answer.envelope?.data);
+      io.err(`bookstage: ${errorOf(answer)?.message ?? `HTTP ${answer.status}`}\n`);
+      return exitCodeFor(answer.status, dataOf(answer));
     }
     after = data.next_cursor;
     if (!catchingUp) {

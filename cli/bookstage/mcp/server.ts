@@ -12,7 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Profile } from '../config.js';
-import { NetworkError, send, type RetryPolicy } from '../http-client.js';
+import { dataOf, errorOf, NetworkError, send, type RetryPolicy } from '../http-client.js';
 import { offeredTools, TOOLS, type Allowances } from './tool-catalog.js';
 import { bindTool, callTool } from './tool-call.js';
 import { outputSchemaFor } from './tool-schemas.js';
@@ -79,7 +79,7 @@ export function createMcpServer(options: McpOptions): McpServer {
         const items =
           answer.status === 200
             ? ((
-                answer.envelope?.data as {
+                dataOf(answer) as {
                   items?: Array<{ staged_operation_id: string; kind: string; status: string }>;
                 }
               ).items ?? [])
@@ -116,7 +116,7 @@ export function createMcpServer(options: McpOptions): McpServer {
       }
       const env = answer.envelope;
       if (answer.status !== 200 || !env?.ok) {
-        const error = env?.error;
+        const error = errorOf(answer);
         const code =
           answer.status === 404
             ? RESOURCE_NOT_FOUND
