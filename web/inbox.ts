@@ -2,7 +2,7 @@
 // one page at a time (GET /api/v1/cli/staged-operations, docs/design/staged-lifecycle.md
 // "List"). The cursor is only valid for the same filters, so changing a
 // filter starts again at the first page.
-import { api, query } from './api.js';
+import { api, pathOf, query } from './api.js';
 import { h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { refusal } from './operation.js';
@@ -60,7 +60,7 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
   const cursor = state.cursors.at(-1);
   const answer = await api<StagedPage>(
     'GET',
-    `/api/v1/cli/staged-operations${query({ status: state.status, kind: state.kind, limit: PAGE, cursor })}`,
+    `${pathOf('staged_operations.list')}${query({ status: state.status, kind: state.kind, limit: PAGE, cursor })}`,
   );
   if (!answer.ok) {
     show(list, refusal(answer.error));

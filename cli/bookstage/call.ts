@@ -1,6 +1,7 @@
 // The one path of every API command: resolve the profile, send (with
 // retries), follow a 202 when asked, print the answer (readable, or the raw
 // envelope with --json) and return the exit code.
+import { pathOf } from '../../shared/contract/routes.js';
 import { randomUUID } from 'node:crypto';
 import { resolveProfile, type Profile } from './config.js';
 import { CliError, EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
@@ -120,7 +121,7 @@ async function runDryRun(
 export async function follow(profile: Profile, pending: Answer, opts: StagingOptions, io: Io): Promise<Answer> {
   const id = fieldOf(dataOf(pending), 'job_id');
   const jobId = typeof id === 'string' ? id : undefined;
-  const location = pending.headers.get('location') ?? (jobId ? `/api/v1/cli/jobs/${jobId}` : null);
+  const location = pending.headers.get('location') ?? (jobId ? pathOf('jobs.show', { job_id: jobId }) : null);
   if (!location) return pending;
   const deadline = Date.now() + (opts.timeout ?? DEFAULT_FOLLOW_SECONDS) * 1000;
   let answer = pending;
