@@ -86,11 +86,9 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
         );
       return { first: page.ms, next: after ? after.ms : null };
     };
-    // why quiet first (2026-11-28): the pages at 100k were timed right after
-    // that organisation's load, while PostgreSQL's autovacuum still worked
-    // on it ("other" 14% of the section's CPU). Waiting did not change the
-    // growth (1.64× in the full runs before and after), so the 100k pages'
-    // extra 2–3 ms is theirs, not the load's (bench/README.md "Latest run").
+    // Quiet first: right after the organisation's load PostgreSQL's autovacuum
+    // still works on it, and the pages would be timed against that
+    // (bench/README.md "What each section measures").
     await untilQuiet(env.log, `books read, pages of ${orgId}`);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);

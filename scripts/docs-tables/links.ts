@@ -115,7 +115,7 @@ export interface DocReference {
 }
 
 /**
- * The docs a source text names: every `docs/…` path, and `README`, each with
+ * The docs a source text names: every `docs/…` path, `bench/README.md` and `README`, each with
  * the section written right after it (`§6.3` or `"A heading"`, a comment's
  * line break allowed in between). Comment markers at line starts (`//`, `*`,
  * and the `#` of YAML, .env and Dockerfile comments) are dropped first, so a
@@ -125,10 +125,10 @@ export function docReferences(source: string): DocReference[] {
   const flat = source.replace(/\s*\n\s*(?:\/\/+|\*+(?!\/)|#+(?=\s))?\s*/g, ' ');
   const out: DocReference[] = [];
   const section = /^,?\s*(?:§(\d+(?:\.\d+)*)|"([^"]+)")/;
-  for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|README(?:\.md)?\b)/g)) {
+  for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|bench\/README\.md|README(?:\.md)?\b)/g)) {
     const raw = m[1]!;
     const path = raw.startsWith('README') ? 'README.md' : raw;
-    // `bench/README.md` and `docs/README.md` name their own files, not the project's README.
+    // `docs/README.md` (and `bench/README.md`, matched whole above) name their own files, not the project's README.
     if (raw.startsWith('README') && m.index > 0 && /[/\w]/.test(flat[m.index - 1]!)) continue;
     const s = section.exec(flat.slice(m.index + raw.length));
     out.push({ path, section: s ? (s[1] ? `§${s[1]}` : s[2]!) : null });

@@ -73,7 +73,7 @@ describe("the docs' local links resolve", () => {
     ]);
   });
 
-  it('every docs/ path and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
+  it('every docs/ path, bench/README.md and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
     const broken: string[] = [];
     for (const file of [...citingFiles(root).filter((f) => f !== self), ...docs]) {
       for (const ref of docReferences(read(file))) {
@@ -130,14 +130,16 @@ describe("the docs' local links resolve", () => {
   it("reads a reference's path and section, over a comment's line break", () => {
     const source = [
       '// see docs/reference/http-api.md §6.3 and docs/design/staged-lifecycle.md "Crash',
-      '// safety"; README "Two commands", bench/README.md and docs/openapi.json.',
+      '// safety"; README "Two commands", bench/README.md and docs/openapi.json; bench/README.md "Latest run".',
       "const doc = 'docs/operating/metrics.md';",
     ].join('\n');
     expect(docReferences(source)).to.deep.equal([
       { path: 'docs/reference/http-api.md', section: '§6.3' },
       { path: 'docs/design/staged-lifecycle.md', section: 'Crash safety' },
       { path: 'README.md', section: 'Two commands' },
+      { path: 'bench/README.md', section: null },
       { path: 'docs/openapi.json', section: null },
+      { path: 'bench/README.md', section: 'Latest run' },
       { path: 'docs/operating/metrics.md', section: null },
     ]);
   });
