@@ -129,7 +129,7 @@ const BODY: ErrorCode[] = [
 ];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
 const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
-/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
+/** Errors of the staging calls (one per kind): the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
 /** The 200 of a dry run (docs/reference/http-api.md §6.6), beside each staging call's own 200. */
