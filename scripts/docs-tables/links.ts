@@ -2,7 +2,7 @@
 // each must name an existing file and, with a #fragment, an existing heading
 // of that file (GitHub's heading ids). Checked by test/unit/docs-links.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 
 /** GitHub's id of a heading: lower case, punctuation dropped, spaces to hyphens. */
 export function headingSlug(heading: string): string {
@@ -137,6 +137,21 @@ export function docReferences(source: string): DocReference[] {
 }
 
 /**
+ * The sections a Markdown document names after a link to another document,
+ * `[text](../indexes.md) "Reads by id alone"` (a line break allowed between),
+ * as references from the project's root; `file` is the document's path from
+ * the root. Fenced code is left out.
+ */
+export function linkedSectionReferences(file: string, text: string): DocReference[] {
+  const prose = text.replace(/^\s*(```|~~~)[\s\S]*?^\s*\1/gm, '').replace(/\s*\n\s*/g, ' ');
+  const out: DocReference[] = [];
+  for (const m of prose.matchAll(/\]\(\s*([^)#\s:]+\.md)\s*\)\s*"([^"]+)"/g)) {
+    out.push({ path: normalize(join(dirname(file), m[1]!)), section: m[2]! });
+  }
+  return out;
+}
+
+/**
  * What a reference names that is not there: a missing file, or a section no
  * heading of the file starts with (`§6.3` matches "§6.3 One pending plan…";
  * "Authentication" matches "§3 Authentication, tenancy and scopes").
@@ -160,7 +175,7 @@ export function brokenDocReference(
     : `${ref.path} ${ref.section.startsWith('§') ? ref.section : `"${ref.section}"`}: no such heading`;
 }
 
-/** The source files (.ts, .mjs, .js) under the given folders of root, node_modules and dist left out. */
+/** The source files (.ts, declarations included, .mjs, .js) under the given folders of root, node_modules and dist left out. */
 export function sourceFiles(root: string, folders: string[]): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -168,7 +183,7 @@ export function sourceFiles(root: string, folders: string[]): string[] {
       if (name === 'node_modules' || name === 'dist') continue;
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(ts|mjs|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(relative(root, full));
+      else if (/\.(ts|mjs|js)$/.test(name)) out.push(relative(root, full));
     }
   };
   for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder));

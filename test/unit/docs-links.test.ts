@@ -13,6 +13,7 @@ import {
   docReferences,
   headingIds,
   headingSlug,
+  linkedSectionReferences,
   linkTargets,
   markdownDocs,
 } from '../../scripts/docs-tables/links.js';
@@ -82,6 +83,22 @@ describe("the docs' local links resolve", () => {
       }
     }
     expect(broken).to.deep.equal([]);
+  });
+
+  it('every section a document names after a link to another document (`[x](y.md) "Heading"`) exists', () => {
+    const broken = docs.flatMap((path) =>
+      linkedSectionReferences(path, read(path))
+        .map((ref) => brokenDocReference(root, ref))
+        .filter((why): why is string => why !== null)
+        .map((why) => `${path}: ${why}`),
+    );
+    expect(broken).to.deep.equal([]);
+    const text =
+      'See [indexes](../indexes.md) "Reads by\nid alone" and [b](b.md) "Gone".\n```\n[c](c.md) "In code"\n```\n';
+    expect(linkedSectionReferences('docs/design/a.md', text)).to.deep.equal([
+      { path: 'docs/indexes.md', section: 'Reads by id alone' },
+      { path: 'docs/design/b.md', section: 'Gone' },
+    ]);
   });
 
   it('no document links to itself by its own file name (a section says it once; #fragments link within)', () => {
