@@ -12,6 +12,7 @@
 //
 // `measureDuplicatePages({db, baseUrl}, size)` is the same measurement for a
 // caller that runs its own API and worker (npm run bench).
+import { pathOf } from '../shared/contract/routes.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -30,7 +31,7 @@ import { inboxFile } from './lib/data.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const workerMain = join(here, '..', 'worker', 'main.js');
-const PATH = '/api/v1/cli/bookkeeping/inbox/duplicates';
+const PATH = pathOf('inbox_duplicates.list');
 
 export interface DuplicatePagesResult {
   size: number;

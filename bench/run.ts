@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       };
     });
     await section('mixed_load', async () => {
-      // The warm-up run is reported beside the figures, never in them (bench/README.md "Benchmarks").
+      // The warm-up run is reported beside the figures, never in them (bench/README.md "What each section measures").
       const {
         own_cpu_ms_per_call: warmupOwn,
         rps: warmupRps,

@@ -2,10 +2,14 @@
 // shell and the stylesheet, web/*.html and web/*.css) and the modules tsc
 // compiled into dist/web-build/web/ (web/tsconfig.json) to dist/web/, so
 // that dist/ alone serves the page
-// (api/routes/review.ts, docs/guide/review-page.md). Plain JS: no build needed.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+// (api/routes/review.ts, docs/guide/review-page.md). It also writes
+// dist/web/route-paths.js, each operation's path from the route table
+// (dist/shared/contract/routes.js, compiled before this runs): the page builds
+// its URLs from it (web/route-paths.d.ts) and writes none itself. Plain JS: no
+// build needed.
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const from = join(root, 'web');
@@ -18,3 +22,13 @@ const built = join(root, 'dist', 'web-build', 'web');
 for (const name of readdirSync(built)) {
   if (/\.js$/.test(name)) copyFileSync(join(built, name), join(to, name));
 }
+// The build's own output: the route table of shared/contract/routes.ts, typed there.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
+const contract = /** @type {{ API_ROUTES: { operation: string; path: string }[] }} */ (
+  await import(pathToFileURL(join(root, 'dist', 'shared', 'contract', 'routes.js')).href)
+);
+const paths = Object.fromEntries(contract.API_ROUTES.map((r) => [r.operation, r.path]));
+writeFileSync(
+  join(to, 'route-paths.js'),
+  `// Written by scripts/copy-web-assets.mjs from shared/contract/routes.ts.\nexport const ROUTE_PATHS = ${JSON.stringify(paths, null, 2)};\n`,
+);

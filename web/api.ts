@@ -2,6 +2,7 @@
 // token as a Bearer header (docs/reference/http-api.md §3). Every answer is an envelope
 // (§4); a refusal is returned as it is, never hidden.
 import type { Envelope } from '../shared/contract/envelope.js';
+import { ROUTE_PATHS } from './route-paths.js';
 import { storedToken } from './session.js';
 
 export interface ApiError {
@@ -58,6 +59,17 @@ export async function api<T>(
           details: {},
         };
   return { ok: false, status: res.status, error };
+}
+
+/** The path of an operation's route (ROUTE_PATHS) with each `{param}` filled, URI-encoded. */
+export function pathOf(operation: string, params: Readonly<Record<string, string>> = {}): string {
+  const template = ROUTE_PATHS[operation];
+  if (template === undefined) throw new Error(`no route for operation ${operation}`);
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`route ${operation} needs the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
 }
 
 /** A query string from the set members of `params`. */

@@ -3,7 +3,7 @@
 // what they are (file, vendor, invoice number, total) and the rule that ties
 // them, one page at a time; and the two ways to resolve a group, which stage
 // an operation for review (docs/guide/review-page.md "Views").
-import { api, query } from './api.js';
+import { api, pathOf, query } from './api.js';
 import { facts, h, show } from './dom.js';
 import { documentFacts } from './document-facts.js';
 import { when } from './format.js';
@@ -27,7 +27,7 @@ export async function duplicatesView(main: HTMLElement, me: Whoami, cursors: str
   show(main, h('h2', {}, 'Duplicate documents in the inbox'), list);
   const answer = await api<DuplicatePage>(
     'GET',
-    `/api/v1/cli/bookkeeping/inbox/duplicates${query({ limit: '10', cursor: cursors.at(-1) })}`,
+    `${pathOf('inbox_duplicates.list')}${query({ limit: '10', cursor: cursors.at(-1) })}`,
   );
   if (!answer.ok) {
     show(list, refusal(answer.error));
@@ -107,7 +107,7 @@ function resolveForm(g: Group): HTMLElement {
     const answer = await follow<{ staged_operation_id?: string; outcome: string }>(
       await api<{ staged_operation_id?: string; outcome: string } | { outcome: 'pending'; job_id: string }>(
         'POST',
-        `/api/v1/cli/bookkeeping/inbox/duplicates/${encodeURIComponent(g.group_id)}/resolve/stage`,
+        pathOf('inbox_duplicates_resolve.stage', { group_id: g.group_id }),
         body,
         { 'idempotency-key': crypto.randomUUID(), prefer: 'wait=20' },
       ),

@@ -2,14 +2,23 @@
 // one page at a time (GET /api/v1/cli/staged-operations, docs/design/staged-lifecycle.md
 // "List"). The cursor is only valid for the same filters, so changing a
 // filter starts again at the first page.
-import { api, query } from './api.js';
+import { api, pathOf, query } from './api.js';
 import { h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { refusal } from './operation.js';
 import { scopeOf, summaryOf } from './scope.js';
-import type { StagedOperationPage as StagedPage } from '../shared/contract/staged-operation.js';
+import type { StagedOperationPage as StagedPage, StagedStatus } from '../shared/contract/staged-operation.js';
 
-const STATUSES = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'];
+const STATUSES = [
+  'staged',
+  'approved',
+  'applying',
+  'applied',
+  'rejected',
+  'expired',
+  'failed',
+  'stale',
+] as const satisfies readonly StagedStatus[];
 const PAGE = '20';
 
 export interface InboxState {
@@ -51,7 +60,7 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
   const cursor = state.cursors.at(-1);
   const answer = await api<StagedPage>(
     'GET',
-    `/api/v1/cli/staged-operations${query({ status: state.status, kind: state.kind, limit: PAGE, cursor })}`,
+    `${pathOf('staged_operations.list')}${query({ status: state.status, kind: state.kind, limit: PAGE, cursor })}`,
   );
   if (!answer.ok) {
     show(list, refusal(answer.error));

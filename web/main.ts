@@ -1,7 +1,7 @@
 // The review page's entry (docs/guide/review-page.md): ask for a token once, learn
 // what it may do (GET /api/v1/cli/whoami), then route by the URL fragment:
 // #/inbox, #/operation/{id}, #/duplicates. The fragment never holds the token.
-import { api } from './api.js';
+import { api, pathOf } from './api.js';
 import { h, show } from './dom.js';
 import { duplicatesView } from './duplicates.js';
 import { inboxView } from './inbox.js';
@@ -56,7 +56,7 @@ async function start(): Promise<void> {
     login(null);
     return;
   }
-  const answer = await api<Whoami>('GET', '/api/v1/cli/whoami');
+  const answer = await api<Whoami>('GET', pathOf('whoami.show'));
   if (!answer.ok) {
     forgetToken();
     login(refusal(answer.error, 'Sign-in'));

@@ -1,7 +1,7 @@
 // One staged operation: the plan as a change to the books, its history and
 // plan_hash, and the actions the token and the state allow
 // (docs/guide/review-page.md "Which actions are shown"; rules: docs/design/staged-lifecycle.md).
-import { api, type ApiError, type Answer } from './api.js';
+import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { KIND_LABELS, when } from './format.js';
 import { planView } from './plan-views.js';
@@ -9,11 +9,9 @@ import { scopeOf } from './scope.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
 
-const BASE = '/api/v1/cli/staged-operations';
-
 export async function operationView(main: HTMLElement, me: Whoami, id: string): Promise<void> {
   show(main, h('p', {}, 'Loading…'));
-  const answer = await api<StagedOperation>('GET', `${BASE}/${encodeURIComponent(id)}`);
+  const answer = await api<StagedOperation>('GET', pathOf('staged_operations.show', { id }));
   if (!answer.ok) {
     show(
       main,
@@ -82,14 +80,14 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
       : null;
   if (!mayApprove && !mayReject && !mayApply) return whyNot;
 
-  const run = async (label: string, path: string, body: object): Promise<void> => {
+  const run = async (label: string, action: 'approve' | 'reject' | 'apply', body: object): Promise<void> => {
     for (const b of bar.querySelectorAll('button')) b.disabled = true;
     show(outcome, h('p', { class: 'pending', 'data-testid': 'pending' }, `${label}: pending…`));
     announce(`${label}: pending`);
     const answer = await follow<StagedOperation>(
       await api<StagedOperation | { outcome: 'pending'; job_id: string }>(
         'POST',
-        `${BASE}/${op.staged_operation_id}/${path}`,
+        pathOf(`staged_operations.${action}`, { id: op.staged_operation_id }),
         body,
         { 'idempotency-key': crypto.randomUUID(), prefer: 'wait=20' },
       ),
@@ -100,7 +98,10 @@ function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: 
       document.getElementById('op-title')?.focus();
     } else {
       // Never hide a refusal: the API's own message and code, as answered.
-      const latest = await api<StagedOperation>('GET', `${BASE}/${op.staged_operation_id}`);
+      const latest = await api<StagedOperation>(
+        'GET',
+        pathOf('staged_operations.show', { id: op.staged_operation_id }),
+      );
       render(main, me, latest.ok ? latest.data : op, refusal(answer.error, label));
       document.getElementById('refusal')?.focus();
       announce(`${label} refused: ${answer.error.message}`);
@@ -169,7 +170,7 @@ async function followAnswer(
 ): Promise<Answer<StagedOperation>> {
   let current = answer;
   for (let i = 0; i < 120 && current.ok && current.status === 202; i += 1) {
-    const location = current.location ?? `/api/v1/cli/jobs/${(current.data as { job_id: string }).job_id}`;
+    const location = current.location ?? pathOf('jobs.show', { job_id: (current.data as { job_id: string }).job_id });
     await new Promise((r) => setTimeout(r, 1000));
     current = await api('GET', location);
   }

@@ -1,4 +1,6 @@
-// The three staging endpoints (docs/reference/http-api.md): each is scope → schema →
+// The five staging endpoints, one per kind (bank_reconcile, ledger_link_repair,
+// ledger_reversal, statement_import, inbox_duplicates_resolve;
+// docs/reference/http-api.md): each is scope → schema →
 // runStage. Path and scope come from the route table (shared/contract/routes.ts);
 // what differs here is only how the validated request becomes the job's input.
 import { Router, type Request } from 'express';

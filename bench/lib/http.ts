@@ -5,6 +5,7 @@
 // process about a fifth of the machine in the mixed load. A keep-alive agent
 // with plain requests does the same calls for less; whatever the client
 // spends is taken from the API and the worker (bench/README.md, what is measured).
+import { pathOf } from '../../shared/contract/routes.js';
 import { Agent, request } from 'node:http';
 
 export interface Call {
@@ -62,13 +63,12 @@ export function call(
   });
 }
 
-export const reversePath = (entryId: string): string =>
-  `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`;
-export const repairPath = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
-export const duplicatesPath = '/api/v1/cli/bookkeeping/inbox/duplicates';
-export const entryPath = (entryId: string): string => `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}`;
-export const transactionsPagePath = '/api/v1/cli/bank-transactions?limit=50';
-export const stagedOperationsPath = '/api/v1/cli/staged-operations';
+// The paths the sections call, from the route table (shared/contract/routes.ts).
+export const reversePath = (entryId: string): string => pathOf('ledger_reversal.stage', { entry_id: entryId });
+export const repairPath = pathOf('ledger_link_repair.stage');
+export const duplicatesPath = pathOf('inbox_duplicates.list');
+export const entryPath = (entryId: string): string => pathOf('ledger_entries.show', { entry_id: entryId });
+export const transactionsPagePath = `${pathOf('bank_transactions.list')}?limit=50`;
 
 /** Throw unless the staging call answered a staged operation. */
 export function expectStaged(c: Call, what: string): void {

@@ -5,6 +5,7 @@
 // reads that are whole by definition: the counterparty list of the main
 // account (a read job over the account and the org's posted entries) and one
 // account with its book balance and unreconciled figures.
+import { pathOf } from '../../shared/contract/routes.js';
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
 import { untilQuiet } from '../lib/cpu-split.js';
@@ -36,8 +37,8 @@ const PAGES_PER_RUN = 5;
 /** Whole reads (counterparty list, account) per run: fewer, each reads the whole account. */
 const WHOLE_PER_RUN = 3;
 
-export const transactionsPath = '/api/v1/cli/bank-transactions';
-export const entriesPath = '/api/v1/cli/ledger/entries';
+const transactionsPath = pathOf('bank_transactions.list');
+const entriesPath = pathOf('ledger_entries.list');
 
 /** The org's counterparty with the most ledger entries (ties: the smallest id), so its list has a next page. */
 async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string> {
@@ -85,11 +86,9 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
         );
       return { first: page.ms, next: after ? after.ms : null };
     };
-    // why quiet first (2026-11-28): the pages at 100k were timed right after
-    // that organisation's load, while PostgreSQL's autovacuum still worked
-    // on it ("other" 14% of the section's CPU). Waiting did not change the
-    // growth (1.64× in the full runs before and after), so the 100k pages'
-    // extra 2–3 ms is theirs, not the load's (bench/README.md "Latest run").
+    // Quiet first: right after the organisation's load PostgreSQL's autovacuum
+    // still works on it, and the pages would be timed against that
+    // (bench/README.md "What each section measures").
     await untilQuiet(env.log, `books read, pages of ${orgId}`);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);
@@ -126,8 +125,8 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
       return res.ms;
     };
     const wholePaths = {
-      counterparties: `/api/v1/cli/counterparties?bank_account_id=${encodeURIComponent(account)}`,
-      account: `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}`,
+      counterparties: `${pathOf('counterparties.list')}?bank_account_id=${encodeURIComponent(account)}`,
+      account: pathOf('bank_accounts.show', { bank_account_id: account }),
     };
     // One of each warms the path: not counted.
     for (const path of Object.values(wholePaths)) await whole(path);

@@ -4,8 +4,8 @@
 // (fresh ones each run).
 //
 // One run, not counted, warms the API and worker first (bench/README.md
-// "Benchmarks"): the first run of these paths in a process pays
-// for V8 compiling them, a third more CPU per call or more than the runs after.
+// "What each section measures"): the first run of these paths in a process
+// pays for V8 compiling them.
 //
 // BENCH_MIX_KINDS=duplicates,reverse,repair,books (default: all four) keeps only
 // some kinds, each client taking them in turn: the CPU split of a one-kind

@@ -4,13 +4,13 @@
 // then approved and applied; against two floors measured in the same run:
 // the project's parser plus the account's read as the job does them (called
 // directly here), and a bare insertMany of the same documents.
+import { pathOf } from '../../shared/contract/routes.js';
 import { statementImportJournal } from '../../shared/domain/apply-journal.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { load, tokenFor } from '../lib/data.js';
-import { stagedOperationsPath } from '../lib/http.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -46,8 +46,7 @@ export interface StatementImportResult {
 const IBAN = 'DE89370400440532013000';
 const ENTRIES_PER_STATEMENT = 250;
 const COUNTERPARTIES = 200;
-const importPath = (accountId: string): string =>
-  `/api/v1/cli/bank-accounts/${encodeURIComponent(accountId)}/statements/import/stage`;
+const importPath = (accountId: string): string => pathOf('statement_import.stage', { bank_account_id: accountId });
 
 const day = (base: number, n: number): string => new Date(base + n * 86_400_000).toISOString().slice(0, 10);
 const decimal = (minor: number): string => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
@@ -266,14 +265,14 @@ export async function measureStatementImport(
       env,
       reviewer,
       'POST',
-      `${stagedOperationsPath}/${encodeURIComponent(id)}/approve`,
+      pathOf('staged_operations.approve', { id }),
       '{}',
       'application/json',
     );
     expectStatus(approved, [200], 'approve');
     // (b) Apply through HTTP, until applied.
     const applied = await env.profile('statement import, apply', () =>
-      request(env, reviewer, 'POST', `${stagedOperationsPath}/${encodeURIComponent(id)}/apply`),
+      request(env, reviewer, 'POST', pathOf('staged_operations.apply', { id })),
     );
     expectStatus(applied, [200], 'apply');
     if ((applied.body.data as { status?: string } | undefined)?.status !== 'applied')

@@ -11,13 +11,14 @@
 // and `machine_ratio` the same rounds for a loop that allocates nothing:
 // what the machine gives two processes at all (docs/design/performance.md
 // "Worker scaling").
+import { pathOf } from '../../shared/contract/routes.js';
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { collections } from '../../shared/storage/collections.js';
-import { call, stagedOperationsPath } from '../lib/http.js';
+import { call } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
 import { untilQuiet } from '../lib/cpu-split.js';
@@ -173,17 +174,17 @@ async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> 
   );
   if (!op) throw new Error(`${orgId} has no staged repair to apply`);
   const reviewer = await tokenFor(env.db, orgId, 'bench-reviewer');
-  const approved = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/approve`, {});
+  const approved = await call(env.baseUrl, reviewer, 'POST', pathOf('staged_operations.approve', { id: op._id }), {});
   if (approved.status !== 200) throw new Error(`approving ${op._id} answered ${approved.status}`);
   const start = performance.now();
-  let answer = await call(env.baseUrl, reviewer, 'POST', `${stagedOperationsPath}/${op._id}/apply`, {});
+  let answer = await call(env.baseUrl, reviewer, 'POST', pathOf('staged_operations.apply', { id: op._id }), {});
   while (answer.status === 202) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     answer = await call(
       env.baseUrl,
       reviewer,
       'GET',
-      `/api/v1/cli/jobs/${(answer.body as { data: { job_id: string } }).data.job_id}`,
+      pathOf('jobs.show', { job_id: (answer.body as { data: { job_id: string } }).data.job_id }),
     );
   }
   const status = (answer.body as { data?: { status?: string } }).data?.status;

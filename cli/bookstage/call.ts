@@ -1,10 +1,12 @@
 // The one path of every API command: resolve the profile, send (with
 // retries), follow a 202 when asked, print the answer (readable, or the raw
 // envelope with --json) and return the exit code.
+import { pathOf } from '../../shared/contract/routes.js';
 import { randomUUID } from 'node:crypto';
 import { resolveProfile, type Profile } from './config.js';
 import { CliError, EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
-import { NetworkError, send, type Answer, type Request, type RetryPolicy } from './http-client.js';
+import type { SuccessEnvelope } from '../../shared/contract/envelope.js';
+import { dataOf, errorOf, NetworkError, send, type Answer, type Request, type RetryPolicy } from './http-client.js';
 import type { Io } from './io.js';
 import { fieldOf, isList } from './output/answer-data.js';
 import { renderAnswer } from './output/answer.js';
@@ -69,7 +71,7 @@ export async function runRequest(
   let answer = await sendOrFail(profile, request, retryPolicy(opts, io, request.idempotencyKey));
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
   print(io, answer, opts.json);
-  return exitCodeFor(answer.status, answer.envelope?.data);
+  return exitCodeFor(answer.status, dataOf(answer));
 }
 
 /** A call that may answer 202: one Idempotency-Key for the invocation, Prefer: wait, and --follow. */
@@ -90,12 +92,12 @@ export async function runStaging(
     if (answer.status === 202)
       io.err(`Or retry the same command with --idempotency-key ${key}: it never stages twice.\n`);
     // Final for that job, but the same key retried later is a new attempt (docs/reference/http-api.md §6.2).
-    if (answer.envelope?.error?.code === 'job_failed')
+    if (errorOf(answer)?.code === 'job_failed')
       io.err(
         `The job failed for good. Retrying the same command with --idempotency-key ${key} starts a new attempt.\n`,
       );
   }
-  return exitCodeFor(answer.status, answer.envelope?.data);
+  return exitCodeFor(answer.status, dataOf(answer));
 }
 
 async function runDryRun(
@@ -112,14 +114,14 @@ async function runDryRun(
   );
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
   print(io, answer, opts.json);
-  return exitCodeFor(answer.status, answer.envelope?.data);
+  return exitCodeFor(answer.status, dataOf(answer));
 }
 
 /** Poll a pending job (its Location) until it is no longer 202, or --timeout runs out. */
 export async function follow(profile: Profile, pending: Answer, opts: StagingOptions, io: Io): Promise<Answer> {
-  const id = fieldOf(pending.envelope?.data, 'job_id');
+  const id = fieldOf(dataOf(pending), 'job_id');
   const jobId = typeof id === 'string' ? id : undefined;
-  const location = pending.headers.get('location') ?? (jobId ? `/api/v1/cli/jobs/${jobId}` : null);
+  const location = pending.headers.get('location') ?? (jobId ? pathOf('jobs.show', { job_id: jobId }) : null);
   if (!location) return pending;
   const deadline = Date.now() + (opts.timeout ?? DEFAULT_FOLLOW_SECONDS) * 1000;
   let answer = pending;
@@ -151,7 +153,7 @@ export async function runPaged(
   let last: Answer;
   for (;;) {
     last = await sendOrFail(profile, { method: 'GET', path: pathFor(cursor) }, retryPolicy(opts, io, undefined));
-    const data = last.envelope?.data;
+    const data = dataOf(last);
     const list = fieldOf(data, listKey);
     if (opts.json) print(io, last, true);
     if (last.status !== 200 || !isList(list)) {
@@ -168,8 +170,8 @@ export async function runPaged(
     const merged: Answer = {
       ...last,
       envelope: {
-        ...last.envelope!,
-        data: { ...(last.envelope!.data as Record<string, unknown>), [listKey]: collected },
+        ...(last.envelope as SuccessEnvelope),
+        data: { ...(dataOf(last) as Record<string, unknown>), [listKey]: collected },
       },
     };
     print(io, merged, false);

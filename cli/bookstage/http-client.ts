@@ -7,7 +7,8 @@
 // across these retries, so a retry after a dropped connection replays the
 // first answer instead of staging twice, and a retry after a 503 is the same
 // request, not a second one (docs/reference/http-api.md §6.2).
-import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/contract/envelope.js';
+import type { Envelope, Warning } from '../../shared/contract/envelope.js';
+import type { ErrorBody } from '../../shared/errors.js';
 import type { Profile } from './config.js';
 
 export interface Answer {
@@ -15,19 +16,31 @@ export interface Answer {
   headers: Headers;
   /** The body exactly as received (what --json prints). */
   text: string;
-  /** The parsed envelope; null when the body is not JSON. */
+  /** The parsed envelope (shared/contract/envelope.ts); null when the body is not JSON. */
   envelope: Envelope | null;
 }
 
-/**
- * The envelope as parsed (shared/contract/envelope.ts): the fields of either
- * shape, `data` (differs per operation; output/answer-data.ts tells the
- * shapes apart), `warnings` and `error` each possibly absent.
- */
-export type Envelope = Pick<SuccessEnvelope, 'operation' | 'request_id'> & { ok: boolean } & Partial<
-    Pick<SuccessEnvelope, 'data' | 'warnings'>
-  > &
-  Partial<Pick<ErrorEnvelope, 'error'>>;
+// The body is parsed, not validated: these read the envelope's parts and
+// tolerate a JSON body that is not an envelope (a proxy's page, say).
+const partOf = (
+  answer: Pick<Answer, 'envelope'>,
+): { data?: unknown; error?: ErrorBody; warnings?: Warning[] } | null =>
+  answer.envelope !== null && typeof answer.envelope === 'object' ? answer.envelope : null;
+
+/** An answer's `data`; undefined for an error envelope or a body that is not an envelope. */
+export function dataOf(answer: Pick<Answer, 'envelope'>): unknown {
+  return partOf(answer)?.data;
+}
+
+/** An answer's error; undefined for a success envelope or a body that is not an envelope. */
+export function errorOf(answer: Pick<Answer, 'envelope'>): ErrorBody | undefined {
+  return partOf(answer)?.error;
+}
+
+/** An answer's warnings; undefined for an error envelope or a body that is not an envelope. */
+export function warningsOf(answer: Pick<Answer, 'envelope'>): Warning[] | undefined {
+  return partOf(answer)?.warnings;
+}
 
 export interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -90,7 +103,7 @@ async function sendOnce(profile: Profile, request: Request): Promise<Answer> {
 
 function retryReason(answer: Answer): string | null {
   if (RETRY_STATUSES.has(answer.status)) return `HTTP ${answer.status}`;
-  const error = answer.envelope?.error;
+  const error = errorOf(answer);
   if (error && error.retryable && RETRY_CODES.has(error.code)) return error.code;
   return null;
 }

@@ -2,7 +2,7 @@
 // each must name an existing file and, with a #fragment, an existing heading
 // of that file (GitHub's heading ids). Checked by test/unit/docs-links.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 
 /** GitHub's id of a heading: lower case, punctuation dropped, spaces to hyphens. */
 export function headingSlug(heading: string): string {
@@ -115,7 +115,7 @@ export interface DocReference {
 }
 
 /**
- * The docs a source text names: every `docs/…` path, and `README`, each with
+ * The docs a source text names: every `docs/…` path, `bench/README.md` and `README`, each with
  * the section written right after it (`§6.3` or `"A heading"`, a comment's
  * line break allowed in between). Comment markers at line starts (`//`, `*`,
  * and the `#` of YAML, .env and Dockerfile comments) are dropped first, so a
@@ -125,13 +125,28 @@ export function docReferences(source: string): DocReference[] {
   const flat = source.replace(/\s*\n\s*(?:\/\/+|\*+(?!\/)|#+(?=\s))?\s*/g, ' ');
   const out: DocReference[] = [];
   const section = /^,?\s*(?:§(\d+(?:\.\d+)*)|"([^"]+)")/;
-  for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|README(?:\.md)?\b)/g)) {
+  for (const m of flat.matchAll(/\b(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]|bench\/README\.md|README(?:\.md)?\b)/g)) {
     const raw = m[1]!;
     const path = raw.startsWith('README') ? 'README.md' : raw;
-    // `bench/README.md` and `docs/README.md` name their own files, not the project's README.
+    // `docs/README.md` (and `bench/README.md`, matched whole above) name their own files, not the project's README.
     if (raw.startsWith('README') && m.index > 0 && /[/\w]/.test(flat[m.index - 1]!)) continue;
     const s = section.exec(flat.slice(m.index + raw.length));
     out.push({ path, section: s ? (s[1] ? `§${s[1]}` : s[2]!) : null });
+  }
+  return out;
+}
+
+/**
+ * The sections a Markdown document names after a link to another document,
+ * `[text](../indexes.md) "Reads by id alone"` (a line break allowed between),
+ * as references from the project's root; `file` is the document's path from
+ * the root. Fenced code is left out.
+ */
+export function linkedSectionReferences(file: string, text: string): DocReference[] {
+  const prose = text.replace(/^\s*(```|~~~)[\s\S]*?^\s*\1/gm, '').replace(/\s*\n\s*/g, ' ');
+  const out: DocReference[] = [];
+  for (const m of prose.matchAll(/\]\(\s*([^)#\s:]+\.md)\s*\)\s*"([^"]+)"/g)) {
+    out.push({ path: normalize(join(dirname(file), m[1]!)), section: m[2]! });
   }
   return out;
 }
@@ -160,7 +175,7 @@ export function brokenDocReference(
     : `${ref.path} ${ref.section.startsWith('§') ? ref.section : `"${ref.section}"`}: no such heading`;
 }
 
-/** The source files (.ts, .mjs, .js) under the given folders of root, node_modules and dist left out. */
+/** The source files (.ts, declarations included, .mjs, .js) under the given folders of root, node_modules and dist left out. */
 export function sourceFiles(root: string, folders: string[]): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -168,7 +183,7 @@ export function sourceFiles(root: string, folders: string[]): string[] {
       if (name === 'node_modules' || name === 'dist') continue;
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(ts|mjs|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(relative(root, full));
+      else if (/\.(ts|mjs|js)$/.test(name)) out.push(relative(root, full));
     }
   };
   for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder));

@@ -129,7 +129,7 @@ const BODY: ErrorCode[] = [
 ];
 /** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
 const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
-/** Errors of the three staging calls: the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
+/** Errors of the staging calls (one per kind): the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
 const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
 
 /** The 200 of a dry run (docs/reference/http-api.md §6.6), beside each staging call's own 200. */
@@ -819,3 +819,17 @@ export function requiredScope(route: RouteContract): TokenScope {
 
 /** Express's form of a route's path: `{param}` → `:param`. */
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The path of an operation's route with each `{param}` filled, URI-encoded:
+ * how the CLI and the bench build their URLs, so that a path is written only
+ * in this table (the review page reads the same paths from the build,
+ * docs/guide/review-page.md "How the page finds the API's paths").
+ */
+export function pathOf(operation: string, params: Readonly<Record<string, string>> = {}): string {
+  return routeOf(operation).path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`route ${operation} needs the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,19 +1,9 @@
 // The vocabulary of the event feed (docs/reference/webhooks.md): one event type per
 // status a staged operation can reach, and the retry schedule of a webhook
 // delivery. Pure: no I/O.
-import type { StagedStatus } from './staged-transitions.js';
+import { STAGED_STATUSES, type StagedStatus } from './staged-transitions.js';
 
-export const EVENT_STATUSES = [
-  'staged',
-  'approved',
-  'rejected',
-  'applying',
-  'applied',
-  'failed',
-  'stale',
-  'expired',
-] as const satisfies readonly StagedStatus[];
-export const EVENT_TYPES = EVENT_STATUSES.map((s) => `staged_operation.${s}` as const);
+export const EVENT_TYPES = STAGED_STATUSES.map((s) => `staged_operation.${s}` as const);
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The event type of the transition that reaches `to`. */

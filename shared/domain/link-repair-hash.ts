@@ -1,6 +1,6 @@
 // The link repair plan's plan_hash: planHash(plan) (SHA-256 of its RFC 8785
 // canonical JSON), written for the plan's known shape.
-import type { LinkRepairPlan } from './link-repair-plan.js';
+import type { LinkRepairPlan } from './link-repair-plan-shape.js';
 import { CanonicalByteHasher, canonicalBytes, canonicalJson } from './plan-hash.js';
 
 // The fixed text between an action's values, keys in code-unit order, encoded once.

@@ -9,6 +9,7 @@ import { DateSlots, orderByDateRank } from './date-order.js';
 import { positionsById } from './id-positions.js';
 import type { Decision } from './decision.js';
 import { repairPlanHash } from './link-repair-hash.js';
+import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './link-repair-plan-shape.js';
 import type { PlanLockClaim } from './scope.js';
 
 /**
@@ -28,52 +29,14 @@ export interface LinkRepairInput {
   links: readonly BankLink[];
 }
 
-export interface RepairMoveAction {
-  kind: 'move';
-  bank_transaction_id: string;
-  link_id: string;
-  from_ledger_entry_id: string;
-  to_ledger_entry_id: string;
-  amount_minor: number;
-}
-
-export interface RepairLinkAction {
-  kind: 'link';
-  bank_transaction_id: string;
-  ledger_entry_id: string;
-  amount_minor: number;
-}
-
-export interface RepairUnlinkAction {
-  kind: 'unlink';
-  bank_transaction_id: string;
-  link_id: string;
-  ledger_entry_id: string;
-  amount_minor: number;
-}
-
-export type RepairAction = RepairMoveAction | RepairLinkAction | RepairUnlinkAction;
-
-export interface LinkRepairSummary {
-  moves: number;
-  links: number;
-  unlinks: number;
-  moved_minor: number;
-  linked_minor: number;
-  unlinked_minor: number;
-  /** Σ walked transactions' amounts the FIFO walk could not allocate. */
-  unallocated_transaction_minor: number;
-  /** Σ in-scope entries' capacity left after frozen links and the walk. */
-  uncovered_entry_minor: number;
-}
-
-export interface LinkRepairPlan {
-  bank_account_id: string;
-  counterparty_id: string;
-  as_of: IsoDate;
-  actions: RepairAction[];
-  summary: LinkRepairSummary;
-}
+export type {
+  LinkRepairPlan,
+  LinkRepairSummary,
+  RepairAction,
+  RepairLinkAction,
+  RepairMoveAction,
+  RepairUnlinkAction,
+} from './link-repair-plan-shape.js';
 
 /** Blocker codes, in the order they are reported. */
 export const LINK_REPAIR_BLOCKER_CODES = [

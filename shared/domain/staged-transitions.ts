@@ -8,7 +8,18 @@
 //     └──reject/expire────┴──> rejected | expired
 import { refused, type RefusedDecision } from './decision.js';
 
-export type StagedStatus = 'staged' | 'approved' | 'applying' | 'applied' | 'rejected' | 'expired' | 'failed' | 'stale';
+/** Every status a staged operation can reach: the one list the type, the schemas and the event feed read. */
+export const STAGED_STATUSES = [
+  'staged',
+  'approved',
+  'applying',
+  'applied',
+  'rejected',
+  'expired',
+  'failed',
+  'stale',
+] as const;
+export type StagedStatus = (typeof STAGED_STATUSES)[number];
 export type LifecycleAction = 'approve' | 'reject' | 'apply' | 'expire';
 
 /** States that hold the operation's scope locks. */

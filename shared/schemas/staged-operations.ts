@@ -2,6 +2,7 @@
 // body schemas, and the `data` each answers. Query strings arrive as strings;
 // the route converts `limit` (api/query-string.ts) before validating.
 import { STAGED_KINDS } from '../domain/staged-kind.js';
+import { STAGED_STATUSES } from '../domain/staged-transitions.js';
 import { id, SAFE_TEXT_PATTERN } from './common.js';
 import { planContextSchema } from './plan-context.js';
 
@@ -9,7 +10,7 @@ export const STAGED_LIST_DEFAULT_LIMIT = 20;
 export const STAGED_LIST_MAX_LIMIT = 100;
 export const NOTE_MAX_LENGTH = 1000;
 
-const statuses = ['staged', 'approved', 'applying', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
+const statuses = STAGED_STATUSES;
 const kinds = STAGED_KINDS;
 const stagedId = { type: 'string', maxLength: 68, pattern: '^stg_[A-Za-z0-9]{1,64}$' } as const;
 const note = { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH, pattern: SAFE_TEXT_PATTERN } as const;

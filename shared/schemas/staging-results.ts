@@ -2,6 +2,7 @@
 // §13; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
 // and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
+import type { StagedStatus } from '../domain/staged-transitions.js';
 import { warningSchema } from './envelope.js';
 import { planContextSchema } from './plan-context.js';
 
@@ -22,14 +23,23 @@ const object = (
   extra: object = {},
 ) => ({ type: 'object', additionalProperties: false, required, properties, ...extra });
 
-export const STAGED_STATUSES = ['staged', 'approved', 'applied', 'rejected', 'expired', 'failed', 'stale'] as const;
+/** The statuses a staging answer reports: every status of STAGED_STATUSES (shared/domain/staged-transitions.ts) but `applying`. */
+const STAGING_ANSWER_STATUSES = [
+  'staged',
+  'approved',
+  'applied',
+  'rejected',
+  'expired',
+  'failed',
+  'stale',
+] as const satisfies readonly Exclude<StagedStatus, 'applying'>[];
 
 /** The fields every `staged` answer has beside its plan. */
 const stagedFields = {
   outcome: { const: 'staged' },
   staged_operation_id: { type: 'string', pattern: '^stg_' },
   status: {
-    enum: [...STAGED_STATUSES],
+    enum: [...STAGING_ANSWER_STATUSES],
     description: "The staged operation's status; `staged` (or `approved`) for a pending one.",
   },
   expires_at: timestamp,

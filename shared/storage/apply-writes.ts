@@ -19,7 +19,7 @@ import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { claimVersion } from './record-claims.js';
-import { isUniqueViolation } from './unique-violation.js';
+import { isUniqueViolation, refusedDuplicateIndex } from './unique-violation.js';
 
 export type WriteOutcome = 'done' | 'conflict';
 
@@ -147,20 +147,13 @@ async function insertInOrder(
     );
     return null;
   } catch (err) {
-    const refused = refusedDuplicate(err);
+    const refused = refusedDuplicateIndex(err);
     if (refused === null) throw err;
     const inserted = (err as { insertedCount?: unknown }).insertedCount;
     if (typeof inserted === 'number' && inserted !== refused)
       throw new UnorderedInsertError(c.collectionName, refused, inserted);
     return refused;
   }
-}
-
-/** The index an ordered bulk insert stopped at on a unique violation (MongoBulkWriteError.writeErrors[0]); null for any other error. */
-function refusedDuplicate(err: unknown): number | null {
-  const e = err as { writeErrors?: Array<{ code?: number; index?: number }> | { code?: number; index?: number } };
-  const first = Array.isArray(e.writeErrors) ? e.writeErrors[0] : e.writeErrors;
-  return first?.code === 11000 && typeof first.index === 'number' ? first.index : null;
 }
 
 /** Put back what `w` replaced. A write that was never made needs nothing. Undoing also bumps the version. */

@@ -1,16 +1,9 @@
 import type { Db } from 'mongodb';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type AuditEventDoc, type StagedOperationDoc } from './collections.js';
+import { collections, type AuditEventDoc, type EventOperationView, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import {
-  eventFields,
-  eventView,
-  withNewEvent,
-  type EventOperationView,
-  type EventSource,
-  type Reservation,
-} from './events.js';
+import { eventFields, eventView, withNewEvent, type EventSource, type Reservation } from './events.js';
 import type { PostgresPages } from './postgres-pages.js';
 
 /**

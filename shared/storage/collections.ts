@@ -1,6 +1,5 @@
 // Every collection's name and stored document type, in one place; the
 // repositories beside this file are the only code that reads or writes them.
-import type { StoredOperationBody, StoredStagedOperation } from './staged-operation-codec.js';
 import type { Collection, Db, Document } from 'mongodb';
 import type {
   BankAccount,
@@ -17,11 +16,10 @@ import type { PlanContext } from '../domain/plan-context.js';
 import type { StageAnswer } from '../contract/staging-answer.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { EventType } from '../domain/events.js';
+import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
-import type { RecordClaimDoc } from './record-claims.js';
-import type { ApplyLeaseStepDoc } from './staged-operation-status.js';
-import type { StoredEventDoc } from './events.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -285,6 +283,85 @@ export interface CsvMappingDoc {
 }
 
 /** Typed handles on every collection; the only place collection names are written. */
+/** The fields of a staged operation stored as JSON text (shared/storage/staged-operation-codec.ts). */
+export type EncodedField = 'plan' | 'preconditions' | 'context' | 'apply' | 'result';
+
+/** A staged operation as stored. The optional document fields are those of an operation stored before the codec. */
+export type StoredStagedOperation = Omit<StagedOperationDoc, EncodedField> &
+  Partial<Pick<StagedOperationDoc, EncodedField>> & {
+    plan_json?: string;
+    preconditions_json?: string;
+    context_json?: string;
+    apply_json?: string;
+    result_json?: string;
+    /** The body document holding plan_json, preconditions_json and context_json (absent: they are inline). */
+    body_id?: string;
+    /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
+    body_parts?: number;
+  };
+
+/**
+ * What an operation never changes after staging, as its body document stores
+ * it. A body cut into parts (`part` 1 and on) holds in each part a slice of
+ * some of the three fields, in field order (shared/storage/text-parts.ts).
+ */
+export interface StoredOperationBody {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  /** This document's place among the body's parts; absent on a body of one document. */
+  part?: number;
+  plan_json?: string;
+  preconditions_json?: string;
+  context_json?: string;
+}
+
+/** A record-version claim (shared/storage/record-claims.ts). */
+export interface RecordClaimDoc {
+  _id: string;
+  org_id: string;
+  /** `COLLECTION/ID`: every claim ever made on the record. */
+  record: string;
+  version: number;
+  holder: string;
+  at: string;
+}
+
+/** One step of an apply's lease chain (shared/storage/staged-operation-status.ts). */
+export interface ApplyLeaseStepDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  seq: number;
+  owner: string;
+  lease_until: string;
+  done: number;
+  undone: number;
+  phase: ApplyJournalState['phase'];
+  conflict: ApplyJournalState['conflict'];
+}
+
+/** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large). */
+export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions' | 'context'>;
+
+export interface StoredEvent {
+  id: string;
+  type: EventType;
+  created_at: string;
+  sequence: number;
+  data: { staged_operation: EventOperationView };
+}
+
+/**
+ * An event as its claim stores it: `data` as JSON text (`data_json`), one
+ * string for the store to carry. FerretDB 1.24 converts every value of a
+ * document on each write, and an applied import's event lists each change
+ * (9,900 at the bench's size); the fields the feed filters on stay values.
+ * Events stored before carry `data` itself; both read the same (readEvent).
+ */
+export type StoredEventDoc = Omit<StoredEvent, 'data'> &
+  ({ data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined });
+
 /**
  * Every collection of `db`, made once per Db and kept: the driver's
  * `db.collection()` resolves its options each time, and this was called

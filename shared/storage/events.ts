@@ -19,25 +19,19 @@
 // top-level equalities, served by a GIN index: docs/indexes.md), never the
 // organisation's whole history sorted.
 import type { Db } from 'mongodb';
-import { eventTypeFor, type EventType } from '../domain/events.js';
+import { eventTypeFor } from '../domain/events.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { derivedId } from '../ids.js';
-import { collections, type StagedOperationDoc } from './collections.js';
+import {
+  collections,
+  type EventOperationView,
+  type StagedOperationDoc,
+  type StoredEvent,
+  type StoredEventDoc,
+} from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
 import type { PostgresPages } from './postgres-pages.js';
-
-/** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large). */
-export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions' | 'context'>;
-
-export interface StoredEvent {
-  id: string;
-  type: EventType;
-  created_at: string;
-  sequence: number;
-  data: { staged_operation: EventOperationView };
-}
 
 /** Events per feed block: a page reads whole blocks (at most MAX_BLOCKS_PER_PAGE). */
 export const FEED_BLOCK = 100;
@@ -45,16 +39,6 @@ export const FEED_BLOCK = 100;
 const MAX_BLOCKS_PER_PAGE = 20;
 
 export const feedBlock = (orgId: string, sequence: number): string => `${orgId}:${Math.floor(sequence / FEED_BLOCK)}`;
-
-/**
- * An event as its claim stores it: `data` as JSON text (`data_json`), one
- * string for the store to carry. FerretDB 1.24 converts every value of a
- * document on each write, and an applied import's event lists each change
- * (9,900 at the bench's size); the fields the feed filters on stay values.
- * Events stored before carry `data` itself; both read the same (readEvent).
- */
-export type StoredEventDoc = Omit<StoredEvent, 'data'> &
-  ({ data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined });
 
 /** The fields a claim stores for its event: the event and its feed block. */
 export interface EventFields {

@@ -18,19 +18,9 @@
 // version check can never pass against new content (ABA).
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { collections } from './collections.js';
+import { collections, type RecordClaimDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedWhereIn } from './where-in.js';
-
-export interface RecordClaimDoc {
-  _id: string;
-  org_id: string;
-  /** `COLLECTION/ID`: every claim ever made on the record. */
-  record: string;
-  version: number;
-  holder: string;
-  at: string;
-}
 
 /**
  * An import claims and writes one batch at a time (milliseconds apart); a

@@ -24,7 +24,7 @@
 // A body past BODY_PART_CHARS is cut into parts, one document each, which the
 // operation counts (`body_parts`): no document may pass MongoDB's 16 MiB, and
 // a 15,000-transaction repair's body is some 19 MB of JSON.
-import type { StagedOperationDoc } from './collections.js';
+import type { EncodedField, StagedOperationDoc, StoredOperationBody, StoredStagedOperation } from './collections.js';
 import { joinFields, splitFields } from './text-parts.js';
 
 /** The fields stored as JSON text, and the stored field of each. */
@@ -34,39 +34,9 @@ const ENCODED = {
   context: 'context_json',
   apply: 'apply_json',
   result: 'result_json',
-} as const;
-type Encoded = keyof typeof ENCODED;
+} as const satisfies Record<EncodedField, string>;
+type Encoded = EncodedField;
 export type EncodedSet = Partial<Pick<StagedOperationDoc, 'apply' | 'result'>>;
-
-/** A staged operation as stored. The optional document fields are those of an operation stored before the codec. */
-export type StoredStagedOperation = Omit<StagedOperationDoc, Encoded> &
-  Partial<Pick<StagedOperationDoc, Encoded>> & {
-    plan_json?: string;
-    preconditions_json?: string;
-    context_json?: string;
-    apply_json?: string;
-    result_json?: string;
-    /** The body document holding plan_json, preconditions_json and context_json (absent: they are inline). */
-    body_id?: string;
-    /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
-    body_parts?: number;
-  };
-
-/**
- * What an operation never changes after staging, as its body document stores
- * it. A body cut into parts (`part` 1 and on) holds in each part a slice of
- * some of the three fields, in field order (shared/storage/text-parts.ts).
- */
-export interface StoredOperationBody {
-  _id: string;
-  org_id: string;
-  staged_operation_id: string;
-  /** This document's place among the body's parts; absent on a body of one document. */
-  part?: number;
-  plan_json?: string;
-  preconditions_json?: string;
-  context_json?: string;
-}
 
 const BODY_FIELDS = ['plan_json', 'preconditions_json', 'context_json'] as const;
 

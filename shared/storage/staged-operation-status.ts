@@ -13,7 +13,7 @@ import { collections } from './collections.js';
 import { afterTransition, eventView, reserveEvent, type Reservation } from './events.js';
 import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
-import type { HistoryItem, StagedOperationDoc } from './collections.js';
+import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
@@ -166,19 +166,6 @@ export async function settleOperation(db: Db, op: StagedOperationDoc): Promise<v
  * heartbeat) could undo it. Step 0 is the journal as the applying transition
  * stored it on the operation.
  */
-export interface ApplyLeaseStepDoc {
-  _id: string;
-  org_id: string;
-  staged_operation_id: string;
-  seq: number;
-  owner: string;
-  lease_until: string;
-  done: number;
-  undone: number;
-  phase: ApplyJournalState['phase'];
-  conflict: ApplyJournalState['conflict'];
-}
-
 type Step = Omit<ApplyLeaseStepDoc, '_id'>;
 
 /** The last step this process inserted, by operation: the next one is built on it without a read (one round trip per record). */

@@ -6,8 +6,7 @@ import type { Db, Filter } from 'mongodb';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';
 import type { StagedKind } from '../domain/staged-kind.js';
-import type { StagedOperationDoc } from './collections.js';
-import type { StoredStagedOperation } from './staged-operation-codec.js';
+import type { StagedOperationDoc, StoredStagedOperation } from './collections.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { decodeStoredOperations } from './staged-operations.js';
 

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { collections, type StagedOperationDoc } from './collections.js';
-import type { InsertGroup } from './postgres-inserts.js';
 import {
-  decodeOperation,
-  encodeStaging,
-  storedBodyIds,
+  collections,
+  type StagedOperationDoc,
   type StoredOperationBody,
   type StoredStagedOperation,
-} from './staged-operation-codec.js';
+} from './collections.js';
+import type { InsertGroup } from './postgres-inserts.js';
+import { decodeOperation, encodeStaging, storedBodyIds } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { PostgresPages } from './postgres-pages.js';
 import { findById, findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';

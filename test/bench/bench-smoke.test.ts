@@ -144,9 +144,9 @@ describe('npm run bench (smoke)', function () {
       expect(output.join(''))
         .to.match(/\| statement import stage ÷ floor/)
         .and.to.match(/\| statement import apply ÷ floor/);
-      // The levers' figures (docs/design/performance.md "Bench figures of the levers"): measured, not merely present.
+      // The own CPU per call (bench/README.md "What each section measures"): measured, not merely present.
       expect(result.own_cpu!.ms_per_call).to.be.a('number').and.greaterThan(0);
-      // The warm-up run before the mixed load's counted runs (bench/README.md "Benchmarks"): measured too, and kept apart.
+      // The warm-up run before the mixed load's counted runs (bench/README.md "What each section measures"): measured too, and kept apart.
       expect(result.own_cpu!.warmup_ms_per_call).to.be.a('number').and.greaterThan(0);
       expect(result.mixed_load!.warmup_rps).to.be.a('number').and.greaterThan(0);
       expect(result.cpu_split).to.have.property('mixed load (warm-up)');

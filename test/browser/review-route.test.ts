@@ -2,6 +2,7 @@
 // (what the page reads to decide which actions to offer) and the static
 // routes of api/routes/review.ts. docs/guide/review-page.md.
 import { expect } from 'chai';
+import { API_ROUTES } from '../../shared/contract/routes.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -44,5 +45,16 @@ describe("the review page's server side", () => {
       expect(answer.status, `${method} ${path}`).to.equal(404);
       expect(answer.body.error.code, `${method} ${path}`).to.equal('route_not_found');
     }
+  });
+
+  it("serves the route table's paths to the page as a module, each operation's path as shared/contract/routes.ts has it", async () => {
+    const { baseUrl } = await stack();
+    const answer = await fetch(`${baseUrl}/review/assets/route-paths.js`);
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get('content-type')).to.equal('text/javascript; charset=utf-8');
+    const text = await answer.text();
+    const table = /export const ROUTE_PATHS = (\{[\s\S]*\});\s*$/.exec(text)?.[1];
+    expect(JSON.parse(table ?? 'null')).to.deep.equal(Object.fromEntries(API_ROUTES.map((r) => [r.operation, r.path])));
+    expect(text).to.include('"/api/v1/cli/staged-operations/{id}/approve"');
   });
 });

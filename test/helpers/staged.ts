@@ -3,12 +3,8 @@
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import type { StagedOperationData } from './answers.js';
 import { call, type Answer } from './http.js';
-import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
-import {
-  decodeOperation,
-  storedBodyIds,
-  type StoredOperationBody,
-} from '../../shared/storage/staged-operation-codec.js';
+import { collections, type StagedOperationDoc, type StoredOperationBody } from '../../shared/storage/collections.js';
+import { decodeOperation, storedBodyIds } from '../../shared/storage/staged-operation-codec.js';
 import { decodeStoredOperations } from '../../shared/storage/staged-operations.js';
 import { stack } from './stack.js';
 

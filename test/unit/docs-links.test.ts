@@ -13,6 +13,7 @@ import {
   docReferences,
   headingIds,
   headingSlug,
+  linkedSectionReferences,
   linkTargets,
   markdownDocs,
 } from '../../scripts/docs-tables/links.js';
@@ -73,7 +74,7 @@ describe("the docs' local links resolve", () => {
     ]);
   });
 
-  it('every docs/ path and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
+  it('every docs/ path, bench/README.md and README the code, the tests, the deployment files (and the docs\' plain text) name exists, with the section (§N or "Heading") it names', () => {
     const broken: string[] = [];
     for (const file of [...citingFiles(root).filter((f) => f !== self), ...docs]) {
       for (const ref of docReferences(read(file))) {
@@ -82,6 +83,22 @@ describe("the docs' local links resolve", () => {
       }
     }
     expect(broken).to.deep.equal([]);
+  });
+
+  it('every section a document names after a link to another document (`[x](y.md) "Heading"`) exists', () => {
+    const broken = docs.flatMap((path) =>
+      linkedSectionReferences(path, read(path))
+        .map((ref) => brokenDocReference(root, ref))
+        .filter((why): why is string => why !== null)
+        .map((why) => `${path}: ${why}`),
+    );
+    expect(broken).to.deep.equal([]);
+    const text =
+      'See [indexes](../indexes.md) "Reads by\nid alone" and [b](b.md) "Gone".\n```\n[c](c.md) "In code"\n```\n';
+    expect(linkedSectionReferences('docs/design/a.md', text)).to.deep.equal([
+      { path: 'docs/indexes.md', section: 'Reads by id alone' },
+      { path: 'docs/design/b.md', section: 'Gone' },
+    ]);
   });
 
   it('no document links to itself by its own file name (a section says it once; #fragments link within)', () => {
@@ -130,14 +147,16 @@ describe("the docs' local links resolve", () => {
   it("reads a reference's path and section, over a comment's line break", () => {
     const source = [
       '// see docs/reference/http-api.md §6.3 and docs/design/staged-lifecycle.md "Crash',
-      '// safety"; README "Two commands", bench/README.md and docs/openapi.json.',
+      '// safety"; README "Two commands", bench/README.md and docs/openapi.json; bench/README.md "Latest run".',
       "const doc = 'docs/operating/metrics.md';",
     ].join('\n');
     expect(docReferences(source)).to.deep.equal([
       { path: 'docs/reference/http-api.md', section: '§6.3' },
       { path: 'docs/design/staged-lifecycle.md', section: 'Crash safety' },
       { path: 'README.md', section: 'Two commands' },
+      { path: 'bench/README.md', section: null },
       { path: 'docs/openapi.json', section: null },
+      { path: 'bench/README.md', section: 'Latest run' },
       { path: 'docs/operating/metrics.md', section: null },
     ]);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
+import type { StagedOperationDoc, StoredStagedOperation } from '../../shared/storage/collections.js';
 import {
   BODY_INLINE_LIMIT,
   BODY_PART_CHARS,
@@ -9,7 +9,6 @@ import {
   encodeSet,
   encodeStaging,
   MissingOperationBodyError,
-  type StoredStagedOperation,
 } from '../../shared/storage/staged-operation-codec.js';
 
 const op: StagedOperationDoc = {

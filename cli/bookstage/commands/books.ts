@@ -1,5 +1,6 @@
 // bookstage accounts|transactions|entries|counterparties|documents → the book
 // reads (docs/reference/book-reads.md): list (one page, --all for every page) and show.
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { query, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
 import type { Io } from '../io.js';
@@ -10,11 +11,13 @@ type Filters = Record<string, string | undefined>;
 interface Read {
   group: string;
   what: string;
-  path: string;
+  /** The list's operation in the route table (shared/contract/routes.ts). */
+  list: string;
   /** Option flag → query parameter, with its help. */
   filters: Array<[flag: string, param: string, help: string]>;
   paged: boolean;
-  show?: { argument: string; what: string };
+  /** The show's operation and its path parameter. */
+  show?: { operation: string; param: string; argument: string; what: string };
   examples: string[];
 }
 
@@ -22,16 +25,21 @@ const READS: Read[] = [
   {
     group: 'accounts',
     what: 'bank accounts: book balance, unreconciled count and sum (read-only)',
-    path: '/api/v1/cli/bank-accounts',
+    list: 'bank_accounts.list',
     filters: [],
     paged: false,
-    show: { argument: '<bank_account_id>', what: 'one bank account' },
+    show: {
+      operation: 'bank_accounts.show',
+      param: 'bank_account_id',
+      argument: '<bank_account_id>',
+      what: 'one bank account',
+    },
     examples: ['bookstage accounts list', 'bookstage accounts show ba_main'],
   },
   {
     group: 'transactions',
     what: 'bank transactions with their links and remainder (read-only)',
-    path: '/api/v1/cli/bank-transactions',
+    list: 'bank_transactions.list',
     filters: [
       ['--account <id>', 'bank_account_id', 'only this bank account'],
       ['--status <s>', 'status', 'unreconciled or reconciled'],
@@ -41,7 +49,12 @@ const READS: Read[] = [
       ['--link-state <s>', 'link_state', 'unlinked, partial, full or over'],
     ],
     paged: true,
-    show: { argument: '<bank_transaction_id>', what: 'one bank transaction with its links' },
+    show: {
+      operation: 'bank_transactions.show',
+      param: 'bank_transaction_id',
+      argument: '<bank_transaction_id>',
+      what: 'one bank transaction with its links',
+    },
     examples: [
       'bookstage transactions list --account ba_main --status unreconciled',
       'bookstage transactions show bt_1',
@@ -50,7 +63,7 @@ const READS: Read[] = [
   {
     group: 'entries',
     what: 'ledger entries with their open amount and links (read-only)',
-    path: '/api/v1/cli/ledger/entries',
+    list: 'ledger_entries.list',
     filters: [
       ['--counterparty <id>', 'counterparty_id', 'only this counterparty'],
       ['--status <s>', 'status', 'posted or reversed'],
@@ -60,13 +73,18 @@ const READS: Read[] = [
       ['--reference <ref>', 'reference', 'exactly this reference'],
     ],
     paged: true,
-    show: { argument: '<entry_id>', what: 'one ledger entry with its links' },
+    show: {
+      operation: 'ledger_entries.show',
+      param: 'entry_id',
+      argument: '<entry_id>',
+      what: 'one ledger entry with its links',
+    },
     examples: ['bookstage entries list --counterparty cp_acme --open true', 'bookstage entries show le_12'],
   },
   {
     group: 'counterparties',
     what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)',
-    path: '/api/v1/cli/counterparties',
+    list: 'counterparties.list',
     filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']],
     paged: false,
     examples: ['bookstage counterparties list --account ba_main'],
@@ -74,10 +92,15 @@ const READS: Read[] = [
   {
     group: 'documents',
     what: 'inbox documents, newest first (read-only)',
-    path: '/api/v1/cli/bookkeeping/inbox/documents',
+    list: 'inbox_documents.list',
     filters: [['--status <s>', 'status', 'open, booked or archived']],
     paged: true,
-    show: { argument: '<document_id>', what: 'one inbox document' },
+    show: {
+      operation: 'inbox_documents.show',
+      param: 'document_id',
+      argument: '<document_id>',
+      what: 'one inbox document',
+    },
     examples: ['bookstage documents list --status open', 'bookstage documents show doc_1'],
   },
 ];
@@ -104,17 +127,18 @@ export function booksCommands(program: Command, io: Io, done: (code: number) => 
       };
       done(
         await runPaged(
-          (cursor) => `${read.path}${query(params(cursor))}`,
+          (cursor) => `${pathOf(read.list)}${query(params(cursor))}`,
           'items',
           read.paged ? opts : { ...opts, all: false, cursor: undefined },
           io,
         ),
       );
     });
-    if (read.show) {
-      const show = group.command('show').argument(read.show.argument, 'its id').description(read.show.what);
+    const one = read.show;
+    if (one) {
+      const show = group.command('show').argument(one.argument, 'its id').description(one.what);
       withCommon(show).action(async (id: string, opts: CommonOptions) => {
-        done(await runRequest({ method: 'GET', path: `${read.path}/${encodeURIComponent(id)}` }, opts, io));
+        done(await runRequest({ method: 'GET', path: pathOf(one.operation, { [one.param]: id }) }, opts, io));
       });
     }
   }

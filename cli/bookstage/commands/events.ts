@@ -3,18 +3,16 @@
 // (docs/reference/webhooks.md). `events tail --forward-to URL` follows the feed and
 // POSTs each event to a local URL signed like a real delivery, with a secret
 // it prints, as `stripe listen` does.
+import { pathOf } from '../../../shared/contract/routes.js';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../../shared/webhook-signature.js';
 import { query, runRequest, type CommonOptions } from '../call.js';
 import { resolveProfile } from '../config.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { send } from '../http-client.js';
+import { dataOf, errorOf, send } from '../http-client.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
-
-const EVENTS = '/api/v1/cli/events';
-const ENDPOINTS = '/api/v1/cli/webhook-endpoints';
 
 interface ListOptions extends CommonOptions {
   type?: string;
@@ -56,7 +54,10 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     .action(async (opts: ListOptions) => {
       done(
         await runRequest(
-          { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: opts.limit, after: opts.after })}` },
+          {
+            method: 'GET',
+            path: `${pathOf('events.list')}${query({ type: opts.type, limit: opts.limit, after: opts.after })}`,
+          },
           opts,
           io,
         ),
@@ -95,7 +96,7 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
         await runRequest(
           {
             method: 'POST',
-            path: ENDPOINTS,
+            path: pathOf('webhook_endpoints.create'),
             body: {
               url,
               ...(opts.eventType ? { event_types: opts.eventType } : {}),
@@ -109,7 +110,7 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     });
   withCommon(hooks.command('list').description("the organisation's endpoints and their delivery progress")).action(
     async (opts: CommonOptions) => {
-      done(await runRequest({ method: 'GET', path: ENDPOINTS }, opts, io));
+      done(await runRequest({ method: 'GET', path: pathOf('webhook_endpoints.list') }, opts, io));
     },
   );
   withCommon(
@@ -118,7 +119,7 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
       .argument('<id>', 'an endpoint id (whe_…)')
       .description('delete an endpoint: no more deliveries to it'),
   ).action(async (id: string, opts: CommonOptions) => {
-    done(await runRequest({ method: 'DELETE', path: `${ENDPOINTS}/${encodeURIComponent(id)}` }, opts, io));
+    done(await runRequest({ method: 'DELETE', path: pathOf('webhook_endpoints.delete', { id }) }, opts, io));
   });
   const deliveries = hooks
     .command('deliveries')
@@ -129,7 +130,7 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     .action(async (id: string, opts: CommonOptions & { limit?: number }) => {
       done(
         await runRequest(
-          { method: 'GET', path: `${ENDPOINTS}/${encodeURIComponent(id)}/deliveries${query({ limit: opts.limit })}` },
+          { method: 'GET', path: `${pathOf('webhook_endpoints.deliveries', { id })}${query({ limit: opts.limit })}` },
           opts,
           io,
         ),
@@ -148,13 +149,13 @@ async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
   for (;;) {
     const answer = await send(
       profile,
-      { method: 'GET', path: `${EVENTS}${query({ type: opts.type, limit: 100, after })}` },
+      { method: 'GET', path: `${pathOf('events.list')}${query({ type: opts.type, limit: 100, after })}` },
       policy,
     );
-    const data = answer.envelope?.data as { items?: FeedEvent[]; next_cursor?: string } | undefined;
+    const data = dataOf(answer) as { items?: FeedEvent[]; next_cursor?: string } | undefined;
     if (answer.status !== 200 || !data?.items) {
-      io.err(`bookstage: ${answer.envelope?.error?.message ?? `HTTP ${answer.status}`}\n`);
-      return exitCodeFor(answer.status, answer.envelope?.data);
+      io.err(`bookstage: ${errorOf(answer)?.message ?? `HTTP ${answer.status}`}\n`);
+      return exitCodeFor(answer.status, dataOf(answer));
     }
     after = data.next_cursor;
     if (!catchingUp) {

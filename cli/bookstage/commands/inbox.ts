@@ -1,5 +1,6 @@
 // bookstage inbox duplicates → GET /api/v1/cli/bookkeeping/inbox/duplicates
 // bookstage inbox resolve GROUP_ID → POST /api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exit-codes.js';
 import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } from '../call.js';
@@ -35,7 +36,7 @@ export function inboxCommands(program: Command, io: Io, done: (code: number) => 
     .option('--min-confidence <n>', 'only groups whose confidence is at least this (0–1)', confidence)
     .action(async (opts: Options) => {
       const path = (cursor: string | undefined): string =>
-        `/api/v1/cli/bookkeeping/inbox/duplicates${query({ limit: opts.limit, min_confidence: opts.minConfidence, cursor })}`;
+        `${pathOf('inbox_duplicates.list')}${query({ limit: opts.limit, min_confidence: opts.minConfidence, cursor })}`;
       done(await runPaged(path, 'groups', opts, io));
     });
   example(
@@ -74,7 +75,7 @@ export function inboxCommands(program: Command, io: Io, done: (code: number) => 
         await runStaging(
           {
             method: 'POST',
-            path: `/api/v1/cli/bookkeeping/inbox/duplicates/${encodeURIComponent(groupId)}/resolve/stage`,
+            path: pathOf('inbox_duplicates_resolve.stage', { group_id: groupId }),
             body,
           },
           opts,

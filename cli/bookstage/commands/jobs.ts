@@ -1,4 +1,5 @@
 // bookstage jobs show JOB_ID → GET /api/v1/cli/jobs/{job_id}
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { runRequest, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
@@ -23,7 +24,7 @@ export function jobsCommands(program: Command, io: Io, done: (code: number) => v
       nonNegative('--timeout'),
     )
     .action(async (jobId: string, opts: Options) => {
-      done(await runRequest({ method: 'GET', path: `/api/v1/cli/jobs/${encodeURIComponent(jobId)}` }, opts, io));
+      done(await runRequest({ method: 'GET', path: pathOf('jobs.show', { job_id: jobId }) }, opts, io));
     });
   example(show, 'bookstage jobs show job_5f0c0d3e --follow');
 }

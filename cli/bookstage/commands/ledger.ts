@@ -1,4 +1,5 @@
 // bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';
@@ -28,7 +29,7 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
       setField(body, 'reason', opts.reason);
       done(
         await runStaging(
-          { method: 'POST', path: `/api/v1/cli/ledger/entries/${encodeURIComponent(entryId)}/reverse/stage`, body },
+          { method: 'POST', path: pathOf('ledger_reversal.stage', { entry_id: entryId }), body },
           opts,
           io,
         ),

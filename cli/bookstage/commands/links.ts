@@ -1,4 +1,5 @@
 // bookstage links repair → POST /api/v1/cli/bank-matches/ledger-link-repair/stage
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';
@@ -34,9 +35,7 @@ export function linksCommands(program: Command, io: Io, done: (code: number) => 
       setField(body, 'counterparty_id', opts.counterparty);
       setField(body, 'as_of', opts.asOf);
       setField(body, 'note', opts.note);
-      done(
-        await runStaging({ method: 'POST', path: '/api/v1/cli/bank-matches/ledger-link-repair/stage', body }, opts, io),
-      );
+      done(await runStaging({ method: 'POST', path: pathOf('ledger_link_repair.stage'), body }, opts, io));
     });
   example(repair, 'bookstage links repair --bank-account ba_main --counterparty cp_1 --as-of 2026-12-31');
 }

@@ -1,4 +1,5 @@
 // bookstage reconcile stage → POST /api/v1/cli/bank-matches/reconcile/stage
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { integerOption, listOption, readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';
@@ -46,7 +47,7 @@ export function reconcileCommands(program: Command, io: Io, done: (code: number)
       setField(body, 'statement.reference', opts.reference);
       setField(body, 'transaction_ids', opts.transactions);
       setField(body, 'note', opts.note);
-      done(await runStaging({ method: 'POST', path: '/api/v1/cli/bank-matches/reconcile/stage', body }, opts, io));
+      done(await runStaging({ method: 'POST', path: pathOf('bank_reconcile.stage'), body }, opts, io));
     });
   example(
     stage,

@@ -2,6 +2,7 @@
 // (the review and apply contract: docs/design/staged-lifecycle.md). approve, reject
 // and apply are jobs on the server, with the staging calls' Idempotency-Key,
 // Prefer: wait and 202 rules, so they share runStaging.
+import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import {
@@ -15,9 +16,6 @@ import {
 } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging, withStaging } from './options.js';
-
-const BASE = '/api/v1/cli/staged-operations';
-const one = (id: string): string => `${BASE}/${encodeURIComponent(id)}`;
 
 interface ListOptions extends PagingOptions {
   status?: string;
@@ -50,7 +48,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
       done(
         await runPaged(
           (cursor) =>
-            `${BASE}${query({ status: opts.status, kind: opts.kind, created_by: opts.createdBy, limit: opts.limit, cursor })}`,
+            `${pathOf('staged_operations.list')}${query({ status: opts.status, kind: opts.kind, created_by: opts.createdBy, limit: opts.limit, cursor })}`,
           'items',
           opts,
           io,
@@ -64,7 +62,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
     .argument('<id>', 'a staged operation id (stg_…)')
     .description('one staged operation: its plan, status and history');
   withCommon(show).action(async (id: string, opts: CommonOptions) => {
-    done(await runRequest({ method: 'GET', path: one(id) }, opts, io));
+    done(await runRequest({ method: 'GET', path: pathOf('staged_operations.show', { id }) }, opts, io));
   });
   example(show, 'bookstage staged show stg_0123abcd');
 
@@ -89,7 +87,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
     cmd.action(async (id: string, opts: DecisionOptions) => {
       const body = readBodyOption(opts.body);
       setField(body, 'note', opts.note);
-      done(await runStaging({ method: 'POST', path: `${one(id)}/${name}`, body }, opts, io));
+      done(await runStaging({ method: 'POST', path: pathOf(`staged_operations.${name}`, { id }), body }, opts, io));
     });
     example(
       cmd,

@@ -1,6 +1,7 @@
 // bookstage statements import FILE --account ba_… → POST /api/v1/cli/bank-accounts/{id}/statements/import/stage
 // (docs/guide/statement-import.md): the file is sent as it is; the format, an
 // encoding and a CSV's column mapping go in the query.
+import { pathOf } from '../../../shared/contract/routes.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';
@@ -85,7 +86,7 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
       if (typeof value === 'string') query.set(name, value);
     }
     const qs = query.toString();
-    const path = `/api/v1/cli/bank-accounts/${encodeURIComponent(opts.account)}/statements/import/stage${qs ? `?${qs}` : ''}`;
+    const path = `${pathOf('statement_import.stage', { bank_account_id: opts.account })}${qs ? `?${qs}` : ''}`;
     done(await runStaging({ method: 'POST', path, rawBody: readFile(file) }, opts, io));
   });
   example(
@@ -118,13 +119,22 @@ function mappingCommands(group: Command, io: Io, done: (code: number) => void): 
       .description('the CSV column mapping saved on a bank account, used by CSV imports given no mapping flags'),
     'bookstage statements mapping show --account ba_main',
   );
-  const path = (account: string): string => `/api/v1/cli/bank-accounts/${encodeURIComponent(account)}/csv-mapping`;
   const set = withCommon(
     mapping.command('set').description("save (replace) the account's CSV mapping: the same flags as statements import"),
   ).requiredOption('--account <bank_account_id>', 'the bank account');
   for (const name of CSV_FLAGS) set.option(`${flag(name)} <value>`, `CSV mapping: ${name}`);
   set.action(async (opts: CommonOptions & { account: string } & Record<string, unknown>) => {
-    done(await runRequest({ method: 'PUT', path: path(opts.account), body: mappingBody(opts) }, opts, io));
+    done(
+      await runRequest(
+        {
+          method: 'PUT',
+          path: pathOf('bank_accounts.csv_mapping.put', { bank_account_id: opts.account }),
+          body: mappingBody(opts),
+        },
+        opts,
+        io,
+      ),
+    );
   });
   example(
     set,
@@ -134,7 +144,13 @@ function mappingCommands(group: Command, io: Io, done: (code: number) => void): 
     mapping.command('show').description("the account's saved CSV mapping, if any"),
   ).requiredOption('--account <bank_account_id>', 'the bank account');
   show.action(async (opts: CommonOptions & { account: string }) => {
-    done(await runRequest({ method: 'GET', path: path(opts.account) }, opts, io));
+    done(
+      await runRequest(
+        { method: 'GET', path: pathOf('bank_accounts.csv_mapping.show', { bank_account_id: opts.account }) },
+        opts,
+        io,
+      ),
+    );
   });
   example(show, 'bookstage statements mapping show --account ba_main');
 }

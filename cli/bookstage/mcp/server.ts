@@ -3,6 +3,7 @@
 // registerTool takes zod schemas only, and the tools' schemas must be the
 // API's own), and the staged-operation resource template registered on
 // McpServer itself. Every tool call is one request to the HTTP API.
+import { pathOf, routeOf } from '../../../shared/contract/routes.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -12,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Profile } from '../config.js';
-import { NetworkError, send, type RetryPolicy } from '../http-client.js';
+import { dataOf, errorOf, NetworkError, send, type RetryPolicy } from '../http-client.js';
 import { offeredTools, TOOLS, type Allowances } from './tool-catalog.js';
 import { bindTool, callTool } from './tool-call.js';
 import { outputSchemaFor } from './tool-schemas.js';
@@ -73,13 +74,13 @@ export function createMcpServer(options: McpOptions): McpServer {
       list: async () => {
         const answer = await send(
           profile,
-          { method: 'GET', path: `/api/v1/cli/staged-operations?limit=${RESOURCE_LIST_LIMIT}` },
+          { method: 'GET', path: `${pathOf('staged_operations.list')}?limit=${RESOURCE_LIST_LIMIT}` },
           policy,
         );
         const items =
           answer.status === 200
             ? ((
-                answer.envelope?.data as {
+                dataOf(answer) as {
                   items?: Array<{ staged_operation_id: string; kind: string; status: string }>;
                 }
               ).items ?? [])
@@ -96,19 +97,14 @@ export function createMcpServer(options: McpOptions): McpServer {
     }),
     {
       title: 'Staged operation',
-      description:
-        'One staged operation as JSON (GET /api/v1/cli/staged-operations/{id}): its plan, status, history and result.',
+      description: `One staged operation as JSON (GET ${routeOf('staged_operations.show').path}): its plan, status, history and result.`,
       mimeType: 'application/json',
     },
     async (uri, variables) => {
       const id = String(variables.id);
       let answer;
       try {
-        answer = await send(
-          profile,
-          { method: 'GET', path: `/api/v1/cli/staged-operations/${encodeURIComponent(id)}` },
-          policy,
-        );
+        answer = await send(profile, { method: 'GET', path: pathOf('staged_operations.show', { id }) }, policy);
       } catch (err) {
         if (err instanceof NetworkError)
           throw new McpError(ErrorCode.InternalError, `the bookstage API did not answer: ${err.message}`);
@@ -116,7 +112,7 @@ export function createMcpServer(options: McpOptions): McpServer {
       }
       const env = answer.envelope;
       if (answer.status !== 200 || !env?.ok) {
-        const error = env?.error;
+        const error = errorOf(answer);
         const code =
           answer.status === 404
             ? RESOURCE_NOT_FOUND

@@ -7,7 +7,7 @@
 // specification asks for both).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FieldError } from '../../../shared/errors.js';
-import type { Answer } from '../http-client.js';
+import { warningsOf, type Answer } from '../http-client.js';
 import {
   fieldOf,
   isDryRun,
@@ -103,7 +103,7 @@ export function answerResult(answer: Answer, idempotencyKey: string | undefined)
       true,
     );
   }
-  const warnings = env.warnings ?? [];
+  const warnings = warningsOf(answer) ?? [];
   const data = (fieldOf(env, 'data') ?? {}) as Structured;
   return result(
     `${summarize(data, idempotencyKey)}${warningsLine(warnings)}`,

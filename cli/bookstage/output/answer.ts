@@ -1,7 +1,7 @@
 // Any answer of the API as a readable summary, chosen by the shape of its
 // envelope: an error, a pending job, a page of duplicates, staged
 // operations, or a staging result. Warnings follow the summary.
-import type { Answer } from '../http-client.js';
+import { dataOf, warningsOf, type Answer } from '../http-client.js';
 import {
   isDryRun,
   isDuplicatesPage,
@@ -22,7 +22,8 @@ export function renderAnswer(style: Style, answer: Answer): string {
   const env = answer.envelope;
   if (!env || typeof env !== 'object') return `HTTP ${answer.status}: ${answer.text.slice(0, 2000)}\n`;
   if (!env.ok && env.error) return renderError(style, answer.status, env);
-  const data = env.data;
+  const data = dataOf(answer);
+  const warnings = warningsOf(answer) ?? [];
   let out: string;
   const book =
     renderBookRead(style, env.operation ?? null, data) ?? renderEventsAnswer(style, env.operation ?? null, data);
@@ -39,16 +40,16 @@ export function renderAnswer(style: Style, answer: Answer): string {
     out = renderStagedList(style, data.items);
   } else if (isStagedOperation(data)) {
     // Apply of an operation an earlier apply applied (warning already_applied): exit 0, and say so first.
-    const again = (env.warnings ?? []).some((w) => w.code === 'already_applied');
+    const again = warnings.some((w) => w.code === 'already_applied');
     out = (again ? `${style.yellow('already applied; nothing written')}\n` : '') + renderStagedOperation(style, data);
   } else if (isDryRun(data)) {
     out = renderDryRun(style, env.operation, data);
   } else if (isStagingResult(data)) {
-    out = renderStagingResult(style, env.operation, data, env.warnings ?? []);
+    out = renderStagingResult(style, env.operation, data, warnings);
   } else {
     out = `${JSON.stringify(data, null, 2)}\n`;
   }
-  for (const w of env.warnings ?? []) {
+  for (const w of warnings) {
     if (w.code === 'already_staged' || w.code === 'already_applied') continue; // said in the summary
     out += `${style.yellow('Warning')} ${w.code}: ${w.message}\n`;
   }

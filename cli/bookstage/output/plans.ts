@@ -1,4 +1,6 @@
-// The three plans a staged operation can hold, as a bookkeeper reads them
+// The plans a staged operation can hold, as a bookkeeper reads them: a
+// reconciliation, a link repair, a reversal, a statement import and an inbox
+// duplicate resolution
 // (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
 import {
   isReconcilePlan,
