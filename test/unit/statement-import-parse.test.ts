@@ -286,6 +286,7 @@ describe('statement import: reading files', () => {
         trn('a', '-1.00', '<NAME>Shop & Co\n<MEMO>\n') +
         trn('b', '-2.00', '<NAME><![CDATA[Caf\u00e9 <Bar>]]></NAME><MEMO/>') +
         trn('c', '-3.00', '<NAME></NAME><MEMO>x</MEMO>') +
+        trn('d', '-4.00', '<NAME>AT&amp;T &lt;1&gt;\n<MEMO><![CDATA[a&amp;b]]>\n') +
         '</BANKTRANLIST><LEDGERBAL><BALAMT>10.00<DTASOF>20110331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>';
       const [statement] = parse(text).statements;
       expect(statement!.closing_balance_minor).to.equal(1000);
@@ -295,6 +296,7 @@ describe('statement import: reading files', () => {
         ['a', -100, 'Shop & Co', null],
         ['b', -200, 'Café <Bar>', null],
         ['c', -300, null, 'x'],
+        ['d', -400, 'AT&T <1>', 'a&amp;b'],
       ]);
     });
 

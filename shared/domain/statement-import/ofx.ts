@@ -136,7 +136,8 @@ interface Element {
   value: string | null;
 }
 
-const xmlText = (raw: string): string => raw.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** CDATA content as the library's text, which decodes `&lt;`, `&gt;` and `&amp;`; text outside CDATA stays as written. */
+const cdataText = (raw: string): string => raw.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function serialise(e: Element): string {
   if (e.value !== null) return `<${e.name}>${e.value}</${e.name}>`;
@@ -167,13 +168,13 @@ export function ofxAsXml(content: string): string {
   const pattern = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z0-9_.:-]+)[^>]*>|([^<]+)|</g;
   const tokens: { kind: 'open' | 'close' | 'empty' | 'text'; name: string; text: string }[] = [];
   for (let m = pattern.exec(body); m !== null; m = pattern.exec(body)) {
-    const raw = m[1] ?? m[4];
+    const raw = m[1] !== undefined ? cdataText(m[1]) : m[4];
     if (m[3] !== undefined && m[0].endsWith('/>')) tokens.push({ kind: 'empty', name: m[3], text: '' });
     else if (m[3] !== undefined) tokens.push({ kind: m[2] === '/' ? 'close' : 'open', name: m[3], text: '' });
     else if (raw !== undefined && raw.trim() !== '') {
       const last = tokens[tokens.length - 1];
-      if (last?.kind === 'text') last.text += xmlText(raw.trim());
-      else tokens.push({ kind: 'text', name: '', text: xmlText(raw.trim()) });
+      if (last?.kind === 'text') last.text += raw.trim();
+      else tokens.push({ kind: 'text', name: '', text: raw.trim() });
     }
   }
   const root: Element = { name: '', children: [], value: null };
