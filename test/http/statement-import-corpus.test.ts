@@ -58,6 +58,20 @@ describe('statement import: the corpus of real banks’ files through HTTP', () 
     }
   });
 
+  it('imports the second STMTRS of one STMTTRNRS (Banco do Brasil) into its account, the first left out with a warning', async () => {
+    const books = new Books();
+    const account = books.account({ account_number: '655000-2', currency: 'BRL' });
+    const s = await stack();
+    await s.load(books.file);
+    const { alice } = await actors(books.orgId);
+    const res = await dryRun(alice, account, corpusBytes('ofx/ofxparser-bb-two-stmtrs.ofx'));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const planned = res.body.data.plan.new_transactions;
+    expect(planned).to.have.length(36);
+    expect(planned.reduce((sum, t) => sum + t.amount_minor, 0)).to.equal(-364_866);
+    expect(res.body.warnings.map((w) => w.code)).to.include('other_account_statements_left_out');
+  });
+
   it('answers 422 unreadable_statement with a reason this project writes when the MT940 library fails inside', async () => {
     const books = new Books();
     const account = books.account({ account_number: 'NL1' });
