@@ -2,6 +2,7 @@
 // manifest, corpus.json: per file its source and licence and the transactions it holds, checked by
 // hand against the file.
 import { readFileSync } from 'node:fs';
+import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
 
 export interface CorpusEntry {
   booking_date: string;
@@ -15,10 +16,14 @@ export interface CorpusEntry {
 export interface CorpusFile {
   file: string;
   source: { repository: string; path: string; commit: string; licence: string };
-  format: 'camt053' | 'ofx' | 'mt940';
+  format: 'camt053' | 'ofx' | 'mt940' | 'csv';
+  /** A CSV's column mapping and the account currency it is read with (no other format has them). */
+  csv?: CsvMapping;
+  account_currency?: string;
   statements: number;
   entries: number;
   sum_minor: number;
+  /** The accounts the statements name, as the file gives them (none for CSV). */
   accounts: string[];
   currencies: string[];
   first: CorpusEntry | null;

@@ -1,8 +1,9 @@
 // The corpus of real banks' files (test/fixtures/bank-statements/SOURCES.md) on the real stack: every
-// file of one account and one currency is imported as a dry run (?dry_run=true) into an account that
-// the file names, and plans exactly the transactions its manifest lists; a file the MT940 library
-// cannot read answers a reason this project writes, never the library's own.
+// file of one account (or a CSV, which names none) and one currency is imported as a dry run
+// (?dry_run=true) into an account that the file names, and plans exactly the transactions its
+// manifest lists; a file the MT940 library cannot read answers a reason this project writes.
 import { expect } from 'chai';
+import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { Books } from '../helpers/books.js';
 import type { AnswerBody } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -19,33 +20,45 @@ async function dryRun(
   token: string,
   accountId: string,
   body: Uint8Array,
+  query = '',
 ): Promise<{ status: number; body: AnswerBody<DryRun> }> {
   const s = await stack();
-  const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${accountId}/statements/import/stage?dry_run=true`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-    body,
-  });
+  const res = await fetch(
+    `${s.baseUrl}/api/v1/cli/bank-accounts/${accountId}/statements/import/stage?dry_run=true${query}`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body,
+    },
+  );
   return { status: res.status, body: (await res.json()) as AnswerBody<DryRun> };
+}
+
+/** A CSV mapping as the import's query parameters. */
+function csvQuery(mapping: CsvMapping): Record<string, string> {
+  return Object.fromEntries(Object.entries(mapping).map(([k, v]) => [k, String(v)]));
 }
 
 describe('statement import: the corpus of real banks’ files through HTTP', () => {
   // The books hold an account number of at most 34 characters (as an IBAN); one file names a longer one.
   const single = corpus.filter(
-    (f) => f.accounts.length === 1 && f.currencies.length === 1 && f.accounts[0]!.length <= 34,
+    (f) =>
+      (f.format === 'csv' ? f.accounts.length === 0 : f.accounts.length === 1 && f.accounts[0]!.length <= 34) &&
+      f.currencies.length === 1,
   );
 
   it(`dry-runs each of the ${single.length} files of one account and currency into that account: every entry planned`, async () => {
     expect(single.length).to.be.at.least(40);
     const books = new Books();
     const accounts = single.map((f) =>
-      books.account({ account_number: f.accounts[0]!, currency: f.currencies[0]!, name: f.file }),
+      books.account({ account_number: f.accounts[0] ?? null, currency: f.currencies[0]!, name: f.file }),
     );
     const s = await stack();
     await s.load(books.file);
     const { alice } = await actors(books.orgId);
     for (const [i, f] of single.entries()) {
-      const res = await dryRun(alice, accounts[i]!, corpusBytes(f.file));
+      const query = f.csv === undefined ? '' : `&format=csv&${new URLSearchParams(csvQuery(f.csv)).toString()}`;
+      const res = await dryRun(alice, accounts[i]!, corpusBytes(f.file), query);
       expect(res.status, `${f.file}: ${JSON.stringify(res.body)}`).to.equal(200);
       expect(res.body.data, f.file).to.include({ dry_run: true, outcome: 'staged' });
       const planned = res.body.data.plan.new_transactions;
