@@ -276,6 +276,65 @@ describe('statement import: reading files', () => {
       expect(error.location).to.match(/^element [A-Z]+$/);
     });
 
+    it('reads OFX 1.x values whose end tag is left out, an empty one among them, and CDATA and self-closed values', () => {
+      const head = 'OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n';
+      const trn = (fitid: string, amount: string, rest: string) =>
+        `<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20110331<TRNAMT>${amount}<FITID>${fitid}${rest}</STMTTRN>`;
+      const text =
+        `${head}<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>7<STMTRS><CURDEF>USD` +
+        '<BANKACCTFROM><BANKID>1<ACCTID>123<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20110301' +
+        trn('a', '-1.00', '<NAME>Shop & Co\n<MEMO>\n') +
+        trn('b', '-2.00', '<NAME><![CDATA[Caf\u00e9 <Bar>]]></NAME><MEMO/>') +
+        trn('c', '-3.00', '<NAME></NAME><MEMO>x</MEMO>') +
+        trn('d', '-4.00', '<NAME>AT&amp;T &lt;1&gt;\n<MEMO><![CDATA[a&amp;b]]>\n') +
+        '</BANKTRANLIST><LEDGERBAL><BALAMT>10.00<DTASOF>20110331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>';
+      const [statement] = parse(text).statements;
+      expect(statement!.closing_balance_minor).to.equal(1000);
+      expect(
+        statement!.entries.map((e) => [e.bank_reference, e.amount_minor, e.counterparty_name, e.remittance_info]),
+      ).to.deep.equal([
+        ['a', -100, 'Shop & Co', null],
+        ['b', -200, 'Café <Bar>', null],
+        ['c', -300, null, 'x'],
+        ['d', -400, 'AT&T <1>', 'a&amp;b'],
+      ]);
+    });
+
+    it('reads every STMTRS of one STMTTRNRS and every BANKTRANLIST of one STMTRS', () => {
+      const rs = (account: string, lists: string) =>
+        `<STMTRS><CURDEF>EUR<BANKACCTFROM><BANKID>1<ACCTID>${account}</BANKACCTFROM>${lists}</STMTRS>`;
+      const list = (from: string, to: string, fitid: string) =>
+        `<BANKTRANLIST><DTSTART>${from}<DTEND>${to}<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>${from}<TRNAMT>1.50<FITID>${fitid}</STMTTRN></BANKTRANLIST>`;
+      const text =
+        '<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1' +
+        rs('111', list('20260101', '20260131', 'x1')) +
+        rs('222', list('20260201', '20260228', 'y1') + list('20260101', '20260131', 'y2')) +
+        '</STMTTRNRS></BANKMSGSRSV1></OFX>';
+      const file = parse(text, { format: 'ofx' });
+      expect(
+        file.statements.map((s) => [
+          s.account?.account_number,
+          s.start_date,
+          s.end_date,
+          s.entries.map((e) => e.bank_reference),
+        ]),
+      ).to.deep.equal([
+        ['111', '2026-01-01', '2026-01-31', ['x1']],
+        ['222', '2026-01-01', '2026-02-28', ['y1', 'y2']],
+      ]);
+      expect(file.statements[1]!.reference).to.equal('222:2026-01-01..2026-02-28');
+    });
+
+    it('refuses an aggregate left open, naming it, rather than reading its entries elsewhere', () => {
+      const text = example('ofx-1-sgml.ofx').toString('latin1').replace('</BANKTRANLIST>', '');
+      const error = parseError(iconv.encode(text, 'latin1'));
+      expect([error.format, error.location, error.reason]).to.deep.equal([
+        'ofx',
+        'element BANKTRANLIST',
+        'element <BANKTRANLIST> is not closed',
+      ]);
+    });
+
     it('names the element of an unreadable amount', () => {
       const text = example('ofx-2-xml.ofx')
         .toString('utf8')
@@ -365,7 +424,42 @@ describe('statement import: reading files', () => {
     it('names the statement that lacks a mandatory field', () => {
       const text = example('mt940-de-subfields.sta').toString('latin1').replace(':28C:00013/001\r\n', '');
       const error = parseError(iconv.encode(text, 'latin1'));
-      expect([error.format, error.location]).to.deep.equal(['mt940', 'statement 2']);
+      expect([error.format, error.location, error.reason]).to.deep.equal([
+        'mt940',
+        'statement 2',
+        'a statement lacks its mandatory field :28:',
+      ]);
+    });
+
+    it('skips what banks write around the fields: header lines, a :940: line, control bytes, trailers', () => {
+      const statement = (ref: string, amount: string) =>
+        `:20:${ref}\r\n:25:NL91ABNA0417164300\r\n:28C:1\r\n:60F:C261101EUR0,00\r\n` +
+        `:61:2611011101C${amount}NTRFNONREF//B${ref}\r\n:86:/NAME/Shop ${ref}\r\n:62F:C261101EUR${amount}\r\n`;
+      const variants = [
+        `ABNANL2A\r\n940\r\nABNANL2A\r\n${statement('A', '1,00')}-\r\nABNANL2A\r\n940\r\n${statement('B', '2,00')}-\r\n`,
+        `:940:\r\n${statement('A', '1,00')}\r\n:940:\r\n${statement('B', '2,00')}`,
+        `\u0001\r\n\r\n${statement('A', '1,00')}-\u0003\r\n\u0001\r\n${statement('B', '2,00')}-\u0003\r\n`,
+        `0000 01INGBNL2AXXXX00001\r\n940 00\r\n${statement('A', '1,00')}:64:C261101EUR1,00\r\n-XXX\r\n${statement('B', '2,00')}`,
+      ];
+      for (const text of variants) {
+        const file = parse(text, { format: 'mt940' });
+        expect(
+          file.statements.map((s) => s.entries.map((e) => [e.bank_reference, e.amount_minor, e.counterparty_name])),
+          JSON.stringify(text),
+        ).to.deep.equal([[['BA', 100, 'Shop A']], [['BB', 200, 'Shop B']]]);
+      }
+      // Line numbers still count the file's lines.
+      const broken = `ABNANL2A\r\n940\r\n${statement('A', '1,00').replace(':61:2611011101C', ':61:26x1011101C')}`;
+      expect(parseError(broken, { format: 'mt940' }).location).to.equal('line 7');
+    });
+
+    it('answers its own reason, never the library’s words, when the library fails inside', () => {
+      // A :25: before the first :20: makes mt940js dereference a statement it never started (a TypeError).
+      const error = parseError(':25:NL1\n:20:X\n:28C:1\n:60F:C261101EUR0,00\n:62F:C261101EUR0,00\n');
+      expect([error.format, error.reason]).to.deep.equal([
+        'mt940',
+        'the file is not laid out as MT940 statements (:20:, :25:, :28C:, :60F:, :61:/:86: lines, :62F:)',
+      ]);
     });
   });
 

@@ -120,13 +120,59 @@ function location(text: string, message: string): string {
   return 'line 1';
 }
 
-export function parseMt940(text: string): ParsedStatementFile {
+/** Where a balance field's tag is: :60F:/:60M:, :62F:/:62M:, :64:, :65: are one line each. */
+const BALANCE_TAG = /^:6[0245][A-Z]?:/;
+const FIELD_TAG = /^:(\d{2}|NS)[A-Z]?:/;
+
+/**
+ * The file with every line that belongs to no field blanked (docs/guide/statement-import.md
+ * "Bank variants"): what a bank writes before the first field (a `:940:` line, routing lines such
+ * as `ABNANL2A` / `940` / `0000 01INGBNL2AXXXX00001`, a control byte, blank lines) and the lines
+ * after a balance field that start no field (a `-` or `-XXX` trailer, the next statement's header):
+ * a balance field is one line, so such a line continues nothing. SWIFT blocks (`{1:…}{4:`, `-}`)
+ * stay for the library, which reads them. A blanked line stays as an empty one (which the library
+ * skips), so that the line numbers of messages still count the file's lines.
+ */
+export function mt940FieldLines(text: string): string {
+  let continues = false;
+  return text
+    .split(/\r?\n/)
+    .map((line) => {
+      if (FIELD_TAG.test(line)) {
+        continues = !BALANCE_TAG.test(line);
+        return line;
+      }
+      if (line.startsWith('{') || line.startsWith('-}')) {
+        continues = false;
+        return line;
+      }
+      return continues ? line : '';
+    })
+    .join('\n');
+}
+
+/** A reason this project writes for what the library threw: its own words never reach a user. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error && error.constructor === Error ? error.message : '';
+  const missing = /^Mandatory tag (\w+) is missing/.exec(message);
+  if (missing) return `a statement lacks its mandatory field :${missing[1]}:`;
+  const unknown = /^Unknown tag (\w+)/.exec(message);
+  if (unknown) return `unknown field :${unknown[1]}:`;
+  const unparsed = /^Cannot parse tag (\w+)/.exec(message);
+  if (unparsed) return `field :${unparsed[1]}: is not laid out as MT940 defines it`;
+  if (/^Currency markers/.test(message)) return "a statement's balances name different currencies";
+  if (/^Amount cannot be parsed/.test(message)) return 'an amount is not an MT940 amount (digits with a decimal comma)';
+  return 'the file is not laid out as MT940 statements (:20:, :25:, :28C:, :60F:, :61:/:86: lines, :62F:)';
+}
+
+export function parseMt940(file: string): ParsedStatementFile {
+  const text = mt940FieldLines(file);
   let statements: Mt940Statement[];
   try {
     statements = parser.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new StatementParseError('mt940', location(text, message), message);
+    throw new StatementParseError('mt940', location(text, message), reasonOf(error));
   }
   if (statements.length === 0)
     throw new StatementParseError('mt940', 'line 1', 'the file holds no statement (no :20: … :62: group)');

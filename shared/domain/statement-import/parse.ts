@@ -38,6 +38,19 @@ export function parseStatementFile(bytes: Uint8Array, options: ParseOptions): Pa
       'not a CAMT.053, OFX or MT940 file (a CSV needs ?format=csv or its column mapping)',
     );
   const text = decodeStatement(bytes, format, options.encoding);
+  try {
+    return parseText(text, format, options);
+  } catch (error) {
+    if (error instanceof StatementParseError) throw error;
+    // A reading library's own failure is the file's fault; its words (e.g. "Cannot read properties of
+    // null") are no reason to show a user (docs/guide/statement-import.md "Unreadable files").
+    throw new StatementParseError(format, 'file', `the file's structure is not one this ${NAMES[format]} reader knows`);
+  }
+}
+
+const NAMES: Record<StatementFormat, string> = { camt053: 'CAMT.053', ofx: 'OFX', mt940: 'MT940', csv: 'CSV' };
+
+function parseText(text: string, format: StatementFormat, options: ParseOptions): ParsedStatementFile {
   switch (format) {
     case 'camt053':
       return parseCamt053(text);
