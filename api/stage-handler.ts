@@ -5,7 +5,7 @@
 //
 // A dry run (`?dry_run=true`, docs/reference/http-api.md §6.6) skips the
 // key: its job decides and stores nothing, and its answer comes back as the
-// job's return value.
+// job's return value, or, too big for it, stored for an hour in job_results.
 //
 // Only final answers are remembered for a key: a retryable answer (409
 // pending_operation, 5xx) or a job that failed for good moves the key to a new
@@ -201,9 +201,9 @@ async function runJob<Op extends StageOperation>(
     if (unreachableDependency(err) !== 'Redis') throw err;
     waited = { state: 'pending' };
   }
-  // A dry run's answer is its return value (nothing is stored); one that failed for good has none.
+  // A dry run's answer is its return value, or stored when too big for it; one that failed for good has none.
   const answer = data.dry_run
-    ? dryRunAnswer(data, jobId, waited)
+    ? await dryRunAnswer(deps, data, jobId, waited)
     : await storedAnswer(deps, data.org_id, jobId, waited, replay);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
@@ -213,8 +213,18 @@ async function runJob<Op extends StageOperation>(
   send(res, stageAnswerToHttp(answer, data.request_id));
 }
 
-function dryRunAnswer(data: StageJobData, jobId: string, waited: JobWait<StageJobReturn>): StageAnswer | null {
-  if (waited.state === 'completed') return waited.value?.answer ?? null;
+async function dryRunAnswer(
+  deps: StageDeps,
+  data: StageJobData,
+  jobId: string,
+  waited: JobWait<StageJobReturn>,
+): Promise<StageAnswer | null> {
+  if (waited.state === 'completed')
+    return (
+      waited.value?.answer ??
+      (await findJobResult(deps.db, data.org_id, jobId, undefined, deps.pages ?? null))?.answer ??
+      null
+    );
   if (waited.state === 'failed')
     return { operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } };
   return null;

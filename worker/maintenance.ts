@@ -1,6 +1,6 @@
 // Housekeeping that FerretDB cannot do by itself (no TTL indexes): a
-// repeatable BullMQ job sweeps idempotency keys and job results past their
-// 24 h retention. A second one, every RECOVERY_SWEEP_MS, recovers staged
+// repeatable BullMQ job sweeps idempotency keys, job results and statement
+// uploads past their retention. A second one, every RECOVERY_SWEEP_MS, recovers staged
 // operations whose job died for good (docs/operating/reliability.md "Recovery bounds").
 // The schedulers are upserted by every worker at start; BullMQ keeps one
 // schedule each however many replicas run.
@@ -11,6 +11,7 @@ import type { Logger } from '../shared/logger.js';
 import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
+import { sweepStatementUploads } from '../shared/storage/statement-uploads.js';
 import { sweepDeadLocks } from '../shared/storage/plan-lock-sweep.js';
 import { sweepEvents } from '../shared/storage/events.js';
 import { sweepDeliveries } from '../shared/storage/webhook-endpoints.js';
@@ -23,6 +24,8 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 export interface SweepCounts {
   idempotency_keys: number;
   job_results: number;
+  /** Statement files past their keep (shared/storage/statement-uploads.ts). */
+  statement_uploads: number;
   staged_operations_expired: number;
   scope_locks_removed: number;
   /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/reference/webhooks.md). */
@@ -46,6 +49,7 @@ export async function sweepExpired(
   return {
     idempotency_keys: await sweepIdempotencyKeys(db, now),
     job_results: await sweepJobResults(db, now),
+    statement_uploads: await sweepStatementUploads(db, now),
     staged_operations_expired: await expireDueOperations(db, now),
     scope_locks_removed: await sweepDeadLocks(db, now),
     events_removed: await sweepEvents(db, retainedFrom),

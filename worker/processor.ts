@@ -13,7 +13,12 @@ import {
   type StageAnswer,
   type StageJobReturn,
 } from '../shared/queue/stage-jobs.js';
-import { carriedAnswer, findJobResult, saveJobResult } from '../shared/storage/job-results.js';
+import {
+  carriedAnswer,
+  DRY_RUN_RESULT_RETENTION_MS,
+  findJobResult,
+  saveJobResult,
+} from '../shared/storage/job-results.js';
 import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
@@ -83,8 +88,27 @@ export function createStageProcessor(
     const writes: Promise<void>[] = [];
     const answered = { stored: false };
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
-      // A dry run stores nothing: its answer is BullMQ's return value (docs/reference/http-api.md §6.6).
-      if (data.dry_run) return { ...jobReturn(jobId, answer, false), answer };
+      // A dry run stores nothing: its small answer is BullMQ's return value (docs/reference/http-api.md §6.6);
+      // a big one waits an hour in job_results, never in Redis (docs/operating/reliability.md "What Redis holds").
+      if (data.dry_run) {
+        if (JSON.stringify(answer).length <= CARRIED_ANSWER_MAX_CHARS)
+          return { ...jobReturn(jobId, answer, false), answer };
+        await saveJobResult(
+          db,
+          {
+            _id: jobId,
+            org_id: data.org_id,
+            actor: data.actor,
+            request_id: data.request_id,
+            answer,
+            finished_at: new Date().toISOString(),
+          },
+          embedded,
+          undefined,
+          DRY_RUN_RESULT_RETENTION_MS,
+        );
+        return jobReturn(jobId, answer, false);
+      }
       // Stored before BullMQ marks the job complete, so a poll never finds it done without an answer;
       // the job's last writes (ctx.writes) go out in the same round trip. A
       // staging that stored its answer with its writes (ctx.answer) stored the first one.

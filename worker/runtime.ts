@@ -82,7 +82,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     config.queuePrefix,
     {
       dispatchEveryMs: config.webhookDispatchEveryMs,
-      concurrency: config.workerConcurrency,
+      concurrency: config.webhookConcurrency,
+      orgConcurrency: config.webhookOrgConcurrency,
       maxAttempts: config.webhookMaxAttempts,
       backoffMs: config.webhookBackoffMs,
       timeoutMs: config.webhookTimeoutMs,

@@ -2,7 +2,7 @@
 // its wait. 202 while pending; once done, the operation's own envelope, as the
 // original request would have had it. Only the actor who started the job sees
 // it; anyone else gets 404. The answer is always the stored one (job_results):
-// BullMQ's return value is only a pointer to it, but for a dry run, which stores nothing.
+// BullMQ's return value is only a pointer to it, but for a dry run, which stores only a big answer.
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';

@@ -33,6 +33,7 @@ import {
 import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 import { findCsvMapping } from '../../shared/storage/csv-mappings.js';
+import { DRY_RUN_UPLOAD_KEEP_MS, saveStatementUpload, UPLOAD_KEEP_MS } from '../../shared/storage/statement-uploads.js';
 import { locals } from '../context.js';
 import { readStatementBody } from '../middleware/statement-body.js';
 import { queryObject } from '../query-string.js';
@@ -115,7 +116,8 @@ function csvMappingOf(query: StatementImportQuery): CsvMapping | null {
 /**
  * A statement import (docs/guide/statement-import.md): path and query are checked
  * first, then the raw body is read (its own limit), then the shared staging
- * path. The file travels in the job as base64; the operation stores none of it.
+ * path. The file is stored for the job (shared/storage/statement-uploads.ts),
+ * which carries its id; the operation stores none of it.
  */
 function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
   mountRoute(router, db, 'statement_import.stage', async (req, res) => {
@@ -137,12 +139,20 @@ function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
     if (csv === null && (format === 'csv' || format === 'auto')) {
       csv = (await findCsvMapping(db, locals(res).auth!.org_id, params.value.bank_account_id))?.csv_mapping ?? null;
     }
+    // The file waits in the store, not in the job (docs/operating/reliability.md "What Redis holds").
+    const dryRun = query.value.dry_run === 'true';
+    const file = await saveStatementUpload(
+      db,
+      locals(res).auth!.org_id,
+      body,
+      dryRun ? DRY_RUN_UPLOAD_KEEP_MS : UPLOAD_KEEP_MS,
+    );
     const input: StatementImportStageInput = {
       bank_account_id: params.value.bank_account_id,
       format,
       encoding: query.value.encoding ?? null,
       csv,
-      content_base64: body.toString('base64'),
+      file,
     };
     await runStage(deps, res, 'statement_import.stage', input);
   });

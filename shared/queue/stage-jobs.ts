@@ -70,8 +70,10 @@ export interface StageJobReturn {
   /** The staged operation a staged answer names: the API reads it beside the stored answer, not after it. */
   staged_operation_id?: string;
   /**
-   * A dry run's answer itself: a dry run stores nothing (no job_results), so
-   * its small answer rides here. Any other job's: the stored answer, plan
+   * A dry run's answer itself when its JSON is at most CARRIED_ANSWER_MAX_CHARS:
+   * a dry run stores nothing, so its small answer rides here; a bigger one is
+   * stored in job_results for an hour and only this pointer is kept in Redis
+   * (docs/operating/reliability.md "What Redis holds"). Any other job's: the stored answer, plan
    * included, when its JSON is at most CARRIED_ANSWER_MAX_CHARS and it is the
    * one stored (this attempt's write was the first, or it was read back): the
    * waiting request answers it without reading the store
@@ -89,13 +91,16 @@ export const CARRIED_ANSWER_MAX_CHARS = 8192;
  * backoff from 1 s wait 1+2+4+8+16 = 31 s in all: a dependency outage of 30 s is
  * ridden out. A failed job is kept only a day: its key moves to a new job on
  * retry (shared/storage/idempotency-keys.ts), so nothing reads it later.
+ * At most 10,000 of each are kept, whatever the rate: every answer is in
+ * job_results, so a job gone from Redis loses nothing
+ * (docs/operating/reliability.md "What Redis holds").
  */
 export function stageJobOptions(config: { stageJobAttempts: number; stageJobBackoffMs: number }) {
   return {
     attempts: config.stageJobAttempts,
     backoff: { type: 'exponential', delay: config.stageJobBackoffMs },
-    removeOnComplete: { age: 24 * 3600, count: 100_000 },
-    removeOnFail: { age: 24 * 3600 },
+    removeOnComplete: { age: 24 * 3600, count: 10_000 },
+    removeOnFail: { age: 24 * 3600, count: 10_000 },
   } as const;
 }
 
@@ -104,7 +109,11 @@ export function stageJobOptions(config: { stageJobAttempts: number; stageJobBack
  * it once its caller (or a poll of its job id) has had it: kept an hour.
  */
 export function dryRunJobOptions(options: ReturnType<typeof stageJobOptions>) {
-  return { ...options, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } } as const;
+  return {
+    ...options,
+    removeOnComplete: { age: 3600, count: 10_000 },
+    removeOnFail: { age: 3600, count: 10_000 },
+  } as const;
 }
 
 /**

@@ -102,13 +102,25 @@ export const statementImportQuerySchema = {
 
 export type StatementImportQuery = FromSchema<typeof statementImportQuerySchema>;
 
-/** What the job gets: the account, how to read the file, and the file itself (base64; never stored with the operation). */
+/** Where the API stored the statement file for its job (shared/storage/statement-uploads.ts). */
+export interface StatementUploadRef {
+  upload_id: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * What the job gets: the account, how to read the file, and where the file is
+ * (shared/storage/statement-uploads.ts): never the file itself, which would
+ * sit in Redis with the job (docs/operating/reliability.md "What Redis
+ * holds"), nor stored with the operation.
+ */
 export interface StatementImportStageInput {
   bank_account_id: string;
   format: StatementFormat | 'auto';
   encoding: string | null;
   csv: CsvMapping | null;
-  content_base64: string;
+  file: StatementUploadRef;
 }
 
 /**

@@ -211,6 +211,25 @@ export interface JobResultPartDoc {
   expires_at: string;
 }
 
+/**
+ * A statement file on its way to the worker (shared/storage/statement-uploads.ts), in
+ * `statement_uploads`: the upload (`_id` = `upload`, with `sha256`, `bytes`, `parts`,
+ * `part_id`) and its parts (`content_base64`, ids `<part_id>/<part>`), all
+ * carrying `upload` and swept by `expires_at`.
+ */
+export interface StatementUploadDoc {
+  _id: string;
+  org_id: string;
+  upload: string;
+  sha256?: string;
+  bytes?: number;
+  parts?: number;
+  part_id?: string;
+  part?: number;
+  content_base64?: string;
+  expires_at: string;
+}
+
 /** The current version of an organisation's inbox (shared/storage/inbox-version.ts); `_id` = org id. */
 export interface InboxVersionDoc {
   _id: string;
@@ -407,6 +426,7 @@ function makeCollections(db: Db) {
     duplicateOverviewChunks: c<DuplicateOverviewChunkDoc>('duplicate_overview_chunks'),
     duplicateDismissals: c<DuplicateDismissalDoc>('duplicate_dismissals'),
     bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
+    statementUploads: c<StatementUploadDoc>('statement_uploads'),
   };
 }
 

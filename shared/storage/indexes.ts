@@ -127,6 +127,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   // Saved CSV mappings (docs/guide/statement-import.md "Saved CSV mapping"): read and written by `_id` (the bank account's id) only.
   bank_csv_mappings: { indexes: [], equality: [] },
+  // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.
+  statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

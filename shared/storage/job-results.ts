@@ -9,7 +9,7 @@
 //
 // An answer whose JSON is past ANSWER_PART_CHARS (an approval or an apply
 // of a repair of some 12,000 transactions or more carries its plan and
-// context; a dry run stores no answer) is stored in parts, as an operation's body is: no document
+// context; a dry run stores only an answer too big for its job's return value, for an hour) is stored in parts, as an operation's body is: no document
 // may pass MongoDB's 16 MiB (docs/design/staged-lifecycle.md "How an
 // operation is stored").
 import { randomUUID } from 'node:crypto';
@@ -28,6 +28,9 @@ import { findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-
 export const ANSWER_PART_CHARS = BODY_PART_CHARS;
 
 export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** A dry run's answer too big for its job's return value: kept as long as the dry run's job (shared/queue/stage-jobs.ts dryRunJobOptions). */
+export const DRY_RUN_RESULT_RETENTION_MS = 60 * 60 * 1000;
 
 /** A stored answer one of whose parts is not there, or not its own: never written so by this code (parts are inserted before their answer). */
 export class MissingAnswerPartError extends Error {
@@ -54,8 +57,9 @@ export async function saveJobResult(
   doc: Omit<JobResultDoc, 'expires_at'>,
   embedded: PostgresPages | null = null,
   partChars = ANSWER_PART_CHARS,
+  retentionMs = RESULT_RETENTION_MS,
 ): Promise<boolean> {
-  const stored = storedJobResult(doc);
+  const stored = storedJobResult(doc, retentionMs);
   const inSql = embedded
     ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }])
     : 'declined';
@@ -101,8 +105,11 @@ async function saveInParts(db: Db, stored: StoredJobResult, partChars: number): 
 }
 
 /** The document saveJobResult inserts: for a caller that inserts it together with the writes it answers. */
-export function storedJobResult(doc: Omit<JobResultDoc, 'expires_at'>): StoredJobResult {
-  const expires = new Date(Date.parse(doc.finished_at) + RESULT_RETENTION_MS).toISOString();
+export function storedJobResult(
+  doc: Omit<JobResultDoc, 'expires_at'>,
+  retentionMs = RESULT_RETENTION_MS,
+): StoredJobResult {
+  const expires = new Date(Date.parse(doc.finished_at) + retentionMs).toISOString();
   const { answer, ...rest } = doc;
   return { ...rest, answer_json: JSON.stringify(withoutPlan(answer)), expires_at: expires };
 }

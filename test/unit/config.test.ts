@@ -33,6 +33,8 @@ describe('configuration from the environment', () => {
       webhookMaxAttempts: 8,
       webhookBackoffMs: 30_000,
       webhookTimeoutMs: 10_000,
+      webhookConcurrency: 8,
+      webhookOrgConcurrency: 2,
       webhookDispatchEveryMs: 1000,
       eventRetentionDays: 30,
       webhookSecretKey: createHash('sha256').update(`bookstage webhook key v1\n${base.MONGO_URL}`).digest('base64url'),

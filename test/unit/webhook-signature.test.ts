@@ -5,6 +5,7 @@ import { isForbiddenAddress, urlProblem } from '../../shared/webhook-address.js'
 import { sendEvent } from '../../worker/webhooks/send.js';
 import { decryptSecret, encryptSecret } from '../../shared/webhook-secret.js';
 import { retryDelayMs } from '../../shared/domain/events.js';
+import { documentedVerify } from '../helpers/events.js';
 
 describe('webhook signatures', () => {
   const body = '{"id":"evt_1","type":"staged_operation.staged"}';
@@ -39,6 +40,23 @@ describe('webhook signatures', () => {
   });
 });
 
+describe("the docs' webhook verification snippet", () => {
+  const body = '{"id":"evt_1","type":"staged_operation.staged"}';
+
+  it('refuses, without throwing, a v1 of the right length in characters but not in bytes', async () => {
+    const verify = await documentedVerify();
+    const t = Math.floor(Date.now() / 1000);
+    const good = signatureHeader('whsec_test', body, t);
+    expect(verify('whsec_test', body, good)).to.equal(true);
+    // 64 characters like a hex digest, 128 or 192 bytes in UTF-8; and 32 characters of 64 bytes.
+    for (const v1 of ['é'.repeat(64), '€'.repeat(64), 'é'.repeat(32), '\u0000'.repeat(64), '']) {
+      const header = `t=${t},v1=${v1}`;
+      expect([v1, verify('whsec_test', body, header)]).to.deep.equal([v1, false]);
+    }
+    expect(verify('whsec_test', body, `t=${t}`)).to.equal(false);
+  });
+});
+
 describe('webhook addresses', () => {
   it('refuses loopback, private, link-local, shared, metadata and IPv4-mapped private addresses; allows public ones', () => {
     for (const a of [
@@ -59,6 +77,74 @@ describe('webhook addresses', () => {
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
       expect([a, isForbiddenAddress(a)]).to.deep.equal([a, false]);
+  });
+
+  it('judges an IPv6 address that carries an IPv4 one as that IPv4 address, and refuses the documentation and site-local ranges', () => {
+    const cases: Array<[string, boolean]> = [
+      // IPv4-compatible, IPv4-mapped (dotted and hex) and the translated ::ffff:0:a.b.c.d form.
+      ['::7f00:1', true],
+      ['::127.0.0.1', true],
+      ['::ffff:7f00:1', true],
+      ['::ffff:127.0.0.1', true],
+      ['::ffff:a9fe:a9fe', true],
+      ['::ffff:0:7f00:1', true],
+      ['::ffff:0:a00:1', true],
+      ['::ffff:808:808', false],
+      ['::ffff:0:808:808', false],
+      // 6to4 (2002::/16): the IPv4 address is the next 32 bits.
+      ['2002:7f00:1::', true],
+      ['2002:a9fe:a9fe::', true],
+      ['2002:c0a8:101::1', true],
+      ['2002:808:808::1', false],
+      // NAT64 (64:ff9b::/96): the last 32 bits; the local-use prefix 64:ff9b:1::/48 is refused whole.
+      ['64:ff9b::7f00:1', true],
+      ['64:ff9b::a9fe:a9fe', true],
+      ['64:ff9b::808:808', false],
+      ['64:ff9b:1::808:808', true],
+      // Teredo (2001::/32) is refused whole.
+      ['2001::1', true],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
+      // Site-local (deprecated), documentation, discard-only.
+      ['fec0::1', true],
+      ['feff::1', true],
+      ['2001:db8::1', true],
+      ['3fff::1', true],
+      ['100::1', true],
+      // The IPv4 documentation ranges and the 6to4 relay anycast.
+      ['192.0.2.1', true],
+      ['198.51.100.7', true],
+      ['203.0.113.255', true],
+      ['192.88.99.1', true],
+      ['203.0.114.1', false],
+      ['198.51.101.1', false],
+      ['2001:4860:4860::8888', false],
+      // A zone index is not an address a webhook goes to.
+      ['fe80::1%eth0', true],
+    ];
+    expect(cases.map(([a]) => [a, isForbiddenAddress(a)])).to.deep.equal(cases);
+  });
+
+  it('refuses those addresses and local names in a URL, with or without a trailing dot', () => {
+    const cases: Array<[string, string | null]> = [
+      ['https://[::7f00:1]/x', 'forbidden_address'],
+      ['https://[::ffff:0:7f00:1]/x', 'forbidden_address'],
+      ['https://[::ffff:127.0.0.1]/x', 'forbidden_address'],
+      ['https://[2002:7f00:1::]/x', 'forbidden_address'],
+      ['https://[2002:a9fe:a9fe::]/x', 'forbidden_address'],
+      ['https://[fec0::1]/x', 'forbidden_address'],
+      ['https://192.0.2.1/x', 'forbidden_address'],
+      ['https://198.51.100.1/x', 'forbidden_address'],
+      ['https://203.0.113.1/x', 'forbidden_address'],
+      ['https://127.1/x', 'forbidden_address'],
+      ['https://0x7f000001/x', 'forbidden_address'],
+      ['https://localhost./x', 'forbidden_address'],
+      ['https://LOCALHOST../x', 'forbidden_address'],
+      ['https://a.localhost./x', 'forbidden_address'],
+      ['https://metadata.google.internal./x', 'forbidden_address'],
+      ['https://hooks.example.com./x', null],
+      ['https://[2606:4700:4700::1111]/x', null],
+    ];
+    expect(cases.map(([u]) => [u, urlProblem(u, false)])).to.deep.equal(cases);
   });
 
   it('accepts only https URLs without credentials, unless insecure endpoints are allowed', () => {

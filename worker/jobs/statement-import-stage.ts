@@ -16,6 +16,7 @@ import {
 import type { PendingHolder } from '../../shared/domain/scope.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { lockKeys } from '../../shared/storage/plan-locks.js';
+import { readStatementUpload } from '../../shared/storage/statement-uploads.js';
 import { accountContext } from '../../shared/domain/plan-context.js';
 import {
   accountTransactionsForImport,
@@ -28,6 +29,8 @@ type Op = 'statement_import.stage';
 
 interface Books {
   account: BankAccount | null;
+  /** The statement file, read from the store where the API left it (the job carries only its id). */
+  file: Buffer;
   transactions: ImportedAccountTransaction[];
   pending: PendingHolder[];
 }
@@ -37,11 +40,12 @@ export const statementImportScopeKey = (bankAccountId: string): string => `state
 async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
-  const [account, transactions] = await Promise.all([
+  const [account, transactions, file] = await Promise.all([
     findAccount(db, data.org_id, accountId, ctx.embedded ?? null),
     accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null),
+    readStatementUpload(db, data.org_id, data.input.file.upload_id),
   ]);
-  return { account, transactions: account ? transactions : [], pending: [] };
+  return { account, file, transactions: account ? transactions : [], pending: [] };
 }
 
 /** The counterparties the account's transactions name: each id with its latest name (by booking date, id) and every IBAN seen for it. */
@@ -69,7 +73,7 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
   decide: (books, _org, { data }) => {
     const { input } = data;
     if (books.account === null) return refused('not_found', { resource: 'Bank account', id: input.bank_account_id });
-    const bytes = Buffer.from(input.content_base64, 'base64');
+    const bytes = books.file;
     let file;
     try {
       file = parseStatementFile(bytes, {

@@ -413,6 +413,7 @@ function stagedAnswer(
  * (docs/guide/statement-import.md).
  */
 function storedInput(input: object): Record<string, unknown> {
-  const { content_base64: content, ...rest } = input as Record<string, unknown>;
-  return typeof content === 'string' ? { ...rest, file_bytes: Buffer.byteLength(content, 'base64') } : { ...rest };
+  const { file, ...rest } = input as Record<string, unknown>;
+  const upload = file as { bytes?: unknown } | undefined;
+  return typeof upload?.bytes === 'number' ? { ...rest, file_bytes: upload.bytes } : { ...rest };
 }

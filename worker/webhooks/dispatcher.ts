@@ -1,12 +1,19 @@
-// Webhook delivery in the worker (docs/reference/webhooks.md): its own BullMQ queue,
-// `webhooks`. A repeatable `dispatch` job (every WEBHOOK_DISPATCH_EVERY_MS)
-// looks for endpoints behind their organisation's feed and adds one `drain`
-// job per such endpoint, with the endpoint's id as the job id: BullMQ keeps
-// one job per id, so one drain per endpoint runs at a time, which is what
-// keeps deliveries in sequence order. Staging calls never wait for any of
-// this: the events are already stored with their transitions (the outbox).
-// With the pool on FerretDB's PostgreSQL (`embedded`), the feed's sequence
-// marks are one SQL aggregate instead of FerretDB sending every reservation
+// Webhook delivery in the worker (docs/reference/webhooks.md "Delivery"): two
+// BullMQ queues of its own, apart from staging. On `webhook-dispatch`, a
+// repeatable `dispatch` job (every WEBHOOK_DISPATCH_EVERY_MS), on a worker of
+// one slot that nothing else uses, looks for endpoints behind their
+// organisation's feed and adds one `drain` job per such endpoint to
+// `webhooks`, with the endpoint's id as the job id: BullMQ keeps one job per
+// id, so one drain per endpoint runs at a time, which is what keeps
+// deliveries in sequence order. Drains run WEBHOOK_CONCURRENCY at once per
+// worker, and at most WEBHOOK_ORG_CONCURRENCY of one organisation at once
+// across workers (org-slots.ts): a drain that finds its organisation's slots
+// taken ends at once and the next dispatch adds it again, so one
+// organisation's slow receivers hold a bounded share of the slots and never
+// the dispatch. Staging calls never wait for any of this: the events are
+// already stored with their transitions (the outbox). With the pool on
+// FerretDB's PostgreSQL (`embedded`), the feed's sequence marks are one SQL
+// aggregate instead of FerretDB sending every reservation
 // (docs/reference/webhooks.md "Written with the transition").
 import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
@@ -15,18 +22,28 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { latestSettledSequence } from '../../shared/storage/events.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { allEndpoints } from '../../shared/storage/webhook-endpoints.js';
+import { allEndpoints, findEndpointById } from '../../shared/storage/webhook-endpoints.js';
 import { drainEndpoint, type DrainSettings } from './drain.js';
+import { orgSlots } from './org-slots.js';
 
+/** The drains. */
 export const WEBHOOK_QUEUE = 'webhooks';
+/** The dispatch alone, so that drains holding every slot never hold it up. */
+export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
+const SCHEDULER = 'webhook-dispatch';
 
 export interface WebhookSettings extends DrainSettings {
   dispatchEveryMs: number;
+  /** Drains one worker runs at once. */
   concurrency: number;
+  /** Drains of one organisation running at once, across workers. */
+  orgConcurrency: number;
 }
 
 interface DrainData {
   endpoint_id: string;
+  /** Absent on a drain added by a version before organisation slots. */
+  org_id?: string;
 }
 
 export async function startWebhooks(
@@ -51,13 +68,19 @@ export async function startWebhooks(
   });
   for (const outcome of ['delivered', 'failed', 'given_up']) deliveries.inc({ outcome }, 0);
   const queue = new Queue<DrainData | Record<string, never>>(WEBHOOK_QUEUE, { connection, prefix });
+  const dispatchQueue = new Queue(WEBHOOK_DISPATCH_QUEUE, { connection, prefix });
   // A lost connection as a JSON log line: without a listener BullMQ writes each reconnect failure to stderr as plain text.
   queue.on('error', (err) => logger.warn({ err, queue: WEBHOOK_QUEUE }, 'queue connection error'));
-  await queue.upsertJobScheduler(
-    'webhook-dispatch',
+  dispatchQueue.on('error', (err) => logger.warn({ err, queue: WEBHOOK_DISPATCH_QUEUE }, 'queue connection error'));
+  await dispatchQueue.upsertJobScheduler(
+    SCHEDULER,
     { every: settings.dispatchEveryMs },
     { name: 'dispatch', opts: { removeOnComplete: true, removeOnFail: 100 } },
   );
+  // The schedule's old place, beside the drains: gone once every worker runs this version (a leftover dispatch there still runs).
+  await queue.removeJobScheduler(SCHEDULER);
+  // A slot outlives its last attempt by more than one attempt can take.
+  const slots = orgSlots(connection, prefix, settings.orgConcurrency, settings.timeoutMs + 30_000);
 
   const dispatch = async (): Promise<number> => {
     const endpoints = await allEndpoints(db);
@@ -71,7 +94,7 @@ export async function startWebhooks(
       if (!ep.retry && latest.get(ep.org_id)! <= ep.delivered_through) continue;
       await queue.add(
         'drain',
-        { endpoint_id: ep._id },
+        { endpoint_id: ep._id, org_id: ep.org_id },
         { jobId: `drain-${ep._id}`, removeOnComplete: true, removeOnFail: true, attempts: 1 },
       );
       added += 1;
@@ -79,23 +102,50 @@ export async function startWebhooks(
     return added;
   };
 
+  const drain = async ({ endpoint_id: endpointId, org_id: given }: DrainData) => {
+    const orgId = given ?? (await findEndpointById(db, endpointId))?.org_id;
+    if (orgId === undefined) return { endpoint_id: endpointId };
+    const slot = await slots.take(orgId, endpointId);
+    // The organisation's slots are taken: the next dispatch adds this endpoint again.
+    if (!slot) return { endpoint_id: endpointId, waiting_for_slot: true };
+    try {
+      await drainEndpoint(
+        db,
+        endpointId,
+        settings,
+        logger,
+        (outcome) => deliveries.inc({ outcome }),
+        embedded,
+        () => slot.renew(),
+      );
+    } finally {
+      await slot.release();
+    }
+    return { endpoint_id: endpointId };
+  };
+
+  const dispatcher = new Worker(WEBHOOK_DISPATCH_QUEUE, async () => ({ drains: await dispatch() }), {
+    connection,
+    prefix,
+    concurrency: 1,
+  });
   const worker = new Worker<DrainData | Record<string, never>>(
     WEBHOOK_QUEUE,
-    async (job) => {
-      if (job.name === 'dispatch') return { drains: await dispatch() };
-      const { endpoint_id: endpointId } = job.data as DrainData;
-      await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }), embedded);
-      return { endpoint_id: endpointId };
-    },
+    async (job) => (job.name === 'dispatch' ? { drains: await dispatch() } : drain(job.data as DrainData)),
     { connection, prefix, concurrency: settings.concurrency },
   );
-  worker.on('error', (err) => logger.error({ err, queue: WEBHOOK_QUEUE }, 'worker error'));
-  worker.on('failed', (job, err) => logger.warn({ err, queue: WEBHOOK_QUEUE, job: job?.name }, 'webhook job failed'));
-  await worker.waitUntilReady();
+  for (const [w, name] of [
+    [dispatcher, WEBHOOK_DISPATCH_QUEUE],
+    [worker, WEBHOOK_QUEUE],
+  ] as const) {
+    w.on('error', (err) => logger.error({ err, queue: name }, 'worker error'));
+    w.on('failed', (job, err) => logger.warn({ err, queue: name, job: job?.name }, 'webhook job failed'));
+  }
+  await Promise.all([dispatcher.waitUntilReady(), worker.waitUntilReady()]);
   return {
     close: async () => {
-      await worker.close();
-      await queue.close();
+      await Promise.all([dispatcher.close(), worker.close()]);
+      await Promise.all([queue.close(), dispatchQueue.close()]);
     },
   };
 }

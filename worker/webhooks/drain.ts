@@ -34,6 +34,8 @@ export async function drainEndpoint(
   log: Logger,
   counted: (o: DeliveryOutcome) => void,
   embedded: PostgresPages | null = null,
+  /** Called after each attempt: the drain's organisation slot is renewed (org-slots.ts). */
+  attempted: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const ep = await findEndpointById(db, endpointId);
   if (!ep) return;
@@ -92,6 +94,7 @@ export async function drainEndpoint(
         next_retry_at: nextAt,
       });
       counted(outcome);
+      await attempted();
       progress = nextAt
         ? {
             delivered_through: progress.delivered_through,
