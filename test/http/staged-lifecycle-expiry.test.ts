@@ -31,17 +31,15 @@ describe('staged operations: expiry by the maintenance job', () => {
     const ops = s.db.collection('staged_operations');
     await ops.updateOne({ _id: id } as never, { $set: { expires_at: '2026-01-01T00:00:00.000Z' } });
     const orphan = `${books.orgId}:test-orphan`;
-    await s.db
-      .collection('scope_locks')
-      .insertOne({
-        _id: `${orphan}#stg_gone`,
-        key: orphan,
-        org_id: books.orgId,
-        staged_operation_id: 'stg_gone',
-        scope_key: 'test-orphan',
-        plan_hash: 'x',
-        created_at: '2026-01-01T00:00:00.000Z',
-      } as never);
+    await s.db.collection('scope_locks').insertOne({
+      _id: `${orphan}#stg_gone`,
+      key: orphan,
+      org_id: books.orgId,
+      staged_operation_id: 'stg_gone',
+      scope_key: 'test-orphan',
+      plan_hash: 'x',
+      created_at: '2026-01-01T00:00:00.000Z',
+    } as never);
 
     // One run of the repeatable job, on demand.
     const connection = createRedis(s.config.redisUrl);

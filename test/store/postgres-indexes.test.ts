@@ -89,15 +89,13 @@ const LATE_ROWS = 3000;
 /** The org's rows a busy day adds without an ANALYZE (stagings, applies): links, entries, locks, operations. */
 async function addLateRows(db: Db, orgId: string, tag: string): Promise<void> {
   const rows = (name: string, doc: (i: number) => Record<string, unknown>) =>
-    db
-      .collection(name)
-      .insertMany(
-        Array.from({ length: LATE_ROWS }, (_, i) => ({
-          _id: `${tag}_late_${name}_${i}`,
-          org_id: orgId,
-          ...doc(i),
-        })) as never[],
-      );
+    db.collection(name).insertMany(
+      Array.from({ length: LATE_ROWS }, (_, i) => ({
+        _id: `${tag}_late_${name}_${i}`,
+        org_id: orgId,
+        ...doc(i),
+      })) as never[],
+    );
   await rows('bank_links', (i) => ({
     bank_transaction_id: `${tag}_late_bt_${i}`,
     ledger_entry_id: `${tag}_late_le_${i}`,
@@ -123,15 +121,13 @@ async function addEarlyRows(db: Db, orgId: string, tag: string): Promise<void> {
   const day = (i: number): string =>
     new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 5) * 86_400_000).toISOString().slice(0, 10);
   const rows = (name: string, doc: (i: number) => Record<string, unknown>) =>
-    db
-      .collection(name)
-      .insertMany(
-        Array.from({ length: EARLY_ROWS }, (_, i) => ({
-          _id: `${tag}_early_${name}_${i}`,
-          org_id: orgId,
-          ...doc(i),
-        })) as never[],
-      );
+    db.collection(name).insertMany(
+      Array.from({ length: EARLY_ROWS }, (_, i) => ({
+        _id: `${tag}_early_${name}_${i}`,
+        org_id: orgId,
+        ...doc(i),
+      })) as never[],
+    );
   await rows('bank_transactions', (i) => ({
     bank_account_id: `${tag}_early_ba_${i % 2}`,
     booking_date: day(i),

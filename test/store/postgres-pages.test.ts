@@ -354,20 +354,18 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       version: 1,
       ...extra,
     });
-    await db
-      .collection('ledger_entries')
-      .insertMany([
-        entry('1', org, {}),
-        entry('2', org, {
-          counterparty_id: `cp_${uid}_w3`,
-          lines: [{ account: '1400', debit_minor: 0.5, credit_minor: Long.fromNumber(3) }],
-        }),
-        entry('3', org, { status: 'reversed' }),
-        entry('4', org, {
-          lines: [{ account: '1400', debit_minor: Long.fromString('9007199254740993'), credit_minor: 0 }],
-        }),
-        entry('5', other, {}),
-      ] as never[]);
+    await db.collection('ledger_entries').insertMany([
+      entry('1', org, {}),
+      entry('2', org, {
+        counterparty_id: `cp_${uid}_w3`,
+        lines: [{ account: '1400', debit_minor: 0.5, credit_minor: Long.fromNumber(3) }],
+      }),
+      entry('3', org, { status: 'reversed' }),
+      entry('4', org, {
+        lines: [{ account: '1400', debit_minor: Long.fromString('9007199254740993'), credit_minor: 0 }],
+      }),
+      entry('5', other, {}),
+    ] as never[]);
     const link = (n: string, o: string, extra: Record<string, unknown>) => ({
       _id: `ln_${uid}_w${n}`,
       org_id: o,
@@ -623,14 +621,12 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
 
   it('a reservation past the int32 numbers is written through the store, as a number FerretDB types itself', async () => {
     const org = `org_${uid}_big`;
-    await db
-      .collection('event_sequences')
-      .insertOne({
-        _id: `${org}:2147483647`,
-        org_id: org,
-        sequence: 2_147_483_647,
-        at: '2026-01-01T00:00:00.000Z',
-      } as never);
+    await db.collection('event_sequences').insertOne({
+      _id: `${org}:2147483647`,
+      org_id: org,
+      sequence: 2_147_483_647,
+      at: '2026-01-01T00:00:00.000Z',
+    } as never);
     const next = await reserveEvent(db, org, pages);
     expect(next.sequence).to.equal(2_147_483_648);
     const stored = await db.collection('event_sequences').findOne({ _id: `${org}:2147483648` } as never);
@@ -686,14 +682,12 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       version: 1,
     };
     await db.collection('bank_accounts').insertOne(account as never);
-    await db
-      .collection('inbox_versions')
-      .insertOne({
-        _id: `org_${uid}_byid_inbox`,
-        org_id: `org_${uid}_byid_inbox`,
-        version: 'v_1',
-        changed_at: '2026-01-01T00:00:00.000Z',
-      } as never);
+    await db.collection('inbox_versions').insertOne({
+      _id: `org_${uid}_byid_inbox`,
+      org_id: `org_${uid}_byid_inbox`,
+      version: 'v_1',
+      changed_at: '2026-01-01T00:00:00.000Z',
+    } as never);
     const served = pages.stats.served;
     expect(await findAccount(db, orgId, account._id, pages)).to.deep.equal(
       await findAccount(db, orgId, account._id, null),
@@ -727,33 +721,27 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       version: 1,
       ...fields,
     });
-    await db
-      .collection('inbox_documents')
-      .insertMany([
-        doc('1', {
-          file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf', pages: 3 },
-          extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR', raw_text: 'not read' },
-        }),
-        doc('22', {
-          status: 'booked',
-          file: { sha256: 'b'.repeat(64), name: 'b.pdf', size: 11, mime: 'application/pdf' },
-          extracted: { invoice_number: 'INV-1', invoice_date: '2026-02-01', vendor_tax_id: 'DE1' },
-        }),
-        doc('333', { file: { sha256: 'c'.repeat(64), name: 'c.pdf', size: 12, mime: 'application/pdf' } }),
-        doc('4444', {
-          file: { sha256: 'd'.repeat(64), name: 'd.pdf', size: 13, mime: 'application/pdf' },
-          extracted: {},
-        }),
-        doc('55555', {
-          status: 'archived',
-          file: { sha256: 'e'.repeat(64), name: 'e.pdf', size: 14, mime: 'application/pdf' },
-        }),
-        doc(
-          '6',
-          { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } },
-          `${org}_other`,
-        ),
-      ] as never[]);
+    await db.collection('inbox_documents').insertMany([
+      doc('1', {
+        file: { sha256: 'a'.repeat(64), name: 'a.pdf', size: 10, mime: 'application/pdf', pages: 3 },
+        extracted: { vendor_name: 'ACME', total_minor: 1250, currency: 'EUR', raw_text: 'not read' },
+      }),
+      doc('22', {
+        status: 'booked',
+        file: { sha256: 'b'.repeat(64), name: 'b.pdf', size: 11, mime: 'application/pdf' },
+        extracted: { invoice_number: 'INV-1', invoice_date: '2026-02-01', vendor_tax_id: 'DE1' },
+      }),
+      doc('333', { file: { sha256: 'c'.repeat(64), name: 'c.pdf', size: 12, mime: 'application/pdf' } }),
+      doc('4444', {
+        file: { sha256: 'd'.repeat(64), name: 'd.pdf', size: 13, mime: 'application/pdf' },
+        extracted: {},
+      }),
+      doc('55555', {
+        status: 'archived',
+        file: { sha256: 'e'.repeat(64), name: 'e.pdf', size: 14, mime: 'application/pdf' },
+      }),
+      doc('6', { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } }, `${org}_other`),
+    ] as never[]);
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const served = pages.stats.served;
     const viaSql = byId(await findGroupableInboxDocuments(db, org, pages));
