@@ -325,6 +325,13 @@ describe('statement import: reading files', () => {
       expect(file.statements[1]!.reference).to.equal('222:2026-01-01..2026-02-28');
     });
 
+    it('reads an aggregate with stray text before its first element as the aggregate', () => {
+      const text = example('ofx-1-sgml.ofx').toString('latin1').replace('<BANKTRANLIST>', '<BANKTRANLIST>stray');
+      expect(parse(iconv.encode(text, 'latin1')).statements[0]!.entries).to.have.length(
+        parse(example('ofx-1-sgml.ofx')).statements[0]!.entries.length,
+      );
+    });
+
     it('refuses an aggregate left open, naming it, rather than reading its entries elsewhere', () => {
       const text = example('ofx-1-sgml.ofx').toString('latin1').replace('</BANKTRANLIST>', '');
       const error = parseError(iconv.encode(text, 'latin1'));

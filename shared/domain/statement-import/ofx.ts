@@ -185,7 +185,7 @@ export function ofxAsXml(content: string): string {
     const next = tokens[i + 1];
     if (t.kind === 'empty') {
       top().children.push({ name: t.name, children: [], value: '' });
-    } else if (t.kind === 'open' && next?.kind === 'text') {
+    } else if (t.kind === 'open' && next?.kind === 'text' && !AGGREGATES.has(t.name)) {
       top().children.push({ name: t.name, children: [], value: next.text });
       const after = tokens[i + 2];
       i += after?.kind === 'close' && after.name === t.name ? 2 : 1;
@@ -193,6 +193,8 @@ export function ofxAsXml(content: string): string {
       const element: Element = { name: t.name, children: [], value: null };
       top().children.push(element);
       stack.push(element);
+      // Text inside an aggregate the reader walks through is no value of it.
+      if (next?.kind === 'text') i += 1;
     } else if (t.kind === 'close' && stack.some((e) => e.name === t.name)) {
       while (top().name !== t.name) closeUnended(stack);
       const closed = stack.pop()!;
