@@ -9,7 +9,10 @@ import { Redis } from 'ioredis';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 import { actors, docs } from '../helpers/staged.js';
-import { CARRIED_ANSWER_MAX_CHARS } from '../../shared/queue/stage-jobs.js';
+import { Queue, QueueEvents } from 'bullmq';
+import { DEFAULT_CSV_MAPPING } from '../../shared/domain/statement-import/csv.js';
+import { CARRIED_ANSWER_MAX_CHARS, STAGE_QUEUE, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
+import { newJobId } from '../../shared/storage/idempotency-keys.js';
 
 const CSV_QUERY =
   '?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref';
@@ -108,6 +111,48 @@ describe('Redis under repeated big statement imports and dry runs', function () 
       expect(uploads).to.have.length(4);
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('a job queued in the form before uploads, with the file in it, is still read by the worker (a rolling upgrade)', async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account();
+    await s.load(books.file);
+    const connection = { url: s.config.redisUrl };
+    const queue = new Queue(STAGE_QUEUE, { connection, prefix: s.config.queuePrefix });
+    const events = new QueueEvents(STAGE_QUEUE, { connection, prefix: s.config.queuePrefix });
+    try {
+      await events.waitUntilReady();
+      const file = 'date,amount,name\n2026-10-01,12.50,Alpha\n2026-10-02,-3.00,Beta\n';
+      const job = await queue.add(
+        'statement_import.stage',
+        {
+          operation: 'statement_import.stage',
+          request_id: 'req_legacy_upload',
+          org_id: books.orgId,
+          actor: 'alice',
+          requested_at: new Date().toISOString(),
+          idempotency_key: null,
+          may_review: false,
+          input: {
+            bank_account_id: account,
+            format: 'csv',
+            encoding: null,
+            csv: { ...DEFAULT_CSV_MAPPING, date_column: 'date', amount_column: 'amount', counterparty_column: 'name' },
+            content_base64: Buffer.from(file).toString('base64'),
+          },
+        },
+        { jobId: newJobId() },
+      );
+      const done = (await job.waitUntilFinished(events, 60_000)) as StageJobReturn;
+      expect(done.outcome).to.equal('staged');
+      const [op] = await docs('staged_operations', { org_id: books.orgId });
+      expect((op!.input as Record<string, unknown>).file_bytes).to.equal(Buffer.byteLength(file));
+      expect(op!.input).to.not.have.property('content_base64');
+    } finally {
+      await events.close();
+      await queue.close();
     }
   });
 });

@@ -37,13 +37,24 @@ interface Books {
 
 export const statementImportScopeKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
 
+/**
+ * The job's file: read from the store where the API left it; a job queued by
+ * the API before uploads (docs/operating/backup-and-upgrade.md) still
+ * carries it as base64.
+ */
+function jobFile({ db, data }: JobContext<Op>): Promise<Buffer> {
+  const { content_base64: legacy } = data.input as { content_base64?: unknown };
+  if (typeof legacy === 'string') return Promise.resolve(Buffer.from(legacy, 'base64'));
+  return readStatementUpload(db, data.org_id, data.input.file.upload_id);
+}
+
 async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
   const [account, transactions, file] = await Promise.all([
     findAccount(db, data.org_id, accountId, ctx.embedded ?? null),
     accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null),
-    readStatementUpload(db, data.org_id, data.input.file.upload_id),
+    jobFile(ctx),
   ]);
   return { account, file, transactions: account ? transactions : [], pending: [] };
 }

@@ -413,7 +413,9 @@ function stagedAnswer(
  * (docs/guide/statement-import.md).
  */
 function storedInput(input: object): Record<string, unknown> {
-  const { file, ...rest } = input as Record<string, unknown>;
+  // `content_base64`: the file itself, in a job queued before uploads (shared/storage/statement-uploads.ts).
+  const { file, content_base64: content, ...rest } = input as Record<string, unknown>;
   const upload = file as { bytes?: unknown } | undefined;
-  return typeof upload?.bytes === 'number' ? { ...rest, file_bytes: upload.bytes } : { ...rest };
+  if (typeof upload?.bytes === 'number') return { ...rest, file_bytes: upload.bytes };
+  return typeof content === 'string' ? { ...rest, file_bytes: Buffer.byteLength(content, 'base64') } : { ...rest };
 }
