@@ -104,19 +104,25 @@ tokens
   // Least privilege: the scopes given are the scopes granted. The flag that once left out an implied books:read is
   // still taken, so scripts that pass it keep working; it changes nothing (docs/guide/importing-books.md).
   .addOption(new Option('--no-books-read', 'no effect: books:read is granted only when --scopes names it').hideHelp())
+  .option('--agent', "an agent's token: the approval policy counts its actor as an agent, whatever its name")
   .option('--json', 'print {"token": …} as JSON on stdout')
-  .action(async (opts: { org: string; actor: string; scopes: TokenScope[]; json?: boolean }) => {
+  .action(async (opts: { org: string; actor: string; scopes: TokenScope[]; agent?: boolean; json?: boolean }) => {
     if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(opts.actor))
       throw new UsageError('--actor must be 1-128 characters of letters, digits and ._:@-');
     const created = await withMongo(async (m) => {
       if (!(await findOrg(m.db, opts.org)))
         throw new UsageError(`organisation ${opts.org} does not exist; import its books first`);
-      return createToken(m.db, { org_id: opts.org, actor: opts.actor, scopes: opts.scopes });
+      return createToken(m.db, {
+        org_id: opts.org,
+        actor: opts.actor,
+        scopes: opts.scopes,
+        agent: opts.agent === true,
+      });
     });
     if (opts.json) process.stdout.write(`${JSON.stringify(created)}\n`);
     else
       process.stdout.write(
-        `token ${created.token_id} for ${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`,
+        `token ${created.token_id} for ${created.agent ? 'agent ' : ''}${created.actor} in ${created.org_id} (${created.scopes.join(',')}):\n${created.token}\nKeep it now: it is stored only as a hash and cannot be shown again.\n`,
       );
   });
 

@@ -6,11 +6,16 @@ export const whoamiSchema = {
   title: 'Who am I',
   type: 'object',
   additionalProperties: false,
-  required: ['org_id', 'actor', 'scopes'],
+  required: ['org_id', 'actor', 'scopes', 'agent'],
   properties: {
     org_id: { type: 'string' },
     actor: { type: 'string' },
     scopes: { type: 'array', items: { enum: [...TOKEN_SCOPES] }, description: 'The scopes the token carries.' },
+    agent: {
+      type: 'boolean',
+      description:
+        "Whether the token's actor counts as an agent for approval policies: the token was created with `--agent`, or the actor's name starts with `agent:`.",
+    },
     require_distinct_approver: {
       type: 'boolean',
       description:

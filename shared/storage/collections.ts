@@ -33,6 +33,8 @@ export interface ApiTokenDoc {
   org_id: string;
   actor: string;
   scopes: TokenScope[];
+  /** Created as an agent's token (`admin tokens create --agent`); absent on tokens made before the flag: not an agent's. */
+  agent?: boolean;
   created_at: string;
 }
 

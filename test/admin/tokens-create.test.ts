@@ -19,14 +19,15 @@ interface Created {
   org_id: string;
   actor: string;
   scopes: string[];
+  agent: boolean;
 }
 
 /** Runs `admin tokens create --json` with the given extra arguments against the test store. */
-async function createToken(orgId: string, args: string[]): Promise<Created> {
+async function createToken(orgId: string, args: string[], actor = 'alice'): Promise<Created> {
   const { config } = await stack();
   const { stdout } = await run(
     process.execPath,
-    [adminJs, 'tokens', 'create', '--org', orgId, '--actor', 'alice', ...args, '--json'],
+    [adminJs, 'tokens', 'create', '--org', orgId, '--actor', actor, ...args, '--json'],
     {
       env: { ...process.env, MONGO_URL: config.mongoUrl },
     },
@@ -35,10 +36,13 @@ async function createToken(orgId: string, args: string[]): Promise<Created> {
 }
 
 /** GET a path with the token: status and the envelope's data. */
-async function get(token: string, path: string): Promise<{ status: number; data: { scopes?: string[] } | undefined }> {
+async function get(
+  token: string,
+  path: string,
+): Promise<{ status: number; data: { scopes?: string[]; agent?: boolean } | undefined }> {
   const { baseUrl } = await stack();
   const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { data?: { scopes?: string[] } };
+  const body = (await res.json()) as { data?: { scopes?: string[]; agent?: boolean } };
   return { status: res.status, data: body.data };
 }
 
@@ -77,5 +81,17 @@ describe('admin tokens create', () => {
     const org = await orgWithAnAccount();
     const created = await createToken(org, ['--scopes', 'books:read,staged:read,books:read']);
     expect(created.scopes).to.deep.equal(['books:read', 'staged:read']);
+  });
+
+  it("marks an agent's token with --agent, and whoami says which actors count as agents", async () => {
+    const org = await orgWithAnAccount();
+    const agent = await createToken(org, ['--scopes', 'staged:approve', '--agent'], 'recon-bot');
+    const person = await createToken(org, ['--scopes', 'staged:approve'], 'bob');
+    const named = await createToken(org, ['--scopes', 'staged:approve'], 'agent:helper');
+    expect([agent.agent, person.agent, named.agent]).to.deep.equal([true, false, false]);
+    const seen = await Promise.all(
+      [agent, person, named].map(async (t) => (await get(t.token, '/api/v1/cli/whoami')).data!.agent),
+    );
+    expect(seen).to.deep.equal([true, false, true]);
   });
 });
