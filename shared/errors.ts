@@ -177,6 +177,12 @@ export const ERROR_TABLE = {
     message: (d) =>
       `The statement file could not be read as ${asText(d.format)} at ${asText(d.location)}: ${asText(d.reason)}`,
   },
+  unsupported_statement_version: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The statement file is ${asText(d.format)} version ${asText(d.version)}; supported: ${asText(d.supported)}.`,
+  },
   account_mismatch: {
     status: 422,
     retryable: false,
