@@ -65,9 +65,9 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",
   stale_plan:
-    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
+    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a statement import whose new transactions a lock date set since covers (`details.reason: "period_locked"`, `details.lock_date`, `details.transaction_ids`); the operation is `stale`, nothing was written; stage again',
   apply_failed:
-    'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
+    'apply could not complete (`details.reason`: e.g. `conflict_during_apply`, or `store_refused_write` for a document the store refuses to hold); the operation is `failed` and what it had written was undone',
   stale_group:
     'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
   keep_document_not_member:
