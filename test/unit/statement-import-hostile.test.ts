@@ -149,14 +149,24 @@ describe('statement import: hostile and malformed files', () => {
         checkXmlShape('<a><b/><b/><b x="1>2"/></a>', 'camt053', {
           max_depth: 2,
           max_attributes: 1,
+          max_total_attributes: 1,
           max_elements: 3,
         }),
       ).to.throw(StatementParseError, 'more than 3 elements');
+      expect(() =>
+        checkXmlShape('<a x="1"><b y="2"/></a>', 'camt053', {
+          max_depth: 2,
+          max_attributes: 1,
+          max_total_attributes: 1,
+          max_elements: 3,
+        }),
+      ).to.throw(StatementParseError, 'more than 1 attributes');
       // Comments, CDATA and quoted `>` are not elements.
       expect(() =>
         checkXmlShape('<a><!-- <b><b> --><![CDATA[<b>]]><b x="<>"/></a>', 'camt053', {
           max_depth: 2,
           max_attributes: 1,
+          max_total_attributes: 1,
           max_elements: 2,
         }),
       ).not.to.throw();

@@ -12,10 +12,16 @@ export interface XmlLimits {
   /** Open elements at once; null when the format leaves leaf elements unclosed (OFX 1.x SGML). */
   max_depth: number | null;
   max_attributes: number;
+  max_total_attributes: number;
   max_elements: number;
 }
 
-export const XML_LIMITS: XmlLimits = { max_depth: 64, max_attributes: 32, max_elements: 1_000_000 };
+export const XML_LIMITS: XmlLimits = {
+  max_depth: 64,
+  max_attributes: 32,
+  max_total_attributes: 200_000,
+  max_elements: 1_000_000,
+};
 
 /** The line (1-based) of `offset` in `text`. */
 function lineOf(text: string, offset: number): number {
@@ -31,6 +37,7 @@ export function checkXmlShape(text: string, format: StatementFormat, limits: Xml
   };
   let depth = 0;
   let elements = 0;
+  let allAttributes = 0;
   let at = text.indexOf('<');
   while (at !== -1) {
     const skipTo = (close: string, from: number): number => {
@@ -58,8 +65,11 @@ export function checkXmlShape(text: string, format: StatementFormat, limits: Xml
         } else if (c === '"' || c === "'") quote = c;
         else if (c === '=') {
           attributes += 1;
+          allAttributes += 1;
           if (attributes > limits.max_attributes)
             fail(at, `an element with more than ${limits.max_attributes} attributes`);
+          if (allAttributes > limits.max_total_attributes)
+            fail(at, `more than ${limits.max_total_attributes} attributes`);
         } else if (c === '>') break;
       }
       end = i < text.length ? i : -1;
