@@ -7,7 +7,13 @@
 // /REMI/, /IBAN/).
 import mt940js, { type Mt940Statement, type Mt940Transaction } from 'mt940js';
 import { decimalToMinor } from './money.js';
-import { StatementParseError, type ParsedStatement, type ParsedStatementFile, type StatementEntry } from './model.js';
+import {
+  StatementParseError,
+  StatementRefusal,
+  type ParsedStatement,
+  type ParsedStatementFile,
+  type StatementEntry,
+} from './model.js';
 import { isStatementDate } from './parsed-checks.js';
 
 class BalanceTolerantParser extends mt940js.Parser {
@@ -73,9 +79,21 @@ function entryDay(valueDate: string, mm: string, dd: string, fail: (reason: stri
 
 /** The exact amount (from the text, never mt940js' float) and checked dates of a :60:, :61: or :62: tag. */
 function exactTag(text: string, tag: RawTag, currency: string): ExactTag {
-  const location = tagLine(text, tag.id, tag.data);
+  try {
+    return readExact(tag, currency);
+  } catch (error) {
+    // The line is looked for only when a tag is refused: finding it is a scan of the whole text.
+    const location = tagLine(text, tag.id, tag.data);
+    if (error instanceof StatementParseError) throw new StatementParseError('mt940', location, error.reason);
+    if (error instanceof StatementRefusal)
+      throw new StatementRefusal(error.code, { ...error.details, field: location });
+    throw error;
+  }
+}
+
+function readExact(tag: RawTag, currency: string): ExactTag {
   const fail = (reason: string): never => {
-    throw new StatementParseError('mt940', location, reason);
+    throw new StatementParseError('mt940', '', reason);
   };
   const m = tag.re.exec(tag.data);
   if (m === null) fail(`cannot read tag ${tag.id}`);
@@ -84,7 +102,7 @@ function exactTag(text: string, tag: RawTag, currency: string): ExactTag {
   // :61: date YYMMDD, entry date MMDD, mark R?[DC], funds code, amount; :60:/:62: mark [DC], date, currency, amount.
   const [mark, yy, mm, dd, amount] = line ? [g[7]!, g[1]!, g[2]!, g[3]!, g[9]!] : [g[1]!, g[2]!, g[3]!, g[4]!, g[6]!];
   const date = yymmdd(yy, mm, dd, fail);
-  const unsigned = decimalToMinor(amount, currency, { format: 'mt940', location }, ',');
+  const unsigned = decimalToMinor(amount, currency, { format: 'mt940', location: '' }, ',');
   // D is money out; R reverses the mark that follows it (RC a reversed credit: money out).
   const negative = (mark.endsWith('D') ? 1 : 0) + (mark.startsWith('R') ? 1 : 0) === 1;
   return {
