@@ -38,9 +38,10 @@ const pastParticiple = (action: unknown): string => PAST[String(action)] ?? asTe
 
 /** What an apply_failed left in the books: said per reason, never "nothing was written" after writes stayed. */
 function applyFailedAftermath(d: Record<string, unknown>): string {
-  if (d.reason === 'conflict_during_apply_not_fully_undone')
+  if (d.reason === 'conflict_during_apply_not_fully_undone' || d.reason === 'store_refused_write_not_fully_undone')
     return `some writes could not be undone (${list(d.not_undone)}); check those records.`;
-  if (d.reason === 'conflict_during_apply') return 'every write made was undone; the books are as before.';
+  if (d.reason === 'conflict_during_apply' || d.reason === 'store_refused_write')
+    return 'every write made was undone; the books are as before.';
   return 'nothing was written.';
 }
 
@@ -177,6 +178,12 @@ export const ERROR_TABLE = {
     message: (d) =>
       `The statement file could not be read as ${asText(d.format)} at ${asText(d.location)}: ${asText(d.reason)}`,
   },
+  unsupported_statement_version: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The statement file is ${asText(d.format)} version ${asText(d.version)}; supported: ${asText(d.supported)}.`,
+  },
   account_mismatch: {
     status: 422,
     retryable: false,
@@ -211,7 +218,9 @@ export const ERROR_TABLE = {
     status: 409,
     retryable: false,
     message: (d) =>
-      `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.`,
+      d.reason === 'period_locked'
+        ? `The period through ${asText(d.lock_date)} was closed since ${String(d.staged_operation_id)} was staged; ${list(d.transaction_ids)} would be booked in it. Nothing was written. Stage again.`
+        : `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.`,
   },
   apply_failed: {
     status: 409,

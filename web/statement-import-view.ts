@@ -12,6 +12,7 @@ import type {
 const REASONS: Record<StatementImportPlan['skipped'][number]['reason'], string> = {
   same_bank_reference: 'same bank reference',
   same_fingerprint: 'same date, amount and text',
+  period_locked: 'dated in a closed period (on or before the lock date)',
 };
 
 const num = (text: string) => h('span', { class: 'num' }, text);
@@ -65,7 +66,7 @@ export function statementImportView(op: StagedOperation): HTMLElement {
             num(balance(s.amount_minor)),
             s.bank_reference ?? '—',
             REASONS[s.reason],
-            s.existing_transaction_id,
+            s.existing_transaction_id ?? '—',
           ]),
         )
       : h('p', {}, 'Nothing skipped: no entry of the file is on the account yet.'),

@@ -36,10 +36,12 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`)",
   unreadable_statement:
     'a statement import file could not be read (`details.format` tried, `details.location`: the line or element, `details.reason`); nothing was stored',
+  unsupported_statement_version:
+    'a statement import file declares a version the reader does not know: a CAMT.053 namespace other than `camt.053.001.02` to `.08` (`details.format`, `details.version`: the namespace, `details.supported`); nothing was stored',
   account_mismatch:
     "a statement import file names none of the bank account's IBAN or account number (`details.file_accounts`)",
   amount_out_of_range:
-    'an exact total the plan would store is beyond ±(2^53−1) minor units (`details.field`, `details.value_minor` as a decimal string)',
+    "an exact amount or total the plan would store is beyond ±(2^53−1) minor units: a reconciliation's cleared total, a statement import file's amount, or an import's totals (`details.field`, `details.value_minor` as a decimal string)",
   statement_before_last_reconciliation: "the statement ends before the account's `reconciled_through.date`",
   unknown_transactions: 'ids that are not transactions of this account (`details.transaction_ids`)',
   transaction_after_statement_end: 'transactions booked after `end_date` (`details.transaction_ids`)',
@@ -63,9 +65,9 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",
   stale_plan:
-    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`); the operation is `stale`, nothing was written; stage again',
+    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a statement import whose new transactions a lock date set since covers (`details.reason: "period_locked"`, `details.lock_date`, `details.transaction_ids`); the operation is `stale`, nothing was written; stage again',
   apply_failed:
-    'apply could not complete (`details.reason`); the operation is `failed` and what it had written was undone',
+    'apply could not complete (`details.reason`: e.g. `conflict_during_apply`, or `store_refused_write` for a document the store refuses to hold); the operation is `failed` and what it had written was undone',
   stale_group:
     'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
   keep_document_not_member:

@@ -158,6 +158,8 @@ const IMPORT_ERRORS: ErrorCode[] = [
   'not_found',
   'route_not_found',
   'unreadable_statement',
+  'unsupported_statement_version',
+  'amount_out_of_range',
   'account_mismatch',
   'currency_mismatch',
 ];

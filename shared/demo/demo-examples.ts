@@ -365,6 +365,7 @@ export function statementImportExample(
     transactions,
     counterparties: [],
     pending: [],
+    lock_date: books.org.lock_date,
   });
   if (decision.outcome !== 'staged' && decision.outcome !== 'noop') return null;
   return {

@@ -19,14 +19,19 @@ import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { claimVersion } from './record-claims.js';
+import { storeRefusal } from './store-refusal.js';
 import { isUniqueViolation, refusedDuplicateIndex } from './unique-violation.js';
 
 export type WriteOutcome = 'done' | 'conflict';
 
-/** A run of inserts: writes[0..made-1] are there (made now, or by an earlier attempt); with `conflict`, writes[made] met a document that is not its own. */
+/**
+ * A run of inserts: writes[0..made-1] are there (made now, or by an earlier attempt); with `conflict`, writes[made]
+ * met a document that is not its own, or, with `refused` (the store's reason, store-refusal.ts), the store refused it.
+ */
 export interface InsertsOutcome {
   made: number;
   conflict: boolean;
+  refused?: string;
 }
 
 type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
@@ -109,7 +114,7 @@ export const ORDERED_INSERT_LIMIT = 100;
 export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
     const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
-    if (chunk.conflict) return { made: from + chunk.made, conflict: true };
+    if (chunk.conflict) return { ...chunk, made: from + chunk.made };
   }
   return { made: writes.length, conflict: false };
 }
@@ -118,18 +123,36 @@ export async function makeInserts(db: Db, orgId: string, writes: readonly Insert
 async function makeOrderedInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   const c = db.collection<Doc>(writes[0]!.collection);
   let at = 0;
+  // From `from` on: how far the writes are there and hold their documents, and what of them is there at all.
+  const ours = async (from: number): Promise<{ end: number; found: Map<string, Doc> }> => {
+    const found = new Map(
+      (await c.find({ _id: { $in: writes.slice(from).map((w) => w.id) }, org_id: orgId }).toArray()).map((d) => [
+        d._id,
+        d,
+      ]),
+    );
+    let end = from;
+    while (end < writes.length && holds(found.get(writes[end]!.id) ?? null, writes[end]!.doc)) end += 1;
+    return { end, found };
+  };
   while (at < writes.length) {
-    const refused = await insertInOrder(c, orgId, writes.slice(at));
+    let refused: number | null;
+    try {
+      refused = await insertInOrder(c, orgId, writes.slice(at));
+    } catch (err) {
+      const reason = storeRefusal(err);
+      if (reason === null) throw err;
+      // The store refused a document for what it holds: those before it went in (an ordered insert), it and
+      // those after did not. The ones there are counted from the store, so the undo takes back exactly them.
+      return { made: (await ours(at)).end, conflict: true, refused: reason };
+    }
     if (refused === null) return { made: writes.length, conflict: false };
     at += refused;
-    const rest = writes.slice(at);
-    const found = new Map(
-      (await c.find({ _id: { $in: rest.map((w) => w.id) }, org_id: orgId }).toArray()).map((d) => [d._id, d]),
-    );
     const from = at;
-    while (at < writes.length && holds(found.get(writes[at]!.id) ?? null, writes[at]!.doc)) at += 1;
+    const there = await ours(at);
+    at = there.end;
     // The refused one not ours, or a later one there but not ours: the conflict. A later one absent is simply not made yet.
-    if (at === from || (at < writes.length && found.has(writes[at]!.id))) return { made: at, conflict: true };
+    if (at === from || (at < writes.length && there.found.has(writes[at]!.id))) return { made: at, conflict: true };
   }
   return { made: writes.length, conflict: false };
 }

@@ -18,8 +18,8 @@ export interface ApplyJournalState {
   phase: 'forward' | 'undo';
   /** Writes done-1..done-undone are known to be undone. */
   undone: number;
-  /** Why the journal is being undone (phase `undo`). */
-  conflict: { collection: string; id: string } | null;
+  /** Why the journal is being undone (phase `undo`): the write that met a conflicting change, or that the store refused (`refused`: its reason). */
+  conflict: { collection: string; id: string; refused?: string } | null;
   /** The job running the journal, and until when it holds it without a heartbeat. */
   owner: string;
   lease_until: string;

@@ -41,4 +41,30 @@ describe('csvMappingProblem', () => {
     });
     expect(csvMappingProblem(mapping({ amount_column: 'a', date_format: 'DD.MM.YY' }))).to.equal(null);
   });
+
+  it('refuses amount_column together with debit_column or credit_column, naming the one given', () => {
+    const reason = 'give amount_column or debit_column + credit_column, not both';
+    expect(csvMappingProblem(mapping({ amount_column: 'a', debit_column: 'o', credit_column: 'i' }))).to.deep.equal({
+      field: 'debit_column',
+      reason,
+    });
+    expect(csvMappingProblem(mapping({ amount_column: 'a', credit_column: 'i' }))).to.deep.equal({
+      field: 'credit_column',
+      reason,
+    });
+  });
+
+  it('refuses a delimiter that is a quote, a line break or the decimal separator', () => {
+    for (const delimiter of ['"', '\n', '\r']) {
+      expect(csvMappingProblem(mapping({ amount_column: 'a', delimiter })), JSON.stringify(delimiter)).to.deep.equal({
+        field: 'delimiter',
+        reason: 'a delimiter cannot be a quote or a line break',
+      });
+    }
+    expect(csvMappingProblem(mapping({ amount_column: 'a', delimiter: ',', decimal_separator: ',' }))).to.deep.equal({
+      field: 'delimiter',
+      reason: 'the delimiter cannot be the decimal separator ","',
+    });
+    expect(csvMappingProblem(mapping({ amount_column: 'a', delimiter: ';', decimal_separator: ',' }))).to.equal(null);
+  });
 });

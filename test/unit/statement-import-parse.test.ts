@@ -409,10 +409,10 @@ describe('statement import: reading files', () => {
       ]);
     });
 
-    it('takes the customer reference when there is no bank reference, unless it is NONREF', () => {
+    it('takes no bank reference from the customer reference (MYREF or NONREF): it names no single booking', () => {
       const text =
         ':20:X\n:25:DE89370400440532013000\n:28C:1\n:60F:C261101EUR0,00\n:61:2611011101C1,00NTRFMYREF\n:86:a\n:61:2611011101C2,00NTRFNONREF\n:86:b\n:62F:C261101EUR3,00\n';
-      expect(parse(text).statements[0]!.entries.map((e) => e.bank_reference)).to.deep.equal(['MYREF', null]);
+      expect(parse(text).statements[0]!.entries.map((e) => e.bank_reference)).to.deep.equal([null, null]);
     });
 
     it('reads an out-of-balance statement instead of refusing it (the plan warns)', () => {

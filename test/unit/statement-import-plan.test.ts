@@ -63,6 +63,7 @@ const books = (fields: Partial<StatementImportBooks> = {}): StatementImportBooks
   transactions: [],
   counterparties: [],
   pending: [],
+  lock_date: null,
   ...fields,
 });
 
@@ -161,6 +162,103 @@ describe('statement import decision', () => {
     if (a.outcome !== 'staged' || b.outcome !== 'staged' || c.outcome !== 'staged') throw new Error('expected staged');
     expect(a.plan_hash).to.equal(b.plan_hash);
     expect(c.plan.new_transactions[0]!.id).to.not.equal(a.plan.new_transactions[0]!.id);
+  });
+
+  describe('closed periods (lock date)', () => {
+    it('skips entries booked on or before the lock date as period_locked, listed in the plan; later ones are new', () => {
+      const d = decideStatementImport(
+        file(
+          stmt([
+            e({ booking_date: '2025-01-01', bank_reference: 'R1', amount_minor: 10_00 }),
+            e({ booking_date: '2025-01-31', bank_reference: 'R2', amount_minor: 20_00 }),
+            e({ booking_date: '2025-02-01', bank_reference: 'R3', amount_minor: 30_00 }),
+          ]),
+        ),
+        SHA,
+        books({ lock_date: '2025-01-31' }),
+      );
+      expect(newIds(d)).to.deep.equal(['R3']);
+      expect(planOf(d).skipped).to.deep.equal([
+        {
+          booking_date: '2025-01-01',
+          amount_minor: 10_00,
+          bank_reference: 'R1',
+          reason: 'period_locked',
+          existing_transaction_id: null,
+        },
+        {
+          booking_date: '2025-01-31',
+          amount_minor: 20_00,
+          bank_reference: 'R2',
+          reason: 'period_locked',
+          existing_transaction_id: null,
+        },
+      ]);
+    });
+
+    it('answers noop when every entry is in a closed period', () => {
+      const d = decideStatementImport(
+        file(stmt([e({ booking_date: '2025-01-01' })])),
+        SHA,
+        books({ lock_date: '2025-01-31' }),
+      );
+      expect(d.outcome).to.equal('noop');
+    });
+  });
+
+  describe('exact totals', () => {
+    const big = 9_007_199_254_740_991; // 90071992547409.91 EUR: the largest safe amount
+    it('refuses entries whose sum for the plan is beyond ±(2^53 − 1) with amount_out_of_range, never an inexact total', () => {
+      const d = decideStatementImport(
+        file(
+          stmt([
+            e({ amount_minor: big, bank_reference: 'A' }),
+            e({ amount_minor: big, bank_reference: 'B' }),
+            e({ amount_minor: big, bank_reference: 'C' }),
+          ]),
+        ),
+        SHA,
+        books({ account: { ...account, opening_balance_minor: 0 } }),
+      );
+      expect(d).to.deep.equal({
+        outcome: 'refused',
+        code: 'amount_out_of_range',
+        details: { field: 'new_total_minor', value_minor: '27021597764222973', max_minor: big },
+      });
+    });
+
+    it("refuses an import that would put the account's balance beyond the range", () => {
+      const d = decideStatementImport(
+        file(stmt([e({ amount_minor: 10, bank_reference: 'A' })])),
+        SHA,
+        books({
+          account: { ...account, opening_balance_minor: big },
+        }),
+      );
+      expect(d).to.deep.equal({
+        outcome: 'refused',
+        code: 'amount_out_of_range',
+        details: { field: 'balance_after_minor', value_minor: '9007199254741001', max_minor: big },
+      });
+    });
+
+    it("refuses a statement whose entries' sum is beyond the range, even when they are not new", () => {
+      const d = decideStatementImport(
+        file(
+          stmt([e({ amount_minor: big }), e({ amount_minor: big })], {
+            opening_balance_minor: 0,
+            closing_balance_minor: 0,
+          }),
+        ),
+        SHA,
+        books({ account: { ...account, opening_balance_minor: 0 } }),
+      );
+      expect(d).to.deep.equal({
+        outcome: 'refused',
+        code: 'amount_out_of_range',
+        details: { field: 'statements[1].entries_minor', value_minor: '18014398509481982', max_minor: big },
+      });
+    });
   });
 
   describe('duplicates', () => {

@@ -8,9 +8,10 @@
 // recorded.
 import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/domain/apply-journal.js';
 import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
-import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
+import { bankReferenceClashes, lockedNewTransactions } from '../../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
+import { findOrg } from '../../shared/storage/books-read.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -59,8 +60,9 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
   const changed = [...changedPreconditions(op.preconditions, versions), ...(await importClashes(ctx, op))];
-  if (changed.length > 0) {
-    const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed } });
+  const locked = await importLocked(ctx, op);
+  if (changed.length > 0 || locked !== null) {
+    const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed, ...locked } });
     return endWithoutWriting(ctx, op, {
       status: 'stale',
       at: ctx.now.toISOString(),
@@ -133,6 +135,22 @@ async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<C
       ctx.embedded ?? null,
     ),
   );
+}
+
+/**
+ * A statement import whose new transactions the organisation's lock date now covers (closed since staging):
+ * the details of its `stale_plan` (docs/guide/statement-import.md "Apply"), or null.
+ */
+async function importLocked(
+  ctx: JobContext,
+  op: StagedOperationDoc,
+): Promise<{ reason: 'period_locked'; lock_date: string; transaction_ids: string[] } | null> {
+  if (op.kind !== 'statement_import') return null;
+  const lockDate = (await findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null))?.lock_date ?? null;
+  const ids = lockedNewTransactions(op.plan as StatementImportPlan, lockDate);
+  return ids.length === 0 || lockDate === null
+    ? null
+    : { reason: 'period_locked', lock_date: lockDate, transaction_ids: ids };
 }
 
 async function endWithoutWriting(

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { BankAccount } from '../../shared/domain/books.js';
 import { refused } from '../../shared/domain/decision.js';
-import { StatementParseError } from '../../shared/domain/statement-import/model.js';
+import { StatementParseError, StatementRefusal } from '../../shared/domain/statement-import/model.js';
 import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
 import {
   decideStatementImport,
@@ -81,7 +81,7 @@ export function knownCounterparties(transactions: readonly ImportedAccountTransa
 export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
   kind: 'statement_import',
   load,
-  decide: (books, _org, { data }) => {
+  decide: (books, org, { data }) => {
     const { input } = data;
     if (books.account === null) return refused('not_found', { resource: 'Bank account', id: input.bank_account_id });
     const bytes = books.file;
@@ -96,6 +96,7 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
     } catch (err) {
       if (err instanceof StatementParseError)
         return refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason });
+      if (err instanceof StatementRefusal) return refused(err.code, err.details);
       throw err;
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -104,6 +105,7 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
       transactions: books.transactions,
       counterparties: knownCounterparties(books.transactions),
       pending: books.pending,
+      lock_date: org.lock_date,
     });
   },
   // The account the file is imported into; the plan itself lists every new and skipped entry in full.

@@ -10,6 +10,9 @@
 // lapses (no heartbeat for APPLY_LEASE_MS). A write that meets a conflicting
 // change turns the journal around: the writes made are undone, in reverse,
 // and the operation ends `failed` (or `stale`, when nothing had been written).
+// So does a write the store refuses for good (store-refusal.ts: a document it
+// cannot hold), which ends `failed` whatever was written: retried, it would
+// fail the same way on every attempt and hold the operation's locks for ever.
 import { AppError } from '../../shared/errors.js';
 import {
   INSERT_BATCH_LIMITS,
@@ -19,6 +22,7 @@ import {
 } from '../../shared/domain/apply-journal.js';
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { operationHolder } from '../../shared/storage/record-claims.js';
+import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import {
   readApplyJournal,
@@ -111,10 +115,13 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
           done = from + made.made;
           const write = journal.writes[done]!;
           phase = 'undo';
-          await progress({ done, phase, conflict: { collection: write.collection, id: write.id } });
+          const refused = made.refused === undefined ? {} : { refused: made.refused };
+          await progress({ done, phase, conflict: { collection: write.collection, id: write.id, ...refused } });
           ctx.log.warn(
-            { staged_operation_id: op._id, collection: write.collection, id: write.id },
-            'apply met a conflicting change; undoing',
+            { staged_operation_id: op._id, collection: write.collection, id: write.id, ...refused },
+            made.refused === undefined
+              ? 'apply met a conflicting change; undoing'
+              : 'the store refused a write; undoing',
           );
           break;
         }
@@ -143,8 +150,17 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
         undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
-    const error =
-      done === 0
+    const storeRefused = conflict?.refused !== undefined;
+    const error = storeRefused
+      ? new AppError('apply_failed', {
+          details: {
+            staged_operation_id: op._id,
+            reason: undoConflicts.length > 0 ? 'store_refused_write_not_fully_undone' : 'store_refused_write',
+            conflict,
+            not_undone: undoConflicts,
+          },
+        })
+      : done === 0
         ? new AppError('stale_plan', {
             details: {
               staged_operation_id: op._id,
@@ -160,7 +176,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
             },
           });
     return await finish(ctx, op, {
-      status: done === 0 ? 'stale' : 'failed',
+      status: done === 0 && !storeRefused ? 'stale' : 'failed',
       at: new Date().toISOString(),
       by: ctx.data.actor,
       error: error.toBody(),
@@ -182,9 +198,15 @@ async function makeStep(
 ): Promise<InsertsOutcome> {
   const first = step[0]!;
   if (first.action === 'insert') return makeInserts(db, orgId, step as Array<typeof first>);
-  return (await makeWrite(db, orgId, first, holder)) === 'done'
-    ? { made: 1, conflict: false }
-    : { made: 0, conflict: true };
+  try {
+    return (await makeWrite(db, orgId, first, holder)) === 'done'
+      ? { made: 1, conflict: false }
+      : { made: 0, conflict: true };
+  } catch (err) {
+    const refused = storeRefusal(err);
+    if (refused === null) throw err;
+    return { made: 0, conflict: true, refused };
+  }
 }
 
 /**

@@ -154,7 +154,7 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
         formatMoney(s.amount_minor, currency, { signed: true }),
         s.bank_reference ?? '',
         s.reason,
-        s.existing_transaction_id,
+        s.existing_transaction_id ?? '',
       ]),
     );
   }

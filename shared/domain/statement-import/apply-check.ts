@@ -25,3 +25,16 @@ export function bankReferenceClashes(
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/**
+ * The plan's new transactions booked on or before the organisation's lock date, by id: an apply finding any
+ * is stale (`stale_plan`, reason `period_locked`; docs/guide/statement-import.md "Apply"), since staging skipped
+ * them only up to the lock date it saw.
+ */
+export function lockedNewTransactions(plan: StatementImportPlan, lockDate: string | null): string[] {
+  if (lockDate === null) return [];
+  return plan.new_transactions
+    .filter((t) => t.booking_date <= lockDate)
+    .map((t) => t.id)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -5,8 +5,10 @@
 // Pty/Nm) are read both ways.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decimalToMinor } from './money.js';
+import { isStatementDate } from './parsed-checks.js';
 import {
   StatementParseError,
+  StatementRefusal,
   type EntryDetail,
   type ParsedStatement,
   type ParsedStatementFile,
@@ -27,7 +29,8 @@ const parser = new XMLParser({
   isArray: (name) => ARRAYS.has(name),
 });
 
-const SUPPORTED_VERSION = /camt\.053\.001\.0([2-8])/;
+/** The namespaces of the versions read (docs/guide/statement-import.md "Formats"). */
+const SUPPORTED_VERSION = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.0[2-8]$/;
 
 function fail(location: string, reason: string): never {
   throw new StatementParseError('camt053', location, reason);
@@ -56,11 +59,29 @@ function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : value === undefined ? [] : [value];
 }
 
-function day(value: unknown): string | null {
-  // Dt is a date; DtTm a local date-time whose date part is the booking day.
-  const t = text(child(value, 'Dt')) ?? text(child(value, 'DtTm'));
+/** A date or the date part of a date-time; a date that is no calendar day is refused where it stands. */
+function isoDay(t: string | null, location: string): string | null {
   if (t === null) return null;
-  return /^\d{4}-\d{2}-\d{2}/.test(t) ? t.slice(0, 10) : null;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(t)) return null;
+  if (!isStatementDate(t.slice(0, 10))) fail(location, `not a calendar date: "${t}"`);
+  return t.slice(0, 10);
+}
+
+function day(value: unknown, location: string): string | null {
+  // Dt is a date; DtTm a local date-time whose date part is the booking day.
+  const dt = text(child(value, 'Dt'));
+  if (dt !== null) return isoDay(dt, `${location}/Dt`);
+  return isoDay(text(child(value, 'DtTm')), `${location}/DtTm`);
+}
+
+/**
+ * ISO 20022 amounts are unsigned decimals with a dot, at most 18 digits: a sign, a comma, an apostrophe or a
+ * space is refused rather than read (the direction is CdtDbtInd's alone).
+ */
+function isoAmount(value: string, currency: string, location: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || value.replace('.', '').length > 18)
+    fail(location, `not an ISO 20022 amount (unsigned digits with a dot): "${value}"`);
+  return decimalToMinor(value, currency, { format: 'camt053', location });
 }
 
 function signedAmount(node: unknown, location: string): { minor: number; currency: string } {
@@ -70,8 +91,8 @@ function signedAmount(node: unknown, location: string): { minor: number; currenc
   if (value === null || typeof currency !== 'string') fail(`${location}/Amt`, 'missing amount or its Ccy');
   const indicator = text(child(node, 'CdtDbtInd'));
   if (indicator !== 'CRDT' && indicator !== 'DBIT') fail(`${location}/CdtDbtInd`, 'expected CRDT or DBIT');
-  const minor = decimalToMinor(value, currency, { format: 'camt053', location: `${location}/Amt` });
-  return { minor: indicator === 'DBIT' ? -minor : minor, currency };
+  const minor = isoAmount(value, currency, `${location}/Amt`);
+  return { minor: indicator === 'DBIT' && minor !== 0 ? -minor : minor, currency };
 }
 
 /** A party's name in every version: Nm (≤ .001.07) or Pty/Nm (.001.08). */
@@ -105,14 +126,14 @@ function detailAmount(tx: unknown, location: string): number | null {
   const value = text(amt);
   const currency = amt !== null && typeof amt === 'object' ? (amt as Node)['@_Ccy'] : undefined;
   if (value === null || typeof currency !== 'string') return null;
-  return decimalToMinor(value, currency, { format: 'camt053', location: `${location}/Amt` });
+  return isoAmount(value, currency, `${location}/Amt`);
 }
 
 function entry(ntry: unknown, location: string): StatementEntry {
   const { minor, currency } = signedAmount(ntry, location);
   const status = text(child(ntry, 'Sts')) ?? text(at(ntry, 'Sts', 'Cd'));
-  const booking = day(child(ntry, 'BookgDt'));
-  const value = day(child(ntry, 'ValDt'));
+  const booking = day(child(ntry, 'BookgDt'), `${location}/BookgDt`);
+  const value = day(child(ntry, 'ValDt'), `${location}/ValDt`);
   const pending = status === 'PDNG';
   if (booking === null && !pending) fail(`${location}/BookgDt`, 'a booked entry needs a booking date');
   const txs = list(child(ntry, 'NtryDtls')).flatMap((d) => list(child(d, 'TxDtls')));
@@ -168,8 +189,8 @@ function statement(stmt: unknown, location: string): ParsedStatement {
     (firstBalance === undefined ? null : ((child(child(firstBalance, 'Amt'), '@_Ccy') as string | undefined) ?? null));
   if (currency === null) fail(`${location}/Acct/Ccy`, 'the statement names no currency');
   const entries = list(child(stmt, 'Ntry')).map((n, i) => entry(n, `${location}/Ntry[${i + 1}]`));
-  const from = text(at(stmt, 'FrToDt', 'FrDtTm'));
-  const to = text(at(stmt, 'FrToDt', 'ToDtTm'));
+  const from = isoDay(text(at(stmt, 'FrToDt', 'FrDtTm')), `${location}/FrToDt/FrDtTm`);
+  const to = isoDay(text(at(stmt, 'FrToDt', 'ToDtTm')), `${location}/FrToDt/ToDtTm`);
   const booked = entries
     .filter((e) => !e.pending)
     .map((e) => e.booking_date)
@@ -178,23 +199,42 @@ function statement(stmt: unknown, location: string): ParsedStatement {
     reference: text(child(stmt, 'Id')) ?? location,
     account: { iban, account_number: number },
     currency,
-    start_date: from?.slice(0, 10) ?? booked[0] ?? null,
-    end_date: to?.slice(0, 10) ?? booked[booked.length - 1] ?? null,
+    start_date: from ?? booked[0] ?? null,
+    end_date: to ?? booked[booked.length - 1] ?? null,
     opening_balance_minor: balance(stmt, ['OPBD', 'PRCD'], location),
     closing_balance_minor: balance(stmt, ['CLBD'], location),
     entries,
   };
 }
 
+/**
+ * The namespace of the root `Document` element as the file declares it (prefixed or not), or null. Read from
+ * the text: the parser drops namespace declarations with the prefixes.
+ */
+export function documentNamespace(xml: string): string | null {
+  const start = /<(?:([A-Za-z_][\w.-]*):)?Document\b([^>]*)>/.exec(xml);
+  if (start === null) return null;
+  const [, prefix, attributes = ''] = start;
+  const name = prefix === undefined ? 'xmlns' : `xmlns:${prefix}`;
+  const declared = new RegExp(`(?:^|\\s)${name.replace(/\./g, '\\.')}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(
+    attributes,
+  );
+  return declared === null ? null : (declared[1] ?? declared[2] ?? null);
+}
+
 export function parseCamt053(xml: string): ParsedStatementFile {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) fail(`line ${valid.err.line}, column ${valid.err.col}`, valid.err.msg);
+  const namespace = documentNamespace(xml);
+  if (namespace !== null && !SUPPORTED_VERSION.test(namespace)) {
+    throw new StatementRefusal('unsupported_statement_version', {
+      format: 'camt053',
+      version: namespace,
+      supported: 'camt.053.001.02 to camt.053.001.08',
+    });
+  }
   const doc: unknown = parser.parse(xml);
   const root = child(doc, 'Document');
-  const namespace = child(root, '@_xmlns');
-  if (typeof namespace === 'string' && namespace.includes('camt.053') && !SUPPORTED_VERSION.test(namespace)) {
-    fail('Document', `unsupported CAMT.053 version ${namespace}`);
-  }
   const body = child(root, 'BkToCstmrStmt');
   if (body === undefined) fail('Document/BkToCstmrStmt', 'not a CAMT.053 statement (no BkToCstmrStmt)');
   const stmts = list(child(body, 'Stmt'));

@@ -45,6 +45,19 @@ export const DEFAULT_CSV_MAPPING = {
  * mapping"); an import answers the same problems as `unreadable_statement`.
  */
 export function csvMappingProblem(mapping: CsvMapping): { field: string; reason: string } | null {
+  // A signed amount column and debit/credit columns are two forms of the amount: which one is meant is unclear.
+  const split =
+    mapping.debit_column !== undefined ? 'debit_column' : mapping.credit_column !== undefined ? 'credit_column' : null;
+  if (mapping.amount_column !== undefined && split !== null)
+    return { field: split, reason: `give amount_column or debit_column + credit_column, not both` };
+  // A quote or a line break cannot separate fields; the decimal separator would cut every amount in two.
+  if (mapping.delimiter === '"' || mapping.delimiter === '\n' || mapping.delimiter === '\r')
+    return { field: 'delimiter', reason: 'a delimiter cannot be a quote or a line break' };
+  if (mapping.delimiter === mapping.decimal_separator)
+    return {
+      field: 'delimiter',
+      reason: `the delimiter cannot be the decimal separator "${mapping.decimal_separator}"`,
+    };
   const hasSigned =
     mapping.amount_column !== undefined && mapping.direction_column === undefined && mapping.credit_value === undefined;
   const hasDirection =
@@ -116,6 +129,8 @@ export function dateReader(format: string): (text: string) => string | null {
 }
 
 export function parseCsv(text: string, mapping: CsvMapping, accountCurrency: string): ParsedStatementFile {
+  const problem = csvMappingProblem(mapping);
+  if (problem !== null) fail('query', `${problem.field}: ${problem.reason}`);
   const hasSigned = mapping.amount_column !== undefined && mapping.direction_column === undefined;
   const hasDirection =
     mapping.amount_column !== undefined && mapping.direction_column !== undefined && mapping.credit_value !== undefined;

@@ -63,3 +63,19 @@ export class StatementParseError extends Error {
     this.name = 'StatementParseError';
   }
 }
+
+/**
+ * A file that was read but is refused for what it says, with its own code
+ * (docs/guide/statement-import.md "Unreadable files"): `amount_out_of_range`
+ * for an amount beyond ±(2^53 − 1) minor units, `unsupported_statement_version`
+ * for a CAMT version the reader does not know.
+ */
+export class StatementRefusal extends Error {
+  constructor(
+    readonly code: 'amount_out_of_range' | 'unsupported_statement_version',
+    readonly details: Record<string, unknown>,
+  ) {
+    super(`${code}: ${JSON.stringify(details)}`);
+    this.name = 'StatementRefusal';
+  }
+}

@@ -1,5 +1,5 @@
 // Decimal text → integer minor units, exactly (no floating point on the way).
-import { StatementParseError, type StatementFormat } from './model.js';
+import { StatementParseError, StatementRefusal, type StatementFormat } from './model.js';
 
 /** ISO 4217 currencies whose minor unit is not 1/100 (every other currency has exponent 2). */
 const EXPONENTS: Record<string, number> = {
@@ -69,8 +69,16 @@ export function decimalToMinor(
   if (/[^0]/.test(extra))
     throw new StatementParseError(where.format, where.location, `more decimals than ${currency} has: "${text}"`);
   const digits = `${whole}${fraction.slice(0, exponent).padEnd(exponent, '0')}`.replace(/^0+(?=\d)/, '');
-  const value = Number(digits);
-  if (!Number.isSafeInteger(value))
-    throw new StatementParseError(where.format, where.location, `amount too large: "${text}"`);
-  return negative && value !== 0 ? -value : value;
+  return safeMinor(negative ? -BigInt(digits) : BigInt(digits), where.location);
+}
+
+/** `value` as a number when it is within ±(2^53 − 1), else `amount_out_of_range` naming where it was read. */
+export function safeMinor(value: bigint, field: string): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER))
+    throw new StatementRefusal('amount_out_of_range', {
+      field,
+      value_minor: value.toString(),
+      max_minor: Number.MAX_SAFE_INTEGER,
+    });
+  return value === 0n ? 0 : Number(value);
 }

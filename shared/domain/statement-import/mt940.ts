@@ -6,8 +6,15 @@
 // remittance, ?32/?33 name, ?31 IBAN) and `/TAG/` (Dutch banks: /NAME/,
 // /REMI/, /IBAN/).
 import mt940js, { type Mt940Statement, type Mt940Transaction } from 'mt940js';
-import { currencyExponent } from './money.js';
-import { StatementParseError, type ParsedStatement, type ParsedStatementFile, type StatementEntry } from './model.js';
+import { decimalToMinor } from './money.js';
+import {
+  StatementParseError,
+  StatementRefusal,
+  type ParsedStatement,
+  type ParsedStatementFile,
+  type StatementEntry,
+} from './model.js';
+import { isStatementDate } from './parsed-checks.js';
 
 class BalanceTolerantParser extends mt940js.Parser {
   // why: the method is the library's (1.3.5, pinned); only its turnover check is skipped.
@@ -27,13 +34,82 @@ class BalanceTolerantParser extends mt940js.Parser {
 
 const parser = new BalanceTolerantParser();
 
-/** mt940js amounts are JS numbers parsed from at most 15 digits: scaling and rounding is exact. */
-function minor(amount: number, currency: string): number {
-  return Math.round(amount * 10 ** currencyExponent(currency));
+/** A tag as mt940js keeps it (`parse(text, true)`): its number, its text after `:NN[X]:`, and the pattern it was read by. */
+interface RawTag {
+  id: number | string;
+  data: string;
+  re: RegExp;
 }
 
-function isoDay(date: Date | ''): string | null {
-  return date === '' ? null : date.toISOString().slice(0, 10);
+/** The exact values of a balance (:60:, :62:) or a statement line (:61:), read again from the tag's text. */
+interface ExactTag {
+  minor: number;
+  date: string;
+  /** :61: only: the entry (booking) date, when the line gives one. */
+  entry_date: string | null;
+}
+
+/** The line of `text` where tag `id` with `data` starts. */
+function tagLine(text: string, id: number | string, data: string): string {
+  const first = data.split('\n')[0]!;
+  const index = text.split(/\r?\n/).findIndex((l) => new RegExp(`^:${id}[A-Z]?:`).test(l) && l.includes(first));
+  return index >= 0 ? `line ${index + 1}` : `tag :${id}:`;
+}
+
+/** YYMMDD as mt940js reads it (20YY), refused when it is no calendar day (mt940js would roll 261345 over into 2027). */
+function yymmdd(yy: string, mm: string, dd: string, fail: (reason: string) => never): string {
+  const iso = `20${yy}-${mm}-${dd}`;
+  if (!isStatementDate(iso)) fail(`not a calendar date: "${yy}${mm}${dd}"`);
+  return iso;
+}
+
+/** :61:'s entry date MMDD in the year that puts it nearest the value date (a line of 31 December booked on 2 January). */
+function entryDay(valueDate: string, mm: string, dd: string, fail: (reason: string) => never): string {
+  const year = Number(valueDate.slice(0, 4));
+  const value = Date.parse(valueDate);
+  const near = [year - 1, year, year + 1]
+    .map((y) => `${String(y).padStart(4, '0')}-${mm}-${dd}`)
+    .filter(isStatementDate)
+    .map((iso) => ({ iso, distance: Math.abs(Date.parse(iso) - value) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  // Half a year apart at most: anything further is no entry date of this line.
+  if (near === undefined || near.distance > 183 * 86_400_000) fail(`not an entry date near ${valueDate}: "${mm}${dd}"`);
+  return near.iso;
+}
+
+/** The exact amount (from the text, never mt940js' float) and checked dates of a :60:, :61: or :62: tag. */
+function exactTag(text: string, tag: RawTag, currency: string): ExactTag {
+  try {
+    return readExact(tag, currency);
+  } catch (error) {
+    // The line is looked for only when a tag is refused: finding it is a scan of the whole text.
+    const location = tagLine(text, tag.id, tag.data);
+    if (error instanceof StatementParseError) throw new StatementParseError('mt940', location, error.reason);
+    if (error instanceof StatementRefusal)
+      throw new StatementRefusal(error.code, { ...error.details, field: location });
+    throw error;
+  }
+}
+
+function readExact(tag: RawTag, currency: string): ExactTag {
+  const fail = (reason: string): never => {
+    throw new StatementParseError('mt940', '', reason);
+  };
+  const m = tag.re.exec(tag.data);
+  if (m === null) fail(`cannot read tag ${tag.id}`);
+  const g = m!;
+  const line = tag.id === 61;
+  // :61: date YYMMDD, entry date MMDD, mark R?[DC], funds code, amount; :60:/:62: mark [DC], date, currency, amount.
+  const [mark, yy, mm, dd, amount] = line ? [g[7]!, g[1]!, g[2]!, g[3]!, g[9]!] : [g[1]!, g[2]!, g[3]!, g[4]!, g[6]!];
+  const date = yymmdd(yy, mm, dd, fail);
+  const unsigned = decimalToMinor(amount, currency, { format: 'mt940', location: '' }, ',');
+  // D is money out; R reverses the mark that follows it (RC a reversed credit: money out).
+  const negative = (mark.endsWith('D') ? 1 : 0) + (mark.startsWith('R') ? 1 : 0) === 1;
+  return {
+    minor: negative && unsigned !== 0 ? -unsigned : unsigned,
+    date,
+    entry_date: line && g[4] !== undefined ? entryDay(date, g[5]!, g[6]!, fail) : null,
+  };
 }
 
 function joined(sub: Record<string, string>, keys: string[]): string | null {
@@ -68,21 +144,17 @@ function field86(t: Mt940Transaction): { name: string | null; iban: string | nul
   return { name: null, iban: null, remittance: text === '' ? null : text };
 }
 
-function entry(t: Mt940Transaction): StatementEntry {
+function entry(t: Mt940Transaction, exact: ExactTag): StatementEntry {
   const f86 = field86(t);
-  const customer = t.reference.trim();
   return {
     // :61: gives the value date first and the entry (booking) date as an optional MMDD.
-    booking_date: isoDay(t.entryDate) ?? isoDay(t.date) ?? '',
-    value_date: isoDay(t.date),
-    amount_minor: minor(t.amount, t.currency),
+    booking_date: exact.entry_date ?? exact.date,
+    value_date: exact.date,
+    amount_minor: exact.minor,
     currency: t.currency,
-    bank_reference:
-      t.bankReference.trim() !== ''
-        ? t.bankReference.trim()
-        : customer !== '' && customer.toUpperCase() !== 'NONREF'
-          ? customer
-          : null,
+    // Only the bank's reference (after //) names one booking; the customer reference before it is the
+    // account owner's (a monthly rent's `MIETE`), shared by many (duplicate rule 1).
+    bank_reference: t.bankReference.trim() !== '' ? t.bankReference.trim() : null,
     counterparty_name: f86.name,
     counterparty_iban: f86.iban,
     remittance_info: f86.remittance,
@@ -91,18 +163,25 @@ function entry(t: Mt940Transaction): StatementEntry {
   };
 }
 
-function statement(s: Mt940Statement): ParsedStatement {
+function statement(s: Mt940Statement & { tags?: RawTag[] }, text: string): ParsedStatement {
+  const tags = s.tags ?? [];
+  const exact = (id: number) => tags.filter((t) => t.id === id).map((t) => exactTag(text, t, s.currency));
+  const opening = exact(60).at(-1);
+  const closing = exact(62).at(-1);
+  const lines = exact(61);
+  if (opening === undefined || closing === undefined || lines.length !== s.transactions.length)
+    throw new StatementParseError('mt940', 'line 1', 'the statement has no readable balances');
   const id = s.accountIdentification.trim();
   const compact = id.replace(/\s/g, '').toUpperCase();
   return {
     reference: [s.transactionReference, s.number.statement, s.number.sequence].filter((p) => p !== '').join('/'),
     account: { iban: /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(compact) ? id : null, account_number: id },
     currency: s.currency,
-    start_date: isoDay(s.openingBalanceDate),
-    end_date: isoDay(s.closingBalanceDate),
-    opening_balance_minor: minor(s.openingBalance, s.currency),
-    closing_balance_minor: minor(s.closingBalance, s.currency),
-    entries: s.transactions.map(entry),
+    start_date: opening.date,
+    end_date: closing.date,
+    opening_balance_minor: opening.minor,
+    closing_balance_minor: closing.minor,
+    entries: s.transactions.map((t, i) => entry(t, lines[i]!)),
   };
 }
 
@@ -169,12 +248,13 @@ export function parseMt940(file: string): ParsedStatementFile {
   const text = mt940FieldLines(file);
   let statements: Mt940Statement[];
   try {
-    statements = parser.parse(text);
+    // With its tags: amounts and dates are read again from their text (exactTag).
+    statements = parser.parse(text, true);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new StatementParseError('mt940', location(text, message), reasonOf(error));
   }
   if (statements.length === 0)
     throw new StatementParseError('mt940', 'line 1', 'the file holds no statement (no :20: … :62: group)');
-  return { format: 'mt940', statements: statements.map(statement) };
+  return { format: 'mt940', statements: statements.map((s) => statement(s, text)) };
 }

@@ -3,6 +3,7 @@
 // are converted exactly.
 import { parseSync } from 'ofx-js';
 import { decimalToMinor } from './money.js';
+import { isStatementDate } from './parsed-checks.js';
 import { StatementParseError, type ParsedStatement, type ParsedStatementFile, type StatementEntry } from './model.js';
 
 type Node = Record<string, unknown>;
@@ -29,7 +30,9 @@ function day(value: unknown, location: string): string | null {
   if (t === null) return null;
   const m = /^(\d{4})(\d{2})(\d{2})/.exec(t);
   if (!m) fail(location, `not an OFX date: "${t}"`);
-  return `${m[1]}-${m[2]}-${m[3]}`;
+  const iso = `${m[1]}-${m[2]}-${m[3]}`;
+  if (!isStatementDate(iso)) fail(location, `not a calendar date: "${t}"`);
+  return iso;
 }
 
 /** OFX amounts use `.`, but some banks write `,`. */
@@ -213,6 +216,8 @@ export function parseOfx(content: string): ParsedStatementFile {
     doc = parseSync(ofxAsXml(content));
   } catch (error) {
     if (error instanceof StatementParseError) throw error;
+    // Nesting past the stack is the file's depth, not a tag to name (parse.ts answers it).
+    if (error instanceof RangeError) throw error;
     // The library's own words never reach a user.
     fail('OFX', 'the file is not laid out as OFX (an <OFX> element holding closed aggregates)');
   }

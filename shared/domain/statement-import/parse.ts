@@ -2,9 +2,11 @@
 import { parseCamt053 } from './camt053.js';
 import { parseCsv, type CsvMapping } from './csv.js';
 import { decodeStatement } from './encoding.js';
-import { StatementParseError, type ParsedStatementFile, type StatementFormat } from './model.js';
+import { StatementParseError, StatementRefusal, type ParsedStatementFile, type StatementFormat } from './model.js';
 import { parseMt940 } from './mt940.js';
 import { parseOfx } from './ofx.js';
+import { checkParsedFile } from './parsed-checks.js';
+import { checkXmlShape, XML_LIMITS } from './xml-limits.js';
 
 export interface ParseOptions {
   format: StatementFormat | 'auto';
@@ -38,23 +40,32 @@ export function parseStatementFile(bytes: Uint8Array, options: ParseOptions): Pa
       'not a CAMT.053, OFX or MT940 file (a CSV needs ?format=csv or its column mapping)',
     );
   const text = decodeStatement(bytes, format, options.encoding);
+  let file: ParsedStatementFile;
   try {
-    return parseText(text, format, options);
+    file = readAs(format, text, options);
   } catch (error) {
-    if (error instanceof StatementParseError) throw error;
-    // A reading library's own failure is the file's fault; its words (e.g. "Cannot read properties of
-    // null") are no reason to show a user (docs/guide/statement-import.md "Unreadable files").
-    throw new StatementParseError(format, 'file', `the file's structure is not one this ${NAMES[format]} reader knows`);
+    if (error instanceof StatementParseError || error instanceof StatementRefusal) throw error;
+    // why: a library failing on a file (hostile or just broken) is the file's fault, answered on the first
+    // attempt; its own message is the library's internals, not a reason a user can act on.
+    throw new StatementParseError(format, 'file', libraryFailure(error));
   }
+  checkParsedFile(file);
+  return file;
 }
 
-const NAMES: Record<StatementFormat, string> = { camt053: 'CAMT.053', ofx: 'OFX', mt940: 'MT940', csv: 'CSV' };
+function libraryFailure(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return 'the file is nested too deeply to read';
+  return "the file's structure could not be read";
+}
 
-function parseText(text: string, format: StatementFormat, options: ParseOptions): ParsedStatementFile {
+function readAs(format: StatementFormat, text: string, options: ParseOptions): ParsedStatementFile {
   switch (format) {
     case 'camt053':
+      checkXmlShape(text, format);
       return parseCamt053(text);
     case 'ofx':
+      // OFX 1.x leaves leaf elements unclosed, so nesting cannot be counted before parsing.
+      checkXmlShape(text, format, { ...XML_LIMITS, max_depth: null });
       return parseOfx(text);
     case 'mt940':
       return parseMt940(text);

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BankAccount, IsoDate } from '../books.js';
 import { compareIds } from '../books.js';
-import { refused, type Decision } from '../decision.js';
+import { refused, type Decision, type RefusedDecision } from '../decision.js';
 import { planHash } from '../plan-hash.js';
 import { decideWithPending, type PendingHolder } from '../scope.js';
 import { warning, type Warning } from '../../warnings.js';
@@ -36,9 +36,11 @@ export interface StatementImportBooks {
   counterparties: KnownCounterparty[];
   /** Pending operations holding the account's import scope. */
   pending: PendingHolder[];
+  /** The organisation's lock date: entries booked on or before it are skipped (`period_locked`). */
+  lock_date: IsoDate | null;
 }
 
-export type SkipReason = 'same_bank_reference' | 'same_fingerprint';
+export type SkipReason = 'same_bank_reference' | 'same_fingerprint' | 'period_locked';
 
 /** A new bank transaction of the plan: the statement's entry as booked, with its deterministic id and matched counterparty. */
 export type PlannedTransaction = Omit<StatementEntry, 'pending'> & { id: string; counterparty_id: string | null };
@@ -48,7 +50,8 @@ export interface SkippedEntry {
   amount_minor: number;
   bank_reference: string | null;
   reason: SkipReason;
-  existing_transaction_id: string;
+  /** The transaction it duplicates; null for `period_locked`. */
+  existing_transaction_id: string | null;
 }
 
 export interface StatementImportPlan {
@@ -109,6 +112,13 @@ function namesAccount(statement: ParsedStatement, account: BankAccount): boolean
     .map(compactAccountId);
   for (const id of [...given]) if (id.includes('/')) given.push(id.slice(id.lastIndexOf('/') + 1));
   return given.some((id) => own.includes(id));
+}
+
+/** `amount_out_of_range` when `value` is beyond ±(2^53 − 1), as the reconciliation refuses its total. */
+function outOfRange(field: string, value: bigint): RefusedDecision | null {
+  const max = BigInt(Number.MAX_SAFE_INTEGER);
+  if (value <= max && value >= -max) return null;
+  return refused('amount_out_of_range', { field, value_minor: value.toString(), max_minor: Number.MAX_SAFE_INTEGER });
 }
 
 function newTransactionId(accountId: string, fileSha256: string, statementIndex: number, entryIndex: number): string {
@@ -195,8 +205,9 @@ export function decideStatementImport(
     closing_balance_minor: number;
     difference_minor: number;
   }[] = [];
+  const locked: SkippedEntry[] = [];
   for (const { s, index } of ours) {
-    let sum = 0;
+    let sum = 0n;
     s.entries.forEach((e, entryIndex) => {
       if (e.pending) {
         pending += 1;
@@ -211,21 +222,34 @@ export function decideStatementImport(
         });
         return;
       }
-      sum += e.amount_minor;
+      sum += BigInt(e.amount_minor);
+      // A closed period takes no new transaction (docs/guide/statement-import.md "The decision").
+      if (books.lock_date !== null && e.booking_date <= books.lock_date) {
+        locked.push({
+          booking_date: e.booking_date,
+          amount_minor: e.amount_minor,
+          bank_reference: e.bank_reference,
+          reason: 'period_locked',
+          existing_transaction_id: null,
+        });
+        return;
+      }
       entries.push({ e, statementIndex: index, entryIndex });
     });
-    if (
-      s.opening_balance_minor !== null &&
-      s.closing_balance_minor !== null &&
-      s.opening_balance_minor + sum !== s.closing_balance_minor
-    ) {
-      outOfBalance.push({
-        reference: s.reference,
-        opening_balance_minor: s.opening_balance_minor,
-        entries_minor: sum,
-        closing_balance_minor: s.closing_balance_minor,
-        difference_minor: s.closing_balance_minor - (s.opening_balance_minor + sum),
-      });
+    if (s.opening_balance_minor !== null && s.closing_balance_minor !== null) {
+      const difference = BigInt(s.closing_balance_minor) - (BigInt(s.opening_balance_minor) + sum);
+      const unsafe =
+        outOfRange(`statements[${index + 1}].entries_minor`, sum) ??
+        outOfRange(`statements[${index + 1}].difference_minor`, difference);
+      if (unsafe) return unsafe;
+      if (difference !== 0n)
+        outOfBalance.push({
+          reference: s.reference,
+          opening_balance_minor: s.opening_balance_minor,
+          entries_minor: Number(sum),
+          closing_balance_minor: s.closing_balance_minor,
+          difference_minor: Number(difference),
+        });
     }
   }
   if (pending > 0) warnings.push(warning('pending_entries_left_out', { count: pending }));
@@ -236,14 +260,16 @@ export function decideStatementImport(
     .filter((s) => s.start_date !== null && s.opening_balance_minor !== null)
     .sort((a, b) => compareIds(a.start_date!, b.start_date!))[0];
   if (first !== undefined) {
-    let balance = account.opening_balance_minor;
-    for (const t of books.transactions) if (t.booking_date < first.start_date!) balance += t.amount_minor;
-    if (balance !== first.opening_balance_minor) {
+    let balance = BigInt(account.opening_balance_minor);
+    for (const t of books.transactions) if (t.booking_date < first.start_date!) balance += BigInt(t.amount_minor);
+    const unsafe = outOfRange('account_balance_minor', balance);
+    if (unsafe) return unsafe;
+    if (balance !== BigInt(first.opening_balance_minor!)) {
       warnings.push(
         warning('opening_balance_differs', {
           statement_reference: first.reference,
           date: first.start_date,
-          account_balance_minor: balance,
+          account_balance_minor: Number(balance),
           statement_opening_balance_minor: first.opening_balance_minor,
         }),
       );
@@ -257,7 +283,7 @@ export function decideStatementImport(
     if (t.bank_reference && !byReference.has(t.bank_reference)) byReference.set(t.bank_reference, t.id);
   const consumed = new Set<string>();
   const afterRule1: typeof entries = [];
-  const skipped: SkippedEntry[] = [];
+  const skipped: SkippedEntry[] = [...locked];
   for (const item of entries) {
     const match = item.e.bank_reference === null ? undefined : byReference.get(item.e.bank_reference);
     if (match === undefined) {
@@ -320,6 +346,14 @@ export function decideStatementImport(
       details: e.details,
     });
   }
+
+  // The totals a reviewer reads and the account's balance after the apply are exact numbers, or refused.
+  let newTotal = 0n;
+  for (const t of newTransactions) newTotal += BigInt(t.amount_minor);
+  let balanceAfter = BigInt(account.opening_balance_minor) + newTotal;
+  for (const t of books.transactions) balanceAfter += BigInt(t.amount_minor);
+  const unsafe = outOfRange('new_total_minor', newTotal) ?? outOfRange('balance_after_minor', balanceAfter);
+  if (unsafe) return unsafe;
 
   const plan: StatementImportPlan = {
     bank_account_id: account.id,
