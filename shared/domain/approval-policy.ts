@@ -1,6 +1,5 @@
-// Approval policies (docs/design/staged-lifecycle.md "Approval policies"): which
-// rule governs an operation, who may approve it, when it is approved, and
-// whether what it was given still holds at apply. Pure: the worker loads the
+// Approval policies: which rule governs an operation, who may approve it, when
+// it is approved, and whether what it was given still holds at apply. Pure: the worker loads the
 // policy, the operation and the approver; storage records the outcome.
 import type { StagedKind } from './staged-kind.js';
 

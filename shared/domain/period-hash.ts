@@ -1,6 +1,6 @@
-// The fingerprint of a closed period (docs/design/staged-lifecycle.md "Closed
-// periods"): what a period close stores, and what the period read recomputes
-// to tell whether the period's records are still as they were closed.
+// The fingerprint of a closed period: what a period close stores, and what the
+// period read recomputes to tell whether the period's records are still as
+// they were closed.
 import { compareIds, type BankTransaction, type IsoDate, type LedgerEntry } from './books.js';
 import { canonicalJson } from './plan-hash.js';
 import { createHash } from 'node:crypto';

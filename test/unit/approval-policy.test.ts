@@ -1,5 +1,4 @@
-// The approval policy's rules (docs/design/staged-lifecycle.md "Approval
-// policies"), as pure functions with exact expected values.
+// The approval policy's rules, as pure functions with exact expected values.
 import { expect } from 'chai';
 import {
   addApproval,

@@ -1,4 +1,4 @@
-// A closed period's fingerprint (docs/design/staged-lifecycle.md "Closed periods").
+// A closed period's fingerprint: SHA-256 over the canonical JSON of its records.
 import { expect } from 'chai';
 import { periodHash } from '../../shared/domain/period-hash.js';
 import * as records from '../helpers/records.js';
