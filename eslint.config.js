@@ -37,6 +37,12 @@ const LAYER_ZONES = [
       'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/design/architecture.md).',
   },
   {
+    target: './shared/kinds',
+    from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
+    message:
+      'shared/kinds holds each staged kind\'s wire module (route entry, summary, labels, MCP text): contract-level, from the domain, schemas and contract only (docs/design/architecture.md "Kinds").',
+  },
+  {
     target: './shared/queue',
     from: ['./shared/domain', './shared/storage', './api', './worker'],
     message: 'shared/queue states job inputs and answers in contract and schema types (docs/design/architecture.md).',
