@@ -6,6 +6,11 @@
 import type { ErrorCode } from '../errors.js';
 import { STAGED_KINDS, type StagedKind } from '../domain/staged-kind.js';
 import type { RouteContract } from '../contract/route-parts.js';
+import type { InboxResolveStageInput } from '../schemas/inbox-resolve-stage.js';
+import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js';
+import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
+import type { ReversalStageInput } from '../schemas/reversal-stage.js';
+import type { StatementImportStageInput } from '../schemas/statement-import-stage.js';
 import type { KindModule } from './kind-module.js';
 import { bankReconcile } from './bank-reconcile/wire.js';
 import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';
@@ -23,6 +28,18 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   inbox_duplicates_resolve: inboxDuplicatesResolve,
   statement_import: statementImport,
 };
+
+/** A map with an entry for every kind: one without fails tsc, naming the kind. */
+type EveryKind<T extends Record<StagedKind, unknown>> = T;
+
+/** The validated input each kind's staging job carries (types derived from its Ajv schemas; shared/queue/stage-jobs.ts). */
+export type KindInputs = EveryKind<{
+  bank_reconcile: ReconcileStageRequestBody;
+  ledger_link_repair: LinkRepairStageRequestBody;
+  ledger_reversal: ReversalStageInput;
+  inbox_duplicates_resolve: InboxResolveStageInput;
+  statement_import: StatementImportStageInput;
+}>;
 
 /** The staging routes, in the order of STAGED_KINDS. */
 export const KIND_ROUTES: readonly RouteContract[] = STAGED_KINDS.map((kind) => KINDS[kind].route);
