@@ -14,7 +14,7 @@ import {
   statementImportQuerySchema,
   type StatementImportQuery,
   type StatementImportStageInput,
-} from '../../shared/schemas/statement-import-stage.js';
+} from '../../shared/kinds/statement-import/schema.js';
 import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 import { findCsvMapping } from '../../shared/storage/csv-mappings.js';

@@ -58,7 +58,7 @@ import {
 } from '../schemas/staging-results.js';
 import { whoamiSchema } from '../schemas/whoami.js';
 import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
-import { csvMappingAnswerSchema, csvMappingBodySchema } from '../schemas/statement-import-stage.js';
+import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
   deliveriesQuerySchema,
   eventsPageSchema,

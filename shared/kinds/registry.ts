@@ -6,11 +6,11 @@
 import type { ErrorCode } from '../errors.js';
 import { STAGED_KINDS, type StagedKind } from '../domain/staged-kind.js';
 import type { RouteContract } from '../contract/route-parts.js';
-import type { InboxResolveStageInput } from '../schemas/inbox-resolve-stage.js';
-import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js';
-import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
-import type { ReversalStageInput } from '../schemas/reversal-stage.js';
-import type { StatementImportStageInput } from '../schemas/statement-import-stage.js';
+import type { InboxResolveStageInput } from './inbox-duplicates-resolve/schema.js';
+import type { LinkRepairStageRequestBody } from './ledger-link-repair/schema.js';
+import type { ReconcileStageRequestBody } from './bank-reconcile/schema.js';
+import type { ReversalStageInput } from './ledger-reversal/schema.js';
+import type { StatementImportStageInput } from './statement-import/schema.js';
 import type { KindModule } from './kind-module.js';
 import { bankReconcile } from './bank-reconcile/wire.js';
 import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';

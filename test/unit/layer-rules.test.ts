@@ -38,6 +38,8 @@ describe('layer rules (eslint.config.js)', function () {
       'shared/queue/read-jobs.ts',
       'shared/kinds/registry.ts',
       'shared/kinds/ledger-reversal/wire.ts',
+      'shared/kinds/ledger-reversal/schema.ts',
+      'shared/schemas/openapi.ts',
       'api/routes/staging.ts',
       'worker/processor.ts',
       'web/api.ts',
@@ -96,6 +98,15 @@ describe('layer rules (eslint.config.js)', function () {
       "import { crashIf } from '../../worker/test-faults.js';\nexport const planted = crashIf;\n",
     );
     expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
+  });
+
+  it("fails a kind's schema importing more than a schema may", async () => {
+    const found = await layerFindings(
+      'shared/kinds/ledger-reversal/schema.ts',
+      "import { KEY } from '../mcp-text.js';\nexport const planted = KEY;\n",
+    );
+    expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
+    expect(found[0]?.message).to.include("A kind's schema.ts is a schema");
   });
 
   it('fails the domain importing the kinds registry', async () => {

@@ -2,7 +2,7 @@
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
 import type { ReconciliationPlan } from '../../domain/reconcile-checks.js';
-import { reconcileStageRequestSchema } from '../../schemas/reconcile-stage.js';
+import { reconcileStageRequestSchema } from './schema.js';
 import { orDryRun, reconcileDryRunSchema, reconcileResultSchema } from '../../schemas/staging-results.js';
 import { stagingQuerySchema } from '../../schemas/staging-query.js';
 import {

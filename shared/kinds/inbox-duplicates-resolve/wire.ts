@@ -2,7 +2,7 @@
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
 import type { InboxResolvePlan } from '../../domain/inbox-resolve-plan.js';
-import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../../schemas/inbox-resolve-stage.js';
+import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from './schema.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema, orDryRun } from '../../schemas/staging-results.js';
 import { stagingQuerySchema } from '../../schemas/staging-query.js';
 import {

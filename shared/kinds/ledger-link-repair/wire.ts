@@ -2,7 +2,7 @@
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
 import type { LinkRepairPlan } from '../../domain/link-repair-plan.js';
-import { linkRepairStageRequestSchema } from '../../schemas/link-repair-stage.js';
+import { linkRepairStageRequestSchema } from './schema.js';
 import {
   orDryRun,
   repairDryRunSchema,

@@ -2,7 +2,7 @@
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
 import type { ReversalPlan } from '../../domain/reversal-plan.js';
-import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../schemas/reversal-stage.js';
+import { reversalStageParamsSchema, reversalStageRequestSchema } from './schema.js';
 import { orDryRun, reversalDryRunSchema, reversalResultSchema } from '../../schemas/staging-results.js';
 import { stagingQuerySchema } from '../../schemas/staging-query.js';
 import {

@@ -2,11 +2,7 @@
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
 import type { StatementImportPlan } from '../../domain/statement-import/plan.js';
-import {
-  STATEMENT_BODY_LIMIT_BYTES,
-  statementImportParamsSchema,
-  statementImportQuerySchema,
-} from '../../schemas/statement-import-stage.js';
+import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from './schema.js';
 import { orDryRun, statementImportDryRunSchema, statementImportResultSchema } from '../../schemas/staging-results.js';
 import { AUTHENTICATED, STAGING, DRY_RUN_200, STAGED_HEADERS, PENDING, unique } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
