@@ -16,6 +16,14 @@ import tseslint from 'typescript-eslint';
 // (paths relative to `from`). Packages (node_modules) are allowed where a
 // zone forbids "everything else".
 const LEAF = ['./shared/errors.ts', './shared/warnings.ts', './shared/ids.ts', './node_modules'];
+// Each staged kind's request schema (shared/kinds/<kind>/schema.ts): part of the schemas layer.
+const KIND_SCHEMAS = [
+  './shared/kinds/bank-reconcile/schema.ts',
+  './shared/kinds/inbox-duplicates-resolve/schema.ts',
+  './shared/kinds/ledger-link-repair/schema.ts',
+  './shared/kinds/ledger-reversal/schema.ts',
+  './shared/kinds/statement-import/schema.ts',
+];
 const LAYER_ZONES = [
   {
     target: './shared/domain',
@@ -27,14 +35,28 @@ const LAYER_ZONES = [
   {
     target: './shared/schemas',
     from: './',
+    except: ['./shared/schemas', './shared/contract', './shared/domain', ...KIND_SCHEMAS, ...LEAF],
+    message:
+      "shared/schemas imports only shared/contract, shared/domain and the kinds' schema.ts (docs/design/architecture.md).",
+  },
+  {
+    target: './shared/kinds/*/schema.ts',
+    from: './',
     except: ['./shared/schemas', './shared/contract', './shared/domain', ...LEAF],
-    message: 'shared/schemas imports only shared/contract and shared/domain (docs/design/architecture.md).',
+    message:
+      'A kind\'s schema.ts is a schema: it imports only shared/schemas, shared/contract and shared/domain (docs/design/architecture.md "Kinds").',
   },
   {
     target: './shared/contract',
     from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
     message:
       'shared/contract is the wire vocabulary: types and route data from the domain and schemas only (docs/design/architecture.md).',
+  },
+  {
+    target: './shared/kinds',
+    from: ['./shared/storage', './shared/queue', './api', './worker', './cli', './web'],
+    message:
+      'shared/kinds holds each staged kind\'s wire module (route entry, summary, labels, MCP text): contract-level, from the domain, schemas and contract only (docs/design/architecture.md "Kinds").',
   },
   {
     target: './shared/queue',

@@ -30,6 +30,7 @@ import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../sha
 import { findJobResult } from '../shared/storage/job-results.js';
 import { stagingQuerySchema, type StagingQuery } from '../shared/schemas/staging-query.js';
 import { compile } from '../shared/schemas/validator.js';
+import { routeOf } from '../shared/contract/routes.js';
 import { queryObject } from './query-string.js';
 import { locals } from './context.js';
 import type { PostgresPages } from '../shared/storage/postgres-pages.js';
@@ -61,8 +62,8 @@ export function isFinal(answer: StageAnswer): boolean {
 
 const validateStagingQuery = compile<StagingQuery>(stagingQuerySchema, '/query');
 
-/** Staging calls whose route validates a query of its own (with `dry_run` in it) before runStage. */
-const OWN_QUERY: ReadonlySet<StageOperation> = new Set<StageOperation>(['statement_import.stage']);
+/** Staging calls whose route validates a query of its own (with `dry_run` in it) before runStage: a query other than the staging query. */
+const ownQuery = (operation: StageOperation): boolean => routeOf(operation).query !== stagingQuerySchema;
 
 /**
  * Whether a staging call is a dry run: every `*.stage` operation takes only
@@ -71,7 +72,7 @@ const OWN_QUERY: ReadonlySet<StageOperation> = new Set<StageOperation>(['stateme
 function dryRunOf(operation: StageOperation, query: unknown): boolean {
   if (!operation.endsWith('.stage')) return false;
   // Its route checked its richer query already, `dry_run` included (docs/guide/statement-import.md).
-  if (OWN_QUERY.has(operation)) return (query as { dry_run?: unknown }).dry_run === 'true';
+  if (ownQuery(operation)) return (query as { dry_run?: unknown }).dry_run === 'true';
   const checked = validateStagingQuery(queryObject(query, []));
   if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
   return checked.value.dry_run === 'true';

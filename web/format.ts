@@ -26,11 +26,3 @@ export function when(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
   return m ? `${m[1]} ${m[2]} UTC` : iso;
 }
-
-export const KIND_LABELS: Record<string, string> = {
-  ledger_link_repair: 'Link repair',
-  bank_reconcile: 'Reconciliation',
-  ledger_reversal: 'Reversal',
-  inbox_duplicates_resolve: 'Duplicate resolution',
-  statement_import: 'Statement import',
-};

@@ -4,9 +4,9 @@
 // filter starts again at the first page.
 import { api, pathOf, query } from './api.js';
 import { h, show, table } from './dom.js';
-import { KIND_LABELS, when } from './format.js';
+import { when } from './format.js';
 import { refusal } from './operation.js';
-import { scopeOf, summaryOf } from './scope.js';
+import { KIND_OPTIONS, kindLabel, scopeOf, summaryOf } from './kinds.js';
 import type { StagedOperationPage as StagedPage, StagedStatus } from '../shared/contract/staged-operation.js';
 
 const STATUSES = [
@@ -51,7 +51,7 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
       },
     },
     select('status', 'Status', [['', 'any'], ...STATUSES.map((s): [string, string] => [s, s])], state.status),
-    select('kind', 'Kind', [['', 'any'], ...Object.entries(KIND_LABELS)], state.kind),
+    select('kind', 'Kind', [['', 'any'], ...KIND_OPTIONS], state.kind),
     h('button', { type: 'submit' }, 'Show'),
   );
   const list = h('div', { id: 'operations', class: 'operations', 'aria-live': 'polite' }, h('p', {}, 'Loading…'));
@@ -76,7 +76,7 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
           ['Operation', 'Kind', 'Status', 'Scope', 'Summary', 'Staged by', 'Staged at', 'Expires'],
           items.map((op) => [
             h('a', { href: `#/operation/${op.staged_operation_id}` }, op.staged_operation_id),
-            KIND_LABELS[op.kind] ?? op.kind,
+            kindLabel(op.kind),
             h('span', { class: `status status-${op.status}` }, op.status),
             scopeOf(op),
             summaryOf(op),

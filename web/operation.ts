@@ -3,9 +3,8 @@
 // (docs/guide/review-page.md "Which actions are shown"; rules: docs/design/staged-lifecycle.md).
 import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
-import { KIND_LABELS, when } from './format.js';
-import { planView } from './plan-views.js';
-import { scopeOf } from './scope.js';
+import { when } from './format.js';
+import { kindLabel, planView, scopeOf } from './kinds.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
 
@@ -29,7 +28,7 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
   show(
     main,
     h('p', {}, h('a', { href: '#/inbox' }, '← Staged operations')),
-    h('h2', { id: 'op-title' }, `${KIND_LABELS[op.kind] ?? op.kind} ${op.staged_operation_id}`),
+    h('h2', { id: 'op-title' }, `${kindLabel(op.kind)} ${op.staged_operation_id}`),
     facts([
       ['Status', h('span', { class: `status status-${op.status}`, 'data-testid': 'status' }, op.status)],
       ['Scope', scopeOf(op)],

@@ -1,11 +1,10 @@
-// One staged operation as a change to the books, per kind
-// (docs/guide/review-page.md "Views"): what the plan would write, in the
+// The views of three kinds' plans (web/kinds.ts maps each kind to its view;
+// docs/guide/review-page.md "Views"): what the plan would write, in the
 // terms a bookkeeper checks. The plan says what changes; its context (the
 // records it names, read at staging time) says what those records are.
-import { entryCell, lookup, transactionFacts, type Lookup } from './context.js';
+import { entryCell, transactionFacts, type Lookup } from './context.js';
 import { facts, h, table } from './dom.js';
 import { money } from './format.js';
-import { statementImportView } from './statement-import-view.js';
 import type {
   LedgerLine as Line,
   LinkRepairPlan as RepairPlan,
@@ -14,30 +13,6 @@ import type {
   ReversalPlan,
   StagedOperationDetail as StagedOperation,
 } from '../shared/contract/staged-operation.js';
-import { inboxResolveView } from './inbox-resolve-view.js';
-
-/** A view of one kind's plan. A new kind adds one line to VIEWS (its view in a file of its own). */
-export type PlanView = (op: StagedOperation) => HTMLElement;
-
-const VIEWS: Record<string, PlanView> = {
-  ledger_link_repair: (op) => repairView(op.plan as RepairPlan, lookup(op), op),
-  bank_reconcile: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
-  ledger_reversal: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
-  inbox_duplicates_resolve: (op) => inboxResolveView(op),
-  statement_import: (op) => statementImportView(op),
-};
-
-export function planView(op: StagedOperation): HTMLElement {
-  const view = VIEWS[op.kind];
-  if (view) return view(op);
-  // A kind this page has no view for yet: the plan as the API answered it.
-  return h(
-    'section',
-    { 'aria-labelledby': 'plan-h' },
-    h('h2', { id: 'plan-h' }, 'Plan'),
-    h('pre', { class: 'details' }, JSON.stringify(op.plan, null, 2)),
-  );
-}
 
 /** A repair's amounts are in its bank account's currency (a repair across currencies is blocked); without context, numbers only. */
 function amountIn(currency: string | undefined): (minor: number) => string {
@@ -54,7 +29,7 @@ function newLinksOf(op: StagedOperation): NewLinks {
   return new Map(links.map((l) => [l.action_index, l.link_id]));
 }
 
-function repairView(plan: RepairPlan, ctx: Lookup, op: StagedOperation): HTMLElement {
+export function repairView(plan: RepairPlan, ctx: Lookup, op: StagedOperation): HTMLElement {
   const amount = amountIn(ctx.currency);
   const why = new Map((ctx.raw.repair_actions ?? []).map((r) => [r.action_index, r]));
   const written = newLinksOf(op);
@@ -153,7 +128,7 @@ function repairView(plan: RepairPlan, ctx: Lookup, op: StagedOperation): HTMLEle
   );
 }
 
-function reconcileView(plan: ReconcilePlan, ctx: Lookup): HTMLElement {
+export function reconcileView(plan: ReconcilePlan, ctx: Lookup): HTMLElement {
   const cur = plan.statement.currency;
   const rows = plan.transactions.map((t) => {
     const linked = t.links.reduce((sum, l) => sum + l.amount_minor, 0);
@@ -225,7 +200,7 @@ function linesTable(caption: string, lines: Line[], cur: string): HTMLElement {
   );
 }
 
-function reversalView(plan: ReversalPlan, ctx: Lookup): HTMLElement {
+export function reversalView(plan: ReversalPlan, ctx: Lookup): HTMLElement {
   const r = plan.reversing_entry;
   const entry = ctx.entry(plan.ledger_entry_id);
   // The reversing entry is the original with debit and credit swapped (shared/domain/reversal-plan.ts): swapping back shows the original.

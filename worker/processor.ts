@@ -1,5 +1,5 @@
-// Dispatch a staging job to its kind by the typed job map
-// (shared/queue/stage-jobs.ts). Domain refusals are answers; anything else is
+// Dispatch a job by the typed job map (shared/queue/stage-jobs.ts): a review or
+// apply by its operation, a staging job to its kind (worker/kinds.ts). Domain refusals are answers; anything else is
 // a failure BullMQ retries, and after the last attempt the stored answer is
 // `job_failed`, so a poll ends instead of waiting forever (a key replay starts
 // a new attempt: shared/storage/idempotency-keys.ts).
@@ -20,18 +20,16 @@ import {
   saveJobResult,
 } from '../shared/storage/job-results.js';
 import { crashIf, faultOn, slowIf } from './test-faults.js';
-import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
-import { stageLinkRepair } from './jobs/link-repair-stage.js';
-import { stageReconciliation } from './jobs/reconcile-stage.js';
-import { stageStatementImport } from './jobs/statement-import-stage.js';
 import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
-import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
 import type { PostgresPages } from '../shared/storage/postgres-pages.js';
-import type { WorkerJobSettings } from './job-context.js';
+import type { JobContext, WorkerJobSettings } from './job-context.js';
+import { WORKER_KINDS } from './kinds.js';
+import type { StageOperationOf } from '../shared/kinds/kind-module.js';
+import { kindOfOperation, type StagedKind } from '../shared/kinds/registry.js';
 
-/** One kind per operation; `data.operation` narrows the input each kind gets. */
+/** The review and apply jobs by operation, a staging job by its kind's worker module (worker/kinds.ts). */
 function dispatch(
   db: Db,
   log: Logger,
@@ -44,30 +42,17 @@ function dispatch(
   answer: { stored: boolean },
 ): Promise<StageAnswer> {
   const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer };
-  switch (data.operation) {
-    case 'ledger_reversal.stage':
-      return stageLedgerReversal({ ...base, data });
-    case 'ledger_link_repair.stage':
-      return stageLinkRepair({ ...base, data });
-    case 'bank_reconcile.stage':
-      return stageReconciliation({ ...base, data });
-    case 'statement_import.stage':
-      return stageStatementImport({ ...base, data });
-    case 'staged_operations.approve':
-      return approveStagedOperation({ ...base, data });
-    case 'staged_operations.reject':
-      return rejectStagedOperation({ ...base, data });
-    case 'staged_operations.apply':
-      return applyStagedOperation({ ...base, data });
-    case 'inbox_duplicates_resolve.stage':
-      return stageInboxDuplicatesResolve({ ...base, data });
-    default:
-      return unknownOperation(data);
-  }
+  if (data.operation === 'staged_operations.approve') return approveStagedOperation({ ...base, data });
+  if (data.operation === 'staged_operations.reject') return rejectStagedOperation({ ...base, data });
+  if (data.operation === 'staged_operations.apply') return applyStagedOperation({ ...base, data });
+  const kind = kindOfOperation(data.operation);
+  if (!kind) throw new UnrecoverableError(`no handler for operation ${String(data.operation)}`);
+  return stageKind(kind, { ...base, data });
 }
 
-function unknownOperation(data: never): never {
-  throw new UnrecoverableError(`no handler for operation ${String((data as { operation?: unknown }).operation)}`);
+/** A staging job, run by its kind's worker module. */
+function stageKind<K extends StagedKind>(kind: K, ctx: JobContext<StageOperationOf<K>>): Promise<StageAnswer> {
+  return WORKER_KINDS[kind].stage(ctx);
 }
 
 export function createStageProcessor(

@@ -4,7 +4,7 @@
 // parser and its 1 MB limit (json-body.ts), which skips this one path.
 import express, { type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
-import { STATEMENT_BODY_LIMIT_BYTES } from '../../shared/schemas/statement-import-stage.js';
+import { STATEMENT_BODY_LIMIT_BYTES } from '../../shared/kinds/statement-import/schema.js';
 import { bodyParserError } from './json-body.js';
 
 const parseRaw = express.raw({ limit: STATEMENT_BODY_LIMIT_BYTES, type: () => true });

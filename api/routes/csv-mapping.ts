@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import { csvMappingProblem, DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { AppError } from '../../shared/errors.js';
 import { bankAccountParamsSchema } from '../../shared/schemas/books-read.js';
-import { csvMappingBodySchema, type CsvMappingBody } from '../../shared/schemas/statement-import-stage.js';
+import { csvMappingBodySchema, type CsvMappingBody } from '../../shared/kinds/statement-import/schema.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
 import { findAccount } from '../../shared/storage/books-read.js';
 import { findCsvMapping, saveCsvMapping, type SavedCsvMapping } from '../../shared/storage/csv-mappings.js';

@@ -1,35 +1,20 @@
-// The five staging endpoints, one per kind (bank_reconcile, ledger_link_repair,
-// ledger_reversal, statement_import, inbox_duplicates_resolve;
-// docs/reference/http-api.md): each is scope → schema →
-// runStage. Path and scope come from the route table (shared/contract/routes.ts);
-// what differs here is only how the validated request becomes the job's input.
+// The staging endpoints (docs/reference/http-api.md), one per staged kind
+// (shared/kinds/registry.ts): each is scope → schema → runStage. Path, scope and
+// schemas come from the kind's route entry; a JSON call's input is its path
+// parameters and its body, a statement import's (the one raw-body call) its
+// path, query and file.
 import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
 import { AppError, type FieldError } from '../../shared/errors.js';
+import type { RouteContract } from '../../shared/contract/routes.js';
+import { KINDS, STAGED_KINDS } from '../../shared/kinds/registry.js';
 import type { StageJobInputs, StageOperation } from '../../shared/queue/stage-jobs.js';
-import {
-  linkRepairStageRequestSchema,
-  type LinkRepairStageRequestBody,
-} from '../../shared/schemas/link-repair-stage.js';
-import { reconcileStageRequestSchema, type ReconcileStageRequestBody } from '../../shared/schemas/reconcile-stage.js';
-import {
-  reversalStageParamsSchema,
-  reversalStageRequestSchema,
-  type ReversalStageParams,
-  type ReversalStageRequestBody,
-} from '../../shared/schemas/reversal-stage.js';
-import {
-  inboxResolveStageParamsSchema,
-  inboxResolveStageRequestSchema,
-  type InboxResolveStageParams,
-  type InboxResolveStageRequestBody,
-} from '../../shared/schemas/inbox-resolve-stage.js';
 import {
   statementImportParamsSchema,
   statementImportQuerySchema,
   type StatementImportQuery,
   type StatementImportStageInput,
-} from '../../shared/schemas/statement-import-stage.js';
+} from '../../shared/kinds/statement-import/schema.js';
 import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 import { findCsvMapping } from '../../shared/storage/csv-mappings.js';
@@ -41,60 +26,32 @@ import { queryObject } from '../query-string.js';
 import { runStage, type StageDeps } from '../stage-handler.js';
 import { mountRoute } from './mount.js';
 
-interface StagingRoute<Op extends StageOperation> {
-  operation: Op;
-  /** The job's input from the request, or every problem with a JSON pointer. */
-  input(req: Request): Validation<StageJobInputs[Op]>;
-}
-
 // No body is validated as {}: a required field is then reported missing, an optional body is simply empty.
 const bodyOf = (req: Request): unknown => req.body ?? {};
 
-const validateReversalParams = compile<ReversalStageParams>(reversalStageParamsSchema, '/path');
-const validateReversalBody = compile<ReversalStageRequestBody>(reversalStageRequestSchema);
-const validateRepairBody = compile<LinkRepairStageRequestBody>(linkRepairStageRequestSchema);
-const validateReconcileBody = compile<ReconcileStageRequestBody>(reconcileStageRequestSchema);
-
-const reversal: StagingRoute<'ledger_reversal.stage'> = {
-  operation: 'ledger_reversal.stage',
-  input: (req) => {
-    const params = validateReversalParams({ entry_id: req.params.entry_id });
-    const body = validateReversalBody(bodyOf(req));
-    if (params.ok && body.ok) return { ok: true, value: { entry_id: params.value.entry_id, ...body.value } };
+/** A JSON staging call's input from its request: its path parameters (if any), then its body, or every problem with a JSON pointer. */
+function jsonInput(route: RouteContract): (req: Request) => Validation<Record<string, unknown>> {
+  const names = Object.keys(route.pathParams?.schema.properties ?? {});
+  const validateParams = route.pathParams ? compile<Record<string, unknown>>(route.pathParams.schema, '/path') : null;
+  const validateBody = compile<Record<string, unknown>>(route.body?.schema ?? {});
+  return (req) => {
+    const body = validateBody(bodyOf(req));
+    if (!validateParams) return body;
+    const params = validateParams(Object.fromEntries(names.map((name) => [name, req.params[name]])));
+    if (params.ok && body.ok) return { ok: true, value: { ...params.value, ...body.value } };
     const errors: FieldError[] = [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)];
     return { ok: false, errors };
-  },
-};
+  };
+}
 
-const repair: StagingRoute<'ledger_link_repair.stage'> = {
-  operation: 'ledger_link_repair.stage',
-  input: (req) => validateRepairBody(bodyOf(req)),
-};
-
-const reconcile: StagingRoute<'bank_reconcile.stage'> = {
-  operation: 'bank_reconcile.stage',
-  input: (req) => validateReconcileBody(bodyOf(req)),
-};
-
-const validateResolveParams = compile<InboxResolveStageParams>(inboxResolveStageParamsSchema, '/path');
-const validateResolveBody = compile<InboxResolveStageRequestBody>(inboxResolveStageRequestSchema);
-
-const inboxResolve: StagingRoute<'inbox_duplicates_resolve.stage'> = {
-  operation: 'inbox_duplicates_resolve.stage',
-  input: (req) => {
-    const params = validateResolveParams({ group_id: req.params.group_id });
-    const body = validateResolveBody(bodyOf(req));
-    if (params.ok && body.ok) return { ok: true, value: { group_id: params.value.group_id, ...body.value } };
-    const errors: FieldError[] = [...(params.ok ? [] : params.errors), ...(body.ok ? [] : body.errors)];
-    return { ok: false, errors };
-  },
-};
-
-function mount<Op extends StageOperation>(router: Router, db: Db, deps: StageDeps, route: StagingRoute<Op>): void {
-  mountRoute(router, db, route.operation, async (req, res) => {
-    const input = route.input(req);
-    if (!input.ok) throw new AppError('validation_failed', { errors: input.errors });
-    await runStage(deps, res, route.operation, input.value);
+function mountJson(router: Router, db: Db, deps: StageDeps, route: RouteContract): void {
+  const operation = route.operation as StageOperation;
+  const input = jsonInput(route);
+  mountRoute(router, db, operation, async (req, res) => {
+    const checked = input(req);
+    if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
+    // The route's schemas are the job input's own (shared/kinds/registry.ts KindInputs).
+    await runStage(deps, res, operation, checked.value as StageJobInputs[typeof operation]);
   });
 }
 
@@ -119,8 +76,8 @@ function csvMappingOf(query: StatementImportQuery): CsvMapping | null {
  * path. The file is stored for the job (shared/storage/statement-uploads.ts),
  * which carries its id; the operation stores none of it.
  */
-function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
-  mountRoute(router, db, 'statement_import.stage', async (req, res) => {
+function mountStatementImport(router: Router, db: Db, deps: StageDeps, operation: StageOperation): void {
+  mountRoute(router, db, operation, async (req, res) => {
     const params = validateImportParams({ bank_account_id: req.params.bank_account_id });
     const query = validateImportQuery(queryObject(req.query, ['skip_rows']));
     if (!params.ok || !query.ok) {
@@ -154,16 +111,16 @@ function mountStatementImport(router: Router, db: Db, deps: StageDeps): void {
       csv,
       file,
     };
-    await runStage(deps, res, 'statement_import.stage', input);
+    await runStage(deps, res, operation, input as StageJobInputs[typeof operation]);
   });
 }
 
 export function stagingRoutes(db: Db, deps: StageDeps): Router {
   const router = Router();
-  mount(router, db, deps, reversal);
-  mount(router, db, deps, repair);
-  mount(router, db, deps, reconcile);
-  mount(router, db, deps, inboxResolve);
-  mountStatementImport(router, db, deps);
+  for (const kind of STAGED_KINDS) {
+    const route = KINDS[kind].route;
+    if (route.rawBody) mountStatementImport(router, db, deps, route.operation);
+    else mountJson(router, db, deps, route);
+  }
   return router;
 }

@@ -7,6 +7,17 @@
 // really serves, so a route added without an entry here fails the suite.
 import type { ErrorCode } from '../errors.js';
 import type { TokenScope } from '../domain/token-scopes.js';
+import { KIND_REFUSALS, KIND_ROUTES } from '../kinds/registry.js';
+import {
+  AUTHENTICATED,
+  BODY,
+  JOB_PATH,
+  PENDING,
+  STAGING,
+  unique,
+  type ResponseHeader,
+  type RouteContract,
+} from './route-parts.js';
 import {
   bankAccountListSchema,
   bankAccountParamsSchema,
@@ -28,9 +39,6 @@ import {
   transactionsQuerySchema,
 } from '../schemas/books-read.js';
 import { inboxDuplicatesQuerySchema, inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
-import { linkRepairStageRequestSchema } from '../schemas/link-repair-stage.js';
-import { reconcileStageRequestSchema } from '../schemas/reconcile-stage.js';
-import { reversalStageParamsSchema, reversalStageRequestSchema } from '../schemas/reversal-stage.js';
 import {
   applyBodySchema,
   approveBodySchema,
@@ -48,23 +56,9 @@ import {
   repairStagedResultSchema,
   reversalResultSchema,
 } from '../schemas/staging-results.js';
-import {
-  orDryRun,
-  reconcileDryRunSchema,
-  repairDryRunSchema,
-  reversalDryRunSchema,
-} from '../schemas/staging-results.js';
-import { stagingQuerySchema } from '../schemas/staging-query.js';
 import { whoamiSchema } from '../schemas/whoami.js';
-import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from '../schemas/inbox-resolve-stage.js';
-import { inboxResolveDryRunSchema, inboxResolveResultSchema } from '../schemas/staging-results.js';
-import {
-  STATEMENT_BODY_LIMIT_BYTES,
-  statementImportParamsSchema,
-  statementImportQuerySchema,
-} from '../schemas/statement-import-stage.js';
-import { statementImportDryRunSchema, statementImportResultSchema } from '../schemas/staging-results.js';
-import { csvMappingAnswerSchema, csvMappingBodySchema } from '../schemas/statement-import-stage.js';
+import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
+import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
   deliveriesQuerySchema,
   eventsPageSchema,
@@ -76,104 +70,6 @@ import {
   webhookEndpointListSchema,
   webhookEndpointParamsSchema,
 } from '../schemas/events.js';
-
-/** A success answer: its `data` schema, and the headers it carries beside X-Request-Id. */
-export interface SuccessAnswer {
-  description: string;
-  data: object;
-  headers?: ResponseHeader[];
-}
-
-export type ResponseHeader = 'Location' | 'Retry-After' | 'Idempotent-Replayed' | 'Preference-Applied';
-
-export interface RouteContract {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** OpenAPI form: `{param}`. */
-  path: string;
-  operation: string;
-  summary: string;
-  description: string;
-  tags: string[];
-  /** null: no token needed. */
-  auth: { scope: TokenScope | null } | null;
-  pathParams?: { schema: { properties: Record<string, object>; required?: readonly string[] } };
-  query?: { properties: Record<string, object>; required?: readonly string[] };
-  body?: { schema: object; required: boolean };
-  /** A raw (non-JSON) body of any content type: the statement import's file (docs/guide/statement-import.md). */
-  rawBody?: { description: string; limitBytes: number };
-  /** Idempotency-Key and Prefer: wait=N. */
-  staging?: boolean;
-  success: Partial<Record<200 | 201 | 202, SuccessAnswer>>;
-  /** A raw (non-envelope) JSON answer, for the unversioned helpers. */
-  rawSuccess?: { description: string; schema: object };
-  errors: ErrorCode[];
-  /** OpenAPI links from the 202 answer (stateful testing follows them). */
-  followsJob?: boolean;
-}
-
-/** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable; too many requests with one token 429). */
-const AUTHENTICATED: ErrorCode[] = [
-  'unauthenticated',
-  'rate_limited',
-  'internal',
-  'service_unavailable',
-  'dependency_unavailable',
-];
-/** Errors of any route that reads a JSON body or the staging headers. */
-const BODY: ErrorCode[] = [
-  'validation_failed',
-  'malformed_json',
-  'malformed_body_encoding',
-  'payload_too_large',
-  'unsupported_media_type',
-];
-/** Errors of the shared job path (api/stage-handler.ts): a key reused, a job that failed for good. */
-const JOB_PATH: ErrorCode[] = ['idempotency_key_reused', 'job_failed', 'outcome_unknown'];
-/** Errors of the staging calls (one per kind): the job path and the pending-plan conflict (docs/reference/http-api.md §6.3). */
-const STAGING: ErrorCode[] = [...JOB_PATH, 'pending_operation'];
-
-/** The 200 of a dry run (docs/reference/http-api.md §6.6), beside each staging call's own 200. */
-const DRY_RUN_200 =
-  'With `?dry_run=true`: `data.dry_run` true, the plan, its hash and summary a staging would have; nothing is stored.';
-const STAGED_HEADERS: ResponseHeader[] = ['Location', 'Idempotent-Replayed', 'Preference-Applied'];
-const PENDING: SuccessAnswer = {
-  description:
-    'The job outlived the wait; it goes on. Poll the `Location` (GET /api/v1/cli/jobs/{job_id}) or retry with the same Idempotency-Key.',
-  data: pendingResultSchema,
-  headers: ['Location', 'Retry-After', 'Preference-Applied'],
-};
-
-const REVERSAL_ERRORS: ErrorCode[] = [
-  'not_found',
-  'route_not_found',
-  'already_reversed',
-  'entry_is_reversal',
-  'reconciled_links',
-  'reversal_before_entry',
-  'period_locked',
-];
-const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
-const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stale_group', 'keep_document_not_member'];
-const IMPORT_ERRORS: ErrorCode[] = [
-  'not_found',
-  'route_not_found',
-  'unreadable_statement',
-  'unsupported_statement_version',
-  'amount_out_of_range',
-  'account_mismatch',
-  'currency_mismatch',
-];
-const RECONCILE_ERRORS: ErrorCode[] = [
-  'not_found',
-  'currency_mismatch',
-  'statement_before_last_reconciliation',
-  'unknown_transactions',
-  'already_reconciled',
-  'transaction_after_statement_end',
-  'unmatched_transactions',
-  'out_of_balance',
-  'amount_out_of_range',
-];
 
 /** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
 const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
@@ -187,8 +83,6 @@ const APPLY_ERRORS: ErrorCode[] = [
   'apply_failed',
 ];
 const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-Applied'];
-
-const unique = (codes: ErrorCode[]): ErrorCode[] => [...new Set(codes)];
 
 /** Errors of the book reads (docs/reference/book-reads.md): lists add invalid_cursor, single records not_found. */
 const BOOK_LIST_ERRORS: ErrorCode[] = unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']);
@@ -302,135 +196,11 @@ const BOOK_READS: RouteContract[] = [
   ),
 ];
 
+export type { ResponseHeader, RouteContract, SuccessAnswer } from './route-parts.js';
+
 export const API_ROUTES: RouteContract[] = [
-  {
-    method: 'post',
-    path: '/api/v1/cli/bank-matches/reconcile/stage',
-    operation: 'bank_reconcile.stage',
-    summary: 'Stage a bank reconciliation',
-    description:
-      "Checks a bank statement against the account's transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
-    query: stagingQuerySchema,
-    body: { schema: reconcileStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(reconcileResultSchema, reconcileDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description:
-          'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.',
-        data: reconcileResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
-    },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...RECONCILE_ERRORS]),
-    followsJob: true,
-  },
-  {
-    method: 'post',
-    path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
-    operation: 'ledger_link_repair.stage',
-    summary: 'Stage a FIFO repair of ledger ↔ bank links',
-    description:
-      "Re-links one counterparty's bank transactions on one account to its open ledger entries, oldest first, and stages the difference for review.",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
-    query: stagingQuerySchema,
-    body: { schema: linkRepairStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `\`noop\` (the links already follow FIFO), \`blocked\` (see \`blockers\`; nothing staged), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
-        data: orDryRun(repairResultSchema, repairDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: repairStagedResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
-    },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REPAIR_ERRORS]),
-    followsJob: true,
-  },
-  {
-    method: 'post',
-    path: '/api/v1/cli/ledger/entries/{entry_id}/reverse/stage',
-    operation: 'ledger_reversal.stage',
-    summary: 'Stage the reversal of a ledger entry',
-    description:
-      "Plans the reversing entry and the removal of the entry's bank links, and stages them for review. The body is optional.",
-    tags: ['staging'],
-    auth: { scope: 'ledger:stage' },
-    pathParams: { schema: reversalStageParamsSchema },
-    query: stagingQuerySchema,
-    body: { schema: reversalStageRequestSchema, required: false },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this entry: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(reversalResultSchema, reversalDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: reversalResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
-    },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REVERSAL_ERRORS, 'malformed_path']),
-    followsJob: true,
-  },
-  {
-    method: 'post',
-    path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
-    operation: 'statement_import.stage',
-    summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
-    description:
-      "The statement file is the raw request body (any Content-Type, up to 10 MB: this route's own limit). Its booked entries are compared with the account's transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
-    pathParams: { schema: statementImportParamsSchema },
-    query: statementImportQuerySchema,
-    rawBody: {
-      description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.',
-      limitBytes: STATEMENT_BODY_LIMIT_BYTES,
-    },
-    staging: true,
-    success: {
-      200: {
-        description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
-        data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description:
-          'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.',
-        data: statementImportResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
-    },
-    errors: unique([
-      ...AUTHENTICATED,
-      'forbidden',
-      'validation_failed',
-      'payload_too_large',
-      'malformed_body_encoding',
-      ...STAGING,
-      ...IMPORT_ERRORS,
-      'malformed_path',
-    ]),
-    followsJob: true,
-  },
+  // The staging calls, one per staged kind (shared/kinds/registry.ts).
+  ...KIND_ROUTES,
   {
     method: 'get',
     path: '/api/v1/cli/bookkeeping/inbox/duplicates',
@@ -443,35 +213,6 @@ export const API_ROUTES: RouteContract[] = [
     success: { 200: { description: 'One page of duplicate groups.', data: inboxDuplicatesResponseSchema } },
     // A read that outlives its wait is 503 service_unavailable (retryable), with Retry-After.
     errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor']),
-  },
-  {
-    method: 'post',
-    path: '/api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage',
-    operation: 'inbox_duplicates_resolve.stage',
-    summary: 'Stage the resolution of an inbox duplicate group',
-    description:
-      'Plans either archiving every member but the kept one (`archive_duplicates`) or recording that the members are not duplicates (`not_duplicates`), for the group as it is now, and stages it for review.',
-    tags: ['staging'],
-    auth: { scope: 'inbox:stage' },
-    pathParams: { schema: inboxResolveStageParamsSchema },
-    query: stagingQuerySchema,
-    body: { schema: inboxResolveStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this group: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: inboxResolveResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
-    },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...INBOX_RESOLVE_ERRORS, 'malformed_path']),
-    followsJob: true,
   },
   {
     method: 'put',
@@ -552,15 +293,11 @@ export const API_ROUTES: RouteContract[] = [
       'not_found',
       'route_not_found',
       ...STAGING,
-      ...REVERSAL_ERRORS,
-      ...RECONCILE_ERRORS,
-      ...REPAIR_ERRORS,
+      ...KIND_REFUSALS,
       ...APPROVE_ERRORS,
       ...REJECT_ERRORS,
       ...APPLY_ERRORS,
       'malformed_path',
-      ...INBOX_RESOLVE_ERRORS,
-      ...IMPORT_ERRORS,
     ]),
   },
   {

@@ -52,6 +52,41 @@ export interface JournalContext {
   now: string;
 }
 
+/** What applying one kind's plans writes. */
+interface KindJournal {
+  /** The journal and, for a link repair, the link each moved or new amount goes to; an error when the plan does not fit the books. */
+  plan(
+    plan: unknown,
+    books: ApplyBooks,
+    ctx: JournalContext,
+  ): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }>;
+  /**
+   * Present for a kind whose journal is a function of its plan alone (a
+   * statement import): the operation then stores no copy of it. The other
+   * kinds read the books as they are when apply starts.
+   */
+  fromPlan?(plan: unknown): JournalWrite[];
+}
+
+const withoutLinks = (journal: Result<JournalWrite[]>): Result<{ writes: JournalWrite[]; links: null }> =>
+  journal.ok ? ok({ writes: journal.value, links: null }) : journal;
+
+/** Each kind's journal (docs/design/architecture.md "Kinds"): a kind added to StagedKind without one fails tsc here. */
+const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
+  bank_reconcile: {
+    plan: (plan, books, ctx) => withoutLinks(reconcileJournal(plan as ReconciliationPlan, books, ctx)),
+  },
+  ledger_link_repair: { plan: (plan, books, ctx) => repairJournalWithLinks(plan as LinkRepairPlan, books, ctx) },
+  ledger_reversal: { plan: (plan, books, ctx) => withoutLinks(reversalJournal(plan as ReversalPlan, books, ctx)) },
+  inbox_duplicates_resolve: {
+    plan: (plan, books, ctx) => withoutLinks(inboxResolveJournal(plan as InboxResolvePlan, books, ctx)),
+  },
+  statement_import: {
+    plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
+    fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
+  },
+};
+
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */
 export function planJournal(
   kind: StagedKind,
@@ -59,18 +94,8 @@ export function planJournal(
   books: ApplyBooks,
   ctx: JournalContext,
 ): Result<JournalWrite[]> {
-  switch (kind) {
-    case 'bank_reconcile':
-      return reconcileJournal(plan as ReconciliationPlan, books, ctx);
-    case 'ledger_reversal':
-      return reversalJournal(plan as ReversalPlan, books, ctx);
-    case 'ledger_link_repair':
-      return repairJournal(plan as LinkRepairPlan, books, ctx);
-    case 'inbox_duplicates_resolve':
-      return inboxResolveJournal(plan as InboxResolvePlan, books, ctx);
-    case 'statement_import':
-      return ok(statementImportJournal(plan as StatementImportPlan));
-  }
+  const journal = JOURNALS[kind].plan(plan, books, ctx);
+  return journal.ok ? ok(journal.value.writes) : journal;
 }
 
 /**
@@ -85,9 +110,7 @@ export function planJournalWithLinks(
   books: ApplyBooks,
   ctx: JournalContext,
 ): Result<{ writes: JournalWrite[]; links: AppliedLink[] | null }> {
-  if (kind === 'ledger_link_repair') return repairJournalWithLinks(plan as LinkRepairPlan, books, ctx);
-  const journal = planJournal(kind, plan, books, ctx);
-  return journal.ok ? ok({ writes: journal.value, links: null }) : journal;
+  return JOURNALS[kind].plan(plan, books, ctx);
 }
 
 /**
@@ -98,11 +121,11 @@ export function planJournalWithLinks(
  * (docs/design/staged-lifecycle.md "Crash safety").
  */
 export function journalFromPlan(kind: StagedKind, plan: unknown): JournalWrite[] | null {
-  return journalDerivedFromPlan(kind) ? statementImportJournal(plan as StatementImportPlan) : null;
+  return JOURNALS[kind].fromPlan?.(plan) ?? null;
 }
 
 /** Whether journalFromPlan derives this kind's journal (the operation then stores none). */
-export const journalDerivedFromPlan = (kind: StagedKind): boolean => kind === 'statement_import';
+export const journalDerivedFromPlan = (kind: StagedKind): boolean => JOURNALS[kind].fromPlan !== undefined;
 
 /**
  * A statement import's journal (docs/guide/statement-import.md "Apply"): one insert
@@ -265,11 +288,6 @@ class PairIndex<V> {
   }
 }
 const NONE: readonly never[] = [];
-
-function repairJournal(plan: LinkRepairPlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
-  const planned = repairJournalWithLinks(plan, books, ctx);
-  return planned.ok ? ok(planned.value.writes) : planned;
-}
 
 /** For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an existing one or the one apply creates. */
 export interface AppliedLink {

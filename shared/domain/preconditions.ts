@@ -2,6 +2,13 @@
 // while every document it read still has the version it read. Pure.
 import type { Precondition } from './books.js';
 
+/** An apply's plan writes records that the organisation's lock date now covers: its `stale_plan` details (docs/guide/statement-import.md "Apply"). */
+export interface PeriodLocked {
+  reason: 'period_locked';
+  lock_date: string;
+  transaction_ids: string[];
+}
+
 export interface ChangedPrecondition {
   collection: Precondition['collection'];
   id: string;

@@ -4,28 +4,23 @@
 // dispatches on it; the API never computes a plan, the worker never builds an
 // HTTP answer.
 import type { StageAnswer } from '../contract/staging-answer.js';
-import type { LinkRepairStageRequestBody } from '../schemas/link-repair-stage.js';
-import type { ReconcileStageRequestBody } from '../schemas/reconcile-stage.js';
-import type { ReversalStageInput } from '../schemas/reversal-stage.js';
-import type { InboxResolveStageInput } from '../schemas/inbox-resolve-stage.js';
-import type { StatementImportStageInput } from '../schemas/statement-import-stage.js';
+import type { StageOperationOf } from '../kinds/kind-module.js';
+import type { KindInputs, StagedKind } from '../kinds/registry.js';
 
 export type { StageAnswer };
 
 export const STAGE_QUEUE = 'stage';
 
-/** Operation name → the validated input its job carries (types derived from the Ajv schemas). */
-export interface StageJobInputs {
-  'ledger_reversal.stage': ReversalStageInput;
-  'ledger_link_repair.stage': LinkRepairStageRequestBody;
-  'bank_reconcile.stage': ReconcileStageRequestBody;
-  'statement_import.stage': StatementImportStageInput;
-  // The review and apply of a staged operation (docs/design/staged-lifecycle.md): same queue, same answer path.
+/**
+ * Operation name → the validated input its job carries: each kind's staging call
+ * with its kind's input (shared/kinds/registry.ts), then the review and apply of
+ * a staged operation (docs/design/staged-lifecycle.md): same queue, same answer path.
+ */
+export type StageJobInputs = { [K in StagedKind as StageOperationOf<K>]: KindInputs[K] } & {
   'staged_operations.approve': LifecycleJobInput;
   'staged_operations.reject': LifecycleJobInput;
   'staged_operations.apply': LifecycleJobInput;
-  'inbox_duplicates_resolve.stage': InboxResolveStageInput;
-}
+};
 
 /** A review or apply job's input: the operation, an optional note, and whether the caller may see every operation. */
 export interface LifecycleJobInput {

@@ -2,16 +2,16 @@
 // (shared/contract/routes.ts) and the same JSON schema objects the routes compile with
 // Ajv: one source of truth. Served at GET /api/v1/openapi.json and written to
 // docs/openapi.json by `npm run openapi`.
-import { inboxResolveStageRequestSchema } from './inbox-resolve-stage.js';
+import { inboxResolveStageRequestSchema } from '../kinds/inbox-duplicates-resolve/schema.js';
 import { inboxResolvePlanSchema, inboxResolveResultSchema } from './staging-results.js';
 import { API_VERSION } from '../contract/envelope.js';
 import { ERROR_TABLE, type ErrorCode } from '../errors.js';
 import { API_ROUTES, type ResponseHeader, type RouteContract } from '../contract/routes.js';
 import { errorEnvelopeSchema, fieldErrorSchema, successEnvelopeSchema, warningSchema } from './envelope.js';
 import { inboxDuplicatesResponseSchema } from './inbox-duplicates.js';
-import { linkRepairStageRequestSchema } from './link-repair-stage.js';
-import { reconcileStageRequestSchema } from './reconcile-stage.js';
-import { reversalStageRequestSchema } from './reversal-stage.js';
+import { linkRepairStageRequestSchema } from '../kinds/ledger-link-repair/schema.js';
+import { reconcileStageRequestSchema } from '../kinds/bank-reconcile/schema.js';
+import { reversalStageRequestSchema } from '../kinds/ledger-reversal/schema.js';
 import {
   applyBodySchema,
   approveBodySchema,

@@ -1,7 +1,7 @@
 // A stored staged operation as its public shape (docs/reference/http-api.md
 // "Review and apply"; the type: shared/contract/staged-operation.ts).
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
-import { stagedSummary } from '../domain/staged-summary.js';
+import { stagedSummary } from '../kinds/registry.js';
 import type { StagedOperationDoc } from './collections.js';
 
 export function stagedOperationDetail(doc: StagedOperationDoc): StagedOperationDetail {

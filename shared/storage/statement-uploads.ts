@@ -9,7 +9,7 @@
 // then removed by the maintenance sweep.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import type { StatementUploadRef } from '../schemas/statement-import-stage.js';
+import type { StatementUploadRef } from '../kinds/statement-import/schema.js';
 import { collections, type StatementUploadDoc } from './collections.js';
 import { BODY_PART_CHARS } from './staged-operation-codec.js';
 import { splitFields } from './text-parts.js';

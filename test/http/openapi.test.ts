@@ -5,10 +5,10 @@ import { createApp } from '../../api/app.js';
 import { OPENAPI_FILE, openApiFileText } from '../../scripts/openapi-file.js';
 import { createLogger } from '../../shared/logger.js';
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
-import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
+import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-repair/schema.js';
 import { buildOpenApiDocument } from '../../shared/schemas/openapi.js';
-import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
-import { reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
+import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
+import { reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import {
   approveBodySchema,
   rejectBodySchema,

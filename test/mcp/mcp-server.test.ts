@@ -6,7 +6,7 @@
 import {
   inboxResolveStageParamsSchema,
   inboxResolveStageRequestSchema,
-} from '../../shared/schemas/inbox-resolve-stage.js';
+} from '../../shared/kinds/inbox-duplicates-resolve/schema.js';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
@@ -24,16 +24,16 @@ import {
   transactionsQuerySchema,
 } from '../../shared/schemas/books-read.js';
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
-import { linkRepairStageRequestSchema } from '../../shared/schemas/link-repair-stage.js';
-import { reconcileStageRequestSchema } from '../../shared/schemas/reconcile-stage.js';
-import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/schemas/reversal-stage.js';
+import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-repair/schema.js';
+import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
+import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
 import {
   STATEMENT_BODY_LIMIT_BYTES,
   statementImportParamsSchema,
   statementImportQuerySchema,
-} from '../../shared/schemas/statement-import-stage.js';
+} from '../../shared/kinds/statement-import/schema.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';

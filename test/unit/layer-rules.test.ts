@@ -36,6 +36,10 @@ describe('layer rules (eslint.config.js)', function () {
       'shared/schemas/whoami.ts',
       'shared/storage/job-results.ts',
       'shared/queue/read-jobs.ts',
+      'shared/kinds/registry.ts',
+      'shared/kinds/ledger-reversal/wire.ts',
+      'shared/kinds/ledger-reversal/schema.ts',
+      'shared/schemas/openapi.ts',
       'api/routes/staging.ts',
       'worker/processor.ts',
       'web/api.ts',
@@ -80,6 +84,37 @@ describe('layer rules (eslint.config.js)', function () {
       "import { send } from '../api/outcome.js';\nexport const planted = send;\n",
     );
     expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
+  });
+
+  it("fails a kind's wire module importing storage or the worker", async () => {
+    const storage = await layerFindings(
+      'shared/kinds/ledger-reversal/wire.ts',
+      "import { findStagedOperation } from '../../storage/staged-operations.js';\nexport const planted = findStagedOperation;\n",
+    );
+    expect(rules(storage)).to.deep.equal(['import-x/no-restricted-paths']);
+    expect(storage[0]?.message).to.include('shared/kinds holds');
+    const worker = await layerFindings(
+      'shared/kinds/registry.ts',
+      "import { crashIf } from '../../worker/test-faults.js';\nexport const planted = crashIf;\n",
+    );
+    expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
+  });
+
+  it("fails a kind's schema importing more than a schema may", async () => {
+    const found = await layerFindings(
+      'shared/kinds/ledger-reversal/schema.ts',
+      "import { KEY } from '../mcp-text.js';\nexport const planted = KEY;\n",
+    );
+    expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
+    expect(found[0]?.message).to.include("A kind's schema.ts is a schema");
+  });
+
+  it('fails the domain importing the kinds registry', async () => {
+    const found = await layerFindings(
+      'shared/domain/decision.ts',
+      "import { KINDS } from '../kinds/registry.js';\nexport const planted = KINDS;\n",
+    );
+    expect(rules(found)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it('fails the review page importing anything but the contract', async () => {

@@ -7,11 +7,7 @@
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
 import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/domain/apply-journal.js';
-import { changedPreconditions, type ChangedPrecondition } from '../../shared/domain/preconditions.js';
-import { bankReferenceClashes, lockedNewTransactions } from '../../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
-import { findOrg } from '../../shared/storage/books-read.js';
+import { changedPreconditions } from '../../shared/domain/preconditions.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -23,12 +19,12 @@ import {
 } from '../../shared/storage/staged-operation-status.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
+import { WORKER_KINDS } from '../kinds.js';
 import { crashIf } from '../test-faults.js';
 import { APPLY_LEASE_MS, finishJournal } from '../operation/apply-journal-runner.js';
 import { historyItem } from '../operation/claims.js';
 import { lifecycleJob, refusedAnswer, type Committed } from '../operation/lifecycle-job.js';
 import { madeByThisJob, operationOutcome, reloadOperation } from '../operation/operation-access.js';
-import { markInboxChanged } from '../operation/apply-journal-runner.js';
 import { warning } from '../../shared/warnings.js';
 
 export const applyStagedOperation = lifecycleJob({
@@ -45,9 +41,9 @@ export const applyStagedOperation = lifecycleJob({
     if (op.status === 'applying') return recordedOutcome(ctx, await finishJournal(ctx, op._id));
     const answer = await recordedOutcome(ctx, op);
     if (op.status !== 'applied' || madeByThisJob(ctx, op, 'applied') || answer.outcome !== 'done') return answer;
-    // An earlier apply applied it: say so (docs/design/staged-lifecycle.md "Apply"). Its inbox version is marked again,
-    // in case the worker that applied it died before it could (the overview then shows the resolved group no longer).
-    await markInboxChanged(ctx, op);
+    // An earlier apply applied it: say so (docs/design/staged-lifecycle.md "Apply"). Its kind's after-apply hook runs again
+    // (a duplicate resolution marks the inbox's version), in case the worker that applied it died before it could.
+    await WORKER_KINDS[op.kind].afterApplied?.(ctx, op);
     return { ...answer, warnings: [...answer.warnings, warning('already_applied', { staged_operation_id: op._id })] };
   },
 });
@@ -59,8 +55,12 @@ export const applyStagedOperation = lifecycleJob({
 async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
   const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
-  const changed = [...changedPreconditions(op.preconditions, versions), ...(await importClashes(ctx, op))];
-  const locked = await importLocked(ctx, op);
+  const hooks = WORKER_KINDS[op.kind];
+  const changed = [
+    ...changedPreconditions(op.preconditions, versions),
+    ...((await hooks.applyClashes?.(ctx, op)) ?? []),
+  ];
+  const locked = (await hooks.periodLocked?.(ctx, op)) ?? null;
   if (changed.length > 0 || locked !== null) {
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed, ...locked } });
     return endWithoutWriting(ctx, op, {
@@ -114,43 +114,6 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   if (moved.won)
     ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
   return moved;
-}
-
-/**
- * A statement import is stale when the account meanwhile got a transaction with one of its new transactions' bank references
- * (docs/guide/statement-import.md "Apply"). Only the transactions carrying one of those references are read, not the account.
- */
-async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<ChangedPrecondition[]> {
-  if (op.kind !== 'statement_import') return [];
-  const plan = op.plan as StatementImportPlan;
-  const references = plan.new_transactions.flatMap((t) => (t.bank_reference === null ? [] : [t.bank_reference]));
-  if (references.length === 0) return [];
-  return bankReferenceClashes(
-    plan,
-    await accountTransactionsByReference(
-      ctx.db,
-      ctx.data.org_id,
-      plan.bank_account_id,
-      references,
-      ctx.embedded ?? null,
-    ),
-  );
-}
-
-/**
- * A statement import whose new transactions the organisation's lock date now covers (closed since staging):
- * the details of its `stale_plan` (docs/guide/statement-import.md "Apply"), or null.
- */
-async function importLocked(
-  ctx: JobContext,
-  op: StagedOperationDoc,
-): Promise<{ reason: 'period_locked'; lock_date: string; transaction_ids: string[] } | null> {
-  if (op.kind !== 'statement_import') return null;
-  const lockDate = (await findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null))?.lock_date ?? null;
-  const ids = lockedNewTransactions(op.plan as StatementImportPlan, lockDate);
-  return ids.length === 0 || lockDate === null
-    ? null
-    : { reason: 'period_locked', lock_date: lockDate, transaction_ids: ids };
 }
 
 async function endWithoutWriting(

@@ -33,9 +33,9 @@ import {
   transitionStatus,
 } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
-import { bumpInboxVersion } from '../../shared/storage/inbox-version.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
+import { WORKER_KINDS } from '../kinds.js';
 import { crashIf, faultOn, type TestFault } from '../test-faults.js';
 import { historyItem } from './claims.js';
 
@@ -243,18 +243,9 @@ async function finish(
   const after =
     moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
   if (after) await settleOperation(ctx.db, after);
-  if (result.status === 'applied') await markInboxChanged(ctx, op);
+  if (result.status === 'applied') await WORKER_KINDS[op.kind].afterApplied?.(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
   return after;
-}
-
-/**
- * An applied plan that wrote to the inbox (a duplicate resolution) gives the
- * inbox a new version after its last write, so the next overview is computed
- * afresh (docs/design/duplicate-overview.md "The inbox version").
- */
-export async function markInboxChanged(ctx: JobContext, op: StagedOperationDoc): Promise<void> {
-  if (op.kind === 'inbox_duplicates_resolve') await bumpInboxVersion(ctx.db, ctx.data.org_id);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
 import { compareIds } from '../../shared/domain/books.js';
-import { stagedSummary } from '../../shared/domain/staged-summary.js';
+import { stagedSummary } from '../../shared/kinds/registry.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged, stagedEventDoc } from '../../shared/storage/audit-events.js';

@@ -4,6 +4,7 @@
 // Prefer: wait and 202 rules, so they share runStaging.
 import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
+import { KINDS, STAGED_KINDS } from '../../../shared/kinds/registry.js';
 import { readBodyOption, setField } from '../body.js';
 import {
   query,
@@ -39,10 +40,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
       '--status <status>',
       'only this status: staged, approved, applying, applied, rejected, expired, failed, stale',
     )
-    .option(
-      '--kind <kind>',
-      'only this kind: bank_reconcile, ledger_link_repair, ledger_reversal, inbox_duplicates_resolve, statement_import',
-    )
+    .option('--kind <kind>', `only this kind: ${STAGED_KINDS.join(', ')}`)
     .option('--created-by <actor>', 'only operations this actor staged')
     .action(async (opts: ListOptions) => {
       done(
@@ -55,7 +53,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
         ),
       );
     });
-  example(list, 'bookstage staged list --status staged --kind ledger_reversal');
+  example(list, `bookstage staged list --status staged --kind ${KINDS.ledger_reversal.kind}`);
 
   const show = group
     .command('show')

@@ -5,6 +5,7 @@
 // --allow-review / --allow-apply (docs/guide/agents.md "Review and apply are off by default").
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { API_ROUTES, type RouteContract } from '../../../shared/contract/routes.js';
+import { KINDS, STAGED_KINDS } from '../../../shared/kinds/registry.js';
 
 /** Which start-up flag a tool needs; null: always there. */
 export type ToolGate = 'review' | 'apply' | null;
@@ -17,16 +18,6 @@ export interface ToolSpec {
   gate: ToolGate;
   annotations: ToolAnnotations;
 }
-
-const NOTHING_CHANGES =
-  'Nothing in the books changes: the plan waits as a staged operation until a person approves and applies it.';
-const OUTCOMES =
-  'Outcomes: "staged" (a staged operation, its id in staged_operation_id; the warning already_staged means the very same plan was already pending), ' +
-  '"pending" (the plan is still being computed: call get_job with job_id, or repeat this call with the same idempotency_key), ' +
-  'or an error result (isError) whose code says why it was refused and whose retryable says whether the same call may succeed later.';
-const KEY =
-  'Pass idempotency_key to make a retry safe: the same key and arguments never stage twice. ' +
-  'Pass dry_run: true to see the plan (plan, plan_hash, summary, warnings) without staging anything.';
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const STAGING: ToolAnnotations = {
@@ -114,61 +105,11 @@ function bookReadTools(): ToolSpec[] {
 }
 
 export const TOOLS: readonly ToolSpec[] = [
-  {
-    name: 'stage_bank_reconciliation',
-    title: 'Stage a bank reconciliation',
-    description:
-      'Checks a bank statement (end date, closing balance in integer minor units, currency) against the listed bank transactions of one account ' +
-      `and stages the reconciliation for review. ${NOTHING_CHANGES} ${OUTCOMES} ${KEY}`,
-    route: route('bank_reconcile.stage'),
-    gate: null,
-    annotations: STAGING,
-  },
-  {
-    name: 'stage_ledger_link_repair',
-    title: 'Stage a FIFO repair of ledger ↔ bank links',
-    description:
-      "Re-links one counterparty's bank transactions on one bank account to its open ledger entries, oldest first (FIFO), and stages the moves, links " +
-      `and unlinks for review. ${NOTHING_CHANGES} Besides "staged" and "pending", the outcome may be "noop" (the links already follow FIFO; nothing staged) ` +
-      `or "blocked" (blockers says why; nothing staged). ${OUTCOMES} ${KEY}`,
-    route: route('ledger_link_repair.stage'),
-    gate: null,
-    annotations: STAGING,
-  },
-  {
-    name: 'stage_ledger_reversal',
-    title: 'Stage the reversal of a ledger entry',
-    description:
-      'Plans the reversing entry of one ledger entry (entry_id) and the removal of its bank links, and stages them for review. ' +
-      `${NOTHING_CHANGES} ${OUTCOMES} An entry that is already reversed, is itself a reversal, or lies in a locked period is refused with that code. ${KEY}`,
-    route: route('ledger_reversal.stage'),
-    gate: null,
-    annotations: STAGING,
-  },
-  {
-    name: 'stage_inbox_duplicates_resolution',
-    title: 'Stage the resolution of an inbox duplicate group',
-    description:
-      'Resolves one duplicate group of the receipts inbox (group_id as list_inbox_duplicates names it): resolution "archive_duplicates" with keep_document_id ' +
-      'archives every other member as a duplicate of the kept one (documents are never deleted); "not_duplicates" records that the members are not duplicates, ' +
-      `so they are never grouped together again. ${NOTHING_CHANGES} ${OUTCOMES} A group whose members changed since it was listed is refused with stale_group ` +
-      `(list again); an unknown group with not_found; a keep_document_id outside the group with keep_document_not_member. ${KEY}`,
-    route: route('inbox_duplicates_resolve.stage'),
-    gate: null,
-    annotations: STAGING,
-  },
-  {
-    name: 'stage_statement_import',
-    title: 'Stage a bank statement import',
-    description:
-      'Reads a bank statement file (CAMT.053, OFX, MT940, or a CSV with its column mapping: date_column and amount_column, …) for one bank account ' +
-      '(bank_account_id) and stages its new transactions for review; entries already on the account are listed as skipped with the reason. Give the file as ' +
-      `content (text) or content_base64 (any bytes). ${NOTHING_CHANGES} Besides "staged" and "pending", the outcome may be "noop" (every entry is already on ` +
-      `the account; nothing staged). ${OUTCOMES} An unreadable file is refused as unreadable_statement (details.location says where), a file of another account as account_mismatch. ${KEY}`,
-    route: route('statement_import.stage'),
-    gate: null,
-    annotations: STAGING,
-  },
+  // The staging tools, one per staged kind, their texts from the kind's module (shared/kinds/registry.ts).
+  ...STAGED_KINDS.map((kind): ToolSpec => {
+    const module = KINDS[kind];
+    return { ...module.mcp, route: module.route, gate: null, annotations: STAGING };
+  }),
   {
     name: 'list_inbox_duplicates',
     title: 'List the duplicate groups of the receipts inbox',

@@ -3,12 +3,12 @@
 // shared/schemas/ describe the same shapes). An envelope's `data` arrives as
 // parsed JSON of unknown shape: the guards below pick a shape by the fields
 // that tell the answers apart, and a renderer then reads the rest as the API
-// documents it. The imports are types only: the CLI loads no server code.
+// documents it. A plan's kind comes with its answer (shared/kinds/registry.ts),
+// never from its fields. The imports are types only: the CLI loads no server code.
 import type { Blocker } from '../../../shared/domain/decision.js';
 import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
 import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
-import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
 import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 
@@ -77,13 +77,3 @@ export function isStagingResult(data: unknown): data is StagingResultData {
   const outcome = fieldOf(data, 'outcome');
   return outcome === 'staged' || outcome === 'noop' || outcome === 'blocked';
 }
-
-/** Plans, told apart by the field only that kind has (shared/schemas/staging-results.ts). */
-export const isReversalPlan = (plan: unknown): plan is ReversalPlan => Boolean(fieldOf(plan, 'reversing_entry'));
-export const isInboxResolvePlan = (plan: unknown): plan is InboxResolvePlan =>
-  typeof fieldOf(plan, 'group_id') === 'string' && isList(fieldOf(plan, 'member_ids'));
-export const isReconcilePlan = (plan: unknown): plan is ReconciliationPlan => Boolean(fieldOf(plan, 'statement'));
-export const isRepairPlan = (plan: unknown): plan is LinkRepairPlan =>
-  isList(fieldOf(plan, 'actions')) && fieldOf(plan, 'counterparty_id') !== undefined;
-export const isStatementImportPlan = (plan: unknown): plan is StatementImportPlan =>
-  isList(fieldOf(plan, 'new_transactions')) && isList(fieldOf(plan, 'skipped'));

@@ -1,31 +1,30 @@
-// The plans a staged operation can hold, as a bookkeeper reads them: a
-// reconciliation, a link repair, a reversal, a statement import and an inbox
-// duplicate resolution
-// (plan shapes: docs/reference/http-api.md "Walk-through by example" and shared/schemas/staging-results.ts).
-import {
-  isReconcilePlan,
-  isRepairPlan,
-  isReversalPlan,
-  isStatementImportPlan,
-  type LinkRepairPlan,
-  type ReconciliationPlan,
-  type ReversalPlan,
-  type StatementImportPlan,
-} from './answer-data.js';
-import { isInboxResolvePlan } from './answer-data.js';
+// The plans a staged operation can hold, one renderer per staged kind, as a
+// bookkeeper reads them (plan shapes: docs/reference/http-api.md "Walk-through by
+// example" and shared/schemas/staging-results.ts). The kind comes with the answer
+// (the operation's `kind`, or the staging call's operation): a plan is never
+// guessed from its fields.
+import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
+import type { StagedKind } from '../../../shared/kinds/registry.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
 
-/** The plan of an answer, whichever of the three it is (or none: a blocked repair has null). */
-export function renderPlan(style: Style, plan: unknown): string {
-  if (isStatementImportPlan(plan)) return statementImportPlan(style, plan);
-  if (isReversalPlan(plan)) return reversalPlan(style, plan);
-  if (isReconcilePlan(plan)) return reconcilePlan(style, plan);
-  if (isRepairPlan(plan)) return repairPlan(style, plan);
-  if (isInboxResolvePlan(plan)) return inboxResolvePlan(style, plan);
-  return plan === null || plan === undefined ? '' : `${JSON.stringify(plan, null, 2)}\n`;
+type PlanRenderer = (style: Style, plan: unknown) => string;
+
+/** One renderer per kind: a kind added to StagedKind without one fails tsc here. */
+const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
+  bank_reconcile: (style, plan) => reconcilePlan(style, plan as ReconciliationPlan),
+  ledger_link_repair: (style, plan) => repairPlan(style, plan as LinkRepairPlan),
+  ledger_reversal: (style, plan) => reversalPlan(style, plan as ReversalPlan),
+  inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
+  statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
+};
+
+/** The plan of an answer of a kind (none: a blocked repair has null; no kind: the plan as JSON). */
+export function renderPlan(style: Style, kind: StagedKind | null, plan: unknown): string {
+  if (plan === null || plan === undefined) return '';
+  return kind ? PLAN_RENDERERS[kind](style, plan) : `${JSON.stringify(plan, null, 2)}\n`;
 }
 
 function inboxResolvePlan(style: Style, plan: InboxResolvePlan): string {

@@ -18,7 +18,7 @@ export function renderStagedOperation(style: Style, op: StagedOperationDetail): 
   let out = `${style.bold(op.staged_operation_id)}  ${op.kind}  status ${style.bold(String(op.status))}\n`;
   out += `Created by ${op.created_by} at ${op.created_at}; expires ${op.expires_at}\n`;
   out += renderResult(style, op.result);
-  out += renderPlan(style, op.plan);
+  out += renderPlan(style, op.kind, op.plan);
   if (op.plan_hash) out += style.dim(`plan_hash ${op.plan_hash}`) + '\n';
   const history = op.history ?? [];
   if (history.length > 0) {

@@ -1,21 +1,15 @@
 // A staging answer (staged, noop, blocked) as a summary: what happened, the
 // plan, and how to go on.
 import type { DryRunData, StagingResultData } from './answer-data.js';
+import { KINDS, kindOfOperation } from '../../../shared/kinds/registry.js';
 import { renderPlan } from './plans.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
 
-const KIND_LABEL: Record<string, string> = {
-  'bank_reconcile.stage': 'bank reconciliation',
-  'ledger_link_repair.stage': 'link repair',
-  'ledger_reversal.stage': 'ledger reversal',
-  'inbox_duplicates_resolve.stage': 'duplicate resolution',
-  'statement_import.stage': 'statement import',
-};
-
 /** A dry run: what a staging would do, its plan and summary; nothing was stored. */
 export function renderDryRun(style: Style, operation: string | null, data: DryRunData): string {
-  const label = (operation && KIND_LABEL[operation]) ?? 'operation';
+  const kind = kindOfOperation(operation);
+  const label = kind ? KINDS[kind].cli.label : 'operation';
   let out = `${style.bold('Dry run')}: nothing was staged or stored. `;
   if (data.outcome === 'staged') out += `Staging now would stage this ${label} for review.\n`;
   else if (data.outcome === 'noop') out += `There is nothing to do: staging now would stage nothing.\n`;
@@ -29,7 +23,7 @@ export function renderDryRun(style: Style, operation: string | null, data: DryRu
   }
   const summary = Object.entries(data.summary ?? {});
   if (summary.length > 0) out += `Summary: ${summary.map(([k, v]) => `${k} ${String(v)}`).join(', ')}\n`;
-  out += renderPlan(style, data.plan);
+  out += renderPlan(style, kind, data.plan);
   if (data.plan_hash) out += style.dim(`plan_hash ${data.plan_hash}`) + '\n';
   if (data.outcome === 'staged') out += 'Stage it: run the same command without --dry-run.\n';
   return out;
@@ -41,7 +35,8 @@ export function renderStagingResult(
   data: StagingResultData,
   warnings: Array<{ code: string }>,
 ): string {
-  const label = (operation && KIND_LABEL[operation]) ?? 'operation';
+  const kind = kindOfOperation(operation);
+  const label = kind ? KINDS[kind].cli.label : 'operation';
   let out = '';
   if (data.outcome === 'staged') {
     const again = warnings.some((w) => w.code === 'already_staged');
@@ -50,10 +45,8 @@ export function renderStagingResult(
       : `${style.green('Staged')} ${label} ${style.bold(data.staged_operation_id)}.\n`;
     out += `Status ${data.status}, expires ${data.expires_at}. Nothing in the books changes until it is approved and applied.\n`;
   } else if (data.outcome === 'noop') {
-    out +=
-      operation === 'statement_import.stage'
-        ? `${style.green('Nothing to do')}: every entry of the file is already on the account; nothing was staged.\n`
-        : `${style.green('Nothing to do')}: the links already follow FIFO; nothing was staged.\n`;
+    const why = (kind && KINDS[kind].cli.noop) ?? 'there is nothing to do';
+    out += `${style.green('Nothing to do')}: ${why}; nothing was staged.\n`;
   } else if (data.outcome === 'blocked') {
     out += `${style.red('Blocked')}: the ${label} cannot be planned; nothing was staged.\n`;
     out += table(
@@ -62,7 +55,7 @@ export function renderStagingResult(
       (data.blockers ?? []).map((b) => [b.code, (b.ids ?? []).join(', ')]),
     );
   }
-  out += renderPlan(style, data.plan);
+  out += renderPlan(style, kind, data.plan);
   if (data.plan_hash) out += style.dim(`plan_hash ${data.plan_hash}`) + '\n';
   if (data.outcome === 'staged') {
     out += `Review it: bookstage staged show ${data.staged_operation_id}\n`;

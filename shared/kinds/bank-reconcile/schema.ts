@@ -2,7 +2,7 @@
 // A plain draft-07 JSON schema for Ajv (with ajv-formats for `date`); the
 // OpenAPI document is built from the same object. Unknown fields are refused.
 import type { FromSchema } from 'json-schema-to-ts';
-import { currency, id, isoDate, minor, text } from './common.js';
+import { currency, id, isoDate, minor, text } from '../../schemas/common.js';
 
 export const reconcileStageRequestSchema = {
   title: 'ReconcileStageRequest',

@@ -1,7 +1,7 @@
 // Path and body of POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
 // (docs/reference/http-api.md). An absent body is the same as {}.
 import type { FromSchema } from 'json-schema-to-ts';
-import { id, isoDate, text } from './common.js';
+import { id, isoDate, text } from '../../schemas/common.js';
 
 export const reversalStageParamsSchema = {
   type: 'object',

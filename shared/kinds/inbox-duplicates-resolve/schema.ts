@@ -2,7 +2,7 @@
 // (docs/reference/http-api.md §10.1): one of two
 // resolutions, each with its own fields; anything else is refused.
 import type { FromSchema } from 'json-schema-to-ts';
-import { id, text } from './common.js';
+import { id, text } from '../../schemas/common.js';
 
 export const groupIdSchema = {
   type: 'string',

@@ -2,7 +2,7 @@
 // (docs/reference/http-api.md §8). Unknown fields are refused; `as_of` must be a real calendar
 // date (2026-02-30 is not one).
 import type { FromSchema } from 'json-schema-to-ts';
-import { id, isoDate, text } from './common.js';
+import { id, isoDate, text } from '../../schemas/common.js';
 
 export const linkRepairStageRequestSchema = {
   title: 'Ledger link repair stage request',

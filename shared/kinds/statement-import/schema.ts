@@ -3,10 +3,10 @@
 // format, an encoding and, for a CSV, the column mapping. Unknown parameters
 // are refused.
 import type { FromSchema } from 'json-schema-to-ts';
-import type { CsvMapping } from '../domain/statement-import/csv.js';
-import type { StatementFormat } from '../domain/statement-import/model.js';
-import { id, SAFE_TEXT_PATTERN, timestamp } from './common.js';
-import { stagingQuerySchema } from './staging-query.js';
+import type { CsvMapping } from '../../domain/statement-import/csv.js';
+import type { StatementFormat } from '../../domain/statement-import/model.js';
+import { id, SAFE_TEXT_PATTERN, timestamp } from '../../schemas/common.js';
+import { stagingQuerySchema } from '../../schemas/staging-query.js';
 
 /** The raw body's own limit (other routes keep the 1 MB JSON limit). */
 export const STATEMENT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;

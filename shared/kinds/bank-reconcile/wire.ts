@@ -1,0 +1,82 @@
+// The bank reconciliation kind as the wire knows it (docs/design/architecture.md "Kinds"):
+// its staging call's route entry, its plan's summary, its CLI label and MCP tool.
+import type { ErrorCode } from '../../errors.js';
+import type { ReconciliationPlan } from '../../domain/reconcile-checks.js';
+import { reconcileStageRequestSchema } from './schema.js';
+import { orDryRun, reconcileDryRunSchema, reconcileResultSchema } from '../../schemas/staging-results.js';
+import { stagingQuerySchema } from '../../schemas/staging-query.js';
+import {
+  AUTHENTICATED,
+  BODY,
+  STAGING,
+  DRY_RUN_200,
+  STAGED_HEADERS,
+  PENDING,
+  unique,
+} from '../../contract/route-parts.js';
+import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
+import type { KindModule } from '../kind-module.js';
+
+const RECONCILE_ERRORS: ErrorCode[] = [
+  'not_found',
+  'currency_mismatch',
+  'statement_before_last_reconciliation',
+  'unknown_transactions',
+  'already_reconciled',
+  'transaction_after_statement_end',
+  'unmatched_transactions',
+  'out_of_balance',
+  'amount_out_of_range',
+];
+
+export const bankReconcile: KindModule<'bank_reconcile'> = {
+  kind: 'bank_reconcile',
+  route: {
+    method: 'post',
+    path: '/api/v1/cli/bank-matches/reconcile/stage',
+    operation: 'bank_reconcile.stage',
+    summary: 'Stage a bank reconciliation',
+    description:
+      "Checks a bank statement against the account's transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.",
+    tags: ['staging'],
+    auth: { scope: 'bank:stage' },
+    query: stagingQuerySchema,
+    body: { schema: reconcileStageRequestSchema, required: true },
+    staging: true,
+    success: {
+      200: {
+        description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
+        data: orDryRun(reconcileResultSchema, reconcileDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description:
+          'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.',
+        data: reconcileResultSchema,
+        headers: STAGED_HEADERS,
+      },
+      202: PENDING,
+    },
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...RECONCILE_ERRORS]),
+    followsJob: true,
+  },
+  refusals: RECONCILE_ERRORS,
+  summary: (plan) => {
+    const p = plan as ReconciliationPlan;
+    return {
+      transactions: p.transactions.length,
+      opening_balance_minor: p.opening_balance_minor,
+      cleared_total_minor: p.cleared_total_minor,
+      closing_balance_minor: p.closing_balance_minor,
+      left_out: p.left_out.count,
+    };
+  },
+  cli: { label: 'bank reconciliation' },
+  mcp: {
+    name: 'stage_bank_reconciliation',
+    title: 'Stage a bank reconciliation',
+    description:
+      'Checks a bank statement (end date, closing balance in integer minor units, currency) against the listed bank transactions of one account ' +
+      `and stages the reconciliation for review. ${NOTHING_CHANGES} ${OUTCOMES} ${KEY}`,
+  },
+};

@@ -1,0 +1,58 @@
+// The staged kinds' registry (docs/design/architecture.md "Kinds"): one module per
+// member of StagedKind, so a kind added to the union without its module fails
+// tsc here, naming it. The route table, OpenAPI, the MCP catalogue, the CLI's
+// output and the stored operations' summaries read the kinds from here; the
+// worker's own registry (worker/kinds.ts) adds what each kind computes.
+import type { ErrorCode } from '../errors.js';
+import { STAGED_KINDS, type StagedKind } from '../domain/staged-kind.js';
+import type { RouteContract } from '../contract/route-parts.js';
+import type { InboxResolveStageInput } from './inbox-duplicates-resolve/schema.js';
+import type { LinkRepairStageRequestBody } from './ledger-link-repair/schema.js';
+import type { ReconcileStageRequestBody } from './bank-reconcile/schema.js';
+import type { ReversalStageInput } from './ledger-reversal/schema.js';
+import type { StatementImportStageInput } from './statement-import/schema.js';
+import type { KindModule } from './kind-module.js';
+import { bankReconcile } from './bank-reconcile/wire.js';
+import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';
+import { ledgerLinkRepair } from './ledger-link-repair/wire.js';
+import { ledgerReversal } from './ledger-reversal/wire.js';
+import { statementImport } from './statement-import/wire.js';
+
+export type { KindModule, StagedKind };
+export { STAGED_KINDS };
+
+export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
+  bank_reconcile: bankReconcile,
+  ledger_link_repair: ledgerLinkRepair,
+  ledger_reversal: ledgerReversal,
+  inbox_duplicates_resolve: inboxDuplicatesResolve,
+  statement_import: statementImport,
+};
+
+/** A map with an entry for every kind: one without fails tsc, naming the kind. */
+type EveryKind<T extends Record<StagedKind, unknown>> = T;
+
+/** The validated input each kind's staging job carries (types derived from its Ajv schemas; shared/queue/stage-jobs.ts). */
+export type KindInputs = EveryKind<{
+  bank_reconcile: ReconcileStageRequestBody;
+  ledger_link_repair: LinkRepairStageRequestBody;
+  ledger_reversal: ReversalStageInput;
+  inbox_duplicates_resolve: InboxResolveStageInput;
+  statement_import: StatementImportStageInput;
+}>;
+
+/** The staging routes, in the order of STAGED_KINDS. */
+export const KIND_ROUTES: readonly RouteContract[] = STAGED_KINDS.map((kind) => KINDS[kind].route);
+
+/** Every kind's own refusals, in the order of STAGED_KINDS (a job's poll can answer any of them). */
+export const KIND_REFUSALS: readonly ErrorCode[] = STAGED_KINDS.flatMap((kind) => KINDS[kind].refusals);
+
+/** The kind whose staging call an operation name is (`bank_reconcile.stage` → bank_reconcile), or null. */
+export function kindOfOperation(operation: string | null): StagedKind | null {
+  return STAGED_KINDS.find((kind) => KINDS[kind].route.operation === operation) ?? null;
+}
+
+/** The short summary a reviewer reads first (docs/guide/review-page.md "Views"): the counts and amounts of a plan. */
+export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
+  return KINDS[kind].summary(plan);
+}

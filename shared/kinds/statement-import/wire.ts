@@ -1,0 +1,86 @@
+// The statement import kind as the wire knows it (docs/design/architecture.md "Kinds"):
+// its staging call's route entry, its plan's summary, its CLI label and MCP tool.
+import type { ErrorCode } from '../../errors.js';
+import type { StatementImportPlan } from '../../domain/statement-import/plan.js';
+import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from './schema.js';
+import { orDryRun, statementImportDryRunSchema, statementImportResultSchema } from '../../schemas/staging-results.js';
+import { AUTHENTICATED, STAGING, DRY_RUN_200, STAGED_HEADERS, PENDING, unique } from '../../contract/route-parts.js';
+import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
+import type { KindModule } from '../kind-module.js';
+
+const IMPORT_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'unreadable_statement',
+  'unsupported_statement_version',
+  'amount_out_of_range',
+  'account_mismatch',
+  'currency_mismatch',
+];
+
+export const statementImport: KindModule<'statement_import'> = {
+  kind: 'statement_import',
+  route: {
+    method: 'post',
+    path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
+    operation: 'statement_import.stage',
+    summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
+    description:
+      "The statement file is the raw request body (any Content-Type, up to 10 MB: this route's own limit). Its booked entries are compared with the account's transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).",
+    tags: ['staging'],
+    auth: { scope: 'bank:stage' },
+    pathParams: { schema: statementImportParamsSchema },
+    query: statementImportQuerySchema,
+    rawBody: {
+      description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.',
+      limitBytes: STATEMENT_BODY_LIMIT_BYTES,
+    },
+    staging: true,
+    success: {
+      200: {
+        description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
+        data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
+        headers: STAGED_HEADERS,
+      },
+      201: {
+        description:
+          'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.',
+        data: statementImportResultSchema,
+        headers: STAGED_HEADERS,
+      },
+      202: PENDING,
+    },
+    errors: unique([
+      ...AUTHENTICATED,
+      'forbidden',
+      'validation_failed',
+      'payload_too_large',
+      'malformed_body_encoding',
+      ...STAGING,
+      ...IMPORT_ERRORS,
+      'malformed_path',
+    ]),
+    followsJob: true,
+  },
+  refusals: IMPORT_ERRORS,
+  summary: (plan) => {
+    const p = plan as StatementImportPlan;
+    return {
+      bank_account_id: p.bank_account_id,
+      format: p.format,
+      new_transactions: p.new_transactions.length,
+      skipped: p.skipped.length,
+      new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
+    };
+  },
+  cli: { label: 'statement import', noop: 'every entry of the file is already on the account' },
+  mcp: {
+    name: 'stage_statement_import',
+    title: 'Stage a bank statement import',
+    description:
+      'Reads a bank statement file (CAMT.053, OFX, MT940, or a CSV with its column mapping: date_column and amount_column, …) for one bank account ' +
+      '(bank_account_id) and stages its new transactions for review; entries already on the account are listed as skipped with the reason. Give the file as ' +
+      `content (text) or content_base64 (any bytes). ${NOTHING_CHANGES} Besides "staged" and "pending", the outcome may be "noop" (every entry is already on ` +
+      `the account; nothing staged). ${OUTCOMES} An unreadable file is refused as unreadable_statement (details.location says where), a file of another account as account_mismatch. ${KEY}`,
+  },
+};

@@ -1,0 +1,101 @@
+// The page's staged kinds (docs/guide/review-page.md "Views"): for each member of
+// StagedKind, its name, its view (in a file of its own, or in plan-views.ts), what
+// an operation of it holds and its one-line summary for the inbox rows. A kind
+// added to StagedKind without its entry here fails tsc. The page imports only
+// types from shared/contract, so it keeps this map rather than the registry's
+// (shared/kinds/registry.ts). Scope keys: docs/reference/http-api.md §6.3;
+// summary fields: each kind's `summary` in shared/kinds/<kind>/wire.ts.
+import { h } from './dom.js';
+import { lookup } from './context.js';
+import { inboxResolveView } from './inbox-resolve-view.js';
+import { reconcileView, repairView, reversalView } from './plan-views.js';
+import { statementImportView } from './statement-import-view.js';
+import type {
+  LinkRepairPlan as RepairPlan,
+  ReconciliationPlan as ReconcilePlan,
+  ReversalPlan,
+  StagedKind,
+  StagedOperationDetail as StagedOperation,
+} from '../shared/contract/staged-operation.js';
+
+export interface PageKind {
+  /** The kind's name on the page. */
+  label: string;
+  /** The plan as a change to the books. */
+  view(op: StagedOperation): HTMLElement;
+  /** What the operation holds (its scope key, in words). */
+  scope(op: StagedOperation): string;
+  /** One line from its summary. */
+  summary(s: Record<string, unknown>): string;
+}
+
+const n = (s: Record<string, unknown>, k: string): number => Number(s[k] ?? 0);
+const count = (s: Record<string, unknown>, k: string, one: string, many: string): string =>
+  `${n(s, k)} ${n(s, k) === 1 ? one : many}`;
+
+/** In the order the inbox's kind filter lists them. */
+export const PAGE_KINDS: Record<StagedKind, PageKind> = {
+  ledger_link_repair: {
+    label: 'Link repair',
+    view: (op) => repairView(op.plan as RepairPlan, lookup(op), op),
+    scope: (op) => {
+      const p = op.plan as RepairPlan;
+      return `account ${p.bank_account_id}, counterparty ${p.counterparty_id}`;
+    },
+    summary: (s) =>
+      `${count(s, 'moves', 'move', 'moves')}, ${count(s, 'links', 'new link', 'new links')}, ${count(s, 'unlinks', 'unlink', 'unlinks')}`,
+  },
+  bank_reconcile: {
+    label: 'Reconciliation',
+    view: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
+    scope: (op) => `account ${(op.plan as ReconcilePlan).bank_account_id}`,
+    summary: (s) =>
+      `${count(s, 'transactions', 'transaction', 'transactions')} marked reconciled${n(s, 'left_out') ? `, ${n(s, 'left_out')} left out` : ''}`,
+  },
+  ledger_reversal: {
+    label: 'Reversal',
+    view: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
+    scope: (op) => `entry ${(op.plan as ReversalPlan).ledger_entry_id}`,
+    summary: (s) => `reverse ${String(s.ledger_entry_id)}, release ${count(s, 'unlinks', 'bank link', 'bank links')}`,
+  },
+  inbox_duplicates_resolve: {
+    label: 'Duplicate resolution',
+    view: (op) => inboxResolveView(op),
+    scope: (op) => `duplicate group ${String((op.plan as { group_id?: unknown }).group_id)}`,
+    summary: (s) =>
+      s.resolution === 'not_duplicates'
+        ? `${count(s, 'members', 'document', 'documents')} marked not duplicates`
+        : `archive ${count(s, 'archives', 'duplicate', 'duplicates')}`,
+  },
+  statement_import: {
+    label: 'Statement import',
+    view: (op) => statementImportView(op),
+    scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
+    summary: (s) =>
+      `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+};
+
+/** A kind the page does not know (a server newer than the page) is shown by its name and raw plan. */
+const pageKind = (kind: string): PageKind | undefined => (PAGE_KINDS as Record<string, PageKind | undefined>)[kind];
+
+export const kindLabel = (kind: string): string => pageKind(kind)?.label ?? kind;
+
+/** [kind, label] pairs for the inbox's kind filter. */
+export const KIND_OPTIONS: Array<[string, string]> = Object.entries(PAGE_KINDS).map(([kind, k]) => [kind, k.label]);
+
+export function planView(op: StagedOperation): HTMLElement {
+  const kind = pageKind(op.kind);
+  if (kind) return kind.view(op);
+  // A kind this page has no view for yet: the plan as the API answered it.
+  return h(
+    'section',
+    { 'aria-labelledby': 'plan-h' },
+    h('h2', { id: 'plan-h' }, 'Plan'),
+    h('pre', { class: 'details' }, JSON.stringify(op.plan, null, 2)),
+  );
+}
+
+export const scopeOf = (op: StagedOperation): string => pageKind(op.kind)?.scope(op) ?? '';
+
+export const summaryOf = (op: StagedOperation): string => pageKind(op.kind)?.summary(op.summary) ?? '';
