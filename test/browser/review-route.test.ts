@@ -8,7 +8,7 @@ import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 
 describe("the review page's server side", () => {
-  it("GET /api/v1/cli/whoami answers the token's org, actor, scopes (sorted) and whether the org requires a distinct approver; 401 without a token", async () => {
+  it("GET /api/v1/cli/whoami answers the token's org, actor, scopes (sorted), whether it is an agent's and whether the org requires a distinct approver; 401 without a token", async () => {
     const books = new Books();
     const s = await stack();
     await s.load(books.file);
@@ -20,6 +20,7 @@ describe("the review page's server side", () => {
       org_id: books.orgId,
       actor: 'bob',
       scopes: ['inbox:read', 'staged:approve', 'staged:read'],
+      agent: false,
       require_distinct_approver: true,
     });
     const anonymous = await call('GET', '/api/v1/cli/whoami');
