@@ -59,7 +59,7 @@ export function statementImportView(op: StagedOperation): HTMLElement {
       : h('p', {}, 'No new transactions.'),
     plan.skipped.length
       ? table(
-          `Skipped: already on the account (${plan.skipped.length})`,
+          `Skipped (${plan.skipped.length})`,
           ['Booked', 'Amount', 'Bank reference', 'Reason', 'Matches'],
           plan.skipped.map((s) => [
             s.booking_date,

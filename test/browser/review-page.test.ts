@@ -447,7 +447,7 @@ describe('the review page in a browser (GET /review)', function () {
       'R-1',
       newId,
     ]);
-    const skipped = page.getByRole('table', { name: 'Skipped: already on the account (1)' });
+    const skipped = page.getByRole('table', { name: 'Skipped (1)' });
     expect(await skipped.locator('tbody tr td').allTextContents()).to.deep.equal([
       '2026-02-21',
       '−20.00 EUR',

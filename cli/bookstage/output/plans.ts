@@ -144,7 +144,7 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
     ]),
   );
   if (plan.skipped.length > 0) {
-    out += `Skipped, already on the account (${plan.skipped.length}):\n`;
+    out += `Skipped (${plan.skipped.length}):\n`;
     out += table(
       style,
       ['date', 'amount', 'bank ref', 'reason', 'matches'],

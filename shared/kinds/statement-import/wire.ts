@@ -38,7 +38,7 @@ export const statementImport: KindModule<'statement_import'> = {
     staging: true,
     success: {
       200: {
-        description: `\`noop\` (every entry is already on the account), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
+        description: `\`noop\` (every entry is skipped: already on the account, or dated in a closed period), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
         data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
         headers: STAGED_HEADERS,
       },
@@ -73,13 +73,13 @@ export const statementImport: KindModule<'statement_import'> = {
       new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
     };
   },
-  cli: { label: 'statement import', noop: 'every entry of the file is already on the account' },
+  cli: { label: 'statement import', noop: 'every entry of the file is skipped (see each reason)' },
   mcp: {
     name: 'stage_statement_import',
     title: 'Stage a bank statement import',
     description:
       'Reads a bank statement file (CAMT.053, OFX, MT940, or a CSV with its column mapping: date_column and amount_column, …) for one bank account ' +
-      '(bank_account_id) and stages its new transactions for review; entries already on the account are listed as skipped with the reason. Give the file as ' +
+      '(bank_account_id) and stages its new transactions for review; entries already on the account or dated in a closed period are listed as skipped with the reason. Give the file as ' +
       `content (text) or content_base64 (any bytes). ${NOTHING_CHANGES} Besides "staged" and "pending", the outcome may be "noop" (every entry is already on ` +
       `the account; nothing staged). ${OUTCOMES} An unreadable file is refused as unreadable_statement (details.location says where), a file of another account as account_mismatch. ${KEY}`,
   },
