@@ -26,10 +26,12 @@ import {
   documentsQuerySchema,
   entriesQuerySchema,
   entryParamsSchema,
+  ledgerAccountsQuerySchema,
   noQuerySchema,
   transactionsQuerySchema,
   type DocumentsQuery,
   type EntriesQuery,
+  type LedgerAccountsQuery,
   type TransactionsQuery,
 } from '../../shared/schemas/books-read.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
@@ -44,6 +46,7 @@ import {
   type PagePosition,
 } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
+import { ledgerAccountsPage } from '../../shared/storage/ledger-accounts.js';
 import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
@@ -61,6 +64,7 @@ const validTransactionsQuery = compile<TransactionsQuery>(transactionsQuerySchem
 const validEntriesQuery = compile<EntriesQuery>(entriesQuerySchema, '/query');
 const validDocumentsQuery = compile<DocumentsQuery>(documentsQuerySchema, '/query');
 const validCounterpartiesQuery = compile<{ bank_account_id: string }>(counterpartiesQuerySchema, '/query');
+const validLedgerAccountsQuery = compile<LedgerAccountsQuery>(ledgerAccountsQuerySchema, '/query');
 const validNoQuery = compile<Record<string, never>>(noQuerySchema, '/query');
 const validAccountParams = compile<{ bank_account_id: string }>(bankAccountParamsSchema, '/path');
 const validTransactionParams = compile<{ bank_transaction_id: string }>(bankTransactionParamsSchema, '/path');
@@ -281,6 +285,22 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     ]);
     if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
     return (await entryViews(db, orgId, settlement, [entry], embedded))[0];
+  });
+
+  read('/api/v1/cli/ledger/accounts', 'ledger_accounts.list', async (req, _res, orgId) => {
+    const query = valid(validLedgerAccountsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
+    const scope: CursorScope = { list: 'ledger_accounts', org_id: orgId };
+    const after = positionOf(secret(), scope, query);
+    // A code is unique in its organisation: the code alone is the position.
+    const result = await page(
+      async (at, n) => (await ledgerAccountsPage(db, orgId, at?.key ?? null, n)).map((a) => ({ id: a.code, a })),
+      (rows) => Promise.resolve(rows.map((r) => r.a)),
+      (r) => r.id,
+      null,
+      after,
+      query.limit ?? BOOKS_DEFAULT_LIMIT,
+    );
+    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
   });
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {

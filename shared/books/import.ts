@@ -6,6 +6,7 @@
 import type { Db } from 'mongodb';
 import type { BooksFile } from '../domain/books-file.js';
 import { checkBooksIntegrity } from '../domain/books-integrity.js';
+import { accountCodesUsed, uncoveredCodes } from '../domain/chart-of-accounts.js';
 import type { FieldError } from '../errors.js';
 import { booksFileSchema } from '../schemas/books-file.js';
 import { compile } from '../schemas/validator.js';
@@ -14,6 +15,7 @@ import {
   findTakenIds,
   readOrgRecord,
   readSectionOfOrg,
+  sectionCollectionName,
   undoUpsert,
   upsertRecords,
   type BookRecord,
@@ -22,6 +24,7 @@ import {
   type UpsertCounts,
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
+import { ledgerAccountId } from '../storage/ledger-accounts.js';
 import { knownPostgresUrl, refreshPlannerStatistics } from '../storage/planner-statistics.js';
 import { openPostgresPages, type PostgresPages } from '../storage/postgres-pages.js';
 import { newImportHolder } from '../storage/record-claims.js';
@@ -61,6 +64,8 @@ export async function importBooks(
   const orgId = file.org.id;
   const sections = sectionsOf(file);
   const stored = await Promise.all(sections.map(({ section }) => readSectionOfOrg(db, section, orgId)));
+  const uncovered = uncoveredCodes(chartAfterImport(sections, stored), accountCodesUsed(file));
+  if (uncovered.length > 0) return { ok: false, errors: uncovered };
   const postgresUrl = options.postgresUrl ?? knownPostgresUrl(db);
   const embedded = postgresUrl ? openPostgresPages(postgresUrl) : null;
   let foreign: FieldError[];
@@ -85,7 +90,9 @@ export async function importBooks(
   await bumpInboxVersion(db, orgId);
   // The planner must know the org's new rows before the first staging reads
   // them (docs/indexes.md "Statistics after an import"); a no-op on MongoDB.
-  const grown = sections.filter(({ section }) => (counts[section]?.inserted ?? 0) > 0).map(({ section }) => section);
+  const grown = sections
+    .filter(({ section }) => (counts[section]?.inserted ?? 0) > 0)
+    .map(({ section }) => sectionCollectionName(db, section));
   if (grown.length > 0) await refreshPlannerStatistics(db, grown, options.postgresUrl);
   return { ok: true, org_id: orgId, counts };
 }
@@ -131,10 +138,27 @@ async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promis
   return counts;
 }
 
+/**
+ * The codes of the organisation's chart once the file is written: the stored
+ * accounts (an import keeps records absent from the file) and the file's
+ * (docs/guide/importing-books.md "Chart of accounts").
+ */
+function chartAfterImport(sections: SectionRecords[], stored: StoredById[]): Set<string> {
+  const at = sections.findIndex(({ section }) => section === 'accounts');
+  const codes = new Set([...stored[at]!.values()].map((doc) => String(doc.code)));
+  for (const record of sections[at]!.records) codes.add(String(record.code));
+  return codes;
+}
+
 /** The file's record sections, each record normalised to what is stored. */
 function sectionsOf(file: BooksFile): SectionRecords[] {
   return (Object.keys(BOOK_SECTIONS) as BookSection[]).map((section) => {
-    const records: readonly BooksFile[BookSection][number][] = file[section];
+    if (section === 'accounts') {
+      // An account has no id of its own: stored under ORG:CODE (shared/storage/ledger-accounts.ts).
+      const records = (file.accounts ?? []).map((a) => ({ id: ledgerAccountId(file.org.id, a.code), ...a }));
+      return { section, records };
+    }
+    const records: readonly BooksFile[Exclude<BookSection, 'accounts'>][number][] = file[section];
     return { section, records: records.map((record) => normalise(section, { ...record })) };
   });
 }

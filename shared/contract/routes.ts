@@ -33,6 +33,8 @@ import {
   entryPageSchema,
   entryParamsSchema,
   inboxDocumentSchema,
+  ledgerAccountPageSchema,
+  ledgerAccountsQuerySchema,
   ledgerEntrySchema,
   noQuerySchema,
   transactionPageSchema,
@@ -166,6 +168,14 @@ const BOOK_READS: RouteContract[] = [
     'Its stored fields (with reversal_of and reversed_by), open amount and links. Read-only.',
     ledgerEntrySchema,
     { pathParams: { schema: entryParamsSchema } },
+  ),
+  bookRead(
+    '/api/v1/cli/ledger/accounts',
+    'ledger_accounts.list',
+    'The chart of accounts',
+    "The organisation's ledger accounts by code (byte order), inactive ones included (`active: false`), one page at a time; follow `data.next_cursor` until it is null. Empty when the organisation has no chart (then entries may use any code). Read-only.",
+    ledgerAccountPageSchema,
+    { query: ledgerAccountsQuerySchema },
   ),
   bookRead(
     '/api/v1/cli/counterparties',

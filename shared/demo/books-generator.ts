@@ -57,6 +57,23 @@ const TRADE_WORDS = [
 ];
 const LEGAL_FORMS = ['GmbH', 'AG', 'KG', 'Ltd', 'GmbH & Co. KG', 'e.K.'];
 
+/**
+ * The demo's chart of accounts: every code its records use (bank accounts'
+ * ledger accounts, settlement accounts, invoice lines), a bank-fee account
+ * for booking, and one inactive account. Fixed, so the same seed still gives
+ * the same books.
+ */
+const DEMO_CHART: readonly NonNullable<BooksFile['accounts']>[number][] = [
+  { code: '1200', name: 'Bank, main current account', type: 'asset', active: true },
+  { code: '1210', name: 'Bank, second current account', type: 'asset', active: true },
+  { code: '1400', name: 'Trade receivables', type: 'asset', active: true },
+  { code: '1600', name: 'Trade payables', type: 'liability', active: true },
+  { code: '4000', name: 'Purchased goods and services', type: 'expense', active: true },
+  { code: '4980', name: 'Office supplies (closed)', type: 'expense', active: false },
+  { code: '6855', name: 'Bank fees', type: 'expense', active: true },
+  { code: '8400', name: 'Revenue', type: 'income', active: true },
+];
+
 export function generateBooks(options: GenerateBooksOptions): BooksFile {
   const { org_id: orgId, size, seed } = options;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(orgId)) throw new RangeError('org_id must be 1-64 characters of [A-Za-z0-9_.-]');
@@ -181,6 +198,7 @@ export function generateBooks(options: GenerateBooksOptions): BooksFile {
       settlement_accounts: ['1400', '1600'],
       require_distinct_approver: true,
     },
+    accounts: DEMO_CHART.map((a) => ({ ...a })),
     ledger_entries: ledgerEntries,
     bank_accounts: accounts,
     bank_transactions: transactions,

@@ -3,12 +3,16 @@
 // problem comes with a JSON pointer into the file.
 import type { FieldError } from '../errors.js';
 import type { BooksFile } from './books-file.js';
+import { duplicateCodes } from './chart-of-accounts.js';
 
 export function checkBooksIntegrity(file: BooksFile): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = duplicateCodes(file.accounts ?? []);
   const orgId = file.org.id;
 
-  const idsOf = (name: keyof Omit<BooksFile, 'org'>, records: { id: string; org_id?: string }[]): Set<string> => {
+  const idsOf = (
+    name: keyof Omit<BooksFile, 'org' | 'accounts'>,
+    records: { id: string; org_id?: string }[],
+  ): Set<string> => {
     const seen = new Map<string, number>();
     records.forEach((r, i) => {
       const first = seen.get(r.id);

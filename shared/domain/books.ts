@@ -50,6 +50,18 @@ export interface BankAccount {
   version: number;
 }
 
+export const LEDGER_ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
+export type LedgerAccountType = (typeof LEDGER_ACCOUNT_TYPES)[number];
+
+/** One account of an organisation's chart (docs/guide/importing-books.md "Chart of accounts"); its code is unique in the org. */
+export interface LedgerAccount {
+  code: string;
+  name: string;
+  type: LedgerAccountType;
+  /** false: kept for the entries that use it; new entries may not post to it. */
+  active: boolean;
+}
+
 export type BankTransactionStatus = 'unreconciled' | 'reconciled';
 
 export interface BankTransaction {

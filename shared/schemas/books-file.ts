@@ -1,5 +1,12 @@
 // The books import file (docs/guide/importing-books.md, docs/reference/http-api.md §2).
 import {
+  LEDGER_ACCOUNT_CODE_MAX_LENGTH,
+  LEDGER_ACCOUNT_CODE_PATTERN,
+  LEDGER_ACCOUNT_NAME_MAX_LENGTH,
+  LEDGER_ACCOUNT_TYPES,
+  LEDGER_ACCOUNTS_MAX,
+} from '../domain/chart-of-accounts.js';
+import {
   currency,
   id,
   isoDate,
@@ -168,6 +175,24 @@ const inboxDocument = record(
   ['id', 'received_at', 'source', 'status', 'file', 'extracted'],
 );
 
+/** One account of the chart (docs/guide/importing-books.md "Chart of accounts"); codes are unique (books-integrity.ts). */
+export const ledgerAccountSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: LEDGER_ACCOUNT_CODE_MAX_LENGTH,
+      pattern: LEDGER_ACCOUNT_CODE_PATTERN,
+    },
+    name: { type: 'string', minLength: 1, maxLength: LEDGER_ACCOUNT_NAME_MAX_LENGTH, pattern: SAFE_TEXT_PATTERN },
+    type: { enum: LEDGER_ACCOUNT_TYPES },
+    active: { type: 'boolean' },
+  },
+  required: ['code', 'name', 'type', 'active'],
+} as const;
+
 /** The most records of one kind a file may hold (every array is bounded, docs/reference/http-api.md §1). */
 export const BOOKS_FILE_MAX_RECORDS = 1_000_000;
 const list = (items: object) => ({ type: 'array', maxItems: BOOKS_FILE_MAX_RECORDS, items });
@@ -177,6 +202,7 @@ export const booksFileSchema = {
   additionalProperties: false,
   properties: {
     org,
+    accounts: { type: 'array', maxItems: LEDGER_ACCOUNTS_MAX, items: ledgerAccountSchema },
     ledger_entries: list(ledgerEntry),
     bank_accounts: list(bankAccount),
     bank_transactions: list(bankTransaction),

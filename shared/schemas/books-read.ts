@@ -338,3 +338,26 @@ export const counterpartyListSchema = {
   required: ['items'],
   properties: { items: { type: 'array', items: counterpartySchema } },
 } as const;
+
+/** The chart of accounts (docs/reference/book-reads.md): no filter, by code. */
+export const ledgerAccountsQuerySchema = query('Ledger accounts query', {});
+export interface LedgerAccountsQuery {
+  limit?: number;
+  cursor?: string;
+}
+export const ledgerAccountReadSchema = {
+  title: 'Ledger account',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'name', 'type', 'active'],
+  properties: {
+    code: { type: 'string' },
+    name: { type: 'string' },
+    type: { enum: ['asset', 'liability', 'equity', 'income', 'expense'] },
+    active: {
+      type: 'boolean',
+      description: 'false: kept for the entries that use it; new entries may not post to it.',
+    },
+  },
+} as const;
+export const ledgerAccountPageSchema = page('Ledger accounts page', ledgerAccountReadSchema);

@@ -17,6 +17,7 @@ export type StoredBookRecord = { _id: string; version?: unknown } & Record<strin
 
 /** File section → its collection (by the handle name in collections.ts, where names are written). */
 export const BOOK_SECTIONS = {
+  accounts: 'ledgerAccounts',
   bank_accounts: 'bankAccounts',
   ledger_entries: 'ledgerEntries',
   bank_transactions: 'bankTransactions',
@@ -50,6 +51,11 @@ const GUARDED_CHUNK = 32;
 function recordCollection(db: Db, target: BookSection | 'orgs'): Collection<StoredBookRecord> {
   const handle = target === 'orgs' ? 'orgs' : BOOK_SECTIONS[target];
   return db.collection<StoredBookRecord>(collections(db)[handle].collectionName);
+}
+
+/** The name of a section's collection. */
+export function sectionCollectionName(db: Db, section: BookSection): string {
+  return collections(db)[BOOK_SECTIONS[section]].collectionName;
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   BankLink,
   BankTransaction,
   InboxDocument,
+  LedgerAccount,
   LedgerEntry,
   Org,
   Precondition,
@@ -25,6 +26,13 @@ import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
 
 export type OrgDoc = Omit<Org, 'id'> & { _id: string };
+
+/**
+ * One account of an organisation's chart (docs/guide/importing-books.md
+ * "Chart of accounts"), `_id` = `ORG:CODE` (a code holds no `:`): one per
+ * org and code. Written by the books import like the other book records.
+ */
+export type LedgerAccountDoc = LedgerAccount & { _id: string; org_id: string; version: number };
 
 /** Only the SHA-256 of a secret is stored; the secret is shown once. */
 export interface ApiTokenDoc {
@@ -409,6 +417,7 @@ function makeCollections(db: Db) {
     bankTransactions: c<Stored<BankTransaction>>('bank_transactions'),
     bankLinks: c<Stored<BankLink>>('bank_links'),
     inboxDocuments: c<Stored<InboxDocument>>('inbox_documents'),
+    ledgerAccounts: c<LedgerAccountDoc>('ledger_accounts'),
     stagedOperations: c<StoredStagedOperation>('staged_operations'),
     stagedOperationBodies: c<StoredOperationBody>('staged_operation_bodies'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),

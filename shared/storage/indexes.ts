@@ -49,6 +49,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     ],
   },
   bank_accounts: { indexes: [], equality: ['org_id'] },
+  // The chart's page (docs/reference/book-reads.md): an org's accounts by code.
+  ledger_accounts: { indexes: [{ org_id: 1, code: 1 }], equality: ['org_id'] },
   bank_transactions: {
     indexes: [
       { org_id: 1, bank_account_id: 1, counterparty_id: 1, booking_date: 1 },

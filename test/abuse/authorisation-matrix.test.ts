@@ -59,6 +59,7 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'bank_accounts.list':
     case 'bank_transactions.list':
     case 'ledger_entries.list':
+    case 'ledger_accounts.list':
     case 'inbox_documents.list':
       return { path: route.path };
     case 'bank_accounts.show':
@@ -145,6 +146,7 @@ const ORG_WIDE = [
   'bank_accounts.list',
   'bank_transactions.list',
   'ledger_entries.list',
+  'ledger_accounts.list',
   'inbox_documents.list',
 ];
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */

@@ -40,6 +40,13 @@ export async function orgFixture(entryCount = 3): Promise<OrgFixture> {
   const sha = 'a'.repeat(64);
   books.doc({ file: { sha256: sha, name: 'a.pdf', size: 1, mime: 'application/pdf' } });
   books.doc({ file: { sha256: sha, name: 'b.pdf', size: 1, mime: 'application/pdf' } });
+  // A chart whose names carry the uid: the chart read shows whose it is.
+  books.file.accounts = (['1200', '1400', '1600', '8400'] as const).map((code) => ({
+    code,
+    name: `Account ${code} of ${books.uid}`,
+    type: code === '8400' ? ('income' as const) : ('asset' as const),
+    active: true,
+  }));
   await s.load(books.file);
   const all: TokenScope[] = [...TOKEN_SCOPES];
   const alice = await s.token(books.orgId, all, 'alice');

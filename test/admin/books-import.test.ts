@@ -157,4 +157,129 @@ describe('admin books import', () => {
     expect(failure?.stderr).to.include('/ledger_entries/0/currency');
     expect(await countOrg(books.orgId)).to.equal(0);
   });
+
+  describe('chart of accounts', () => {
+    const chart = (...codes: Array<[code: string, active?: boolean]>) =>
+      codes.map(([code, active]) => ({
+        code,
+        name: `Account ${code}`,
+        type: 'asset' as const,
+        active: active ?? true,
+      }));
+    const storedChart = async (orgId: string) =>
+      (await stack()).db
+        .collection('ledger_accounts')
+        .find({ org_id: orgId })
+        .sort({ code: 1 })
+        .project<{ _id: string; code: string; active: boolean; version: number }>({
+          _id: 1,
+          code: 1,
+          active: 1,
+          version: 1,
+        })
+        .toArray();
+
+    it('stores a chart that covers every code, one record per code, unchanged on re-import', async () => {
+      const { books } = smallBooks();
+      books.file.accounts = chart(['8400'], ['1200'], ['1400'], ['1600'], ['4980', false]);
+      const { db } = await stack();
+      const result = await importBooks(db, books.file);
+      expect(result.ok && result.counts.accounts).to.deep.equal({ inserted: 5, updated: 0, unchanged: 0 });
+      const id = (code: string) => `${books.orgId}:${code}`;
+      expect(await storedChart(books.orgId)).to.deep.equal([
+        { _id: id('1200'), code: '1200', active: true, version: 1 },
+        { _id: id('1400'), code: '1400', active: true, version: 1 },
+        { _id: id('1600'), code: '1600', active: true, version: 1 },
+        { _id: id('4980'), code: '4980', active: false, version: 1 },
+        { _id: id('8400'), code: '8400', active: true, version: 1 },
+      ]);
+      // An inactive account still covers the entries booked on it.
+      books.file.accounts[0]!.active = false;
+      const again = await importBooks(db, books.file);
+      expect(again.ok && again.counts.accounts).to.deep.equal({ inserted: 0, updated: 1, unchanged: 4 });
+      expect((await storedChart(books.orgId)).find((a) => a.code === '8400')).to.include({ active: false, version: 2 });
+      expect((await storedChart(books.orgId)).find((a) => a.code === '1200')).to.include({ version: 1 });
+    });
+
+    it('refuses a file whose chart misses its own codes: each missing code once, at its first use; nothing written', async () => {
+      const { books } = smallBooks();
+      books.invoice(500);
+      books.file.accounts = chart(['1400'], ['1600']);
+      const result = await importBooks((await stack()).db, books.file);
+      expect(result.ok ? [] : result.errors).to.deep.equal([
+        {
+          pointer: '/bank_accounts/0/ledger_account',
+          message: 'account 1200 is not in the chart of accounts (used 1 time)',
+        },
+        {
+          pointer: '/ledger_entries/0/lines/1/account',
+          message: 'account 8400 is not in the chart of accounts (used 2 times)',
+        },
+      ]);
+      expect(await countOrg(books.orgId)).to.equal(0);
+      expect(await storedChart(books.orgId)).to.deep.equal([]);
+    });
+
+    it('a later file without accounts is checked against the stored chart; without any chart any code loads', async () => {
+      const { books } = smallBooks();
+      const { db } = await stack();
+      expect((await importBooks(db, books.file)).ok, 'no chart: any code').to.equal(true);
+      books.file.accounts = chart(['1200'], ['1400'], ['1600'], ['8400']);
+      expect((await importBooks(db, books.file)).ok).to.equal(true);
+      delete books.file.accounts;
+      books.invoice(-700);
+      const result = await importBooks(db, books.file);
+      expect(result.ok ? [] : result.errors).to.deep.equal([
+        {
+          pointer: '/ledger_entries/1/lines/0/account',
+          message: 'account 4000 is not in the chart of accounts (used 1 time)',
+        },
+      ]);
+      expect(await db.collection('ledger_entries').countDocuments({ org_id: books.orgId })).to.equal(1);
+      expect((await storedChart(books.orgId)).map((a) => a.code)).to.deep.equal(['1200', '1400', '1600', '8400']);
+    });
+
+    it('refuses a repeated code, a code outside the format and an unknown type', async () => {
+      const { books } = smallBooks();
+      books.file.accounts = [
+        ...chart(['1200'], ['1400'], ['1600'], ['8400'], ['1200']),
+        { code: '12 00', name: 'Spaced', type: 'asset', active: true },
+        { code: 'a'.repeat(33), name: 'Long', type: 'asset', active: true },
+        { code: '9000', name: 'Revenue', type: 'revenue' as never, active: true },
+      ];
+      const result = await importBooks((await stack()).db, books.file);
+      expect(result.ok ? [] : result.errors.map((e) => e.pointer)).to.deep.equal([
+        '/accounts/5/code',
+        '/accounts/6/code',
+        '/accounts/7/type',
+      ]);
+      books.file.accounts = books.file.accounts.slice(0, 5);
+      const repeated = await importBooks((await stack()).db, books.file);
+      expect(repeated.ok ? [] : repeated.errors).to.deep.equal([
+        { pointer: '/accounts/4/code', message: 'duplicates the code 1200 of /accounts/0' },
+      ]);
+      expect(await countOrg(books.orgId)).to.equal(0);
+    });
+
+    it('the command exits 2 and names the missing codes on stderr', async () => {
+      const { books } = smallBooks();
+      books.file.accounts = chart(['1200'], ['1400'], ['1600']);
+      const dir = await mkdtemp(join(tmpdir(), 'bookstage-import-'));
+      const path = join(dir, 'books.json');
+      await writeFile(path, JSON.stringify(books.file));
+      const { config } = await stack();
+      const failure = await run(process.execPath, [adminJs, 'books', 'import', path], {
+        env: { ...process.env, MONGO_URL: config.mongoUrl },
+      }).then(
+        () => null,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failure?.code).to.equal(2);
+      expect(failure?.stderr).to.include(
+        '/ledger_entries/0/lines/1/account: account 8400 is not in the chart of accounts (used 1 time)',
+      );
+      expect(await countOrg(books.orgId)).to.equal(0);
+      expect(await storedChart(books.orgId)).to.deep.equal([]);
+    });
+  });
 });

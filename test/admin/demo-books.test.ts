@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
+import { accountCodesUsed, uncoveredCodes } from '../../shared/domain/chart-of-accounts.js';
 import {
   demoBooksFromFile,
   findDemoExamples,
@@ -168,5 +169,28 @@ describe('demo books generator: determinism', () => {
     const a = JSON.stringify(generateBooks({ org_id: ORG, size: 500, seed: 1 }));
     expect(JSON.stringify(generateBooks({ org_id: ORG, size: 500, seed: 1 }))).to.equal(a);
     expect(JSON.stringify(generateBooks({ org_id: ORG, size: 500, seed: 2 }))).to.not.equal(a);
+  });
+
+  it('carries a chart of accounts covering every code it uses, at every size, with one inactive account', async () => {
+    for (const size of [1, 39, 40, 500]) {
+      const books = generateBooks({ org_id: ORG, size, seed: 3 });
+      const codes = new Set((books.accounts ?? []).map((a) => a.code));
+      expect(uncoveredCodes(codes, accountCodesUsed(books)), `size ${size}`).to.deep.equal([]);
+    }
+    // As stored by the command: the read lists it by code, the inactive account included.
+    const token = await (await stack()).token(ORG, ['books:read']);
+    const res = await call<{ items: Array<{ code: string; active: boolean }> }>('GET', '/api/v1/cli/ledger/accounts', {
+      token,
+    });
+    expect(res.body.data.items.map((a) => `${a.code}:${a.active}`)).to.deep.equal([
+      '1200:true',
+      '1210:true',
+      '1400:true',
+      '1600:true',
+      '4000:true',
+      '4980:false',
+      '6855:true',
+      '8400:true',
+    ]);
   });
 });

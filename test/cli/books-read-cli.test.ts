@@ -65,4 +65,39 @@ describe('cli: bookstage book reads', function () {
     const docs = await runCli(['documents', 'list', '--status', 'open'], conn);
     expect(docs.stdout).to.include('Papier AG').and.include('19.99 EUR');
   });
+
+  it('ledger accounts prints the chart by code with inactive ones marked; --all --json follows the cursors', async () => {
+    const s = await stack();
+    const charted = new Books();
+    charted.invoice(100);
+    charted.file.accounts = [
+      { code: '8400', name: 'Revenue', type: 'income', active: true },
+      { code: '1600', name: 'Trade payables', type: 'liability', active: true },
+      { code: '1400', name: 'Trade receivables', type: 'asset', active: true },
+      { code: '4980', name: 'Office supplies (closed)', type: 'expense', active: false },
+    ];
+    await s.load(charted.file);
+    const own = { url: s.baseUrl, token: await s.token(charted.orgId, ['books:read']) };
+    const table = await runCli(['ledger', 'accounts'], own);
+    expect(table.code, table.stderr).to.equal(0);
+    const rows = table.stdout.split('\n').filter((line) => /^\s*\d{4}\s/.test(line));
+    expect(rows.map((line) => line.trim().split(/\s{2,}/))).to.deep.equal([
+      ['1400', 'Trade receivables', 'asset', 'yes'],
+      ['1600', 'Trade payables', 'liability', 'yes'],
+      ['4980', 'Office supplies (closed)', 'expense', 'no'],
+      ['8400', 'Revenue', 'income', 'yes'],
+    ]);
+    const all = await runCli(['ledger', 'accounts', '--limit', '3', '--all', '--json'], own);
+    expect(all.code, all.stderr).to.equal(0);
+    const pages = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => envelopeOf<{ items: Array<{ code: string; active: boolean }> }>(line));
+    expect(pages.map((p) => p.data.items.map((a) => `${a.code}:${a.active}`))).to.deep.equal([
+      ['1400:true', '1600:true', '4980:false'],
+      ['8400:true'],
+    ]);
+    const none = await runCli(['ledger', 'accounts'], conn);
+    expect(none.stdout).to.include('No chart of accounts');
+  });
 });

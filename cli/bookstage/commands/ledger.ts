@@ -1,10 +1,11 @@
 // bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
+// bookstage ledger accounts → GET /api/v1/cli/ledger/accounts (the chart of accounts, docs/reference/book-reads.md)
 import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
-import { runStaging, type StagingOptions } from '../call.js';
+import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
-import { example, withStaging } from './options.js';
+import { example, withPaging, withStaging } from './options.js';
 
 interface Options extends StagingOptions {
   reversalDate?: string;
@@ -36,4 +37,19 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
       );
     });
   example(reverse, 'bookstage ledger reverse le_12 --reversal-date 2026-11-01 --reason "booked twice"');
+
+  const accounts = group
+    .command('accounts')
+    .description('list the chart of accounts by code, inactive ones included (read-only)');
+  withPaging(accounts).action(async (opts: PagingOptions) => {
+    done(
+      await runPaged(
+        (cursor) => `${pathOf('ledger_accounts.list')}${query({ limit: opts.limit, cursor })}`,
+        'items',
+        opts,
+        io,
+      ),
+    );
+  });
+  example(accounts, 'bookstage ledger accounts --all');
 }

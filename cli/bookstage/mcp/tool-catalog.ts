@@ -84,6 +84,12 @@ function bookReadTools(): ToolSpec[] {
       'One ledger entry by id with reversal_of/reversed_by, open_amount_minor and its links.',
     ),
     read(
+      'list_ledger_accounts',
+      'List the chart of accounts',
+      'ledger_accounts.list',
+      `The organisation's ledger accounts by code: code, name, type (asset, liability, equity, income, expense) and active. New entries may only post to active codes; an empty chart means any code is accepted. ${PAGED}`,
+    ),
+    read(
       'list_counterparties',
       'List the counterparties of a bank account',
       'counterparties.list',

@@ -104,6 +104,16 @@ function documents(style: Style, rows: Row[]): string {
   );
 }
 
+function ledgerAccounts(style: Style, rows: Row[]): string {
+  return (
+    table(
+      style,
+      ['CODE', 'NAME', 'TYPE', 'ACTIVE'],
+      rows.map((a) => [str(a.code), str(a.name), str(a.type), a.active === false ? 'no' : 'yes']),
+    ) || 'No chart of accounts: entries may use any code.\n'
+  );
+}
+
 function links(style: Style, row: Row, currency: unknown): string {
   const list = Array.isArray(row.links) ? (row.links as Row[]) : [];
   if (list.length === 0) return '  no links\n';
@@ -133,6 +143,8 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
       return transactions(style, [one]) + links(style, one, one.currency);
     case 'ledger_entries.list':
       return entries(style, itemsOf(data));
+    case 'ledger_accounts.list':
+      return ledgerAccounts(style, itemsOf(data));
     case 'ledger_entries.show':
       return (
         entries(style, [one]) +
