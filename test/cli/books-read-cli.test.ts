@@ -66,7 +66,7 @@ describe('cli: bookstage book reads', function () {
     expect(docs.stdout).to.include('Papier AG').and.include('19.99 EUR');
   });
 
-  it('ledger accounts prints the chart by code with inactive ones marked; --all --json follows the cursors', async () => {
+  it('ledger-accounts list prints the chart by code with inactive ones marked; --all --json follows the cursors', async () => {
     const s = await stack();
     const charted = new Books();
     charted.invoice(100);
@@ -78,7 +78,7 @@ describe('cli: bookstage book reads', function () {
     ];
     await s.load(charted.file);
     const own = { url: s.baseUrl, token: await s.token(charted.orgId, ['books:read']) };
-    const table = await runCli(['ledger', 'accounts'], own);
+    const table = await runCli(['ledger-accounts', 'list'], own);
     expect(table.code, table.stderr).to.equal(0);
     const rows = table.stdout.split('\n').filter((line) => /^\s*\d{4}\s/.test(line));
     expect(rows.map((line) => line.trim().split(/\s{2,}/))).to.deep.equal([
@@ -87,7 +87,7 @@ describe('cli: bookstage book reads', function () {
       ['4980', 'Office supplies (closed)', 'expense', 'no'],
       ['8400', 'Revenue', 'income', 'yes'],
     ]);
-    const all = await runCli(['ledger', 'accounts', '--limit', '3', '--all', '--json'], own);
+    const all = await runCli(['ledger-accounts', 'list', '--limit', '3', '--all', '--json'], own);
     expect(all.code, all.stderr).to.equal(0);
     const pages = all.stdout
       .trim()

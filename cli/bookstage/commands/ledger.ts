@@ -1,5 +1,5 @@
 // bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
-// bookstage ledger accounts → GET /api/v1/cli/ledger/accounts (the chart of accounts, docs/reference/book-reads.md)
+// bookstage ledger-accounts list → GET /api/v1/cli/ledger/accounts (the chart of accounts, docs/reference/book-reads.md)
 import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
@@ -38,8 +38,9 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
     });
   example(reverse, 'bookstage ledger reverse le_12 --reversal-date 2026-11-01 --reason "booked twice"');
 
-  const accounts = group
-    .command('accounts')
+  const chart = program.command('ledger-accounts').description('the chart of accounts');
+  const accounts = chart
+    .command('list')
     .description('list the chart of accounts by code, inactive ones included (read-only)');
   withPaging(accounts).action(async (opts: PagingOptions) => {
     done(
@@ -51,5 +52,5 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
       ),
     );
   });
-  example(accounts, 'bookstage ledger accounts --all');
+  example(accounts, 'bookstage ledger-accounts list --all');
 }
