@@ -97,7 +97,7 @@ describe('cli: bookstage book reads', function () {
       ['1400:true', '1600:true', '4980:false'],
       ['8400:true'],
     ]);
-    const none = await runCli(['ledger', 'accounts'], conn);
+    const none = await runCli(['ledger-accounts', 'list'], conn);
     expect(none.stdout).to.include('No chart of accounts');
   });
 });
