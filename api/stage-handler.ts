@@ -32,7 +32,6 @@ import { stagingQuerySchema, type StagingQuery } from '../shared/schemas/staging
 import { compile } from '../shared/schemas/validator.js';
 import { queryObject } from './query-string.js';
 import { locals } from './context.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
@@ -44,12 +43,6 @@ export interface StageDeps {
   stageWaitMs: number;
   stageWaitMaxMs: number;
   jobOptions: ReturnType<typeof stageJobOptions>;
-  /**
-   * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), null on MongoDB:
-   * the book pages, and stored answers and operations read in SQL
-   * (docs/indexes.md "Scope reads in SQL").
-   */
-  pages?: PostgresPages | null;
 }
 
 export { REDIS_DEADLINE_MS };
@@ -142,7 +135,7 @@ export async function runStage<Op extends StageOperation>(
   if (existing.request_hash !== requestHash) {
     throw new AppError('idempotency_key_reused', { details: { original_request_id: existing.request_id } });
   }
-  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined, deps.pages ?? null);
+  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined);
   if (stored && isFinal(stored.answer)) {
     res.setHeader('Idempotent-Replayed', 'true');
     send(res, stageAnswerToHttp(stored.answer, stored.request_id));
@@ -238,5 +231,5 @@ async function storedAnswer(
   if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId)
     return waited.value.answer;
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
-  return (await findJobResult(deps.db, orgId, jobId, hint, deps.pages ?? null))?.answer ?? null;
+  return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
 }

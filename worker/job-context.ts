@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
 import type { PendingHolder } from '../shared/domain/scope.js';
 import type { Logger } from '../shared/logger.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
@@ -16,13 +15,6 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   rerun: boolean;
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
-  /**
-   * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), for the reads
-   * done in SQL on the embedded store (docs/indexes.md "Scope reads in SQL";
-   * a statement import's apply: docs/guide/statement-import.md "Apply");
-   * null on MongoDB or without the URL. Absent in contexts built by hand.
-   */
-  embedded?: PostgresPages | null;
   /**
    * Writes that go out together with the stored answer rather than before it
    * (the staged transition's audit event): the processor awaits them beside

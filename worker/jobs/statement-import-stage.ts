@@ -38,8 +38,8 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
   const [account, transactions] = await Promise.all([
-    findAccount(db, data.org_id, accountId, ctx.embedded ?? null),
-    accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null),
+    findAccount(db, data.org_id, accountId),
+    accountTransactionsForImport(db, data.org_id, accountId),
   ]);
   return { account, transactions: account ? transactions : [], pending: [] };
 }

@@ -5,8 +5,8 @@
 // one job per id, so one drain per endpoint runs at a time, which is what
 // keeps deliveries in sequence order. Staging calls never wait for any of
 // this: the events are already stored with their transitions (the outbox).
-// With the pool on FerretDB's PostgreSQL (`embedded`), the feed's sequence
-// marks are one SQL aggregate instead of FerretDB sending every reservation
+// On FerretDB 1.x the feed's sequence marks are one SQL aggregate (the store
+// port's `sequenceMarks`) instead of FerretDB sending every reservation
 // (docs/reference/webhooks.md "Written with the transition").
 import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
@@ -14,7 +14,6 @@ import type { Db } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { latestSettledSequence } from '../../shared/storage/events.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { allEndpoints } from '../../shared/storage/webhook-endpoints.js';
 import { drainEndpoint, type DrainSettings } from './drain.js';
 
@@ -36,7 +35,6 @@ export async function startWebhooks(
   settings: WebhookSettings,
   registry: Registry,
   logger: Logger,
-  embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const deliveries = new Counter({
     name: 'bookstage_webhook_deliveries_total',
@@ -67,7 +65,7 @@ export async function startWebhooks(
     backlog.set(endpoints.filter((ep) => ep.retry !== null).length);
     for (const ep of endpoints) {
       if (ep.retry && ep.retry.next_at > now.toISOString()) continue;
-      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now, embedded));
+      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now));
       if (!ep.retry && latest.get(ep.org_id)! <= ep.delivered_through) continue;
       await queue.add(
         'drain',
@@ -84,7 +82,7 @@ export async function startWebhooks(
     async (job) => {
       if (job.name === 'dispatch') return { drains: await dispatch() };
       const { endpoint_id: endpointId } = job.data as DrainData;
-      await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }), embedded);
+      await drainEndpoint(db, endpointId, settings, logger, (outcome) => deliveries.inc({ outcome }));
       return { endpoint_id: endpointId };
     },
     { connection, prefix, concurrency: settings.concurrency },

@@ -9,7 +9,6 @@ import { retryDelayMs } from '../../shared/domain/events.js';
 import type { Logger } from '../../shared/logger.js';
 import type { WebhookEndpointDoc } from '../../shared/storage/collections.js';
 import { listEvents, type StoredEvent } from '../../shared/storage/events.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { findEndpointById, recordDelivery, saveProgress } from '../../shared/storage/webhook-endpoints.js';
 import { decryptSecret } from '../../shared/webhook-secret.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../shared/webhook-signature.js';
@@ -25,14 +24,12 @@ export type DeliveryOutcome = 'delivered' | 'failed' | 'given_up';
 
 const PAGE = 50;
 
-/** `embedded`: the pool on FerretDB's PostgreSQL, for the feed's sequence marks in SQL (docs/reference/webhooks.md "Written with the transition"). */
 export async function drainEndpoint(
   db: Db,
   endpointId: string,
   settings: DrainSettings,
   log: Logger,
   counted: (o: DeliveryOutcome) => void,
-  embedded: PostgresPages | null = null,
 ): Promise<void> {
   const ep = await findEndpointById(db, endpointId);
   if (!ep) return;
@@ -45,11 +42,13 @@ export async function drainEndpoint(
   for (;;) {
     // One `now` for both reads: the same settled cut-off (shared/storage/events.ts).
     const now = new Date();
-    const { events, through } = await listEvents(
-      db,
-      { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now },
-      embedded,
-    );
+    const { events, through } = await listEvents(db, {
+      org_id: ep.org_id,
+      after: progress.delivered_through,
+      types: ep.event_types,
+      limit: PAGE,
+      now,
+    });
     if (events.length === 0) {
       // Nothing this endpoint subscribed to: skip past what was read (other types, gaps), so the dispatcher stops calling.
       if (through > progress.delivered_through)
