@@ -23,7 +23,7 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   writes: Promise<void>[];
   /**
    * Set by a job that stored its answer itself, in the same statement as the
-   * writes it answers (a staging on the embedded store: commit-decision.ts);
+   * writes it answers (a staging where the store port inserts together: commit-decision.ts);
    * the processor then does not store it again. Absent in contexts built by
    * hand, where a job stores nothing itself.
    */

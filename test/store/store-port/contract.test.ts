@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
-import type { FieldsQuery, PageQuery, StorePort, WhereQuery } from '../../shared/storage/port.js';
-import { closeStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
+import type { FieldsQuery, PageQuery, StorePort, WhereQuery } from '../../../shared/storage/port.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
 
 /** Documents in a comparable order, each with its keys in the order it came with. */
 const canonical = (docs: Document[]): string[] => docs.map((d) => JSON.stringify(d)).sort();

@@ -4,12 +4,12 @@
 // path still answers where the statement is declined.
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
-import type { StageAnswer } from '../../shared/contract/staging-answer.js';
-import { collections } from '../../shared/storage/collections.js';
-import { findJobResult, saveJobResult, storedJobResult } from '../../shared/storage/job-results.js';
-import { MAX_INSERT_CHARS } from '../../shared/storage/ferretdb/postgres-inserts.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
+import type { StageAnswer } from '../../../shared/contract/staging-answer.js';
+import { collections } from '../../../shared/storage/collections.js';
+import { findJobResult, saveJobResult, storedJobResult } from '../../../shared/storage/job-results.js';
+import { MAX_INSERT_CHARS } from '../../../shared/storage/ferretdb/postgres-inserts.js';
+import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
 
 describe('stored job answers written in SQL (embedded store)', function () {
   this.timeout(120_000);

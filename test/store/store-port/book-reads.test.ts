@@ -17,24 +17,35 @@ import {
   inboxDocumentsPage,
   transactionsPage,
   type PagePosition,
-} from '../../shared/storage/books-pages.js';
-import { findAccount, findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
-import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../shared/storage/inbox-version.js';
-import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
-import { findTakenIds } from '../../shared/storage/books-write.js';
-import { latestNames } from '../../shared/domain/book-reads.js';
-import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
-import { closeStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
-import { connectMongo } from '../../shared/storage/mongo.js';
+} from '../../../shared/storage/books-pages.js';
+import {
+  findAccount,
+  findEntry,
+  findLinks,
+  findOrg,
+  findTransactionsByIds,
+} from '../../../shared/storage/books-read.js';
+import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../../shared/storage/inbox-version.js';
+import { findGroupableInboxDocuments } from '../../../shared/storage/inbox-read.js';
+import { findTakenIds } from '../../../shared/storage/books-write.js';
+import { latestNames } from '../../../shared/domain/book-reads.js';
+import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../../shared/storage/books-whole.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { connectMongo } from '../../../shared/storage/mongo.js';
 import {
   accountTransactionsByReference,
   accountTransactionsForImport,
-} from '../../shared/storage/statement-import-read.js';
-import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { EVENT_SETTLE_MS, latestSequence, latestSettledSequence, reserveEvent } from '../../shared/storage/events.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
-import { stack } from '../helpers/stack.js';
+} from '../../../shared/storage/statement-import-read.js';
+import { bankReferenceClashes } from '../../../shared/domain/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../../shared/domain/statement-import/plan.js';
+import {
+  EVENT_SETTLE_MS,
+  latestSequence,
+  latestSettledSequence,
+  reserveEvent,
+} from '../../../shared/storage/events.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { stack } from '../../helpers/stack.js';
 
 /** One page read through the handle `on` (the driver's adapter or the accelerated one). */
 type Read = (after: PagePosition | null, limit: number, on: Db) => Promise<Array<{ id: string }>>;

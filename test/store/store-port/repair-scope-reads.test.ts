@@ -6,21 +6,21 @@
 // kind FerretDB pushes down; a `$in` would make it read the whole org).
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
-import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
-import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
-import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
-import { closeStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle, sqlStats } from '../helpers/embedded-store.js';
+import { INDEXES, ginFields } from '../../../shared/storage/indexes.js';
+import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
+import { claimLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { acceleratedHandle, sqlStats } from '../../helpers/embedded-store.js';
 import {
   decodeStoredOperations,
   findStagedOperation,
   insertStagedOperation,
-} from '../../shared/storage/staged-operations.js';
-import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../shared/storage/staged-operation-codec.js';
-import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
-import { Books } from '../helpers/books.js';
-import { stack } from '../helpers/stack.js';
+} from '../../../shared/storage/staged-operations.js';
+import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../../shared/storage/staged-operation-codec.js';
+import { findJobResult, saveJobResult } from '../../../shared/storage/job-results.js';
+import { isFerretDb } from '../../../shared/storage/where-in.js';
+import { Books } from '../../helpers/books.js';
+import { stack } from '../../helpers/stack.js';
 
 /** The scope: 120 entries and 120 transactions of one counterparty (more than one `$in` chunk's worth on FerretDB), linked, plus links to another counterparty's entries. */
 function scopeBooks(otherRecords: number): { books: Books; account: string; counterparty: string } {

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
-import { stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { auditEventsById, operationsIn } from '../../worker/operation/recovery-sweep.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
+import { stagedEventId, transitionClaimId } from '../../../shared/storage/audit-events.js';
+import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
+import { auditEventsById, operationsIn } from '../../../worker/operation/recovery-sweep.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
 
 // why no `applying`: the shared stack's worker sweeps the same database, and would try to resume it.
 const STATUSES = ['staged', 'approved', 'applied', 'rejected'] as const;
