@@ -68,6 +68,24 @@ const LAYER_ZONES = [
     from: ['./shared/queue', './api', './worker'],
     message: 'shared/storage never imports the queue, the API or the worker (docs/design/architecture.md).',
   },
+  {
+    // Everything outside shared/storage; the tests of the SQL itself, and bench/store-levers.ts (it measures
+    // PostgreSQL's plans on FerretDB's tables), may look inside.
+    target: [
+      './api',
+      './worker',
+      './cli',
+      './web',
+      './scripts',
+      './bench/lib',
+      './bench/sections',
+      './bench/run.ts',
+      ...['books', 'contract', 'demo', 'domain', 'metrics', 'queue', 'schemas'].map((dir) => `./shared/${dir}`),
+    ],
+    from: './shared/storage/ferretdb',
+    message:
+      'Only shared/storage uses the FerretDB adapter; everything else goes through the store port (docs/design/architecture.md "The store port").',
+  },
   { target: './api', from: './worker', message: 'The API never imports the worker (docs/design/architecture.md).' },
   { target: './worker', from: './api', message: 'The worker never imports the API (docs/design/architecture.md).' },
   {
@@ -132,6 +150,25 @@ export default defineConfig(
       // Skips `import type` by design (no option counts it): test/unit/import-cycles.test.ts checks those too.
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+    },
+  },
+  // PostgreSQL is spoken only by the FerretDB adapter (docs/design/architecture.md "The store port").
+  {
+    files: ['**/*.ts'],
+    ignores: ['shared/storage/ferretdb/**', 'test/**', 'bench/store-levers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'pg',
+              message:
+                'Only shared/storage/ferretdb/ speaks to PostgreSQL; use the store port (docs/design/architecture.md "The store port").',
+            },
+          ],
+        },
+      ],
     },
   },
   // CommonJS scripts that a tool loads with require() (mocha's reporter):

@@ -81,12 +81,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(openApiRoutes());
   app.use(stagingRoutes(deps.db, deps));
   app.use(stagedOperationRoutes(deps.db, deps, deps.reads?.cursorSecret));
-  app.use(jobRoutes(deps.db, deps.queue, deps.pages ?? null));
-  app.use(inboxDuplicatesRoutes(deps.db, deps.reads, deps.pages ?? null));
-  app.use(booksReadRoutes(deps.db, deps.reads, deps.pages ?? null));
+  app.use(jobRoutes(deps.db, deps.queue));
+  app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
+  app.use(booksReadRoutes(deps.db, deps.reads));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));
-  app.use(eventRoutes(deps.db, deps.reads?.cursorSecret, deps.pages ?? null));
+  app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(webhookEndpointRoutes(deps.db, deps.webhooks));
   app.use(reviewPage());
   app.use(routeNotFound);

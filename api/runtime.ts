@@ -11,7 +11,7 @@ import { STAGE_QUEUE, stageJobOptions, type AnyStageJobData, type StageJobReturn
 import { within } from '../shared/dependency-errors.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
-import { openPostgresPages } from '../shared/storage/postgres-pages.js';
+import { chooseStoreAdapter, closeStoreAdapter, storeAdapter } from '../shared/storage/store-adapter.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { createApp, type OpsDeps } from './app.js';
 import { answerClientError } from './middleware/client-error.js';
@@ -70,13 +70,17 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
     socketTimeoutMS: API_MONGO_SOCKET_TIMEOUT_MS,
   });
   useTokenCache(mongo.db, config.tokenCacheMs);
+  // The store port's adapter, chosen once (docs/design/architecture.md "The store port"): asked for as soon as
+  // the indexes are there, and on the first request before that.
+  chooseStoreAdapter(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
   const indexes = untilDone(
-    () => ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger }),
+    async () => {
+      await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
+      await storeAdapter(mongo.db);
+    },
     logger,
     'indexes',
   );
-  // The book pages read PostgreSQL's own index on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index").
-  const pages = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const queueConnection = createProducerRedis(config.redisUrl);
   const eventsConnection = createRedis(config.redisUrl);
   const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, {
@@ -142,7 +146,6 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
     reads,
     ops,
     webhooks: { secretKey: config.webhookSecretKey, allowInsecure: config.webhookAllowInsecure === 'true' },
-    pages,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
@@ -173,7 +176,7 @@ export async function startApi(config: Config, logger: Logger): Promise<ApiRunti
       queueConnection.disconnect();
       eventsConnection.disconnect();
       await mongo.client.close();
-      await pages?.close();
+      await closeStoreAdapter(mongo.db);
     })();
     return closing;
   };

@@ -33,7 +33,6 @@ import { compile } from '../shared/schemas/validator.js';
 import { routeOf } from '../shared/contract/routes.js';
 import { queryObject } from './query-string.js';
 import { locals } from './context.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
 import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
@@ -45,12 +44,6 @@ export interface StageDeps {
   stageWaitMs: number;
   stageWaitMaxMs: number;
   jobOptions: ReturnType<typeof stageJobOptions>;
-  /**
-   * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), null on MongoDB:
-   * the book pages, and stored answers and operations read in SQL
-   * (docs/indexes.md "Scope reads in SQL").
-   */
-  pages?: PostgresPages | null;
 }
 
 export { REDIS_DEADLINE_MS };
@@ -143,7 +136,7 @@ export async function runStage<Op extends StageOperation>(
   if (existing.request_hash !== requestHash) {
     throw new AppError('idempotency_key_reused', { details: { original_request_id: existing.request_id } });
   }
-  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined, deps.pages ?? null);
+  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined);
   if (stored && isFinal(stored.answer)) {
     res.setHeader('Idempotent-Replayed', 'true');
     send(res, stageAnswerToHttp(stored.answer, stored.request_id));
@@ -221,11 +214,7 @@ async function dryRunAnswer(
   waited: JobWait<StageJobReturn>,
 ): Promise<StageAnswer | null> {
   if (waited.state === 'completed')
-    return (
-      waited.value?.answer ??
-      (await findJobResult(deps.db, data.org_id, jobId, undefined, deps.pages ?? null))?.answer ??
-      null
-    );
+    return waited.value?.answer ?? (await findJobResult(deps.db, data.org_id, jobId))?.answer ?? null;
   if (waited.state === 'failed')
     return { operation: data.operation, outcome: 'refused', code: 'job_failed', details: { job_id: jobId } };
   return null;
@@ -249,5 +238,5 @@ async function storedAnswer(
   if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId)
     return waited.value.answer;
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
-  return (await findJobResult(deps.db, orgId, jobId, hint, deps.pages ?? null))?.answer ?? null;
+  return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
 }

@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo, databaseName } from '../shared/storage/mongo.js';
 import pg from 'pg';
-import { ferretTables } from '../shared/storage/postgres-gin-indexes.js';
-import { refreshPlannerStatistics } from '../shared/storage/planner-statistics.js';
+import { ferretTables } from '../shared/storage/ferretdb/postgres-gin-indexes.js';
+import { refreshPlannerStatistics } from '../shared/storage/ferretdb/planner-statistics.js';
 
 interface PlanNode {
   'Node Type': string;

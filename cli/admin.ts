@@ -9,6 +9,7 @@ import { createToken, revokeToken } from '../shared/storage/api-tokens.js';
 import { importBooks, type ImportResult } from '../shared/books/import.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
+import { chooseStoreAdapter, closeStoreAdapter } from '../shared/storage/store-adapter.js';
 import { connectMongo, type Mongo } from '../shared/storage/mongo.js';
 
 class UsageError extends Error {}
@@ -21,9 +22,12 @@ async function withMongo<T>(fn: (mongo: Mongo) => Promise<T>): Promise<T> {
     );
   const mongo = await connectMongo(url);
   try {
-    await ensureIndexes(mongo.db, { postgresUrl: process.env.FERRETDB_POSTGRES_URL || undefined });
+    const postgresUrl = process.env.FERRETDB_POSTGRES_URL || undefined;
+    await ensureIndexes(mongo.db, { postgresUrl });
+    chooseStoreAdapter(mongo.db, { postgresUrl });
     return await fn(mongo);
   } finally {
+    await closeStoreAdapter(mongo.db);
     await mongo.client.close();
   }
 }

@@ -27,6 +27,7 @@ import { collections } from '../shared/storage/collections.js';
 import { decodeStoredOperations } from '../shared/storage/staged-operations.js';
 import { fromStored } from '../shared/storage/documents.js';
 import { connectMongo } from '../shared/storage/mongo.js';
+import { chooseStoreAdapter, closeStoreAdapter } from '../shared/storage/store-adapter.js';
 import { freePort, waitForPort } from './services/ports.js';
 import { devDataDir, projectRoot, startServices } from './services/lifecycle.js';
 import { migrateStore } from './services/migrate.js';
@@ -53,19 +54,19 @@ async function main(): Promise<void> {
   const urls = await startServices('dev', { dataDir: devDataDir });
   await migrateStore(urls);
   const mongo = await connectMongo(urls.mongoUrl);
+  chooseStoreAdapter(mongo.db, { postgresUrl: urls.postgresUrl });
   let loaded: string;
   if (await findOrg(mongo.db, ORG)) {
     loaded = 'kept from an earlier run';
   } else {
-    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }), {
-      postgresUrl: urls.postgresUrl,
-    });
+    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
     if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
     loaded = `just loaded: ${imported.counts.ledger_entries?.inserted ?? 0} entries, ${imported.counts.bank_transactions?.inserted ?? 0} bank transactions, ${imported.counts.inbox_documents?.inserted ?? 0} inbox documents`;
   }
   const token = await demoToken(mongo.db, ACTOR);
   const reviewerToken = await demoToken(mongo.db, REVIEWER);
   const { examples, duplicateGroups, statementImport } = await examplesFromStore(mongo.db);
+  await closeStoreAdapter(mongo.db);
   await mongo.client.close();
 
   const port = process.env.PORT ? Number(process.env.PORT) : await portOr8080();

@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
 import type { PendingHolder } from '../shared/domain/scope.js';
 import type { Logger } from '../shared/logger.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
@@ -17,13 +16,6 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   /** Settings from the worker's config. */
   settings: WorkerJobSettings;
   /**
-   * The PostgreSQL behind FerretDB (FERRETDB_POSTGRES_URL), for the reads
-   * done in SQL on the embedded store (docs/indexes.md "Scope reads in SQL";
-   * a statement import's apply: docs/guide/statement-import.md "Apply");
-   * null on MongoDB or without the URL. Absent in contexts built by hand.
-   */
-  embedded?: PostgresPages | null;
-  /**
    * Writes that go out together with the stored answer rather than before it
    * (the staged transition's audit event): the processor awaits them beside
    * saveJobResult, and a rerun of a job answered `staged` records them again.
@@ -31,7 +23,7 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   writes: Promise<void>[];
   /**
    * Set by a job that stored its answer itself, in the same statement as the
-   * writes it answers (a staging on the embedded store: commit-decision.ts);
+   * writes it answers (a staging where the store port inserts together: commit-decision.ts);
    * the processor then does not store it again. Absent in contexts built by
    * hand, where a job stores nothing itself.
    */

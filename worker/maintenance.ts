@@ -8,7 +8,6 @@ import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
 import { sweepStatementUploads } from '../shared/storage/statement-uploads.js';
@@ -64,7 +63,6 @@ export async function startMaintenance(
   logger: Logger,
   recoverySweepMs: number,
   settings: MaintenanceSettings = DEFAULT_SETTINGS,
-  embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   // Without a listener BullMQ writes a connection error (Redis down) to stderr as plain text; the logs are JSON.
@@ -83,7 +81,7 @@ export async function startMaintenance(
     MAINTENANCE_QUEUE,
     async (job) => {
       if (job.name === 'recover-operations') {
-        const recovered = await recoverOperations(db, logger, new Date(), embedded);
+        const recovered = await recoverOperations(db, logger, new Date());
         if (recovered.claims_rolled_forward + recovered.applies_resumed + recovered.staged_events_written > 0)
           logger.info({ recovered }, 'recovered staged operations whose job died');
         return recovered;

@@ -23,7 +23,6 @@ import { crashIf, faultOn, slowIf } from './test-faults.js';
 import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import type { JobContext, WorkerJobSettings } from './job-context.js';
 import { WORKER_KINDS } from './kinds.js';
 import type { StageOperationOf } from '../shared/kinds/kind-module.js';
@@ -38,10 +37,9 @@ function dispatch(
   settings: WorkerJobSettings,
   writes: Promise<void>[],
   rerun: boolean,
-  embedded: PostgresPages | null,
   answer: { stored: boolean },
 ): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, embedded, answer };
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, answer };
   if (data.operation === 'staged_operations.approve') return approveStagedOperation({ ...base, data });
   if (data.operation === 'staged_operations.reject') return rejectStagedOperation({ ...base, data });
   if (data.operation === 'staged_operations.apply') return applyStagedOperation({ ...base, data });
@@ -55,12 +53,7 @@ function stageKind<K extends StagedKind>(kind: K, ctx: JobContext<StageOperation
   return WORKER_KINDS[kind].stage(ctx);
 }
 
-export function createStageProcessor(
-  db: Db,
-  logger: Logger,
-  settings: WorkerJobSettings,
-  embedded: PostgresPages | null = null,
-) {
+export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
@@ -88,7 +81,6 @@ export function createStageProcessor(
             answer,
             finished_at: new Date().toISOString(),
           },
-          embedded,
           undefined,
           DRY_RUN_RESULT_RETENTION_MS,
         );
@@ -100,18 +92,14 @@ export function createStageProcessor(
       const [first] = await Promise.all([
         answered.stored
           ? true
-          : saveJobResult(
-              db,
-              {
-                _id: jobId,
-                org_id: data.org_id,
-                actor: data.actor,
-                request_id: data.request_id,
-                answer,
-                finished_at: new Date().toISOString(),
-              },
-              embedded,
-            ),
+          : saveJobResult(db, {
+              _id: jobId,
+              org_id: data.org_id,
+              actor: data.actor,
+              request_id: data.request_id,
+              answer,
+              finished_at: new Date().toISOString(),
+            }),
         ...writes.splice(0),
       ]);
       crashIf('stage:crash-before-complete');
@@ -122,7 +110,7 @@ export function createStageProcessor(
     // Answered already (an attempt that stored its answer and died before BullMQ heard): the first answer stands.
     // Only a job started before can have one: the first start skips the read (a store round trip per job).
     const rerun = isRerun(job);
-    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId, undefined, embedded) : null;
+    const stored = rerun && !data.dry_run ? await findJobResult(db, data.org_id, jobId, undefined) : null;
     // A new operation's audit event was written beside its answer and may be
     // missing: such a rerun goes on, finds its own operation and records it
     // (worker/operation/staging-job.ts); its answer, stored already, stands.
@@ -134,7 +122,7 @@ export function createStageProcessor(
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, embedded, answered);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, answered);
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {

@@ -5,28 +5,25 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
 import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
-import type { PostgresPages } from '../shared/storage/postgres-pages.js';
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
 
-/** `embedded`: the pool on FerretDB's PostgreSQL for whole-account reads (shared/storage/books-whole.ts); null on MongoDB. */
-type ReadHandler = (db: Db, data: ReadJobData, embedded: PostgresPages | null) => Promise<ReadJobResult>;
+type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
 const HANDLERS: Record<ReadOperation, ReadHandler> = {
   // The deadline bounds only the wait for another reader's computation: a reader that computes finishes, so the next one finds it stored.
-  'inbox_duplicates.list': (db, data, embedded) =>
+  'inbox_duplicates.list': (db, data) =>
     listInboxDuplicates(
       db,
       data.org_id,
       data.input as ReadJobData<'inbox_duplicates.list'>['input'],
       new Date(data.deadline_at),
-      embedded,
     ),
-  'counterparties.list': (db, data, embedded) =>
-    listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input'], embedded),
+  'counterparties.list': (db, data) =>
+    listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input']),
 };
 
-export function createReadProcessor(db: Db, logger: Logger, embedded: PostgresPages | null = null) {
+export function createReadProcessor(db: Db, logger: Logger) {
   return async (job: Job<ReadJobData, ReadJobResult>): Promise<ReadJobResult> => {
     const data = job.data;
     const log = logger.child({
@@ -43,7 +40,7 @@ export function createReadProcessor(db: Db, logger: Logger, embedded: PostgresPa
     }
     const started = Date.now();
     try {
-      const result = await handler(db, data, embedded);
+      const result = await handler(db, data);
       log.info({ ms: Date.now() - started }, 'read job finished');
       return result;
     } catch (err) {

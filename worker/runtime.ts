@@ -12,7 +12,7 @@ import {
 import { backfillFeedBlocks } from '../shared/storage/events.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
-import { openPostgresPages } from '../shared/storage/postgres-pages.js';
+import { chooseStoreAdapter, closeStoreAdapter, storeAdapter } from '../shared/storage/store-adapter.js';
 import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
@@ -30,16 +30,17 @@ export interface WorkerRuntime {
 export async function startWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
+  // The store port's adapter, chosen once (docs/design/architecture.md "The store port"): SQL on FerretDB 1.x's
+  // tables for the scope reads, the staging's writes and the whole-account reads, else the driver.
+  chooseStoreAdapter(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
+  await storeAdapter(mongo.db);
   // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.
   const backfilled = await backfillFeedBlocks(mongo.db);
   if (backfilled > 0) logger.info({ events: backfilled }, 'feed blocks set on events stored before them');
-  // Reads done in SQL on the embedded store, one pool for the staging and the read jobs (docs/indexes.md
-  // "Scope reads in SQL"; the counterparty list's whole-account reads: docs/reference/book-reads.md "Cost").
-  const embedded = config.ferretdbPostgresUrl ? openPostgresPages(config.ferretdbPostgresUrl) : null;
   const connection = createRedis(config.redisUrl);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(
     STAGE_QUEUE,
-    createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, embedded),
+    createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }),
     {
       ...stageWorkerOptions(config),
       connection,
@@ -50,15 +51,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   // Reads (the duplicate overview, the counterparty list) on their own queue and concurrency: they never hold up staging.
   const readConnection = createRedis(config.redisUrl);
-  const readWorker = new Worker<ReadJobData, ReadJobResult>(
-    READ_QUEUE,
-    createReadProcessor(mongo.db, logger, embedded),
-    {
-      connection: readConnection,
-      prefix: config.queuePrefix,
-      concurrency: config.workerConcurrency,
-    },
-  );
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger), {
+    connection: readConnection,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+  });
   readWorker.on('error', (err) => logger.error({ err, queue: READ_QUEUE }, 'worker error'));
   const registry = createRegistry('worker');
   const jobMetrics = createJobMetrics(registry);
@@ -72,7 +69,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     logger,
     config.recoverySweepMs,
     { eventRetentionDays: config.eventRetentionDays },
-    embedded,
   );
   // Webhook delivery on its own queue and connection (docs/reference/webhooks.md): it never holds up staging.
   const webhookConnection = createRedis(config.redisUrl);
@@ -92,7 +88,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     },
     registry,
     logger,
-    embedded,
   );
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
@@ -115,7 +110,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
       readConnection.disconnect();
       maintenanceConnection.disconnect();
       webhookConnection.disconnect();
-      await embedded?.close();
+      await closeStoreAdapter(mongo.db);
       await mongo.client.close();
     },
   };

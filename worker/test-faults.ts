@@ -47,7 +47,7 @@ export const faultOn = (fault: TestFault): boolean => ACTIVE.has(fault);
 
 /**
  * A fault between a staging's writes is on. Those steps are the writes one
- * after the other; on the embedded store a staging makes them in one
+ * after the other; on FerretDB 1.x (the store port's insertTogether) a staging makes them in one
  * statement, with nothing between them to crash in, so with such a fault on
  * it takes the steps one by one and the crash tests keep proving them.
  */

@@ -47,7 +47,6 @@ import {
 } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ledgerAccountsPage } from '../../shared/storage/ledger-accounts.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
@@ -161,14 +160,12 @@ async function transactionViews(
   db: Db,
   orgId: string,
   rows: Awaited<ReturnType<typeof transactionsPage>>,
-  embedded: PostgresPages | null,
 ): Promise<TransactionView[]> {
   const links = await findLinks(
     db,
     orgId,
     'bank_transaction_id',
     rows.map((t) => t.id),
-    embedded,
   );
   return rows.map((t) => transactionView(t, links));
 }
@@ -178,35 +175,32 @@ async function entryViews(
   orgId: string,
   settlement: readonly string[],
   rows: Awaited<ReturnType<typeof entriesPage>>,
-  embedded: PostgresPages | null,
 ): Promise<EntryView[]> {
   const links = await findLinks(
     db,
     orgId,
     'ledger_entry_id',
     rows.map((e) => e.id),
-    embedded,
   );
   return rows.map((e) => entryView(e, links, settlement));
 }
 
-async function accountView(db: Db, orgId: string, account: BankAccount, embedded: PostgresPages | null) {
+async function accountView(db: Db, orgId: string, account: BankAccount) {
   return {
     ...account,
-    ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id, embedded)),
+    ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id)),
   };
 }
 
-async function settlementAccounts(db: Db, orgId: string, embedded: PostgresPages | null): Promise<string[]> {
-  return (await findOrg(db, orgId, embedded))?.settlement_accounts ?? [];
+async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
+  return (await findOrg(db, orgId))?.settlement_accounts ?? [];
 }
 
 /**
  * `reads`: the read queue (the counterparty list) and the cursor secret; absent only in apps built without a queue
- * (tests of the HTTP layer), where those answer 503. `embedded`: the pool on FerretDB's PostgreSQL that serves the
- * pages and the account figures there (shared/storage/postgres-pages.ts); null on MongoDB.
+ * (tests of the HTTP layer), where those answer 503.
  */
-export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: PostgresPages | null = null): Router {
+export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
   const cursorSecret = reads?.cursorSecret;
   const router = Router();
   const read = (path: string, op: string, handle: (req: Request, res: Response, orgId: string) => Promise<unknown>) => {
@@ -223,14 +217,14 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
   read('/api/v1/cli/bank-accounts', 'bank_accounts.list', async (req, _res, orgId) => {
     valid(validNoQuery, queryObject(req.query, []));
     const accounts = await listAccounts(db, orgId);
-    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a, embedded))) };
+    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a))) };
   });
 
   read('/api/v1/cli/bank-accounts/:bank_account_id', 'bank_accounts.show', async (req, _res, orgId) => {
     const { bank_account_id } = valid(validAccountParams, { bank_account_id: req.params.bank_account_id });
-    const account = await findAccount(db, orgId, bank_account_id, embedded);
+    const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
-    return accountView(db, orgId, account, embedded);
+    return accountView(db, orgId, account);
   });
 
   read('/api/v1/cli/bank-transactions', 'bank_transactions.list', async (req, _res, orgId) => {
@@ -239,8 +233,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const after = positionOf(secret(), scope, query);
     const state = query.link_state;
     const result = await page(
-      (at, n) => transactionsPage(db, orgId, query, at, n, embedded),
-      (rows) => transactionViews(db, orgId, rows, embedded),
+      (at, n) => transactionsPage(db, orgId, query, at, n),
+      (rows) => transactionViews(db, orgId, rows),
       (t) => t.booking_date,
       state ? (v) => v.link_state === state : null,
       after,
@@ -253,21 +247,21 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const { bank_transaction_id } = valid(validTransactionParams, {
       bank_transaction_id: req.params.bank_transaction_id,
     });
-    const transaction = await findTransaction(db, orgId, bank_transaction_id, embedded);
+    const transaction = await findTransaction(db, orgId, bank_transaction_id);
     if (!transaction)
       throw new AppError('not_found', { details: { resource: 'Bank transaction', id: bank_transaction_id } });
-    return (await transactionViews(db, orgId, [transaction], embedded))[0];
+    return (await transactionViews(db, orgId, [transaction]))[0];
   });
 
   read('/api/v1/cli/ledger/entries', 'ledger_entries.list', async (req, _res, orgId) => {
     const query = valid(validEntriesQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
     const scope: CursorScope = { list: 'ledger_entries', org_id: orgId };
     const after = positionOf(secret(), scope, query);
-    const settlement = await settlementAccounts(db, orgId, embedded);
+    const settlement = await settlementAccounts(db, orgId);
     const open = query.open;
     const result = await page(
-      (at, n) => entriesPage(db, orgId, query, at, n, embedded),
-      (rows) => entryViews(db, orgId, settlement, rows, embedded),
+      (at, n) => entriesPage(db, orgId, query, at, n),
+      (rows) => entryViews(db, orgId, settlement, rows),
       (e) => e.entry_date,
       open ? (v) => v.open === (open === 'true') : null,
       after,
@@ -279,12 +273,9 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
   read('/api/v1/cli/ledger/entries/:entry_id', 'ledger_entries.show', async (req, _res, orgId) => {
     const { entry_id } = valid(validEntryParams, { entry_id: req.params.entry_id });
     // The org's settlement accounts beside the entry: one round trip, not two.
-    const [entry, settlement] = await Promise.all([
-      findEntry(db, orgId, entry_id, embedded),
-      settlementAccounts(db, orgId, embedded),
-    ]);
+    const [entry, settlement] = await Promise.all([findEntry(db, orgId, entry_id), settlementAccounts(db, orgId)]);
     if (!entry) throw new AppError('not_found', { details: { resource: 'Ledger entry', id: entry_id } });
-    return (await entryViews(db, orgId, settlement, [entry], embedded))[0];
+    return (await entryViews(db, orgId, settlement, [entry]))[0];
   });
 
   read('/api/v1/cli/ledger/accounts', 'ledger_accounts.list', async (req, _res, orgId) => {
@@ -305,7 +296,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {
     const { bank_account_id } = valid(validCounterpartiesQuery, queryObject(req.query, []));
-    const account = await findAccount(db, orgId, bank_account_id, embedded);
+    const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
     if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
     // A grouping over the whole account and the organisation's open entries: computed by the worker.
@@ -317,7 +308,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined, embedded: P
     const scope: CursorScope = { list: 'inbox_documents', org_id: orgId };
     const after = positionOf(secret(), scope, query);
     const result = await page(
-      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n, embedded),
+      (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n),
       (rows) => Promise.resolve(rows),
       (d) => d.received_at,
       null,

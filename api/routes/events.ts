@@ -13,7 +13,6 @@ import {
 } from '../../shared/schemas/events.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { listEvents } from '../../shared/storage/events.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
@@ -27,8 +26,7 @@ interface EventsCursor {
   type: string | null;
 }
 
-/** `pages`: FerretDB's PostgreSQL, where the feed's sequence marks are read (null on MongoDB). */
-export function eventRoutes(db: Db, cursorSecret: string | undefined, pages: PostgresPages | null = null): Router {
+export function eventRoutes(db: Db, cursorSecret: string | undefined): Router {
   const router = Router();
   mountRoute(router, db, 'events.list', async (req, res) => {
     const query = validateQuery(queryObject(req.query, EVENTS_NUMERIC_PARAMS));
@@ -45,17 +43,13 @@ export function eventRoutes(db: Db, cursorSecret: string | undefined, pages: Pos
         throw new AppError('invalid_cursor', { details: { parameter: 'after' } });
       after = opened.sequence!;
     }
-    const page = await listEvents(
-      db,
-      {
-        org_id: auth.org_id,
-        after,
-        types: type ? [type] : [],
-        limit: query.value.limit ?? EVENTS_DEFAULT_LIMIT,
-        now: new Date(),
-      },
-      pages,
-    );
+    const page = await listEvents(db, {
+      org_id: auth.org_id,
+      after,
+      types: type ? [type] : [],
+      limit: query.value.limit ?? EVENTS_DEFAULT_LIMIT,
+      now: new Date(),
+    });
     const next = sealCursor(cursorSecret, scope, { sequence: page.through, type } satisfies EventsCursor);
     res.json(successEnvelope('events.list', locals(res).requestId, { items: page.events, next_cursor: next }));
   });

@@ -16,7 +16,6 @@ import {
 } from '../../shared/schemas/inbox-duplicates.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
 
@@ -38,8 +37,7 @@ interface DuplicatesCursor {
 }
 
 /** `reads` is absent only in apps built without a queue (tests of the HTTP layer); the route then answers 503. */
-/** `pages`: the pool on FerretDB's PostgreSQL, where a stored page's version and index are read by id (null on MongoDB). */
-export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined, pages: PostgresPages | null = null): Router {
+export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Router {
   const router = Router();
   const stored = new StoredOverviewCache(STORED_OVERVIEW_CACHE_CHARS);
   mountRoute(router, db, OPERATION, async (req, res) => {
@@ -57,8 +55,7 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined, pages
     const input = { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after };
     // The stored page of the current version when there is one; the worker computes (or waits for) it otherwise.
     const page =
-      (await readStoredDuplicatePage(db, auth.org_id, input, stored, pages)) ??
-      (await runRead(reads, res, OPERATION, input));
+      (await readStoredDuplicatePage(db, auth.org_id, input, stored)) ?? (await runRead(reads, res, OPERATION, input));
     const next: DuplicatesCursor | null = page.next_after && { after: page.next_after, min_confidence: minConfidence };
     send(
       res,

@@ -11,7 +11,6 @@ import { AppError } from '../../shared/errors.js';
 import type { AnyStageJobData, StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { locals } from '../context.js';
 import { REDIS_DEADLINE_MS } from '../stage-handler.js';
 
@@ -21,11 +20,7 @@ import { mountRoute } from './mount.js';
 /** The documented job-id pattern: anything else cannot be one of ours. */
 const JOB_ID = new RegExp(jobIdSchema.pattern);
 
-export function jobRoutes(
-  db: Db,
-  queue: Queue<AnyStageJobData, StageJobReturn>,
-  embedded: PostgresPages | null = null,
-): Router {
+export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>): Router {
   const router = Router();
   mountRoute(router, db, 'jobs.show', async (req, res) => {
     const auth = locals(res).auth!;
@@ -33,7 +28,7 @@ export function jobRoutes(
     const notFound = new AppError('not_found', { details: { resource: 'Job', id: jobId } });
     if (!JOB_ID.test(jobId)) throw notFound;
 
-    const stored = await findJobResult(db, auth.org_id, jobId, undefined, embedded);
+    const stored = await findJobResult(db, auth.org_id, jobId, undefined);
     if (stored) {
       if (stored.actor !== auth.actor) throw notFound;
       send(res, stageAnswerToHttp(stored.answer, stored.request_id));

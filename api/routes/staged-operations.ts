@@ -65,18 +65,14 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const visibleCreator = canApprove ? createdBy : auth.actor;
     const data = { items: [] as unknown[], next_cursor: null as string | null };
     if (canApprove || createdBy === undefined || createdBy === auth.actor) {
-      const page = await listStagedOperations(
-        db,
-        {
-          org_id: auth.org_id,
-          status,
-          kind,
-          created_by: visibleCreator,
-          after,
-          limit: limit ?? STAGED_LIST_DEFAULT_LIMIT,
-        },
-        deps.pages ?? null,
-      );
+      const page = await listStagedOperations(db, {
+        org_id: auth.org_id,
+        status,
+        kind,
+        created_by: visibleCreator,
+        after,
+        limit: limit ?? STAGED_LIST_DEFAULT_LIMIT,
+      });
       // Items without their context (show has it): a page of contexts would be large.
       data.items = page.items.map((doc) => {
         const { context: _context, ...item } = stagedOperationDetail(doc);
@@ -94,7 +90,7 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
   mountRoute(router, db, 'staged_operations.show', async (req, res) => {
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
-    const doc = await findStagedOperation(db, auth.org_id, id, deps.pages ?? null);
+    const doc = await findStagedOperation(db, auth.org_id, id);
     if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') }))
       throw notFound(id);
     res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc)));

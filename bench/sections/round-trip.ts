@@ -1,7 +1,6 @@
 // Staging round trip (reversal stage on 2,000-size demo orgs) against the
 // floor measured in the same run: one empty BullMQ add→complete round trip
 // plus one insert, the least any staging call can cost on this stack.
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Db } from 'mongodb';
@@ -30,8 +29,6 @@ export interface BenchEnv {
   profile: <T>(label: string, run: () => Promise<T>) => Promise<T>;
   /** Where the CPU went under `label` so far (summed over its profiles). */
   split: (label: string) => CpuSplit | undefined;
-  /** The pool on FerretDB's PostgreSQL the worker reads through (FERRETDB_POSTGRES_URL), for a floor that reads as a job does; null on MongoDB. */
-  embedded: PostgresPages | null;
 }
 
 const CLIENTS = 8;

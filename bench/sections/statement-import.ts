@@ -240,7 +240,7 @@ export async function measureStatementImport(
     'dry run (warm-up)',
   );
   parseStatementFile(warmUp, { format: 'auto', encoding: null, csv: null, account_currency: 'EUR' });
-  await accountTransactionsForImport(env.db, orgId, accountId, env.embedded);
+  await accountTransactionsForImport(env.db, orgId, accountId);
   let fileBytes = 0;
   let fresh = 0;
   for (let run = 0; run < repeat; run += 1) {
@@ -251,7 +251,7 @@ export async function measureStatementImport(
     const parse = await timed(() =>
       Promise.resolve(parseStatementFile(file, { format: 'auto', encoding: null, csv: null, account_currency: 'EUR' })),
     );
-    const read = await timed(() => accountTransactionsForImport(env.db, orgId, accountId, env.embedded));
+    const read = await timed(() => accountTransactionsForImport(env.db, orgId, accountId));
     const parseAndRead = parse + read;
     // (a) Stage through HTTP.
     const staged = await env.profile('statement import, stage', () =>

@@ -72,7 +72,7 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
   // plan_cache_mode before FerretDB opens its first connection: FerretDB
   // prepares each statement once per pooled connection, and only plans made
   // with the parameters inlined can use the GIN expression indexes
-  // (docs/indexes.md, shared/storage/postgres-gin-indexes.ts).
+  // (docs/indexes.md, shared/storage/ferretdb/postgres-gin-indexes.ts).
   for (const sql of ['create database ferretdb', 'alter database ferretdb set plan_cache_mode = force_custom_plan']) {
     execFileSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q', '-c', sql], {
       stdio: ['ignore', 'pipe', 'pipe'],

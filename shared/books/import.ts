@@ -25,8 +25,7 @@ import {
 } from '../storage/books-write.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
 import { ledgerAccountId } from '../storage/ledger-accounts.js';
-import { knownPostgresUrl, refreshPlannerStatistics } from '../storage/planner-statistics.js';
-import { openPostgresPages, type PostgresPages } from '../storage/postgres-pages.js';
+import { storeAdapter } from '../storage/store-adapter.js';
 import { newImportHolder } from '../storage/record-claims.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
@@ -46,15 +45,11 @@ const NULL_DEFAULTS: Partial<Record<BookSection, string[]>> = {
 };
 
 /**
- * `options.postgresUrl`: the PostgreSQL database behind FerretDB, for the
- * check that no id is another organisation's (in SQL, findTakenIds) and the
- * ANALYZE after the writes (default: the one ensureIndexes was given for `db`).
+ * The check that no id is another organisation's (findTakenIds) and the
+ * planner statistics after the writes go through the store port bound to
+ * `db` (docs/design/architecture.md "The store port").
  */
-export async function importBooks(
-  db: Db,
-  input: unknown,
-  options: { postgresUrl?: string | undefined } = {},
-): Promise<ImportResult> {
+export async function importBooks(db: Db, input: unknown): Promise<ImportResult> {
   const checked = validateFile(input);
   if (!checked.ok) return { ok: false, errors: checked.errors };
   const file = checked.value;
@@ -66,14 +61,7 @@ export async function importBooks(
   const stored = await Promise.all(sections.map(({ section }) => readSectionOfOrg(db, section, orgId)));
   const uncovered = uncoveredCodes(chartAfterImport(sections, stored), accountCodesUsed(file));
   if (uncovered.length > 0) return { ok: false, errors: uncovered };
-  const postgresUrl = options.postgresUrl ?? knownPostgresUrl(db);
-  const embedded = postgresUrl ? openPostgresPages(postgresUrl) : null;
-  let foreign: FieldError[];
-  try {
-    foreign = await idsOwnedByOtherOrgs(db, sections, stored, embedded);
-  } finally {
-    await embedded?.close();
-  }
+  const foreign = await idsOwnedByOtherOrgs(db, sections, stored);
   if (foreign.length > 0) return { ok: false, errors: foreign };
 
   const { version: orgVersion, ...orgFields } = file.org;
@@ -93,7 +81,7 @@ export async function importBooks(
   const grown = sections
     .filter(({ section }) => (counts[section]?.inserted ?? 0) > 0)
     .map(({ section }) => sectionCollectionName(db, section));
-  if (grown.length > 0) await refreshPlannerStatistics(db, grown, options.postgresUrl);
+  if (grown.length > 0) await (await storeAdapter(db)).refreshStatistics(grown);
   return { ok: true, org_id: orgId, counts };
 }
 
@@ -178,17 +166,12 @@ function normalise(section: BookSection, record: BookRecord): BookRecord {
 }
 
 /** Only ids new to this org can clash with another organisation's records. */
-async function idsOwnedByOtherOrgs(
-  db: Db,
-  sections: SectionRecords[],
-  stored: StoredById[],
-  embedded: PostgresPages | null,
-): Promise<FieldError[]> {
+async function idsOwnedByOtherOrgs(db: Db, sections: SectionRecords[], stored: StoredById[]): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const [i, { section, records }] of sections.entries()) {
     const index = new Map(records.map((r, at) => [r.id, at]));
     const fresh = records.map((r) => r.id).filter((id) => !stored[i]!.has(id));
-    for (const id of await findTakenIds(db, section, fresh, embedded)) {
+    for (const id of await findTakenIds(db, section, fresh)) {
       errors.push({ pointer: `/${section}/${index.get(id)}/id`, message: `${id} belongs to another organisation` });
     }
   }

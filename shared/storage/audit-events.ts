@@ -4,7 +4,6 @@ import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc, type EventOperationView, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { eventFields, eventView, withNewEvent, type EventSource, type Reservation } from './events.js';
-import type { PostgresPages } from './postgres-pages.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -76,15 +75,11 @@ export function stagedEventDoc(op: StagedOperationDoc, reservation: Reservation)
  * staging job died between inserting the operation and recording it. One
  * `_id` read when it is there (always, but after such a crash).
  */
-export async function ensureStagedEvent(
-  db: Db,
-  op: StagedOperationDoc,
-  embedded: PostgresPages | null = null,
-): Promise<boolean> {
+export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise<boolean> {
   if (op.status !== 'staged') return false;
   if (await collections(db).auditEvents.findOne({ _id: stagedEventId(op._id) }, { projection: { _id: 1 } }))
     return false;
-  await recordStaged(db, op, { embedded });
+  await recordStaged(db, op);
   return true;
 }
 

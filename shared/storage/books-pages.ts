@@ -2,15 +2,17 @@
 // entries and inbox documents, each an indexed equality read on org_id and
 // the filter's equality fields (shared/storage/indexes.ts), sorted by the
 // page key and then `_id`, continuing strictly after the last position.
-// Every query stays inside one organisation. On the embedded store with a
-// PostgreSQL pool, a page is read from PostgreSQL's own btree index instead
-// (shared/storage/postgres-pages.ts): the same spec, the same answer.
+// Every query stays inside one organisation. A page is read through the store
+// port (shared/storage/port.ts `page`): on FerretDB 1.x from PostgreSQL's own
+// btree index (docs/indexes.md "Pages from PostgreSQL's own index"), the same
+// spec and the same answer as the driver's query.
 import type { Db, Document } from 'mongodb';
 import type { BankAccount, BankTransaction, InboxDocument, LedgerEntry } from '../domain/books.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import type { PageQuery, PostgresPages } from './postgres-pages.js';
-import { findOwnedById, isFerretDb } from './where-in.js';
+import type { PageQuery } from './port.js';
+import { storeAdapter } from './store-adapter.js';
+import { findOwnedById } from './where-in.js';
 
 /** Where a page continues: after (key, id) in the list's order. */
 export interface PagePosition {
@@ -34,40 +36,9 @@ export interface EntryFilter {
   to?: string;
 }
 
-/** The keyset condition: strictly after (or before, descending) `after` in (field, _id) order. */
-function keyset(field: string, after: PagePosition | null, direction: 1 | -1): Document {
-  if (!after) return {};
-  const beyond = direction === 1 ? '$gt' : '$lt';
-  return { $or: [{ [field]: { [beyond]: after.key } }, { [field]: after.key, _id: { [beyond]: after.id } }] };
-}
-
-/** The MongoDB filter of a page: equalities first (the GIN-indexed part FerretDB pushes down), then the range and the keyset. */
-function where(q: PageQuery): Document {
-  const out: Document = {};
-  for (const [k, v] of Object.entries(q.equalities)) if (v !== undefined) out[k] = v;
-  if (q.from !== undefined || q.to !== undefined) {
-    out[q.key] = { ...(q.from === undefined ? {} : { $gte: q.from }), ...(q.to === undefined ? {} : { $lte: q.to }) };
-  }
-  // A range and a keyset on the same field: the keyset's $or carries its own bound, the range stays top level.
-  return { ...out, ...keyset(q.key, q.after, q.direction) };
-}
-
-/**
- * One page's stored documents: from PostgreSQL's own index on the embedded
- * store when the API has a pool on it (shared/storage/postgres-pages.ts),
- * else (MongoDB, or PostgreSQL cannot answer) the MongoDB query.
- */
-async function readPage(db: Db, embedded: PostgresPages | null, q: PageQuery): Promise<Document[]> {
-  if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.page(db, q);
-    if (docs) return docs;
-  }
-  return db
-    .collection(q.collection)
-    .find(where(q))
-    .sort({ [q.key]: q.direction, _id: q.direction })
-    .limit(q.limit)
-    .toArray();
+/** One page's stored documents, from the store port (shared/storage/port.ts `page`). */
+async function readPage(db: Db, q: PageQuery): Promise<Document[]> {
+  return (await storeAdapter(db)).page(q);
 }
 
 /** Up to `limit` transactions after `after`, by (booking_date, id). */
@@ -77,9 +48,8 @@ export async function transactionsPage(
   filter: TransactionFilter,
   after: PagePosition | null,
   limit: number,
-  embedded: PostgresPages | null = null,
 ): Promise<BankTransaction[]> {
-  const docs = await readPage(db, embedded, {
+  const docs = await readPage(db, {
     collection: collections(db).bankTransactions.collectionName,
     equalities: {
       org_id: orgId,
@@ -104,9 +74,8 @@ export async function entriesPage(
   filter: EntryFilter,
   after: PagePosition | null,
   limit: number,
-  embedded: PostgresPages | null = null,
 ): Promise<LedgerEntry[]> {
-  const docs = await readPage(db, embedded, {
+  const docs = await readPage(db, {
     collection: collections(db).ledgerEntries.collectionName,
     equalities: {
       org_id: orgId,
@@ -131,9 +100,8 @@ export async function inboxDocumentsPage(
   status: string | undefined,
   after: PagePosition | null,
   limit: number,
-  embedded: PostgresPages | null = null,
 ): Promise<InboxDocument[]> {
-  const docs = await readPage(db, embedded, {
+  const docs = await readPage(db, {
     collection: collections(db).inboxDocuments.collectionName,
     equalities: { org_id: orgId, status },
     key: 'received_at',
@@ -149,14 +117,9 @@ export async function findInboxDocument(db: Db, orgId: string, id: string): Prom
   return doc ? fromStored<InboxDocument>(doc) : null;
 }
 
-export async function findTransaction(
-  db: Db,
-  orgId: string,
-  id: string,
-  embedded: PostgresPages | null = null,
-): Promise<BankTransaction | null> {
-  const doc = await findOwnedById(db, collections(db).bankTransactions, orgId, id, undefined, embedded);
-  return doc ? fromStored<BankTransaction>(doc) : null;
+export async function findTransaction(db: Db, orgId: string, id: string): Promise<BankTransaction | null> {
+  const doc = await (await storeAdapter(db)).findOwnedById(collections(db).bankTransactions.collectionName, orgId, id);
+  return doc ? fromStored<BankTransaction>(doc as Stored<BankTransaction>) : null;
 }
 
 /** Every bank account of the organisation, by id (an organisation has a handful). */

@@ -4,10 +4,9 @@
 //
 // why the SQL: through FerretDB 1.24 every document costs about 0.3 ms (read,
 // converted, sent whole even when projected), so the 75,761 transactions of
-// one account took over 20 s, beyond the API's store timeout. On the embedded
-// store with a PostgreSQL pool the same reads are SQL on PostgreSQL's own
-// indexes that send only the projected fields (shared/storage/postgres-pages.ts
-// `fields`, `latest`); without one, or when PostgreSQL cannot answer, they are
+// one account took over 20 s, beyond the API's store timeout. They go through
+// the store port (shared/storage/port.ts `fields`, `latest`): on FerretDB 1.x
+// SQL on PostgreSQL's own indexes that sends only the projected fields, else
 // the driver's projected finds, the same answer.
 import type { Db, Document } from 'mongodb';
 import type {
@@ -18,18 +17,12 @@ import type {
 } from '../domain/book-reads.js';
 import type { BankTransaction } from '../domain/books.js';
 import { collections } from './collections.js';
-import type { FieldsQuery, LatestQuery, PostgresPages } from './postgres-pages.js';
-import { findWhereIn, isFerretDb } from './where-in.js';
+import type { FieldsQuery } from './port.js';
+import { storeAdapter } from './store-adapter.js';
 
-/** `q` from PostgreSQL when the pool can answer it, else the driver's projected find on the same equalities. */
-export async function readFields(db: Db, embedded: PostgresPages | null, q: FieldsQuery): Promise<Document[]> {
-  if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.fields(db, q);
-    if (docs) return docs;
-  }
-  const projection = Object.fromEntries(q.fields.map((f) => [f, 1]));
-  if (!q.fields.includes('_id')) projection._id = 0;
-  return db.collection(q.collection).find(q.equalities, { projection }).toArray();
+/** `q` through the store port (shared/storage/port.ts `fields`). */
+export async function readFields(db: Db, q: FieldsQuery): Promise<Document[]> {
+  return (await storeAdapter(db)).fields(q);
 }
 
 /** `_id` → `id`, as fromStored does for whole documents. */
@@ -43,9 +36,8 @@ export async function accountAmounts(
   db: Db,
   orgId: string,
   bankAccountId: string,
-  embedded: PostgresPages | null = null,
 ): Promise<Array<Pick<BankTransaction, 'amount_minor' | 'status'>>> {
-  const docs = await readFields(db, embedded, {
+  const docs = await readFields(db, {
     collection: collections(db).bankTransactions.collectionName,
     equalities: { org_id: orgId, bank_account_id: bankAccountId },
     index: 'page',
@@ -67,27 +59,22 @@ export interface CounterpartyBooks {
  * bank_account_id) and (org_id, status) page indexes, the org_id GIN index
  * (links have no page order).
  */
-export async function readCounterpartyBooks(
-  db: Db,
-  orgId: string,
-  bankAccountId: string,
-  embedded: PostgresPages | null = null,
-): Promise<CounterpartyBooks> {
+export async function readCounterpartyBooks(db: Db, orgId: string, bankAccountId: string): Promise<CounterpartyBooks> {
   const c = collections(db);
   const [transactions, entries, links] = await Promise.all([
-    readFields(db, embedded, {
+    readFields(db, {
       collection: c.bankTransactions.collectionName,
       equalities: { org_id: orgId, bank_account_id: bankAccountId },
       index: 'page',
       fields: ['_id', 'booking_date', 'amount_minor', 'counterparty_id', 'counterparty_name'],
     }),
-    readFields(db, embedded, {
+    readFields(db, {
       collection: c.ledgerEntries.collectionName,
       equalities: { org_id: orgId, status: 'posted' },
       index: 'page',
       fields: ['_id', 'counterparty_id', 'lines', 'status'],
     }),
-    readFields(db, embedded, {
+    readFields(db, {
       collection: c.bankLinks.collectionName,
       equalities: { org_id: orgId },
       index: 'gin',
@@ -105,38 +92,25 @@ const NAMING_FIELDS = ['_id', 'booking_date', 'counterparty_id', 'counterparty_n
 
 /**
  * Transactions on any account of the organisation that name these
- * counterparties, the latest of each among them (`latestNames` picks it). On
- * PostgreSQL exactly one per counterparty that has any: its (org_id,
- * counterparty_id, booking_date) page index read backwards for one row. On
- * the driver path every such transaction, projected.
+ * counterparties: the latest of each (the store port's `latest`; on FerretDB
+ * 1.x its (org_id, counterparty_id, booking_date) page index read backwards
+ * for one row).
  */
 export async function namingTransactions(
   db: Db,
   orgId: string,
   counterpartyIds: readonly string[],
-  embedded: PostgresPages | null = null,
 ): Promise<NamingTransaction[]> {
   if (counterpartyIds.length === 0) return [];
-  const collection = collections(db).bankTransactions;
-  let docs: Document[] | null = null;
-  if (embedded && (await isFerretDb(db))) {
-    const q: LatestQuery = {
-      collection: collection.collectionName,
-      equalities: { org_id: orgId },
-      per: 'counterparty_id',
-      values: counterpartyIds,
-      key: 'booking_date',
-      fields: NAMING_FIELDS,
-    };
-    docs = await embedded.latest(db, q);
-  }
-  docs ??= await findWhereIn(
-    db,
-    collection,
-    orgId,
-    'counterparty_id',
-    counterpartyIds,
-    Object.fromEntries(NAMING_FIELDS.map((f) => [f, 1])),
-  );
+  const docs = await (
+    await storeAdapter(db)
+  ).latest({
+    collection: collections(db).bankTransactions.collectionName,
+    equalities: { org_id: orgId },
+    per: 'counterparty_id',
+    values: counterpartyIds,
+    key: 'booking_date',
+    fields: NAMING_FIELDS,
+  });
   return docs.map((d) => withId<NamingTransaction>(d));
 }

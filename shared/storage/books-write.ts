@@ -6,8 +6,8 @@ import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { collections } from './collections.js';
 import { claimVersions, highestClaimedVersions } from './record-claims.js';
-import { findByIdsInSql, findWhereIn } from './where-in.js';
-import type { PostgresPages } from './postgres-pages.js';
+import { storeAdapter } from './store-adapter.js';
+import { findWhereIn } from './where-in.js';
 
 /** A record as the file holds it once normalised: `id` plus fields the importer copies without reading. */
 export type BookRecord = { id: string } & Record<string, unknown>;
@@ -75,27 +75,19 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
 }
 
 /**
- * Of `ids`, those a record of the section holds in any organisation. With
- * the pool on FerretDB's PostgreSQL (`embedded`), a SQL `_id = ANY` per
- * IN_CHUNK_SIZE ids on FerretDB's own `_id` btree (docs/indexes.md "Scope
- * reads in SQL"). why: through FerretDB, more than IN_CHUNK_SIZE ids across
+ * Of `ids`, those a record of the section holds in any organisation, through
+ * the store port: on FerretDB 1.x a SQL `_id = ANY` per IN_CHUNK_SIZE ids on
+ * FerretDB's own `_id` btree (docs/indexes.md "Scope reads in SQL"). why:
+ * through FerretDB, more than IN_CHUNK_SIZE ids across
  * every organisation is one pass over the whole collection (where-in.ts):
  * 14 s a section when the bench loaded a 2,000-size org into a store holding
  * 100,000-size ones.
  */
-export async function findTakenIds(
-  db: Db,
-  section: BookSection,
-  ids: readonly string[],
-  embedded: PostgresPages | null = null,
-): Promise<string[]> {
-  const collection = db.collection<{ _id: string; org_id: string }>(
-    collections(db)[BOOK_SECTIONS[section]].collectionName,
-  );
-  const viaSql = await findByIdsInSql(db, collection.collectionName, ids, ['_id'], embedded);
-  if (viaSql) return viaSql.map((doc) => doc._id as string);
-  const taken = await findWhereIn(db, collection, null, '_id', ids, { _id: 1 });
-  return taken.map((doc) => doc._id);
+export async function findTakenIds(db: Db, section: BookSection, ids: readonly string[]): Promise<string[]> {
+  const taken = await (
+    await storeAdapter(db)
+  ).findByIds(collections(db)[BOOK_SECTIONS[section]].collectionName, ids, { fields: ['_id'] });
+  return taken.map((doc) => doc._id as string);
 }
 
 /** The org whose claims a record's claims are filed under: its own, or for the org record, the org itself. */

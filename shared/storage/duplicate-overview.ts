@@ -11,8 +11,7 @@ import { pageFromChunks, type ChunkSummary, type GroupPiece } from '../domain/du
 import { collections, type DuplicateOverviewChunkDoc, type DuplicateOverviewDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { currentInboxVersion } from './inbox-version.js';
-import type { PostgresPages } from './postgres-pages.js';
-import { findById } from './where-in.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** Chunk documents per bulk write: a few MB per message at most. */
 const WRITE_BATCH = 20;
@@ -67,13 +66,17 @@ export async function readStoredDuplicatePage(
   orgId: string,
   options: GroupPageOptions,
   cache: StoredOverviewCache,
-  embedded: PostgresPages | null = null,
 ): Promise<OverviewPage | null> {
-  // `embedded`: the version and the overview's index are read by `_id` in SQL (where-in.ts findById).
-  const version = await currentInboxVersion(db, orgId, embedded);
+  // The version and the overview's index are read by `_id` through the store port (in SQL on FerretDB 1.x).
+  const version = await currentInboxVersion(db, orgId);
   const id = overviewId(orgId, version);
   const loadIndex = async (): Promise<{ value: ChunkSummary[]; size: number } | null> => {
-    const overview = await findById(db, collections(db).duplicateOverviews, id, { state: 1, chunks_json: 1 }, embedded);
+    const overview = (await (
+      await storeAdapter(db)
+    ).findById(collections(db).duplicateOverviews.collectionName, id, {
+      state: 1,
+      chunks_json: 1,
+    })) as DuplicateOverviewDoc | null;
     // Not ready: not cached, so the next call looks again.
     if (overview?.state !== 'ready') return null;
     const json = overview.chunks_json ?? '[]';
@@ -118,11 +121,16 @@ export function overviewChunkId(overviewId: string, n: number): string {
 export async function findCurrentOverview(
   db: Db,
   orgId: string,
-  embedded: PostgresPages | null = null,
 ): Promise<{ id: string; version: string; existing: DuplicateOverviewDoc | null }> {
-  const version = await currentInboxVersion(db, orgId, embedded);
+  const version = await currentInboxVersion(db, orgId);
   const id = overviewId(orgId, version);
-  return { id, version, existing: await findById(db, collections(db).duplicateOverviews, id, undefined, embedded) };
+  return {
+    id,
+    version,
+    existing: (await (
+      await storeAdapter(db)
+    ).findById(collections(db).duplicateOverviews.collectionName, id)) as DuplicateOverviewDoc | null,
+  };
 }
 
 /** Insert the claim to compute an overview; false when another reader's claim for that `_id` is there first (unique `_id`). */
@@ -143,8 +151,8 @@ export async function deleteOverviewClaim(db: Db, id: string, claimedAt: string)
 
 /**
  * Write an overview's chunks. Replace, not insert: a reader that took over an
- * abandoned claim may meet the dead reader's chunks. `embedded`: on FerretDB's
- * PostgreSQL each batch is first inserted in one SQL statement (docs/indexes.md
+ * abandoned claim may meet the dead reader's chunks. On FerretDB 1.x each
+ * batch is first inserted in one SQL statement (the store port's `insertTogether`) (docs/indexes.md
  * "Writes in SQL"); a batch refused there (a dead reader's chunk under the same
  * `_id`) or declined (no table yet) is replaced through the driver.
  * why: through FerretDB each replace-with-upsert is a read and a write of
@@ -152,18 +160,13 @@ export async function deleteOverviewClaim(db: Db, id: string, claimedAt: string)
  * that way and 14–25 ms as one insert, on the first read that everyone
  * waiting for the overview waits for (docs/design/duplicate-overview.md "Measured").
  */
-export async function writeOverviewChunks(
-  db: Db,
-  docs: DuplicateOverviewChunkDoc[],
-  embedded: PostgresPages | null = null,
-): Promise<void> {
+export async function writeOverviewChunks(db: Db, docs: DuplicateOverviewChunkDoc[]): Promise<void> {
   const c = collections(db);
+  const store = await storeAdapter(db);
   for (let i = 0; i < docs.length; i += WRITE_BATCH) {
     const batch = docs.slice(i, i + WRITE_BATCH);
     if (
-      embedded &&
-      (await embedded.insertTogether(db, [{ collection: c.duplicateOverviewChunks.collectionName, docs: batch }])) ===
-        'stored'
+      (await store.insertTogether([{ collection: c.duplicateOverviewChunks.collectionName, docs: batch }])) === 'stored'
     )
       continue;
     const ops: AnyBulkWriteOperation<DuplicateOverviewChunkDoc>[] = batch.map((doc) => ({

@@ -31,7 +31,7 @@ import {
 } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { stagedOperationDetail } from './staged-operation-view.js';
-import type { PostgresPages } from './postgres-pages.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** Events per feed block: a page reads whole blocks (at most MAX_BLOCKS_PER_PAGE). */
 export const FEED_BLOCK = 100;
@@ -104,25 +104,14 @@ export interface Reservation {
  * before its claim is ready (a staging reserves while it takes its scope
  * locks: docs/design/performance.md "Round trip"); a number never used is a gap.
  */
-export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<Reservation> {
+export async function reserveEvent(db: Db, orgId: string): Promise<Reservation> {
   const seqs = collections(db).eventSequences;
   const reservedAt = Date.now();
+  const store = await storeAdapter(db);
   for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt += 1) {
-    // On the embedded store the read and the insert are one SQL statement (docs/indexes.md "Writes in SQL").
-    const inSql = embedded ? await embedded.reserveSequence(db, orgId, new Date().toISOString()) : null;
-    if (inSql === 'taken') continue;
-    let next: number;
-    if (inSql !== null) {
-      next = inSql;
-    } else {
-      next = (await latestSequence(db, orgId, embedded)) + 1;
-      try {
-        await seqs.insertOne({ _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() });
-      } catch (err) {
-        if (isUniqueViolation(err)) continue;
-        throw err;
-      }
-    }
+    // On FerretDB 1.x the read and the insert are one SQL statement (docs/indexes.md "Writes in SQL").
+    const next = await store.reserveSequence(orgId);
+    if (next === 'taken') continue;
     // A reservation whose reserver died before its delete leaves its old ones to the next multiple's: the count stays bounded.
     const retired =
       next > KEEP_RESERVATIONS && next % RETIRE_EVERY === 0
@@ -135,14 +124,9 @@ export async function reserveEvent(db: Db, orgId: string, embedded: PostgresPage
   throw new Error(`event sequence of ${orgId}: too much contention`);
 }
 
-/**
- * Where a writer's sequence comes from: `reserved`, a reservation the writer
- * started early (used when still fresh); `embedded`, FerretDB's PostgreSQL,
- * where a new reservation reads the highest number (null: through the store).
- */
+/** Where a writer's sequence comes from: `reserved`, a reservation the writer started early (used when still fresh). */
 export interface EventSource {
   reserved?: Promise<Reservation> | undefined;
-  embedded?: PostgresPages | null | undefined;
 }
 
 /**
@@ -161,7 +145,7 @@ export async function withNewEvent<T>(
 ): Promise<T> {
   let early = source.reserved;
   for (;;) {
-    const reservation = await (early ?? reserveEvent(db, orgId, source.embedded ?? null));
+    const reservation = await (early ?? reserveEvent(db, orgId));
     early = undefined;
     if (!isFresh(reservation)) continue;
     const [result] = await Promise.all([
@@ -220,26 +204,10 @@ export interface EventPage {
  * The highest sequence below which every event that will ever exist is
  * stored: a reservation made before the settle cut-off is either inserted or
  * given up by now (withNewEvent), and so is every number reserved before it.
- * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS + RETIRE_EVERY), on the embedded store as one SQL aggregate.
+ * Reads the organisation's last reservations only (at most KEEP_RESERVATIONS + RETIRE_EVERY), on FerretDB 1.x as one SQL aggregate (the store port's `sequenceMarks`).
  */
-async function finalThrough(
-  db: Db,
-  orgId: string,
-  cutoff: string,
-  embedded: PostgresPages | null,
-): Promise<{ final: number; highest: number }> {
-  const marks = embedded ? await embedded.sequenceMarks(db, orgId, cutoff) : null;
-  if (marks) return marks;
-  const reservations = await collections(db)
-    .eventSequences.find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } })
-    .toArray();
-  let final = 0;
-  let highest = 0;
-  for (const r of reservations) {
-    highest = Math.max(highest, r.sequence);
-    if (r.at <= cutoff) final = Math.max(final, r.sequence);
-  }
-  return { final, highest };
+async function finalThrough(db: Db, orgId: string, cutoff: string): Promise<{ final: number; highest: number }> {
+  return (await storeAdapter(db)).sequenceMarks(orgId, cutoff);
 }
 
 /**
@@ -247,9 +215,9 @@ async function finalThrough(
  * by block (`feed_block`, one equality each). Stops at the first event not
  * yet settled, so nothing before it can be skipped.
  */
-export async function listEvents(db: Db, q: EventPageQuery, embedded: PostgresPages | null = null): Promise<EventPage> {
+export async function listEvents(db: Db, q: EventPageQuery): Promise<EventPage> {
   const cutoff = new Date(q.now.getTime() - EVENT_SETTLE_MS).toISOString();
-  const { final, highest } = await finalThrough(db, q.org_id, cutoff, embedded);
+  const { final, highest } = await finalThrough(db, q.org_id, cutoff);
   const out: StoredEvent[] = [];
   let through = q.after;
   const first = Math.floor((q.after + 1) / FEED_BLOCK);
@@ -278,18 +246,13 @@ export async function listEvents(db: Db, q: EventPageQuery, embedded: PostgresPa
 }
 
 /** The highest sequence of the organisation below which every event is stored and settled (0: none), with the cut-off `now` gives. */
-export async function latestSettledSequence(
-  db: Db,
-  orgId: string,
-  now: Date,
-  embedded: PostgresPages | null = null,
-): Promise<number> {
-  return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString(), embedded)).final;
+export async function latestSettledSequence(db: Db, orgId: string, now: Date): Promise<number> {
+  return (await finalThrough(db, orgId, new Date(now.getTime() - EVENT_SETTLE_MS).toISOString())).final;
 }
 
 /** The highest sequence reserved in the organisation (0: none): a new webhook endpoint starts after it. */
-export async function latestSequence(db: Db, orgId: string, embedded: PostgresPages | null = null): Promise<number> {
-  return (await finalThrough(db, orgId, '', embedded)).highest;
+export async function latestSequence(db: Db, orgId: string): Promise<number> {
+  return (await finalThrough(db, orgId, '')).highest;
 }
 
 /** Marks, in event_sequences (an `_id` no organisation's reservation can have), that every stored event has its feed block. */

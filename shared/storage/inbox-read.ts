@@ -3,8 +3,8 @@ import type { Db, Document } from 'mongodb';
 import type { InboxDocument } from '../domain/books.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findWhereIn, isFerretDb } from './where-in.js';
-import type { PostgresPages } from './postgres-pages.js';
+import { findWhereIn } from './where-in.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** The fields duplicate grouping reads, and the file's name, type and size the overview's members show; nothing else is loaded. */
 export type GroupableInboxDocument = Pick<InboxDocument, 'id' | 'received_at' | 'status' | 'extracted'> & {
@@ -55,25 +55,20 @@ function groupingFields(doc: Document): Document {
  * PostgreSQL but filters `status: {$in: …}` itself, which measured twice as
  * slow on 10,000 documents.
  */
-export async function findGroupableInboxDocuments(
-  db: Db,
-  orgId: string,
-  embedded: PostgresPages | null = null,
-): Promise<GroupableInboxDocument[]> {
+export async function findGroupableInboxDocuments(db: Db, orgId: string): Promise<GroupableInboxDocument[]> {
   const inbox = collections(db).inboxDocuments;
   const perStatus = await Promise.all(
     (['open', 'booked'] as const).map(async (status) => {
-      // why SQL: through FerretDB each document is converted and sent whole however it is projected (docs/reference/book-reads.md "Cost").
-      if (embedded && (await isFerretDb(db))) {
-        const docs = await embedded.fields(db, {
-          collection: inbox.collectionName,
-          equalities: { org_id: orgId, status },
-          index: 'page',
-          fields: ['_id', 'received_at', 'status', 'file', 'extracted'],
-        });
-        if (docs) return docs.map(groupingFields);
-      }
-      return inbox.find({ org_id: orgId, status }, { projection: GROUPING_PROJECTION }).toArray();
+      // The whole `file` and `extracted` objects are read and cut down here: on FerretDB 1.x the store port reads them in SQL, where each document is otherwise converted and sent whole however it is projected (docs/reference/book-reads.md "Cost").
+      const docs = await (
+        await storeAdapter(db)
+      ).fields({
+        collection: inbox.collectionName,
+        equalities: { org_id: orgId, status },
+        index: 'page',
+        fields: ['_id', 'received_at', 'status', 'file', 'extracted'],
+      });
+      return docs.map(groupingFields);
     }),
   );
   return perStatus.flat().map((doc) => {

@@ -10,20 +10,19 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import type { PostgresPages } from './postgres-pages.js';
-import { findById } from './where-in.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** The version of an organisation whose inbox no writer has marked yet (data loaded before versions existed). */
 export const INITIAL_INBOX_VERSION = 'initial';
 
-/** `embedded`: the pool on FerretDB's PostgreSQL, which reads it in SQL (where-in.ts findById); null: the driver. */
-export async function currentInboxVersion(
-  db: Db,
-  orgId: string,
-  embedded: PostgresPages | null = null,
-): Promise<string> {
-  const doc = await findById(db, collections(db).inboxVersions, orgId, { version: 1 }, embedded);
-  return doc?.version ?? INITIAL_INBOX_VERSION;
+/** Read through the store port (in SQL on FerretDB 1.x). */
+export async function currentInboxVersion(db: Db, orgId: string): Promise<string> {
+  const doc = await (
+    await storeAdapter(db)
+  ).findById(collections(db).inboxVersions.collectionName, orgId, {
+    version: 1,
+  });
+  return (doc?.version as string | undefined) ?? INITIAL_INBOX_VERSION;
 }
 
 /**

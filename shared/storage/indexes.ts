@@ -7,13 +7,13 @@
 // 1.24 on PostgreSQL they cannot: FerretDB pushes an equality down as
 // `_jsonb -> 'field' @> 'value'`, which its own btree indexes never serve, so
 // each equality field (and `_id`, always) also gets a PostgreSQL GIN
-// expression index (shared/storage/postgres-gin-indexes.ts).
+// expression index (shared/storage/ferretdb/postgres-gin-indexes.ts).
 import type { Db, IndexSpecification } from 'mongodb';
 import { isFerretDb } from './where-in.js';
-import { ensurePostgresGinIndexes, type GinReport } from './postgres-gin-indexes.js';
+import { ensurePostgresGinIndexes, type GinReport } from './ferretdb/postgres-gin-indexes.js';
 import { upgradeOldLocks } from './plan-locks.js';
-import { rememberPostgresUrl } from './planner-statistics.js';
-import type { PageOrder } from './postgres-page-indexes.js';
+import { rememberPostgresUrl } from './ferretdb/planner-statistics.js';
+import type { PageOrder } from './ferretdb/postgres-page-indexes.js';
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
@@ -68,7 +68,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
       ['org_id', 'bank_account_id', 'status', 'booking_date'],
       ['org_id', 'counterparty_id', 'booking_date'],
       ['org_id', 'status', 'booking_date'],
-      // Not a page: the import apply's lookup by reference in SQL (shared/storage/postgres-pages.ts accountReferences).
+      // Not a page: the import apply's lookup by reference in SQL (shared/storage/ferretdb/postgres-pages.ts accountReferences).
       ['org_id', 'bank_account_id', 'bank_reference'],
     ],
   },

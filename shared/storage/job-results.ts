@@ -20,9 +20,8 @@ import { collections, type JobResultDoc, type JobResultPartDoc, type StoredJobRe
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
 import { BODY_PART_CHARS } from './staged-operation-codec.js';
-import type { PostgresPages } from './postgres-pages.js';
+import { storeAdapter } from './store-adapter.js';
 import { splitFields } from './text-parts.js';
-import { findByIdsInSql, findOwnedById, findWhereIn, isFerretDb } from './where-in.js';
 
 /** At most this many characters of an answer's JSON in one document (as BODY_PART_CHARS, and for the same reason). */
 export const ANSWER_PART_CHARS = BODY_PART_CHARS;
@@ -47,7 +46,7 @@ export class MissingAnswerPartError extends Error {
  * Store the job's answer unless one is stored already (first write wins): a
  * plain insert, its duplicate key the "already stored" (one statement on
  * FerretDB, where an upsert is a read and then an insert). True when this
- * write stored it. On the embedded store the insert is written in SQL
+ * write stored it. On FerretDB 1.x the insert is written in SQL
  * (docs/indexes.md "Writes in SQL"): every staging job that does not stage
  * (a noop, a refusal, a replay of a pending operation) stores its answer
  * here, and FerretDB's insert is a transaction of three statements.
@@ -55,14 +54,13 @@ export class MissingAnswerPartError extends Error {
 export async function saveJobResult(
   db: Db,
   doc: Omit<JobResultDoc, 'expires_at'>,
-  embedded: PostgresPages | null = null,
   partChars = ANSWER_PART_CHARS,
   retentionMs = RESULT_RETENTION_MS,
 ): Promise<boolean> {
   const stored = storedJobResult(doc, retentionMs);
-  const inSql = embedded
-    ? await embedded.insertTogether(db, [{ collection: collections(db).jobResults.collectionName, docs: [stored] }])
-    : 'declined';
+  const inSql = await (
+    await storeAdapter(db)
+  ).insertTogether([{ collection: collections(db).jobResults.collectionName, docs: [stored] }]);
   if (inSql !== 'declined') return inSql === 'stored';
   if (stored.answer_json !== undefined && stored.answer_json.length > partChars)
     return saveInParts(db, stored, partChars);
@@ -124,53 +122,41 @@ export async function findJobResult(
   orgId: string,
   jobId: string,
   stagedOperationId?: string,
-  embedded: PostgresPages | null = null,
 ): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
-    findResult(db, orgId, jobId, embedded),
-    stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId, embedded) : null,
+    findResult(db, orgId, jobId),
+    stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
   if (!doc || doc.answer.outcome !== 'staged') return doc;
   const op =
     known?._id === doc.answer.staged_operation_id
       ? known
-      : await findStagedOperation(db, orgId, doc.answer.staged_operation_id, embedded);
+      : await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
   if (!op) return null;
   return { ...doc, answer: withPlan(doc.answer, op.context ?? {}, op.plan, op.plan_hash) };
 }
 
 /**
- * The stored document. On the embedded store it is read in SQL by FerretDB's
+ * The stored document. On FerretDB 1.x it is read in SQL by FerretDB's
  * `_id` btree and decoded here: a big plan's answer carries its context (the
  * records the plan read, 21 MB of JSON for a 10,000-transaction repair),
  * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Scope
  * reads in SQL").
  */
-async function findResult(
-  db: Db,
-  orgId: string,
-  jobId: string,
-  embedded: PostgresPages | null,
-): Promise<JobResultDoc | null> {
-  let stored: StoredJobResult | null | undefined;
-  if (embedded && (await isFerretDb(db)))
-    stored = (await embedded.ownedById(db, 'job_results', orgId, jobId)) as StoredJobResult | null | undefined;
-  if (stored === undefined) stored = await findOwnedById(db, collections(db).jobResults, orgId, jobId);
+async function findResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {
+  const stored = (await (
+    await storeAdapter(db)
+  ).findOwnedById(collections(db).jobResults.collectionName, orgId, jobId)) as StoredJobResult | null;
   if (stored === null) return null;
-  return decodeJobResult(stored, stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored, embedded));
+  return decodeJobResult(stored, stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored));
 }
 
 /** An answer's parts, in part order; a missing one is an error, never half an answer. */
-async function readAnswerParts(
-  db: Db,
-  stored: StoredJobResult,
-  embedded: PostgresPages | null,
-): Promise<JobResultPartDoc[]> {
+async function readAnswerParts(db: Db, stored: StoredJobResult): Promise<JobResultPartDoc[]> {
   const ids = Array.from({ length: stored.answer_parts! }, (_, part) => `${stored.answer_part_id!}/${part}`);
-  const viaSql = await findByIdsInSql(db, 'job_results', ids, undefined, embedded);
-  const found =
-    (viaSql as JobResultPartDoc[] | null) ??
-    (await findWhereIn(db, collections(db).jobResultParts, stored.org_id, '_id', ids));
+  const found = (await (
+    await storeAdapter(db)
+  ).findByIds(collections(db).jobResultParts.collectionName, ids, { owner: stored.org_id })) as JobResultPartDoc[];
   const byId = new Map(
     found.filter((p) => p.org_id === stored.org_id && p.part_of === stored._id).map((p) => [p._id, p]),
   );

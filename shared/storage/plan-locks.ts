@@ -14,8 +14,7 @@ import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
 import { collections, type ScopeLockDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
-import type { PostgresPages } from './postgres-pages.js';
-import { findOwnedById, findOwnedWhereIn, isFerretDb } from './where-in.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** A lock whose operation has not appeared after this long is an orphan. */
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
@@ -41,33 +40,26 @@ export async function liveHolders(
   keys: string[],
   now: Date,
   exceptOperationId?: string,
-  embedded: PostgresPages | null = null,
 ): Promise<PendingHolder[]> {
-  return liveHoldersAmong(db, orgId, await locksOnKeys(db, orgId, keys, embedded), now, exceptOperationId, embedded);
+  return liveHoldersAmong(db, orgId, await locksOnKeys(db, orgId, keys), now, exceptOperationId);
 }
 
 /**
- * The org's locks on these keys. On the embedded store, one SQL query on
+ * The org's locks on these keys, through the store port. On FerretDB 1.x one SQL query on
  * FerretDB's own unique btree of `key` (docs/indexes.md "Scope reads in
  * SQL"): through FerretDB, past 1,000 keys, the read is one pass over the
  * organisation's locks (where-in.ts), about 2 CPU-seconds of FerretDB for a
  * 10k-transaction scope's 20,001 keys.
  */
-async function locksOnKeys(
-  db: Db,
-  orgId: string,
-  keys: readonly string[],
-  embedded: PostgresPages | null,
-): Promise<ScopeLockDoc[]> {
-  if (embedded && keys.length > 0 && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, {
-      collection: 'scope_locks',
-      equalities: {},
-      any: { field: 'key', values: keys },
-    });
-    if (docs) return (docs as ScopeLockDoc[]).filter((l) => l.org_id === orgId);
-  }
-  return findOwnedWhereIn(db, collections(db).scopeLocks, orgId, 'key', keys);
+async function locksOnKeys(db: Db, orgId: string, keys: readonly string[]): Promise<ScopeLockDoc[]> {
+  return (await (
+    await storeAdapter(db)
+  ).where({
+    collection: collections(db).scopeLocks.collectionName,
+    equalities: {},
+    any: { field: 'key', values: keys },
+    owner: orgId,
+  })) as ScopeLockDoc[];
 }
 
 /** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
@@ -77,12 +69,11 @@ export async function liveHoldersAmong(
   locks: readonly ScopeLockDoc[],
   now: Date,
   exceptOperationId?: string,
-  embedded: PostgresPages | null = null,
 ): Promise<PendingHolder[]> {
   const c = collections(db);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
-  const ops = await holdersStatus(db, orgId, [...new Set(others.map((l) => l.staged_operation_id))], embedded);
+  const ops = await holdersStatus(db, orgId, [...new Set(others.map((l) => l.staged_operation_id))]);
   const opById = new Map(ops.map((o) => [o._id, o]));
   const holders: PendingHolder[] = [];
   for (const lock of others) {
@@ -103,7 +94,7 @@ export async function liveHoldersAmong(
 }
 
 /**
- * The status and expiry of the holders' operations. On the embedded store
+ * The status and expiry of the holders' operations. On FerretDB 1.x
  * the projection is made in PostgreSQL: through FerretDB a projected read
  * still converts the whole operation, plan and all (docs/indexes.md "Scope
  * reads in SQL").
@@ -112,18 +103,13 @@ async function holdersStatus(
   db: Db,
   orgId: string,
   ids: string[],
-  embedded: PostgresPages | null,
 ): Promise<Array<Pick<StagedOperationDoc, '_id' | 'status' | 'expires_at'>>> {
-  if (embedded && (await isFerretDb(db))) {
-    const docs = await embedded.where(db, {
-      collection: 'staged_operations',
-      equalities: {},
-      any: { field: '_id', values: ids },
-      fields: ['org_id', 'status', 'expires_at'],
-    });
-    if (docs) return (docs as StagedOperationDoc[]).filter((d) => d.org_id === orgId);
-  }
-  return findOwnedWhereIn(db, collections(db).stagedOperations, orgId, '_id', ids, { status: 1, expires_at: 1 });
+  return (await (
+    await storeAdapter(db)
+  ).findByIds(collections(db).stagedOperations.collectionName, ids, {
+    fields: ['status', 'expires_at'],
+    owner: orgId,
+  })) as Array<Pick<StagedOperationDoc, '_id' | 'status' | 'expires_at'>>;
 }
 
 /**
@@ -168,7 +154,6 @@ export async function claimLocks(
   claim: PlanLockClaim,
   operationId: string,
   planHash: string,
-  embedded: PostgresPages | null = null,
 ): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
   // The orphan timer counts from here: the moment the lock exists.
@@ -183,12 +168,14 @@ export async function claimLocks(
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const held = await locksOnKeys(db, orgId, keys, embedded);
+  const held = await locksOnKeys(db, orgId, keys);
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId))
     return { acquired: true };
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
-  if (!(await findOwnedById(db, c.stagedOperations, orgId, operationId, { _id: 1 }, embedded))) {
+  if (
+    !(await (await storeAdapter(db)).findOwnedById(c.stagedOperations.collectionName, orgId, operationId, { _id: 1 }))
+  ) {
     await releaseLocks(db, orgId, operationId);
   }
   return { acquired: false, locks: held };

@@ -17,7 +17,6 @@ import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './colle
 import { isUniqueViolation } from './unique-violation.js';
 import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
-import type { PostgresPages } from './postgres-pages.js';
 
 /**
  * `op` (won only): the operation as this call's write left it, when this call
@@ -31,13 +30,11 @@ export type ClaimedItem = HistoryItem & { to: StagedStatus; request_id: string; 
 /**
  * `afterClaim` runs between claim and write (a test fault). `loaded`: the
  * operation as the caller read it in status `from`, used instead of reading
- * it again (see transitionStatus). `embedded`: FerretDB's PostgreSQL, where
- * the event's sequence is read (shared/storage/events.ts).
+ * it again (see transitionStatus).
  */
 export interface TransitionOptions {
   afterClaim?: () => void;
   loaded?: StagedOperationDoc;
-  embedded?: PostgresPages | null;
 }
 
 /**
@@ -56,14 +53,14 @@ export async function transitionStatus(
   from: StagedStatus,
   item: ClaimedItem,
   set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
-  { afterClaim, loaded, embedded = null }: TransitionOptions = {},
+  { afterClaim, loaded }: TransitionOptions = {},
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
   // A document read in status `from` is still the operation as it is when this claim wins: only a transition writes the
   // document (writeTransition), and a transition out of `from` is claimed first, so a won claim means none came between.
   // why: an apply's operation holds its whole plan and journal, which FerretDB converts on every read (docs/design/performance.md "Statement import").
   // The event's sequence is reserved beside the reads below, not after them (docs/design/performance.md "Round trip").
-  let reserved: Promise<Reservation> | undefined = reserveEvent(db, orgId, embedded);
+  let reserved: Promise<Reservation> | undefined = reserveEvent(db, orgId);
   reserved.catch(() => undefined);
   const op =
     loaded?._id === id && loaded.org_id === orgId && loaded.status === from
@@ -72,7 +69,7 @@ export async function transitionStatus(
   if (!op) throw new Error(`staged operation ${id} vanished`);
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   // That event took a number after ours: ours is left as a gap, so the feed never shows this transition before the staging.
-  if (from === 'staged' && (await ensureStagedEvent(db, op, embedded))) reserved = undefined;
+  if (from === 'staged' && (await ensureStagedEvent(db, op))) reserved = undefined;
   const claim = await claimTransition(
     db,
     {
@@ -91,7 +88,7 @@ export async function transitionStatus(
       ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
     },
     eventView(afterTransition(op, item.to, item, set)),
-    { reserved, embedded },
+    { reserved },
   );
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();

@@ -7,7 +7,6 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StagedOperationDoc, StoredStagedOperation } from './collections.js';
-import type { PostgresPages } from './postgres-pages.js';
 import { decodeStoredOperations } from './staged-operations.js';
 
 export interface StagedListPosition {
@@ -27,7 +26,6 @@ export interface StagedListQuery {
 export async function listStagedOperations(
   db: Db,
   q: StagedListQuery,
-  embedded: PostgresPages | null = null,
 ): Promise<{ items: StagedOperationDoc[]; next: StagedListPosition | null }> {
   const filter: Filter<StoredStagedOperation> = { org_id: q.org_id };
   if (q.status) filter.status = q.status;
@@ -43,7 +41,7 @@ export async function listStagedOperations(
     .sort({ created_at: -1, _id: -1 })
     .limit(q.limit + 1)
     .toArray();
-  const items = await decodeStoredOperations(db, docs.slice(0, q.limit), embedded);
+  const items = await decodeStoredOperations(db, docs.slice(0, q.limit));
   const last = items[items.length - 1];
   return { items, next: docs.length > q.limit && last ? { created_at: last.created_at, id: last._id } : null };
 }

@@ -8,8 +8,8 @@ import type { ExistingTransaction } from '../domain/statement-import/plan.js';
 import { readFields } from './books-whole.js';
 import { collections, type Stored } from './collections.js';
 import type { BankTransaction } from '../domain/books.js';
-import type { PostgresPages } from './postgres-pages.js';
-import { isFerretDb, readInChunks } from './where-in.js';
+import type { ReferencedTransaction } from './port.js';
+import { storeAdapter } from './store-adapter.js';
 
 export type ImportedAccountTransaction = ExistingTransaction & {
   version: number;
@@ -32,8 +32,8 @@ const FIELDS = [
 ] as const;
 
 /**
- * Every transaction of the account, the fields above only. On the embedded
- * store with its PostgreSQL (`embedded`) one SQL query on the (org_id,
+ * Every transaction of the account, the fields above only. On FerretDB 1.x
+ * one SQL query on the (org_id,
  * bank_account_id) page index sends just these fields (books-whole.ts
  * readFields): through FerretDB each document costs about 0.3 ms, so a 10k
  * account took 2–4 s and a 100k account over 30 s. The plan sorts what it
@@ -43,9 +43,8 @@ export async function accountTransactionsForImport(
   db: Db,
   orgId: string,
   bankAccountId: string,
-  embedded: PostgresPages | null = null,
 ): Promise<ImportedAccountTransaction[]> {
-  const docs = await readFields(db, embedded, {
+  const docs = await readFields(db, {
     collection: collections(db).bankTransactions.collectionName,
     equalities: { org_id: orgId, bank_account_id: bankAccountId },
     index: 'page',
@@ -67,62 +66,22 @@ export async function accountTransactionsForImport(
   });
 }
 
-/** What the apply's staleness check reads of one transaction (shared/domain/statement-import/apply-check.ts). */
-export interface ReferencedTransaction {
-  id: string;
-  version: number;
-  bank_reference: string;
-}
-
-const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
+export type { ReferencedTransaction } from './port.js';
 
 /**
  * The account's transactions whose bank reference is one of `references`
- * (docs/guide/statement-import.md "Apply"), in no particular order.
- * FerretDB with its PostgreSQL (`postgres`): one SQL query on the btree index
- * (org_id, bank_account_id, bank_reference). MongoDB: chunked `$in` on the
- * index of the same fields. FerretDB without PostgreSQL (or PostgreSQL not
- * answering): the account by equality, filtered here, because a `$in` there
- * reads the whole organisation (where-in.ts).
+ * (docs/guide/statement-import.md "Apply"), in no particular order, through
+ * the store port's `accountReferences`. FerretDB 1.x: one SQL query on the
+ * btree index (org_id, bank_account_id, bank_reference). MongoDB: chunked
+ * `$in` on the index of the same fields. FerretDB without SQL: the account
+ * by equality, filtered, because a `$in` there reads the whole organisation
+ * (where-in.ts).
  */
 export async function accountTransactionsByReference(
   db: Db,
   orgId: string,
   bankAccountId: string,
   references: readonly string[],
-  postgres: PostgresPages | null,
 ): Promise<ReferencedTransaction[]> {
-  const wanted = [...new Set(references)];
-  if (wanted.length === 0) return [];
-  const ferret = await isFerretDb(db);
-  if (ferret && postgres) {
-    const rows = await postgres.accountReferences(db, orgId, bankAccountId, wanted);
-    if (rows) return rows;
-  }
-  const transactions = collections(db).bankTransactions;
-  const toRow = (d: { _id: string; version: number; bank_reference?: string | null }): ReferencedTransaction => ({
-    id: d._id,
-    version: d.version,
-    bank_reference: d.bank_reference as string,
-  });
-  if (!ferret) {
-    const found = await readInChunks(wanted, (chunk) =>
-      transactions
-        .find(
-          { org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } },
-          { projection: REFERENCE_PROJECTION },
-        )
-        .toArray(),
-    );
-    return found.map(toRow);
-  }
-  const set = new Set(wanted);
-  const out: ReferencedTransaction[] = [];
-  for await (const doc of transactions.find(
-    { org_id: orgId, bank_account_id: bankAccountId },
-    { projection: REFERENCE_PROJECTION },
-  )) {
-    if (typeof doc.bank_reference === 'string' && set.has(doc.bank_reference)) out.push(toRow(doc));
-  }
-  return out;
+  return (await storeAdapter(db)).accountReferences(orgId, bankAccountId, references);
 }

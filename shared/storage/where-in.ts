@@ -11,7 +11,6 @@
 //   20,000 ids: equality 79 s     `$in` ×20  15 s      whole org 1.3 s
 // MongoDB serves `$in` from the index, so there it is chunked `$in` always.
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
-import type { PostgresPages } from './postgres-pages.js';
 
 /** MongoDB answers `$in` from the index; lists are still sent in chunks of this many ids. */
 export const IN_CHUNK_SIZE = 1000;
@@ -136,73 +135,14 @@ export async function findOwnedById<D extends Document & { org_id: string }>(
   orgId: string,
   id: string,
   projection?: Document,
-  embedded: PostgresPages | null = null,
 ): Promise<WithId<D> | null> {
   if (!(await isFerretDb(db)))
     return collection.findOne(
       { _id: id, org_id: orgId } as Filter<D>,
       projection ? { projection: withOrg(projection) } : {},
     );
-  const doc = await findById(db, collection, id, withOrg(projection), embedded);
+  const doc = await collection.findOne({ _id: id } as Filter<D>, projection ? { projection: withOrg(projection) } : {});
   return doc && doc.org_id === orgId ? doc : null;
-}
-
-/**
- * The document with this `_id`. With the pool on FerretDB's PostgreSQL
- * (`embedded`), one SQL query on FerretDB's own `_id` btree, the projection
- * made there (docs/indexes.md "Scope reads in SQL"); otherwise, or when
- * PostgreSQL cannot answer, the driver's `findOne`.
- * why: a FerretDB command converts the document to BSON and back and costs
- * the caller the driver's CPU: 1.5–3 ms a read against about 0.5 ms in SQL
- * on the 2-core bench machine (docs/design/performance.md "Round trip").
- */
-export async function findById<D extends Document>(
-  db: Db,
-  collection: Collection<D>,
-  id: string,
-  projection?: Document,
-  embedded: PostgresPages | null = null,
-): Promise<WithId<D> | null> {
-  // Only an inclusion projection is made in SQL (`fields`); none is used with an exclusion.
-  if (!projection || Object.values(projection).every((v) => v === 1)) {
-    const docs = await findByIdsInSql(
-      db,
-      collection.collectionName,
-      [id],
-      projection && Object.keys(projection),
-      embedded,
-    );
-    if (docs) return (docs[0] as WithId<D> | undefined) ?? null;
-  }
-  return collection.findOne({ _id: id } as Filter<D>, projection ? { projection } : {});
-}
-
-/**
- * The documents of `collection` (any organisation's) with these `_id`s, in
- * SQL on FerretDB's own `_id` btree, IN_CHUNK_SIZE ids a query, only `fields`
- * when given; null when there is no pool, the store is MongoDB, or
- * PostgreSQL cannot answer: the caller then reads through the driver.
- */
-export async function findByIdsInSql(
-  db: Db,
-  collection: string,
-  ids: readonly string[],
-  fields: readonly string[] | undefined,
-  embedded: PostgresPages | null,
-): Promise<Document[] | null> {
-  if (!embedded || !(await isFerretDb(db))) return null;
-  const out: Document[] = [];
-  for (let i = 0; i < ids.length; i += IN_CHUNK_SIZE) {
-    const docs = await embedded.where(db, {
-      collection,
-      equalities: {},
-      any: { field: '_id', values: ids.slice(i, i + IN_CHUNK_SIZE) },
-      fields,
-    });
-    if (!docs) return null;
-    out.push(...docs);
-  }
-  return out;
 }
 
 /**

@@ -2,6 +2,10 @@
 // PostgreSQL, docs/indexes.md): skipped, saying why, when the store behind
 // MONGO_URL is MongoDB; an error when it is FerretDB without its PostgreSQL URL.
 import type { Context } from 'mocha';
+import type { Db } from 'mongodb';
+import type { FerretDbPort } from '../../shared/storage/ferretdb/adapter.js';
+import type { PostgresPagesStats } from '../../shared/storage/ferretdb/postgres-pages.js';
+import { chooseStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
 import { ensureIndexes } from '../../shared/storage/indexes.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -23,7 +27,9 @@ export async function embeddedStack(suite: Context, mongodbReason: string): Prom
 /**
  * A database of the suite's own beside the stack's (on FerretDB a PostgreSQL
  * schema of its own), indexed as the service's: no other test's rows or
- * statements land in its tables. The caller drops it when done.
+ * statements land in its tables. Its handle is served by the driver's
+ * adapter (acceleratedHandle gives one served by the FerretDB adapter). The
+ * caller drops it when done.
  */
 export async function ownDatabase(s: Stack, suffix: string, postgresUrl: string): Promise<Mongo> {
   const url = new URL(s.config.mongoUrl);
@@ -31,4 +37,28 @@ export async function ownDatabase(s: Stack, suffix: string, postgresUrl: string)
   const mongo = await connectMongo(url.toString());
   await ensureIndexes(mongo.db, { postgresUrl });
   return mongo;
+}
+
+/**
+ * A second handle on `db`'s database, served by the accelerated adapter of
+ * the store port (SQL on FerretDB 1.x's tables: docs/design/architecture.md
+ * "The store port"); `db` itself keeps the driver's adapter. The caller
+ * closes it (its PostgreSQL pools) when done.
+ */
+export async function acceleratedHandle(db: Db, postgresUrl: string): Promise<Db> {
+  const handle = db.client.db(db.databaseName);
+  chooseStoreAdapter(handle, { postgresUrl });
+  const adapter = await storeAdapter(handle);
+  if (adapter.name !== 'ferretdb') throw new Error(`the accelerated adapter does not run on ${db.databaseName}`);
+  statsByHandle.set(handle, (adapter as FerretDbPort).stats);
+  return handle;
+}
+
+const statsByHandle = new WeakMap<Db, PostgresPagesStats>();
+
+/** What the SQL of an acceleratedHandle served, declined and wrote so far (a live object). */
+export function sqlStats(handle: Db): PostgresPagesStats {
+  const stats = statsByHandle.get(handle);
+  if (!stats) throw new Error('not a handle from acceleratedHandle');
+  return stats;
 }

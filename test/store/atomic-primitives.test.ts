@@ -1,7 +1,9 @@
 // The atomic primitives of docs/operating/reliability.md "Atomic primitives", raced
 // against the real store (FerretDB 1.24 in the test stack, where a filtered
 // update or delete is a read then a write by `_id`): each race runs ROUNDS
-// times and must lose or double no write.
+// times and must lose or double no write, on each adapter of the store port
+// (docs/design/architecture.md "The store port"): the driver's, and on
+// FerretDB 1.x with its PostgreSQL the accelerated one.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
@@ -22,6 +24,10 @@ import {
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
+import { acceleratedHandle, ownDatabase } from '../helpers/embedded-store.js';
+import type { Mongo } from '../../shared/storage/mongo.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { isFerretDb } from '../../shared/storage/where-in.js';
 
 const ROUNDS = 200;
 /** Rounds run this many at a time, each on records and keys of its own. */
@@ -39,234 +45,261 @@ async function entryAt(db: Db, orgId: string, id: string, version: number, memo:
   await db.collection('ledger_entries').insertOne({ _id: id, org_id: orgId, memo, version } as never);
 }
 
-describe('atomic primitives on the real store', function () {
-  this.timeout(600_000);
+for (const adapter of ['mongo', 'ferretdb'] as const) {
+  describe(`atomic primitives on the real store (${adapter} adapter)`, function () {
+    this.timeout(600_000);
+    let own: Mongo | null = null;
+    let accelerated: Db | null = null;
+    /** The stack's handle (the driver's adapter), or one served by the accelerated adapter. */
+    const store = async (context: Mocha.Context): Promise<{ db: Db }> => {
+      const s = await stack();
+      if (adapter === 'mongo') return { db: s.db };
+      if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
+        console.log('    (skipped: the accelerated adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
+        context.skip();
+      }
+      // A database of its own: the driver's pass used the same ids in the stack's.
+      own ??= await ownDatabase(s, 'atomic', s.config.ferretdbPostgresUrl);
+      accelerated ??= await acceleratedHandle(own.db, s.config.ferretdbPostgresUrl);
+      return { db: accelerated };
+    };
+    after(async () => {
+      if (accelerated) await closeStoreAdapter(accelerated);
+      if (own) {
+        await own.db.dropDatabase();
+        await own.client.close();
+      }
+    });
 
-  it('an apply write and an import replace guarded by the same version: exactly one is made, the other sees a conflict', async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    const outcomes = { apply: 0, import: 0 };
-    await inLanes(ROUNDS, async (i) => {
-      const id = `le_race_${i}`;
-      await entryAt(db, orgId, id, 3, 'before');
-      const write: JournalWrite = {
+    it('an apply write and an import replace guarded by the same version: exactly one is made, the other sees a conflict', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const outcomes = { apply: 0, import: 0 };
+      await inLanes(ROUNDS, async (i) => {
+        const id = `le_race_${i}`;
+        await entryAt(db, orgId, id, 3, 'before');
+        const write: JournalWrite = {
+          action: 'update',
+          collection: 'ledger_entries',
+          id,
+          version: 3,
+          set: { memo: 'apply' },
+          before: { memo: 'before' },
+        };
+        const stored = new Map([[id, { _id: id, org_id: orgId, memo: 'before', version: 3 }]]);
+        const record: BookRecord = { id, memo: 'import' };
+        const [applied, imported] = await Promise.all([
+          makeWrite(db, orgId, write, operationHolder(`stg_${i}`)),
+          upsertRecords(db, 'ledger_entries', orgId, [record], stored, newImportHolder()).then(
+            () => true,
+            () => false,
+          ),
+        ]);
+        const doc = await db.collection('ledger_entries').findOne({ _id: id } as never);
+        expect([applied === 'done', imported], `round ${i}: exactly one writer wins`).to.satisfy(
+          ([a, b]: boolean[]) => a !== b,
+        );
+        expect(doc?.version, `round ${i}: one write, one version step`).to.equal(4);
+        expect(doc?.memo, `round ${i}: the winner's write is the one stored`).to.equal(
+          applied === 'done' ? 'apply' : 'import',
+        );
+        outcomes[applied === 'done' ? 'apply' : 'import'] += 1;
+      });
+      expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
+    });
+
+    it('two claims of one scope key: exactly one operation holds it', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      await inLanes(ROUNDS, async (i) => {
+        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const won = await Promise.all(
+          ['a', 'b'].map((who) => acquireLocks(db, orgId, claim, `stg_${who}_${i}`, 'hash')),
+        );
+        expect(won.filter(Boolean), `round ${i}`).to.have.length(1);
+        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        expect(new Set(locks.map((l) => l.staged_operation_id)).size, `round ${i}: one holder`).to.equal(1);
+      });
+    });
+
+    it("a lock taken while the previous holder's locks are released and cleared is never deleted by them", async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const ops = collections(db).stagedOperations;
+      await inLanes(ROUNDS, async (i) => {
+        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
+        expect(await acquireLocks(db, orgId, claim, first, 'hash')).to.equal(true);
+        // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
+        await ops.insertOne({
+          _id: first,
+          org_id: orgId,
+          status: 'rejected',
+          expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        } as never);
+        const keys = lockKeys(orgId, claim);
+        await Promise.all([
+          releaseLocks(db, orgId, first),
+          liveHolders(db, orgId, keys, new Date(), 'someone-else'),
+          (async () => {
+            const until = Date.now() + 30_000;
+            while (!(await acquireLocks(db, orgId, claim, next, 'hash'))) {
+              if (Date.now() > until) throw new Error(`round ${i}: the next operation never got the scope`);
+            }
+          })(),
+        ]);
+        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        expect(
+          locks.map((l) => l.staged_operation_id).sort(),
+          `round ${i}: the next operation holds every key`,
+        ).to.deep.equal([next, next]);
+      });
+      // The sweep never removes a live holder's lock either.
+      await sweepDeadLocks(db, new Date());
+      expect(await collections(db).scopeLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
+    });
+
+    it('an import undone restores the old content under a new, higher version; a record it inserted comes back above its last version', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      await entryAt(db, orgId, 'le_kept', 1, 'original');
+      const stored = await readSectionOfOrg(db, 'ledger_entries', orgId);
+      const records: BookRecord[] = [
+        { id: 'le_kept', memo: 'half-written' },
+        { id: 'le_new', memo: 'inserted' },
+      ];
+      const holder = newImportHolder();
+      await upsertRecords(db, 'ledger_entries', orgId, records, stored, holder);
+      const entries = db.collection('ledger_entries');
+      expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'half-written', version: 2 });
+      expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'inserted', version: 1 });
+
+      await undoUpsert(db, 'ledger_entries', orgId, records, stored, holder);
+      expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'original', version: 3 });
+      expect(await entries.findOne({ _id: 'le_new' } as never)).to.equal(null);
+
+      // A re-import with other content: neither record is back at a version a plan staged against the half-written books saw.
+      const again: BookRecord[] = [
+        { id: 'le_kept', memo: 'other' },
+        { id: 'le_new', memo: 'other' },
+      ];
+      await upsertRecords(
+        db,
+        'ledger_entries',
+        orgId,
+        again,
+        await readSectionOfOrg(db, 'ledger_entries', orgId),
+        newImportHolder(),
+      );
+      expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'other', version: 4 });
+      expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'other', version: 2 });
+      const staleUpdate: JournalWrite = {
         action: 'update',
         collection: 'ledger_entries',
-        id,
-        version: 3,
-        set: { memo: 'apply' },
-        before: { memo: 'before' },
+        id: 'le_new',
+        version: 1,
+        set: { memo: 'plan' },
+        before: { memo: 'inserted' },
       };
-      const stored = new Map([[id, { _id: id, org_id: orgId, memo: 'before', version: 3 }]]);
-      const record: BookRecord = { id, memo: 'import' };
-      const [applied, imported] = await Promise.all([
-        makeWrite(db, orgId, write, operationHolder(`stg_${i}`)),
-        upsertRecords(db, 'ledger_entries', orgId, [record], stored, newImportHolder()).then(
-          () => true,
-          () => false,
-        ),
-      ]);
-      const doc = await db.collection('ledger_entries').findOne({ _id: id } as never);
-      expect([applied === 'done', imported], `round ${i}: exactly one writer wins`).to.satisfy(
-        ([a, b]: boolean[]) => a !== b,
-      );
-      expect(doc?.version, `round ${i}: one write, one version step`).to.equal(4);
-      expect(doc?.memo, `round ${i}: the winner's write is the one stored`).to.equal(
-        applied === 'done' ? 'apply' : 'import',
-      );
-      outcomes[applied === 'done' ? 'apply' : 'import'] += 1;
+      expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
     });
-    expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
-  });
 
-  it('two claims of one scope key: exactly one operation holds it', async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    await inLanes(ROUNDS, async (i) => {
-      const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
-      const won = await Promise.all(['a', 'b'].map((who) => acquireLocks(db, orgId, claim, `stg_${who}_${i}`, 'hash')));
-      expect(won.filter(Boolean), `round ${i}`).to.have.length(1);
-      const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
-      expect(new Set(locks.map((l) => l.staged_operation_id)).size, `round ${i}: one holder`).to.equal(1);
+    it("one job's heartbeat and journal steps recorded at once build one chain, in call order, reading the operation once", async function () {
+      const s = await stack();
+      const orgId = `org_${tag()}`;
+      const id = `stg_chain_${tag()}`;
+      const op = applyingOperation(id, orgId, 'job-a', new Date(Date.now() + 60_000).toISOString());
+      await collections(s.db).stagedOperations.insertOne(encodeOperation(op));
+      const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
+      await client.connect();
+      try {
+        let operationReads = 0;
+        client.on('commandStarted', (e: CommandStartedEvent) => {
+          if (e.commandName === 'find' && e.command.find === 'staged_operations') operationReads += 1;
+        });
+        const db = client.db(s.db.databaseName);
+        // A heartbeat ({}) between every two steps, all started at once, as the journal runner's timer and loop can.
+        const recorded = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            recordApplyProgress(db, orgId, id, 'job-a', i % 2 === 0 ? { done: i / 2 + 1 } : {}, 10_000),
+          ),
+        );
+        expect(recorded).to.deep.equal(Array.from({ length: 12 }, () => true));
+        const steps = await collections(s.db)
+          .applyLeases.find({ org_id: orgId, staged_operation_id: id })
+          .sort({ seq: 1 })
+          .toArray();
+        expect(steps.map((step) => [step.seq, step.done])).to.deep.equal(
+          Array.from({ length: 12 }, (_, i) => [i + 1, Math.floor(i / 2) + 1]),
+        );
+        expect(operationReads, 'the operation is read for step 0 only').to.equal(1);
+        expect((await readApplyJournal(s.db, op)).done).to.equal(6);
+      } finally {
+        await client.close();
+      }
     });
-  });
 
-  it("a lock taken while the previous holder's locks are released and cleared is never deleted by them", async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    const ops = collections(db).stagedOperations;
-    await inLanes(ROUNDS, async (i) => {
-      const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
-      const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
-      expect(await acquireLocks(db, orgId, claim, first, 'hash')).to.equal(true);
-      // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
-      await ops.insertOne({
-        _id: first,
-        org_id: orgId,
-        status: 'rejected',
-        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-      } as never);
-      const keys = lockKeys(orgId, claim);
-      await Promise.all([
-        releaseLocks(db, orgId, first),
-        liveHolders(db, orgId, keys, new Date(), 'someone-else'),
-        (async () => {
-          const until = Date.now() + 30_000;
-          while (!(await acquireLocks(db, orgId, claim, next, 'hash'))) {
-            if (Date.now() > until) throw new Error(`round ${i}: the next operation never got the scope`);
-          }
-        })(),
-      ]);
-      const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
-      expect(
-        locks.map((l) => l.staged_operation_id).sort(),
-        `round ${i}: the next operation holds every key`,
-      ).to.deep.equal([next, next]);
-    });
-    // The sweep never removes a live holder's lock either.
-    await sweepDeadLocks(db, new Date());
-    expect(await collections(db).scopeLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
-  });
+    it('lease renewals beside the transition that ends an apply never undo it; a lapsed lease goes to exactly one of two takers', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const ops = collections(db).stagedOperations;
+      const applying = (id: string, leaseUntil: string): StagedOperationDoc =>
+        applyingOperation(id, orgId, 'job-a', leaseUntil);
+      await inLanes(ROUNDS, async (i) => {
+        const id = `stg_lease_${i}`;
+        await ops.insertOne(encodeOperation(applying(id, new Date(Date.now() + 60_000).toISOString())));
+        const at = new Date().toISOString();
+        await Promise.all([
+          ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', { done: 0 }, 10_000)),
+          transitionStatus(
+            db,
+            orgId,
+            id,
+            'applying',
+            {
+              at,
+              actor: 'bob',
+              from: 'applying',
+              to: 'applied',
+              note: null,
+              request_id: `req_${i}`,
+              claim_id: `claim_${i}`,
+            },
+            { result: { status: 'applied', at, by: 'bob' } },
+          ),
+          ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', {}, 10_000)),
+        ]);
+        const op = await ops.findOne({ _id: id });
+        expect(op?.status, `round ${i}: the transition stays`).to.equal('applied');
+        expect(op?.history, `round ${i}: one history item`).to.have.length(1);
 
-  it('an import undone restores the old content under a new, higher version; a record it inserted comes back above its last version', async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    await entryAt(db, orgId, 'le_kept', 1, 'original');
-    const stored = await readSectionOfOrg(db, 'ledger_entries', orgId);
-    const records: BookRecord[] = [
-      { id: 'le_kept', memo: 'half-written' },
-      { id: 'le_new', memo: 'inserted' },
-    ];
-    const holder = newImportHolder();
-    await upsertRecords(db, 'ledger_entries', orgId, records, stored, holder);
-    const entries = db.collection('ledger_entries');
-    expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'half-written', version: 2 });
-    expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'inserted', version: 1 });
-
-    await undoUpsert(db, 'ledger_entries', orgId, records, stored, holder);
-    expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'original', version: 3 });
-    expect(await entries.findOne({ _id: 'le_new' } as never)).to.equal(null);
-
-    // A re-import with other content: neither record is back at a version a plan staged against the half-written books saw.
-    const again: BookRecord[] = [
-      { id: 'le_kept', memo: 'other' },
-      { id: 'le_new', memo: 'other' },
-    ];
-    await upsertRecords(
-      db,
-      'ledger_entries',
-      orgId,
-      again,
-      await readSectionOfOrg(db, 'ledger_entries', orgId),
-      newImportHolder(),
-    );
-    expect(await entries.findOne({ _id: 'le_kept' } as never)).to.include({ memo: 'other', version: 4 });
-    expect(await entries.findOne({ _id: 'le_new' } as never)).to.include({ memo: 'other', version: 2 });
-    const staleUpdate: JournalWrite = {
-      action: 'update',
-      collection: 'ledger_entries',
-      id: 'le_new',
-      version: 1,
-      set: { memo: 'plan' },
-      before: { memo: 'inserted' },
-    };
-    expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
-  });
-
-  it("one job's heartbeat and journal steps recorded at once build one chain, in call order, reading the operation once", async () => {
-    const s = await stack();
-    const orgId = `org_${tag()}`;
-    const id = `stg_chain_${tag()}`;
-    const op = applyingOperation(id, orgId, 'job-a', new Date(Date.now() + 60_000).toISOString());
-    await collections(s.db).stagedOperations.insertOne(encodeOperation(op));
-    const client = new MongoClient(process.env.MONGO_URL!, { monitorCommands: true });
-    await client.connect();
-    try {
-      let operationReads = 0;
-      client.on('commandStarted', (e: CommandStartedEvent) => {
-        if (e.commandName === 'find' && e.command.find === 'staged_operations') operationReads += 1;
+        const lapsedId = `stg_lapsed_${i}`;
+        // Lapsed by the takers' clock, an hour ahead, not by the real one: the shared stack's worker runs the recovery
+        // sweep against this database, which takes every lease lapsed by the real clock (and took this one once, leaving 0 takers).
+        const takersNow = new Date(Date.now() + 3_600_000);
+        await ops.insertOne(encodeOperation(applying(lapsedId, new Date(takersNow.getTime() - 1_000).toISOString())));
+        const taken = await Promise.all(
+          ['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, takersNow, 10_000)),
+        );
+        expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
+        const winner = taken[0] ? 'job-b' : 'job-c';
+        const loser = taken[0] ? 'job-c' : 'job-b';
+        // The old owner and the loser can no longer record progress; the winner can, and its progress is what a reader sees.
+        expect(
+          await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000),
+          `round ${i}: old owner`,
+        ).to.equal(false);
+        expect(
+          await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000),
+          `round ${i}: loser`,
+        ).to.equal(false);
+        expect(
+          await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000),
+          `round ${i}: winner`,
+        ).to.equal(true);
+        const journal = await readApplyJournal(db, decodeOperation((await ops.findOne({ _id: lapsedId }))!));
+        expect({ owner: journal.owner, done: journal.done }, `round ${i}`).to.deep.equal({ owner: winner, done: 1 });
       });
-      const db = client.db(s.db.databaseName);
-      // A heartbeat ({}) between every two steps, all started at once, as the journal runner's timer and loop can.
-      const recorded = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          recordApplyProgress(db, orgId, id, 'job-a', i % 2 === 0 ? { done: i / 2 + 1 } : {}, 10_000),
-        ),
-      );
-      expect(recorded).to.deep.equal(Array.from({ length: 12 }, () => true));
-      const steps = await collections(s.db)
-        .applyLeases.find({ org_id: orgId, staged_operation_id: id })
-        .sort({ seq: 1 })
-        .toArray();
-      expect(steps.map((step) => [step.seq, step.done])).to.deep.equal(
-        Array.from({ length: 12 }, (_, i) => [i + 1, Math.floor(i / 2) + 1]),
-      );
-      expect(operationReads, 'the operation is read for step 0 only').to.equal(1);
-      expect((await readApplyJournal(s.db, op)).done).to.equal(6);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('lease renewals beside the transition that ends an apply never undo it; a lapsed lease goes to exactly one of two takers', async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    const ops = collections(db).stagedOperations;
-    const applying = (id: string, leaseUntil: string): StagedOperationDoc =>
-      applyingOperation(id, orgId, 'job-a', leaseUntil);
-    await inLanes(ROUNDS, async (i) => {
-      const id = `stg_lease_${i}`;
-      await ops.insertOne(encodeOperation(applying(id, new Date(Date.now() + 60_000).toISOString())));
-      const at = new Date().toISOString();
-      await Promise.all([
-        ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', { done: 0 }, 10_000)),
-        transitionStatus(
-          db,
-          orgId,
-          id,
-          'applying',
-          {
-            at,
-            actor: 'bob',
-            from: 'applying',
-            to: 'applied',
-            note: null,
-            request_id: `req_${i}`,
-            claim_id: `claim_${i}`,
-          },
-          { result: { status: 'applied', at, by: 'bob' } },
-        ),
-        ...Array.from({ length: 3 }, () => recordApplyProgress(db, orgId, id, 'job-a', {}, 10_000)),
-      ]);
-      const op = await ops.findOne({ _id: id });
-      expect(op?.status, `round ${i}: the transition stays`).to.equal('applied');
-      expect(op?.history, `round ${i}: one history item`).to.have.length(1);
-
-      const lapsedId = `stg_lapsed_${i}`;
-      // Lapsed by the takers' clock, an hour ahead, not by the real one: the shared stack's worker runs the recovery
-      // sweep against this database, which takes every lease lapsed by the real clock (and took this one once, leaving 0 takers).
-      const takersNow = new Date(Date.now() + 3_600_000);
-      await ops.insertOne(encodeOperation(applying(lapsedId, new Date(takersNow.getTime() - 1_000).toISOString())));
-      const taken = await Promise.all(
-        ['job-b', 'job-c'].map((job) => takeApplyLease(db, orgId, lapsedId, job, takersNow, 10_000)),
-      );
-      expect(taken.filter(Boolean), `round ${i}: one taker`).to.have.length(1);
-      const winner = taken[0] ? 'job-b' : 'job-c';
-      const loser = taken[0] ? 'job-c' : 'job-b';
-      // The old owner and the loser can no longer record progress; the winner can, and its progress is what a reader sees.
-      expect(
-        await recordApplyProgress(db, orgId, lapsedId, 'job-a', { done: 5 }, 10_000),
-        `round ${i}: old owner`,
-      ).to.equal(false);
-      expect(await recordApplyProgress(db, orgId, lapsedId, loser, { done: 5 }, 10_000), `round ${i}: loser`).to.equal(
-        false,
-      );
-      expect(
-        await recordApplyProgress(db, orgId, lapsedId, winner, { done: 1 }, 10_000),
-        `round ${i}: winner`,
-      ).to.equal(true);
-      const journal = await readApplyJournal(db, decodeOperation((await ops.findOne({ _id: lapsedId }))!));
-      expect({ owner: journal.owner, done: journal.done }, `round ${i}`).to.deep.equal({ owner: winner, done: 1 });
     });
   });
-});
+}

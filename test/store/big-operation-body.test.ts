@@ -4,7 +4,7 @@
 // refuses to encode one on FerretDB too. Before the body was cut into parts,
 // staging a 15,000-transaction repair failed every attempt with a RangeError.
 import { expect } from 'chai';
-import { BSON } from 'mongodb';
+import { BSON, type Db } from 'mongodb';
 import type { StageAnswer } from '../../shared/contract/staging-answer.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import {
@@ -13,7 +13,8 @@ import {
   MissingAnswerPartError,
   saveJobResult,
 } from '../../shared/storage/job-results.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { acceleratedHandle } from '../helpers/embedded-store.js';
 import { BODY_PART_CHARS } from '../../shared/storage/staged-operation-codec.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -73,9 +74,9 @@ function bigOperation(orgId: string, actions: number): StagedOperationDoc {
 
 describe("a staged operation, and a job's answer, too big for one document", function () {
   this.timeout(300_000);
-  let embedded: PostgresPages | null = null;
+  let embedded: Db | null = null;
   after(async () => {
-    await embedded?.close();
+    if (embedded) await closeStoreAdapter(embedded);
   });
 
   it('is stored with its body cut into parts, none past 16 MiB, and reads back whole, through the driver and in SQL', async () => {
@@ -100,8 +101,8 @@ describe("a staged operation, and a job's answer, too big for one document", fun
       const viaDriver = await findStagedOperation(s.db, orgId, op._id);
       expect(JSON.stringify(viaDriver)).to.equal(JSON.stringify(op));
       if ((await isFerretDb(s.db)) && s.config.ferretdbPostgresUrl) {
-        embedded = openPostgresPages(s.config.ferretdbPostgresUrl);
-        const inSql = await findStagedOperation(s.db, orgId, op._id, embedded);
+        embedded = await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
+        const inSql = await findStagedOperation(embedded, orgId, op._id);
         expect(JSON.stringify(inSql)).to.equal(JSON.stringify(op));
       }
     } finally {
@@ -154,8 +155,8 @@ describe("a staged operation, and a job's answer, too big for one document", fun
       expect(await results.countDocuments({ org_id: orgId })).to.equal(stored.length);
       expect(JSON.stringify((await findJobResult(s.db, orgId, jobId))?.answer)).to.equal(json);
       if ((await isFerretDb(s.db)) && s.config.ferretdbPostgresUrl) {
-        embedded ??= openPostgresPages(s.config.ferretdbPostgresUrl);
-        expect(JSON.stringify((await findJobResult(s.db, orgId, jobId, undefined, embedded))?.answer)).to.equal(json);
+        embedded ??= await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
+        expect(JSON.stringify((await findJobResult(embedded, orgId, jobId, undefined))?.answer)).to.equal(json);
       }
       // A part gone is an error, never half an answer.
       await results.deleteOne({ org_id: orgId, part: 1 });

@@ -9,12 +9,12 @@ import { findDuplicateGroups, pageGroups, type GroupPosition } from '../../share
 import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections, type DuplicateOverviewChunkDoc } from '../../shared/storage/collections.js';
 import { overviewChunkId, writeOverviewChunks } from '../../shared/storage/duplicate-overview.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
 import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { bumpInboxVersion, currentInboxVersion } from '../../shared/storage/inbox-version.js';
 import { Books } from '../helpers/books.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
 import { duplicateRichInbox } from '../helpers/inbox.js';
 import { stack } from '../helpers/stack.js';
 
@@ -148,7 +148,7 @@ describe('materialized duplicate overview (store)', function () {
 describe('materialized duplicate overview: chunks written in SQL (embedded store)', function () {
   this.timeout(120_000);
   let db: Db;
-  let pages: PostgresPages;
+  let pages: Db;
   const orgId = `org_chunks_sql_${Date.now()}`;
   const chunk = (overview: string, n: number, piecesJson: string): DuplicateOverviewChunkDoc => ({
     _id: overviewChunkId(overview, n),
@@ -161,12 +161,12 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
   before(async function () {
     const stack = await embeddedStack(this, 'the chunks are written through the driver there');
     db = stack.s.db;
-    pages = openPostgresPages(stack.postgresUrl);
+    pages = await acceleratedHandle(db, stack.postgresUrl);
     // FerretDB makes a collection's table on its first insert: the first chunks ever go through the driver.
     await writeOverviewChunks(db, [chunk(`${orgId}:seed`, 0, '[]')]);
   });
   after(async () => {
-    await pages?.close();
+    if (pages) await closeStoreAdapter(pages);
   });
 
   it("inserts a new overview's chunks in one SQL statement, read back through the driver as written", async () => {
@@ -175,9 +175,9 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
       chunk(overview, 0, '[{"group":"g1","members":["a","b"]}]'),
       chunk(overview, 1, '[{"vendor":"Müller & Söhne \\"GmbH\\""}]'),
     ];
-    const written = pages.stats.written;
-    await writeOverviewChunks(db, docs, pages);
-    expect(pages.stats.written).to.equal(written + 1);
+    const written = sqlStats(pages).written;
+    await writeOverviewChunks(pages!, docs);
+    expect(sqlStats(pages).written).to.equal(written + 1);
     const back = await collections(db)
       .duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview })
       .sort({ n: 1 })
@@ -187,12 +187,12 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
 
   it("replaces a dead reader's chunks under the same ids through the driver when the insert is refused", async () => {
     const overview = `${orgId}:v2`;
-    await writeOverviewChunks(db, [chunk(overview, 0, '["the dead reader\'s"]')], pages);
-    const written = pages.stats.written;
+    await writeOverviewChunks(pages!, [chunk(overview, 0, '["the dead reader\'s"]')]);
+    const written = sqlStats(pages).written;
     const fresh = [chunk(overview, 0, '["recomputed 0"]'), chunk(overview, 1, '["recomputed 1"]')];
-    await writeOverviewChunks(db, fresh, pages);
+    await writeOverviewChunks(pages!, fresh);
     // The statement met chunk 0 and stored nothing; the driver replaced 0 and inserted 1.
-    expect(pages.stats.written).to.equal(written);
+    expect(sqlStats(pages).written).to.equal(written);
     const back = await collections(db)
       .duplicateOverviewChunks.find({ org_id: orgId, overview_id: overview })
       .sort({ n: 1 })

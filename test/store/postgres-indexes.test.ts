@@ -21,7 +21,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
-import { embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { acceleratedHandle, embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
@@ -30,8 +31,8 @@ import { INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
-import { ferretTables, ginIndexName } from '../../shared/storage/postgres-gin-indexes.js';
-import { pageIndexName, type PageOrder } from '../../shared/storage/postgres-page-indexes.js';
+import { ferretTables, ginIndexName } from '../../shared/storage/ferretdb/postgres-gin-indexes.js';
+import { pageIndexName, type PageOrder } from '../../shared/storage/ferretdb/postgres-page-indexes.js';
 import {
   fieldsSql,
   latestSql,
@@ -42,7 +43,7 @@ import {
   type FieldsQuery,
   type PageQuery,
   type WhereQuery,
-} from '../../shared/storage/postgres-pages.js';
+} from '../../shared/storage/ferretdb/postgres-pages.js';
 import type { Mongo } from '../../shared/storage/mongo.js';
 import { acquireLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
@@ -186,9 +187,10 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let mongo: Mongo | null = null;
   let db: Db;
   let schema: string;
+  let postgresUrl: string;
   let tables: Map<string, string>;
   let queries: HotQuery[];
-  /** The book pages' SQL (shared/storage/postgres-pages.ts), each with the page index of its own filter when it has one. */
+  /** The book pages' SQL (shared/storage/ferretdb/postgres-pages.ts), each with the page index of its own filter when it has one. */
   let pageQueries: Array<{ name: string; q: PageQuery; order?: PageOrder }>;
   /** The organisation under test, its entry and its pending claim's lock keys, for the worker's SQL reads. */
   let scopeOrg: string;
@@ -198,7 +200,8 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let referenceQueries: Array<{ name: string; orgId: string; account: string; references: string[] }>;
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'its ordinary indexes serve these reads');
+    const { s, postgresUrl: url } = await embeddedStack(this, 'its ordinary indexes serve these reads');
+    postgresUrl = url;
     // A database of its own: no other test's statements land in its tables'
     // counters. It is created after FerretDB has served for a while, as every
     // test run's database is.
@@ -880,7 +883,13 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     const books = new Books();
     const account = books.account();
     books.link(books.txn(account, 5_000), books.invoice(5_000), 5_000);
-    expect((await importBooks(db, books.file)).ok).to.equal(true);
+    // Through the adapter the service runs on FerretDB 1.x: it analyses the tables the import wrote.
+    const accelerated = await acceleratedHandle(db, postgresUrl);
+    try {
+      expect((await importBooks(accelerated, books.file)).ok).to.equal(true);
+    } finally {
+      await closeStoreAdapter(accelerated);
+    }
     const after = await analyses();
     const grew = (collection: string) =>
       after.get(tables.get(collection)!)! - (before.get(tables.get(collection)!) ?? 0);

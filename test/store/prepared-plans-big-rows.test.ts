@@ -8,16 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
-import { embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { acceleratedHandle, embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import type { Mongo } from '../../shared/storage/mongo.js';
-import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
-import {
-  openPostgresPages,
-  PREPARED_SESSION,
-  whereSql,
-  type PostgresPages,
-  type WhereQuery,
-} from '../../shared/storage/postgres-pages.js';
+import { ferretTables } from '../../shared/storage/ferretdb/postgres-gin-indexes.js';
+import { PREPARED_SESSION, whereSql, type WhereQuery } from '../../shared/storage/ferretdb/postgres-pages.js';
 import { findStagedOperation, findStagedOperationStatus } from '../../shared/storage/staged-operations.js';
 
 /** An applied operation's stored row: its journal inline, as big as a 10k-scope repair's, and as incompressible. */
@@ -51,7 +46,7 @@ describe('embedded store: the prepared reads by id never scan a small table of b
   const orgId = `org_bigrows_${randomBytes(3).toString('hex')}`;
   let client: pg.Client | null = null;
   let mongo: Mongo | null = null;
-  let pages: PostgresPages | null = null;
+  let sql: Db | null = null;
   let db: Db;
   let table: string;
 
@@ -70,11 +65,11 @@ describe('embedded store: the prepared reads by id never scan a small table of b
     await client.connect();
     table = (await ferretTables(client, db.databaseName)).get('staged_operations')!;
     await client.query(`ANALYZE ${pg.escapeIdentifier(db.databaseName)}.${pg.escapeIdentifier(table)}`);
-    pages = openPostgresPages(postgresUrl);
+    sql = await acceleratedHandle(db, postgresUrl);
   });
 
   after(async () => {
-    await pages?.close();
+    if (sql) await closeStoreAdapter(sql);
     await client?.end();
     if (mongo) {
       await mongo.db.dropDatabase();
@@ -131,10 +126,10 @@ describe('embedded store: the prepared reads by id never scan a small table of b
   }
 
   it('reads an operation and its status by id through the prepared pool, the owner checked', async () => {
-    const op = await findStagedOperation(db, orgId, 'stg_small_3', pages);
+    const op = await findStagedOperation(sql!, orgId, 'stg_small_3');
     expect(op?._id).to.equal('stg_small_3');
     expect(op?.status).to.equal('staged');
-    expect(await findStagedOperationStatus(db, orgId, 'stg_big_1', pages)).to.equal('applied');
-    expect(await findStagedOperationStatus(db, 'another_org', 'stg_big_1', pages)).to.equal(null);
+    expect(await findStagedOperationStatus(sql!, orgId, 'stg_big_1')).to.equal('applied');
+    expect(await findStagedOperationStatus(sql!, 'another_org', 'stg_big_1')).to.equal(null);
   });
 });

@@ -14,20 +14,15 @@ import {
 import type { CounterpartiesListInput } from '../../shared/queue/read-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 
 export async function listCounterparties(
   db: Db,
   orgId: string,
   input: CounterpartiesListInput,
-  embedded: PostgresPages | null,
 ): Promise<{ items: CounterpartyRow[] }> {
-  const [org, books] = await Promise.all([
-    findOrg(db, orgId),
-    readCounterpartyBooks(db, orgId, input.bank_account_id, embedded),
-  ]);
+  const [org, books] = await Promise.all([findOrg(db, orgId), readCounterpartyBooks(db, orgId, input.bank_account_id)]);
   const rows = counterpartyRows(books.transactions, books.entries, books.links, org?.settlement_accounts ?? []);
   // Counterparties only open entries name: their latest bank name on any account of the organisation.
   const offAccount = offAccountCounterparties(rows, books.transactions);
-  return { items: nameOffAccount(rows, offAccount, await namingTransactions(db, orgId, offAccount, embedded)) };
+  return { items: nameOffAccount(rows, offAccount, await namingTransactions(db, orgId, offAccount)) };
 }

@@ -37,7 +37,6 @@ import {
 } from '../../shared/storage/duplicate-overview.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 
 /** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
 export const CLAIM_ABANDONED_MS = 5 * 60_000;
@@ -99,14 +98,12 @@ export async function listInboxDuplicates(
   orgId: string,
   input: InboxDuplicatesListInput,
   deadline?: Date,
-  embedded: PostgresPages | null = null,
 ): Promise<GroupPage> {
   const page = await readDuplicatePage(
     db,
     orgId,
     { limit: input.limit, min_confidence: input.min_confidence, after: input.after },
     deadline,
-    embedded,
   );
   return { groups: page.groups, next_after: page.next_after };
 }
@@ -116,18 +113,15 @@ export async function listInboxDuplicates(
  * findDuplicateGroups of the current inbox answers, read from the overview of
  * the current inbox version (computed first if nobody has). `deadline`: stop
  * waiting for another reader's computation then (OverviewWaitTimeout).
- * `embedded`: the pool on FerretDB's PostgreSQL: the inbox, the version and
- * the overview (polled while another reader computes) are read in SQL.
  */
 export async function readDuplicatePage(
   db: Db,
   orgId: string,
   options: GroupPageOptions,
   deadline?: Date,
-  embedded: PostgresPages | null = null,
 ): Promise<OverviewPage> {
   for (let attempt = 1; ; attempt++) {
-    const { overview, computed } = await readyOverview(db, orgId, deadline, embedded);
+    const { overview, computed } = await readyOverview(db, orgId, deadline);
     const index = JSON.parse(overview.chunks_json ?? '[]') as ChunkSummary[];
     const page = await pageFromChunks(index, options, (n) => cachedChunk(db, overview._id, n, chunkCache));
     if (page) return { ...page, version: overview.version, computed };
@@ -142,11 +136,10 @@ export async function readyOverview(
   db: Db,
   orgId: string,
   deadline?: Date,
-  embedded: PostgresPages | null = null,
 ): Promise<{ overview: DuplicateOverviewDoc; computed: boolean }> {
   for (;;) {
     // Read again on every turn: an import finishing meanwhile makes the awaited version obsolete.
-    const { id, version, existing } = await findCurrentOverview(db, orgId, embedded);
+    const { id, version, existing } = await findCurrentOverview(db, orgId);
     if (existing?.state === 'ready') return { overview: existing, computed: false };
     if (!existing) {
       const claim: DuplicateOverviewDoc = {
@@ -158,7 +151,7 @@ export async function readyOverview(
       };
       // Another reader claimed it first: wait for theirs.
       if (!(await insertOverviewClaim(db, claim))) continue;
-      const running = computeOverview(db, claim, embedded);
+      const running = computeOverview(db, claim);
       computing.set(id, running);
       try {
         return { overview: await running, computed: true };
@@ -180,13 +173,9 @@ export async function readyOverview(
 }
 
 /** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
-async function computeOverview(
-  db: Db,
-  claim: DuplicateOverviewDoc,
-  embedded: PostgresPages | null,
-): Promise<DuplicateOverviewDoc> {
+async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
   const [documents, dismissals] = await Promise.all([
-    findGroupableInboxDocuments(db, claim.org_id, embedded),
+    findGroupableInboxDocuments(db, claim.org_id),
     findDismissals(db, claim.org_id),
   ]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
@@ -199,7 +188,7 @@ async function computeOverview(
     n,
     pieces_json: JSON.stringify(pieces),
   }));
-  await writeOverviewChunks(db, docs, embedded);
+  await writeOverviewChunks(db, docs);
   // Kept as a reader would parse them back: the JSON's own copy, shared by every page read here.
   for (const doc of docs) chunkCache.set(doc._id, JSON.parse(doc.pieces_json) as unknown, doc.pieces_json.length);
   const result = {

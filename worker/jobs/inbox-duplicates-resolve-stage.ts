@@ -49,7 +49,7 @@ async function currentGroup(ctx: JobContext<Op>): Promise<DuplicateGroup | null>
   const stored = await findGroupInCurrentOverview(db, data.org_id, data.input.group_id);
   if (stored !== 'not_ready') return stored;
   const [documents, dismissals] = await Promise.all([
-    findGroupableInboxDocuments(db, data.org_id, ctx.embedded ?? null),
+    findGroupableInboxDocuments(db, data.org_id),
     findDismissals(db, data.org_id),
   ]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted).

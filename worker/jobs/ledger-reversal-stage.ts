@@ -23,14 +23,13 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const orgId = data.org_id;
   const entryId = data.input.entry_id;
-  const embedded = ctx.embedded ?? null;
   // The entry and its links at once (a missing entry has no links; `decide` refuses it).
   const [entry, entryLinks] = await Promise.all([
-    findEntry(db, orgId, entryId, embedded),
-    findLinks(db, orgId, 'ledger_entry_id', [entryId], embedded),
+    findEntry(db, orgId, entryId),
+    findLinks(db, orgId, 'ledger_entry_id', [entryId]),
   ]);
   const links = entry ? entryLinks : [];
-  const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links), embedded);
+  const transactions = await findTransactionsByIds(db, orgId, transactionIdsOf(links));
   return { entry, links, transactions, pending: [] };
 }
 

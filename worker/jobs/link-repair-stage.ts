@@ -20,9 +20,9 @@ type RepairBooks = Omit<LinkRepairInput, 'settlement_accounts'> | null;
 async function load(ctx: JobContext<Op>): Promise<RepairBooks> {
   const { db, data } = ctx;
   const { input } = data;
-  const account = await findAccount(db, data.org_id, input.bank_account_id, ctx.embedded ?? null);
+  const account = await findAccount(db, data.org_id, input.bank_account_id);
   if (!account) return null;
-  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id, ctx.embedded ?? null);
+  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id);
   ctx.log.info(
     { transactions: books.transactions.length, entries: books.entries.length, links: books.links.length },
     'repair scope loaded',

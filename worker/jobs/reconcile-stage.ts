@@ -28,8 +28,7 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
   const { db, data } = ctx;
   const { input, org_id: orgId } = data;
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
-  const embedded = ctx.embedded ?? null;
-  const account = await findAccount(db, orgId, input.bank_account_id, embedded);
+  const account = await findAccount(db, orgId, input.bank_account_id);
   const keys = lockKeys(orgId, {
     scope_key: reconcileScopeKey(input.bank_account_id),
     entry_ids: [],
@@ -38,13 +37,13 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
   // Without the account there is nothing to load: the domain answers not_found.
   const [transactions, unreconciled, pending] = account
     ? await Promise.all([
-        findTransactionsByIds(db, orgId, requestedIds, embedded),
+        findTransactionsByIds(db, orgId, requestedIds),
         findUnreconciledThrough(db, orgId, account.id, input.statement.end_date),
         scopeHolders(ctx, keys),
       ])
     : [[], [], []];
   const ownIds = account ? transactions.filter((t) => t.bank_account_id === account.id).map((t) => t.id) : [];
-  const links = await findLinks(db, orgId, 'bank_transaction_id', ownIds, embedded);
+  const links = await findLinks(db, orgId, 'bank_transaction_id', ownIds);
   return { account, transactions, links, unreconciled_up_to_end: unreconciled, pending };
 }
 

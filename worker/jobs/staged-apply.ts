@@ -109,7 +109,7 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     'approved',
     historyItem(ctx, 'approved', 'applying', null),
     { apply },
-    { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op, embedded: ctx.embedded ?? null },
+    { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op },
   );
   if (moved.won)
     ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
@@ -128,7 +128,7 @@ async function endWithoutWriting(
     'approved',
     historyItem(ctx, 'approved', result.status, null),
     { result },
-    { loaded: op, embedded: ctx.embedded ?? null },
+    { loaded: op },
   );
   if (moved.won) {
     await settleOperation(ctx.db, moved.op ?? (await reloadOperation(ctx, op._id)));

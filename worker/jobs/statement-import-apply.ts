@@ -17,19 +17,13 @@ export async function importClashes(ctx: JobContext, op: StagedOperationDoc): Pr
   if (references.length === 0) return [];
   return bankReferenceClashes(
     plan,
-    await accountTransactionsByReference(
-      ctx.db,
-      ctx.data.org_id,
-      plan.bank_account_id,
-      references,
-      ctx.embedded ?? null,
-    ),
+    await accountTransactionsByReference(ctx.db, ctx.data.org_id, plan.bank_account_id, references),
   );
 }
 
 /** The new transactions the organisation's lock date now covers (closed since staging): its `stale_plan`'s details, or null. */
 export async function importLocked(ctx: JobContext, op: StagedOperationDoc): Promise<PeriodLocked | null> {
-  const lockDate = (await findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null))?.lock_date ?? null;
+  const lockDate = (await findOrg(ctx.db, ctx.data.org_id))?.lock_date ?? null;
   const ids = lockedNewTransactions(op.plan as StatementImportPlan, lockDate);
   return ids.length === 0 || lockDate === null
     ? null

@@ -52,8 +52,8 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const { db, data } = ctx;
   const accountId = data.input.bank_account_id;
   const [account, transactions, file] = await Promise.all([
-    findAccount(db, data.org_id, accountId, ctx.embedded ?? null),
-    accountTransactionsForImport(db, data.org_id, accountId, ctx.embedded ?? null),
+    findAccount(db, data.org_id, accountId),
+    accountTransactionsForImport(db, data.org_id, accountId),
     jobFile(ctx),
   ]);
   return { account, file, transactions: account ? transactions : [], pending: [] };

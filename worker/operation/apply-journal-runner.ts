@@ -59,16 +59,14 @@ export async function finishJournal(
   written?: StagedOperationDoc,
 ): Promise<StagedOperationDoc> {
   const orgId = ctx.data.org_id;
-  const embedded = ctx.embedded ?? null;
   const waitUntil = Date.now() + waitMs;
   // The operation as last read whole. While it is `applying` its plan and journal do not change, so a turn
   // that waits for another job's lease reads its status alone (a big repair's operation is megabytes).
   let known = written?._id === id ? written : undefined;
   for (let first = true; ; first = false) {
     // The caller's operation, just written, needs no read on the first turn.
-    const reuse =
-      known !== undefined && (first || (await findStagedOperationStatus(ctx.db, orgId, id, embedded)) === 'applying');
-    if (!reuse) known = (await findStagedOperation(ctx.db, orgId, id, embedded)) ?? undefined;
+    const reuse = known !== undefined && (first || (await findStagedOperationStatus(ctx.db, orgId, id)) === 'applying');
+    if (!reuse) known = (await findStagedOperation(ctx.db, orgId, id)) ?? undefined;
     const op = known;
     if (!op) throw new Error(`staged operation ${id} disappeared`);
     if (op.status !== 'applying') return op;
@@ -235,13 +233,12 @@ async function finish(
     'applying',
     historyItem(ctx, 'applying', result.status, null),
     { result },
-    { loaded: op, embedded: ctx.embedded ?? null },
+    { loaded: op },
   );
   // An earlier holder of the lease claimed the end and died before writing it: we hold the lease now, so we write its claim.
   if (!moved.won) await rollForward(ctx.db, ctx.data.org_id, op._id, moved.claim);
   // Written here: the operation as it now is, without reading it back (it holds the plan, the journal and the result).
-  const after =
-    moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id, ctx.embedded ?? null);
+  const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await WORKER_KINDS[op.kind].afterApplied?.(ctx, op);
   if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');

@@ -16,6 +16,7 @@ import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged, stagedEventDoc } from '../../shared/storage/audit-events.js';
 import { isFresh, reserveEvent, type Reservation } from '../../shared/storage/events.js';
 import { storedJobResult } from '../../shared/storage/job-results.js';
+import { storeAdapter } from '../../shared/storage/store-adapter.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { claimLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
@@ -41,7 +42,7 @@ const LOCK_ATTEMPTS = 3;
  * there the holders are kept aside for the warning and the rule sees none.
  */
 export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
-  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx), ctx.embedded ?? null);
+  const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
   if (!ctx.data.dry_run) return holders;
   (ctx.seenHolders ??= []).push(...holders);
   return [];
@@ -108,20 +109,11 @@ async function dryRunAnswer<Plan>(
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(
-        ...(await liveHolders(
-          db,
-          data.org_id,
-          lockKeys(data.org_id, decision.claim),
-          now,
-          undefined,
-          ctx.embedded ?? null,
-        )),
-      );
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined)));
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
-      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id, ctx.embedded ?? null);
+      const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
       if (!doc)
         return {
           operation: data.operation,
@@ -163,7 +155,7 @@ async function stage<Plan>(
   // after the operation is written: store round trips off the answer's path
   // (docs/design/performance.md "Round trip"). A claim that fails leaves the
   // number unused, a gap the feed allows (docs/reference/webhooks.md).
-  const reserved = reserveEvent(db, data.org_id, ctx.embedded ?? null);
+  const reserved = reserveEvent(db, data.org_id);
   reserved.catch(() => undefined);
   // Live holders of the claim's keys answer the call as the lock gate does: the same plan pending, or a conflict.
   const meet = (holders: PendingHolder[]): Promise<StageAnswer> =>
@@ -181,27 +173,13 @@ async function stage<Plan>(
     // three store round trips on every call that meets a pending plan).
     // Only dead holders (cleared by the read) or this job's own locks from
     // an earlier attempt leave the claim below to run.
-    const holders = await liveHolders(
-      db,
-      data.org_id,
-      lockKeys(data.org_id, decision.claim),
-      now,
-      operationId,
-      ctx.embedded ?? null,
-    );
+    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
     if (holders.length > 0) return meet(holders);
   } else if (together) {
     return together;
   }
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(
-      db,
-      data.org_id,
-      decision.claim,
-      operationId,
-      decision.plan_hash,
-      ctx.embedded ?? null,
-    );
+    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
     if (claimed.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
@@ -210,13 +188,12 @@ async function stage<Plan>(
       const doc = await insertStagedOperation(
         db,
         newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext),
-        ctx.embedded ?? null,
       );
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
     }
     // The locks the failed claim read: each key is read once per attempt.
-    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId, ctx.embedded ?? null);
+    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
     // Every holder was dead (and is now cleared), or gave its locks back: claim again.
     if (holders.length === 0) continue;
     return meet(holders);
@@ -232,7 +209,7 @@ async function stage<Plan>(
 }
 
 /**
- * On the embedded store, a staging's writes as one SQL statement
+ * Where the store port inserts together (FerretDB 1.x), a staging's writes as one SQL statement
  * (docs/indexes.md "Writes in SQL"): its locks, its operation (and body), its
  * staging event and its stored answer, all or none. The order the steps
  * below keep one after the other — locks before the operation, the event
@@ -251,8 +228,9 @@ async function stageInOneStatement<Plan>(
   resultFields: Record<string, unknown>,
   reserved: Promise<Reservation>,
 ): Promise<StageAnswer | 'held' | null> {
-  const { db, data, embedded } = ctx;
-  if (!embedded || !ctx.answer || stagingStepFaultsOn()) return null;
+  const { db, data } = ctx;
+  const store = await storeAdapter(db);
+  if (!store.insertsTogether || !ctx.answer || stagingStepFaultsOn()) return null;
   const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
   const reservation = await reserved;
   if (!isFresh(reservation)) return null;
@@ -267,7 +245,7 @@ async function stageInOneStatement<Plan>(
     finished_at: new Date().toISOString(),
   });
   const [outcome] = await Promise.all([
-    embedded.insertTogether(db, [
+    store.insertTogether([
       { collection: 'scope_locks', docs: locks },
       ...stagedOperationInserts(doc),
       { collection: 'audit_events', docs: [stagedEventDoc(doc, reservation)] },
@@ -296,7 +274,7 @@ export function writtenAnswer(
   resultFields: Record<string, unknown>,
   reserved?: Promise<Reservation>,
 ): StageAnswer {
-  const event = recordStaged(ctx.db, doc, { reserved, embedded: ctx.embedded ?? null });
+  const event = recordStaged(ctx.db, doc, { reserved });
   // Awaited by the processor; never an unhandled rejection meanwhile.
   event.catch(() => undefined);
   ctx.writes.push(event);
@@ -343,7 +321,7 @@ const HOLDER_WRITE_READS = 20;
  */
 async function writtenOperation(ctx: JobContext, operationId: string): Promise<StagedOperationDoc | null> {
   for (let read = 1; ; read += 1) {
-    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId, ctx.embedded ?? null);
+    const doc = await findStagedOperation(ctx.db, ctx.data.org_id, operationId);
     if (doc || read >= HOLDER_WRITE_READS) return doc;
     await new Promise((resolve) => setTimeout(resolve, HOLDER_WRITE_WAIT_MS));
   }

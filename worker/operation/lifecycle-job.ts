@@ -47,10 +47,7 @@ export interface LifecycleJob {
 export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<StageAnswer> {
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
-    const [loaded, org] = await Promise.all([
-      loadVisibleOperation(ctx),
-      findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
-    ]);
+    const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id)]);
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(
@@ -108,7 +105,7 @@ export async function commitTransition(
     decision.from,
     historyItem(ctx, decision.from, decision.to, note),
     {},
-    { loaded: op, embedded: ctx.embedded ?? null },
+    { loaded: op },
   );
   if (!moved.won) return moved;
   const after = moved.op ?? (await reloadOperation(ctx, op._id));

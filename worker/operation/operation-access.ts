@@ -20,7 +20,7 @@ export const lifecycleInput = (ctx: JobContext): LifecycleJobInput => ctx.data.i
 
 export async function loadVisibleOperation(ctx: JobContext): Promise<StagedOperationDoc> {
   const input = lifecycleInput(ctx);
-  const doc = await findStagedOperation(ctx.db, ctx.data.org_id, input.staged_operation_id, ctx.embedded ?? null);
+  const doc = await findStagedOperation(ctx.db, ctx.data.org_id, input.staged_operation_id);
   if (!doc || !mayView(doc, { actor: ctx.data.actor, can_approve: input.can_approve })) {
     throw new AppError('not_found', { details: { resource: 'Staged operation', id: input.staged_operation_id } });
   }
@@ -28,7 +28,7 @@ export async function loadVisibleOperation(ctx: JobContext): Promise<StagedOpera
 }
 
 export async function reloadOperation(ctx: JobContext, id: string): Promise<StagedOperationDoc> {
-  const doc = await findStagedOperation(ctx.db, ctx.data.org_id, id, ctx.embedded ?? null);
+  const doc = await findStagedOperation(ctx.db, ctx.data.org_id, id);
   if (!doc) throw new Error(`staged operation ${id} disappeared`);
   return doc;
 }

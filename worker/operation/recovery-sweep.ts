@@ -12,9 +12,9 @@
 // So an operation with a stored journal ends by itself within
 // APPLY_LEASE_MS + RECOVERY_SWEEP_MS (+ the journal's own run).
 //
-// Every sweep looks at every pending operation, so on FerretDB it reads in
-// SQL when it has the pool (`embedded`): the operations by status on their
-// (status) btree, and their events and claims by `_id`, a thousand a query.
+// Every sweep looks at every pending operation, so it reads through the store
+// port: on FerretDB 1.x in SQL, the operations by status on their (status)
+// btree, and their events and claims by `_id`, a thousand a query.
 // why: through FerretDB that was one command per pending operation and pass:
 // 3,000 pending operations cost about 5 s and 3 CPU-seconds of the worker per
 // sweep, every minute, besides FerretDB's own (docs/operating/reliability.md
@@ -34,8 +34,7 @@ import {
   settleOperation,
 } from '../../shared/storage/staged-operation-status.js';
 import { decodeStoredOperations, findStagedOperation } from '../../shared/storage/staged-operations.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { findByIdsInSql, isFerretDb, readEach } from '../../shared/storage/where-in.js';
+import { storeAdapter } from '../../shared/storage/store-adapter.js';
 import type { JobContext } from '../job-context.js';
 import { finishJournal } from './apply-journal-runner.js';
 import { CLAIM_WAIT_MS, claimedAt } from './claims.js';
@@ -46,52 +45,45 @@ export interface RecoveryCounts {
   staged_events_written: number;
 }
 
-export async function recoverOperations(
-  db: Db,
-  log: Logger,
-  now: Date,
-  embedded: PostgresPages | null = null,
-): Promise<RecoveryCounts> {
-  const staged_events_written = await writeMissingStagedEvents(db, now, embedded);
-  const claims_rolled_forward = await rollForwardStuckClaims(db, now, embedded);
-  const applies_resumed = await resumeLapsedApplies(db, log, embedded);
+export async function recoverOperations(db: Db, log: Logger, now: Date): Promise<RecoveryCounts> {
+  const staged_events_written = await writeMissingStagedEvents(db, now);
+  const claims_rolled_forward = await rollForwardStuckClaims(db, now);
+  const applies_resumed = await resumeLapsedApplies(db, log);
   return { claims_rolled_forward, applies_resumed, staged_events_written };
 }
 
-/** Every organisation's operations in `status`, only `fields` (and `_id`): in SQL on the (status) btree when it can, else one equality read. */
+/** Every organisation's operations in `status`, only `fields` (and `_id`): one equality read (in SQL on the (status) btree on FerretDB 1.x). */
 export async function operationsIn(
   db: Db,
   status: StagedStatus,
   fields: readonly string[],
-  embedded: PostgresPages | null,
 ): Promise<Array<{ _id: string } & Record<string, unknown>>> {
-  const inSql =
-    embedded && (await isFerretDb(db))
-      ? await embedded.where(db, { collection: 'staged_operations', equalities: { status }, fields })
-      : null;
-  if (inSql) return inSql as Array<{ _id: string } & Record<string, unknown>>;
-  return collections(db)
-    .stagedOperations.find({ status }, { projection: Object.fromEntries(fields.map((f) => [f, 1])) })
-    .toArray();
+  return (await (
+    await storeAdapter(db)
+  ).where({
+    collection: collections(db).stagedOperations.collectionName,
+    equalities: { status },
+    fields,
+  })) as Array<{ _id: string } & Record<string, unknown>>;
 }
 
-/** The audit events (claims included) with these `_id`s: in SQL a thousand a query when it can, else one equality read each. */
+/** The audit events (claims included) with these `_id`s, through the store port (in SQL a thousand a query on FerretDB 1.x). */
 export async function auditEventsById(
   db: Db,
   ids: readonly string[],
   fields: readonly string[] | undefined,
-  embedded: PostgresPages | null,
 ): Promise<AuditEventDoc[]> {
-  const inSql = await findByIdsInSql(db, 'audit_events', ids, fields, embedded);
-  if (inSql) return inSql as AuditEventDoc[];
-  const projection = fields ? { projection: Object.fromEntries(fields.map((f) => [f, 1])) } : {};
-  return readEach(ids, (id) => collections(db).auditEvents.find({ _id: id }, projection).toArray());
+  return (await (
+    await storeAdapter(db)
+  ).findByIds(collections(db).auditEvents.collectionName, ids, {
+    fields,
+  })) as AuditEventDoc[];
 }
 
 /** Every transition has its event, `staged` too: written here for an operation whose staging job never did. */
-async function writeMissingStagedEvents(db: Db, now: Date, embedded: PostgresPages | null): Promise<number> {
+async function writeMissingStagedEvents(db: Db, now: Date): Promise<number> {
   const before = new Date(now.getTime() - CLAIM_WAIT_MS).toISOString();
-  const staged = (await operationsIn(db, 'staged', ['_id', 'created_at'], embedded)).filter(
+  const staged = (await operationsIn(db, 'staged', ['_id', 'created_at'])).filter(
     (op) => (op.created_at as string) <= before,
   );
   const recorded = new Set(
@@ -100,7 +92,6 @@ async function writeMissingStagedEvents(db: Db, now: Date, embedded: PostgresPag
         db,
         staged.map((op) => stagedEventId(op._id)),
         ['_id'],
-        embedded,
       )
     ).map((e) => e._id),
   );
@@ -113,16 +104,15 @@ async function writeMissingStagedEvents(db: Db, now: Date, embedded: PostgresPag
   return written;
 }
 
-async function rollForwardStuckClaims(db: Db, now: Date, embedded: PostgresPages | null): Promise<number> {
+async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {
   let rolled = 0;
   for (const status of ['staged', 'approved'] as StagedStatus[]) {
     // Equality on status (indexed, docs/indexes.md); the claims are read by `_id`.
-    const pending = await operationsIn(db, status, ['_id'], embedded);
+    const pending = await operationsIn(db, status, ['_id']);
     const claims = await auditEventsById(
       db,
       pending.map((op) => transitionClaimId(op._id, status)),
       undefined,
-      embedded,
     );
     for (const claim of claims) {
       if (claimedAt(claim) + CLAIM_WAIT_MS > now.getTime() || !canRollForward(claim)) continue;
@@ -135,9 +125,9 @@ async function rollForwardStuckClaims(db: Db, now: Date, embedded: PostgresPages
   return rolled;
 }
 
-async function resumeLapsedApplies(db: Db, log: Logger, embedded: PostgresPages | null): Promise<number> {
+async function resumeLapsedApplies(db: Db, log: Logger): Promise<number> {
   // Ids first: nearly always none, and the operations' documents are read only for those there are.
-  const ids = (await operationsIn(db, 'applying', ['_id'], embedded)).map((op) => op._id);
+  const ids = (await operationsIn(db, 'applying', ['_id'])).map((op) => op._id);
   if (ids.length === 0) return 0;
   const applying = await decodeStoredOperations(
     db,

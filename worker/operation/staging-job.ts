@@ -61,10 +61,8 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(
     // answered (or of an org that is gone) costs only the reads.
     const [written, org, books] = await Promise.all([
       // A dry run writes no operation: there is none to find.
-      ctx.rerun && !ctx.data.dry_run
-        ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx), ctx.embedded ?? null)
-        : null,
-      findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
+      ctx.rerun && !ctx.data.dry_run ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx)) : null,
+      findOrg(ctx.db, ctx.data.org_id),
       job.load(ctx),
     ]);
     if (written)

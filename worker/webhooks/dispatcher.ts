@@ -11,9 +11,9 @@
 // taken ends at once and the next dispatch adds it again, so one
 // organisation's slow receivers hold a bounded share of the slots and never
 // the dispatch. Staging calls never wait for any of this: the events are
-// already stored with their transitions (the outbox). With the pool on
-// FerretDB's PostgreSQL (`embedded`), the feed's sequence marks are one SQL
-// aggregate instead of FerretDB sending every reservation
+// already stored with their transitions (the outbox). On FerretDB 1.x the
+// feed's sequence marks are one SQL aggregate (the store port's
+// `sequenceMarks`) instead of FerretDB sending every reservation
 // (docs/reference/webhooks.md "Written with the transition").
 import { Queue, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
@@ -21,7 +21,6 @@ import type { Db } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { latestSettledSequence } from '../../shared/storage/events.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { allEndpoints, findEndpointById } from '../../shared/storage/webhook-endpoints.js';
 import { drainEndpoint, type DrainSettings } from './drain.js';
 import { orgSlots } from './org-slots.js';
@@ -53,7 +52,6 @@ export async function startWebhooks(
   settings: WebhookSettings,
   registry: Registry,
   logger: Logger,
-  embedded: PostgresPages | null = null,
 ): Promise<{ close: () => Promise<void> }> {
   const deliveries = new Counter({
     name: 'bookstage_webhook_deliveries_total',
@@ -90,7 +88,7 @@ export async function startWebhooks(
     backlog.set(endpoints.filter((ep) => ep.retry !== null).length);
     for (const ep of endpoints) {
       if (ep.retry && ep.retry.next_at > now.toISOString()) continue;
-      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now, embedded));
+      if (!latest.has(ep.org_id)) latest.set(ep.org_id, await latestSettledSequence(db, ep.org_id, now));
       if (!ep.retry && latest.get(ep.org_id)! <= ep.delivered_through) continue;
       await queue.add(
         'drain',
@@ -115,7 +113,6 @@ export async function startWebhooks(
         settings,
         logger,
         (outcome) => deliveries.inc({ outcome }),
-        embedded,
         () => slot.renew(),
       );
     } finally {

@@ -10,7 +10,6 @@ import type { Logger } from '../../shared/logger.js';
 import type { WebhookEndpointDoc } from '../../shared/storage/collections.js';
 import type { StoredEvent } from '../../shared/storage/collections.js';
 import { listEvents } from '../../shared/storage/events.js';
-import type { PostgresPages } from '../../shared/storage/postgres-pages.js';
 import { findEndpointById, recordDelivery, saveProgress } from '../../shared/storage/webhook-endpoints.js';
 import { decryptSecret } from '../../shared/webhook-secret.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../shared/webhook-signature.js';
@@ -26,14 +25,12 @@ export type DeliveryOutcome = 'delivered' | 'failed' | 'given_up';
 
 const PAGE = 50;
 
-/** `embedded`: the pool on FerretDB's PostgreSQL, for the feed's sequence marks in SQL (docs/reference/webhooks.md "Written with the transition"). */
 export async function drainEndpoint(
   db: Db,
   endpointId: string,
   settings: DrainSettings,
   log: Logger,
   counted: (o: DeliveryOutcome) => void,
-  embedded: PostgresPages | null = null,
   /** Called after each attempt: the drain's organisation slot is renewed (org-slots.ts). */
   attempted: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
@@ -48,11 +45,13 @@ export async function drainEndpoint(
   for (;;) {
     // One `now` for both reads: the same settled cut-off (shared/storage/events.ts).
     const now = new Date();
-    const { events, through } = await listEvents(
-      db,
-      { org_id: ep.org_id, after: progress.delivered_through, types: ep.event_types, limit: PAGE, now },
-      embedded,
-    );
+    const { events, through } = await listEvents(db, {
+      org_id: ep.org_id,
+      after: progress.delivered_through,
+      types: ep.event_types,
+      limit: PAGE,
+      now,
+    });
     if (events.length === 0) {
       // Nothing this endpoint subscribed to: skip past what was read (other types, gaps), so the dispatcher stops calling.
       if (through > progress.delivered_through)

@@ -12,7 +12,7 @@
 // plan can never use an expression index.
 //
 // The same pass creates the book pages' btree indexes
-// (shared/storage/postgres-page-indexes.ts), under the same lock.
+// (shared/storage/ferretdb/postgres-page-indexes.ts), under the same lock.
 import pg from 'pg';
 import { pageIndexName, pageIndexSql, type PageOrder } from './postgres-page-indexes.js';
 

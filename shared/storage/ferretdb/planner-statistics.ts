@@ -10,18 +10,13 @@
 import type { Db } from 'mongodb';
 import pg from 'pg';
 import { ferretTables } from './postgres-gin-indexes.js';
-import { isFerretDb } from './where-in.js';
+import { isFerretDb } from '../where-in.js';
 
 const postgresUrlByDb = new WeakMap<Db, string>();
 
 /** The PostgreSQL database behind this connection's FerretDB (ensureIndexes records the one it was given). */
 export function rememberPostgresUrl(db: Db, postgresUrl: string): void {
   postgresUrlByDb.set(db, postgresUrl);
-}
-
-/** The PostgreSQL database ensureIndexes was given for this connection, if any. */
-export function knownPostgresUrl(db: Db): string | undefined {
-  return postgresUrlByDb.get(db);
 }
 
 export interface StatisticsReport {

@@ -6,11 +6,11 @@
 // and applies ranges and `$or` in Go after reading every row they select
 // (docs/indexes.md "Why FerretDB needs more"): a page of an account with
 // 80,000 transactions read 80,000 documents. Here the same page is one SQL
-// query that walks a btree expression index (shared/storage/postgres-page-indexes.ts)
+// query that walks a btree expression index (shared/storage/ferretdb/postgres-page-indexes.ts)
 // in the page's order and stops after `limit` rows. Every column is
 // `(_jsonb ->> 'field') COLLATE "C"`: byte order, the order MongoDB and
 // FerretDB give strings, so pages and cursors are the MongoDB path's exactly.
-// The rows are decoded as FerretDB would decode them (shared/storage/ferret-sjson.ts);
+// The rows are decoded as FerretDB would decode them (shared/storage/ferretdb/ferret-sjson.ts);
 // a document with a type that decoder does not give exactly is read by `_id`
 // through FerretDB instead.
 import type { Db, Document } from 'mongodb';
@@ -19,23 +19,10 @@ import pg from 'pg';
 import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
 import { pageColumn } from './postgres-page-indexes.js';
-import { insertSql, isPostgresUniqueViolation, type InsertGroup, type InsertOutcome } from './postgres-inserts.js';
+import type { FieldsQuery, InsertGroup, InsertOutcome, LatestQuery, PageQuery, WhereQuery } from '../port.js';
+import { insertSql, isPostgresUniqueViolation } from './postgres-inserts.js';
 
-/** One keyset page: the same spec the MongoDB query is built from (shared/storage/books-pages.ts). */
-export interface PageQuery {
-  collection: string;
-  /** Top-level string equalities, `org_id` among them; undefined ones are no filter. */
-  equalities: Record<string, string | undefined>;
-  /** The sort key; `_id` breaks ties. */
-  key: string;
-  /** Inclusive bounds on the key (ISO dates compare as strings). */
-  from?: string | undefined;
-  to?: string | undefined;
-  /** Strictly after (ascending) or before (descending) this (key, id). */
-  after: { key: string; id: string } | null;
-  direction: 1 | -1;
-  limit: number;
-}
+export type { FieldsQuery, LatestQuery, PageQuery, WhereQuery } from '../port.js';
 
 /** The SQL of one page on `schema.table`, parameters numbered from $1. */
 export function pageSql(schema: string, table: string, q: PageQuery): { text: string; values: unknown[] } {
@@ -58,37 +45,6 @@ export function pageSql(schema: string, table: string, q: PageQuery): { text: st
     `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
     ` WHERE ${where.join(' AND ')} ORDER BY ${pageColumn(q.key)} ${dir}, ${pageColumn('_id')} ${dir} LIMIT ${param(q.limit)}`;
   return { text, values };
-}
-
-/**
- * A whole-account or whole-organisation read of a few top-level fields (the
- * counterparty list, an account's figures: docs/reference/book-reads.md "Cost").
- */
-export interface FieldsQuery {
-  collection: string;
-  /** Top-level string equalities, org_id first. */
-  equalities: Record<string, string>;
-  /**
-   * How the equalities are written: as the page indexes' btree columns (a page
-   * order of shared/storage/indexes.ts starts with exactly these fields), or as
-   * the GIN containments every equality field has.
-   */
-  index: 'page' | 'gin';
-  /** The top-level fields returned, as a driver projection `{field: 1}` gives them: `_id` only when named, an absent field left out. */
-  fields: readonly string[];
-}
-
-/**
- * For each value of `per`, the document that comes last by (`key`, `_id`)
- * among those with the equalities: the latest name of each counterparty.
- */
-export interface LatestQuery {
-  collection: string;
-  equalities: Record<string, string>;
-  per: string;
-  values: readonly string[];
-  key: string;
-  fields: readonly string[];
 }
 
 /**
@@ -198,19 +154,6 @@ export function reserveSequenceSql(
 interface ProjectedRow {
   v: unknown[];
   s: string;
-}
-
-/** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
-export interface WhereQuery {
-  collection: string;
-  equalities: Record<string, string>;
-  any?: { field: string; values: readonly string[] } | undefined;
-  /**
-   * Only these top-level fields (`_id` is not implied): the projection is
-   * made in PostgreSQL, so a field the caller does not read (a staged
-   * operation's plan, tens of MB as JSON) is never sent nor decoded.
-   */
-  fields?: readonly string[] | undefined;
 }
 
 /**
@@ -523,6 +466,23 @@ export class PostgresPages {
     }
     this.stats.written += 1;
     return 'stored';
+  }
+
+  /**
+   * ANALYZE the tables of these collections (docs/indexes.md "Statistics
+   * after an import"); the names of those analysed (a collection without a
+   * table yet is passed over).
+   */
+  async analyze(db: Db, collections: readonly string[]): Promise<string[]> {
+    const schema = db.databaseName;
+    const analyzed: string[] = [];
+    for (const name of [...new Set(collections)].sort()) {
+      const table = await this.table(schema, name);
+      if (!table) continue;
+      await this.pool.query(`ANALYZE ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`);
+      analyzed.push(name);
+    }
+    return analyzed;
   }
 
   close(): Promise<void> {

@@ -4,7 +4,7 @@
 // why: FerretDB 1.24 sorts and applies ranges in Go after reading every row
 // its pushed-down equalities select, so a page of an account with 80,000
 // transactions read 80,000 documents. The pages are therefore read in SQL
-// (shared/storage/postgres-pages.ts), ordered by these indexes: the equality
+// (shared/storage/ferretdb/postgres-pages.ts), ordered by these indexes: the equality
 // fields, then the sort key, then `_id`, each `(_jsonb ->> 'field')` in the
 // "C" collation, which orders text by its bytes as MongoDB orders strings.
 import pg from 'pg';

@@ -95,7 +95,7 @@ export function decodeFerretDocument(jsonb: Record<string, unknown>): Record<str
  * holding a dot, an array in an array, a non-finite number, a lone
  * surrogate or NUL in a string, a bigint, any class but Date): such a
  * document is inserted through FerretDB instead.
- * test/store/sql-inserts.test.ts holds it equal to FerretDB's own rows.
+ * test/store/store-port/sql-inserts.test.ts holds it equal to FerretDB's own rows.
  */
 export function encodeFerretDocument(document: object): string {
   const doc = document as Record<string, unknown>;

@@ -4,17 +4,17 @@
 // path still answers where the statement is declined.
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
-import type { StageAnswer } from '../../shared/contract/staging-answer.js';
-import { collections } from '../../shared/storage/collections.js';
-import { findJobResult, saveJobResult, storedJobResult } from '../../shared/storage/job-results.js';
-import { MAX_INSERT_CHARS } from '../../shared/storage/postgres-inserts.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
+import type { StageAnswer } from '../../../shared/contract/staging-answer.js';
+import { collections } from '../../../shared/storage/collections.js';
+import { findJobResult, saveJobResult, storedJobResult } from '../../../shared/storage/job-results.js';
+import { MAX_INSERT_CHARS } from '../../../shared/storage/ferretdb/postgres-inserts.js';
+import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
 
 describe('stored job answers written in SQL (embedded store)', function () {
   this.timeout(120_000);
   let db: Db;
-  let pages: PostgresPages;
+  let pages: Db;
   const orgId = `org_results_sql_${Date.now()}`;
   const answer = (code: string): StageAnswer =>
     ({
@@ -35,30 +35,30 @@ describe('stored job answers written in SQL (embedded store)', function () {
   before(async function () {
     const stack = await embeddedStack(this, 'answers are stored through the driver there');
     db = stack.s.db;
-    pages = openPostgresPages(stack.postgresUrl);
+    pages = await acceleratedHandle(db, stack.postgresUrl);
     // FerretDB makes a collection's table on its first insert: make sure it is there.
     await saveJobResult(db, result(`job_seed_${orgId}`, answer('seed')));
   });
   after(async () => {
-    await pages?.close();
+    if (pages) await closeStoreAdapter(pages);
   });
 
   it('stores the answer in one SQL statement, read back through the driver as the driver writes it', async () => {
     const id = `job_a_${orgId}`;
-    const written = pages.stats.written;
-    expect(await saveJobResult(db, result(id, answer('reconciled_links')), pages)).to.equal(true);
-    expect(pages.stats.written).to.equal(written + 1);
+    const written = sqlStats(pages).written;
+    expect(await saveJobResult(pages, result(id, answer('reconciled_links')))).to.equal(true);
+    expect(sqlStats(pages).written).to.equal(written + 1);
     const back = await collections(db).jobResults.findOne({ _id: id });
     expect(back).to.deep.equal(storedJobResult(result(id, answer('reconciled_links'))));
-    expect((await findJobResult(db, orgId, id, undefined, pages))?.answer).to.deep.equal(answer('reconciled_links'));
+    expect((await findJobResult(pages!, orgId, id, undefined))?.answer).to.deep.equal(answer('reconciled_links'));
   });
 
   it('keeps the first answer: a second write of the same job answers false and changes nothing', async () => {
     const id = `job_b_${orgId}`;
-    expect(await saveJobResult(db, result(id, answer('first')), pages)).to.equal(true);
-    const written = pages.stats.written;
-    expect(await saveJobResult(db, result(id, answer('second')), pages)).to.equal(false);
-    expect(pages.stats.written).to.equal(written);
+    expect(await saveJobResult(pages, result(id, answer('first')))).to.equal(true);
+    const written = sqlStats(pages).written;
+    expect(await saveJobResult(pages, result(id, answer('second')))).to.equal(false);
+    expect(sqlStats(pages).written).to.equal(written);
     expect(await saveJobResult(db, result(id, answer('third')))).to.equal(false);
     expect((await findJobResult(db, orgId, id))?.answer).to.deep.equal(answer('first'));
   });
@@ -66,11 +66,11 @@ describe('stored job answers written in SQL (embedded store)', function () {
   it('goes through the driver when the statement is declined (more text than one statement takes)', async () => {
     const id = `job_c_${orgId}`;
     const big = { ...answer('big'), details: { note: 'x'.repeat(MAX_INSERT_CHARS) } } as StageAnswer;
-    const written = pages.stats.written;
-    const declined = pages.stats.declined;
-    expect(await saveJobResult(db, result(id, big), pages)).to.equal(true);
-    expect(pages.stats.written).to.equal(written);
-    expect(pages.stats.declined).to.equal(declined + 1);
+    const written = sqlStats(pages).written;
+    const declined = sqlStats(pages).declined;
+    expect(await saveJobResult(pages!, result(id, big))).to.equal(true);
+    expect(sqlStats(pages).written).to.equal(written);
+    expect(sqlStats(pages).declined).to.equal(declined + 1);
     expect((await findJobResult(db, orgId, id))?.answer).to.deep.equal(big);
   });
 });

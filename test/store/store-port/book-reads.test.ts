@@ -17,31 +17,38 @@ import {
   inboxDocumentsPage,
   transactionsPage,
   type PagePosition,
-} from '../../shared/storage/books-pages.js';
-import { findAccount, findEntry, findLinks, findOrg, findTransactionsByIds } from '../../shared/storage/books-read.js';
-import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../shared/storage/inbox-version.js';
-import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
-import { findTakenIds } from '../../shared/storage/books-write.js';
-import { latestNames } from '../../shared/domain/book-reads.js';
-import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { connectMongo } from '../../shared/storage/mongo.js';
-import { findById } from '../../shared/storage/where-in.js';
+} from '../../../shared/storage/books-pages.js';
+import {
+  findAccount,
+  findEntry,
+  findLinks,
+  findOrg,
+  findTransactionsByIds,
+} from '../../../shared/storage/books-read.js';
+import { currentInboxVersion, INITIAL_INBOX_VERSION } from '../../../shared/storage/inbox-version.js';
+import { findGroupableInboxDocuments } from '../../../shared/storage/inbox-read.js';
+import { findTakenIds } from '../../../shared/storage/books-write.js';
+import { latestNames } from '../../../shared/domain/book-reads.js';
+import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../../shared/storage/books-whole.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { connectMongo } from '../../../shared/storage/mongo.js';
 import {
   accountTransactionsByReference,
   accountTransactionsForImport,
-} from '../../shared/storage/statement-import-read.js';
-import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import { EVENT_SETTLE_MS, latestSequence, latestSettledSequence, reserveEvent } from '../../shared/storage/events.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
-import { stack } from '../helpers/stack.js';
+} from '../../../shared/storage/statement-import-read.js';
+import { bankReferenceClashes } from '../../../shared/domain/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../../shared/domain/statement-import/plan.js';
+import {
+  EVENT_SETTLE_MS,
+  latestSequence,
+  latestSettledSequence,
+  reserveEvent,
+} from '../../../shared/storage/events.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { stack } from '../../helpers/stack.js';
 
-type Read = (
-  after: PagePosition | null,
-  limit: number,
-  embedded: PostgresPages | null,
-) => Promise<Array<{ id: string }>>;
+/** One page read through the handle `on` (the driver's adapter or the accelerated one). */
+type Read = (after: PagePosition | null, limit: number, on: Db) => Promise<Array<{ id: string }>>;
 
 /** Suffixes whose byte order (C) differs from a language collation's: digits < upper < `_` < lower < non-ASCII. */
 const SUFFIXES = ['a1', 'Z1', 'é1', '_1', 'z1', 'A1', '01', 'Ω1', 'b1', 'B1', 'ä1', 'aa', 'a', 'Aa'];
@@ -57,11 +64,11 @@ const RANGES: Array<{ from?: string; to?: string }> = [
 const LIMITS = [1, 4, 500];
 
 /** Every page of `read` through one path: the documents of each page, in order. */
-async function walk(read: Read, key: string, limit: number, embedded: PostgresPages | null): Promise<unknown[][]> {
+async function walk(read: Read, key: string, limit: number, on: Db): Promise<unknown[][]> {
   const pages: unknown[][] = [];
   let after: PagePosition | null = null;
   for (;;) {
-    const page = await read(after, limit, embedded);
+    const page = await read(after, limit, on);
     pages.push(page);
     if (page.length < limit) return pages;
     const last = page[page.length - 1]!;
@@ -139,30 +146,34 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
   const uid = randomBytes(3).toString('hex');
   const orgId = `org_${uid}`;
   let db: Db;
-  let pages: PostgresPages;
+  let sql: Db;
+  let postgresUrl: string;
   let embeddedCalls = 0;
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'the pages are its own queries there');
-    db = s.db;
-    pages = openPostgresPages(postgresUrl);
+    const stack = await embeddedStack(this, 'the pages are its own queries there');
+    db = stack.s.db;
+    postgresUrl = stack.postgresUrl;
+    sql = await acceleratedHandle(db, postgresUrl);
     await load(db, orgId, uid, true);
     await load(db, `org_${uid}_other`, uid, false);
   });
 
   after(async () => {
-    await pages?.close();
+    if (sql) await closeStoreAdapter(sql);
   });
 
   /** Both paths walk `read` at every page size; the embedded one must have answered every page itself. */
   async function same(read: Read, key: string, what: string): Promise<number> {
     let documents = 0;
     for (const limit of LIMITS) {
-      const viaMongo = await walk(read, key, limit, null);
-      const servedBefore = pages.stats.served;
-      const viaPostgres = await walk(read, key, limit, pages);
+      const viaMongo = await walk(read, key, limit, db);
+      const servedBefore = sqlStats(sql).served;
+      const viaPostgres = await walk(read, key, limit, sql);
       embeddedCalls += viaPostgres.length;
-      expect(pages.stats.served - servedBefore, `${what}: pages answered from PostgreSQL`).to.equal(viaPostgres.length);
+      expect(sqlStats(sql).served - servedBefore, `${what}: pages answered from PostgreSQL`).to.equal(
+        viaPostgres.length,
+      );
       expect(viaPostgres, `${what}, limit ${limit}`).to.deep.equal(viaMongo);
       // Key order too: the HTTP answer is this object serialised.
       expect(JSON.stringify(viaPostgres), `${what}, limit ${limit}`).to.equal(JSON.stringify(viaMongo));
@@ -178,7 +189,7 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       for (const range of RANGES) {
         const filter = { ...Object.fromEntries(fields.map((f) => [f, values[f]])), ...range };
         seen += await same(
-          (after, n, e) => transactionsPage(db, orgId, filter, after, n, e),
+          (after, n, on) => transactionsPage(on, orgId, filter, after, n),
           'booking_date',
           `transactions ${JSON.stringify(filter)}`,
         );
@@ -186,14 +197,13 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     }
     // The reconciled ones too, and a filter nothing matches.
     seen += await same(
-      (after, n, e) =>
-        transactionsPage(db, orgId, { bank_account_id: `ba_${uid}_b`, status: 'reconciled' }, after, n, e),
+      (after, n, on) => transactionsPage(on, orgId, { bank_account_id: `ba_${uid}_b`, status: 'reconciled' }, after, n),
       'booking_date',
       'reconciled of b',
     );
     expect(
       await same(
-        (after, n, e) => transactionsPage(db, orgId, { counterparty_id: 'cp_nobody' }, after, n, e),
+        (after, n, on) => transactionsPage(on, orgId, { counterparty_id: 'cp_nobody' }, after, n),
         'booking_date',
         'no match',
       ),
@@ -208,14 +218,14 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       for (const range of RANGES) {
         const filter = { ...Object.fromEntries(fields.map((f) => [f, values[f]])), ...range };
         seen += await same(
-          (after, n, e) => entriesPage(db, orgId, filter, after, n, e),
+          (after, n, on) => entriesPage(on, orgId, filter, after, n),
           'entry_date',
           `entries ${JSON.stringify(filter)}`,
         );
       }
     }
     seen += await same(
-      (after, n, e) => entriesPage(db, orgId, { status: 'reversed' }, after, n, e),
+      (after, n, on) => entriesPage(on, orgId, { status: 'reversed' }, after, n),
       'entry_date',
       'reversed entries',
     );
@@ -226,7 +236,7 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     for (const status of [undefined, 'open', 'booked']) {
       expect(
         await same(
-          (after, n, e) => inboxDocumentsPage(db, orgId, status, after, n, e),
+          (after, n, on) => inboxDocumentsPage(on, orgId, status, after, n),
           'received_at',
           `documents ${status ?? 'all'}`,
         ),
@@ -235,9 +245,9 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
   });
 
   it('documents with types the decoder does not take (ObjectId, a long beyond 2^53) were read by _id, and every page was served', () => {
-    expect(pages.stats.by_id).to.be.greaterThan(0);
-    expect(pages.stats.declined).to.equal(0);
-    expect(pages.stats.served).to.equal(embeddedCalls);
+    expect(sqlStats(sql).by_id).to.be.greaterThan(0);
+    expect(sqlStats(sql).declined).to.equal(0);
+    expect(sqlStats(sql).served).to.equal(embeddedCalls);
   });
 
   it('a database whose collection has no table yet is read through FerretDB (the page is declined, not failed)', async () => {
@@ -246,9 +256,13 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     url.pathname = `/${s.db.databaseName}_pages_${uid}`;
     const other = await connectMongo(url.toString());
     try {
-      const declined = pages.stats.declined;
-      expect(await transactionsPage(other.db, orgId, {}, null, 10, pages)).to.deep.equal([]);
-      expect(pages.stats.declined).to.equal(declined + 1);
+      const otherSql = await acceleratedHandle(other.db, postgresUrl);
+      try {
+        expect(await transactionsPage(otherSql, orgId, {}, null, 10)).to.deep.equal([]);
+        expect(sqlStats(otherSql).declined).to.equal(1);
+      } finally {
+        await closeStoreAdapter(otherSql);
+      }
     } finally {
       await other.db.dropDatabase();
       await other.client.close();
@@ -283,10 +297,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       { field: 'ledger_entry_id', keys: [entry('Z1'), entry('é1')], expected: [2, 3, 4] },
     ] as const;
     for (const { field, keys, expected } of cases) {
-      const viaFerret = await findLinks(db, orgId, field, keys, null);
-      const served = pages.stats.served;
-      const viaPostgres = await findLinks(db, orgId, field, keys, pages);
-      expect(pages.stats.served - served, `${field}: answered from PostgreSQL in one query`).to.equal(1);
+      const viaFerret = await findLinks(db, orgId, field, keys);
+      const served = sqlStats(sql).served;
+      const viaPostgres = await findLinks(sql, orgId, field, keys);
+      expect(sqlStats(sql).served - served, `${field}: answered from PostgreSQL in one query`).to.equal(1);
       expect(byId(viaPostgres), field).to.deep.equal(byId(viaFerret));
       expect(
         byId(viaPostgres).map((l) => l.id),
@@ -386,18 +400,18 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       ] as never[]);
 
     const sorted = <T>(items: T[]): T[] => [...items].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-    const served = pages.stats.served;
-    const byId = pages.stats.by_id;
+    const served = sqlStats(sql).served;
+    const byId = sqlStats(sql).by_id;
     for (const acc of [account, `ba_${uid}_V`, `ba_${uid}_none`]) {
-      expect(sorted(await accountAmounts(db, org, acc, pages)), acc).to.deep.equal(
-        sorted(await accountAmounts(db, org, acc, null)),
+      expect(sorted(await accountAmounts(sql, org, acc)), acc).to.deep.equal(
+        sorted(await accountAmounts(db, org, acc)),
       );
-      const viaSql = await readCounterpartyBooks(db, org, acc, pages);
-      const viaDriver = await readCounterpartyBooks(db, org, acc, null);
+      const viaSql = await readCounterpartyBooks(sql, org, acc);
+      const viaDriver = await readCounterpartyBooks(db, org, acc);
       for (const part of ['transactions', 'entries', 'links'] as const)
         expect(sorted<unknown>(viaSql[part]), `${acc} ${part}`).to.deep.equal(sorted<unknown>(viaDriver[part]));
     }
-    const books = await readCounterpartyBooks(db, org, account, pages);
+    const books = await readCounterpartyBooks(sql, org, account);
     expect(books.transactions.map((t) => t.id).sort()).to.deep.equal(
       ['1', '2', '3', '4', '5'].map((n) => `bt_${uid}_w${n}`),
     );
@@ -410,8 +424,8 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     expect(books.links.map((l) => l.amount_minor).sort()).to.deep.equal([0.25, 300]);
 
     const counterparties = [`cp_${uid}_w1`, `cp_${uid}_w2`, `cp_${uid}_w3`, `cp_${uid}_none`];
-    const namesSql = await namingTransactions(db, org, counterparties, pages);
-    const namesDriver = await namingTransactions(db, org, counterparties, null);
+    const namesSql = await namingTransactions(sql, org, counterparties);
+    const namesDriver = await namingTransactions(db, org, counterparties);
     expect(latestNames(namesSql)).to.deep.equal(latestNames(namesDriver));
     expect(latestNames(namesSql)).to.deep.equal(
       new Map([
@@ -422,8 +436,8 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     );
     // PostgreSQL sends one row per counterparty (its latest), the driver every one.
     expect(namesSql.length).to.equal(3);
-    expect(pages.stats.served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
-    expect(pages.stats.by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
+    expect(sqlStats(sql).served - served, 'each read answered from PostgreSQL').to.equal(3 * 4 + 3 + 1);
+    expect(sqlStats(sql).by_id - byId, 'the documents with a long beyond 2^53 were read by _id').to.be.greaterThan(0);
   });
 
   it("a statement import's read of the whole account: the SQL path gives what the driver's projected find gives, the account's only", async () => {
@@ -460,10 +474,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       tx('5', {}, `org_${uid}_other`),
     ] as never[]);
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const viaFerret = await accountTransactionsForImport(db, orgId, account, null);
-    const served = pages.stats.served;
-    const viaPostgres = await accountTransactionsForImport(db, orgId, account, pages);
-    expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
+    const viaFerret = await accountTransactionsForImport(db, orgId, account);
+    const served = sqlStats(sql).served;
+    const viaPostgres = await accountTransactionsForImport(sql, orgId, account);
+    expect(sqlStats(sql).served - served, 'answered from PostgreSQL').to.equal(1);
     expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
     const row = (id: string, fields: Record<string, unknown>) => ({
       id: `bt_${uid}_s${id}`,
@@ -534,10 +548,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       ],
     } as unknown as StatementImportPlan;
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const viaFerret = await accountTransactionsByReference(db, orgId, account, references, null);
-    const served = pages.stats.served;
-    const viaPostgres = await accountTransactionsByReference(db, orgId, account, references, pages);
-    expect(pages.stats.served - served, 'answered from PostgreSQL in one query').to.equal(1);
+    const viaFerret = await accountTransactionsByReference(db, orgId, account, references);
+    const served = sqlStats(sql).served;
+    const viaPostgres = await accountTransactionsByReference(sql, orgId, account, references);
+    expect(sqlStats(sql).served - served, 'answered from PostgreSQL in one query').to.equal(1);
     expect(byId(viaPostgres)).to.deep.equal(byId(viaFerret));
     expect(byId(viaPostgres)).to.deep.equal([
       { id: `bt_${uid}_own`, version: 1, bank_reference: 'REF-own' },
@@ -566,41 +580,39 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       reservation(`org_${uid}_se`, 60, '2026-01-01T00:00:00.000Z'),
     ] as never[]);
     for (const cutoff of ['2026-01-01T00:00:02.000Z', '2026-01-01T00:00:00.500Z', '']) {
-      const served = pages.stats.served;
+      const served = sqlStats(sql).served;
       const viaPostgres = await latestSettledSequence(
-        db,
+        sql,
         org,
         new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS),
-        pages,
       );
-      expect(pages.stats.served - served, 'answered from PostgreSQL').to.equal(1);
+      expect(sqlStats(sql).served - served, 'answered from PostgreSQL').to.equal(1);
       expect(viaPostgres).to.equal(
         await latestSettledSequence(
           db,
           org,
           new Date(Date.parse(cutoff || '2026-01-01T00:00:00.000Z') + EVENT_SETTLE_MS),
-          null,
         ),
       );
     }
     expect(
-      await latestSettledSequence(db, org, new Date(Date.parse('2026-01-01T00:00:02.000Z') + EVENT_SETTLE_MS), pages),
+      await latestSettledSequence(sql, org, new Date(Date.parse('2026-01-01T00:00:02.000Z') + EVENT_SETTLE_MS)),
     ).to.equal(8);
-    expect(await latestSequence(db, org, pages)).to.equal(9);
-    expect(await latestSequence(db, org, null)).to.equal(9);
-    expect(await latestSequence(db, `org_${uid}_none`, pages)).to.equal(0);
-    const next = await reserveEvent(db, org, pages);
+    expect(await latestSequence(sql, org)).to.equal(9);
+    expect(await latestSequence(db, org)).to.equal(9);
+    expect(await latestSequence(sql, `org_${uid}_none`)).to.equal(0);
+    const next = await reserveEvent(sql, org);
     await next.retired;
     expect(next.sequence).to.equal(10);
-    expect(await latestSequence(db, org, pages)).to.equal(10);
+    expect(await latestSequence(sql, org)).to.equal(10);
   });
 
   it('a reservation in one SQL statement is the document the driver would have stored, and racing writers each get their own number', async () => {
     const org = `org_${uid}_rsv`;
-    const served = pages.stats.served;
-    const first = await reserveEvent(db, org, pages);
+    const served = sqlStats(sql).served;
+    const first = await reserveEvent(sql, org);
     expect(first.sequence).to.equal(1);
-    expect(pages.stats.served - served, 'reserved in SQL').to.equal(1);
+    expect(sqlStats(sql).served - served, 'reserved in SQL').to.equal(1);
     const stored = await db.collection('event_sequences').findOne({ _id: `${org}:1` } as never);
     expect(stored).to.deep.include({ _id: `${org}:1`, org_id: org, sequence: 1 });
     expect(Object.keys(stored!)).to.deep.equal(['_id', 'org_id', 'sequence', 'at']);
@@ -610,13 +622,13 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       1,
     );
     // Twenty writers at once: each its own number, no gap, none through FerretDB.
-    const racing = await Promise.all(Array.from({ length: 20 }, () => reserveEvent(db, org, pages)));
+    const racing = await Promise.all(Array.from({ length: 20 }, () => reserveEvent(sql, org)));
     await Promise.all(racing.map((r) => r.retired));
     expect(racing.map((r) => r.sequence).sort((a, b) => a - b)).to.deep.equal(
       Array.from({ length: 20 }, (_, i) => i + 2),
     );
-    expect(await latestSequence(db, org, pages)).to.equal(21);
-    expect(await latestSequence(db, org, null)).to.equal(21);
+    expect(await latestSequence(sql, org)).to.equal(21);
+    expect(await latestSequence(db, org)).to.equal(21);
   });
 
   it('a reservation past the int32 numbers is written through the store, as a number FerretDB types itself', async () => {
@@ -627,11 +639,11 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       sequence: 2_147_483_647,
       at: '2026-01-01T00:00:00.000Z',
     } as never);
-    const next = await reserveEvent(db, org, pages);
+    const next = await reserveEvent(sql, org);
     expect(next.sequence).to.equal(2_147_483_648);
     const stored = await db.collection('event_sequences').findOne({ _id: `${org}:2147483648` } as never);
     expect(stored?.sequence).to.equal(2_147_483_648);
-    expect(await latestSequence(db, org, pages)).to.equal(2_147_483_648);
+    expect(await latestSequence(sql, org)).to.equal(2_147_483_648);
   });
 
   it("a reversal's reads by id (the org, an entry, transactions): one SQL query each gives what FerretDB gives, the organisation's only, the rich types included", async () => {
@@ -643,16 +655,16 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       require_distinct_approver: true,
     };
     await db.collection('orgs').insertOne(orgDoc as never);
-    const served = pages.stats.served;
-    expect(await findOrg(db, orgDoc._id, pages)).to.deep.equal(await findOrg(db, orgDoc._id, null));
-    expect(await findOrg(db, orgDoc._id, pages)).to.include({ id: orgDoc._id, name: 'By id' });
-    expect(await findOrg(db, `org_${uid}_missing`, pages)).to.equal(null);
+    const served = sqlStats(sql).served;
+    expect(await findOrg(sql, orgDoc._id)).to.deep.equal(await findOrg(db, orgDoc._id));
+    expect(await findOrg(sql, orgDoc._id)).to.include({ id: orgDoc._id, name: 'By id' });
+    expect(await findOrg(sql, `org_${uid}_missing`)).to.equal(null);
     const entry = `le_${uid}_a1`;
-    expect(await findEntry(db, orgId, entry, pages)).to.deep.equal(await findEntry(db, orgId, entry, null));
-    expect((await findEntry(db, orgId, entry, pages))?.id).to.equal(entry);
+    expect(await findEntry(sql, orgId, entry)).to.deep.equal(await findEntry(db, orgId, entry));
+    expect((await findEntry(sql, orgId, entry))?.id).to.equal(entry);
     // Another organisation's entry is not found, through either path.
-    expect(await findEntry(db, `org_${uid}_other`, entry, pages)).to.equal(null);
-    expect(await findEntry(db, `org_${uid}_other`, entry, null)).to.equal(null);
+    expect(await findEntry(sql, `org_${uid}_other`, entry)).to.equal(null);
+    expect(await findEntry(db, `org_${uid}_other`, entry)).to.equal(null);
     // The first three transactions carry a double, a date, an ObjectId and a Long (read by _id through FerretDB: exact either way).
     const ids = [
       `bt_${uid}_a10`,
@@ -663,12 +675,13 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       `bt_${uid}_none`,
     ];
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const viaSql = byId(await findTransactionsByIds(db, orgId, ids, pages));
-    expect(viaSql).to.deep.equal(byId(await findTransactionsByIds(db, orgId, ids, null)));
+    const viaSql = byId(await findTransactionsByIds(sql, orgId, ids));
+    expect(viaSql).to.deep.equal(byId(await findTransactionsByIds(db, orgId, ids)));
     expect(viaSql.map((t) => t.id)).to.deep.equal([`bt_${uid}_Z10`, `bt_${uid}_Z11`, `bt_${uid}_a10`, `bt_${uid}_a11`]);
-    expect(pages.stats.served - served, 'each read with the pool answered from PostgreSQL, a missing org too').to.equal(
-      7,
-    );
+    expect(
+      sqlStats(sql).served - served,
+      'each read with the pool answered from PostgreSQL, a missing org too',
+    ).to.equal(7);
   });
 
   it("a read by _id (an account, a transaction, the inbox version with a projection): SQL gives what the driver gives, another organisation's document is not found", async () => {
@@ -688,26 +701,23 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       version: 'v_1',
       changed_at: '2026-01-01T00:00:00.000Z',
     } as never);
-    const served = pages.stats.served;
-    expect(await findAccount(db, orgId, account._id, pages)).to.deep.equal(
-      await findAccount(db, orgId, account._id, null),
-    );
-    expect((await findAccount(db, orgId, account._id, pages))?.opening_balance_minor).to.equal(12_345);
-    expect(await findAccount(db, `org_${uid}_other`, account._id, pages)).to.equal(null);
+    const served = sqlStats(sql).served;
+    expect(await findAccount(sql, orgId, account._id)).to.deep.equal(await findAccount(db, orgId, account._id));
+    expect((await findAccount(sql, orgId, account._id))?.opening_balance_minor).to.equal(12_345);
+    expect(await findAccount(sql, `org_${uid}_other`, account._id)).to.equal(null);
     const tx = `bt_${uid}_a10`;
-    expect(await findTransaction(db, orgId, tx, pages)).to.deep.equal(await findTransaction(db, orgId, tx, null));
-    expect(await findTransaction(db, `org_${uid}_other`, tx, pages)).to.equal(null);
-    const versions = db.collection('inbox_versions');
-    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal(
-      await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, null),
-    );
-    expect(await findById(db, versions, `org_${uid}_byid_inbox`, { version: 1 }, pages)).to.deep.equal({
+    expect(await findTransaction(sql, orgId, tx)).to.deep.equal(await findTransaction(db, orgId, tx));
+    expect(await findTransaction(sql, `org_${uid}_other`, tx)).to.equal(null);
+    const byId = async (on: Db) =>
+      (await storeAdapter(on)).findById('inbox_versions', `org_${uid}_byid_inbox`, { version: 1 });
+    expect(await byId(sql)).to.deep.equal(await byId(db));
+    expect(await byId(sql)).to.deep.equal({
       _id: `org_${uid}_byid_inbox`,
       version: 'v_1',
     });
-    expect(await currentInboxVersion(db, `org_${uid}_byid_inbox`, pages)).to.equal('v_1');
-    expect(await currentInboxVersion(db, `org_${uid}_no_inbox`, pages)).to.equal(INITIAL_INBOX_VERSION);
-    expect(pages.stats.served - served, 'every read with the pool answered from PostgreSQL').to.equal(9);
+    expect(await currentInboxVersion(sql, `org_${uid}_byid_inbox`)).to.equal('v_1');
+    expect(await currentInboxVersion(sql, `org_${uid}_no_inbox`)).to.equal(INITIAL_INBOX_VERSION);
+    expect(sqlStats(sql).served - served, 'every read with the pool answered from PostgreSQL').to.equal(9);
   });
 
   it("the inbox a duplicate grouping reads: the SQL read gives what the driver's nested projection gives, sub-fields it does not name left out, archived documents and other organisations' not read", async () => {
@@ -743,10 +753,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
       doc('6', { file: { sha256: 'f'.repeat(64), name: 'f.pdf', size: 15, mime: 'application/pdf' } }, `${org}_other`),
     ] as never[]);
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const served = pages.stats.served;
-    const viaSql = byId(await findGroupableInboxDocuments(db, org, pages));
-    expect(pages.stats.served - served, 'both statuses answered from PostgreSQL').to.equal(2);
-    expect(viaSql).to.deep.equal(byId(await findGroupableInboxDocuments(db, org, null)));
+    const served = sqlStats(sql).served;
+    const viaSql = byId(await findGroupableInboxDocuments(sql, org));
+    expect(sqlStats(sql).served - served, 'both statuses answered from PostgreSQL').to.equal(2);
+    expect(viaSql).to.deep.equal(byId(await findGroupableInboxDocuments(db, org)));
     expect(viaSql.map((d) => d.id)).to.deep.equal([
       `doc_${uid}_g1`,
       `doc_${uid}_g22`,
@@ -766,10 +776,10 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     const existing = SUFFIXES.flatMap((x) => [0, 1].flatMap((j) => [`bt_${uid}_${x}${j}`, `bt_${uid}_x${x}${j}`]));
     const fresh = Array.from({ length: 1500 - existing.length }, (_, i) => `bt_${uid}_fresh_${i}`);
     const ids = [...fresh.slice(0, 700), ...existing, ...fresh.slice(700)];
-    const served = pages.stats.served;
-    const viaSql = (await findTakenIds(db, 'bank_transactions', ids, pages)).sort();
-    expect(pages.stats.served - served, 'two chunks, both answered from PostgreSQL').to.equal(2);
-    expect(viaSql).to.deep.equal((await findTakenIds(db, 'bank_transactions', ids, null)).sort());
+    const served = sqlStats(sql).served;
+    const viaSql = (await findTakenIds(sql, 'bank_transactions', ids)).sort();
+    expect(sqlStats(sql).served - served, 'two chunks, both answered from PostgreSQL').to.equal(2);
+    expect(viaSql).to.deep.equal((await findTakenIds(db, 'bank_transactions', ids)).sort());
     expect(viaSql).to.deep.equal([...existing].sort());
   });
 });

@@ -1,4 +1,4 @@
-// Inserts in SQL on the embedded store (shared/storage/postgres-inserts.ts,
+// Inserts in SQL on the embedded store (shared/storage/ferretdb/postgres-inserts.ts,
 // docs/indexes.md "Writes in SQL"): a document inserted in SQL is the row
 // FerretDB itself stores for it, reads back through FerretDB as the same
 // document, and a statement of several collections stores all or none.
@@ -6,15 +6,19 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
 import pg from 'pg';
-import { stagedEventDoc } from '../../shared/storage/audit-events.js';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from '../../shared/storage/ferret-sjson.js';
-import { storedJobResult } from '../../shared/storage/job-results.js';
-import { lockDocs } from '../../shared/storage/plan-locks.js';
-import { ferretTables } from '../../shared/storage/postgres-gin-indexes.js';
-import { openPostgresPages, PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { encodeStaging } from '../../shared/storage/staged-operation-codec.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
+import { stagedEventDoc } from '../../../shared/storage/audit-events.js';
+import type { StagedOperationDoc } from '../../../shared/storage/collections.js';
+import {
+  decodeFerretDocument,
+  encodeFerretDocument,
+  InexactDocument,
+} from '../../../shared/storage/ferretdb/ferret-sjson.js';
+import { storedJobResult } from '../../../shared/storage/job-results.js';
+import { lockDocs } from '../../../shared/storage/plan-locks.js';
+import { ferretTables } from '../../../shared/storage/ferretdb/postgres-gin-indexes.js';
+import { openPostgresPages, PostgresPages } from '../../../shared/storage/ferretdb/postgres-pages.js';
+import { encodeStaging } from '../../../shared/storage/staged-operation-codec.js';
+import { embeddedStack } from '../../helpers/embedded-store.js';
 
 /** A staged operation as a staging job builds it, with a plan big enough to get a body of its own when asked. */
 function operation(id: string, orgId: string, actions: number): StagedOperationDoc {

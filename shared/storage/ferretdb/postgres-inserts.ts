@@ -12,20 +12,8 @@
 import pg from 'pg';
 import { encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 
-/** Documents for one collection, inserted in this order. */
-export interface InsertGroup {
-  collection: string;
-  docs: readonly object[];
-}
-
-/**
- * `stored`: every document was inserted. `duplicate`: a unique index refused
- * one, and nothing was inserted. `declined`: PostgreSQL cannot take them
- * here (a collection has no table yet, a document FerretDB would type
- * otherwise, more text than MAX_INSERT_CHARS, the database unreachable);
- * nothing was inserted, and the caller writes through the driver.
- */
-export type InsertOutcome = 'stored' | 'duplicate' | 'declined';
+export type { InsertGroup, InsertOutcome } from '../port.js';
+import type { InsertGroup } from '../port.js';
 
 /**
  * Above this much JSON the documents go through FerretDB, as before: there a

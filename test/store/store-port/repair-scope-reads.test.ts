@@ -6,20 +6,21 @@
 // kind FerretDB pushes down; a `$in` would make it read the whole org).
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
-import { INDEXES, ginFields } from '../../shared/storage/indexes.js';
-import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../shared/storage/repair-scope-read.js';
-import { claimLocks, liveHolders, lockKeys } from '../../shared/storage/plan-locks.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
+import { INDEXES, ginFields } from '../../../shared/storage/indexes.js';
+import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
+import { claimLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { acceleratedHandle, sqlStats } from '../../helpers/embedded-store.js';
 import {
   decodeStoredOperations,
   findStagedOperation,
   insertStagedOperation,
-} from '../../shared/storage/staged-operations.js';
-import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../shared/storage/staged-operation-codec.js';
-import { findJobResult, saveJobResult } from '../../shared/storage/job-results.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
-import { Books } from '../helpers/books.js';
-import { stack } from '../helpers/stack.js';
+} from '../../../shared/storage/staged-operations.js';
+import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../../shared/storage/staged-operation-codec.js';
+import { findJobResult, saveJobResult } from '../../../shared/storage/job-results.js';
+import { isFerretDb } from '../../../shared/storage/where-in.js';
+import { Books } from '../../helpers/books.js';
+import { stack } from '../../helpers/stack.js';
 
 /** The scope: 120 entries and 120 transactions of one counterparty (more than one `$in` chunk's worth on FerretDB), linked, plus links to another counterparty's entries. */
 function scopeBooks(otherRecords: number): { books: Books; account: string; counterparty: string } {
@@ -221,10 +222,10 @@ const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
 
 describe('link repair scope reads in SQL on the embedded store', function () {
   this.timeout(300_000);
-  let embedded: PostgresPages | null = null;
+  let embedded: Db | null = null;
 
   after(async () => {
-    await embedded?.close();
+    if (embedded) await closeStoreAdapter(embedded);
   });
 
   it('give exactly the documents FerretDB gives, for a small and a big scope, without one FerretDB find on the book tables', async function () {
@@ -233,27 +234,27 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       console.log('    (skipped: the store is not FerretDB with FERRETDB_POSTGRES_URL; the SQL path is never taken)');
       this.skip();
     }
-    embedded = openPostgresPages(s.config.ferretdbPostgresUrl);
+    embedded = await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
+    const postgresUrl = s.config.ferretdbPostgresUrl;
     const orgs = [scopeBooks(40), bigScopeBooks(ORG_PASS_MIN_IDS, 300)];
     for (const org of orgs) await s.load(org.books.file);
     for (const org of orgs) {
       const viaFerret = await loadRepairScope(s.db, org.books.orgId, org.account, org.counterparty);
-      const served = embedded.stats.served;
       let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      let served = 0;
+      let handle: Db | null = null;
       const reads = await recordReads(async (client) => {
-        viaSql = await loadRepairScope(
-          client.db(s.db.databaseName),
-          org.books.orgId,
-          org.account,
-          org.counterparty,
-          embedded,
-        );
+        handle = await acceleratedHandle(client.db(s.db.databaseName), postgresUrl);
+        served = sqlStats(handle).served;
+        viaSql = await loadRepairScope(handle, org.books.orgId, org.account, org.counterparty);
       });
+      const sql = sqlStats(handle!);
+      await closeStoreAdapter(handle!);
       // The same records, field for field and key for key, as the driver gives them through FerretDB.
       expect(canonical(viaSql!)).to.deep.equal(canonical(viaFerret));
       expect(viaSql!.links.length).to.be.greaterThan(0);
       // Five SQL queries (transactions, entries, links both ways, entries elsewhere), and nothing through FerretDB.
-      expect(embedded.stats.served - served).to.equal(5);
+      expect(sql.served - served).to.equal(5);
       expect(
         reads.filter((r) => ['bank_transactions', 'ledger_entries', 'bank_links'].includes(r.collection)),
       ).to.deep.equal([]);
@@ -271,17 +272,17 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     };
     expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
     const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
-    const served = embedded.stats.served;
-    const viaSql = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2', embedded);
+    const served = sqlStats(embedded).served;
+    const viaSql = await claimLocks(embedded, orgId, claim, 'stg_other', 'hash2');
     // Two SQL reads: the keys' locks, and whether its own operation exists (it does not, so it gives back what it took).
-    expect(embedded.stats.served - served).to.equal(2);
+    expect(sqlStats(embedded).served - served).to.equal(2);
     expect(viaFerret.acquired).to.equal(false);
     expect(viaSql.acquired).to.equal(false);
     const ids = (r: typeof viaSql) => (r.acquired ? [] : r.locks.map((l) => JSON.stringify(l)).sort());
     expect(ids(viaSql)).to.deep.equal(ids(viaFerret));
     expect(ids(viaSql)).to.have.length(lockKeys(orgId, claim).length);
     // The holder's operation never appeared, but its locks are younger than an orphan's: it holds every key, read either way.
-    const holders = await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date(), undefined, embedded);
+    const holders = await liveHolders(embedded, orgId, lockKeys(orgId, claim), new Date(), undefined);
     expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
     expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
   });
@@ -314,12 +315,14 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const { expires_at: _omitted, ...withoutExpiry } = { ...doc, _id: `${id}_2` };
     await insertStagedOperation(s.db, doc as never);
     await insertStagedOperation(s.db, withoutExpiry as never);
-    expect(JSON.stringify(await findStagedOperation(s.db, orgId, id, embedded))).to.equal(
+    expect(JSON.stringify(await findStagedOperation(embedded, orgId, id))).to.equal(
       JSON.stringify(await findStagedOperation(s.db, orgId, id)),
     );
-    expect(await findStagedOperation(s.db, 'another_org', id, embedded)).to.equal(null);
+    expect(await findStagedOperation(embedded, 'another_org', id)).to.equal(null);
     for (const opId of [id, `${id}_2`]) {
-      const viaSql = await embedded.where(s.db, {
+      const viaSql = await (
+        await storeAdapter(embedded)
+      ).where({
         collection: 'staged_operations',
         equalities: {},
         any: { field: '_id', values: [opId] },
@@ -355,16 +358,12 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
       context: {},
     };
-    await insertStagedOperation(s.db, first as never, embedded);
-    const served = embedded.stats.served;
+    await insertStagedOperation(embedded, first as never);
+    const served = sqlStats(embedded).served;
     // A retried job's second attempt: same id, another request; the first one's operation stands.
-    const again = await insertStagedOperation(
-      s.db,
-      { ...first, request_id: 'req_2', plan_hash: 'h2' } as never,
-      embedded,
-    );
+    const again = await insertStagedOperation(embedded, { ...first, request_id: 'req_2', plan_hash: 'h2' } as never);
     expect(again).to.deep.equal(first);
-    expect(embedded.stats.served, 'reads answered in SQL').to.be.greaterThan(served);
+    expect(sqlStats(embedded).served, 'reads answered in SQL').to.be.greaterThan(served);
     expect(await s.db.collection('staged_operations').countDocuments({ org_id: orgId })).to.equal(1);
   });
 
@@ -421,13 +420,13 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const body = await s.db.collection('staged_operation_bodies').findOne({ _id: raw[0]!.body_id as never });
     expect(body).to.include({ org_id: orgId, staged_operation_id: big._id, plan_json: JSON.stringify(big.plan) });
     for (const op of [big, small]) {
-      const viaSql = await findStagedOperation(s.db, orgId, op._id, embedded);
+      const viaSql = await findStagedOperation(embedded, orgId, op._id);
       expect(JSON.stringify(viaSql), `${op._id} in SQL`).to.equal(
         JSON.stringify(await findStagedOperation(s.db, orgId, op._id)),
       );
       expect(viaSql, op._id).to.deep.equal(op);
     }
-    const page = await decodeStoredOperations(s.db, [raw[1]!, raw[0]!] as never, embedded);
+    const page = await decodeStoredOperations(embedded, [raw[1]!, raw[0]!] as never);
     expect(page.map((o) => [o._id, (o.plan as { new_transactions: unknown[] }).new_transactions.length])).to.deep.equal(
       [
         [small._id, 2],
@@ -436,7 +435,7 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     );
     // A body that is gone is an error, never an operation without its plan.
     await s.db.collection('staged_operation_bodies').deleteOne({ _id: raw[0]!.body_id as never });
-    const missing = await findStagedOperation(s.db, orgId, big._id, embedded).then(
+    const missing = await findStagedOperation(embedded, orgId, big._id).then(
       () => null,
       (e: unknown) => e,
     );
@@ -499,12 +498,12 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       }),
     ).to.equal(true);
     const viaFerret = await findJobResult(s.db, orgId, jobId);
-    const viaSql = await findJobResult(s.db, orgId, jobId, undefined, embedded);
+    const viaSql = await findJobResult(embedded, orgId, jobId, undefined);
     expect(JSON.stringify(viaSql)).to.equal(JSON.stringify(viaFerret));
     expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({
       ledger_entry_id: 'le_1',
       actions: [{ action: 'insert', amount_minor: -1200 }],
     });
-    expect(await findJobResult(s.db, 'another_org', jobId, opId, embedded)).to.equal(null);
+    expect(await findJobResult(embedded, 'another_org', jobId, opId)).to.equal(null);
   });
 });

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
-import { stagedEventId, transitionClaimId } from '../../shared/storage/audit-events.js';
-import { openPostgresPages, type PostgresPages } from '../../shared/storage/postgres-pages.js';
-import { auditEventsById, operationsIn } from '../../worker/operation/recovery-sweep.js';
-import { embeddedStack } from '../helpers/embedded-store.js';
+import { stagedEventId, transitionClaimId } from '../../../shared/storage/audit-events.js';
+import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
+import { auditEventsById, operationsIn } from '../../../worker/operation/recovery-sweep.js';
+import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
 
 // why no `applying`: the shared stack's worker sweeps the same database, and would try to resume it.
 const STATUSES = ['staged', 'approved', 'applied', 'rejected'] as const;
@@ -26,13 +26,13 @@ describe("recovery sweep: its reads in SQL equal the driver's", function () {
   this.timeout(120_000);
   const uid = randomBytes(3).toString('hex');
   let db: Db;
-  let pages: PostgresPages;
+  let sql: Db;
   const opIds: string[] = [];
 
   before(async function () {
     const { s, postgresUrl } = await embeddedStack(this, 'the sweep reads through the driver there');
     db = s.db;
-    pages = openPostgresPages(postgresUrl);
+    sql = await acceleratedHandle(db, postgresUrl);
     // Two organisations, every status, some operations with their staged event or a claim, some without.
     const ops: Document[] = [];
     const events: Document[] = [];
@@ -74,7 +74,7 @@ describe("recovery sweep: its reads in SQL equal the driver's", function () {
   });
 
   after(async () => {
-    await pages?.close();
+    await closeStoreAdapter(sql);
     if (db) {
       await db.collection('staged_operations').deleteMany({ _id: { $in: opIds } } as Document);
       await db.collection('audit_events').deleteMany({ org_id: { $in: [`org_${uid}_a`, `org_${uid}_b`] } });
@@ -85,10 +85,10 @@ describe("recovery sweep: its reads in SQL equal the driver's", function () {
     for (const status of STATUSES) {
       for (const fields of [['_id'], ['_id', 'created_at']]) {
         const ours = (docs: Document[]): Document[] => docs.filter((d) => opIds.includes(String(d._id)));
-        const served = pages.stats.served;
-        const viaSql = ours(await operationsIn(db, status, fields, pages));
-        expect(pages.stats.served, 'answered in SQL').to.be.above(served);
-        const viaDriver = ours(await operationsIn(db, status, fields, null));
+        const served = sqlStats(sql).served;
+        const viaSql = ours(await operationsIn(sql, status, fields));
+        expect(sqlStats(sql).served, 'answered in SQL').to.be.above(served);
+        const viaDriver = ours(await operationsIn(db, status, fields));
         expect(viaDriver.length, `${status}: some operations`).to.be.above(0);
         expect(canonical(viaSql), `${status} ${fields.join(',')}`).to.deep.equal(canonical(viaDriver));
       }
@@ -98,10 +98,10 @@ describe("recovery sweep: its reads in SQL equal the driver's", function () {
   it('reads staged events and claims by _id, missing ones left out, whole or cut to _id, as the driver does', async () => {
     const ids = opIds.flatMap((id) => [stagedEventId(id), ...STATUSES.map((s) => transitionClaimId(id, s))]);
     for (const fields of [undefined, ['_id']]) {
-      const served = pages.stats.served;
-      const viaSql = await auditEventsById(db, ids, fields, pages);
-      expect(pages.stats.served, 'answered in SQL').to.be.above(served);
-      const viaDriver = await auditEventsById(db, ids, fields, null);
+      const served = sqlStats(sql).served;
+      const viaSql = await auditEventsById(sql, ids, fields);
+      expect(sqlStats(sql).served, 'answered in SQL').to.be.above(served);
+      const viaDriver = await auditEventsById(db, ids, fields);
       expect(viaDriver.length, 'some events found').to.equal(2 * (6 + 4));
       expect(canonical(viaSql)).to.deep.equal(canonical(viaDriver));
     }

@@ -1,0 +1,224 @@
+// The driver's adapter of the store port (shared/storage/port.ts,
+// docs/design/architecture.md "The store port"): what MongoDB runs, and what
+// runs on FerretDB without SQL. On FerretDB the reads by a list of ids take
+// the paths where-in.ts chooses for it (docs/indexes.md "Why FerretDB needs more").
+import type { Db, Document, Filter } from 'mongodb';
+import type {
+  FieldsQuery,
+  InsertOutcome,
+  LatestQuery,
+  PageQuery,
+  ReferencedTransaction,
+  StorePort,
+  WhereQuery,
+} from './port.js';
+import { readRepairScope } from './repair-scope-driver.js';
+import { isUniqueViolation } from './unique-violation.js';
+import { findOwnedById, findOwnedWhereIn, findWhereIn, isFerretDb, readInChunks } from './where-in.js';
+
+/** The keyset condition: strictly after (or before, descending) `after` in (field, _id) order. */
+function keyset(field: string, after: PageQuery['after'], direction: 1 | -1): Document {
+  if (!after) return {};
+  const beyond = direction === 1 ? '$gt' : '$lt';
+  return { $or: [{ [field]: { [beyond]: after.key } }, { [field]: after.key, _id: { [beyond]: after.id } }] };
+}
+
+/** The MongoDB filter of a page: equalities first (the GIN-indexed part FerretDB pushes down), then the range and the keyset. */
+export function pageFilter(q: PageQuery): Document {
+  const out: Document = {};
+  for (const [k, v] of Object.entries(q.equalities)) if (v !== undefined) out[k] = v;
+  if (q.from !== undefined || q.to !== undefined) {
+    out[q.key] = { ...(q.from === undefined ? {} : { $gte: q.from }), ...(q.to === undefined ? {} : { $lte: q.to }) };
+  }
+  // A range and a keyset on the same field: the keyset's $or carries its own bound, the range stays top level.
+  return { ...out, ...keyset(q.key, q.after, q.direction) };
+}
+
+/** The driver projection `{field: 1}` of `fields`, `_id` only when named. */
+function projectionOf(fields: readonly string[]): Document {
+  const projection: Document = Object.fromEntries(fields.map((f) => [f, 1]));
+  if (!fields.includes('_id')) projection._id = 0;
+  return projection;
+}
+
+/** `doc` without `org_id` (read only for the owner check). */
+function withoutOrg(doc: Document): Document {
+  const { org_id: _org, ...rest } = doc;
+  return rest;
+}
+
+const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
+
+/** The driver's adapter for `db`. */
+export function mongoAdapter(db: Db): StorePort {
+  const adapter: StorePort = {
+    name: 'mongo',
+    insertsTogether: false,
+
+    page(q: PageQuery): Promise<Document[]> {
+      return db
+        .collection(q.collection)
+        .find(pageFilter(q))
+        .sort({ [q.key]: q.direction, _id: q.direction })
+        .limit(q.limit)
+        .toArray();
+    },
+
+    fields(q: FieldsQuery): Promise<Document[]> {
+      return db
+        .collection(q.collection)
+        .find(q.equalities, { projection: projectionOf(q.fields) })
+        .toArray();
+    },
+
+    async latest(q: LatestQuery): Promise<Document[]> {
+      if (q.values.length === 0) return [];
+      const read = [...new Set([...q.fields, '_id', q.key, q.per])];
+      const extra = Object.keys(q.equalities).filter((f) => f !== 'org_id');
+      if (extra.length > 0) throw new Error(`latest: only org_id is supported as an equality (${extra.join(', ')})`);
+      const docs = await findWhereIn(
+        db,
+        db.collection<Document & { org_id: string }>(q.collection),
+        q.equalities.org_id ?? null,
+        q.per,
+        q.values,
+        Object.fromEntries(read.map((f) => [f, 1])),
+      );
+      // The last by (key, _id), in byte order as the store orders strings (ids and ISO dates are ASCII).
+      const last = new Map<unknown, Document>();
+      for (const doc of docs) {
+        const held = last.get(doc[q.per]);
+        if (!held || held[q.key] < doc[q.key] || (held[q.key] === doc[q.key] && String(held._id) < String(doc._id)))
+          last.set(doc[q.per], doc);
+      }
+      return [...last.values()].map((doc) => {
+        const out: Document = {};
+        for (const f of q.fields) if (f in doc) out[f] = doc[f] as unknown;
+        return out;
+      });
+    },
+
+    async where(q: WhereQuery): Promise<Document[]> {
+      const collection = db.collection<Document & { org_id: string }>(q.collection);
+      const fields = q.fields && q.fields.length > 0 ? q.fields : undefined;
+      const projection = fields && Object.fromEntries(['_id', ...fields].map((f) => [f, 1]));
+      const asked = (docs: Document[]): Document[] =>
+        fields && q.owner !== undefined && !fields.includes('org_id') ? docs.map(withoutOrg) : docs;
+      if (!q.any) {
+        const docs = await collection
+          .find(q.equalities as Filter<Document & { org_id: string }>, { projection })
+          .toArray();
+        return q.owner === undefined ? docs : docs.filter((d) => d.org_id === q.owner);
+      }
+      if (q.any.values.length === 0) return [];
+      const extra = Object.keys(q.equalities).filter((f) => f !== 'org_id');
+      if (extra.length > 0) throw new Error(`where: only org_id is supported beside a list (${extra.join(', ')})`);
+      if (q.owner !== undefined)
+        return asked(await findOwnedWhereIn(db, collection, q.owner, q.any.field, q.any.values, projection));
+      return findWhereIn(db, collection, q.equalities.org_id ?? null, q.any.field, q.any.values, projection);
+    },
+
+    findById(collection: string, id: string, projection?: Document): Promise<Document | null> {
+      return db.collection(collection).findOne({ _id: id as never }, projection ? { projection } : {});
+    },
+
+    findOwnedById(collection: string, orgId: string, id: string, projection?: Document): Promise<Document | null> {
+      return findOwnedById(db, db.collection<Document & { org_id: string }>(collection), orgId, id, projection);
+    },
+
+    findByIds(collection, ids, options = {}): Promise<Document[]> {
+      return adapter.where({
+        collection,
+        equalities: {},
+        any: { field: '_id', values: ids },
+        fields: options.fields,
+        owner: options.owner,
+      });
+    },
+
+    repairScope(orgId: string, accountId: string, counterpartyId: string) {
+      return readRepairScope(db, orgId, accountId, counterpartyId);
+    },
+
+    async accountReferences(
+      orgId: string,
+      bankAccountId: string,
+      references: readonly string[],
+    ): Promise<ReferencedTransaction[]> {
+      const wanted = [...new Set(references)];
+      if (wanted.length === 0) return [];
+      const transactions = db.collection<{ _id: string; org_id: string; version: number; bank_reference?: unknown }>(
+        'bank_transactions',
+      );
+      const toRow = (d: { _id: string; version: number; bank_reference?: unknown }): ReferencedTransaction => ({
+        id: d._id,
+        version: d.version,
+        bank_reference: d.bank_reference as string,
+      });
+      // MongoDB: chunked `$in` on the (org_id, bank_account_id, bank_reference) index.
+      if (!(await isFerretDb(db))) {
+        const found = await readInChunks(wanted, (chunk) =>
+          transactions
+            .find(
+              { org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } },
+              { projection: REFERENCE_PROJECTION },
+            )
+            .toArray(),
+        );
+        return found.map(toRow);
+      }
+      // FerretDB: the account by equality, filtered here; a `$in` there reads the whole organisation (where-in.ts).
+      const set = new Set(wanted);
+      const out: ReferencedTransaction[] = [];
+      for await (const doc of transactions.find(
+        { org_id: orgId, bank_account_id: bankAccountId },
+        { projection: REFERENCE_PROJECTION },
+      )) {
+        if (typeof doc.bank_reference === 'string' && set.has(doc.bank_reference)) out.push(toRow(doc));
+      }
+      return out;
+    },
+
+    async reserveSequence(orgId: string): Promise<number | 'taken'> {
+      const next = (await adapter.sequenceMarks(orgId, '')).highest + 1;
+      try {
+        await db
+          .collection<{ _id: string; org_id: string; sequence: number; at: string }>('event_sequences')
+          .insertOne({ _id: `${orgId}:${next}`, org_id: orgId, sequence: next, at: new Date().toISOString() });
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'taken';
+        throw err;
+      }
+      return next;
+    },
+
+    async sequenceMarks(orgId: string, cutoff: string): Promise<{ final: number; highest: number }> {
+      const reservations = await db
+        .collection<{ org_id: string; sequence: number; at: string }>('event_sequences')
+        .find({ org_id: orgId }, { projection: { sequence: 1, at: 1 } })
+        .toArray();
+      let final = 0;
+      let highest = 0;
+      for (const r of reservations) {
+        highest = Math.max(highest, r.sequence);
+        if (r.at <= cutoff) final = Math.max(final, r.sequence);
+      }
+      return { final, highest };
+    },
+
+    // why declined: MongoDB writes several collections all or none only in a transaction, which the callers' own driver paths avoid (docs/operating/reliability.md "Atomic primitives").
+    insertTogether(): Promise<InsertOutcome> {
+      return Promise.resolve('declined');
+    },
+
+    // MongoDB keeps its statistics itself; FerretDB without SQL has no way to ask PostgreSQL.
+    refreshStatistics(): Promise<string[]> {
+      return Promise.resolve([]);
+    },
+
+    close(): Promise<void> {
+      return Promise.resolve();
+    },
+  };
+  return adapter;
+}

@@ -1,0 +1,164 @@
+// The store port (docs/design/architecture.md "The store port"): the reads and
+// writes that have more than one implementation, as what the code needs of
+// them. Two adapters answer it: the driver's (shared/storage/mongo-adapter.ts),
+// which MongoDB runs and which runs on FerretDB without SQL, and the one on
+// FerretDB 1.x's own PostgreSQL tables (shared/storage/ferretdb/), built on
+// the driver's. Every method answers definitely; an adapter that cannot
+// answer a query its own way asks the driver's adapter.
+import type { Document } from 'mongodb';
+import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
+
+/** One keyset page (shared/storage/books-pages.ts builds them). */
+export interface PageQuery {
+  collection: string;
+  /** Top-level string equalities, `org_id` among them; undefined ones are no filter. */
+  equalities: Record<string, string | undefined>;
+  /** The sort key; `_id` breaks ties. */
+  key: string;
+  /** Inclusive bounds on the key (ISO dates compare as strings). */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Strictly after (ascending) or before (descending) this (key, id). */
+  after: { key: string; id: string } | null;
+  direction: 1 | -1;
+  limit: number;
+}
+
+/**
+ * A whole-account or whole-organisation read of a few top-level fields (the
+ * counterparty list, an account's figures: docs/reference/book-reads.md "Cost").
+ */
+export interface FieldsQuery {
+  collection: string;
+  /** Top-level string equalities, org_id first. */
+  equalities: Record<string, string>;
+  /**
+   * Which index the equalities are read by on FerretDB: the page indexes'
+   * btree columns (a page order of shared/storage/indexes.ts starts with
+   * exactly these fields), or the GIN containments every equality field has.
+   */
+  index: 'page' | 'gin';
+  /** The top-level fields returned, as a driver projection `{field: 1}` gives them: `_id` only when named, an absent field left out. */
+  fields: readonly string[];
+}
+
+/**
+ * For each value of `per`, the document that comes last by (`key`, `_id`)
+ * among those with the equalities: the latest name of each counterparty.
+ */
+export interface LatestQuery {
+  collection: string;
+  equalities: Record<string, string>;
+  per: string;
+  values: readonly string[];
+  key: string;
+  fields: readonly string[];
+}
+
+/** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
+export interface WhereQuery {
+  collection: string;
+  equalities: Record<string, string>;
+  any?: { field: string; values: readonly string[] } | undefined;
+  /**
+   * Only these top-level fields (`_id` always comes too): a field the caller
+   * does not read (a staged operation's plan, tens of MB as JSON) is never
+   * sent nor decoded.
+   */
+  fields?: readonly string[] | undefined;
+  /**
+   * Only this organisation's documents, where `any.field` is a globally
+   * unique id (docs/indexes.md "Reads by id alone"): the store may read by
+   * the id alone and check the owner itself.
+   */
+  owner?: string | undefined;
+}
+
+/** Documents for one collection, inserted in this order. */
+export interface InsertGroup {
+  collection: string;
+  docs: readonly object[];
+}
+
+/**
+ * `stored`: every document was inserted, in one statement. `duplicate`: a
+ * unique index refused one, and nothing was inserted. `declined`: this store
+ * cannot insert them all or none (MongoDB without a transaction, a document
+ * FerretDB's SQL would type otherwise, no table yet); nothing was inserted,
+ * and the caller writes through its own driver path.
+ */
+export type InsertOutcome = 'stored' | 'duplicate' | 'declined';
+
+/** A transaction found by its bank reference: what a statement import's apply checks. */
+export interface ReferencedTransaction {
+  id: string;
+  version: number;
+  bank_reference: string;
+}
+
+/** What a link repair reads (shared/storage/repair-scope-read.ts). */
+export interface RepairScope {
+  transactions: BankTransaction[];
+  entries: LedgerEntry[];
+  links: BankLink[];
+}
+
+/** The store port: one adapter is bound to each `Db` handle at start (shared/storage/store-adapter.ts). */
+export interface StorePort {
+  /** Which adapter answers: `mongo` (the driver) or `ferretdb` (SQL on FerretDB 1.x's PostgreSQL tables). */
+  readonly name: 'mongo' | 'ferretdb';
+  /** The page's stored documents, in order, as the driver returns them. */
+  page(q: PageQuery): Promise<Document[]>;
+  /** `q.fields` of every document with the equalities, as a projected find gives them; documents and their keys in no particular order. */
+  fields(q: FieldsQuery): Promise<Document[]>;
+  /** At most one document per value (the last by (key, `_id`)), `q.fields` of each as `fields` gives them. */
+  latest(q: LatestQuery): Promise<Document[]>;
+  /** Every document `q` selects, in no particular order (`_id` always among the fields). */
+  where(q: WhereQuery): Promise<Document[]>;
+  /** The document of `collection` with this `_id` (any organisation's), projected as the driver projects. */
+  findById(collection: string, id: string, projection?: Document): Promise<Document | null>;
+  /** The organisation's document with this `_id`; null when there is none or it is another's. A projection is an inclusion, and `org_id` comes too. */
+  findOwnedById(collection: string, orgId: string, id: string, projection?: Document): Promise<Document | null>;
+  /** The documents of `collection` with these `_id`s (only `owner`'s when given), only `fields` (and `_id`) when given, in no particular order. */
+  findByIds(
+    collection: string,
+    ids: readonly string[],
+    options?: { fields?: readonly string[] | undefined; owner?: string | undefined },
+  ): Promise<Document[]>;
+  /**
+   * A link repair's scope: the account's transactions with the counterparty,
+   * the counterparty's entries, the links of those transactions and to those
+   * entries, and every other entry such a link points to.
+   */
+  repairScope(orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope>;
+  /** The account's transactions whose string `bank_reference` is one of `references`. */
+  accountReferences(
+    orgId: string,
+    bankAccountId: string,
+    references: readonly string[],
+  ): Promise<ReferencedTransaction[]>;
+  /**
+   * Reserve the organisation's next event sequence: the number, or `taken`
+   * when another writer reserved it first (the caller tries again). The
+   * reservation records the time it is written (shared/storage/events.ts).
+   */
+  reserveSequence(orgId: string): Promise<number | 'taken'>;
+  /** The organisation's highest event sequence reserved, and the highest reserved at or before `cutoff` (ISO). */
+  sequenceMarks(orgId: string, cutoff: string): Promise<{ final: number; highest: number }>;
+  /**
+   * Whether insertTogether can store anything here: a writer that has to
+   * prepare its documents first (a staging waits for its event's
+   * reservation) asks before it does.
+   */
+  readonly insertsTogether: boolean;
+  /** Insert every group's documents all or none, in one statement where the store has one (see InsertOutcome). */
+  insertTogether(groups: readonly InsertGroup[]): Promise<InsertOutcome>;
+  /**
+   * Bring the planner's statistics of these collections up to date after a
+   * bulk load (docs/indexes.md "Statistics after an import"); the names of
+   * those refreshed (none where the store needs no such step).
+   */
+  refreshStatistics(collections: readonly string[]): Promise<string[]>;
+  /** Let go of what the adapter holds (a connection pool); the `Db` stays open. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,161 @@
+// The link repair's scope, read by the scope alone (docs/indexes.md
+// "Scope-sized reads"): every read is a top-level equality on an indexed
+// field, and its cost follows the scope, never the organisation.
+//
+// why not findWhereIn: on FerretDB it turns more than EQUALITY_QUERY_MAX ids
+// into one `$in` (FerretDB pushes down only the org_id equality and filters
+// the whole organisation's documents in Go) and more than IN_CHUNK_SIZE into
+// an unbounded pass over the organisation. A counterparty with a few hundred
+// entries then made a repair read every link of the org.
+//
+// The links, on FerretDB, adaptively (docs/indexes.md "Big scopes"):
+// - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
+//   one equality read per id, a GIN index lookup of about a millisecond
+//   whatever the org's size;
+// - a big scope: first one pass over the org's links (one equality on
+//   org_id, read in batches) that gives up after ORG_PASS_LINKS_PER_ID links
+//   per id. An org whose links are few next to the scope (the usual case for
+//   a big scope) is then read in a handful of round trips instead of tens of
+//   thousands; a bigger org stops the pass early and falls back to the
+//   equality reads, so the pass adds at most a bounded fraction to them and
+//   the cost still follows the scope.
+// Links carry no account or counterparty of their own to select the scope
+// by; docs/indexes.md weighs that denormalisation against this.
+//
+// This is the driver's adapter's read (shared/storage/mongo-adapter.ts
+// `repairScope`); on FerretDB 1.x the accelerated adapter reads the scope in
+// five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
+// "Scope reads in SQL").
+import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
+import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
+import { collections, type Stored } from './collections.js';
+import { fromStored } from './documents.js';
+import type { RepairScope } from './port.js';
+import { isFerretDb, readEach, readInChunks } from './where-in.js';
+
+/** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
+export const ORG_PASS_MIN_IDS = 500;
+
+/**
+ * The pass gives up after this many of the org's links per id. Measured on
+ * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big scopes"): one
+ * equality read costs FerretDB, PostgreSQL and the driver about 1.6 ms of
+ * CPU, streaming one document of a pass at most 0.2 ms, so a pass abandoned
+ * at 4 links per id adds at most about half to the equality reads that
+ * follow (within 2×, holds for every scope size: bench/README.md).
+ */
+export const ORG_PASS_LINKS_PER_ID = 4;
+
+/** Links per round trip of the pass. */
+const ORG_PASS_BATCH = 2000;
+
+type StoredLink = WithId<Stored<BankLink>>;
+
+/**
+ * What the repair rule needs to see (its LinkRepairInput): every transaction
+ * of the account with the counterparty (any date: the date decides the
+ * scope), every entry of the counterparty, the links of those transactions and
+ * the links to those entries (from any transaction), and every other entry
+ * such a link points to.
+ */
+export async function readRepairScope(
+  db: Db,
+  orgId: string,
+  accountId: string,
+  counterpartyId: string,
+): Promise<RepairScope> {
+  const c = collections(db);
+  const [transactionDocs, entryDocs] = await Promise.all([
+    c.bankTransactions.find({ org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId }).toArray(),
+    c.ledgerEntries.find({ org_id: orgId, counterparty_id: counterpartyId }).toArray(),
+  ]);
+  const transactions = transactionDocs.map((d) => fromStored<BankTransaction>(d));
+  const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d));
+  const transactionIds = transactions.map((t) => t.id);
+  const entryIds = entries.map((e) => e.id);
+  const { ofTransactions, toEntries } = await scopeLinks(db, c.bankLinks, orgId, transactionIds, entryIds);
+  const links = new Map<string, BankLink>();
+  for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id, fromStored<BankLink>(doc));
+
+  // Links of these transactions to entries of other counterparties: the plan
+  // must see those entries to release the links.
+  const loaded = new Set(entryIds);
+  const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
+  const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) =>
+    fromStored<LedgerEntry>(d),
+  );
+  return { transactions, entries: [...entries, ...others], links: [...links.values()] };
+}
+
+/** The links of the transactions and the links to the entries. */
+async function scopeLinks(
+  db: Db,
+  links: Collection<Stored<BankLink>>,
+  orgId: string,
+  transactionIds: readonly string[],
+  entryIds: readonly string[],
+): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] }> {
+  const ids = transactionIds.length + entryIds.length;
+  if (ids >= ORG_PASS_MIN_IDS && (await isFerretDb(db))) {
+    const passed = await orgPass(links, orgId, new Set(transactionIds), new Set(entryIds), ids * ORG_PASS_LINKS_PER_ID);
+    if (passed) return passed;
+  }
+  const [ofTransactions, toEntries] = await Promise.all([
+    findEachEqual(db, links, orgId, 'bank_transaction_id', transactionIds),
+    findEachEqual(db, links, orgId, 'ledger_entry_id', entryIds),
+  ]);
+  return { ofTransactions, toEntries };
+}
+
+/**
+ * One pass over the org's links (equality on org_id, GIN-indexed), sorted
+ * here into the scope's; null when the org has more than `budget` links
+ * (at most budget + 1 are read).
+ */
+async function orgPass(
+  links: Collection<Stored<BankLink>>,
+  orgId: string,
+  transactionIds: ReadonlySet<string>,
+  entryIds: ReadonlySet<string>,
+  budget: number,
+): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] } | null> {
+  const ofTransactions: StoredLink[] = [];
+  const toEntries: StoredLink[] = [];
+  let read = 0;
+  // why the limit: the budget must bound what FerretDB reads and converts,
+  // not only what this loop looks at (a closed cursor alone did not: its
+  // answers had already been sent).
+  for await (const doc of links.find(
+    { org_id: orgId },
+    { limit: budget + 1, batchSize: Math.min(ORG_PASS_BATCH, budget + 1) },
+  )) {
+    read += 1;
+    if (read > budget) return null;
+    if (transactionIds.has(doc.bank_transaction_id)) ofTransactions.push(doc);
+    if (entryIds.has(doc.ledger_entry_id)) toEntries.push(doc);
+  }
+  return { ofTransactions, toEntries };
+}
+
+/**
+ * The org's documents whose `field` is one of `values` (a globally unique
+ * id). FerretDB: one equality read per value on the id alone (the only
+ * filter it pushes down to an index; docs/indexes.md "Reads by id alone").
+ * MongoDB: `$in` in chunks, which its indexes serve.
+ */
+async function findEachEqual<D extends Document & { org_id: string }>(
+  db: Db,
+  collection: Collection<D>,
+  orgId: string,
+  field: string,
+  values: readonly string[],
+): Promise<WithId<D>[]> {
+  if (values.length === 0) return [];
+  if (!(await isFerretDb(db)))
+    return readInChunks(values, (chunk) =>
+      collection.find({ org_id: orgId, [field]: { $in: chunk } } as Filter<D>).toArray(),
+    );
+  // The id alone, the owner checked here: every field read so is a globally unique id (where-in.ts findOwnedWhereIn).
+  const found = await readEach(values, (value) => collection.find({ [field]: value } as Filter<D>).toArray());
+  return found.filter((doc) => doc.org_id === orgId);
+}
