@@ -2,6 +2,7 @@
 // (docs/guide/statement-import.md): the file is sent as it is; the format, an
 // encoding and a CSV's column mapping go in the query.
 import { pathOf } from '../../../shared/contract/routes.js';
+import { CSV_MAPPING_PARAMS } from '../../../shared/kinds/statement-import/schema.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';
@@ -9,26 +10,8 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
 
-/** CSV mapping flags → query parameters (`--date-column` → `date_column`). */
-const CSV_FLAGS = [
-  'date_column',
-  'amount_column',
-  'direction_column',
-  'credit_value',
-  'debit_column',
-  'credit_column',
-  'date_format',
-  'decimal_separator',
-  'delimiter',
-  'header',
-  'skip_rows',
-  'value_date_column',
-  'currency_column',
-  'reference_column',
-  'counterparty_column',
-  'iban_column',
-  'remittance_column',
-] as const;
+/** CSV mapping flags → query parameters (`--date-column` → `date_column`): the route's own list. */
+const CSV_FLAGS = CSV_MAPPING_PARAMS;
 const camel = (snake: string): string => snake.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 const flag = (snake: string): string => `--${snake.replace(/_/g, '-')}`;
 
