@@ -115,9 +115,9 @@ export function leftOutWarnings(
  * Pending operations are checked after `transaction_after_statement_end` and
  * before `unmatched_transactions`. Every check before that point is a
  * permanent fact that no pending operation can undo when applied (accounts,
- * currencies and booking dates do not change; `reconciled_through`, a
- * transaction's `reconciled` status and the lock date only move forward;
- * no staged operation moves the lock date), so its answer is final
+ * currencies and booking dates do not change; `reconciled_through` and a
+ * transaction's `reconciled` status only move forward; no staged operation
+ * moves the lock date), so its answer is final
  * and is given even while something is pending. The two checks after it are
  * exactly what a pending operation changes: a repair or reversal rewrites
  * links, a pending reconciliation of this account moves the opening balance.
