@@ -45,6 +45,13 @@ function applyFailedAftermath(d: Record<string, unknown>): string {
   return 'nothing was written.';
 }
 
+/** What a plan stale by the lock date would have booked in the closed period, by kind (shared/domain/preconditions.ts `PeriodLocked`). */
+function lockedWrite(d: Record<string, unknown>): string {
+  if (d.end_date !== undefined) return `the reconciliation through ${asText(d.end_date)}`;
+  if (d.reversal_date !== undefined) return `the reversing entry dated ${asText(d.reversal_date)}`;
+  return list(d.transaction_ids);
+}
+
 export const ERROR_TABLE = {
   validation_failed: {
     status: 400,
@@ -130,7 +137,10 @@ export const ERROR_TABLE = {
   period_locked: {
     status: 422,
     retryable: false,
-    message: (d) => `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
+    message: (d) =>
+      d.end_date !== undefined
+        ? `The statement ends ${asText(d.end_date)}, not after the lock date ${String(d.lock_date)}: that period is closed.`
+        : `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
   },
   currency_mismatch: {
     status: 422,
@@ -219,7 +229,7 @@ export const ERROR_TABLE = {
     retryable: false,
     message: (d) =>
       d.reason === 'period_locked'
-        ? `The period through ${asText(d.lock_date)} was closed since ${String(d.staged_operation_id)} was staged; ${list(d.transaction_ids)} would be booked in it. Nothing was written. Stage again.`
+        ? `The period through ${asText(d.lock_date)} was closed since ${String(d.staged_operation_id)} was staged; ${lockedWrite(d)} would be booked in it. Nothing was written. Stage again.`
         : `The books changed since ${String(d.staged_operation_id)} was staged (${list((d.changed as { id: string }[] | undefined)?.map((c) => c.id))}); nothing was written. Stage again.`,
   },
   apply_failed: {

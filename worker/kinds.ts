@@ -13,6 +13,7 @@ import type { JobContext } from './job-context.js';
 import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
+import { reconcileLocked, reversalLocked } from './jobs/period-locked.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { importClashes, importLocked } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';
@@ -29,9 +30,11 @@ export interface WorkerKind<K extends StagedKind> {
 }
 
 export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
-  bank_reconcile: { stage: stageReconciliation },
+  // The lock date holds at apply for each kind that books a dated record (docs/design/staged-lifecycle.md
+  // "Closed periods"); links and inbox documents are not dated records of the books.
+  bank_reconcile: { stage: stageReconciliation, periodLocked: reconcileLocked },
   ledger_link_repair: { stage: stageLinkRepair },
-  ledger_reversal: { stage: stageLedgerReversal },
+  ledger_reversal: { stage: stageLedgerReversal, periodLocked: reversalLocked },
   inbox_duplicates_resolve: {
     stage: stageInboxDuplicatesResolve,
     // A plan that wrote to the inbox gives it a new version, so the next overview is computed afresh

@@ -31,7 +31,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
   already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
   reversal_before_entry: '`reversal_date` is before the entry date',
-  period_locked: "`reversal_date` is on or before the organisation's lock date",
+  period_locked:
+    "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
   currency_mismatch:
     "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`)",
   unreadable_statement:
@@ -65,7 +66,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",
   stale_plan:
-    'apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a statement import whose new transactions a lock date set since covers (`details.reason: "period_locked"`, `details.lock_date`, `details.transaction_ids`); the operation is `stale`, nothing was written; stage again',
+    "apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a lock date set since covers what it would book (`details.reason: \"period_locked\"`, `details.lock_date`, and by kind: a statement import's `transaction_ids`, a reconciliation's `bank_account_id` and `end_date`, a reversal's `ledger_entry_id` and `reversal_date`); the operation is `stale`, nothing was written; stage again",
   apply_failed:
     'apply could not complete (`details.reason`: e.g. `conflict_during_apply`, or `store_refused_write` for a document the store refuses to hold); the operation is `failed` and what it had written was undone',
   stale_group:

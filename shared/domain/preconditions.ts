@@ -1,13 +1,22 @@
 // Staleness (docs/design/staged-lifecycle.md "Apply"): a plan may be applied only
-// while every document it read still has the version it read. Pure.
-import type { Precondition } from './books.js';
+// while every document it read still has the version it read, and while the
+// organisation's lock date covers nothing it writes ("Closed periods"). Pure.
+import type { IsoDate, Precondition } from './books.js';
 
-/** An apply's plan writes records that the organisation's lock date now covers: its `stale_plan` details (docs/guide/statement-import.md "Apply"). */
-export interface PeriodLocked {
-  reason: 'period_locked';
-  lock_date: string;
-  transaction_ids: string[];
-}
+/**
+ * An apply's plan writes records that the organisation's lock date now covers: its `stale_plan` details
+ * (docs/design/staged-lifecycle.md "Closed periods"). What is named depends on the kind: a statement
+ * import's new transactions, a reconciliation's statement end, a reversal's reversing entry date.
+ */
+export type PeriodLocked = { reason: 'period_locked'; lock_date: IsoDate } & (
+  | { transaction_ids: string[] }
+  | { bank_account_id: string; end_date: IsoDate }
+  | { ledger_entry_id: string; reversal_date: IsoDate }
+);
+
+/** Whether a record dated `date` lies in the closed period: on or before the lock date (none: nothing is closed). */
+export const inClosedPeriod = (date: IsoDate, lockDate: IsoDate | null): boolean =>
+  lockDate !== null && date <= lockDate;
 
 export interface ChangedPrecondition {
   collection: Precondition['collection'];

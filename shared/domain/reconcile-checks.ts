@@ -8,6 +8,7 @@ import { refused, type Decision, type RefusedDecision, type StagedDecision } fro
 import { warning, type Warning } from '../warnings.js';
 import type { PendingHolder } from './scope.js';
 import { decideWithPending } from './scope.js';
+import { inClosedPeriod, type PeriodLocked } from './preconditions.js';
 
 /** How many left-out transaction ids the plan and the warning name. */
 export const LEFT_OUT_SAMPLE_SIZE = 10;
@@ -115,7 +116,8 @@ export function leftOutWarnings(
  * before `unmatched_transactions`. Every check before that point is a
  * permanent fact that no pending operation can undo when applied (accounts,
  * currencies and booking dates do not change; `reconciled_through` and a
- * transaction's `reconciled` status only move forward), so its answer is final
+ * transaction's `reconciled` status only move forward; no staged operation
+ * moves the lock date), so its answer is final
  * and is given even while something is pending. The two checks after it are
  * exactly what a pending operation changes: a repair or reversal rewrites
  * links, a pending reconciliation of this account moves the opening balance.
@@ -139,6 +141,12 @@ export function decideReconciliation(
       end_date: statement.end_date,
       reconciled_through_date: account.reconciled_through.date,
     });
+  }
+
+  // The statement's end is what the reconciliation dates (the account's `reconciled_through`); its transactions
+  // may lie in a closed period: reconciling them is a status change (docs/design/staged-lifecycle.md "Closed periods").
+  if (inClosedPeriod(statement.end_date, books.org.lock_date)) {
+    return refused('period_locked', { end_date: statement.end_date, lock_date: books.org.lock_date });
   }
 
   const requestedIds = [...new Set(request.transaction_ids)].sort(compareIds);
@@ -256,6 +264,23 @@ function planAfterPending(
     claim: { scope_key: reconcileScopeKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
     preconditions,
     warnings: leftOutWarnings(plan),
+  };
+}
+
+/**
+ * Apply's lock-date check (docs/design/staged-lifecycle.md "Closed periods"): the `stale_plan` details when the
+ * lock date now covers the statement's end, which staging found open; else null.
+ */
+export function lockedReconciliation(
+  plan: Pick<ReconciliationPlan, 'bank_account_id' | 'statement'>,
+  lockDate: IsoDate | null,
+): PeriodLocked | null {
+  if (lockDate === null || !inClosedPeriod(plan.statement.end_date, lockDate)) return null;
+  return {
+    reason: 'period_locked',
+    lock_date: lockDate,
+    bank_account_id: plan.bank_account_id,
+    end_date: plan.statement.end_date,
   };
 }
 

@@ -7,6 +7,7 @@ import { planHash } from './plan-hash.js';
 import { refused, type Decision, type StagedDecision } from './decision.js';
 import type { PendingHolder } from './scope.js';
 import { decideWithPending } from './scope.js';
+import { inClosedPeriod, type PeriodLocked } from './preconditions.js';
 
 export interface ReversalRequest {
   entry_id: string;
@@ -86,7 +87,9 @@ function planAfterPending(
   if (request.reversal_date < entry.entry_date) {
     return refused('reversal_before_entry', { reversal_date: request.reversal_date, entry_date: entry.entry_date });
   }
-  if (org.lock_date !== null && request.reversal_date <= org.lock_date) {
+  // The entry itself may lie in a closed period: marking it reversed is a status change; the reversing entry
+  // is what is booked (docs/design/staged-lifecycle.md "Closed periods").
+  if (inClosedPeriod(request.reversal_date, org.lock_date)) {
     return refused('period_locked', { reversal_date: request.reversal_date, lock_date: org.lock_date });
   }
 
@@ -141,5 +144,22 @@ function planAfterPending(
     claim: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
     preconditions,
     warnings: [],
+  };
+}
+
+/**
+ * Apply's lock-date check (docs/design/staged-lifecycle.md "Closed periods"): the `stale_plan` details when the
+ * lock date now covers the reversing entry's date, which staging found open; else null.
+ */
+export function lockedReversal(
+  plan: Pick<ReversalPlan, 'ledger_entry_id' | 'reversal_date'>,
+  lockDate: IsoDate | null,
+): PeriodLocked | null {
+  if (lockDate === null || !inClosedPeriod(plan.reversal_date, lockDate)) return null;
+  return {
+    reason: 'period_locked',
+    lock_date: lockDate,
+    ledger_entry_id: plan.ledger_entry_id,
+    reversal_date: plan.reversal_date,
   };
 }

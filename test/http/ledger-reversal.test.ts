@@ -4,7 +4,17 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { utcDate } from '../../shared/domain/dates.js';
-import { countStagedWithPlan, storedOperation } from '../helpers/staged.js';
+import {
+  actors,
+  apply,
+  approve,
+  countStagedWithPlan,
+  doc,
+  docs,
+  locksOf,
+  show,
+  storedOperation,
+} from '../helpers/staged.js';
 
 const path = (entryId: string): string => `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`;
 
@@ -177,6 +187,40 @@ describe('POST /ledger/entries/{entry_id}/reverse/stage', () => {
       code: 'period_locked',
       details: { reversal_date: '2026-03-31', lock_date: '2026-03-31' },
     });
+  });
+
+  it('reverses an entry dated in the closed period by an entry dated after it; once the lock reaches the reversal date, apply answers 409 stale_plan period_locked and writes nothing', async () => {
+    // The entry (2026-02-03) is on or before the lock date: marking it reversed is a status change.
+    const { books, entry, link } = await paidInvoice({ lockDate: '2026-02-28' });
+    const who = await actors(books.orgId);
+    const staged = await call<ReversalData>('POST', path(entry), {
+      token: who.alice,
+      body: { reversal_date: '2026-03-01' },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const id = staged.body.data.staged_operation_id;
+    expect((await approve(who.bob, id)).status).to.equal(200);
+
+    // The period is closed through March meanwhile, written directly: no version of what the plan read changes.
+    const s = await stack();
+    await s.db.collection('orgs').updateOne({ _id: books.orgId } as never, { $set: { lock_date: '2026-03-31' } });
+    const applied = await apply(who.bob, id);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.equal({
+      staged_operation_id: id,
+      changed: [],
+      reason: 'period_locked',
+      lock_date: '2026-03-31',
+      ledger_entry_id: entry,
+      reversal_date: '2026-03-01',
+    });
+    expect(applied.body.error.message).to.include('the reversing entry dated 2026-03-01');
+    expect((await show(who.bob, id)).body.data.status).to.equal('stale');
+    expect(await doc('ledger_entries', entry)).to.include({ status: 'posted', reversed_by: null });
+    expect(await docs('ledger_entries', { reversal_of: entry })).to.deep.equal([]);
+    expect(await doc('bank_links', link)).to.not.equal(null);
+    expect(await locksOf(id)).to.equal(0);
   });
 
   it('refuses an entry whose bank link is on a reconciled transaction: 409 reconciled_links', async () => {

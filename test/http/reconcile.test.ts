@@ -3,7 +3,7 @@ import type { ReconcileData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { countStagedWithPlan, storedOperation } from '../helpers/staged.js';
+import { actors, apply, approve, countStagedWithPlan, doc, locksOf, show, storedOperation } from '../helpers/staged.js';
 
 const PATH = '/api/v1/cli/bank-matches/reconcile/stage';
 
@@ -538,5 +538,60 @@ describe('POST /bank-matches/reconcile/stage', () => {
       const count = await countStagedWithPlan({ bank_account_id: account }, { kind: 'bank_reconcile' });
       expect(count).to.equal(1);
     });
+  });
+});
+
+describe('POST /bank-matches/reconcile/stage: the lock date (docs/design/staged-lifecycle.md "Closed periods")', () => {
+  const withLock = (lockDate: string) => ({
+    extra: (b: Books) => {
+      b.file.org.lock_date = lockDate;
+    },
+  });
+
+  it('refuses a statement ending on the lock date: 422 period_locked, nothing staged', async () => {
+    const { account, inflow, outflow, token } = await statementBooks(withLock('2026-02-28'));
+    const res = await call<ReconcileData>('POST', PATH, {
+      token,
+      body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(422);
+    expect(res.body.error).to.deep.include({
+      code: 'period_locked',
+      details: { end_date: '2026-02-28', lock_date: '2026-02-28' },
+    });
+    expect(await countStagedWithPlan({ bank_account_id: account }, { kind: 'bank_reconcile' })).to.equal(0);
+  });
+
+  it('stages transactions booked in the closed period through a later statement; once the lock reaches the statement end, apply answers 409 stale_plan period_locked and writes nothing', async () => {
+    // Both transactions (02-05, 02-10) are on or before the lock date; the statement ends after it.
+    const { books, account, inflow, outflow } = await statementBooks(withLock('2026-02-10'));
+    const who = await actors(books.orgId);
+    const staged = await call<ReconcileData>('POST', PATH, {
+      token: who.alice,
+      body: { bank_account_id: account, statement: statement(), transaction_ids: [inflow.txn, outflow] },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const id = staged.body.data.staged_operation_id;
+    expect((await approve(who.bob, id)).status).to.equal(200);
+
+    // The period is closed through February meanwhile, as `admin books import` does: the same books, a later lock date.
+    const s = await stack();
+    await s.load({ ...books.file, org: { ...books.file.org, lock_date: '2026-02-28' } });
+    const applied = await apply(who.bob, id);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.include({
+      staged_operation_id: id,
+      reason: 'period_locked',
+      lock_date: '2026-02-28',
+      bank_account_id: account,
+      end_date: '2026-02-28',
+    });
+    expect(applied.body.error.message).to.include('the reconciliation through 2026-02-28');
+    expect((await show(who.bob, id)).body.data.status).to.equal('stale');
+    for (const t of [inflow.txn, outflow])
+      expect(await doc('bank_transactions', t)).to.include({ status: 'unreconciled', reconciliation_id: null });
+    expect(await doc('bank_accounts', account)).to.include({ reconciled_through: null });
+    expect(await locksOf(id)).to.equal(0);
   });
 });

@@ -3,6 +3,7 @@ import type { BankAccount, BankLink, BankTransaction, Org } from '../../shared/d
 import { planHash } from '../../shared/domain/plan-hash.js';
 import {
   decideReconciliation,
+  lockedReconciliation,
   type ReconciliationBooks,
   type ReconciliationDecision,
   type ReconciliationPlan,
@@ -171,6 +172,14 @@ describe('decideReconciliation: each check', () => {
     });
   });
 
+  it('answers period_locked when end_date is on or before the lock date', () => {
+    const c = validCase();
+    c.books.org = records.org({ id: 'org_acme', lock_date: '2026-01-31', version: 3 });
+    const result = decide(c);
+    expectError(result, 'period_locked', { end_date: '2026-01-31', lock_date: '2026-01-31' });
+    expect(result.outcome === 'refused' ? ERROR_TABLE[result.code].status : 0).to.equal(422);
+  });
+
   it('answers unknown_transactions, ids sorted, for ids that are missing or belong to another account', () => {
     const c = validCase();
     c.books.transactions.push(txn('bt_other', '2026-01-07', 300, { bank_account_id: 'ba_savings' }));
@@ -227,6 +236,9 @@ const breaks = {
   statement_before_last_reconciliation: (c: Case) => {
     c.books.account = account({ reconciled_through: { date: '2026-02-01', balance_minor: 100_000 } });
   },
+  period_locked: (c: Case) => {
+    c.books.org = records.org({ id: 'org_acme', lock_date: '2026-02-15', version: 3 });
+  },
   unknown_transactions: (c: Case) => {
     c.request.transaction_ids = [...c.request.transaction_ids, 'bt_zz'];
   },
@@ -256,7 +268,9 @@ describe('decideReconciliation: the order of the checks', () => {
   const pairs: Array<[Broken, Broken]> = [
     ['not_found', 'currency_mismatch'],
     ['currency_mismatch', 'statement_before_last_reconciliation'],
-    ['statement_before_last_reconciliation', 'unknown_transactions'],
+    ['statement_before_last_reconciliation', 'period_locked'],
+    ['period_locked', 'unknown_transactions'],
+    ['period_locked', 'pending_operation'],
     ['unknown_transactions', 'already_reconciled'],
     ['already_reconciled', 'transaction_after_statement_end'],
     ['transaction_after_statement_end', 'pending_operation'],
@@ -473,6 +487,14 @@ describe('decideReconciliation: the staged plan', () => {
     expect(expectStaged(decide(c)).plan.statement.end_date).to.equal('2026-01-31');
   });
 
+  it('allows transactions booked in the closed period when the statement ends the day after the lock date', () => {
+    const c = validCase();
+    // Every transaction (2026-01-05 to 2026-01-20) is on or before the lock date: reconciling them is a status change.
+    c.books.org = records.org({ id: 'org_acme', lock_date: '2026-01-30', version: 3 });
+    const staged = expectStaged(decide(c));
+    expect(staged.plan).to.deep.equal(theValidPlan());
+  });
+
   it('allows a transaction booked on end_date itself', () => {
     const c = validCase();
     transactionOf(c, 'bt_a').booking_date = '2026-01-31';
@@ -618,5 +640,29 @@ describe('decideReconciliation: pending operations', () => {
     c.request.statement.reference = 'ST-2026-01-corrected';
     c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
     expectError(decide(c), 'pending_operation', { staged_operation_ids: ['stg_1'] });
+  });
+});
+
+describe('lockedReconciliation: the lock date at apply', () => {
+  const plan = { bank_account_id: 'ba_main', statement: theValidPlan().statement };
+
+  it('names the account, the statement end and the lock date once the lock date reaches the statement end', () => {
+    expect(lockedReconciliation(plan, '2026-01-31')).to.deep.equal({
+      reason: 'period_locked',
+      lock_date: '2026-01-31',
+      bank_account_id: 'ba_main',
+      end_date: '2026-01-31',
+    });
+    expect(lockedReconciliation(plan, '2026-03-31')).to.deep.equal({
+      reason: 'period_locked',
+      lock_date: '2026-03-31',
+      bank_account_id: 'ba_main',
+      end_date: '2026-01-31',
+    });
+  });
+
+  it('is null while the statement ends after the lock date, or without a lock date', () => {
+    expect(lockedReconciliation(plan, '2026-01-30')).to.equal(null);
+    expect(lockedReconciliation(plan, null)).to.equal(null);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BankLink, BankTransaction, LedgerEntry, Org } from '../../shared/domain/books.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import { decideReversal, type ReversalBooks } from '../../shared/domain/reversal-plan.js';
+import { decideReversal, lockedReversal, type ReversalBooks } from '../../shared/domain/reversal-plan.js';
 import * as records from '../helpers/records.js';
 
 const org: Org = records.org({ lock_date: '2026-01-31', version: 3 });
@@ -157,6 +157,28 @@ describe('ledger reversal decision', () => {
     expect(afterLock.outcome).to.equal('staged');
   });
 
+  it('allows reversing an entry dated in the closed period by a reversing entry dated after the lock date', () => {
+    // The entry of 2026-01-10 lies on or before the lock date 2026-01-31: marking it reversed is a status change.
+    const result = decideReversal(books({ entry: entry({ entry_date: '2026-01-10' }) }), {
+      ...request,
+      reversal_date: '2026-02-01',
+    });
+    if (result.outcome !== 'staged') throw new Error(`expected staged, got ${result.outcome}`);
+    expect(result.plan.reversing_entry.entry_date).to.equal('2026-02-01');
+  });
+
+  it('refuses a reversal dated on the lock date itself: period_locked with the reversal and lock dates', () => {
+    const result = decideReversal(books({ entry: entry({ entry_date: '2026-01-10' }) }), {
+      ...request,
+      reversal_date: '2026-01-31',
+    });
+    expect(result).to.deep.equal({
+      outcome: 'refused',
+      code: 'period_locked',
+      details: { reversal_date: '2026-01-31', lock_date: '2026-01-31' },
+    });
+  });
+
   it('refuses to reverse a reversal', () => {
     const result = decideReversal(books({ entry: entry({ reversal_of: 'le_0' }) }), request);
     expect(result.outcome === 'refused' ? result.code : null).to.equal('entry_is_reversal');
@@ -172,5 +194,29 @@ describe('ledger reversal decision', () => {
     });
     const other = decideReversal(books({ pending }), { ...request, reason: 'another reason' });
     expect(other.outcome === 'refused' ? other.details : null).to.deep.equal({ staged_operation_ids: ['stg_1'] });
+  });
+});
+
+describe('lockedReversal: the lock date at apply', () => {
+  const plan = { ledger_entry_id: 'le_1', reversal_date: '2026-03-01' };
+
+  it('names the entry, its reversal date and the lock date once the lock date reaches the reversal date', () => {
+    expect(lockedReversal(plan, '2026-03-01')).to.deep.equal({
+      reason: 'period_locked',
+      lock_date: '2026-03-01',
+      ledger_entry_id: 'le_1',
+      reversal_date: '2026-03-01',
+    });
+    expect(lockedReversal(plan, '2026-03-31')).to.deep.equal({
+      reason: 'period_locked',
+      lock_date: '2026-03-31',
+      ledger_entry_id: 'le_1',
+      reversal_date: '2026-03-01',
+    });
+  });
+
+  it('is null while the reversal date is after the lock date, or without a lock date', () => {
+    expect(lockedReversal(plan, '2026-02-28')).to.equal(null);
+    expect(lockedReversal(plan, null)).to.equal(null);
   });
 });

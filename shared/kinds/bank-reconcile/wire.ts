@@ -21,6 +21,7 @@ const RECONCILE_ERRORS: ErrorCode[] = [
   'not_found',
   'currency_mismatch',
   'statement_before_last_reconciliation',
+  'period_locked',
   'unknown_transactions',
   'already_reconciled',
   'transaction_after_statement_end',
