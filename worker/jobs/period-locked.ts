@@ -10,7 +10,7 @@ import { findOrg } from '../../shared/storage/books-read.js';
 import type { JobContext } from '../job-context.js';
 
 async function currentLockDate(ctx: JobContext): Promise<IsoDate | null> {
-  return (await findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null))?.lock_date ?? null;
+  return (await findOrg(ctx.db, ctx.data.org_id))?.lock_date ?? null;
 }
 
 /** A reconciliation whose statement end the lock date now covers. */
