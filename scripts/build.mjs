@@ -6,7 +6,7 @@
 // `npm run admin` cost no compile when nothing changed. Plain JS: it runs
 // before TypeScript output exists.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,30 @@ export function buildIsFresh() {
   return existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource();
 }
 
+/** Where tsc writes each tree's output: dist/<dir> for the server tree, dist/web for the page. */
+const COMPILED = ['api', 'worker', 'shared', 'cli', 'scripts', 'test', 'bench'];
+
+/**
+ * Delete compiled files whose TypeScript source is gone (a file moved or
+ * removed): tsc never deletes, and a stale test file left in dist/ would
+ * still run and import modules that no longer exist.
+ */
+export function pruneOrphans(base = root) {
+  /** @param {string} dir */
+  const walk = (dir) => {
+    for (const entry of readdirSync(join(base, 'dist', dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const source = /^(.*)\.(js|js\.map|d\.ts)$/.exec(path)?.[1];
+        if (source !== undefined && !existsSync(join(base, `${source}.ts`)) && !existsSync(join(base, `${source}.mjs`)))
+          rmSync(join(base, 'dist', path));
+      }
+    }
+  };
+  for (const dir of COMPILED) if (existsSync(join(base, 'dist', dir))) walk(dir);
+}
+
 export function build() {
   // The stamp takes the time the build started: a source saved during the build makes the next check build again.
   const started = new Date();
@@ -49,6 +73,7 @@ export function build() {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, stdio });
   execFileSync(process.execPath, [tsc, '-p', join(root, 'web', 'tsconfig.json')], { cwd: root, stdio });
   execFileSync(process.execPath, [join(root, 'scripts', 'copy-web-assets.mjs')], { cwd: root, stdio });
+  pruneOrphans();
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${started.toISOString()}\n`);
   utimesSync(stamp, started, started);
