@@ -10,7 +10,8 @@ import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
 import { compareIds } from '../../shared/domain/books.js';
-import { stagedSummary } from '../../shared/kinds/registry.js';
+import { stagedAmount, stagedSummary } from '../../shared/kinds/registry.js';
+import { baseCurrencyOf } from './operation-access.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged, stagedEventDoc } from '../../shared/storage/audit-events.js';
@@ -402,6 +403,7 @@ function stagedAnswer(
       context: doc.context ?? {},
       plan: doc.plan,
       plan_hash: doc.plan_hash,
+      ...stagedAmount(doc.kind, doc.plan, doc.context ?? {}, baseCurrencyOf(ctx)),
     },
     warnings,
   };

@@ -51,6 +51,7 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
       loadVisibleOperation(ctx),
       findOrg(ctx.db, ctx.data.org_id, ctx.embedded ?? null),
     ]);
+    if (org) ctx.baseCurrency = org.base_currency;
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(
