@@ -6,7 +6,8 @@
 import type { ErrorCode } from '../errors.js';
 import type { RouteContract } from '../contract/route-parts.js';
 import type { StagedKind } from '../domain/staged-kind.js';
-import type { KindAmount, PlanContext } from './operation-amount.js';
+import type { PlanContext } from '../domain/plan-context.js';
+import type { KindAmount } from './operation-amount.js';
 
 /** The operation name of a kind's staging call. */
 export type StageOperationOf<K extends StagedKind> = `${K}.stage`;

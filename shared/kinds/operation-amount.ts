@@ -2,7 +2,6 @@
 // kind"): what its kind defines as the money it moves, as one non-negative
 // integer of minor units. Pure: derived from the plan (and the context stored
 // beside it) whenever a view is built, so plans and plan_hash stay as staged.
-import type { PlanContext } from '../domain/plan-context.js';
 
 export interface KindAmount {
   amount_minor: number;
@@ -32,5 +31,3 @@ export function sumAbsMinor(values: readonly number[]): number {
 export function resolvedAmount(amount: KindAmount, baseCurrency: string): OperationAmount {
   return { amount_minor: amount.amount_minor, currency: amount.currency ?? baseCurrency };
 }
-
-export type { PlanContext };
