@@ -229,6 +229,11 @@ export function dryRunResultSchema(title: string, plan: object, extra: Record<st
       anyOf: [{ type: 'object' }, { type: 'null' }],
       description: 'The summary the staged operation would show (null without a plan).',
     },
+    amount_minor: {
+      anyOf: [operationAmountSchema, { type: 'null' }],
+      description: 'The amount the staged operation would have (null without a plan).',
+    },
+    currency: { anyOf: [operationCurrencySchema, { type: 'null' }] },
     warnings: {
       type: 'array',
       items: warningSchema,

@@ -80,10 +80,15 @@ describe('amount_minor and currency of each kind', () => {
     // Not linked yet: the repair links it to e2 (4,000 open once the move leaves it).
     books.txn(account, 1_500, { booking_date: '2026-02-04' });
     const who = await tokens(books, ['bank:stage']);
-    const res = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+    const body = { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' };
+    // A dry run answers the amount the staging will have.
+    const dry = await call<Staged>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage?dry_run=true', {
       token: who.alice,
-      body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-02-28' },
+      body,
     });
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.data).to.include({ amount_minor: 5_500, currency: 'EUR' });
+    const res = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', { token: who.alice, body });
     // The move of 4,000 from e2 to e1, and the new link of 1,500 to e2.
     await expectAmount(who, res, { amount_minor: 5_500, currency: 'EUR' });
   });

@@ -143,11 +143,14 @@ async function dryRunAnswer<Plan>(
   const ids = [...new Set(holders.map((h) => h.staged_operation_id))].sort(compareIds);
   const all = ids.length > 0 ? [...warnings, warning('pending_operation', { staged_operation_ids: ids })] : warnings;
   const summary = plan === null ? null : stagedSummary(kind, plan);
+  const context = (resultFields.context ?? {}) as PlanContext;
+  const amount =
+    plan === null ? { amount_minor: null, currency: null } : stagedAmount(kind, plan, context, baseCurrencyOf(ctx));
   ctx.log.info({ outcome, holders: ids.length }, 'dry run answered');
   return {
     operation: data.operation,
     outcome: 'dry_run',
-    data: { dry_run: true, outcome, ...resultFields, plan, plan_hash: hash, summary, warnings: all },
+    data: { dry_run: true, outcome, ...resultFields, plan, plan_hash: hash, summary, ...amount, warnings: all },
     warnings: all,
   };
 }
