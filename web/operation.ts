@@ -3,7 +3,7 @@
 // (docs/guide/review-page.md "Which actions are shown"; rules: docs/design/staged-lifecycle.md).
 import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
-import { when } from './format.js';
+import { money, when } from './format.js';
 import { kindLabel, planView, scopeOf } from './kinds.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
@@ -28,7 +28,15 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
   show(
     main,
     h('p', {}, h('a', { href: '#/inbox' }, '← Staged operations')),
-    h('h2', { id: 'op-title' }, `${kindLabel(op.kind)} ${op.staged_operation_id}`),
+    h(
+      'h2',
+      { id: 'op-title' },
+      `${kindLabel(op.kind)} ${op.staged_operation_id}`,
+      // Its kind's amount (docs/reference/http-api.md "Amount of each kind"), which approval rules read.
+      typeof op.amount_minor === 'number'
+        ? [' · ', h('span', { class: 'op-amount', 'data-testid': 'amount' }, money(op.amount_minor, op.currency))]
+        : [],
+    ),
     facts([
       ['Status', h('span', { class: `status status-${op.status}`, 'data-testid': 'status' }, op.status)],
       ['Scope', scopeOf(op)],

@@ -34,6 +34,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    * warning `pending_operation`.
    */
   seenHolders?: PendingHolder[];
+  /**
+   * The organisation's base currency, set by a staging or lifecycle job once
+   * it read the org: the currency of an operation's amount where its kind has
+   * none (docs/reference/http-api.md "Amount of each kind").
+   */
+  baseCurrency?: string;
 }
 
 export interface WorkerJobSettings {

@@ -22,6 +22,7 @@ import { compile, type Validator } from '../../shared/schemas/validator.js';
 import { mayView } from '../../shared/domain/staged-transitions.js';
 import { stagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { findOrg } from '../../shared/storage/books-read.js';
 import { listStagedOperations, type StagedListPosition } from '../../shared/storage/staged-operations-list.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
@@ -41,6 +42,17 @@ const validateApply = compile<Record<string, never>>(applyBodySchema);
 interface ListCursor {
   after: StagedListPosition;
   filters: Pick<StagedListQueryParams, 'status' | 'kind' | 'created_by'>;
+}
+
+/**
+ * The organisation's base currency: an operation's amount is in it where its
+ * kind has none (docs/reference/http-api.md "Amount of each kind"). Read beside
+ * the operations, not after them. A token's org is gone only if deleted under it.
+ */
+async function baseCurrency(db: Db, orgId: string): Promise<string> {
+  const org = await findOrg(db, orgId);
+  if (!org) throw new AppError('not_found', { details: { resource: 'Organisation', id: orgId } });
+  return org.base_currency;
 }
 
 /** `cursorSecret` is config CURSOR_SECRET; absent only in apps built without it (then paging answers 503). */
@@ -65,17 +77,20 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const visibleCreator = canApprove ? createdBy : auth.actor;
     const data = { items: [] as unknown[], next_cursor: null as string | null };
     if (canApprove || createdBy === undefined || createdBy === auth.actor) {
-      const page = await listStagedOperations(db, {
-        org_id: auth.org_id,
-        status,
-        kind,
-        created_by: visibleCreator,
-        after,
-        limit: limit ?? STAGED_LIST_DEFAULT_LIMIT,
-      });
+      const [page, base] = await Promise.all([
+        listStagedOperations(db, {
+          org_id: auth.org_id,
+          status,
+          kind,
+          created_by: visibleCreator,
+          after,
+          limit: limit ?? STAGED_LIST_DEFAULT_LIMIT,
+        }),
+        baseCurrency(db, auth.org_id),
+      ]);
       // Items without their context (show has it): a page of contexts would be large.
       data.items = page.items.map((doc) => {
-        const { context: _context, ...item } = stagedOperationDetail(doc);
+        const { context: _context, ...item } = stagedOperationDetail(doc, base);
         return item;
       });
       if (page.next && cursorSecret)
@@ -90,10 +105,10 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
   mountRoute(router, db, 'staged_operations.show', async (req, res) => {
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
-    const doc = await findStagedOperation(db, auth.org_id, id);
+    const [doc, base] = await Promise.all([findStagedOperation(db, auth.org_id, id), baseCurrency(db, auth.org_id)]);
     if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') }))
       throw notFound(id);
-    res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc)));
+    res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc, base)));
   });
 
   const lifecycle = <B extends object>(action: 'approve' | 'reject' | 'apply', validate: Validator<B>) => {

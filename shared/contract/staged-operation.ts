@@ -66,6 +66,10 @@ export interface StagedOperationDetail {
   plan: unknown;
   plan_hash: string;
   summary: Record<string, unknown>;
+  /** What its kind defines as the money it moves (docs/reference/http-api.md "Amount of each kind"), in integer minor units. */
+  amount_minor: number;
+  /** The amount's currency: the plan's, or the organisation's base currency where the kind has none. */
+  currency: string;
   preconditions: Precondition[];
   history: StagedHistoryView[];
   /** Once apply ended: applied (with the ids written), failed or stale (with the error answered); else null. */

@@ -6,6 +6,8 @@
 import type { ErrorCode } from '../errors.js';
 import type { RouteContract } from '../contract/route-parts.js';
 import type { StagedKind } from '../domain/staged-kind.js';
+import type { PlanContext } from '../domain/plan-context.js';
+import type { KindAmount } from './operation-amount.js';
 
 /** The operation name of a kind's staging call. */
 export type StageOperationOf<K extends StagedKind> = `${K}.stage`;
@@ -18,6 +20,11 @@ export interface KindModule<K extends StagedKind> {
   refusals: readonly ErrorCode[];
   /** The counts and amounts of a plan of this kind (docs/guide/review-page.md "Views"). Pure. */
   summary(plan: unknown): Record<string, unknown>;
+  /**
+   * The operation's amount (docs/reference/http-api.md "Amount of each kind"),
+   * from its plan and the context stored beside it. Pure, exact.
+   */
+  amount(plan: unknown, context: PlanContext): KindAmount;
   /** How the CLI's sentences name it ("Staged bank reconciliation stg_…"), and what a noop answer says, if it can have one. */
   cli: { label: string; noop?: string };
   /** Its MCP tool (docs/guide/agents.md): the name and title an agent sees, and the description. */

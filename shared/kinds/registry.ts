@@ -12,6 +12,8 @@ import type { ReconcileStageRequestBody } from './bank-reconcile/schema.js';
 import type { ReversalStageInput } from './ledger-reversal/schema.js';
 import type { StatementImportStageInput } from './statement-import/schema.js';
 import type { KindModule } from './kind-module.js';
+import type { PlanContext } from '../domain/plan-context.js';
+import { resolvedAmount, type OperationAmount } from './operation-amount.js';
 import { bankReconcile } from './bank-reconcile/wire.js';
 import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';
 import { ledgerLinkRepair } from './ledger-link-repair/wire.js';
@@ -55,4 +57,14 @@ export function kindOfOperation(operation: string | null): StagedKind | null {
 /** The short summary a reviewer reads first (docs/guide/review-page.md "Views"): the counts and amounts of a plan. */
 export function stagedSummary(kind: StagedKind, plan: unknown): Record<string, unknown> {
   return KINDS[kind].summary(plan);
+}
+
+/** The operation's amount (docs/reference/http-api.md "Amount of each kind"): its kind's, in the base currency where the kind has none. */
+export function stagedAmount(
+  kind: StagedKind,
+  plan: unknown,
+  context: PlanContext,
+  baseCurrency: string,
+): OperationAmount {
+  return resolvedAmount(KINDS[kind].amount(plan, context), baseCurrency);
 }

@@ -37,7 +37,15 @@ export interface EventsQueryParams {
   limit?: number;
 }
 
-const { plan: _plan, preconditions: _preconditions, ...eventOperationProperties } = stagedOperationSchema.properties;
+// An event carries no amount: it is derived when the operation is answered (docs/reference/webhooks.md).
+const LEFT_OUT: readonly string[] = ['plan', 'preconditions', 'amount_minor', 'currency'];
+const {
+  plan: _plan,
+  preconditions: _preconditions,
+  amount_minor: _amount,
+  currency: _currency,
+  ...eventOperationProperties
+} = stagedOperationSchema.properties;
 
 /** One event: also the body of a webhook delivery. */
 export const eventSchema = {
@@ -58,10 +66,10 @@ export const eventSchema = {
         staged_operation: {
           title: 'Staged operation (event view)',
           description:
-            'The operation as the transition left it: what GET /api/v1/cli/staged-operations/{id} answers, without `plan` and `preconditions`.',
+            'The operation as the transition left it: what GET /api/v1/cli/staged-operations/{id} answers, without `plan`, `preconditions`, `amount_minor` and `currency`.',
           type: 'object',
           additionalProperties: false,
-          required: stagedOperationSchema.required.filter((k) => k !== 'plan' && k !== 'preconditions'),
+          required: stagedOperationSchema.required.filter((k) => !LEFT_OUT.includes(k)),
           properties: eventOperationProperties,
         },
       },

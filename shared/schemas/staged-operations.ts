@@ -5,6 +5,7 @@ import { STAGED_KINDS } from '../domain/staged-kind.js';
 import { STAGED_STATUSES } from '../domain/staged-transitions.js';
 import { id, SAFE_TEXT_PATTERN } from './common.js';
 import { planContextSchema } from './plan-context.js';
+import { operationAmountSchema, operationCurrencySchema } from './operation-amount.js';
 
 export const STAGED_LIST_DEFAULT_LIMIT = 20;
 export const STAGED_LIST_MAX_LIMIT = 100;
@@ -111,6 +112,8 @@ export const stagedOperationSchema = {
     'plan',
     'plan_hash',
     'summary',
+    'amount_minor',
+    'currency',
     'preconditions',
     'history',
     'result',
@@ -126,6 +129,8 @@ export const stagedOperationSchema = {
     plan: { type: 'object' },
     plan_hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     summary: { type: 'object' },
+    amount_minor: operationAmountSchema,
+    currency: operationCurrencySchema,
     preconditions: {
       type: 'array',
       items: {

@@ -5,6 +5,7 @@
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import { warningSchema } from './envelope.js';
 import { planContextSchema } from './plan-context.js';
+import { operationAmountSchema, operationCurrencySchema } from './operation-amount.js';
 
 const str = { type: 'string' } as const;
 const date = { type: 'string', format: 'date' } as const;
@@ -44,6 +45,8 @@ const stagedFields = {
   },
   expires_at: timestamp,
   context: planContextSchema,
+  amount_minor: operationAmountSchema,
+  currency: operationCurrencySchema,
 } as const;
 
 const unlinkAction = object({
@@ -226,6 +229,11 @@ export function dryRunResultSchema(title: string, plan: object, extra: Record<st
       anyOf: [{ type: 'object' }, { type: 'null' }],
       description: 'The summary the staged operation would show (null without a plan).',
     },
+    amount_minor: {
+      anyOf: [operationAmountSchema, { type: 'null' }],
+      description: 'The amount the staged operation would have (null without a plan).',
+    },
+    currency: { anyOf: [operationCurrencySchema, { type: 'null' }] },
     warnings: {
       type: 'array',
       items: warningSchema,

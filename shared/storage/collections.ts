@@ -370,8 +370,11 @@ export interface ApplyLeaseStepDoc {
   conflict: ApplyJournalState['conflict'];
 }
 
-/** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large). */
-export type EventOperationView = Omit<StagedOperationDetail, 'plan' | 'preconditions' | 'context'>;
+/** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large), and without its amount. */
+export type EventOperationView = Omit<
+  StagedOperationDetail,
+  'plan' | 'preconditions' | 'context' | 'amount_minor' | 'currency'
+>;
 
 export interface StoredEvent {
   id: string;

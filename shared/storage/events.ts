@@ -30,7 +30,7 @@ import {
   type StoredEventDoc,
 } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { stagedOperationDetail } from './staged-operation-view.js';
+import { operationView } from './staged-operation-view.js';
 import { storeAdapter } from './store-adapter.js';
 
 /** Events per feed block: a page reads whole blocks (at most MAX_BLOCKS_PER_PAGE). */
@@ -73,7 +73,7 @@ export const RETIRE_EVERY = 16;
 const RESERVE_ATTEMPTS = 100;
 
 export function eventView(doc: StagedOperationDoc): EventOperationView {
-  const { plan: _plan, preconditions: _preconditions, context: _context, ...view } = stagedOperationDetail(doc);
+  const { plan: _plan, preconditions: _preconditions, context: _context, ...view } = operationView(doc);
   return view;
 }
 

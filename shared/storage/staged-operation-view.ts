@@ -1,10 +1,19 @@
 // A stored staged operation as its public shape (docs/reference/http-api.md
 // "Review and apply"; the type: shared/contract/staged-operation.ts).
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
-import { stagedSummary } from '../kinds/registry.js';
+import { stagedAmount, stagedSummary } from '../kinds/registry.js';
 import type { StagedOperationDoc } from './collections.js';
 
-export function stagedOperationDetail(doc: StagedOperationDoc): StagedOperationDetail {
+/**
+ * `baseCurrency` is the organisation's: the currency of the amount where the
+ * kind has none (docs/reference/http-api.md "Amount of each kind").
+ */
+export function stagedOperationDetail(doc: StagedOperationDoc, baseCurrency: string): StagedOperationDetail {
+  return { ...operationView(doc), ...stagedAmount(doc.kind, doc.plan, doc.context ?? {}, baseCurrency) };
+}
+
+/** The view without its amount: what an event carries (docs/reference/webhooks.md). */
+export function operationView(doc: StagedOperationDoc): Omit<StagedOperationDetail, 'amount_minor' | 'currency'> {
   return {
     staged_operation_id: doc._id,
     kind: doc.kind,

@@ -241,6 +241,9 @@ describe('the review page in a browser (GET /review)', function () {
     expect(cells[2]).to.equal(`${w.older}2026-02-01 · REF-${w.older} · Invoice ${w.older} · open 10.00 EUR`);
     expect(cells[3]).to.equal('10.00 EUR');
     expect(cells[4]).to.equal('#1 of 2 open, oldest first; open 10.00 EUR → 0.00 EUR');
+    // The operation's amount beside its kind: the one link it moves.
+    expect(await page.locator('#op-title').textContent()).to.match(/^Link repair stg_\w+ · 10\.00 EUR$/);
+    expect(await page.getByTestId('amount').textContent()).to.equal('10.00 EUR');
     expect(await page.locator('main').textContent())
       .to.include(`${w.txn}: booked 2026-02-10 · 10.00 EUR · Customer A`)
       .and.not.include('in the currency of account');

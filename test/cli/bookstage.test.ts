@@ -498,6 +498,8 @@ describe('bookstage CLI', function () {
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.match(new RegExp(`^${id}\\s+ledger_reversal\\s+status staged\\n`));
       expect(run.stdout).to.include('Created by alice');
+      // The reversal's amount (the entry's debits) in the header lines.
+      expect(run.stdout).to.match(/Created by alice .*\nAmount 75\.00 EUR\n/);
       expect(run.stdout).to.include(`Reverses ledger entry ${o.entry}`);
       expect(run.stdout).to.include('75.00 EUR');
       expect(run.stdout).to.match(/History:\n.*\n.*alice\s+— → staged/);

@@ -10,7 +10,8 @@ import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
 import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
 import { compareIds } from '../../shared/domain/books.js';
-import { stagedSummary } from '../../shared/kinds/registry.js';
+import { stagedAmount, stagedSummary } from '../../shared/kinds/registry.js';
+import { baseCurrencyOf } from './operation-access.js';
 import { derivedId } from '../../shared/ids.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { recordStaged, stagedEventDoc } from '../../shared/storage/audit-events.js';
@@ -134,11 +135,14 @@ async function dryRunAnswer<Plan>(
   const ids = [...new Set(holders.map((h) => h.staged_operation_id))].sort(compareIds);
   const all = ids.length > 0 ? [...warnings, warning('pending_operation', { staged_operation_ids: ids })] : warnings;
   const summary = plan === null ? null : stagedSummary(kind, plan);
+  const context = (resultFields.context ?? {}) as PlanContext;
+  const amount =
+    plan === null ? { amount_minor: null, currency: null } : stagedAmount(kind, plan, context, baseCurrencyOf(ctx));
   ctx.log.info({ outcome, holders: ids.length }, 'dry run answered');
   return {
     operation: data.operation,
     outcome: 'dry_run',
-    data: { dry_run: true, outcome, ...resultFields, plan, plan_hash: hash, summary, warnings: all },
+    data: { dry_run: true, outcome, ...resultFields, plan, plan_hash: hash, summary, ...amount, warnings: all },
     warnings: all,
   };
 }
@@ -380,6 +384,7 @@ function stagedAnswer(
       context: doc.context ?? {},
       plan: doc.plan,
       plan_hash: doc.plan_hash,
+      ...stagedAmount(doc.kind, doc.plan, doc.context ?? {}, baseCurrencyOf(ctx)),
     },
     warnings,
   };

@@ -48,6 +48,7 @@ export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<St
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
     const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id)]);
+    if (org) ctx.baseCurrency = org.base_currency;
     let op = loaded;
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(

@@ -35,7 +35,18 @@ export async function reloadOperation(ctx: JobContext, id: string): Promise<Stag
 
 /** The step succeeded: the operation as it now is. Refusals are thrown as AppErrors (the processor answers them). */
 export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): StageAnswer {
-  return { operation: ctx.data.operation, outcome: 'done', data: { ...stagedOperationDetail(doc) }, warnings: [] };
+  return {
+    operation: ctx.data.operation,
+    outcome: 'done',
+    data: { ...stagedOperationDetail(doc, baseCurrencyOf(ctx)) },
+    warnings: [],
+  };
+}
+
+/** The org's base currency its job read (JobContext.baseCurrency); a job answering an operation always has. */
+export function baseCurrencyOf(ctx: JobContext): string {
+  if (ctx.baseCurrency === undefined) throw new Error('the job answers an operation before reading its organisation');
+  return ctx.baseCurrency;
 }
 
 /**

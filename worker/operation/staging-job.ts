@@ -65,6 +65,7 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(
       findOrg(ctx.db, ctx.data.org_id),
       job.load(ctx),
     ]);
+    if (org) ctx.baseCurrency = org.base_currency;
     if (written)
       return writtenAnswer(ctx, written, {
         ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }),

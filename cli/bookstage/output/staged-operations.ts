@@ -1,6 +1,7 @@
 // Staged operations (list, show, and the answers of approve, reject and
 // apply): who staged what, its status and history, and its plan.
 import type { StagedOperationDetail } from './answer-data.js';
+import { formatMoney } from './money.js';
 import { renderPlan } from './plans.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -17,6 +18,8 @@ export function renderStagedList(style: Style, items: StagedOperationDetail[]): 
 export function renderStagedOperation(style: Style, op: StagedOperationDetail): string {
   let out = `${style.bold(op.staged_operation_id)}  ${op.kind}  status ${style.bold(String(op.status))}\n`;
   out += `Created by ${op.created_by} at ${op.created_at}; expires ${op.expires_at}\n`;
+  // Its kind's amount (docs/reference/http-api.md "Amount of each kind"); a server before it answers none.
+  if (typeof op.amount_minor === 'number') out += `Amount ${formatMoney(op.amount_minor, op.currency)}\n`;
   out += renderResult(style, op.result);
   out += renderPlan(style, op.kind, op.plan);
   if (op.plan_hash) out += style.dim(`plan_hash ${op.plan_hash}`) + '\n';

@@ -16,6 +16,7 @@ import {
 } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { sumAbsMinor } from '../operation-amount.js';
 
 const RECONCILE_ERRORS: ErrorCode[] = [
   'not_found',
@@ -71,6 +72,11 @@ export const bankReconcile: KindModule<'bank_reconcile'> = {
       closing_balance_minor: p.closing_balance_minor,
       left_out: p.left_out.count,
     };
+  },
+  // Σ|amount| of the transactions it reconciles, in the statement's currency.
+  amount: (plan) => {
+    const p = plan as ReconciliationPlan;
+    return { amount_minor: sumAbsMinor(p.transactions.map((t) => t.amount_minor)), currency: p.statement.currency };
   },
   cli: { label: 'bank reconciliation' },
   mcp: {

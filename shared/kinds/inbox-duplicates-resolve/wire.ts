@@ -60,6 +60,8 @@ export const inboxDuplicatesResolve: KindModule<'inbox_duplicates_resolve'> = {
       archives: p.archive_document_ids.length,
     };
   },
+  // Archiving documents moves no money.
+  amount: () => ({ amount_minor: 0, currency: null }),
   cli: { label: 'duplicate resolution' },
   mcp: {
     name: 'stage_inbox_duplicates_resolution',

@@ -21,6 +21,7 @@ import {
 } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { sumAbsMinor } from '../operation-amount.js';
 
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
 
@@ -58,6 +59,12 @@ export const ledgerLinkRepair: KindModule<'ledger_link_repair'> = {
   summary: (plan) => {
     return { ...(plan as LinkRepairPlan).summary };
   },
+  // Σ of the moved, new and released link amounts, in the bank account's currency
+  // (the plan names none; the context read at staging does, where it was kept).
+  amount: (plan, context) => ({
+    amount_minor: sumAbsMinor((plan as LinkRepairPlan).actions.map((a) => a.amount_minor)),
+    currency: context.bank_account?.currency ?? null,
+  }),
   cli: { label: 'link repair', noop: 'the links already follow FIFO' },
   mcp: {
     name: 'stage_ledger_link_repair',

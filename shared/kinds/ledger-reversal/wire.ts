@@ -16,6 +16,7 @@ import {
 } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { sumAbsMinor } from '../operation-amount.js';
 
 const REVERSAL_ERRORS: ErrorCode[] = [
   'not_found',
@@ -66,6 +67,11 @@ export const ledgerReversal: KindModule<'ledger_reversal'> = {
       unlinks: p.actions.length,
       unlinked_minor: p.actions.reduce((s, a) => s + a.amount_minor, 0),
     };
+  },
+  // The reversed entry's debits: Σ debit_minor of its lines (the reversing entry's credits).
+  amount: (plan) => {
+    const entry = (plan as ReversalPlan).reversing_entry;
+    return { amount_minor: sumAbsMinor(entry.lines.map((l) => l.credit_minor)), currency: entry.currency };
   },
   cli: { label: 'ledger reversal' },
   mcp: {

@@ -7,6 +7,7 @@ import { orDryRun, statementImportDryRunSchema, statementImportResultSchema } fr
 import { AUTHENTICATED, STAGING, DRY_RUN_200, STAGED_HEADERS, PENDING, unique } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { sumAbsMinor } from '../operation-amount.js';
 
 const IMPORT_ERRORS: ErrorCode[] = [
   'not_found',
@@ -71,6 +72,14 @@ export const statementImport: KindModule<'statement_import'> = {
       new_transactions: p.new_transactions.length,
       skipped: p.skipped.length,
       new_total_minor: p.new_transactions.reduce((s, t) => s + t.amount_minor, 0),
+    };
+  },
+  // Σ|amount| of the new transactions, in their currency (the account's; every entry in another is left out).
+  amount: (plan, context) => {
+    const p = plan as StatementImportPlan;
+    return {
+      amount_minor: sumAbsMinor(p.new_transactions.map((t) => t.amount_minor)),
+      currency: p.new_transactions[0]?.currency ?? context.bank_account?.currency ?? p.statements[0]?.currency ?? null,
     };
   },
   cli: { label: 'statement import', noop: 'every entry of the file is skipped (see each reason)' },
