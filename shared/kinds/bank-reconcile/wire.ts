@@ -4,18 +4,9 @@ import type { ErrorCode } from '../../errors.js';
 import type { ReconciliationPlan } from '../../domain/reconcile-checks.js';
 import { reconcileStageRequestSchema } from './schema.js';
 import { orDryRun, reconcileDryRunSchema, reconcileResultSchema } from '../../schemas/staging-results.js';
-import { stagingQuerySchema } from '../../schemas/staging-query.js';
-import {
-  AUTHENTICATED,
-  BODY,
-  STAGING,
-  DRY_RUN_200,
-  STAGED_HEADERS,
-  PENDING,
-  unique,
-} from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { stagingRoute } from '../staging-route.js';
 import { sumAbsMinor } from '../operation-amount.js';
 
 const RECONCILE_ERRORS: ErrorCode[] = [
@@ -33,35 +24,25 @@ const RECONCILE_ERRORS: ErrorCode[] = [
 
 export const bankReconcile: KindModule<'bank_reconcile'> = {
   kind: 'bank_reconcile',
-  route: {
-    method: 'post',
+  route: stagingRoute({
     path: '/api/v1/cli/bank-matches/reconcile/stage',
     operation: 'bank_reconcile.stage',
     summary: 'Stage a bank reconciliation',
     description:
       "Checks a bank statement against the account's transactions and stages the reconciliation for review. Nothing in the books changes until it is approved and applied.",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
-    query: stagingQuerySchema,
+    scope: 'bank:stage',
     body: { schema: reconcileStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this account: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(reconcileResultSchema, reconcileDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description:
-          'A new staged operation (its URL in `Location`). A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.',
-        data: reconcileResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
+    answered: {
+      description:
+        'The very same plan was already pending for this account: that operation, with the warning `already_staged`.',
+      data: orDryRun(reconcileResultSchema, reconcileDryRunSchema),
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...RECONCILE_ERRORS]),
-    followsJob: true,
-  },
+    created: {
+      data: reconcileResultSchema,
+      warnings: 'A warning `left_out_unreconciled` names unreconciled transactions the statement leaves out.',
+    },
+    refusals: RECONCILE_ERRORS,
+  }),
   refusals: RECONCILE_ERRORS,
   summary: (plan) => {
     const p = plan as ReconciliationPlan;

@@ -4,52 +4,31 @@ import type { ErrorCode } from '../../errors.js';
 import type { InboxResolvePlan } from '../../domain/inbox-resolve-plan.js';
 import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from './schema.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema, orDryRun } from '../../schemas/staging-results.js';
-import { stagingQuerySchema } from '../../schemas/staging-query.js';
-import {
-  AUTHENTICATED,
-  BODY,
-  STAGING,
-  DRY_RUN_200,
-  STAGED_HEADERS,
-  PENDING,
-  unique,
-} from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { stagingRoute } from '../staging-route.js';
 
 const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stale_group', 'keep_document_not_member'];
 
 export const inboxDuplicatesResolve: KindModule<'inbox_duplicates_resolve'> = {
   kind: 'inbox_duplicates_resolve',
-  route: {
-    method: 'post',
+  route: stagingRoute({
     path: '/api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage',
     operation: 'inbox_duplicates_resolve.stage',
     summary: 'Stage the resolution of an inbox duplicate group',
     description:
       'Plans either archiving every member but the kept one (`archive_duplicates`) or recording that the members are not duplicates (`not_duplicates`), for the group as it is now, and stages it for review.',
-    tags: ['staging'],
-    auth: { scope: 'inbox:stage' },
+    scope: 'inbox:stage',
     pathParams: { schema: inboxResolveStageParamsSchema },
-    query: stagingQuerySchema,
     body: { schema: inboxResolveStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this group: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: inboxResolveResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
+    answered: {
+      description:
+        'The very same plan was already pending for this group: that operation, with the warning `already_staged`.',
+      data: orDryRun(inboxResolveResultSchema, inboxResolveDryRunSchema),
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...INBOX_RESOLVE_ERRORS, 'malformed_path']),
-    followsJob: true,
-  },
+    created: { data: inboxResolveResultSchema },
+    refusals: INBOX_RESOLVE_ERRORS,
+  }),
   refusals: INBOX_RESOLVE_ERRORS,
   summary: (plan) => {
     const p = plan as InboxResolvePlan;

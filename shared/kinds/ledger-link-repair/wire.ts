@@ -9,52 +9,31 @@ import {
   repairResultSchema,
   repairStagedResultSchema,
 } from '../../schemas/staging-results.js';
-import { stagingQuerySchema } from '../../schemas/staging-query.js';
-import {
-  AUTHENTICATED,
-  BODY,
-  STAGING,
-  DRY_RUN_200,
-  STAGED_HEADERS,
-  PENDING,
-  unique,
-} from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { stagingRoute } from '../staging-route.js';
 import { sumAbsMinor } from '../operation-amount.js';
 
 const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
 
 export const ledgerLinkRepair: KindModule<'ledger_link_repair'> = {
   kind: 'ledger_link_repair',
-  route: {
-    method: 'post',
+  route: stagingRoute({
     path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
     operation: 'ledger_link_repair.stage',
     summary: 'Stage a FIFO repair of ledger ↔ bank links',
     description:
       "Re-links one counterparty's bank transactions on one account to its open ledger entries, oldest first, and stages the difference for review.",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
-    query: stagingQuerySchema,
+    scope: 'bank:stage',
     body: { schema: linkRepairStageRequestSchema, required: true },
-    staging: true,
-    success: {
-      200: {
-        description: `\`noop\` (the links already follow FIFO), \`blocked\` (see \`blockers\`; nothing staged), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
-        data: orDryRun(repairResultSchema, repairDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: repairStagedResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
+    answered: {
+      description:
+        '`noop` (the links already follow FIFO), `blocked` (see `blockers`; nothing staged), or the very same plan already pending (`staged`, warning `already_staged`).',
+      data: orDryRun(repairResultSchema, repairDryRunSchema),
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REPAIR_ERRORS]),
-    followsJob: true,
-  },
+    created: { data: repairStagedResultSchema },
+    refusals: REPAIR_ERRORS,
+  }),
   refusals: REPAIR_ERRORS,
   summary: (plan) => {
     return { ...(plan as LinkRepairPlan).summary };

@@ -4,18 +4,9 @@ import type { ErrorCode } from '../../errors.js';
 import type { ReversalPlan } from '../../domain/reversal-plan.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from './schema.js';
 import { orDryRun, reversalDryRunSchema, reversalResultSchema } from '../../schemas/staging-results.js';
-import { stagingQuerySchema } from '../../schemas/staging-query.js';
-import {
-  AUTHENTICATED,
-  BODY,
-  STAGING,
-  DRY_RUN_200,
-  STAGED_HEADERS,
-  PENDING,
-  unique,
-} from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { stagingRoute } from '../staging-route.js';
 import { sumAbsMinor } from '../operation-amount.js';
 
 const REVERSAL_ERRORS: ErrorCode[] = [
@@ -30,35 +21,23 @@ const REVERSAL_ERRORS: ErrorCode[] = [
 
 export const ledgerReversal: KindModule<'ledger_reversal'> = {
   kind: 'ledger_reversal',
-  route: {
-    method: 'post',
+  route: stagingRoute({
     path: '/api/v1/cli/ledger/entries/{entry_id}/reverse/stage',
     operation: 'ledger_reversal.stage',
     summary: 'Stage the reversal of a ledger entry',
     description:
       "Plans the reversing entry and the removal of the entry's bank links, and stages them for review. The body is optional.",
-    tags: ['staging'],
-    auth: { scope: 'ledger:stage' },
+    scope: 'ledger:stage',
     pathParams: { schema: reversalStageParamsSchema },
-    query: stagingQuerySchema,
     body: { schema: reversalStageRequestSchema, required: false },
-    staging: true,
-    success: {
-      200: {
-        description: `The very same plan was already pending for this entry: that operation, with the warning \`already_staged\`. ${DRY_RUN_200}`,
-        data: orDryRun(reversalResultSchema, reversalDryRunSchema),
-        headers: STAGED_HEADERS,
-      },
-      201: {
-        description: 'A new staged operation (its URL in `Location`).',
-        data: reversalResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
+    answered: {
+      description:
+        'The very same plan was already pending for this entry: that operation, with the warning `already_staged`.',
+      data: orDryRun(reversalResultSchema, reversalDryRunSchema),
     },
-    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, ...STAGING, ...REVERSAL_ERRORS, 'malformed_path']),
-    followsJob: true,
-  },
+    created: { data: reversalResultSchema },
+    refusals: REVERSAL_ERRORS,
+  }),
   refusals: REVERSAL_ERRORS,
   summary: (plan) => {
     const p = plan as ReversalPlan;

@@ -4,9 +4,9 @@ import type { ErrorCode } from '../../errors.js';
 import type { StatementImportPlan } from '../../domain/statement-import/plan.js';
 import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from './schema.js';
 import { orDryRun, statementImportDryRunSchema, statementImportResultSchema } from '../../schemas/staging-results.js';
-import { AUTHENTICATED, STAGING, DRY_RUN_200, STAGED_HEADERS, PENDING, unique } from '../../contract/route-parts.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
 import type { KindModule } from '../kind-module.js';
+import { stagingRoute } from '../staging-route.js';
 import { sumAbsMinor } from '../operation-amount.js';
 
 const IMPORT_ERRORS: ErrorCode[] = [
@@ -21,48 +21,33 @@ const IMPORT_ERRORS: ErrorCode[] = [
 
 export const statementImport: KindModule<'statement_import'> = {
   kind: 'statement_import',
-  route: {
-    method: 'post',
+  route: stagingRoute({
     path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
     operation: 'statement_import.stage',
     summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
     description:
       "The statement file is the raw request body (any Content-Type, up to 10 MB: this route's own limit). Its booked entries are compared with the account's transactions; the new ones are staged for review, duplicates listed as skipped. A CSV needs its column mapping as query parameters (docs/guide/statement-import.md).",
-    tags: ['staging'],
-    auth: { scope: 'bank:stage' },
+    scope: 'bank:stage',
     pathParams: { schema: statementImportParamsSchema },
-    query: statementImportQuerySchema,
-    rawBody: {
-      description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.',
-      limitBytes: STATEMENT_BODY_LIMIT_BYTES,
-    },
-    staging: true,
-    success: {
-      200: {
-        description: `\`noop\` (every entry is skipped: already on the account, or dated in a closed period), or the very same plan already pending (\`staged\`, warning \`already_staged\`). ${DRY_RUN_200}`,
-        data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
-        headers: STAGED_HEADERS,
+    body: {
+      query: statementImportQuerySchema,
+      raw: {
+        description: 'The statement file as exported by the bank (CAMT.053 XML, OFX, MT940, CSV), any Content-Type.',
+        limitBytes: STATEMENT_BODY_LIMIT_BYTES,
       },
-      201: {
-        description:
-          'A new staged operation (its URL in `Location`). Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.',
-        data: statementImportResultSchema,
-        headers: STAGED_HEADERS,
-      },
-      202: PENDING,
     },
-    errors: unique([
-      ...AUTHENTICATED,
-      'forbidden',
-      'validation_failed',
-      'payload_too_large',
-      'malformed_body_encoding',
-      ...STAGING,
-      ...IMPORT_ERRORS,
-      'malformed_path',
-    ]),
-    followsJob: true,
-  },
+    answered: {
+      description:
+        '`noop` (every entry is skipped: already on the account, or dated in a closed period), or the very same plan already pending (`staged`, warning `already_staged`).',
+      data: orDryRun(statementImportResultSchema, statementImportDryRunSchema),
+    },
+    created: {
+      data: statementImportResultSchema,
+      warnings:
+        'Warnings: `statement_out_of_balance`, `opening_balance_differs`, `pending_entries_left_out`, `foreign_currency_entries`, `other_account_statements_left_out`.',
+    },
+    refusals: IMPORT_ERRORS,
+  }),
   refusals: IMPORT_ERRORS,
   summary: (plan) => {
     const p = plan as StatementImportPlan;
