@@ -8,6 +8,7 @@
 // recorded.
 import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/domain/apply-journal.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
+import { findOrg } from '../../shared/storage/books-read.js';
 import { AppError } from '../../shared/errors.js';
 import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { loadPreconditionBooks } from '../../shared/storage/precondition-books.js';
@@ -60,7 +61,10 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     ...changedPreconditions(op.preconditions, versions),
     ...((await hooks.applyClashes?.(ctx, op)) ?? []),
   ];
-  const locked = (await hooks.periodLocked?.(ctx, op)) ?? null;
+  // The lock date as it is now: it may have moved since staging (docs/design/staged-lifecycle.md "Closed periods").
+  const locked = hooks.periodLocked
+    ? hooks.periodLocked(op.plan, (await findOrg(db, data.org_id))?.lock_date ?? null)
+    : null;
   if (changed.length > 0 || locked !== null) {
     const error = new AppError('stale_plan', { details: { staged_operation_id: op._id, changed, ...locked } });
     return endWithoutWriting(ctx, op, {

@@ -3,7 +3,7 @@
 // with the bank reference of one of the plan's new transactions means the
 // plan no longer says what it would add. Pure: the worker reads the account's
 // references, this names the clashes.
-import type { ChangedPrecondition } from '../preconditions.js';
+import type { ChangedPrecondition, PeriodLocked } from '../preconditions.js';
 import type { StatementImportPlan } from './plan.js';
 
 /** The account's transactions carrying one of the plan's references (`expected_version: 0`: the plan expected none), other than the plan's own (a resumed journal's inserts); [] when the plan may be applied. */
@@ -31,6 +31,14 @@ export function bankReferenceClashes(
  * is stale (`stale_plan`, reason `period_locked`; docs/guide/statement-import.md "Apply"), since staging skipped
  * them only up to the lock date it saw.
  */
+/** The import's `stale_plan` details when the lock date now covers one of its new transactions, else null. */
+export function lockedImport(plan: StatementImportPlan, lockDate: string | null): PeriodLocked | null {
+  const ids = lockedNewTransactions(plan, lockDate);
+  return ids.length === 0 || lockDate === null
+    ? null
+    : { reason: 'period_locked', lock_date: lockDate, transaction_ids: ids };
+}
+
 export function lockedNewTransactions(plan: StatementImportPlan, lockDate: string | null): string[] {
   if (lockDate === null) return [];
   return plan.new_transactions
