@@ -6,7 +6,7 @@
 // line run in one process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMongo } from '../shared/storage/mongo.js';
 import { projectRoot, startServices, stopServices } from './services/lifecycle.js';
@@ -123,24 +123,6 @@ async function dropDatabase(url: string): Promise<void> {
   }
 }
 
-/**
- * Mocha adds spec files named on the command line to .mocharc.json's `spec`
- * (the whole suite) instead of replacing it: with files named, run just
- * those, with the rest of .mocharc.json's options.
- */
-function mochaArgs(args: string[]): string[] {
-  const named = args.some((a) => !a.startsWith('-') && /\.test\.js$/.test(a));
-  if (!named) return args;
-  const rc = JSON.parse(readFileSync(join(projectRoot, '.mocharc.json'), 'utf8')) as Record<string, unknown>;
-  const options = Object.entries(rc)
-    .filter(([key]) => key !== 'spec')
-    .flatMap(([key, value]) => {
-      if (value === true) return [`--${key}`];
-      return (Array.isArray(value) ? value : [value]).flatMap((v) => [`--${key}`, String(v)]);
-    });
-  return ['--no-config', ...options, ...args];
-}
-
 function runMocha(
   env: NodeJS.ProcessEnv,
   args: string[],
@@ -149,7 +131,7 @@ function runMocha(
 ): Promise<ShardResult> {
   return new Promise((resolve) => {
     const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [mocha, ...mochaArgs(args)], {
+    const child = spawn(process.execPath, [mocha, ...args], {
       cwd: projectRoot,
       env,
       stdio: ['ignore', 'pipe', 'inherit'],

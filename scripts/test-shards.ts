@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 /** Seconds per test file (paths relative to the project, `dist/test/…test.js`), from an earlier run. */
 export type FileWeights = Record<string, number>;
 
-/** Every compiled test file under `dir`, sorted: the suite mocha's `spec` glob names. */
+/** Every compiled test file under `dir`, sorted: the suite (.mocharc.json names no files; the runner always does). */
 export function testFiles(root: string, dir = join(root, 'dist', 'test')): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
