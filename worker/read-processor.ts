@@ -7,6 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
+import { readTrialBalance } from './jobs/trial-balance.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -21,6 +22,8 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     ),
   'counterparties.list': (db, data) =>
     listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input']),
+  'ledger.trial_balance': (db, data) =>
+    readTrialBalance(db, data.org_id, data.input as ReadJobData<'ledger.trial_balance'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

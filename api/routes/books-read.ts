@@ -15,6 +15,7 @@ import {
   type TransactionView,
 } from '../../shared/domain/book-reads.js';
 import type { BankAccount } from '../../shared/domain/books.js';
+import { utcDate } from '../../shared/domain/dates.js';
 import { AppError } from '../../shared/errors.js';
 import {
   bankAccountParamsSchema,
@@ -33,6 +34,8 @@ import {
   type EntriesQuery,
   type LedgerAccountsQuery,
   type TransactionsQuery,
+  trialBalanceQuerySchema,
+  type TrialBalanceQuery,
 } from '../../shared/schemas/books-read.js';
 import { compile, type Validator } from '../../shared/schemas/validator.js';
 import { findAccount, findEntry, findLinks, findOrg } from '../../shared/storage/books-read.js';
@@ -64,6 +67,7 @@ const validEntriesQuery = compile<EntriesQuery>(entriesQuerySchema, '/query');
 const validDocumentsQuery = compile<DocumentsQuery>(documentsQuerySchema, '/query');
 const validCounterpartiesQuery = compile<{ bank_account_id: string }>(counterpartiesQuerySchema, '/query');
 const validLedgerAccountsQuery = compile<LedgerAccountsQuery>(ledgerAccountsQuerySchema, '/query');
+const validTrialBalanceQuery = compile<TrialBalanceQuery>(trialBalanceQuerySchema, '/query');
 const validNoQuery = compile<Record<string, never>>(noQuerySchema, '/query');
 const validAccountParams = compile<{ bank_account_id: string }>(bankAccountParamsSchema, '/path');
 const validTransactionParams = compile<{ bank_transaction_id: string }>(bankTransactionParamsSchema, '/path');
@@ -292,6 +296,13 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
       query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
     return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+  });
+
+  read('/api/v1/cli/ledger/trial-balance', 'ledger.trial_balance', async (req, res) => {
+    const query = valid(validTrialBalanceQuery, queryObject(req.query, []));
+    if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
+    // Every entry, transaction and link of the organisation: computed by the worker.
+    return runRead(reads, res, 'ledger.trial_balance', { as_of: query.as_of ?? utcDate(new Date()) });
   });
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {

@@ -6,9 +6,13 @@ import type { inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.
 import type { CounterpartyRow } from '../domain/book-reads.js';
 import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
 import type { TokenScope } from '../domain/token-scopes.js';
+import type { TrialBalance } from '../domain/trial-balance.js';
 
 /** The duplicate overview read job's page and position (shared/queue/read-jobs.ts), in the domain's words. */
 export type { GroupPage, GroupPosition };
+
+/** GET /api/v1/cli/ledger/trial-balance: the trial balance read job's answer, in the domain's words. */
+export type { TrialBalance };
 
 /** GET /api/v1/cli/whoami (shared/schemas/whoami.ts). */
 export interface Whoami {

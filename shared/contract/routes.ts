@@ -25,6 +25,8 @@ import {
   bankTransactionParamsSchema,
   bankTransactionSchema,
   counterpartiesQuerySchema,
+  trialBalanceQuerySchema,
+  trialBalanceSchema,
   counterpartyListSchema,
   documentPageSchema,
   documentParamsSchema,
@@ -176,6 +178,14 @@ const BOOK_READS: RouteContract[] = [
     "The organisation's ledger accounts by code (byte order), inactive ones included (`active: false`), one page at a time; follow `data.next_cursor` until it is null. Empty when the organisation has no chart (then entries may use any code). Read-only.",
     ledgerAccountPageSchema,
     { query: ledgerAccountsQuerySchema },
+  ),
+  bookRead(
+    '/api/v1/cli/ledger/trial-balance',
+    'ledger.trial_balance',
+    'The trial balance',
+    "Per account code and currency, the debit and credit totals and the balance (debit − credit) of the entries and of the bank side derived from transactions and their links (docs/design/ledger-postings.md), dated on or before `as_of` (today, UTC, when absent); with the chart's name and type where there is one. Computed by the worker: a read that outlives its wait is 503. Read-only.",
+    trialBalanceSchema,
+    { query: trialBalanceQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) },
   ),
   bookRead(
     '/api/v1/cli/counterparties',

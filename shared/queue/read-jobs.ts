@@ -1,14 +1,14 @@
 // The contract between API and worker for reads that compute (the inbox
-// duplicate overview, the counterparty list of docs/reference/book-reads.md). Not staging: no idempotency key, no staged operation,
+// duplicate overview, the counterparty list and the trial balance of docs/reference/book-reads.md). Not staging: no idempotency key, no staged operation,
 // no stored job result. Reads have their own queue so that a burst of them
 // never delays staging jobs, and the worker runs them with their own
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
-import type { CounterpartyList, GroupPage, GroupPosition } from '../contract/reads.js';
+import type { CounterpartyList, GroupPage, GroupPosition, TrialBalance } from '../contract/reads.js';
 
 export const READ_QUEUE = 'read';
 
-export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list'] as const;
+export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list', 'ledger.trial_balance'] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
 export interface InboxDuplicatesListInput {
@@ -22,9 +22,15 @@ export interface CounterpartiesListInput {
   bank_account_id: string;
 }
 
+/** The day the balance is taken at (the API fills in today, UTC, when the request names none). */
+export interface TrialBalanceInput {
+  as_of: string;
+}
+
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
+  'ledger.trial_balance': { input: TrialBalanceInput; result: TrialBalance };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

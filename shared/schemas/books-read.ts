@@ -361,3 +361,44 @@ export const ledgerAccountReadSchema = {
   },
 } as const;
 export const ledgerAccountPageSchema = page('Ledger accounts page', ledgerAccountReadSchema);
+
+/** The trial balance's day (docs/reference/book-reads.md "Trial balance"): today (UTC) when absent. */
+export const trialBalanceQuerySchema = {
+  title: 'Trial balance query',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    as_of: { ...isoDate, description: 'Postings dated on or before this day (inclusive); today (UTC) when absent.' },
+  },
+} as const;
+export interface TrialBalanceQuery {
+  as_of?: string;
+}
+/** A total of many amounts: a number when it is a safe integer, else its exact decimal string (docs/reference/http-api.md §7). */
+const exactMinor = { anyOf: [minor, { type: 'string', pattern: '^-?[0-9]+$', maxLength: 40 }] } as const;
+export const trialBalanceSchema = {
+  title: 'Trial balance',
+  type: 'object',
+  additionalProperties: false,
+  required: ['as_of', 'items'],
+  properties: {
+    as_of: isoDate,
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['account', 'name', 'type', 'currency', 'debit_minor', 'credit_minor', 'balance_minor'],
+        properties: {
+          account: { type: 'string' },
+          name: nullable({ type: 'string' }),
+          type: nullable({ enum: ['asset', 'liability', 'equity', 'income', 'expense'] }),
+          currency,
+          debit_minor: exactMinor,
+          credit_minor: exactMinor,
+          balance_minor: { ...exactMinor, description: 'debit_minor − credit_minor.' },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,6 +1,6 @@
 // The book reads that need a whole account or a whole organisation
-// (docs/reference/book-reads.md "Cost"): an account's figures and the
-// counterparty list. Each reads only the fields its rule uses.
+// (docs/reference/book-reads.md "Cost"): an account's figures, the
+// counterparty list and the ledger's postings. Each reads only the fields its rule uses.
 //
 // why the SQL: through FerretDB 1.24 every document costs about 0.3 ms (read,
 // converted, sent whole even when projected), so the 75,761 transactions of
@@ -16,6 +16,13 @@ import type {
   NamingTransaction,
 } from '../domain/book-reads.js';
 import type { BankTransaction } from '../domain/books.js';
+import type {
+  PostingAccount,
+  PostingBooks,
+  PostingEntry,
+  PostingLink,
+  PostingTransaction,
+} from '../domain/ledger-postings.js';
 import { collections } from './collections.js';
 import type { FieldsQuery } from './port.js';
 import { storeAdapter } from './store-adapter.js';
@@ -113,4 +120,33 @@ export async function namingTransactions(
     fields: NAMING_FIELDS,
   });
   return docs.map((d) => withId<NamingTransaction>(d));
+}
+
+/**
+ * What the ledger's postings derive from (shared/domain/ledger-postings.ts):
+ * every account, entry, transaction and link of the organisation, each read
+ * of the fields the derivation uses (the org_id GIN index: a whole
+ * organisation, in no order; the derivation orders).
+ */
+export async function readPostingBooks(
+  db: Db,
+  orgId: string,
+  settlementAccounts: readonly string[],
+): Promise<PostingBooks> {
+  const c = collections(db);
+  const whole = (collection: string, fields: readonly string[]) =>
+    readFields(db, { collection, equalities: { org_id: orgId }, index: 'gin', fields });
+  const [accounts, entries, transactions, links] = await Promise.all([
+    whole(c.bankAccounts.collectionName, ['_id', 'currency', 'ledger_account', 'opening_balance_minor']),
+    whole(c.ledgerEntries.collectionName, ['_id', 'entry_date', 'currency', 'lines']),
+    whole(c.bankTransactions.collectionName, ['_id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency']),
+    whole(c.bankLinks.collectionName, ['bank_transaction_id', 'ledger_entry_id', 'amount_minor']),
+  ]);
+  return {
+    settlementAccounts,
+    accounts: accounts.map((d) => withId<PostingAccount>(d)),
+    entries: entries.map((d) => withId<PostingEntry>(d)),
+    transactions: transactions.map((d) => withId<PostingTransaction>(d)),
+    links: links as PostingLink[],
+  };
 }

@@ -66,6 +66,21 @@ describe('cli: bookstage book reads', function () {
     expect(docs.stdout).to.include('Papier AG').and.include('19.99 EUR');
   });
 
+  it('ledger trial-balance prints each account with its debit, credit and balance as of the day', async () => {
+    const run = await runCli(['ledger', 'trial-balance', '--as-of', '2026-02-02'], conn);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include('Trial balance as of 2026-02-02');
+    const rows = run.stdout.split('\n').filter((line) => /^\s*(1200|SUSPENSE)\s/.test(line));
+    // 1200 (no chart, so no name): opening 100.00 on 2026-01-31, +123.45 linked, −5.00 unlinked (on SUSPENSE).
+    expect(rows.map((line) => line.trim().split(/\s{2,}/))).to.deep.equal([
+      ['1200', '223.45 EUR', '5.00 EUR', '218.45 EUR'],
+      ['SUSPENSE', 'Suspense', '5.00 EUR', '0.00 EUR', '5.00 EUR'],
+    ]);
+    const json = await runCli(['ledger', 'trial-balance', '--json'], conn);
+    const data = envelopeOf<{ as_of: string; items: Array<{ account: string }> }>(json.stdout.trim()).data;
+    expect(data.as_of).to.equal(new Date().toISOString().slice(0, 10));
+  });
+
   it('ledger-accounts list prints the chart by code with inactive ones marked; --all --json follows the cursors', async () => {
     const s = await stack();
     const charted = new Books();

@@ -16,6 +16,7 @@ import {
   bankAccountParamsSchema,
   bankTransactionParamsSchema,
   counterpartiesQuerySchema,
+  trialBalanceQuerySchema,
   documentParamsSchema,
   documentsQuerySchema,
   entriesQuerySchema,
@@ -52,6 +53,7 @@ const DEFAULT_TOOLS = [
   'get_job',
   'get_ledger_entry',
   'get_staged_operation',
+  'get_trial_balance',
   'list_bank_accounts',
   'list_bank_transactions',
   'list_counterparties',
@@ -139,6 +141,7 @@ const EXPECTED_INPUT: Record<string, object> = {
   list_ledger_accounts: ledgerAccountsQuerySchema,
   get_ledger_entry: entryParamsSchema,
   list_counterparties: counterpartiesQuerySchema,
+  get_trial_balance: trialBalanceQuerySchema,
   list_inbox_documents: documentsQuerySchema,
   get_inbox_document: documentParamsSchema,
 };
@@ -371,6 +374,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       ['list_ledger_accounts', { limit: 1 }, '/api/v1/cli/ledger/accounts?limit=1'],
       ['get_ledger_entry', { entry_id: t.older }, `/api/v1/cli/ledger/entries/${t.older}`],
       ['list_counterparties', { bank_account_id: account }, `/api/v1/cli/counterparties?bank_account_id=${account}`],
+      ['get_trial_balance', { as_of: '2026-06-30' }, '/api/v1/cli/ledger/trial-balance?as_of=2026-06-30'],
       ['list_inbox_documents', { status: 'open' }, '/api/v1/cli/bookkeeping/inbox/documents?status=open'],
       ['get_bank_transaction', { bank_transaction_id: t.repairTxn }, `/api/v1/cli/bank-transactions/${t.repairTxn}`],
       [

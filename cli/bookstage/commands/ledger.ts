@@ -1,11 +1,20 @@
 // bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
+// bookstage ledger trial-balance [--as-of DATE] → GET /api/v1/cli/ledger/trial-balance (docs/reference/book-reads.md)
 // bookstage ledger-accounts list → GET /api/v1/cli/ledger/accounts (the chart of accounts, docs/reference/book-reads.md)
 import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
-import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } from '../call.js';
+import {
+  query,
+  runPaged,
+  runRequest,
+  runStaging,
+  type CommonOptions,
+  type PagingOptions,
+  type StagingOptions,
+} from '../call.js';
 import type { Io } from '../io.js';
-import { example, withPaging, withStaging } from './options.js';
+import { example, withCommon, withPaging, withStaging } from './options.js';
 
 interface Options extends StagingOptions {
   reversalDate?: string;
@@ -37,6 +46,22 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
       );
     });
   example(reverse, 'bookstage ledger reverse le_12 --reversal-date 2026-11-01 --reason "booked twice"');
+
+  const balance = group
+    .command('trial-balance')
+    .description('per account and currency: debit and credit totals and the balance, up to a day (read-only)');
+  withCommon(balance)
+    .option('--as-of <date>', 'as_of: postings dated on or before this day (default today, UTC)')
+    .action(async (opts: CommonOptions & { asOf?: string }) => {
+      done(
+        await runRequest(
+          { method: 'GET', path: `${pathOf('ledger.trial_balance')}${query({ as_of: opts.asOf })}` },
+          opts,
+          io,
+        ),
+      );
+    });
+  example(balance, 'bookstage ledger trial-balance --as-of 2026-03-31');
 
   const chart = program.command('ledger-accounts').description('the chart of accounts');
   const accounts = chart

@@ -90,6 +90,12 @@ function bookReadTools(): ToolSpec[] {
       `The organisation's ledger accounts by code: code, name, type (asset, liability, equity, income, expense) and active. New entries may only post to active codes; an empty chart means any code is accepted. ${PAGED}`,
     ),
     read(
+      'get_trial_balance',
+      'Get the trial balance',
+      'ledger.trial_balance',
+      "Per account code and currency: debit and credit totals and the balance (debit − credit) of the entries and of the bank side derived from transactions and links, dated on or before as_of (default today, UTC), with the chart name and type. SUSPENSE holds bank amounts no link explains yet; OPENING-BALANCES balances the bank accounts' opening balances.",
+    ),
+    read(
       'list_counterparties',
       'List the counterparties of a bank account',
       'counterparties.list',

@@ -84,6 +84,28 @@ function counterparties(style: Style, rows: Row[]): string {
   );
 }
 
+/** A total may be a decimal string beyond 2^53 − 1 (docs/reference/http-api.md §7): shown whole, in minor units. */
+const total = (v: unknown, currency: unknown): string =>
+  typeof v === 'string' ? `${v} ${str(currency)} minor units` : money(v, currency);
+
+function trialBalance(style: Style, one: Row): string {
+  const rows = itemsOf(one);
+  return (
+    `Trial balance as of ${str(one.as_of)}\n` +
+    (table(
+      style,
+      ['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'BALANCE'],
+      rows.map((r) => [
+        str(r.account),
+        str(r.name),
+        total(r.debit_minor, r.currency),
+        total(r.credit_minor, r.currency),
+        total(r.balance_minor, r.currency),
+      ]),
+    ) || 'No postings.\n')
+  );
+}
+
 function documents(style: Style, rows: Row[]): string {
   return (
     table(
@@ -154,6 +176,8 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
       );
     case 'counterparties.list':
       return counterparties(style, itemsOf(data));
+    case 'ledger.trial_balance':
+      return trialBalance(style, one);
     case 'inbox_documents.list':
       return documents(style, itemsOf(data));
     case 'inbox_documents.show':
