@@ -11,6 +11,7 @@ import type { Logger } from '../shared/logger.js';
 import { sweepIdempotencyKeys } from '../shared/storage/idempotency-keys.js';
 import { sweepJobResults } from '../shared/storage/job-results.js';
 import { sweepStatementUploads } from '../shared/storage/statement-uploads.js';
+import { sweepBookExports } from '../shared/storage/book-exports.js';
 import { sweepDeadLocks } from '../shared/storage/plan-lock-sweep.js';
 import { sweepEvents } from '../shared/storage/events.js';
 import { sweepDeliveries } from '../shared/storage/webhook-endpoints.js';
@@ -25,6 +26,8 @@ export interface SweepCounts {
   job_results: number;
   /** Statement files past their keep (shared/storage/statement-uploads.ts). */
   statement_uploads: number;
+  /** Books export parts past their hour (shared/storage/book-exports.ts). */
+  book_exports: number;
   staged_operations_expired: number;
   scope_locks_removed: number;
   /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/reference/webhooks.md). */
@@ -49,6 +52,7 @@ export async function sweepExpired(
     idempotency_keys: await sweepIdempotencyKeys(db, now),
     job_results: await sweepJobResults(db, now),
     statement_uploads: await sweepStatementUploads(db, now),
+    book_exports: await sweepBookExports(db, now),
     staged_operations_expired: await expireDueOperations(db, now),
     scope_locks_removed: await sweepDeadLocks(db, now),
     events_removed: await sweepEvents(db, retainedFrom),

@@ -8,6 +8,7 @@ import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
 import { readTrialBalance } from './jobs/trial-balance.js';
+import { exportBooks } from './jobs/books-export.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -24,6 +25,7 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input']),
   'ledger.trial_balance': (db, data) =>
     readTrialBalance(db, data.org_id, data.input as ReadJobData<'ledger.trial_balance'>['input']),
+  'books.export': (db, data) => exportBooks(db, data.org_id, data.input as ReadJobData<'books.export'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

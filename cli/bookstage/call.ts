@@ -74,6 +74,18 @@ export async function runRequest(
   return exitCodeFor(answer.status, dataOf(answer));
 }
 
+/** A GET whose success is a file, not an envelope (the books export): the body as it came, else the error as any answer. */
+export async function runDownload(request: Request, opts: CommonOptions, io: Io): Promise<ExitCode> {
+  const profile = resolveProfile(opts.profile, io.env);
+  const answer = await sendOrFail(profile, request, retryPolicy(opts, io, undefined));
+  if (answer.status === 200 && answer.headers.get('content-type')?.startsWith('text/plain')) {
+    io.out(answer.text);
+    return EXIT.ok;
+  }
+  print(io, answer, opts.json);
+  return exitCodeFor(answer.status, dataOf(answer));
+}
+
 /** A call that may answer 202: one Idempotency-Key for the invocation, Prefer: wait, and --follow. */
 export async function runStaging(
   request: Omit<Request, 'idempotencyKey' | 'waitSeconds'>,

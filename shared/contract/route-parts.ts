@@ -32,8 +32,8 @@ export interface RouteContract {
   /** Idempotency-Key and Prefer: wait=N. */
   staging?: boolean;
   success: Partial<Record<200 | 201 | 202, SuccessAnswer>>;
-  /** A raw (non-envelope) JSON answer, for the unversioned helpers. */
-  rawSuccess?: { description: string; schema: object };
+  /** A raw (non-envelope) answer: JSON for the unversioned helpers, or another media type (the books export's text). */
+  rawSuccess?: { description: string; schema: object; mediaType?: string };
   errors: ErrorCode[];
   /** OpenAPI links from the 202 answer (stateful testing follows them). */
   followsJob?: boolean;

@@ -24,6 +24,7 @@ import {
   bankAccountSchema,
   bankTransactionParamsSchema,
   bankTransactionSchema,
+  booksExportQuerySchema,
   counterpartiesQuerySchema,
   trialBalanceQuerySchema,
   trialBalanceSchema,
@@ -187,6 +188,24 @@ const BOOK_READS: RouteContract[] = [
     trialBalanceSchema,
     { query: trialBalanceQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) },
   ),
+  {
+    method: 'get',
+    path: '/api/v1/cli/books/export',
+    operation: 'books.export',
+    summary: 'The books as an hledger or beancount file',
+    description:
+      'Every account, entry and bank transaction with its derived postings (docs/design/ledger-postings.md), dated on or before `through`, as a plain-text accounting file that `hledger check` and `bean-check` read clean; reconciled balances as balance assertions. Streamed as text, not in the envelope (errors are). Computed by the worker: a read that outlives its wait is 503. Read-only.',
+    tags: ['books'],
+    auth: { scope: 'books:read' },
+    query: booksExportQuerySchema,
+    success: {},
+    rawSuccess: {
+      description: 'The file, UTF-8 text.',
+      schema: { type: 'string' },
+      mediaType: 'text/plain',
+    },
+    errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']),
+  },
   bookRead(
     '/api/v1/cli/counterparties',
     'counterparties.list',

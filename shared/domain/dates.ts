@@ -15,3 +15,15 @@ export function isCalendarDate(value: string): boolean {
 export function utcDate(at: Date | string): IsoDate {
   return new Date(at).toISOString().slice(0, 10);
 }
+
+const DAY_MS = 86_400_000;
+
+/** The calendar day before `date` (UTC). */
+export function dayBefore(date: IsoDate): IsoDate {
+  return utcDate(new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS));
+}
+
+/** The calendar day after `date` (UTC). */
+export function dayAfter(date: IsoDate): IsoDate {
+  return utcDate(new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS));
+}

@@ -4,6 +4,7 @@
 // transaction on its bank's ledger account balanced by its links. Pure; the
 // trial balance and the hledger/beancount export read the same postings.
 import { compareIds, type BankAccount, type BankLink, type BankTransaction, type IsoDate } from './books.js';
+import { dayBefore } from './dates.js';
 
 /** The equity account that balances each bank account's opening balance. */
 export const OPENING_BALANCE_ACCOUNT = 'OPENING-BALANCES';
@@ -14,6 +15,8 @@ export interface Posting {
   account: string;
   debit_minor: number;
   credit_minor: number;
+  /** On the bank side's posting on a bank's ledger account: which bank account (an export keeps each apart). */
+  bank_account_id?: string;
 }
 
 /** Where a ledger transaction comes from: an entry of the books, or the bank side derived from them. */
@@ -51,12 +54,6 @@ export interface PostingBooks {
   entries: readonly PostingEntry[];
   transactions: readonly PostingTransaction[];
   links: readonly PostingLink[];
-}
-
-/** The calendar day before `date` (UTC). */
-export function dayBefore(date: IsoDate): IsoDate {
-  const t = Date.parse(`${date}T00:00:00Z`) - 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
 }
 
 /** The account of an entry's first line on a settlement account; an entry with none is settled on suspense. */
@@ -124,7 +121,7 @@ export function bankSide(books: PostingBooks): LedgerTransaction[] {
     if (tx.amount_minor === 0) continue;
     const moneyIn = tx.amount_minor > 0;
     const amount = Math.abs(tx.amount_minor);
-    const postings: Posting[] = [side(account.ledger_account, amount, moneyIn)];
+    const postings: Posting[] = [{ ...side(account.ledger_account, amount, moneyIn), bank_account_id: account.id }];
     let linked = 0;
     const links = [...(linksOf.get(tx.id) ?? [])].sort((a, b) => compareIds(a.ledger_entry_id, b.ledger_entry_id));
     for (const link of links) {
@@ -151,7 +148,10 @@ export function bankSide(books: PostingBooks): LedgerTransaction[] {
       date: dayBefore(first),
       currency: account.currency,
       source: { kind: 'opening_balance', bank_account_id: account.id },
-      postings: [side(account.ledger_account, amount, debit), side(OPENING_BALANCE_ACCOUNT, amount, !debit)],
+      postings: [
+        { ...side(account.ledger_account, amount, debit), bank_account_id: account.id },
+        side(OPENING_BALANCE_ACCOUNT, amount, !debit),
+      ],
     });
   }
   return out;

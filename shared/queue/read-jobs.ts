@@ -8,7 +8,12 @@ import type { CounterpartyList, GroupPage, GroupPosition, TrialBalance } from '.
 
 export const READ_QUEUE = 'read';
 
-export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list', 'ledger.trial_balance'] as const;
+export const READ_OPERATIONS = [
+  'inbox_duplicates.list',
+  'counterparties.list',
+  'ledger.trial_balance',
+  'books.export',
+] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
 export interface InboxDuplicatesListInput {
@@ -27,10 +32,25 @@ export interface TrialBalanceInput {
   as_of: string;
 }
 
+/** The books export's format and last day (null: every record). */
+export interface BooksExportInput {
+  format: 'hledger' | 'beancount';
+  through: string | null;
+}
+
+/** Where the worker left the file (shared/storage/book-exports.ts): the API streams its parts. */
+export interface BooksExportResult {
+  export_id: string;
+  parts: number;
+  bytes: number;
+  sha256: string;
+}
+
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
   'ledger.trial_balance': { input: TrialBalanceInput; result: TrialBalance };
+  'books.export': { input: BooksExportInput; result: BooksExportResult };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

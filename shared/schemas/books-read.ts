@@ -402,3 +402,21 @@ export const trialBalanceSchema = {
     },
   },
 } as const;
+
+export const EXPORT_FORMATS = ['hledger', 'beancount'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The books export (docs/reference/book-reads.md "Export"). */
+export const booksExportQuerySchema = {
+  title: 'Books export query',
+  type: 'object',
+  additionalProperties: false,
+  required: ['format'],
+  properties: {
+    format: { enum: EXPORT_FORMATS, description: 'hledger: an hledger journal; beancount: a beancount file.' },
+    through: { ...isoDate, description: 'Records dated on or before this day (inclusive); every record when absent.' },
+  },
+} as const;
+export interface BooksExportQuery {
+  format: ExportFormat;
+  through?: string;
+}

@@ -258,7 +258,7 @@ function responsesOf(route: RouteContract): Json {
     responses['200'] = {
       description: route.rawSuccess.description,
       headers: headersOf([]),
-      content: { [JSON_TYPE]: { schema: route.rawSuccess.schema } },
+      content: { [route.rawSuccess.mediaType ?? JSON_TYPE]: { schema: route.rawSuccess.schema } },
     };
   }
   for (const [status, answer] of Object.entries(route.success)) {

@@ -23,6 +23,7 @@ import type {
   PostingLink,
   PostingTransaction,
 } from '../domain/ledger-postings.js';
+import type { ExportBooks } from '../domain/ledger-export/journal.js';
 import { collections } from './collections.js';
 import type { FieldsQuery } from './port.js';
 import { storeAdapter } from './store-adapter.js';
@@ -122,25 +123,63 @@ export async function namingTransactions(
   return docs.map((d) => withId<NamingTransaction>(d));
 }
 
+/** Every document of the organisation in `collection`, only `fields` (the org_id GIN index: in no order). */
+function wholeOrg(db: Db, orgId: string, collection: string, fields: readonly string[]): Promise<Document[]> {
+  return readFields(db, { collection, equalities: { org_id: orgId }, index: 'gin', fields });
+}
+
+const POSTING_FIELDS = {
+  accounts: ['_id', 'currency', 'ledger_account', 'opening_balance_minor'],
+  entries: ['_id', 'entry_date', 'currency', 'lines'],
+  transactions: ['_id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency'],
+  links: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
+} as const;
+
 /**
  * What the ledger's postings derive from (shared/domain/ledger-postings.ts):
  * every account, entry, transaction and link of the organisation, each read
- * of the fields the derivation uses (the org_id GIN index: a whole
- * organisation, in no order; the derivation orders).
+ * of the fields the derivation uses.
  */
 export async function readPostingBooks(
   db: Db,
   orgId: string,
   settlementAccounts: readonly string[],
 ): Promise<PostingBooks> {
+  return readWholeBooks(db, orgId, settlementAccounts, POSTING_FIELDS);
+}
+
+/** What an export writes (shared/domain/ledger-export/journal.ts): the postings' fields and the names, texts and references. */
+export async function readExportBooks(
+  db: Db,
+  orgId: string,
+  settlementAccounts: readonly string[],
+): Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>> {
+  return readWholeBooks(db, orgId, settlementAccounts, {
+    accounts: [...POSTING_FIELDS.accounts, 'name', 'reconciled_through'],
+    entries: [...POSTING_FIELDS.entries, 'description', 'reference', 'counterparty_id'],
+    transactions: [
+      ...POSTING_FIELDS.transactions,
+      'counterparty_id',
+      'counterparty_name',
+      'remittance_info',
+      'bank_reference',
+    ],
+    links: POSTING_FIELDS.links,
+  }) as Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>>;
+}
+
+async function readWholeBooks(
+  db: Db,
+  orgId: string,
+  settlementAccounts: readonly string[],
+  fields: { [K in keyof typeof POSTING_FIELDS]: readonly string[] },
+): Promise<PostingBooks> {
   const c = collections(db);
-  const whole = (collection: string, fields: readonly string[]) =>
-    readFields(db, { collection, equalities: { org_id: orgId }, index: 'gin', fields });
   const [accounts, entries, transactions, links] = await Promise.all([
-    whole(c.bankAccounts.collectionName, ['_id', 'currency', 'ledger_account', 'opening_balance_minor']),
-    whole(c.ledgerEntries.collectionName, ['_id', 'entry_date', 'currency', 'lines']),
-    whole(c.bankTransactions.collectionName, ['_id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency']),
-    whole(c.bankLinks.collectionName, ['bank_transaction_id', 'ledger_entry_id', 'amount_minor']),
+    wholeOrg(db, orgId, c.bankAccounts.collectionName, fields.accounts),
+    wholeOrg(db, orgId, c.ledgerEntries.collectionName, fields.entries),
+    wholeOrg(db, orgId, c.bankTransactions.collectionName, fields.transactions),
+    wholeOrg(db, orgId, c.bankLinks.collectionName, fields.links),
   ]);
   return {
     settlementAccounts,

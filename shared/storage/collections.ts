@@ -240,6 +240,16 @@ export interface StatementUploadDoc {
   expires_at: string;
 }
 
+/** One part of a books export on its way from the worker to the API (shared/storage/book-exports.ts); `_id` = `EXPORT/PART`. */
+export interface BookExportPartDoc {
+  _id: string;
+  org_id: string;
+  export_id: string;
+  part: number;
+  text: string;
+  expires_at: string;
+}
+
 /** The current version of an organisation's inbox (shared/storage/inbox-version.ts); `_id` = org id. */
 export interface InboxVersionDoc {
   _id: string;
@@ -441,6 +451,7 @@ function makeCollections(db: Db) {
     duplicateDismissals: c<DuplicateDismissalDoc>('duplicate_dismissals'),
     bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
+    bookExports: c<BookExportPartDoc>('book_exports'),
   };
 }
 

@@ -131,6 +131,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   bank_csv_mappings: { indexes: [], equality: [] },
   // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
+  // Books export parts on their way to the API (shared/storage/book-exports.ts): read by `_id` only.
+  book_exports: { indexes: [], equality: [] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

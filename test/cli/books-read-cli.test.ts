@@ -81,6 +81,20 @@ describe('cli: bookstage book reads', function () {
     expect(data.as_of).to.equal(new Date().toISOString().slice(0, 10));
   });
 
+  it("books export prints the file itself, byte for byte the API's; a bad format exits non-zero with the code", async () => {
+    const run = await runCli(['books', 'export', '--format', 'beancount', '--through', '2026-02-02'], conn);
+    expect(run.code, run.stderr).to.equal(0);
+    const s = await stack();
+    const api = await fetch(`${s.baseUrl}/api/v1/cli/books/export?format=beancount&through=2026-02-02`, {
+      headers: { authorization: `Bearer ${conn.token}` },
+    });
+    expect(run.stdout).to.equal(await api.text());
+    expect(run.stdout.split('\n')[0]).to.equal(`; bookstage books of ${books.orgId}, through 2026-02-02`);
+    const bad = await runCli(['books', 'export', '--format', 'ledger'], conn);
+    expect(bad.code).to.not.equal(0);
+    expect(bad.stdout + bad.stderr).to.include('validation_failed');
+  });
+
   it('ledger-accounts list prints the chart by code with inactive ones marked; --all --json follows the cursors', async () => {
     const s = await stack();
     const charted = new Books();

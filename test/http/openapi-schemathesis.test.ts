@@ -2,7 +2,7 @@
 // document (GET /api/v1/openapi.json) and checks each answer: no 5xx, the
 // status is documented, the content type is documented, the body matches the
 // documented schema. Schemathesis is installed by this run into .cache/
-// (scripts/schemathesis-venv.ts). Bounded: a fixed number of examples per
+// (scripts/python-tools.ts). Bounded: a fixed number of examples per
 // operation, a fixed seed (SCHEMATHESIS_SEED to try another) so that CI is
 // repeatable, and a few minutes of time-out.
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ensureSchemathesis } from '../../scripts/schemathesis-venv.js';
+import { ensureSchemathesis } from '../../scripts/python-tools.js';
 import { TOKEN_SCOPES } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import type { ReversalData } from '../helpers/answers.js';

@@ -5,12 +5,12 @@ import {
   OPENING_BALANCE_ACCOUNT,
   SUSPENSE_ACCOUNT,
   bankSide,
-  dayBefore,
   ledgerTransactions,
   settlementAccountOf,
   type PostingBooks,
 } from '../../shared/domain/ledger-postings.js';
 import { trialBalance } from '../../shared/domain/trial-balance.js';
+import { dayAfter, dayBefore } from '../../shared/domain/dates.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -49,10 +49,12 @@ function books(overrides: Partial<PostingBooks> = {}): PostingBooks {
 }
 
 describe('the books as a general ledger', () => {
-  it('the day before crosses months and leap days', () => {
+  it('the day before and after cross months, years and leap days', () => {
     expect(dayBefore('2026-03-01')).to.equal('2026-02-28');
     expect(dayBefore('2024-03-01')).to.equal('2024-02-29');
     expect(dayBefore('2026-01-01')).to.equal('2025-12-31');
+    expect(dayAfter('2024-02-28')).to.equal('2024-02-29');
+    expect(dayAfter('2025-12-31')).to.equal('2026-01-01');
   });
 
   it("an entry's settlement account is its first line on one of the organisation's; none means suspense", () => {
@@ -72,7 +74,7 @@ describe('the books as a general ledger', () => {
       currency: 'EUR',
       source: { kind: 'bank_transaction', id: 'bt_in', bank_account_id: 'ba_1' },
       postings: [
-        { account: '1200', debit_minor: 12_000, credit_minor: 0 },
+        { account: '1200', debit_minor: 12_000, credit_minor: 0, bank_account_id: 'ba_1' },
         { account: '1400', debit_minor: 0, credit_minor: 9_000 },
         { account: SUSPENSE_ACCOUNT, debit_minor: 0, credit_minor: 3_000 },
       ],
@@ -82,7 +84,7 @@ describe('the books as a general ledger', () => {
   it('money out is a credit on the bank account; unlinked, it is balanced on suspense', () => {
     const bank = bankSide(books()).find((t) => t.source.kind === 'bank_transaction' && t.source.id === 'bt_out');
     expect(bank?.postings).to.deep.equal([
-      { account: '1200', debit_minor: 0, credit_minor: 350 },
+      { account: '1200', debit_minor: 0, credit_minor: 350, bank_account_id: 'ba_1' },
       { account: SUSPENSE_ACCOUNT, debit_minor: 350, credit_minor: 0 },
     ]);
   });
@@ -91,7 +93,7 @@ describe('the books as a general ledger', () => {
     const over = books({ links: [{ bank_transaction_id: 'bt_in', ledger_entry_id: 'le_sale', amount_minor: 12_500 }] });
     const bank = bankSide(over).find((t) => t.source.kind === 'bank_transaction' && t.source.id === 'bt_in');
     expect(bank?.postings).to.deep.equal([
-      { account: '1200', debit_minor: 12_000, credit_minor: 0 },
+      { account: '1200', debit_minor: 12_000, credit_minor: 0, bank_account_id: 'ba_1' },
       { account: '1400', debit_minor: 0, credit_minor: 12_500 },
       { account: SUSPENSE_ACCOUNT, debit_minor: 500, credit_minor: 0 },
     ]);
@@ -104,7 +106,7 @@ describe('the books as a general ledger', () => {
       currency: 'EUR',
       source: { kind: 'opening_balance', bank_account_id: 'ba_1' },
       postings: [
-        { account: '1200', debit_minor: 10_000, credit_minor: 0 },
+        { account: '1200', debit_minor: 10_000, credit_minor: 0, bank_account_id: 'ba_1' },
         { account: OPENING_BALANCE_ACCOUNT, debit_minor: 0, credit_minor: 10_000 },
       ],
     });
@@ -115,7 +117,7 @@ describe('the books as a general ledger', () => {
       accounts: [{ id: 'ba_1', currency: 'EUR', ledger_account: '1200', opening_balance_minor: -70 }],
     });
     expect(bankSide(overdrawn).find((t) => t.source.kind === 'opening_balance')?.postings).to.deep.equal([
-      { account: '1200', debit_minor: 0, credit_minor: 70 },
+      { account: '1200', debit_minor: 0, credit_minor: 70, bank_account_id: 'ba_1' },
       { account: OPENING_BALANCE_ACCOUNT, debit_minor: 70, credit_minor: 0 },
     ]);
     const zero = books({

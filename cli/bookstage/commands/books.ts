@@ -1,8 +1,9 @@
 // bookstage accounts|transactions|entries|counterparties|documents → the book
-// reads (docs/reference/book-reads.md): list (one page, --all for every page) and show.
+// reads (docs/reference/book-reads.md): list (one page, --all for every page) and show;
+// bookstage books export → the whole books as an hledger or beancount file on stdout.
 import { pathOf } from '../../../shared/contract/routes.js';
 import type { Command } from 'commander';
-import { query, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
+import { query, runDownload, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging } from './options.js';
 
@@ -142,4 +143,21 @@ export function booksCommands(program: Command, io: Io, done: (code: number) => 
       });
     }
   }
+
+  const books = program.command('books').description('the whole books as a file');
+  const exported = books
+    .command('export')
+    .description('print the books as an hledger journal or a beancount file (read-only; redirect it to a file)');
+  withCommon(exported)
+    .requiredOption('--format <format>', 'format: hledger or beancount')
+    .option('--through <date>', 'through: records dated on or before this day (default every record)')
+    .action(async (opts: CommonOptions & { format: string; through?: string }) => {
+      const path = `${pathOf('books.export')}${query({ format: opts.format, through: opts.through })}`;
+      done(await runDownload({ method: 'GET', path }, opts, io));
+    });
+  example(
+    exported,
+    'bookstage books export --format beancount > books.beancount',
+    'hledger -f <(bookstage books export --format hledger) bal',
+  );
 }

@@ -1,0 +1,179 @@
+// The books export (docs/reference/book-reads.md "Export", docs/guide/ledger-exchange.md)
+// checked by the real tools: every export of generated books (three seeds, with
+// reversals, a second currency on its own account, a chart and none, a
+// reconciliation that leaves a transaction out) passes `hledger check` and
+// `bean-check`, and `hledger bal` per account equals the trial balance read.
+import { expect } from 'chai';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
+import type { BooksFile } from '../../shared/domain/books-file.js';
+import type { TrialBalance } from '../../shared/domain/trial-balance.js';
+import { generateBooks } from '../../shared/demo/books-generator.js';
+import { call } from '../helpers/http.js';
+import { stack } from '../helpers/stack.js';
+
+const EXPONENT: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
+
+/** Generated books, plus a USD account with its own ledger account and a JPY one, and a reconciliation that leaves one transaction out. */
+function books(seed: number, chart: boolean): BooksFile {
+  const orgId = `org_exp_${seed}_${chart ? 'c' : 'n'}_${Math.random().toString(16).slice(2, 8)}`;
+  const file = generateBooks({ org_id: orgId, size: 300, seed });
+  if (!chart) delete file.accounts;
+  else
+    file.accounts = [
+      ...(file.accounts ?? []),
+      { code: '1220', name: 'Bank USD; "quoted"', type: 'asset', active: true },
+    ];
+  const usd = `ba_${orgId}_usd`;
+  file.bank_accounts.push({
+    id: usd,
+    name: 'Dollar account',
+    currency: 'USD',
+    ledger_account: '1220',
+    reconciled_through: { date: '2025-03-31', balance_minor: 50_000 + 1_999 },
+    opening_balance_minor: 50_000,
+  });
+  const txn = (id: string, date: string, amount: number) =>
+    file.bank_transactions.push({
+      id: `bt_${orgId}_${id}`,
+      bank_account_id: usd,
+      booking_date: date,
+      amount_minor: amount,
+      currency: 'USD',
+      counterparty_id: null,
+      counterparty_name: 'Wire, "Inc."; Ltd | Co',
+      remittance_info: 'Fee\tand\nnew line; 50% \\ off',
+      status: 'unreconciled',
+      reconciliation_id: null,
+    });
+  txn('u1', '2025-03-02', 1_999);
+  // Dated inside the reconciled period but left out of the reconciliation: the balance cannot be asserted.
+  txn('u2', '2025-03-15', -700);
+  txn('u3', '2025-05-01', 12_345);
+  return file;
+}
+
+interface Exported {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+describe('books export, checked by hledger and bean-check', function () {
+  this.timeout(600_000);
+  let dir: string;
+  let hledger: string;
+  let beanCheck: string;
+
+  before(() => {
+    hledger = ensureHledger();
+    beanCheck = ensureBeanCheck();
+    dir = mkdtempSync(join(tmpdir(), 'bookstage-export-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function exported(token: string, query: string): Promise<Exported> {
+    const s = await stack();
+    const res = await fetch(`${s.baseUrl}/api/v1/cli/books/export${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  }
+
+  /** `hledger bal` at the code level (Root:Code; bank sub-accounts roll up), as minor units per (code, currency). */
+  function hledgerBalances(file: string, journal: string): Map<string, number> {
+    const codeOf = new Map<string, string>();
+    for (const m of journal.matchAll(/^account (\S+) {2}; type:\w, code:([^,\n]+)/gm)) codeOf.set(m[1]!, m[2]!);
+    const csv = execFileSync(hledger, ['-f', file, 'bal', '--depth', '2', '-O', 'csv', '-N', '--layout=bare'], {
+      encoding: 'utf8',
+    });
+    const out = new Map<string, number>();
+    for (const line of csv.trim().split('\n').slice(1)) {
+      const [account, commodity, amount] = JSON.parse(`[${line}]`) as [string, string, string];
+      const [units, fraction = ''] = amount.replace('-', '').split('.');
+      const exponent = EXPONENT[commodity]!;
+      const minor = Number(units) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
+      out.set(`${codeOf.get(account) ?? `?${account}`} ${commodity}`, amount.startsWith('-') ? -minor : minor);
+    }
+    return out;
+  }
+
+  for (const seed of [1, 2, 3]) {
+    for (const chart of [true, false]) {
+      it(`seed ${seed}, ${chart ? 'with a chart' : 'without a chart'}: both tools read it clean and hledger's balances are the trial balance`, async () => {
+        const s = await stack();
+        const file = books(seed, chart);
+        await s.load(file);
+        const token = await s.token(file.org.id, ['books:read']);
+        for (const through of [null, '2025-04-30']) {
+          const q = through ? `&through=${through}` : '';
+          const h = await exported(token, `?format=hledger${q}`);
+          expect(h.status, h.text.slice(0, 500)).to.equal(200);
+          expect(h.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+          expect(h.headers.get('x-request-id')).to.be.a('string');
+          const b = await exported(token, `?format=beancount${q}`);
+          expect(b.status, b.text.slice(0, 500)).to.equal(200);
+          const hFile = join(dir, `${file.org.id}-${through ?? 'all'}.journal`);
+          const bFile = join(dir, `${file.org.id}-${through ?? 'all'}.beancount`);
+          writeFileSync(hFile, h.text);
+          writeFileSync(bFile, b.text);
+
+          const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' });
+          expect(hCheck.status, hCheck.stderr).to.equal(0);
+          const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8' });
+          expect(bCheck.status, `${bCheck.stdout}${bCheck.stderr}`).to.equal(0);
+
+          const asOf = through ?? '2099-12-31';
+          const tb = await call<TrialBalance>('GET', `/api/v1/cli/ledger/trial-balance?as_of=${asOf}`, { token });
+          expect(tb.status).to.equal(200);
+          const expected = new Map(
+            tb.body.data.items
+              .filter((r) => r.balance_minor !== 0)
+              .map((r) => [`${r.account} ${r.currency}`, Number(r.balance_minor)]),
+          );
+          expect(Object.fromEntries(hledgerBalances(hFile, h.text))).to.deep.equal(Object.fromEntries(expected));
+
+          // The USD reconciliation left a transaction out: summarised at the top, never asserted.
+          const usd = `ba_${file.org.id}_usd`;
+          for (const text of [h.text, b.text]) {
+            expect(text).to.include(`;   ${usd} reconciled through 2025-03-31: statement 519.99 USD, books 512.99 USD`);
+          }
+          expect(h.text).not.to.match(new RegExp(`Reconciled balance  ; bank-account:${usd}`));
+          // The EUR accounts' reconciliations agree with their transactions: asserted by both tools.
+          expect(h.text).to.match(/ = [0-9]+\.[0-9]{2} EUR$/m);
+          expect(b.text).to.match(/^2025-04-12 balance Assets:1200:\S+ {2}[0-9]+\.[0-9]{2} EUR$/m);
+        }
+      });
+    }
+  }
+
+  it('the same books give the same file, byte for byte; the answer carries its length and SHA-256', async () => {
+    const s = await stack();
+    const file = books(4, true);
+    await s.load(file);
+    const token = await s.token(file.org.id, ['books:read']);
+    const one = await exported(token, '?format=beancount');
+    const two = await exported(token, '?format=beancount');
+    expect(one.text).to.equal(two.text);
+    expect(one.headers.get('content-length')).to.equal(String(Buffer.byteLength(one.text)));
+    const sha = (await import('node:crypto')).createHash('sha256').update(one.text).digest('base64');
+    expect(one.headers.get('repr-digest')).to.equal(`sha-256=:${sha}:`);
+  });
+
+  it('refuses an unknown format, a bad day and a token without books:read, in the envelope', async () => {
+    const s = await stack();
+    const file = books(5, false);
+    await s.load(file);
+    const token = await s.token(file.org.id, ['books:read']);
+    for (const query of ['?format=ledger', '', '?format=hledger&through=2025-02-30']) {
+      const res = await call('GET', `/api/v1/cli/books/export${query}`, { token });
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error?.code, query).to.equal('validation_failed');
+    }
+    const other = await s.token(file.org.id, ['staged:read']);
+    expect((await call('GET', '/api/v1/cli/books/export?format=hledger', { token: other })).status).to.equal(403);
+  });
+});
