@@ -4,6 +4,7 @@ import { derivedId } from '../ids.js';
 import { collections, type AuditEventDoc, type EventOperationView, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { eventFields, eventView, withNewEvent, type EventSource, type Reservation } from './events.js';
+import { storeAdapter } from './store-adapter.js';
 
 /**
  * One event per staged-operation transition. The id is derived from the
@@ -87,6 +88,9 @@ export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise
 export const transitionClaimId = (stagedOperationId: string, from: string): string =>
   derivedId('aud', `${stagedOperationId}:leave:${from}`);
 
+/** Another transition out of the status holds the claim (the store port's claimTransition answered false). */
+class TransitionTaken extends Error {}
+
 /**
  * The compare-and-set of a lifecycle transition (docs/design/staged-lifecycle.md):
  * its audit event, inserted under an id derived from the operation and the
@@ -104,6 +108,7 @@ export async function claimTransition(
 ): Promise<AuditEventDoc> {
   const _id = transitionClaimId(event.staged_operation_id, event.from);
   const events = collections(db).auditEvents;
+  const store = await storeAdapter(db);
   try {
     // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).
     return await withNewEvent(
@@ -114,13 +119,13 @@ export async function claimTransition(
       view,
       async (fields) => {
         const claim: AuditEventDoc = { _id, ...event, ...fields };
-        await events.insertOne(claim);
+        if (!(await store.claimTransition(claim))) throw new TransitionTaken();
         return claim;
       },
       source,
     );
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!(err instanceof TransitionTaken)) throw err;
   }
   const existing = await events.findOne({ _id });
   if (!existing) throw new Error(`transition claim ${_id} vanished`);

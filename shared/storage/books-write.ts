@@ -60,7 +60,7 @@ export function sectionCollectionName(db: Db, section: BookSection): string {
 
 /**
  * Every record of the section the org already holds, in one pass (an equality
- * on org_id: the one filter FerretDB pushes down; see where-in.ts), instead of
+ * on org_id: the one filter FerretDB pushes down; see ferretdb/driver-strategy.ts), instead of
  * an `$in` per chunk.
  */
 export async function readSectionOfOrg(db: Db, section: BookSection, orgId: string): Promise<StoredById> {
@@ -79,7 +79,7 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
  * the store port: on FerretDB 1.x a SQL `_id = ANY` per IN_CHUNK_SIZE ids on
  * FerretDB's own `_id` btree (docs/indexes.md "Scope reads in SQL"). why:
  * through FerretDB, more than IN_CHUNK_SIZE ids across
- * every organisation is one pass over the whole collection (where-in.ts):
+ * every organisation is one pass over the whole collection (ferretdb/driver-strategy.ts):
  * 14 s a section when the bench loaded a 2,000-size org into a store holding
  * 100,000-size ones.
  */

@@ -9,6 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { collections, type IdempotencyKeyDoc } from './collections.js';
+import { storeAdapter } from './store-adapter.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -46,16 +47,12 @@ export async function claimKey(
     if (existing.expires_at > now.toISOString()) return { claimed: false, existing };
     // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then claim.
     // On FerretDB a filtered delete is a read then a delete by `_id`, which could remove a record another
-    // request has just inserted; so the removal is itself claimed by a unique `_id` (docs/operating/reliability.md).
-    try {
-      await keys.insertOne({ ...existing, _id: `${existing._id}~expired~${existing.job_id}` });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+    // request has just inserted; so the removal is itself claimed by a unique `_id` (the store port's
+    // takeOverExpiredKey: docs/operating/reliability.md "Atomic primitives").
+    if (!(await (await storeAdapter(db)).takeOverExpiredKey(existing))) {
       // Another request removes it (and may claim the key first): look again.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      continue;
     }
-    await keys.deleteOne({ _id: existing._id, job_id: existing.job_id });
   }
 }
 

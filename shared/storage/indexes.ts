@@ -7,13 +7,16 @@
 // 1.24 on PostgreSQL they cannot: FerretDB pushes an equality down as
 // `_jsonb -> 'field' @> 'value'`, which its own btree indexes never serve, so
 // each equality field (and `_id`, always) also gets a PostgreSQL GIN
-// expression index (shared/storage/ferretdb/postgres-gin-indexes.ts).
+// expression index: which indexes the server needs beyond these is the store
+// port's DriverStrategy's answer (ensureServerIndexes; FerretDB's in
+// shared/storage/ferretdb/driver-strategy.ts).
 import type { Db, IndexSpecification } from 'mongodb';
-import { isFerretDb } from './where-in.js';
-import { ensurePostgresGinIndexes, type GinReport } from './ferretdb/postgres-gin-indexes.js';
 import { upgradeOldLocks } from './plan-locks.js';
-import { rememberPostgresUrl } from './ferretdb/planner-statistics.js';
-import type { PageOrder } from './ferretdb/postgres-page-indexes.js';
+import type { ServerIndexReport, StoreLogger } from './port.js';
+import { storeAdapter } from './store-adapter.js';
+
+/** A keyset page order: equality fields, then the sort key. */
+type PageOrder = readonly string[];
 
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
@@ -146,15 +149,16 @@ export interface EnsureIndexesOptions {
    * it, on FerretDB, only the ordinary indexes exist and a warning is logged.
    */
   postgresUrl?: string | undefined;
-  logger?: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void } | undefined;
+  logger?: StoreLogger | undefined;
 }
 
 /**
- * Create every collection and its indexes; on FerretDB with a PostgreSQL URL,
- * also the GIN expression indexes. Idempotent, safe to run from several
- * processes at once; API and worker run it before they serve.
+ * Create every collection and its indexes, then those the server needs
+ * beyond them (on FerretDB with a PostgreSQL URL, the GIN expression
+ * indexes). Idempotent, safe to run from several processes at once; API and
+ * worker run it before they serve.
  */
-export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<GinReport | null> {
+export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<ServerIndexReport | null> {
   await ensureCollections(db);
   await upgradeOldLocks(db);
   await Promise.all(
@@ -163,27 +167,15 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
       ...(declaration.unique ?? []).map((spec) => db.collection(name).createIndex(spec, { unique: true })),
     ]),
   );
-  if (!(await isFerretDb(db))) return null;
-  if (!options.postgresUrl) {
-    options.logger?.warn(
-      { database: db.databaseName },
-      'FerretDB without FERRETDB_POSTGRES_URL: PostgreSQL GIN indexes not checked; equality reads may scan whole tables (docs/indexes.md)',
-    );
-    return null;
-  }
-  rememberPostgresUrl(db, options.postgresUrl);
-  const report = await ensurePostgresGinIndexes(
-    options.postgresUrl,
-    db.databaseName,
+  return (await storeAdapter(db)).driver.ensureServerIndexes(
+    db,
     Object.entries(INDEXES).map(([collection, declaration]) => ({
       collection,
       fields: ginFields(declaration),
       pages: declaration.pages ?? [],
     })),
+    options,
   );
-  if (report.created.length > 0 || report.warnings.length > 0)
-    options.logger?.info({ database: db.databaseName, ...report }, 'PostgreSQL GIN and page indexes ensured');
-  return report;
 }
 
 /** FerretDB's tables exist only once their collection does; create the missing ones (a concurrent creator wins harmlessly). */

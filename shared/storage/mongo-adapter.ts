@@ -1,12 +1,16 @@
 // The driver's adapter of the store port (shared/storage/port.ts,
 // docs/design/architecture.md "The store port"): what MongoDB runs, and what
-// runs on FerretDB without SQL. On FerretDB the reads by a list of ids take
-// the paths where-in.ts chooses for it (docs/indexes.md "Why FerretDB needs more").
-import type { Db, Document, Filter } from 'mongodb';
+// runs on FerretDB without SQL. What differs between those two servers (how
+// a list of ids is read, which indexes are built) is its DriverStrategy:
+// MongoDB's here (mongoStrategy), FerretDB's in
+// shared/storage/ferretdb/driver-strategy.ts (docs/indexes.md "Why FerretDB needs more").
+import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type {
+  DriverStrategy,
   FieldsQuery,
   InsertOutcome,
   LatestQuery,
+  OwnedDocument,
   PageQuery,
   ReferencedTransaction,
   StorePort,
@@ -14,7 +18,8 @@ import type {
 } from './port.js';
 import { readRepairScope } from './repair-scope-driver.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { findOwnedById, findOwnedWhereIn, findWhereIn, isFerretDb, readInChunks } from './where-in.js';
+import { readInChunks } from './in-chunks.js';
+import * as primitives from './mongo-primitives.js';
 
 /** The keyset condition: strictly after (or before, descending) `after` in (field, _id) order. */
 function keyset(field: string, after: PageQuery['after'], direction: 1 | -1): Document {
@@ -49,10 +54,88 @@ function withoutOrg(doc: Document): Document {
 
 const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
 
-/** The driver's adapter for `db`. */
-export function mongoAdapter(db: Db): StorePort {
+/** A projection that also returns org_id (for the owner check); undefined stays undefined. */
+export function withOrg(projection: Document | undefined): Document | undefined {
+  return projection ? { ...projection, org_id: 1 } : undefined;
+}
+
+/** The org's (or, with null, any organisation's) documents whose `field` is one of `ids`: `$in` in chunks, which MongoDB's indexes serve. */
+function inChunks<D extends OwnedDocument>(
+  collection: Collection<D>,
+  orgId: string | null,
+  field: string,
+  ids: readonly string[],
+  projection?: Document,
+): Promise<WithId<D>[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  // orgId null: ids across every organisation (the importer's check that ids are not taken elsewhere).
+  const scope = orgId === null ? {} : { org_id: orgId };
+  return readInChunks(ids, (chunk) =>
+    collection.find({ ...scope, [field]: { $in: chunk } } as Filter<D>, { projection }).toArray(),
+  );
+}
+
+/**
+ * MongoDB's answers: every list of ids is a chunked `$in` with org_id in the
+ * filter (its compound indexes, and a sharded cluster's routing, start with
+ * it: docs/operating/scaling.md), and its ordinary indexes are all it needs.
+ */
+export const mongoStrategy: DriverStrategy = {
+  findWhereIn: inChunks,
+
+  findOwnedById<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string,
+    id: string,
+    projection?: Document,
+  ): Promise<WithId<D> | null> {
+    return collection.findOne(
+      { _id: id, org_id: orgId } as Filter<D>,
+      projection ? { projection: withOrg(projection) } : {},
+    );
+  },
+
+  findOwnedWhereIn: inChunks,
+
+  findOwnedEach<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string,
+    field: string,
+    ids: readonly string[],
+  ): Promise<WithId<D>[]> {
+    return inChunks(collection, orgId, field, ids);
+  },
+
+  orgPassFirst: false,
+
+  // The (org_id, bank_account_id, bank_reference) index.
+  async accountReferences(transactions, orgId, bankAccountId, references): Promise<ReferencedTransaction[]> {
+    const found = await readInChunks(references, (chunk) =>
+      transactions
+        .find(
+          { org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } },
+          { projection: REFERENCE_PROJECTION },
+        )
+        .toArray(),
+    );
+    return found.map(referencedTransaction);
+  },
+
+  ensureServerIndexes(): Promise<null> {
+    return Promise.resolve(null);
+  },
+};
+
+/** A transaction read for its reference, as accountReferences answers it. */
+export function referencedTransaction(d: Document): ReferencedTransaction {
+  return { id: d._id as string, version: d.version as number, bank_reference: d.bank_reference as string };
+}
+
+/** The driver's adapter for `db`, using the driver as `driver` says (MongoDB's way unless told). */
+export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): StorePort {
   const adapter: StorePort = {
     name: 'mongo',
+    driver,
     insertsTogether: false,
 
     page(q: PageQuery): Promise<Document[]> {
@@ -76,9 +159,8 @@ export function mongoAdapter(db: Db): StorePort {
       const read = [...new Set([...q.fields, '_id', q.key, q.per])];
       const extra = Object.keys(q.equalities).filter((f) => f !== 'org_id');
       if (extra.length > 0) throw new Error(`latest: only org_id is supported as an equality (${extra.join(', ')})`);
-      const docs = await findWhereIn(
-        db,
-        db.collection<Document & { org_id: string }>(q.collection),
+      const docs = await driver.findWhereIn(
+        db.collection<OwnedDocument>(q.collection),
         q.equalities.org_id ?? null,
         q.per,
         q.values,
@@ -114,8 +196,8 @@ export function mongoAdapter(db: Db): StorePort {
       const extra = Object.keys(q.equalities).filter((f) => f !== 'org_id');
       if (extra.length > 0) throw new Error(`where: only org_id is supported beside a list (${extra.join(', ')})`);
       if (q.owner !== undefined)
-        return asked(await findOwnedWhereIn(db, collection, q.owner, q.any.field, q.any.values, projection));
-      return findWhereIn(db, collection, q.equalities.org_id ?? null, q.any.field, q.any.values, projection);
+        return asked(await driver.findOwnedWhereIn(collection, q.owner, q.any.field, q.any.values, projection));
+      return driver.findWhereIn(collection, q.equalities.org_id ?? null, q.any.field, q.any.values, projection);
     },
 
     findById(collection: string, id: string, projection?: Document): Promise<Document | null> {
@@ -123,7 +205,7 @@ export function mongoAdapter(db: Db): StorePort {
     },
 
     findOwnedById(collection: string, orgId: string, id: string, projection?: Document): Promise<Document | null> {
-      return findOwnedById(db, db.collection<Document & { org_id: string }>(collection), orgId, id, projection);
+      return driver.findOwnedById(db.collection<OwnedDocument>(collection), orgId, id, projection);
     },
 
     findByIds(collection, ids, options = {}): Promise<Document[]> {
@@ -137,7 +219,7 @@ export function mongoAdapter(db: Db): StorePort {
     },
 
     repairScope(orgId: string, accountId: string, counterpartyId: string) {
-      return readRepairScope(db, orgId, accountId, counterpartyId);
+      return readRepairScope(db, driver, orgId, accountId, counterpartyId);
     },
 
     async accountReferences(
@@ -147,36 +229,39 @@ export function mongoAdapter(db: Db): StorePort {
     ): Promise<ReferencedTransaction[]> {
       const wanted = [...new Set(references)];
       if (wanted.length === 0) return [];
-      const transactions = db.collection<{ _id: string; org_id: string; version: number; bank_reference?: unknown }>(
-        'bank_transactions',
-      );
-      const toRow = (d: { _id: string; version: number; bank_reference?: unknown }): ReferencedTransaction => ({
-        id: d._id,
-        version: d.version,
-        bank_reference: d.bank_reference as string,
-      });
-      // MongoDB: chunked `$in` on the (org_id, bank_account_id, bank_reference) index.
-      if (!(await isFerretDb(db))) {
-        const found = await readInChunks(wanted, (chunk) =>
-          transactions
-            .find(
-              { org_id: orgId, bank_account_id: bankAccountId, bank_reference: { $in: chunk } },
-              { projection: REFERENCE_PROJECTION },
-            )
-            .toArray(),
-        );
-        return found.map(toRow);
-      }
-      // FerretDB: the account by equality, filtered here; a `$in` there reads the whole organisation (where-in.ts).
-      const set = new Set(wanted);
-      const out: ReferencedTransaction[] = [];
-      for await (const doc of transactions.find(
-        { org_id: orgId, bank_account_id: bankAccountId },
-        { projection: REFERENCE_PROJECTION },
-      )) {
-        if (typeof doc.bank_reference === 'string' && set.has(doc.bank_reference)) out.push(toRow(doc));
-      }
-      return out;
+      return driver.accountReferences(db.collection<OwnedDocument>('bank_transactions'), orgId, bankAccountId, wanted);
+    },
+
+    claimVersions(orgId, collection, wanted, holder, now) {
+      return primitives.claimVersions(db, driver, orgId, collection, wanted, holder, now);
+    },
+
+    takeLocks(locks, first) {
+      return primitives.takeLocks(db, locks, first);
+    },
+
+    releaseLocks(orgId, operationId) {
+      return primitives.releaseLocks(db, orgId, operationId);
+    },
+
+    dropLock(lock) {
+      return primitives.dropLock(db, lock);
+    },
+
+    appendLeaseStep(step) {
+      return primitives.appendLeaseStep(db, step);
+    },
+
+    claimTransition(claim) {
+      return primitives.claimTransition(db, claim);
+    },
+
+    writeTransition(orgId, id, from, set, item) {
+      return primitives.writeTransition(db, orgId, id, from, set, item);
+    },
+
+    takeOverExpiredKey(record) {
+      return primitives.takeOverExpiredKey(db, record);
     },
 
     async reserveSequence(orgId: string): Promise<number | 'taken'> {

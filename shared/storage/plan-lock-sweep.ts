@@ -5,6 +5,7 @@
 import type { Db } from 'mongodb';
 import { FINAL_STATUSES } from '../domain/staged-transitions.js';
 import { collections } from './collections.js';
+import { storeAdapter } from './store-adapter.js';
 
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 
@@ -19,6 +20,7 @@ export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
     const op = await c.stagedOperations.findOne({ _id: id }, { projection: { status: 1 } });
     if (op) status.set(id, op.status);
   }
+  const store = await storeAdapter(db);
   let removed = 0;
   for (const lock of locks) {
     const s = status.get(lock.staged_operation_id);
@@ -26,9 +28,7 @@ export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
       s === undefined
         ? now.getTime() - Date.parse(lock.created_at) >= ORPHAN_AFTER_MS
         : FINAL_STATUSES.includes(s as never);
-    if (dead)
-      removed += (await c.scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id }))
-        .deletedCount;
+    if (dead) removed += await store.dropLock(lock);
   }
   return removed;
 }

@@ -48,7 +48,7 @@ export async function liveHolders(
  * The org's locks on these keys, through the store port. On FerretDB 1.x one SQL query on
  * FerretDB's own unique btree of `key` (docs/indexes.md "Scope reads in
  * SQL"): through FerretDB, past 1,000 keys, the read is one pass over the
- * organisation's locks (where-in.ts), about 2 CPU-seconds of FerretDB for a
+ * organisation's locks (ferretdb/driver-strategy.ts), about 2 CPU-seconds of FerretDB for a
  * 10k-transaction scope's 20,001 keys.
  */
 async function locksOnKeys(db: Db, orgId: string, keys: readonly string[]): Promise<ScopeLockDoc[]> {
@@ -70,11 +70,11 @@ export async function liveHoldersAmong(
   now: Date,
   exceptOperationId?: string,
 ): Promise<PendingHolder[]> {
-  const c = collections(db);
   const others = locks.filter((l) => l.staged_operation_id !== exceptOperationId);
   if (others.length === 0) return [];
   const ops = await holdersStatus(db, orgId, [...new Set(others.map((l) => l.staged_operation_id))]);
   const opById = new Map(ops.map((o) => [o._id, o]));
+  const store = await storeAdapter(db);
   const holders: PendingHolder[] = [];
   for (const lock of others) {
     const op = opById.get(lock.staged_operation_id);
@@ -88,7 +88,7 @@ export async function liveHoldersAmong(
         scope_key: lock.scope_key,
         plan_hash: lock.plan_hash,
       });
-    else await c.scopeLocks.deleteOne({ _id: lock._id });
+    else await store.dropLock(lock);
   }
   return holders;
 }
@@ -156,26 +156,19 @@ export async function claimLocks(
   planHash: string,
 ): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
+  const store = await storeAdapter(db);
   // The orphan timer counts from here: the moment the lock exists.
   const docs = lockDocs(orgId, claim, operationId, planHash, new Date().toISOString());
   const keys = docs.map((d) => d.key);
-  try {
-    const scope =
-      docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
-    if (scope) await c.scopeLocks.insertOne(scope);
-    await c.scopeLocks.insertMany(scope ? docs.filter((d) => d !== scope) : docs, { ordered: true });
-    return { acquired: true };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-  }
+  const scope =
+    docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
+  if (await store.takeLocks(docs, scope)) return { acquired: true };
   const held = await locksOnKeys(db, orgId, keys);
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId))
     return { acquired: true };
   // Give back what this attempt took, unless the operation exists already:
   // then the locks are its own and stay until it reaches a final state.
-  if (
-    !(await (await storeAdapter(db)).findOwnedById(c.stagedOperations.collectionName, orgId, operationId, { _id: 1 }))
-  ) {
+  if (!(await store.findOwnedById(c.stagedOperations.collectionName, orgId, operationId, { _id: 1 }))) {
     await releaseLocks(db, orgId, operationId);
   }
   return { acquired: false, locks: held };
@@ -200,9 +193,9 @@ export function lockDocs(
   }));
 }
 
-/** Every lock the operation holds; each matched document's `_id` names the operation, so the delete removes only its own. */
+/** Every lock the operation holds (the store port's releaseLocks); each lock's `_id` names the operation, so the delete removes only its own. */
 export async function releaseLocks(db: Db, orgId: string, operationId: string): Promise<void> {
-  await collections(db).scopeLocks.deleteMany({ org_id: orgId, staged_operation_id: operationId });
+  await (await storeAdapter(db)).releaseLocks(orgId, operationId);
 }
 
 /**

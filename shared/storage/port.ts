@@ -5,8 +5,9 @@
 // FerretDB 1.x's own PostgreSQL tables (shared/storage/ferretdb/), built on
 // the driver's. Every method answers definitely; an adapter that cannot
 // answer a query its own way asks the driver's adapter.
-import type { Document } from 'mongodb';
+import type { Collection, Db, Document, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
+import type { ApplyLeaseStepDoc, AuditEventDoc, HistoryItem, IdempotencyKeyDoc, ScopeLockDoc } from './collections.js';
 
 /** One keyset page (shared/storage/books-pages.ts builds them). */
 export interface PageQuery {
@@ -103,10 +104,120 @@ export interface RepairScope {
   links: BankLink[];
 }
 
+/** A book record at a version (a version claim's subject). */
+export interface VersionedId {
+  id: string;
+  version: number;
+}
+
+/** A document of an organisation. */
+export type OwnedDocument = Document & { org_id: string };
+
+/** What the server needs indexed beyond MongoDB's declarations, per collection (shared/storage/indexes.ts). */
+export interface ServerIndexTarget {
+  collection: string;
+  /** Fields read by top-level equality, `_id` first. */
+  fields: string[];
+  /** Keyset page orders: equality fields, then the sort key. */
+  pages: readonly (readonly string[])[];
+}
+
+/** What ensureServerIndexes did. */
+export interface ServerIndexReport {
+  /** Indexes this call created. */
+  created: string[];
+  /** Indexes that were there already. */
+  existing: number;
+  /** Whether the server now plans the store's statements with their parameters inlined. */
+  force_custom_plan: boolean;
+  /** What could not be done. */
+  warnings: string[];
+}
+
+/**
+ * How the driver is best used on the server behind it: what differs between
+ * MongoDB and FerretDB when both are spoken to through the driver
+ * (docs/design/architecture.md "The store port", docs/indexes.md "Why
+ * FerretDB needs more"). The `mongo` adapter carries MongoDB's answers
+ * (shared/storage/mongo-adapter.ts `mongoStrategy`) or, on FerretDB,
+ * FerretDB's (shared/storage/ferretdb/driver-strategy.ts); the accelerated
+ * adapter carries FerretDB's. Every method gives the same documents either
+ * way; only the queries differ.
+ */
+export interface DriverStrategy {
+  /**
+   * The documents whose `field` is one of `ids` (only `orgId`'s when given;
+   * null: any organisation's), in no particular order: how a big list of ids
+   * is queried.
+   */
+  findWhereIn<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string | null,
+    field: string,
+    ids: readonly string[],
+    projection?: Document,
+  ): Promise<WithId<D>[]>;
+  /** The organisation's document with this `_id`; null when there is none or it is another's (docs/indexes.md "Reads by id alone"). */
+  findOwnedById<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string,
+    id: string,
+    projection?: Document,
+  ): Promise<WithId<D> | null>;
+  /** As findWhereIn, for a field whose values are globally unique ids: the owner may be checked here rather than in the query. */
+  findOwnedWhereIn<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string,
+    field: string,
+    ids: readonly string[],
+    projection?: Document,
+  ): Promise<WithId<D>[]>;
+  /**
+   * As findOwnedWhereIn, whatever the number of ids, by the field's index
+   * alone: a read whose cost follows the list, never the organisation
+   * (docs/indexes.md "Scope-sized reads: the link repair").
+   */
+  findOwnedEach<D extends OwnedDocument>(
+    collection: Collection<D>,
+    orgId: string,
+    field: string,
+    ids: readonly string[],
+  ): Promise<WithId<D>[]>;
+  /**
+   * Whether a big link repair first tries one pass over the organisation's
+   * links before reading them id by id (docs/indexes.md "Big scopes").
+   */
+  readonly orgPassFirst: boolean;
+  /** The account's transactions whose string `bank_reference` is one of `references` (distinct). */
+  accountReferences(
+    transactions: Collection<OwnedDocument>,
+    orgId: string,
+    bankAccountId: string,
+    references: readonly string[],
+  ): Promise<ReferencedTransaction[]>;
+  /**
+   * Build the indexes the server needs beyond the ordinary ones (idempotent);
+   * null when it needs none or cannot be asked (said in the log).
+   */
+  ensureServerIndexes(
+    db: Db,
+    targets: readonly ServerIndexTarget[],
+    options: { postgresUrl?: string | undefined; logger?: StoreLogger | undefined },
+  ): Promise<ServerIndexReport | null>;
+}
+
+/** The part of a logger the store speaks to. */
+export interface StoreLogger {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+}
+
 /** The store port: one adapter is bound to each `Db` handle at start (shared/storage/store-adapter.ts). */
 export interface StorePort {
   /** Which adapter answers: `mongo` (the driver) or `ferretdb` (SQL on FerretDB 1.x's PostgreSQL tables). */
   readonly name: 'mongo' | 'ferretdb';
+  /** How this adapter uses the driver on the server behind it. */
+  readonly driver: DriverStrategy;
   /** The page's stored documents, in order, as the driver returns them. */
   page(q: PageQuery): Promise<Document[]>;
   /** `q.fields` of every document with the equalities, as a projected find gives them; documents and their keys in no particular order. */
@@ -137,6 +248,57 @@ export interface StorePort {
     bankAccountId: string,
     references: readonly string[],
   ): Promise<ReferencedTransaction[]>;
+  // The atomic primitives (docs/operating/reliability.md "Atomic primitives"):
+  // each decided by one insert under a unique `_id` or unique index; a delete
+  // goes by an `_id` that names its holder.
+
+  /**
+   * Claim each `{id, version}` of `collection` for `holder` (version claims,
+   * shared/storage/record-claims.ts): the ids whose claim `holder` now holds
+   * (taken now, held from an earlier attempt, or taken over from an import's
+   * claim lapsed at `now`); the others are another writer's.
+   */
+  claimVersions(
+    orgId: string,
+    collection: string,
+    wanted: readonly VersionedId[],
+    holder: string,
+    now: Date,
+  ): Promise<Set<string>>;
+  /**
+   * Take scope locks (shared/storage/plan-locks.ts): `first` (one of `locks`)
+   * alone, then the others in one ordered insert. True when every lock went
+   * in; false when the unique index on `key` refused one (those inserted
+   * before it stay: the caller gives them back).
+   */
+  takeLocks(locks: readonly ScopeLockDoc[], first?: ScopeLockDoc): Promise<boolean>;
+  /** Delete every lock the operation holds (each lock's `_id` names its holder). */
+  releaseLocks(orgId: string, operationId: string): Promise<void>;
+  /** Delete one dead lock by its `_id` (which names its holder): how many went (0 or 1). */
+  dropLock(lock: Pick<ScopeLockDoc, '_id' | 'staged_operation_id'>): Promise<number>;
+  /**
+   * Insert the apply lease's next step (shared/storage/staged-operation-status.ts);
+   * false when another step took its `_id` (`OPERATION#SEQ`) first.
+   */
+  appendLeaseStep(step: ApplyLeaseStepDoc): Promise<boolean>;
+  /**
+   * Claim a transition (shared/storage/audit-events.ts): insert its audit
+   * event under the `_id` derived from (operation, status left); false when
+   * another transition out of that status holds it.
+   */
+  claimTransition(claim: AuditEventDoc): Promise<boolean>;
+  /**
+   * Write a claimed transition onto the operation still in status `from`
+   * (`set` includes the new status, `item` is pushed on its history); false
+   * when it has left `from` (a retried winner writes once).
+   */
+  writeTransition(orgId: string, id: string, from: string, set: Document, item: HistoryItem): Promise<boolean>;
+  /**
+   * Remove an expired idempotency record, claimed by inserting the marker
+   * `RECORD~expired~JOB` first (shared/storage/idempotency-keys.ts); false
+   * when another request claimed its removal.
+   */
+  takeOverExpiredKey(record: IdempotencyKeyDoc): Promise<boolean>;
   /**
    * Reserve the organisation's next event sequence: the number, or `taken`
    * when another writer reserved it first (the caller tries again). The

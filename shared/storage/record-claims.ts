@@ -18,36 +18,24 @@
 // version check can never pass against new content (ABA).
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { collections, type RecordClaimDoc } from './collections.js';
-import { isUniqueViolation } from './unique-violation.js';
+import { collections } from './collections.js';
+import type { VersionedId } from './port.js';
+import { storeAdapter } from './store-adapter.js';
 import { findOwnedWhereIn } from './where-in.js';
 
-/**
- * An import claims and writes one batch at a time (milliseconds apart); a
- * claim of an import older than this whose record still has the version is
- * the leftover of an import that died between claim and write, and may be
- * taken over. Claims of staged operations never lapse: their journal is
- * resumed under the same holder.
- */
-export const IMPORT_CLAIM_LAPSE_MS = 5 * 60 * 1000;
+export type { VersionedId } from './port.js';
+export { IMPORT_CLAIM_LAPSE_MS } from './mongo-primitives.js';
 
 export const operationHolder = (operationId: string): string => `op:${operationId}`;
 export const newImportHolder = (): string => `import:${randomUUID()}`;
 
-const claimId = (orgId: string, collection: string, id: string, version: number): string =>
-  `${orgId}/${collection}/${id}@${version}`;
 const claims = (db: Db) => collections(db).recordClaims;
-
-export interface VersionedId {
-  id: string;
-  version: number;
-}
 
 /**
  * Claim each `{id, version}` of `collection` for `holder`, in one unordered
- * insert. Returns the ids whose claim `holder` now holds (taken now, held from
- * an earlier attempt, or taken over from a lapsed import); the others are
- * held by another writer.
+ * insert (the store port's claimVersions). Returns the ids whose claim
+ * `holder` now holds (taken now, held from an earlier attempt, or taken over
+ * from a lapsed import); the others are held by another writer.
  */
 export async function claimVersions(
   db: Db,
@@ -58,39 +46,7 @@ export async function claimVersions(
   now = new Date(),
 ): Promise<Set<string>> {
   if (wanted.length === 0) return new Set();
-  const docs = wanted.map(({ id, version }): RecordClaimDoc => ({
-    _id: claimId(orgId, collection, id, version),
-    org_id: orgId,
-    record: `${collection}/${id}`,
-    version,
-    holder,
-    at: now.toISOString(),
-  }));
-  let refused = new Set<string>();
-  try {
-    await claims(db).insertMany(docs, { ordered: false });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    const writeErrors = (err as { writeErrors?: { index: number }[] | { index: number } }).writeErrors;
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-    // A plain E11000 without per-document errors (a single insert): every doc was refused.
-    refused = new Set(list.length > 0 ? list.map((e) => docs[e.index]!._id) : docs.map((d) => d._id));
-  }
-  const held = new Set(wanted.map((w) => w.id));
-  if (refused.size === 0) return held;
-  const existing = await findOwnedWhereIn(db, claims(db), orgId, '_id', [...refused]);
-  const byId = new Map(existing.map((c) => [c._id, c]));
-  for (const [i, doc] of docs.entries()) {
-    if (!refused.has(doc._id)) continue;
-    const found = byId.get(doc._id);
-    const mine =
-      found?.holder === holder ||
-      (found !== undefined && lapsed(found, now) && (await takeOver(db, found, doc))) ||
-      // The claim vanished between the insert and the read (a takeover under way): try once more.
-      (found === undefined && (await insertOnce(db, doc)));
-    if (!mine) held.delete(wanted[i]!.id);
-  }
-  return held;
+  return (await storeAdapter(db)).claimVersions(orgId, collection, wanted, holder, now);
 }
 
 /** Claim one version; true when `holder` holds it. */
@@ -126,31 +82,4 @@ export async function highestClaimedVersions(
     out.set(id, Math.max(out.get(id) ?? 0, c.version));
   }
   return out;
-}
-
-const lapsed = (c: RecordClaimDoc, now: Date): boolean =>
-  c.holder.startsWith('import:') && now.getTime() - Date.parse(c.at) >= IMPORT_CLAIM_LAPSE_MS;
-
-/**
- * Take a lapsed claim over: the takeover itself is claimed by inserting
- * `CLAIM~AT` (AT: the lapsed claim's time), so of several writers meeting
- * the same lapsed claim only one removes it; then it inserts its own, which
- * anyone else may beat (then it is simply not held).
- */
-async function takeOver(db: Db, old: RecordClaimDoc, mine: RecordClaimDoc): Promise<boolean> {
-  const marker: RecordClaimDoc = { ...mine, _id: `${old._id}~${old.at}`, record: `takeover:${old.record}` };
-  if (!(await insertOnce(db, marker))) return false;
-  // Deleting by `_id` only: the one document at this id is the lapsed claim, and only the marker's winner deletes it.
-  await claims(db).deleteOne({ _id: old._id });
-  return insertOnce(db, mine);
-}
-
-async function insertOnce(db: Db, doc: RecordClaimDoc): Promise<boolean> {
-  try {
-    await claims(db).insertOne(doc);
-    return true;
-  } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
-  }
 }

@@ -8,7 +8,9 @@
 // an unbounded pass over the organisation. A counterparty with a few hundred
 // entries then made a repair read every link of the org.
 //
-// The links, on FerretDB, adaptively (docs/indexes.md "Big scopes"):
+// The links by the field's index, whatever their number (the DriverStrategy's
+// findOwnedEach: on FerretDB one equality read per id), and where the
+// strategy says so (FerretDB), adaptively (docs/indexes.md "Big scopes"):
 // - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
 //   one equality read per id, a GIN index lookup of about a millisecond
 //   whatever the org's size;
@@ -26,12 +28,11 @@
 // `repairScope`); on FerretDB 1.x the accelerated adapter reads the scope in
 // five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
 // "Scope reads in SQL").
-import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
+import type { Collection, Db, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
-import type { RepairScope } from './port.js';
-import { isFerretDb, readEach, readInChunks } from './where-in.js';
+import type { DriverStrategy, RepairScope } from './port.js';
 
 /** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
 export const ORG_PASS_MIN_IDS = 500;
@@ -60,6 +61,7 @@ type StoredLink = WithId<Stored<BankLink>>;
  */
 export async function readRepairScope(
   db: Db,
+  driver: DriverStrategy,
   orgId: string,
   accountId: string,
   counterpartyId: string,
@@ -73,7 +75,7 @@ export async function readRepairScope(
   const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d));
   const transactionIds = transactions.map((t) => t.id);
   const entryIds = entries.map((e) => e.id);
-  const { ofTransactions, toEntries } = await scopeLinks(db, c.bankLinks, orgId, transactionIds, entryIds);
+  const { ofTransactions, toEntries } = await scopeLinks(driver, c.bankLinks, orgId, transactionIds, entryIds);
   const links = new Map<string, BankLink>();
   for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id, fromStored<BankLink>(doc));
 
@@ -81,7 +83,7 @@ export async function readRepairScope(
   // must see those entries to release the links.
   const loaded = new Set(entryIds);
   const missing = [...new Set(ofTransactions.map((l) => l.ledger_entry_id).filter((id) => !loaded.has(id)))];
-  const others = (await findEachEqual(db, c.ledgerEntries, orgId, '_id', missing)).map((d) =>
+  const others = (await driver.findOwnedEach(c.ledgerEntries, orgId, '_id', missing)).map((d) =>
     fromStored<LedgerEntry>(d),
   );
   return { transactions, entries: [...entries, ...others], links: [...links.values()] };
@@ -89,20 +91,20 @@ export async function readRepairScope(
 
 /** The links of the transactions and the links to the entries. */
 async function scopeLinks(
-  db: Db,
+  driver: DriverStrategy,
   links: Collection<Stored<BankLink>>,
   orgId: string,
   transactionIds: readonly string[],
   entryIds: readonly string[],
 ): Promise<{ ofTransactions: StoredLink[]; toEntries: StoredLink[] }> {
   const ids = transactionIds.length + entryIds.length;
-  if (ids >= ORG_PASS_MIN_IDS && (await isFerretDb(db))) {
+  if (ids >= ORG_PASS_MIN_IDS && driver.orgPassFirst) {
     const passed = await orgPass(links, orgId, new Set(transactionIds), new Set(entryIds), ids * ORG_PASS_LINKS_PER_ID);
     if (passed) return passed;
   }
   const [ofTransactions, toEntries] = await Promise.all([
-    findEachEqual(db, links, orgId, 'bank_transaction_id', transactionIds),
-    findEachEqual(db, links, orgId, 'ledger_entry_id', entryIds),
+    driver.findOwnedEach(links, orgId, 'bank_transaction_id', transactionIds),
+    driver.findOwnedEach(links, orgId, 'ledger_entry_id', entryIds),
   ]);
   return { ofTransactions, toEntries };
 }
@@ -135,27 +137,4 @@ async function orgPass(
     if (entryIds.has(doc.ledger_entry_id)) toEntries.push(doc);
   }
   return { ofTransactions, toEntries };
-}
-
-/**
- * The org's documents whose `field` is one of `values` (a globally unique
- * id). FerretDB: one equality read per value on the id alone (the only
- * filter it pushes down to an index; docs/indexes.md "Reads by id alone").
- * MongoDB: `$in` in chunks, which its indexes serve.
- */
-async function findEachEqual<D extends Document & { org_id: string }>(
-  db: Db,
-  collection: Collection<D>,
-  orgId: string,
-  field: string,
-  values: readonly string[],
-): Promise<WithId<D>[]> {
-  if (values.length === 0) return [];
-  if (!(await isFerretDb(db)))
-    return readInChunks(values, (chunk) =>
-      collection.find({ org_id: orgId, [field]: { $in: chunk } } as Filter<D>).toArray(),
-    );
-  // The id alone, the owner checked here: every field read so is a globally unique id (where-in.ts findOwnedWhereIn).
-  const found = await readEach(values, (value) => collection.find({ [field]: value } as Filter<D>).toArray());
-  return found.filter((doc) => doc.org_id === orgId);
 }

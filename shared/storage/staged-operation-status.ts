@@ -14,9 +14,9 @@ import { afterTransition, eventView, reserveEvent, type Reservation } from './ev
 import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './collections.js';
-import { isUniqueViolation } from './unique-violation.js';
 import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
+import { storeAdapter } from './store-adapter.js';
 
 /**
  * `op` (won only): the operation as this call's write left it, when this call
@@ -138,12 +138,8 @@ async function writeTransition(
   item: HistoryItem,
   set: EncodedSet,
 ): Promise<boolean> {
-  // Guarded by status, so a retried attempt does not push the history item twice.
-  const written = await collections(db).stagedOperations.updateOne(
-    { _id: id, org_id: orgId, status: from },
-    { $set: { ...encodeSet(set), status: item.to }, $push: { history: item } },
-  );
-  return written.matchedCount === 1;
+  // Guarded by status (the store port's writeTransition), so a retried attempt does not push the history item twice.
+  return (await storeAdapter(db)).writeTransition(orgId, id, from, { ...encodeSet(set), status: item.to }, item);
 }
 
 /** Once final, every scope lock of the operation goes, at once. Idempotent: a retried job runs it again. */
@@ -204,12 +200,8 @@ async function latestStep(
 /** Insert the step after `base`; false when another step took its place. */
 async function insertStep(db: Db, base: Step, next: Partial<Step>): Promise<Step | null> {
   const step: Step = { ...base, ...next, seq: base.seq + 1 };
-  try {
-    await collections(db).applyLeases.insertOne({ _id: stepId(step.staged_operation_id, step.seq), ...step });
-  } catch (err) {
-    if (isUniqueViolation(err)) return null;
-    throw err;
-  }
+  const store = await storeAdapter(db);
+  if (!(await store.appendLeaseStep({ _id: stepId(step.staged_operation_id, step.seq), ...step }))) return null;
   lastStep.set(step.staged_operation_id, step);
   return step;
 }

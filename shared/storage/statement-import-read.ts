@@ -75,7 +75,7 @@ export type { ReferencedTransaction } from './port.js';
  * btree index (org_id, bank_account_id, bank_reference). MongoDB: chunked
  * `$in` on the index of the same fields. FerretDB without SQL: the account
  * by equality, filtered, because a `$in` there reads the whole organisation
- * (where-in.ts).
+ * (ferretdb/driver-strategy.ts).
  */
 export async function accountTransactionsByReference(
   db: Db,

@@ -2,11 +2,10 @@
 // "The store port"). The runtime chooses once at start (chooseStoreAdapter);
 // storage functions keep taking the `Db` they always took and ask
 // storeAdapter(db) for the port. A handle nobody bound is served by the
-// driver's adapter.
+// driver's adapter, with the DriverStrategy of the server behind it.
 import type { Db } from 'mongodb';
-import { acceleratedAdapter } from './ferretdb/select.js';
-import { mongoAdapter } from './mongo-adapter.js';
-import type { StorePort } from './port.js';
+import { acceleratedAdapter, driverAdapter } from './ferretdb/select.js';
+import type { StoreLogger, StorePort } from './port.js';
 
 interface Binding {
   choose: () => Promise<StorePort>;
@@ -24,8 +23,7 @@ export function bindStoreAdapter(db: Db, adapter: StorePort | (() => Promise<Sto
 export function storeAdapter(db: Db): Promise<StorePort> {
   let binding = bindings.get(db);
   if (!binding) {
-    const adapter = mongoAdapter(db);
-    binding = { choose: () => Promise.resolve(adapter) };
+    binding = { choose: () => driverAdapter(db) };
     bindings.set(db, binding);
   }
   if (!binding.chosen) {
@@ -51,7 +49,7 @@ export async function closeStoreAdapter(db: Db): Promise<void> {
 export interface ChooseOptions {
   /** FERRETDB_POSTGRES_URL: the PostgreSQL database behind FerretDB 1.x; without it, the driver's adapter. */
   postgresUrl?: string | undefined;
-  logger?: { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void } | undefined;
+  logger?: StoreLogger | undefined;
 }
 
 /**
@@ -62,7 +60,7 @@ export interface ChooseOptions {
 export function chooseStoreAdapter(db: Db, options: ChooseOptions): void {
   const { postgresUrl, logger } = options;
   if (!postgresUrl) {
-    bindStoreAdapter(db, mongoAdapter(db));
+    bindStoreAdapter(db, () => driverAdapter(db));
     return;
   }
   bindStoreAdapter(db, async () => {
@@ -72,9 +70,9 @@ export function chooseStoreAdapter(db: Db, options: ChooseOptions): void {
       return choice.adapter;
     }
     logger?.warn(
-      { database: db.databaseName, adapter: 'mongo', server: choice.server, reason: choice.reason },
+      { database: db.databaseName, adapter: choice.driver.name, server: choice.server, reason: choice.reason },
       'FERRETDB_POSTGRES_URL is set but SQL cannot serve this store; running the driver adapter',
     );
-    return mongoAdapter(db);
+    return choice.driver;
   });
 }

@@ -8,7 +8,7 @@ import type { PostgresPagesStats } from '../../shared/storage/ferretdb/postgres-
 import { chooseStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
 import { ensureIndexes } from '../../shared/storage/indexes.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
+import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
 import { stack, type Stack } from './stack.js';
 
 /** `mongodbReason`: what stands in for the suite's subject on MongoDB, printed with the skip. */

@@ -3,8 +3,8 @@ import { utcDate } from '../../shared/domain/dates.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { storedOperation } from '../helpers/staged.js';
-import { IN_CHUNK_SIZE } from '../../shared/storage/where-in.js';
-import { EQUALITY_QUERY_MAX } from '../../shared/storage/where-in.js';
+import { IN_CHUNK_SIZE } from '../../shared/storage/in-chunks.js';
+import { EQUALITY_QUERY_MAX } from '../../shared/storage/ferretdb/driver-strategy.js';
 import type { LinkRepairData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
@@ -266,7 +266,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   });
 
   // The ids of a scope are read one way for a few, another for more, and on
-  // FerretDB a third beyond one `$in` chunk (storage/where-in.ts).
+  // FerretDB a third beyond one `$in` chunk (storage/ferretdb/driver-strategy.ts).
   for (const n of [EQUALITY_QUERY_MAX + 10, IN_CHUNK_SIZE + 5])
     it(`loads a scope of ${n} transactions, entries and links completely`, async () => {
       // Every transaction t_i is linked to o_i of counterparty b; a transaction

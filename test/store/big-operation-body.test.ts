@@ -17,7 +17,7 @@ import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { acceleratedHandle } from '../helpers/embedded-store.js';
 import { BODY_PART_CHARS } from '../../shared/storage/staged-operation-codec.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
+import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
 import { stack } from '../helpers/stack.js';
 
 const MONGODB_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;

@@ -3,12 +3,14 @@
 // driver's adapter with the reads and inserts PostgreSQL answers better in
 // SQL (postgres-pages.ts). Where SQL cannot answer (no table yet, a value
 // the decoder does not give exactly, PostgreSQL unreachable), the method
-// asks the driver's adapter, so every answer is the driver's answer.
+// asks the driver's adapter (with FerretDB's DriverStrategy:
+// driver-strategy.ts), so every answer is the driver's answer.
 import type { Db, Document } from 'mongodb';
 import { mongoAdapter } from '../mongo-adapter.js';
 import type { StorePort, WhereQuery } from '../port.js';
-import { IN_CHUNK_SIZE } from '../where-in.js';
+import { IN_CHUNK_SIZE } from '../in-chunks.js';
 import type { PostgresPages, PostgresPagesStats } from './postgres-pages.js';
+import { ferretDbStrategy } from './driver-strategy.js';
 import { readScopeInSql } from './repair-scope.js';
 
 /** Only inclusion projections are made in SQL (`fields`); an exclusion goes to the driver. */
@@ -28,7 +30,7 @@ export type FerretDbPort = StorePort & { readonly stats: PostgresPagesStats };
 
 /** The accelerated adapter for `db`, on `pages` (a pool on the PostgreSQL database behind FerretDB). */
 export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
-  const mongo = mongoAdapter(db);
+  const mongo = mongoAdapter(db, ferretDbStrategy);
 
   /** `q` in SQL, the owner checked here; null when PostgreSQL cannot answer. */
   const whereInSql = async (q: WhereQuery): Promise<Document[] | null> => {

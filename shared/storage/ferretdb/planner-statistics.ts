@@ -10,7 +10,7 @@
 import type { Db } from 'mongodb';
 import pg from 'pg';
 import { ferretTables } from './postgres-gin-indexes.js';
-import { isFerretDb } from '../where-in.js';
+import { isFerretDb } from './server.js';
 
 const postgresUrlByDb = new WeakMap<Db, string>();
 

@@ -347,7 +347,7 @@ export class PostgresPages {
    * Every document `q` selects, in one SQL query on FerretDB's own btree
    * indexes (whereSql); null when PostgreSQL cannot answer. Through FerretDB
    * the same read converts each document from PostgreSQL's JSON to BSON and
-   * back, or, for a list of ids, is one command per id (where-in.ts): a
+   * back, or, for a list of ids, is one command per id (driver-strategy.ts): a
    * 10,000-transaction repair scope cost FerretDB about 8 CPU-seconds
    * (docs/design/performance.md). Order is the table's.
    */
@@ -378,7 +378,7 @@ export class PostgresPages {
    * import's staleness check, docs/guide/statement-import.md "Apply"): their
    * `_id`, `version` and `bank_reference` only, in one query; null when
    * PostgreSQL cannot answer. Through FerretDB the same read is the whole
-   * account (a `$in` would read the whole organisation: where-in.ts).
+   * account (a `$in` would read the whole organisation: driver-strategy.ts).
    */
   async accountReferences(
     db: Db,

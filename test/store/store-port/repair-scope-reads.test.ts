@@ -18,7 +18,7 @@ import {
 } from '../../../shared/storage/staged-operations.js';
 import { BODY_INLINE_LIMIT, MissingOperationBodyError } from '../../../shared/storage/staged-operation-codec.js';
 import { findJobResult, saveJobResult } from '../../../shared/storage/job-results.js';
-import { isFerretDb } from '../../../shared/storage/where-in.js';
+import { isFerretDb } from '../../../shared/storage/ferretdb/server.js';
 import { Books } from '../../helpers/books.js';
 import { stack } from '../../helpers/stack.js';
 

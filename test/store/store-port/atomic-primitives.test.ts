@@ -1,33 +1,41 @@
-// The atomic primitives of docs/operating/reliability.md "Atomic primitives", raced
-// against the real store (FerretDB 1.24 in the test stack, where a filtered
-// update or delete is a read then a write by `_id`): each race runs ROUNDS
-// times and must lose or double no write, on each adapter of the store port
-// (docs/design/architecture.md "The store port"): the driver's, and on
-// FerretDB 1.x with its PostgreSQL the accelerated one.
+// The atomic primitives of docs/operating/reliability.md "Atomic primitives", the
+// store port's methods, raced against the real store (FerretDB 1.24 in the
+// test stack, where a filtered update or delete is a read then a write by
+// `_id`): each race runs ROUNDS times and must lose or double no write, on
+// each adapter of the store port (docs/design/architecture.md "The store
+// port"): the driver's, and on FerretDB 1.x with its PostgreSQL the
+// accelerated one. Each is called as its users call it, through storeAdapter(db).
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
-import type { JournalWrite } from '../../shared/domain/apply-journal.js';
-import { makeWrite } from '../../shared/storage/apply-writes.js';
-import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '../../shared/storage/books-write.js';
-import { collections } from '../../shared/storage/collections.js';
-import { decodeOperation, encodeOperation } from '../../shared/storage/staged-operation-codec.js';
-import { newImportHolder, operationHolder } from '../../shared/storage/record-claims.js';
-import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/storage/plan-locks.js';
-import { sweepDeadLocks } from '../../shared/storage/plan-lock-sweep.js';
+import type { JournalWrite } from '../../../shared/domain/apply-journal.js';
+import { makeWrite } from '../../../shared/storage/apply-writes.js';
+import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '../../../shared/storage/books-write.js';
+import { collections } from '../../../shared/storage/collections.js';
+import { decodeOperation, encodeOperation } from '../../../shared/storage/staged-operation-codec.js';
+import {
+  claimVersions,
+  IMPORT_CLAIM_LAPSE_MS,
+  newImportHolder,
+  operationHolder,
+} from '../../../shared/storage/record-claims.js';
+import { claimKey, idempotencyRecordId } from '../../../shared/storage/idempotency-keys.js';
+import { transitionClaimId } from '../../../shared/storage/audit-events.js';
+import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../../shared/storage/plan-locks.js';
+import { sweepDeadLocks } from '../../../shared/storage/plan-lock-sweep.js';
 import {
   readApplyJournal,
   recordApplyProgress,
   takeApplyLease,
   transitionStatus,
-} from '../../shared/storage/staged-operation-status.js';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { applyingOperation } from '../helpers/applying-operation.js';
-import { stack } from '../helpers/stack.js';
-import { acceleratedHandle, ownDatabase } from '../helpers/embedded-store.js';
-import type { Mongo } from '../../shared/storage/mongo.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { isFerretDb } from '../../shared/storage/where-in.js';
+} from '../../../shared/storage/staged-operation-status.js';
+import type { StagedOperationDoc } from '../../../shared/storage/collections.js';
+import { applyingOperation } from '../../helpers/applying-operation.js';
+import { stack } from '../../helpers/stack.js';
+import { acceleratedHandle, ownDatabase } from '../../helpers/embedded-store.js';
+import type { Mongo } from '../../../shared/storage/mongo.js';
+import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
+import { isFerretDb } from '../../../shared/storage/ferretdb/server.js';
 
 const ROUNDS = 200;
 /** Rounds run this many at a time, each on records and keys of its own. */
@@ -202,6 +210,115 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
         before: { memo: 'inserted' },
       };
       expect(await makeWrite(db, orgId, staleUpdate, operationHolder('stg_stale'))).to.equal('conflict');
+    });
+
+    it('the adapter under test serves the races', async function () {
+      const { db } = await store(this);
+      expect((await storeAdapter(db)).name).to.equal(adapter);
+    });
+
+    it('two imports meeting a lapsed import claim: exactly one takes it over', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const lapsedAt = new Date(Date.now() - IMPORT_CLAIM_LAPSE_MS - 60_000).toISOString();
+      await inLanes(ROUNDS, async (i) => {
+        const id = `le_lapsed_${i}`;
+        await collections(db).recordClaims.insertOne({
+          _id: `${orgId}/ledger_entries/${id}@2`,
+          org_id: orgId,
+          record: `ledger_entries/${id}`,
+          version: 2,
+          holder: 'import:crashed',
+          at: lapsedAt,
+        });
+        const holders = [newImportHolder(), newImportHolder()];
+        const held = await Promise.all(
+          holders.map((holder) => claimVersions(db, orgId, 'ledger_entries', [{ id, version: 2 }], holder)),
+        );
+        const winners = holders.filter((_, k) => held[k]!.has(id));
+        expect(winners, `round ${i}: one holder`).to.have.length(1);
+        const claim = await collections(db).recordClaims.findOne({ _id: `${orgId}/ledger_entries/${id}@2` });
+        expect(claim?.holder, `round ${i}: the stored claim is the winner's`).to.equal(winners[0]);
+      });
+    });
+
+    it('two transitions out of one status: exactly one wins, with one claim and one history item', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const ops = collections(db).stagedOperations;
+      await inLanes(ROUNDS, async (i) => {
+        const id = `stg_end_${i}`;
+        await ops.insertOne(
+          encodeOperation(applyingOperation(id, orgId, 'job-a', new Date(Date.now() + 60_000).toISOString())),
+        );
+        const at = new Date().toISOString();
+        const outcomes = await Promise.all(
+          (['applied', 'failed'] as const).map((to) =>
+            transitionStatus(db, orgId, id, 'applying', {
+              at,
+              actor: 'bob',
+              from: 'applying',
+              to,
+              note: null,
+              request_id: `req_${to}_${i}`,
+              claim_id: `claim_${to}_${i}`,
+            }),
+          ),
+        );
+        const won = outcomes.map((o) => o.won);
+        expect(won.filter(Boolean), `round ${i}: one winner`).to.have.length(1);
+        const winner = won[0] ? 'applied' : 'failed';
+        const loser = outcomes[won[0] ? 1 : 0]!;
+        expect(!loser.won && loser.claim.claim_id, `round ${i}: the loser is told the winner's claim`).to.equal(
+          `claim_${winner}_${i}`,
+        );
+        const op = await ops.findOne({ _id: id });
+        expect(op?.status, `round ${i}`).to.equal(winner);
+        expect(
+          op?.history.map((h) => h.to),
+          `round ${i}: one history item`,
+        ).to.deep.equal([winner]);
+        expect(
+          await collections(db).auditEvents.countDocuments({ _id: transitionClaimId(id, 'applying') }),
+          `round ${i}: one claim`,
+        ).to.equal(1);
+      });
+    });
+
+    it('two requests meeting an expired idempotency record: exactly one claims the key, the other is answered its job', async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      const keys = collections(db).idempotencyKeys;
+      await inLanes(ROUNDS, async (i) => {
+        const _id = idempotencyRecordId(orgId, 'alice', `key_${i}`);
+        const created = new Date(Date.now() - 2 * 24 * 3_600_000).toISOString();
+        const record = {
+          _id,
+          org_id: orgId,
+          actor: 'alice',
+          request_hash: 'h',
+          operation: 'reconcile',
+          request_id: `req_${i}`,
+          created_at: created,
+        };
+        await keys.insertOne({ ...record, job_id: `job_old_${i}`, expires_at: created });
+        const now = new Date();
+        const answers = await Promise.all(
+          ['a', 'b'].map((who) =>
+            claimKey(db, { ...record, request_id: `req_${who}_${i}`, created_at: now.toISOString() }, now),
+          ),
+        );
+        const claimed = answers.filter((a) => a.claimed);
+        expect(claimed, `round ${i}: one claim of the key`).to.have.length(1);
+        const other = answers.find((a) => !a.claimed);
+        const stored = await keys.findOne({ _id });
+        expect(stored?.job_id, `round ${i}: the stored record is the claimer's`).to.equal(
+          claimed[0]!.claimed && claimed[0]!.record.job_id,
+        );
+        expect(other && !other.claimed && other.existing.job_id, `round ${i}: the other is answered that job`).to.equal(
+          stored?.job_id,
+        );
+      });
     });
 
     it("one job's heartbeat and journal steps recorded at once build one chain, in call order, reading the operation once", async function () {
