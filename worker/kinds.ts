@@ -8,7 +8,7 @@ import type { StageOperationOf } from '../shared/kinds/kind-module.js';
 import type { StagedKind } from '../shared/kinds/registry.js';
 import type { StageAnswer } from '../shared/queue/stage-jobs.js';
 import type { IsoDate } from '../shared/domain/books.js';
-import { lockedReconciliation, type ReconciliationPlan } from '../shared/domain/reconcile-checks.js';
+import { lockedReconciliation, type ReconciliationPlan } from '../shared/kinds/bank-reconcile/plan.js';
 import { lockedReversal, type ReversalPlan } from '../shared/domain/reversal-plan.js';
 import { lockedImport } from '../shared/domain/statement-import/apply-check.js';
 import type { StatementImportPlan } from '../shared/domain/statement-import/plan.js';
@@ -18,7 +18,7 @@ import type { JobContext } from './job-context.js';
 import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
 import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
 import { stageLinkRepair } from './jobs/link-repair-stage.js';
-import { stageReconciliation } from './jobs/reconcile-stage.js';
+import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
 import { importClashes } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';
 

@@ -13,7 +13,7 @@ import type {
   RepairActionContext,
   TransactionContext,
 } from '../domain/plan-context.js';
-import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
+import type { ReconciliationPlan } from '../kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../domain/reversal-plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StatementImportPlan } from '../domain/statement-import/plan.js';

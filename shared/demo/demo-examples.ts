@@ -15,7 +15,7 @@ import {
   type LinkRepairBlocker,
   type LinkRepairInput,
 } from '../domain/link-repair-plan.js';
-import { reconcileScopeKey, type ReconciliationRequest } from '../domain/reconcile-checks.js';
+import { reconcileScopeKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
 import { reversalScopeKey } from '../domain/reversal-plan.js';
 import { parseStatementFile } from '../domain/statement-import/parse.js';
 import { decideStatementImport } from '../domain/statement-import/plan.js';

@@ -6,7 +6,6 @@
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 import type { LinkRepairPlan, RepairAction } from './link-repair-plan.js';
-import type { ReconciliationPlan } from './reconcile-checks.js';
 import type { ReversalPlan } from './reversal-plan.js';
 
 export interface EntryContext {
@@ -105,7 +104,7 @@ export const documentContext = (d: InboxDocument): DocumentContext => ({
 });
 
 /** The records with these ids, once each (the highest version of a repeated id), sorted by id; ids not passed are left out. */
-function pick<T extends { id: string; version?: number }, C>(
+export function pick<T extends { id: string; version?: number }, C>(
   records: readonly T[],
   ids: Iterable<string>,
   shape: (r: T) => C,
@@ -118,27 +117,6 @@ function pick<T extends { id: string; version?: number }, C>(
     if (!seen || (r.version ?? 0) > (seen.version ?? 0)) found.set(r.id, r);
   }
   return [...found.keys()].sort(compareIds).map((id) => shape(found.get(id)!));
-}
-
-/** A reconciliation names its account, its transactions and the entries their links point to. */
-export function reconcileContext(
-  plan: ReconciliationPlan,
-  books: { account: BankAccount | null; transactions: readonly BankTransaction[]; entries: readonly LedgerEntry[] },
-  settlementAccounts: readonly string[],
-): PlanContext {
-  return {
-    ...(books.account ? { bank_account: accountContext(books.account) } : {}),
-    ledger_entries: pick(
-      books.entries,
-      plan.transactions.flatMap((t) => t.links.map((l) => l.ledger_entry_id)),
-      (e) => entryContext(e, settlementAccounts),
-    ),
-    bank_transactions: pick(
-      books.transactions,
-      plan.transactions.map((t) => t.bank_transaction_id),
-      transactionContext,
-    ),
-  };
 }
 
 /** A reversal names its entry and the transactions of the links it removes. */
