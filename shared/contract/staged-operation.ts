@@ -14,7 +14,7 @@ import type {
   TransactionContext,
 } from '../domain/plan-context.js';
 import type { ReconciliationPlan } from '../kinds/bank-reconcile/plan.js';
-import type { ReversalPlan } from '../domain/reversal-plan.js';
+import type { ReversalPlan } from '../kinds/ledger-reversal/plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import type { StatementImportPlan } from '../domain/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';

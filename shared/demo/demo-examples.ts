@@ -16,7 +16,7 @@ import {
   type LinkRepairInput,
 } from '../domain/link-repair-plan.js';
 import { reconcileScopeKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
-import { reversalScopeKey } from '../domain/reversal-plan.js';
+import { reversalScopeKey } from '../kinds/ledger-reversal/plan.js';
 import { parseStatementFile } from '../domain/statement-import/parse.js';
 import { decideStatementImport } from '../domain/statement-import/plan.js';
 import { groupBy } from '../group-by.js';

@@ -6,7 +6,6 @@
 import type { BankAccount, BankLink, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 import type { LinkRepairPlan, RepairAction } from './link-repair-plan.js';
-import type { ReversalPlan } from './reversal-plan.js';
 
 export interface EntryContext {
   id: string;
@@ -117,24 +116,6 @@ export function pick<T extends { id: string; version?: number }, C>(
     if (!seen || (r.version ?? 0) > (seen.version ?? 0)) found.set(r.id, r);
   }
   return [...found.keys()].sort(compareIds).map((id) => shape(found.get(id)!));
-}
-
-/** A reversal names its entry and the transactions of the links it removes. */
-export function reversalContext(
-  plan: ReversalPlan,
-  books: { entry: LedgerEntry | null; transactions: readonly BankTransaction[] },
-  settlementAccounts: readonly string[],
-): PlanContext {
-  return {
-    ledger_entries: pick(books.entry ? [books.entry] : [], [plan.ledger_entry_id], (e) =>
-      entryContext(e, settlementAccounts),
-    ),
-    bank_transactions: pick(
-      books.transactions,
-      plan.actions.map((a) => a.bank_transaction_id),
-      transactionContext,
-    ),
-  };
 }
 
 /** The entries a repair action names: a move's both ends, a link's or unlink's entry. */

@@ -25,7 +25,7 @@ import {
   type DemoBooks,
 } from '../../shared/demo/demo-examples.js';
 import { reconcileScopeKey } from '../../shared/kinds/bank-reconcile/plan.js';
-import { reversalScopeKey } from '../../shared/domain/reversal-plan.js';
+import { reversalScopeKey } from '../../shared/kinds/ledger-reversal/plan.js';
 import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { InboxResolvePlan } from '../../shared/domain/inbox-resolve-plan.js';
 import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
-import type { ReversalPlan } from '../../shared/domain/reversal-plan.js';
+import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
 import { stagedAmount } from '../../shared/kinds/registry.js';
 import { sumAbsMinor } from '../../shared/kinds/operation-amount.js';

@@ -3,8 +3,9 @@
 import { expect } from 'chai';
 import type { BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 import { planLinkRepair, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import { documentsContext, repairContext, reversalContext } from '../../shared/domain/plan-context.js';
-import { decideReversal } from '../../shared/domain/reversal-plan.js';
+import { documentsContext, repairContext } from '../../shared/domain/plan-context.js';
+import { reversalContext } from '../../shared/kinds/ledger-reversal/context.js';
+import { decideReversal } from '../../shared/kinds/ledger-reversal/plan.js';
 import { reconcileContext } from '../../shared/kinds/bank-reconcile/context.js';
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import * as records from '../helpers/records.js';

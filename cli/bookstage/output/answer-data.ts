@@ -8,7 +8,7 @@
 import type { Blocker } from '../../../shared/domain/decision.js';
 import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js';
 import type { ReconciliationPlan } from '../../../shared/kinds/bank-reconcile/plan.js';
-import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
+import type { ReversalPlan } from '../../../shared/kinds/ledger-reversal/plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
 import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 

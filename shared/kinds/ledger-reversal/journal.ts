@@ -12,7 +12,7 @@ import {
   type KindJournal,
 } from '../../domain/apply-journal.js';
 import { ok, type Result } from '../../domain/result.js';
-import type { ReversalPlan } from '../../domain/reversal-plan.js';
+import type { ReversalPlan } from './plan.js';
 
 export const ledgerReversalJournal: KindJournal = {
   plan: (plan, books, ctx) => withoutLinks(reversalJournal(plan as ReversalPlan, books, ctx)),
