@@ -8,14 +8,14 @@
 // where each *_DIST is a build's dist folder (e.g. a copy of main's).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LinkRepairInput, LinkRepairOutcome } from '../shared/domain/link-repair-plan.js';
+import type { LinkRepairInput, LinkRepairOutcome } from '../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from './lib/repair-books.js';
 import { timePlan } from './lib/plan-timing.js';
 
 type Plan = (input: LinkRepairInput) => LinkRepairOutcome;
 
 async function load(dist: string): Promise<Plan> {
-  const url = pathToFileURL(resolve(dist, 'shared/domain/link-repair-plan.js')).href;
+  const url = pathToFileURL(resolve(dist, 'shared/kinds/ledger-link-repair/plan.js')).href;
   const module = (await import(url)) as { planLinkRepair: Plan };
   return module.planLinkRepair;
 }

@@ -17,7 +17,7 @@ import { bumpInboxVersion } from '../shared/storage/inbox-version.js';
 import type { JobContext } from './job-context.js';
 import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
 import { stageLedgerReversal } from './kinds/ledger-reversal/stage.js';
-import { stageLinkRepair } from './jobs/link-repair-stage.js';
+import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
 import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
 import { importClashes } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';

@@ -4,7 +4,7 @@
 // `import type`, which the browser build erases.
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { LedgerLine, Precondition } from '../domain/books.js';
-import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
+import type { LinkRepairPlan, RepairAction } from '../kinds/ledger-link-repair/plan.js';
 import type {
   AccountContext,
   DocumentContext,

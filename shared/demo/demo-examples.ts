@@ -14,7 +14,7 @@ import {
   repairScopeKey,
   type LinkRepairBlocker,
   type LinkRepairInput,
-} from '../domain/link-repair-plan.js';
+} from '../kinds/ledger-link-repair/plan.js';
 import { reconcileScopeKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
 import { reversalScopeKey } from '../kinds/ledger-reversal/plan.js';
 import { parseStatementFile } from '../domain/statement-import/parse.js';

@@ -10,7 +10,7 @@ import type { ApplyBooks, JournalContext, JournalWrite } from '../../shared/doma
 import { planJournal, planJournalWithLinks } from '../../shared/kinds/journals.js';
 import { repairLinkId } from '../../shared/kinds/ledger-link-repair/journal.js';
 import { compareIds, type BankLink } from '../../shared/domain/books.js';
-import type { LinkRepairPlan, RepairAction } from '../../shared/domain/link-repair-plan.js';
+import type { LinkRepairPlan, RepairAction } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 
 const ctx: JournalContext = {

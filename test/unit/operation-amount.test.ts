@@ -2,7 +2,7 @@
 // plan built by hand, exact, and the base currency where a kind has none.
 import { expect } from 'chai';
 import type { InboxResolvePlan } from '../../shared/domain/inbox-resolve-plan.js';
-import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
+import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
 import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';

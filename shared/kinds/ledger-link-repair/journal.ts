@@ -12,7 +12,7 @@ import {
   type KindJournal,
 } from '../../domain/apply-journal.js';
 import { ok, type Result } from '../../domain/result.js';
-import type { LinkRepairPlan, RepairAction } from '../../domain/link-repair-plan.js';
+import type { LinkRepairPlan, RepairAction } from './plan.js';
 
 export const ledgerLinkRepairJournal: KindJournal = {
   plan: (plan, books, ctx) => repairJournalWithLinks(plan as LinkRepairPlan, books, ctx),
