@@ -15,7 +15,7 @@ import type { StatementImportPlan } from '../shared/domain/statement-import/plan
 import type { StagedOperationDoc } from '../shared/storage/collections.js';
 import { bumpInboxVersion } from '../shared/storage/inbox-version.js';
 import type { JobContext } from './job-context.js';
-import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
+import { stageInboxDuplicatesResolve } from './kinds/inbox-duplicates-resolve/stage.js';
 import { stageLedgerReversal } from './kinds/ledger-reversal/stage.js';
 import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
 import { stageReconciliation } from './kinds/bank-reconcile/stage.js';

@@ -31,7 +31,7 @@ export type {
   StagedStatus,
   StatementImportPlan,
 };
-export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
+export type { InboxResolvePlan } from '../kinds/inbox-duplicates-resolve/plan.js';
 
 export interface StagedHistoryView {
   at: string;

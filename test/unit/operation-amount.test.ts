@@ -1,7 +1,7 @@
 // docs/reference/http-api.md "Amount of each kind": each kind's amount from a
 // plan built by hand, exact, and the base currency where a kind has none.
 import { expect } from 'chai';
-import type { InboxResolvePlan } from '../../shared/domain/inbox-resolve-plan.js';
+import type { InboxResolvePlan } from '../../shared/kinds/inbox-duplicates-resolve/plan.js';
 import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';

@@ -11,7 +11,7 @@ import {
 } from '../../domain/apply-journal.js';
 import { duplicateGroupId } from '../../domain/duplicate-groups.js';
 import { ok, type Result } from '../../domain/result.js';
-import { duplicateOfReason, type InboxResolvePlan } from '../../domain/inbox-resolve-plan.js';
+import { duplicateOfReason, type InboxResolvePlan } from './plan.js';
 
 export const inboxDuplicatesResolveJournal: KindJournal = {
   plan: (plan, books, ctx) => withoutLinks(inboxResolveJournal(plan as InboxResolvePlan, books, ctx)),
