@@ -7,8 +7,8 @@
 import { pathOf } from '../../shared/contract/routes.js';
 import { statementImportJournal } from '../../shared/kinds/statement-import/journal.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
-import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import { parseStatementFile } from '../../shared/kinds/statement-import/parse.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { load, tokenFor } from '../lib/data.js';
 import { median, round, timed } from '../lib/stats.js';

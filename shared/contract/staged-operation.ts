@@ -16,7 +16,7 @@ import type {
 import type { ReconciliationPlan } from '../kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../kinds/ledger-reversal/plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
-import type { StatementImportPlan } from '../domain/statement-import/plan.js';
+import type { StatementImportPlan } from '../kinds/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 

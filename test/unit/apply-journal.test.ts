@@ -10,7 +10,7 @@ import { journalFromPlan, planJournal, planJournalWithLinks } from '../../shared
 import { repairLinkId } from '../../shared/kinds/ledger-link-repair/journal.js';
 import { reversingEntryId } from '../../shared/kinds/ledger-reversal/journal.js';
 import { statementImportJournal } from '../../shared/kinds/statement-import/journal.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 
 const ctx: JournalContext = {

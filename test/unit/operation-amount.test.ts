@@ -5,7 +5,7 @@ import type { InboxResolvePlan } from '../../shared/kinds/inbox-duplicates-resol
 import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import { stagedAmount } from '../../shared/kinds/registry.js';
 import { sumAbsMinor } from '../../shared/kinds/operation-amount.js';
 

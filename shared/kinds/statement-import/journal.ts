@@ -3,7 +3,7 @@
 // it. Pure.
 import { ok } from '../../domain/result.js';
 import type { JournalWrite, KindJournal } from '../../domain/apply-journal.js';
-import type { StatementImportPlan } from '../../domain/statement-import/plan.js';
+import type { StatementImportPlan } from './plan.js';
 
 export const statementImportKindJournal: KindJournal = {
   plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
