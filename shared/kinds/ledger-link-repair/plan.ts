@@ -522,7 +522,7 @@ function passLinks(pass: LinkPass): void {
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
-// status was not updated; reversal-plan.ts treats it the same way.
+// status was not updated; the reversal's plan.ts treats it the same way.
 function isReversed(entry: LedgerEntry): boolean {
   return entry.status === 'reversed' || Boolean(entry.reversed_by);
 }
