@@ -3,7 +3,7 @@
 // can check the plan without looking each id up. Read at staging time and
 // kept outside the plan and its plan_hash. Pure: the worker passes the
 // records its job already read (or read by `_id`); this picks and shapes.
-import type { BankAccount, BankLink, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
+import type { BankAccount, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
 import { compareIds, openAmountMinor } from './books.js';
 
 export interface EntryContext {
