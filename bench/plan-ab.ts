@@ -6,16 +6,22 @@
 // CPU and wall medians and plan_hash (they must be equal).
 //   node dist/bench/plan-ab.js BEFORE_DIST AFTER_DIST [n] [rounds]
 // where each *_DIST is a build's dist folder (e.g. a copy of main's).
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LinkRepairInput, LinkRepairOutcome } from '../shared/domain/link-repair-plan.js';
+import type { LinkRepairInput, LinkRepairOutcome } from '../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from './lib/repair-books.js';
 import { timePlan } from './lib/plan-timing.js';
 
 type Plan = (input: LinkRepairInput) => LinkRepairOutcome;
 
+/** Where a build holds the planner: its kind folder, or shared/domain/ in builds before the kinds had folders. */
+const PLANNER_PATHS = ['shared/kinds/ledger-link-repair/plan.js', 'shared/domain/link-repair-plan.js'];
+
 async function load(dist: string): Promise<Plan> {
-  const url = pathToFileURL(resolve(dist, 'shared/domain/link-repair-plan.js')).href;
+  const path = PLANNER_PATHS.map((p) => resolve(dist, p)).find((p) => existsSync(p));
+  if (!path) throw new Error(`${dist} holds no link-repair planner (${PLANNER_PATHS.join(', ')})`);
+  const url = pathToFileURL(path).href;
   const module = (await import(url)) as { planLinkRepair: Plan };
   return module.planLinkRepair;
 }

@@ -3,7 +3,7 @@
 // (bench/lib/plan-timing.ts), so neither building the input nor the previous
 // run's garbage is charged to the plan. Prints one JSON line. To profile:
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof dist/bench/plan-profile.js [n] [repeat]
-import { planLinkRepair } from '../shared/domain/link-repair-plan.js';
+import { planLinkRepair } from '../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from './lib/repair-books.js';
 import { timePlan } from './lib/plan-timing.js';
 

@@ -203,7 +203,7 @@ function linesTable(caption: string, lines: Line[], cur: string): HTMLElement {
 export function reversalView(plan: ReversalPlan, ctx: Lookup): HTMLElement {
   const r = plan.reversing_entry;
   const entry = ctx.entry(plan.ledger_entry_id);
-  // The reversing entry is the original with debit and credit swapped (shared/domain/reversal-plan.ts): swapping back shows the original.
+  // The reversing entry is the original with debit and credit swapped (shared/kinds/ledger-reversal/plan.ts): swapping back shows the original.
   const original = r.lines.map((l) => ({
     account: l.account,
     debit_minor: l.credit_minor,

@@ -8,19 +8,19 @@ import type { StageOperationOf } from '../shared/kinds/kind-module.js';
 import type { StagedKind } from '../shared/kinds/registry.js';
 import type { StageAnswer } from '../shared/queue/stage-jobs.js';
 import type { IsoDate } from '../shared/domain/books.js';
-import { lockedReconciliation, type ReconciliationPlan } from '../shared/domain/reconcile-checks.js';
-import { lockedReversal, type ReversalPlan } from '../shared/domain/reversal-plan.js';
-import { lockedImport } from '../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../shared/domain/statement-import/plan.js';
+import { lockedReconciliation, type ReconciliationPlan } from '../shared/kinds/bank-reconcile/plan.js';
+import { lockedReversal, type ReversalPlan } from '../shared/kinds/ledger-reversal/plan.js';
+import { lockedImport } from '../shared/kinds/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../shared/kinds/statement-import/plan.js';
 import type { StagedOperationDoc } from '../shared/storage/collections.js';
 import { bumpInboxVersion } from '../shared/storage/inbox-version.js';
 import type { JobContext } from './job-context.js';
-import { stageInboxDuplicatesResolve } from './jobs/inbox-duplicates-resolve-stage.js';
-import { stageLedgerReversal } from './jobs/ledger-reversal-stage.js';
-import { stageLinkRepair } from './jobs/link-repair-stage.js';
-import { stageReconciliation } from './jobs/reconcile-stage.js';
-import { importClashes } from './jobs/statement-import-apply.js';
-import { stageStatementImport } from './jobs/statement-import-stage.js';
+import { stageInboxDuplicatesResolve } from './kinds/inbox-duplicates-resolve/stage.js';
+import { stageLedgerReversal } from './kinds/ledger-reversal/stage.js';
+import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
+import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
+import { importClashes } from './kinds/statement-import/apply.js';
+import { stageStatementImport } from './kinds/statement-import/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */

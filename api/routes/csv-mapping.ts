@@ -5,7 +5,7 @@
 // (api/routes/staging.ts).
 import { Router, type Response } from 'express';
 import type { Db } from 'mongodb';
-import { csvMappingProblem, DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import { csvMappingProblem, DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 import { AppError } from '../../shared/errors.js';
 import { bankAccountParamsSchema } from '../../shared/schemas/books-read.js';
 import { csvMappingBodySchema, type CsvMappingBody } from '../../shared/kinds/statement-import/schema.js';

@@ -15,7 +15,7 @@ import {
   type StatementImportQuery,
   type StatementImportStageInput,
 } from '../../shared/kinds/statement-import/schema.js';
-import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import { DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 import { compile, type Validation } from '../../shared/schemas/validator.js';
 import { findCsvMapping } from '../../shared/storage/csv-mappings.js';
 import { DRY_RUN_UPLOAD_KEEP_MS, saveStatementUpload, UPLOAD_KEEP_MS } from '../../shared/storage/statement-uploads.js';

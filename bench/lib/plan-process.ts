@@ -4,7 +4,7 @@
 // scope's input, says `ready`, and on `go` plans it `plans` times, then says
 // `done`. No store, no queue: the worker's own part of a job whose store
 // cost is small.
-import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from './repair-books.js';
 
 const size = Number(process.argv[2]);

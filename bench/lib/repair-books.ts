@@ -3,7 +3,7 @@
 // wrong entry. The plan has real work (moves, creates) and is the same for
 // the same n. Used for the pure plan at 100k and the worker-scaling jobs.
 import type { BooksFile } from '../../shared/domain/books-file.js';
-import type { LinkRepairInput } from '../../shared/domain/link-repair-plan.js';
+import type { LinkRepairInput } from '../../shared/kinds/ledger-link-repair/plan.js';
 
 const day = (n: number): string => new Date(Date.UTC(2025, 0, 1) + (n % 360) * 86_400_000).toISOString().slice(0, 10);
 const pad = (n: number): string => String(n).padStart(7, '0');

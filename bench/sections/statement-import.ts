@@ -5,10 +5,10 @@
 // the project's parser plus the account's read as the job does them (called
 // directly here), and a bare insertMany of the same documents.
 import { pathOf } from '../../shared/contract/routes.js';
-import { statementImportJournal } from '../../shared/domain/apply-journal.js';
+import { statementImportJournal } from '../../shared/kinds/statement-import/journal.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
-import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import { parseStatementFile } from '../../shared/kinds/statement-import/parse.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import { accountTransactionsForImport } from '../../shared/storage/statement-import-read.js';
 import { load, tokenFor } from '../lib/data.js';
 import { median, round, timed } from '../lib/stats.js';

@@ -4,7 +4,7 @@
 // `import type`, which the browser build erases.
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { LedgerLine, Precondition } from '../domain/books.js';
-import type { LinkRepairPlan, RepairAction } from '../domain/link-repair-plan.js';
+import type { LinkRepairPlan, RepairAction } from '../kinds/ledger-link-repair/plan.js';
 import type {
   AccountContext,
   DocumentContext,
@@ -13,10 +13,10 @@ import type {
   RepairActionContext,
   TransactionContext,
 } from '../domain/plan-context.js';
-import type { ReconciliationPlan } from '../domain/reconcile-checks.js';
-import type { ReversalPlan } from '../domain/reversal-plan.js';
+import type { ReconciliationPlan } from '../kinds/bank-reconcile/plan.js';
+import type { ReversalPlan } from '../kinds/ledger-reversal/plan.js';
 import type { StagedKind } from '../domain/staged-kind.js';
-import type { StatementImportPlan } from '../domain/statement-import/plan.js';
+import type { StatementImportPlan } from '../kinds/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
 
@@ -31,7 +31,7 @@ export type {
   StagedStatus,
   StatementImportPlan,
 };
-export type { InboxResolvePlan } from '../domain/inbox-resolve-plan.js';
+export type { InboxResolvePlan } from '../kinds/inbox-duplicates-resolve/plan.js';
 
 export interface StagedHistoryView {
   at: string;

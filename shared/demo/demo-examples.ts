@@ -14,11 +14,11 @@ import {
   repairScopeKey,
   type LinkRepairBlocker,
   type LinkRepairInput,
-} from '../domain/link-repair-plan.js';
-import { reconcileScopeKey, type ReconciliationRequest } from '../domain/reconcile-checks.js';
-import { reversalScopeKey } from '../domain/reversal-plan.js';
-import { parseStatementFile } from '../domain/statement-import/parse.js';
-import { decideStatementImport } from '../domain/statement-import/plan.js';
+} from '../kinds/ledger-link-repair/plan.js';
+import { reconcileScopeKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
+import { reversalScopeKey } from '../kinds/ledger-reversal/plan.js';
+import { parseStatementFile } from '../kinds/statement-import/parse.js';
+import { decideStatementImport } from '../kinds/statement-import/plan.js';
 import { groupBy } from '../group-by.js';
 
 export interface DemoBooks {

@@ -1,11 +1,10 @@
 // The computed figures of the book reads (docs/reference/book-reads.md): pure, on the
-// records one page loaded. The rules themselves live with their owners — the
-// reconciliation remainder in reconcile-checks.ts, the open amount of an
-// entry in books.ts (the FIFO repair's settlement-account rule) — and are
-// only applied here.
+// records one page loaded. The rules themselves live in books.ts — a
+// transaction's remainder (what reconciliation clears), the open amount of an
+// entry (the FIFO repair's settlement-account rule) — and are only applied
+// here.
 import type { BankLink, BankTransaction, LedgerEntry } from './books.js';
-import { openAmountMinor } from './books.js';
-import { remainderMinor } from './reconcile-checks.js';
+import { openAmountMinor, remainderMinor } from './books.js';
 
 export type LinkState = 'unlinked' | 'partial' | 'full' | 'over';
 export const LINK_STATES: readonly LinkState[] = ['unlinked', 'partial', 'full', 'over'];

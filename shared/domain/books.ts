@@ -112,6 +112,9 @@ export interface InboxDocument {
   };
 }
 
+/** An inbox document as stored: with its version (what the apply is guarded by) and, once archived, why. */
+export type VersionedInboxDocument = InboxDocument & { version: number; archived_reason?: string | null };
+
 /**
  * An entry's open amount: Σ(debit − credit) over its lines on the org's
  * settlement accounts. Positive = money expected in (receivable), negative =
@@ -124,6 +127,23 @@ export function openAmountMinor(entry: Pick<LedgerEntry, 'lines'>, settlementAcc
   }
   return open;
 }
+
+/** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
+export function remainderMinor(
+  transaction: Pick<BankTransaction, 'amount_minor'>,
+  links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>,
+): number {
+  return Number(abs(BigInt(transaction.amount_minor)) - sumMinor(links.map((l) => l.amount_minor)));
+}
+
+/** The exact sum of integer minor amounts. */
+export function sumMinor(amounts: readonly number[]): bigint {
+  let sum = 0n;
+  for (const a of amounts) sum += BigInt(a);
+  return sum;
+}
+
+const abs = (n: bigint): bigint => (n < 0n ? -n : n);
 
 /** A version reference the apply step re-checks before writing anything. */
 export interface Precondition {

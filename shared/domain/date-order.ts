@@ -1,5 +1,5 @@
 // Ordering records by (date, id) when their positions are already in id
-// order: the link repair plan's FIFO queues (link-repair-plan.ts), where 100k
+// order: the link repair plan's FIFO queues (shared/kinds/ledger-link-repair/plan.ts), where 100k
 // transactions and as many entries are ordered by booking or entry date.
 //
 // why not compare the date strings: at 100k records, comparisons of two

@@ -1,6 +1,6 @@
 // Resolving references to records: for each reference (a link's transaction
 // or entry id), the position of the record with that id. Used by the link
-// repair plan's scope (link-repair-plan.ts), where 100k records and a third
+// repair plan's scope (shared/kinds/ledger-link-repair/plan.ts), where 100k records and a third
 // as many links meet.
 
 /**

@@ -1,5 +1,5 @@
 // The `data` of each staging answer, as the worker returns it today (docs/reference/http-api.md
-// §13; shapes built in shared/domain/*-plan.ts, reconcile-checks.ts
+// §13; shapes built in each kind's shared/kinds/<kind>/plan.ts
 // and worker/operation/commit-decision.ts). Response ids are plain strings: they
 // echo stored records, which the request schemas do not constrain.
 import type { StagedStatus } from '../domain/staged-transitions.js';

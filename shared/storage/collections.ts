@@ -11,7 +11,7 @@ import type {
   Org,
   Precondition,
 } from '../domain/books.js';
-import type { CsvMapping } from '../domain/statement-import/csv.js';
+import type { CsvMapping } from '../kinds/statement-import/csv.js';
 import type { Warning } from '../warnings.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import type { StageAnswer } from '../contract/staging-answer.js';

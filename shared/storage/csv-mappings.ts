@@ -6,7 +6,7 @@
 // version check is what settles two saves at once: the loser reads again);
 // the first save is an insert a unique `_id` settles.
 import type { Db } from 'mongodb';
-import type { CsvMapping } from '../domain/statement-import/csv.js';
+import type { CsvMapping } from '../kinds/statement-import/csv.js';
 import { collections } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedById } from './where-in.js';

@@ -1,6 +1,6 @@
 // The inbox's dismissed duplicate sets (docs/design/duplicate-overview.md
 // "Dismissals"): read whole per organisation when the inbox is grouped. They
-// are written only by an apply journal (shared/domain/apply-journal.ts).
+// are written only by an apply journal (shared/kinds/inbox-duplicates-resolve/journal.ts).
 import type { Db } from 'mongodb';
 import { collections } from './collections.js';
 

@@ -3,9 +3,15 @@
 // for the apply journal. Reads by id, per collection (see where-in.ts).
 import type { Db } from 'mongodb';
 import type { ApplyBooks } from '../domain/apply-journal.js';
-import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Precondition } from '../domain/books.js';
+import type {
+  BankAccount,
+  BankLink,
+  BankTransaction,
+  LedgerEntry,
+  Precondition,
+  VersionedInboxDocument,
+} from '../domain/books.js';
 import { preconditionKey } from '../domain/preconditions.js';
-import type { VersionedInboxDocument } from '../domain/inbox-resolve-plan.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import { findOwnedWhereIn } from './where-in.js';

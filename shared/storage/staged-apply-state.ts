@@ -7,7 +7,7 @@ import type { ApplyResult } from '../contract/staged-operation.js';
 export type { ApplyResult };
 
 export interface ApplyJournalState {
-  /** Empty when `writes_from_plan`: the writes are then journalFromPlan(kind, plan) (shared/domain/apply-journal.ts). */
+  /** Empty when `writes_from_plan`: the writes are then journalFromPlan(kind, plan) (shared/kinds/journals.ts). */
   writes: JournalWrite[];
   writes_from_plan?: true;
   /** A link repair: the link each moved or new amount goes to (planJournalWithLinks), recorded in the result once applied. */

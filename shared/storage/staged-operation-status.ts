@@ -5,7 +5,7 @@
 // the operation: status, history item and the transition's own fields.
 // Two racing approvers: one claim, one audit event, one history item.
 import type { Db } from 'mongodb';
-import { journalFromPlan } from '../domain/apply-journal.js';
+import { journalFromPlan } from '../kinds/journals.js';
 import { FINAL_STATUSES, type StagedStatus } from '../domain/staged-transitions.js';
 import { claimTransition, ensureStagedEvent } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';

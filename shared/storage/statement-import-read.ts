@@ -4,7 +4,7 @@
 // bank_account_id, …) index; one query, whatever the account's size. To
 // apply, only the transactions carrying one of the plan's bank references.
 import type { Db } from 'mongodb';
-import type { ExistingTransaction } from '../domain/statement-import/plan.js';
+import type { ExistingTransaction } from '../kinds/statement-import/plan.js';
 import { readFields } from './books-whole.js';
 import { collections, type Stored } from './collections.js';
 import type { BankTransaction } from '../domain/books.js';

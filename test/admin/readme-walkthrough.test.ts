@@ -24,8 +24,8 @@ import {
   type DemoExamples,
   type DemoBooks,
 } from '../../shared/demo/demo-examples.js';
-import { reconcileScopeKey } from '../../shared/domain/reconcile-checks.js';
-import { reversalScopeKey } from '../../shared/domain/reversal-plan.js';
+import { reconcileScopeKey } from '../../shared/kinds/bank-reconcile/plan.js';
+import { reversalScopeKey } from '../../shared/kinds/ledger-reversal/plan.js';
 import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 

@@ -3,9 +3,9 @@
 // the contract promises and the compiler catches a misspelt one.
 import type { Blocker } from '../../shared/domain/decision.js';
 import type { DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
-import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import type { ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
-import type { ReversalPlan } from '../../shared/domain/reversal-plan.js';
+import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
+import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
+import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
 import type { ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import type { StagedOperationDetail } from '../../shared/contract/staged-operation.js';
 

@@ -7,7 +7,7 @@
 // checked against the links it names, so a plan that names a wrong link fails
 // the test that applies it.
 import { compareIds, type BankLink } from '../../shared/domain/books.js';
-import type { RepairAction } from '../../shared/domain/link-repair-plan.js';
+import type { RepairAction } from '../../shared/kinds/ledger-link-repair/plan.js';
 
 /** When links created by applyActions were made; later than any link the tests build. */
 export const APPLIED_LINK_CREATED_AT = '2025-12-31T00:00:00.000Z';

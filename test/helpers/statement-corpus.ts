@@ -2,7 +2,7 @@
 // manifest, corpus.json: per file its source and licence and the transactions it holds, checked by
 // hand against the file.
 import { readFileSync } from 'node:fs';
-import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import type { CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 
 export interface CorpusEntry {
   booking_date: string;

@@ -3,7 +3,7 @@
 // (?dry_run=true) into an account that the file names, and plans exactly the transactions its
 // manifest lists; a file the MT940 library cannot read answers a reason this project writes.
 import { expect } from 'chai';
-import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import type { CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 import { Books } from '../helpers/books.js';
 import type { AnswerBody } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';

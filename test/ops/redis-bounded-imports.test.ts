@@ -10,7 +10,7 @@ import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
 import { actors, docs } from '../helpers/staged.js';
 import { Queue, QueueEvents } from 'bullmq';
-import { DEFAULT_CSV_MAPPING } from '../../shared/domain/statement-import/csv.js';
+import { DEFAULT_CSV_MAPPING } from '../../shared/kinds/statement-import/csv.js';
 import { CARRIED_ANSWER_MAX_CHARS, STAGE_QUEUE, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
 import { newJobId } from '../../shared/storage/idempotency-keys.js';
 

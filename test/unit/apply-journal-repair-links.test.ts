@@ -1,21 +1,16 @@
 // Which link a repair's apply gives each moved or linked amount to
-// (shared/domain/apply-journal.ts, docs/design/staged-lifecycle.md "Apply"):
+// (shared/kinds/ledger-link-repair/journal.ts, docs/design/staged-lifecycle.md "Apply"):
 // the transaction's link to the entry that the journal already touches and
 // that still holds an amount (the first one touched), else the stored one with
 // the lowest id, else a new one. Checked against that rule written as
 // plainly as it reads, one scan of every link per action, on random plans
 // whose pairs share links, empty them and fill them again.
 import { expect } from 'chai';
-import {
-  planJournal,
-  planJournalWithLinks,
-  repairLinkId,
-  type ApplyBooks,
-  type JournalContext,
-  type JournalWrite,
-} from '../../shared/domain/apply-journal.js';
+import type { ApplyBooks, JournalContext, JournalWrite } from '../../shared/domain/apply-journal.js';
+import { planJournal, planJournalWithLinks } from '../../shared/kinds/journals.js';
+import { repairLinkId } from '../../shared/kinds/ledger-link-repair/journal.js';
 import { compareIds, type BankLink } from '../../shared/domain/books.js';
-import type { LinkRepairPlan, RepairAction } from '../../shared/domain/link-repair-plan.js';
+import type { LinkRepairPlan, RepairAction } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 
 const ctx: JournalContext = {

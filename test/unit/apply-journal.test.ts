@@ -1,18 +1,16 @@
 import { expect } from 'chai';
 import {
   INSERT_BATCH_LIMITS,
-  journalFromPlan,
   journalStepEnd,
-  planJournal,
-  planJournalWithLinks,
-  repairLinkId,
-  reversingEntryId,
-  statementImportJournal,
   type ApplyBooks,
   type JournalContext,
   type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import { journalFromPlan, planJournal, planJournalWithLinks } from '../../shared/kinds/journals.js';
+import { repairLinkId } from '../../shared/kinds/ledger-link-repair/journal.js';
+import { reversingEntryId } from '../../shared/kinds/ledger-reversal/journal.js';
+import { statementImportJournal } from '../../shared/kinds/statement-import/journal.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 
 const ctx: JournalContext = {

@@ -1,7 +1,7 @@
 // csvMappingProblem (docs/guide/statement-import.md "Saved CSV mapping"): what a
 // saved mapping must hold as a whole, beyond each field's schema.
 import { expect } from 'chai';
-import { csvMappingProblem, DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import { csvMappingProblem, DEFAULT_CSV_MAPPING, type CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 
 const mapping = (fields: Partial<CsvMapping>): CsvMapping => ({
   ...DEFAULT_CSV_MAPPING,

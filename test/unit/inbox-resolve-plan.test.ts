@@ -1,14 +1,11 @@
-// The plan of a duplicate resolution (shared/domain/inbox-resolve-plan.ts), exactly.
+// The plan of a duplicate resolution (shared/kinds/inbox-duplicates-resolve/plan.ts), exactly.
 import { expect } from 'chai';
-import type { InboxDocument } from '../../shared/domain/books.js';
+import type { InboxDocument, VersionedInboxDocument } from '../../shared/domain/books.js';
 import { findDuplicateGroups } from '../../shared/domain/duplicate-groups.js';
-import {
-  decideInboxResolve,
-  type InboxResolveBooks,
-  type VersionedInboxDocument,
-} from '../../shared/domain/inbox-resolve-plan.js';
+import { decideInboxResolve, type InboxResolveBooks } from '../../shared/kinds/inbox-duplicates-resolve/plan.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import { dismissalId, planJournal } from '../../shared/domain/apply-journal.js';
+import { planJournal } from '../../shared/kinds/journals.js';
+import { dismissalId } from '../../shared/kinds/inbox-duplicates-resolve/journal.js';
 
 const extracted = {
   vendor_name: 'Acme GmbH',

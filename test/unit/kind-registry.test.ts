@@ -59,7 +59,7 @@ function errorsIn(tsconfig: string, files: string[], kindSource: string | null):
 const SERVER_FILES = [
   'shared/kinds/registry.ts',
   'worker/kinds.ts',
-  'shared/domain/apply-journal.ts',
+  'shared/kinds/journals.ts',
   'cli/bookstage/output/plans.ts',
 ];
 const PAGE_FILES = ['web/kinds.ts'];

@@ -39,9 +39,12 @@ describe('layer rules (eslint.config.js)', function () {
       'shared/kinds/registry.ts',
       'shared/kinds/ledger-reversal/wire.ts',
       'shared/kinds/ledger-reversal/schema.ts',
+      'shared/kinds/ledger-reversal/plan.ts',
+      'shared/kinds/statement-import/schema.ts',
       'shared/schemas/openapi.ts',
       'api/routes/staging.ts',
       'worker/processor.ts',
+      'worker/kinds/ledger-reversal/stage.ts',
       'web/api.ts',
     ]) {
       expect(await layerFindings(file, ''), file).to.deep.equal([]);
@@ -98,6 +101,36 @@ describe('layer rules (eslint.config.js)', function () {
       "import { crashIf } from '../../worker/test-faults.js';\nexport const planted = crashIf;\n",
     );
     expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
+  });
+
+  it("fails a kind's pure parts importing storage, the queue, the worker or the logger, and its worker parts the API", async () => {
+    const storage = await layerFindings(
+      'shared/kinds/ledger-reversal/plan.ts',
+      "import { findStagedOperation } from '../../storage/staged-operations.js';\nexport const planted = findStagedOperation;\n",
+    );
+    expect(rules(storage)).to.deep.equal(['import-x/no-restricted-paths']);
+    expect(storage[0]?.message).to.include('shared/kinds holds');
+    const queue = await layerFindings(
+      'shared/kinds/statement-import/journal.ts',
+      "import { STAGE_QUEUE } from '../../queue/stage-jobs.js';\nexport const planted = STAGE_QUEUE;\n",
+    );
+    expect(rules(queue)).to.deep.equal(['import-x/no-restricted-paths']);
+    const worker = await layerFindings(
+      'shared/kinds/bank-reconcile/plan.ts',
+      "import { crashIf } from '../../../worker/test-faults.js';\nexport const planted = crashIf;\n",
+    );
+    expect(rules(worker)).to.deep.equal(['import-x/no-restricted-paths']);
+    // Only what the zone lists: not the logger either (a kind's plan is pure).
+    const logger = await layerFindings(
+      'shared/kinds/ledger-reversal/plan.ts',
+      "import { createLogger } from '../../logger.js';\nexport const planted = createLogger;\n",
+    );
+    expect(rules(logger)).to.deep.equal(['import-x/no-restricted-paths']);
+    const api = await layerFindings(
+      'worker/kinds/ledger-reversal/stage.ts',
+      "import { send } from '../../../api/outcome.js';\nexport const planted = send;\n",
+    );
+    expect(rules(api)).to.deep.equal(['import-x/no-restricted-paths']);
   });
 
   it("fails a kind's schema importing more than a schema may", async () => {

@@ -2,7 +2,7 @@
 // its output must not change. The frozen copy in test/oracles is the rule as
 // it was; both must give deep-equal outcomes and the same plan_hash.
 import { expect } from 'chai';
-import { planLinkRepair, type LinkRepairInput } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair, type LinkRepairInput } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { planLinkRepair as planBefore } from '../oracles/link-repair-plan-v1.js';
 import { bigScopeInput } from '../../bench/lib/repair-books.js';
 

@@ -3,7 +3,11 @@
 import { expect } from 'chai';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
-import { planLinkRepair, type LinkRepairOutcome, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
+import {
+  planLinkRepair,
+  type LinkRepairOutcome,
+  type LinkRepairPlan,
+} from '../../shared/kinds/ledger-link-repair/plan.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
 import * as records from '../helpers/records.js';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, LedgerLine } from '../../shared/domain/books.js';
 import { openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
-import { planLinkRepair, type LinkRepairInput } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair, type LinkRepairInput } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { applyActions } from '../helpers/link-actions.js';
 import * as records from '../helpers/records.js';
 

@@ -6,7 +6,7 @@ import type { BooksFile } from '../../shared/domain/books-file.js';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
 import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo } from '../../shared/domain/fifo-allocation.js';
-import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair, type LinkRepairInput, type RepairAction } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { generateBooks } from '../../shared/demo/books-generator.js';
 import { groupBy } from '../../shared/group-by.js';
 import { applyActions } from '../helpers/link-actions.js';

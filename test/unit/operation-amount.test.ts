@@ -1,11 +1,11 @@
 // docs/reference/http-api.md "Amount of each kind": each kind's amount from a
 // plan built by hand, exact, and the base currency where a kind has none.
 import { expect } from 'chai';
-import type { InboxResolvePlan } from '../../shared/domain/inbox-resolve-plan.js';
-import type { LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import type { ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
-import type { ReversalPlan } from '../../shared/domain/reversal-plan.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
+import type { InboxResolvePlan } from '../../shared/kinds/inbox-duplicates-resolve/plan.js';
+import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
+import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
+import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
+import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
 import { stagedAmount } from '../../shared/kinds/registry.js';
 import { sumAbsMinor } from '../../shared/kinds/operation-amount.js';
 

@@ -2,15 +2,13 @@
 // from the books its job read, and for a repair why FIFO chose each target.
 import { expect } from 'chai';
 import type { BankLink, BankTransaction, LedgerEntry } from '../../shared/domain/books.js';
-import { planLinkRepair, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import {
-  documentsContext,
-  reconcileContext,
-  repairContext,
-  reversalContext,
-} from '../../shared/domain/plan-context.js';
-import { decideReversal } from '../../shared/domain/reversal-plan.js';
-import type { ReconciliationPlan } from '../../shared/domain/reconcile-checks.js';
+import { planLinkRepair, type LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.js';
+import { documentsContext } from '../../shared/domain/plan-context.js';
+import { repairContext } from '../../shared/kinds/ledger-link-repair/context.js';
+import { reversalContext } from '../../shared/kinds/ledger-reversal/context.js';
+import { decideReversal } from '../../shared/kinds/ledger-reversal/plan.js';
+import { reconcileContext } from '../../shared/kinds/bank-reconcile/context.js';
+import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import * as records from '../helpers/records.js';
 
 const SETTLEMENT = ['1400', '1600'];

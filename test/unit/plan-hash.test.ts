@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { canonicalJson, planHash } from '../../shared/domain/plan-hash.js';
-import { planLinkRepair } from '../../shared/domain/link-repair-plan.js';
+import { planLinkRepair } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from '../../bench/lib/repair-books.js';
 
 const oracle = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;

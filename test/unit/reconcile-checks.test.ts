@@ -8,7 +8,7 @@ import {
   type ReconciliationDecision,
   type ReconciliationPlan,
   type ReconciliationRequest,
-} from '../../shared/domain/reconcile-checks.js';
+} from '../../shared/kinds/bank-reconcile/plan.js';
 import { ERROR_TABLE, type ErrorCode } from '../../shared/errors.js';
 import * as records from '../helpers/records.js';
 

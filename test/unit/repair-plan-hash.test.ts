@@ -9,7 +9,7 @@ import {
   repairPlanHash,
   type LinkRepairPlan,
   type RepairAction,
-} from '../../shared/domain/link-repair-plan.js';
+} from '../../shared/kinds/ledger-link-repair/plan.js';
 import { bigScopeInput } from '../../bench/lib/repair-books.js';
 
 /** Deterministic PRNG (mulberry32), so a failure can be replayed. */

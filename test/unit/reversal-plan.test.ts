@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BankLink, BankTransaction, LedgerEntry, Org } from '../../shared/domain/books.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import { decideReversal, lockedReversal, type ReversalBooks } from '../../shared/domain/reversal-plan.js';
+import { decideReversal, lockedReversal, type ReversalBooks } from '../../shared/kinds/ledger-reversal/plan.js';
 import * as records from '../helpers/records.js';
 
 const org: Org = records.org({ lock_date: '2026-01-31', version: 3 });

@@ -3,7 +3,7 @@
 // which were checked by hand against the file (count, sum, first and last entry).
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
-import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
+import { parseStatementFile } from '../../shared/kinds/statement-import/parse.js';
 import { corpus, corpusBytes, corpusRoot } from '../helpers/statement-corpus.js';
 
 /** The fields of `actual` that `expected` names. */

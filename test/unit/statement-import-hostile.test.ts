@@ -4,10 +4,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
-import { StatementParseError, StatementRefusal } from '../../shared/domain/statement-import/model.js';
-import { parseStatementFile, type ParseOptions } from '../../shared/domain/statement-import/parse.js';
-import { checkXmlShape } from '../../shared/domain/statement-import/xml-limits.js';
-import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
+import { StatementParseError, StatementRefusal } from '../../shared/kinds/statement-import/model.js';
+import { parseStatementFile, type ParseOptions } from '../../shared/kinds/statement-import/parse.js';
+import { checkXmlShape } from '../../shared/kinds/statement-import/xml-limits.js';
+import type { CsvMapping } from '../../shared/kinds/statement-import/csv.js';
 
 const sample = (name: string): string =>
   readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url)).toString('utf8');

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
-import type { CsvMapping } from '../../shared/domain/statement-import/csv.js';
-import { StatementParseError, type ParsedStatementFile } from '../../shared/domain/statement-import/model.js';
-import { parseStatementFile, sniffFormat, type ParseOptions } from '../../shared/domain/statement-import/parse.js';
-import { decimalToMinor } from '../../shared/domain/statement-import/money.js';
+import type { CsvMapping } from '../../shared/kinds/statement-import/csv.js';
+import { StatementParseError, type ParsedStatementFile } from '../../shared/kinds/statement-import/model.js';
+import { parseStatementFile, sniffFormat, type ParseOptions } from '../../shared/kinds/statement-import/parse.js';
+import { decimalToMinor } from '../../shared/kinds/statement-import/money.js';
 
 const example = (name: string): Buffer =>
   readFileSync(new URL(`../../../examples/statements/${name}`, import.meta.url));

@@ -6,14 +6,14 @@ import type {
   ParsedStatement,
   ParsedStatementFile,
   StatementEntry,
-} from '../../shared/domain/statement-import/model.js';
-import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
+} from '../../shared/kinds/statement-import/model.js';
+import { parseStatementFile } from '../../shared/kinds/statement-import/parse.js';
 import {
   decideStatementImport,
   type ExistingTransaction,
   type StatementImportBooks,
   type StatementImportPlan,
-} from '../../shared/domain/statement-import/plan.js';
+} from '../../shared/kinds/statement-import/plan.js';
 import * as records from '../helpers/records.js';
 
 const SHA = 'f'.repeat(64);

@@ -6,7 +6,7 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/domain/apply-journal.js';
+import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/kinds/journals.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { AppError } from '../../shared/errors.js';

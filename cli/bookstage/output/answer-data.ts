@@ -6,9 +6,9 @@
 // documents it. A plan's kind comes with its answer (shared/kinds/registry.ts),
 // never from its fields. The imports are types only: the CLI loads no server code.
 import type { Blocker } from '../../../shared/domain/decision.js';
-import type { LinkRepairPlan } from '../../../shared/domain/link-repair-plan.js';
-import type { ReconciliationPlan } from '../../../shared/domain/reconcile-checks.js';
-import type { ReversalPlan } from '../../../shared/domain/reversal-plan.js';
+import type { LinkRepairPlan } from '../../../shared/kinds/ledger-link-repair/plan.js';
+import type { ReconciliationPlan } from '../../../shared/kinds/bank-reconcile/plan.js';
+import type { ReversalPlan } from '../../../shared/kinds/ledger-reversal/plan.js';
 import type { DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
 import type { StagedOperationDetail, StatementImportPlan } from '../../../shared/contract/staged-operation.js';
 

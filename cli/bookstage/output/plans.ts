@@ -4,7 +4,7 @@
 // (the operation's `kind`, or the staging call's operation): a plan is never
 // guessed from its fields.
 import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
-import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
+import type { InboxResolvePlan } from '../../../shared/kinds/inbox-duplicates-resolve/plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';

@@ -1,7 +1,7 @@
 // The bank reconciliation kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { ReconciliationPlan } from '../../domain/reconcile-checks.js';
+import type { ReconciliationPlan } from './plan.js';
 import { reconcileStageRequestSchema } from './schema.js';
 import { orDryRun, reconcileDryRunSchema, reconcileResultSchema } from '../../schemas/staging-results.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';

@@ -1,7 +1,7 @@
 // The duplicate resolution kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { InboxResolvePlan } from '../../domain/inbox-resolve-plan.js';
+import type { InboxResolvePlan } from './plan.js';
 import { inboxResolveStageParamsSchema, inboxResolveStageRequestSchema } from './schema.js';
 import { inboxResolveDryRunSchema, inboxResolveResultSchema, orDryRun } from '../../schemas/staging-results.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';

@@ -1,7 +1,7 @@
 // The link repair kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { LinkRepairPlan } from '../../domain/link-repair-plan.js';
+import type { LinkRepairPlan } from './plan.js';
 import { linkRepairStageRequestSchema } from './schema.js';
 import {
   orDryRun,

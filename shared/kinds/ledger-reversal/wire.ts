@@ -1,7 +1,7 @@
 // The ledger reversal kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { ReversalPlan } from '../../domain/reversal-plan.js';
+import type { ReversalPlan } from './plan.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from './schema.js';
 import { orDryRun, reversalDryRunSchema, reversalResultSchema } from '../../schemas/staging-results.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';

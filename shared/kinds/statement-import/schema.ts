@@ -3,8 +3,8 @@
 // format, an encoding and, for a CSV, the column mapping. Unknown parameters
 // are refused.
 import type { FromSchema } from 'json-schema-to-ts';
-import type { CsvMapping } from '../../domain/statement-import/csv.js';
-import type { StatementFormat } from '../../domain/statement-import/model.js';
+import type { CsvMapping } from './csv.js';
+import type { StatementFormat } from './model.js';
 import { id, SAFE_TEXT_PATTERN, timestamp } from '../../schemas/common.js';
 import { stagingQuerySchema } from '../../schemas/staging-query.js';
 

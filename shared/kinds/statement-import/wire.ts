@@ -1,7 +1,7 @@
 // The statement import kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { StatementImportPlan } from '../../domain/statement-import/plan.js';
+import type { StatementImportPlan } from './plan.js';
 import { STATEMENT_BODY_LIMIT_BYTES, statementImportParamsSchema, statementImportQuerySchema } from './schema.js';
 import { orDryRun, statementImportDryRunSchema, statementImportResultSchema } from '../../schemas/staging-results.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';

@@ -36,8 +36,8 @@ import {
   accountTransactionsByReference,
   accountTransactionsForImport,
 } from '../../../shared/storage/statement-import-read.js';
-import { bankReferenceClashes } from '../../../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../../../shared/domain/statement-import/plan.js';
+import { bankReferenceClashes } from '../../../shared/kinds/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../../shared/kinds/statement-import/plan.js';
 import {
   EVENT_SETTLE_MS,
   latestSequence,

@@ -1,7 +1,7 @@
 // The shape of a link-repair plan (docs/reference/http-api.md §8): what the
-// planner (link-repair-plan.ts) builds and the hash (link-repair-hash.ts) reads,
+// planner (plan.ts) builds and the hash (hash.ts) reads,
 // in a module of its own so that neither imports the other.
-import type { IsoDate } from './books.js';
+import type { IsoDate } from '../../domain/books.js';
 
 export interface RepairMoveAction {
   kind: 'move';

@@ -2,21 +2,18 @@
 // §10.1, docs/design/duplicate-overview.md "Resolving a
 // group"): the checks and the plan a reviewer approves. Pure: the worker
 // groups the inbox as it is now and loads the group's documents, this decides.
-import type { InboxDocument, Precondition } from './books.js';
-import { compareIds } from './books.js';
-import { refused, type Decision, type StagedDecision } from './decision.js';
-import type { DuplicateGroup } from './duplicate-groups.js';
-import { planHash } from './plan-hash.js';
-import { decideWithPending, type PendingHolder } from './scope.js';
+import type { Precondition, VersionedInboxDocument } from '../../domain/books.js';
+import { compareIds } from '../../domain/books.js';
+import { refused, type Decision, type StagedDecision } from '../../domain/decision.js';
+import type { DuplicateGroup } from '../../domain/duplicate-groups.js';
+import { planHash } from '../../domain/plan-hash.js';
+import { decideWithPending, type PendingHolder } from '../../domain/scope.js';
 
 export type InboxResolution = 'archive_duplicates' | 'not_duplicates';
 
 export type InboxResolveRequest =
   | { group_id: string; resolution: 'archive_duplicates'; keep_document_id: string; note: string | null }
   | { group_id: string; resolution: 'not_duplicates'; note: string | null };
-
-/** An inbox document as stored: with its version (what the apply is guarded by) and, once archived, why. */
-export type VersionedInboxDocument = InboxDocument & { version: number; archived_reason?: string | null };
 
 export interface InboxResolveBooks {
   /** The group with the requested id among the org's current groups, or null. */

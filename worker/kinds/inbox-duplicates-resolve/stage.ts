@@ -4,22 +4,22 @@
 // dismissals honoured), load its documents with their versions; decide by the
 // pure rule. The id is only looked for in stored
 // overviews when it is no current group (stale_group or not_found).
-import { findDuplicateGroups, type DuplicateGroup } from '../../shared/domain/duplicate-groups.js';
-import type { InboxDocument } from '../../shared/domain/books.js';
+import { findDuplicateGroups, type DuplicateGroup } from '../../../shared/domain/duplicate-groups.js';
+import type { InboxDocument } from '../../../shared/domain/books.js';
 import {
   decideInboxResolve,
   inboxGroupScopeKey,
   type InboxResolveBooks,
   type InboxResolvePlan,
   type InboxResolveRequest,
-} from '../../shared/domain/inbox-resolve-plan.js';
-import { documentsContext } from '../../shared/domain/plan-context.js';
-import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
-import { findGroupInCurrentOverview, storedOverviewListsGroup } from '../../shared/storage/duplicate-overview.js';
-import { findGroupableInboxDocuments, findInboxDocumentsByIds } from '../../shared/storage/inbox-read.js';
-import { lockKeys } from '../../shared/storage/plan-locks.js';
-import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../operation/staging-job.js';
+} from '../../../shared/kinds/inbox-duplicates-resolve/plan.js';
+import { documentsContext } from '../../../shared/domain/plan-context.js';
+import { findDismissals } from '../../../shared/storage/duplicate-dismissals.js';
+import { findGroupInCurrentOverview, storedOverviewListsGroup } from '../../../shared/storage/duplicate-overview.js';
+import { findGroupableInboxDocuments, findInboxDocumentsByIds } from '../../../shared/storage/inbox-read.js';
+import { lockKeys } from '../../../shared/storage/plan-locks.js';
+import type { JobContext } from '../../job-context.js';
+import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'inbox_duplicates_resolve.stage';
 

@@ -1,7 +1,7 @@
 // The link repair plan's plan_hash: planHash(plan) (SHA-256 of its RFC 8785
 // canonical JSON), written for the plan's known shape.
-import type { LinkRepairPlan } from './link-repair-plan-shape.js';
-import { CanonicalByteHasher, canonicalBytes, canonicalJson } from './plan-hash.js';
+import type { LinkRepairPlan } from './plan-shape.js';
+import { CanonicalByteHasher, canonicalBytes, canonicalJson } from '../../domain/plan-hash.js';
 
 // The fixed text between an action's values, keys in code-unit order, encoded once.
 const FIRST_ACTION = canonicalBytes('{"amount_minor":');
@@ -42,7 +42,7 @@ export function repairPlanHash(plan: LinkRepairPlan): string {
  * Every action's text but the last one's closing brace. why a function of
  * its own: it runs once per plan, so V8 compiles its loop while it runs, and
  * that code went on into the plan's tail, which it had never run, and was
- * thrown away there on every plan (link-repair-plan.ts, step 0).
+ * thrown away there on every plan (plan.ts, step 0).
  */
 function writeActions(out: CanonicalByteHasher, actions: LinkRepairPlan['actions']): void {
   for (let i = 0; i < actions.length; i += 1) {

@@ -1,13 +1,21 @@
 // Ledger entry reversal (docs/reference/http-api.md §9): the checks, in their contractual order,
 // and the plan a bookkeeper approves. Pure: the worker loads the books and the
 // pending locks, this decides.
-import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, Precondition } from './books.js';
-import { compareIds } from './books.js';
-import { planHash } from './plan-hash.js';
-import { refused, type Decision, type StagedDecision } from './decision.js';
-import type { PendingHolder } from './scope.js';
-import { decideWithPending } from './scope.js';
-import { inClosedPeriod, type PeriodLocked } from './preconditions.js';
+import type {
+  BankLink,
+  BankTransaction,
+  IsoDate,
+  LedgerEntry,
+  LedgerLine,
+  Org,
+  Precondition,
+} from '../../domain/books.js';
+import { compareIds } from '../../domain/books.js';
+import { planHash } from '../../domain/plan-hash.js';
+import { refused, type Decision, type StagedDecision } from '../../domain/decision.js';
+import type { PendingHolder } from '../../domain/scope.js';
+import { decideWithPending } from '../../domain/scope.js';
+import { inClosedPeriod, type PeriodLocked } from '../../domain/preconditions.js';
 
 export interface ReversalRequest {
   entry_id: string;

@@ -3,8 +3,8 @@
 // rule of JSON bodies, and real calendar dates. Checked on the parsed values,
 // so a character a format encodes (a CAMT `&#27;`, a UTF-16 lone surrogate)
 // is judged as it would be stored.
-import { isCalendarDate } from '../dates.js';
-import { unsafeCharacter } from '../safe-text.js';
+import { isCalendarDate } from '../../domain/dates.js';
+import { unsafeCharacter } from '../../domain/safe-text.js';
 import { StatementParseError, type ParsedStatementFile } from './model.js';
 
 /** The earliest day a statement may name: anything before is a broken date, not a booking. */

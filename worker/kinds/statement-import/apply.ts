@@ -3,12 +3,12 @@
 // transaction with one of its new transactions' bank references (only the
 // transactions carrying one of those references are read, not the account). Its
 // lock-date check is pure (lockedImport, worker/kinds.ts).
-import type { ChangedPrecondition } from '../../shared/domain/preconditions.js';
-import { bankReferenceClashes } from '../../shared/domain/statement-import/apply-check.js';
-import type { StatementImportPlan } from '../../shared/domain/statement-import/plan.js';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { accountTransactionsByReference } from '../../shared/storage/statement-import-read.js';
-import type { JobContext } from '../job-context.js';
+import type { ChangedPrecondition } from '../../../shared/domain/preconditions.js';
+import { bankReferenceClashes } from '../../../shared/kinds/statement-import/apply-check.js';
+import type { StatementImportPlan } from '../../../shared/kinds/statement-import/plan.js';
+import type { StagedOperationDoc } from '../../../shared/storage/collections.js';
+import { accountTransactionsByReference } from '../../../shared/storage/statement-import-read.js';
+import type { JobContext } from '../../job-context.js';
 
 export async function importClashes(ctx: JobContext, op: StagedOperationDoc): Promise<ChangedPrecondition[]> {
   const plan = op.plan as StatementImportPlan;

@@ -3,7 +3,7 @@
 // with the bank reference of one of the plan's new transactions means the
 // plan no longer says what it would add. Pure: the worker reads the account's
 // references, this names the clashes.
-import type { ChangedPrecondition, PeriodLocked } from '../preconditions.js';
+import type { ChangedPrecondition, PeriodLocked } from '../../domain/preconditions.js';
 import type { StatementImportPlan } from './plan.js';
 
 /** The account's transactions carrying one of the plan's references (`expected_version: 0`: the plan expected none), other than the plan's own (a resumed journal's inserts); [] when the plan may be applied. */

@@ -2,25 +2,25 @@
 // and selective: the account, the requested transactions by `_id`, their
 // links, and the account's unreconciled ids up to the statement end (for the
 // left-out count); nothing else of the account is loaded.
-import { compareIds } from '../../shared/domain/books.js';
+import { compareIds } from '../../../shared/domain/books.js';
 import {
   decideReconciliation,
   reconcileScopeKey,
   type ReconciliationBooks,
   type ReconciliationPlan,
-} from '../../shared/domain/reconcile-checks.js';
+} from '../../../shared/kinds/bank-reconcile/plan.js';
 import {
   findAccount,
   findEntriesByIds,
   findLinks,
   findTransactionsByIds,
   findUnreconciledThrough,
-} from '../../shared/storage/books-read.js';
-import { reconcileContext } from '../../shared/domain/plan-context.js';
-import { lockKeys } from '../../shared/storage/plan-locks.js';
-import type { JobContext } from '../job-context.js';
-import { scopeHolders } from '../operation/commit-decision.js';
-import { stagingJob } from '../operation/staging-job.js';
+} from '../../../shared/storage/books-read.js';
+import { reconcileContext } from '../../../shared/kinds/bank-reconcile/context.js';
+import { lockKeys } from '../../../shared/storage/plan-locks.js';
+import type { JobContext } from '../../job-context.js';
+import { scopeHolders } from '../../operation/commit-decision.js';
+import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'bank_reconcile.stage';
 

@@ -4,26 +4,26 @@
 // `statement_import:{bank_account_id}`, read only when it can change the
 // answer (the pending gate, worker/operation/staging-job.ts).
 import { createHash } from 'node:crypto';
-import type { BankAccount } from '../../shared/domain/books.js';
-import { refused } from '../../shared/domain/decision.js';
-import { StatementParseError, StatementRefusal } from '../../shared/domain/statement-import/model.js';
-import { parseStatementFile } from '../../shared/domain/statement-import/parse.js';
+import type { BankAccount } from '../../../shared/domain/books.js';
+import { refused } from '../../../shared/domain/decision.js';
+import { StatementParseError, StatementRefusal } from '../../../shared/kinds/statement-import/model.js';
+import { parseStatementFile } from '../../../shared/kinds/statement-import/parse.js';
 import {
   decideStatementImport,
   type KnownCounterparty,
   type StatementImportPlan,
-} from '../../shared/domain/statement-import/plan.js';
-import type { PendingHolder } from '../../shared/domain/scope.js';
-import { findAccount } from '../../shared/storage/books-read.js';
-import { lockKeys } from '../../shared/storage/plan-locks.js';
-import { readStatementUpload } from '../../shared/storage/statement-uploads.js';
-import { accountContext } from '../../shared/domain/plan-context.js';
+} from '../../../shared/kinds/statement-import/plan.js';
+import type { PendingHolder } from '../../../shared/domain/scope.js';
+import { findAccount } from '../../../shared/storage/books-read.js';
+import { lockKeys } from '../../../shared/storage/plan-locks.js';
+import { readStatementUpload } from '../../../shared/storage/statement-uploads.js';
+import { accountContext } from '../../../shared/domain/plan-context.js';
 import {
   accountTransactionsForImport,
   type ImportedAccountTransaction,
-} from '../../shared/storage/statement-import-read.js';
-import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../operation/staging-job.js';
+} from '../../../shared/storage/statement-import-read.js';
+import type { JobContext } from '../../job-context.js';
+import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'statement_import.stage';
 

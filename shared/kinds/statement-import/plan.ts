@@ -3,11 +3,11 @@
 // already on the books (the two duplicate rules), and the plan a bookkeeper
 // approves. Pure: the worker parses the file and loads the books, this decides.
 import { createHash } from 'node:crypto';
-import type { BankAccount, IsoDate } from '../books.js';
-import { compareIds } from '../books.js';
-import { refused, type Decision, type RefusedDecision } from '../decision.js';
-import { planHash } from '../plan-hash.js';
-import { decideWithPending, type PendingHolder } from '../scope.js';
+import type { BankAccount, IsoDate } from '../../domain/books.js';
+import { compareIds } from '../../domain/books.js';
+import { refused, type Decision, type RefusedDecision } from '../../domain/decision.js';
+import { planHash } from '../../domain/plan-hash.js';
+import { decideWithPending, type PendingHolder } from '../../domain/scope.js';
 import { warning, type Warning } from '../../warnings.js';
 import type { ParsedStatement, ParsedStatementFile, StatementEntry, StatementFormat } from './model.js';
 

@@ -2,19 +2,19 @@
 // links and their transactions; decide by the pure rule. Whoever holds the
 // scope is read only when it can change the answer (the pending gate,
 // worker/operation/staging-job.ts).
-import { compareIds } from '../../shared/domain/books.js';
+import { compareIds } from '../../../shared/domain/books.js';
 import {
   decideReversal,
   reversalScopeKey,
   type ReversalBooks,
   type ReversalPlan,
-} from '../../shared/domain/reversal-plan.js';
-import { utcDate } from '../../shared/domain/dates.js';
-import { reversalContext } from '../../shared/domain/plan-context.js';
-import { findEntry, findLinks, findTransactionsByIds } from '../../shared/storage/books-read.js';
-import { lockKeys } from '../../shared/storage/plan-locks.js';
-import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../operation/staging-job.js';
+} from '../../../shared/kinds/ledger-reversal/plan.js';
+import { utcDate } from '../../../shared/domain/dates.js';
+import { reversalContext } from '../../../shared/kinds/ledger-reversal/context.js';
+import { findEntry, findLinks, findTransactionsByIds } from '../../../shared/storage/books-read.js';
+import { lockKeys } from '../../../shared/storage/plan-locks.js';
+import type { JobContext } from '../../job-context.js';
+import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'ledger_reversal.stage';
 type Books = Omit<ReversalBooks, 'org'>;

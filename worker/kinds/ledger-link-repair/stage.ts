@@ -3,14 +3,18 @@
 // size (shared/storage/repair-scope-read.ts): the account's transactions with
 // the counterparty, the counterparty's entries, the links of both, and the
 // entries those links point to elsewhere. The pure rule decides the rest.
-import { refused } from '../../shared/domain/decision.js';
-import { decideLinkRepair, type LinkRepairInput, type LinkRepairPlan } from '../../shared/domain/link-repair-plan.js';
-import { utcDate } from '../../shared/domain/dates.js';
-import { repairContext } from '../../shared/domain/plan-context.js';
-import { findAccount } from '../../shared/storage/books-read.js';
-import { loadRepairScope } from '../../shared/storage/repair-scope-read.js';
-import type { JobContext } from '../job-context.js';
-import { stagingJob } from '../operation/staging-job.js';
+import { refused } from '../../../shared/domain/decision.js';
+import {
+  decideLinkRepair,
+  type LinkRepairInput,
+  type LinkRepairPlan,
+} from '../../../shared/kinds/ledger-link-repair/plan.js';
+import { utcDate } from '../../../shared/domain/dates.js';
+import { repairContext } from '../../../shared/kinds/ledger-link-repair/context.js';
+import { findAccount } from '../../../shared/storage/books-read.js';
+import { loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
+import type { JobContext } from '../../job-context.js';
+import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'ledger_link_repair.stage';
 

@@ -2,15 +2,23 @@
 // target, the diff into move/link/unlink actions, blockers, and the plan a
 // bookkeeper approves. Pure: the worker loads the books, this decides. The
 // same books give the same plan whatever the order of the input arrays.
-import type { BankAccount, BankLink, BankTransaction, IsoDate, LedgerEntry, Org, Precondition } from './books.js';
-import { compareIds, openAmountMinor } from './books.js';
-import { allocateFifoAt, type FifoPairs } from './fifo-allocation.js';
-import { DateSlots, orderByDateRank } from './date-order.js';
-import { positionsById } from './id-positions.js';
-import type { Decision } from './decision.js';
-import { repairPlanHash } from './link-repair-hash.js';
-import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './link-repair-plan-shape.js';
-import type { PlanLockClaim } from './scope.js';
+import type {
+  BankAccount,
+  BankLink,
+  BankTransaction,
+  IsoDate,
+  LedgerEntry,
+  Org,
+  Precondition,
+} from '../../domain/books.js';
+import { compareIds, openAmountMinor } from '../../domain/books.js';
+import { allocateFifoAt, type FifoPairs } from '../../domain/fifo-allocation.js';
+import { DateSlots, orderByDateRank } from '../../domain/date-order.js';
+import { positionsById } from '../../domain/id-positions.js';
+import type { Decision } from '../../domain/decision.js';
+import { repairPlanHash } from './hash.js';
+import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './plan-shape.js';
+import type { PlanLockClaim } from '../../domain/scope.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -36,7 +44,7 @@ export type {
   RepairLinkAction,
   RepairMoveAction,
   RepairUnlinkAction,
-} from './link-repair-plan-shape.js';
+} from './plan-shape.js';
 
 /** Blocker codes, in the order they are reported. */
 export const LINK_REPAIR_BLOCKER_CODES = [
@@ -514,7 +522,7 @@ function passLinks(pass: LinkPass): void {
 }
 
 // why: an entry that names the entry reversing it is reversed even if its
-// status was not updated; reversal-plan.ts treats it the same way.
+// status was not updated; the reversal's plan.ts treats it the same way.
 function isReversed(entry: LedgerEntry): boolean {
   return entry.status === 'reversed' || Boolean(entry.reversed_by);
 }

@@ -1,6 +1,6 @@
 // The one statement model every format is read into (docs/guide/statement-import.md).
 // Money is integer minor units in the currency's exponent; dates are ISO days.
-import type { IsoDate } from '../books.js';
+import type { IsoDate } from '../../domain/books.js';
 
 export const STATEMENT_FORMATS = ['camt053', 'ofx', 'mt940', 'csv'] as const;
 export type StatementFormat = (typeof STATEMENT_FORMATS)[number];

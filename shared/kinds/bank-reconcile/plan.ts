@@ -1,14 +1,14 @@
 // Bank reconciliation (docs/reference/http-api.md §7, plan shape §13.2.1): the checks, in their
 // contractual order, and the plan a bookkeeper approves. Pure: the worker
 // loads the books and the pending locks, this decides.
-import type { BankAccount, BankLink, BankTransaction, IsoDate, Org, Precondition } from './books.js';
-import { compareIds } from './books.js';
-import { planHash } from './plan-hash.js';
-import { refused, type Decision, type RefusedDecision, type StagedDecision } from './decision.js';
-import { warning, type Warning } from '../warnings.js';
-import type { PendingHolder } from './scope.js';
-import { decideWithPending } from './scope.js';
-import { inClosedPeriod, type PeriodLocked } from './preconditions.js';
+import type { BankAccount, BankLink, BankTransaction, IsoDate, Org, Precondition } from '../../domain/books.js';
+import { compareIds, sumMinor } from '../../domain/books.js';
+import { planHash } from '../../domain/plan-hash.js';
+import { refused, type Decision, type RefusedDecision, type StagedDecision } from '../../domain/decision.js';
+import { warning, type Warning } from '../../warnings.js';
+import type { PendingHolder } from '../../domain/scope.js';
+import { decideWithPending } from '../../domain/scope.js';
+import { inClosedPeriod, type PeriodLocked } from '../../domain/preconditions.js';
 
 /** How many left-out transaction ids the plan and the warning name. */
 export const LEFT_OUT_SAMPLE_SIZE = 10;
@@ -282,21 +282,6 @@ export function lockedReconciliation(
     bank_account_id: plan.bank_account_id,
     end_date: plan.statement.end_date,
   };
-}
-
-/** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
-export function remainderMinor(
-  transaction: Pick<BankTransaction, 'amount_minor'>,
-  links: ReadonlyArray<Pick<BankLink, 'amount_minor'>>,
-): number {
-  return Number(abs(BigInt(transaction.amount_minor)) - sumMinor(links.map((l) => l.amount_minor)));
-}
-
-/** The exact sum of integer minor amounts. */
-export function sumMinor(amounts: readonly number[]): bigint {
-  let sum = 0n;
-  for (const a of amounts) sum += BigInt(a);
-  return sum;
 }
 
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
