@@ -1,13 +1,6 @@
-// Exact sums of integer minor units (docs/reference/http-api.md §7): summed as
-// BigInt, answered as a number when it is a safe integer, else as its decimal
-// string.
-
-/** The exact sum of integer minor amounts. */
-export function sumMinor(amounts: readonly number[]): bigint {
-  let sum = 0n;
-  for (const a of amounts) sum += BigInt(a);
-  return sum;
-}
+// Exact totals of integer minor units (docs/reference/http-api.md §7): summed
+// as BigInt (books.ts `sumMinor`), answered as a number when it is a safe
+// integer, else as its decimal string.
 
 export function isSafeMinor(n: bigint): boolean {
   return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);

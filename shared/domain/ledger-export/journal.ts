@@ -5,7 +5,7 @@
 // and each bank account's balance at its last reconciliation. Pure; the same
 // books give the same journal.
 import { compareIds, type IsoDate, type LedgerAccount } from '../books.js';
-import { currencyExponent } from '../statement-import/money.js';
+import { currencyExponent } from '../currency.js';
 import {
   ledgerTransactions,
   type PostingAccount,

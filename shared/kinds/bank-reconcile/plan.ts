@@ -3,6 +3,7 @@
 // loads the books and the pending locks, this decides.
 import type { BankAccount, BankLink, BankTransaction, IsoDate, Org, Precondition } from '../../domain/books.js';
 import { compareIds, sumMinor } from '../../domain/books.js';
+import { isSafeMinor, minorOut } from '../../domain/minor-units.js';
 import { planHash } from '../../domain/plan-hash.js';
 import { refused, type Decision, type RefusedDecision, type StagedDecision } from '../../domain/decision.js';
 import { warning, type Warning } from '../../warnings.js';
@@ -285,13 +286,6 @@ export function lockedReconciliation(
 }
 
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
-const isSafeMinor = (n: bigint): boolean =>
-  n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER);
-
-/** An exact amount in an answer: a number when it is a safe integer, else its decimal string (docs/reference/http-api.md §7). */
-function minorOut(n: bigint): number | string {
-  return isSafeMinor(n) ? Number(n) : n.toString();
-}
 
 function leftOut(
   candidates: ReadonlyArray<Pick<BankTransaction, 'id' | 'booking_date'>>,
