@@ -96,7 +96,7 @@ export function decideInboxResolve(books: InboxResolveBooks, request: InboxResol
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: inboxGroupScopeKey(group.group_id), entry_ids: [], transaction_ids: [] },
+    locks: { scope_key: inboxGroupScopeKey(group.group_id), entry_ids: [], transaction_ids: [] },
     preconditions,
     warnings: [],
   };

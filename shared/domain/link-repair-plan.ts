@@ -10,7 +10,7 @@ import { positionsById } from './id-positions.js';
 import type { Decision } from './decision.js';
 import { repairPlanHash } from './link-repair-hash.js';
 import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './link-repair-plan-shape.js';
-import type { PlanLockClaim } from './scope.js';
+import type { PlanLocks } from './scope.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -62,7 +62,7 @@ export type LinkRepairOutcome =
       blockers: LinkRepairBlocker[];
       plan: LinkRepairPlan;
       plan_hash: string;
-      claim: PlanLockClaim;
+      locks: PlanLocks;
       /** Sorted by collection, then id; the caller adds the org's version. */
       preconditions: Precondition[];
     };
@@ -82,14 +82,14 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   const walk = walkFifo(scope);
   // By position, 1 when an action touches the record. why positions: read
   // back in position order, which the store's reads give in id order, the
-  // claim's ids need no sort.
-  const claimed = new Uint8Array(scope.entries.length);
-  const claimedTransactions = new Uint8Array(scope.transactions.length);
+  // locks' ids need no sort.
+  const touched = new Uint8Array(scope.entries.length);
+  const touchedTransactions = new Uint8Array(scope.transactions.length);
   const actions: RepairAction[] = [];
   for (let w = 0; w < scope.walked.length; w += 1) {
     const before = actions.length;
-    diffTransaction(scope, walk, w, actions, claimed);
-    if (actions.length > before) claimedTransactions[scope.walked[w]!] = 1;
+    diffTransaction(scope, walk, w, actions, touched);
+    if (actions.length > before) touchedTransactions[scope.walked[w]!] = 1;
   }
 
   const plan: LinkRepairPlan = {
@@ -101,14 +101,14 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   };
   const plan_hash = repairPlanHash(plan);
   if (actions.length === 0) return { outcome: 'noop', blockers: [], plan, plan_hash };
-  const entryIds = marked(scope.entries, claimed).map((e) => e.id);
-  const transactionIds = marked(scope.transactions, claimedTransactions).map((t) => t.id);
+  const entryIds = marked(scope.entries, touched).map((e) => e.id);
+  const transactionIds = marked(scope.transactions, touchedTransactions).map((t) => t.id);
   return {
     outcome: 'staged',
     blockers: [],
     plan,
     plan_hash,
-    claim: {
+    locks: {
       scope_key: repairScopeKey(input.account.id, input.counterparty_id),
       entry_ids: scope.entriesById ? entryIds : sortIds(entryIds),
       transaction_ids: scope.transactionsById ? transactionIds : sortIds(transactionIds),
@@ -135,7 +135,7 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
         outcome: 'staged',
         plan: result.plan,
         plan_hash: result.plan_hash,
-        claim: result.claim,
+        locks: result.locks,
         preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
         warnings: [],
       };
@@ -688,9 +688,9 @@ function walkFifo(scope: RecordSet): Walk {
 
 /**
  * Append walked transaction `w`'s actions to `into`: moves, then new links,
- * then unlinks; and mark the entries they touch in `claimed` (by position).
+ * then unlinks; and mark the entries they touch in `touched` (by position).
  */
-function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAction[], claimed: Uint8Array): void {
+function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAction[], touched: Uint8Array): void {
   const { entries, ranked } = scope;
   const t = scope.walked[w]!;
   const transactionId = scope.transactions[t]!.id;
@@ -702,7 +702,7 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     // a new link, already in entry order; no maps to build.
     for (let k = start; k < end; k += 1) {
       const e = ranked[walk.rank[k]!]!;
-      claimed[e] = 1;
+      touched[e] = 1;
       into.push({
         kind: 'link',
         bank_transaction_id: transactionId,
@@ -769,8 +769,8 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     const release = releases[r]!;
     const need = needs[n]!;
     const amount = Math.min(release.amount, need.amount);
-    claimed[release.entry] = 1;
-    claimed[need.entry] = 1;
+    touched[release.entry] = 1;
+    touched[need.entry] = 1;
     into.push({
       kind: 'move',
       bank_transaction_id: transactionId,
@@ -786,7 +786,7 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   }
   for (; n < needs.length; n += 1) {
     const need = needs[n]!;
-    claimed[need.entry] = 1;
+    touched[need.entry] = 1;
     into.push({
       kind: 'link',
       bank_transaction_id: transactionId,
@@ -796,7 +796,7 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   }
   for (; r < releases.length; r += 1) {
     const release = releases[r]!;
-    claimed[release.entry] = 1;
+    touched[release.entry] = 1;
     into.push({
       kind: 'unlink',
       bank_transaction_id: transactionId,

@@ -261,7 +261,7 @@ function planAfterPending(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: reconcileScopeKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
+    locks: { scope_key: reconcileScopeKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
     preconditions,
     warnings: leftOutWarnings(plan),
   };

@@ -141,7 +141,7 @@ function planAfterPending(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
+    locks: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
     preconditions,
     warnings: [],
   };

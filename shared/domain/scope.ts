@@ -1,10 +1,10 @@
 // Pending-operation scopes (docs/reference/http-api.md §6.3, §6.5). A staged plan
-// claims its scope key and every entry and transaction it touches; the
-// storage layer turns a claim into unique lock documents.
+// locks its scope key and every entry and transaction it touches; the
+// storage layer turns its locks into unique lock documents.
 import { compareIds } from './books.js';
-import { refused, type Decision, type ExistingDecision, type RefusedDecision, type PlanLockClaim } from './decision.js';
+import { refused, type Decision, type ExistingDecision, type RefusedDecision, type PlanLocks } from './decision.js';
 
-export type { PlanLockClaim };
+export type { PlanLocks };
 
 /** A pending staged operation that holds part of a scope. */
 export interface PendingHolder {
@@ -41,6 +41,6 @@ export function pendingDecision(
 export function decideWithPending<Plan>(pending: readonly PendingHolder[], planned: Decision<Plan>): Decision<Plan> {
   if (pending.length === 0) return planned;
   const samePlan =
-    planned.outcome === 'staged' ? { scope_key: planned.claim.scope_key, plan_hash: planned.plan_hash } : null;
+    planned.outcome === 'staged' ? { scope_key: planned.locks.scope_key, plan_hash: planned.plan_hash } : null;
   return pendingDecision(pending, samePlan);
 }

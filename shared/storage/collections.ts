@@ -250,13 +250,14 @@ export interface InboxVersionDoc {
 
 /**
  * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/design/duplicate-overview.md):
- * inserted as the claim to compute it, `ready` once its chunks are written.
+ * inserted as the lease to compute it, `ready` once its chunks are written.
  */
 export interface DuplicateOverviewDoc {
   _id: string;
   org_id: string;
   version: string;
   state: 'computing' | 'ready';
+  /** When the lease was taken (stored name kept for existing data: docs/design/architecture.md "Glossary"). */
   claimed_at: string;
   ready_at?: string;
   group_count?: number;
@@ -345,11 +346,11 @@ export interface StoredOperationBody {
   context_json?: string;
 }
 
-/** A record-version claim (shared/storage/record-claims.ts). */
-export interface RecordClaimDoc {
+/** A version reservation on a book record (shared/storage/version-reservations.ts). */
+export interface VersionReservationDoc {
   _id: string;
   org_id: string;
-  /** `COLLECTION/ID`: every claim ever made on the record. */
+  /** `COLLECTION/ID`: every reservation ever made on the record. */
   record: string;
   version: number;
   holder: string;
@@ -424,7 +425,8 @@ function makeCollections(db: Db) {
     stagedOperations: c<StoredStagedOperation>('staged_operations'),
     stagedOperationBodies: c<StoredOperationBody>('staged_operation_bodies'),
     scopeLocks: c<ScopeLockDoc>('scope_locks'),
-    recordClaims: c<RecordClaimDoc>('record_claims'),
+    /** Stored under its earlier name, kept for existing data (docs/design/architecture.md "Glossary"). */
+    versionReservations: c<VersionReservationDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),

@@ -101,7 +101,7 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     unique: [{ key: 1 }],
     equality: ['org_id', 'staged_operation_id', 'key'],
   },
-  // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
+  // Version reservations on book records (shared/storage/version-reservations.ts): written and read by `_id`; by `record` when an import inserts.
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },

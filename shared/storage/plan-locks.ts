@@ -1,4 +1,4 @@
-// One pending operation per scope (docs/reference/http-api.md §6.3, §6.5). A claim becomes one lock
+// One pending operation per scope (docs/reference/http-api.md §6.3, §6.5). A plan's locks are one
 // document per key: `key` = `ORG:KEY` under a unique index, which decides
 // races (never a read followed by a write), and `_id` = `ORG:KEY#OPERATION`,
 // which names the holder. Every delete of a lock goes by its `_id` (or by
@@ -10,7 +10,7 @@
 // operation is final, expired, or never appeared (its job died between the
 // two writes) is dead and is cleared by whoever meets it.
 import type { Db } from 'mongodb';
-import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
+import type { PendingHolder, PlanLocks } from '../domain/scope.js';
 import { collections, type ScopeLockDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
@@ -22,14 +22,14 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 /** The `_id` of `operationId`'s lock on `key` (`ORG:KEY`). */
 export const lockId = (key: string, operationId: string): string => `${key}#${operationId}`;
 
-/** The lock key of the claim's scope itself. */
-const scopeLockKey = (orgId: string, claim: PlanLockClaim): string => `${orgId}:${claim.scope_key}`;
+/** The lock key of the plan's scope itself. */
+const scopeLockKey = (orgId: string, wanted: PlanLocks): string => `${orgId}:${wanted.scope_key}`;
 
-export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
+export function lockKeys(orgId: string, wanted: PlanLocks): string[] {
   return [
-    scopeLockKey(orgId, claim),
-    ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
-    ...claim.transaction_ids.map((id) => `${orgId}:bt:${id}`),
+    scopeLockKey(orgId, wanted),
+    ...wanted.entry_ids.map((id) => `${orgId}:le:${id}`),
+    ...wanted.transaction_ids.map((id) => `${orgId}:bt:${id}`),
   ];
 }
 
@@ -62,7 +62,7 @@ async function locksOnKeys(db: Db, orgId: string, keys: readonly string[]): Prom
   })) as ScopeLockDoc[];
 }
 
-/** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
+/** As liveHolders, of locks already read (a refused takeLocks's), so the keys are read once. */
 export async function liveHoldersAmong(
   db: Db,
   orgId: string,
@@ -116,52 +116,52 @@ async function holdersStatus(
  * Take every key for the operation, or none. Returns true when all keys are
  * held by `operationId` (including keys it already held: a retried job).
  *
- * Keys are inserted one ordered batch in sorted order, so two claims that
+ * Keys are inserted one ordered batch in sorted order, so two stagings whose keys
  * overlap meet first at their lowest shared key: exactly one of them gets it
  * and goes on to take the rest, the other stops there and gives back only
- * what it took before it. No two racing claims can both lose.
+ * what it took before it. No two racing stagings can both lose.
  */
 export async function acquireLocks(
   db: Db,
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
 ): Promise<boolean> {
-  return (await claimLocks(db, orgId, claim, operationId, planHash)).acquired;
+  return (await takeLocks(db, orgId, wanted, operationId, planHash)).acquired;
 }
 
 /**
- * Past this many keys a claim takes its scope key alone first: a scope that
+ * Past this many keys a staging takes its scope key alone first: a scope that
  * is already held (the same plan staged again, a second agent on it) is then
  * refused by a one-document insert instead of an insert of every key, which
  * for a 10,000-transaction scope is 20,001 documents and was 2.4 CPU-seconds
  * of FerretDB and PostgreSQL (docs/design/performance.md "Store levers").
- * A small claim stays one insert: one round trip fewer on every staging.
+ * A small set of keys stays one insert: one round trip fewer on every staging.
  */
 export const SCOPE_KEY_FIRST_ABOVE = 100;
 
 /**
- * As acquireLocks; a claim that failed also returns the locks it read on
- * the claim's keys (before giving its own back), for liveHoldersAmong: a
- * refused claim reads its keys once, not twice (docs/design/performance.md).
+ * As acquireLocks; a refused take also returns the locks it read on
+ * its keys (before giving its own back), for liveHoldersAmong: a
+ * refused take reads its keys once, not twice (docs/design/performance.md).
  * The unique index still decides every race: the scope key taken first is
  * one more unique insert, never a read.
  */
-export async function claimLocks(
+export async function takeLocks(
   db: Db,
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
 ): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
   const c = collections(db);
   // The orphan timer counts from here: the moment the lock exists.
-  const docs = lockDocs(orgId, claim, operationId, planHash, new Date().toISOString());
+  const docs = lockDocs(orgId, wanted, operationId, planHash, new Date().toISOString());
   const keys = docs.map((d) => d.key);
   try {
     const scope =
-      docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
+      docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, wanted)) : undefined;
     if (scope) await c.scopeLocks.insertOne(scope);
     await c.scopeLocks.insertMany(scope ? docs.filter((d) => d !== scope) : docs, { ordered: true });
     return { acquired: true };
@@ -181,20 +181,20 @@ export async function claimLocks(
   return { acquired: false, locks: held };
 }
 
-/** The lock documents of a claim, by key. */
+/** The lock documents of a plan's locks, by key. */
 export function lockDocs(
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
   createdAt: string,
 ): ScopeLockDoc[] {
-  return [...lockKeys(orgId, claim)].sort().map((key) => ({
+  return [...lockKeys(orgId, wanted)].sort().map((key) => ({
     _id: lockId(key, operationId),
     key,
     org_id: orgId,
     staged_operation_id: operationId,
-    scope_key: claim.scope_key,
+    scope_key: wanted.scope_key,
     plan_hash: planHash,
     created_at: createdAt,
   }));

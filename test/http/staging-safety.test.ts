@@ -150,7 +150,7 @@ describe('safe staging for agents', () => {
         const first = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
         await new Promise((resolve) => setTimeout(resolve, 100));
         const second = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
-        // Which job claims first is the worker's to decide (it runs both at once);
+        // Which job takes the locks first is the worker's to decide (it runs both at once);
         // the rule is that the other one, meeting locks without their operation,
         // waits for it and answers its id.
         const answers = await Promise.all([first, second]);
@@ -219,7 +219,7 @@ describe('safe staging for agents', () => {
       const { entry, token } = await reversibleEntry();
       const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
       const firstId = first.body.data.staged_operation_id;
-      // Its locks stay, its operation is gone, and the locks are older than any live claim.
+      // Its locks stay, its operation is gone, and the locks are older than any live take.
       await s.db.collection('staged_operations').deleteOne({ _id: firstId } as never);
       await s.db
         .collection('scope_locks')

@@ -12,7 +12,7 @@ import { makeWrite } from '../../shared/storage/apply-writes.js';
 import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '../../shared/storage/books-write.js';
 import { collections } from '../../shared/storage/collections.js';
 import { decodeOperation, encodeOperation } from '../../shared/storage/staged-operation-codec.js';
-import { newImportHolder, operationHolder } from '../../shared/storage/record-claims.js';
+import { newImportHolder, operationHolder } from '../../shared/storage/version-reservations.js';
 import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../shared/storage/plan-locks.js';
 import { sweepDeadLocks } from '../../shared/storage/plan-lock-sweep.js';
 import {
@@ -108,16 +108,16 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
     });
 
-    it('two claims of one scope key: exactly one operation holds it', async function () {
+    it('two stagings taking one scope key: exactly one operation holds it', async function () {
       const { db } = await store(this);
       const orgId = `org_${tag()}`;
       await inLanes(ROUNDS, async (i) => {
-        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const won = await Promise.all(
-          ['a', 'b'].map((who) => acquireLocks(db, orgId, claim, `stg_${who}_${i}`, 'hash')),
+          ['a', 'b'].map((who) => acquireLocks(db, orgId, wanted, `stg_${who}_${i}`, 'hash')),
         );
         expect(won.filter(Boolean), `round ${i}`).to.have.length(1);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: wanted.scope_key }).toArray();
         expect(new Set(locks.map((l) => l.staged_operation_id)).size, `round ${i}: one holder`).to.equal(1);
       });
     });
@@ -127,9 +127,9 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       await inLanes(ROUNDS, async (i) => {
-        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
-        expect(await acquireLocks(db, orgId, claim, first, 'hash')).to.equal(true);
+        expect(await acquireLocks(db, orgId, wanted, first, 'hash')).to.equal(true);
         // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
         await ops.insertOne({
           _id: first,
@@ -137,18 +137,18 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
           status: 'rejected',
           expires_at: new Date(Date.now() + 3_600_000).toISOString(),
         } as never);
-        const keys = lockKeys(orgId, claim);
+        const keys = lockKeys(orgId, wanted);
         await Promise.all([
           releaseLocks(db, orgId, first),
           liveHolders(db, orgId, keys, new Date(), 'someone-else'),
           (async () => {
             const until = Date.now() + 30_000;
-            while (!(await acquireLocks(db, orgId, claim, next, 'hash'))) {
+            while (!(await acquireLocks(db, orgId, wanted, next, 'hash'))) {
               if (Date.now() > until) throw new Error(`round ${i}: the next operation never got the scope`);
             }
           })(),
         ]);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: wanted.scope_key }).toArray();
         expect(
           locks.map((l) => l.staged_operation_id).sort(),
           `round ${i}: the next operation holds every key`,

@@ -26,7 +26,7 @@ import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
-import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
+import { reserveKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
 import { INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
@@ -192,7 +192,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let queries: HotQuery[];
   /** The book pages' SQL (shared/storage/ferretdb/postgres-pages.ts), each with the page index of its own filter when it has one. */
   let pageQueries: Array<{ name: string; q: PageQuery; order?: PageOrder }>;
-  /** The organisation under test, its entry and its pending claim's lock keys, for the worker's SQL reads. */
+  /** The organisation under test, its entry and its pending plan's lock keys, for the worker's SQL reads. */
   let scopeOrg: string;
   let scopeEntry: string;
   let scopeLockKeys: string[];
@@ -230,8 +230,8 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     // A pending reversal as the staging job leaves it: locks, operation, idempotency record.
     const now = new Date();
     const operationId = `stg_${tag}`;
-    const claim = { scope_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
-    expect(await acquireLocks(db, orgId, claim, operationId, 'hash')).to.equal(true);
+    const wanted = { scope_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
+    expect(await acquireLocks(db, orgId, wanted, operationId, 'hash')).to.equal(true);
     await insertStagedOperation(db, {
       _id: operationId,
       org_id: orgId,
@@ -242,7 +242,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
       request_id: 'req',
       idempotency_key: 'key',
-      scope_key: claim.scope_key,
+      scope_key: wanted.scope_key,
       input: {},
       plan: {},
       plan_hash: 'hash',
@@ -260,7 +260,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       request_id: 'req',
       created_at: now.toISOString(),
     };
-    expect((await claimKey(db, keyDoc, now)).claimed).to.equal(true);
+    expect((await reserveKey(db, keyDoc, now)).reserved).to.equal(true);
     // Its staging event, and enough more to fill a feed block and start the next (the feed reads whole blocks).
     const op = await findStagedOperation(db, orgId, operationId);
     for (let i = 0; i < FEED_BLOCK + 5; i += 1)
@@ -269,7 +269,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         plan: { ledger_entry_id: entry, actions: [] },
         _id: i === 0 ? operationId : `${operationId}_${i}`,
       });
-    const lockIds = lockKeys(orgId, claim);
+    const lockIds = lockKeys(orgId, wanted);
     scopeOrg = orgId;
     scopeEntry = entry;
     scopeLockKeys = lockIds;
@@ -329,7 +329,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         name: 'idempotency-key _id',
         collection: 'idempotency_keys',
         where: [['_id', keyDoc._id]],
-        run: () => claimKey(db, keyDoc, new Date()),
+        run: () => reserveKey(db, keyDoc, new Date()),
       },
       // The event feed (docs/reference/webhooks.md): the last reservations, then a page's blocks, each by one equality.
       {

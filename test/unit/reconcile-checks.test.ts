@@ -408,9 +408,9 @@ describe('decideReconciliation: the staged plan', () => {
     expect(decision.warnings).to.deep.equal([]);
   });
 
-  it('claims the account scope and every transaction of the plan, sorted, and no entries', () => {
+  it('locks the account scope and every transaction of the plan, sorted, and no entries', () => {
     const decision = expectStaged(decide(validCase()));
-    expect(decision.claim).to.deep.equal({
+    expect(decision.locks).to.deep.equal({
       scope_key: 'reconcile:ba_main',
       entry_ids: [],
       transaction_ids: ['bt_a', 'bt_b', 'bt_c', 'bt_d'],
@@ -512,10 +512,10 @@ describe('decideReconciliation: the staged plan', () => {
     c.request.transaction_ids = ['bt_b', 'bt_a', 'bt_b', 'bt_c', 'bt_d', 'bt_a'];
     const decision = expectStaged(decide(c));
     expect(decision.plan).to.deep.equal(theValidPlan());
-    expect(decision.claim.transaction_ids).to.deep.equal(['bt_a', 'bt_b', 'bt_c', 'bt_d']);
+    expect(decision.locks.transaction_ids).to.deep.equal(['bt_a', 'bt_b', 'bt_c', 'bt_d']);
   });
 
-  it('gives the same plan, hash, claim and preconditions for the same books in any order', () => {
+  it('gives the same plan, hash, locks and preconditions for the same books in any order', () => {
     const shuffled = validCase();
     shuffled.books.transactions = [
       shuffled.books.transactions[2]!,
@@ -530,7 +530,7 @@ describe('decideReconciliation: the staged plan', () => {
     const b = expectStaged(decide(shuffled));
     expect(b.plan).to.deep.equal(a.plan);
     expect(b.plan_hash).to.equal(a.plan_hash);
-    expect(b.claim).to.deep.equal(a.claim);
+    expect(b.locks).to.deep.equal(a.locks);
     expect(b.preconditions).to.deep.equal(a.preconditions);
   });
 });

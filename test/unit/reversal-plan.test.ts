@@ -83,7 +83,7 @@ describe('ledger reversal decision', () => {
     };
     expect(result.plan).to.deep.equal(expected);
     expect(result.plan_hash).to.equal(planHash(expected));
-    expect(result.claim).to.deep.equal({
+    expect(result.locks).to.deep.equal({
       scope_key: 'reverse:le_1',
       entry_ids: ['le_1'],
       transaction_ids: ['bt_1', 'bt_2'],

@@ -151,7 +151,7 @@ describe('statement import decision', () => {
     expect(decision.plan).to.deep.equal(expected);
     expect(decision.plan_hash).to.equal(planHash(expected));
     expect(decision.warnings).to.deep.equal([]);
-    expect(decision.claim).to.deep.equal({ scope_key: 'statement_import:ba_main', entry_ids: [], transaction_ids: [] });
+    expect(decision.locks).to.deep.equal({ scope_key: 'statement_import:ba_main', entry_ids: [], transaction_ids: [] });
   });
 
   it('gives the same plan_hash for the same file on the same books, and new ids for another file', () => {

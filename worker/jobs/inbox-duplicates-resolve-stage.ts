@@ -72,7 +72,7 @@ export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, Inb
   decide: (books, _org, { data }) => decideInboxResolve(books, requestOf(data.input)),
   // Every member as the reviewer judges it: received, file, extracted fields (docs/design/staged-lifecycle.md "Context").
   context: (books, plan) => documentsContext(books.documents, plan.member_ids),
-  // The one key a staged resolution claims: its group.
+  // The one key a staged resolution locks: its group.
   pendingGate: {
     keys: (_books, { data }) =>
       lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),

@@ -52,7 +52,7 @@ export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
     );
   },
   context: (books, plan, org) => reversalContext(plan, books, org.settlement_accounts),
-  // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
+  // The keys a staged reversal locks (decideReversal): its scope, the entry, the links' transactions.
   pendingGate: {
     keys: (books, { data }) =>
       lockKeys(data.org_id, {

@@ -20,7 +20,7 @@ import { storedJobResult } from '../../shared/storage/job-results.js';
 import { storeAdapter } from '../../shared/storage/store-adapter.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { claimLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
+import { takeLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
 import {
   findStagedOperation,
   insertStagedOperation,
@@ -34,7 +34,7 @@ export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
 }
 
-/** How often a claim is retried when every holder it met turned out dead (and was cleared). */
+/** How often taking the locks is retried when every holder it met turned out dead (and was cleared). */
 const LOCK_ATTEMPTS = 3;
 
 /**
@@ -110,7 +110,7 @@ async function dryRunAnswer<Plan>(
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined)));
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.locks), now, undefined)));
       break;
     case 'existing': {
       // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
@@ -157,34 +157,34 @@ async function stage<Plan>(
   const operationId = operationIdFor(ctx);
   // The staging event's sequence is reserved while the locks are taken, not
   // after the operation is written: store round trips off the answer's path
-  // (docs/design/performance.md "Round trip"). A claim that fails leaves the
+  // (docs/design/performance.md "Round trip"). A take that fails leaves the
   // number unused, a gap the feed allows (docs/reference/webhooks.md).
   const reserved = reserveEvent(db, data.org_id);
   reserved.catch(() => undefined);
-  // Live holders of the claim's keys answer the call as the lock gate does: the same plan pending, or a conflict.
+  // Live holders of the plan's lock keys answer the call as the lock gate does: the same plan pending, or a conflict.
   const meet = (holders: PendingHolder[]): Promise<StageAnswer> =>
     commitDecision(
       ctx,
       kind,
-      pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }),
+      pendingDecision(holders, { scope_key: decision.locks.scope_key, plan_hash: decision.plan_hash }),
       resultFields,
     );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
   if (together === 'held') {
-    // A key of the claim is taken and nothing of this one was written: the
+    // A key of the plan's locks is held and nothing of this one was written: the
     // keys' locks are read in SQL, once, instead of meeting them again
-    // through a claim (an insert, a read and a clean-up through FerretDB,
+    // through takeLocks (an insert, a read and a clean-up through FerretDB,
     // three store round trips on every call that meets a pending plan).
     // Only dead holders (cleared by the read) or this job's own locks from
-    // an earlier attempt leave the claim below to run.
-    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
+    // an earlier attempt leave the take below to run.
+    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.locks), now, operationId);
     if (holders.length > 0) return meet(holders);
   } else if (together) {
     return together;
   }
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
-    if (claimed.acquired) {
+    const taken = await takeLocks(db, data.org_id, decision.locks, operationId, decision.plan_hash);
+    if (taken.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
       // Reserved before the operation can be seen: a transition out of `staged` reserves after it, so its event follows this one.
@@ -196,13 +196,13 @@ async function stage<Plan>(
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
     }
-    // The locks the failed claim read: each key is read once per attempt.
-    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
-    // Every holder was dead (and is now cleared), or gave its locks back: claim again.
+    // The locks the refused take read: each key is read once per attempt.
+    const holders = await liveHoldersAmong(db, data.org_id, taken.locks, now, operationId);
+    // Every holder was dead (and is now cleared), or gave its locks back: take them again.
     if (holders.length === 0) continue;
     return meet(holders);
   }
-  // Contended on every attempt by claims that came and went: a conflict. Every holder
+  // Contended on every attempt by holders that came and went: a conflict. Every holder
   // met was dead and is cleared (a live one is answered above), so none is named.
   return {
     operation: data.operation,
@@ -235,7 +235,7 @@ async function stageInOneStatement<Plan>(
   const { db, data } = ctx;
   const store = await storeAdapter(db);
   if (!store.insertsTogether || !ctx.answer || stagingStepFaultsOn()) return null;
-  const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
+  const locks = lockDocs(data.org_id, decision.locks, operationId, decision.plan_hash, new Date().toISOString());
   const reservation = await reserved;
   if (!isFresh(reservation)) return null;
   const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
@@ -350,7 +350,7 @@ function newOperation<Plan>(
     expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
-    scope_key: decision.claim.scope_key,
+    scope_key: decision.locks.scope_key,
     input: storedInput(data.input),
     plan: decision.plan,
     plan_hash: decision.plan_hash,

@@ -378,7 +378,7 @@ export function decideStatementImport(
     plan,
     plan_hash: hash,
     warnings,
-    claim: { scope_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
+    locks: { scope_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
     preconditions: [],
   });
 }

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../../shared/storage/indexes.js';
 import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
-import { claimLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
+import { takeLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
 import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
 import { acceleratedHandle, sqlStats } from '../../helpers/embedded-store.js';
 import {
@@ -261,29 +261,29 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     }
   });
 
-  it("a refused claim reads the holder's locks in SQL, the same locks FerretDB gives", async function () {
+  it("a refused take reads the holder's locks in SQL, the same locks FerretDB gives", async function () {
     const s = await stack();
     if (!embedded) this.skip();
     const orgId = `org_locks_${Date.now().toString(36)}`;
-    const claim = {
+    const wanted = {
       scope_key: `reverse:le_${orgId}`,
       entry_ids: [`le_${orgId}`],
       transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`),
     };
-    expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
-    const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
+    expect((await takeLocks(s.db, orgId, wanted, 'stg_holder', 'hash')).acquired).to.equal(true);
+    const viaFerret = await takeLocks(s.db, orgId, wanted, 'stg_other', 'hash2');
     const served = sqlStats(embedded).served;
-    const viaSql = await claimLocks(embedded, orgId, claim, 'stg_other', 'hash2');
+    const viaSql = await takeLocks(embedded, orgId, wanted, 'stg_other', 'hash2');
     // Two SQL reads: the keys' locks, and whether its own operation exists (it does not, so it gives back what it took).
     expect(sqlStats(embedded).served - served).to.equal(2);
     expect(viaFerret.acquired).to.equal(false);
     expect(viaSql.acquired).to.equal(false);
     const ids = (r: typeof viaSql) => (r.acquired ? [] : r.locks.map((l) => JSON.stringify(l)).sort());
     expect(ids(viaSql)).to.deep.equal(ids(viaFerret));
-    expect(ids(viaSql)).to.have.length(lockKeys(orgId, claim).length);
+    expect(ids(viaSql)).to.have.length(lockKeys(orgId, wanted).length);
     // The holder's operation never appeared, but its locks are younger than an orphan's: it holds every key, read either way.
-    const holders = await liveHolders(embedded, orgId, lockKeys(orgId, claim), new Date(), undefined);
-    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
+    const holders = await liveHolders(embedded, orgId, lockKeys(orgId, wanted), new Date(), undefined);
+    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, wanted), new Date()));
     expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
   });
 
