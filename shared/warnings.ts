@@ -18,7 +18,7 @@ interface WarningSpec {
 
 export const WARNING_TABLE = {
   already_staged: {
-    when: 'The very same plan is already pending for the same scope; its operation is returned and nothing new is staged.',
+    when: 'The very same plan is already pending for the same subject; its operation is returned and nothing new is staged.',
     message: (d) =>
       `The same plan is already pending as ${String(d.staged_operation_id)}; no new operation was created.`,
   },

@@ -54,14 +54,14 @@ export async function reversibleEntries(db: Db, orgId: string): Promise<string[]
   return picked;
 }
 
-export interface RepairScope {
+export interface RepairRecords {
   bank_account_id: string;
   counterparty_id: string;
   transactions: number;
 }
 
 /** (account, counterparty) pairs with unreconciled transactions, grouped by how many transactions the scope has. */
-export async function repairScopes(db: Db, orgId: string): Promise<Map<number, RepairScope[]>> {
+export async function repairScopes(db: Db, orgId: string): Promise<Map<number, RepairRecords[]>> {
   const txns = await collections(db)
     .bankTransactions.find({ org_id: orgId }, { projection: { bank_account_id: 1, counterparty_id: 1, status: 1 } })
     .toArray();
@@ -73,7 +73,7 @@ export async function repairScopes(db: Db, orgId: string): Promise<Map<number, R
     if (t.status === 'unreconciled') c.open += 1;
     counts.set(key, c);
   }
-  const bySize = new Map<number, RepairScope[]>();
+  const bySize = new Map<number, RepairRecords[]>();
   for (const [key, c] of [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (c.open === 0) continue;
     const [bank_account_id, counterparty_id] = key.split(' ') as [string, string];

@@ -1,4 +1,4 @@
-// Books with one big repair scope: one account, one counterparty, n
+// Books with one big repair records: one account, one counterparty, n
 // unreconciled transactions and n open entries, a third of the links on the
 // wrong entry. The plan has real work (moves, creates) and is the same for
 // the same n. Used for the pure plan at 100k and the worker-scaling jobs.

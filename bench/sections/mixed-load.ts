@@ -11,7 +11,7 @@
 // some kinds, each client taking them in turn: the CPU split of a one-kind
 // run is what that kind costs per request (the profile behind bench/README.md).
 import { call, duplicatesPath, entryPath, repairPath, reversePath, transactionsPagePath } from '../lib/http.js';
-import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
+import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairRecords } from '../lib/data.js';
 import { quantile, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -33,7 +33,7 @@ export type MixedLoadRun = MixedLoadResult & { own_cpu_ms_per_call: number };
 interface OrgWork {
   token: string;
   entries: string[];
-  scopes: RepairScope[];
+  scopes: RepairRecords[];
 }
 
 const KINDS = ['duplicates', 'reverse', 'repair', 'books'] as const;

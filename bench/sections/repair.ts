@@ -1,4 +1,4 @@
-// Link repair at growing org sizes for the same scope size (the job should
+// Link repair at growing org sizes for the same subject size (the job should
 // grow with its scope, not with the org), and the pure plan over 100k
 // transactions.
 import { execFile } from 'node:child_process';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { call, repairPath } from '../lib/http.js';
-import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
+import { loadDemoOrg, repairScopes, tokenFor, type RepairRecords } from '../lib/data.js';
 import type { PlanTiming } from '../lib/plan-timing.js';
 import { untilQuiet } from '../lib/cpu-split.js';
 import { median, round, timed } from '../lib/stats.js';
@@ -32,10 +32,10 @@ const SIZE_BAND = 1;
  * The scope size (transactions per account and counterparty, ± SIZE_BAND)
  * every org has most of; each org's scopes of that size.
  */
-function sameSizeScopes(all: Map<number, RepairScope[]>[]): { size: number; scopes: RepairScope[][] } {
-  const near = (m: Map<number, RepairScope[]>, size: number): RepairScope[] =>
+function sameSizeScopes(all: Map<number, RepairRecords[]>[]): { size: number; scopes: RepairRecords[][] } {
+  const near = (m: Map<number, RepairRecords[]>, size: number): RepairRecords[] =>
     [...m.entries()].filter(([s]) => Math.abs(s - size) <= SIZE_BAND).flatMap(([, scopes]) => scopes);
-  let best = { size: 0, scopes: [] as RepairScope[][], available: 0 };
+  let best = { size: 0, scopes: [] as RepairRecords[][], available: 0 };
   for (const size of all[0]!.keys()) {
     const scopes = all.map((m) => near(m, size));
     const available = Math.min(...scopes.map((x) => x.length));
@@ -46,7 +46,7 @@ function sameSizeScopes(all: Map<number, RepairScope[]>[]): { size: number; scop
 }
 
 export async function measureRepair(env: BenchEnv, sizes: number[], repeat: number): Promise<RepairResult> {
-  const orgs: { size: number; token: string; scopes: Map<number, RepairScope[]> }[] = [];
+  const orgs: { size: number; token: string; scopes: Map<number, RepairRecords[]> }[] = [];
   for (const size of sizes) {
     const orgId = `org_rp_${size}`;
     const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
@@ -116,7 +116,7 @@ async function planAlone(flags: readonly string[], size: number, runs: number): 
   return JSON.parse(stdout.trim().split('\n').pop()!) as PlanTiming;
 }
 
-async function stageRepair(env: BenchEnv, token: string, scope: RepairScope): Promise<number> {
+async function stageRepair(env: BenchEnv, token: string, scope: RepairRecords): Promise<number> {
   const c = await call(env.baseUrl, token, 'POST', repairPath, {
     bank_account_id: scope.bank_account_id,
     counterparty_id: scope.counterparty_id,

@@ -7,7 +7,7 @@ import { compareIds } from './books.js';
 import { refused, type Decision, type StagedDecision } from './decision.js';
 import type { DuplicateGroup } from './duplicate-groups.js';
 import { planHash } from './plan-hash.js';
-import { decideWithPending, type PendingHolder } from './scope.js';
+import { decideWithPending, type PendingHolder } from './pending-gate.js';
 
 export type InboxResolution = 'archive_duplicates' | 'not_duplicates';
 
@@ -47,7 +47,7 @@ export type InboxResolveDecision = Decision<InboxResolvePlan>;
 export const duplicateOfReason = (keptId: string): string => `duplicate_of:${keptId}`;
 
 /** The plan lock of a group: one pending resolution per group. */
-export function inboxGroupScopeKey(groupId: string): string {
+export function inboxGroupSubjectKey(groupId: string): string {
   return `inbox_group:${groupId}`;
 }
 
@@ -96,7 +96,7 @@ export function decideInboxResolve(books: InboxResolveBooks, request: InboxResol
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    locks: { scope_key: inboxGroupScopeKey(group.group_id), entry_ids: [], transaction_ids: [] },
+    locks: { subject_key: inboxGroupSubjectKey(group.group_id), entry_ids: [], transaction_ids: [] },
     preconditions,
     warnings: [],
   };

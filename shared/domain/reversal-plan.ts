@@ -5,8 +5,8 @@ import type { BankLink, BankTransaction, IsoDate, LedgerEntry, LedgerLine, Org, 
 import { compareIds } from './books.js';
 import { planHash } from './plan-hash.js';
 import { refused, type Decision, type StagedDecision } from './decision.js';
-import type { PendingHolder } from './scope.js';
-import { decideWithPending } from './scope.js';
+import type { PendingHolder } from './pending-gate.js';
+import { decideWithPending } from './pending-gate.js';
 import { inClosedPeriod, type PeriodLocked } from './preconditions.js';
 
 export interface ReversalRequest {
@@ -53,14 +53,14 @@ export interface ReversalPlan {
 
 export type ReversalDecision = Decision<ReversalPlan>;
 
-export function reversalScopeKey(entryId: string): string {
+export function reversalSubjectKey(entryId: string): string {
   return `reverse:${entryId}`;
 }
 
 /**
  * Decide a reversal. Checks run in the order of docs/reference/http-api.md §9 and the first
  * failing one is answered. A pending operation that holds the very same plan
- * for the same scope is not a conflict: it is returned as `existing`.
+ * for the same subject is not a conflict: it is returned as `existing`.
  */
 export function decideReversal(books: ReversalBooks, request: ReversalRequest): ReversalDecision {
   const { entry, org } = books;
@@ -141,7 +141,7 @@ function planAfterPending(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    locks: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
+    locks: { subject_key: reversalSubjectKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
     preconditions,
     warnings: [],
   };

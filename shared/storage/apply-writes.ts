@@ -4,7 +4,7 @@
 // and the write counts as made if the document already is what the write
 // makes it (a retried job after a crash). Anything else is a conflict: the
 // document changed under the journal (only an import can do that while the
-// operation holds its scope locks).
+// operation holds its plan locks).
 //
 // Before an update or a delete guarded by version V, the journal reserves V
 // (shared/storage/version-reservations.ts): on FerretDB the guarded write alone is a

@@ -77,7 +77,7 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
 /**
  * Of `ids`, those a record of the section holds in any organisation, through
  * the store port: on FerretDB 1.x a SQL `_id = ANY` per IN_CHUNK_SIZE ids on
- * FerretDB's own `_id` btree (docs/indexes.md "Scope reads in SQL"). why:
+ * FerretDB's own `_id` btree (docs/indexes.md "Worker reads in SQL"). why:
  * through FerretDB, more than IN_CHUNK_SIZE ids across
  * every organisation is one pass over the whole collection (where-in.ts):
  * 14 s a section when the bench loaded a 2,000-size org into a store holding

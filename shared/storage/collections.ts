@@ -94,7 +94,7 @@ export interface StagedOperationDoc {
  * index settles races; `_id` = `ORG:KEY#OPERATION` names the holder
  * (shared/storage/plan-locks.ts).
  */
-export interface ScopeLockDoc {
+export interface PlanLockDoc {
   _id: string;
   key: string;
   org_id: string;
@@ -424,7 +424,7 @@ function makeCollections(db: Db) {
     ledgerAccounts: c<LedgerAccountDoc>('ledger_accounts'),
     stagedOperations: c<StoredStagedOperation>('staged_operations'),
     stagedOperationBodies: c<StoredOperationBody>('staged_operation_bodies'),
-    scopeLocks: c<ScopeLockDoc>('scope_locks'),
+    planLocks: c<PlanLockDoc>('scope_locks'),
     /** Stored under its earlier name, kept for existing data (docs/design/architecture.md "Glossary"). */
     versionReservations: c<VersionReservationDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),

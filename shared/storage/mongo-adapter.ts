@@ -12,7 +12,7 @@ import type {
   StorePort,
   WhereQuery,
 } from './port.js';
-import { readRepairScope } from './repair-scope-driver.js';
+import { readRepairRecords } from './repair-records-driver.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findOwnedById, findOwnedWhereIn, findWhereIn, isFerretDb, readInChunks } from './where-in.js';
 
@@ -136,8 +136,8 @@ export function mongoAdapter(db: Db): StorePort {
       });
     },
 
-    repairScope(orgId: string, accountId: string, counterpartyId: string) {
-      return readRepairScope(db, orgId, accountId, counterpartyId);
+    repairRecords(orgId: string, accountId: string, counterpartyId: string) {
+      return readRepairRecords(db, orgId, accountId, counterpartyId);
     },
 
     async accountReferences(

@@ -96,8 +96,8 @@ export interface ReferencedTransaction {
   bank_reference: string;
 }
 
-/** What a link repair reads (shared/storage/repair-scope-read.ts). */
-export interface RepairScope {
+/** What a link repair reads (shared/storage/repair-records-read.ts). */
+export interface RepairRecords {
   transactions: BankTransaction[];
   entries: LedgerEntry[];
   links: BankLink[];
@@ -126,11 +126,11 @@ export interface StorePort {
     options?: { fields?: readonly string[] | undefined; owner?: string | undefined },
   ): Promise<Document[]>;
   /**
-   * A link repair's scope: the account's transactions with the counterparty,
+   * A link repair's records: the account's transactions with the counterparty,
    * the counterparty's entries, the links of those transactions and to those
    * entries, and every other entry such a link points to.
    */
-  repairScope(orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope>;
+  repairRecords(orgId: string, accountId: string, counterpartyId: string): Promise<RepairRecords>;
   /** The account's transactions whose string `bank_reference` is one of `references`. */
   accountReferences(
     orgId: string,

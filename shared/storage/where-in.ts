@@ -52,15 +52,15 @@ export async function findWhereIn<D extends Document & { org_id: string }>(
 ): Promise<WithId<D>[]> {
   if (ids.length === 0) return [];
   // orgId null: ids across every organisation (the importer's check that ids are not taken elsewhere).
-  const scope = orgId === null ? {} : { org_id: orgId };
+  const owner = orgId === null ? {} : { org_id: orgId };
   const where = (condition: unknown) =>
-    collection.find({ ...scope, [field]: condition } as Filter<D>, { projection }).toArray();
+    collection.find({ ...owner, [field]: condition } as Filter<D>, { projection }).toArray();
   if (!(await isFerretDb(db))) return readInChunks(ids, (chunk) => where({ $in: chunk }));
   if (ids.length <= EQUALITY_QUERY_MAX) return readEach(ids, (id) => where(id));
   if (ids.length <= IN_CHUNK_SIZE) return where({ $in: [...ids] });
   const wanted = new Set(ids);
   const out: WithId<D>[] = [];
-  for await (const doc of collection.find(scope as Filter<D>, { projection })) {
+  for await (const doc of collection.find(owner as Filter<D>, { projection })) {
     if (wanted.has((doc as Record<string, unknown>)[field] as string)) out.push(doc);
   }
   return out;
@@ -111,7 +111,7 @@ export function isFerretDb(db: Db): Promise<boolean> {
 // `{ org_id, bank_transaction_id }` through the org_id GIN index and filtered
 // the org's thousands of rows by the id (2.3 ms against 0.35 ms: docs/design/performance.md).
 // An `_id`, a book record's id in a link (ids are global: an import refuses
-// another organisation's) and a scope-lock key (it starts with its org) each
+// another organisation's) and a plan-lock key (it starts with its org) each
 // name one organisation's documents already, so on FerretDB the filter is
 // the id alone and a document of another organisation is dropped here: the
 // answer is the same as with org_id in the filter, whatever the statistics.

@@ -18,7 +18,7 @@ import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo, type FifoAllocation, type FifoItem } from '../../shared/domain/fifo-allocation.js';
 import type { Decision } from '../../shared/domain/decision.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import type { PlanLocks } from '../../shared/domain/scope.js';
+import type { PlanLocks } from '../../shared/domain/pending-gate.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -113,7 +113,7 @@ export type LinkRepairOutcome =
       preconditions: Precondition[];
     };
 
-export function repairScopeKey(bankAccountId: string, counterpartyId: string): string {
+export function repairSubjectKey(bankAccountId: string, counterpartyId: string): string {
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
 
@@ -541,7 +541,7 @@ function locksOf(input: LinkRepairInput, actions: readonly RepairAction[]): Plan
     }
   }
   return {
-    scope_key: repairScopeKey(input.account.id, input.counterparty_id),
+    subject_key: repairSubjectKey(input.account.id, input.counterparty_id),
     entry_ids: sortIds([...entryIds]),
     transaction_ids: sortIds([...transactionIds]),
   };

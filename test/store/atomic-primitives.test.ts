@@ -108,16 +108,16 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
     });
 
-    it('two stagings taking one scope key: exactly one operation holds it', async function () {
+    it('two stagings taking one subject key: exactly one operation holds it', async function () {
       const { db } = await store(this);
       const orgId = `org_${tag()}`;
       await inLanes(ROUNDS, async (i) => {
-        const wanted = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { subject_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const won = await Promise.all(
           ['a', 'b'].map((who) => acquireLocks(db, orgId, wanted, `stg_${who}_${i}`, 'hash')),
         );
         expect(won.filter(Boolean), `round ${i}`).to.have.length(1);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: wanted.scope_key }).toArray();
+        const locks = await collections(db).planLocks.find({ org_id: orgId, scope_key: wanted.subject_key }).toArray();
         expect(new Set(locks.map((l) => l.staged_operation_id)).size, `round ${i}: one holder`).to.equal(1);
       });
     });
@@ -127,7 +127,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       await inLanes(ROUNDS, async (i) => {
-        const wanted = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { subject_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
         expect(await acquireLocks(db, orgId, wanted, first, 'hash')).to.equal(true);
         // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
@@ -148,7 +148,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
             }
           })(),
         ]);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: wanted.scope_key }).toArray();
+        const locks = await collections(db).planLocks.find({ org_id: orgId, scope_key: wanted.subject_key }).toArray();
         expect(
           locks.map((l) => l.staged_operation_id).sort(),
           `round ${i}: the next operation holds every key`,
@@ -156,7 +156,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       });
       // The sweep never removes a live holder's lock either.
       await sweepDeadLocks(db, new Date());
-      expect(await collections(db).scopeLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
+      expect(await collections(db).planLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
     });
 
     it('an import undone restores the old content under a new, higher version; a record it inserted comes back above its last version', async function () {

@@ -1,4 +1,4 @@
-// A staging with many keys takes its scope key alone first (shared/storage/plan-locks.ts,
+// A staging with many keys takes its subject key alone first (shared/storage/plan-locks.ts,
 // docs/design/performance.md "Store levers"): a scope already held is refused
 // by a one-document insert, not by sending every key, and the outcome of
 // every take is the one a single insert of all keys gives — the holder's
@@ -7,15 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
-import type { PlanLocks } from '../../shared/domain/scope.js';
-import { takeLocks, lockKeys, SCOPE_KEY_FIRST_ABOVE } from '../../shared/storage/plan-locks.js';
+import type { PlanLocks } from '../../shared/domain/pending-gate.js';
+import { takeLocks, lockKeys, SUBJECT_KEY_FIRST_ABOVE } from '../../shared/storage/plan-locks.js';
 import { stack } from '../helpers/stack.js';
 
 const tag = () => randomBytes(5).toString('hex');
 
-/** The locks of 1 + 2n keys: the scope key, n entries, n transactions. */
+/** The locks of 1 + 2n keys: the subject key, n entries, n transactions. */
 const locksOf = (scope: string, n: number, prefix = 'x'): PlanLocks => ({
-  scope_key: scope,
+  subject_key: scope,
   entry_ids: Array.from({ length: n }, (_, i) => `le_${prefix}_${i}`),
   transaction_ids: Array.from({ length: n }, (_, i) => `bt_${prefix}_${i}`),
 });
@@ -42,12 +42,12 @@ describe('store: taking the locks of a big scope', function () {
     await client?.close();
   });
 
-  it(`a take of more than ${SCOPE_KEY_FIRST_ABOVE} keys whose scope is held sends its scope key alone, is refused, leaves none of its locks and answers the holder's`, async () => {
+  it(`a take of more than ${SUBJECT_KEY_FIRST_ABOVE} keys whose scope is held sends its subject key alone, is refused, leaves none of its locks and answers the holder's`, async () => {
     const orgId = `org_locks_${tag()}`;
     const wanted = locksOf('repair:ba_1:cp_1', 150);
     inserts = [];
     expect(await takeLocks(db, orgId, wanted, 'stg_first', 'h1')).to.deep.equal({ acquired: true });
-    expect(inserts, 'the first take: the scope key, then the other 300 keys').to.deep.equal([1, 300]);
+    expect(inserts, 'the first take: the subject key, then the other 300 keys').to.deep.equal([1, 300]);
 
     inserts = [];
     const second = await takeLocks(db, orgId, wanted, 'stg_second', 'h1');
@@ -64,7 +64,7 @@ describe('store: taking the locks of a big scope', function () {
     expect(await takeLocks(db, orgId, wanted, 'stg_first', 'h1')).to.deep.equal({ acquired: true });
   });
 
-  it('a big take whose scope is free but one of whose entries is held by another scope is refused and gives back the locks it took, its scope key too', async () => {
+  it('a big take whose scope is free but one of whose entries is held by another scope is refused and gives back the locks it took, its subject key too', async () => {
     const orgId = `org_locks_${tag()}`;
     const other = locksOf('repair:ba_1:cp_other', 1, 'x');
     expect((await takeLocks(db, orgId, other, 'stg_other', 'h0')).acquired).to.equal(true);
@@ -82,7 +82,7 @@ describe('store: taking the locks of a big scope', function () {
     expect(holders).to.deep.equal(new Set(['stg_other']));
   });
 
-  it(`a take of at most ${SCOPE_KEY_FIRST_ABOVE} keys is one insert`, async () => {
+  it(`a take of at most ${SUBJECT_KEY_FIRST_ABOVE} keys is one insert`, async () => {
     const orgId = `org_locks_${tag()}`;
     inserts = [];
     expect(await takeLocks(db, orgId, locksOf('reverse:le_1', 10), 'stg_small', 'h')).to.deep.equal({

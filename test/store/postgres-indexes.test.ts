@@ -230,7 +230,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     // A pending reversal as the staging job leaves it: locks, operation, idempotency record.
     const now = new Date();
     const operationId = `stg_${tag}`;
-    const wanted = { scope_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
+    const wanted = { subject_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
     expect(await acquireLocks(db, orgId, wanted, operationId, 'hash')).to.equal(true);
     await insertStagedOperation(db, {
       _id: operationId,
@@ -242,7 +242,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
       request_id: 'req',
       idempotency_key: 'key',
-      scope_key: wanted.scope_key,
+      scope_key: wanted.subject_key,
       input: {},
       plan: {},
       plan_hash: 'hash',
@@ -301,7 +301,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         selective: 'bank_transaction_id',
         run: () => findLinks(db, orgId, 'bank_transaction_id', [txn]),
       },
-      // The big repair scope's pass over the org's links (shared/storage/repair-scope-read.ts).
+      // The big repair records's pass over the org's links (shared/storage/repair-records-read.ts).
       {
         name: 'links of an org',
         collection: 'bank_links',
@@ -319,7 +319,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         run: () => findTransactions(db, orgId, { bank_account_id: account, counterparty_id: counterparty }),
       },
       {
-        name: 'scope-lock keys',
+        name: 'plan-lock keys',
         collection: 'scope_locks',
         where: [['key', lockIds[0]!]],
         selective: 'key',
@@ -824,7 +824,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         },
       },
       {
-        name: 'scope-lock keys',
+        name: 'plan-lock keys',
         q: {
           collection: 'scope_locks',
           equalities: {},

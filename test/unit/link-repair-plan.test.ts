@@ -552,7 +552,7 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       expect(result.blockers).to.deep.equal([]);
     });
 
-    it('locks the repair scope key and every entry and transaction named in the actions, and lists what it read as preconditions', () => {
+    it('locks the repair subject key and every entry and transaction named in the actions, and lists what it read as preconditions', () => {
       const result = repair({
         entries: [
           receivable('le_1', '2025-01-10', 100),
@@ -575,7 +575,7 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome}`);
       expect(result.plan.actions).to.deep.equal([move('bt_1', 'lnk_1', 'le_x', 'le_1', 100)]);
       expect(result.locks).to.deep.equal({
-        scope_key: 'repair:ba_main:cp_1',
+        subject_key: 'repair:ba_main:cp_1',
         entry_ids: ['le_1', 'le_x'],
         transaction_ids: ['bt_1'],
       });

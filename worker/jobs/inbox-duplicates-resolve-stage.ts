@@ -8,7 +8,7 @@ import { findDuplicateGroups, type DuplicateGroup } from '../../shared/domain/du
 import type { InboxDocument } from '../../shared/domain/books.js';
 import {
   decideInboxResolve,
-  inboxGroupScopeKey,
+  inboxGroupSubjectKey,
   type InboxResolveBooks,
   type InboxResolvePlan,
   type InboxResolveRequest,
@@ -75,7 +75,11 @@ export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, Inb
   // The one key a staged resolution locks: its group.
   pendingGate: {
     keys: (_books, { data }) =>
-      lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),
+      lockKeys(data.org_id, {
+        subject_key: inboxGroupSubjectKey(data.input.group_id),
+        entry_ids: [],
+        transaction_ids: [],
+      }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

@@ -1,14 +1,14 @@
 // The commit step of every staging job (docs/reference/http-api.md §6.3,
-// one pending plan per scope): a staged decision takes its scope locks, then inserts the
+// one pending plan per subject): a staged decision takes its plan locks, then inserts the
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after
 // a crash finds its own locks and its own operation instead of creating a
 // second one. A dry run (docs/reference/http-api.md §6.6) branches here:
 // the same decision is answered with its plan, nothing is written and no
-// lock is taken; the holders of its scope become a warning.
+// lock is taken; the holders of its keys become a warning.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
-import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
+import { pendingDecision, type PendingHolder } from '../../shared/domain/pending-gate.js';
 import { compareIds } from '../../shared/domain/books.js';
 import { stagedAmount, stagedSummary } from '../../shared/kinds/registry.js';
 import { baseCurrencyOf } from './operation-access.js';
@@ -19,7 +19,7 @@ import { isFresh, reserveEvent, type Reservation } from '../../shared/storage/ev
 import { storedJobResult } from '../../shared/storage/job-results.js';
 import { storeAdapter } from '../../shared/storage/store-adapter.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
+import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import { takeLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
 import {
   findStagedOperation,
@@ -39,10 +39,10 @@ const LOCK_ATTEMPTS = 3;
 
 /**
  * The live pending operations holding `keys`, for a kind's pending gate. A
- * dry run's rule must see the plan a staging would make were the scope free:
+ * dry run's rule must see the plan a staging would make were its keys free:
  * there the holders are kept aside for the warning and the rule sees none.
  */
-export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
+export async function pendingHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
   const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
   if (!ctx.data.dry_run) return holders;
   (ctx.seenHolders ??= []).push(...holders);
@@ -84,7 +84,7 @@ export async function commitDecision<Plan>(
 /**
  * What a staging would answer, as a dry run: refusals as they are; any plan
  * with its hash and summary, and the warning `pending_operation` naming the
- * live holders of its scope (those its rule met, and those its locks would
+ * live holders of its keys (those its rule met, and those its locks would
  * meet). Nothing is written: no operation, no lock, no event.
  */
 async function dryRunAnswer<Plan>(
@@ -113,7 +113,7 @@ async function dryRunAnswer<Plan>(
       holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.locks), now, undefined)));
       break;
     case 'existing': {
-      // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
+      // A kind that read its holders without pendingHolders met the very same plan pending: that plan is the one.
       const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
       if (!doc)
         return {
@@ -128,7 +128,7 @@ async function dryRunAnswer<Plan>(
       warnings = doc.warnings;
       // That plan's context, read when it was staged.
       resultFields = { ...resultFields, context: doc.context ?? {} };
-      holders.push({ staged_operation_id: doc._id, scope_key: doc.scope_key, plan_hash: doc.plan_hash });
+      holders.push({ staged_operation_id: doc._id, subject_key: doc.scope_key, plan_hash: doc.plan_hash });
       break;
     }
   }
@@ -166,7 +166,7 @@ async function stage<Plan>(
     commitDecision(
       ctx,
       kind,
-      pendingDecision(holders, { scope_key: decision.locks.scope_key, plan_hash: decision.plan_hash }),
+      pendingDecision(holders, { subject_key: decision.locks.subject_key, plan_hash: decision.plan_hash }),
       resultFields,
     );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
@@ -250,7 +250,7 @@ async function stageInOneStatement<Plan>(
   });
   const [outcome] = await Promise.all([
     store.insertTogether([
-      { collection: 'scope_locks', docs: locks },
+      { collection: collections(db).planLocks.collectionName, docs: locks },
       ...stagedOperationInserts(doc),
       { collection: 'audit_events', docs: [stagedEventDoc(doc, reservation)] },
       { collection: 'job_results', docs: [result] },
@@ -287,7 +287,7 @@ export function writtenAnswer(
 }
 
 /**
- * The same plan already pending for the same scope: answer that operation,
+ * The same plan already pending for the same subject: answer that operation,
  * create nothing — to a caller allowed to see it (its creator, or an actor
  * with staged:approve). Anyone else meets a conflict.
  */
@@ -350,7 +350,7 @@ function newOperation<Plan>(
     expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
-    scope_key: decision.locks.scope_key,
+    scope_key: decision.locks.subject_key,
     input: storedInput(data.input),
     plan: decision.plan,
     plan_hash: decision.plan_hash,

@@ -9,7 +9,7 @@ import { mongoAdapter } from '../mongo-adapter.js';
 import type { StorePort, WhereQuery } from '../port.js';
 import { IN_CHUNK_SIZE } from '../where-in.js';
 import type { PostgresPages, PostgresPagesStats } from './postgres-pages.js';
-import { readScopeInSql } from './repair-scope.js';
+import { readRepairRecordsInSql } from './repair-records.js';
 
 /** Only inclusion projections are made in SQL (`fields`); an exclusion goes to the driver. */
 function inclusion(projection: Document | undefined): readonly string[] | undefined | false {
@@ -104,10 +104,10 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
       return (await whereInSql(q)) ?? mongo.findByIds(collection, ids, options);
     },
 
-    async repairScope(orgId, accountId, counterpartyId) {
+    async repairRecords(orgId, accountId, counterpartyId) {
       return (
-        (await readScopeInSql(db, pages, orgId, accountId, counterpartyId)) ??
-        mongo.repairScope(orgId, accountId, counterpartyId)
+        (await readRepairRecordsInSql(db, pages, orgId, accountId, counterpartyId)) ??
+        mongo.repairRecords(orgId, accountId, counterpartyId)
       );
     },
 

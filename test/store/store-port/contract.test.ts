@@ -263,9 +263,9 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
     }
   });
 
-  it('repairScope: the same transactions, entries and links', async () => {
+  it('repairRecords: the same transactions, entries and links', async () => {
     for (const counterparty of [`cp_${uid}_0`, `cp_${uid}_1`, 'cp_nobody']) {
-      const [viaDriver, viaSql] = await both((port) => port.repairScope(orgId, `ba_${uid}_a`, counterparty));
+      const [viaDriver, viaSql] = await both((port) => port.repairRecords(orgId, `ba_${uid}_a`, counterparty));
       const sorted = (scope: typeof viaDriver) => ({
         transactions: canonical(scope.transactions),
         entries: canonical(scope.entries),

@@ -142,11 +142,11 @@ describe('inserts in SQL on the embedded store', function () {
       ...parted.bodies.map((doc, i) => ({ name: `body part ${i}`, doc })),
       ...lockDocs(
         'org_x',
-        { scope_key: 'repair:ba_1:cp_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] },
+        { subject_key: 'repair:ba_1:cp_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] },
         small._id,
         'f'.repeat(64),
         '2026-11-27T10:00:00.000Z',
-      ).map((doc, i) => ({ name: `scope lock ${i}`, doc })),
+      ).map((doc, i) => ({ name: `plan lock ${i}`, doc })),
       { name: 'a staging event', doc: stagedEventDoc(small, reservation) },
       {
         name: 'a stored answer',

@@ -1,5 +1,5 @@
 // The link repair reads its scope, not its organisation
-// (shared/storage/repair-scope-read.ts): recorded through the MongoDB
+// (shared/storage/repair-records-read.ts): recorded through the MongoDB
 // driver's command monitoring, the same scope in a small and in a much larger
 // organisation costs the same queries and returns the same documents, and on
 // FerretDB every filter is top-level equality on an indexed field (the only
@@ -7,7 +7,11 @@
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../../shared/storage/indexes.js';
-import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
+import {
+  ORG_PASS_LINKS_PER_ID,
+  ORG_PASS_MIN_IDS,
+  loadRepairRecords,
+} from '../../../shared/storage/repair-records-read.js';
 import { takeLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
 import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
 import { acceleratedHandle, sqlStats } from '../../helpers/embedded-store.js';
@@ -82,16 +86,16 @@ async function readScopes<O extends { books: { orgId: string }; account: string;
 ) {
   const runs = [];
   for (const org of orgs) {
-    let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+    let loaded: Awaited<ReturnType<typeof loadRepairRecords>> | null = null;
     const reads = await recordReads(async (client) => {
-      loaded = await loadRepairScope(client.db(db.databaseName), org.books.orgId, org.account, org.counterparty);
+      loaded = await loadRepairRecords(client.db(db.databaseName), org.books.orgId, org.account, org.counterparty);
     });
     runs.push({ org, reads, loaded: loaded! });
   }
   return runs;
 }
 
-describe('link repair scope reads', function () {
+describe('link repair records reads', function () {
   this.timeout(180_000);
 
   it('issue the same equality reads and return the same documents at 1× and 15× the organisation size', async () => {
@@ -142,7 +146,7 @@ function bigScopeBooks(size: number, otherRecords: number): { books: Books; acco
   return { books, account, counterparty };
 }
 
-describe('link repair scope reads, big scopes', function () {
+describe('link repair records reads, big scopes', function () {
   this.timeout(300_000);
 
   it('read a big scope in a handful of queries when the org is small, and fall back to per-id equality reads after a bounded pass when it is not', async () => {
@@ -214,13 +218,13 @@ describe('link repair scope reads, big scopes', function () {
 });
 
 /** Records in id order, each as its JSON (key order included): what two reads of one scope must both give. */
-const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
+const canonical = (scope: Awaited<ReturnType<typeof loadRepairRecords>>) => {
   const sorted = <T extends { id: string }>(rows: T[]) =>
     [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
   return { transactions: sorted(scope.transactions), entries: sorted(scope.entries), links: sorted(scope.links) };
 };
 
-describe('link repair scope reads in SQL on the embedded store', function () {
+describe('link repair records reads in SQL on the embedded store', function () {
   this.timeout(300_000);
   let embedded: Db | null = null;
 
@@ -239,14 +243,14 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const orgs = [scopeBooks(40), bigScopeBooks(ORG_PASS_MIN_IDS, 300)];
     for (const org of orgs) await s.load(org.books.file);
     for (const org of orgs) {
-      const viaFerret = await loadRepairScope(s.db, org.books.orgId, org.account, org.counterparty);
-      let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const viaFerret = await loadRepairRecords(s.db, org.books.orgId, org.account, org.counterparty);
+      let viaSql: Awaited<ReturnType<typeof loadRepairRecords>> | null = null;
       let served = 0;
       let handle: Db | null = null;
       const reads = await recordReads(async (client) => {
         handle = await acceleratedHandle(client.db(s.db.databaseName), postgresUrl);
         served = sqlStats(handle).served;
-        viaSql = await loadRepairScope(handle, org.books.orgId, org.account, org.counterparty);
+        viaSql = await loadRepairRecords(handle, org.books.orgId, org.account, org.counterparty);
       });
       const sql = sqlStats(handle!);
       await closeStoreAdapter(handle!);
@@ -266,7 +270,7 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     if (!embedded) this.skip();
     const orgId = `org_locks_${Date.now().toString(36)}`;
     const wanted = {
-      scope_key: `reverse:le_${orgId}`,
+      subject_key: `reverse:le_${orgId}`,
       entry_ids: [`le_${orgId}`],
       transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`),
     };

@@ -1,6 +1,6 @@
-// The link repair's scope, read by the scope alone (docs/indexes.md
-// "Scope-sized reads"): every read is a top-level equality on an indexed
-// field, and its cost follows the scope, never the organisation.
+// The link repair's records, read by the record set alone (docs/indexes.md
+// "Reads sized by the repair"): every read is a top-level equality on an indexed
+// field, and its cost follows the record set, never the organisation.
 //
 // why not findWhereIn: on FerretDB it turns more than EQUALITY_QUERY_MAX ids
 // into one `$in` (FerretDB pushes down only the org_id equality and filters
@@ -8,29 +8,29 @@
 // an unbounded pass over the organisation. A counterparty with a few hundred
 // entries then made a repair read every link of the org.
 //
-// The links, on FerretDB, adaptively (docs/indexes.md "Big scopes"):
-// - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
+// The links, on FerretDB, adaptively (docs/indexes.md "Big repairs"):
+// - a small record set (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
 //   one equality read per id, a GIN index lookup of about a millisecond
 //   whatever the org's size;
-// - a big scope: first one pass over the org's links (one equality on
+// - a big record set: first one pass over the org's links (one equality on
 //   org_id, read in batches) that gives up after ORG_PASS_LINKS_PER_ID links
-//   per id. An org whose links are few next to the scope (the usual case for
-//   a big scope) is then read in a handful of round trips instead of tens of
+//   per id. An org whose links are few next to the record set (the usual case for
+//   a big record set) is then read in a handful of round trips instead of tens of
 //   thousands; a bigger org stops the pass early and falls back to the
 //   equality reads, so the pass adds at most a bounded fraction to them and
-//   the cost still follows the scope.
-// Links carry no account or counterparty of their own to select the scope
+//   the cost still follows the record set.
+// Links carry no account or counterparty of their own to select the record set
 // by; docs/indexes.md weighs that denormalisation against this.
 //
 // This is the driver's adapter's read (shared/storage/mongo-adapter.ts
-// `repairScope`); on FerretDB 1.x the accelerated adapter reads the scope in
+// `repairRecords`); on FerretDB 1.x the accelerated adapter reads the record set in
 // five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
-// "Scope reads in SQL").
+// "Worker reads in SQL").
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
-import type { RepairScope } from './port.js';
+import type { RepairRecords } from './port.js';
 import { isFerretDb, readEach, readInChunks } from './where-in.js';
 
 /** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
@@ -38,11 +38,11 @@ export const ORG_PASS_MIN_IDS = 500;
 
 /**
  * The pass gives up after this many of the org's links per id. Measured on
- * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big scopes"): one
+ * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big repairs"): one
  * equality read costs FerretDB, PostgreSQL and the driver about 1.6 ms of
  * CPU, streaming one document of a pass at most 0.2 ms, so a pass abandoned
  * at 4 links per id adds at most about half to the equality reads that
- * follow (within 2×, holds for every scope size: bench/README.md).
+ * follow (within 2×, holds for every record set size: bench/README.md).
  */
 export const ORG_PASS_LINKS_PER_ID = 4;
 
@@ -54,16 +54,16 @@ type StoredLink = WithId<Stored<BankLink>>;
 /**
  * What the repair rule needs to see (its LinkRepairInput): every transaction
  * of the account with the counterparty (any date: the date decides the
- * scope), every entry of the counterparty, the links of those transactions and
+ * record set), every entry of the counterparty, the links of those transactions and
  * the links to those entries (from any transaction), and every other entry
  * such a link points to.
  */
-export async function readRepairScope(
+export async function readRepairRecords(
   db: Db,
   orgId: string,
   accountId: string,
   counterpartyId: string,
-): Promise<RepairScope> {
+): Promise<RepairRecords> {
   const c = collections(db);
   const [transactionDocs, entryDocs] = await Promise.all([
     c.bankTransactions.find({ org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId }).toArray(),
@@ -73,7 +73,7 @@ export async function readRepairScope(
   const entries = entryDocs.map((d) => fromStored<LedgerEntry>(d));
   const transactionIds = transactions.map((t) => t.id);
   const entryIds = entries.map((e) => e.id);
-  const { ofTransactions, toEntries } = await scopeLinks(db, c.bankLinks, orgId, transactionIds, entryIds);
+  const { ofTransactions, toEntries } = await setLinks(db, c.bankLinks, orgId, transactionIds, entryIds);
   const links = new Map<string, BankLink>();
   for (const doc of [...ofTransactions, ...toEntries]) links.set(doc._id, fromStored<BankLink>(doc));
 
@@ -88,7 +88,7 @@ export async function readRepairScope(
 }
 
 /** The links of the transactions and the links to the entries. */
-async function scopeLinks(
+async function setLinks(
   db: Db,
   links: Collection<Stored<BankLink>>,
   orgId: string,
@@ -109,7 +109,7 @@ async function scopeLinks(
 
 /**
  * One pass over the org's links (equality on org_id, GIN-indexed), sorted
- * here into the scope's; null when the org has more than `budget` links
+ * here into the record set's; null when the org has more than `budget` links
  * (at most budget + 1 are read).
  */
 async function orgPass(
