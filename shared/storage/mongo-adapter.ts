@@ -1,4 +1,4 @@
-// The driver's adapter of the store port (shared/storage/port.ts,
+// The mongo adapter of the store port (shared/storage/port.ts,
 // docs/design/architecture.md "The store port"): what MongoDB runs, and what
 // runs on FerretDB without SQL. On FerretDB the reads by a list of ids take
 // the paths where-in.ts chooses for it (docs/indexes.md "Why FerretDB needs more").
@@ -49,7 +49,7 @@ function withoutOrg(doc: Document): Document {
 
 const REFERENCE_PROJECTION = { _id: 1, version: 1, bank_reference: 1 } as const;
 
-/** The driver's adapter for `db`. */
+/** The mongo adapter for `db`. */
 export function mongoAdapter(db: Db): StorePort {
   const adapter: StorePort = {
     name: 'mongo',

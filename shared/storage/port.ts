@@ -4,7 +4,7 @@
 // which MongoDB runs and which runs on FerretDB without SQL, and the one on
 // FerretDB 1.x's own PostgreSQL tables (shared/storage/ferretdb/), built on
 // the driver's. Every method answers definitely; an adapter that cannot
-// answer a query its own way asks the driver's adapter.
+// answer a query its own way asks the mongo adapter.
 import type { Document } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 

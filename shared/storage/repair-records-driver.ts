@@ -22,8 +22,8 @@
 // Links carry no account or counterparty of their own to select the record set
 // by; docs/indexes.md weighs that denormalisation against this.
 //
-// This is the driver's adapter's read (shared/storage/mongo-adapter.ts
-// `repairRecords`); on FerretDB 1.x the accelerated adapter reads the record set in
+// This is the mongo adapter's read (shared/storage/mongo-adapter.ts
+// `repairRecords`); on FerretDB 1.x the FerretDB adapter reads the record set in
 // five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
 // "Worker reads in SQL").
 import type { Collection, Db, Document, Filter, WithId } from 'mongodb';

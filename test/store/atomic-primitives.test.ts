@@ -3,7 +3,7 @@
 // update or delete is a read then a write by `_id`): each race runs ROUNDS
 // times and must lose or double no write, on each adapter of the store port
 // (docs/design/architecture.md "The store port"): the driver's, and on
-// FerretDB 1.x with its PostgreSQL the accelerated one.
+// FerretDB 1.x with its PostgreSQL the FerretDB one.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
@@ -24,7 +24,7 @@ import {
 import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import { applyingOperation } from '../helpers/applying-operation.js';
 import { stack } from '../helpers/stack.js';
-import { acceleratedHandle, ownDatabase } from '../helpers/embedded-store.js';
+import { ferretdbHandle, ownDatabase } from '../helpers/ferretdb-adapter.js';
 import type { Mongo } from '../../shared/storage/mongo.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { isFerretDb } from '../../shared/storage/where-in.js';
@@ -49,22 +49,22 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
   describe(`atomic primitives on the real store (${adapter} adapter)`, function () {
     this.timeout(600_000);
     let own: Mongo | null = null;
-    let accelerated: Db | null = null;
-    /** The stack's handle (the driver's adapter), or one served by the accelerated adapter. */
+    let ferretDb: Db | null = null;
+    /** The stack's handle (the mongo adapter), or one served by the FerretDB adapter. */
     const store = async (context: Mocha.Context): Promise<{ db: Db }> => {
       const s = await stack();
       if (adapter === 'mongo') return { db: s.db };
       if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
-        console.log('    (skipped: the accelerated adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
+        console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
         context.skip();
       }
       // A database of its own: the driver's pass used the same ids in the stack's.
       own ??= await ownDatabase(s, 'atomic', s.config.ferretdbPostgresUrl);
-      accelerated ??= await acceleratedHandle(own.db, s.config.ferretdbPostgresUrl);
-      return { db: accelerated };
+      ferretDb ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
+      return { db: ferretDb };
     };
     after(async () => {
-      if (accelerated) await closeStoreAdapter(accelerated);
+      if (ferretDb) await closeStoreAdapter(ferretDb);
       if (own) {
         await own.db.dropDatabase();
         await own.client.close();

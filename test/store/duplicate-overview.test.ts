@@ -10,7 +10,7 @@ import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections, type DuplicateOverviewChunkDoc } from '../../shared/storage/collections.js';
 import { overviewChunkId, writeOverviewChunks } from '../../shared/storage/duplicate-overview.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { LEASE_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { bumpInboxVersion, currentInboxVersion } from '../../shared/storage/inbox-version.js';
@@ -145,7 +145,7 @@ describe('materialized duplicate overview (store)', function () {
   });
 });
 
-describe('materialized duplicate overview: chunks written in SQL (embedded store)', function () {
+describe('materialized duplicate overview: chunks written in SQL (FerretDB adapter)', function () {
   this.timeout(120_000);
   let db: Db;
   let pages: Db;
@@ -159,9 +159,9 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
   });
 
   before(async function () {
-    const stack = await embeddedStack(this, 'the chunks are written through the driver there');
+    const stack = await ferretdbStack(this, 'the chunks are written through the driver there');
     db = stack.s.db;
-    pages = await acceleratedHandle(db, stack.postgresUrl);
+    pages = await ferretdbHandle(db, stack.postgresUrl);
     // FerretDB makes a collection's table on its first insert: the first chunks ever go through the driver.
     await writeOverviewChunks(db, [chunk(`${orgId}:seed`, 0, '[]')]);
   });

@@ -1,4 +1,4 @@
-// The embedded store (FerretDB 1.24 on PostgreSQL) serves every hot equality
+// The FerretDB adapter (FerretDB 1.24 on PostgreSQL) serves every hot equality
 // read from a GIN expression index, never a sequential scan (docs/indexes.md).
 // Two independent proofs, both after each query ran many times:
 //  1. EXPLAIN EXECUTE of the SQL FerretDB 1.24.2 sends (`_jsonb -> $1 @> $2`,
@@ -21,7 +21,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
-import { acceleratedHandle, embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, ownDatabase } from '../helpers/ferretdb-adapter.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
@@ -180,7 +180,7 @@ async function addFiller(db: Db, tag: string): Promise<void> {
   }
 }
 
-describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
+describe('FerretDB adapter: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
   this.timeout(180_000);
   const tag = `filler_${randomBytes(3).toString('hex')}`;
   let client: pg.Client | null = null;
@@ -200,7 +200,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let referenceQueries: Array<{ name: string; orgId: string; account: string; references: string[] }>;
 
   before(async function () {
-    const { s, postgresUrl: url } = await embeddedStack(this, 'its ordinary indexes serve these reads');
+    const { s, postgresUrl: url } = await ferretdbStack(this, 'its ordinary indexes serve these reads');
     postgresUrl = url;
     // A database of its own: no other test's statements land in its tables'
     // counters. It is created after FerretDB has served for a while, as every
@@ -884,11 +884,11 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     const account = books.account();
     books.link(books.txn(account, 5_000), books.invoice(5_000), 5_000);
     // Through the adapter the service runs on FerretDB 1.x: it analyses the tables the import wrote.
-    const accelerated = await acceleratedHandle(db, postgresUrl);
+    const ferretDb = await ferretdbHandle(db, postgresUrl);
     try {
-      expect((await importBooks(accelerated, books.file)).ok).to.equal(true);
+      expect((await importBooks(ferretDb, books.file)).ok).to.equal(true);
     } finally {
-      await closeStoreAdapter(accelerated);
+      await closeStoreAdapter(ferretDb);
     }
     const after = await analyses();
     const grew = (collection: string) =>

@@ -3,7 +3,7 @@
 // driver's adapter with the reads and inserts PostgreSQL answers better in
 // SQL (postgres-pages.ts). Where SQL cannot answer (no table yet, a value
 // the decoder does not give exactly, PostgreSQL unreachable), the method
-// asks the driver's adapter, so every answer is the driver's answer.
+// asks the mongo adapter, so every answer is the driver's answer.
 import type { Db, Document } from 'mongodb';
 import { mongoAdapter } from '../mongo-adapter.js';
 import type { StorePort, WhereQuery } from '../port.js';
@@ -23,10 +23,10 @@ function withoutOrg(doc: Document): Document {
   return rest;
 }
 
-/** The accelerated adapter, with what its SQL served and declined (for the tests and the bench). */
+/** The FerretDB adapter, with what its SQL served and declined (for the tests and the bench). */
 export type FerretDbPort = StorePort & { readonly stats: PostgresPagesStats };
 
-/** The accelerated adapter for `db`, on `pages` (a pool on the PostgreSQL database behind FerretDB). */
+/** The FerretDB adapter for `db`, on `pages` (a pool on the PostgreSQL database behind FerretDB). */
 export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
   const mongo = mongoAdapter(db);
 

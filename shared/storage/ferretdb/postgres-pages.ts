@@ -1,5 +1,5 @@
 // The book pages, and the worker's reads, read straight from PostgreSQL
-// on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index",
+// by the FerretDB adapter (docs/indexes.md "Pages from PostgreSQL's own index",
 // "Worker reads in SQL").
 //
 // why: FerretDB 1.24 pushes only top-level equalities down and sorts, limits
