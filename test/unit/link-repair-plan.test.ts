@@ -108,7 +108,7 @@ function summary(s: Partial<LinkRepairPlan['summary']>): LinkRepairPlan['summary
 // ---------------------------------------------------------------------------
 
 describe('link repair (docs/reference/http-api.md §8)', () => {
-  describe('scope', () => {
+  describe('record set', () => {
     it('walks only transactions of this account and counterparty booked on or before as_of', () => {
       const plan = stagedPlan({
         entries: [receivable('le_1', '2025-01-10', 500)],
