@@ -11,19 +11,19 @@ const VERSION = 1;
 const MAC_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export interface CursorScope {
+export interface CursorBinding {
   /** The list it belongs to, e.g. `inbox_duplicates`. */
   list: string;
   org_id: string;
 }
 
-export function sealCursor(secret: string, scope: CursorScope, at: unknown): string {
-  const json = JSON.stringify({ v: VERSION, list: scope.list, at, mac: mac(secret, scope, at) });
+export function sealCursor(secret: string, binding: CursorBinding, at: unknown): string {
+  const json = JSON.stringify({ v: VERSION, list: binding.list, at, mac: mac(secret, binding, at) });
   return Buffer.from(json, 'utf8').toString('base64url');
 }
 
 /** The position a cursor carries; null for anything this service did not issue for this list and organisation. */
-export function openCursor(secret: string, scope: CursorScope, cursor: string): unknown {
+export function openCursor(secret: string, binding: CursorBinding, cursor: string): unknown {
   if (!BASE64URL.test(cursor)) return null;
   const bytes = Buffer.from(cursor, 'base64url');
   // Node's decoder forgives some malformations: only the canonical spelling is accepted.
@@ -36,16 +36,16 @@ export function openCursor(secret: string, scope: CursorScope, cursor: string): 
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const { v, list, at, mac: given } = parsed as Record<string, unknown>;
-  if (v !== VERSION || list !== scope.list || typeof given !== 'string' || at === undefined) return null;
-  const expected = Buffer.from(mac(secret, scope, at), 'utf8');
+  if (v !== VERSION || list !== binding.list || typeof given !== 'string' || at === undefined) return null;
+  const expected = Buffer.from(mac(secret, binding, at), 'utf8');
   const actual = Buffer.from(given, 'utf8');
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
   return at;
 }
 
-function mac(secret: string, scope: CursorScope, at: unknown): string {
+function mac(secret: string, binding: CursorBinding, at: unknown): string {
   return createHmac('sha256', secret)
-    .update(JSON.stringify([VERSION, scope.list, scope.org_id, at]), 'utf8')
+    .update(JSON.stringify([VERSION, binding.list, binding.org_id, at]), 'utf8')
     .digest()
     .subarray(0, MAC_BYTES)
     .toString('base64url');

@@ -26,7 +26,7 @@ import {
   type StageJobReturn,
   type StageOperation,
 } from '../shared/queue/stage-jobs.js';
-import { claimKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
+import { reserveKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
 import { findJobResult } from '../shared/storage/job-results.js';
 import { stagingQuerySchema, type StagingQuery } from '../shared/schemas/staging-query.js';
 import { compile } from '../shared/schemas/validator.js';
@@ -115,7 +115,7 @@ export async function runStage<Op extends StageOperation>(
   }
   const recordId = idempotencyRecordId(auth.org_id, auth.actor, key);
   const requestHash = planHash({ operation, input });
-  const claim = await claimKey(
+  const reservation = await reserveKey(
     deps.db,
     {
       _id: recordId,
@@ -128,11 +128,11 @@ export async function runStage<Op extends StageOperation>(
     },
     new Date(),
   );
-  if (claim.claimed) {
-    await runJob(deps, res, operation, job(l.requestId), claim.record.job_id, wait.ms, false);
+  if (reservation.reserved) {
+    await runJob(deps, res, operation, job(l.requestId), reservation.record.job_id, wait.ms, false);
     return;
   }
-  const existing = claim.existing;
+  const existing = reservation.existing;
   if (existing.request_hash !== requestHash) {
     throw new AppError('idempotency_key_reused', { details: { original_request_id: existing.request_id } });
   }

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LinkRepairInput, LinkRepairOutcome } from '../shared/kinds/ledger-link-repair/plan.js';
-import { bigScopeInput } from './lib/repair-books.js';
+import { bigRepairInput } from './lib/repair-books.js';
 import { timePlan } from './lib/plan-timing.js';
 
 type Plan = (input: LinkRepairInput) => LinkRepairOutcome;
@@ -31,7 +31,7 @@ if (!beforeDist || !afterDist) throw new Error('usage: plan-ab.js BEFORE_DIST AF
 const n = Number(process.argv[4] ?? 100_000);
 const rounds = Number(process.argv[5] ?? 7);
 const builds = { before: await load(beforeDist), after: await load(afterDist) };
-const input = bigScopeInput('org_plan', n);
+const input = bigRepairInput('org_plan', n);
 
 const hashes = { before: builds.before(input).plan_hash, after: builds.after(input).plan_hash }; // and warm-up
 const cpu: Record<'before' | 'after', number[]> = { before: [], after: [] };

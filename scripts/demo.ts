@@ -216,7 +216,7 @@ async function examplesFromStore(
  * annotated on the line above with what it answers (`# expect: <HTTP status>
  * <outcome or error code>`), and test/admin/demo-printout.test.ts runs them in
  * this order, on a first start and again after a restart. Refusals come before
- * the staging that would hold their scope (a pending reconciliation of an
+ * the staging that would hold their subject (a pending reconciliation of an
  * account answers 409 to any other statement of it).
  */
 function examplesText(ex: DemoExamples, duplicateGroups: number, statementImport: ImportExample | null): string {

@@ -164,7 +164,7 @@ export const CONFIG_VARIABLES = {
     secret: true,
     expected: 'a `postgres://` URL of the PostgreSQL database FerretDB stores in',
     default: { value: '' },
-    doc: 'only with FerretDB on PostgreSQL: where to create the GIN indexes its query pushdown can use, and where the API and worker read book pages, whole accounts and the scope a job reads in SQL and a staging writes its locks, operation, event and answer in one SQL statement (docs/indexes.md; up to 12 sessions per process); empty: skipped with a warning, and all of it goes through FerretDB',
+    doc: 'only with FerretDB on PostgreSQL: where to create the GIN indexes its query pushdown can use, and where the API and worker read book pages, whole accounts and the records a job reads in SQL and a staging writes its locks, operation, event and answer in one SQL statement (docs/indexes.md; up to 12 sessions per process); empty: skipped with a warning, and all of it goes through FerretDB',
   },
   stagedTtlHours: {
     env: 'STAGED_TTL_HOURS',

@@ -122,7 +122,8 @@ export const ERROR_TABLE = {
   pending_operation: {
     status: 409,
     retryable: true,
-    message: (d) => `A pending staged operation already holds this scope: ${list(d.staged_operation_ids)}.`,
+    message: (d) =>
+      `A pending staged operation already holds what this plan would lock: ${list(d.staged_operation_ids)}.`,
   },
   reconciled_links: {
     status: 409,

@@ -18,7 +18,7 @@ interface WarningSpec {
 
 export const WARNING_TABLE = {
   already_staged: {
-    when: 'The very same plan is already pending for the same scope; its operation is returned and nothing new is staged.',
+    when: 'The very same plan is already pending for the same subject; its operation is returned and nothing new is staged.',
     message: (d) =>
       `The same plan is already pending as ${String(d.staged_operation_id)}; no new operation was created.`,
   },
@@ -60,9 +60,9 @@ export const WARNING_TABLE = {
     message: (d) => `${String(d.staged_operation_id)} was already applied; nothing was written.`,
   },
   pending_operation: {
-    when: 'A dry run met pending operations holding its scope: a real staging now would answer 409 `pending_operation` (or `already_staged` for the very same plan); the plan is still computed.',
+    when: 'A dry run met pending operations holding its keys: a real staging now would answer 409 `pending_operation` (or `already_staged` for the very same plan); the plan is still computed.',
     message: (d) =>
-      `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold this scope; staging now would meet them.`,
+      `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold what this plan would lock; staging now would meet them.`,
   },
 } satisfies Record<string, WarningSpec>;
 

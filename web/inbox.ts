@@ -6,7 +6,7 @@ import { api, pathOf, query } from './api.js';
 import { h, show, table } from './dom.js';
 import { when } from './format.js';
 import { refusal } from './operation.js';
-import { KIND_OPTIONS, kindLabel, scopeOf, summaryOf } from './kinds.js';
+import { KIND_OPTIONS, kindLabel, subjectOf, summaryOf } from './kinds.js';
 import type { StagedOperationPage as StagedPage, StagedStatus } from '../shared/contract/staged-operation.js';
 
 const STATUSES = [
@@ -73,12 +73,12 @@ export async function inboxView(main: HTMLElement, state: InboxState): Promise<v
     items.length
       ? table(
           `Page ${pageNo}, newest first`,
-          ['Operation', 'Kind', 'Status', 'Scope', 'Summary', 'Staged by', 'Staged at', 'Expires'],
+          ['Operation', 'Kind', 'Status', 'Subject', 'Summary', 'Staged by', 'Staged at', 'Expires'],
           items.map((op) => [
             h('a', { href: `#/operation/${op.staged_operation_id}` }, op.staged_operation_id),
             kindLabel(op.kind),
             h('span', { class: `status status-${op.status}` }, op.status),
-            scopeOf(op),
+            subjectOf(op),
             summaryOf(op),
             op.created_by,
             when(op.created_at),

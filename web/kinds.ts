@@ -3,7 +3,7 @@
 // an operation of it holds and its one-line summary for the inbox rows. A kind
 // added to StagedKind without its entry here fails tsc. The page imports only
 // types from shared/contract, so it keeps this map rather than the registry's
-// (shared/kinds/registry.ts). Scope keys: docs/reference/http-api.md §6.3;
+// (shared/kinds/registry.ts). Subject keys: docs/reference/http-api.md §6.3;
 // summary fields: each kind's `summary` in shared/kinds/<kind>/wire.ts.
 import { h } from './dom.js';
 import { lookup } from './context.js';
@@ -23,8 +23,8 @@ export interface PageKind {
   label: string;
   /** The plan as a change to the books. */
   view(op: StagedOperation): HTMLElement;
-  /** What the operation holds (its scope key, in words). */
-  scope(op: StagedOperation): string;
+  /** What the operation holds (its subject key, in words). */
+  subject(op: StagedOperation): string;
   /** One line from its summary. */
   summary(s: Record<string, unknown>): string;
 }
@@ -38,7 +38,7 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   ledger_link_repair: {
     label: 'Link repair',
     view: (op) => repairView(op.plan as RepairPlan, lookup(op), op),
-    scope: (op) => {
+    subject: (op) => {
       const p = op.plan as RepairPlan;
       return `account ${p.bank_account_id}, counterparty ${p.counterparty_id}`;
     },
@@ -48,20 +48,20 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   bank_reconcile: {
     label: 'Reconciliation',
     view: (op) => reconcileView(op.plan as ReconcilePlan, lookup(op)),
-    scope: (op) => `account ${(op.plan as ReconcilePlan).bank_account_id}`,
+    subject: (op) => `account ${(op.plan as ReconcilePlan).bank_account_id}`,
     summary: (s) =>
       `${count(s, 'transactions', 'transaction', 'transactions')} marked reconciled${n(s, 'left_out') ? `, ${n(s, 'left_out')} left out` : ''}`,
   },
   ledger_reversal: {
     label: 'Reversal',
     view: (op) => reversalView(op.plan as ReversalPlan, lookup(op)),
-    scope: (op) => `entry ${(op.plan as ReversalPlan).ledger_entry_id}`,
+    subject: (op) => `entry ${(op.plan as ReversalPlan).ledger_entry_id}`,
     summary: (s) => `reverse ${String(s.ledger_entry_id)}, release ${count(s, 'unlinks', 'bank link', 'bank links')}`,
   },
   inbox_duplicates_resolve: {
     label: 'Duplicate resolution',
     view: (op) => inboxResolveView(op),
-    scope: (op) => `duplicate group ${String((op.plan as { group_id?: unknown }).group_id)}`,
+    subject: (op) => `duplicate group ${String((op.plan as { group_id?: unknown }).group_id)}`,
     summary: (s) =>
       s.resolution === 'not_duplicates'
         ? `${count(s, 'members', 'document', 'documents')} marked not duplicates`
@@ -70,7 +70,7 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   statement_import: {
     label: 'Statement import',
     view: (op) => statementImportView(op),
-    scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
+    subject: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
   },
@@ -96,6 +96,6 @@ export function planView(op: StagedOperation): HTMLElement {
   );
 }
 
-export const scopeOf = (op: StagedOperation): string => pageKind(op.kind)?.scope(op) ?? '';
+export const subjectOf = (op: StagedOperation): string => pageKind(op.kind)?.subject(op) ?? '';
 
 export const summaryOf = (op: StagedOperation): string => pageKind(op.kind)?.summary(op.summary) ?? '';

@@ -4,7 +4,7 @@
 import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { money, when } from './format.js';
-import { kindLabel, planView, scopeOf } from './kinds.js';
+import { kindLabel, planView, subjectOf } from './kinds.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
 
@@ -39,7 +39,7 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
     ),
     facts([
       ['Status', h('span', { class: `status status-${op.status}`, 'data-testid': 'status' }, op.status)],
-      ['Scope', scopeOf(op)],
+      ['Subject', subjectOf(op)],
       ['Staged by', op.created_by],
       ['Staged at', when(op.created_at)],
       ['Expires', when(op.expires_at)],

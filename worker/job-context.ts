@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { PendingHolder } from '../shared/domain/scope.js';
+import type { PendingHolder } from '../shared/domain/pending-gate.js';
 import type { Logger } from '../shared/logger.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
 
@@ -30,7 +30,7 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
   answer?: { stored: boolean };
   /**
    * A dry run only (worker/operation/commit-decision.ts): the live holders of
-   * its scope met while deciding, hidden from the rule and answered as the
+   * its keys met while deciding, hidden from the rule and answered as the
    * warning `pending_operation`.
    */
   seenHolders?: PendingHolder[];

@@ -29,7 +29,7 @@ export interface SweepCounts {
   /** Books export parts past their hour (shared/storage/book-exports.ts). */
   book_exports: number;
   staged_operations_expired: number;
-  scope_locks_removed: number;
+  plan_locks_removed: number;
   /** Feed events and webhook attempts past EVENT_RETENTION_DAYS (docs/reference/webhooks.md). */
   events_removed: number;
   webhook_deliveries_removed: number;
@@ -54,7 +54,7 @@ export async function sweepExpired(
     statement_uploads: await sweepStatementUploads(db, now),
     book_exports: await sweepBookExports(db, now),
     staged_operations_expired: await expireDueOperations(db, now),
-    scope_locks_removed: await sweepDeadLocks(db, now),
+    plan_locks_removed: await sweepDeadLocks(db, now),
     events_removed: await sweepEvents(db, retainedFrom),
     webhook_deliveries_removed: await sweepDeliveries(db, retainedFrom),
   };
@@ -91,7 +91,7 @@ export async function startMaintenance(
         return recovered;
       }
       const swept = await sweepExpired(db, new Date(), settings);
-      logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead scope locks');
+      logger.info({ swept }, 'swept expired idempotency keys, job results, staged operations and dead plan locks');
       return swept;
     },
     { connection, prefix, concurrency: 1 },

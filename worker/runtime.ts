@@ -31,7 +31,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const mongo = await connectMongo(config.mongoUrl);
   await ensureIndexes(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
   // The store port's adapter, chosen once (docs/design/architecture.md "The store port"): SQL on FerretDB 1.x's
-  // tables for the scope reads, the staging's writes and the whole-account reads, else the driver.
+  // tables for the worker's reads, the staging's writes and the whole-account reads, else the driver.
   chooseStoreAdapter(mongo.db, { postgresUrl: config.ferretdbPostgresUrl || undefined, logger });
   await storeAdapter(mongo.db);
   // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.

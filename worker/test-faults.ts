@@ -7,7 +7,7 @@
 // Staging (one job: read → take locks → write the operation → store the answer → complete):
 //   stage:fail-for-good           every staging job fails at once, without retries
 //   stage:crash-after-read        the worker dies (SIGKILL) right after a staging job read its books
-//   stage:crash-after-locks       … right after it took its scope locks, before writing the operation
+//   stage:crash-after-locks       … right after it took its plan locks, before writing the operation
 //   stage:crash-after-write       … right after writing the staged operation
 //   stage:crash-before-complete   … after any job stored its answer, before BullMQ marks the job complete
 // Apply (the journal: docs/design/staged-lifecycle.md "Crash safety"):

@@ -1,7 +1,7 @@
 // Gauges read when /metrics is scraped (docs/operating/metrics.md): queue depth by state
-// from Redis, pending scope locks from MongoDB. Each read is bounded, so a
+// from Redis, pending plan locks from MongoDB. Each read is bounded, so a
 // scrape during an outage still answers; the gauge then shows no number
-// (no queue series; NaN scope locks) rather than the last value, or 0, as if it
+// (no queue series; NaN plan locks) rather than the last value, or 0, as if it
 // were current.
 import type { Queue } from 'bullmq';
 import type { Db } from 'mongodb';
@@ -33,12 +33,12 @@ export function stateMetrics(registry: Registry, db: Db, queues: Array<{ name: s
   });
   new Gauge({
     name: 'bookstage_scope_locks',
-    help: 'Scope lock documents: keys held by pending staged operations (docs/reference/http-api.md §6.3), plus dead ones not yet cleared; NaN while MongoDB is unreachable.',
+    help: 'Plan lock documents: keys held by pending staged operations (docs/reference/http-api.md §6.3), plus dead ones not yet cleared; NaN while MongoDB is unreachable.',
     registers: [registry],
     async collect() {
       try {
         // The `count` command: MongoDB answers from collection metadata, without reading the documents.
-        this.set(await within(collections(db).scopeLocks.estimatedDocumentCount(), READ_MS, 'MongoDB'));
+        this.set(await within(collections(db).planLocks.estimatedDocumentCount(), READ_MS, 'MongoDB'));
       } catch {
         // An unlabelled gauge cannot be absent (reset() would show 0): NaN says "unknown".
         this.set(Number.NaN);

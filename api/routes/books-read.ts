@@ -51,7 +51,7 @@ import {
 import { accountAmounts } from '../../shared/storage/books-whole.js';
 import { ledgerAccountsPage } from '../../shared/storage/ledger-accounts.js';
 import { locals } from '../context.js';
-import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
 
 import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
@@ -97,9 +97,9 @@ interface BooksCursor {
   filter: string;
 }
 
-function positionOf(secret: string, scope: CursorScope, query: { cursor?: string }): PagePosition | null {
+function positionOf(secret: string, binding: CursorBinding, query: { cursor?: string }): PagePosition | null {
   if (query.cursor === undefined) return null;
-  const opened = openCursor(secret, scope, query.cursor) as Partial<BooksCursor> | null;
+  const opened = openCursor(secret, binding, query.cursor) as Partial<BooksCursor> | null;
   const after = opened?.after;
   if (
     !opened ||
@@ -113,8 +113,8 @@ function positionOf(secret: string, scope: CursorScope, query: { cursor?: string
   return { key: after.key, id: after.id };
 }
 
-function cursorFor(secret: string, scope: CursorScope, query: object, next: PagePosition | null): string | null {
-  return next && sealCursor(secret, scope, { after: next, filter: filterKey(query) } satisfies BooksCursor);
+function cursorFor(secret: string, binding: CursorBinding, query: object, next: PagePosition | null): string | null {
+  return next && sealCursor(secret, binding, { after: next, filter: filterKey(query) } satisfies BooksCursor);
 }
 
 /**
@@ -233,8 +233,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
 
   read('/api/v1/cli/bank-transactions', 'bank_transactions.list', async (req, _res, orgId) => {
     const query = valid(validTransactionsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
-    const scope: CursorScope = { list: 'bank_transactions', org_id: orgId };
-    const after = positionOf(secret(), scope, query);
+    const binding: CursorBinding = { list: 'bank_transactions', org_id: orgId };
+    const after = positionOf(secret(), binding, query);
     const state = query.link_state;
     const result = await page(
       (at, n) => transactionsPage(db, orgId, query, at, n),
@@ -244,7 +244,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
       after,
       query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
-    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+    return { items: result.items, next_cursor: cursorFor(secret(), binding, query, result.next) };
   });
 
   read('/api/v1/cli/bank-transactions/:bank_transaction_id', 'bank_transactions.show', async (req, _res, orgId) => {
@@ -259,8 +259,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
 
   read('/api/v1/cli/ledger/entries', 'ledger_entries.list', async (req, _res, orgId) => {
     const query = valid(validEntriesQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
-    const scope: CursorScope = { list: 'ledger_entries', org_id: orgId };
-    const after = positionOf(secret(), scope, query);
+    const binding: CursorBinding = { list: 'ledger_entries', org_id: orgId };
+    const after = positionOf(secret(), binding, query);
     const settlement = await settlementAccounts(db, orgId);
     const open = query.open;
     const result = await page(
@@ -271,7 +271,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
       after,
       query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
-    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+    return { items: result.items, next_cursor: cursorFor(secret(), binding, query, result.next) };
   });
 
   read('/api/v1/cli/ledger/entries/:entry_id', 'ledger_entries.show', async (req, _res, orgId) => {
@@ -284,8 +284,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
 
   read('/api/v1/cli/ledger/accounts', 'ledger_accounts.list', async (req, _res, orgId) => {
     const query = valid(validLedgerAccountsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
-    const scope: CursorScope = { list: 'ledger_accounts', org_id: orgId };
-    const after = positionOf(secret(), scope, query);
+    const binding: CursorBinding = { list: 'ledger_accounts', org_id: orgId };
+    const after = positionOf(secret(), binding, query);
     // A code is unique in its organisation: the code alone is the position.
     const result = await page(
       async (at, n) => (await ledgerAccountsPage(db, orgId, at?.key ?? null, n)).map((a) => ({ id: a.code, a })),
@@ -295,7 +295,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
       after,
       query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
-    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+    return { items: result.items, next_cursor: cursorFor(secret(), binding, query, result.next) };
   });
 
   read('/api/v1/cli/ledger/trial-balance', 'ledger.trial_balance', async (req, res) => {
@@ -316,8 +316,8 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
 
   read('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', async (req, _res, orgId) => {
     const query = valid(validDocumentsQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
-    const scope: CursorScope = { list: 'inbox_documents', org_id: orgId };
-    const after = positionOf(secret(), scope, query);
+    const binding: CursorBinding = { list: 'inbox_documents', org_id: orgId };
+    const after = positionOf(secret(), binding, query);
     const result = await page(
       (at, n) => inboxDocumentsPage(db, orgId, query.status, at, n),
       (rows) => Promise.resolve(rows),
@@ -326,7 +326,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
       after,
       query.limit ?? BOOKS_DEFAULT_LIMIT,
     );
-    return { items: result.items, next_cursor: cursorFor(secret(), scope, query, result.next) };
+    return { items: result.items, next_cursor: cursorFor(secret(), binding, query, result.next) };
   });
 
   read('/api/v1/cli/bookkeeping/inbox/documents/:document_id', 'inbox_documents.show', async (req, _res, orgId) => {

@@ -14,7 +14,7 @@ import {
 import { compile } from '../../shared/schemas/validator.js';
 import { listEvents } from '../../shared/storage/events.js';
 import { locals } from '../context.js';
-import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
 
 import { queryObject } from '../query-string.js';
 import { mountRoute } from './mount.js';
@@ -35,10 +35,10 @@ export function eventRoutes(db: Db, cursorSecret: string | undefined): Router {
       throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
     const auth = locals(res).auth!;
     const type = query.value.type ?? null;
-    const scope: CursorScope = { list: 'events', org_id: auth.org_id };
+    const binding: CursorBinding = { list: 'events', org_id: auth.org_id };
     let after = 0;
     if (query.value.after !== undefined) {
-      const opened = openCursor(cursorSecret, scope, query.value.after) as Partial<EventsCursor> | null;
+      const opened = openCursor(cursorSecret, binding, query.value.after) as Partial<EventsCursor> | null;
       if (!opened || !Number.isSafeInteger(opened.sequence) || (opened.type ?? null) !== type)
         throw new AppError('invalid_cursor', { details: { parameter: 'after' } });
       after = opened.sequence!;
@@ -50,7 +50,7 @@ export function eventRoutes(db: Db, cursorSecret: string | undefined): Router {
       limit: query.value.limit ?? EVENTS_DEFAULT_LIMIT,
       now: new Date(),
     });
-    const next = sealCursor(cursorSecret, scope, { sequence: page.through, type } satisfies EventsCursor);
+    const next = sealCursor(cursorSecret, binding, { sequence: page.through, type } satisfies EventsCursor);
     res.json(successEnvelope('events.list', locals(res).requestId, { items: page.events, next_cursor: next }));
   });
   return router;

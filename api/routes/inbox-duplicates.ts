@@ -17,7 +17,7 @@ import {
 import { compile } from '../../shared/schemas/validator.js';
 import { readStoredDuplicatePage, StoredOverviewCache } from '../../shared/storage/duplicate-overview.js';
 import { locals } from '../context.js';
-import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
 
 import { dataToHttp, send } from '../outcome.js';
 import { queryObject } from '../query-string.js';
@@ -45,12 +45,12 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Rout
     if (!query.ok) throw new AppError('validation_failed', { errors: query.errors });
     if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
     const auth = locals(res).auth!;
-    const scope: CursorScope = { list: CURSOR_LIST, org_id: auth.org_id };
+    const binding: CursorBinding = { list: CURSOR_LIST, org_id: auth.org_id };
     const minConfidence = query.value.min_confidence ?? null;
     const after =
       query.value.cursor === undefined
         ? null
-        : positionOf(openCursor(reads.cursorSecret, scope, query.value.cursor), minConfidence);
+        : positionOf(openCursor(reads.cursorSecret, binding, query.value.cursor), minConfidence);
 
     const input = { limit: query.value.limit ?? DUPLICATES_DEFAULT_LIMIT, min_confidence: minConfidence, after };
     // The stored page of the current version when there is one; the worker computes (or waits for) it otherwise.
@@ -61,7 +61,7 @@ export function inboxDuplicatesRoutes(db: Db, reads: ReadDeps | undefined): Rout
       res,
       dataToHttp(OPERATION, locals(res).requestId, {
         groups: page.groups,
-        next_cursor: next && sealCursor(reads.cursorSecret, scope, next),
+        next_cursor: next && sealCursor(reads.cursorSecret, binding, next),
       }),
     );
   });

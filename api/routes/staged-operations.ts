@@ -25,7 +25,7 @@ import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { listStagedOperations, type StagedListPosition } from '../../shared/storage/staged-operations-list.js';
 import { locals } from '../context.js';
-import { openCursor, sealCursor, type CursorScope } from '../cursor.js';
+import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
 
 import { queryObject } from '../query-string.js';
 import { runStage, type StageDeps } from '../stage-handler.js';
@@ -65,12 +65,12 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
     const auth = locals(res).auth!;
     const { status, kind, created_by: createdBy, limit, cursor } = query.value;
     const filters = { status, kind, created_by: createdBy };
-    const scope: CursorScope = { list: CURSOR_LIST, org_id: auth.org_id };
+    const binding: CursorBinding = { list: CURSOR_LIST, org_id: auth.org_id };
     let after: StagedListPosition | null = null;
     if (cursor !== undefined) {
       if (!cursorSecret)
         throw new AppError('service_unavailable', { details: { reason: 'cursor_secret_not_configured' } });
-      after = positionOf(openCursor(cursorSecret, scope, cursor), filters);
+      after = positionOf(openCursor(cursorSecret, binding, cursor), filters);
     }
     // Only what the caller may see: without staged:approve, only its own operations.
     const canApprove = auth.scopes.includes('staged:approve');
@@ -94,7 +94,7 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
         return item;
       });
       if (page.next && cursorSecret)
-        data.next_cursor = sealCursor(cursorSecret, scope, {
+        data.next_cursor = sealCursor(cursorSecret, binding, {
           after: page.next,
           filters: clean(filters),
         } satisfies ListCursor);

@@ -1,6 +1,6 @@
 // What the bench loads: demo books (shared/demo/books-generator.ts) through
 // the importer's bulk writes, a plain inbox of any size for the duplicate
-// overview, and picks of work that really stages (entries to reverse, scopes
+// overview, and picks of work that really stages (entries to reverse, pairs
 // to repair).
 import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
@@ -29,7 +29,7 @@ export async function tokenFor(db: Db, orgId: string, actor = 'bench'): Promise<
 /**
  * Posted entries of the org whose reversal stages: not reversals, not
  * touching a reconciled transaction, and no two sharing a transaction (their
- * scopes would conflict).
+ * plan locks would conflict).
  */
 export async function reversibleEntries(db: Db, orgId: string): Promise<string[]> {
   const c = collections(db);
@@ -54,14 +54,14 @@ export async function reversibleEntries(db: Db, orgId: string): Promise<string[]
   return picked;
 }
 
-export interface RepairScope {
+export interface RepairPair {
   bank_account_id: string;
   counterparty_id: string;
   transactions: number;
 }
 
-/** (account, counterparty) pairs with unreconciled transactions, grouped by how many transactions the scope has. */
-export async function repairScopes(db: Db, orgId: string): Promise<Map<number, RepairScope[]>> {
+/** (account, counterparty) pairs with unreconciled transactions, grouped by how many transactions the pair has. */
+export async function repairPairs(db: Db, orgId: string): Promise<Map<number, RepairPair[]>> {
   const txns = await collections(db)
     .bankTransactions.find({ org_id: orgId }, { projection: { bank_account_id: 1, counterparty_id: 1, status: 1 } })
     .toArray();
@@ -73,7 +73,7 @@ export async function repairScopes(db: Db, orgId: string): Promise<Map<number, R
     if (t.status === 'unreconciled') c.open += 1;
     counts.set(key, c);
   }
-  const bySize = new Map<number, RepairScope[]>();
+  const bySize = new Map<number, RepairPair[]>();
   for (const [key, c] of [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (c.open === 0) continue;
     const [bank_account_id, counterparty_id] = key.split(' ') as [string, string];

@@ -1,4 +1,4 @@
-// Books with one big repair scope: one account, one counterparty, n
+// Books with one big repair records: one account, one counterparty, n
 // unreconciled transactions and n open entries, a third of the links on the
 // wrong entry. The plan has real work (moves, creates) and is the same for
 // the same n. Used for the pure plan at 100k and the worker-scaling jobs.
@@ -11,7 +11,7 @@ const pad = (n: number): string => String(n).padStart(7, '0');
 export const BIG_ACCOUNT = (orgId: string): string => `ba_${orgId}_big`;
 export const BIG_COUNTERPARTY = (orgId: string): string => `cp_${orgId}_big`;
 
-export function bigScopeBooks(orgId: string, n: number): BooksFile {
+export function bigRepairBooks(orgId: string, n: number): BooksFile {
   const account = BIG_ACCOUNT(orgId);
   const counterparty = BIG_COUNTERPARTY(orgId);
   const entries: BooksFile['ledger_entries'] = [];
@@ -93,8 +93,8 @@ export function bigScopeBooks(orgId: string, n: number): BooksFile {
  * (≈ 0.2 µs, most of the plan's time at 100k). The JSON round trip at the
  * end settles both the shapes and the strings.
  */
-export function bigScopeInput(orgId: string, n: number): LinkRepairInput {
-  const file = bigScopeBooks(orgId, n);
+export function bigRepairInput(orgId: string, n: number): LinkRepairInput {
+  const file = bigRepairBooks(orgId, n);
   const input: LinkRepairInput = {
     account: Object.assign({}, file.bank_accounts[0]!, { version: 1 }),
     counterparty_id: BIG_COUNTERPARTY(orgId),

@@ -10,14 +10,14 @@ export interface Scale {
   concurrentStagings: number;
   /** Repair calls per org size and run. */
   repairCalls: number;
-  /** Transactions in the pure plan's scope (100k for the real figure). */
+  /** Transactions in the pure plan's record set (100k for the real figure). */
   planSize: number;
   /**
-   * Transactions in each worker-scaling job's scope, and jobs per
+   * Transactions in each worker-scaling job's record set, and jobs per
    * measurement: twice a worker's WORKER_CONCURRENCY (4), so a second worker
    * has jobs to take (with 4, the first worker could take them all).
    */
-  scalingScope: number;
+  scalingRepairSize: number;
   scalingJobs: number;
   /** Mixed load: clients × calls each. */
   mixClients: number;
@@ -30,7 +30,7 @@ export const FULL: Scale = {
   concurrentStagings: 200,
   repairCalls: 5,
   planSize: 100_000,
-  scalingScope: 10_000,
+  scalingRepairSize: 10_000,
   scalingJobs: 8,
   mixClients: 50,
   mixCalls: 20,
@@ -42,7 +42,7 @@ export const SMOKE: Scale = {
   concurrentStagings: 8,
   repairCalls: 1,
   planSize: 1000,
-  scalingScope: 100,
+  scalingRepairSize: 100,
   scalingJobs: 2,
   mixClients: 3,
   mixCalls: 3,

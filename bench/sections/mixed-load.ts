@@ -11,7 +11,7 @@
 // some kinds, each client taking them in turn: the CPU split of a one-kind
 // run is what that kind costs per request (the profile behind bench/README.md).
 import { call, duplicatesPath, entryPath, repairPath, reversePath, transactionsPagePath } from '../lib/http.js';
-import { loadDemoOrg, repairScopes, reversibleEntries, tokenFor, type RepairScope } from '../lib/data.js';
+import { loadDemoOrg, repairPairs, reversibleEntries, tokenFor, type RepairPair } from '../lib/data.js';
 import { quantile, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
@@ -33,7 +33,7 @@ export type MixedLoadRun = MixedLoadResult & { own_cpu_ms_per_call: number };
 interface OrgWork {
   token: string;
   entries: string[];
-  scopes: RepairScope[];
+  pairs: RepairPair[];
 }
 
 const KINDS = ['duplicates', 'reverse', 'repair', 'books'] as const;
@@ -55,8 +55,8 @@ export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number 
     for (const side of ['a', 'b']) {
       const orgId = `org_mx_${run}_${side}`;
       await loadDemoOrg(env.db, orgId, env.scale.orgSize);
-      const scopes = [...(await repairScopes(env.db, orgId)).values()].flat();
-      orgs.push({ token: await tokenFor(env.db, orgId), entries: await reversibleEntries(env.db, orgId), scopes });
+      const pairs = [...(await repairPairs(env.db, orgId)).values()].flat();
+      orgs.push({ token: await tokenFor(env.db, orgId), entries: await reversibleEntries(env.db, orgId), pairs });
     }
     const { mixClients, mixCalls } = env.scale;
     const kinds = mixKinds();
@@ -74,7 +74,7 @@ export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number 
             const n = counter++;
             const org = orgs[client % 2]!;
             const kind = kinds[(client + i) % kinds.length]!;
-            // Entries and scopes are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
+            // Entries and pairs are taken in turn; once each was staged, a call meets its pending operation (200, the same plan).
             const c =
               kind === 0
                 ? await call(env.baseUrl, org.token, 'GET', `${duplicatesPath}?limit=50`)
@@ -84,8 +84,8 @@ export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number 
                     })
                   : kind === 2
                     ? await call(env.baseUrl, org.token, 'POST', repairPath, {
-                        bank_account_id: org.scopes[n % org.scopes.length]!.bank_account_id,
-                        counterparty_id: org.scopes[n % org.scopes.length]!.counterparty_id,
+                        bank_account_id: org.pairs[n % org.pairs.length]!.bank_account_id,
+                        counterparty_id: org.pairs[n % org.pairs.length]!.counterparty_id,
                       })
                     : await call(
                         env.baseUrl,

@@ -1,12 +1,12 @@
-// Link repair at growing org sizes for the same scope size (the job should
-// grow with its scope, not with the org), and the pure plan over 100k
+// Link repair at growing org sizes for the same subject size (the job should
+// grow with its record set, not with the org), and the pure plan over 100k
 // transactions.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { call, repairPath } from '../lib/http.js';
-import { loadDemoOrg, repairScopes, tokenFor, type RepairScope } from '../lib/data.js';
+import { loadDemoOrg, repairPairs, tokenFor, type RepairPair } from '../lib/data.js';
 import type { PlanTiming } from '../lib/plan-timing.js';
 import { untilQuiet } from '../lib/cpu-split.js';
 import { median, round, timed } from '../lib/stats.js';
@@ -19,52 +19,52 @@ export interface RepairResult {
   plan_100k_ms: number | null;
   /** The same in a process with V8's defaults (garbage collection and compilation on helper threads). */
   plan_100k_ms_v8_defaults?: number | null;
-  /** Filled in by the worker-scaling section, whose jobs are 10k-scope repairs (bench/run.ts). */
+  /** Filled in by the worker-scaling section, whose jobs are 10k-transaction repairs (bench/run.ts). */
   store_cpu_s_10k_scope: number | null;
-  /** The same section's staged 10k-scope repair, approved and applied: seconds from the apply call to `applied`. */
+  /** The same section's staged 10k-transaction repair, approved and applied: seconds from the apply call to `applied`. */
   apply_s_10k_scope?: number | null;
 }
 
-/** Scopes this close in size count as the same size: a demo org has only a few of any one size. */
+/** Pairs this close in size count as the same size: a demo org has only a few of any one size. */
 const SIZE_BAND = 1;
 
 /**
- * The scope size (transactions per account and counterparty, ± SIZE_BAND)
- * every org has most of; each org's scopes of that size.
+ * The repair size (transactions per account and counterparty, ± SIZE_BAND)
+ * every org has most of; each org's pairs of that size.
  */
-function sameSizeScopes(all: Map<number, RepairScope[]>[]): { size: number; scopes: RepairScope[][] } {
-  const near = (m: Map<number, RepairScope[]>, size: number): RepairScope[] =>
-    [...m.entries()].filter(([s]) => Math.abs(s - size) <= SIZE_BAND).flatMap(([, scopes]) => scopes);
-  let best = { size: 0, scopes: [] as RepairScope[][], available: 0 };
+function sameSizePairs(all: Map<number, RepairPair[]>[]): { size: number; pairs: RepairPair[][] } {
+  const near = (m: Map<number, RepairPair[]>, size: number): RepairPair[] =>
+    [...m.entries()].filter(([s]) => Math.abs(s - size) <= SIZE_BAND).flatMap(([, pairs]) => pairs);
+  let best = { size: 0, pairs: [] as RepairPair[][], available: 0 };
   for (const size of all[0]!.keys()) {
-    const scopes = all.map((m) => near(m, size));
-    const available = Math.min(...scopes.map((x) => x.length));
-    if (available > best.available) best = { size, scopes, available };
+    const pairs = all.map((m) => near(m, size));
+    const available = Math.min(...pairs.map((x) => x.length));
+    if (available > best.available) best = { size, pairs, available };
   }
-  if (best.available < 2) throw new Error('no scope size common to every org size');
+  if (best.available < 2) throw new Error('no repair size common to every org size');
   return best;
 }
 
 export async function measureRepair(env: BenchEnv, sizes: number[], repeat: number): Promise<RepairResult> {
-  const orgs: { size: number; token: string; scopes: Map<number, RepairScope[]> }[] = [];
+  const orgs: { size: number; token: string; pairs: Map<number, RepairPair[]> }[] = [];
   for (const size of sizes) {
     const orgId = `org_rp_${size}`;
     const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
-    orgs.push({ size, token: await tokenFor(env.db, orgId), scopes: await repairScopes(env.db, orgId) });
+    orgs.push({ size, token: await tokenFor(env.db, orgId), pairs: await repairPairs(env.db, orgId) });
     env.log(`  repair: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s`);
   }
-  const same = sameSizeScopes(orgs.map((o) => o.scopes));
-  // One scope each for the warm-up and every call: a scope staged once is held by its operation.
-  const calls = Math.min(repeat * env.scale.repairCalls, Math.min(...same.scopes.map((x) => x.length)) - 1);
-  env.log(`  repair: ${calls} calls per org size, each a scope of ${same.size} ± ${SIZE_BAND} transactions`);
+  const same = sameSizePairs(orgs.map((o) => o.pairs));
+  // One pair each for the warm-up and every call: a pair staged once is held by its operation.
+  const calls = Math.min(repeat * env.scale.repairCalls, Math.min(...same.pairs.map((x) => x.length)) - 1);
+  env.log(`  repair: ${calls} calls per org size, each a repair of ${same.size} ± ${SIZE_BAND} transactions`);
   const jobMs: Record<string, number | null> = {};
   for (const [at, org] of orgs.entries()) {
-    const scopes = same.scopes[at]!;
-    // Warm-up on a scope of its own.
-    await stageRepair(env, org.token, scopes.pop()!);
+    const pairs = same.pairs[at]!;
+    // Warm-up on a repair of its own.
+    await stageRepair(env, org.token, pairs.pop()!);
     const times: number[] = [];
     await env.profile(`repair job, org size ${org.size}`, async () => {
-      for (let i = 0; i < calls; i += 1) times.push(await stageRepair(env, org.token, scopes.pop()!));
+      for (let i = 0; i < calls; i += 1) times.push(await stageRepair(env, org.token, pairs.pop()!));
     });
     jobMs[String(org.size)] = round(median(times));
   }
@@ -116,10 +116,10 @@ async function planAlone(flags: readonly string[], size: number, runs: number): 
   return JSON.parse(stdout.trim().split('\n').pop()!) as PlanTiming;
 }
 
-async function stageRepair(env: BenchEnv, token: string, scope: RepairScope): Promise<number> {
+async function stageRepair(env: BenchEnv, token: string, pair: RepairPair): Promise<number> {
   const c = await call(env.baseUrl, token, 'POST', repairPath, {
-    bank_account_id: scope.bank_account_id,
-    counterparty_id: scope.counterparty_id,
+    bank_account_id: pair.bank_account_id,
+    counterparty_id: pair.counterparty_id,
   });
   if (c.status !== 200 && c.status !== 201)
     throw new Error(`link repair: HTTP ${c.status} ${JSON.stringify(c.body).slice(0, 300)}`);

@@ -1,11 +1,11 @@
-// Worker scaling: jobs/s of link repair jobs (a scope of 10k transactions
+// Worker scaling: jobs/s of link repair jobs (a repair of 10k transactions
 // each) with one and with two worker processes. The jobs go straight onto the
 // stage queue: this measures the workers, not the API. After the first job
-// stages the plan, every later one plans the same scope again and answers
+// stages the plan, every later one plans the same repair again and answers
 // that operation (`existing`): the same work each time. On one machine these
 // jobs are bound by the store (FerretDB), so a second row, `cpu_bound_ratio`,
 // is the same ratio for the worker's own part alone: pure repair plans of a
-// 10k-transaction scope in one and in two processes started as workers are
+// 10k-transaction repair in one and in two processes started as workers are
 // (worker/node-flags.ts), in paired rounds (bench/lib/cpu-bound-scaling.ts),
 // `cpu_bound_ratio_v8_defaults` the same with V8's default helper threads,
 // and `machine_ratio` the same rounds for a loop that allocates nothing:
@@ -20,7 +20,7 @@ import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../sh
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
-import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigScopeBooks } from '../lib/repair-books.js';
+import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigRepairBooks } from '../lib/repair-books.js';
 import { untilQuiet } from '../lib/cpu-split.js';
 import { PairedRounds, benchChild } from '../lib/cpu-bound-scaling.js';
 import { median, round, timed } from '../lib/stats.js';
@@ -57,9 +57,9 @@ export async function measureWorkerScaling(
   setWorkers: (count: number) => Promise<void>,
 ): Promise<WorkerScalingResult> {
   const orgId = 'org_ws';
-  const { scalingScope, scalingJobs } = env.scale;
-  const loadMs = await timed(() => load(env.db, bigScopeBooks(orgId, scalingScope)));
-  env.log(`  worker scaling: loaded a ${scalingScope}-transaction scope in ${(loadMs / 1000).toFixed(1)} s`);
+  const { scalingRepairSize, scalingJobs } = env.scale;
+  const loadMs = await timed(() => load(env.db, bigRepairBooks(orgId, scalingRepairSize)));
+  env.log(`  worker scaling: loaded a ${scalingRepairSize}-transaction repair in ${(loadMs / 1000).toFixed(1)} s`);
   const connection = { url: env.redisUrl };
   const queue = new Queue<AnyStageJobData, StageJobReturn>(STAGE_QUEUE, { connection, prefix: env.queuePrefix });
   const events = new QueueEvents(STAGE_QUEUE, { connection, prefix: env.queuePrefix });
@@ -142,7 +142,7 @@ export async function measureWorkerScaling(
     );
     await setWorkers(1);
     const applyS = await applyStagedRepair(env, orgId);
-    env.log(`  worker scaling: the staged ${scalingScope}-transaction repair applied in ${applyS} s`);
+    env.log(`  worker scaling: the staged ${scalingRepairSize}-transaction repair applied in ${applyS} s`);
     return {
       one_jobs_s: round(one),
       two_jobs_s: round(two),

@@ -26,7 +26,7 @@ import {
 import { bumpInboxVersion } from '../storage/inbox-version.js';
 import { ledgerAccountId } from '../storage/ledger-accounts.js';
 import { storeAdapter } from '../storage/store-adapter.js';
-import { newImportHolder } from '../storage/record-claims.js';
+import { newImportHolder } from '../storage/version-reservations.js';
 
 const validateFile = compile<BooksFile>(booksFileSchema);
 
@@ -102,7 +102,7 @@ interface WriteStep {
 async function writeAllOrUndo(db: Db, orgId: string, steps: WriteStep[]): Promise<ImportCounts> {
   const counts: ImportCounts = {};
   const begun: WriteStep[] = [];
-  // Every replace claims the version it is guarded by, as an apply's writes do (docs/operating/reliability.md).
+  // Every replace reserves the version it is guarded by, as an apply's writes do (docs/operating/reliability.md).
   const holder = newImportHolder();
   try {
     for (const step of steps) {

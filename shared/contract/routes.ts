@@ -400,7 +400,7 @@ export const API_ROUTES: RouteContract[] = [
     path: '/api/v1/cli/staged-operations/{id}/reject',
     operation: 'staged_operations.reject',
     summary: 'Reject a staged operation',
-    description: 'staged or approved → rejected, as a job; releases its scope. A note is required.',
+    description: 'staged or approved → rejected, as a job; releases its locks. A note is required.',
     tags: ['review'],
     auth: { scope: 'staged:approve' },
     pathParams: { schema: stagedOperationParamsSchema },

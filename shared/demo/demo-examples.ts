@@ -11,12 +11,12 @@ import { compareIds } from '../domain/books.js';
 import type { BooksFile } from '../domain/books-file.js';
 import {
   planLinkRepair,
-  repairScopeKey,
+  repairSubjectKey,
   type LinkRepairBlocker,
   type LinkRepairInput,
 } from '../kinds/ledger-link-repair/plan.js';
-import { reconcileScopeKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
-import { reversalScopeKey } from '../kinds/ledger-reversal/plan.js';
+import { reconcileSubjectKey, type ReconciliationRequest } from '../kinds/bank-reconcile/plan.js';
+import { reversalSubjectKey } from '../kinds/ledger-reversal/plan.js';
 import { parseStatementFile } from '../kinds/statement-import/parse.js';
 import { decideStatementImport } from '../kinds/statement-import/plan.js';
 import { groupBy } from '../group-by.js';
@@ -35,7 +35,7 @@ export interface RepairExample {
   moves: number;
   actions: number;
   blockers: LinkRepairBlocker[];
-  /** What staging it holds (its scope key and the ids its actions name): later examples of the same printout stay clear of it. */
+  /** What staging it holds (its subject key and the ids its actions name): later examples of the same printout stay clear of it. */
   holds: string[];
 }
 
@@ -77,7 +77,7 @@ export function demoBooksFromFile(file: BooksFile): DemoBooks {
 }
 
 /**
- * What the pending operations of earlier runs hold: their scope keys and every
+ * What the pending operations of earlier runs hold: their subject keys and every
  * id their plans name. An example that would stage over any of it answers 409
  * `pending_operation`, so it is not chosen (docs/guide/quick-start.md: the printed
  * examples answer as annotated on every start).
@@ -97,7 +97,7 @@ export const README_WALKTHROUGH = {
 
 /**
  * Held for the README walk-through while its transactions are not all
- * reconciled: its reconciliation scope and its transactions. The printed
+ * reconciled: its reconciliation subject key and its transactions. The printed
  * examples stay clear of them, so that neither the examples nor the
  * walk-through ever answers the other 409 `pending_operation`, in whichever
  * order they are run and however often `npm start` restarts
@@ -106,13 +106,13 @@ export const README_WALKTHROUGH = {
 export function heldForReadme(books: DemoBooks): string[] {
   const ids: readonly string[] = README_WALKTHROUGH.transaction_ids;
   const open = books.transactions.filter((t) => ids.includes(t.id) && t.status !== 'reconciled');
-  return open.length === 0 ? [] : [reconcileScopeKey(README_WALKTHROUGH.bank_account_id), ...ids];
+  return open.length === 0 ? [] : [reconcileSubjectKey(README_WALKTHROUGH.bank_account_id), ...ids];
 }
 
 /** A record id (`le_…`, `bt_…`, `lnk_…`): a plan's other strings (kinds, dates, names) hold nothing. */
 const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]/;
 
-/** The scope keys and the ids named by these pending operations' plans. */
+/** The subject keys and the ids named by these pending operations' plans. */
 export function heldByPending(pending: ReadonlyArray<{ scope_key: string; plan: unknown }>): HeldByPending {
   const held = new Set<string>();
   const walk = (value: unknown): void => {
@@ -137,7 +137,7 @@ export function findDemoExamples(books: DemoBooks, asOf: IsoDate, heldBefore: He
   for (const id of repair.moves?.holds ?? []) held.add(id);
   const reconcile = reconcileExamples(books, held);
   if (reconcile.ok) {
-    held.add(reconcileScopeKey(reconcile.ok.bank_account_id));
+    held.add(reconcileSubjectKey(reconcile.ok.bank_account_id));
     for (const id of reconcile.ok.transaction_ids) held.add(id);
   }
   return { repair, reconcile, reversal: reversalExamples(books, held) };
@@ -157,7 +157,7 @@ function repairExamples(books: DemoBooks, asOf: IsoDate, held: HeldByPending): D
   for (const key of [...pairs.keys()].sort(compareIds)) {
     const transactions = pairs.get(key)!;
     const [accountId, counterpartyId] = key.split(' ') as [string, string];
-    if (held.has(repairScopeKey(accountId, counterpartyId))) continue;
+    if (held.has(repairSubjectKey(accountId, counterpartyId))) continue;
     const account = books.accounts.find((a) => a.id === accountId);
     if (!account) continue;
     const own = entriesOf.get(counterpartyId) ?? [];
@@ -191,7 +191,7 @@ function repairExamples(books: DemoBooks, asOf: IsoDate, held: HeldByPending): D
       actions: actions.length,
       blockers: result.blockers,
       holds: [
-        repairScopeKey(accountId, counterpartyId),
+        repairSubjectKey(accountId, counterpartyId),
         ...actions.flatMap((a) =>
           Object.values(a).filter((v): v is string => typeof v === 'string' && RECORD_ID.test(v)),
         ),
@@ -227,7 +227,7 @@ function reconcileExamples(books: DemoBooks, held: HeldByPending): DemoExamples[
   const full = (t: BankTransaction): boolean => (linked.get(t.id) ?? 0) === Math.abs(t.amount_minor);
 
   for (const account of [...books.accounts].sort((a, b) => compareIds(a.id, b.id))) {
-    if (held.has(reconcileScopeKey(account.id))) continue;
+    if (held.has(reconcileSubjectKey(account.id))) continue;
     const own = books.transactions.filter((t) => t.bank_account_id === account.id).sort(byDateThenId);
     const open = own.filter((t) => t.status === 'unreconciled');
     // Whole days of fully linked transactions, from the first open one on.
@@ -306,7 +306,7 @@ function reversalExamples(books: DemoBooks, held: HeldByPending): DemoExamples['
   let reversible: { id: string; links: number } | null = null;
   for (const e of [...books.entries].sort((a, b) => compareIds(a.id, b.id))) {
     if (e.status !== 'posted' || e.reversal_of || e.reversed_by || e.entry_date <= lock) continue;
-    if (held.has(e.id) || held.has(reversalScopeKey(e.id))) continue;
+    if (held.has(e.id) || held.has(reversalSubjectKey(e.id))) continue;
     const links = linksOf.get(e.id) ?? [];
     if (links.some((l) => status.get(l.bank_transaction_id) === 'reconciled' || held.has(l.bank_transaction_id)))
       continue;
@@ -359,7 +359,7 @@ export function statementImportExample(
       counterparty_name: t.counterparty_name ?? null,
       remittance_info: t.remittance_info ?? null,
     }));
-  // A dry run answers as if the scope were free (docs/reference/http-api.md §6.6): no pending holders.
+  // A dry run answers as if its keys were free (docs/reference/http-api.md §6.6): no pending holders.
   const decision = decideStatementImport(parsed, createHash('sha256').update(file).digest('hex'), {
     account,
     transactions,

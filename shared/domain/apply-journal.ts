@@ -111,7 +111,7 @@ export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 1_000, bytes: 4_
  * consecutive inserts into one collection, at most `limits.writes` of them and
  * of at most about `limits.bytes` (the JSON of their documents; a single
  * larger insert still makes a step of one), or any other write alone — an
- * update or a delete keeps its own version claim and guard. `stopAfter(n)`
+ * update or a delete keeps its own version reservation and guard. `stopAfter(n)`
  * ends a step after write n (1-based) even inside a run: the worker's
  * test-fault points name writes, and a step never runs past one.
  */

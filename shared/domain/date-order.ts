@@ -4,7 +4,7 @@
 //
 // why not compare the date strings: at 100k records, comparisons of two
 // 10-character strings (`a > b`, the as-of cut and the order check) cost
-// more than the rest of reading the scope. Books hold a few hundred distinct
+// more than the rest of reading the record set. Books hold a few hundred distinct
 // dates: each is compared once, given a rank, and records are ordered by one
 // counting pass over the ranks.
 

@@ -6,10 +6,10 @@ import type { ErrorCode } from '../errors.js';
 import type { Warning } from '../warnings.js';
 import type { Precondition } from './books.js';
 
-/** The plan locks a staged plan claims (docs/reference/http-api.md §6.3): its scope key and every entry and transaction it touches. */
-export interface PlanLockClaim {
+/** The plan locks a staged plan takes (docs/reference/http-api.md §6.3): its subject key and every entry and transaction it touches. */
+export interface PlanLocks {
   /** e.g. `reverse:le_1`, `repair:ba_main:cp_1`, `reconcile:ba_main` (the org prefix is added by storage). */
-  scope_key: string;
+  subject_key: string;
   entry_ids: string[];
   transaction_ids: string[];
 }
@@ -21,17 +21,17 @@ export interface Blocker {
   ids: string[];
 }
 
-/** A new plan to stage: the scope it claims and the versions it read. */
+/** A new plan to stage: the locks it takes and the versions it read. */
 export interface StagedDecision<Plan> {
   outcome: 'staged';
   plan: Plan;
   plan_hash: string;
-  claim: PlanLockClaim;
+  locks: PlanLocks;
   preconditions: Precondition[];
   warnings: Warning[];
 }
 
-/** The very same plan is already pending for the same scope: answer that operation, create nothing. */
+/** The very same plan is already pending for the same subject: answer that operation, create nothing. */
 export interface ExistingDecision {
   outcome: 'existing';
   staged_operation_id: string;

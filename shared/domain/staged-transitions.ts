@@ -22,9 +22,9 @@ export const STAGED_STATUSES = [
 export type StagedStatus = (typeof STAGED_STATUSES)[number];
 export type LifecycleAction = 'approve' | 'reject' | 'apply' | 'expire';
 
-/** States that hold the operation's scope locks. */
+/** States that hold the operation's plan locks. */
 export const HOLDING_STATUSES: readonly StagedStatus[] = ['staged', 'approved', 'applying'];
-/** States nothing leaves. Reaching one releases every scope lock of the operation. */
+/** States nothing leaves. Reaching one releases every plan lock of the operation. */
 export const FINAL_STATUSES: readonly StagedStatus[] = ['applied', 'rejected', 'expired', 'failed', 'stale'];
 
 export interface TransitionSubject {

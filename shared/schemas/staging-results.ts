@@ -238,7 +238,7 @@ export function dryRunResultSchema(title: string, plan: object, extra: Record<st
       type: 'array',
       items: warningSchema,
       description:
-        "The warnings of the answer, the same as the envelope's: those of the plan, and `pending_operation` when pending operations hold the scope.",
+        "The warnings of the answer, the same as the envelope's: those of the plan, and `pending_operation` when pending operations hold its keys.",
     },
   };
   return object(

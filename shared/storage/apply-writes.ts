@@ -4,13 +4,13 @@
 // and the write counts as made if the document already is what the write
 // makes it (a retried job after a crash). Anything else is a conflict: the
 // document changed under the journal (only an import can do that while the
-// operation holds its scope locks).
+// operation holds its plan locks).
 //
-// Before an update or a delete guarded by version V, the journal claims V
-// (shared/storage/record-claims.ts): on FerretDB the guarded write alone is a
+// Before an update or a delete guarded by version V, the journal reserves V
+// (shared/storage/version-reservations.ts): on FerretDB the guarded write alone is a
 // read then a write by `_id`, which a racing import could interleave with.
 // The holder is the operation, so a retried or resumed journal holds its
-// claims still. Inserts need no claim: a unique `_id` already settles them.
+// reservations still. Inserts need no reservation: a unique `_id` already settles them.
 //
 // A run of inserts into one collection is made as ordered insertMany calls
 // (makeInserts): the store stops at the first document it refuses, so what a
@@ -18,7 +18,7 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
-import { claimVersion } from './record-claims.js';
+import { reserveVersion } from './version-reservations.js';
 import { storeRefusal } from './store-refusal.js';
 import { isUniqueViolation, refusedDuplicateIndex } from './unique-violation.js';
 
@@ -68,13 +68,13 @@ function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
   return Object.entries(fields).every(([k, v]) => doc[k] !== undefined && canonicalJson(doc[k]) === canonicalJson(v));
 }
 
-/** Make `w` for `holder` (the operation: record-claims.ts operationHolder). */
+/** Make `w` for `holder` (the operation: version-reservations.ts operationHolder). */
 export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: string): Promise<WriteOutcome> {
   const c = coll(db, w);
   switch (w.action) {
     case 'update': {
       // Another writer holds the version: our write was never made (only the holder writes), so the record changed.
-      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
+      if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
       const r = await c.updateOne(byId(orgId, w.id, w.version), { $set: { ...w.set, version: w.version + 1 } });
       if (r.matchedCount === 1) return 'done';
       const doc = await c.findOne(byId(orgId, w.id));
@@ -85,7 +85,7 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: 
       return holds(await c.findOne(byId(orgId, w.id)), w.doc) ? 'done' : 'conflict';
     }
     case 'delete': {
-      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
+      if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
       const r = await c.deleteOne(byId(orgId, w.id, w.version));
       if (r.deletedCount === 1) return 'done';
       return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
@@ -184,7 +184,7 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: 
   const c = coll(db, w);
   switch (w.action) {
     case 'update': {
-      if (!(await claimVersion(db, orgId, w.collection, w.id, w.version + 1, holder))) {
+      if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version + 1, holder))) {
         // Not ours: either the write was never made (the record is still at its old version) or someone changed it since.
         return (await c.findOne(byId(orgId, w.id)))?.version === w.version ? 'done' : 'conflict';
       }
@@ -195,7 +195,7 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: 
       return doc?.version === w.version + 2 && holds(doc, w.before) ? 'done' : 'conflict';
     }
     case 'insert': {
-      if (!(await claimVersion(db, orgId, w.collection, w.id, 1, holder))) {
+      if (!(await reserveVersion(db, orgId, w.collection, w.id, 1, holder))) {
         return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
       }
       const r = await c.deleteOne(byId(orgId, w.id, 1));

@@ -1,5 +1,5 @@
 // Selective, indexed reads of the books, always inside one organisation.
-// Jobs load only the scope they need (FerretDB scans are slow).
+// Jobs load only the records they need (FerretDB scans are slow).
 import type { Db, Filter } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org } from '../domain/books.js';
 import { collections, type OrgDoc } from './collections.js';

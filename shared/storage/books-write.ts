@@ -5,7 +5,7 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { collections } from './collections.js';
-import { claimVersions, highestClaimedVersions } from './record-claims.js';
+import { reserveVersions, highestReservedVersions } from './version-reservations.js';
 import { storeAdapter } from './store-adapter.js';
 import { findWhereIn } from './where-in.js';
 
@@ -77,7 +77,7 @@ export async function readOrgRecord(db: Db, orgId: string): Promise<StoredById> 
 /**
  * Of `ids`, those a record of the section holds in any organisation, through
  * the store port: on FerretDB 1.x a SQL `_id = ANY` per IN_CHUNK_SIZE ids on
- * FerretDB's own `_id` btree (docs/indexes.md "Scope reads in SQL"). why:
+ * FerretDB's own `_id` btree (docs/indexes.md "Worker reads in SQL"). why:
  * through FerretDB, more than IN_CHUNK_SIZE ids across
  * every organisation is one pass over the whole collection (ferretdb/driver-strategy.ts):
  * 14 s a section when the bench loaded a 2,000-size org into a store holding
@@ -90,17 +90,17 @@ export async function findTakenIds(db: Db, section: BookSection, ids: readonly s
   return taken.map((doc) => doc._id as string);
 }
 
-/** The org whose claims a record's claims are filed under: its own, or for the org record, the org itself. */
-const claimOrg = (orgId: string | null, id: string): string => orgId ?? id;
+/** The org a record's version reservations are filed under: its own, or for the org record, the org itself. */
+const reservationOrg = (orgId: string | null, id: string): string => orgId ?? id;
 
 /**
- * Replace guarded records GUARDED_CHUNK at a time, each after claiming the
- * version it is guarded by (shared/storage/record-claims.ts): on FerretDB a
+ * Replace guarded records GUARDED_CHUNK at a time, each after reserving the
+ * version it is guarded by (shared/storage/version-reservations.ts): on FerretDB a
  * guarded replace alone is a read then a write by `_id`, which an apply's
  * write of the same record could interleave with. Returns how many were
- * written; a record whose claim another writer holds is not.
+ * written; a record whose reservation another writer holds is not.
  */
-async function replaceClaimed(
+async function replaceReserved(
   db: Db,
   collection: Collection<StoredBookRecord>,
   target: BookSection | 'orgs',
@@ -111,19 +111,19 @@ async function replaceClaimed(
   let written = 0;
   for (let i = 0; i < replaces.length; i += GUARDED_CHUNK) {
     const batch = replaces.slice(i, i + GUARDED_CHUNK);
-    const claimedIds = new Set<string>();
+    const reservedIds = new Set<string>();
     for (const [org, group] of groupByOrg(batch, orgId)) {
-      for (const id of await claimVersions(
+      for (const id of await reserveVersions(
         db,
         org,
         collection.collectionName,
         group.map((r) => ({ id: r.id, version: r.version })),
         holder,
       ))
-        claimedIds.add(id);
+        reservedIds.add(id);
     }
     const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch
-      .filter((r) => claimedIds.has(r.id))
+      .filter((r) => reservedIds.has(r.id))
       .map((r) => ({ replaceOne: { filter: { _id: r.id, version: r.version }, replacement: r.replacement } }));
     if (ops.length > 0) written += (await collection.bulkWrite(ops, { ordered: false })).matchedCount;
   }
@@ -133,7 +133,7 @@ async function replaceClaimed(
 function groupByOrg<T extends { id: string }>(items: readonly T[], orgId: string | null): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) {
-    const org = claimOrg(orgId, item.id);
+    const org = reservationOrg(orgId, item.id);
     out.set(org, [...(out.get(org) ?? []), item]);
   }
   return out;
@@ -141,11 +141,11 @@ function groupByOrg<T extends { id: string }>(items: readonly T[], orgId: string
 
 /**
  * Insert the records not in `stored`, replace those whose content changed
- * (version + 1, guarded by the version read and its claim), leave the rest.
+ * (version + 1, guarded by the version read and its reservation), leave the rest.
  * `orgId` null writes the org record itself, which carries no org_id.
- * Versions only grow: a record inserted under an id that was claimed before
- * (deleted since) starts above the highest version ever claimed.
- * `holder`: this import's claim holder (record-claims.ts newImportHolder).
+ * Versions only grow: a record inserted under an id that was reserved before
+ * (deleted since) starts above the highest version ever reserved.
+ * `holder`: this import's reservation holder (version-reservations.ts newImportHolder).
  */
 export async function upsertRecords(
   db: Db,
@@ -162,16 +162,16 @@ export async function upsertRecords(
     const replaces: { id: string; version: number; replacement: Omit<StoredBookRecord, '_id'> }[] = [];
     const chunk = records.slice(i, i + CHUNK);
     const fresh = chunk.filter((r) => !stored.has(r.id)).map((r) => r.id);
-    const claimedBefore =
+    const reservedBefore =
       orgId === null || fresh.length === 0
         ? new Map<string, number>()
-        : await highestClaimedVersions(db, orgId, collection.collectionName, fresh);
+        : await highestReservedVersions(db, orgId, collection.collectionName, fresh);
     for (const record of chunk) {
       const { id, version: fileVersion, ...fields } = record;
       const content = orgId === null ? fields : { org_id: orgId, ...fields };
       const existing = stored.get(id);
       if (!existing) {
-        const version = Math.max(Number(fileVersion ?? 1), (claimedBefore.get(id) ?? 0) + 1);
+        const version = Math.max(Number(fileVersion ?? 1), (reservedBefore.get(id) ?? 0) + 1);
         inserts.push({ insertOne: { document: { _id: id, ...content, version } } });
         counts.inserted += 1;
         continue;
@@ -190,8 +190,8 @@ export async function upsertRecords(
     }
     if (inserts.length > 0) await collection.bulkWrite(inserts, { ordered: false });
     if (replaces.length > 0) {
-      const written = await replaceClaimed(db, collection, target, orgId, holder, replaces);
-      // A replace whose version another writer claimed, or that no longer matched: the record changed since (an apply, another import).
+      const written = await replaceReserved(db, collection, target, orgId, holder, replaces);
+      // A replace whose version another writer reserved, or that no longer matched: the record changed since (an apply, another import).
       if (written < replaces.length)
         throw new Error(`${target}: ${replaces.length - written} record(s) changed during the import`);
     }
@@ -206,7 +206,7 @@ export async function upsertRecords(
  * content back under a NEW version (the one the import wrote + 1): versions
  * only grow, so a plan staged against the half-written books never passes
  * its version check against other content later (ABA). Each write is
- * guarded by the version the import wrote and claims it first, so a record
+ * guarded by the version the import wrote and reserves it first, so a record
  * someone else changed meanwhile is left alone.
  */
 export async function undoUpsert(
@@ -228,7 +228,7 @@ export async function undoUpsert(
       const written = Number(existing.version ?? 0) + 1;
       replaces.push({ id: _id, version: written, replacement: { ...previous, version: written + 1 } });
     }
-    await replaceClaimed(db, collection, target, orgId, holder, replaces);
+    await replaceReserved(db, collection, target, orgId, holder, replaces);
     await deleteInserted(
       db,
       collection,
@@ -240,7 +240,7 @@ export async function undoUpsert(
   }
 }
 
-/** Delete what the import inserted of `records`: each still holding the file's content, at the version it has, claimed first. */
+/** Delete what the import inserted of `records`: each still holding the file's content, at the version it has, reserved first. */
 async function deleteInserted(
   db: Db,
   collection: Collection<StoredBookRecord>,
@@ -265,12 +265,12 @@ async function deleteInserted(
   });
   for (let i = 0; i < ours.length; i += GUARDED_CHUNK) {
     const batch = ours.slice(i, i + GUARDED_CHUNK).map((d) => ({ id: d._id, version: Number(d.version) }));
-    const claimedIds = new Set<string>();
+    const reservedIds = new Set<string>();
     for (const [org, group] of groupByOrg(batch, orgId)) {
-      for (const id of await claimVersions(db, org, collection.collectionName, group, holder)) claimedIds.add(id);
+      for (const id of await reserveVersions(db, org, collection.collectionName, group, holder)) reservedIds.add(id);
     }
     const ops: AnyBulkWriteOperation<StoredBookRecord>[] = batch
-      .filter((d) => claimedIds.has(d.id))
+      .filter((d) => reservedIds.has(d.id))
       .map((d) => ({ deleteOne: { filter: { _id: d.id, version: d.version } } }));
     if (ops.length > 0) await collection.bulkWrite(ops, { ordered: false });
   }

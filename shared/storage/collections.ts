@@ -94,7 +94,7 @@ export interface StagedOperationDoc {
  * index settles races; `_id` = `ORG:KEY#OPERATION` names the holder
  * (shared/storage/plan-locks.ts).
  */
-export interface ScopeLockDoc {
+export interface PlanLockDoc {
   _id: string;
   key: string;
   org_id: string;
@@ -260,13 +260,14 @@ export interface InboxVersionDoc {
 
 /**
  * One materialized duplicate overview, `_id` = `ORG:VERSION` (docs/design/duplicate-overview.md):
- * inserted as the claim to compute it, `ready` once its chunks are written.
+ * inserted as the lease to compute it, `ready` once its chunks are written.
  */
 export interface DuplicateOverviewDoc {
   _id: string;
   org_id: string;
   version: string;
   state: 'computing' | 'ready';
+  /** When the lease was taken (stored name kept for existing data: docs/design/architecture.md "Glossary"). */
   claimed_at: string;
   ready_at?: string;
   group_count?: number;
@@ -355,11 +356,11 @@ export interface StoredOperationBody {
   context_json?: string;
 }
 
-/** A record-version claim (shared/storage/record-claims.ts). */
-export interface RecordClaimDoc {
+/** A version reservation on a book record (shared/storage/version-reservations.ts). */
+export interface VersionReservationDoc {
   _id: string;
   org_id: string;
-  /** `COLLECTION/ID`: every claim ever made on the record. */
+  /** `COLLECTION/ID`: every reservation ever made on the record. */
   record: string;
   version: number;
   holder: string;
@@ -433,8 +434,9 @@ function makeCollections(db: Db) {
     ledgerAccounts: c<LedgerAccountDoc>('ledger_accounts'),
     stagedOperations: c<StoredStagedOperation>('staged_operations'),
     stagedOperationBodies: c<StoredOperationBody>('staged_operation_bodies'),
-    scopeLocks: c<ScopeLockDoc>('scope_locks'),
-    recordClaims: c<RecordClaimDoc>('record_claims'),
+    planLocks: c<PlanLockDoc>('scope_locks'),
+    /** Stored under its earlier name, kept for existing data (docs/design/architecture.md "Glossary"). */
+    versionReservations: c<VersionReservationDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),

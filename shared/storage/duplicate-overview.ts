@@ -1,6 +1,6 @@
 // The materialized duplicate overview's store (docs/design/duplicate-overview.md):
 // the overview documents (one per org and inbox version, `_id` =
-// `ORG:VERSION`) and their chunks, read and written here; the claim → load →
+// `ORG:VERSION`) and their chunks, read and written here; the lease → load →
 // group → write computation that decides what to write is the read job's
 // (worker/jobs/inbox-duplicates-list.ts), the grouping and chunking the
 // domain's (shared/domain/duplicate-groups.ts, duplicate-overview.ts).
@@ -19,7 +19,7 @@ const WRITE_BATCH = 20;
 export interface OverviewPage extends GroupPage {
   /** The inbox version the page was read from. */
   version: string;
-  /** True when this call computed the overview (the one reader that won the claim). */
+  /** True when this call computed the overview (the one reader that won the lease). */
   computed: boolean;
 }
 
@@ -56,7 +56,7 @@ export class StoredOverviewCache {
  * none is ready (missing, being computed, or its chunks removed meanwhile by a
  * newer version): reading a stored page needs no computation, so the API
  * reads it itself and enqueues a read job only for null
- * (docs/design/duplicate-overview.md). Never claims, computes or waits.
+ * (docs/design/duplicate-overview.md). Never takes a lease, computes or waits.
  * The version is read from the store on every call (never cached), as in
  * readyOverview: a page is never older than the version current when the
  * call began.
@@ -133,10 +133,10 @@ export async function findCurrentOverview(
   };
 }
 
-/** Insert the claim to compute an overview; false when another reader's claim for that `_id` is there first (unique `_id`). */
-export async function insertOverviewClaim(db: Db, claim: DuplicateOverviewDoc): Promise<boolean> {
+/** Insert the lease to compute an overview; false when another reader's lease for that `_id` is there first (unique `_id`). */
+export async function insertOverviewLease(db: Db, lease: DuplicateOverviewDoc): Promise<boolean> {
   try {
-    await collections(db).duplicateOverviews.insertOne(claim);
+    await collections(db).duplicateOverviews.insertOne(lease);
     return true;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -144,14 +144,14 @@ export async function insertOverviewClaim(db: Db, claim: DuplicateOverviewDoc): 
   }
 }
 
-/** Remove that claim (only that one: guarded by its claimed_at). */
-export async function deleteOverviewClaim(db: Db, id: string, claimedAt: string): Promise<void> {
-  await collections(db).duplicateOverviews.deleteOne({ _id: id, claimed_at: claimedAt });
+/** Remove that lease (only that one: guarded by its claimed_at). */
+export async function deleteOverviewLease(db: Db, id: string, leasedAt: string): Promise<void> {
+  await collections(db).duplicateOverviews.deleteOne({ _id: id, claimed_at: leasedAt });
 }
 
 /**
  * Write an overview's chunks. Replace, not insert: a reader that took over an
- * abandoned claim may meet the dead reader's chunks. On FerretDB 1.x each
+ * abandoned lease may meet the dead reader's chunks. On FerretDB 1.x each
  * batch is first inserted in one SQL statement (the store port's `insertTogether`) (docs/indexes.md
  * "Writes in SQL"); a batch refused there (a dead reader's chunk under the same
  * `_id`) or declined (no table yet) is replaced through the driver.
@@ -177,24 +177,24 @@ export async function writeOverviewChunks(db: Db, docs: DuplicateOverviewChunkDo
 }
 
 /**
- * Mark the claim ready with its result, guarded by claimed_at (a claim
+ * Mark the leased overview ready with its result, guarded by claimed_at (a lease
  * replaced as abandoned belongs to its new reader, whose result is the same).
  * `gone`: no overview with that `_id` is left (a newer version became ready
- * first and removed this claim).
+ * first and removed this lease).
  */
 export async function markOverviewReady(
   db: Db,
-  claim: DuplicateOverviewDoc,
+  lease: DuplicateOverviewDoc,
   result: Partial<DuplicateOverviewDoc>,
 ): Promise<'marked' | 'gone'> {
   const c = collections(db);
   const marked = await c.duplicateOverviews.updateOne(
-    { _id: claim._id, claimed_at: claim.claimed_at },
+    { _id: lease._id, claimed_at: lease.claimed_at },
     { $set: result },
   );
   if (
     marked.matchedCount === 0 &&
-    !(await c.duplicateOverviews.findOne({ _id: claim._id }, { projection: { _id: 1 } }))
+    !(await c.duplicateOverviews.findOne({ _id: lease._id }, { projection: { _id: 1 } }))
   )
     return 'gone';
   return 'marked';
@@ -206,10 +206,10 @@ export async function deleteOverviewChunks(db: Db, orgId: string, overviewId: st
 }
 
 /**
- * Remove the org's overviews claimed before this one, chunks first. They can
+ * Remove the org's overviews leased before this one, chunks first. They can
  * only be older versions (this one is current and just became ready); a
  * reader still paging one of them finds a chunk gone and reads again.
- * A claim made after this one (a newer version being computed) is kept.
+ * A lease taken after this one (a newer version being computed) is kept.
  */
 export async function removeOlderOverviews(db: Db, current: DuplicateOverviewDoc): Promise<void> {
   const c = collections(db);

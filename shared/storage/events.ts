@@ -101,7 +101,7 @@ export interface Reservation {
 
 /**
  * Reserve the organisation's next sequence number. A writer may start this
- * before its claim is ready (a staging reserves while it takes its scope
+ * before its claim is ready (a staging reserves while it takes its plan
  * locks: docs/design/performance.md "Round trip"); a number never used is a gap.
  */
 export async function reserveEvent(db: Db, orgId: string): Promise<Reservation> {

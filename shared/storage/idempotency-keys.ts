@@ -23,11 +23,11 @@ export const newJobId = (): string => `job_${randomUUID()}`;
 type NewRecord = Omit<IdempotencyKeyDoc, 'expires_at' | 'job_id'>;
 
 /** Insert the record (with a new job id), or return the live one that holds the key already. */
-export async function claimKey(
+export async function reserveKey(
   db: Db,
   doc: NewRecord,
   now: Date,
-): Promise<{ claimed: true; record: IdempotencyKeyDoc } | { claimed: false; existing: IdempotencyKeyDoc }> {
+): Promise<{ reserved: true; record: IdempotencyKeyDoc } | { reserved: false; existing: IdempotencyKeyDoc }> {
   const keys = collections(db).idempotencyKeys;
   for (;;) {
     const record: IdempotencyKeyDoc = {
@@ -37,15 +37,15 @@ export async function claimKey(
     };
     try {
       await keys.insertOne(record);
-      return { claimed: true, record };
+      return { reserved: true, record };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
     const existing = await keys.findOne({ _id: doc._id });
-    // Swept between the failed insert and this read: claim it again.
+    // Swept between the failed insert and this read: reserve it again.
     if (!existing) continue;
-    if (existing.expires_at > now.toISOString()) return { claimed: false, existing };
-    // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then claim.
+    if (existing.expires_at > now.toISOString()) return { reserved: false, existing };
+    // Expired but not swept yet: it no longer answers for the key. Remove exactly that record, then reserve the key.
     // On FerretDB a filtered delete is a read then a delete by `_id`, which could remove a record another
     // request has just inserted; so the removal is itself claimed by a unique `_id` (the store port's
     // takeOverExpiredKey: docs/operating/reliability.md "Atomic primitives").

@@ -98,13 +98,13 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   staged_operations: { indexes: [{ org_id: 1, created_at: -1 }, { status: 1 }], equality: ['org_id', 'status'] },
   // An operation's plan, preconditions and context (shared/storage/staged-operation-codec.ts): written once, read by `_id` only.
   staged_operation_bodies: { indexes: [], equality: [] },
-  // `key` unique: one holder per scope key; `_id` names the holder (shared/storage/plan-locks.ts).
+  // `key` unique: one holder per subject key; `_id` names the holder (shared/storage/plan-locks.ts).
   scope_locks: {
     indexes: [{ org_id: 1, staged_operation_id: 1 }],
     unique: [{ key: 1 }],
     equality: ['org_id', 'staged_operation_id', 'key'],
   },
-  // Version claims on book records (shared/storage/record-claims.ts): written and read by `_id`; by `record` when an import inserts.
+  // Version reservations on book records (shared/storage/version-reservations.ts): written and read by `_id`; by `record` when an import inserts.
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },

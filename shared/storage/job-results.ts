@@ -140,7 +140,7 @@ export async function findJobResult(
  * The stored document. On FerretDB 1.x it is read in SQL by FerretDB's
  * `_id` btree and decoded here: a big plan's answer carries its context (the
  * records the plan read, 21 MB of JSON for a 10,000-transaction repair),
- * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Scope
+ * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Worker
  * reads in SQL").
  */
 async function findResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {

@@ -1,4 +1,4 @@
-// The driver's adapter of the store port (shared/storage/port.ts,
+// The mongo adapter of the store port (shared/storage/port.ts,
 // docs/design/architecture.md "The store port"): what MongoDB runs, and what
 // runs on FerretDB without SQL. What differs between those two servers (how
 // a list of ids is read, which indexes are built) is its DriverStrategy:
@@ -16,7 +16,7 @@ import type {
   StorePort,
   WhereQuery,
 } from './port.js';
-import { readRepairScope } from './repair-scope-driver.js';
+import { readRepairRecords } from './repair-records-driver.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { readInChunks } from './in-chunks.js';
 import * as primitives from './mongo-primitives.js';
@@ -218,8 +218,8 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
       });
     },
 
-    repairScope(orgId: string, accountId: string, counterpartyId: string) {
-      return readRepairScope(db, driver, orgId, accountId, counterpartyId);
+    repairRecords(orgId: string, accountId: string, counterpartyId: string) {
+      return readRepairRecords(db, driver, orgId, accountId, counterpartyId);
     },
 
     async accountReferences(
@@ -232,8 +232,8 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
       return driver.accountReferences(db.collection<OwnedDocument>('bank_transactions'), orgId, bankAccountId, wanted);
     },
 
-    claimVersions(orgId, collection, wanted, holder, now) {
-      return primitives.claimVersions(db, driver, orgId, collection, wanted, holder, now);
+    reserveVersions(orgId, collection, wanted, holder, now) {
+      return primitives.reserveVersions(db, driver, orgId, collection, wanted, holder, now);
     },
 
     takeLocks(locks, first) {

@@ -11,8 +11,8 @@ import {
   type AuditEventDoc,
   type HistoryItem,
   type IdempotencyKeyDoc,
-  type RecordClaimDoc,
-  type ScopeLockDoc,
+  type VersionReservationDoc,
+  type PlanLockDoc,
 } from './collections.js';
 import type { DriverStrategy, VersionedId } from './port.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -24,7 +24,7 @@ import { isUniqueViolation } from './unique-violation.js';
  * taken over. Claims of staged operations never lapse: their journal is
  * resumed under the same holder.
  */
-export const IMPORT_CLAIM_LAPSE_MS = 5 * 60 * 1000;
+export const IMPORT_RESERVATION_LAPSE_MS = 5 * 60 * 1000;
 
 const claimId = (orgId: string, collection: string, id: string, version: number): string =>
   `${orgId}/${collection}/${id}@${version}`;
@@ -40,8 +40,8 @@ async function inserted(insert: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** The store port's claimVersions through the driver (shared/storage/record-claims.ts says why). */
-export async function claimVersions(
+/** The store port's reserveVersions through the driver (shared/storage/record-claims.ts says why). */
+export async function reserveVersions(
   db: Db,
   driver: DriverStrategy,
   orgId: string,
@@ -51,8 +51,8 @@ export async function claimVersions(
   now: Date,
 ): Promise<Set<string>> {
   if (wanted.length === 0) return new Set();
-  const claims = collections(db).recordClaims;
-  const docs = wanted.map(({ id, version }): RecordClaimDoc => ({
+  const claims = collections(db).versionReservations;
+  const docs = wanted.map(({ id, version }): VersionReservationDoc => ({
     _id: claimId(orgId, collection, id, version),
     org_id: orgId,
     record: `${collection}/${id}`,
@@ -74,7 +74,7 @@ export async function claimVersions(
   if (refused.size === 0) return held;
   const existing = await driver.findOwnedWhereIn(claims, orgId, '_id', [...refused]);
   const byId = new Map(existing.map((c) => [c._id, c]));
-  const insertOnce = (doc: RecordClaimDoc): Promise<boolean> => inserted(() => claims.insertOne(doc));
+  const insertOnce = (doc: VersionReservationDoc): Promise<boolean> => inserted(() => claims.insertOne(doc));
   for (const [i, doc] of docs.entries()) {
     if (!refused.has(doc._id)) continue;
     const found = byId.get(doc._id);
@@ -88,8 +88,8 @@ export async function claimVersions(
   return held;
 }
 
-const lapsed = (c: RecordClaimDoc, now: Date): boolean =>
-  c.holder.startsWith('import:') && now.getTime() - Date.parse(c.at) >= IMPORT_CLAIM_LAPSE_MS;
+const lapsed = (c: VersionReservationDoc, now: Date): boolean =>
+  c.holder.startsWith('import:') && now.getTime() - Date.parse(c.at) >= IMPORT_RESERVATION_LAPSE_MS;
 
 /**
  * Take a lapsed claim over: the takeover itself is claimed by inserting
@@ -99,38 +99,38 @@ const lapsed = (c: RecordClaimDoc, now: Date): boolean =>
  */
 async function takeOver(
   db: Db,
-  old: RecordClaimDoc,
-  mine: RecordClaimDoc,
-  insertOnce: (doc: RecordClaimDoc) => Promise<boolean>,
+  old: VersionReservationDoc,
+  mine: VersionReservationDoc,
+  insertOnce: (doc: VersionReservationDoc) => Promise<boolean>,
 ): Promise<boolean> {
-  const marker: RecordClaimDoc = { ...mine, _id: `${old._id}~${old.at}`, record: `takeover:${old.record}` };
+  const marker: VersionReservationDoc = { ...mine, _id: `${old._id}~${old.at}`, record: `takeover:${old.record}` };
   if (!(await insertOnce(marker))) return false;
   // Deleting by `_id` only: the one document at this id is the lapsed claim, and only the marker's winner deletes it.
-  await collections(db).recordClaims.deleteOne({ _id: old._id });
+  await collections(db).versionReservations.deleteOne({ _id: old._id });
   return insertOnce(mine);
 }
 
 /** The store port's takeLocks: `first` alone, then the others in one ordered insert. */
 export async function takeLocks(
   db: Db,
-  locks: readonly ScopeLockDoc[],
-  first: ScopeLockDoc | undefined,
+  locks: readonly PlanLockDoc[],
+  first: PlanLockDoc | undefined,
 ): Promise<boolean> {
-  const scopeLocks = collections(db).scopeLocks;
+  const planLocks = collections(db).planLocks;
   return inserted(async () => {
-    if (first) await scopeLocks.insertOne(first);
-    await scopeLocks.insertMany(first ? locks.filter((d) => d._id !== first._id) : [...locks], { ordered: true });
+    if (first) await planLocks.insertOne(first);
+    await planLocks.insertMany(first ? locks.filter((d) => d._id !== first._id) : [...locks], { ordered: true });
   });
 }
 
 /** The store port's releaseLocks: each matched document's `_id` names the operation, so the delete removes only its own. */
 export async function releaseLocks(db: Db, orgId: string, operationId: string): Promise<void> {
-  await collections(db).scopeLocks.deleteMany({ org_id: orgId, staged_operation_id: operationId });
+  await collections(db).planLocks.deleteMany({ org_id: orgId, staged_operation_id: operationId });
 }
 
 /** The store port's dropLock. */
-export async function dropLock(db: Db, lock: Pick<ScopeLockDoc, '_id' | 'staged_operation_id'>): Promise<number> {
-  return (await collections(db).scopeLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id }))
+export async function dropLock(db: Db, lock: Pick<PlanLockDoc, '_id' | 'staged_operation_id'>): Promise<number> {
+  return (await collections(db).planLocks.deleteOne({ _id: lock._id, staged_operation_id: lock.staged_operation_id }))
     .deletedCount;
 }
 

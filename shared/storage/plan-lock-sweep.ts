@@ -1,4 +1,4 @@
-// The maintenance sweep's share of scope locks (docs/design/staged-lifecycle.md
+// The maintenance sweep's share of plan locks (docs/design/staged-lifecycle.md
 // "Expiry"): remove every lock whose operation no longer holds it — the
 // operation is final, or never appeared (its staging job died between the two
 // writes; after a grace period, as liveHolders in plan-locks.ts).
@@ -11,9 +11,7 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 
 export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
   const c = collections(db);
-  const locks = await c.scopeLocks
-    .find({}, { projection: { _id: 1, staged_operation_id: 1, created_at: 1 } })
-    .toArray();
+  const locks = await c.planLocks.find({}, { projection: { _id: 1, staged_operation_id: 1, created_at: 1 } }).toArray();
   const opIds = [...new Set(locks.map((l) => l.staged_operation_id))];
   const status = new Map<string, string>();
   for (const id of opIds) {

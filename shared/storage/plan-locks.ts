@@ -1,4 +1,4 @@
-// One pending operation per scope (docs/reference/http-api.md §6.3, §6.5). A claim becomes one lock
+// One pending operation per subject (docs/reference/http-api.md §6.3, §6.5). A plan's locks are one
 // document per key: `key` = `ORG:KEY` under a unique index, which decides
 // races (never a read followed by a write), and `_id` = `ORG:KEY#OPERATION`,
 // which names the holder. Every delete of a lock goes by its `_id` (or by
@@ -10,8 +10,8 @@
 // operation is final, expired, or never appeared (its job died between the
 // two writes) is dead and is cleared by whoever meets it.
 import type { Db } from 'mongodb';
-import type { PendingHolder, PlanLockClaim } from '../domain/scope.js';
-import { collections, type ScopeLockDoc, type StagedOperationDoc } from './collections.js';
+import type { PendingHolder, PlanLocks } from '../domain/pending-gate.js';
+import { collections, type PlanLockDoc, type StagedOperationDoc } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { HOLDING_STATUSES } from '../domain/staged-transitions.js';
 import { storeAdapter } from './store-adapter.js';
@@ -22,14 +22,14 @@ const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 /** The `_id` of `operationId`'s lock on `key` (`ORG:KEY`). */
 export const lockId = (key: string, operationId: string): string => `${key}#${operationId}`;
 
-/** The lock key of the claim's scope itself. */
-const scopeLockKey = (orgId: string, claim: PlanLockClaim): string => `${orgId}:${claim.scope_key}`;
+/** The lock key of the plan's subject itself. */
+const subjectLockKey = (orgId: string, wanted: PlanLocks): string => `${orgId}:${wanted.subject_key}`;
 
-export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
+export function lockKeys(orgId: string, wanted: PlanLocks): string[] {
   return [
-    scopeLockKey(orgId, claim),
-    ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
-    ...claim.transaction_ids.map((id) => `${orgId}:bt:${id}`),
+    subjectLockKey(orgId, wanted),
+    ...wanted.entry_ids.map((id) => `${orgId}:le:${id}`),
+    ...wanted.transaction_ids.map((id) => `${orgId}:bt:${id}`),
   ];
 }
 
@@ -46,27 +46,27 @@ export async function liveHolders(
 
 /**
  * The org's locks on these keys, through the store port. On FerretDB 1.x one SQL query on
- * FerretDB's own unique btree of `key` (docs/indexes.md "Scope reads in
+ * FerretDB's own unique btree of `key` (docs/indexes.md "Worker reads in
  * SQL"): through FerretDB, past 1,000 keys, the read is one pass over the
  * organisation's locks (ferretdb/driver-strategy.ts), about 2 CPU-seconds of FerretDB for a
  * 10k-transaction scope's 20,001 keys.
  */
-async function locksOnKeys(db: Db, orgId: string, keys: readonly string[]): Promise<ScopeLockDoc[]> {
+async function locksOnKeys(db: Db, orgId: string, keys: readonly string[]): Promise<PlanLockDoc[]> {
   return (await (
     await storeAdapter(db)
   ).where({
-    collection: collections(db).scopeLocks.collectionName,
+    collection: collections(db).planLocks.collectionName,
     equalities: {},
     any: { field: 'key', values: keys },
     owner: orgId,
-  })) as ScopeLockDoc[];
+  })) as PlanLockDoc[];
 }
 
-/** As liveHolders, of locks already read (a failed claim's: claimLocks), so the keys are read once. */
+/** As liveHolders, of locks already read (a refused takeLocks's), so the keys are read once. */
 export async function liveHoldersAmong(
   db: Db,
   orgId: string,
-  locks: readonly ScopeLockDoc[],
+  locks: readonly PlanLockDoc[],
   now: Date,
   exceptOperationId?: string,
 ): Promise<PendingHolder[]> {
@@ -79,13 +79,13 @@ export async function liveHoldersAmong(
   for (const lock of others) {
     const op = opById.get(lock.staged_operation_id);
     const live = op
-      ? // An apply under way holds its scope to the end, whatever its expiry.
+      ? // An apply under way holds its locks to the end, whatever its expiry.
         op.status === 'applying' || (HOLDING_STATUSES.includes(op.status) && op.expires_at > now.toISOString())
       : now.getTime() - Date.parse(lock.created_at) < ORPHAN_AFTER_MS;
     if (live)
       holders.push({
         staged_operation_id: lock.staged_operation_id,
-        scope_key: lock.scope_key,
+        subject_key: lock.scope_key,
         plan_hash: lock.plan_hash,
       });
     else await store.dropLock(lock);
@@ -96,7 +96,7 @@ export async function liveHoldersAmong(
 /**
  * The status and expiry of the holders' operations. On FerretDB 1.x
  * the projection is made in PostgreSQL: through FerretDB a projected read
- * still converts the whole operation, plan and all (docs/indexes.md "Scope
+ * still converts the whole operation, plan and all (docs/indexes.md "Worker
  * reads in SQL").
  */
 async function holdersStatus(
@@ -116,53 +116,53 @@ async function holdersStatus(
  * Take every key for the operation, or none. Returns true when all keys are
  * held by `operationId` (including keys it already held: a retried job).
  *
- * Keys are inserted one ordered batch in sorted order, so two claims that
+ * Keys are inserted one ordered batch in sorted order, so two stagings whose keys
  * overlap meet first at their lowest shared key: exactly one of them gets it
  * and goes on to take the rest, the other stops there and gives back only
- * what it took before it. No two racing claims can both lose.
+ * what it took before it. No two racing stagings can both lose.
  */
 export async function acquireLocks(
   db: Db,
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
 ): Promise<boolean> {
-  return (await claimLocks(db, orgId, claim, operationId, planHash)).acquired;
+  return (await takeLocks(db, orgId, wanted, operationId, planHash)).acquired;
 }
 
 /**
- * Past this many keys a claim takes its scope key alone first: a scope that
+ * Past this many keys a staging takes its subject key alone first: a subject that
  * is already held (the same plan staged again, a second agent on it) is then
  * refused by a one-document insert instead of an insert of every key, which
- * for a 10,000-transaction scope is 20,001 documents and was 2.4 CPU-seconds
+ * for a 10,000-transaction repair is 20,001 documents and was 2.4 CPU-seconds
  * of FerretDB and PostgreSQL (docs/design/performance.md "Store levers").
- * A small claim stays one insert: one round trip fewer on every staging.
+ * A small set of keys stays one insert: one round trip fewer on every staging.
  */
-export const SCOPE_KEY_FIRST_ABOVE = 100;
+export const SUBJECT_KEY_FIRST_ABOVE = 100;
 
 /**
- * As acquireLocks; a claim that failed also returns the locks it read on
- * the claim's keys (before giving its own back), for liveHoldersAmong: a
- * refused claim reads its keys once, not twice (docs/design/performance.md).
- * The unique index still decides every race: the scope key taken first is
+ * As acquireLocks; a refused take also returns the locks it read on
+ * its keys (before giving its own back), for liveHoldersAmong: a
+ * refused take reads its keys once, not twice (docs/design/performance.md).
+ * The unique index still decides every race: the subject key taken first is
  * one more unique insert, never a read.
  */
-export async function claimLocks(
+export async function takeLocks(
   db: Db,
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
-): Promise<{ acquired: true } | { acquired: false; locks: ScopeLockDoc[] }> {
+): Promise<{ acquired: true } | { acquired: false; locks: PlanLockDoc[] }> {
   const c = collections(db);
   const store = await storeAdapter(db);
   // The orphan timer counts from here: the moment the lock exists.
-  const docs = lockDocs(orgId, claim, operationId, planHash, new Date().toISOString());
+  const docs = lockDocs(orgId, wanted, operationId, planHash, new Date().toISOString());
   const keys = docs.map((d) => d.key);
-  const scope =
-    docs.length > SCOPE_KEY_FIRST_ABOVE ? docs.find((d) => d.key === scopeLockKey(orgId, claim)) : undefined;
-  if (await store.takeLocks(docs, scope)) return { acquired: true };
+  const subject =
+    docs.length > SUBJECT_KEY_FIRST_ABOVE ? docs.find((d) => d.key === subjectLockKey(orgId, wanted)) : undefined;
+  if (await store.takeLocks(docs, subject)) return { acquired: true };
   const held = await locksOnKeys(db, orgId, keys);
   if (held.length === keys.length && held.every((l) => l.staged_operation_id === operationId))
     return { acquired: true };
@@ -174,20 +174,20 @@ export async function claimLocks(
   return { acquired: false, locks: held };
 }
 
-/** The lock documents of a claim, by key. */
+/** The lock documents of a plan's locks, by key. */
 export function lockDocs(
   orgId: string,
-  claim: PlanLockClaim,
+  wanted: PlanLocks,
   operationId: string,
   planHash: string,
   createdAt: string,
-): ScopeLockDoc[] {
-  return [...lockKeys(orgId, claim)].sort().map((key) => ({
+): PlanLockDoc[] {
+  return [...lockKeys(orgId, wanted)].sort().map((key) => ({
     _id: lockId(key, operationId),
     key,
     org_id: orgId,
     staged_operation_id: operationId,
-    scope_key: claim.scope_key,
+    scope_key: wanted.subject_key,
     plan_hash: planHash,
     created_at: createdAt,
   }));
@@ -206,13 +206,13 @@ export async function releaseLocks(db: Db, orgId: string, operationId: string): 
 export async function upgradeOldLocks(db: Db): Promise<number> {
   const c = collections(db);
   let upgraded = 0;
-  for (const old of await c.scopeLocks.find({ key: { $exists: false } }).toArray()) {
+  for (const old of await c.planLocks.find({ key: { $exists: false } }).toArray()) {
     try {
-      await c.scopeLocks.insertOne({ ...old, _id: lockId(old._id, old.staged_operation_id), key: old._id });
+      await c.planLocks.insertOne({ ...old, _id: lockId(old._id, old.staged_operation_id), key: old._id });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
-    await c.scopeLocks.deleteOne({ _id: old._id });
+    await c.planLocks.deleteOne({ _id: old._id });
     upgraded += 1;
   }
   return upgraded;

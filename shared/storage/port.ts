@@ -7,7 +7,7 @@
 // answer a query its own way asks the driver's adapter.
 import type { Collection, Db, Document, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
-import type { ApplyLeaseStepDoc, AuditEventDoc, HistoryItem, IdempotencyKeyDoc, ScopeLockDoc } from './collections.js';
+import type { ApplyLeaseStepDoc, AuditEventDoc, HistoryItem, IdempotencyKeyDoc, PlanLockDoc } from './collections.js';
 
 /** One keyset page (shared/storage/books-pages.ts builds them). */
 export interface PageQuery {
@@ -97,8 +97,8 @@ export interface ReferencedTransaction {
   bank_reference: string;
 }
 
-/** What a link repair reads (shared/storage/repair-scope-read.ts). */
-export interface RepairScope {
+/** What a link repair reads (shared/storage/repair-records-read.ts). */
+export interface RepairRecords {
   transactions: BankTransaction[];
   entries: LedgerEntry[];
   links: BankLink[];
@@ -237,11 +237,11 @@ export interface StorePort {
     options?: { fields?: readonly string[] | undefined; owner?: string | undefined },
   ): Promise<Document[]>;
   /**
-   * A link repair's scope: the account's transactions with the counterparty,
+   * A link repair's records: the account's transactions with the counterparty,
    * the counterparty's entries, the links of those transactions and to those
    * entries, and every other entry such a link points to.
    */
-  repairScope(orgId: string, accountId: string, counterpartyId: string): Promise<RepairScope>;
+  repairRecords(orgId: string, accountId: string, counterpartyId: string): Promise<RepairRecords>;
   /** The account's transactions whose string `bank_reference` is one of `references`. */
   accountReferences(
     orgId: string,
@@ -258,7 +258,7 @@ export interface StorePort {
    * (taken now, held from an earlier attempt, or taken over from an import's
    * claim lapsed at `now`); the others are another writer's.
    */
-  claimVersions(
+  reserveVersions(
     orgId: string,
     collection: string,
     wanted: readonly VersionedId[],
@@ -271,11 +271,11 @@ export interface StorePort {
    * in; false when the unique index on `key` refused one (those inserted
    * before it stay: the caller gives them back).
    */
-  takeLocks(locks: readonly ScopeLockDoc[], first?: ScopeLockDoc): Promise<boolean>;
+  takeLocks(locks: readonly PlanLockDoc[], first?: PlanLockDoc): Promise<boolean>;
   /** Delete every lock the operation holds (each lock's `_id` names its holder). */
   releaseLocks(orgId: string, operationId: string): Promise<void>;
   /** Delete one dead lock by its `_id` (which names its holder): how many went (0 or 1). */
-  dropLock(lock: Pick<ScopeLockDoc, '_id' | 'staged_operation_id'>): Promise<number>;
+  dropLock(lock: Pick<PlanLockDoc, '_id' | 'staged_operation_id'>): Promise<number>;
   /**
    * Insert the apply lease's next step (shared/storage/staged-operation-status.ts);
    * false when another step took its `_id` (`OPERATION#SEQ`) first.

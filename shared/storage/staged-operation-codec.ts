@@ -2,7 +2,7 @@
 // operation is stored"): its large, never-queried fields — the plan, the
 // preconditions, the context, the apply journal and the result — as JSON
 // text, one string each, beside the fields the store filters on (org, status,
-// kind, dates, the scope key). FerretDB converts every value of a document
+// kind, dates, the subject key). FerretDB converts every value of a document
 // on each read and on each write, and rewrites the whole document on every
 // update: a statement import of 990 transactions is some 25,000 values,
 // converted again on each status transition (approve, apply start, apply

@@ -142,7 +142,7 @@ async function writeTransition(
   return (await storeAdapter(db)).writeTransition(orgId, id, from, { ...encodeSet(set), status: item.to }, item);
 }
 
-/** Once final, every scope lock of the operation goes, at once. Idempotent: a retried job runs it again. */
+/** Once final, every plan lock of the operation goes, at once. Idempotent: a retried job runs it again. */
 export async function settleOperation(db: Db, op: StagedOperationDoc): Promise<void> {
   if (!FINAL_STATUSES.includes(op.status)) return;
   lastStep.delete(op._id);

@@ -31,7 +31,7 @@ export function stagedOperationInserts(doc: StagedOperationDoc): InsertGroup[] {
  * Insert once: a retried job finds its own operation already there and gets
  * it back. The body goes first (staged-operation-codec.ts), so an operation
  * anyone can read always has its body. The re-read goes through the store
- * port (in SQL by `_id` on FerretDB 1.x: docs/indexes.md "Scope reads in
+ * port (in SQL by `_id` on FerretDB 1.x: docs/indexes.md "Worker reads in
  * SQL"), as every other read of an operation by `_id` does.
  */
 export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Promise<StagedOperationDoc> {
@@ -111,7 +111,7 @@ export async function findStagedOperationStatus(
  * The organisation's operation by id, through the store port: on FerretDB
  * 1.x read in SQL by FerretDB's own `_id` btree and decoded here: an operation's plan can be tens of MB as JSON (a
  * 10,000-transaction repair: 13 MB), and FerretDB spends seconds of CPU
- * converting it on every read (docs/indexes.md "Scope reads in SQL").
+ * converting it on every read (docs/indexes.md "Worker reads in SQL").
  */
 export async function findStagedOperation(db: Db, orgId: string, id: string): Promise<StagedOperationDoc | null> {
   const stored = (await (

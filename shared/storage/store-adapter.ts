@@ -38,7 +38,7 @@ export function storeAdapter(db: Db): Promise<StorePort> {
   return binding.chosen;
 }
 
-/** Let go of the adapter's own connections (the `Db` stays open); the handle is then served by the driver's adapter. */
+/** Let go of the adapter's own connections (the `Db` stays open); the handle is then served by the mongo adapter. */
 export async function closeStoreAdapter(db: Db): Promise<void> {
   const binding = bindings.get(db);
   bindings.delete(db);
@@ -47,14 +47,14 @@ export async function closeStoreAdapter(db: Db): Promise<void> {
 }
 
 export interface ChooseOptions {
-  /** FERRETDB_POSTGRES_URL: the PostgreSQL database behind FerretDB 1.x; without it, the driver's adapter. */
+  /** FERRETDB_POSTGRES_URL: the PostgreSQL database behind FerretDB 1.x; without it, the mongo adapter. */
   postgresUrl?: string | undefined;
   logger?: StoreLogger | undefined;
 }
 
 /**
  * Bind `db` to its adapter, chosen on its first use: with a PostgreSQL URL,
- * the accelerated one when the store is FerretDB 1.x with its tables there;
+ * the FerretDB one when the store is FerretDB 1.x with its tables there;
  * otherwise the driver's, said once in the log.
  */
 export function chooseStoreAdapter(db: Db, options: ChooseOptions): void {

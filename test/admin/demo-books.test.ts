@@ -51,7 +51,7 @@ describe('demo books: seed 1, size 500, through the real stack', function () {
     bob = await s.token(ORG, ['staged:read', 'staged:approve'], 'bob');
   });
 
-  /** Staged answers take scope locks; rejecting releases them for the next case. */
+  /** Staged answers take plan locks; rejecting releases them for the next case. */
   async function stagedThenRejected<P>(res: {
     status: number;
     body: { data: { outcome: string; staged_operation_id: string; plan: P } };

@@ -24,8 +24,8 @@ import {
   type DemoExamples,
   type DemoBooks,
 } from '../../shared/demo/demo-examples.js';
-import { reconcileScopeKey } from '../../shared/kinds/bank-reconcile/plan.js';
-import { reversalScopeKey } from '../../shared/kinds/ledger-reversal/plan.js';
+import { reconcileSubjectKey } from '../../shared/kinds/bank-reconcile/plan.js';
+import { reversalSubjectKey } from '../../shared/kinds/ledger-reversal/plan.js';
 import { pastedEnv, removeDemoData, startDemo, type Demo } from '../helpers/demo-process.js';
 import { stack } from '../helpers/stack.js';
 
@@ -62,15 +62,15 @@ function run(
   return { code: res.status, envelope: JSON.parse(res.stdout) as Envelope, stderr: res.stderr };
 }
 
-/** What staging the demo's examples holds once run: the repair's, the reconciliation's and the reversal's scope keys and ids. */
+/** What staging the demo's examples holds once run: the repair's, the reconciliation's and the reversal's subject keys and ids. */
 function holdsOf(ex: DemoExamples, books: DemoBooks): string[] {
   const held = [...(ex.repair.moves?.holds ?? [])];
   if (ex.reconcile.ok)
-    held.push(reconcileScopeKey(ex.reconcile.ok.bank_account_id), ...ex.reconcile.ok.transaction_ids);
+    held.push(reconcileSubjectKey(ex.reconcile.ok.bank_account_id), ...ex.reconcile.ok.transaction_ids);
   const reversible = ex.reversal.reversible;
   if (reversible)
     held.push(
-      reversalScopeKey(reversible),
+      reversalSubjectKey(reversible),
       reversible,
       ...books.links.filter((l) => l.ledger_entry_id === reversible).map((l) => l.bank_transaction_id),
     );
@@ -119,7 +119,7 @@ describe('README: the CLI-only reconciliation walk-through', function () {
         .to.include(`--bank-account ${account} `)
         .and.include(`--transactions ${transactions.join(',')}`);
     }
-    const reserved = [reconcileScopeKey(account), ...transactions];
+    const reserved = [reconcileSubjectKey(account), ...transactions];
     const books = demoBooksFromFile(generateBooks({ org_id: 'org_demo', size: 500, seed: 1 }));
     const pending = new Set<string>();
     for (const start of ['the first start', 'a restart', 'a second restart']) {

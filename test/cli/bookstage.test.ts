@@ -553,7 +553,7 @@ describe('bookstage CLI', function () {
       expect(envelopeOf<StagedOperationData>(replay.stdout).data.status).to.equal('applied');
     });
 
-    it('staged reject needs a note (exit 2), releases the scope, and the entry can be staged again', async () => {
+    it('staged reject needs a note (exit 2), releases its locks, and the entry can be staged again', async () => {
       const o = await org();
       const id = await stageReversal(o.url, o.alice, o.entry);
       const noNote = await runCli(['staged', 'reject', id], { url: o.url, token: o.bob });

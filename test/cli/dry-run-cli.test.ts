@@ -96,7 +96,9 @@ describe('bookstage --dry-run', function () {
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.include(`Reverses ledger entry ${t1.entry}`);
     expect(run.stdout).to.include('(reason: second)');
-    expect(run.stdout).to.include(`Warning pending_operation: Pending operation(s) ${holder} hold this scope`);
+    expect(run.stdout).to.include(
+      `Warning pending_operation: Pending operation(s) ${holder} hold what this plan would lock`,
+    );
   });
 
   it('a refused dry run exits as the real command does: 422 → 3', async () => {

@@ -75,7 +75,7 @@ async function expectCleanlyApplied(sc: Scenario, id: string): Promise<void> {
   );
   const clean = await cleanRun();
   expect(await booksSnapshot(s.db, sc, id)).to.deep.equal(await booksSnapshot(s.db, clean.sc, clean.id));
-  expect(await locksByOperation(s.db, sc.books.orgId), 'scope locks left behind').to.deep.equal({});
+  expect(await locksByOperation(s.db, sc.books.orgId), 'plan locks left behind').to.deep.equal({});
 }
 
 async function statusOf(sc: Scenario, id: string): Promise<string> {

@@ -196,7 +196,7 @@ export async function settled<Data>(jobPath: string, token: string, ms = 45_000)
   return last!;
 }
 
-/** Every scope lock of the org, by operation id. */
+/** Every plan lock of the org, by operation id. */
 export async function locksByOperation(db: Db, orgId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const lock of await db.collection('scope_locks').find({ org_id: orgId }).toArray()) {

@@ -2,7 +2,7 @@
 // at each step of staging and of apply by the test-only fault switch
 // (worker/test-faults.ts); a clean worker then takes the stalled job over.
 // Every request resolves exactly once, the books end as a clean run leaves
-// them, and no scope lock is left behind.
+// them, and no plan lock is left behind.
 import { expect } from 'chai';
 import type { PendingData, ReconcileData, StagedOperationData } from '../helpers/answers.js';
 import { stack } from '../helpers/stack.js';
@@ -22,7 +22,7 @@ import { call } from '../helpers/http.js';
 
 const STAGING_POINTS: Array<[string, string]> = [
   ['stage:crash-after-read', 'after reading the books'],
-  ['stage:crash-after-locks', 'after taking the scope locks'],
+  ['stage:crash-after-locks', 'after taking the plan locks'],
   ['stage:crash-after-write', 'after writing the operation'],
   ['stage:crash-before-complete', 'after storing the answer, before completing the job'],
 ];
@@ -51,7 +51,7 @@ const ROUNDS = SOAK ? 3 : 1;
 async function onlyLocksOf(sc: Scenario, id: string | null): Promise<void> {
   const s = await stack();
   const locks = await locksByOperation(s.db, sc.books.orgId);
-  expect(Object.keys(locks), 'scope locks left behind').to.deep.equal(id === null ? [] : [id]);
+  expect(Object.keys(locks), 'plan locks left behind').to.deep.equal(id === null ? [] : [id]);
 }
 
 async function approveApplyAndCompare(sc: Scenario, id: string): Promise<void> {

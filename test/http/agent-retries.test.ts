@@ -190,7 +190,7 @@ describe('agent retries converge', () => {
     }
   });
 
-  it('two different plans racing for one scope: one is staged, every other answer is 409 naming it', async () => {
+  it('two different plans racing for one subject: one is staged, every other answer is 409 naming it', async () => {
     const { entry, token } = await reversibleEntry();
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_v, i) =>

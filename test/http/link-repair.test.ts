@@ -253,7 +253,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     expect(await stagedCount(books.orgId)).to.deep.equal({ operations: 0, locks: 0 });
   });
 
-  it('answers noop (200) for a counterparty with nothing in scope', async () => {
+  it('answers noop (200) for a counterparty with nothing in its record set', async () => {
     const { books, account } = settledBooks();
     const token = await load(books);
     const res = await call<LinkRepairData>('POST', PATH, {
@@ -268,7 +268,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
   // The ids of a scope are read one way for a few, another for more, and on
   // FerretDB a third beyond one `$in` chunk (storage/ferretdb/driver-strategy.ts).
   for (const n of [EQUALITY_QUERY_MAX + 10, IN_CHUNK_SIZE + 5])
-    it(`loads a scope of ${n} transactions, entries and links completely`, async () => {
+    it(`loads a record set of ${n} transactions, entries and links completely`, async () => {
       // Every transaction t_i is linked to o_i of counterparty b; a transaction
       // of another account holds e_0 whole, so FIFO pays e_(i+1) with t_i and
       // nothing is left for the last transaction.
@@ -404,7 +404,7 @@ describe('POST /bank-matches/ledger-link-repair/stage', () => {
     expect(res.body.error).to.deep.include({ code: 'forbidden', details: { required_scope: 'bank:stage' } });
   });
 
-  it('refuses a second, different plan for a scope with a pending repair: 409 pending_operation with its id', async () => {
+  it('refuses a second, different plan for a subject with a pending repair: 409 pending_operation with its id', async () => {
     const b = outOfOrderBooks();
     const token = await load(b.books);
     const body = { bank_account_id: b.account, counterparty_id: b.books.cp('a') };

@@ -225,7 +225,7 @@ describe('staged operations: review and apply', () => {
       expect(again.status).to.equal(200);
       expect(again.body.data.outcome).to.equal('noop');
 
-      // A new unlinked payment of the counterparty: a different plan for the same scope.
+      // A new unlinked payment of the counterparty: a different plan for the same subject.
       const more = new Books();
       const t2 = {
         id: books.id('bt'),

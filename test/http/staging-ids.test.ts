@@ -1,4 +1,4 @@
-// Ids never contain `:`, the separator of scope-lock keys (docs/reference/http-api.md §5):
+// Ids never contain `:`, the separator of plan-lock keys (docs/reference/http-api.md §5):
 // every staging endpoint refuses one with 400 and a pointer, before any job runs.
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';

@@ -132,7 +132,7 @@ describe('safe staging for agents', () => {
     });
   });
 
-  describe('one pending plan per scope', () => {
+  describe('one pending plan per subject', () => {
     it('an identical request that meets the locks before their operation is written waits for it: 200 with its id, not 409', async function () {
       this.timeout(60_000);
       const s = await stack();
@@ -150,7 +150,7 @@ describe('safe staging for agents', () => {
         const first = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
         await new Promise((resolve) => setTimeout(resolve, 100));
         const second = call<ReversalData>('POST', path(entry), { token, body: { reversal_date: '2026-03-01' } });
-        // Which job claims first is the worker's to decide (it runs both at once);
+        // Which job takes the locks first is the worker's to decide (it runs both at once);
         // the rule is that the other one, meeting locks without their operation,
         // waits for it and answers its id.
         const answers = await Promise.all([first, second]);
@@ -181,7 +181,7 @@ describe('safe staging for agents', () => {
       expect(await stagedCount(entry)).to.equal(1);
     });
 
-    it('answers a different plan on a locked scope with 409 pending_operation naming the pending id', async () => {
+    it('answers a different plan on a locked subject with 409 pending_operation naming the pending id', async () => {
       const { entry, token } = await reversibleEntry();
       const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
       const second = await call<ReversalData>('POST', path(entry), {
@@ -193,7 +193,7 @@ describe('safe staging for agents', () => {
       expect(second.body.error.details.staged_operation_ids).to.deep.equal([first.body.data.staged_operation_id]);
     });
 
-    it('a lock whose operation expired holds nothing: another plan for the scope clears it and stages (201)', async () => {
+    it('a lock whose operation expired holds nothing: another plan for the subject clears it and stages (201)', async () => {
       const s = await stack();
       const { entry, token } = await reversibleEntry();
       const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
@@ -219,7 +219,7 @@ describe('safe staging for agents', () => {
       const { entry, token } = await reversibleEntry();
       const first = await call<ReversalData>('POST', path(entry), { token, body: { reason: 'first' } });
       const firstId = first.body.data.staged_operation_id;
-      // Its locks stay, its operation is gone, and the locks are older than any live claim.
+      // Its locks stay, its operation is gone, and the locks are older than any live take.
       await s.db.collection('staged_operations').deleteOne({ _id: firstId } as never);
       await s.db
         .collection('scope_locks')

@@ -36,7 +36,7 @@ describe('GET /metrics', function () {
   let mongo: Mongo;
 
   before(async () => {
-    // A database of its own: the scope-lock gauge counts the whole collection, and on FerretDB that count reads
+    // A database of its own: the plan-lock gauge counts the whole collection, and on FerretDB that count reads
     // every document, which the shared database (every other test's locks) would make slow.
     const shared = (await opsEnv()).MONGO_URL!;
     const url = new URL(shared);
@@ -147,7 +147,7 @@ describe('GET /metrics', function () {
     }
   });
 
-  it("the API's: latency by route template and status, idempotent replays, queue depth by state, scope locks, process metrics", async () => {
+  it("the API's: latency by route template and status, idempotent replays, queue depth by state, plan locks, process metrics", async () => {
     const before = await scrape(`${api.baseUrl}/metrics`);
     const { entries, token } = await reversibleEntries(1, mongo.db);
     const key = { 'idempotency-key': `ops-metrics-${entries[0]!}` };

@@ -18,7 +18,7 @@ import { compareIds, openAmountMinor } from '../../shared/domain/books.js';
 import { allocateFifo, type FifoAllocation, type FifoItem } from '../../shared/domain/fifo-allocation.js';
 import type { Decision } from '../../shared/domain/decision.js';
 import { planHash } from '../../shared/domain/plan-hash.js';
-import type { PlanLockClaim } from '../../shared/domain/scope.js';
+import type { PlanLocks } from '../../shared/domain/pending-gate.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
@@ -108,12 +108,12 @@ export type LinkRepairOutcome =
       blockers: LinkRepairBlocker[];
       plan: LinkRepairPlan;
       plan_hash: string;
-      claim: PlanLockClaim;
+      locks: PlanLocks;
       /** Sorted by collection, then id; the caller adds the org's version. */
       preconditions: Precondition[];
     };
 
-export function repairScopeKey(bankAccountId: string, counterpartyId: string): string {
+export function repairSubjectKey(bankAccountId: string, counterpartyId: string): string {
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
 
@@ -150,7 +150,7 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
     blockers: [],
     plan,
     plan_hash,
-    claim: claimOf(input, actions),
+    locks: locksOf(input, actions),
     preconditions: scope.preconditions,
   };
 }
@@ -173,7 +173,7 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
         outcome: 'staged',
         plan: result.plan,
         plan_hash: result.plan_hash,
-        claim: result.claim,
+        locks: result.locks,
         preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
         warnings: [],
       };
@@ -500,7 +500,7 @@ function releaseNewestFirst(pairLinks: readonly BankLink[], amount: number, entr
 }
 
 // ---------------------------------------------------------------------------
-// The plan's summary and claim.
+// The plan's summary and locks.
 
 function summarise(actions: readonly RepairAction[], unallocated: number, uncovered: number): LinkRepairSummary {
   const summary: LinkRepairSummary = {
@@ -528,7 +528,7 @@ function summarise(actions: readonly RepairAction[], unallocated: number, uncove
   return summary;
 }
 
-function claimOf(input: LinkRepairInput, actions: readonly RepairAction[]): PlanLockClaim {
+function locksOf(input: LinkRepairInput, actions: readonly RepairAction[]): PlanLocks {
   const entryIds = new Set<string>();
   const transactionIds = new Set<string>();
   for (const action of actions) {
@@ -541,7 +541,7 @@ function claimOf(input: LinkRepairInput, actions: readonly RepairAction[]): Plan
     }
   }
   return {
-    scope_key: repairScopeKey(input.account.id, input.counterparty_id),
+    subject_key: repairSubjectKey(input.account.id, input.counterparty_id),
     entry_ids: sortIds([...entryIds]),
     transaction_ids: sortIds([...transactionIds]),
   };

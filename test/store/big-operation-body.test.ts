@@ -14,7 +14,7 @@ import {
   saveJobResult,
 } from '../../shared/storage/job-results.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle } from '../helpers/embedded-store.js';
+import { ferretdbHandle } from '../helpers/ferretdb-adapter.js';
 import { BODY_PART_CHARS } from '../../shared/storage/staged-operation-codec.js';
 import { findStagedOperation, insertStagedOperation } from '../../shared/storage/staged-operations.js';
 import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
@@ -74,9 +74,9 @@ function bigOperation(orgId: string, actions: number): StagedOperationDoc {
 
 describe("a staged operation, and a job's answer, too big for one document", function () {
   this.timeout(300_000);
-  let embedded: Db | null = null;
+  let ferretDb: Db | null = null;
   after(async () => {
-    if (embedded) await closeStoreAdapter(embedded);
+    if (ferretDb) await closeStoreAdapter(ferretDb);
   });
 
   it('is stored with its body cut into parts, none past 16 MiB, and reads back whole, through the driver and in SQL', async () => {
@@ -101,8 +101,8 @@ describe("a staged operation, and a job's answer, too big for one document", fun
       const viaDriver = await findStagedOperation(s.db, orgId, op._id);
       expect(JSON.stringify(viaDriver)).to.equal(JSON.stringify(op));
       if ((await isFerretDb(s.db)) && s.config.ferretdbPostgresUrl) {
-        embedded = await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
-        const inSql = await findStagedOperation(embedded, orgId, op._id);
+        ferretDb = await ferretdbHandle(s.db, s.config.ferretdbPostgresUrl);
+        const inSql = await findStagedOperation(ferretDb, orgId, op._id);
         expect(JSON.stringify(inSql)).to.equal(JSON.stringify(op));
       }
     } finally {
@@ -155,8 +155,8 @@ describe("a staged operation, and a job's answer, too big for one document", fun
       expect(await results.countDocuments({ org_id: orgId })).to.equal(stored.length);
       expect(JSON.stringify((await findJobResult(s.db, orgId, jobId))?.answer)).to.equal(json);
       if ((await isFerretDb(s.db)) && s.config.ferretdbPostgresUrl) {
-        embedded ??= await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
-        expect(JSON.stringify((await findJobResult(embedded, orgId, jobId, undefined))?.answer)).to.equal(json);
+        ferretDb ??= await ferretdbHandle(s.db, s.config.ferretdbPostgresUrl);
+        expect(JSON.stringify((await findJobResult(ferretDb, orgId, jobId, undefined))?.answer)).to.equal(json);
       }
       // A part gone is an error, never half an answer.
       await results.deleteOne({ org_id: orgId, part: 1 });

@@ -1,7 +1,7 @@
 // The store side of the materialized duplicate overview
 // (shared/storage/duplicate-overview.ts, docs/design/duplicate-overview.md), on the
 // real store: one computation per inbox version however many readers ask at
-// once, an abandoned claim taken over, a live one waited for.
+// once, an abandoned lease taken over, a live one waited for.
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { InboxDocument } from '../../shared/domain/books.js';
@@ -10,8 +10,8 @@ import { withDocumentDetails } from '../../shared/domain/duplicate-overview.js';
 import { collections, type DuplicateOverviewChunkDoc } from '../../shared/storage/collections.js';
 import { overviewChunkId, writeOverviewChunks } from '../../shared/storage/duplicate-overview.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../helpers/embedded-store.js';
-import { CLAIM_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
+import { LEASE_ABANDONED_MS, OverviewWaitTimeout, readDuplicatePage } from '../../worker/jobs/inbox-duplicates-list.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { bumpInboxVersion, currentInboxVersion } from '../../shared/storage/inbox-version.js';
 import { Books } from '../helpers/books.js';
@@ -91,7 +91,7 @@ describe('materialized duplicate overview (store)', function () {
       );
       expect(pages.filter((p) => p.computed)).to.have.length(1);
       expect(new Set(pages.map((p) => JSON.stringify(p.groups))).size).to.equal(1);
-      // Each waiter: the read that met the claim, at most one poll before the computation was registered, the read after it.
+      // Each waiter: the read that met the lease, at most one poll before the computation was registered, the read after it.
       expect(overviewReads(), `${overviewReads()} reads of the overview by ${readers} readers`).to.be.at.most(
         3 * readers,
       );
@@ -114,7 +114,7 @@ describe('materialized duplicate overview (store)', function () {
     });
   });
 
-  it('waits for a live claim until the deadline, and takes over an abandoned one', async () => {
+  it('waits for a live lease until the deadline, and takes over an abandoned one', async () => {
     const { db } = await stack();
     const orgId = await loadedOrg(40, 5);
     const version = await currentInboxVersion(db, orgId);
@@ -136,7 +136,7 @@ describe('materialized duplicate overview (store)', function () {
 
     await overviews.updateOne(
       { _id: `${orgId}:${version}` },
-      { $set: { claimed_at: new Date(Date.now() - CLAIM_ABANDONED_MS - 1000).toISOString() } },
+      { $set: { claimed_at: new Date(Date.now() - LEASE_ABANDONED_MS - 1000).toISOString() } },
     );
     const page = await readDuplicatePage(db, orgId, { limit: 10 });
     expect(page.computed).to.equal(true);
@@ -145,7 +145,7 @@ describe('materialized duplicate overview (store)', function () {
   });
 });
 
-describe('materialized duplicate overview: chunks written in SQL (embedded store)', function () {
+describe('materialized duplicate overview: chunks written in SQL (FerretDB adapter)', function () {
   this.timeout(120_000);
   let db: Db;
   let pages: Db;
@@ -159,9 +159,9 @@ describe('materialized duplicate overview: chunks written in SQL (embedded store
   });
 
   before(async function () {
-    const stack = await embeddedStack(this, 'the chunks are written through the driver there');
+    const stack = await ferretdbStack(this, 'the chunks are written through the driver there');
     db = stack.s.db;
-    pages = await acceleratedHandle(db, stack.postgresUrl);
+    pages = await ferretdbHandle(db, stack.postgresUrl);
     // FerretDB makes a collection's table on its first insert: the first chunks ever go through the driver.
     await writeOverviewChunks(db, [chunk(`${orgId}:seed`, 0, '[]')]);
   });

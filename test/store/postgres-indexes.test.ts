@@ -1,4 +1,4 @@
-// The embedded store (FerretDB 1.24 on PostgreSQL) serves every hot equality
+// The FerretDB adapter (FerretDB 1.24 on PostgreSQL) serves every hot equality
 // read from a GIN expression index, never a sequential scan (docs/indexes.md).
 // Two independent proofs, both after each query ran many times:
 //  1. EXPLAIN EXECUTE of the SQL FerretDB 1.24.2 sends (`_jsonb -> $1 @> $2`,
@@ -21,12 +21,12 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
-import { acceleratedHandle, embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, ownDatabase } from '../helpers/ferretdb-adapter.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { createToken, findTokenBySecret, hashSecret } from '../../shared/storage/api-tokens.js';
 import { importBooks } from '../../shared/books/import.js';
 import { findEntry, findLinks, findTransactions } from '../../shared/storage/books-read.js';
-import { claimKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
+import { reserveKey, idempotencyRecordId } from '../../shared/storage/idempotency-keys.js';
 import { INDEXES } from '../../shared/storage/indexes.js';
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { entriesPage, inboxDocumentsPage, listAccounts, transactionsPage } from '../../shared/storage/books-pages.js';
@@ -180,7 +180,7 @@ async function addFiller(db: Db, tag: string): Promise<void> {
   }
 }
 
-describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
+describe('FerretDB adapter: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
   this.timeout(180_000);
   const tag = `filler_${randomBytes(3).toString('hex')}`;
   let client: pg.Client | null = null;
@@ -192,7 +192,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let queries: HotQuery[];
   /** The book pages' SQL (shared/storage/ferretdb/postgres-pages.ts), each with the page index of its own filter when it has one. */
   let pageQueries: Array<{ name: string; q: PageQuery; order?: PageOrder }>;
-  /** The organisation under test, its entry and its pending claim's lock keys, for the worker's SQL reads. */
+  /** The organisation under test, its entry and its pending plan's lock keys, for the worker's SQL reads. */
   let scopeOrg: string;
   let scopeEntry: string;
   let scopeLockKeys: string[];
@@ -200,7 +200,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
   let referenceQueries: Array<{ name: string; orgId: string; account: string; references: string[] }>;
 
   before(async function () {
-    const { s, postgresUrl: url } = await embeddedStack(this, 'its ordinary indexes serve these reads');
+    const { s, postgresUrl: url } = await ferretdbStack(this, 'its ordinary indexes serve these reads');
     postgresUrl = url;
     // A database of its own: no other test's statements land in its tables'
     // counters. It is created after FerretDB has served for a while, as every
@@ -230,8 +230,8 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     // A pending reversal as the staging job leaves it: locks, operation, idempotency record.
     const now = new Date();
     const operationId = `stg_${tag}`;
-    const claim = { scope_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
-    expect(await acquireLocks(db, orgId, claim, operationId, 'hash')).to.equal(true);
+    const wanted = { subject_key: `reverse:${entry}`, entry_ids: [entry], transaction_ids: [txn] };
+    expect(await acquireLocks(db, orgId, wanted, operationId, 'hash')).to.equal(true);
     await insertStagedOperation(db, {
       _id: operationId,
       org_id: orgId,
@@ -242,7 +242,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
       request_id: 'req',
       idempotency_key: 'key',
-      scope_key: claim.scope_key,
+      scope_key: wanted.subject_key,
       input: {},
       plan: {},
       plan_hash: 'hash',
@@ -260,7 +260,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
       request_id: 'req',
       created_at: now.toISOString(),
     };
-    expect((await claimKey(db, keyDoc, now)).claimed).to.equal(true);
+    expect((await reserveKey(db, keyDoc, now)).reserved).to.equal(true);
     // Its staging event, and enough more to fill a feed block and start the next (the feed reads whole blocks).
     const op = await findStagedOperation(db, orgId, operationId);
     for (let i = 0; i < FEED_BLOCK + 5; i += 1)
@@ -269,7 +269,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         plan: { ledger_entry_id: entry, actions: [] },
         _id: i === 0 ? operationId : `${operationId}_${i}`,
       });
-    const lockIds = lockKeys(orgId, claim);
+    const lockIds = lockKeys(orgId, wanted);
     scopeOrg = orgId;
     scopeEntry = entry;
     scopeLockKeys = lockIds;
@@ -301,7 +301,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         selective: 'bank_transaction_id',
         run: () => findLinks(db, orgId, 'bank_transaction_id', [txn]),
       },
-      // The big repair scope's pass over the org's links (shared/storage/repair-scope-read.ts).
+      // The big repair records's pass over the org's links (shared/storage/repair-records-read.ts).
       {
         name: 'links of an org',
         collection: 'bank_links',
@@ -319,7 +319,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         run: () => findTransactions(db, orgId, { bank_account_id: account, counterparty_id: counterparty }),
       },
       {
-        name: 'scope-lock keys',
+        name: 'plan-lock keys',
         collection: 'scope_locks',
         where: [['key', lockIds[0]!]],
         selective: 'key',
@@ -329,7 +329,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         name: 'idempotency-key _id',
         collection: 'idempotency_keys',
         where: [['_id', keyDoc._id]],
-        run: () => claimKey(db, keyDoc, new Date()),
+        run: () => reserveKey(db, keyDoc, new Date()),
       },
       // The event feed (docs/reference/webhooks.md): the last reservations, then a page's blocks, each by one equality.
       {
@@ -824,7 +824,7 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
         },
       },
       {
-        name: 'scope-lock keys',
+        name: 'plan-lock keys',
         q: {
           collection: 'scope_locks',
           equalities: {},
@@ -884,11 +884,11 @@ describe('embedded store: hot reads use the PostgreSQL GIN indexes (FerretDB)', 
     const account = books.account();
     books.link(books.txn(account, 5_000), books.invoice(5_000), 5_000);
     // Through the adapter the service runs on FerretDB 1.x: it analyses the tables the import wrote.
-    const accelerated = await acceleratedHandle(db, postgresUrl);
+    const ferretDb = await ferretdbHandle(db, postgresUrl);
     try {
-      expect((await importBooks(accelerated, books.file)).ok).to.equal(true);
+      expect((await importBooks(ferretDb, books.file)).ok).to.equal(true);
     } finally {
-      await closeStoreAdapter(accelerated);
+      await closeStoreAdapter(ferretDb);
     }
     const after = await analyses();
     const grew = (collection: string) =>

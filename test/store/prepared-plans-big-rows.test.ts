@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Db } from 'mongodb';
-import { acceleratedHandle, embeddedStack, ownDatabase } from '../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, ownDatabase } from '../helpers/ferretdb-adapter.js';
 import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import type { Mongo } from '../../shared/storage/mongo.js';
 import { ferretTables } from '../../shared/storage/ferretdb/postgres-gin-indexes.js';
@@ -41,7 +41,7 @@ function storedOperation(orgId: string, id: string, journalBytes: number): Recor
   };
 }
 
-describe('embedded store: the prepared reads by id never scan a small table of big rows', function () {
+describe('FerretDB adapter: the prepared reads by id never scan a small table of big rows', function () {
   this.timeout(120_000);
   const orgId = `org_bigrows_${randomBytes(3).toString('hex')}`;
   let client: pg.Client | null = null;
@@ -51,7 +51,7 @@ describe('embedded store: the prepared reads by id never scan a small table of b
   let table: string;
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'MongoDB plans its own reads');
+    const { s, postgresUrl } = await ferretdbStack(this, 'MongoDB plans its own reads');
     // A database of its own: its staged_operations table holds only these rows.
     mongo = await ownDatabase(s, 'bigrows', postgresUrl);
     db = mongo.db;
@@ -65,7 +65,7 @@ describe('embedded store: the prepared reads by id never scan a small table of b
     await client.connect();
     table = (await ferretTables(client, db.databaseName)).get('staged_operations')!;
     await client.query(`ANALYZE ${pg.escapeIdentifier(db.databaseName)}.${pg.escapeIdentifier(table)}`);
-    sql = await acceleratedHandle(db, postgresUrl);
+    sql = await ferretdbHandle(db, postgresUrl);
   });
 
   after(async () => {

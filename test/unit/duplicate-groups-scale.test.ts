@@ -197,7 +197,7 @@ describe('findDuplicateGroups at scale (100,000 documents)', function () {
     groups = findDuplicateGroups(inbox.documents);
   });
 
-  it('builds the inbox it claims to', () => {
+  it('builds the inbox it says it builds', () => {
     expect(inbox.documents).to.have.length(TOTAL_DOCUMENTS);
     expect(byId.size).to.equal(TOTAL_DOCUMENTS);
   });

@@ -60,7 +60,7 @@ describe('inbox duplicate resolution plan', () => {
       outcome: 'staged',
       plan,
       plan_hash: planHash(plan),
-      claim: { scope_key: `inbox_group:${group.group_id}`, entry_ids: [], transaction_ids: [] },
+      locks: { subject_key: `inbox_group:${group.group_id}`, entry_ids: [], transaction_ids: [] },
       preconditions: [
         { collection: 'inbox_documents', id: 'doc_a', version: 1 },
         { collection: 'inbox_documents', id: 'doc_b', version: 4 },
@@ -115,7 +115,7 @@ describe('inbox duplicate resolution plan', () => {
     const request = { group_id: group.group_id, resolution: 'not_duplicates', note: null } as const;
     const staged = decideInboxResolve(books(), request);
     if (staged.outcome !== 'staged') throw new Error('not staged');
-    const holder = { staged_operation_id: 'stg_1', scope_key: staged.claim.scope_key, plan_hash: staged.plan_hash };
+    const holder = { staged_operation_id: 'stg_1', subject_key: staged.locks.subject_key, plan_hash: staged.plan_hash };
     expect(decideInboxResolve(books({ pending: [holder] }), request)).to.deep.equal({
       outcome: 'existing',
       staged_operation_id: 'stg_1',

@@ -159,10 +159,10 @@ describe('layer rules (eslint.config.js)', function () {
   });
 
   it('fails an import cycle', async () => {
-    // scope.ts imports decision.ts; decision.ts importing scope.ts closes a loop (type-only imports are no cycle).
+    // pending-gate.ts imports decision.ts; decision.ts importing pending-gate.ts closes a loop (type-only imports are no cycle).
     const found = await layerFindings(
       'shared/domain/decision.ts',
-      "import { pendingDecision } from './scope.js';\nexport const planted = pendingDecision;\n",
+      "import { pendingDecision } from './pending-gate.js';\nexport const planted = pendingDecision;\n",
     );
     expect(rules(found)).to.deep.equal(['import-x/no-cycle']);
   });

@@ -1,5 +1,5 @@
 // The messages of the lifecycle errors (shared/errors.ts) say what happened:
-// an apply whose undo did not finish does not claim that nothing was written,
+// an apply whose undo did not finish does not say that nothing was written,
 // and every action reads as a word.
 import { expect } from 'chai';
 import { AppError } from '../../shared/errors.js';

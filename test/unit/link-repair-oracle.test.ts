@@ -4,11 +4,11 @@
 import { expect } from 'chai';
 import { planLinkRepair, type LinkRepairInput } from '../../shared/kinds/ledger-link-repair/plan.js';
 import { planLinkRepair as planBefore } from '../oracles/link-repair-plan-v1.js';
-import { bigScopeInput } from '../../bench/lib/repair-books.js';
+import { bigRepairInput } from '../../bench/lib/repair-books.js';
 
 /** The same books with duplicates (an older version first), shuffled, and a reconciled, a late and a foreign transaction. */
 function varied(n: number): LinkRepairInput {
-  const base = bigScopeInput('org_oracle', n);
+  const base = bigRepairInput('org_oracle', n);
   const reversed = <T>(xs: readonly T[]): T[] => [...xs].reverse();
   const transactions = base.transactions.map((t, i) =>
     i % 11 === 0
@@ -33,8 +33,8 @@ function varied(n: number): LinkRepairInput {
 
 describe('link repair: same output as before the speed-up', () => {
   for (const [name, input] of [
-    ['generated books of 500', bigScopeInput('org_oracle', 500)],
-    ['generated books of 2,000', bigScopeInput('org_oracle', 2000)],
+    ['generated books of 500', bigRepairInput('org_oracle', 500)],
+    ['generated books of 2,000', bigRepairInput('org_oracle', 2000)],
     ['shuffled books with duplicates, reconciled, late and outgoing transactions', varied(1500)],
   ] as const) {
     it(name, () => {

@@ -112,7 +112,7 @@ function summary(s: Partial<LinkRepairPlan['summary']>): LinkRepairPlan['summary
 // ---------------------------------------------------------------------------
 
 describe('link repair (docs/reference/http-api.md §8)', () => {
-  describe('scope', () => {
+  describe('record set', () => {
     it('walks only transactions of this account and counterparty booked on or before as_of', () => {
       const plan = stagedPlan({
         entries: [receivable('le_1', '2025-01-10', 500)],
@@ -556,7 +556,7 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       expect(result.blockers).to.deep.equal([]);
     });
 
-    it('claims the repair scope key and every entry and transaction named in the actions, and lists what it read as preconditions', () => {
+    it('locks the repair subject key and every entry and transaction named in the actions, and lists what it read as preconditions', () => {
       const result = repair({
         entries: [
           receivable('le_1', '2025-01-10', 100),
@@ -578,8 +578,8 @@ describe('link repair (docs/reference/http-api.md §8)', () => {
       });
       if (result.outcome !== 'staged') expect.fail(`expected staged, got ${result.outcome}`);
       expect(result.plan.actions).to.deep.equal([move('bt_1', 'lnk_1', 'le_x', 'le_1', 100)]);
-      expect(result.claim).to.deep.equal({
-        scope_key: 'repair:ba_main:cp_1',
+      expect(result.locks).to.deep.equal({
+        subject_key: 'repair:ba_main:cp_1',
         entry_ids: ['le_1', 'le_x'],
         transaction_ids: ['bt_1'],
       });

@@ -287,7 +287,7 @@ describe('link repair properties', () => {
     );
   });
 
-  it('shuffling the input arrays never changes the outcome, the plan, its hash, the claim or the preconditions', () => {
+  it('shuffling the input arrays never changes the outcome, the plan, its hash, the locks or the preconditions', () => {
     fc.assert(
       fc.property(booksArb, fc.integer(), (books, seed) => {
         const reordered: LinkRepairInput = {

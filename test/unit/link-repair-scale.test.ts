@@ -249,12 +249,12 @@ describe('link repair at scale', () => {
       result.plan.actions.filter((a) => !Number.isSafeInteger(a.amount_minor) || a.amount_minor <= 0),
     ).to.deep.equal([]);
 
-    // The claim lists every named id once, sorted.
+    // The locks list every named id once, sorted.
     const sortedUnique = (ids: string[]) => [...new Set(ids)].sort(compareIds);
-    expect(result.claim.transaction_ids).to.deep.equal(
+    expect(result.locks.transaction_ids).to.deep.equal(
       sortedUnique(result.plan.actions.map((a) => a.bank_transaction_id)),
     );
-    expect(result.claim.entry_ids).to.deep.equal(
+    expect(result.locks.entry_ids).to.deep.equal(
       sortedUnique(
         result.plan.actions.flatMap((a) =>
           a.kind === 'move' ? [a.from_ledger_entry_id, a.to_ledger_entry_id] : [a.ledger_entry_id],

@@ -8,18 +8,18 @@ import { failureSection, summaryCount } from '../../scripts/mocha-summary.js';
 const FAILURES = [
   '  1 failing',
   '',
-  '  1) store: claims',
-  '       refuses a held scope:',
+  '  1) store: plan locks',
+  '       refuses a held subject key:',
   '     AssertionError: expected 200 to equal 409',
-  '      at Context.<anonymous> (dist/test/store/claims.test.js:10:5)',
+  '      at Context.<anonymous> (dist/test/store/plan-locks.test.js:10:5)',
   '',
 ].join('\n');
 
 /** A whole process's output: the tests, the summary, the failures, the reporter's file timings. */
 const FAILED_RUN = [
-  '  store: claims',
-  '    ✔ claims a free scope',
-  '    1) refuses a held scope',
+  '  store: plan locks',
+  '    ✔ takes a free subject key',
+  '    1) refuses a held subject key',
   '    ✔ 3 passing tests are not a summary line',
   '',
   '',
@@ -29,7 +29,7 @@ const FAILED_RUN = [
   '',
   '',
   '  slowest test files (of 1, 3 s in all):',
-  '       3.0 s  dist/test/store/claims.test.js',
+  '       3.0 s  dist/test/store/plan-locks.test.js',
   '',
 ].join('\n');
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { canonicalJson, planHash } from '../../shared/domain/plan-hash.js';
 import { planLinkRepair } from '../../shared/kinds/ledger-link-repair/plan.js';
-import { bigScopeInput } from '../../bench/lib/repair-books.js';
+import { bigRepairInput } from '../../bench/lib/repair-books.js';
 
 const oracle = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;
 
@@ -52,7 +52,7 @@ describe('plan hash: canonical JSON', () => {
   });
 
   it('matches the package on a repair plan of 3,000 transactions', () => {
-    const { plan } = planLinkRepair(bigScopeInput('org_hash', 3000));
+    const { plan } = planLinkRepair(bigRepairInput('org_hash', 3000));
     expect(plan).to.not.equal(null);
     expect(plan!.actions.length).to.be.greaterThan(100);
     expect(canonicalJson(plan)).to.equal(oracle(plan));

@@ -249,7 +249,9 @@ const breaks = {
     transactionOf(c, 'bt_a').booking_date = '2026-02-01';
   },
   pending_operation: (c: Case) => {
-    c.books.pending = [{ staged_operation_id: 'stg_other', scope_key: 'reconcile:ba_main', plan_hash: 'f'.repeat(64) }];
+    c.books.pending = [
+      { staged_operation_id: 'stg_other', subject_key: 'reconcile:ba_main', plan_hash: 'f'.repeat(64) },
+    ];
   },
   unmatched_transactions: (c: Case) => {
     c.books.links = c.books.links.filter((l) => l.id !== 'lnk_3');
@@ -408,10 +410,10 @@ describe('decideReconciliation: the staged plan', () => {
     expect(decision.warnings).to.deep.equal([]);
   });
 
-  it('claims the account scope and every transaction of the plan, sorted, and no entries', () => {
+  it('locks the account scope and every transaction of the plan, sorted, and no entries', () => {
     const decision = expectStaged(decide(validCase()));
-    expect(decision.claim).to.deep.equal({
-      scope_key: 'reconcile:ba_main',
+    expect(decision.locks).to.deep.equal({
+      subject_key: 'reconcile:ba_main',
       entry_ids: [],
       transaction_ids: ['bt_a', 'bt_b', 'bt_c', 'bt_d'],
     });
@@ -512,10 +514,10 @@ describe('decideReconciliation: the staged plan', () => {
     c.request.transaction_ids = ['bt_b', 'bt_a', 'bt_b', 'bt_c', 'bt_d', 'bt_a'];
     const decision = expectStaged(decide(c));
     expect(decision.plan).to.deep.equal(theValidPlan());
-    expect(decision.claim.transaction_ids).to.deep.equal(['bt_a', 'bt_b', 'bt_c', 'bt_d']);
+    expect(decision.locks.transaction_ids).to.deep.equal(['bt_a', 'bt_b', 'bt_c', 'bt_d']);
   });
 
-  it('gives the same plan, hash, claim and preconditions for the same books in any order', () => {
+  it('gives the same plan, hash, locks and preconditions for the same books in any order', () => {
     const shuffled = validCase();
     shuffled.books.transactions = [
       shuffled.books.transactions[2]!,
@@ -530,7 +532,7 @@ describe('decideReconciliation: the staged plan', () => {
     const b = expectStaged(decide(shuffled));
     expect(b.plan).to.deep.equal(a.plan);
     expect(b.plan_hash).to.equal(a.plan_hash);
-    expect(b.claim).to.deep.equal(a.claim);
+    expect(b.locks).to.deep.equal(a.locks);
     expect(b.preconditions).to.deep.equal(a.preconditions);
   });
 });
@@ -605,7 +607,7 @@ describe('decideReconciliation: pending operations', () => {
   it('returns the pending operation as existing when it holds the very same plan for the same account', () => {
     const { plan_hash } = expectStaged(decide(validCase()));
     const c = validCase();
-    c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
+    c.books.pending = [{ staged_operation_id: 'stg_1', subject_key: 'reconcile:ba_main', plan_hash }];
     const result = decide(c);
     expect(result).to.deep.equal({ outcome: 'existing', staged_operation_id: 'stg_1' });
   });
@@ -613,9 +615,9 @@ describe('decideReconciliation: pending operations', () => {
   it('answers pending_operation (409, retryable) with the holders sorted when the pending plans differ', () => {
     const c = validCase();
     c.books.pending = [
-      { staged_operation_id: 'stg_repair', scope_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
-      { staged_operation_id: 'stg_old_recon', scope_key: 'reconcile:ba_main', plan_hash: 'b'.repeat(64) },
-      { staged_operation_id: 'stg_repair', scope_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
+      { staged_operation_id: 'stg_repair', subject_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
+      { staged_operation_id: 'stg_old_recon', subject_key: 'reconcile:ba_main', plan_hash: 'b'.repeat(64) },
+      { staged_operation_id: 'stg_repair', subject_key: 'repair:ba_main:cp_1', plan_hash: 'a'.repeat(64) },
     ];
     const result = decide(c);
     expectError(result, 'pending_operation', { staged_operation_ids: ['stg_old_recon', 'stg_repair'] });
@@ -628,8 +630,8 @@ describe('decideReconciliation: pending operations', () => {
     const { plan_hash } = expectStaged(decide(validCase()));
     const c = validCase();
     c.books.pending = [
-      { staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash },
-      { staged_operation_id: 'stg_0', scope_key: 'reverse:le_inv1', plan_hash: 'c'.repeat(64) },
+      { staged_operation_id: 'stg_1', subject_key: 'reconcile:ba_main', plan_hash },
+      { staged_operation_id: 'stg_0', subject_key: 'reverse:le_inv1', plan_hash: 'c'.repeat(64) },
     ];
     expectError(decide(c), 'pending_operation', { staged_operation_ids: ['stg_0', 'stg_1'] });
   });
@@ -638,7 +640,7 @@ describe('decideReconciliation: pending operations', () => {
     const { plan_hash } = expectStaged(decide(validCase()));
     const c = validCase();
     c.request.statement.reference = 'ST-2026-01-corrected';
-    c.books.pending = [{ staged_operation_id: 'stg_1', scope_key: 'reconcile:ba_main', plan_hash }];
+    c.books.pending = [{ staged_operation_id: 'stg_1', subject_key: 'reconcile:ba_main', plan_hash }];
     expectError(decide(c), 'pending_operation', { staged_operation_ids: ['stg_1'] });
   });
 });

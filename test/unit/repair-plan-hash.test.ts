@@ -10,7 +10,7 @@ import {
   type LinkRepairPlan,
   type RepairAction,
 } from '../../shared/kinds/ledger-link-repair/plan.js';
-import { bigScopeInput } from '../../bench/lib/repair-books.js';
+import { bigRepairInput } from '../../bench/lib/repair-books.js';
 
 /** Deterministic PRNG (mulberry32), so a failure can be replayed. */
 function prng(seed: number): () => number {
@@ -102,7 +102,7 @@ describe('repair plan hash: streamed canonical form', () => {
   });
 
   it('equals planHash on the plan of a 3,000 transaction scope, and planLinkRepair uses it', () => {
-    const result = planLinkRepair(bigScopeInput('org_hash', 3000));
+    const result = planLinkRepair(bigRepairInput('org_hash', 3000));
     expect(result.plan).to.not.equal(null);
     expect(result.plan!.actions.length).to.be.greaterThan(1000);
     expect(result.plan_hash).to.equal(planHash(result.plan));

@@ -83,8 +83,8 @@ describe('ledger reversal decision', () => {
     };
     expect(result.plan).to.deep.equal(expected);
     expect(result.plan_hash).to.equal(planHash(expected));
-    expect(result.claim).to.deep.equal({
-      scope_key: 'reverse:le_1',
+    expect(result.locks).to.deep.equal({
+      subject_key: 'reverse:le_1',
       entry_ids: ['le_1'],
       transaction_ids: ['bt_1', 'bt_2'],
     });
@@ -129,7 +129,7 @@ describe('ledger reversal decision', () => {
       return result.outcome === 'refused' ? result.code : result.outcome;
     };
     const reconciled = { links: [link('lnk_a', 'bt_1', 11_900)], transactions: [txn('bt_1', 'reconciled')] };
-    const pending = [{ staged_operation_id: 'stg_9', scope_key: 'reverse:le_1', plan_hash: 'x' }];
+    const pending = [{ staged_operation_id: 'stg_9', subject_key: 'reverse:le_1', plan_hash: 'x' }];
     const early = { ...request, reversal_date: '2026-01-01' };
     expect(code(books({ entry: null, pending }))).to.equal('not_found');
     expect(code(books({ entry: entry({ status: 'reversed', reversed_by: 'le_9' }), pending }))).to.equal(
@@ -184,10 +184,10 @@ describe('ledger reversal decision', () => {
     expect(result.outcome === 'refused' ? result.code : null).to.equal('entry_is_reversal');
   });
 
-  it('returns the pending operation when the very same plan is pending for the same scope', () => {
+  it('returns the pending operation when the very same plan is pending for the same subject', () => {
     const first = decideReversal(books(), request);
     if (first.outcome !== 'staged') throw new Error('expected staged');
-    const pending = [{ staged_operation_id: 'stg_1', scope_key: 'reverse:le_1', plan_hash: first.plan_hash }];
+    const pending = [{ staged_operation_id: 'stg_1', subject_key: 'reverse:le_1', plan_hash: first.plan_hash }];
     expect(decideReversal(books({ pending }), request)).to.deep.equal({
       outcome: 'existing',
       staged_operation_id: 'stg_1',

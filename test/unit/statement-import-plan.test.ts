@@ -151,7 +151,11 @@ describe('statement import decision', () => {
     expect(decision.plan).to.deep.equal(expected);
     expect(decision.plan_hash).to.equal(planHash(expected));
     expect(decision.warnings).to.deep.equal([]);
-    expect(decision.claim).to.deep.equal({ scope_key: 'statement_import:ba_main', entry_ids: [], transaction_ids: [] });
+    expect(decision.locks).to.deep.equal({
+      subject_key: 'statement_import:ba_main',
+      entry_ids: [],
+      transaction_ids: [],
+    });
   });
 
   it('gives the same plan_hash for the same file on the same books, and new ids for another file', () => {
@@ -542,7 +546,11 @@ describe('statement import decision', () => {
       const parsed = file(stmt([e({ bank_reference: 'R1' })]));
       const first = decideStatementImport(parsed, SHA, books());
       if (first.outcome !== 'staged') throw new Error('expected staged');
-      const holder = { staged_operation_id: 'so_1', scope_key: 'statement_import:ba_main', plan_hash: first.plan_hash };
+      const holder = {
+        staged_operation_id: 'so_1',
+        subject_key: 'statement_import:ba_main',
+        plan_hash: first.plan_hash,
+      };
       expect(decideStatementImport(parsed, SHA, books({ pending: [holder] }))).to.deep.equal({
         outcome: 'existing',
         staged_operation_id: 'so_1',

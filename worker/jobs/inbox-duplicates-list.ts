@@ -6,8 +6,8 @@
 // One recompute per version, shared by concurrent readers: the first reader
 // to find no overview for (org, version) inserts `{_id: ORG:VERSION, state:
 // 'computing'}`; MongoDB's unique `_id` lets exactly one insert win (FerretDB's
-// updateOne is no atomic compare-and-set, so a claim is an insert). The others
-// wait until it is `ready`. A claim older than CLAIM_ABANDONED_MS is taken
+// updateOne is no atomic compare-and-set, so a lease is an insert). The others
+// wait until it is `ready`. A lease older than LEASE_ABANDONED_MS is taken
 // to be dead (its worker crashed) and is replaced. The reads and writes are
 // shared/storage/duplicate-overview.ts; grouping and chunking are the
 // domain's.
@@ -25,9 +25,9 @@ import type { DuplicateOverviewChunkDoc, DuplicateOverviewDoc } from '../../shar
 import {
   cachedChunk,
   deleteOverviewChunks,
-  deleteOverviewClaim,
+  deleteOverviewLease,
   findCurrentOverview,
-  insertOverviewClaim,
+  insertOverviewLease,
   markOverviewReady,
   overviewChunkId,
   removeOlderOverviews,
@@ -38,19 +38,19 @@ import {
 import { findGroupableInboxDocuments } from '../../shared/storage/inbox-read.js';
 import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 
-/** A computing claim older than this is abandoned (grouping 100,000 documents takes well under a minute). */
-export const CLAIM_ABANDONED_MS = 5 * 60_000;
+/** A computing lease older than this is abandoned (grouping 100,000 documents takes well under a minute). */
+export const LEASE_ABANDONED_MS = 5 * 60_000;
 /** How often a reader waiting for another process's computation looks again. */
 const WAIT_POLL_MS = 20;
 
 /**
  * The computations running in this process, by overview id. A reader here
- * that lost the claim to one of them awaits it, then reads the store once,
+ * that lost the lease to one of them awaits it, then reads the store once,
  * instead of reading it every WAIT_POLL_MS: the mixed load's 25 readers of a
  * fresh organisation's first page polled the store 1,250 times a second while
  * the one computation they waited for competed with those reads
  * (docs/design/duplicate-overview.md "Computing once, shared by concurrent
- * readers"). A reader in another process still polls; the store's claim
+ * readers"). A reader in another process still polls; the store's lease
  * decides who computes either way.
  */
 const computing = new Map<string, Promise<unknown>>();
@@ -142,16 +142,16 @@ export async function readyOverview(
     const { id, version, existing } = await findCurrentOverview(db, orgId);
     if (existing?.state === 'ready') return { overview: existing, computed: false };
     if (!existing) {
-      const claim: DuplicateOverviewDoc = {
+      const lease: DuplicateOverviewDoc = {
         _id: id,
         org_id: orgId,
         version,
         state: 'computing',
         claimed_at: new Date().toISOString(),
       };
-      // Another reader claimed it first: wait for theirs.
-      if (!(await insertOverviewClaim(db, claim))) continue;
-      const running = computeOverview(db, claim);
+      // Another reader took the lease first: wait for theirs.
+      if (!(await insertOverviewLease(db, lease))) continue;
+      const running = computeOverview(db, lease);
       computing.set(id, running);
       try {
         return { overview: await running, computed: true };
@@ -159,9 +159,9 @@ export async function readyOverview(
         computing.delete(id);
       }
     }
-    if (Date.now() - Date.parse(existing.claimed_at) > CLAIM_ABANDONED_MS) {
-      // Its reader died: remove that claim (only that one) and claim again.
-      await deleteOverviewClaim(db, id, existing.claimed_at);
+    if (Date.now() - Date.parse(existing.claimed_at) > LEASE_ABANDONED_MS) {
+      // Its reader died: remove that lease (only that one) and take the lease again.
+      await deleteOverviewLease(db, id, existing.claimed_at);
       continue;
     }
     if (deadline && Date.now() >= deadline.getTime()) throw new OverviewWaitTimeout(id);
@@ -172,19 +172,19 @@ export async function readyOverview(
   }
 }
 
-/** Group the inbox as it is now, write the chunks, then mark the claim ready; older overviews of the org are removed. */
-async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
+/** Group the inbox as it is now, write the chunks, then mark the overview ready; older overviews of the org are removed. */
+async function computeOverview(db: Db, lease: DuplicateOverviewDoc): Promise<DuplicateOverviewDoc> {
   const [documents, dismissals] = await Promise.all([
-    findGroupableInboxDocuments(db, claim.org_id),
-    findDismissals(db, claim.org_id),
+    findGroupableInboxDocuments(db, lease.org_id),
+    findDismissals(db, lease.org_id),
   ]);
   // Grouping reads only the projected fields (id, received_at, status, file.sha256, extracted); dismissed pairs never pair; the members then carry the documents' details.
   const groups = withDocumentDetails(findDuplicateGroups(documents as InboxDocument[], dismissals), documents);
   const { chunks, index } = chunkGroups(groups);
   const docs: DuplicateOverviewChunkDoc[] = chunks.map((pieces, n) => ({
-    _id: overviewChunkId(claim._id, n),
-    org_id: claim.org_id,
-    overview_id: claim._id,
+    _id: overviewChunkId(lease._id, n),
+    org_id: lease.org_id,
+    overview_id: lease._id,
     n,
     pieces_json: JSON.stringify(pieces),
   }));
@@ -198,10 +198,10 @@ async function computeOverview(db: Db, claim: DuplicateOverviewDoc): Promise<Dup
     chunk_count: index.length,
     chunks_json: JSON.stringify(index),
   };
-  const ready: DuplicateOverviewDoc = { ...claim, ...result };
-  if ((await markOverviewReady(db, claim, result)) === 'gone') {
-    // A newer version became ready first and removed this claim: these chunks belong to nobody.
-    await deleteOverviewChunks(db, claim.org_id, claim._id);
+  const ready: DuplicateOverviewDoc = { ...lease, ...result };
+  if ((await markOverviewReady(db, lease, result)) === 'gone') {
+    // A newer version became ready first and removed this lease: these chunks belong to nobody.
+    await deleteOverviewChunks(db, lease.org_id, lease._id);
     return ready; // the page read finds its chunks gone and reads the newer version
   }
   await removeOlderOverviews(db, ready);

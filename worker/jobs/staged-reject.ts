@@ -1,5 +1,5 @@
 // POST /staged-operations/{id}/reject as a job: staged | approved → rejected,
-// every scope lock released at once (docs/design/staged-lifecycle.md), on the
+// every plan lock released at once (docs/design/staged-lifecycle.md), on the
 // lifecycle frame (worker/operation/lifecycle-job.ts).
 import { lifecycleJob } from '../operation/lifecycle-job.js';
 

@@ -21,7 +21,7 @@ import {
   type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
-import { operationHolder } from '../../shared/storage/record-claims.js';
+import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
 import {
@@ -186,7 +186,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
 
 /**
  * Make one journal step (journalStepEnd): a run of inserts as ordered
- * insertMany calls, or one update or delete under its version claim.
+ * insertMany calls, or one update or delete under its version reservation.
  */
 async function makeStep(
   db: JobContext['db'],

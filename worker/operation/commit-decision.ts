@@ -1,14 +1,14 @@
 // The commit step of every staging job (docs/reference/http-api.md §6.3,
-// one pending plan per scope): a staged decision takes its scope locks, then inserts the
+// one pending plan per subject): a staged decision takes its plan locks, then inserts the
 // operation, then records the transition; every other decision is answered as
 // it is. The operation id is derived from the job id, so a job retried after
 // a crash finds its own locks and its own operation instead of creating a
 // second one. A dry run (docs/reference/http-api.md §6.6) branches here:
 // the same decision is answered with its plan, nothing is written and no
-// lock is taken; the holders of its scope become a warning.
+// lock is taken; the holders of its keys become a warning.
 import type { Decision, StagedDecision } from '../../shared/domain/decision.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
-import { pendingDecision, type PendingHolder } from '../../shared/domain/scope.js';
+import { pendingDecision, type PendingHolder } from '../../shared/domain/pending-gate.js';
 import { compareIds } from '../../shared/domain/books.js';
 import { stagedAmount, stagedSummary } from '../../shared/kinds/registry.js';
 import { baseCurrencyOf } from './operation-access.js';
@@ -19,8 +19,8 @@ import { isFresh, reserveEvent, type Reservation } from '../../shared/storage/ev
 import { storedJobResult } from '../../shared/storage/job-results.js';
 import { storeAdapter } from '../../shared/storage/store-adapter.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
-import type { StagedOperationDoc } from '../../shared/storage/collections.js';
-import { claimLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
+import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
+import { takeLocks, liveHolders, liveHoldersAmong, lockDocs, lockKeys } from '../../shared/storage/plan-locks.js';
 import {
   findStagedOperation,
   insertStagedOperation,
@@ -34,15 +34,15 @@ export function operationIdFor(ctx: JobContext): string {
   return derivedId('stg', `${ctx.data.org_id}:${ctx.jobId}`);
 }
 
-/** How often a claim is retried when every holder it met turned out dead (and was cleared). */
+/** How often taking the locks is retried when every holder it met turned out dead (and was cleared). */
 const LOCK_ATTEMPTS = 3;
 
 /**
  * The live pending operations holding `keys`, for a kind's pending gate. A
- * dry run's rule must see the plan a staging would make were the scope free:
+ * dry run's rule must see the plan a staging would make were its keys free:
  * there the holders are kept aside for the warning and the rule sees none.
  */
-export async function scopeHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
+export async function pendingHolders(ctx: JobContext, keys: string[]): Promise<PendingHolder[]> {
   const holders = await liveHolders(ctx.db, ctx.data.org_id, keys, ctx.now, operationIdFor(ctx));
   if (!ctx.data.dry_run) return holders;
   (ctx.seenHolders ??= []).push(...holders);
@@ -84,7 +84,7 @@ export async function commitDecision<Plan>(
 /**
  * What a staging would answer, as a dry run: refusals as they are; any plan
  * with its hash and summary, and the warning `pending_operation` naming the
- * live holders of its scope (those its rule met, and those its locks would
+ * live holders of its keys (those its rule met, and those its locks would
  * meet). Nothing is written: no operation, no lock, no event.
  */
 async function dryRunAnswer<Plan>(
@@ -110,10 +110,10 @@ async function dryRunAnswer<Plan>(
       break;
     case 'staged':
       ({ outcome, plan, plan_hash: hash, warnings } = decision);
-      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, undefined)));
+      holders.push(...(await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.locks), now, undefined)));
       break;
     case 'existing': {
-      // A kind that read its holders without scopeHolders met the very same plan pending: that plan is the one.
+      // A kind that read its holders without pendingHolders met the very same plan pending: that plan is the one.
       const doc = await findStagedOperation(db, data.org_id, decision.staged_operation_id);
       if (!doc)
         return {
@@ -128,7 +128,7 @@ async function dryRunAnswer<Plan>(
       warnings = doc.warnings;
       // That plan's context, read when it was staged.
       resultFields = { ...resultFields, context: doc.context ?? {} };
-      holders.push({ staged_operation_id: doc._id, scope_key: doc.scope_key, plan_hash: doc.plan_hash });
+      holders.push({ staged_operation_id: doc._id, subject_key: doc.scope_key, plan_hash: doc.plan_hash });
       break;
     }
   }
@@ -157,34 +157,34 @@ async function stage<Plan>(
   const operationId = operationIdFor(ctx);
   // The staging event's sequence is reserved while the locks are taken, not
   // after the operation is written: store round trips off the answer's path
-  // (docs/design/performance.md "Round trip"). A claim that fails leaves the
+  // (docs/design/performance.md "Round trip"). A take that fails leaves the
   // number unused, a gap the feed allows (docs/reference/webhooks.md).
   const reserved = reserveEvent(db, data.org_id);
   reserved.catch(() => undefined);
-  // Live holders of the claim's keys answer the call as the lock gate does: the same plan pending, or a conflict.
+  // Live holders of the plan's lock keys answer the call as the lock gate does: the same plan pending, or a conflict.
   const meet = (holders: PendingHolder[]): Promise<StageAnswer> =>
     commitDecision(
       ctx,
       kind,
-      pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }),
+      pendingDecision(holders, { subject_key: decision.locks.subject_key, plan_hash: decision.plan_hash }),
       resultFields,
     );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
   if (together === 'held') {
-    // A key of the claim is taken and nothing of this one was written: the
+    // A key of the plan's locks is held and nothing of this one was written: the
     // keys' locks are read in SQL, once, instead of meeting them again
-    // through a claim (an insert, a read and a clean-up through FerretDB,
+    // through takeLocks (an insert, a read and a clean-up through FerretDB,
     // three store round trips on every call that meets a pending plan).
     // Only dead holders (cleared by the read) or this job's own locks from
-    // an earlier attempt leave the claim below to run.
-    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.claim), now, operationId);
+    // an earlier attempt leave the take below to run.
+    const holders = await liveHolders(db, data.org_id, lockKeys(data.org_id, decision.locks), now, operationId);
     if (holders.length > 0) return meet(holders);
   } else if (together) {
     return together;
   }
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt += 1) {
-    const claimed = await claimLocks(db, data.org_id, decision.claim, operationId, decision.plan_hash);
-    if (claimed.acquired) {
+    const taken = await takeLocks(db, data.org_id, decision.locks, operationId, decision.plan_hash);
+    if (taken.acquired) {
       crashIf('stage:crash-after-locks');
       await slowIf('stage:slow-after-locks', 300);
       // Reserved before the operation can be seen: a transition out of `staged` reserves after it, so its event follows this one.
@@ -196,13 +196,13 @@ async function stage<Plan>(
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
     }
-    // The locks the failed claim read: each key is read once per attempt.
-    const holders = await liveHoldersAmong(db, data.org_id, claimed.locks, now, operationId);
-    // Every holder was dead (and is now cleared), or gave its locks back: claim again.
+    // The locks the refused take read: each key is read once per attempt.
+    const holders = await liveHoldersAmong(db, data.org_id, taken.locks, now, operationId);
+    // Every holder was dead (and is now cleared), or gave its locks back: take them again.
     if (holders.length === 0) continue;
     return meet(holders);
   }
-  // Contended on every attempt by claims that came and went: a conflict. Every holder
+  // Contended on every attempt by holders that came and went: a conflict. Every holder
   // met was dead and is cleared (a live one is answered above), so none is named.
   return {
     operation: data.operation,
@@ -235,7 +235,7 @@ async function stageInOneStatement<Plan>(
   const { db, data } = ctx;
   const store = await storeAdapter(db);
   if (!store.insertsTogether || !ctx.answer || stagingStepFaultsOn()) return null;
-  const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
+  const locks = lockDocs(data.org_id, decision.locks, operationId, decision.plan_hash, new Date().toISOString());
   const reservation = await reserved;
   if (!isFresh(reservation)) return null;
   const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
@@ -250,7 +250,7 @@ async function stageInOneStatement<Plan>(
   });
   const [outcome] = await Promise.all([
     store.insertTogether([
-      { collection: 'scope_locks', docs: locks },
+      { collection: collections(db).planLocks.collectionName, docs: locks },
       ...stagedOperationInserts(doc),
       { collection: 'audit_events', docs: [stagedEventDoc(doc, reservation)] },
       { collection: 'job_results', docs: [result] },
@@ -287,7 +287,7 @@ export function writtenAnswer(
 }
 
 /**
- * The same plan already pending for the same scope: answer that operation,
+ * The same plan already pending for the same subject: answer that operation,
  * create nothing — to a caller allowed to see it (its creator, or an actor
  * with staged:approve). Anyone else meets a conflict.
  */
@@ -350,7 +350,7 @@ function newOperation<Plan>(
     expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
     request_id: data.request_id,
     idempotency_key: data.idempotency_key,
-    scope_key: decision.claim.scope_key,
+    scope_key: decision.locks.subject_key,
     input: storedInput(data.input),
     plan: decision.plan,
     plan_hash: decision.plan_hash,

@@ -4,20 +4,20 @@
 // only its load and decide; the path around them is written once, here.
 import type { Org } from '../../shared/domain/books.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
-import type { PendingHolder } from '../../shared/domain/scope.js';
+import type { PendingHolder } from '../../shared/domain/pending-gate.js';
 import { refused, type Decision } from '../../shared/domain/decision.js';
 import type { StageAnswer, StageOperation } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { JobContext } from '../job-context.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
-import { commitDecision, operationIdFor, scopeHolders, writtenAnswer } from './commit-decision.js';
+import { commitDecision, operationIdFor, pendingHolders, writtenAnswer } from './commit-decision.js';
 import { crashIf } from '../test-faults.js';
 
 export interface StagingJob<Op extends StageOperation, Books, Plan> {
   kind: StagedKind;
   /**
-   * Reads only the scope the rule needs; a missing record is for `decide` to
+   * Reads only the records the rule needs; a missing record is for `decide` to
    * refuse. It needs nothing of the org, so its first reads go out beside the
    * org's (one store round trip fewer per job).
    */
@@ -56,8 +56,8 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(
     const started = Date.now();
     // First write wins: an attempt retried after a crash that finds this job's
     // operation already written answers it instead of deciding again. Only a
-    // rerun can find one. Its read, the org's and the scope's go out together:
-    // reads decide nothing, so reading the scope of a job that turns out
+    // rerun can find one. Its read, the org's and the records' go out together:
+    // reads decide nothing, so reading the records of a job that turns out
     // answered (or of an org that is gone) costs only the reads.
     const [written, org, books] = await Promise.all([
       // A dry run writes no operation: there is none to find.
@@ -78,8 +78,8 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(
     const loadedMs = Date.now() - started;
     let decision = job.decide(books, org, ctx);
     if (job.pendingGate && decision.outcome !== 'staged') {
-      // A dry run sees none here (scopeHolders keeps them for its warning) and decides on the free scope.
-      const holders = await scopeHolders(ctx, job.pendingGate.keys(books, ctx));
+      // A dry run sees none here (pendingHolders keeps them for its warning) and decides as if its keys were free.
+      const holders = await pendingHolders(ctx, job.pendingGate.keys(books, ctx));
       if (holders.length > 0) decision = job.decide(job.pendingGate.withHolders(books, holders), org, ctx);
     }
     ctx.log.info(

@@ -26,7 +26,7 @@ export function linksCommands(program: Command, io: Io, done: (code: number) => 
     .option('--counterparty <id>', 'counterparty_id: whose transactions and entries are re-linked')
     .option(
       '--as-of <date>',
-      'as_of: transactions and entries dated on or before this day are in scope (default today, UTC)',
+      'as_of: transactions and entries dated on or before this day are in its record set (default today, UTC)',
     )
     .option('--note <text>', 'note: for the reviewer, not part of the plan')
     .action(async (opts: Options) => {

@@ -74,7 +74,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
     ],
     [
       'reject',
-      'reject a staged or approved operation; it releases its scope',
+      'reject a staged or approved operation; it releases its locks',
       "why (required): kept in the operation's history",
     ],
     ['apply', 'apply an approved operation to the books, once (202 while it runs: --wait, --follow)', null],

@@ -7,8 +7,8 @@ import { isSafeMinor, minorOut } from '../../domain/minor-units.js';
 import { planHash } from '../../domain/plan-hash.js';
 import { refused, type Decision, type RefusedDecision, type StagedDecision } from '../../domain/decision.js';
 import { warning, type Warning } from '../../warnings.js';
-import type { PendingHolder } from '../../domain/scope.js';
-import { decideWithPending } from '../../domain/scope.js';
+import type { PendingHolder } from '../../domain/pending-gate.js';
+import { decideWithPending } from '../../domain/pending-gate.js';
 import { inClosedPeriod, type PeriodLocked } from '../../domain/preconditions.js';
 
 /** How many left-out transaction ids the plan and the warning name. */
@@ -47,7 +47,7 @@ export interface ReconciliationBooks {
    * `booking_date` are read, so the caller may load a projection.
    */
   unreconciled_up_to_end: Array<Pick<BankTransaction, 'id' | 'booking_date'>>;
-  /** Pending operations holding the account's reconcile scope or any requested transaction. */
+  /** Pending operations holding the account's reconcile subject key or any requested transaction. */
   pending: PendingHolder[];
 }
 
@@ -86,7 +86,7 @@ export type ReconciliationDecision = Decision<ReconciliationPlan>;
 
 type Staged = StagedDecision<ReconciliationPlan>;
 
-export function reconcileScopeKey(bankAccountId: string): string {
+export function reconcileSubjectKey(bankAccountId: string): string {
   return `reconcile:${bankAccountId}`;
 }
 
@@ -123,7 +123,7 @@ export function leftOutWarnings(
  * exactly what a pending operation changes: a repair or reversal rewrites
  * links, a pending reconciliation of this account moves the opening balance.
  * So with a pending holder those become `pending_operation` (retryable), and
- * the very same plan already pending for the same scope is `existing`.
+ * the very same plan already pending for the same subject is `existing`.
  */
 export function decideReconciliation(
   books: ReconciliationBooks,
@@ -262,7 +262,7 @@ function planAfterPending(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: reconcileScopeKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
+    locks: { subject_key: reconcileSubjectKey(account.id), entry_ids: [], transaction_ids: requested.map((t) => t.id) },
     preconditions,
     warnings: leftOutWarnings(plan),
   };

@@ -7,7 +7,7 @@ import { compareIds } from '../../domain/books.js';
 import { refused, type Decision, type StagedDecision } from '../../domain/decision.js';
 import type { DuplicateGroup } from '../../domain/duplicate-groups.js';
 import { planHash } from '../../domain/plan-hash.js';
-import { decideWithPending, type PendingHolder } from '../../domain/scope.js';
+import { decideWithPending, type PendingHolder } from '../../domain/pending-gate.js';
 
 export type InboxResolution = 'archive_duplicates' | 'not_duplicates';
 
@@ -44,7 +44,7 @@ export type InboxResolveDecision = Decision<InboxResolvePlan>;
 export const duplicateOfReason = (keptId: string): string => `duplicate_of:${keptId}`;
 
 /** The plan lock of a group: one pending resolution per group. */
-export function inboxGroupScopeKey(groupId: string): string {
+export function inboxGroupSubjectKey(groupId: string): string {
   return `inbox_group:${groupId}`;
 }
 
@@ -93,7 +93,7 @@ export function decideInboxResolve(books: InboxResolveBooks, request: InboxResol
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: inboxGroupScopeKey(group.group_id), entry_ids: [], transaction_ids: [] },
+    locks: { subject_key: inboxGroupSubjectKey(group.group_id), entry_ids: [], transaction_ids: [] },
     preconditions,
     warnings: [],
   };

@@ -38,7 +38,7 @@ export interface LinkRepairSummary {
   unlinked_minor: number;
   /** Σ walked transactions' amounts the FIFO walk could not allocate. */
   unallocated_transaction_minor: number;
-  /** Σ in-scope entries' capacity left after frozen links and the walk. */
+  /** Σ in-set entries' capacity left after frozen links and the walk. */
   uncovered_entry_minor: number;
 }
 

@@ -1,4 +1,4 @@
-// FIFO ledger ↔ bank link repair (docs/reference/http-api.md §8): scope, frozen links, the FIFO
+// FIFO ledger ↔ bank link repair (docs/reference/http-api.md §8): set, frozen links, the FIFO
 // target, the diff into move/link/unlink actions, blockers, and the plan a
 // bookkeeper approves. Pure: the worker loads the books, this decides. The
 // same books give the same plan whatever the order of the input arrays.
@@ -18,14 +18,14 @@ import { positionsById } from '../../domain/id-positions.js';
 import type { Decision } from '../../domain/decision.js';
 import { repairPlanHash } from './hash.js';
 import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './plan-shape.js';
-import type { PlanLockClaim } from '../../domain/scope.js';
+import type { PlanLocks } from '../../domain/pending-gate.js';
 
 /**
  * The books one repair reads. The caller passes at least: the account's
  * transactions with this counterparty, the counterparty's entries plus every
  * entry a passed link points to, and every link of those transactions plus
  * every link pointing to the counterparty's entries (from any transaction).
- * Scope membership is decided here, from the fields; extra records are ignored.
+ * Set membership is decided here, from the fields; extra records are ignored.
  */
 export interface LinkRepairInput {
   account: BankAccount;
@@ -70,34 +70,34 @@ export type LinkRepairOutcome =
       blockers: LinkRepairBlocker[];
       plan: LinkRepairPlan;
       plan_hash: string;
-      claim: PlanLockClaim;
+      locks: PlanLocks;
       /** Sorted by collection, then id; the caller adds the org's version. */
       preconditions: Precondition[];
     };
 
 export { repairPlanHash };
 
-export function repairScopeKey(bankAccountId: string, counterpartyId: string): string {
+export function repairSubjectKey(bankAccountId: string, counterpartyId: string): string {
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
 
 /** Plan the repair of one account + counterparty (docs/reference/http-api.md §8 steps 1–4). */
 export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
-  const scope = readScope(input);
-  const blockers = findBlockers(scope, input.account.currency, input.counterparty_id);
+  const set = readRecordSet(input);
+  const blockers = findBlockers(set, input.account.currency, input.counterparty_id);
   if (blockers.length > 0) return { outcome: 'blocked', blockers, plan: null, plan_hash: null };
 
-  const walk = walkFifo(scope);
+  const walk = walkFifo(set);
   // By position, 1 when an action touches the record. why positions: read
   // back in position order, which the store's reads give in id order, the
-  // claim's ids need no sort.
-  const claimed = new Uint8Array(scope.entries.length);
-  const claimedTransactions = new Uint8Array(scope.transactions.length);
+  // locks' ids need no sort.
+  const touched = new Uint8Array(set.entries.length);
+  const touchedTransactions = new Uint8Array(set.transactions.length);
   const actions: RepairAction[] = [];
-  for (let w = 0; w < scope.walked.length; w += 1) {
+  for (let w = 0; w < set.walked.length; w += 1) {
     const before = actions.length;
-    diffTransaction(scope, walk, w, actions, claimed);
-    if (actions.length > before) claimedTransactions[scope.walked[w]!] = 1;
+    diffTransaction(set, walk, w, actions, touched);
+    if (actions.length > before) touchedTransactions[set.walked[w]!] = 1;
   }
 
   const plan: LinkRepairPlan = {
@@ -109,19 +109,19 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   };
   const plan_hash = repairPlanHash(plan);
   if (actions.length === 0) return { outcome: 'noop', blockers: [], plan, plan_hash };
-  const entryIds = marked(scope.entries, claimed).map((e) => e.id);
-  const transactionIds = marked(scope.transactions, claimedTransactions).map((t) => t.id);
+  const entryIds = marked(set.entries, touched).map((e) => e.id);
+  const transactionIds = marked(set.transactions, touchedTransactions).map((t) => t.id);
   return {
     outcome: 'staged',
     blockers: [],
     plan,
     plan_hash,
-    claim: {
-      scope_key: repairScopeKey(input.account.id, input.counterparty_id),
-      entry_ids: scope.entriesById ? entryIds : sortIds(entryIds),
-      transaction_ids: scope.transactionsById ? transactionIds : sortIds(transactionIds),
+    locks: {
+      subject_key: repairSubjectKey(input.account.id, input.counterparty_id),
+      entry_ids: set.entriesById ? entryIds : sortIds(entryIds),
+      transaction_ids: set.transactionsById ? transactionIds : sortIds(transactionIds),
     },
-    preconditions: scope.preconditions,
+    preconditions: set.preconditions,
   };
 }
 
@@ -143,7 +143,7 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
         outcome: 'staged',
         plan: result.plan,
         plan_hash: result.plan_hash,
-        claim: result.claim,
+        locks: result.locks,
         preconditions: [{ collection: 'orgs', id: org.id, version: org.version }, ...result.preconditions],
         warnings: [],
       };
@@ -151,9 +151,9 @@ export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | '
 }
 
 // ---------------------------------------------------------------------------
-// Step 0: scope. Which records take part, and how.
+// Step 0: set. Which records take part, and how.
 //
-// why: a 100k-transaction scope spent most of its time building id maps and
+// why: a 100k-transaction repair spent most of its time building id maps and
 // one slot object per record. Each id is now looked up once, when the input
 // is read (a transaction's, an entry's position); from there on the plan works
 // with positions and parallel arrays indexed by them, and the output's
@@ -164,16 +164,16 @@ interface RecordSet {
   transactions: readonly BankTransaction[];
   /** Positions are in id order (the store's reads), so ids read in position order need no sort. */
   transactionsById: boolean;
-  /** Positions of in-scope unreconciled transactions, in FIFO order (booking_date, id). */
+  /** Positions of in-set unreconciled transactions, in FIFO order (booking_date, id). */
   walked: Int32Array;
   /** Every passed entry once (the fresher of duplicates), in input order: "positions". */
   entries: readonly LedgerEntry[];
   entriesById: boolean;
-  /** Positions of in-scope entries in FIFO order (entry_date, id): index = rank. */
+  /** Positions of in-set entries in FIFO order (entry_date, id): index = rank. */
   ranked: Int32Array;
-  /** By entry position: its rank, -1 when out of scope. */
+  /** By entry position: its rank, -1 when out of set. */
   rank: Int32Array;
-  /** By entry position: signed open amount on the settlement accounts (in scope: never 0). */
+  /** By entry position: signed open amount on the settlement accounts (in the set: never 0). */
   open: Float64Array;
   /** By entry position: Σ frozen links pointing to it. */
   frozen: Float64Array;
@@ -185,9 +185,9 @@ interface RecordSet {
   linkNext: Int32Array;
   /** By transaction position: its first changeable link, -1 if none. */
   firstLink: Int32Array;
-  /** Frozen links (indexes into `links`) of reconciled in-scope transactions (checked for blockers). */
+  /** Frozen links (indexes into `links`) of reconciled in-set transactions (checked for blockers). */
   reconciledLinks: number[];
-  /** Ids of in-scope transactions in another currency than the account's. */
+  /** Ids of in-set transactions in another currency than the account's. */
   foreignTransactions: string[];
   preconditions: Precondition[];
 }
@@ -196,24 +196,24 @@ interface RecordSet {
 // records, so V8 compiles it while its loop runs (on-stack replacement). In
 // one long function, that code went on into the later passes, compiled
 // before they had ever run, and was thrown away there on every plan.
-function readScope(input: LinkRepairInput): RecordSet {
+function readRecordSet(input: LinkRepairInput): RecordSet {
   const { account } = input;
   const { records: transactions, byId: transactionsById } = uniqueRecords(input.transactions);
   const { records: entries, byId: entriesById } = uniqueRecords(input.entries);
   const { records: passedLinks, byId: linksById } = uniqueRecords(input.links);
-  const scopeTransactions = readTransactions(input, transactions, transactionsById);
-  const scopeEntries = readEntries(input, entries, entriesById);
-  const scopeLinks = readLinks(
+  const setTransactions = readTransactions(input, transactions, transactionsById);
+  const setEntries = readEntries(input, entries, entriesById);
+  const setLinks = readLinks(
     transactions,
     transactionsById,
-    scopeTransactions.inScope,
+    setTransactions.inSet,
     entries,
     entriesById,
-    scopeEntries,
+    setEntries,
     passedLinks,
   );
 
-  const readEntryList = marked(entries, scopeEntries.read);
+  const readEntryList = marked(entries, setEntries.read);
 
   // Collections in code-unit order, each one's records by id.
   // why one array of its final size: at 100k it holds about 300k
@@ -221,31 +221,31 @@ function readScope(input: LinkRepairInput): RecordSet {
   // arrays, each a run of new pages for the kernel to fault in (growing
   // arrays took about two fifths of a 100k plan's page faults).
   const preconditions = new Array<Precondition>(
-    1 + scopeLinks.links.length + scopeTransactions.candidates.length + readEntryList.length,
+    1 + setLinks.links.length + setTransactions.candidates.length + readEntryList.length,
   );
   preconditions[0] = { collection: 'bank_accounts', id: account.id, version: account.version };
   // why the flags: each list keeps its input's order, so one taken from
   // records in id order is in id order too and need not be checked again.
-  let at = setPreconditions(preconditions, 1, 'bank_links', scopeLinks.links, linksById);
-  at = setPreconditions(preconditions, at, 'bank_transactions', scopeTransactions.candidates, transactionsById);
+  let at = setPreconditions(preconditions, 1, 'bank_links', setLinks.links, linksById);
+  at = setPreconditions(preconditions, at, 'bank_transactions', setTransactions.candidates, transactionsById);
   setPreconditions(preconditions, at, 'ledger_entries', readEntryList, entriesById);
 
   return {
     transactions,
     transactionsById,
-    walked: scopeTransactions.walked,
+    walked: setTransactions.walked,
     entries,
     entriesById,
-    ranked: scopeEntries.ranked,
-    rank: scopeEntries.rank,
-    open: scopeEntries.open,
-    frozen: scopeLinks.frozen,
-    links: scopeLinks.links,
-    linkEntry: scopeLinks.linkEntry,
-    linkNext: scopeLinks.linkNext,
-    firstLink: scopeLinks.firstLink,
-    reconciledLinks: scopeLinks.reconciledLinks,
-    foreignTransactions: scopeTransactions.foreign,
+    ranked: setEntries.ranked,
+    rank: setEntries.rank,
+    open: setEntries.open,
+    frozen: setLinks.frozen,
+    links: setLinks.links,
+    linkEntry: setLinks.linkEntry,
+    linkNext: setLinks.linkNext,
+    firstLink: setLinks.firstLink,
+    reconciledLinks: setLinks.reconciledLinks,
+    foreignTransactions: setTransactions.foreign,
     preconditions,
   };
 }
@@ -261,11 +261,11 @@ function marked<T>(records: readonly T[], marks: Uint8Array): T[] {
   return out;
 }
 
-interface ScopeTransactions {
+interface SetTransactions {
   /** This account and counterparty, any date: their booking_date decides membership, so all are read (and are preconditions). */
   candidates: BankTransaction[];
-  /** By position: 1 when in scope (its links are then resolved to it). */
-  inScope: Uint8Array;
+  /** By position: 1 when in the set (its links are then resolved to it). */
+  inSet: Uint8Array;
   walked: Int32Array;
   foreign: string[];
 }
@@ -274,11 +274,11 @@ function readTransactions(
   input: LinkRepairInput,
   transactions: readonly BankTransaction[],
   byId: boolean,
-): ScopeTransactions {
+): SetTransactions {
   const candidates: BankTransaction[] = [];
-  const inScope = new Uint8Array(transactions.length);
+  const inSet = new Uint8Array(transactions.length);
   // why typed arrays sized for every record: 100k pushes each into growing
-  // arrays were a measurable part of reading the scope.
+  // arrays were a measurable part of reading the set.
   const walkedAt = new Int32Array(transactions.length);
   const walkedDates = new Int32Array(transactions.length);
   // Booking dates by slot (date-order.ts), each compared with as_of once.
@@ -288,7 +288,7 @@ function readTransactions(
     input,
     transactions,
     candidates,
-    inScope,
+    inSet,
     walkedAt,
     walkedDates,
     bookingDates,
@@ -297,7 +297,7 @@ function readTransactions(
   const walked = walkedAt.subarray(0, walkedCount);
   if (byId) orderByDateRank(walked, walkedDates, bookingDates.ranks());
   else sortPositions(walked, (a, b) => byBookingDateThenId(transactions[a]!, transactions[b]!));
-  return { candidates, inScope, walked, foreign };
+  return { candidates, inSet, walked, foreign };
 }
 
 /** What readTransactions' pass reads and fills. */
@@ -305,7 +305,7 @@ interface TransactionPass {
   input: LinkRepairInput;
   transactions: readonly BankTransaction[];
   candidates: BankTransaction[];
-  inScope: Uint8Array;
+  inSet: Uint8Array;
   walkedAt: Int32Array;
   walkedDates: Int32Array;
   bookingDates: DateSlots;
@@ -319,7 +319,7 @@ interface TransactionPass {
  * every plan.
  */
 function passTransactions(pass: TransactionPass): number {
-  const { input, transactions, candidates, inScope, walkedAt, walkedDates, bookingDates, foreign } = pass;
+  const { input, transactions, candidates, inSet, walkedAt, walkedDates, bookingDates, foreign } = pass;
   const { account, counterparty_id: counterpartyId } = input;
   let walkedCount = 0;
   for (let i = 0; i < transactions.length; i += 1) {
@@ -335,12 +335,12 @@ function passTransactions(pass: TransactionPass): number {
       walkedDates[walkedCount] = date;
       walkedCount += 1;
     }
-    inScope[i] = 1;
+    inSet[i] = 1;
   }
   return walkedCount;
 }
 
-interface ScopeEntries {
+interface SetEntries {
   /** By position: 1 when the entry is read (a precondition): the counterparty's, and every one a link that matters points to. */
   read: Uint8Array;
   ranked: Int32Array;
@@ -348,7 +348,7 @@ interface ScopeEntries {
   open: Float64Array;
 }
 
-function readEntries(input: LinkRepairInput, entries: readonly LedgerEntry[], byId: boolean): ScopeEntries {
+function readEntries(input: LinkRepairInput, entries: readonly LedgerEntry[], byId: boolean): SetEntries {
   const read = new Uint8Array(entries.length);
   const rankedAt = new Int32Array(entries.length);
   const rankedDates = new Int32Array(entries.length);
@@ -379,7 +379,7 @@ interface EntryPass {
   open: Float64Array;
 }
 
-/** readEntries' pass over the records; returns how many are ranked (in scope), as passTransactions does. */
+/** readEntries' pass over the records; returns how many are ranked (in set), as passTransactions does. */
 function passEntries(pass: EntryPass): number {
   const { input, entries, read, rankedAt, rankedDates, entryDates, open } = pass;
   const { counterparty_id: counterpartyId, settlement_accounts: settlementAccounts } = input;
@@ -403,7 +403,7 @@ function passEntries(pass: EntryPass): number {
   return rankedCount;
 }
 
-interface ScopeLinks {
+interface SetLinks {
   links: BankLink[];
   linkEntry: Int32Array;
   linkNext: Int32Array;
@@ -413,24 +413,24 @@ interface ScopeLinks {
 }
 
 /**
- * Links that matter: every link of an in-scope transaction, and every link
- * pointing to an in-scope entry (from any transaction). Others are ignored.
+ * Links that matter: every link of an in-set transaction, and every link
+ * pointing to an in-set entry (from any transaction). Others are ignored.
  * Marks the entries they point to as read.
  */
 function readLinks(
   transactions: readonly BankTransaction[],
   transactionsById: boolean,
-  inScope: Uint8Array,
+  inSet: Uint8Array,
   entries: readonly LedgerEntry[],
   entriesById: boolean,
-  scopeEntries: ScopeEntries,
+  setEntries: SetEntries,
   passedLinks: readonly BankLink[],
-): ScopeLinks {
+): SetLinks {
   const pass: LinkPass = {
     transactions,
-    inScope,
-    read: scopeEntries.read,
-    rank: scopeEntries.rank,
+    inSet,
+    read: setEntries.read,
+    rank: setEntries.rank,
     passedLinks,
     // Each link's transaction and entry by position, -1 when not passed.
     transactionAt: positionsById(transactions, transactionsById, passedLinks, 'bank_transaction_id'),
@@ -457,7 +457,7 @@ function readLinks(
 /** What readLinks' pass reads (above) and fills (below). */
 interface LinkPass {
   transactions: readonly BankTransaction[];
-  inScope: Uint8Array;
+  inSet: Uint8Array;
   read: Uint8Array;
   rank: Int32Array;
   passedLinks: readonly BankLink[];
@@ -475,7 +475,7 @@ interface LinkPass {
 function passLinks(pass: LinkPass): void {
   const {
     transactions,
-    inScope,
+    inSet,
     read,
     rank,
     passedLinks,
@@ -492,7 +492,7 @@ function passLinks(pass: LinkPass): void {
   for (let p = 0; p < passedLinks.length; p += 1) {
     const link = passedLinks[p]!;
     const t = transactionAt[p]!;
-    const txn = t >= 0 && inScope[t] === 1 ? transactions[t] : undefined;
+    const txn = t >= 0 && inSet[t] === 1 ? transactions[t] : undefined;
     const e = entryAt[p]!;
     const entryRank = e < 0 ? -1 : rank[e]!;
     if (!txn && entryRank < 0) continue;
@@ -504,7 +504,7 @@ function passLinks(pass: LinkPass): void {
       throw new RangeError(`amount_minor of bank link ${link.id} must be a positive safe integer`);
     }
     if (txn && e < 0) {
-      // why: without the entry we cannot tell whether the link is in scope;
+      // why: without the entry we cannot tell whether the link is in the set;
       // guessing would either release a valid link or keep a wrong one.
       throw new Error(`bank link ${link.id} points to ledger entry ${link.ledger_entry_id}, which was not provided`);
     }
@@ -515,7 +515,7 @@ function passLinks(pass: LinkPass): void {
       lastLink[t] = at;
       continue;
     }
-    // Frozen: a reconciled in-scope transaction, or a transaction outside the scope.
+    // Frozen: a reconciled in-set transaction, or a transaction outside the set.
     if (txn) reconciledLinks.push(at);
     if (entryRank >= 0) frozen[e] = frozen[e]! + link.amount_minor;
   }
@@ -552,32 +552,32 @@ function setPreconditions(
 // ---------------------------------------------------------------------------
 // Step 4 (checked first): blockers, in contract order, ids sorted.
 
-function findBlockers(scope: RecordSet, currency: string, counterpartyId: string): LinkRepairBlocker[] {
+function findBlockers(set: RecordSet, currency: string, counterpartyId: string): LinkRepairBlocker[] {
   const blockers: LinkRepairBlocker[] = [];
   const add = (code: LinkRepairBlockerCode, ids: string[]): void => {
     if (ids.length > 0) blockers.push({ code, ids: sortIds([...new Set(ids)]) });
   };
-  const { entries, ranked } = scope;
+  const { entries, ranked } = set;
 
-  // why: every in-scope transaction counts, reconciled ones too (the rule
-  // says "a transaction in scope"): their frozen links consume capacity, and
+  // why: every in-set transaction counts, reconciled ones too (the rule
+  // says "a transaction in the set"): their frozen links consume capacity, and
   // an amount in another currency cannot be set against the account's.
-  const foreign = [...scope.foreignTransactions];
+  const foreign = [...set.foreignTransactions];
   for (const e of ranked) if (entries[e]!.currency !== currency) foreign.push(entries[e]!.id);
   add('currency_mismatch', foreign);
   // why: a link may be both (a reversed entry of another counterparty); it
   // is then listed under both codes, since each is a separate fix.
   const reversed: string[] = [];
   const otherCounterparty: string[] = [];
-  for (const l of scope.reconciledLinks) {
-    const entry = entries[scope.linkEntry[l]!]!;
-    if (isReversed(entry)) reversed.push(scope.links[l]!.id);
-    if (entry.counterparty_id !== counterpartyId) otherCounterparty.push(scope.links[l]!.id);
+  for (const l of set.reconciledLinks) {
+    const entry = entries[set.linkEntry[l]!]!;
+    if (isReversed(entry)) reversed.push(set.links[l]!.id);
+    if (entry.counterparty_id !== counterpartyId) otherCounterparty.push(set.links[l]!.id);
   }
   add('frozen_link_to_reversed_entry', reversed);
   add('frozen_link_to_other_counterparty', otherCounterparty);
   const over: string[] = [];
-  for (const e of ranked) if (scope.frozen[e]! > Math.abs(scope.open[e]!)) over.push(entries[e]!.id);
+  for (const e of ranked) if (set.frozen[e]! > Math.abs(set.open[e]!)) over.push(entries[e]!.id);
   add('frozen_over_allocation', over);
   return blockers;
 }
@@ -607,8 +607,8 @@ interface Side {
   ranks: Int32Array;
 }
 
-function walkFifo(scope: RecordSet): Walk {
-  const { transactions, walked, ranked } = scope;
+function walkFifo(set: RecordSet): Walk {
+  const { transactions, walked, ranked } = set;
   // why typed arrays sized by a first count: at 100k the walk's growing
   // number arrays were a good part of the plan's garbage.
   let inflowCount = 0;
@@ -619,7 +619,7 @@ function walkFifo(scope: RecordSet): Walk {
     else if (amount < 0) outflowCount += 1;
   }
   let receivableCount = 0;
-  for (let r = 0; r < ranked.length; r += 1) if (scope.open[ranked[r]!]! > 0) receivableCount += 1;
+  for (let r = 0; r < ranked.length; r += 1) if (set.open[ranked[r]!]! > 0) receivableCount += 1;
   const side = (needs: number, rooms: number): Side => ({
     needs: new Float64Array(needs),
     queue: new Int32Array(needs),
@@ -646,8 +646,8 @@ function walkFifo(scope: RecordSet): Walk {
   o = 0;
   for (let r = 0; r < ranked.length; r += 1) {
     const e = ranked[r]!;
-    const room = Math.abs(scope.open[e]!) - scope.frozen[e]!;
-    if (scope.open[e]! > 0) {
+    const room = Math.abs(set.open[e]!) - set.frozen[e]!;
+    if (set.open[e]! > 0) {
       inflow.rooms[i] = room;
       inflow.ranks[i] = r;
       i += 1;
@@ -696,21 +696,21 @@ function walkFifo(scope: RecordSet): Walk {
 
 /**
  * Append walked transaction `w`'s actions to `into`: moves, then new links,
- * then unlinks; and mark the entries they touch in `claimed` (by position).
+ * then unlinks; and mark the entries they touch in `touched` (by position).
  */
-function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAction[], claimed: Uint8Array): void {
-  const { entries, ranked } = scope;
-  const t = scope.walked[w]!;
-  const transactionId = scope.transactions[t]!.id;
+function diffTransaction(set: RecordSet, walk: Walk, w: number, into: RepairAction[], touched: Uint8Array): void {
+  const { entries, ranked } = set;
+  const t = set.walked[w]!;
+  const transactionId = set.transactions[t]!.id;
   const start = walk.start[w]!;
   const end = start + walk.count[w]!;
-  const first = scope.firstLink[t]!;
+  const first = set.firstLink[t]!;
   if (first === -1) {
     // why: the common case at scale (nothing linked yet): every target pair is
     // a new link, already in entry order; no maps to build.
     for (let k = start; k < end; k += 1) {
       const e = ranked[walk.rank[k]!]!;
-      claimed[e] = 1;
+      touched[e] = 1;
       into.push({
         kind: 'link',
         bank_transaction_id: transactionId,
@@ -721,14 +721,14 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     return;
   }
   const links: number[] = [];
-  for (let l = first; l !== -1; l = scope.linkNext[l]!) links.push(l);
-  if (matchesExactly(scope, links, walk, start, end)) return;
+  for (let l = first; l !== -1; l = set.linkNext[l]!) links.push(l);
+  if (matchesExactly(set, links, walk, start, end)) return;
 
-  // The links grouped by entry: in-scope entries by rank, then out-of-scope
+  // The links grouped by entry: in-set entries by rank, then out-of-set
   // ones by id, each group in input order (the sort is stable). why not maps:
   // a third of the transactions at 100k come here with a link or two, and
   // a map, a set and their spreads per transaction were most of the diff.
-  const { rank, linkEntry } = scope;
+  const { rank, linkEntry } = set;
   links.sort((a, b) => {
     const ra = rank[linkEntry[a]!]!;
     const rb = rank[linkEntry[b]!]!;
@@ -737,7 +737,7 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   });
 
   // Walk the target pairs (in rank order: the FIFO walk gives a transaction's
-  // entries in queue order) beside the in-scope groups, entry by entry.
+  // entries in queue order) beside the in-set groups, entry by entry.
   const releases: Release[] = [];
   const needs: Need[] = [];
   let k = start;
@@ -756,18 +756,18 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     const from = i;
     let current = 0;
     for (; i < links.length && linkEntry[links[i]!] === ranked[r]; i += 1)
-      current += scope.links[links[i]!]!.amount_minor;
+      current += set.links[links[i]!]!.amount_minor;
     const e = ranked[r]!;
-    if (current > wanted) releaseNewestFirst(scope.links, links, from, i, current - wanted, e, releases);
+    if (current > wanted) releaseNewestFirst(set.links, links, from, i, current - wanted, e, releases);
     else if (wanted > current) needs.push({ entry: e, amount: wanted - current });
   }
-  // Out of scope: every group is released whole.
+  // Outside the set: every group is released whole.
   while (i < links.length) {
     const from = i;
     const e = linkEntry[links[i]!]!;
     let current = 0;
-    for (; i < links.length && linkEntry[links[i]!] === e; i += 1) current += scope.links[links[i]!]!.amount_minor;
-    releaseNewestFirst(scope.links, links, from, i, current, e, releases);
+    for (; i < links.length && linkEntry[links[i]!] === e; i += 1) current += set.links[links[i]!]!.amount_minor;
+    releaseNewestFirst(set.links, links, from, i, current, e, releases);
   }
 
   // Pair released and needed amounts, both in entry order.
@@ -777,12 +777,12 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
     const release = releases[r]!;
     const need = needs[n]!;
     const amount = Math.min(release.amount, need.amount);
-    claimed[release.entry] = 1;
-    claimed[need.entry] = 1;
+    touched[release.entry] = 1;
+    touched[need.entry] = 1;
     into.push({
       kind: 'move',
       bank_transaction_id: transactionId,
-      link_id: scope.links[release.link]!.id,
+      link_id: set.links[release.link]!.id,
       from_ledger_entry_id: entries[release.entry]!.id,
       to_ledger_entry_id: entries[need.entry]!.id,
       amount_minor: amount,
@@ -794,7 +794,7 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   }
   for (; n < needs.length; n += 1) {
     const need = needs[n]!;
-    claimed[need.entry] = 1;
+    touched[need.entry] = 1;
     into.push({
       kind: 'link',
       bank_transaction_id: transactionId,
@@ -804,11 +804,11 @@ function diffTransaction(scope: RecordSet, walk: Walk, w: number, into: RepairAc
   }
   for (; r < releases.length; r += 1) {
     const release = releases[r]!;
-    claimed[release.entry] = 1;
+    touched[release.entry] = 1;
     into.push({
       kind: 'unlink',
       bank_transaction_id: transactionId,
-      link_id: scope.links[release.link]!.id,
+      link_id: set.links[release.link]!.id,
       ledger_entry_id: entries[release.entry]!.id,
       amount_minor: release.amount,
     });
@@ -831,25 +831,25 @@ interface Need {
  * The common case, checked without building maps: one link per target pair,
  * each with the target amount, and no other link.
  */
-function matchesExactly(scope: RecordSet, links: readonly number[], walk: Walk, start: number, end: number): boolean {
+function matchesExactly(set: RecordSet, links: readonly number[], walk: Walk, start: number, end: number): boolean {
   if (links.length !== end - start) return false;
   if (end - start > 8) {
     // why: one payment against thousands of invoices must not go quadratic.
     const wanted = new Map<number, number>();
-    for (let k = start; k < end; k += 1) wanted.set(scope.ranked[walk.rank[k]!]!, walk.amount[k]!);
+    for (let k = start; k < end; k += 1) wanted.set(set.ranked[walk.rank[k]!]!, walk.amount[k]!);
     for (const l of links) {
-      const e = scope.linkEntry[l]!;
-      if (wanted.get(e) !== scope.links[l]!.amount_minor) return false;
+      const e = set.linkEntry[l]!;
+      if (wanted.get(e) !== set.links[l]!.amount_minor) return false;
       wanted.delete(e);
     }
     return wanted.size === 0;
   }
   for (let k = start; k < end; k += 1) {
-    const e = scope.ranked[walk.rank[k]!]!;
+    const e = set.ranked[walk.rank[k]!]!;
     let found = 0;
     for (const l of links) {
-      if (scope.linkEntry[l] !== e) continue;
-      if (scope.links[l]!.amount_minor !== walk.amount[k]) return false;
+      if (set.linkEntry[l] !== e) continue;
+      if (set.links[l]!.amount_minor !== walk.amount[k]) return false;
       found += 1;
     }
     if (found !== 1) return false;

@@ -14,7 +14,7 @@ export const linkRepairStageRequestSchema = {
     counterparty_id: { ...id, description: 'The counterparty whose transactions and ledger entries are re-linked.' },
     as_of: {
       ...isoDate,
-      description: 'Transactions and entries dated on or before this day are in scope; default today (UTC).',
+      description: 'Transactions and entries dated on or before this day are in its record set; default today (UTC).',
     },
     note: {
       ...text(1000),

@@ -13,8 +13,8 @@ import type {
 import { compareIds } from '../../domain/books.js';
 import { planHash } from '../../domain/plan-hash.js';
 import { refused, type Decision, type StagedDecision } from '../../domain/decision.js';
-import type { PendingHolder } from '../../domain/scope.js';
-import { decideWithPending } from '../../domain/scope.js';
+import type { PendingHolder } from '../../domain/pending-gate.js';
+import { decideWithPending } from '../../domain/pending-gate.js';
 import { inClosedPeriod, type PeriodLocked } from '../../domain/preconditions.js';
 
 export interface ReversalRequest {
@@ -61,14 +61,14 @@ export interface ReversalPlan {
 
 export type ReversalDecision = Decision<ReversalPlan>;
 
-export function reversalScopeKey(entryId: string): string {
+export function reversalSubjectKey(entryId: string): string {
   return `reverse:${entryId}`;
 }
 
 /**
  * Decide a reversal. Checks run in the order of docs/reference/http-api.md §9 and the first
  * failing one is answered. A pending operation that holds the very same plan
- * for the same scope is not a conflict: it is returned as `existing`.
+ * for the same subject is not a conflict: it is returned as `existing`.
  */
 export function decideReversal(books: ReversalBooks, request: ReversalRequest): ReversalDecision {
   const { entry, org } = books;
@@ -149,7 +149,7 @@ function planAfterPending(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    claim: { scope_key: reversalScopeKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
+    locks: { subject_key: reversalSubjectKey(entry.id), entry_ids: [entry.id], transaction_ids: transactionIds },
     preconditions,
     warnings: [],
   };

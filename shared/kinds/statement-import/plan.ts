@@ -7,7 +7,7 @@ import type { BankAccount, IsoDate } from '../../domain/books.js';
 import { compareIds } from '../../domain/books.js';
 import { refused, type Decision, type RefusedDecision } from '../../domain/decision.js';
 import { planHash } from '../../domain/plan-hash.js';
-import { decideWithPending, type PendingHolder } from '../../domain/scope.js';
+import { decideWithPending, type PendingHolder } from '../../domain/pending-gate.js';
 import { warning, type Warning } from '../../warnings.js';
 import type { ParsedStatement, ParsedStatementFile, StatementEntry, StatementFormat } from './model.js';
 
@@ -34,7 +34,7 @@ export interface StatementImportBooks {
   /** Every transaction of the account. */
   transactions: ExistingTransaction[];
   counterparties: KnownCounterparty[];
-  /** Pending operations holding the account's import scope. */
+  /** Pending operations holding the account's import subject key. */
   pending: PendingHolder[];
   /** The organisation's lock date: entries booked on or before it are skipped (`period_locked`). */
   lock_date: IsoDate | null;
@@ -378,7 +378,7 @@ export function decideStatementImport(
     plan,
     plan_hash: hash,
     warnings,
-    claim: { scope_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
+    locks: { subject_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
     preconditions: [],
   });
 }

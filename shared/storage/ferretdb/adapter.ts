@@ -11,7 +11,7 @@ import type { StorePort, WhereQuery } from '../port.js';
 import { IN_CHUNK_SIZE } from '../in-chunks.js';
 import type { PostgresPages, PostgresPagesStats } from './postgres-pages.js';
 import { ferretDbStrategy } from './driver-strategy.js';
-import { readScopeInSql } from './repair-scope.js';
+import { readRepairRecordsInSql } from './repair-records.js';
 
 /** Only inclusion projections are made in SQL (`fields`); an exclusion goes to the driver. */
 function inclusion(projection: Document | undefined): readonly string[] | undefined | false {
@@ -25,10 +25,10 @@ function withoutOrg(doc: Document): Document {
   return rest;
 }
 
-/** The accelerated adapter, with what its SQL served and declined (for the tests and the bench). */
+/** The FerretDB adapter, with what its SQL served and declined (for the tests and the bench). */
 export type FerretDbPort = StorePort & { readonly stats: PostgresPagesStats };
 
-/** The accelerated adapter for `db`, on `pages` (a pool on the PostgreSQL database behind FerretDB). */
+/** The FerretDB adapter for `db`, on `pages` (a pool on the PostgreSQL database behind FerretDB). */
 export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
   const mongo = mongoAdapter(db, ferretDbStrategy);
 
@@ -106,10 +106,10 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
       return (await whereInSql(q)) ?? mongo.findByIds(collection, ids, options);
     },
 
-    async repairScope(orgId, accountId, counterpartyId) {
+    async repairRecords(orgId, accountId, counterpartyId) {
       return (
-        (await readScopeInSql(db, pages, orgId, accountId, counterpartyId)) ??
-        mongo.repairScope(orgId, accountId, counterpartyId)
+        (await readRepairRecordsInSql(db, pages, orgId, accountId, counterpartyId)) ??
+        mongo.repairRecords(orgId, accountId, counterpartyId)
       );
     },
 

@@ -3,7 +3,7 @@
 // document into the row FerretDB would store for it (encodeFerretDocument:
 // docs/indexes.md "Writes in SQL").
 //
-// why: the book pages are read straight from PostgreSQL on the embedded store
+// why: the book pages are read straight from PostgreSQL by the FerretDB adapter
 // and must answer exactly what FerretDB would. FerretDB 1.24 stores a document
 // as JSON plus its type schema under `$s`: `{"$k": [keys in order], "p":
 // {key: {"t": type, "$s": nested schema, "i": array item schemas}}}` (its

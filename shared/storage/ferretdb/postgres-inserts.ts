@@ -1,4 +1,4 @@
-// Inserts in SQL on the embedded store (docs/indexes.md "Writes in SQL"):
+// Inserts in SQL by the FerretDB adapter (docs/indexes.md "Writes in SQL"):
 // documents of several collections written as FerretDB would write them
 // (ferret-sjson.ts), in one statement, so all of them are stored or none.
 //

@@ -1,6 +1,6 @@
-// The book pages, and the worker's scope reads, read straight from PostgreSQL
-// on the embedded store (docs/indexes.md "Pages from PostgreSQL's own index",
-// "Scope reads in SQL").
+// The book pages, and the worker's reads, read straight from PostgreSQL
+// by the FerretDB adapter (docs/indexes.md "Pages from PostgreSQL's own index",
+// "Worker reads in SQL").
 //
 // why: FerretDB 1.24 pushes only top-level equalities down and sorts, limits
 // and applies ranges and `$or` in Go after reading every row they select
@@ -649,7 +649,7 @@ export function openPostgresPages(postgresUrl: string): PostgresPages {
   // (force_custom_plan, postgres-gin-indexes.ts), which FerretDB's statements
   // need, and so it planned ours too: planning was 40% of PostgreSQL's time on
   // them in the mixed load (docs/design/performance.md "Round trip"). The
-  // scope reads, the event marks and the inserts name their fields as literals, and their
+  // worker reads, the event marks and the inserts name their fields as literals, and their
   // generic plans use the indexes (test/store/postgres-indexes.test.ts): they
   // go to sessions with force_generic_plan as named statements, planned once
   // per connection. A page's LIMIT or a whole-account read can want another

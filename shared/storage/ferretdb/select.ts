@@ -1,4 +1,4 @@
-// Whether the accelerated adapter can run on this store (docs/design/architecture.md
+// Whether the FerretDB adapter can run on this store (docs/design/architecture.md
 // "The store port"): the server must be FerretDB 1.x, and the PostgreSQL
 // database at FERRETDB_POSTGRES_URL must hold its tables for this database.
 // FerretDB 2.x keeps its documents elsewhere (DocumentDB), so SQL on these

@@ -14,12 +14,12 @@ import { readSectionOfOrg, undoUpsert, upsertRecords, type BookRecord } from '..
 import { collections } from '../../../shared/storage/collections.js';
 import { decodeOperation, encodeOperation } from '../../../shared/storage/staged-operation-codec.js';
 import {
-  claimVersions,
-  IMPORT_CLAIM_LAPSE_MS,
+  reserveVersions,
+  IMPORT_RESERVATION_LAPSE_MS,
   newImportHolder,
   operationHolder,
-} from '../../../shared/storage/record-claims.js';
-import { claimKey, idempotencyRecordId } from '../../../shared/storage/idempotency-keys.js';
+} from '../../../shared/storage/version-reservations.js';
+import { reserveKey, idempotencyRecordId } from '../../../shared/storage/idempotency-keys.js';
 import { transitionClaimId } from '../../../shared/storage/audit-events.js';
 import { acquireLocks, liveHolders, lockKeys, releaseLocks } from '../../../shared/storage/plan-locks.js';
 import { sweepDeadLocks } from '../../../shared/storage/plan-lock-sweep.js';
@@ -32,7 +32,7 @@ import {
 import type { StagedOperationDoc } from '../../../shared/storage/collections.js';
 import { applyingOperation } from '../../helpers/applying-operation.js';
 import { stack } from '../../helpers/stack.js';
-import { acceleratedHandle, ownDatabase } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, ownDatabase } from '../../helpers/ferretdb-adapter.js';
 import type { Mongo } from '../../../shared/storage/mongo.js';
 import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
 import { isFerretDb } from '../../../shared/storage/ferretdb/server.js';
@@ -57,22 +57,22 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
   describe(`atomic primitives on the real store (${adapter} adapter)`, function () {
     this.timeout(600_000);
     let own: Mongo | null = null;
-    let accelerated: Db | null = null;
-    /** The stack's handle (the driver's adapter), or one served by the accelerated adapter. */
+    let ferretDb: Db | null = null;
+    /** The stack's handle (the mongo adapter), or one served by the FerretDB adapter. */
     const store = async (context: Mocha.Context): Promise<{ db: Db }> => {
       const s = await stack();
       if (adapter === 'mongo') return { db: s.db };
       if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
-        console.log('    (skipped: the accelerated adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
+        console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
         context.skip();
       }
       // A database of its own: the driver's pass used the same ids in the stack's.
       own ??= await ownDatabase(s, 'atomic', s.config.ferretdbPostgresUrl);
-      accelerated ??= await acceleratedHandle(own.db, s.config.ferretdbPostgresUrl);
-      return { db: accelerated };
+      ferretDb ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
+      return { db: ferretDb };
     };
     after(async () => {
-      if (accelerated) await closeStoreAdapter(accelerated);
+      if (ferretDb) await closeStoreAdapter(ferretDb);
       if (own) {
         await own.db.dropDatabase();
         await own.client.close();
@@ -116,16 +116,16 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       expect(outcomes.apply + outcomes.import).to.equal(ROUNDS);
     });
 
-    it('two claims of one scope key: exactly one operation holds it', async function () {
+    it('two stagings taking one subject key: exactly one operation holds it', async function () {
       const { db } = await store(this);
       const orgId = `org_${tag()}`;
       await inLanes(ROUNDS, async (i) => {
-        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { subject_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const won = await Promise.all(
-          ['a', 'b'].map((who) => acquireLocks(db, orgId, claim, `stg_${who}_${i}`, 'hash')),
+          ['a', 'b'].map((who) => acquireLocks(db, orgId, wanted, `stg_${who}_${i}`, 'hash')),
         );
         expect(won.filter(Boolean), `round ${i}`).to.have.length(1);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        const locks = await collections(db).planLocks.find({ org_id: orgId, scope_key: wanted.subject_key }).toArray();
         expect(new Set(locks.map((l) => l.staged_operation_id)).size, `round ${i}: one holder`).to.equal(1);
       });
     });
@@ -135,9 +135,9 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       await inLanes(ROUNDS, async (i) => {
-        const claim = { scope_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
+        const wanted = { subject_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
         const [first, next] = [`stg_first_${i}`, `stg_next_${i}`];
-        expect(await acquireLocks(db, orgId, claim, first, 'hash')).to.equal(true);
+        expect(await acquireLocks(db, orgId, wanted, first, 'hash')).to.equal(true);
         // The first operation reached a final state: its locks are dead; it releases them, and so may anyone who meets them.
         await ops.insertOne({
           _id: first,
@@ -145,18 +145,18 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
           status: 'rejected',
           expires_at: new Date(Date.now() + 3_600_000).toISOString(),
         } as never);
-        const keys = lockKeys(orgId, claim);
+        const keys = lockKeys(orgId, wanted);
         await Promise.all([
           releaseLocks(db, orgId, first),
           liveHolders(db, orgId, keys, new Date(), 'someone-else'),
           (async () => {
             const until = Date.now() + 30_000;
-            while (!(await acquireLocks(db, orgId, claim, next, 'hash'))) {
+            while (!(await acquireLocks(db, orgId, wanted, next, 'hash'))) {
               if (Date.now() > until) throw new Error(`round ${i}: the next operation never got the scope`);
             }
           })(),
         ]);
-        const locks = await collections(db).scopeLocks.find({ org_id: orgId, scope_key: claim.scope_key }).toArray();
+        const locks = await collections(db).planLocks.find({ org_id: orgId, scope_key: wanted.subject_key }).toArray();
         expect(
           locks.map((l) => l.staged_operation_id).sort(),
           `round ${i}: the next operation holds every key`,
@@ -164,7 +164,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       });
       // The sweep never removes a live holder's lock either.
       await sweepDeadLocks(db, new Date());
-      expect(await collections(db).scopeLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
+      expect(await collections(db).planLocks.countDocuments({ org_id: orgId })).to.equal(2 * ROUNDS);
     });
 
     it('an import undone restores the old content under a new, higher version; a record it inserted comes back above its last version', async function () {
@@ -220,10 +220,10 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     it('two imports meeting a lapsed import claim: exactly one takes it over', async function () {
       const { db } = await store(this);
       const orgId = `org_${tag()}`;
-      const lapsedAt = new Date(Date.now() - IMPORT_CLAIM_LAPSE_MS - 60_000).toISOString();
+      const lapsedAt = new Date(Date.now() - IMPORT_RESERVATION_LAPSE_MS - 60_000).toISOString();
       await inLanes(ROUNDS, async (i) => {
         const id = `le_lapsed_${i}`;
-        await collections(db).recordClaims.insertOne({
+        await collections(db).versionReservations.insertOne({
           _id: `${orgId}/ledger_entries/${id}@2`,
           org_id: orgId,
           record: `ledger_entries/${id}`,
@@ -233,11 +233,11 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
         });
         const holders = [newImportHolder(), newImportHolder()];
         const held = await Promise.all(
-          holders.map((holder) => claimVersions(db, orgId, 'ledger_entries', [{ id, version: 2 }], holder)),
+          holders.map((holder) => reserveVersions(db, orgId, 'ledger_entries', [{ id, version: 2 }], holder)),
         );
         const winners = holders.filter((_, k) => held[k]!.has(id));
         expect(winners, `round ${i}: one holder`).to.have.length(1);
-        const claim = await collections(db).recordClaims.findOne({ _id: `${orgId}/ledger_entries/${id}@2` });
+        const claim = await collections(db).versionReservations.findOne({ _id: `${orgId}/ledger_entries/${id}@2` });
         expect(claim?.holder, `round ${i}: the stored claim is the winner's`).to.equal(winners[0]);
       });
     });
@@ -305,19 +305,20 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
         const now = new Date();
         const answers = await Promise.all(
           ['a', 'b'].map((who) =>
-            claimKey(db, { ...record, request_id: `req_${who}_${i}`, created_at: now.toISOString() }, now),
+            reserveKey(db, { ...record, request_id: `req_${who}_${i}`, created_at: now.toISOString() }, now),
           ),
         );
-        const claimed = answers.filter((a) => a.claimed);
-        expect(claimed, `round ${i}: one claim of the key`).to.have.length(1);
-        const other = answers.find((a) => !a.claimed);
+        const reserved = answers.filter((a) => a.reserved);
+        expect(reserved, `round ${i}: one reservation of the key`).to.have.length(1);
+        const other = answers.find((a) => !a.reserved);
         const stored = await keys.findOne({ _id });
         expect(stored?.job_id, `round ${i}: the stored record is the claimer's`).to.equal(
-          claimed[0]!.claimed && claimed[0]!.record.job_id,
+          reserved[0]!.reserved && reserved[0]!.record.job_id,
         );
-        expect(other && !other.claimed && other.existing.job_id, `round ${i}: the other is answered that job`).to.equal(
-          stored?.job_id,
-        );
+        expect(
+          other && !other.reserved && other.existing.job_id,
+          `round ${i}: the other is answered that job`,
+        ).to.equal(stored?.job_id);
       });
     });
 

@@ -1,4 +1,4 @@
-// The book pages read from PostgreSQL's own index on the embedded store answer
+// The book pages read from PostgreSQL's own index by the FerretDB adapter answer
 // exactly what the MongoDB query answers (docs/indexes.md "Pages from
 // PostgreSQL's own index"): every filter combination of the book reads
 // (test/http/books-read.test.ts), with and without a date range, walked page
@@ -44,10 +44,10 @@ import {
   latestSettledSequence,
   reserveEvent,
 } from '../../../shared/storage/events.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../../helpers/ferretdb-adapter.js';
 import { stack } from '../../helpers/stack.js';
 
-/** One page read through the handle `on` (the driver's adapter or the accelerated one). */
+/** One page read through the handle `on` (the mongo adapter or the FerretDB one). */
 type Read = (after: PagePosition | null, limit: number, on: Db) => Promise<Array<{ id: string }>>;
 
 /** Suffixes whose byte order (C) differs from a language collation's: digits < upper < `_` < lower < non-ASCII. */
@@ -141,20 +141,20 @@ async function load(db: Db, orgId: string, uid: string, rich: boolean): Promise<
   await db.collection('inbox_documents').insertMany(documents as never[]);
 }
 
-describe('embedded store: book pages from PostgreSQL equal the MongoDB query, page for page', function () {
+describe('FerretDB adapter: book pages from PostgreSQL equal the MongoDB query, page for page', function () {
   this.timeout(300_000);
   const uid = randomBytes(3).toString('hex');
   const orgId = `org_${uid}`;
   let db: Db;
   let sql: Db;
   let postgresUrl: string;
-  let embeddedCalls = 0;
+  let sqlCalls = 0;
 
   before(async function () {
-    const stack = await embeddedStack(this, 'the pages are its own queries there');
+    const stack = await ferretdbStack(this, 'the pages are its own queries there');
     db = stack.s.db;
     postgresUrl = stack.postgresUrl;
-    sql = await acceleratedHandle(db, postgresUrl);
+    sql = await ferretdbHandle(db, postgresUrl);
     await load(db, orgId, uid, true);
     await load(db, `org_${uid}_other`, uid, false);
   });
@@ -163,14 +163,14 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     if (sql) await closeStoreAdapter(sql);
   });
 
-  /** Both paths walk `read` at every page size; the embedded one must have answered every page itself. */
+  /** Both paths walk `read` at every page size; the FerretDB one must have answered every page itself. */
   async function same(read: Read, key: string, what: string): Promise<number> {
     let documents = 0;
     for (const limit of LIMITS) {
       const viaMongo = await walk(read, key, limit, db);
       const servedBefore = sqlStats(sql).served;
       const viaPostgres = await walk(read, key, limit, sql);
-      embeddedCalls += viaPostgres.length;
+      sqlCalls += viaPostgres.length;
       expect(sqlStats(sql).served - servedBefore, `${what}: pages answered from PostgreSQL`).to.equal(
         viaPostgres.length,
       );
@@ -247,7 +247,7 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
   it('documents with types the decoder does not take (ObjectId, a long beyond 2^53) were read by _id, and every page was served', () => {
     expect(sqlStats(sql).by_id).to.be.greaterThan(0);
     expect(sqlStats(sql).declined).to.equal(0);
-    expect(sqlStats(sql).served).to.equal(embeddedCalls);
+    expect(sqlStats(sql).served).to.equal(sqlCalls);
   });
 
   it('a database whose collection has no table yet is read through FerretDB (the page is declined, not failed)', async () => {
@@ -256,7 +256,7 @@ describe('embedded store: book pages from PostgreSQL equal the MongoDB query, pa
     url.pathname = `/${s.db.databaseName}_pages_${uid}`;
     const other = await connectMongo(url.toString());
     try {
-      const otherSql = await acceleratedHandle(other.db, postgresUrl);
+      const otherSql = await ferretdbHandle(other.db, postgresUrl);
       try {
         expect(await transactionsPage(otherSql, orgId, {}, null, 10)).to.deep.equal([]);
         expect(sqlStats(otherSql).declined).to.equal(1);

@@ -1,15 +1,15 @@
 // The store port's contract (docs/design/architecture.md "The store port"):
-// every method answers the same through the driver's adapter and through the
-// accelerated one on FerretDB 1.x's PostgreSQL tables, on the same seeded
+// every method answers the same through the mongo adapter and through the
+// FerretDB one on FerretDB 1.x's PostgreSQL tables, on the same seeded
 // documents. Where the two differ by design (insertTogether, refreshStatistics)
 // the test says what each must answer. Skipped on MongoDB, where only the
-// driver's adapter runs.
+// mongo adapter runs.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
 import type { FieldsQuery, PageQuery, StorePort, WhereQuery } from '../../../shared/storage/port.js';
 import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../../helpers/ferretdb-adapter.js';
 
 /** Documents in a comparable order, each with its keys in the order it came with. */
 const canonical = (docs: Document[]): string[] => docs.map((d) => JSON.stringify(d)).sort();
@@ -21,7 +21,7 @@ const keySorted = (docs: Document[]): string[] =>
 const SUFFIXES = ['a1', 'Z1', 'é1', '_1', 'z1', 'A1', '01', 'b1'];
 const DATES = ['2026-02-01', '2026-02-03', '2026-02-03', '2026-02-05'];
 
-describe('store port contract: the driver adapter and the FerretDB adapter answer alike', function () {
+describe('store port contract: the mongo adapter and the FerretDB adapter answer alike', function () {
   this.timeout(300_000);
   const uid = randomBytes(3).toString('hex');
   const orgId = `org_port_${uid}`;
@@ -31,7 +31,7 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
   let mongo: StorePort;
   let ferret: StorePort;
 
-  /** Both adapters' answers to `ask`, after checking the accelerated one served at least one SQL query. */
+  /** Both adapters' answers to `ask`, after checking the FerretDB one served at least one SQL query. */
   async function both<T>(ask: (port: StorePort) => Promise<T>, sqlQueries = true): Promise<[T, T]> {
     const served = sqlStats(sql).served;
     const viaDriver = await ask(mongo);
@@ -41,9 +41,9 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
   }
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'only the driver adapter runs there');
+    const { s, postgresUrl } = await ferretdbStack(this, 'only the mongo adapter runs there');
     db = s.db;
-    sql = await acceleratedHandle(db, postgresUrl);
+    sql = await ferretdbHandle(db, postgresUrl);
     mongo = await storeAdapter(db);
     ferret = await storeAdapter(sql);
     expect(mongo.name).to.equal('mongo');
@@ -263,9 +263,9 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
     }
   });
 
-  it('repairScope: the same transactions, entries and links', async () => {
+  it('repairRecords: the same transactions, entries and links', async () => {
     for (const counterparty of [`cp_${uid}_0`, `cp_${uid}_1`, 'cp_nobody']) {
-      const [viaDriver, viaSql] = await both((port) => port.repairScope(orgId, `ba_${uid}_a`, counterparty));
+      const [viaDriver, viaSql] = await both((port) => port.repairRecords(orgId, `ba_${uid}_a`, counterparty));
       const sorted = (scope: typeof viaDriver) => ({
         transactions: canonical(scope.transactions),
         entries: canonical(scope.entries),
@@ -311,7 +311,7 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
     }
   });
 
-  it('insertTogether: all or none in SQL, a duplicate refused whole; the driver adapter declines and writes nothing', async () => {
+  it('insertTogether: all or none in SQL, a duplicate refused whole; the mongo adapter declines and writes nothing', async () => {
     expect(mongo.insertsTogether).to.equal(false);
     expect(ferret.insertsTogether).to.equal(true);
     const docs = (n: number) => [
@@ -329,7 +329,7 @@ describe('store port contract: the driver adapter and the FerretDB adapter answe
     expect(await db.collection('bank_links').findOne({ _id: `ln_${uid}_t3` as never })).to.equal(null);
   });
 
-  it('refreshStatistics: the accelerated adapter analyses the tables it knows; the driver adapter has nothing to do', async () => {
+  it('refreshStatistics: the FerretDB adapter analyses the tables it knows; the mongo adapter has nothing to do', async () => {
     expect(await mongo.refreshStatistics(['bank_links'])).to.deep.equal([]);
     expect(await ferret.refreshStatistics(['bank_links', 'bank_links', 'no_such_collection'])).to.deep.equal([
       'bank_links',

@@ -1,4 +1,4 @@
-// A staging job's stored answer written in SQL on the embedded store
+// A staging job's stored answer written in SQL by the FerretDB adapter
 // (shared/storage/job-results.ts, docs/indexes.md "Writes in SQL"): read back
 // through the driver as written, first write wins there too, and the driver
 // path still answers where the statement is declined.
@@ -9,9 +9,9 @@ import { collections } from '../../../shared/storage/collections.js';
 import { findJobResult, saveJobResult, storedJobResult } from '../../../shared/storage/job-results.js';
 import { MAX_INSERT_CHARS } from '../../../shared/storage/ferretdb/postgres-inserts.js';
 import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../../helpers/ferretdb-adapter.js';
 
-describe('stored job answers written in SQL (embedded store)', function () {
+describe('stored job answers written in SQL (FerretDB adapter)', function () {
   this.timeout(120_000);
   let db: Db;
   let pages: Db;
@@ -33,9 +33,9 @@ describe('stored job answers written in SQL (embedded store)', function () {
   });
 
   before(async function () {
-    const stack = await embeddedStack(this, 'answers are stored through the driver there');
+    const stack = await ferretdbStack(this, 'answers are stored through the driver there');
     db = stack.s.db;
-    pages = await acceleratedHandle(db, stack.postgresUrl);
+    pages = await ferretdbHandle(db, stack.postgresUrl);
     // FerretDB makes a collection's table on its first insert: make sure it is there.
     await saveJobResult(db, result(`job_seed_${orgId}`, answer('seed')));
   });

@@ -11,7 +11,7 @@ import type { Db, Document } from 'mongodb';
 import { stagedEventId, transitionClaimId } from '../../../shared/storage/audit-events.js';
 import { closeStoreAdapter } from '../../../shared/storage/store-adapter.js';
 import { auditEventsById, operationsIn } from '../../../worker/operation/recovery-sweep.js';
-import { acceleratedHandle, embeddedStack, sqlStats } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../../helpers/ferretdb-adapter.js';
 
 // why no `applying`: the shared stack's worker sweeps the same database, and would try to resume it.
 const STATUSES = ['staged', 'approved', 'applied', 'rejected'] as const;
@@ -30,9 +30,9 @@ describe("recovery sweep: its reads in SQL equal the driver's", function () {
   const opIds: string[] = [];
 
   before(async function () {
-    const { s, postgresUrl } = await embeddedStack(this, 'the sweep reads through the driver there');
+    const { s, postgresUrl } = await ferretdbStack(this, 'the sweep reads through the driver there');
     db = s.db;
-    sql = await acceleratedHandle(db, postgresUrl);
+    sql = await ferretdbHandle(db, postgresUrl);
     // Two organisations, every status, some operations with their staged event or a claim, some without.
     const ops: Document[] = [];
     const events: Document[] = [];

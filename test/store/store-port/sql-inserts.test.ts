@@ -1,4 +1,4 @@
-// Inserts in SQL on the embedded store (shared/storage/ferretdb/postgres-inserts.ts,
+// Inserts in SQL by the FerretDB adapter (shared/storage/ferretdb/postgres-inserts.ts,
 // docs/indexes.md "Writes in SQL"): a document inserted in SQL is the row
 // FerretDB itself stores for it, reads back through FerretDB as the same
 // document, and a statement of several collections stores all or none.
@@ -18,7 +18,7 @@ import { lockDocs } from '../../../shared/storage/plan-locks.js';
 import { ferretTables } from '../../../shared/storage/ferretdb/postgres-gin-indexes.js';
 import { openPostgresPages, PostgresPages } from '../../../shared/storage/ferretdb/postgres-pages.js';
 import { encodeStaging } from '../../../shared/storage/staged-operation-codec.js';
-import { embeddedStack } from '../../helpers/embedded-store.js';
+import { ferretdbStack } from '../../helpers/ferretdb-adapter.js';
 
 /** A staged operation as a staging job builds it, with a plan big enough to get a body of its own when asked. */
 function operation(id: string, orgId: string, actions: number): StagedOperationDoc {
@@ -75,7 +75,7 @@ const EDGES: Document = {
   'with space': 1,
 };
 
-describe('inserts in SQL on the embedded store', function () {
+describe('inserts in SQL by the FerretDB adapter', function () {
   this.timeout(120_000);
   const uid = randomBytes(3).toString('hex');
   const scratch = `sql_inserts_${uid}`;
@@ -87,7 +87,7 @@ describe('inserts in SQL on the embedded store', function () {
   let postgresUrl: string;
 
   before(async function () {
-    const stack = await embeddedStack(this, 'documents are written through the driver there');
+    const stack = await ferretdbStack(this, 'documents are written through the driver there');
     db = stack.s.db;
     postgresUrl = stack.postgresUrl;
     pages = openPostgresPages(postgresUrl);
@@ -142,11 +142,11 @@ describe('inserts in SQL on the embedded store', function () {
       ...parted.bodies.map((doc, i) => ({ name: `body part ${i}`, doc })),
       ...lockDocs(
         'org_x',
-        { scope_key: 'repair:ba_1:cp_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] },
+        { subject_key: 'repair:ba_1:cp_1', entry_ids: ['le_1'], transaction_ids: ['bt_1', 'bt_2'] },
         small._id,
         'f'.repeat(64),
         '2026-11-27T10:00:00.000Z',
-      ).map((doc, i) => ({ name: `scope lock ${i}`, doc })),
+      ).map((doc, i) => ({ name: `plan lock ${i}`, doc })),
       { name: 'a staging event', doc: stagedEventDoc(small, reservation) },
       {
         name: 'a stored answer',

@@ -5,7 +5,7 @@
 import { compareIds } from '../../../shared/domain/books.js';
 import {
   decideReconciliation,
-  reconcileScopeKey,
+  reconcileSubjectKey,
   type ReconciliationBooks,
   type ReconciliationPlan,
 } from '../../../shared/kinds/bank-reconcile/plan.js';
@@ -19,7 +19,7 @@ import {
 import { reconcileContext } from '../../../shared/kinds/bank-reconcile/context.js';
 import { lockKeys } from '../../../shared/storage/plan-locks.js';
 import type { JobContext } from '../../job-context.js';
-import { scopeHolders } from '../../operation/commit-decision.js';
+import { pendingHolders } from '../../operation/commit-decision.js';
 import { stagingJob } from '../../operation/staging-job.js';
 
 type Op = 'bank_reconcile.stage';
@@ -30,7 +30,7 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
   const requestedIds = [...new Set(input.transaction_ids)].sort(compareIds);
   const account = await findAccount(db, orgId, input.bank_account_id);
   const keys = lockKeys(orgId, {
-    scope_key: reconcileScopeKey(input.bank_account_id),
+    subject_key: reconcileSubjectKey(input.bank_account_id),
     entry_ids: [],
     transaction_ids: requestedIds,
   });
@@ -39,7 +39,7 @@ async function load(ctx: JobContext<Op>): Promise<Omit<ReconciliationBooks, 'org
     ? await Promise.all([
         findTransactionsByIds(db, orgId, requestedIds),
         findUnreconciledThrough(db, orgId, account.id, input.statement.end_date),
-        scopeHolders(ctx, keys),
+        pendingHolders(ctx, keys),
       ])
     : [[], [], []];
   const ownIds = account ? transactions.filter((t) => t.bank_account_id === account.id).map((t) => t.id) : [];

@@ -8,7 +8,7 @@ import { findDuplicateGroups, type DuplicateGroup } from '../../../shared/domain
 import type { InboxDocument } from '../../../shared/domain/books.js';
 import {
   decideInboxResolve,
-  inboxGroupScopeKey,
+  inboxGroupSubjectKey,
   type InboxResolveBooks,
   type InboxResolvePlan,
   type InboxResolveRequest,
@@ -72,10 +72,14 @@ export const stageInboxDuplicatesResolve = stagingJob<Op, InboxResolveBooks, Inb
   decide: (books, _org, { data }) => decideInboxResolve(books, requestOf(data.input)),
   // Every member as the reviewer judges it: received, file, extracted fields (docs/design/staged-lifecycle.md "Context").
   context: (books, plan) => documentsContext(books.documents, plan.member_ids),
-  // The one key a staged resolution claims: its group.
+  // The one key a staged resolution locks: its group.
   pendingGate: {
     keys: (_books, { data }) =>
-      lockKeys(data.org_id, { scope_key: inboxGroupScopeKey(data.input.group_id), entry_ids: [], transaction_ids: [] }),
+      lockKeys(data.org_id, {
+        subject_key: inboxGroupSubjectKey(data.input.group_id),
+        entry_ids: [],
+        transaction_ids: [],
+      }),
     withHolders: (books, holders) => ({ ...books, pending: holders }),
   },
 });

@@ -1,6 +1,6 @@
 // A FIFO ledger ↔ bank link repair (docs/reference/http-api.md, link repair stage).
-// Only the scope is read, each read an indexed equality whatever the org's
-// size (shared/storage/repair-scope-read.ts): the account's transactions with
+// Only the repair's records are read, each read an indexed equality whatever the org's
+// size (shared/storage/repair-records-read.ts): the account's transactions with
 // the counterparty, the counterparty's entries, the links of both, and the
 // entries those links point to elsewhere. The pure rule decides the rest.
 import { refused } from '../../../shared/domain/decision.js';
@@ -12,7 +12,7 @@ import {
 import { utcDate } from '../../../shared/domain/dates.js';
 import { repairContext } from '../../../shared/kinds/ledger-link-repair/context.js';
 import { findAccount } from '../../../shared/storage/books-read.js';
-import { loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
+import { loadRepairRecords } from '../../../shared/storage/repair-records-read.js';
 import type { JobContext } from '../../job-context.js';
 import { stagingJob } from '../../operation/staging-job.js';
 
@@ -26,10 +26,10 @@ async function load(ctx: JobContext<Op>): Promise<RepairBooks> {
   const { input } = data;
   const account = await findAccount(db, data.org_id, input.bank_account_id);
   if (!account) return null;
-  const books = await loadRepairScope(db, data.org_id, account.id, input.counterparty_id);
+  const books = await loadRepairRecords(db, data.org_id, account.id, input.counterparty_id);
   ctx.log.info(
     { transactions: books.transactions.length, entries: books.entries.length, links: books.links.length },
-    'repair scope loaded',
+    'repair records loaded',
   );
   return {
     account,

@@ -1,11 +1,11 @@
 // A ledger reversal (docs/reference/http-api.md, reversal stage): load the entry, its
-// links and their transactions; decide by the pure rule. Whoever holds the
-// scope is read only when it can change the answer (the pending gate,
+// links and their transactions; decide by the pure rule. Whoever holds its
+// keys is read only when it can change the answer (the pending gate,
 // worker/operation/staging-job.ts).
 import { compareIds } from '../../../shared/domain/books.js';
 import {
   decideReversal,
-  reversalScopeKey,
+  reversalSubjectKey,
   type ReversalBooks,
   type ReversalPlan,
 } from '../../../shared/kinds/ledger-reversal/plan.js';
@@ -52,11 +52,11 @@ export const stageLedgerReversal = stagingJob<Op, Books, ReversalPlan>({
     );
   },
   context: (books, plan, org) => reversalContext(plan, books, org.settlement_accounts),
-  // The keys a staged reversal claims (decideReversal): its scope, the entry, the links' transactions.
+  // The keys a staged reversal locks (decideReversal): its subject, the entry, the links' transactions.
   pendingGate: {
     keys: (books, { data }) =>
       lockKeys(data.org_id, {
-        scope_key: reversalScopeKey(data.input.entry_id),
+        subject_key: reversalSubjectKey(data.input.entry_id),
         entry_ids: [data.input.entry_id],
         transaction_ids: transactionIdsOf(books.links),
       }),

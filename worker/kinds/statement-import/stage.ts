@@ -1,6 +1,6 @@
 // A bank statement import (docs/guide/statement-import.md): load the account and
 // its transactions (one indexed read), read the file (pure parsers), decide by
-// the pure rule. One pending import per account: the scope
+// the pure rule. One pending import per account: the subject
 // `statement_import:{bank_account_id}`, read only when it can change the
 // answer (the pending gate, worker/operation/staging-job.ts).
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import {
   type KnownCounterparty,
   type StatementImportPlan,
 } from '../../../shared/kinds/statement-import/plan.js';
-import type { PendingHolder } from '../../../shared/domain/scope.js';
+import type { PendingHolder } from '../../../shared/domain/pending-gate.js';
 import { findAccount } from '../../../shared/storage/books-read.js';
 import { lockKeys } from '../../../shared/storage/plan-locks.js';
 import { readStatementUpload } from '../../../shared/storage/statement-uploads.js';
@@ -35,7 +35,7 @@ interface Books {
   pending: PendingHolder[];
 }
 
-export const statementImportScopeKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
+export const statementImportSubjectKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
 
 /**
  * The job's file: read from the store where the API left it; a job queued by
@@ -113,7 +113,7 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
   pendingGate: {
     keys: (_books, { data }) =>
       lockKeys(data.org_id, {
-        scope_key: statementImportScopeKey(data.input.bank_account_id),
+        subject_key: statementImportSubjectKey(data.input.bank_account_id),
         entry_ids: [],
         transaction_ids: [],
       }),

@@ -1,26 +1,26 @@
-// The link repair's scope read in SQL on FerretDB 1.x's own tables
-// (docs/indexes.md "Scope reads in SQL"); the driver's read is
-// shared/storage/repair-scope-driver.ts.
+// The link repair's records read in SQL on FerretDB 1.x's own tables
+// (docs/indexes.md "Worker reads in SQL"); the driver's read is
+// shared/storage/repair-records-driver.ts.
 import type { Db, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../../domain/books.js';
 import { fromStored, type Stored } from '../documents.js';
-import type { RepairScope } from '../port.js';
+import type { RepairRecords } from '../port.js';
 import type { PostgresPages } from './postgres-pages.js';
 
 /**
- * The repair scope read in SQL (docs/indexes.md "Scope
+ * The repair records read in SQL (docs/indexes.md "Worker
  * reads in SQL"): four queries on FerretDB's own btree indexes, whatever the
- * scope's size, the documents decoded here instead of converted by FerretDB;
+ * record set's size, the documents decoded here instead of converted by FerretDB;
  * null when PostgreSQL cannot answer one of them (the caller then reads
  * through FerretDB).
  */
-export async function readScopeInSql(
+export async function readRepairRecordsInSql(
   db: Db,
   pages: PostgresPages,
   orgId: string,
   accountId: string,
   counterpartyId: string,
-): Promise<RepairScope | null> {
+): Promise<RepairRecords | null> {
   const [transactionDocs, entryDocs] = await Promise.all([
     pages.where(db, {
       collection: 'bank_transactions',

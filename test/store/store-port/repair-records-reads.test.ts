@@ -1,16 +1,20 @@
-// The link repair reads its scope, not its organisation
-// (shared/storage/repair-scope-read.ts): recorded through the MongoDB
-// driver's command monitoring, the same scope in a small and in a much larger
+// The link repair reads its record set, not its organisation
+// (shared/storage/repair-records-read.ts): recorded through the MongoDB
+// driver's command monitoring, the same record set in a small and in a much larger
 // organisation costs the same queries and returns the same documents, and on
 // FerretDB every filter is top-level equality on an indexed field (the only
 // kind FerretDB pushes down; a `$in` would make it read the whole org).
 import { expect } from 'chai';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from 'mongodb';
 import { INDEXES, ginFields } from '../../../shared/storage/indexes.js';
-import { ORG_PASS_LINKS_PER_ID, ORG_PASS_MIN_IDS, loadRepairScope } from '../../../shared/storage/repair-scope-read.js';
-import { claimLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
+import {
+  ORG_PASS_LINKS_PER_ID,
+  ORG_PASS_MIN_IDS,
+  loadRepairRecords,
+} from '../../../shared/storage/repair-records-read.js';
+import { takeLocks, liveHolders, lockKeys } from '../../../shared/storage/plan-locks.js';
 import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
-import { acceleratedHandle, sqlStats } from '../../helpers/embedded-store.js';
+import { ferretdbHandle, sqlStats } from '../../helpers/ferretdb-adapter.js';
 import {
   decodeStoredOperations,
   findStagedOperation,
@@ -22,8 +26,8 @@ import { isFerretDb } from '../../../shared/storage/ferretdb/server.js';
 import { Books } from '../../helpers/books.js';
 import { stack } from '../../helpers/stack.js';
 
-/** The scope: 120 entries and 120 transactions of one counterparty (more than one `$in` chunk's worth on FerretDB), linked, plus links to another counterparty's entries. */
-function scopeBooks(otherRecords: number): { books: Books; account: string; counterparty: string } {
+/** The record set: 120 entries and 120 transactions of one counterparty (more than one `$in` chunk's worth on FerretDB), linked, plus links to another counterparty's entries. */
+function recordSetBooks(otherRecords: number): { books: Books; account: string; counterparty: string } {
   const books = new Books();
   const account = books.account();
   const counterparty = books.cp('a');
@@ -75,36 +79,36 @@ async function recordReads(run: (client: MongoClient) => Promise<unknown>): Prom
   return out;
 }
 
-/** Each org's scope read through a client that records its reads. */
-async function readScopes<O extends { books: { orgId: string }; account: string; counterparty: string }>(
+/** Each org's record set read through a client that records its reads. */
+async function readRecordSets<O extends { books: { orgId: string }; account: string; counterparty: string }>(
   db: Db,
   orgs: O[],
 ) {
   const runs = [];
   for (const org of orgs) {
-    let loaded: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+    let loaded: Awaited<ReturnType<typeof loadRepairRecords>> | null = null;
     const reads = await recordReads(async (client) => {
-      loaded = await loadRepairScope(client.db(db.databaseName), org.books.orgId, org.account, org.counterparty);
+      loaded = await loadRepairRecords(client.db(db.databaseName), org.books.orgId, org.account, org.counterparty);
     });
     runs.push({ org, reads, loaded: loaded! });
   }
   return runs;
 }
 
-describe('link repair scope reads', function () {
+describe('link repair record set reads', function () {
   this.timeout(180_000);
 
   it('issue the same equality reads and return the same documents at 1× and 15× the organisation size', async () => {
     const s = await stack();
-    const small = scopeBooks(0);
-    const large = scopeBooks(1800);
+    const small = recordSetBooks(0);
+    const large = recordSetBooks(1800);
     await s.load(small.books.file);
     await s.load(large.books.file);
     const ferret = await isFerretDb(s.db);
 
-    const runs = await readScopes(s.db, [small, large]);
+    const runs = await readRecordSets(s.db, [small, large]);
     const [smallRun, largeRun] = runs as [(typeof runs)[0], (typeof runs)[0]];
-    // The scope itself is the same in both: 120 transactions, 121 entries, 121 links.
+    // The record set itself is the same in both: 120 transactions, 121 entries, 121 links.
     for (const run of runs) {
       expect(run.loaded.transactions).to.have.length(120);
       expect(run.loaded.entries).to.have.length(121);
@@ -129,8 +133,11 @@ describe('link repair scope reads', function () {
   });
 });
 
-/** A big scope: `size` linked transactions of one counterparty (2·size ids), plus `otherRecords` linked transactions of others. */
-function bigScopeBooks(size: number, otherRecords: number): { books: Books; account: string; counterparty: string } {
+/** A big record set: `size` linked transactions of one counterparty (2·size ids), plus `otherRecords` linked transactions of others. */
+function bigRecordSetBooks(
+  size: number,
+  otherRecords: number,
+): { books: Books; account: string; counterparty: string } {
   const books = new Books();
   const account = books.account();
   const counterparty = books.cp('a');
@@ -142,25 +149,25 @@ function bigScopeBooks(size: number, otherRecords: number): { books: Books; acco
   return { books, account, counterparty };
 }
 
-describe('link repair scope reads, big scopes', function () {
+describe('link repair record set reads, big record sets', function () {
   this.timeout(300_000);
 
-  it('read a big scope in a handful of queries when the org is small, and fall back to per-id equality reads after a bounded pass when it is not', async () => {
+  it('read a big record set in a handful of queries when the org is small, and fall back to per-id equality reads after a bounded pass when it is not', async () => {
     const s = await stack();
     const size = 260; // 260 transactions + 260 entries: past ORG_PASS_MIN_IDS
     const ids = 2 * size; // the entry elsewhere is found through its link, not by counterparty
     expect(ids).to.be.at.least(ORG_PASS_MIN_IDS);
     const budget = ids * ORG_PASS_LINKS_PER_ID;
-    const small = bigScopeBooks(size, 0);
+    const small = bigRecordSetBooks(size, 0);
     // More links than the pass may read: it must give up.
-    const large = bigScopeBooks(size, budget + 200);
+    const large = bigRecordSetBooks(size, budget + 200);
     await s.load(small.books.file);
     await s.load(large.books.file);
     const ferret = await isFerretDb(s.db);
 
-    const runs = await readScopes(s.db, [small, large]);
+    const runs = await readRecordSets(s.db, [small, large]);
 
-    // Both load exactly the scope: its transactions, its entries plus the one elsewhere, and the links of both.
+    // Both load exactly the record set: its transactions, its entries plus the one elsewhere, and the links of both.
     for (const { org, loaded } of runs) {
       const file = org.books.file;
       const txns = new Set(
@@ -213,40 +220,40 @@ describe('link repair scope reads, big scopes', function () {
   });
 });
 
-/** Records in id order, each as its JSON (key order included): what two reads of one scope must both give. */
-const canonical = (scope: Awaited<ReturnType<typeof loadRepairScope>>) => {
+/** Records in id order, each as its JSON (key order included): what two reads of one record set must both give. */
+const canonical = (set: Awaited<ReturnType<typeof loadRepairRecords>>) => {
   const sorted = <T extends { id: string }>(rows: T[]) =>
     [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => JSON.stringify(r));
-  return { transactions: sorted(scope.transactions), entries: sorted(scope.entries), links: sorted(scope.links) };
+  return { transactions: sorted(set.transactions), entries: sorted(set.entries), links: sorted(set.links) };
 };
 
-describe('link repair scope reads in SQL on the embedded store', function () {
+describe('link repair record set reads in SQL by the FerretDB adapter', function () {
   this.timeout(300_000);
-  let embedded: Db | null = null;
+  let ferretDb: Db | null = null;
 
   after(async () => {
-    if (embedded) await closeStoreAdapter(embedded);
+    if (ferretDb) await closeStoreAdapter(ferretDb);
   });
 
-  it('give exactly the documents FerretDB gives, for a small and a big scope, without one FerretDB find on the book tables', async function () {
+  it('give exactly the documents FerretDB gives, for a small and a big record set, without one FerretDB find on the book tables', async function () {
     const s = await stack();
     if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
       console.log('    (skipped: the store is not FerretDB with FERRETDB_POSTGRES_URL; the SQL path is never taken)');
       this.skip();
     }
-    embedded = await acceleratedHandle(s.db, s.config.ferretdbPostgresUrl);
+    ferretDb = await ferretdbHandle(s.db, s.config.ferretdbPostgresUrl);
     const postgresUrl = s.config.ferretdbPostgresUrl;
-    const orgs = [scopeBooks(40), bigScopeBooks(ORG_PASS_MIN_IDS, 300)];
+    const orgs = [recordSetBooks(40), bigRecordSetBooks(ORG_PASS_MIN_IDS, 300)];
     for (const org of orgs) await s.load(org.books.file);
     for (const org of orgs) {
-      const viaFerret = await loadRepairScope(s.db, org.books.orgId, org.account, org.counterparty);
-      let viaSql: Awaited<ReturnType<typeof loadRepairScope>> | null = null;
+      const viaFerret = await loadRepairRecords(s.db, org.books.orgId, org.account, org.counterparty);
+      let viaSql: Awaited<ReturnType<typeof loadRepairRecords>> | null = null;
       let served = 0;
       let handle: Db | null = null;
       const reads = await recordReads(async (client) => {
-        handle = await acceleratedHandle(client.db(s.db.databaseName), postgresUrl);
+        handle = await ferretdbHandle(client.db(s.db.databaseName), postgresUrl);
         served = sqlStats(handle).served;
-        viaSql = await loadRepairScope(handle, org.books.orgId, org.account, org.counterparty);
+        viaSql = await loadRepairRecords(handle, org.books.orgId, org.account, org.counterparty);
       });
       const sql = sqlStats(handle!);
       await closeStoreAdapter(handle!);
@@ -261,35 +268,35 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     }
   });
 
-  it("a refused claim reads the holder's locks in SQL, the same locks FerretDB gives", async function () {
+  it("a refused take reads the holder's locks in SQL, the same locks FerretDB gives", async function () {
     const s = await stack();
-    if (!embedded) this.skip();
+    if (!ferretDb) this.skip();
     const orgId = `org_locks_${Date.now().toString(36)}`;
-    const claim = {
-      scope_key: `reverse:le_${orgId}`,
+    const wanted = {
+      subject_key: `reverse:le_${orgId}`,
       entry_ids: [`le_${orgId}`],
       transaction_ids: Array.from({ length: 30 }, (_, i) => `bt_${orgId}_${i}`),
     };
-    expect((await claimLocks(s.db, orgId, claim, 'stg_holder', 'hash')).acquired).to.equal(true);
-    const viaFerret = await claimLocks(s.db, orgId, claim, 'stg_other', 'hash2');
-    const served = sqlStats(embedded).served;
-    const viaSql = await claimLocks(embedded, orgId, claim, 'stg_other', 'hash2');
+    expect((await takeLocks(s.db, orgId, wanted, 'stg_holder', 'hash')).acquired).to.equal(true);
+    const viaFerret = await takeLocks(s.db, orgId, wanted, 'stg_other', 'hash2');
+    const served = sqlStats(ferretDb).served;
+    const viaSql = await takeLocks(ferretDb, orgId, wanted, 'stg_other', 'hash2');
     // Two SQL reads: the keys' locks, and whether its own operation exists (it does not, so it gives back what it took).
-    expect(sqlStats(embedded).served - served).to.equal(2);
+    expect(sqlStats(ferretDb).served - served).to.equal(2);
     expect(viaFerret.acquired).to.equal(false);
     expect(viaSql.acquired).to.equal(false);
     const ids = (r: typeof viaSql) => (r.acquired ? [] : r.locks.map((l) => JSON.stringify(l)).sort());
     expect(ids(viaSql)).to.deep.equal(ids(viaFerret));
-    expect(ids(viaSql)).to.have.length(lockKeys(orgId, claim).length);
+    expect(ids(viaSql)).to.have.length(lockKeys(orgId, wanted).length);
     // The holder's operation never appeared, but its locks are younger than an orphan's: it holds every key, read either way.
-    const holders = await liveHolders(embedded, orgId, lockKeys(orgId, claim), new Date(), undefined);
-    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, claim), new Date()));
+    const holders = await liveHolders(ferretDb, orgId, lockKeys(orgId, wanted), new Date(), undefined);
+    expect(holders).to.deep.equal(await liveHolders(s.db, orgId, lockKeys(orgId, wanted), new Date()));
     expect(new Set(holders.map((h) => h.staged_operation_id))).to.deep.equal(new Set(['stg_holder']));
   });
 
   it('a staged operation read in SQL is the document FerretDB gives, and a projection in SQL gives the fields a MongoDB projection gives', async function () {
     const s = await stack();
-    if (!embedded) this.skip();
+    if (!ferretDb) this.skip();
     const orgId = `org_ops_${Date.now().toString(36)}`;
     const id = `stg_${orgId}`;
     // Key order, nested arrays, nulls, numbers: what a real operation holds; `expires_at` left out of the second.
@@ -315,13 +322,13 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const { expires_at: _omitted, ...withoutExpiry } = { ...doc, _id: `${id}_2` };
     await insertStagedOperation(s.db, doc as never);
     await insertStagedOperation(s.db, withoutExpiry as never);
-    expect(JSON.stringify(await findStagedOperation(embedded, orgId, id))).to.equal(
+    expect(JSON.stringify(await findStagedOperation(ferretDb, orgId, id))).to.equal(
       JSON.stringify(await findStagedOperation(s.db, orgId, id)),
     );
-    expect(await findStagedOperation(embedded, 'another_org', id)).to.equal(null);
+    expect(await findStagedOperation(ferretDb, 'another_org', id)).to.equal(null);
     for (const opId of [id, `${id}_2`]) {
       const viaSql = await (
-        await storeAdapter(embedded)
+        await storeAdapter(ferretDb)
       ).where({
         collection: 'staged_operations',
         equalities: {},
@@ -337,7 +344,7 @@ describe('link repair scope reads in SQL on the embedded store', function () {
 
   it('an insert that meets its own earlier attempt reads that operation back in SQL and answers it', async function () {
     const s = await stack();
-    if (!embedded) this.skip();
+    if (!ferretDb) this.skip();
     const orgId = `org_again_${Date.now().toString(36)}`;
     const first = {
       _id: `stg_${orgId}`,
@@ -358,18 +365,18 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       history: [{ at: 'now', actor: 'alice', from: null, to: 'staged', note: null }],
       context: {},
     };
-    await insertStagedOperation(embedded, first as never);
-    const served = sqlStats(embedded).served;
+    await insertStagedOperation(ferretDb, first as never);
+    const served = sqlStats(ferretDb).served;
     // A retried job's second attempt: same id, another request; the first one's operation stands.
-    const again = await insertStagedOperation(embedded, { ...first, request_id: 'req_2', plan_hash: 'h2' } as never);
+    const again = await insertStagedOperation(ferretDb, { ...first, request_id: 'req_2', plan_hash: 'h2' } as never);
     expect(again).to.deep.equal(first);
-    expect(sqlStats(embedded).served, 'reads answered in SQL').to.be.greaterThan(served);
+    expect(sqlStats(ferretDb).served, 'reads answered in SQL').to.be.greaterThan(served);
     expect(await s.db.collection('staged_operations').countDocuments({ org_id: orgId })).to.equal(1);
   });
 
   it('a large operation is stored as two documents, its body first: read in SQL and through FerretDB it is the operation given, a small one beside it stays one document; a page of both decodes in order', async function () {
     const s = await stack();
-    if (!embedded) this.skip();
+    if (!ferretDb) this.skip();
     const orgId = `org_body_${Date.now().toString(36)}`;
     const base = {
       org_id: orgId,
@@ -420,13 +427,13 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     const body = await s.db.collection('staged_operation_bodies').findOne({ _id: raw[0]!.body_id as never });
     expect(body).to.include({ org_id: orgId, staged_operation_id: big._id, plan_json: JSON.stringify(big.plan) });
     for (const op of [big, small]) {
-      const viaSql = await findStagedOperation(embedded, orgId, op._id);
+      const viaSql = await findStagedOperation(ferretDb, orgId, op._id);
       expect(JSON.stringify(viaSql), `${op._id} in SQL`).to.equal(
         JSON.stringify(await findStagedOperation(s.db, orgId, op._id)),
       );
       expect(viaSql, op._id).to.deep.equal(op);
     }
-    const page = await decodeStoredOperations(embedded, [raw[1]!, raw[0]!] as never);
+    const page = await decodeStoredOperations(ferretDb, [raw[1]!, raw[0]!] as never);
     expect(page.map((o) => [o._id, (o.plan as { new_transactions: unknown[] }).new_transactions.length])).to.deep.equal(
       [
         [small._id, 2],
@@ -435,7 +442,7 @@ describe('link repair scope reads in SQL on the embedded store', function () {
     );
     // A body that is gone is an error, never an operation without its plan.
     await s.db.collection('staged_operation_bodies').deleteOne({ _id: raw[0]!.body_id as never });
-    const missing = await findStagedOperation(embedded, orgId, big._id).then(
+    const missing = await findStagedOperation(ferretDb, orgId, big._id).then(
       () => null,
       (e: unknown) => e,
     );
@@ -446,7 +453,7 @@ describe('link repair scope reads in SQL on the embedded store', function () {
 
   it('a stored answer read in SQL, its plan joined back from the operation read in SQL, is the one FerretDB gives', async function () {
     const s = await stack();
-    if (!embedded) this.skip();
+    if (!ferretDb) this.skip();
     const orgId = `org_res_${Date.now().toString(36)}`;
     const opId = `stg_${orgId}`;
     await insertStagedOperation(s.db, {
@@ -498,12 +505,12 @@ describe('link repair scope reads in SQL on the embedded store', function () {
       }),
     ).to.equal(true);
     const viaFerret = await findJobResult(s.db, orgId, jobId);
-    const viaSql = await findJobResult(embedded, orgId, jobId, undefined);
+    const viaSql = await findJobResult(ferretDb, orgId, jobId, undefined);
     expect(JSON.stringify(viaSql)).to.equal(JSON.stringify(viaFerret));
     expect((viaSql!.answer as unknown as { data: { plan: unknown } }).data.plan).to.deep.equal({
       ledger_entry_id: 'le_1',
       actions: [{ action: 'insert', amount_minor: -1200 }],
     });
-    expect(await findJobResult(embedded, 'another_org', jobId, opId)).to.equal(null);
+    expect(await findJobResult(ferretDb, 'another_org', jobId, opId)).to.equal(null);
   });
 });

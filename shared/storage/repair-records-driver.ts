@@ -1,6 +1,6 @@
-// The link repair's scope, read by the scope alone (docs/indexes.md
-// "Scope-sized reads"): every read is a top-level equality on an indexed
-// field, and its cost follows the scope, never the organisation.
+// The link repair's records, read by the record set alone (docs/indexes.md
+// "Reads sized by the repair"): every read is a top-level equality on an indexed
+// field, and its cost follows the record set, never the organisation.
 //
 // why not findWhereIn: on FerretDB it turns more than EQUALITY_QUERY_MAX ids
 // into one `$in` (FerretDB pushes down only the org_id equality and filters
@@ -14,36 +14,36 @@
 // - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
 //   one equality read per id, a GIN index lookup of about a millisecond
 //   whatever the org's size;
-// - a big scope: first one pass over the org's links (one equality on
+// - a big record set: first one pass over the org's links (one equality on
 //   org_id, read in batches) that gives up after ORG_PASS_LINKS_PER_ID links
-//   per id. An org whose links are few next to the scope (the usual case for
-//   a big scope) is then read in a handful of round trips instead of tens of
+//   per id. An org whose links are few next to the record set (the usual case for
+//   a big record set) is then read in a handful of round trips instead of tens of
 //   thousands; a bigger org stops the pass early and falls back to the
 //   equality reads, so the pass adds at most a bounded fraction to them and
-//   the cost still follows the scope.
-// Links carry no account or counterparty of their own to select the scope
+//   the cost still follows the record set.
+// Links carry no account or counterparty of their own to select the record set
 // by; docs/indexes.md weighs that denormalisation against this.
 //
-// This is the driver's adapter's read (shared/storage/mongo-adapter.ts
-// `repairScope`); on FerretDB 1.x the accelerated adapter reads the scope in
+// This is the mongo adapter's read (shared/storage/mongo-adapter.ts
+// `repairRecords`); on FerretDB 1.x the FerretDB adapter reads the record set in
 // five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
 // "Scope reads in SQL").
 import type { Collection, Db, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';
 import { fromStored } from './documents.js';
-import type { DriverStrategy, RepairScope } from './port.js';
+import type { DriverStrategy, RepairRecords } from './port.js';
 
 /** From this many transaction and entry ids in all, FerretDB first tries one pass over the org's links. */
 export const ORG_PASS_MIN_IDS = 500;
 
 /**
  * The pass gives up after this many of the org's links per id. Measured on
- * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big scopes"): one
+ * FerretDB 1.24.2 / PostgreSQL 15 (docs/indexes.md "Big repairs"): one
  * equality read costs FerretDB, PostgreSQL and the driver about 1.6 ms of
  * CPU, streaming one document of a pass at most 0.2 ms, so a pass abandoned
  * at 4 links per id adds at most about half to the equality reads that
- * follow (within 2×, holds for every scope size: bench/README.md).
+ * follow (within 2×, holds for every record set size: bench/README.md).
  */
 export const ORG_PASS_LINKS_PER_ID = 4;
 
@@ -55,17 +55,17 @@ type StoredLink = WithId<Stored<BankLink>>;
 /**
  * What the repair rule needs to see (its LinkRepairInput): every transaction
  * of the account with the counterparty (any date: the date decides the
- * scope), every entry of the counterparty, the links of those transactions and
+ * record set), every entry of the counterparty, the links of those transactions and
  * the links to those entries (from any transaction), and every other entry
  * such a link points to.
  */
-export async function readRepairScope(
+export async function readRepairRecords(
   db: Db,
   driver: DriverStrategy,
   orgId: string,
   accountId: string,
   counterpartyId: string,
-): Promise<RepairScope> {
+): Promise<RepairRecords> {
   const c = collections(db);
   const [transactionDocs, entryDocs] = await Promise.all([
     c.bankTransactions.find({ org_id: orgId, bank_account_id: accountId, counterparty_id: counterpartyId }).toArray(),
@@ -111,7 +111,7 @@ async function scopeLinks(
 
 /**
  * One pass over the org's links (equality on org_id, GIN-indexed), sorted
- * here into the scope's; null when the org has more than `budget` links
+ * here into the record set's; null when the org has more than `budget` links
  * (at most budget + 1 are read).
  */
 async function orgPass(

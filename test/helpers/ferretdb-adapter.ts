@@ -1,4 +1,4 @@
-// The shared stack for a suite about the embedded store (FerretDB on
+// The shared stack for a suite about the FerretDB adapter (FerretDB on
 // PostgreSQL, docs/indexes.md): skipped, saying why, when the store behind
 // MONGO_URL is MongoDB; an error when it is FerretDB without its PostgreSQL URL.
 import type { Context } from 'mocha';
@@ -12,7 +12,7 @@ import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
 import { stack, type Stack } from './stack.js';
 
 /** `mongodbReason`: what stands in for the suite's subject on MongoDB, printed with the skip. */
-export async function embeddedStack(suite: Context, mongodbReason: string): Promise<{ s: Stack; postgresUrl: string }> {
+export async function ferretdbStack(suite: Context, mongodbReason: string): Promise<{ s: Stack; postgresUrl: string }> {
   const s = await stack();
   if (!(await isFerretDb(s.db))) {
     // The reason a whole suite is skipped belongs in the output.
@@ -28,7 +28,7 @@ export async function embeddedStack(suite: Context, mongodbReason: string): Prom
  * A database of the suite's own beside the stack's (on FerretDB a PostgreSQL
  * schema of its own), indexed as the service's: no other test's rows or
  * statements land in its tables. Its handle is served by the driver's
- * adapter (acceleratedHandle gives one served by the FerretDB adapter). The
+ * adapter (ferretdbHandle gives one served by the FerretDB adapter). The
  * caller drops it when done.
  */
 export async function ownDatabase(s: Stack, suffix: string, postgresUrl: string): Promise<Mongo> {
@@ -40,25 +40,25 @@ export async function ownDatabase(s: Stack, suffix: string, postgresUrl: string)
 }
 
 /**
- * A second handle on `db`'s database, served by the accelerated adapter of
+ * A second handle on `db`'s database, served by the FerretDB adapter of
  * the store port (SQL on FerretDB 1.x's tables: docs/design/architecture.md
- * "The store port"); `db` itself keeps the driver's adapter. The caller
+ * "The store port"); `db` itself keeps the mongo adapter. The caller
  * closes it (its PostgreSQL pools) when done.
  */
-export async function acceleratedHandle(db: Db, postgresUrl: string): Promise<Db> {
+export async function ferretdbHandle(db: Db, postgresUrl: string): Promise<Db> {
   const handle = db.client.db(db.databaseName);
   chooseStoreAdapter(handle, { postgresUrl });
   const adapter = await storeAdapter(handle);
-  if (adapter.name !== 'ferretdb') throw new Error(`the accelerated adapter does not run on ${db.databaseName}`);
+  if (adapter.name !== 'ferretdb') throw new Error(`the FerretDB adapter does not run on ${db.databaseName}`);
   statsByHandle.set(handle, (adapter as FerretDbPort).stats);
   return handle;
 }
 
 const statsByHandle = new WeakMap<Db, PostgresPagesStats>();
 
-/** What the SQL of an acceleratedHandle served, declined and wrote so far (a live object). */
+/** What the SQL of an ferretdbHandle served, declined and wrote so far (a live object). */
 export function sqlStats(handle: Db): PostgresPagesStats {
   const stats = statsByHandle.get(handle);
-  if (!stats) throw new Error('not a handle from acceleratedHandle');
+  if (!stats) throw new Error('not a handle from ferretdbHandle');
   return stats;
 }
