@@ -23,14 +23,25 @@ const KIND_SCHEMAS = [
   './shared/kinds/ledger-link-repair/schema.ts',
   './shared/kinds/ledger-reversal/schema.ts',
   './shared/kinds/statement-import/schema.ts',
+  './shared/kinds/period-close/schema.ts',
 ];
+// A kind's pure plan and journal (shared/kinds/<kind>/plan.ts, journal.ts): part of the domain layer, which the
+// domain's apply journal reads.
+const KIND_DOMAIN = ['./shared/kinds/period-close/plan.ts', './shared/kinds/period-close/journal.ts'];
 const LAYER_ZONES = [
   {
     target: './shared/domain',
     from: './',
-    except: ['./shared/domain', './shared/contract', ...LEAF],
+    except: ['./shared/domain', './shared/contract', ...KIND_DOMAIN, ...LEAF],
     message:
       'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/design/architecture.md).',
+  },
+  {
+    target: KIND_DOMAIN,
+    from: './',
+    except: ['./shared/domain', './shared/contract', ...KIND_DOMAIN, ...LEAF],
+    message:
+      'A kind\'s plan.ts and journal.ts are domain rules: they import only the domain, shared/contract and the tables (docs/design/architecture.md "Kinds").',
   },
   {
     target: './shared/schemas',

@@ -15,6 +15,7 @@ import { adminQueues, ADMIN_QUEUES_PATH } from './routes/admin-queues.js';
 import { healthRoutes, metricsEndpoint, type ReadinessCheck } from './routes/health.js';
 import { requestId } from './middleware/request-id.js';
 import { booksReadRoutes } from './routes/books-read.js';
+import { periodRoutes } from './routes/periods.js';
 import { csvMappingRoutes } from './routes/csv-mapping.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(jobRoutes(deps.db, deps.queue));
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(booksReadRoutes(deps.db, deps.reads));
+  app.use(periodRoutes(deps.db, deps.reads));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));
   app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));

@@ -7,6 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
+import { showPeriod } from './jobs/periods-show.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -21,6 +22,7 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     ),
   'counterparties.list': (db, data) =>
     listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input']),
+  'periods.show': (db, data) => showPeriod(db, data.org_id, data.input as ReadJobData<'periods.show'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

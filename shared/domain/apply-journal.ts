@@ -20,9 +20,11 @@ import { duplicateGroupId } from './duplicate-groups.js';
 import { fail, ok, type Result } from './result.js';
 import type { StagedKind } from './staged-kind.js';
 import type { StatementImportPlan } from './statement-import/plan.js';
+import { periodCloseJournal, type PeriodCloseApplyBooks } from '../kinds/period-close/journal.js';
+import type { PeriodClosePlan } from '../kinds/period-close/plan.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
-export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
+export type BookCollection = Precondition['collection'] | 'duplicate_dismissals' | 'closed_periods';
 type Fields = Record<string, unknown>;
 
 export type JournalWrite =
@@ -41,6 +43,8 @@ export interface ApplyBooks {
   links: readonly BankLink[];
   /** Inbox documents (a duplicate resolution); absent when the plan read none. */
   documents?: readonly VersionedInboxDocument[];
+  /** A period close: what apply read of the organisation and the period (shared/kinds/period-close/journal.ts). */
+  period_close?: PeriodCloseApplyBooks;
 }
 
 export interface JournalContext {
@@ -84,6 +88,12 @@ const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   statement_import: {
     plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
     fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
+  },
+  period_close: {
+    plan: (plan, books, ctx) =>
+      books.period_close
+        ? ok({ writes: periodCloseJournal(plan as PeriodClosePlan, books.period_close, ctx), links: null })
+        : failed('period_not_read', {}),
   },
 };
 

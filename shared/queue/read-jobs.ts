@@ -5,10 +5,11 @@
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
 import type { CounterpartyList, GroupPage, GroupPosition } from '../contract/reads.js';
+import type { PeriodCheck } from '../schemas/periods.js';
 
 export const READ_QUEUE = 'read';
 
-export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list'] as const;
+export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list', 'periods.show'] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
 export interface InboxDuplicatesListInput {
@@ -25,6 +26,8 @@ export interface CounterpartiesListInput {
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
+  /** The period was found closed by the API before the job was added; null if it is gone. */
+  'periods.show': { input: { through: string }; result: PeriodCheck | null };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

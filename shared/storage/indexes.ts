@@ -131,6 +131,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   bank_csv_mappings: { indexes: [], equality: [] },
   // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
+  // Closed periods (docs/design/staged-lifecycle.md "Closed periods"): inserted by `_id` (one per org and through), listed by through.
+  closed_periods: { indexes: [{ org_id: 1, through: 1 }], equality: ['org_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */
