@@ -1,5 +1,5 @@
 // `bookstage periods close|list|show` as a subprocess against the real stack
-// (docs/guide/cli.md "Closed periods").
+// (docs/guide/cli.md "Commands"; docs/design/staged-lifecycle.md "Closing a period").
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
 import { apply, approve, docs } from '../helpers/staged.js';
