@@ -23,6 +23,7 @@ const KIND_SCHEMAS = [
   './shared/kinds/ledger-link-repair/schema.ts',
   './shared/kinds/ledger-reversal/schema.ts',
   './shared/kinds/statement-import/schema.ts',
+  './shared/kinds/period-close/schema.ts',
 ];
 // The pure files of a kind whose types its own schema.ts names (the statement import's CSV mapping and formats).
 const KIND_SCHEMA_TYPES = ['./shared/kinds/statement-import/csv.ts', './shared/kinds/statement-import/model.ts'];
@@ -34,6 +35,7 @@ const LAYER_ZONES = [
     message:
       'shared/domain imports nothing but the domain, shared/contract and the error, warning and id tables (docs/design/architecture.md).',
   },
+
   {
     target: './shared/schemas',
     from: './',

@@ -16,6 +16,7 @@ import { healthRoutes, metricsEndpoint, type ReadinessCheck } from './routes/hea
 import { requestId } from './middleware/request-id.js';
 import { booksExportRoutes } from './routes/books-export.js';
 import { booksReadRoutes } from './routes/books-read.js';
+import { periodRoutes } from './routes/periods.js';
 import { csvMappingRoutes } from './routes/csv-mapping.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(inboxDuplicatesRoutes(deps.db, deps.reads));
   app.use(booksReadRoutes(deps.db, deps.reads));
   app.use(booksExportRoutes(deps.db, deps.reads));
+  app.use(periodRoutes(deps.db, deps.reads));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));
   app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));

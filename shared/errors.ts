@@ -123,7 +123,9 @@ export const ERROR_TABLE = {
     status: 409,
     retryable: true,
     message: (d) =>
-      `A pending staged operation already holds what this plan would lock: ${list(d.staged_operation_ids)}.`,
+      d.through !== undefined
+        ? `Pending operations would book in the period through ${asText(d.through)}: ${list(d.staged_operation_ids)}. Apply or reject them first.`
+        : `A pending staged operation already holds what this plan would lock: ${list(d.staged_operation_ids)}.`,
   },
   reconciled_links: {
     status: 409,
@@ -134,6 +136,14 @@ export const ERROR_TABLE = {
     status: 422,
     retryable: false,
     message: (d) => `reversal_date ${String(d.reversal_date)} is before the entry date ${String(d.entry_date)}.`,
+  },
+  invalid_period: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      d.reason === 'not_after_lock_date'
+        ? `through ${String(d.through)} is not after the lock date ${String(d.lock_date)}: that period is already closed.`
+        : `through ${String(d.through)} is not before today (${String(d.today)}): only past days can be closed.`,
   },
   period_locked: {
     status: 422,

@@ -10,6 +10,7 @@ import { lookup } from './context.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
+import { periodCloseView } from './period-close-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -73,6 +74,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     subject: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+  period_close: {
+    label: 'Period close',
+    view: (op) => periodCloseView(op),
+    scope: () => "the organisation's lock date",
+    summary: (s) =>
+      `close through ${String(s.through)}: ${count(s, 'entries', 'entry', 'entries')}, ${count(s, 'bank_transactions', 'bank transaction', 'bank transactions')}`,
   },
 };
 

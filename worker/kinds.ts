@@ -5,7 +5,9 @@
 // module fails tsc here, naming it.
 import type { ChangedPrecondition, PeriodLocked } from '../shared/domain/preconditions.js';
 import type { StageOperationOf } from '../shared/kinds/kind-module.js';
-import type { StagedKind } from '../shared/kinds/registry.js';
+import { STAGED_KINDS, type StagedKind } from '../shared/kinds/registry.js';
+import type { ApplyBooks } from '../shared/domain/apply-journal.js';
+import type { RefusedDecision } from '../shared/domain/decision.js';
 import type { StageAnswer } from '../shared/queue/stage-jobs.js';
 import type { IsoDate } from '../shared/domain/books.js';
 import { lockedReconciliation, type ReconciliationPlan } from '../shared/kinds/bank-reconcile/plan.js';
@@ -21,6 +23,9 @@ import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
 import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
 import { importClashes } from './kinds/statement-import/apply.js';
 import { stageStatementImport } from './kinds/statement-import/stage.js';
+import { closeApplyBooks, closePending } from './kinds/period-close/apply.js';
+import type { LockJudge } from './kinds/period-close/lock-judge.js';
+import { stagePeriodClose } from './kinds/period-close/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -32,6 +37,13 @@ export interface WorkerKind<K extends StagedKind> {
    * apply, once) now covers, or null.
    */
   periodLocked?(plan: unknown, lockDate: IsoDate | null): PeriodLocked | null;
+  /**
+   * Apply's refusal of a plan that is not stale but may not be applied now (a period close while operations that
+   * would book in its period are pending): answered as is, nothing written, the operation stays `approved`.
+   */
+  applyRefusal?(ctx: JobContext, op: StagedOperationDoc): Promise<Pick<RefusedDecision, 'code' | 'details'> | null>;
+  /** What the kind's journal reads beyond the preconditions' records (a period close: its hash), read when apply starts. */
+  applyBooks?(ctx: JobContext, op: StagedOperationDoc): Promise<Partial<ApplyBooks>>;
   /** After an apply ended `applied` (and again when a later apply finds it applied). */
   afterApplied?(ctx: JobContext, op: StagedOperationDoc): Promise<void>;
 }
@@ -61,4 +73,19 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     applyClashes: importClashes,
     periodLocked: (plan, lockDate) => lockedImport(plan as StatementImportPlan, lockDate),
   },
+  // Closing a period books nothing dated itself; it is refused while a pending operation would book in the period.
+  period_close: {
+    stage: (ctx) => stagePeriodClose(NEW_LOCK)(ctx),
+    applyRefusal: (ctx, op) => closePending(ctx, op, NEW_LOCK),
+    applyBooks: closeApplyBooks,
+  },
+};
+
+/**
+ * What a new lock date would refuse among pending operations: each kind's own `periodLocked` judges its plans
+ * (docs/design/staged-lifecycle.md "Closed periods"); a kind without the hook books nothing dated.
+ */
+const NEW_LOCK: LockJudge = {
+  kinds: () => STAGED_KINDS.filter((kind) => WORKER_KINDS[kind].periodLocked !== undefined),
+  refuses: (op, through) => (WORKER_KINDS[op.kind].periodLocked?.(op.plan, through) ?? null) !== null,
 };

@@ -9,6 +9,7 @@ import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
 import { readTrialBalance } from './jobs/trial-balance.js';
 import { exportBooks } from './jobs/books-export.js';
+import { showPeriod } from './jobs/periods-show.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -26,6 +27,7 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
   'ledger.trial_balance': (db, data) =>
     readTrialBalance(db, data.org_id, data.input as ReadJobData<'ledger.trial_balance'>['input']),
   'books.export': (db, data) => exportBooks(db, data.org_id, data.input as ReadJobData<'books.export'>['input']),
+  'periods.show': (db, data) => showPeriod(db, data.org_id, data.input as ReadJobData<'periods.show'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

@@ -10,6 +10,7 @@ import { jobsCommands } from './commands/jobs.js';
 import { ledgerCommands } from './commands/ledger.js';
 import { mcpCommand } from './mcp/command.js';
 import { linksCommands } from './commands/links.js';
+import { periodsCommands } from './commands/periods.js';
 import { profileCommands } from './commands/profile.js';
 import { reconcileCommands } from './commands/reconcile.js';
 import { stagedCommands } from './commands/staged.js';
@@ -45,6 +46,7 @@ jobsCommands(program, io, done);
 eventsCommands(program, io, done);
 profileCommands(program, io, done);
 statementsCommands(program, io, done);
+periodsCommands(program, io, done);
 mcpCommand(program, io, done);
 
 try {

@@ -27,10 +27,13 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds, or the client address presented more than `RATE_LIMIT_AUTH_FAILURES` unknown tokens; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
   entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
-  pending_operation: 'a pending staged operation overlaps (`details.staged_operation_ids`)',
+  pending_operation:
+    'a pending staged operation overlaps (`details.staged_operation_ids`); for a period close (staging and apply), pending operations would book in the period (`details: {through, operation_ids, staged_operation_ids}`): apply or reject them first',
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
   already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
   reversal_before_entry: '`reversal_date` is before the entry date',
+  invalid_period:
+    'a period close\'s `through` is on or before the lock date (`details: {reason: "not_after_lock_date", through, lock_date}`) or not before today, UTC (`details: {reason: "not_before_today", through, today}`)',
   period_locked:
     "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
   currency_mismatch:

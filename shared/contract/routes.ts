@@ -62,6 +62,12 @@ import {
   reversalResultSchema,
 } from '../schemas/staging-results.js';
 import { whoamiSchema } from '../schemas/whoami.js';
+import {
+  closedPeriodPageSchema,
+  periodCheckSchema,
+  periodParamsSchema,
+  periodsQuerySchema,
+} from '../schemas/periods.js';
 import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
@@ -86,6 +92,8 @@ const APPLY_ERRORS: ErrorCode[] = [
   'invalid_transition',
   'stale_plan',
   'apply_failed',
+  // A period close while operations that would book in its period are pending (docs/design/staged-lifecycle.md "Closed periods").
+  'pending_operation',
 ];
 const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-Applied'];
 
@@ -235,6 +243,26 @@ const BOOK_READS: RouteContract[] = [
   ),
 ];
 
+/** The closed periods (docs/design/staged-lifecycle.md "Closed periods"): served by api/routes/periods.ts. */
+const PERIOD_READS: RouteContract[] = [
+  bookRead(
+    '/api/v1/cli/periods',
+    'periods.list',
+    "The organisation's closed periods",
+    'By `through`, one page at a time; follow `data.next_cursor` until it is null. Read-only.',
+    closedPeriodPageSchema,
+    { query: periodsQuerySchema },
+  ),
+  bookRead(
+    '/api/v1/cli/periods/{through}',
+    'periods.show',
+    'One closed period, checked',
+    "Its stored hash beside the same hash of the period's records as they are now: `intact` is false when a record of the period changed since it was closed. Computed by the worker (it reads the whole period): a read that outlives its wait is 503. Read-only.",
+    periodCheckSchema,
+    { pathParams: { schema: periodParamsSchema } },
+  ),
+];
+
 export type { ResponseHeader, RouteContract, SuccessAnswer } from './route-parts.js';
 
 export const API_ROUTES: RouteContract[] = [
@@ -281,6 +309,7 @@ export const API_ROUTES: RouteContract[] = [
     errors: BOOK_SHOW_ERRORS,
   },
   ...BOOK_READS,
+  ...PERIOD_READS,
   {
     method: 'get',
     path: '/api/v1/cli/jobs/{job_id}',

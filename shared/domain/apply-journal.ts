@@ -24,7 +24,7 @@ import type {
 import { fail, ok, type Result } from './result.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
-export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
+export type BookCollection = Precondition['collection'] | 'duplicate_dismissals' | 'closed_periods';
 export type Fields = Record<string, unknown>;
 
 export type JournalWrite =
@@ -43,6 +43,8 @@ export interface ApplyBooks {
   links: readonly BankLink[];
   /** Inbox documents (a duplicate resolution); absent when the plan read none. */
   documents?: readonly VersionedInboxDocument[];
+  /** What a kind's `applyBooks` hook read beyond the books, in that kind's own shape (a period close: its org and hash). */
+  kind?: unknown;
 }
 
 export interface JournalContext {

@@ -10,6 +10,7 @@ import { bankReconcileJournal } from './bank-reconcile/journal.js';
 import { inboxDuplicatesResolveJournal } from './inbox-duplicates-resolve/journal.js';
 import { ledgerLinkRepairJournal } from './ledger-link-repair/journal.js';
 import { ledgerReversalJournal } from './ledger-reversal/journal.js';
+import { periodCloseKindJournal } from './period-close/journal.js';
 import { statementImportKindJournal } from './statement-import/journal.js';
 
 /** Each kind's journal: a kind added to StagedKind without one fails tsc here. */
@@ -19,6 +20,7 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   ledger_reversal: ledgerReversalJournal,
   inbox_duplicates_resolve: inboxDuplicatesResolveJournal,
   statement_import: statementImportKindJournal,
+  period_close: periodCloseKindJournal,
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

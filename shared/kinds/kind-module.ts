@@ -27,6 +27,9 @@ export interface KindModule<K extends StagedKind> {
   amount(plan: unknown, context: PlanContext): KindAmount;
   /** How the CLI's sentences name it ("Staged bank reconciliation stg_…"), and what a noop answer says, if it can have one. */
   cli: { label: string; noop?: string };
-  /** Its MCP tool (docs/guide/agents.md): the name and title an agent sees, and the description. */
-  mcp: { name: string; title: string; description: string };
+  /**
+   * Its MCP tool (docs/guide/agents.md): the name and title an agent sees, and the description; `gate: 'review'`
+   * offers it only when a person started the server with --allow-review (a governance change such as a period close).
+   */
+  mcp: { name: string; title: string; description: string; gate?: 'review' };
 }

@@ -5,12 +5,14 @@
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
 import type { CounterpartyList, GroupPage, GroupPosition, TrialBalance } from '../contract/reads.js';
+import type { PeriodCheck } from '../schemas/periods.js';
 
 export const READ_QUEUE = 'read';
 
 export const READ_OPERATIONS = [
   'inbox_duplicates.list',
   'counterparties.list',
+  'periods.show',
   'ledger.trial_balance',
   'books.export',
 ] as const;
@@ -51,6 +53,8 @@ interface ReadJobs {
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
   'ledger.trial_balance': { input: TrialBalanceInput; result: TrialBalance };
   'books.export': { input: BooksExportInput; result: BooksExportResult };
+  /** The period was found closed by the API before the job was added; null if it is gone. */
+  'periods.show': { input: { through: string }; result: PeriodCheck | null };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

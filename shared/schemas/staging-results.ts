@@ -366,3 +366,25 @@ export const statementImportResultSchema = {
 } as const;
 
 export const statementImportDryRunSchema = dryRunResultSchema('StatementImportDryRunResult', statementImportPlanSchema);
+
+// --- period close (docs/design/staged-lifecycle.md "Closed periods") -------
+
+export const periodClosePlanSchema = object(
+  {
+    through: { ...date, description: 'The new lock date: every day on or before it is closed.' },
+    lock_date_before: { anyOf: [date, { type: 'null' }], description: 'The lock date when the close was staged.' },
+    note: { anyOf: [str, { type: 'null' }] },
+    entries: { ...count, description: 'Ledger entries dated on or before `through` when staged.' },
+    bank_transactions: { ...count, description: 'Bank transactions booked on or before `through` when staged.' },
+  },
+  undefined,
+  { title: 'PeriodClosePlan' },
+);
+
+export const periodCloseResultSchema = object(
+  { ...stagedFields, plan: periodClosePlanSchema, plan_hash: planHash },
+  undefined,
+  { title: 'PeriodCloseStageResult' },
+);
+
+export const periodCloseDryRunSchema = dryRunResultSchema('PeriodCloseDryRunResult', periodClosePlanSchema);

@@ -59,8 +59,12 @@ export class UnorderedInsertError extends Error {
 type Doc = Document & { _id: string; org_id: string; version?: number };
 
 const coll = (db: Db, w: JournalWrite) => db.collection<Doc>(w.collection);
-const byId = (orgId: string, id: string, version?: number): Filter<Doc> =>
-  version === undefined ? { _id: id, org_id: orgId } : { _id: id, org_id: orgId, version };
+// The organisation's own document (`orgs`, whose lock date a period close sets) is its `_id` and has no `org_id`:
+// only the journal's own organisation matches.
+const byId = (orgId: string, w: Pick<JournalWrite, 'collection' | 'id'>, version?: number): Filter<Doc> => {
+  const owner = w.collection === 'orgs' && w.id === orgId ? {} : { org_id: orgId };
+  return version === undefined ? { _id: w.id, ...owner } : { _id: w.id, ...owner, version };
+};
 
 /** True when every field of `fields` has this value in `doc`. */
 function holds(doc: Doc | null, fields: Record<string, unknown>): boolean {
@@ -75,20 +79,20 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: 
     case 'update': {
       // Another writer holds the version: our write was never made (only the holder writes), so the record changed.
       if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
-      const r = await c.updateOne(byId(orgId, w.id, w.version), { $set: { ...w.set, version: w.version + 1 } });
+      const r = await c.updateOne(byId(orgId, w, w.version), { $set: { ...w.set, version: w.version + 1 } });
       if (r.matchedCount === 1) return 'done';
-      const doc = await c.findOne(byId(orgId, w.id));
+      const doc = await c.findOne(byId(orgId, w));
       return doc?.version === w.version + 1 && holds(doc, w.set) ? 'done' : 'conflict';
     }
     case 'insert': {
       if (await insertOnce(db, orgId, w.collection, w.id, w.doc)) return 'done';
-      return holds(await c.findOne(byId(orgId, w.id)), w.doc) ? 'done' : 'conflict';
+      return holds(await c.findOne(byId(orgId, w)), w.doc) ? 'done' : 'conflict';
     }
     case 'delete': {
       if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version, holder))) return 'conflict';
-      const r = await c.deleteOne(byId(orgId, w.id, w.version));
+      const r = await c.deleteOne(byId(orgId, w, w.version));
       if (r.deletedCount === 1) return 'done';
-      return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+      return (await c.findOne(byId(orgId, w))) === null ? 'done' : 'conflict';
     }
   }
 }
@@ -186,26 +190,26 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: 
     case 'update': {
       if (!(await reserveVersion(db, orgId, w.collection, w.id, w.version + 1, holder))) {
         // Not ours: either the write was never made (the record is still at its old version) or someone changed it since.
-        return (await c.findOne(byId(orgId, w.id)))?.version === w.version ? 'done' : 'conflict';
+        return (await c.findOne(byId(orgId, w)))?.version === w.version ? 'done' : 'conflict';
       }
-      const r = await c.updateOne(byId(orgId, w.id, w.version + 1), { $set: { ...w.before, version: w.version + 2 } });
+      const r = await c.updateOne(byId(orgId, w, w.version + 1), { $set: { ...w.before, version: w.version + 2 } });
       if (r.matchedCount === 1) return 'done';
-      const doc = await c.findOne(byId(orgId, w.id));
+      const doc = await c.findOne(byId(orgId, w));
       if (doc?.version === w.version) return 'done';
       return doc?.version === w.version + 2 && holds(doc, w.before) ? 'done' : 'conflict';
     }
     case 'insert': {
       if (!(await reserveVersion(db, orgId, w.collection, w.id, 1, holder))) {
-        return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+        return (await c.findOne(byId(orgId, w))) === null ? 'done' : 'conflict';
       }
-      const r = await c.deleteOne(byId(orgId, w.id, 1));
+      const r = await c.deleteOne(byId(orgId, w, 1));
       if (r.deletedCount === 1) return 'done';
-      return (await c.findOne(byId(orgId, w.id))) === null ? 'done' : 'conflict';
+      return (await c.findOne(byId(orgId, w))) === null ? 'done' : 'conflict';
     }
     case 'delete': {
       const doc = { ...w.doc, version: w.version + 1 };
       if (await insertOnce(db, orgId, w.collection, w.id, doc)) return 'done';
-      const found = await c.findOne(byId(orgId, w.id));
+      const found = await c.findOne(byId(orgId, w));
       return found?.version === w.version || found?.version === w.version + 1 ? 'done' : 'conflict';
     }
   }

@@ -313,6 +313,23 @@ export interface DuplicateDismissalDoc {
  * A bank account's saved CSV mapping (docs/guide/statement-import.md "Saved CSV
  * mapping"): `_id` = the bank account's id; written by `_id` and `version`.
  */
+/**
+ * A closed period (docs/design/staged-lifecycle.md "Closed periods"), `_id` = `ORG:THROUGH`: inserted by the
+ * apply of a period close (shared/kinds/period-close/journal.ts), never changed.
+ */
+export interface ClosedPeriodDoc {
+  _id: string;
+  org_id: string;
+  version: number;
+  through: string;
+  closed_at: string;
+  approved_by: string;
+  /** shared/domain/period-hash.ts of the period's records when it was closed. */
+  hash: string;
+  staged_operation_id: string;
+  lock_date_before: string | null;
+}
+
 export interface CsvMappingDoc {
   _id: string;
   org_id: string;
@@ -454,6 +471,7 @@ function makeCollections(db: Db) {
     bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
     bookExports: c<BookExportPartDoc>('book_exports'),
+    closedPeriods: c<ClosedPeriodDoc>('closed_periods'),
   };
 }
 

@@ -136,6 +136,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
   // Books export parts on their way to the API (shared/storage/book-exports.ts): read by `_id` only.
   book_exports: { indexes: [], equality: [] },
+  // Closed periods (docs/design/staged-lifecycle.md "Closed periods"): inserted by `_id` (one per org and through), listed by through.
+  closed_periods: { indexes: [{ org_id: 1, through: 1 }], equality: ['org_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

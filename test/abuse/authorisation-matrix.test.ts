@@ -97,6 +97,13 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'webhook_endpoints.delete':
     case 'webhook_endpoints.deliveries':
       return { path: route.path.replace('{id}', missing ? ghost('whe') : aEndpoint) };
+    case 'period_close.stage':
+      return { path: route.path, body: { through: '2026-01-31' } };
+    case 'periods.list':
+      return { path: route.path };
+    case 'periods.show':
+      // Org a's closed period (made in `before`); a day no organisation closed.
+      return { path: route.path.replace('{through}', missing ? '2020-01-31' : '2026-01-31') };
     case 'inbox_duplicates_resolve.stage': {
       // Org a's one duplicate group: its two documents share a file (org-fixture.ts).
       const group = duplicateGroupId(a.books.file.inbox_documents.slice(0, 2).map((d) => d.id));
@@ -134,7 +141,10 @@ const shapeOf = (error: Record<string, unknown>, id: string): string => JSON.str
 /** The id a `missing` target names (path or body), to blank it out of its 404. */
 function namedId(t: Target): string {
   const body = t.body as { bank_account_id?: string } | undefined;
-  return body?.bank_account_id ?? t.path.split(/[/=]/).find((seg) => /^(stg|job|le|ba|bt|doc|whe|grp)_/.test(seg))!;
+  return (
+    body?.bank_account_id ??
+    t.path.split(/[/=]/).find((seg) => /^((stg|job|le|ba|bt|doc|whe|grp)_|\d{4}-\d{2}-\d{2}$)/.test(seg))!
+  );
 }
 
 const ROUTES = API_ROUTES.filter((r) => r.auth !== null);
@@ -150,7 +160,13 @@ const ORG_WIDE = [
   'inbox_documents.list',
 ];
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
-const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
+const NO_ID = [
+  'events.list',
+  'webhook_endpoints.list',
+  'webhook_endpoints.create',
+  'period_close.stage',
+  'periods.list',
+];
 /** Org a's webhook endpoint, made in `before`. */
 let aEndpoint = '';
 
@@ -173,6 +189,18 @@ describe('abuse: authorisation matrix', function () {
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     aEndpoint = created.body.data.id;
+    // Org a's closed period, written as a period close's apply writes it (docs/design/staged-lifecycle.md "Closing a period").
+    await (await stack()).db.collection('closed_periods').insertOne({
+      _id: `${a.orgId}:2026-01-31`,
+      org_id: a.orgId,
+      version: 1,
+      through: '2026-01-31',
+      closed_at: '2026-11-01T00:00:00.000Z',
+      approved_by: 'bob',
+      hash: '0'.repeat(64),
+      staged_operation_id: a.operation,
+      lock_date_before: null,
+    } as never);
   });
 
   it('covers every authenticated route of the API contract', () => {

@@ -461,6 +461,40 @@ describe('the review page in a browser (GET /review)', function () {
     await checkView('statement-import');
   });
 
+  it('shows a staged period close: the day it closes through, the lock date it replaces and the records of the period', async () => {
+    const s = await stack();
+    const closer = await s.token(w.books.orgId, ['policy:stage', 'staged:read'], 'carla');
+    const staged = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/periods/close/stage', {
+      token: closer,
+      // Everything pending in this org books after it (the reconciliation ends 2026-02-13).
+      body: { through: '2026-02-10', note: 'early February' },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(w.bob);
+    await page.goto(`${baseUrl}/review#/operation/${staged.body.data.staged_operation_id}`);
+    const heading = page.getByRole('heading', { name: 'Period close: every day through 2026-02-10' });
+    await heading.waitFor();
+    const facts = page.locator('section[aria-labelledby="plan-h"] dl.facts');
+    expect(await facts.locator('dt').allTextContents()).to.deep.equal([
+      'Closes through',
+      'Lock date now',
+      'Ledger entries in the period',
+      'Bank transactions in the period',
+      'Note',
+    ]);
+    // Four entries dated 2026-02-01 to 2026-02-05 (the repair's two, the two paid invoices'); one transaction, 2026-02-10.
+    expect(await facts.locator('dd').allTextContents()).to.deep.equal([
+      '2026-02-10',
+      'none',
+      '4',
+      '1',
+      'early February',
+    ]);
+    await checkView('period-close');
+  });
+
   it('is usable at phone width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
@@ -500,6 +534,7 @@ describe('the review page in a browser (GET /review)', function () {
         'duplicates-resolve',
         'inbox-resolve',
         'statement-import',
+        'period-close',
         'repair-phone',
       ].map((view) => `review-${view}.png`),
     );

@@ -401,6 +401,9 @@ describe('bookstage CLI', function () {
       ['statements', 'mapping'],
       ['statements', 'mapping', 'set'],
       ['statements', 'mapping', 'show'],
+      ['periods'],
+      ['periods', 'close'],
+      ['periods', 'show'],
     ];
 
     it('every command has --help with an example; the top level lists the exit codes', async () => {

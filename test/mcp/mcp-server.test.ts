@@ -37,6 +37,7 @@ import {
   statementImportQuerySchema,
 } from '../../shared/kinds/statement-import/schema.js';
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
+import { periodParamsSchema, periodsQuerySchema } from '../../shared/schemas/periods.js';
 import { compile } from '../../shared/schemas/validator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
@@ -49,6 +50,7 @@ import { startMcp, type McpSession } from './mcp-client.js';
 const DEFAULT_TOOLS = [
   'get_bank_account',
   'get_bank_transaction',
+  'get_closed_period',
   'get_inbox_document',
   'get_job',
   'get_ledger_entry',
@@ -56,6 +58,7 @@ const DEFAULT_TOOLS = [
   'get_trial_balance',
   'list_bank_accounts',
   'list_bank_transactions',
+  'list_closed_periods',
   'list_counterparties',
   'list_events',
   'list_inbox_documents',
@@ -144,6 +147,8 @@ const EXPECTED_INPUT: Record<string, object> = {
   get_trial_balance: trialBalanceQuerySchema,
   list_inbox_documents: documentsQuerySchema,
   get_inbox_document: documentParamsSchema,
+  list_closed_periods: periodsQuerySchema,
+  get_closed_period: periodParamsSchema,
 };
 
 // An Ajv as MCP hosts configure it (non-strict, formats checked), for the output schemas.
@@ -376,6 +381,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       ['list_counterparties', { bank_account_id: account }, `/api/v1/cli/counterparties?bank_account_id=${account}`],
       ['get_trial_balance', { as_of: '2026-06-30' }, '/api/v1/cli/ledger/trial-balance?as_of=2026-06-30'],
       ['list_inbox_documents', { status: 'open' }, '/api/v1/cli/bookkeeping/inbox/documents?status=open'],
+      ['list_closed_periods', { limit: 5 }, '/api/v1/cli/periods?limit=5'],
       ['get_bank_transaction', { bank_transaction_id: t.repairTxn }, `/api/v1/cli/bank-transactions/${t.repairTxn}`],
       [
         'get_inbox_document',
@@ -542,7 +548,10 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const reviewer = await startMcp({ url, token: alice }, ['--allow-review']);
     sessions.push(reviewer);
     const names = (await reviewer.client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).to.deep.equal([...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation'].sort());
+    // Closing a period is a governance change: its staging tool comes with review.
+    expect(names).to.deep.equal(
+      [...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation', 'stage_period_close'].sort(),
+    );
 
     const staged = await reviewer.call('stage_ledger_reversal', { entry_id: t.rejectEntry });
     const id = staged.structuredContent.staged_operation_id as string;

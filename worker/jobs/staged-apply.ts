@@ -74,12 +74,21 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
       error: error.toBody(),
     });
   }
-  const journal = planJournalWithLinks(op.kind, op.plan, books, {
-    staged_operation_id: op._id,
-    org_id: data.org_id,
-    actor: data.actor,
-    now: ctx.now.toISOString(),
-  });
+  // The kind's own refusal (a period close while operations that would book in its period are pending): answered
+  // as is, nothing written, the operation still `approved`, so the same apply may succeed later.
+  const refusal = await hooks.applyRefusal?.(ctx, op);
+  if (refusal) throw new AppError(refusal.code, { details: refusal.details });
+  const journal = planJournalWithLinks(
+    op.kind,
+    op.plan,
+    { ...books, ...(await hooks.applyBooks?.(ctx, op)) },
+    {
+      staged_operation_id: op._id,
+      org_id: data.org_id,
+      actor: data.actor,
+      now: ctx.now.toISOString(),
+    },
+  );
   if (!journal.ok) {
     const error = new AppError('apply_failed', { details: { staged_operation_id: op._id, ...journal.error.details } });
     return endWithoutWriting(ctx, op, {

@@ -113,14 +113,26 @@ function bookReadTools(): ToolSpec[] {
       'inbox_documents.show',
       'One inbox document by id with every stored field.',
     ),
+    read(
+      'list_closed_periods',
+      'List closed periods',
+      'periods.list',
+      `The organisation's closed periods by through (the last closed day): closed_at, approved_by and the hash stored when it was closed. Nothing can be booked on or before the latest through. ${PAGED}`,
+    ),
+    read(
+      'get_closed_period',
+      'Check one closed period',
+      'periods.show',
+      'One closed period by through (YYYY-MM-DD): its stored hash beside the hash of its entries and bank transactions as they are now; intact is false when a record of the period changed since it was closed.',
+    ),
   ];
 }
 
 export const TOOLS: readonly ToolSpec[] = [
   // The staging tools, one per staged kind, their texts from the kind's module (shared/kinds/registry.ts).
   ...STAGED_KINDS.map((kind): ToolSpec => {
-    const module = KINDS[kind];
-    return { ...module.mcp, route: module.route, gate: null, annotations: STAGING };
+    const { gate, ...mcp } = KINDS[kind].mcp;
+    return { ...mcp, route: KINDS[kind].route, gate: gate ?? null, annotations: STAGING };
   }),
   {
     name: 'list_inbox_duplicates',

@@ -15,6 +15,7 @@ import { renderDuplicateGroups } from './duplicates.js';
 import { renderError } from './errors.js';
 import { renderEventsAnswer } from './events.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
+import { renderPeriods } from './periods.js';
 import { renderDryRun, renderStagingResult } from './staging.js';
 import type { Style } from './style.js';
 
@@ -26,7 +27,9 @@ export function renderAnswer(style: Style, answer: Answer): string {
   const warnings = warningsOf(answer) ?? [];
   let out: string;
   const book =
-    renderBookRead(style, env.operation ?? null, data) ?? renderEventsAnswer(style, env.operation ?? null, data);
+    renderBookRead(style, env.operation ?? null, data) ??
+    renderEventsAnswer(style, env.operation ?? null, data) ??
+    renderPeriods(style, env.operation ?? null, data);
   if (book !== null) {
     out = book;
   } else if (isPending(data)) {

@@ -5,6 +5,7 @@
 // guessed from its fields.
 import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/kinds/inbox-duplicates-resolve/plan.js';
+import type { PeriodClosePlan } from '../../../shared/kinds/period-close/plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
@@ -19,7 +20,16 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   ledger_reversal: (style, plan) => reversalPlan(style, plan as ReversalPlan),
   inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
+  period_close: (style, plan) => periodClosePlan(style, plan as PeriodClosePlan),
 };
+
+function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
+  const before = plan.lock_date_before ? `lock date now ${plan.lock_date_before}` : 'no lock date yet';
+  return (
+    `Closes every day through ${style.bold(plan.through)} (${before})${plan.note ? ` (note: ${plan.note})` : ''}\n` +
+    `In the period: ${plan.entries} ledger entries, ${plan.bank_transactions} bank transactions\n`
+  );
+}
 
 /** The plan of an answer of a kind (none: a blocked repair has null; no kind: the plan as JSON). */
 export function renderPlan(style: Style, kind: StagedKind | null, plan: unknown): string {
