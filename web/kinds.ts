@@ -10,6 +10,7 @@ import { lookup } from './context.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
+import { bankMatchView, type BankMatchPlan } from './bank-match-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -73,6 +74,15 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+  bank_match: {
+    label: 'Bank match',
+    view: (op) => bankMatchView(op.plan as BankMatchPlan, lookup(op), op),
+    scope: (op) => {
+      const p = op.plan as BankMatchPlan;
+      return `account ${p.bank_account_id}, ${p.transactions.length} transaction(s), ${p.entries.length} entr${p.entries.length === 1 ? 'y' : 'ies'}`;
+    },
+    summary: (s) => `${count(s, 'pairs', 'new link', 'new links')}`,
   },
 };
 

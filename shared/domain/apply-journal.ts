@@ -85,6 +85,7 @@ const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
     plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
     fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
   },
+  bank_match: { plan: (plan, books, ctx) => newLinksJournal(plan as NewLinksPlan, books, ctx) },
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */
@@ -168,6 +169,15 @@ export function repairLinkId(
   entryId: string,
 ): string {
   return derivedId('lnk', `${ctx.org_id}:${ctx.staged_operation_id}:${transactionId}:${entryId}`);
+}
+
+/** The id of the link an apply creates for one pair (transaction, entry) of a plan that names new links (pairLinksJournal). */
+export function pairLinkId(
+  ctx: Pick<JournalContext, 'org_id' | 'staged_operation_id'>,
+  transactionId: string,
+  entryId: string,
+): string {
+  return derivedId('lnk', `${ctx.org_id}:${ctx.staged_operation_id}:pair:${transactionId}:${entryId}`);
 }
 
 const failed = (reason: string, details: Fields = {}): Result<never> =>
@@ -289,7 +299,10 @@ class PairIndex<V> {
 }
 const NONE: readonly never[] = [];
 
-/** For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an existing one or the one apply creates. */
+/**
+ * For each `move` and `link` action of a repair (by index into plan.actions), the link its amount goes to: an
+ * existing one or the one apply creates; for a plan of new links (NewLinksPlan), each pair's (by index into plan.pairs).
+ */
 export interface AppliedLink {
   action_index: number;
   link_id: string;
@@ -397,6 +410,54 @@ function repairJournalWithLinks(
     }
   }
   return ok({ writes, links: appliedLinks });
+}
+
+// ---------------------------------------------------------------------------
+// New links, one per pair (a bank match): each inserted under an id derived
+// from the operation and the pair, so a retried journal inserts the same ones
+// (docs/design/staged-lifecycle.md "Crash safety"). The plan was checked
+// against these very documents (their versions are its preconditions); what
+// is checked again here is only what a plan that does not fit them would break.
+
+/** What a plan that creates links names: its pairs, each one new link. */
+export interface NewLinksPlan {
+  pairs: ReadonlyArray<{ bank_transaction_id: string; ledger_entry_id: string; amount_minor: number }>;
+}
+
+function newLinksJournal(
+  plan: NewLinksPlan,
+  books: ApplyBooks,
+  ctx: JournalContext,
+): Result<{ writes: JournalWrite[]; links: AppliedLink[] }> {
+  const transactions = new Set(books.transactions.map((t) => t.id));
+  const entries = new Set(books.entries.map((e) => e.id));
+  const writes: JournalWrite[] = [];
+  const links: AppliedLink[] = [];
+  for (const [index, pair] of plan.pairs.entries()) {
+    if (!transactions.has(pair.bank_transaction_id))
+      return failed('bank_transaction_missing', { id: pair.bank_transaction_id });
+    if (!entries.has(pair.ledger_entry_id)) return failed('ledger_entry_missing', { id: pair.ledger_entry_id });
+    const linked = books.links.find(
+      (l) => l.bank_transaction_id === pair.bank_transaction_id && l.ledger_entry_id === pair.ledger_entry_id,
+    );
+    if (linked) return failed('bank_link_exists', { id: linked.id });
+    const id = pairLinkId(ctx, pair.bank_transaction_id, pair.ledger_entry_id);
+    writes.push({
+      action: 'insert',
+      collection: 'bank_links',
+      id,
+      doc: {
+        bank_transaction_id: pair.bank_transaction_id,
+        ledger_entry_id: pair.ledger_entry_id,
+        amount_minor: pair.amount_minor,
+        created_at: ctx.now,
+        created_by: ctx.actor,
+        version: 1,
+      },
+    });
+    links.push({ action_index: index, link_id: id });
+  }
+  return ok({ writes, links });
 }
 
 // ---------------------------------------------------------------------------

@@ -366,3 +366,9 @@ export const statementImportResultSchema = {
 } as const;
 
 export const statementImportDryRunSchema = dryRunResultSchema('StatementImportDryRunResult', statementImportPlanSchema);
+
+// --- a kind's own result shapes (shared/kinds/<kind>/schema.ts) -----------
+
+/** The `staged` answer of a kind whose plan has this schema. */
+export const stagedResultSchema = (title: string, plan: object): object =>
+  object({ ...stagedFields, plan, plan_hash: planHash }, undefined, { title });

@@ -27,6 +27,7 @@ import {
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-repair/schema.js';
 import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
+import { bankMatchStageRequestSchema } from '../../shared/kinds/bank-match/schema.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
@@ -61,6 +62,7 @@ const DEFAULT_TOOLS = [
   'list_ledger_accounts',
   'list_ledger_entries',
   'list_staged_operations',
+  'stage_bank_match',
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
   'stage_ledger_link_repair',
@@ -71,6 +73,10 @@ const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSeconds
 
 /** Each default tool's input schema, written out from the API's schemas for the same call. */
 const EXPECTED_INPUT: Record<string, object> = {
+  stage_bank_match: {
+    ...bankMatchStageRequestSchema,
+    properties: { ...bankMatchStageRequestSchema.properties, ...EXTRA },
+  },
   stage_bank_reconciliation: {
     ...reconcileStageRequestSchema,
     properties: { ...reconcileStageRequestSchema.properties, ...EXTRA },
