@@ -7,6 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
+import { listMatchSuggestions } from './jobs/match-suggestions-list.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -21,6 +22,8 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     ),
   'counterparties.list': (db, data) =>
     listCounterparties(db, data.org_id, data.input as ReadJobData<'counterparties.list'>['input']),
+  'match_suggestions.list': (db, data) =>
+    listMatchSuggestions(db, data.org_id, data.input as ReadJobData<'match_suggestions.list'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

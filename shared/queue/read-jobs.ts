@@ -4,11 +4,11 @@
 // never delays staging jobs, and the worker runs them with their own
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
-import type { CounterpartyList, GroupPage, GroupPosition } from '../contract/reads.js';
+import type { CounterpartyList, GroupPage, GroupPosition, MatchSuggestionList } from '../contract/reads.js';
 
 export const READ_QUEUE = 'read';
 
-export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list'] as const;
+export const READ_OPERATIONS = ['inbox_duplicates.list', 'counterparties.list', 'match_suggestions.list'] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
 export interface InboxDuplicatesListInput {
@@ -22,9 +22,16 @@ export interface CounterpartiesListInput {
   bank_account_id: string;
 }
 
+/** The transaction was found in the organisation by the API before the job was added. */
+export interface MatchSuggestionsInput {
+  bank_transaction_id: string;
+  limit: number;
+}
+
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
+  'match_suggestions.list': { input: MatchSuggestionsInput; result: MatchSuggestionList };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {
