@@ -67,8 +67,8 @@ export function matchSuggestionRoutes(db: Db, reads: ReadDeps | undefined): Rout
       });
     const orgId = orgOf(res);
     const transactionId = params.value.bank_transaction_id;
-    const entryIds = 'ledger_entry_ids' in body.value ? body.value.ledger_entry_ids : [];
-    const documentId = 'document_id' in body.value ? body.value.document_id : null;
+    const entryIds = body.value.ledger_entry_ids ?? [];
+    const documentId = body.value.document_id ?? null;
     const [, entries, document] = await Promise.all([
       ownTransaction(db, orgId, transactionId),
       findEntriesByIds(db, orgId, entryIds),

@@ -10,6 +10,7 @@ import { jobsCommands } from './commands/jobs.js';
 import { ledgerCommands } from './commands/ledger.js';
 import { mcpCommand } from './mcp/command.js';
 import { linksCommands } from './commands/links.js';
+import { matchCommands } from './commands/match.js';
 import { profileCommands } from './commands/profile.js';
 import { reconcileCommands } from './commands/reconcile.js';
 import { stagedCommands } from './commands/staged.js';
@@ -37,6 +38,7 @@ const program = new Command('bookstage')
 
 reconcileCommands(program, io, done);
 linksCommands(program, io, done);
+matchCommands(program, io, done);
 ledgerCommands(program, io, done);
 inboxCommands(program, io, done);
 stagedCommands(program, io, done);

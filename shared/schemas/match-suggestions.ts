@@ -26,22 +26,17 @@ export type MatchSuggestionsQuery = FromSchema<typeof matchSuggestionsQuerySchem
 
 export const matchDeclineBodySchema = {
   title: 'Match suggestion decline',
-  description: 'The entries (each never suggested again for this transaction, alone or in a set), or one document.',
+  description:
+    'The entries (each never suggested again for this transaction, alone or in a set), or one document: exactly one of the two.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ledger_entry_ids: { type: 'array', minItems: 1, maxItems: MAX_DECLINED_ENTRIES, uniqueItems: true, items: id },
+    document_id: id,
+  },
   oneOf: [
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['ledger_entry_ids'],
-      properties: {
-        ledger_entry_ids: { type: 'array', minItems: 1, maxItems: MAX_DECLINED_ENTRIES, uniqueItems: true, items: id },
-      },
-    },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['document_id'],
-      properties: { document_id: id },
-    },
+    { required: ['ledger_entry_ids'], properties: { ledger_entry_ids: { type: 'array' } } },
+    { required: ['document_id'], properties: { document_id: { type: 'string' } } },
   ],
 } as const;
 export type MatchDeclineBody = FromSchema<typeof matchDeclineBodySchema>;
