@@ -84,7 +84,8 @@ export const MIN_REFERENCE_LENGTH = 4;
 
 /** Whether the remittance text holds this reference or invoice number (letters and digits compared, case ignored). */
 export function inRemittance(remittance: string, reference: string | null): boolean {
-  if (reference === null) return false;
+  // A stored record without the field gives no signal rather than failing the read.
+  if (typeof reference !== 'string') return false;
   const wanted = squash(reference);
   return wanted.length >= MIN_REFERENCE_LENGTH && squash(remittance).includes(wanted);
 }
