@@ -24,6 +24,7 @@ const KIND_SCHEMAS = [
   './shared/kinds/ledger-reversal/schema.ts',
   './shared/kinds/statement-import/schema.ts',
   './shared/kinds/period-close/schema.ts',
+  './shared/kinds/bank-match/schema.ts',
 ];
 // The pure files of a kind whose types its own schema.ts names (the statement import's CSV mapping and formats).
 const KIND_SCHEMA_TYPES = ['./shared/kinds/statement-import/csv.ts', './shared/kinds/statement-import/model.ts'];

@@ -18,6 +18,7 @@ import { booksExportRoutes } from './routes/books-export.js';
 import { booksReadRoutes } from './routes/books-read.js';
 import { periodRoutes } from './routes/periods.js';
 import { csvMappingRoutes } from './routes/csv-mapping.js';
+import { matchSuggestionRoutes } from './routes/match-suggestions.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(booksExportRoutes(deps.db, deps.reads));
   app.use(periodRoutes(deps.db, deps.reads));
   app.use(csvMappingRoutes(deps.db));
+  app.use(matchSuggestionRoutes(deps.db, deps.reads));
   app.use(whoamiRoutes(deps.db));
   app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(webhookEndpointRoutes(deps.db, deps.webhooks));

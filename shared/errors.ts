@@ -159,7 +159,9 @@ export const ERROR_TABLE = {
     message: (d) =>
       Array.isArray(d.transaction_ids)
         ? `Transactions in another currency than the account's ${asText(d.account_currency)}: ${list(d.transaction_ids)}.`
-        : 'The currency does not match the bank account.',
+        : d.ledger_entry_id !== undefined && d.bank_transaction_id !== undefined
+          ? `Bank transaction ${asText(d.bank_transaction_id)} is in ${asText(d.transaction_currency)}, ledger entry ${asText(d.ledger_entry_id)} in ${asText(d.entry_currency)}.`
+          : 'The currency does not match the bank account.',
   },
   statement_before_last_reconciliation: {
     status: 422,
@@ -293,6 +295,41 @@ export const ERROR_TABLE = {
     retryable: false,
     message: (d) =>
       `keep_document_id ${String(d.keep_document_id)} is not a member of duplicate group ${String(d.group_id)}.`,
+  },
+  duplicate_pair: {
+    status: 400,
+    retryable: false,
+    message: (d) =>
+      `The pair ${asText(d.bank_transaction_id)} → ${asText(d.ledger_entry_id)} is given more than once (matches ${list(d.indexes)}).`,
+  },
+  transaction_not_on_account: {
+    status: 422,
+    retryable: false,
+    message: (d) => `Not transactions of bank account ${asText(d.bank_account_id)}: ${list(d.bank_transaction_ids)}.`,
+  },
+  direction_mismatch: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `Bank transaction ${asText(d.bank_transaction_id)} (${asText(d.transaction_amount_minor)}) cannot settle ledger entry ${asText(d.ledger_entry_id)}: money in settles only a posted receivable on a settlement account, money out only a posted payable.`,
+  },
+  over_allocated_transaction: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `Bank transaction ${asText(d.bank_transaction_id)} would be linked beyond its amount ${asText(d.amount_minor)}: ${asText(d.linked_minor)} linked already, ${asText(d.requested_minor)} requested.`,
+  },
+  over_allocated_entry: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `Ledger entry ${asText(d.ledger_entry_id)} has ${asText(d.open_minor)} open beyond its links; ${asText(d.requested_minor)} requested.`,
+  },
+  already_linked: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Bank transaction ${asText(d.bank_transaction_id)} is already linked to ledger entry ${asText(d.ledger_entry_id)} (${list(d.link_ids)}).`,
   },
   internal: {
     status: 500,

@@ -11,6 +11,7 @@ import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
 import { periodCloseView } from './period-close-view.js';
+import { bankMatchView, type BankMatchPlan } from './bank-match-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -78,9 +79,18 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   period_close: {
     label: 'Period close',
     view: (op) => periodCloseView(op),
-    scope: () => "the organisation's lock date",
+    subject: () => "the organisation's lock date",
     summary: (s) =>
       `close through ${String(s.through)}: ${count(s, 'entries', 'entry', 'entries')}, ${count(s, 'bank_transactions', 'bank transaction', 'bank transactions')}`,
+  },
+  bank_match: {
+    label: 'Bank match',
+    view: (op) => bankMatchView(op.plan as BankMatchPlan, lookup(op), op),
+    subject: (op) => {
+      const p = op.plan as BankMatchPlan;
+      return `account ${p.bank_account_id}, ${p.transactions.length} transaction(s), ${p.entries.length} entr${p.entries.length === 1 ? 'y' : 'ies'}`;
+    },
+    summary: (s) => `${count(s, 'pairs', 'new link', 'new links')}`,
   },
 };
 

@@ -26,6 +26,7 @@ import { stageStatementImport } from './kinds/statement-import/stage.js';
 import { closeApplyBooks, closePending } from './kinds/period-close/apply.js';
 import type { LockJudge } from './kinds/period-close/lock-judge.js';
 import { stagePeriodClose } from './kinds/period-close/stage.js';
+import { stageBankMatch } from './kinds/bank-match/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -73,6 +74,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     applyClashes: importClashes,
     periodLocked: (plan, lockDate) => lockedImport(plan as StatementImportPlan, lockDate),
   },
+  bank_match: { stage: stageBankMatch },
   // Closing a period books nothing dated itself; it is refused while a pending operation would book in the period.
   period_close: {
     stage: (ctx) => stagePeriodClose(NEW_LOCK)(ctx),

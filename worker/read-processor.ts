@@ -10,6 +10,7 @@ import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
 import { readTrialBalance } from './jobs/trial-balance.js';
 import { exportBooks } from './jobs/books-export.js';
 import { showPeriod } from './jobs/periods-show.js';
+import { listMatchSuggestions } from './jobs/match-suggestions-list.js';
 
 type ReadHandler = (db: Db, data: ReadJobData) => Promise<ReadJobResult>;
 
@@ -28,6 +29,8 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     readTrialBalance(db, data.org_id, data.input as ReadJobData<'ledger.trial_balance'>['input']),
   'books.export': (db, data) => exportBooks(db, data.org_id, data.input as ReadJobData<'books.export'>['input']),
   'periods.show': (db, data) => showPeriod(db, data.org_id, data.input as ReadJobData<'periods.show'>['input']),
+  'match_suggestions.list': (db, data) =>
+    listMatchSuggestions(db, data.org_id, data.input as ReadJobData<'match_suggestions.list'>['input']),
 };
 
 export function createReadProcessor(db: Db, logger: Logger) {

@@ -188,6 +188,24 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     // Older results have no whole reads.
     for (const [size, v] of Object.entries(b.counterparties_ms ?? {}))
       add(`counterparty list / account show, org size ${size}`, `${ms(v)} / ${ms(b.account_ms?.[size] ?? null)}`);
+    // Older results have no suggestions.
+    const suggestions = b.suggestions_ms ?? {};
+    if (suggestions['100000'] !== undefined)
+      add(
+        'match suggestions p50, org size 100000',
+        ms(suggestions['100000']),
+        '≤ 50 ms',
+        verdict(suggestions['100000'] === null ? null : suggestions['100000'] <= 50),
+      );
+    for (const [size, v] of Object.entries(suggestions))
+      if (size !== '100000') add(`match suggestions, org size ${size}`, ms(v));
+    if (b.suggestions_growth_1k_to_100k !== undefined)
+      add(
+        'match suggestions growth 1k → 100k',
+        num(b.suggestions_growth_1k_to_100k, '×'),
+        '≤ 1.5×',
+        verdict(b.suggestions_growth_1k_to_100k === null ? null : b.suggestions_growth_1k_to_100k <= 1.5),
+      );
   }
   if (r.cli) {
     add(

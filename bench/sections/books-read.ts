@@ -3,8 +3,10 @@
 // entries, through the real API (docs/reference/book-reads.md). A page should
 // cost what its filter selects, not what the organisation holds. Then the
 // reads that are whole by definition: the counterparty list of the main
-// account (a read job over the account and the org's posted entries) and one
-// account with its book balance and unreconciled figures.
+// account (a read job over the account and the org's posted entries), one
+// account with its book balance and unreconciled figures, and the match
+// suggestions of one unlinked transaction (a read job over the org's open
+// entries and documents).
 import { pathOf } from '../../shared/contract/routes.js';
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
@@ -27,6 +29,10 @@ export interface BooksReadResult {
   counterparties_ms: BySize;
   /** GET /bank-accounts/{id} of the main account (book balance, unreconciled), median. */
   account_ms: BySize;
+  /** GET /bank-transactions/{id}/match-suggestions of an unlinked transaction of the main account, median. */
+  suggestions_ms: BySize;
+  /** suggestions_ms at 100k ÷ at 1k. */
+  suggestions_growth_1k_to_100k: number | null;
 }
 
 type ListName = 'transactions_by_account' | 'entries_by_counterparty';
@@ -53,6 +59,23 @@ async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string
   return best[0];
 }
 
+/** The first transaction of the account that no link covers (the demo leaves some unlinked), else the first one. */
+async function unlinkedTransaction(env: BenchEnv, token: string, account: string): Promise<string> {
+  const page = async (query: string): Promise<string | null> => {
+    const res = await call(
+      env.baseUrl,
+      token,
+      'GET',
+      `${transactionsPath}?bank_account_id=${encodeURIComponent(account)}${query}`,
+    );
+    if (res.status !== 200) throw new Error(`books read: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return (res.body as { data: { items: Array<{ id: string }> } }).data.items[0]?.id ?? null;
+  };
+  const id = (await page('&link_state=unlinked&limit=1')) ?? (await page('&limit=1'));
+  if (!id) throw new Error(`books read: account ${account} has no transactions`);
+  return id;
+}
+
 export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: number): Promise<BooksReadResult> {
   const lists: ListName[] = ['transactions_by_account', 'entries_by_counterparty'];
   const byList = Object.fromEntries(
@@ -62,6 +85,7 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
   const next: BySize = {};
   const counterpartiesMs: BySize = {};
   const accountMs: BySize = {};
+  const suggestionsMs: BySize = {};
   for (const size of sizes) {
     const orgId = `org_br_${size}`;
     const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
@@ -127,19 +151,26 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     const wholePaths = {
       counterparties: `${pathOf('counterparties.list')}?bank_account_id=${encodeURIComponent(account)}`,
       account: pathOf('bank_accounts.show', { bank_account_id: account }),
+      suggestions: pathOf('match_suggestions.list', {
+        bank_transaction_id: await unlinkedTransaction(env, token, account),
+      }),
     };
     // One of each warms the path: not counted.
     for (const path of Object.values(wholePaths)) await whole(path);
-    const wholeTimes = { counterparties: [] as number[], account: [] as number[] };
-    await env.profile(`counterparties and account, org size ${size}`, async () => {
+    const wholeTimes = { counterparties: [] as number[], account: [] as number[], suggestions: [] as number[] };
+    await env.profile(`counterparties, account and suggestions, org size ${size}`, async () => {
       for (let i = 0; i < repeat * WHOLE_PER_RUN; i += 1) {
         wholeTimes.counterparties.push(await whole(wholePaths.counterparties));
         wholeTimes.account.push(await whole(wholePaths.account));
+        wholeTimes.suggestions.push(await whole(wholePaths.suggestions));
       }
     });
     counterpartiesMs[key] = round(median(wholeTimes.counterparties));
     accountMs[key] = round(median(wholeTimes.account));
-    env.log(`  books read: counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms at ${size}`);
+    suggestionsMs[key] = round(median(wholeTimes.suggestions));
+    env.log(
+      `  books read: counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms, suggestions ${suggestionsMs[key]} ms at ${size}`,
+    );
   }
   const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
   return {
@@ -149,5 +180,8 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     by_list: byList,
     counterparties_ms: counterpartiesMs,
     account_ms: accountMs,
+    suggestions_ms: suggestionsMs,
+    suggestions_growth_1k_to_100k:
+      suggestionsMs['1000'] && suggestionsMs['100000'] ? round(suggestionsMs['100000'] / suggestionsMs['1000']) : null,
   };
 }

@@ -11,6 +11,7 @@ import { ledgerCommands } from './commands/ledger.js';
 import { mcpCommand } from './mcp/command.js';
 import { linksCommands } from './commands/links.js';
 import { periodsCommands } from './commands/periods.js';
+import { matchCommands } from './commands/match.js';
 import { profileCommands } from './commands/profile.js';
 import { reconcileCommands } from './commands/reconcile.js';
 import { stagedCommands } from './commands/staged.js';
@@ -38,6 +39,7 @@ const program = new Command('bookstage')
 
 reconcileCommands(program, io, done);
 linksCommands(program, io, done);
+matchCommands(program, io, done);
 ledgerCommands(program, io, done);
 inboxCommands(program, io, done);
 stagedCommands(program, io, done);

@@ -37,7 +37,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   period_locked:
     "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
   currency_mismatch:
-    "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`)",
+    "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`), or a bank match pairs a transaction and an entry of different currencies (`details.transaction_currency`, `details.entry_currency`)",
   unreadable_statement:
     'a statement import file could not be read (`details.format` tried, `details.location`: the line or element, `details.reason`); nothing was stored',
   unsupported_statement_version:
@@ -76,5 +76,17 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
   keep_document_not_member:
     'resolving a duplicate group with `archive_duplicates` and a `keep_document_id` that is not one of its members (`details.member_ids`)',
+  duplicate_pair:
+    'a bank match request gives the same (transaction, entry) pair twice (`details.bank_transaction_id`, `details.ledger_entry_id`, `details.indexes`: the positions in `matches`)',
+  transaction_not_on_account:
+    'a bank match names transactions of another account of the organisation (`details.bank_account_id`, `details.bank_transaction_ids`)',
+  direction_mismatch:
+    'a bank match pairs money in with an entry that is not a posted receivable on a settlement account, or money out with one that is not a posted payable (`details.transaction_amount_minor`, `details.entry_open_amount_minor`, `details.entry_status`)',
+  over_allocated_transaction:
+    "a bank match would link a transaction beyond |amount| (`details.bank_transaction_id`, `details.amount_minor`, `details.linked_minor`: its links now, `details.requested_minor`: Σ of the request's pairs)",
+  over_allocated_entry:
+    'a bank match would link an entry beyond what its links leave open of its settlement amount (`details.ledger_entry_id`, `details.open_minor`, `details.requested_minor`)',
+  already_linked:
+    'a bank match pair whose transaction is already linked to that entry (`details.link_ids`); stage a link repair to change a link',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };

@@ -3,7 +3,8 @@
 // (web/) imports them with `import type`.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { inboxDuplicatesResponseSchema } from '../schemas/inbox-duplicates.js';
-import type { CounterpartyRow } from '../domain/book-reads.js';
+import type { CounterpartyRow, TransactionView } from '../domain/book-reads.js';
+import type { Suggestion } from '../domain/match-suggestions.js';
 import type { GroupPage, GroupPosition } from '../domain/duplicate-groups.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { TrialBalance } from '../domain/trial-balance.js';
@@ -29,3 +30,13 @@ export interface CounterpartyList {
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */
 export type DuplicatePage = FromSchema<typeof inboxDuplicatesResponseSchema>;
+
+/** GET /api/v1/cli/bank-transactions/{id}/match-suggestions: the read job's answer (shared/queue/read-jobs.ts). */
+export interface MatchSuggestionList {
+  transaction: TransactionView;
+  /** What the transaction has left unlinked: |amount| − Σ its links (0 when fully linked). */
+  remaining_minor: number;
+  suggestions: Suggestion[];
+  /** How many entries and documents were declined for it. */
+  declined: number;
+}

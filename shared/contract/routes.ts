@@ -68,6 +68,12 @@ import {
   periodParamsSchema,
   periodsQuerySchema,
 } from '../schemas/periods.js';
+import {
+  matchDeclineAnswerSchema,
+  matchDeclineBodySchema,
+  matchSuggestionsQuerySchema,
+  matchSuggestionsSchema,
+} from '../schemas/match-suggestions.js';
 import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
@@ -310,6 +316,40 @@ export const API_ROUTES: RouteContract[] = [
   },
   ...BOOK_READS,
   ...PERIOD_READS,
+  // Match suggestions and their declines (docs/reference/http-api.md §8.2).
+  {
+    method: 'get',
+    path: '/api/v1/cli/bank-transactions/{bank_transaction_id}/match-suggestions',
+    operation: 'match_suggestions.list',
+    summary: 'Match suggestions for a bank transaction',
+    description:
+      'Open entries (alone, or sets of two or three of one counterparty summing exactly to what the transaction has left) and open inbox documents that could settle it, best first: exact fit, then a reference in the remittance text, then the counterparty, then the nearer date, then ids; each with its signals. Declined candidates never return. Computed by the worker: a read that outlives its wait is 503. Read-only: nothing is staged.',
+    tags: ['books'],
+    auth: { scope: 'books:read' },
+    pathParams: { schema: bankTransactionParamsSchema },
+    query: matchSuggestionsQuerySchema,
+    success: {
+      200: {
+        description: 'The transaction, what it has left unlinked, and the suggestions.',
+        data: matchSuggestionsSchema,
+      },
+    },
+    errors: BOOK_SHOW_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/cli/bank-transactions/{bank_transaction_id}/match-suggestions/decline',
+    operation: 'match_suggestions.decline',
+    summary: 'Decline match suggestions for a bank transaction',
+    description:
+      'Records that these entries (or this document) do not settle the transaction: they are never suggested for it again, alone or in a set. Stages and applies nothing; declining again is the same decline.',
+    tags: ['books'],
+    auth: { scope: 'bank:stage' },
+    pathParams: { schema: bankTransactionParamsSchema },
+    body: { schema: matchDeclineBodySchema, required: true },
+    success: { 200: { description: "The transaction's declines, this one included.", data: matchDeclineAnswerSchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden', ...BODY, 'not_found', 'route_not_found', 'malformed_path']),
+  },
   {
     method: 'get',
     path: '/api/v1/cli/jobs/{job_id}',

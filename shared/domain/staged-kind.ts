@@ -10,5 +10,6 @@ export const STAGED_KINDS = [
   'inbox_duplicates_resolve',
   'statement_import',
   'period_close',
+  'bank_match',
 ] as const;
 export type StagedKind = (typeof STAGED_KINDS)[number];

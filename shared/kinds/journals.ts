@@ -6,6 +6,7 @@
 import type { AppliedLink, ApplyBooks, JournalContext, JournalWrite, KindJournal } from '../domain/apply-journal.js';
 import { ok, type Result } from '../domain/result.js';
 import type { StagedKind } from '../domain/staged-kind.js';
+import { bankMatchJournal } from './bank-match/journal.js';
 import { bankReconcileJournal } from './bank-reconcile/journal.js';
 import { inboxDuplicatesResolveJournal } from './inbox-duplicates-resolve/journal.js';
 import { ledgerLinkRepairJournal } from './ledger-link-repair/journal.js';
@@ -21,6 +22,7 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   inbox_duplicates_resolve: inboxDuplicatesResolveJournal,
   statement_import: statementImportKindJournal,
   period_close: periodCloseKindJournal,
+  bank_match: bankMatchJournal,
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

@@ -12,6 +12,7 @@ import type { ReconcileStageRequestBody } from './bank-reconcile/schema.js';
 import type { ReversalStageInput } from './ledger-reversal/schema.js';
 import type { StatementImportStageInput } from './statement-import/schema.js';
 import type { PeriodCloseStageInput } from './period-close/schema.js';
+import type { BankMatchStageRequestBody } from './bank-match/schema.js';
 import type { KindModule } from './kind-module.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import { resolvedAmount, type OperationAmount } from './operation-amount.js';
@@ -21,6 +22,7 @@ import { ledgerLinkRepair } from './ledger-link-repair/wire.js';
 import { ledgerReversal } from './ledger-reversal/wire.js';
 import { statementImport } from './statement-import/wire.js';
 import { periodClose } from './period-close/wire.js';
+import { bankMatch } from './bank-match/wire.js';
 
 export type { KindModule, StagedKind };
 export { STAGED_KINDS };
@@ -32,6 +34,7 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   inbox_duplicates_resolve: inboxDuplicatesResolve,
   statement_import: statementImport,
   period_close: periodClose,
+  bank_match: bankMatch,
 };
 
 /** A map with an entry for every kind: one without fails tsc, naming the kind. */
@@ -45,6 +48,7 @@ export type KindInputs = EveryKind<{
   inbox_duplicates_resolve: InboxResolveStageInput;
   statement_import: StatementImportStageInput;
   period_close: PeriodCloseStageInput;
+  bank_match: BankMatchStageRequestBody;
 }>;
 
 /** The staging routes, in the order of STAGED_KINDS. */

@@ -4,7 +4,13 @@
 // never delays staging jobs, and the worker runs them with their own
 // concurrency. The API waits for the answer; if it gives up, the job's
 // deadline makes the worker skip it rather than compute for nobody.
-import type { CounterpartyList, GroupPage, GroupPosition, TrialBalance } from '../contract/reads.js';
+import type {
+  CounterpartyList,
+  GroupPage,
+  GroupPosition,
+  MatchSuggestionList,
+  TrialBalance,
+} from '../contract/reads.js';
 import type { PeriodCheck } from '../schemas/periods.js';
 
 export const READ_QUEUE = 'read';
@@ -15,6 +21,7 @@ export const READ_OPERATIONS = [
   'periods.show',
   'ledger.trial_balance',
   'books.export',
+  'match_suggestions.list',
 ] as const;
 export type ReadOperation = (typeof READ_OPERATIONS)[number];
 
@@ -48,6 +55,12 @@ export interface BooksExportResult {
   sha256: string;
 }
 
+/** The transaction was found in the organisation by the API before the job was added. */
+export interface MatchSuggestionsInput {
+  bank_transaction_id: string;
+  limit: number;
+}
+
 interface ReadJobs {
   'inbox_duplicates.list': { input: InboxDuplicatesListInput; result: GroupPage };
   'counterparties.list': { input: CounterpartiesListInput; result: CounterpartyList };
@@ -55,6 +68,7 @@ interface ReadJobs {
   'books.export': { input: BooksExportInput; result: BooksExportResult };
   /** The period was found closed by the API before the job was added; null if it is gone. */
   'periods.show': { input: { through: string }; result: PeriodCheck | null };
+  'match_suggestions.list': { input: MatchSuggestionsInput; result: MatchSuggestionList };
 }
 
 export interface ReadJobData<Op extends ReadOperation = ReadOperation> {

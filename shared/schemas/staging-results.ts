@@ -388,3 +388,8 @@ export const periodCloseResultSchema = object(
 );
 
 export const periodCloseDryRunSchema = dryRunResultSchema('PeriodCloseDryRunResult', periodClosePlanSchema);
+// --- a kind's own result shapes (shared/kinds/<kind>/schema.ts) -----------
+
+/** The `staged` answer of a kind whose plan has this schema. */
+export const stagedResultSchema = (title: string, plan: object): object =>
+  object({ ...stagedFields, plan, plan_hash: planHash }, undefined, { title });

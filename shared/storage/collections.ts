@@ -339,6 +339,22 @@ export interface CsvMappingDoc {
   version: number;
 }
 
+/**
+ * A match suggestion a person or agent declined for one bank transaction
+ * (docs/reference/http-api.md §8.2): an entry or a document that is never
+ * suggested for it again. `_id` = `ORG:TRANSACTION:le:ENTRY` or
+ * `ORG:TRANSACTION:doc:DOCUMENT`: declining twice is one decline.
+ */
+export interface MatchDeclineDoc {
+  _id: string;
+  org_id: string;
+  bank_transaction_id: string;
+  ledger_entry_id: string | null;
+  document_id: string | null;
+  created_at: string;
+  created_by: string;
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 /** The fields of a staged operation stored as JSON text (shared/storage/staged-operation-codec.ts). */
 export type EncodedField = 'plan' | 'preconditions' | 'context' | 'apply' | 'result';
@@ -472,6 +488,7 @@ function makeCollections(db: Db) {
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
     bookExports: c<BookExportPartDoc>('book_exports'),
     closedPeriods: c<ClosedPeriodDoc>('closed_periods'),
+    matchDeclines: c<MatchDeclineDoc>('match_declines'),
   };
 }
 

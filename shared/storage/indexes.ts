@@ -130,6 +130,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   duplicate_overview_chunks: { indexes: [{ org_id: 1, overview_id: 1 }], equality: ['org_id', 'overview_id'] },
   // Dismissed duplicate sets (docs/design/duplicate-overview.md "Dismissals"): inserted by `_id` (one per org and set), read per org when grouping.
   duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
+  // Declined match suggestions (docs/reference/http-api.md §8.2): inserted by `_id`, read and counted per transaction.
+  match_declines: { indexes: [{ org_id: 1, bank_transaction_id: 1 }], equality: ['org_id', 'bank_transaction_id'] },
   // Saved CSV mappings (docs/guide/statement-import.md "Saved CSV mapping"): read and written by `_id` (the bank account's id) only.
   bank_csv_mappings: { indexes: [], equality: [] },
   // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.

@@ -104,6 +104,21 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
     case 'periods.show':
       // Org a's closed period (made in `before`); a day no organisation closed.
       return { path: route.path.replace('{through}', missing ? '2020-01-31' : '2026-01-31') };
+    case 'bank_match.stage':
+      return {
+        path: route.path,
+        body: {
+          bank_account_id: missing ? ghost('ba') : a.account,
+          matches: [{ bank_transaction_id: a.txn, ledger_entry_id: a.entries[0]!, amount_minor: 1 }],
+        },
+      };
+    case 'match_suggestions.list':
+      return { path: route.path.replace('{bank_transaction_id}', missing ? ghost('bt') : a.txn) };
+    case 'match_suggestions.decline':
+      return {
+        path: route.path.replace('{bank_transaction_id}', missing ? ghost('bt') : a.txn),
+        body: { ledger_entry_ids: [a.entries[0]!] },
+      };
     case 'inbox_duplicates_resolve.stage': {
       // Org a's one duplicate group: its two documents share a file (org-fixture.ts).
       const group = duplicateGroupId(a.books.file.inbox_documents.slice(0, 2).map((d) => d.id));

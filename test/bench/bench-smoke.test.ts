@@ -46,7 +46,16 @@ const SHAPE = {
   ],
   own_cpu: ['ms_per_call', 'warmup_ms_per_call'],
   peak_rss_mb: ['api', 'worker'],
-  books_read: ['first_page_ms', 'next_page_ms', 'growth_1k_to_100k', 'by_list', 'counterparties_ms', 'account_ms'],
+  books_read: [
+    'first_page_ms',
+    'next_page_ms',
+    'growth_1k_to_100k',
+    'by_list',
+    'counterparties_ms',
+    'account_ms',
+    'suggestions_ms',
+    'suggestions_growth_1k_to_100k',
+  ],
   cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
   statement_import: [
     'entries',
@@ -120,7 +129,7 @@ describe('npm run bench (smoke)', function () {
       // Book pages: both lists, a first and a next page at every size.
       expect(Object.keys(result.books_read!.first_page_ms as object)).to.deep.equal(['100', '200']);
       // The counterparty list and an account's figures at each size (docs/reference/book-reads.md "Cost").
-      for (const key of ['counterparties_ms', 'account_ms'])
+      for (const key of ['counterparties_ms', 'account_ms', 'suggestions_ms'])
         for (const ms of Object.values(result.books_read![key] as Record<string, number>))
           expect(ms, key).to.be.a('number').and.greaterThan(0);
       expect(Object.keys(result.books_read!.counterparties_ms as object)).to.deep.equal(['100', '200']);

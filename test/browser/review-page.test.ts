@@ -42,6 +42,8 @@ interface World {
   feeTxn: string;
   erin: string;
   bob: string;
+  /** A payment of two invoices on an account of its own (counterparty m: outside the repair's scope). */
+  match: { account: string; txn: string; entries: [string, string] };
 }
 
 /** Books with one of each kind staged by erin (who may approve, but not her own), and one duplicate pair in the inbox. */
@@ -80,6 +82,16 @@ async function world(): Promise<World> {
     bank_reference: 'R-2',
     counterparty_name: 'Bank',
     remittance_info: 'fee',
+  });
+  const matchAccount = books.account({ name: 'Match account' });
+  const matchEntries: [string, string] = [
+    books.invoice(12_000, { counterparty_id: books.cp('m'), entry_date: '2026-02-03' }),
+    books.invoice(18_000, { counterparty_id: books.cp('m'), entry_date: '2026-02-04' }),
+  ];
+  const matchTxn = books.txn(matchAccount, 30_000, {
+    counterparty_id: books.cp('m'),
+    booking_date: '2026-02-20',
+    remittance_info: 'two invoices',
   });
   await s.load(books.file);
 
@@ -123,6 +135,7 @@ async function world(): Promise<World> {
     feeTxn,
     erin,
     bob,
+    match: { account: matchAccount, txn: matchTxn, entries: matchEntries },
   };
 }
 
@@ -495,6 +508,42 @@ describe('the review page in a browser (GET /review)', function () {
     await checkView('period-close');
   });
 
+  it('shows a staged bank match: each pair with its transaction and entry, and what each has open before and after', async () => {
+    const [e1, e2] = w.match.entries;
+    const staged = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: w.erin,
+      body: {
+        bank_account_id: w.match.account,
+        matches: [
+          { bank_transaction_id: w.match.txn, ledger_entry_id: e1, amount_minor: 12_000 },
+          { bank_transaction_id: w.match.txn, ledger_entry_id: e2, amount_minor: 18_000 },
+        ],
+      },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    await page.goto(`${baseUrl}/review#/operation/${staged.body.data.staged_operation_id}`);
+    const pairs = page.getByRole('table', { name: 'Pairs: each becomes one link' });
+    await pairs.waitFor();
+    expect(await pairs.locator('tbody tr').count()).to.equal(2);
+    expect(await pairs.textContent())
+      .to.include('two invoices')
+      .and.include('120.00 EUR')
+      .and.include('180.00 EUR');
+    expect(
+      await page
+        .getByRole('table', { name: 'Bank transactions: left unlinked before and after' })
+        .locator('tbody tr td')
+        .allTextContents(),
+    ).to.deep.equal([w.match.txn, '300.00 EUR', '300.00 EUR', '0.00 EUR']);
+    expect(
+      await page
+        .getByRole('table', { name: 'Ledger entries: left open before and after' })
+        .locator('tbody tr td')
+        .allTextContents(),
+    ).to.deep.equal([e1, '120.00 EUR', '120.00 EUR', '0.00 EUR', e2, '180.00 EUR', '180.00 EUR', '0.00 EUR']);
+    await checkView('bank-match');
+  });
+
   it('is usable at phone width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
@@ -535,6 +584,7 @@ describe('the review page in a browser (GET /review)', function () {
         'inbox-resolve',
         'statement-import',
         'period-close',
+        'bank-match',
         'repair-phone',
       ].map((view) => `review-${view}.png`),
     );

@@ -15,6 +15,7 @@ const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
 const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
 
 const STAGING_TOOLS = [
+  'stage_bank_match',
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
   'stage_ledger_link_repair',
@@ -31,6 +32,7 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   let linked: { txn: string; entry: string };
   let reversible: string;
   let importAccount: string;
+  let match: { account: string; txn: string; entry: string };
   let duplicates: ReturnType<typeof duplicatePair>;
 
   const expectValidOutput = (name: string, structured: unknown): void => {
@@ -50,6 +52,13 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     // On another account, so that the reversal's scope meets neither the reconciliation's nor the repair's.
     reversible = books.linkedTxn(books.account(), 900, { counterparty_id: books.cp('b') }).entry;
     importAccount = books.account();
+    // A payment and its invoice on an account and counterparty of their own: outside every other call's scope.
+    const matchAccount = books.account();
+    match = {
+      account: matchAccount,
+      entry: books.invoice(2_500, { counterparty_id: books.cp('m') }),
+      txn: books.txn(matchAccount, 2_500, { counterparty_id: books.cp('m') }),
+    };
     duplicates = duplicatePair(books);
     await s.load(books.file);
     mcp = await startMcp({
@@ -85,6 +94,13 @@ describe('bookstage mcp: staging tools with dry_run', function () {
       ],
       ['stage_ledger_link_repair', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' }],
       ['stage_ledger_reversal', { entry_id: reversible, reversal_date: '2026-03-01' }],
+      [
+        'stage_bank_match',
+        {
+          bank_account_id: match.account,
+          matches: [{ bank_transaction_id: match.txn, ledger_entry_id: match.entry, amount_minor: 2_500 }],
+        },
+      ],
       [
         'stage_inbox_duplicates_resolution',
         { group_id: duplicates.group, resolution: 'archive_duplicates', keep_document_id: duplicates.a },

@@ -28,6 +28,8 @@ import {
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-repair/schema.js';
 import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
+import { bankMatchStageRequestSchema } from '../../shared/kinds/bank-match/schema.js';
+import { matchDeclineBodySchema, matchSuggestionsQuerySchema } from '../../shared/schemas/match-suggestions.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
@@ -48,6 +50,7 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
+  'decline_match_suggestion',
   'get_bank_account',
   'get_bank_transaction',
   'get_closed_period',
@@ -66,16 +69,22 @@ const DEFAULT_TOOLS = [
   'list_ledger_accounts',
   'list_ledger_entries',
   'list_staged_operations',
+  'stage_bank_match',
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
   'stage_statement_import',
+  'suggest_matches',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
 
 /** Each default tool's input schema, written out from the API's schemas for the same call. */
 const EXPECTED_INPUT: Record<string, object> = {
+  stage_bank_match: {
+    ...bankMatchStageRequestSchema,
+    properties: { ...bankMatchStageRequestSchema.properties, ...EXTRA },
+  },
   stage_bank_reconciliation: {
     ...reconcileStageRequestSchema,
     properties: { ...reconcileStageRequestSchema.properties, ...EXTRA },
@@ -149,6 +158,22 @@ const EXPECTED_INPUT: Record<string, object> = {
   get_inbox_document: documentParamsSchema,
   list_closed_periods: periodsQuerySchema,
   get_closed_period: periodParamsSchema,
+  suggest_matches: {
+    ...matchSuggestionsQuerySchema,
+    required: ['bank_transaction_id'],
+    properties: {
+      bank_transaction_id: bankTransactionParamsSchema.properties.bank_transaction_id,
+      ...matchSuggestionsQuerySchema.properties,
+    },
+  },
+  decline_match_suggestion: {
+    ...matchDeclineBodySchema,
+    required: ['bank_transaction_id'],
+    properties: {
+      bank_transaction_id: bankTransactionParamsSchema.properties.bank_transaction_id,
+      ...matchDeclineBodySchema.properties,
+    },
+  },
 };
 
 // An Ajv as MCP hosts configure it (non-strict, formats checked), for the output schemas.
@@ -272,6 +297,13 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
           readOnlyHint: false,
         });
         expect(tool.description, name).to.include('until a person approves and applies');
+      } else if (name === 'decline_match_suggestion') {
+        // It records a decline (never stages): not read-only, not destructive, the same call twice is one decline.
+        expect(tool.annotations, name).to.include({
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+        });
       } else {
         expect(tool.annotations, name).to.include({ readOnlyHint: true });
       }
@@ -384,6 +416,11 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       ['list_closed_periods', { limit: 5 }, '/api/v1/cli/periods?limit=5'],
       ['get_bank_transaction', { bank_transaction_id: t.repairTxn }, `/api/v1/cli/bank-transactions/${t.repairTxn}`],
       [
+        'suggest_matches',
+        { bank_transaction_id: t.repairTxn, limit: 2 },
+        `/api/v1/cli/bank-transactions/${t.repairTxn}/match-suggestions?limit=2`,
+      ],
+      [
         'get_inbox_document',
         { document_id: t.documents[1] },
         `/api/v1/cli/bookkeeping/inbox/documents/${t.documents[1]}`,
@@ -397,6 +434,18 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
       expectValidOutput(tool, result.structuredContent);
     }
     expect(tools.get('list_bank_transactions')!.annotations).to.include({ readOnlyHint: true });
+  });
+
+  it('decline_match_suggestion records a decline; suggest_matches then counts it', async () => {
+    const declined = await mcp.call('decline_match_suggestion', {
+      bank_transaction_id: t.repairTxn,
+      document_id: t.documents[1],
+    });
+    expect(declined.structuredContent).to.include({ bank_transaction_id: t.repairTxn, declined: 1 });
+    expectValidOutput('decline_match_suggestion', declined.structuredContent);
+    const suggested = await mcp.call('suggest_matches', { bank_transaction_id: t.repairTxn });
+    expect(suggested.structuredContent).to.include({ declined: 1 });
+    expectValidOutput('suggest_matches', suggested.structuredContent);
   });
 
   it("each read tool answers the API's data for the same request; the resource template reads a staged operation", async () => {

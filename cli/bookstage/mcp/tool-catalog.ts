@@ -187,6 +187,30 @@ export const TOOLS: readonly ToolSpec[] = [
   },
   ...bookReadTools(),
   {
+    name: 'suggest_matches',
+    title: 'Suggest what settles a bank transaction',
+    description:
+      'Read-only. For one bank transaction (bank_transaction_id): what it has left unlinked (remaining_minor) and, best first, the open ledger entries ' +
+      '(alone, or sets of two or three of one counterparty summing exactly to it) and open inbox documents that could settle it, each with ' +
+      'amount_fit (exact or partial), a score and its signals (the reference found in the remittance text, the counterparty, the days apart). ' +
+      'Nothing is staged: to act on a suggestion, call stage_bank_match with its entries (bank_transaction_id, ledger_entry_id, amount_minor: the ' +
+      "entry's open_minor, at most remaining_minor) for a person to review; decline a wrong one with decline_match_suggestion. limit 1–20, default 5.",
+    route: route('match_suggestions.list'),
+    gate: null,
+    annotations: READ,
+  },
+  {
+    name: 'decline_match_suggestion',
+    title: 'Decline suggested matches for a bank transaction',
+    description:
+      'Records that these ledger entries (ledger_entry_ids) or this inbox document (document_id), exactly one of the two, do not settle the bank ' +
+      'transaction (bank_transaction_id): suggest_matches never offers them for it again, alone or in a set. Answers the count of its declines. ' +
+      'Stages and applies nothing; declining again changes nothing. Needs the bank:stage scope.',
+    route: route('match_suggestions.decline'),
+    gate: null,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
     name: 'approve_staged_operation',
     title: 'Approve a staged operation',
     description:

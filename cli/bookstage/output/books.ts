@@ -152,6 +152,38 @@ function links(style: Style, row: Row, currency: unknown): string {
 }
 
 /** The summary of a book read, or null when the operation is not one. */
+/** A transaction's match suggestions, best first: what each settles and why it ranks where it does. */
+function suggestions(style: Style, data: Row): string {
+  const t = (data.transaction ?? {}) as Row;
+  const rows = Array.isArray(data.suggestions) ? (data.suggestions as Row[]) : [];
+  let out = transactions(style, [t]);
+  out += `Left unlinked: ${money(data.remaining_minor, t.currency)}; declined so far: ${str(data.declined)}\n`;
+  if (rows.length === 0) return `${out}No suggestions.\n`;
+  const ids = (v: unknown): string =>
+    Array.isArray(v)
+      ? (v as Row[]).map((x) => `${str(x.id)} (${money(x.open_minor ?? x.total_minor, t.currency)})`).join(' + ')
+      : '';
+  return (
+    out +
+    table(
+      style,
+      ['#', 'ENTRIES / DOCUMENT', 'FIT', 'SCORE', 'REFERENCE', 'COUNTERPARTY', 'DAYS'],
+      rows.map((r, i) => {
+        const signals = (r.signals ?? {}) as Row;
+        return [
+          String(i + 1),
+          [ids(r.entries), ids(r.documents)].filter(Boolean).join(' + '),
+          str(r.amount_fit),
+          str(r.score),
+          str(signals.reference) || '-',
+          str(signals.counterparty) || '-',
+          str(signals.date_days),
+        ];
+      }),
+    )
+  );
+}
+
 export function renderBookRead(style: Style, operation: string | null, data: unknown): string | null {
   const one = (data ?? {}) as Row;
   switch (operation) {
@@ -178,6 +210,10 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
       return counterparties(style, itemsOf(data));
     case 'ledger.trial_balance':
       return trialBalance(style, one);
+    case 'match_suggestions.list':
+      return suggestions(style, one);
+    case 'match_suggestions.decline':
+      return `Declined for ${str(one.bank_transaction_id)}: ${str(one.declined)} in all; never suggested for it again.\n`;
     case 'inbox_documents.list':
       return documents(style, itemsOf(data));
     case 'inbox_documents.show':

@@ -7,6 +7,7 @@ import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportP
 import type { InboxResolvePlan } from '../../../shared/kinds/inbox-duplicates-resolve/plan.js';
 import type { PeriodClosePlan } from '../../../shared/kinds/period-close/plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
+import type { BankMatchPlan } from '../../../shared/kinds/bank-match/plan.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -21,6 +22,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
   period_close: (style, plan) => periodClosePlan(style, plan as PeriodClosePlan),
+  bank_match: (style, plan) => bankMatchPlan(style, plan as BankMatchPlan),
 };
 
 function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
@@ -35,6 +37,37 @@ function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
 export function renderPlan(style: Style, kind: StagedKind | null, plan: unknown): string {
   if (plan === null || plan === undefined) return '';
   return kind ? PLAN_RENDERERS[kind](style, plan) : `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+function bankMatchPlan(style: Style, plan: BankMatchPlan): string {
+  const money = (m: number): string => formatMoney(m, plan.currency);
+  let out = `Links ${plan.pairs.length} pair(s) on bank account ${style.bold(plan.bank_account_id)}, ${money(plan.total_minor)} in all${plan.note ? ` (note: ${plan.note})` : ''}\n`;
+  out += table(
+    style,
+    ['transaction', 'entry', 'amount'],
+    plan.pairs.map((p) => [p.bank_transaction_id, p.ledger_entry_id, money(p.amount_minor)]),
+  );
+  out += `Transactions, unlinked before → after:\n${table(
+    style,
+    ['transaction', 'amount', 'before', 'after'],
+    plan.transactions.map((t) => [
+      t.bank_transaction_id,
+      formatMoney(t.amount_minor, plan.currency, { signed: true }),
+      money(t.open_before_minor),
+      money(t.open_after_minor),
+    ]),
+  )}`;
+  out += `Entries, open before → after:\n${table(
+    style,
+    ['entry', 'open amount', 'before', 'after'],
+    plan.entries.map((e) => [
+      e.ledger_entry_id,
+      formatMoney(e.open_amount_minor, plan.currency, { signed: true }),
+      money(e.open_before_minor),
+      money(e.open_after_minor),
+    ]),
+  )}`;
+  return out;
 }
 
 function inboxResolvePlan(style: Style, plan: InboxResolvePlan): string {

@@ -1,0 +1,124 @@
+// What match suggestions read (docs/reference/http-api.md §8.2), and the
+// declines they remember. The suggestions rank candidates over the whole
+// organisation, so the reads are the projected whole-organisation reads of
+// the counterparty list (books-whole.ts): the posted entries by the
+// (org_id, status) page index, every link by the org_id GIN index, the open
+// documents by the (org_id, status) page index. Declines are inserted by
+// `_id` (declining twice is one decline) and read by the (org_id,
+// bank_transaction_id) index.
+import type { Db, Document } from 'mongodb';
+import type { BankLink, InboxDocument } from '../domain/books.js';
+import type { SuggestionEntry } from '../domain/match-suggestions.js';
+import { collections, type MatchDeclineDoc } from './collections.js';
+import { readFields } from './books-whole.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export interface SuggestionBooks {
+  entries: SuggestionEntry[];
+  links: Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>;
+  documents: Array<Pick<InboxDocument, 'id' | 'received_at' | 'extracted'>>;
+}
+
+function withId<T>(doc: Document): T {
+  const { _id, ...rest } = doc;
+  return { id: _id as string, ...rest } as T;
+}
+
+export async function readSuggestionBooks(db: Db, orgId: string): Promise<SuggestionBooks> {
+  const c = collections(db);
+  const [entries, links, documents] = await Promise.all([
+    readFields(db, {
+      collection: c.ledgerEntries.collectionName,
+      equalities: { org_id: orgId, status: 'posted' },
+      index: 'page',
+      fields: ['_id', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'],
+    }),
+    readFields(db, {
+      collection: c.bankLinks.collectionName,
+      equalities: { org_id: orgId },
+      index: 'gin',
+      fields: ['ledger_entry_id', 'amount_minor'],
+    }),
+    readFields(db, {
+      collection: c.inboxDocuments.collectionName,
+      equalities: { org_id: orgId, status: 'open' },
+      index: 'page',
+      fields: ['_id', 'received_at', 'extracted'],
+    }),
+  ]);
+  return {
+    entries: entries.map((d) => withId<SuggestionEntry>(d)),
+    links: links as SuggestionBooks['links'],
+    documents: documents.map((d) => withId<SuggestionBooks['documents'][number]>(d)),
+  };
+}
+
+export interface Declines {
+  entry_ids: Set<string>;
+  document_ids: Set<string>;
+  count: number;
+}
+
+/** The entries and documents declined for this transaction. */
+export async function findDeclines(db: Db, orgId: string, transactionId: string): Promise<Declines> {
+  const docs = await collections(db)
+    .matchDeclines.find(
+      { org_id: orgId, bank_transaction_id: transactionId },
+      { projection: { ledger_entry_id: 1, document_id: 1 } },
+    )
+    .toArray();
+  const entryIds = new Set<string>();
+  const documentIds = new Set<string>();
+  for (const d of docs) {
+    if (d.ledger_entry_id) entryIds.add(d.ledger_entry_id);
+    if (d.document_id) documentIds.add(d.document_id);
+  }
+  return { entry_ids: entryIds, document_ids: documentIds, count: docs.length };
+}
+
+/** Records each decline by its `_id`; one already there is the same decline (a retry, or declined before). */
+export async function insertDeclines(
+  db: Db,
+  orgId: string,
+  transactionId: string,
+  declined: { ledger_entry_ids: readonly string[]; document_id: string | null },
+  by: { actor: string; at: string },
+): Promise<void> {
+  const docs: MatchDeclineDoc[] = [
+    ...declined.ledger_entry_ids.map((id) => ({
+      _id: `${orgId}:${transactionId}:le:${id}`,
+      org_id: orgId,
+      bank_transaction_id: transactionId,
+      ledger_entry_id: id,
+      document_id: null,
+      created_at: by.at,
+      created_by: by.actor,
+    })),
+    ...(declined.document_id === null
+      ? []
+      : [
+          {
+            _id: `${orgId}:${transactionId}:doc:${declined.document_id}`,
+            org_id: orgId,
+            bank_transaction_id: transactionId,
+            ledger_entry_id: null,
+            document_id: declined.document_id,
+            created_at: by.at,
+            created_by: by.actor,
+          },
+        ]),
+  ];
+  const c = collections(db).matchDeclines;
+  for (const doc of docs) {
+    try {
+      await c.insertOne(doc);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+}
+
+/** How many declines the transaction has. */
+export async function countDeclines(db: Db, orgId: string, transactionId: string): Promise<number> {
+  return collections(db).matchDeclines.countDocuments({ org_id: orgId, bank_transaction_id: transactionId });
+}
