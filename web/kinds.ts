@@ -10,6 +10,7 @@ import { lookup } from './context.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
+import { journalEntryView } from './journal-entry-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -73,6 +74,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+  journal_entry: {
+    label: 'Journal entry',
+    view: (op) => journalEntryView(op),
+    scope: (op) => `entry ${String(op.summary.ledger_entry_id)}`,
+    summary: (s) =>
+      `book ${String(s.ledger_entry_id)}: ${count(s, 'lines', 'line', 'lines')}${typeof s.bank_transaction_id === 'string' ? `, books ${s.bank_transaction_id}` : ''}${typeof s.document_id === 'string' ? `, attaches ${s.document_id}` : ''}`,
   },
 };
 

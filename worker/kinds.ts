@@ -21,6 +21,8 @@ import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { importClashes } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';
+import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
+import { stageJournalEntry } from './kinds/journal-entry/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -60,5 +62,9 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     stage: stageStatementImport,
     applyClashes: importClashes,
     periodLocked: (plan, lockDate) => lockedImport(plan as StatementImportPlan, lockDate),
+  },
+  journal_entry: {
+    stage: stageJournalEntry,
+    periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
   },
 };

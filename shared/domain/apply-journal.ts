@@ -20,6 +20,8 @@ import { duplicateGroupId } from './duplicate-groups.js';
 import { fail, ok, type Result } from './result.js';
 import type { StagedKind } from './staged-kind.js';
 import type { StatementImportPlan } from './statement-import/plan.js';
+import { journalEntryJournal } from '../kinds/journal-entry/journal.js';
+import type { JournalEntryPlan } from '../kinds/journal-entry/plan.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
 export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
@@ -84,6 +86,9 @@ const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   statement_import: {
     plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
     fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
+  },
+  journal_entry: {
+    plan: (plan, books, ctx) => withoutLinks(journalEntryJournal(plan as JournalEntryPlan, books, ctx)),
   },
 };
 

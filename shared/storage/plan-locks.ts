@@ -30,6 +30,7 @@ export function lockKeys(orgId: string, claim: PlanLockClaim): string[] {
     scopeLockKey(orgId, claim),
     ...claim.entry_ids.map((id) => `${orgId}:le:${id}`),
     ...claim.transaction_ids.map((id) => `${orgId}:bt:${id}`),
+    ...(claim.document_ids ?? []).map((id) => `${orgId}:doc:${id}`),
   ];
 }
 

@@ -166,7 +166,12 @@ async function stage<Plan>(
     commitDecision(
       ctx,
       kind,
-      pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }),
+      pendingDecision(
+        holders,
+        decision.claim.same_plan_conflicts
+          ? null
+          : { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash },
+      ),
       resultFields,
     );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);

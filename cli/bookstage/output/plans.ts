@@ -7,6 +7,8 @@ import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportP
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import { formatMoney } from './money.js';
+import { journalEntryPlan } from './journal-entry-plan.js';
+import type { JournalEntryPlan } from '../../../shared/kinds/journal-entry/plan.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
 
@@ -19,6 +21,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   ledger_reversal: (style, plan) => reversalPlan(style, plan as ReversalPlan),
   inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
+  journal_entry: (style, plan) => journalEntryPlan(style, plan as JournalEntryPlan),
 };
 
 /** The plan of an answer of a kind (none: a blocked repair has null; no kind: the plan as JSON). */
