@@ -81,7 +81,7 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body).to.include({ ok: true, operation: 'journal_entry.stage' });
     const data = res.body.data;
-    const id = journalEntryId(x.books.orgId, body as never);
+    const id = journalEntryId(x.books.orgId, body);
     expect(id).to.match(/^le_[0-9a-f]{24}$/);
     expect(data.plan).to.deep.equal({
       ledger_entry_id: id,
@@ -243,7 +243,7 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     const id = res.body.data.plan.ledger_entry_id;
     expect(await doc('ledger_entries', id)).to.include({ status: 'posted', counterparty_id: books.cp('a') });
     const links = await (await stack()).db.collection('bank_links').find({ ledger_entry_id: id }).toArray();
-    expect(links.map((l) => [l.bank_transaction_id, l.amount_minor])).to.deep.equal([[txn, 2_000]]);
+    expect(links.map((l): unknown[] => [l.bank_transaction_id, l.amount_minor])).to.deep.equal([[txn, 2_000]]);
   });
 
   describe('refusals, each with its code', () => {
