@@ -7,6 +7,7 @@ import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { runCli } from './run-cli.js';
+import { apply, approve } from '../helpers/staged.js';
 
 describe('bookstage entries stage (journal entry)', function () {
   this.timeout(60_000);
@@ -57,6 +58,16 @@ describe('bookstage entries stage (journal entry)', function () {
     expect(run.stdout).to.include('Bank fees').and.include('Trade payables').and.include('3.50 EUR');
     expect(run.stdout).to.include(`Books bank transaction ${fee} (-3.50 EUR): links it for 3.50 EUR`);
     expect(run.stdout).to.include(`Attaches inbox document ${receipt} (marked booked)`);
+
+    // Approved and applied by another person: the document reads as booked by the entry.
+    const opId = /Staged journal entry (stg_[0-9a-f]+)/.exec(run.stdout)![1]!;
+    const entryId = /Books ledger entry (le_[0-9a-f]{24})/.exec(run.stdout)![1]!;
+    const bob = await (await stack()).token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob');
+    expect((await approve(bob, opId)).status).to.equal(200);
+    expect((await apply(bob, opId)).status).to.equal(200);
+    const shown = await runCli(['documents', 'show', receipt], conn);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.include('booked').and.include(`booked by ${entryId}`);
   });
 
   it('--json prints exactly the envelope the API answers for the same body', async () => {
