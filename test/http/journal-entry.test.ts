@@ -6,7 +6,8 @@ import type { StageData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, apply, approve, doc, locksOf, show } from '../helpers/staged.js';
+import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
+import { waitFor } from '../faults/fault-scenario.js';
 import { journalEntryId, type JournalEntryPlan } from '../../shared/kinds/journal-entry/plan.js';
 import type { LedgerAccount } from '../../shared/domain/books.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
@@ -577,5 +578,42 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect(applied.body.error.message).to.include(`the entry ${id} dated 2026-03-02`);
     expect(await doc('ledger_entries', id)).to.equal(null);
     expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
+  });
+
+  it('a worker killed after the first journal write: a new worker finishes the apply exactly once', async () => {
+    const s = await stack();
+    const x = await setup();
+    const staged = await stage(x.token, feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt }));
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const id = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(x.who.bob, opId)).status).to.equal(200);
+
+    await s.stopWorker();
+    const logsBefore = s.workerLogs.length;
+    try {
+      await s.startWorker({ BOOKSTAGE_TEST_FAULTS: 'apply:after-first-write' });
+      const first = await apply(x.who.bob, opId, { prefer: 'wait=1' });
+      expect(first.status).to.equal(202);
+      await waitFor('the fault hook', () =>
+        s.workerLogs.slice(logsBefore).some((l) => l.includes('test fault: apply paused')),
+      );
+      // Half-way: the entry is written, its link and the document not yet.
+      expect(await doc('ledger_entries', id)).to.include({ status: 'posted' });
+      expect(await docs('bank_links', { ledger_entry_id: id })).to.deep.equal([]);
+      expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
+      await s.killWorker();
+    } finally {
+      await s.killWorker();
+      await s.startWorker();
+    }
+
+    const resumed = await apply(x.who.bob, opId, { prefer: 'wait=45' });
+    expect(resumed.status, JSON.stringify(resumed.body)).to.equal(200);
+    expect(resumed.body.data.status).to.equal('applied');
+    expect((await docs('bank_links', { ledger_entry_id: id })).map((l) => l.amount_minor)).to.deep.equal([350]);
+    expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'booked', booked_entry_id: id });
+    expect(await docs('ledger_entries', { _id: id })).to.have.length(1);
+    expect(await locksOf(opId)).to.equal(0);
   });
 });
