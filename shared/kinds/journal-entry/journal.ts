@@ -98,10 +98,7 @@ export function journalEntryJournal(
       id: doc.id,
       version: doc.version,
       set: { status: 'booked', booked_entry_id: plan.ledger_entry_id },
-      before: {
-        status: doc.status,
-        booked_entry_id: (doc as { booked_entry_id?: string | null }).booked_entry_id ?? null,
-      },
+      before: { status: doc.status, booked_entry_id: doc.booked_entry_id ?? null },
     });
   }
   return ok(writes);
