@@ -17,6 +17,7 @@ const hostAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
 const STAGING_TOOLS = [
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
+  'stage_journal_entry',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
   'stage_statement_import',
@@ -31,6 +32,7 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   let linked: { txn: string; entry: string };
   let reversible: string;
   let importAccount: string;
+  let fee: string;
   let duplicates: ReturnType<typeof duplicatePair>;
 
   const expectValidOutput = (name: string, structured: unknown): void => {
@@ -50,6 +52,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     // On another account, so that the reversal's scope meets neither the reconciliation's nor the repair's.
     reversible = books.linkedTxn(books.account(), 900, { counterparty_id: books.cp('b') }).entry;
     importAccount = books.account();
+    // A bank fee on an account of its own, for the journal entry that books it.
+    fee = books.txn(books.account(), -350, { counterparty_id: books.cp('bank') });
     duplicates = duplicatePair(books);
     await s.load(books.file);
     mcp = await startMcp({
@@ -85,6 +89,21 @@ describe('bookstage mcp: staging tools with dry_run', function () {
       ],
       ['stage_ledger_link_repair', { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' }],
       ['stage_ledger_reversal', { entry_id: reversible, reversal_date: '2026-03-01' }],
+      [
+        'stage_journal_entry',
+        {
+          entry_date: '2026-03-02',
+          description: 'Bank fee',
+          reference: 'FEE-1',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: fee,
+        },
+      ],
       [
         'stage_inbox_duplicates_resolution',
         { group_id: duplicates.group, resolution: 'archive_duplicates', keep_document_id: duplicates.a },
