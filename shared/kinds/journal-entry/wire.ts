@@ -70,7 +70,7 @@ export const journalEntry: KindModule<'journal_entry'> = {
     description:
       'Plans one new ledger entry (entry_date, description, reference, counterparty_id, currency, lines of account, debit_minor, credit_minor) and stages it for review. ' +
       'With bank_transaction_id it books that transaction: the entry must settle what the transaction has left unlinked on a settlement account (money out: a credit; money in: a debit), and apply links them. ' +
-      'With document_id it attaches that open inbox document (apply marks it booked). The entry id is derived from the request, so the same booking is never applied twice. ' +
+      'With document_id it attaches that open inbox document (apply marks it booked). The entry id is derived from the request, so the same booking is never applied twice: the very same entry already pending is refused with pending_operation, not answered as already_staged. ' +
       `${NOTHING_CHANGES} ${OUTCOMES} Unbalanced lines, unknown accounts, a locked period, a line on a bank account's ledger account, or a settlement line that does not match are refused with their codes. ${KEY}`,
   },
 };
