@@ -501,6 +501,62 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect((await stage(x.token, feeBody(x, { reference: 'OTHER' }))).status).to.equal(201);
   });
 
+  it('meets a pending link repair of the same transaction with 409, and a repair meets a pending booking the same way', async () => {
+    const books = new Books();
+    const account = books.account();
+    books.invoice(4_000);
+    const txn = books.txn(account, 4_000);
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const repairBody = { bank_account_id: account, counterparty_id: books.cp('a'), as_of: '2026-03-31' };
+    const booking = {
+      entry_date: '2026-02-10',
+      description: 'Sale',
+      reference: 'INV-1',
+      counterparty_id: books.cp('a'),
+      currency: 'EUR',
+      lines: [
+        { account: '1400', debit_minor: 4_000, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: 4_000 },
+      ],
+      bank_transaction_id: txn,
+    };
+    const repair = await call<{ staged_operation_id: string }>(
+      'POST',
+      '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+      { token: who.alice, body: repairBody },
+    );
+    expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
+    const refused = await refusal(who.alice, booking);
+    expect(refused.status).to.equal(409);
+    expect(refused.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [repair.body.data.staged_operation_id] },
+    });
+
+    // The repair rejected, the booking stages; now the repair meets it.
+    expect(
+      (
+        await call('POST', `/api/v1/cli/staged-operations/${repair.body.data.staged_operation_id}/reject`, {
+          token: who.bob,
+          body: { note: 'book it instead' },
+        })
+      ).status,
+    ).to.equal(200);
+    const staged = await stage(who.alice, booking);
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const again = await call('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+      token: who.alice,
+      body: repairBody,
+    });
+    expect(again.status, JSON.stringify(again.body)).to.equal(409);
+    expect(again.body.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [staged.body.data.staged_operation_id] },
+    });
+  });
+
   it('a dry run and the real staging show the same id and plan_hash', async () => {
     const x = await setup();
     const body = feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt });
