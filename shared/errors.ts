@@ -161,7 +161,9 @@ export const ERROR_TABLE = {
         ? `Transactions in another currency than the account's ${asText(d.account_currency)}: ${list(d.transaction_ids)}.`
         : d.ledger_entry_id !== undefined && d.bank_transaction_id !== undefined
           ? `Bank transaction ${asText(d.bank_transaction_id)} is in ${asText(d.transaction_currency)}, ledger entry ${asText(d.ledger_entry_id)} in ${asText(d.entry_currency)}.`
-          : 'The currency does not match the bank account.',
+          : Array.isArray(d.allowed_currencies)
+            ? `The currency ${asText(d.currency)} is not one of ${list(d.allowed_currencies)}.`
+            : 'The currency does not match the bank account.',
   },
   statement_before_last_reconciliation: {
     status: 422,
@@ -330,6 +332,53 @@ export const ERROR_TABLE = {
     retryable: false,
     message: (d) =>
       `Bank transaction ${asText(d.bank_transaction_id)} is already linked to ledger entry ${asText(d.ledger_entry_id)} (${list(d.link_ids)}).`,
+  },
+  invalid_lines: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      Number(d.line_count) < 2
+        ? `An entry needs at least 2 lines; this one has ${asText(d.line_count)}.`
+        : `Each line needs exactly one side above 0; lines ${list(d.invalid_line_indexes)} (from 0) have both or neither.`,
+  },
+  unbalanced_entry: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The debits (${asText(d.debit_total_minor)}) and credits (${asText(d.credit_total_minor)}) of the entry differ.`,
+  },
+  unknown_account: {
+    status: 422,
+    retryable: false,
+    message: (d) => `Not active accounts of the chart of accounts: ${list(d.accounts)}.`,
+  },
+  posts_to_bank_account: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `Lines on a bank account's ledger account (${list(d.accounts)}): the bank side is the transaction and its links.`,
+  },
+  transaction_fully_linked: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Bank transaction ${asText(d.bank_transaction_id)} is fully linked already (${asText(d.linked_minor)} of ${asText(d.amount_minor)}).`,
+  },
+  settlement_line_mismatch: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The entry's lines on the settlement accounts come to ${asText(d.settlement_minor)} (debit − credit); booking ${asText(d.bank_transaction_id)} needs ${asText(d.expected_settlement_minor)}.`,
+  },
+  document_not_open: {
+    status: 409,
+    retryable: false,
+    message: (d) => `Inbox document ${asText(d.document_id)} is ${asText(d.status)}, not open.`,
+  },
+  entry_exists: {
+    status: 409,
+    retryable: false,
+    message: (d) => `Ledger entry ${asText(d.ledger_entry_id)} is already in the books: this booking was applied.`,
   },
   internal: {
     status: 500,

@@ -64,6 +64,11 @@ export const WARNING_TABLE = {
     message: (d) =>
       `Pending operation(s) ${((d.staged_operation_ids as unknown[] | undefined) ?? []).map(String).join(', ')} hold what this plan would lock; staging now would meet them.`,
   },
+  possible_duplicate_entry: {
+    when: 'A journal entry staging found posted entries with the same counterparty, reference and settlement amount; they are listed.',
+    message: (d) =>
+      `Posted entries with the same counterparty, reference and settlement amount: ${((d.ledger_entry_ids as unknown[] | undefined) ?? []).map(String).join(', ')}.`,
+  },
 } satisfies Record<string, WarningSpec>;
 
 export type WarningCode = keyof typeof WARNING_TABLE;

@@ -12,6 +12,7 @@ import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
 import { periodCloseView } from './period-close-view.js';
 import { bankMatchView, type BankMatchPlan } from './bank-match-view.js';
+import { journalEntryView } from './journal-entry-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -91,6 +92,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
       return `account ${p.bank_account_id}, ${p.transactions.length} transaction(s), ${p.entries.length} entr${p.entries.length === 1 ? 'y' : 'ies'}`;
     },
     summary: (s) => `${count(s, 'pairs', 'new link', 'new links')}`,
+  },
+  journal_entry: {
+    label: 'Journal entry',
+    view: (op) => journalEntryView(op),
+    subject: (op) => `entry ${String(op.summary.ledger_entry_id)}`,
+    summary: (s) =>
+      `book ${String(s.ledger_entry_id)}: ${count(s, 'lines', 'line', 'lines')}${typeof s.bank_transaction_id === 'string' ? `, books ${s.bank_transaction_id}` : ''}${typeof s.document_id === 'string' ? `, attaches ${s.document_id}` : ''}`,
   },
 };
 

@@ -27,6 +27,8 @@ import { closeApplyBooks, closePending } from './kinds/period-close/apply.js';
 import type { LockJudge } from './kinds/period-close/lock-judge.js';
 import { stagePeriodClose } from './kinds/period-close/stage.js';
 import { stageBankMatch } from './kinds/bank-match/stage.js';
+import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
+import { stageJournalEntry } from './kinds/journal-entry/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -80,6 +82,10 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     stage: (ctx) => stagePeriodClose(NEW_LOCK)(ctx),
     applyRefusal: (ctx, op) => closePending(ctx, op, NEW_LOCK),
     applyBooks: closeApplyBooks,
+  },
+  journal_entry: {
+    stage: stageJournalEntry,
+    periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
   },
 };
 

@@ -35,9 +35,9 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_period:
     'a period close\'s `through` is on or before the lock date (`details: {reason: "not_after_lock_date", through, lock_date}`) or not before today, UTC (`details: {reason: "not_before_today", through, today}`)',
   period_locked:
-    "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
+    "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`) or a journal entry's `entry_date` (`details: {entry_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
   currency_mismatch:
-    "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`), or a bank match pairs a transaction and an entry of different currencies (`details.transaction_currency`, `details.entry_currency`)",
+    "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`), or a bank match pairs a transaction and an entry of different currencies (`details.transaction_currency`, `details.entry_currency`), or a journal entry's currency is neither the base currency nor its bank transaction's (`details.currency`, `details.allowed_currencies`)",
   unreadable_statement:
     'a statement import file could not be read (`details.format` tried, `details.location`: the line or element, `details.reason`); nothing was stored',
   unsupported_statement_version:
@@ -69,7 +69,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",
   stale_plan:
-    "apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a lock date set since covers what it would book (`details.reason: \"period_locked\"`, `details.lock_date`, and by kind: a statement import's `transaction_ids`, a reconciliation's `bank_account_id` and `end_date`, a reversal's `ledger_entry_id` and `reversal_date`); the operation is `stale`, nothing was written; stage again",
+    "apply found documents changed since staging (`details.changed: [{collection, id, expected_version, actual_version}]`), or a lock date set since covers what it would book (`details.reason: \"period_locked\"`, `details.lock_date`, and by kind: a statement import's `transaction_ids`, a reconciliation's `bank_account_id` and `end_date`, a reversal's `ledger_entry_id` and `reversal_date`, a journal entry's `ledger_entry_id` and `entry_date`); the operation is `stale`, nothing was written; stage again",
   apply_failed:
     'apply could not complete (`details.reason`: e.g. `conflict_during_apply`, or `store_refused_write` for a document the store refuses to hold); the operation is `failed` and what it had written was undone',
   stale_group:
@@ -89,4 +89,20 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   already_linked:
     'a bank match pair whose transaction is already linked to that entry (`details.link_ids`); stage a link repair to change a link',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
+  invalid_lines:
+    'a journal entry with fewer than 2 lines, or a line with both or neither side above 0 (`details.line_count`, `details.invalid_line_indexes`, from 0)',
+  unbalanced_entry:
+    "a journal entry's Σ debits ≠ Σ credits (`details.debit_total_minor`, `details.credit_total_minor`)",
+  unknown_account:
+    "a journal entry's line on an account the organisation's chart lacks or holds inactive (`details.accounts`); without a chart any code is accepted",
+  posts_to_bank_account:
+    "a journal entry's line on a bank account's `ledger_account` (`details.accounts`, `details.bank_account_ids`): the bank side is the transaction and its links",
+  transaction_fully_linked:
+    'the bank transaction a journal entry books has no unlinked amount left (`details.bank_transaction_id`, `details.amount_minor`, `details.linked_minor`)',
+  settlement_line_mismatch:
+    "a journal entry's lines on the settlement accounts (Σ debit − credit) do not settle what its bank transaction has left unlinked: + for money in, − for money out (`details.expected_settlement_minor`, `details.settlement_minor`)",
+  document_not_open:
+    'the inbox document a journal entry attaches is not `open` (`details.document_id`, `details.status`)',
+  entry_exists:
+    'a journal entry whose derived id is already in the books: the same booking was applied (`details.ledger_entry_id`)',
 };

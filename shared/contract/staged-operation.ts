@@ -32,6 +32,7 @@ export type {
   StatementImportPlan,
 };
 export type { InboxResolvePlan } from '../kinds/inbox-duplicates-resolve/plan.js';
+export type { JournalEntryPlan, PlannedLine as JournalEntryLine } from '../kinds/journal-entry/plan.js';
 
 export interface StagedHistoryView {
   at: string;

@@ -110,6 +110,8 @@ export interface InboxDocument {
     total_minor?: number;
     currency?: string;
   };
+  /** The ledger entry that booked it (an applied journal entry, docs/reference/http-api.md §9.1); absent otherwise. */
+  booked_entry_id?: string | null;
 }
 
 /** An inbox document as stored: with its version (what the apply is guarded by) and, once archived, why. */

@@ -12,6 +12,10 @@ export interface PlanLocks {
   subject_key: string;
   entry_ids: string[];
   transaction_ids: string[];
+  /** Inbox documents it writes (a journal entry's attached receipt). */
+  document_ids?: string[];
+  /** The very same plan pending is a conflict too, not `already_staged` (a journal entry: one booking, staged once). */
+  same_plan_conflicts?: boolean;
 }
 
 /** A blocker of a plan that cannot be staged until the books change (e.g. a repair's frozen links). */

@@ -12,6 +12,7 @@ export type PeriodLocked = { reason: 'period_locked'; lock_date: IsoDate } & (
   | { transaction_ids: string[] }
   | { bank_account_id: string; end_date: IsoDate }
   | { ledger_entry_id: string; reversal_date: IsoDate }
+  | { ledger_entry_id: string; entry_date: IsoDate }
 );
 
 /** Whether a record dated `date` lies in the closed period: on or before the lock date (none: nothing is closed). */

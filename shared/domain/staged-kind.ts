@@ -11,5 +11,6 @@ export const STAGED_KINDS = [
   'statement_import',
   'period_close',
   'bank_match',
+  'journal_entry',
 ] as const;
 export type StagedKind = (typeof STAGED_KINDS)[number];

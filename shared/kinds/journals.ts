@@ -9,6 +9,7 @@ import type { StagedKind } from '../domain/staged-kind.js';
 import { bankMatchJournal } from './bank-match/journal.js';
 import { bankReconcileJournal } from './bank-reconcile/journal.js';
 import { inboxDuplicatesResolveJournal } from './inbox-duplicates-resolve/journal.js';
+import { journalEntryKindJournal } from './journal-entry/journal.js';
 import { ledgerLinkRepairJournal } from './ledger-link-repair/journal.js';
 import { ledgerReversalJournal } from './ledger-reversal/journal.js';
 import { periodCloseKindJournal } from './period-close/journal.js';
@@ -23,6 +24,7 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   statement_import: statementImportKindJournal,
   period_close: periodCloseKindJournal,
   bank_match: bankMatchJournal,
+  journal_entry: journalEntryKindJournal,
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

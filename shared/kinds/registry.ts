@@ -13,6 +13,7 @@ import type { ReversalStageInput } from './ledger-reversal/schema.js';
 import type { StatementImportStageInput } from './statement-import/schema.js';
 import type { PeriodCloseStageInput } from './period-close/schema.js';
 import type { BankMatchStageRequestBody } from './bank-match/schema.js';
+import type { JournalEntryStageInput } from './journal-entry/schema.js';
 import type { KindModule } from './kind-module.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import { resolvedAmount, type OperationAmount } from './operation-amount.js';
@@ -23,6 +24,7 @@ import { ledgerReversal } from './ledger-reversal/wire.js';
 import { statementImport } from './statement-import/wire.js';
 import { periodClose } from './period-close/wire.js';
 import { bankMatch } from './bank-match/wire.js';
+import { journalEntry } from './journal-entry/wire.js';
 
 export type { KindModule, StagedKind };
 export { STAGED_KINDS };
@@ -35,6 +37,7 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   statement_import: statementImport,
   period_close: periodClose,
   bank_match: bankMatch,
+  journal_entry: journalEntry,
 };
 
 /** A map with an entry for every kind: one without fails tsc, naming the kind. */
@@ -49,6 +52,7 @@ export type KindInputs = EveryKind<{
   statement_import: StatementImportStageInput;
   period_close: PeriodCloseStageInput;
   bank_match: BankMatchStageRequestBody;
+  journal_entry: JournalEntryStageInput;
 }>;
 
 /** The staging routes, in the order of STAGED_KINDS. */

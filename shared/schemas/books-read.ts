@@ -300,6 +300,10 @@ export const inboxDocumentSchema = {
       description:
         'Why an archived document was archived, e.g. `duplicate_of:doc_1` (a duplicate resolution); absent otherwise.',
     },
+    booked_entry_id: {
+      ...nullable({ type: 'string' }),
+      description: 'The ledger entry that booked it (an applied journal entry); absent otherwise.',
+    },
   },
 } as const;
 

@@ -94,3 +94,19 @@ export async function findUnreconciledThrough(
     .toArray();
   return docs.map((d) => ({ id: d._id, booking_date: d.booking_date }));
 }
+
+/**
+ * The posted entries of a counterparty with exactly this reference (a journal entry's duplicate warning),
+ * on the (org_id, counterparty_id, entry_date) index.
+ */
+export async function findPostedEntriesWithReference(
+  db: Db,
+  orgId: string,
+  counterpartyId: string,
+  reference: string,
+): Promise<LedgerEntry[]> {
+  const docs = await collections(db)
+    .ledgerEntries.find({ org_id: orgId, counterparty_id: counterpartyId, reference, status: 'posted' })
+    .toArray();
+  return docs.map((d) => fromStored<LedgerEntry>(d));
+}

@@ -30,6 +30,7 @@ export function lockKeys(orgId: string, wanted: PlanLocks): string[] {
     subjectLockKey(orgId, wanted),
     ...wanted.entry_ids.map((id) => `${orgId}:le:${id}`),
     ...wanted.transaction_ids.map((id) => `${orgId}:bt:${id}`),
+    ...(wanted.document_ids ?? []).map((id) => `${orgId}:doc:${id}`),
   ];
 }
 

@@ -53,6 +53,23 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
         path: route.path.replace('{bank_account_id}', missing ? ghost('ba') : a.account),
         body: 'not a statement',
       };
+    case 'journal_entry.stage':
+      return {
+        path: route.path,
+        body: {
+          entry_date: '2026-03-02',
+          description: 'Bank fee',
+          reference: 'FEE-1',
+          counterparty_id: a.counterparty,
+          currency: 'EUR',
+          // Codes of both fixtures' charts (org-fixture.ts).
+          lines: [
+            { account: '8400', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: missing ? ghost('bt') : a.txn,
+        },
+      };
     case 'inbox_duplicates.list':
     case 'staged_operations.list':
     case 'whoami.show':
@@ -155,9 +172,10 @@ const shapeOf = (error: Record<string, unknown>, id: string): string => JSON.str
 
 /** The id a `missing` target names (path or body), to blank it out of its 404. */
 function namedId(t: Target): string {
-  const body = t.body as { bank_account_id?: string } | undefined;
+  const body = t.body as { bank_account_id?: string; bank_transaction_id?: string } | undefined;
   return (
     body?.bank_account_id ??
+    body?.bank_transaction_id ??
     t.path.split(/[/=]/).find((seg) => /^((stg|job|le|ba|bt|doc|whe|grp)_|\d{4}-\d{2}-\d{2}$)/.test(seg))!
   );
 }

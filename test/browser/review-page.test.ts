@@ -544,6 +544,77 @@ describe('the review page in a browser (GET /review)', function () {
     await checkView('bank-match');
   });
 
+  it("shows a staged journal entry: its lines with the accounts' names and debit and credit totals, the transaction it books and the receipt it attaches", async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account();
+    const fee = books.txn(account, -350, {
+      booking_date: '2026-03-02',
+      counterparty_id: books.cp('bank'),
+      counterparty_name: 'The Bank',
+      remittance_info: 'Account fee March',
+    });
+    const receipt = books.doc({
+      file: { sha256: 'c'.repeat(64), name: 'fee-notice.pdf', size: 2048, mime: 'application/pdf' },
+      extracted: { vendor_name: 'The Bank', invoice_number: 'FEE-2026-03', total_minor: 350, currency: 'EUR' },
+    });
+    books.file.accounts = [
+      { code: '1200', name: 'Bank', type: 'asset', active: true },
+      { code: '1400', name: 'Trade receivables', type: 'asset', active: true },
+      { code: '1600', name: 'Trade payables', type: 'liability', active: true },
+      { code: '6855', name: 'Bank fees', type: 'expense', active: true },
+    ];
+    await s.load(books.file);
+    const stager = await s.token(books.orgId, ['ledger:stage'], 'erin');
+    const reviewer = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob');
+    const staged = await call<{ staged_operation_id: string; plan: { ledger_entry_id: string } }>(
+      'POST',
+      '/api/v1/cli/ledger/entries/stage',
+      {
+        token: stager,
+        body: {
+          entry_date: '2026-03-02',
+          description: 'Bank fee March',
+          reference: 'FEE-2026-03',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: fee,
+          document_id: receipt,
+        },
+      },
+    );
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const entryId = staged.body.data.plan.ledger_entry_id;
+
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(reviewer);
+    await page.goto(`${baseUrl}/review#/operation/${staged.body.data.staged_operation_id}`);
+    const lines = page.getByRole('table', { name: `Lines of ${entryId}` });
+    await lines.waitFor();
+    expect(await lines.locator('tbody tr').allTextContents()).to.deep.equal([
+      '6855Bank fees3.50 EUR',
+      '1600Trade payables3.50 EUR',
+      'Total3.50 EUR3.50 EUR',
+    ]);
+    const text = (await page.locator('main').textContent())!;
+    expect(text)
+      .to.include('Journal entry')
+      .and.include(`Transaction${fee}`)
+      .and.include('RemittanceAccount fee March')
+      .and.include('Link apply creates3.50 EUR')
+      .and.include(`Document${receipt}`)
+      .and.include('fee-notice.pdf')
+      .and.include('FEE-2026-03');
+    await checkView('journal-entry');
+    // Back to the main world's reviewer for the views after this one.
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(w.bob);
+  });
+
   it('is usable at phone width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
@@ -585,6 +656,7 @@ describe('the review page in a browser (GET /review)', function () {
         'statement-import',
         'period-close',
         'bank-match',
+        'journal-entry',
         'repair-phone',
       ].map((view) => `review-${view}.png`),
     );

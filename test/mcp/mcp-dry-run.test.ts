@@ -18,6 +18,7 @@ const STAGING_TOOLS = [
   'stage_bank_match',
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
+  'stage_journal_entry',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
   'stage_statement_import',
@@ -33,6 +34,7 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   let reversible: string;
   let importAccount: string;
   let match: { account: string; txn: string; entry: string };
+  let fee: string;
   let duplicates: ReturnType<typeof duplicatePair>;
 
   const expectValidOutput = (name: string, structured: unknown): void => {
@@ -59,6 +61,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
       entry: books.invoice(2_500, { counterparty_id: books.cp('m') }),
       txn: books.txn(matchAccount, 2_500, { counterparty_id: books.cp('m') }),
     };
+    // A bank fee on an account of its own, for the journal entry that books it.
+    fee = books.txn(books.account(), -350, { counterparty_id: books.cp('bank') });
     duplicates = duplicatePair(books);
     await s.load(books.file);
     mcp = await startMcp({
@@ -99,6 +103,21 @@ describe('bookstage mcp: staging tools with dry_run', function () {
         {
           bank_account_id: match.account,
           matches: [{ bank_transaction_id: match.txn, ledger_entry_id: match.entry, amount_minor: 2_500 }],
+        },
+      ],
+      [
+        'stage_journal_entry',
+        {
+          entry_date: '2026-03-02',
+          description: 'Bank fee',
+          reference: 'FEE-1',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: fee,
         },
       ],
       [

@@ -31,6 +31,7 @@ import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/s
 import { bankMatchStageRequestSchema } from '../../shared/kinds/bank-match/schema.js';
 import { matchDeclineBodySchema, matchSuggestionsQuerySchema } from '../../shared/schemas/match-suggestions.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
+import { journalEntryStageRequestSchema } from '../../shared/kinds/journal-entry/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
 import {
@@ -72,6 +73,7 @@ const DEFAULT_TOOLS = [
   'stage_bank_match',
   'stage_bank_reconciliation',
   'stage_inbox_duplicates_resolution',
+  'stage_journal_entry',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
   'stage_statement_import',
@@ -101,6 +103,10 @@ const EXPECTED_INPUT: Record<string, object> = {
       ...reversalStageRequestSchema.properties,
       ...EXTRA,
     },
+  },
+  stage_journal_entry: {
+    ...journalEntryStageRequestSchema,
+    properties: { ...journalEntryStageRequestSchema.properties, ...EXTRA },
   },
   stage_inbox_duplicates_resolution: {
     ...inboxResolveStageRequestSchema,
@@ -397,6 +403,51 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expectValidOutput('stage_ledger_link_repair', repair.structuredContent);
   });
 
+  it("stage_journal_entry books a bank fee: the API's data for the same request, a refusal as an error result", async () => {
+    const books = new Books();
+    const account = books.account();
+    const fee = books.txn(account, -350, { counterparty_id: books.cp('bank') });
+    const receipt = books.doc();
+    const s = await stack();
+    await s.load(books.file);
+    const token = await s.token(books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+    const session = await startMcp({ url, token });
+    sessions.push(session);
+    const body = {
+      entry_date: '2026-03-02',
+      description: 'Bank fee March',
+      reference: 'FEE-2026-03',
+      counterparty_id: books.cp('bank'),
+      currency: 'EUR',
+      lines: [
+        { account: '6855', debit_minor: 350, credit_minor: 0 },
+        { account: '1600', debit_minor: 0, credit_minor: 350 },
+      ],
+      bank_transaction_id: fee,
+      document_id: receipt,
+    };
+    const staged = await session.call('stage_journal_entry', { ...body, idempotency_key: `mcp-je-${books.uid}` });
+    expect(staged.isError ?? false, JSON.stringify(staged.structuredContent)).to.equal(false);
+    expect(staged.structuredContent).to.include({ outcome: 'staged', amount_minor: 350, currency: 'EUR' });
+    const replay = await call('POST', '/api/v1/cli/ledger/entries/stage', {
+      token,
+      body,
+      headers: { 'idempotency-key': `mcp-je-${books.uid}` },
+    });
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    expect(staged.structuredContent).to.deep.equal(structuredOf(replay));
+    expectValidOutput('stage_journal_entry', staged.structuredContent);
+    const unbalanced = await session.call('stage_journal_entry', {
+      ...body,
+      lines: [body.lines[0], { ...body.lines[1], credit_minor: 300 }],
+    });
+    expect(unbalanced.isError).to.equal(true);
+    expect(unbalanced.structuredContent).to.deep.include({
+      code: 'unbalanced_entry',
+      details: { debit_total_minor: 350, credit_total_minor: 300 },
+    });
+  });
+
   it("the book read tools answer the API's data for the same request, within their output schemas", async () => {
     const account = t.repair.bank_account_id;
     const cases: Array<[tool: string, args: Record<string, unknown>, path: string]> = [
@@ -628,7 +679,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
   });
 
   it('wrote nothing but JSON-RPC messages to stdout in any session', () => {
-    expect(sessions).to.have.length(4);
+    expect(sessions).to.have.length(5);
     for (const session of sessions) expect(session.protocolErrors.map((e) => e.message)).to.deep.equal([]);
   });
 });

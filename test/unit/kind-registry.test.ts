@@ -12,7 +12,8 @@ import ts from 'typescript';
 // dist/test/unit → the project root.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const KIND_FILE = join(root, 'shared', 'domain', 'staged-kind.ts');
-const PLANTED = 'journal_entry';
+// A name no real kind takes.
+const PLANTED = 'planted_kind';
 
 /** staged-kind.ts with one more member in STAGED_KINDS. */
 function plantedKindSource(): string {

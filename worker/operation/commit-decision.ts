@@ -166,7 +166,12 @@ async function stage<Plan>(
     commitDecision(
       ctx,
       kind,
-      pendingDecision(holders, { subject_key: decision.locks.subject_key, plan_hash: decision.plan_hash }),
+      pendingDecision(
+        holders,
+        decision.locks.same_plan_conflicts
+          ? null
+          : { subject_key: decision.locks.subject_key, plan_hash: decision.plan_hash },
+      ),
       resultFields,
     );
   const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);

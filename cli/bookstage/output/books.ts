@@ -219,7 +219,8 @@ export function renderBookRead(style: Style, operation: string | null, data: unk
     case 'inbox_documents.show':
       return (
         documents(style, [one]) +
-        `  file ${str((one.file as Row | undefined)?.name)} (${str((one.file as Row | undefined)?.sha256).slice(0, 12)}…)\n`
+        `  file ${str((one.file as Row | undefined)?.name)} (${str((one.file as Row | undefined)?.sha256).slice(0, 12)}…)\n` +
+        (one.booked_entry_id ? `  booked by ${str(one.booked_entry_id)}\n` : '')
       );
     case 'bank_accounts.csv_mapping.show':
     case 'bank_accounts.csv_mapping.put':

@@ -9,6 +9,8 @@ import type { PeriodClosePlan } from '../../../shared/kinds/period-close/plan.js
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import type { BankMatchPlan } from '../../../shared/kinds/bank-match/plan.js';
 import { formatMoney } from './money.js';
+import { journalEntryPlan } from './journal-entry-plan.js';
+import type { JournalEntryPlan } from '../../../shared/kinds/journal-entry/plan.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
 
@@ -23,6 +25,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
   period_close: (style, plan) => periodClosePlan(style, plan as PeriodClosePlan),
   bank_match: (style, plan) => bankMatchPlan(style, plan as BankMatchPlan),
+  journal_entry: (style, plan) => journalEntryPlan(style, plan as JournalEntryPlan),
 };
 
 function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
