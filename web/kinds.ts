@@ -10,6 +10,7 @@ import { lookup } from './context.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
+import { revertView } from './revert-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -73,6 +74,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+  revert: {
+    label: 'Revert',
+    view: (op) => revertView(op),
+    scope: (op) => `revert of ${String(op.summary.reverts)}`,
+    summary: (s) =>
+      `revert ${String(s.reverts)} (${String(s.reverts_kind)}): ${n(s, 'updates') + n(s, 'inserts') + n(s, 'deletes')} records back`,
   },
 };
 

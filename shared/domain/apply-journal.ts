@@ -85,6 +85,11 @@ const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
     plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
     fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
   },
+  // A revert's plan lists its writes (shared/kinds/revert/plan.ts, docs/design/staged-lifecycle.md "Reverts").
+  revert: {
+    plan: (plan) => ok({ writes: (plan as { changes: JournalWrite[] }).changes, links: null }),
+    fromPlan: (plan) => (plan as { changes: JournalWrite[] }).changes,
+  },
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

@@ -29,4 +29,6 @@ export interface KindModule<K extends StagedKind> {
   cli: { label: string; noop?: string };
   /** Its MCP tool (docs/guide/agents.md): the name and title an agent sees, and the description. */
   mcp: { name: string; title: string; description: string };
+  /** A revert: the operation its plan reverts (the view's `reverts`, docs/design/staged-lifecycle.md "Reverts"). */
+  reverts?(plan: unknown): string;
 }

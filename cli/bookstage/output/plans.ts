@@ -6,6 +6,7 @@
 import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
+import type { RevertPlan } from '../../../shared/kinds/revert/plan.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -19,7 +20,27 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   ledger_reversal: (style, plan) => reversalPlan(style, plan as ReversalPlan),
   inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
+  revert: (style, plan) => revertPlan(style, plan as RevertPlan),
 };
+
+/** A revert: what comes back, record by record (docs/design/staged-lifecycle.md "Reverts"). */
+function revertPlan(style: Style, plan: RevertPlan): string {
+  const what = (c: RevertPlan['changes'][number]): string =>
+    c.action === 'update'
+      ? `back to ${Object.entries(c.set)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(', ')} (version ${c.version})`
+      : c.action === 'delete'
+        ? `removed (version ${c.version})`
+        : 'restored';
+  let out = `Reverts ${plan.reverts_kind} ${style.bold(plan.reverts)}: ${plan.changes.length} records written back\n`;
+  out += table(
+    style,
+    ['record', 'on apply'],
+    plan.changes.map((c) => [`${c.collection}/${c.id}`, what(c)]),
+  );
+  return out;
+}
 
 /** The plan of an answer of a kind (none: a blocked repair has null; no kind: the plan as JSON). */
 export function renderPlan(style: Style, kind: StagedKind | null, plan: unknown): string {
