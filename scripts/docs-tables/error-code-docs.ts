@@ -73,5 +73,15 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     'resolving a duplicate group whose id a stored overview listed but that is no current group: its members changed since (`details.group_id`); read the overview again',
   keep_document_not_member:
     'resolving a duplicate group with `archive_duplicates` and a `keep_document_id` that is not one of its members (`details.member_ids`)',
+  not_applied:
+    'staging the revert of an operation that is not `applied` (`details.status`); only an applied operation can be reverted (docs/design/staged-lifecycle.md "Reverts")',
+  not_revertible:
+    'staging the revert of a kind that cannot be reverted (`details.kind`: a ledger reversal, a revert); stage the opposite change instead (docs/design/staged-lifecycle.md "Reverts")',
+  already_reverted:
+    'staging the revert of an operation whose revert is approved or applied (`details.reverted_by`); a revert only staged answers as a repeated staging',
+  not_latest_reconciliation:
+    'reverting a reconciliation while a later reconciliation of the account is applied and not reverted (`details.later_staged_operation_id`): revert that one first',
+  changed_since_apply:
+    'reverting an operation some of whose records changed since its apply (`details.ids`, `details.records`): an imported transaction linked or reconciled, a repaired link or its transaction or entry, an archived document',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
 };
