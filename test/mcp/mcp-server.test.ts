@@ -27,6 +27,7 @@ import {
 import { inboxDuplicatesQuerySchema } from '../../shared/schemas/inbox-duplicates.js';
 import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-repair/schema.js';
 import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
+import { revertStageParamsSchema, revertStageRequestSchema } from '../../shared/kinds/revert/schema.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
 import { eventsQuerySchema } from '../../shared/schemas/events.js';
@@ -65,6 +66,7 @@ const DEFAULT_TOOLS = [
   'stage_inbox_duplicates_resolution',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
+  'stage_revert',
   'stage_statement_import',
 ];
 const EXTRA = { idempotency_key: idempotencyKeySchema, wait_seconds: waitSecondsSchema, dry_run: dryRunArgSchema };
@@ -87,6 +89,11 @@ const EXPECTED_INPUT: Record<string, object> = {
       ...reversalStageRequestSchema.properties,
       ...EXTRA,
     },
+  },
+  stage_revert: {
+    ...revertStageRequestSchema,
+    required: ['id'],
+    properties: { id: revertStageParamsSchema.properties.id, ...revertStageRequestSchema.properties, ...EXTRA },
   },
   stage_inbox_duplicates_resolution: {
     ...inboxResolveStageRequestSchema,

@@ -116,7 +116,7 @@ export const revert: KindModule<'revert'> = {
     name: 'stage_revert',
     title: 'Stage the revert of an applied operation',
     description:
-      'Plans giving the books back as they were before one applied staged operation (staged_operation_id): every record its apply wrote is written back, ' +
+      'Plans giving the books back as they were before one applied staged operation (id, its stg_… id): every record its apply wrote is written back, ' +
       'and stages that for review like any other change. Reconciliations, link repairs, statement imports and duplicate resolutions can be reverted; ' +
       `a ledger reversal or a revert cannot (not_revertible). ${NOTHING_CHANGES} ${OUTCOMES} An operation not applied is refused with not_applied, ` +
       'one already reverted with already_reverted, one whose records changed since its apply with changed_since_apply (their ids), ' +
