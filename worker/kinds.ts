@@ -22,7 +22,8 @@ import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { importClashes } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';
 import { lockedRevert, type RevertPlan } from '../shared/kinds/revert/plan.js';
-import { markReverted } from '../shared/storage/reverts.js';
+import { markReverted, releaseDeletedClaims } from '../shared/storage/reverts.js';
+import { operationHolder } from '../shared/storage/record-claims.js';
 import { findStagedOperation } from '../shared/storage/staged-operations.js';
 import { reconcileRevert } from './kinds/bank-reconcile/revert.js';
 import { repairRevert } from './kinds/ledger-link-repair/revert.js';
@@ -85,7 +86,9 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
       lockedRevert(plan as RevertPlan, lockDate, revertOf((plan as RevertPlan).reverts_kind)?.rules ?? null),
     // The reverted operation names its revert, and its kind's after-apply runs again (a duplicate resolution's inbox version).
     afterApplied: async (ctx, op) => {
-      const { reverts } = op.plan as RevertPlan;
+      const { reverts, changes } = op.plan as RevertPlan;
+      const deleted = changes.filter((c) => c.action === 'delete').map((c) => `${c.collection}/${c.id}`);
+      await releaseDeletedClaims(ctx.db, ctx.data.org_id, operationHolder(op._id), deleted);
       await markReverted(ctx.db, ctx.data.org_id, reverts, op._id);
       const reverted = await findStagedOperation(ctx.db, ctx.data.org_id, reverts);
       if (reverted) await WORKER_KINDS[reverted.kind].afterApplied?.(ctx, reverted);
