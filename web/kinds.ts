@@ -107,3 +107,14 @@ export function planView(op: StagedOperation): HTMLElement {
 export const scopeOf = (op: StagedOperation): string => pageKind(op.kind)?.scope(op) ?? '';
 
 export const summaryOf = (op: StagedOperation): string => pageKind(op.kind)?.summary(op.summary) ?? '';
+
+/**
+ * The scope that stages each kind a revert can take back (docs/design/staged-lifecycle.md "Reverts"): the page offers
+ * "Stage a revert" to a token holding it. A kind not here cannot be reverted.
+ */
+export const REVERT_SCOPES: Partial<Record<StagedKind, string>> = {
+  bank_reconcile: 'bank:stage',
+  ledger_link_repair: 'bank:stage',
+  statement_import: 'bank:stage',
+  inbox_duplicates_resolve: 'inbox:stage',
+};
