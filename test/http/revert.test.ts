@@ -7,6 +7,7 @@ import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { duplicatePair } from '../helpers/inbox.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
 import { apply, approve, doc, show, STAGED } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 
@@ -289,6 +290,105 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     const second = await stageRevert(t.alice, id);
     expect(second.status, JSON.stringify(second.body)).to.equal(200);
     expect(second.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
+  });
+
+  it('random sequences of applies and reverts through HTTP (6 seeds): each revert applied or refused as the rules say; unwound latest first, the books read as generated', async function () {
+    this.timeout(300_000);
+    const seen = { applied: 0, reverted: 0, refused: 0 };
+    for (let seed = 1; seed <= 6; seed += 1) {
+      const rand = mulberry32(seed);
+      const books = new Books();
+      const account = books.account({ opening_balance_minor: 0 });
+      const linked = Array.from({ length: 4 }, (_, i) =>
+        books.linkedTxn(account, (i + 1) * 1_000, { booking_date: `2026-02-0${i + 1}` }),
+      );
+      const pairs = [
+        duplicatePair(books),
+        duplicatePair(books, {
+          vendor_name: 'Other GmbH',
+          invoice_number: 'OT-77',
+          invoice_date: '2026-02-20',
+          total_minor: 4_200,
+          currency: 'EUR',
+        }),
+      ];
+      const t = await loaded(books);
+      const initial = await bookReads(t.bob, [account]);
+      const done: Array<{ id: string; kind: string; reverted: boolean }> = [];
+      let closing = 0;
+      let day = 0;
+      let imports = 0;
+      const revertOne = async (op: (typeof done)[number], mustSucceed: boolean): Promise<void> => {
+        const later = done.some((o) => o.kind === 'reconcile' && !o.reverted && done.indexOf(o) > done.indexOf(op));
+        const res = await stageRevert(t.alice, op.id);
+        if (op.kind === 'reconcile' && later) {
+          expect(res.status, `seed ${seed}: ${JSON.stringify(res.body)}`).to.equal(409);
+          expect(res.body.error.code).to.equal('not_latest_reconciliation');
+          expect(mustSucceed).to.equal(false);
+          seen.refused += 1;
+          return;
+        }
+        expect(res.status, `seed ${seed}: ${JSON.stringify(res.body)}`).to.equal(201);
+        await approveApply(t.bob, res.body.data.staged_operation_id);
+        op.reverted = true;
+        seen.reverted += 1;
+        if (op.kind === 'reconcile') {
+          const account_ = (await doc('bank_accounts', account)) as {
+            reconciled_through: { balance_minor: number } | null;
+          };
+          closing = account_.reconciled_through?.balance_minor ?? 0;
+        }
+      };
+      for (let step = 0; step < 6; step += 1) {
+        const r = rand();
+        const standing = done.filter((o) => !o.reverted);
+        if (r < 0.3 && standing.length > 0) {
+          await revertOne(standing[Math.floor(rand() * standing.length)]!, false);
+        } else if (r < 0.55) {
+          const open = [];
+          for (const l of linked) if ((await doc('bank_transactions', l.txn))!.status === 'unreconciled') open.push(l);
+          if (open.length === 0) continue;
+          const chosen = open.filter(() => rand() < 0.6);
+          const txns = chosen.length > 0 ? chosen : [open[0]!];
+          const sum = txns.reduce(
+            (s, l) => s + Number(books.file.bank_transactions.find((x) => x.id === l.txn)!.amount_minor),
+            0,
+          );
+          day += 1;
+          const id = await applied(
+            t.bob,
+            reconcile(
+              t.alice,
+              account,
+              `2026-03-0${day}`,
+              closing + sum,
+              txns.map((l) => l.txn),
+            ),
+          );
+          closing += sum;
+          done.push({ id, kind: 'reconcile', reverted: false });
+        } else if (r < 0.8) {
+          imports += 1;
+          const csv = `date,amount,name,text,ref\n2026-11-0${imports},${imports}.25,Alpha,inv,S${seed}-${imports}\n`;
+          done.push({ id: await applied(t.bob, importCsv(t.alice, account, csv)), kind: 'import', reverted: false });
+        } else {
+          const pair = pairs[Math.floor(rand() * pairs.length)]!;
+          const res = await resolve(t.alice, pair.group, {
+            resolution: 'archive_duplicates',
+            keep_document_id: pair.a,
+          });
+          if (res.status !== 201) continue; // archived already (or a stale group): nothing to stage
+          await approveApply(t.bob, res.body.data.staged_operation_id);
+          done.push({ id: res.body.data.staged_operation_id, kind: 'inbox', reverted: false });
+        }
+      }
+      seen.applied += done.length;
+      for (const op of [...done].reverse()) if (!op.reverted) await revertOne(op, true);
+      expect(await bookReads(t.bob, [account]), `seed ${seed}`).to.deep.equal(initial);
+    }
+    // The seeds drew applies, and every one of them was reverted, in the middle or at the end.
+    expect(seen, JSON.stringify(seen)).to.deep.include({ reverted: seen.applied });
+    expect(seen.applied).to.be.at.least(15);
   });
 
   describe('refusals, in order', () => {
