@@ -3,9 +3,15 @@
 // optional note.
 import type { FromSchema } from 'json-schema-to-ts';
 import { text } from '../../schemas/common.js';
-import { stagedOperationParamsSchema } from '../../schemas/staged-operations.js';
 
-export const revertStageParamsSchema = stagedOperationParamsSchema;
+/** The path's operation: a staged operation id, as the review calls take it (shared/schemas/staged-operations.ts). */
+export const revertStageParamsSchema = {
+  title: 'Staged operation path',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 68, pattern: '^stg_[A-Za-z0-9]{1,64}$' } },
+} as const;
 
 export const revertStageRequestSchema = {
   title: 'Revert stage request',
