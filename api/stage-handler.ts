@@ -92,6 +92,7 @@ export async function runStage<Op extends StageOperation>(
     requested_at: new Date().toISOString(),
     idempotency_key: key,
     may_review: auth.scopes.includes('staged:approve'),
+    scopes: auth.scopes,
     input,
   });
 

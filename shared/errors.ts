@@ -151,7 +151,9 @@ export const ERROR_TABLE = {
     message: (d) =>
       d.end_date !== undefined
         ? `The statement ends ${asText(d.end_date)}, not after the lock date ${String(d.lock_date)}: that period is closed.`
-        : `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
+        : d.transaction_ids !== undefined
+          ? `Transactions dated on or before the lock date ${String(d.lock_date)}: ${list(d.transaction_ids)}.`
+          : `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
   },
   currency_mismatch: {
     status: 422,
@@ -379,6 +381,35 @@ export const ERROR_TABLE = {
     status: 409,
     retryable: false,
     message: (d) => `Ledger entry ${asText(d.ledger_entry_id)} is already in the books: this booking was applied.`,
+  },
+  not_applied: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Staged operation ${asText(d.staged_operation_id)} is ${asText(d.status)}, not applied: only an applied operation can be reverted.`,
+  },
+  not_revertible: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `A ${asText(d.kind)} cannot be reverted (docs/design/staged-lifecycle.md "Reverts" says what to do instead).`,
+  },
+  already_reverted: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `Staged operation ${asText(d.staged_operation_id)} is already reverted, or being reverted, by ${asText(d.reverted_by)}.`,
+  },
+  not_latest_reconciliation: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `A later reconciliation of account ${asText(d.bank_account_id)} is applied (${asText(d.later_staged_operation_id, 'unknown')}): revert it first.`,
+  },
+  changed_since_apply: {
+    status: 409,
+    retryable: false,
+    message: (d) => `Records the apply wrote changed since: ${list(d.ids)}.`,
   },
   internal: {
     status: 500,

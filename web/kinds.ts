@@ -13,6 +13,7 @@ import { statementImportView } from './statement-import-view.js';
 import { periodCloseView } from './period-close-view.js';
 import { bankMatchView, type BankMatchPlan } from './bank-match-view.js';
 import { journalEntryView } from './journal-entry-view.js';
+import { revertView } from './revert-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -100,6 +101,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     summary: (s) =>
       `book ${String(s.ledger_entry_id)}: ${count(s, 'lines', 'line', 'lines')}${typeof s.bank_transaction_id === 'string' ? `, books ${s.bank_transaction_id}` : ''}${typeof s.document_id === 'string' ? `, attaches ${s.document_id}` : ''}`,
   },
+  revert: {
+    label: 'Revert',
+    view: (op) => revertView(op),
+    subject: (op) => `revert of ${String(op.summary.reverts)}`,
+    summary: (s) =>
+      `revert ${String(s.reverts)} (${String(s.reverts_kind)}): ${n(s, 'updates') + n(s, 'inserts') + n(s, 'deletes')} records back`,
+  },
 };
 
 /** A kind the page does not know (a server newer than the page) is shown by its name and raw plan. */
@@ -125,3 +133,14 @@ export function planView(op: StagedOperation): HTMLElement {
 export const subjectOf = (op: StagedOperation): string => pageKind(op.kind)?.subject(op) ?? '';
 
 export const summaryOf = (op: StagedOperation): string => pageKind(op.kind)?.summary(op.summary) ?? '';
+
+/**
+ * The scope that stages each kind a revert can take back (docs/design/staged-lifecycle.md "Reverts"): the page offers
+ * "Stage a revert" to a token holding it. A kind not here cannot be reverted.
+ */
+export const REVERT_SCOPES: Partial<Record<StagedKind, string>> = {
+  bank_reconcile: 'bank:stage',
+  ledger_link_repair: 'bank:stage',
+  statement_import: 'bank:stage',
+  inbox_duplicates_resolve: 'inbox:stage',
+};

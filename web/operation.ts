@@ -4,7 +4,8 @@
 import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { money, when } from './format.js';
-import { kindLabel, planView, subjectOf } from './kinds.js';
+import { kindLabel, planView, REVERT_SCOPES, subjectOf } from './kinds.js';
+import { revertAction } from './revert-view.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
 
@@ -46,6 +47,7 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
       ['plan_hash', h('code', { class: 'hash' }, op.plan_hash)],
     ]),
     actionBar(main, me, op, actions),
+    revertAction(me, op, REVERT_SCOPES[op.kind] ?? null),
     actions,
     resultView(op),
     planView(op),

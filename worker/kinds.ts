@@ -29,6 +29,16 @@ import { stagePeriodClose } from './kinds/period-close/stage.js';
 import { stageBankMatch } from './kinds/bank-match/stage.js';
 import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
 import { stageJournalEntry } from './kinds/journal-entry/stage.js';
+import { lockedRevert, type RevertPlan } from '../shared/kinds/revert/plan.js';
+import { markReverted, releaseDeletedClaims } from '../shared/storage/reverts.js';
+import { operationHolder } from '../shared/storage/version-reservations.js';
+import { findStagedOperation } from '../shared/storage/staged-operations.js';
+import { reconcileRevert } from './kinds/bank-reconcile/revert.js';
+import { repairRevert } from './kinds/ledger-link-repair/revert.js';
+import { importRevert } from './kinds/statement-import/revert.js';
+import { inboxResolveRevert } from './kinds/inbox-duplicates-resolve/revert.js';
+import type { WorkerRevert } from './kinds/revert/hook.js';
+import { stageRevertWith } from './kinds/revert/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -49,7 +59,12 @@ export interface WorkerKind<K extends StagedKind> {
   applyBooks?(ctx: JobContext, op: StagedOperationDoc): Promise<Partial<ApplyBooks>>;
   /** After an apply ended `applied` (and again when a later apply finds it applied). */
   afterApplied?(ctx: JobContext, op: StagedOperationDoc): Promise<void>;
+  /** What a revert of an applied operation of this kind checks and reads; absent: not_revertible (docs/design/staged-lifecycle.md "Reverts"). */
+  revert?: WorkerRevert;
 }
+
+/** The revert's hooks of a reverted kind, looked up when a revert job runs. */
+const revertOf = (kind: StagedKind): WorkerRevert | undefined => WORKER_KINDS[kind].revert;
 
 export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   // The lock date holds at apply for each kind that books a dated record (docs/design/staged-lifecycle.md
@@ -57,8 +72,9 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   bank_reconcile: {
     stage: stageReconciliation,
     periodLocked: (plan, lockDate) => lockedReconciliation(plan as ReconciliationPlan, lockDate),
+    revert: reconcileRevert,
   },
-  ledger_link_repair: { stage: stageLinkRepair },
+  ledger_link_repair: { stage: stageLinkRepair, revert: repairRevert },
   ledger_reversal: {
     stage: stageLedgerReversal,
     periodLocked: (plan, lockDate) => lockedReversal(plan as ReversalPlan, lockDate),
@@ -70,11 +86,28 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     afterApplied: async (ctx) => {
       await bumpInboxVersion(ctx.db, ctx.data.org_id);
     },
+    revert: inboxResolveRevert,
   },
   statement_import: {
     stage: stageStatementImport,
     applyClashes: importClashes,
     periodLocked: (plan, lockDate) => lockedImport(plan as StatementImportPlan, lockDate),
+    revert: importRevert,
+  },
+  // A revert cannot itself be reverted (no `revert`): stage the operation again instead.
+  revert: {
+    stage: stageRevertWith(revertOf),
+    periodLocked: (plan, lockDate) =>
+      lockedRevert(plan as RevertPlan, lockDate, revertOf((plan as RevertPlan).reverts_kind)?.rules ?? null),
+    // The reverted operation names its revert, and its kind's after-apply runs again (a duplicate resolution's inbox version).
+    afterApplied: async (ctx, op) => {
+      const { reverts, changes } = op.plan as RevertPlan;
+      const deleted = changes.filter((c) => c.action === 'delete').map((c) => `${c.collection}/${c.id}`);
+      await releaseDeletedClaims(ctx.db, ctx.data.org_id, operationHolder(op._id), deleted);
+      await markReverted(ctx.db, ctx.data.org_id, reverts, op._id);
+      const reverted = await findStagedOperation(ctx.db, ctx.data.org_id, reverts);
+      if (reverted) await WORKER_KINDS[reverted.kind].afterApplied?.(ctx, reverted);
+    },
   },
   bank_match: { stage: stageBankMatch },
   // Closing a period books nothing dated itself; it is refused while a pending operation would book in the period.

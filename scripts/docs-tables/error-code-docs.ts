@@ -88,6 +88,16 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     'a bank match would link an entry beyond what its links leave open of its settlement amount (`details.ledger_entry_id`, `details.open_minor`, `details.requested_minor`)',
   already_linked:
     'a bank match pair whose transaction is already linked to that entry (`details.link_ids`); stage a link repair to change a link',
+  not_applied:
+    'staging the revert of an operation that is not `applied` (`details.status`); only an applied operation can be reverted (docs/design/staged-lifecycle.md "Reverts")',
+  not_revertible:
+    'staging the revert of a kind that cannot be reverted (`details.kind`: a ledger reversal, a revert); stage the opposite change instead (docs/design/staged-lifecycle.md "Reverts")',
+  already_reverted:
+    'staging the revert of an operation whose revert is approved or applied (`details.reverted_by`); a revert only staged answers as a repeated staging',
+  not_latest_reconciliation:
+    'reverting a reconciliation while a later reconciliation of the account is applied and not reverted (`details.later_staged_operation_id`): revert that one first',
+  changed_since_apply:
+    'reverting an operation some of whose records changed since its apply (`details.ids`, `details.records`): an imported transaction linked or reconciled, a repaired link or its transaction or entry, an archived document',
   internal: 'an unexpected failure; it is logged with the request id and no internals are answered',
   invalid_lines:
     'a journal entry with fewer than 2 lines, or a line with both or neither side above 0 (`details.line_count`, `details.invalid_line_indexes`, from 0)',

@@ -81,6 +81,10 @@ export interface StagedOperationDetail {
    * approve, reject and apply; not in list items or events.
    */
   context?: PlanContext;
+  /** A revert: the operation it reverts (docs/design/staged-lifecycle.md "Reverts"). */
+  reverts?: string;
+  /** An operation a revert of which was applied: that revert. */
+  reverted_by?: string;
 }
 
 /** One page of GET /api/v1/cli/staged-operations. */
@@ -88,3 +92,4 @@ export interface StagedOperationPage {
   items: StagedOperationDetail[];
   next_cursor: string | null;
 }
+export type { RevertPlan, RevertChange } from '../kinds/revert/plan.js';

@@ -71,6 +71,15 @@ export interface PlanContext {
   inbox_documents?: DocumentContext[];
   /** A link repair: one per action, in action order. */
   repair_actions?: RepairActionContext[];
+  /** A revert (docs/design/staged-lifecycle.md "Reverts"): the operation it reverts and that operation's amount. */
+  reverted?: RevertedContext;
+}
+
+export interface RevertedContext {
+  staged_operation_id: string;
+  kind: string;
+  amount_minor: number;
+  currency: string;
 }
 
 export const accountContext = (a: BankAccount): AccountContext => ({ id: a.id, name: a.name, currency: a.currency });

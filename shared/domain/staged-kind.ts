@@ -12,5 +12,6 @@ export const STAGED_KINDS = [
   'period_close',
   'bank_match',
   'journal_entry',
+  'revert',
 ] as const;
 export type StagedKind = (typeof STAGED_KINDS)[number];

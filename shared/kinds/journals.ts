@@ -25,6 +25,11 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   period_close: periodCloseKindJournal,
   bank_match: bankMatchJournal,
   journal_entry: journalEntryKindJournal,
+  // A revert's plan lists its writes (shared/kinds/revert/plan.ts, docs/design/staged-lifecycle.md "Reverts").
+  revert: {
+    plan: (plan) => ok({ writes: (plan as { changes: JournalWrite[] }).changes, links: null }),
+    fromPlan: (plan) => (plan as { changes: JournalWrite[] }).changes,
+  },
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

@@ -32,4 +32,6 @@ export interface KindModule<K extends StagedKind> {
    * offers it only when a person started the server with --allow-review (a governance change such as a period close).
    */
   mcp: { name: string; title: string; description: string; gate?: 'review' };
+  /** A revert: the operation its plan reverts (the view's `reverts`, docs/design/staged-lifecycle.md "Reverts"). */
+  reverts?(plan: unknown): string;
 }

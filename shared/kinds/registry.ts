@@ -14,6 +14,7 @@ import type { StatementImportStageInput } from './statement-import/schema.js';
 import type { PeriodCloseStageInput } from './period-close/schema.js';
 import type { BankMatchStageRequestBody } from './bank-match/schema.js';
 import type { JournalEntryStageInput } from './journal-entry/schema.js';
+import type { RevertStageInput } from './revert/schema.js';
 import type { KindModule } from './kind-module.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import { resolvedAmount, type OperationAmount } from './operation-amount.js';
@@ -25,6 +26,7 @@ import { statementImport } from './statement-import/wire.js';
 import { periodClose } from './period-close/wire.js';
 import { bankMatch } from './bank-match/wire.js';
 import { journalEntry } from './journal-entry/wire.js';
+import { revert } from './revert/wire.js';
 
 export type { KindModule, StagedKind };
 export { STAGED_KINDS };
@@ -38,6 +40,7 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   period_close: periodClose,
   bank_match: bankMatch,
   journal_entry: journalEntry,
+  revert,
 };
 
 /** A map with an entry for every kind: one without fails tsc, naming the kind. */
@@ -53,6 +56,7 @@ export type KindInputs = EveryKind<{
   period_close: PeriodCloseStageInput;
   bank_match: BankMatchStageRequestBody;
   journal_entry: JournalEntryStageInput;
+  revert: RevertStageInput;
 }>;
 
 /** The staging routes, in the order of STAGED_KINDS. */

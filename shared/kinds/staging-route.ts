@@ -25,7 +25,8 @@ export interface StagingRouteSpec<Op extends string> {
   operation: Op;
   summary: string;
   description: string;
-  scope: TokenScope;
+  /** null: any valid token; the job checks the scope (a revert: the reverted kind's). */
+  scope: TokenScope | null;
   pathParams?: NonNullable<RouteContract['pathParams']>;
   /** A JSON body (with the staging query), or a raw one with the query the route checks itself. */
   body:

@@ -42,6 +42,11 @@ export interface StageJobData<Op extends StageOperation = StageOperation> {
   idempotency_key: string | null;
   /** The caller holds `staged:approve`: it may be answered with another actor's pending operation (docs/reference/http-api.md, pending conflicts). */
   may_review: boolean;
+  /**
+   * The token's scopes: a call whose scope depends on what it names is checked by its job (a revert needs the
+   * scope that stages the reverted kind, docs/design/staged-lifecycle.md "Reverts"). Absent on jobs enqueued before it.
+   */
+  scopes?: readonly string[];
   input: StageJobInputs[Op];
   /**
    * A dry run (`?dry_run=true`, docs/reference/http-api.md §6.6): decide as a

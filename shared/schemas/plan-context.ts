@@ -60,6 +60,10 @@ export const planContextSchema = {
         }),
       },
       inbox_documents: { type: 'array', items: documentContextSchema },
+      reverted: {
+        ...object({ staged_operation_id: str, kind: str, amount_minor: integer, currency: str }),
+        description: "A revert: the operation it reverts, its kind and its amount (the revert's own).",
+      },
       repair_actions: {
         type: 'array',
         description: "A link repair: why FIFO chose each action's target, in action order.",

@@ -146,6 +146,11 @@ export const stagedOperationSchema = {
       ...planContextSchema,
       description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.`,
     },
+    reverts: {
+      ...stagedId,
+      description: 'A revert: the operation it reverts (docs/design/staged-lifecycle.md "Reverts").',
+    },
+    reverted_by: { ...stagedId, description: 'Once a revert of this operation is applied: that revert.' },
   },
 } as const;
 

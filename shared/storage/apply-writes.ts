@@ -199,10 +199,12 @@ export async function undoWrite(db: Db, orgId: string, w: JournalWrite, holder: 
       return doc?.version === w.version + 2 && holds(doc, w.before) ? 'done' : 'conflict';
     }
     case 'insert': {
-      if (!(await reserveVersion(db, orgId, w.collection, w.id, 1, holder))) {
+      // A record a revert brings back is inserted above the version it had (shared/kinds/revert/plan.ts).
+      const inserted = typeof w.doc.version === 'number' ? w.doc.version : 1;
+      if (!(await reserveVersion(db, orgId, w.collection, w.id, inserted, holder))) {
         return (await c.findOne(byId(orgId, w))) === null ? 'done' : 'conflict';
       }
-      const r = await c.deleteOne(byId(orgId, w, 1));
+      const r = await c.deleteOne(byId(orgId, w, inserted));
       if (r.deletedCount === 1) return 'done';
       return (await c.findOne(byId(orgId, w))) === null ? 'done' : 'conflict';
     }

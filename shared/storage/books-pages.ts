@@ -109,12 +109,24 @@ export async function inboxDocumentsPage(
     direction: -1,
     limit,
   });
-  return docs.map((d) => fromStored<InboxDocument>(d as Stored<InboxDocument>));
+  return docs.map((d) => documentRead(d as Stored<InboxDocument>));
+}
+
+/**
+ * A document as the reads answer it: `archived_reason` only while it has one
+ * (docs/reference/book-reads.md: absent otherwise), whether the field was never
+ * written or a revert or an undo set it back to null.
+ */
+function documentRead(doc: Stored<InboxDocument>): InboxDocument {
+  const read = fromStored<InboxDocument & { archived_reason?: string | null }>(doc);
+  if (read.archived_reason !== null) return read;
+  const { archived_reason: _none, ...rest } = read;
+  return rest;
 }
 
 export async function findInboxDocument(db: Db, orgId: string, id: string): Promise<InboxDocument | null> {
   const doc = await findOwnedById(db, collections(db).inboxDocuments, orgId, id);
-  return doc ? fromStored<InboxDocument>(doc) : null;
+  return doc ? documentRead(doc) : null;
 }
 
 export async function findTransaction(db: Db, orgId: string, id: string): Promise<BankTransaction | null> {

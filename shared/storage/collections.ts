@@ -87,6 +87,8 @@ export interface StagedOperationDoc {
   result?: ApplyResult;
   /** The records the plan names, read at staging time, outside the plan and its hash (docs/design/staged-lifecycle.md "Context"); absent on operations staged before it existed. */
   context?: PlanContext;
+  /** The applied revert of this operation (docs/design/staged-lifecycle.md "Reverts"), set once that revert is applied. */
+  reverted_by?: string;
 }
 
 /**

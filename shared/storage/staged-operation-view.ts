@@ -1,7 +1,7 @@
 // A stored staged operation as its public shape (docs/reference/http-api.md
 // "Review and apply"; the type: shared/contract/staged-operation.ts).
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
-import { stagedAmount, stagedSummary } from '../kinds/registry.js';
+import { KINDS, stagedAmount, stagedSummary } from '../kinds/registry.js';
 import type { StagedOperationDoc } from './collections.js';
 
 /**
@@ -37,5 +37,15 @@ export function operationView(doc: StagedOperationDoc): Omit<StagedOperationDeta
     })),
     result: doc.result ?? null,
     context: doc.context ?? {},
+    // docs/design/staged-lifecycle.md "Reverts": a revert names what it reverts from staging on; a reverted operation its revert once applied.
+    ...revertLinks(doc),
+  };
+}
+
+function revertLinks(doc: StagedOperationDoc): { reverts?: string; reverted_by?: string } {
+  const reverts = KINDS[doc.kind].reverts?.(doc.plan);
+  return {
+    ...(reverts === undefined ? {} : { reverts }),
+    ...(doc.reverted_by === undefined ? {} : { reverted_by: doc.reverted_by }),
   };
 }

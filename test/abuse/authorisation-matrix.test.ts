@@ -106,6 +106,8 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: stagedPath(''), body: {} };
     case 'staged_operations.reject':
       return { path: stagedPath(''), body: { note: 'not mine to reject' } };
+    case 'revert.stage':
+      return { path: stagedPath(''), body: {} };
     case 'events.list':
     case 'webhook_endpoints.list':
       return { path: route.path };

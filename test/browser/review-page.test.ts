@@ -321,6 +321,28 @@ describe('the review page in a browser (GET /review)', function () {
     await checkView('repair-applied');
   });
 
+  it('offers "Stage a revert" on the applied repair to a token that may stage it, and shows the revert record by record', async () => {
+    // bob may not stage a repair: no button for him.
+    expect(await page.getByTestId('stage-revert').count()).to.equal(0);
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(w.erin);
+    await page.goto(`${baseUrl}/review#/operation/${w.repairId}`);
+    await page.getByTestId('stage-revert').click();
+    const link = page.getByTestId('revert-outcome').getByRole('link');
+    await link.waitFor();
+    const revertId = (await link.textContent())!;
+    expect(revertId).to.match(/^stg_/);
+    await link.click();
+    const changes = page.getByRole('table', { name: 'What comes back, record by record' });
+    await changes.waitFor();
+    expect(await page.getByTestId('status').textContent()).to.equal('staged');
+    // The wrong link comes back to the newer invoice, at its amount; the link the repair wrote is removed.
+    expect(await page.getByTestId(`change-${w.wrongLink}`).textContent()).to.include('restored');
+    expect(await page.getByTestId(`change-${w.wrongLink}`).textContent()).to.include(w.newer);
+    expect(await changes.textContent()).to.include('removed');
+    await checkView('revert');
+  });
+
   it('shows a reconciliation (statement, transactions, checks, resulting reconciled_through) and a reversal (entries side by side, links released)', async () => {
     await page.goto(`${baseUrl}/review#/operation/${w.reconcileId}`);
     await page.getByRole('table', { name: 'Transactions it marks reconciled' }).waitFor();
@@ -648,6 +670,7 @@ describe('the review page in a browser (GET /review)', function () {
         'repair',
         'repair-creator',
         'repair-applied',
+        'revert',
         'reconcile',
         'reversal',
         'duplicates',

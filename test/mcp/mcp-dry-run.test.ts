@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOKEN_SCOPES, type TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
 import { duplicatePair } from '../helpers/inbox.js';
+import { apply, approve } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
@@ -21,6 +22,7 @@ const STAGING_TOOLS = [
   'stage_journal_entry',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
+  'stage_revert',
   'stage_statement_import',
 ];
 
@@ -36,6 +38,7 @@ describe('bookstage mcp: staging tools with dry_run', function () {
   let match: { account: string; txn: string; entry: string };
   let fee: string;
   let duplicates: ReturnType<typeof duplicatePair>;
+  let revertAccount: string;
 
   const expectValidOutput = (name: string, structured: unknown): void => {
     const validate = hostAjv.compile(tools.get(name)!.outputSchema!);
@@ -64,6 +67,7 @@ describe('bookstage mcp: staging tools with dry_run', function () {
     // A bank fee on an account of its own, for the journal entry that books it.
     fee = books.txn(books.account(), -350, { counterparty_id: books.cp('bank') });
     duplicates = duplicatePair(books);
+    revertAccount = books.account();
     await s.load(books.file);
     mcp = await startMcp({
       url: s.baseUrl,
@@ -135,7 +139,8 @@ describe('bookstage mcp: staging tools with dry_run', function () {
         },
       ],
     ];
-    expect(calls.map(([name]) => name).sort()).to.deep.equal(STAGING_TOOLS);
+    // A revert needs an applied operation: its own test below.
+    expect(calls.map(([name]) => name).sort()).to.deep.equal(STAGING_TOOLS.filter((n) => n !== 'stage_revert'));
     for (const [name, args] of calls) {
       const dry = await mcp.call(name, { ...args, dry_run: true });
       expect(dry.isError, JSON.stringify(dry.structuredContent)).to.equal(undefined);
@@ -155,6 +160,28 @@ describe('bookstage mcp: staging tools with dry_run', function () {
       expect(real.structuredContent.plan_hash, name).to.equal(dry.structuredContent.plan_hash);
     }
     expect(await operations()).to.equal(calls.length);
+  });
+
+  it('stage_revert with dry_run: true answers the revert of an applied import, and the real call the same plan', async () => {
+    const s = await stack();
+    const alice = await s.token(books.orgId, ['bank:stage'], 'alice');
+    const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob');
+    const imported = await fetch(
+      `${s.baseUrl}/api/v1/cli/bank-accounts/${revertAccount}/statements/import/stage?format=csv&date_column=date&amount_column=amount`,
+      { method: 'POST', headers: { authorization: `Bearer ${alice}` }, body: 'date,amount\n2026-11-03,9.50\n' },
+    );
+    expect(imported.status).to.equal(201);
+    const id = ((await imported.json()) as { data: { staged_operation_id: string } }).data.staged_operation_id;
+    expect((await approve(bob, id)).status).to.equal(200);
+    expect((await apply(bob, id)).status).to.equal(200);
+    const dry = await mcp.call('stage_revert', { id, dry_run: true });
+    expect(dry.isError, JSON.stringify(dry.structuredContent)).to.equal(undefined);
+    expect(dry.structuredContent).to.include({ dry_run: true, outcome: 'staged' });
+    expectValidOutput('stage_revert', dry.structuredContent);
+    const real = await mcp.call('stage_revert', { id });
+    expect(real.structuredContent.outcome, JSON.stringify(real.structuredContent)).to.equal('staged');
+    expect(real.structuredContent.plan).to.deep.equal(dry.structuredContent.plan);
+    expectValidOutput('stage_revert', real.structuredContent);
   });
 
   it('dry_run must be a boolean: "true" is refused before any request', async () => {

@@ -30,6 +30,7 @@ import { linkRepairStageRequestSchema } from '../../shared/kinds/ledger-link-rep
 import { reconcileStageRequestSchema } from '../../shared/kinds/bank-reconcile/schema.js';
 import { bankMatchStageRequestSchema } from '../../shared/kinds/bank-match/schema.js';
 import { matchDeclineBodySchema, matchSuggestionsQuerySchema } from '../../shared/schemas/match-suggestions.js';
+import { revertStageParamsSchema, revertStageRequestSchema } from '../../shared/kinds/revert/schema.js';
 import { reversalStageParamsSchema, reversalStageRequestSchema } from '../../shared/kinds/ledger-reversal/schema.js';
 import { journalEntryStageRequestSchema } from '../../shared/kinds/journal-entry/schema.js';
 import { stagedListQuerySchema, stagedOperationParamsSchema } from '../../shared/schemas/staged-operations.js';
@@ -76,6 +77,7 @@ const DEFAULT_TOOLS = [
   'stage_journal_entry',
   'stage_ledger_link_repair',
   'stage_ledger_reversal',
+  'stage_revert',
   'stage_statement_import',
   'suggest_matches',
 ];
@@ -107,6 +109,11 @@ const EXPECTED_INPUT: Record<string, object> = {
   stage_journal_entry: {
     ...journalEntryStageRequestSchema,
     properties: { ...journalEntryStageRequestSchema.properties, ...EXTRA },
+  },
+  stage_revert: {
+    ...revertStageRequestSchema,
+    required: ['id'],
+    properties: { id: revertStageParamsSchema.properties.id, ...revertStageRequestSchema.properties, ...EXTRA },
   },
   stage_inbox_duplicates_resolution: {
     ...inboxResolveStageRequestSchema,

@@ -1,4 +1,4 @@
-// bookstage staged list|show|approve|reject|apply → /api/v1/cli/staged-operations…
+// bookstage staged list|show|approve|reject|apply|revert → /api/v1/cli/staged-operations…
 // (the review and apply contract: docs/design/staged-lifecycle.md). approve, reject
 // and apply are jobs on the server, with the staging calls' Idempotency-Key,
 // Prefer: wait and 202 rules, so they share runStaging.
@@ -94,4 +94,18 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
         : `bookstage staged ${name} stg_0123abcd --note "checked against the statement"`,
     );
   }
+
+  // A revert is a staging of its own (docs/design/staged-lifecycle.md "Reverts"): reviewed and applied like any other.
+  const revert = group
+    .command('revert')
+    .argument('<id>', 'the applied staged operation to revert (stg_…)')
+    .description('stage the revert of an applied operation: every record its apply wrote, back as it was');
+  withStaging(revert)
+    .option('--note <text>', 'why: kept with the staged revert')
+    .action(async (id: string, opts: DecisionOptions) => {
+      const body = readBodyOption(opts.body);
+      setField(body, 'note', opts.note);
+      done(await runStaging({ method: 'POST', path: pathOf(KINDS.revert.route.operation, { id }), body }, opts, io));
+    });
+  example(revert, 'bookstage staged revert stg_0123abcd --note "reconciled against the wrong statement"');
 }

@@ -8,6 +8,7 @@ import type { InboxResolvePlan } from '../../../shared/kinds/inbox-duplicates-re
 import type { PeriodClosePlan } from '../../../shared/kinds/period-close/plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import type { BankMatchPlan } from '../../../shared/kinds/bank-match/plan.js';
+import type { RevertPlan } from '../../../shared/kinds/revert/plan.js';
 import { formatMoney } from './money.js';
 import { journalEntryPlan } from './journal-entry-plan.js';
 import type { JournalEntryPlan } from '../../../shared/kinds/journal-entry/plan.js';
@@ -26,6 +27,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   period_close: (style, plan) => periodClosePlan(style, plan as PeriodClosePlan),
   bank_match: (style, plan) => bankMatchPlan(style, plan as BankMatchPlan),
   journal_entry: (style, plan) => journalEntryPlan(style, plan as JournalEntryPlan),
+  revert: (style, plan) => revertPlan(style, plan as RevertPlan),
 };
 
 function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
@@ -203,5 +205,24 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
       ]),
     );
   }
+  return out;
+}
+
+/** A revert: what comes back, record by record (docs/design/staged-lifecycle.md "Reverts"). */
+function revertPlan(style: Style, plan: RevertPlan): string {
+  const what = (c: RevertPlan['changes'][number]): string =>
+    c.action === 'update'
+      ? `back to ${Object.entries(c.set)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(', ')} (version ${c.version})`
+      : c.action === 'delete'
+        ? `removed (version ${c.version})`
+        : 'restored';
+  let out = `Reverts ${plan.reverts_kind} ${style.bold(plan.reverts)}: ${plan.changes.length} records written back\n`;
+  out += table(
+    style,
+    ['record', 'on apply'],
+    plan.changes.map((c) => [`${c.collection}/${c.id}`, what(c)]),
+  );
   return out;
 }

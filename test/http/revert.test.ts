@@ -1,0 +1,565 @@
+// Reverting an applied operation (docs/design/staged-lifecycle.md "Reverts") on
+// the real stack: for each revertible kind, apply → stage the revert → approve →
+// apply, and every book read equals the one taken before the first apply but
+// for versions; then each refusal, in the order the docs give them.
+import { expect } from 'chai';
+import type { TokenScope } from '../../shared/domain/token-scopes.js';
+import { Books } from '../helpers/books.js';
+import { call, type Answer } from '../helpers/http.js';
+import { duplicatePair } from '../helpers/inbox.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
+import { apply, approve, doc, show, STAGED } from '../helpers/staged.js';
+import { stack } from '../helpers/stack.js';
+
+interface StageData {
+  outcome: string;
+  staged_operation_id: string;
+  status: string;
+  plan: {
+    reverts?: string;
+    reverts_kind?: string;
+    changes?: Array<Record<string, unknown>>;
+    new_transactions?: Array<{ id: string }>;
+  };
+  amount_minor: number;
+  currency: string;
+}
+
+const OVERVIEW = '/api/v1/cli/bookkeeping/inbox/duplicates';
+const revertPath = (id: string): string => `${STAGED}/${id}/revert/stage`;
+const stageRevert = (token: string, id: string, body: unknown = {}, query = ''): Promise<Answer<StageData>> =>
+  call<StageData>('POST', `${revertPath(id)}${query}`, { token, body });
+
+const STAGER: TokenScope[] = ['bank:stage', 'inbox:stage', 'staged:read', 'books:read', 'inbox:read'];
+const REVIEWER: TokenScope[] = ['staged:read', 'staged:approve', 'staged:apply', 'books:read', 'inbox:read'];
+
+async function loaded(books: Books) {
+  const s = await stack();
+  await s.load(books.file);
+  return {
+    alice: await s.token(books.orgId, STAGER, 'alice'),
+    bob: await s.token(books.orgId, REVIEWER, 'bob'),
+    /** Reads and reviews, stages nothing. */
+    carol: await s.token(books.orgId, ['staged:read', 'books:read'], 'carol'),
+  };
+}
+
+/** Every item of a paged book read. */
+async function readAll(token: string, path: string): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const url: string = `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res: Answer<{ items: unknown[]; next_cursor: string | null }> = await call('GET', url, { token });
+    expect(res.status, `${url}: ${JSON.stringify(res.body)}`).to.equal(200);
+    items.push(...res.body.data.items);
+    cursor = res.body.data.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+/** The reads' values without `version` (docs/reference/book-reads.md: the one field a revert may leave changed). */
+function withoutVersions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutVersions);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => k !== 'version')
+        .map(([k, v]) => [k, withoutVersions(v)]),
+    );
+  return value;
+}
+
+/** Every book read of the org: accounts, transactions and entries with their links, counterparties, documents, the duplicate overview. */
+async function bookReads(token: string, accounts: readonly string[]): Promise<unknown> {
+  const accountsRes = await call<{ items: unknown[] }>('GET', '/api/v1/cli/bank-accounts', { token });
+  expect(accountsRes.status).to.equal(200);
+  const counterparties: unknown[] = [];
+  for (const account of accounts) {
+    const res = await call<{ items: unknown[] }>('GET', `/api/v1/cli/counterparties?bank_account_id=${account}`, {
+      token,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    counterparties.push(res.body.data.items);
+  }
+  const overview = await call<{ groups: unknown[] }>('GET', `${OVERVIEW}?limit=200`, { token });
+  expect(overview.status, JSON.stringify(overview.body)).to.equal(200);
+  return withoutVersions({
+    accounts: accountsRes.body.data.items,
+    transactions: await readAll(token, '/api/v1/cli/bank-transactions'),
+    entries: await readAll(token, '/api/v1/cli/ledger/entries'),
+    counterparties,
+    documents: await readAll(token, '/api/v1/cli/bookkeeping/inbox/documents'),
+    duplicates: overview.body.data.groups,
+  });
+}
+
+async function approveApply(bob: string, id: string): Promise<Answer<unknown>> {
+  const approved = await approve(bob, id);
+  expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+  const applied = await apply(bob, id);
+  expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
+  return applied;
+}
+
+/** Stage with `stager`, approve and apply with `bob`: the operation's id. */
+async function applied(bob: string, staging: Promise<Answer<StageData>>): Promise<string> {
+  const staged = await staging;
+  expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  await approveApply(bob, staged.body.data.staged_operation_id);
+  return staged.body.data.staged_operation_id;
+}
+
+/** Revert `id` through the four eyes and check the books are back, its views and amount. */
+async function revertAndCompare(
+  t: { alice: string; bob: string },
+  id: string,
+  before: unknown,
+  accounts: readonly string[],
+): Promise<string> {
+  const original = await show(t.bob, id);
+  const staged = await stageRevert(t.alice, id, { note: 'wrong statement' });
+  expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  expect(staged.body.operation).to.equal('revert.stage');
+  const revertId = staged.body.data.staged_operation_id;
+  expect(staged.body.data.plan.reverts).to.equal(id);
+  expect(staged.body.data.plan.reverts_kind).to.equal(original.body.data.kind);
+  expect(staged.body.data.plan.changes!.length).to.equal(original.body.data.result.changes.length);
+  expect(staged.body.data.amount_minor).to.equal(original.body.data.amount_minor);
+  expect(staged.body.data.currency).to.equal(original.body.data.currency);
+  const shown = await show(t.bob, revertId);
+  expect(shown.body.data).to.include({ kind: 'revert', reverts: id, status: 'staged' });
+  await approveApply(t.bob, revertId);
+  expect(await bookReads(t.bob, accounts)).to.deep.equal(before);
+  const reverted = await show(t.bob, id);
+  expect(reverted.body.data).to.include({ reverted_by: revertId, status: 'applied' });
+  expect((await show(t.bob, revertId)).body.data).to.include({ reverts: id, status: 'applied' });
+  return revertId;
+}
+
+// --- the kinds' own books ----------------------------------------------------
+
+/** An account with two fully linked transactions, reconcilable through 2026-02-28 at 107,000. */
+function reconcileBooks(books = new Books()) {
+  const account = books.account({ opening_balance_minor: 100_000 });
+  const inflow = books.linkedTxn(account, 12_000, { booking_date: '2026-02-10' });
+  const outflow = books.linkedTxn(account, -5_000, { booking_date: '2026-02-05' });
+  const march = books.linkedTxn(account, 1_000, { booking_date: '2026-03-05' });
+  return { books, account, inflow, outflow, march };
+}
+const reconcile = (token: string, account: string, end: string, closing: number, ids: string[]) =>
+  call<StageData>('POST', '/api/v1/cli/bank-matches/reconcile/stage', {
+    token,
+    body: {
+      bank_account_id: account,
+      statement: { end_date: end, closing_balance_minor: closing, currency: 'EUR' },
+      transaction_ids: ids,
+    },
+  });
+
+/** Out-of-order links of one counterparty: the repair moves (part of) links, merges into existing ones and creates new ones. */
+function repairBooks() {
+  const books = new Books();
+  const account = books.account();
+  const e1 = books.invoice(6_000, { entry_date: '2026-01-05' });
+  const e2 = books.invoice(4_000, { entry_date: '2026-01-20' });
+  const e3 = books.invoice(3_000, { entry_date: '2026-02-01' });
+  const t1 = books.txn(account, 6_000, { booking_date: '2026-02-03' });
+  const t2 = books.txn(account, 4_000, { booking_date: '2026-02-10' });
+  books.txn(account, 1_000, { booking_date: '2026-02-12' });
+  books.link(t1, e2, 4_000);
+  books.link(t1, e1, 2_000);
+  books.link(t2, e1, 4_000);
+  books.invoice(500, { entry_date: '2026-01-10' });
+  return { books, account, e1, e2, e3, t1, t2 };
+}
+const repair = (token: string, b: ReturnType<typeof repairBooks>) =>
+  call<StageData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+    token,
+    body: { bank_account_id: b.account, counterparty_id: b.books.cp('a'), as_of: '2026-02-28' },
+  });
+
+const CSV_QUERY =
+  '?format=csv&date_column=date&amount_column=amount&counterparty_column=name&remittance_column=text&reference_column=ref';
+async function importCsv(token: string, account: string, csv: string): Promise<Answer<StageData>> {
+  const s = await stack();
+  const res = await fetch(`${s.baseUrl}/api/v1/cli/bank-accounts/${account}/statements/import/stage${CSV_QUERY}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: csv,
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() } as Answer<StageData>;
+}
+const CSV = 'date,amount,name,text,ref\n2026-11-03,100.00,Alpha,inv 1,R1\n2026-11-04,-20.00,Beta,fee,R2\n';
+
+const resolve = (token: string, group: string, body: unknown) =>
+  call<StageData>('POST', `${OVERVIEW}/${group}/resolve/stage`, { token, body });
+
+describe('POST /staged-operations/{id}/revert/stage', () => {
+  it('a reconciliation: its transactions back to unreconciled, reconciled_through back; the books read as before', async () => {
+    const b = reconcileBooks();
+    const t = await loaded(b.books);
+    const before = await bookReads(t.bob, [b.account]);
+    const id = await applied(
+      t.bob,
+      reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+    );
+    expect(await bookReads(t.bob, [b.account])).to.not.deep.equal(before);
+    const revertId = await revertAndCompare(t, id, before, [b.account]);
+    // Versions never go back: each record the revert wrote is two versions on.
+    expect((await doc('bank_transactions', b.inflow.txn))!.version).to.equal(3);
+    expect((await doc('bank_accounts', b.account))!.version).to.equal(3);
+    // Its events name the reverted operation (they appear shortly after their transition).
+    const events = await (await stack()).token(b.books.orgId, ['events:read']);
+    let own: Array<{ data: { staged_operation: Record<string, unknown> } }> = [];
+    for (let tries = 0; own.length < 4 && tries < 100; tries += 1) {
+      const res = await call<{ items: Array<{ data: { staged_operation: Record<string, unknown> } }> }>(
+        'GET',
+        '/api/v1/cli/events?limit=100',
+        { token: events },
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      own = res.body.data.items.filter((e) => e.data.staged_operation.staged_operation_id === revertId);
+      if (own.length < 4) await new Promise((r) => setTimeout(r, 200));
+    }
+    // staged, approved, applying, applied
+    expect(own).to.have.length(4);
+    for (const e of own) expect(e.data.staged_operation.reverts).to.equal(id);
+  });
+
+  it('a link repair: moved links moved back (partial moves and merges exactly), created links removed, released links restored', async () => {
+    const b = repairBooks();
+    const t = await loaded(b.books);
+    const before = await bookReads(t.bob, [b.account]);
+    const id = await applied(t.bob, repair(t.alice, b));
+    const changes = (await show(t.bob, id)).body.data.result.changes;
+    expect(changes.map((c) => c.action)).to.include.members(['insert', 'delete']);
+    await revertAndCompare(t, id, before, [b.account]);
+  });
+
+  it('a statement import: the transactions it created removed; importing the file again brings them back', async () => {
+    const books = new Books();
+    const account = books.account();
+    const t = await loaded(books);
+    const before = await bookReads(t.bob, [account]);
+    const id = await applied(t.bob, importCsv(t.alice, account, CSV));
+    await revertAndCompare(t, id, before, [account]);
+    // The same file again: the same transactions (their ids come from the file) come back, and can be reverted again.
+    const again = await applied(t.bob, importCsv(t.alice, account, CSV));
+    const ids = (await show(t.bob, again)).body.data.result.changes.map((c) => c.id);
+    expect(ids).to.deep.equal((await show(t.bob, id)).body.data.result.changes.map((c) => c.id));
+    await revertAndCompare(t, again, before, [account]);
+  });
+
+  it('a duplicate resolution: archived documents back to their status; a not-duplicates decision withdrawn (the group shows again)', async () => {
+    const books = new Books();
+    const pair = duplicatePair(books);
+    const other = duplicatePair(books, {
+      vendor_name: 'Other GmbH',
+      invoice_number: 'OT-77',
+      invoice_date: '2026-02-20',
+      total_minor: 4_200,
+      currency: 'EUR',
+    });
+    const t = await loaded(books);
+    const before = await bookReads(t.bob, []);
+    const archived = await applied(
+      t.bob,
+      resolve(t.alice, pair.group, { resolution: 'archive_duplicates', keep_document_id: pair.a }),
+    );
+    await revertAndCompare(t, archived, before, []);
+    const dismissed = await applied(t.bob, resolve(t.alice, other.group, { resolution: 'not_duplicates' }));
+    expect(await bookReads(t.bob, [])).to.not.deep.equal(before);
+    await revertAndCompare(t, dismissed, before, []);
+  });
+
+  it('a dry run answers the plan and stores nothing; a second staging while one is staged answers that one', async () => {
+    const b = reconcileBooks();
+    const t = await loaded(b.books);
+    const id = await applied(
+      t.bob,
+      reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+    );
+    const dry = await stageRevert(t.alice, id, {}, '?dry_run=true');
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.data).to.include({ outcome: 'staged' });
+    const first = await stageRevert(t.alice, id);
+    expect(first.status).to.equal(201);
+    expect(first.body.data.plan).to.deep.equal(dry.body.data.plan);
+    const second = await stageRevert(t.alice, id);
+    expect(second.status, JSON.stringify(second.body)).to.equal(200);
+    expect(second.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
+  });
+
+  it('random sequences of applies and reverts through HTTP (6 seeds): each revert applied or refused as the rules say; unwound latest first, the books read as generated', async function () {
+    this.timeout(300_000);
+    const seen = { applied: 0, reverted: 0, refused: 0 };
+    for (let seed = 1; seed <= 6; seed += 1) {
+      const rand = mulberry32(seed);
+      const books = new Books();
+      const account = books.account({ opening_balance_minor: 0 });
+      const linked = Array.from({ length: 4 }, (_, i) =>
+        books.linkedTxn(account, (i + 1) * 1_000, { booking_date: `2026-02-0${i + 1}` }),
+      );
+      const pairs = [
+        duplicatePair(books),
+        duplicatePair(books, {
+          vendor_name: 'Other GmbH',
+          invoice_number: 'OT-77',
+          invoice_date: '2026-02-20',
+          total_minor: 4_200,
+          currency: 'EUR',
+        }),
+      ];
+      const t = await loaded(books);
+      const initial = await bookReads(t.bob, [account]);
+      const done: Array<{ id: string; kind: string; reverted: boolean }> = [];
+      let closing = 0;
+      let day = 0;
+      let imports = 0;
+      const revertOne = async (op: (typeof done)[number], mustSucceed: boolean): Promise<void> => {
+        const later = done.some((o) => o.kind === 'reconcile' && !o.reverted && done.indexOf(o) > done.indexOf(op));
+        const res = await stageRevert(t.alice, op.id);
+        if (op.kind === 'reconcile' && later) {
+          expect(res.status, `seed ${seed}: ${JSON.stringify(res.body)}`).to.equal(409);
+          expect(res.body.error.code).to.equal('not_latest_reconciliation');
+          expect(mustSucceed).to.equal(false);
+          seen.refused += 1;
+          return;
+        }
+        expect(res.status, `seed ${seed}: ${JSON.stringify(res.body)}`).to.equal(201);
+        await approveApply(t.bob, res.body.data.staged_operation_id);
+        op.reverted = true;
+        seen.reverted += 1;
+        if (op.kind === 'reconcile') {
+          const account_ = (await doc('bank_accounts', account)) as {
+            reconciled_through: { balance_minor: number } | null;
+          };
+          closing = account_.reconciled_through?.balance_minor ?? 0;
+        }
+      };
+      for (let step = 0; step < 6; step += 1) {
+        const r = rand();
+        const standing = done.filter((o) => !o.reverted);
+        if (r < 0.3 && standing.length > 0) {
+          await revertOne(standing[Math.floor(rand() * standing.length)]!, false);
+        } else if (r < 0.55) {
+          const open = [];
+          for (const l of linked) if ((await doc('bank_transactions', l.txn))!.status === 'unreconciled') open.push(l);
+          if (open.length === 0) continue;
+          const chosen = open.filter(() => rand() < 0.6);
+          const txns = chosen.length > 0 ? chosen : [open[0]!];
+          const sum = txns.reduce(
+            (s, l) => s + Number(books.file.bank_transactions.find((x) => x.id === l.txn)!.amount_minor),
+            0,
+          );
+          day += 1;
+          const id = await applied(
+            t.bob,
+            reconcile(
+              t.alice,
+              account,
+              `2026-03-0${day}`,
+              closing + sum,
+              txns.map((l) => l.txn),
+            ),
+          );
+          closing += sum;
+          done.push({ id, kind: 'reconcile', reverted: false });
+        } else if (r < 0.8) {
+          imports += 1;
+          const csv = `date,amount,name,text,ref\n2026-11-0${imports},${imports}.25,Alpha,inv,S${seed}-${imports}\n`;
+          done.push({ id: await applied(t.bob, importCsv(t.alice, account, csv)), kind: 'import', reverted: false });
+        } else {
+          const pair = pairs[Math.floor(rand() * pairs.length)]!;
+          const res = await resolve(t.alice, pair.group, {
+            resolution: 'archive_duplicates',
+            keep_document_id: pair.a,
+          });
+          if (res.status !== 201) continue; // archived already (or a stale group): nothing to stage
+          await approveApply(t.bob, res.body.data.staged_operation_id);
+          done.push({ id: res.body.data.staged_operation_id, kind: 'inbox', reverted: false });
+        }
+      }
+      seen.applied += done.length;
+      for (const op of [...done].reverse()) if (!op.reverted) await revertOne(op, true);
+      expect(await bookReads(t.bob, [account]), `seed ${seed}`).to.deep.equal(initial);
+    }
+    // The seeds drew applies, and every one of them was reverted, in the middle or at the end.
+    expect(seen, JSON.stringify(seen)).to.deep.include({ reverted: seen.applied });
+    expect(seen.applied).to.be.at.least(15);
+  });
+
+  describe('refusals, in order', () => {
+    it('404 for an unknown id and for another org’s operation; 403 without the reverted kind’s scope', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const unknown = await stageRevert(t.alice, 'stg_nothere');
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.error.code).to.equal('not_found');
+      const id = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const stranger = await loaded(new Books());
+      expect((await stageRevert(stranger.alice, id)).status).to.equal(404);
+      const forbidden = await stageRevert(t.bob, id);
+      expect(forbidden.status, JSON.stringify(forbidden.body)).to.equal(403);
+      expect(forbidden.body.error.details).to.deep.equal({ required_scope: 'bank:stage' });
+    });
+
+    it('409 not_applied for an operation only staged', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const staged = await reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]);
+      const res = await stageRevert(t.alice, staged.body.data.staged_operation_id);
+      expect(res.status).to.equal(409);
+      expect(res.body.error).to.include({ code: 'not_applied' });
+      expect(res.body.error.details).to.include({ status: 'staged' });
+    });
+
+    it('422 not_revertible for a ledger reversal and for a revert', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const s = await stack();
+      const ledger = await s.token(b.books.orgId, ['ledger:stage'], 'alice');
+      const reversal = await applied(
+        t.bob,
+        call<StageData>('POST', `/api/v1/cli/ledger/entries/${b.march.entry}/reverse/stage`, {
+          token: ledger,
+          body: { reversal_date: '2026-03-31' },
+        }),
+      );
+      const res = await stageRevert(ledger, reversal);
+      expect(res.status, JSON.stringify(res.body)).to.equal(422);
+      expect(res.body.error).to.include({ code: 'not_revertible' });
+      expect(res.body.error.details).to.include({ kind: 'ledger_reversal' });
+
+      const id = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const revertId = await applied(t.bob, stageRevert(t.alice, id));
+      const again = await stageRevert(t.alice, revertId);
+      expect(again.status).to.equal(422);
+      expect(again.body.error.details).to.include({ kind: 'revert' });
+    });
+
+    it('409 already_reverted once a revert is approved, and once it is applied', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const id = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const staged = await stageRevert(t.alice, id);
+      const revertId = staged.body.data.staged_operation_id;
+      expect((await approve(t.bob, revertId)).status).to.equal(200);
+      const approved = await stageRevert(t.alice, id);
+      expect(approved.status).to.equal(409);
+      expect(approved.body.error).to.include({ code: 'already_reverted' });
+      expect(approved.body.error.details).to.deep.equal({ staged_operation_id: id, reverted_by: revertId });
+      expect((await apply(t.bob, revertId)).status).to.equal(200);
+      const done = await stageRevert(t.alice, id);
+      expect(done.status).to.equal(409);
+      expect(done.body.error.details).to.include({ reverted_by: revertId });
+    });
+
+    it('409 not_latest_reconciliation while a later reconciliation of the account stands; once that is reverted, the earlier one can be', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const before = await bookReads(t.bob, [b.account]);
+      const feb = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const mar = await applied(t.bob, reconcile(t.alice, b.account, '2026-03-31', 108_000, [b.march.txn]));
+      const res = await stageRevert(t.alice, feb);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.include({ code: 'not_latest_reconciliation' });
+      expect(res.body.error.details).to.deep.equal({
+        staged_operation_id: feb,
+        bank_account_id: b.account,
+        later_staged_operation_id: mar,
+      });
+      await applied(t.bob, stageRevert(t.alice, mar));
+      await revertAndCompare(t, feb, before, [b.account]);
+    });
+
+    it('409 changed_since_apply naming the imported transaction that was linked since', async () => {
+      const books = new Books();
+      const account = books.account();
+      const entry = books.invoice(10_000);
+      const t = await loaded(books);
+      const id = await applied(t.bob, importCsv(t.alice, account, CSV));
+      const txn = (await show(t.bob, id)).body.data.result.changes[0]!.id;
+      const { db } = await stack();
+      await db.collection('bank_links').insertOne({
+        _id: `lnk_${books.uid}_later`,
+        org_id: books.orgId,
+        bank_transaction_id: txn,
+        ledger_entry_id: entry,
+        amount_minor: 10_000,
+        created_at: '2026-11-05T00:00:00.000Z',
+        created_by: 'alice',
+        version: 1,
+      } as never);
+      const res = await stageRevert(t.alice, id);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.include({ code: 'changed_since_apply' });
+      expect(res.body.error.details).to.include({ staged_operation_id: id });
+      expect((res.body.error.details as { ids: string[] }).ids).to.deep.equal([txn]);
+    });
+
+    it('422 period_locked when the lock date covers the imported transactions or the reconciliation', async () => {
+      const books = new Books();
+      const account = books.account();
+      const t = await loaded(books);
+      const id = await applied(t.bob, importCsv(t.alice, account, CSV));
+      const { db } = await stack();
+      await db
+        .collection('orgs')
+        .updateOne({ _id: books.orgId } as never, { $set: { lock_date: '2026-11-03' }, $inc: { version: 1 } });
+      const res = await stageRevert(t.alice, id);
+      expect(res.status, JSON.stringify(res.body)).to.equal(422);
+      expect(res.body.error).to.include({ code: 'period_locked' });
+      expect(res.body.error.details).to.include({ lock_date: '2026-11-03' });
+      expect((res.body.error.details as { transaction_ids: string[] }).transaction_ids).to.have.length(1);
+
+      const b = reconcileBooks();
+      const r = await loaded(b.books);
+      const rec = await applied(
+        r.bob,
+        reconcile(r.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      await db
+        .collection('orgs')
+        .updateOne({ _id: b.books.orgId } as never, { $set: { lock_date: '2026-02-28' }, $inc: { version: 1 } });
+      const locked = await stageRevert(r.alice, rec);
+      expect(locked.status).to.equal(422);
+      expect(locked.body.error.details).to.include({ end_date: '2026-02-28', bank_account_id: b.account });
+    });
+
+    it('apply answers stale when a record changed after the revert was staged, and writes nothing', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const id = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const staged = await stageRevert(t.alice, id);
+      const revertId = staged.body.data.staged_operation_id;
+      expect((await approve(t.bob, revertId)).status).to.equal(200);
+      const { db } = await stack();
+      await db
+        .collection('bank_transactions')
+        .updateOne({ _id: b.outflow.txn } as never, { $set: { remittance_info: 'edited' }, $inc: { version: 1 } });
+      const res = await apply(t.bob, revertId);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error.code).to.equal('stale_plan');
+      expect((await doc('bank_transactions', b.inflow.txn))!.status).to.equal('reconciled');
+      expect((await show(t.bob, id)).body.data.reverted_by).to.equal(undefined);
+    });
+  });
+});
