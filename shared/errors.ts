@@ -49,6 +49,7 @@ function applyFailedAftermath(d: Record<string, unknown>): string {
 function lockedWrite(d: Record<string, unknown>): string {
   if (d.end_date !== undefined) return `the reconciliation through ${asText(d.end_date)}`;
   if (d.reversal_date !== undefined) return `the reversing entry dated ${asText(d.reversal_date)}`;
+  if (d.entry_date !== undefined) return `the entry ${asText(d.ledger_entry_id)} dated ${asText(d.entry_date)}`;
   return list(d.transaction_ids);
 }
 
@@ -153,7 +154,9 @@ export const ERROR_TABLE = {
         ? `The statement ends ${asText(d.end_date)}, not after the lock date ${String(d.lock_date)}: that period is closed.`
         : d.transaction_ids !== undefined
           ? `Transactions dated on or before the lock date ${String(d.lock_date)}: ${list(d.transaction_ids)}.`
-          : `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
+          : d.entry_date !== undefined
+            ? `entry_date ${asText(d.entry_date)} is not after the lock date ${String(d.lock_date)}.`
+            : `reversal_date ${String(d.reversal_date)} is not after the lock date ${String(d.lock_date)}.`,
   },
   currency_mismatch: {
     status: 422,

@@ -42,12 +42,6 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
   unattended: [],
 };
 
-/**
- * Kinds that change the governance itself: one approval by a person who did
- * not stage them at least, whatever the policy says, and never unattended.
- */
-export const GOVERNANCE_KINDS: readonly string[] = ['approval_policy', 'period_close'];
-
 /** What an operation is, as far as approval goes. */
 export interface ApprovalSubject {
   kind: StagedKind;
@@ -55,6 +49,11 @@ export interface ApprovalSubject {
   reverts_kind?: StagedKind | null;
   amount_minor: number;
   created_by: string;
+  /**
+   * A change of the governance itself (its kind module says so: a period close, a policy change): one approval
+   * by a person who did not stage it at least, whatever the policy says, and never unattended.
+   */
+  governance?: boolean;
 }
 
 /** What the operation needs: recorded on it at staging, and again when apply finds the policy changed. */
@@ -111,7 +110,7 @@ export function requirementFor(policy: ApprovalPolicy, subject: ApprovalSubject)
     (rule) => governs(rule.kinds, subject) && (rule.min_amount_minor ?? 0) <= subject.amount_minor,
   );
   const rule = index >= 0 ? policy.rules[index]! : DEFAULT_POLICY.rules[0]!;
-  const governance = GOVERNANCE_KINDS.includes(subject.kind);
+  const governance = subject.governance === true;
   return {
     policy_version: policy.version,
     rule_index: index,
@@ -140,11 +139,11 @@ export type ApprovalRefusal =
 export function approverRefusal(
   policy: Pick<ApprovalPolicy, 'version' | 'agents_may_approve'>,
   state: Pick<ApprovalState, 'approvers' | 'given'>,
-  subject: Pick<ApprovalSubject, 'kind' | 'created_by'>,
+  subject: Pick<ApprovalSubject, 'kind' | 'created_by' | 'governance'>,
   approver: Approver,
   requireDistinctApprover: boolean,
 ): ApprovalRefusal | null {
-  const creatorBarred = policy.version >= 1 || requireDistinctApprover || GOVERNANCE_KINDS.includes(subject.kind);
+  const creatorBarred = policy.version >= 1 || requireDistinctApprover || subject.governance === true;
   if (creatorBarred && approver.actor === subject.created_by) {
     return { code: 'self_approval_forbidden', details: { created_by: subject.created_by } };
   }
@@ -178,7 +177,7 @@ export function unattendedAllowance(
   subject: ApprovalSubject,
   dayTotalMinor: number,
 ): UnattendedAllowance | null {
-  if (GOVERNANCE_KINDS.includes(subject.kind)) return null;
+  if (subject.governance === true) return null;
   const allowance = policy.unattended.find((u) => u.actor === subject.created_by && governs(u.kinds, subject));
   if (!allowance) return null;
   if (subject.amount_minor > allowance.max_amount_minor) return null;

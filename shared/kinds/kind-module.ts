@@ -25,6 +25,11 @@ export interface KindModule<K extends StagedKind> {
    * from its plan and the context stored beside it. Pure, exact.
    */
   amount(plan: unknown, context: PlanContext): KindAmount;
+  /**
+   * A change of the governance itself (a period close): approved by a person who did not stage it, whatever the
+   * approval policy says, never unattended (docs/design/staged-lifecycle.md "Closed periods").
+   */
+  governance?: true;
   /** How the CLI's sentences name it ("Staged bank reconciliation stg_…"), and what a noop answer says, if it can have one. */
   cli: { label: string; noop?: string };
   /**

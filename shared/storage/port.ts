@@ -175,7 +175,7 @@ export interface DriverStrategy {
   /**
    * As findOwnedWhereIn, whatever the number of ids, by the field's index
    * alone: a read whose cost follows the list, never the organisation
-   * (docs/indexes.md "Scope-sized reads: the link repair").
+   * (docs/indexes.md "Reads sized by the repair: the link repair").
    */
   findOwnedEach<D extends OwnedDocument>(
     collection: Collection<D>,
@@ -185,7 +185,7 @@ export interface DriverStrategy {
   ): Promise<WithId<D>[]>;
   /**
    * Whether a big link repair first tries one pass over the organisation's
-   * links before reading them id by id (docs/indexes.md "Big scopes").
+   * links before reading them id by id (docs/indexes.md "Big repairs").
    */
   readonly orgPassFirst: boolean;
   /** The account's transactions whose string `bank_reference` is one of `references` (distinct). */

@@ -10,7 +10,7 @@
 //
 // The links by the field's index, whatever their number (the DriverStrategy's
 // findOwnedEach: on FerretDB one equality read per id), and where the
-// strategy says so (FerretDB), adaptively (docs/indexes.md "Big scopes"):
+// strategy says so (FerretDB), adaptively (docs/indexes.md "Big repairs"):
 // - a small scope (fewer than ORG_PASS_MIN_IDS transaction and entry ids):
 //   one equality read per id, a GIN index lookup of about a millisecond
 //   whatever the org's size;
@@ -27,7 +27,7 @@
 // This is the mongo adapter's read (shared/storage/mongo-adapter.ts
 // `repairRecords`); on FerretDB 1.x the FerretDB adapter reads the record set in
 // five SQL queries on FerretDB's own btree indexes instead (docs/indexes.md
-// "Scope reads in SQL").
+// "Worker reads in SQL").
 import type { Collection, Db, WithId } from 'mongodb';
 import type { BankLink, BankTransaction, LedgerEntry } from '../domain/books.js';
 import { collections, type Stored } from './collections.js';

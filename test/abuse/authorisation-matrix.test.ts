@@ -95,6 +95,10 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return {
         path: route.path.replace('{document_id}', missing ? ghost('doc') : a.books.file.inbox_documents[0]!.id),
       };
+    case 'ledger.trial_balance':
+      return { path: route.path };
+    case 'books.export':
+      return { path: `${route.path}?format=hledger` };
     case 'counterparties.list':
       return { path: `${route.path}?bank_account_id=${missing ? ghost('ba') : a.account}` };
     case 'jobs.show':
@@ -193,6 +197,8 @@ const ORG_WIDE = [
   'ledger_entries.list',
   'ledger_accounts.list',
   'inbox_documents.list',
+  'ledger.trial_balance',
+  'books.export',
 ];
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
 const NO_ID = [

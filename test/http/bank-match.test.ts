@@ -116,10 +116,13 @@ describe('POST /bank-matches/match/stage', () => {
 
     const txnRead = await call<TransactionView>('GET', `/api/v1/cli/bank-transactions/${txn}`, { token: t.reader });
     expect(txnRead.body.data).to.include({ linked_minor: 30_000, link_state: 'full' });
-    expect(txnRead.body.data.links).to.deep.equal([
-      { link_id: result.links[0]!.link_id, ledger_entry_id: inv1, amount_minor: 12_000 },
-      { link_id: result.links[1]!.link_id, ledger_entry_id: inv2, amount_minor: 18_000 },
-    ]);
+    // The transaction read lists its links by link id (docs/reference/book-reads.md "Computed figures").
+    expect(txnRead.body.data.links).to.deep.equal(
+      [
+        { link_id: result.links[0]!.link_id, ledger_entry_id: inv1, amount_minor: 12_000 },
+        { link_id: result.links[1]!.link_id, ledger_entry_id: inv2, amount_minor: 18_000 },
+      ].sort((a, b) => (a.link_id < b.link_id ? -1 : 1)),
+    );
     for (const [entry, amount] of [
       [inv1, 12_000],
       [inv2, 18_000],

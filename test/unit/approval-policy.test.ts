@@ -159,6 +159,28 @@ describe('approval policy: N of M', () => {
   });
 });
 
+describe('approval policy: a change of the governance itself', () => {
+  const close = subject({ kind: 'period_close', amount_minor: 0, created_by: 'agent:recon-bot', governance: true });
+
+  it('wants people whatever the rule says, and never the creator, even under version 0', () => {
+    expect(requirementFor(DEFAULT_POLICY, close)).to.deep.include({ approvers: 'people', required: 1 });
+    const state = initialApproval(requirementFor(DEFAULT_POLICY, close));
+    expect(approverRefusal(DEFAULT_POLICY, state, close, person('agent:recon-bot'), false)?.code).to.equal(
+      'self_approval_forbidden',
+    );
+    expect(approverRefusal(DEFAULT_POLICY, state, close, person('agent:other'), false)?.code).to.equal(
+      'approver_not_allowed',
+    );
+    expect(approverRefusal(DEFAULT_POLICY, state, close, person('bob'), false)).to.equal(null);
+  });
+
+  it('is never approved unattended, even for a listed actor within both limits', () => {
+    const listed: ApprovalPolicy = { ...policy, unattended: [{ ...policy.unattended[0]!, kinds: ['period_close'] }] };
+    expect(unattendedAllowance(listed, close, 0)).to.equal(null);
+    expect(unattendedAllowance(listed, { ...close, governance: false }, 0)?.actor).to.equal('agent:recon-bot');
+  });
+});
+
 describe('approval policy: unattended limits', () => {
   const repair = (amount_minor: number, created_by = 'agent:recon-bot') =>
     subject({ kind: 'ledger_link_repair', amount_minor, created_by });

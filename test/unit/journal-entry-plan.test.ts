@@ -335,8 +335,8 @@ describe('journal entry: the staged decision', () => {
       outcome: 'staged',
       plan,
       plan_hash: planHash(plan),
-      claim: {
-        scope_key: 'journal_entry:le_x',
+      locks: {
+        subject_key: 'journal_entry:le_x',
         entry_ids: ['le_x'],
         transaction_ids: ['bt_fee'],
         document_ids: ['doc_1'],

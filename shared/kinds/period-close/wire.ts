@@ -40,6 +40,7 @@ export const periodClose: KindModule<'period_close'> = {
   },
   // Closing a period moves no money.
   amount: () => ({ amount_minor: 0, currency: null }),
+  governance: true,
   cli: { label: 'period close' },
   mcp: {
     name: 'stage_period_close',
