@@ -7,7 +7,8 @@
 // at code only, never comments:
 // - a string or template literal that holds a kind's name as a word, except in
 //   an operation name (`<kind>.stage`: the route table's key of the kind's
-//   staging call, how the CLI and the page ask it for a path);
+//   staging call, how the CLI and the page ask it for a path); a one-word kind
+//   (`revert`) only as the whole string or a key's prefix;
 // - a property named after a kind (an object's key, a type's member).
 // Reading a typed registry (`KINDS.ledger_reversal`) is asking the registry, and
 // tsc checks it: that is allowed.
@@ -42,9 +43,17 @@ interface Finding {
   as: 'string' | 'key';
 }
 
-/** The kinds a literal's text names as a word, operation names (`<kind>.<verb>`) aside. */
+/**
+ * The kinds a literal's text names as a word, operation names (`<kind>.<verb>`) aside. A kind named by one
+ * English word (`revert`) is also that word in messages, paths and CLI verbs: it counts only as the whole
+ * string or as a key's prefix (`revert:…`).
+ */
 function kindsInText(text: string): StagedKind[] {
-  return STAGED_KINDS.filter((kind) => new RegExp(`(?<![\\w.])${kind}(?!\\w|\\.\\w)`).test(text));
+  return STAGED_KINDS.filter((kind) =>
+    kind.includes('_')
+      ? new RegExp(`(?<![\\w.])${kind}(?!\\w|\\.\\w)`).test(text)
+      : text === kind || text.startsWith(`${kind}:`),
+  );
 }
 
 const isPropertyName = (node: ts.Identifier): boolean => {
@@ -60,13 +69,20 @@ const isPropertyName = (node: ts.Identifier): boolean => {
   );
 };
 
+/** A CLI command's verb (`.command('revert')`): a word of the CLI, not a kind's name. */
+const isCliVerb = (node: ts.Node): boolean =>
+  ts.isCallExpression(node.parent) &&
+  node.parent.arguments[0] === node &&
+  ts.isPropertyAccessExpression(node.parent.expression) &&
+  node.parent.expression.name.text === 'command';
+
 /** Every literal and property name of `source` (a file's text) that names a kind. */
 export function kindLiterals(file: string, source: string): Finding[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: Finding[] = [];
   const at = (node: ts.Node): number => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+    if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && !isCliVerb(node)) {
       for (const kind of kindsInText(node.text)) found.push({ file, line: at(node), kind, as: 'string' });
     } else if (ts.isIdentifier(node) && isPropertyName(node)) {
       const kind = STAGED_KINDS.find((k) => k === node.text);
