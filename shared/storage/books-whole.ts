@@ -175,17 +175,36 @@ async function readWholeBooks(
   fields: { [K in keyof typeof POSTING_FIELDS]: readonly string[] },
 ): Promise<PostingBooks> {
   const c = collections(db);
-  const [accounts, entries, transactions, links] = await Promise.all([
+  const [accounts, records, links] = await Promise.all([
     wholeOrg(db, orgId, c.bankAccounts.collectionName, fields.accounts),
-    wholeOrg(db, orgId, c.ledgerEntries.collectionName, fields.entries),
-    wholeOrg(db, orgId, c.bankTransactions.collectionName, fields.transactions),
+    readEntriesAndTransactions(db, orgId, fields),
     wholeOrg(db, orgId, c.bankLinks.collectionName, fields.links),
   ]);
   return {
     settlementAccounts,
     accounts: accounts.map((d) => withId<PostingAccount>(d)),
+    ...records,
+    links: links as PostingLink[],
+  };
+}
+
+/**
+ * Every entry and bank transaction of the organisation, of the fields the
+ * postings use (or more): what the ledger's postings and a closed period's
+ * hash (shared/domain/period-hash.ts) are computed from.
+ */
+export async function readEntriesAndTransactions(
+  db: Db,
+  orgId: string,
+  fields: Pick<{ [K in keyof typeof POSTING_FIELDS]: readonly string[] }, 'entries' | 'transactions'> = POSTING_FIELDS,
+): Promise<Pick<PostingBooks, 'entries' | 'transactions'>> {
+  const c = collections(db);
+  const [entries, transactions] = await Promise.all([
+    wholeOrg(db, orgId, c.ledgerEntries.collectionName, fields.entries),
+    wholeOrg(db, orgId, c.bankTransactions.collectionName, fields.transactions),
+  ]);
+  return {
     entries: entries.map((d) => withId<PostingEntry>(d)),
     transactions: transactions.map((d) => withId<PostingTransaction>(d)),
-    links: links as PostingLink[],
   };
 }

@@ -3,9 +3,9 @@
 // fields the period's hash covers (shared/domain/period-hash.ts). Whole-
 // organisation reads of a few fields through the store port, like the
 // counterparty list's (shared/storage/books-whole.ts); only the worker runs them.
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { BankTransaction, IsoDate, LedgerEntry } from '../domain/books.js';
-import { readFields } from './books-whole.js';
+import { readEntriesAndTransactions, readFields } from './books-whole.js';
 import { collections } from './collections.js';
 
 export type PeriodEntry = Pick<LedgerEntry, 'id' | 'entry_date' | 'currency' | 'lines'>;
@@ -14,35 +14,13 @@ export type PeriodTransaction = Pick<
   'id' | 'bank_account_id' | 'booking_date' | 'amount_minor' | 'currency'
 >;
 
-function withId<T>(doc: Document): T {
-  const { _id, ...rest } = doc;
-  return { id: _id as string, ...rest } as T;
-}
-
-/** Every entry and transaction of the organisation (the hash keeps those of the period). */
+/** Every entry and transaction of the organisation (the hash keeps those of the period): the postings' read. */
 export async function readPeriodRecords(
   db: Db,
   orgId: string,
 ): Promise<{ entries: PeriodEntry[]; transactions: PeriodTransaction[] }> {
-  const c = collections(db);
-  const [entries, transactions] = await Promise.all([
-    readFields(db, {
-      collection: c.ledgerEntries.collectionName,
-      equalities: { org_id: orgId },
-      index: 'gin',
-      fields: ['_id', 'entry_date', 'currency', 'lines'],
-    }),
-    readFields(db, {
-      collection: c.bankTransactions.collectionName,
-      equalities: { org_id: orgId },
-      index: 'gin',
-      fields: ['_id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency'],
-    }),
-  ]);
-  return {
-    entries: entries.map((d) => withId<PeriodEntry>(d)),
-    transactions: transactions.map((d) => withId<PeriodTransaction>(d)),
-  };
+  const { entries, transactions } = await readEntriesAndTransactions(db, orgId);
+  return { entries: entries as PeriodEntry[], transactions: transactions as PeriodTransaction[] };
 }
 
 /** The dates of every entry and transaction of the organisation: how many lie in a period. */
