@@ -3,6 +3,7 @@
 // §15) in an error envelope whose request_id is the X-Request-Id header, never
 // a 5xx, and the whole table must write nothing: every collection's checksum
 // and both queues' job counts are the same before and after.
+import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { Books } from '../helpers/books.js';
@@ -793,5 +794,33 @@ describe('abuse: hostile input', function () {
 
     await queuesIdle();
     expect(await snapshot()).to.deep.equal(before);
+  });
+
+  it('answers a request line the HTTP parser cannot read with 400 malformed_request, the envelope and a request id', async () => {
+    const url = new URL((await stack()).baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        // A header line without a colon: Node's parser stops at HPE_INVALID_HEADER_TOKEN.
+        socket.write(`GET ${STAGED} HTTP/1.1\r\nHost: bookstage\r\nnot a header\r\n\r\n`);
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).to.equal('HTTP/1.1 400 Bad Request');
+    const requestId = /^X-Request-Id: (.+)$/im.exec(head)?.[1];
+    expect(requestId, head).to.match(/^[0-9a-f-]{36}$/);
+    const envelope = JSON.parse(body) as {
+      ok: boolean;
+      operation: unknown;
+      request_id: string;
+      error: { code: string };
+    };
+    expect(envelope.ok).to.equal(false);
+    expect(envelope.operation).to.equal(null);
+    expect(envelope.request_id).to.equal(requestId);
+    expect(envelope.error.code).to.equal('malformed_request');
   });
 });
