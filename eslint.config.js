@@ -23,6 +23,7 @@ const KIND_SCHEMAS = [
   './shared/kinds/ledger-link-repair/schema.ts',
   './shared/kinds/ledger-reversal/schema.ts',
   './shared/kinds/statement-import/schema.ts',
+  './shared/kinds/approval-policy/schema.ts',
 ];
 const LAYER_ZONES = [
   {

@@ -16,6 +16,7 @@ import { healthRoutes, metricsEndpoint, type ReadinessCheck } from './routes/hea
 import { requestId } from './middleware/request-id.js';
 import { booksReadRoutes } from './routes/books-read.js';
 import { csvMappingRoutes } from './routes/csv-mapping.js';
+import { approvalPolicyRoutes } from './routes/approval-policy.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(booksReadRoutes(deps.db, deps.reads));
   app.use(csvMappingRoutes(deps.db));
   app.use(whoamiRoutes(deps.db));
+  app.use(approvalPolicyRoutes(deps.db));
   app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(webhookEndpointRoutes(deps.db, deps.webhooks));
   app.use(reviewPage());

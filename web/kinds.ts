@@ -10,6 +10,7 @@ import { lookup } from './context.js';
 import { inboxResolveView } from './inbox-resolve-view.js';
 import { reconcileView, repairView, reversalView } from './plan-views.js';
 import { statementImportView } from './statement-import-view.js';
+import { approvalPolicyView } from './approval-policy-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -73,6 +74,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     scope: (op) => `account ${String(op.summary.bank_account_id)}, import`,
     summary: (s) =>
       `${String(s.format)} import: ${count(s, 'new_transactions', 'new transaction', 'new transactions')}, ${n(s, 'skipped')} skipped`,
+  },
+  approval_policy: {
+    label: 'Approval policy change',
+    view: (op) => approvalPolicyView(op),
+    scope: () => 'the approval policy',
+    summary: (s) =>
+      `version ${String(s.version)}: ${count(s, 'rules', 'rule', 'rules')}, ${count(s, 'unattended', 'unattended allowance', 'unattended allowances')}`,
   },
 };
 

@@ -21,6 +21,7 @@ import { stageLinkRepair } from './jobs/link-repair-stage.js';
 import { stageReconciliation } from './jobs/reconcile-stage.js';
 import { importClashes } from './jobs/statement-import-apply.js';
 import { stageStatementImport } from './jobs/statement-import-stage.js';
+import { stageApprovalPolicy } from './kinds/approval-policy/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -61,4 +62,6 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     applyClashes: importClashes,
     periodLocked: (plan, lockDate) => lockedImport(plan as StatementImportPlan, lockDate),
   },
+  // A policy change writes no dated record of the books.
+  approval_policy: { stage: stageApprovalPolicy },
 };

@@ -59,6 +59,8 @@ import {
   reversalResultSchema,
 } from '../schemas/staging-results.js';
 import { whoamiSchema } from '../schemas/whoami.js';
+import { approvalPolicySchema } from '../schemas/approval-policy.js';
+import { approvalPolicyResultSchema } from '../kinds/approval-policy/results.js';
 import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
@@ -274,6 +276,7 @@ export const API_ROUTES: RouteContract[] = [
             stagedOperationSchema,
             inboxResolveResultSchema,
             statementImportResultSchema,
+            approvalPolicyResultSchema,
           ],
         },
         headers: ['Location'],
@@ -287,6 +290,7 @@ export const API_ROUTES: RouteContract[] = [
             reversalResultSchema,
             inboxResolveResultSchema,
             statementImportResultSchema,
+            approvalPolicyResultSchema,
           ],
         },
         headers: ['Location'],
@@ -422,6 +426,18 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: null },
     success: { 200: { description: "The token's identity.", data: whoamiSchema } },
     errors: AUTHENTICATED,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/approval-policy',
+    operation: 'approval_policy.show',
+    summary: "The organisation's approval policy",
+    description:
+      'The policy in force (docs/design/staged-lifecycle.md "Approval policies"): its rules, whether agents may approve, its unattended allowances. Version 0 (never set): one approval by anyone. Changed by staging `POST /api/v1/cli/approval-policy/stage`.',
+    tags: ['review'],
+    auth: { scope: 'staged:read' },
+    success: { 200: { description: 'The policy in force.', data: approvalPolicySchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden']),
   },
   {
     method: 'get',

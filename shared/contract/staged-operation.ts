@@ -19,6 +19,9 @@ import type { StagedKind } from '../domain/staged-kind.js';
 import type { StatementImportPlan } from '../domain/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
+import type { ApprovalPolicyPlan, ApprovalState } from '../domain/approval-policy.js';
+
+export type { ApprovalPolicyPlan, ApprovalState };
 
 export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
 export type {

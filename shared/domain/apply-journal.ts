@@ -20,9 +20,10 @@ import { duplicateGroupId } from './duplicate-groups.js';
 import { fail, ok, type Result } from './result.js';
 import type { StagedKind } from './staged-kind.js';
 import type { StatementImportPlan } from './statement-import/plan.js';
+import { approvalPolicyId, type ApprovalPolicyPlan } from './approval-policy.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
-export type BookCollection = Precondition['collection'] | 'duplicate_dismissals';
+export type BookCollection = Precondition['collection'] | 'duplicate_dismissals' | 'approval_policies';
 type Fields = Record<string, unknown>;
 
 export type JournalWrite =
@@ -84,6 +85,9 @@ const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   statement_import: {
     plan: (plan) => ok({ writes: statementImportJournal(plan as StatementImportPlan), links: null }),
     fromPlan: (plan) => statementImportJournal(plan as StatementImportPlan),
+  },
+  approval_policy: {
+    plan: (plan, _books, ctx) => ok({ writes: approvalPolicyJournal(plan as ApprovalPolicyPlan, ctx), links: null }),
   },
 };
 
@@ -509,4 +513,29 @@ export function journalChanges(
   writes: readonly JournalWrite[],
 ): Array<{ action: JournalWrite['action']; collection: BookCollection; id: string }> {
   return writes.map((w) => ({ action: w.action, collection: w.collection, id: w.id }));
+}
+
+/**
+ * A policy change's journal (docs/design/staged-lifecycle.md "Approval policies"):
+ * one insert, the new version under the id derived from the organisation and
+ * that version. The unique `_id` settles a race: a second change built on the
+ * same version finds it taken, and its apply ends without writing.
+ */
+function approvalPolicyJournal(plan: ApprovalPolicyPlan, ctx: JournalContext): JournalWrite[] {
+  return [
+    {
+      action: 'insert',
+      collection: 'approval_policies',
+      id: approvalPolicyId(ctx.org_id, plan.version),
+      doc: {
+        policy_version: plan.version,
+        rules: plan.rules,
+        agents_may_approve: plan.agents_may_approve,
+        unattended: plan.unattended,
+        updated_at: ctx.now,
+        updated_by_operation: ctx.staged_operation_id,
+        version: 1,
+      },
+    },
+  ];
 }

@@ -9,5 +9,6 @@ export const STAGED_KINDS = [
   'ledger_reversal',
   'inbox_duplicates_resolve',
   'statement_import',
+  'approval_policy',
 ] as const;
 export type StagedKind = (typeof STAGED_KINDS)[number];

@@ -13,5 +13,6 @@ export const TOKEN_SCOPES = [
   'events:read',
   'webhooks:manage',
   'inbox:stage',
+  'policy:stage',
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

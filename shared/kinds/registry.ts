@@ -11,6 +11,7 @@ import type { LinkRepairStageRequestBody } from './ledger-link-repair/schema.js'
 import type { ReconcileStageRequestBody } from './bank-reconcile/schema.js';
 import type { ReversalStageInput } from './ledger-reversal/schema.js';
 import type { StatementImportStageInput } from './statement-import/schema.js';
+import type { ApprovalPolicyStageInput } from './approval-policy/schema.js';
 import type { KindModule } from './kind-module.js';
 import type { PlanContext } from '../domain/plan-context.js';
 import { resolvedAmount, type OperationAmount } from './operation-amount.js';
@@ -19,6 +20,7 @@ import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';
 import { ledgerLinkRepair } from './ledger-link-repair/wire.js';
 import { ledgerReversal } from './ledger-reversal/wire.js';
 import { statementImport } from './statement-import/wire.js';
+import { approvalPolicy } from './approval-policy/wire.js';
 
 export type { KindModule, StagedKind };
 export { STAGED_KINDS };
@@ -29,6 +31,7 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   ledger_reversal: ledgerReversal,
   inbox_duplicates_resolve: inboxDuplicatesResolve,
   statement_import: statementImport,
+  approval_policy: approvalPolicy,
 };
 
 /** A map with an entry for every kind: one without fails tsc, naming the kind. */
@@ -41,6 +44,7 @@ export type KindInputs = EveryKind<{
   ledger_reversal: ReversalStageInput;
   inbox_duplicates_resolve: InboxResolveStageInput;
   statement_import: StatementImportStageInput;
+  approval_policy: ApprovalPolicyStageInput;
 }>;
 
 /** The staging routes, in the order of STAGED_KINDS. */

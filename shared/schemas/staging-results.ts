@@ -12,7 +12,7 @@ const date = { type: 'string', format: 'date' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const integer = { type: 'integer' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
-const planHash = {
+export const planHash = {
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
   description: 'Hex SHA-256 of the RFC 8785 canonical JSON of `plan`.',
@@ -36,7 +36,7 @@ const STAGING_ANSWER_STATUSES = [
 ] as const satisfies readonly Exclude<StagedStatus, 'applying'>[];
 
 /** The fields every `staged` answer has beside its plan. */
-const stagedFields = {
+export const stagedFields = {
   outcome: { const: 'staged' },
   staged_operation_id: { type: 'string', pattern: '^stg_' },
   status: {

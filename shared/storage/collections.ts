@@ -21,6 +21,7 @@ import type { EventType } from '../domain/events.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
+import type { ApprovalRule, UnattendedAllowance } from '../domain/approval-policy.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -47,6 +48,24 @@ export interface ApiTokenDoc {
 }
 
 export type { StagedStatus };
+
+/**
+ * One version of an organisation's approval policy (docs/design/staged-lifecycle.md
+ * "Approval policies"), `_id` = `ORG:VERSION` (approvalPolicyId): inserted once by
+ * the apply of the change that made it; the highest version is in force.
+ */
+export interface ApprovalPolicyDoc {
+  _id: string;
+  org_id: string;
+  policy_version: number;
+  rules: ApprovalRule[];
+  agents_may_approve: boolean;
+  unattended: UnattendedAllowance[];
+  updated_at: string;
+  updated_by_operation: string;
+  /** The record's own version (every journal insert starts at 1). */
+  version: number;
+}
 
 /** One transition; `request_id` is absent on operations staged before it was recorded. */
 /**
@@ -441,6 +460,7 @@ function makeCollections(db: Db) {
     duplicateDismissals: c<DuplicateDismissalDoc>('duplicate_dismissals'),
     bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
+    approvalPolicies: c<ApprovalPolicyDoc>('approval_policies'),
   };
 }
 

@@ -131,6 +131,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   bank_csv_mappings: { indexes: [], equality: [] },
   // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
+  // Approval policies (shared/storage/approval-policies.ts): an org's versions, the highest in force.
+  approval_policies: { indexes: [{ org_id: 1, policy_version: -1 }], equality: ['org_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

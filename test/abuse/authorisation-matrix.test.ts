@@ -91,7 +91,17 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: stagedPath(''), body: { note: 'not mine to reject' } };
     case 'events.list':
     case 'webhook_endpoints.list':
+    case 'approval_policy.show':
       return { path: route.path };
+    case 'approval_policy.stage':
+      return {
+        path: route.path,
+        body: {
+          rules: [{ kinds: ['*'], approvals: 2, approvers: 'people' }],
+          agents_may_approve: false,
+          unattended: [],
+        },
+      };
     case 'webhook_endpoints.create':
       return { path: route.path, body: { url: 'https://hooks.example.com/x' } };
     case 'webhook_endpoints.delete':
@@ -150,7 +160,13 @@ const ORG_WIDE = [
   'inbox_documents.list',
 ];
 /** Org-wide routes of the event feed and webhooks (docs/reference/webhooks.md): no id to leak; test/http/webhooks.test.ts checks the org boundary of deliveries. */
-const NO_ID = ['events.list', 'webhook_endpoints.list', 'webhook_endpoints.create'];
+const NO_ID = [
+  'events.list',
+  'webhook_endpoints.list',
+  'webhook_endpoints.create',
+  'approval_policy.show',
+  'approval_policy.stage',
+];
 /** Org a's webhook endpoint, made in `before`. */
 let aEndpoint = '';
 

@@ -46,6 +46,7 @@ import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
+  'get_approval_policy',
   'get_bank_account',
   'get_bank_transaction',
   'get_inbox_document',
@@ -132,6 +133,8 @@ const EXPECTED_INPUT: Record<string, object> = {
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
   // The book reads (docs/reference/book-reads.md): their query or path schema as the API validates it.
   list_bank_accounts: noQuerySchema,
+  // The policy in force takes no argument.
+  get_approval_policy: { type: 'object', additionalProperties: false, properties: {} },
   get_bank_account: bankAccountParamsSchema,
   list_bank_transactions: transactionsQuerySchema,
   get_bank_transaction: bankTransactionParamsSchema,
@@ -538,7 +541,10 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const reviewer = await startMcp({ url, token: alice }, ['--allow-review']);
     sessions.push(reviewer);
     const names = (await reviewer.client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).to.deep.equal([...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation'].sort());
+    // With the review tools comes the one staged kind that changes the governance: a policy change.
+    expect(names).to.deep.equal(
+      [...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation', 'stage_approval_policy'].sort(),
+    );
 
     const staged = await reviewer.call('stage_ledger_reversal', { entry_id: t.rejectEntry });
     const id = staged.structuredContent.staged_operation_id as string;

@@ -6,6 +6,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { API_ROUTES, type RouteContract } from '../../../shared/contract/routes.js';
 import { KINDS, STAGED_KINDS } from '../../../shared/kinds/registry.js';
+import { GOVERNANCE_KINDS } from '../../../shared/domain/approval-policy.js';
 
 /** Which start-up flag a tool needs; null: always there. */
 export type ToolGate = 'review' | 'apply' | null;
@@ -112,9 +113,11 @@ function bookReadTools(): ToolSpec[] {
 
 export const TOOLS: readonly ToolSpec[] = [
   // The staging tools, one per staged kind, their texts from the kind's module (shared/kinds/registry.ts).
+  // A kind that changes the governance itself (a policy change, a period close) only with --allow-review.
   ...STAGED_KINDS.map((kind): ToolSpec => {
     const module = KINDS[kind];
-    return { ...module.mcp, route: module.route, gate: null, annotations: STAGING };
+    const gate = GOVERNANCE_KINDS.includes(kind) ? 'review' : null;
+    return { ...module.mcp, route: module.route, gate, annotations: STAGING };
   }),
   {
     name: 'list_inbox_duplicates',
@@ -168,6 +171,16 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ,
   },
   ...bookReadTools(),
+  {
+    name: 'get_approval_policy',
+    title: "Get the organisation's approval policy",
+    description:
+      'Read-only. The approval policy in force: its rules (tried in order; kinds, min_amount_minor, approvals, approvers "any" or "people"), ' +
+      'agents_may_approve and the unattended allowances. Version 0 means never set: one approval by anyone other than the creator.',
+    route: route('approval_policy.show'),
+    gate: null,
+    annotations: READ,
+  },
   {
     name: 'approve_staged_operation',
     title: 'Approve a staged operation',

@@ -6,6 +6,7 @@
 import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
+import type { ApprovalPolicyPlan } from '../../../shared/domain/approval-policy.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -19,6 +20,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   ledger_reversal: (style, plan) => reversalPlan(style, plan as ReversalPlan),
   inbox_duplicates_resolve: (style, plan) => inboxResolvePlan(style, plan as InboxResolvePlan),
   statement_import: (style, plan) => statementImportPlan(style, plan as StatementImportPlan),
+  approval_policy: (style, plan) => approvalPolicyPlan(style, plan as ApprovalPolicyPlan),
 };
 
 /** The plan of an answer of a kind (none: a blocked repair has null; no kind: the plan as JSON). */
@@ -157,5 +159,33 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
       ]),
     );
   }
+  return out;
+}
+
+/** A policy change: the policy it puts in force (docs/design/staged-lifecycle.md "Approval policies"). */
+export function approvalPolicyPlan(style: Style, plan: ApprovalPolicyPlan): string {
+  let out = `Approval policy version ${style.bold(String(plan.version))} (replaces version ${plan.base_version}); agents may approve: ${plan.agents_may_approve ? 'yes' : 'no'}\n`;
+  out += table(
+    style,
+    ['rule', 'kinds', 'from amount', 'approvals', 'approvers'],
+    plan.rules.map((r, i) => [
+      String(i + 1),
+      r.kinds.join(', '),
+      String(r.min_amount_minor ?? 0),
+      String(r.approvals),
+      r.approvers,
+    ]),
+  );
+  if (plan.unattended.length > 0)
+    out += table(
+      style,
+      ['unattended actor', 'kinds', 'max amount', 'max per day'],
+      plan.unattended.map((u) => [
+        u.actor,
+        u.kinds.join(', '),
+        String(u.max_amount_minor),
+        String(u.max_per_day_minor),
+      ]),
+    );
   return out;
 }
