@@ -76,7 +76,14 @@ import {
 } from '../schemas/events.js';
 
 /** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
-const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
+const APPROVE_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'invalid_transition',
+  'self_approval_forbidden',
+  'approver_not_allowed',
+  'already_approved',
+];
 const REJECT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition'];
 const APPLY_ERRORS: ErrorCode[] = [
   'not_found',
@@ -353,7 +360,7 @@ export const API_ROUTES: RouteContract[] = [
     operation: 'staged_operations.approve',
     summary: 'Approve a staged operation',
     description:
-      'staged → approved, as a job. Not by its creator while the organisation requires a distinct approver (403 `self_approval_forbidden`). The body is optional.',
+      'Adds one approval, as a job; the operation becomes `approved` (staged → approved) once the approvals given reach what the approval policy requires (docs/design/staged-lifecycle.md "Approval policies"). Refused in this order: its creator where the policy or the organisation bars it (403 `self_approval_forbidden`), an agent where agents may not approve or the rule wants people (403 `approver_not_allowed`), the same actor twice (409 `already_approved`). The body is optional.',
     tags: ['review'],
     auth: { scope: 'staged:approve' },
     pathParams: { schema: stagedOperationParamsSchema },
@@ -361,7 +368,8 @@ export const API_ROUTES: RouteContract[] = [
     staging: true,
     success: {
       200: {
-        description: 'The operation, `status: "approved"`.',
+        description:
+          'The operation with this approval in `approval.given`: `status: "approved"` once the approvals reach the requirement, else still `"staged"`.',
         data: stagedOperationSchema,
         headers: LIFECYCLE_HEADERS,
       },

@@ -83,6 +83,12 @@ export interface StagedOperationDetail {
    * approve, reject and apply; not in list items or events.
    */
   context?: PlanContext;
+  /**
+   * What approving it takes under the approval policy and who approved so far
+   * (docs/design/staged-lifecycle.md "Approval policies"); absent on operations
+   * staged before policies.
+   */
+  approval?: ApprovalState;
 }
 
 /** One page of GET /api/v1/cli/staged-operations. */

@@ -5,6 +5,7 @@ import { STAGED_KINDS } from '../domain/staged-kind.js';
 import { STAGED_STATUSES } from '../domain/staged-transitions.js';
 import { id, SAFE_TEXT_PATTERN } from './common.js';
 import { planContextSchema } from './plan-context.js';
+import { approvalStateSchema } from './approval-state.js';
 import { operationAmountSchema, operationCurrencySchema } from './operation-amount.js';
 
 export const STAGED_LIST_DEFAULT_LIMIT = 20;
@@ -146,6 +147,7 @@ export const stagedOperationSchema = {
       ...planContextSchema,
       description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.`,
     },
+    approval: approvalStateSchema,
   },
 } as const;
 

@@ -21,7 +21,7 @@ import type { EventType } from '../domain/events.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
-import type { ApprovalRule, UnattendedAllowance } from '../domain/approval-policy.js';
+import type { ApprovalRule, ApprovalState, UnattendedAllowance } from '../domain/approval-policy.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -106,6 +106,38 @@ export interface StagedOperationDoc {
   result?: ApplyResult;
   /** The records the plan names, read at staging time, outside the plan and its hash (docs/design/staged-lifecycle.md "Context"); absent on operations staged before it existed. */
   context?: PlanContext;
+  /**
+   * What approving it takes, recorded at staging (docs/design/staged-lifecycle.md "Approval policies").
+   * As stored, `given` holds only the policy's own (unattended) approval; each actor's approval is a
+   * document of `approvals`, merged in when the operation is read for an answer (shared/storage/approvals.ts).
+   * Absent on operations staged before policies.
+   */
+  approval?: ApprovalState;
+}
+
+/**
+ * An approval of a staged operation (docs/design/staged-lifecycle.md "Approval
+ * policies"), two documents each, both unique inserts: the actor's, `_id`
+ * derived from (operation, actor), `slot` null, so each actor approves once;
+ * and the slot it counts in, `_id` derived from (operation, slot N), so two
+ * actors at once take two slots and both count, and no more approvals count
+ * than the operation requires.
+ */
+export interface ApprovalDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  /** 1, 2, …: the approval's place in `approval.given` after the policy's own; null on the actor's document. */
+  slot: number | null;
+  actor: string;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** The actor counted as an agent when it approved (its token, or its name). */
+  agent: boolean;
+  note: string | null;
+  request_id: string;
+  /** The approving job: its retry recognises its own approval. */
+  claim_id: string;
 }
 
 /**
@@ -461,6 +493,7 @@ function makeCollections(db: Db) {
     bankCsvMappings: c<CsvMappingDoc>('bank_csv_mappings'),
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
     approvalPolicies: c<ApprovalPolicyDoc>('approval_policies'),
+    approvals: c<ApprovalDoc>('approvals'),
   };
 }
 

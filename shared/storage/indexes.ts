@@ -133,6 +133,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
   // Approval policies (shared/storage/approval-policies.ts): an org's versions, the highest in force.
   approval_policies: { indexes: [{ org_id: 1, policy_version: -1 }], equality: ['org_id'] },
+  // Each actor's approval (shared/storage/approvals.ts): inserted by `_id`, read by operation.
+  approvals: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

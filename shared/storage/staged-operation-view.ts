@@ -37,5 +37,7 @@ export function operationView(doc: StagedOperationDoc): Omit<StagedOperationDeta
     })),
     result: doc.result ?? null,
     context: doc.context ?? {},
+    // What approving it takes and who approved (docs/design/staged-lifecycle.md "Approval policies"); absent on operations staged before policies.
+    ...(doc.approval ? { approval: doc.approval } : {}),
   };
 }

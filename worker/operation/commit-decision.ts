@@ -27,6 +27,8 @@ import {
   stagedOperationInserts,
 } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
+import { DEFAULT_POLICY, initialApproval, requirementFor } from '../../shared/domain/approval-policy.js';
+import { withApprovals } from '../../shared/storage/approvals.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, slowIf, stagingStepFaultsOn } from '../test-faults.js';
 
@@ -297,9 +299,9 @@ async function existingAnswer(
   resultFields: Record<string, unknown>,
 ): Promise<StageAnswer> {
   const { data } = ctx;
-  const doc = await writtenOperation(ctx, operationId);
+  const written = await writtenOperation(ctx, operationId);
   // Gone between the lock read and this one, or not the caller's to see: still a conflict for this attempt.
-  if (!doc || (doc.created_by !== data.actor && !data.may_review)) {
+  if (!written || (written.created_by !== data.actor && !data.may_review)) {
     return {
       operation: data.operation,
       outcome: 'refused',
@@ -307,6 +309,8 @@ async function existingAnswer(
       details: { staged_operation_ids: [operationId] },
     };
   }
+  // With the approvals given so far.
+  const doc = await withApprovals(ctx.db, written);
   const already = warning('already_staged', { staged_operation_id: doc._id });
   return stagedAnswer(ctx, doc, false, resultFields, [already, ...doc.warnings]);
 }
@@ -340,6 +344,13 @@ function newOperation<Plan>(
 ): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
+  // What approving it takes under the policy in force (docs/design/staged-lifecycle.md "Approval policies").
+  const { amount_minor } = stagedAmount(kind, decision.plan, context, baseCurrencyOf(ctx));
+  const requirement = requirementFor(ctx.approvalPolicy ?? DEFAULT_POLICY, {
+    kind,
+    amount_minor,
+    created_by: data.actor,
+  });
   return {
     _id: id,
     org_id: data.org_id,
@@ -359,6 +370,7 @@ function newOperation<Plan>(
     history: [{ at: createdAt, actor: data.actor, from: null, to: 'staged', note: null }],
     // Read at staging time, beside the plan (docs/design/staged-lifecycle.md "Context").
     context,
+    approval: initialApproval(requirement),
   };
 }
 
@@ -385,6 +397,7 @@ function stagedAnswer(
       plan: doc.plan,
       plan_hash: doc.plan_hash,
       ...stagedAmount(doc.kind, doc.plan, doc.context ?? {}, baseCurrencyOf(ctx)),
+      ...(doc.approval ? { approval: doc.approval } : {}),
     },
     warnings,
   };

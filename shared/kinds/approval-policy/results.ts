@@ -27,7 +27,7 @@ const stagedResultSchema = {
   title: 'ApprovalPolicyStageResult',
   type: 'object',
   additionalProperties: false,
-  required: [...Object.keys(stagedFields), 'plan', 'plan_hash'],
+  required: [...Object.keys(stagedFields).filter((k) => k !== 'approval'), 'plan', 'plan_hash'],
   properties: { ...stagedFields, plan: approvalPolicyPlanSchema, plan_hash: planHash },
 } as const;
 
