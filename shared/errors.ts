@@ -224,6 +224,12 @@ export const ERROR_TABLE = {
     message: (d) =>
       `${String(d.actor)} already approved ${String(d.staged_operation_id)}: each approval is by another actor.`,
   },
+  policy_changed: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `The approval policy in force now asks more of ${String(d.staged_operation_id)} than it was given: it is staged again (see details.approval).`,
+  },
   not_approved: {
     status: 409,
     retryable: false,

@@ -65,6 +65,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   approver_not_allowed:
     'an agent approved where the approval policy admits no agent (`agents_may_approve: false`) or the rule (or a policy change, a period close) wants people (`details.actor`, `details.approvers`, `details.agents_may_approve`)',
   already_approved: 'the actor already approved this operation: each approval is by another actor (`details.actor`)',
+  policy_changed:
+    'apply found that the approval policy in force now asks more than the operation was given (a tightened rule, a higher amount bracket, people where agents approved): it is `staged` again with the new requirement and the approvals that still qualify (`details.approval`)',
   not_approved: 'apply of an operation that is not approved yet (`details.status`)',
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",

@@ -92,6 +92,7 @@ const APPLY_ERRORS: ErrorCode[] = [
   'invalid_transition',
   'stale_plan',
   'apply_failed',
+  'policy_changed',
 ];
 const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-Applied'];
 

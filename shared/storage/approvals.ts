@@ -139,3 +139,22 @@ export async function recordApprovalAdded(
     if (!isUniqueViolation(err)) throw err;
   }
 }
+
+/**
+ * Remove the approvals of `actors` (their slot and their actor's document):
+ * those that no longer qualify when apply sent the operation back to
+ * `staged` (docs/design/staged-lifecycle.md "Apply checks the policy again").
+ */
+export async function removeApprovals(
+  db: Db,
+  orgId: string,
+  stagedOperationId: string,
+  actors: readonly string[],
+): Promise<void> {
+  if (actors.length === 0) return;
+  await collections(db).approvals.deleteMany({
+    org_id: orgId,
+    staged_operation_id: stagedOperationId,
+    actor: { $in: [...actors] },
+  });
+}

@@ -83,9 +83,12 @@ export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise
   return true;
 }
 
-/** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
-export const transitionClaimId = (stagedOperationId: string, from: string): string =>
-  derivedId('aud', `${stagedOperationId}:leave:${from}`);
+/**
+ * The `_id` of the claim of the transition out of `from` (one per operation, status left and round: an
+ * operation apply sent back to `staged` leaves `staged` and `approved` again, in its next round).
+ */
+export const transitionClaimId = (stagedOperationId: string, from: string, round = 0): string =>
+  derivedId('aud', round === 0 ? `${stagedOperationId}:leave:${from}` : `${stagedOperationId}:leave:${from}:${round}`);
 
 /**
  * The compare-and-set of a lifecycle transition (docs/design/staged-lifecycle.md):
@@ -102,7 +105,7 @@ export async function claimTransition(
   view: EventOperationView,
   source: EventSource = {},
 ): Promise<AuditEventDoc> {
-  const _id = transitionClaimId(event.staged_operation_id, event.from);
+  const _id = transitionClaimId(event.staged_operation_id, event.from, event.round ?? 0);
   const events = collections(db).auditEvents;
   try {
     // The claim carries the transition's feed event: one insert, so exactly one event per transition (docs/reference/webhooks.md).

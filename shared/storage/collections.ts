@@ -113,6 +113,12 @@ export interface StagedOperationDoc {
    * Absent on operations staged before policies.
    */
   approval?: ApprovalState;
+  /**
+   * How many times apply sent it back to `staged` because the approval policy changed
+   * (docs/design/staged-lifecycle.md "Apply checks the policy again"); absent: 0. Each round claims its
+   * transitions under ids of its own.
+   */
+  round?: number;
 }
 
 /**
@@ -175,6 +181,10 @@ export interface AuditEventDoc {
   apply?: unknown;
   /** Who holds a transition claim: server-made (the claiming job's id), never the client's request id. */
   claim_id?: string;
+  /** The operation's round the claim was made in (StagedOperationDoc.round); absent: 0. */
+  round?: number;
+  /** A return to `staged` (the policy changed at apply) carries the approval it writes, as JSON text. */
+  approval_json?: string;
   /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
   claimed_at?: string;
   /** The feed's event of this transition (docs/reference/webhooks.md), written with the claim; removed after the retention. */

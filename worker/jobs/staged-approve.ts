@@ -4,8 +4,8 @@
 // the creator, an agent where agents may not approve or the rule wants people,
 // the same actor twice); its approval takes the next free slot
 // (shared/storage/approvals.ts), so approvals by different actors at once all
-// count. The operation stays `staged` until the last slot is taken; the
-// approval that takes it moves the operation staged → approved, as the one
+// count. The operation stays `staged` until the approvals reach the required;
+// the approval that completes them moves it staged → approved, as the one
 // approval did before policies.
 import { approverRefusal, DEFAULT_POLICY, isAgent, type Approver } from '../../shared/domain/approval-policy.js';
 import type { ErrorCode } from '../../shared/errors.js';
@@ -70,14 +70,14 @@ async function approve(ctx: JobContext, loaded: StagedOperationDoc, decision: Tr
   if (slot === null) return refuse(ctx, op, 'invalid_transition', { status: 'approved', action: 'approve' });
   const after = mergeApprovals(op, await findApprovals(db, data.org_id, [op._id]));
   ctx.log.info({ staged_operation_id: op._id, slot, required: op.approval!.required }, 'approval added');
-  if (slot < last) {
+  if (after.approval!.remaining > 0) {
     // It leaves the operation staged: its own event. The last one is the transition's (staged_operation.approved).
     await recordApprovalAdded(db, after, approval, slot);
     return { won: true, answer: await operationOutcome(ctx, after) };
   }
   const moved = await commitTransition(ctx, after, decision);
   if (moved.won || moved.claim.to !== 'approved') return moved;
-  // A retried attempt whose transition another attempt of it made: the operation as it now is.
+  // Another approval completed it at the same moment (this one counted too), or an earlier attempt of this job did.
   return { won: true, answer: await operationOutcome(ctx, await afterLostClaim(db, after, moved.claim)) };
 }
 
