@@ -122,6 +122,23 @@ export interface StagedOperationDoc {
 }
 
 /**
+ * One step of an actor's unattended total of a UTC day (shared/storage/unattended-reservations.ts),
+ * `_id` = `KEY#SEQ`: the unique insert lets one staging build on each step.
+ */
+export interface UnattendedReservationDoc {
+  _id: string;
+  org_id: string;
+  /** `ORG:ACTOR:DAY`. */
+  key: string;
+  seq: number;
+  staged_operation_id: string;
+  amount_minor: number;
+  /** The day's total after this step. */
+  total_minor: number;
+  at: string;
+}
+
+/**
  * An approval of a staged operation (docs/design/staged-lifecycle.md "Approval
  * policies"), two documents each, both unique inserts: the actor's, `_id`
  * derived from (operation, actor), `slot` null, so each actor approves once;
@@ -504,6 +521,7 @@ function makeCollections(db: Db) {
     statementUploads: c<StatementUploadDoc>('statement_uploads'),
     approvalPolicies: c<ApprovalPolicyDoc>('approval_policies'),
     approvals: c<ApprovalDoc>('approvals'),
+    unattendedReservations: c<UnattendedReservationDoc>('unattended_reservations'),
   };
 }
 

@@ -27,7 +27,9 @@ import {
   stagedOperationInserts,
 } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
-import { DEFAULT_POLICY, initialApproval, requirementFor } from '../../shared/domain/approval-policy.js';
+import type { ApprovalState } from '../../shared/domain/approval-policy.js';
+import { unattendedActor } from '../../shared/domain/approval-policy.js';
+import { stagingApproval } from './staging-approval.js';
 import { withApprovals } from '../../shared/storage/approvals.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, slowIf, stagingStepFaultsOn } from '../test-faults.js';
@@ -171,7 +173,9 @@ async function stage<Plan>(
       pendingDecision(holders, { scope_key: decision.claim.scope_key, plan_hash: decision.plan_hash }),
       resultFields,
     );
-  const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
+  // What approving it takes; the policy's own approval (unattended) is reserved here, before anything is written.
+  const approval = await stagingApproval(ctx, kind, operationId, decision.plan, resultFields.context ?? {});
+  const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved, approval);
   if (together === 'held') {
     // A key of the claim is taken and nothing of this one was written: the
     // keys' locks are read in SQL, once, instead of meeting them again
@@ -193,7 +197,7 @@ async function stage<Plan>(
       await reserved;
       const doc = await insertStagedOperation(
         db,
-        newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext),
+        newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext, approval),
       );
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
@@ -233,6 +237,7 @@ async function stageInOneStatement<Plan>(
   decision: StagedDecision<Plan>,
   resultFields: Record<string, unknown>,
   reserved: Promise<Reservation>,
+  approval: ApprovalState,
 ): Promise<StageAnswer | 'held' | null> {
   const { db, data } = ctx;
   const store = await storeAdapter(db);
@@ -240,7 +245,7 @@ async function stageInOneStatement<Plan>(
   const locks = lockDocs(data.org_id, decision.claim, operationId, decision.plan_hash, new Date().toISOString());
   const reservation = await reserved;
   if (!isFresh(reservation)) return null;
-  const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
+  const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext, approval);
   const answer = stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
   const result = storedJobResult({
     _id: ctx.jobId,
@@ -341,21 +346,17 @@ function newOperation<Plan>(
   id: string,
   decision: StagedDecision<Plan>,
   context: PlanContext,
+  approval: ApprovalState,
 ): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
-  // What approving it takes under the policy in force (docs/design/staged-lifecycle.md "Approval policies").
-  const { amount_minor } = stagedAmount(kind, decision.plan, context, baseCurrencyOf(ctx));
-  const requirement = requirementFor(ctx.approvalPolicy ?? DEFAULT_POLICY, {
-    kind,
-    amount_minor,
-    created_by: data.actor,
-  });
+  // Approved by the policy itself at staging (docs/design/staged-lifecycle.md "Unattended limits").
+  const unattended = approval.remaining === 0;
   return {
     _id: id,
     org_id: data.org_id,
     kind,
-    status: 'staged',
+    status: unattended ? 'approved' : 'staged',
     created_by: data.actor,
     created_at: createdAt,
     expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
@@ -367,10 +368,23 @@ function newOperation<Plan>(
     plan_hash: decision.plan_hash,
     preconditions: decision.preconditions,
     warnings: decision.warnings,
-    history: [{ at: createdAt, actor: data.actor, from: null, to: 'staged', note: null }],
+    history: [
+      { at: createdAt, actor: data.actor, from: null, to: 'staged', note: null },
+      ...(unattended
+        ? [
+            {
+              at: createdAt,
+              actor: unattendedActor(approval.policy_version),
+              from: 'staged' as const,
+              to: 'approved' as const,
+              note: 'unattended',
+            },
+          ]
+        : []),
+    ],
     // Read at staging time, beside the plan (docs/design/staged-lifecycle.md "Context").
     context,
-    approval: initialApproval(requirement),
+    approval,
   };
 }
 
