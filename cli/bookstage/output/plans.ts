@@ -6,7 +6,7 @@
 import type { LinkRepairPlan, ReconciliationPlan, ReversalPlan, StatementImportPlan } from './answer-data.js';
 import type { InboxResolvePlan } from '../../../shared/domain/inbox-resolve-plan.js';
 import type { StagedKind } from '../../../shared/kinds/registry.js';
-import type { ApprovalPolicyPlan } from '../../../shared/domain/approval-policy.js';
+import type { ApprovalPolicy, ApprovalPolicyPlan } from '../../../shared/domain/approval-policy.js';
 import { formatMoney } from './money.js';
 import type { Style } from './style.js';
 import { table } from './table.js';
@@ -164,11 +164,24 @@ function statementImportPlan(style: Style, plan: StatementImportPlan): string {
 
 /** A policy change: the policy it puts in force (docs/design/staged-lifecycle.md "Approval policies"). */
 export function approvalPolicyPlan(style: Style, plan: ApprovalPolicyPlan): string {
-  let out = `Approval policy version ${style.bold(String(plan.version))} (replaces version ${plan.base_version}); agents may approve: ${plan.agents_may_approve ? 'yes' : 'no'}\n`;
+  return approvalPolicy(
+    style,
+    `version ${style.bold(String(plan.version))} (replaces version ${plan.base_version})`,
+    plan,
+  );
+}
+
+/** A policy: its rules in the order they are tried, and its unattended allowances. */
+export function approvalPolicy(
+  style: Style,
+  title: string,
+  policy: Pick<ApprovalPolicy, 'rules' | 'agents_may_approve' | 'unattended'>,
+): string {
+  let out = `Approval policy ${title}; agents may approve: ${policy.agents_may_approve ? 'yes' : 'no'}\n`;
   out += table(
     style,
     ['rule', 'kinds', 'from amount', 'approvals', 'approvers'],
-    plan.rules.map((r, i) => [
+    policy.rules.map((r, i) => [
       String(i + 1),
       r.kinds.join(', '),
       String(r.min_amount_minor ?? 0),
@@ -176,11 +189,11 @@ export function approvalPolicyPlan(style: Style, plan: ApprovalPolicyPlan): stri
       r.approvers,
     ]),
   );
-  if (plan.unattended.length > 0)
+  if (policy.unattended.length > 0)
     out += table(
       style,
       ['unattended actor', 'kinds', 'max amount', 'max per day'],
-      plan.unattended.map((u) => [
+      policy.unattended.map((u) => [
         u.actor,
         u.kinds.join(', '),
         String(u.max_amount_minor),
