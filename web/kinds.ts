@@ -28,6 +28,8 @@ export interface PageKind {
   scope(op: StagedOperation): string;
   /** One line from its summary. */
   summary(s: Record<string, unknown>): string;
+  /** It changes the governance itself (docs/design/staged-lifecycle.md "Approval policies"): never approved by its creator or an agent. */
+  governance?: true;
 }
 
 const n = (s: Record<string, unknown>, k: string): number => Number(s[k] ?? 0);
@@ -77,12 +79,16 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   },
   approval_policy: {
     label: 'Approval policy change',
+    governance: true,
     view: (op) => approvalPolicyView(op),
     scope: () => 'the approval policy',
     summary: (s) =>
       `version ${String(s.version)}: ${count(s, 'rules', 'rule', 'rules')}, ${count(s, 'unattended', 'unattended allowance', 'unattended allowances')}`,
   },
 };
+
+/** Whether a kind changes the governance itself (a policy change): its creator and agents never approve it. */
+export const changesGovernance = (kind: string): boolean => pageKind(kind)?.governance === true;
 
 /** A kind the page does not know (a server newer than the page) is shown by its name and raw plan. */
 const pageKind = (kind: string): PageKind | undefined => (PAGE_KINDS as Record<string, PageKind | undefined>)[kind];
