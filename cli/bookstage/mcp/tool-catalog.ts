@@ -185,8 +185,10 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'approve_staged_operation',
     title: 'Approve a staged operation',
     description:
-      'Approves a staged operation (staged → approved) so that it may be applied. Refused for its own creator when the organisation requires a ' +
-      'distinct approver (self_approval_forbidden). Only offered when a person started this server with --allow-review.',
+      'Adds one approval to a staged operation; it becomes approved (and may be applied) once the approvals reach what the approval policy ' +
+      "requires (get_approval_policy; the operation's approval shows required, given and remaining). Refused for its own creator when the " +
+      'organisation or its policy requires a distinct approver (self_approval_forbidden), for an agent the policy does not admit ' +
+      '(approver_not_allowed), and a second time by the same actor (already_approved). Only offered when a person started this server with --allow-review.',
     route: route('staged_operations.approve'),
     gate: 'review',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
