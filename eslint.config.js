@@ -27,6 +27,7 @@ const KIND_SCHEMAS = [
   './shared/kinds/bank-match/schema.ts',
   './shared/kinds/journal-entry/schema.ts',
   './shared/kinds/revert/schema.ts',
+  './shared/kinds/approval-policy/schema.ts',
 ];
 // The pure files of a kind whose types its own schema.ts names (the statement import's CSV mapping and formats).
 const KIND_SCHEMA_TYPES = ['./shared/kinds/statement-import/csv.ts', './shared/kinds/statement-import/model.ts'];

@@ -19,6 +19,7 @@ import { booksReadRoutes } from './routes/books-read.js';
 import { periodRoutes } from './routes/periods.js';
 import { csvMappingRoutes } from './routes/csv-mapping.js';
 import { matchSuggestionRoutes } from './routes/match-suggestions.js';
+import { approvalPolicyRoutes } from './routes/approval-policy.js';
 import { inboxDuplicatesRoutes } from './routes/inbox-duplicates.js';
 import { jobRoutes } from './routes/jobs.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(csvMappingRoutes(deps.db));
   app.use(matchSuggestionRoutes(deps.db, deps.reads));
   app.use(whoamiRoutes(deps.db));
+  app.use(approvalPolicyRoutes(deps.db));
   app.use(eventRoutes(deps.db, deps.reads?.cursorSecret));
   app.use(webhookEndpointRoutes(deps.db, deps.webhooks));
   app.use(reviewPage());

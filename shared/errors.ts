@@ -230,7 +230,25 @@ export const ERROR_TABLE = {
     status: 403,
     retryable: false,
     message: (d) =>
-      `The organisation requires a distinct approver: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it.`,
+      `Another actor must approve: ${String(d.created_by)} staged ${String(d.staged_operation_id)} and cannot approve it (the organisation or its approval policy requires a distinct approver).`,
+  },
+  approver_not_allowed: {
+    status: 403,
+    retryable: false,
+    message: (d) =>
+      `${String(d.actor)} is an agent, and its approval does not count for ${String(d.staged_operation_id)}: ${d.agents_may_approve === false ? 'the approval policy admits no agent' : 'it needs people only'}.`,
+  },
+  already_approved: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `${String(d.actor)} already approved ${String(d.staged_operation_id)}: each approval is by another actor.`,
+  },
+  policy_changed: {
+    status: 409,
+    retryable: false,
+    message: (d) =>
+      `The approval policy in force now asks more of ${String(d.staged_operation_id)} than it was given: it is staged again (see details.approval).`,
   },
   not_approved: {
     status: 409,

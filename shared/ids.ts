@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export type IdPrefix =
-  'le' | 'bt' | 'ba' | 'lnk' | 'doc' | 'stg' | 'tok' | 'job' | 'rec' | 'aud' | 'evt' | 'whe' | 'whd';
+  'le' | 'bt' | 'ba' | 'lnk' | 'doc' | 'stg' | 'tok' | 'job' | 'rec' | 'aud' | 'evt' | 'whe' | 'whd' | 'apr';
 
 /** A new random id with its type prefix, e.g. `stg_3f9c…`. */
 export function newId(prefix: IdPrefix): string {

@@ -14,6 +14,7 @@ import { periodCloseView } from './period-close-view.js';
 import { bankMatchView, type BankMatchPlan } from './bank-match-view.js';
 import { journalEntryView } from './journal-entry-view.js';
 import { revertView } from './revert-view.js';
+import { approvalPolicyView } from './approval-policy-view.js';
 import type {
   LinkRepairPlan as RepairPlan,
   ReconciliationPlan as ReconcilePlan,
@@ -31,6 +32,8 @@ export interface PageKind {
   subject(op: StagedOperation): string;
   /** One line from its summary. */
   summary(s: Record<string, unknown>): string;
+  /** It changes the governance itself (docs/design/staged-lifecycle.md "Approval policies"): never approved by its creator or an agent. */
+  governance?: true;
 }
 
 const n = (s: Record<string, unknown>, k: string): number => Number(s[k] ?? 0);
@@ -80,6 +83,7 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   },
   period_close: {
     label: 'Period close',
+    governance: true,
     view: (op) => periodCloseView(op),
     subject: () => "the organisation's lock date",
     summary: (s) =>
@@ -108,7 +112,18 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
     summary: (s) =>
       `revert ${String(s.reverts)} (${String(s.reverts_kind)}): ${n(s, 'updates') + n(s, 'inserts') + n(s, 'deletes')} records back`,
   },
+  approval_policy: {
+    label: 'Approval policy change',
+    governance: true,
+    view: (op) => approvalPolicyView(op),
+    subject: () => 'the approval policy',
+    summary: (s) =>
+      `version ${String(s.version)}: ${count(s, 'rules', 'rule', 'rules')}, ${count(s, 'unattended', 'unattended allowance', 'unattended allowances')}`,
+  },
 };
+
+/** Whether a kind changes the governance itself (a policy change): its creator and agents never approve it. */
+export const changesGovernance = (kind: string): boolean => pageKind(kind)?.governance === true;
 
 /** A kind the page does not know (a server newer than the page) is shown by its name and raw plan. */
 const pageKind = (kind: string): PageKind | undefined => (PAGE_KINDS as Record<string, PageKind | undefined>)[kind];

@@ -4,7 +4,7 @@
 import { api, pathOf, type ApiError, type Answer } from './api.js';
 import { announce, facts, h, show, table } from './dom.js';
 import { money, when } from './format.js';
-import { kindLabel, planView, REVERT_SCOPES, subjectOf } from './kinds.js';
+import { changesGovernance, kindLabel, planView, REVERT_SCOPES, subjectOf } from './kinds.js';
 import { revertAction } from './revert-view.js';
 import type { Whoami } from '../shared/contract/reads.js';
 import type { StagedOperationDetail as StagedOperation } from '../shared/contract/staged-operation.js';
@@ -44,6 +44,13 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
       ['Staged by', op.created_by],
       ['Staged at', when(op.created_at)],
       ['Expires', when(op.expires_at)],
+      // What approving it takes and who approved (docs/design/staged-lifecycle.md "Approving under a policy").
+      ...(op.approval
+        ? ([['Approvals', h('span', { 'data-testid': 'approval' }, approvalLine(op.approval))]] as [
+            string,
+            HTMLElement,
+          ][])
+        : []),
       ['plan_hash', h('code', { class: 'hash' }, op.plan_hash)],
     ]),
     actionBar(main, me, op, actions),
@@ -74,19 +81,12 @@ function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTM
 function actionBar(main: HTMLElement, me: Whoami, op: StagedOperation, outcome: HTMLElement): HTMLElement | null {
   const canApprove = me.scopes.includes('staged:approve');
   const canApply = me.scopes.includes('staged:apply');
-  // The creator of an operation in an organisation that requires a distinct approver (the default) is told so instead of offered a button that fails.
-  const ownOperation = op.created_by === me.actor && me.require_distinct_approver !== false;
-  const mayApprove = canApprove && op.status === 'staged' && !ownOperation;
+  // A viewer whose approval the API would refuse is told why instead of offered a button that fails.
+  const reason = canApprove && op.status === 'staged' ? whyNoApproval(me, op) : null;
+  const mayApprove = canApprove && op.status === 'staged' && reason === null;
   const mayReject = canApprove && (op.status === 'staged' || op.status === 'approved');
   const mayApply = canApply && (op.status === 'approved' || op.status === 'applying');
-  const whyNot =
-    canApprove && op.status === 'staged' && ownOperation
-      ? h(
-          'p',
-          { class: 'note', 'data-testid': 'why-no-approve' },
-          `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`,
-        )
-      : null;
+  const whyNot = reason ? h('p', { class: 'note', 'data-testid': 'why-no-approve' }, reason) : null;
   if (!mayApprove && !mayReject && !mayApply) return whyNot;
 
   const run = async (label: string, action: 'approve' | 'reject' | 'apply', body: object): Promise<void> => {
@@ -251,4 +251,28 @@ function resultView(op: StagedOperation): HTMLElement | null {
       (r.changes ?? []).map((c) => [c.action, c.collection, c.id]),
     ),
   );
+}
+
+/** e.g. "1 of 2 approvals, people only: bob" (docs/guide/review-page.md "Which actions are shown"). */
+function approvalLine(approval: NonNullable<StagedOperation['approval']>): string {
+  const who = approval.given.map((g) => g.actor).join(', ');
+  const people = approval.approvers === 'people' ? ', people only' : '';
+  return `${approval.given.length} of ${approval.required} approval${approval.required === 1 ? '' : 's'}${people}${who ? `: ${who}` : ''}`;
+}
+
+/**
+ * Why the API would refuse this viewer's approval, in the order it checks
+ * (docs/design/staged-lifecycle.md "Approving under a policy"), or null.
+ */
+function whyNoApproval(me: Whoami, op: StagedOperation): string | null {
+  const approval = op.approval;
+  const creatorBarred =
+    me.require_distinct_approver !== false || (approval?.policy_version ?? 0) >= 1 || changesGovernance(op.kind);
+  if (op.created_by === me.actor && creatorBarred)
+    return `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`;
+  if (me.agent && approval?.approvers === 'people')
+    return `You (${me.actor}) act as an agent, and this operation needs approvals by people only: ask a person with staged:approve.`;
+  if (approval?.given.some((g) => g.actor === me.actor))
+    return `You (${me.actor}) approved this operation already; it needs ${approval.remaining} more approval${approval.remaining === 1 ? '' : 's'} by someone else.`;
+  return null;
 }

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { PendingHolder } from '../shared/domain/pending-gate.js';
 import type { Logger } from '../shared/logger.js';
 import type { StageJobData, StageOperation } from '../shared/queue/stage-jobs.js';
+import type { ApprovalPolicy } from '../shared/domain/approval-policy.js';
 
 /** What a job processor gets: the books, a logger bound to the request id, the job. */
 export interface JobContext<Op extends StageOperation = StageOperation> {
@@ -40,6 +41,12 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    * none (docs/reference/http-api.md "Amount of each kind").
    */
   baseCurrency?: string;
+  /**
+   * The organisation's approval policy in force, set by a staging job beside
+   * the org: what the new operation needs approved (docs/design/staged-lifecycle.md
+   * "Approval policies"). Absent: version 0.
+   */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 export interface WorkerJobSettings {

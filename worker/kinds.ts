@@ -39,6 +39,7 @@ import { importRevert } from './kinds/statement-import/revert.js';
 import { inboxResolveRevert } from './kinds/inbox-duplicates-resolve/revert.js';
 import type { WorkerRevert } from './kinds/revert/hook.js';
 import { stageRevertWith } from './kinds/revert/stage.js';
+import { stageApprovalPolicy } from './kinds/approval-policy/stage.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -120,6 +121,8 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     stage: stageJournalEntry,
     periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
   },
+  // A policy change writes no dated record of the books.
+  approval_policy: { stage: stageApprovalPolicy },
 };
 
 /**

@@ -24,6 +24,7 @@ import { stagedOperationDetail } from '../../shared/storage/staged-operation-vie
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { listStagedOperations, type StagedListPosition } from '../../shared/storage/staged-operations-list.js';
+import { findApprovals, mergeApprovals, withApprovalsAll } from '../../shared/storage/approvals.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
 
@@ -88,8 +89,8 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
         }),
         baseCurrency(db, auth.org_id),
       ]);
-      // Items without their context (show has it): a page of contexts would be large.
-      data.items = page.items.map((doc) => {
+      // Items without their context (show has it): a page of contexts would be large. Each with its approvals (one read for the page).
+      data.items = (await withApprovalsAll(db, auth.org_id, page.items)).map((doc) => {
         const { context: _context, ...item } = stagedOperationDetail(doc, base);
         return item;
       });
@@ -105,10 +106,21 @@ export function stagedOperationRoutes(db: Db, deps: StageDeps, cursorSecret: str
   mountRoute(router, db, 'staged_operations.show', async (req, res) => {
     const id = pathId(req.params.id);
     const auth = locals(res).auth!;
-    const [doc, base] = await Promise.all([findStagedOperation(db, auth.org_id, id), baseCurrency(db, auth.org_id)]);
+    // The operation's approvals are read beside it (shared/storage/approvals.ts).
+    const [doc, base, approvals] = await Promise.all([
+      findStagedOperation(db, auth.org_id, id),
+      baseCurrency(db, auth.org_id),
+      findApprovals(db, auth.org_id, [id]),
+    ]);
     if (!doc || !mayView(doc, { actor: auth.actor, can_approve: auth.scopes.includes('staged:approve') }))
       throw notFound(id);
-    res.json(successEnvelope('staged_operations.show', locals(res).requestId, stagedOperationDetail(doc, base)));
+    res.json(
+      successEnvelope(
+        'staged_operations.show',
+        locals(res).requestId,
+        stagedOperationDetail(mergeApprovals(doc, approvals), base),
+      ),
+    );
   });
 
   const lifecycle = <B extends object>(action: 'approve' | 'reject' | 'apply', validate: Validator<B>) => {
@@ -136,6 +148,8 @@ function runLifecycle(deps: StageDeps, res: Response, name: StageOperation, id: 
     staged_operation_id: id,
     ...body,
     can_approve: auth.scopes.includes('staged:approve'),
+    // Whether the approver counts as an agent (docs/design/staged-lifecycle.md "Approval policies").
+    agent: auth.agent,
   });
 }
 

@@ -64,7 +64,12 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   webhook_url_refused:
     'a webhook endpoint URL that is not `https` or points at a loopback, private, link-local or metadata address (`details.reason`); allowed only with `WEBHOOK_ALLOW_INSECURE=true` (docs/reference/webhooks.md)',
   self_approval_forbidden:
-    'the creator of a staged operation tried to approve it while the org requires a distinct approver (`details.created_by`)',
+    'the creator of a staged operation tried to approve it while the approval policy (version 1 or more, or a policy change or period close) or the org (`require_distinct_approver`, version 0) requires another approver (`details.created_by`)',
+  approver_not_allowed:
+    'an agent approved where the approval policy admits no agent (`agents_may_approve: false`) or the rule (or a policy change, a period close) wants people (`details.actor`, `details.approvers`, `details.agents_may_approve`)',
+  already_approved: 'the actor already approved this operation: each approval is by another actor (`details.actor`)',
+  policy_changed:
+    'apply found that the approval policy in force now asks more than the operation was given (a tightened rule, a higher amount bracket, people where agents approved): it is `staged` again with the new requirement and the approvals that still qualify (`details.approval`)',
   not_approved: 'apply of an operation that is not approved yet (`details.status`)',
   invalid_transition:
     "the operation's status does not allow the action, e.g. approve after reject (`details.status` is the recorded state, `details.action`)",

@@ -21,6 +21,8 @@ export interface Whoami {
   actor: string;
   scopes: TokenScope[];
   require_distinct_approver?: boolean;
+  /** The token's actor counts as an agent (its token was created with --agent, or its name starts with `agent:`). */
+  agent?: boolean;
 }
 
 /** GET /api/v1/cli/counterparties: the counterparty list read job's answer (shared/queue/read-jobs.ts), in the domain's words. */

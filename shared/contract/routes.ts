@@ -74,6 +74,8 @@ import {
   matchSuggestionsQuerySchema,
   matchSuggestionsSchema,
 } from '../schemas/match-suggestions.js';
+import { approvalPolicySchema } from '../schemas/approval-policy.js';
+import { approvalPolicyResultSchema } from '../kinds/approval-policy/results.js';
 import { inboxResolveResultSchema, statementImportResultSchema } from '../schemas/staging-results.js';
 import { csvMappingAnswerSchema, csvMappingBodySchema } from '../kinds/statement-import/schema.js';
 import {
@@ -89,7 +91,14 @@ import {
 } from '../schemas/events.js';
 
 /** Review and apply refusals (docs/design/staged-lifecycle.md, rules in the order they are checked). */
-const APPROVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition', 'self_approval_forbidden'];
+const APPROVE_ERRORS: ErrorCode[] = [
+  'not_found',
+  'route_not_found',
+  'invalid_transition',
+  'self_approval_forbidden',
+  'approver_not_allowed',
+  'already_approved',
+];
 const REJECT_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'invalid_transition'];
 const APPLY_ERRORS: ErrorCode[] = [
   'not_found',
@@ -100,6 +109,7 @@ const APPLY_ERRORS: ErrorCode[] = [
   'apply_failed',
   // A period close while operations that would book in its period are pending (docs/design/staged-lifecycle.md "Closed periods").
   'pending_operation',
+  'policy_changed',
 ];
 const LIFECYCLE_HEADERS: ResponseHeader[] = ['Idempotent-Replayed', 'Preference-Applied'];
 
@@ -372,6 +382,7 @@ export const API_ROUTES: RouteContract[] = [
             stagedOperationSchema,
             inboxResolveResultSchema,
             statementImportResultSchema,
+            approvalPolicyResultSchema,
           ],
         },
         headers: ['Location'],
@@ -385,6 +396,7 @@ export const API_ROUTES: RouteContract[] = [
             reversalResultSchema,
             inboxResolveResultSchema,
             statementImportResultSchema,
+            approvalPolicyResultSchema,
           ],
         },
         headers: ['Location'],
@@ -447,7 +459,7 @@ export const API_ROUTES: RouteContract[] = [
     operation: 'staged_operations.approve',
     summary: 'Approve a staged operation',
     description:
-      'staged → approved, as a job. Not by its creator while the organisation requires a distinct approver (403 `self_approval_forbidden`). The body is optional.',
+      'Adds one approval, as a job; the operation becomes `approved` (staged → approved) once the approvals given reach what the approval policy requires (docs/design/staged-lifecycle.md "Approval policies"). Refused in this order: its creator where the policy or the organisation bars it (403 `self_approval_forbidden`), an agent where agents may not approve or the rule wants people (403 `approver_not_allowed`), the same actor twice (409 `already_approved`). The body is optional.',
     tags: ['review'],
     auth: { scope: 'staged:approve' },
     pathParams: { schema: stagedOperationParamsSchema },
@@ -455,7 +467,8 @@ export const API_ROUTES: RouteContract[] = [
     staging: true,
     success: {
       200: {
-        description: 'The operation, `status: "approved"`.',
+        description:
+          'The operation with this approval in `approval.given`: `status: "approved"` once the approvals reach the requirement, else still `"staged"`.',
         data: stagedOperationSchema,
         headers: LIFECYCLE_HEADERS,
       },
@@ -520,6 +533,18 @@ export const API_ROUTES: RouteContract[] = [
     auth: { scope: null },
     success: { 200: { description: "The token's identity.", data: whoamiSchema } },
     errors: AUTHENTICATED,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/cli/approval-policy',
+    operation: 'approval_policy.show',
+    summary: "The organisation's approval policy",
+    description:
+      'The policy in force (docs/design/staged-lifecycle.md "Approval policies"): its rules, whether agents may approve, its unattended allowances. Version 0 (never set): one approval by anyone. Changed by staging `POST /api/v1/cli/approval-policy/stage`.',
+    tags: ['review'],
+    auth: { scope: 'staged:read' },
+    success: { 200: { description: 'The policy in force.', data: approvalPolicySchema } },
+    errors: unique([...AUTHENTICATED, 'forbidden']),
   },
   {
     method: 'get',

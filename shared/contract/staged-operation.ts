@@ -19,6 +19,9 @@ import type { StagedKind } from '../domain/staged-kind.js';
 import type { StatementImportPlan } from '../kinds/statement-import/plan.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
 import type { ErrorBody } from '../errors.js';
+import type { ApprovalPolicyPlan, ApprovalState } from '../domain/approval-policy.js';
+
+export type { ApprovalPolicyPlan, ApprovalState };
 
 export type { AccountContext, DocumentContext, EntryContext, PlanContext, RepairActionContext, TransactionContext };
 export type {
@@ -85,6 +88,12 @@ export interface StagedOperationDetail {
   reverts?: string;
   /** An operation a revert of which was applied: that revert. */
   reverted_by?: string;
+  /**
+   * What approving it takes under the approval policy and who approved so far
+   * (docs/design/staged-lifecycle.md "Approval policies"); absent on operations
+   * staged before policies.
+   */
+  approval?: ApprovalState;
 }
 
 /** One page of GET /api/v1/cli/staged-operations. */

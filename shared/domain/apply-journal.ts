@@ -24,7 +24,8 @@ import type {
 import { fail, ok, type Result } from './result.js';
 
 /** The collections a journal writes: the books, and the inbox's dismissals (docs/design/duplicate-overview.md "Dismissals"). */
-export type BookCollection = Precondition['collection'] | 'duplicate_dismissals' | 'closed_periods';
+export type BookCollection =
+  Precondition['collection'] | 'duplicate_dismissals' | 'closed_periods' | 'approval_policies';
 export type Fields = Record<string, unknown>;
 
 export type JournalWrite =

@@ -34,6 +34,21 @@ export interface ApprovalPolicy {
   unattended: readonly UnattendedAllowance[];
 }
 
+/** A policy change as staged (shared/kinds/approval-policy/plan.ts): the policy applying it puts in force. */
+export interface ApprovalPolicyPlan {
+  /** The version in force when it was staged. */
+  base_version: number;
+  /** The version applying it makes current: base_version + 1. */
+  version: number;
+  rules: ApprovalRule[];
+  agents_may_approve: boolean;
+  unattended: UnattendedAllowance[];
+}
+
+/** The `_id` of an organisation's policy of `version`: one document per version, the highest in force. */
+export const approvalPolicyId = (orgId: string, version: number): string =>
+  `${orgId}:${String(version).padStart(10, '0')}`;
+
 /** The policy of an organisation that never set one. */
 export const DEFAULT_POLICY: ApprovalPolicy = {
   version: 0,

@@ -3,11 +3,15 @@
 // delivery. Pure: no I/O.
 import { STAGED_STATUSES, type StagedStatus } from './staged-transitions.js';
 
-export const EVENT_TYPES = STAGED_STATUSES.map((s) => `staged_operation.${s}` as const);
+/** What an event records beside the statuses: one more approval that left the status as it was (docs/design/staged-lifecycle.md "Approval policies"). */
+export const APPROVAL_ADDED = 'approval_added';
+export type EventSubject = StagedStatus | typeof APPROVAL_ADDED;
+
+export const EVENT_TYPES = [...STAGED_STATUSES, APPROVAL_ADDED].map((s) => `staged_operation.${s}` as const);
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The event type of the transition that reaches `to`. */
-export function eventTypeFor(to: StagedStatus): EventType {
+/** The event type of the transition that reaches `to` (or of an approval added). */
+export function eventTypeFor(to: EventSubject): EventType {
   return `staged_operation.${to}`;
 }
 

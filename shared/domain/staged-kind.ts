@@ -13,5 +13,6 @@ export const STAGED_KINDS = [
   'bank_match',
   'journal_entry',
   'revert',
+  'approval_policy',
 ] as const;
 export type StagedKind = (typeof STAGED_KINDS)[number];

@@ -6,6 +6,7 @@
 import type { AppliedLink, ApplyBooks, JournalContext, JournalWrite, KindJournal } from '../domain/apply-journal.js';
 import { ok, type Result } from '../domain/result.js';
 import type { StagedKind } from '../domain/staged-kind.js';
+import { approvalPolicyKindJournal } from './approval-policy/journal.js';
 import { bankMatchJournal } from './bank-match/journal.js';
 import { bankReconcileJournal } from './bank-reconcile/journal.js';
 import { inboxDuplicatesResolveJournal } from './inbox-duplicates-resolve/journal.js';
@@ -30,6 +31,7 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
     plan: (plan) => ok({ writes: (plan as { changes: JournalWrite[] }).changes, links: null }),
     fromPlan: (plan) => (plan as { changes: JournalWrite[] }).changes,
   },
+  approval_policy: approvalPolicyKindJournal,
 };
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */

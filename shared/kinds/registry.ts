@@ -15,8 +15,10 @@ import type { PeriodCloseStageInput } from './period-close/schema.js';
 import type { BankMatchStageRequestBody } from './bank-match/schema.js';
 import type { JournalEntryStageInput } from './journal-entry/schema.js';
 import type { RevertStageInput } from './revert/schema.js';
+import type { ApprovalPolicyStageInput } from './approval-policy/schema.js';
 import type { KindModule } from './kind-module.js';
 import type { PlanContext } from '../domain/plan-context.js';
+import type { ApprovalSubject } from '../domain/approval-policy.js';
 import { resolvedAmount, type OperationAmount } from './operation-amount.js';
 import { bankReconcile } from './bank-reconcile/wire.js';
 import { inboxDuplicatesResolve } from './inbox-duplicates-resolve/wire.js';
@@ -27,6 +29,7 @@ import { periodClose } from './period-close/wire.js';
 import { bankMatch } from './bank-match/wire.js';
 import { journalEntry } from './journal-entry/wire.js';
 import { revert } from './revert/wire.js';
+import { approvalPolicy } from './approval-policy/wire.js';
 
 export type { KindModule, StagedKind };
 export { STAGED_KINDS };
@@ -41,6 +44,7 @@ export const KINDS: { readonly [K in StagedKind]: KindModule<K> } = {
   bank_match: bankMatch,
   journal_entry: journalEntry,
   revert,
+  approval_policy: approvalPolicy,
 };
 
 /** A map with an entry for every kind: one without fails tsc, naming the kind. */
@@ -57,6 +61,7 @@ export type KindInputs = EveryKind<{
   bank_match: BankMatchStageRequestBody;
   journal_entry: JournalEntryStageInput;
   revert: RevertStageInput;
+  approval_policy: ApprovalPolicyStageInput;
 }>;
 
 /** The staging routes, in the order of STAGED_KINDS. */
@@ -83,4 +88,26 @@ export function stagedAmount(
   baseCurrency: string,
 ): OperationAmount {
   return resolvedAmount(KINDS[kind].amount(plan, context), baseCurrency);
+}
+
+/**
+ * What an operation is for the approval policy (docs/design/staged-lifecycle.md "Approval policies"): its kind,
+ * the kind a revert reverts (kept in its context), its amount, its creator, and whether its kind module marks it
+ * as a governance change. Pure.
+ */
+export function approvalSubject(
+  op: { kind: StagedKind; plan: unknown; context: PlanContext; created_by: string },
+  baseCurrency: string,
+): ApprovalSubject {
+  const reverted = op.context.reverted?.kind;
+  return {
+    kind: op.kind,
+    reverts_kind:
+      reverted !== undefined && (STAGED_KINDS as readonly string[]).includes(reverted)
+        ? (reverted as StagedKind)
+        : null,
+    amount_minor: stagedAmount(op.kind, op.plan, op.context, baseCurrency).amount_minor,
+    created_by: op.created_by,
+    governance: KINDS[op.kind].governance === true,
+  };
 }

@@ -28,6 +28,8 @@ export interface LifecycleJobInput {
   note?: string;
   /** The caller's token holds staged:approve (sees every operation of the org). */
   can_approve: boolean;
+  /** The caller's token was created as an agent's (`admin tokens create --agent`); absent: not. */
+  agent?: boolean;
 }
 
 export type StageOperation = keyof StageJobInputs;

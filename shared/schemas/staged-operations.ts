@@ -5,6 +5,7 @@ import { STAGED_KINDS } from '../domain/staged-kind.js';
 import { STAGED_STATUSES } from '../domain/staged-transitions.js';
 import { id, SAFE_TEXT_PATTERN } from './common.js';
 import { planContextSchema } from './plan-context.js';
+import { approvalStateSchema } from './approval-state.js';
 import { operationAmountSchema, operationCurrencySchema } from './operation-amount.js';
 
 export const STAGED_LIST_DEFAULT_LIMIT = 20;
@@ -151,6 +152,7 @@ export const stagedOperationSchema = {
       description: 'A revert: the operation it reverts (docs/design/staged-lifecycle.md "Reverts").',
     },
     reverted_by: { ...stagedId, description: 'Once a revert of this operation is applied: that revert.' },
+    approval: approvalStateSchema,
   },
 } as const;
 

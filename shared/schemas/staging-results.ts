@@ -6,6 +6,7 @@ import type { StagedStatus } from '../domain/staged-transitions.js';
 import { warningSchema } from './envelope.js';
 import { planContextSchema } from './plan-context.js';
 import { operationAmountSchema, operationCurrencySchema } from './operation-amount.js';
+import { approvalStateSchema } from './approval-state.js';
 
 const str = { type: 'string' } as const;
 const date = { type: 'string', format: 'date' } as const;
@@ -18,9 +19,12 @@ export const planHash = {
   description: 'Hex SHA-256 of the RFC 8785 canonical JSON of `plan`.',
 } as const;
 
+/** Members a staging answer may leave out: `approval` (an operation staged before approval policies has none). */
+const OPTIONAL: readonly string[] = ['approval'];
+
 const object = (
   properties: Record<string, object>,
-  required: string[] = Object.keys(properties),
+  required: string[] = Object.keys(properties).filter((k) => !OPTIONAL.includes(k)),
   extra: object = {},
 ) => ({ type: 'object', additionalProperties: false, required, properties, ...extra });
 
@@ -47,6 +51,7 @@ export const stagedFields = {
   context: planContextSchema,
   amount_minor: operationAmountSchema,
   currency: operationCurrencySchema,
+  approval: approvalStateSchema,
 } as const;
 
 const unlinkAction = object({

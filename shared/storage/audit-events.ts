@@ -84,9 +84,12 @@ export async function ensureStagedEvent(db: Db, op: StagedOperationDoc): Promise
   return true;
 }
 
-/** The `_id` of the claim of the transition out of `from` (one per operation and status left). */
-export const transitionClaimId = (stagedOperationId: string, from: string): string =>
-  derivedId('aud', `${stagedOperationId}:leave:${from}`);
+/**
+ * The `_id` of the claim of the transition out of `from` (one per operation, status left and round: an
+ * operation apply sent back to `staged` leaves `staged` and `approved` again, in its next round).
+ */
+export const transitionClaimId = (stagedOperationId: string, from: string, round = 0): string =>
+  derivedId('aud', round === 0 ? `${stagedOperationId}:leave:${from}` : `${stagedOperationId}:leave:${from}:${round}`);
 
 /** Another transition out of the status holds the claim (the store port's claimTransition answered false). */
 class TransitionTaken extends Error {}
@@ -106,7 +109,7 @@ export async function claimTransition(
   view: EventOperationView,
   source: EventSource = {},
 ): Promise<AuditEventDoc> {
-  const _id = transitionClaimId(event.staged_operation_id, event.from);
+  const _id = transitionClaimId(event.staged_operation_id, event.from, event.round ?? 0);
   const events = collections(db).auditEvents;
   const store = await storeAdapter(db);
   try {

@@ -21,6 +21,7 @@ import type { EventType } from '../domain/events.js';
 import type { StagedOperationDetail } from '../contract/staged-operation.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
+import type { ApprovalRule, ApprovalState, UnattendedAllowance } from '../domain/approval-policy.js';
 
 /** A domain record as stored: `_id` for `id`, and the owning `org_id` (shared/storage/documents.ts translates). */
 export type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string; org_id: string };
@@ -47,6 +48,24 @@ export interface ApiTokenDoc {
 }
 
 export type { StagedStatus };
+
+/**
+ * One version of an organisation's approval policy (docs/design/staged-lifecycle.md
+ * "Approval policies"), `_id` = `ORG:VERSION` (approvalPolicyId): inserted once by
+ * the apply of the change that made it; the highest version is in force.
+ */
+export interface ApprovalPolicyDoc {
+  _id: string;
+  org_id: string;
+  policy_version: number;
+  rules: ApprovalRule[];
+  agents_may_approve: boolean;
+  unattended: UnattendedAllowance[];
+  updated_at: string;
+  updated_by_operation: string;
+  /** The record's own version (every journal insert starts at 1). */
+  version: number;
+}
 
 /** One transition; `request_id` is absent on operations staged before it was recorded. */
 /**
@@ -89,6 +108,61 @@ export interface StagedOperationDoc {
   context?: PlanContext;
   /** The applied revert of this operation (docs/design/staged-lifecycle.md "Reverts"), set once that revert is applied. */
   reverted_by?: string;
+  /**
+   * What approving it takes, recorded at staging (docs/design/staged-lifecycle.md "Approval policies").
+   * As stored, `given` holds only the policy's own (unattended) approval; each actor's approval is a
+   * document of `approvals`, merged in when the operation is read for an answer (shared/storage/approvals.ts).
+   * Absent on operations staged before policies.
+   */
+  approval?: ApprovalState;
+  /**
+   * How many times apply sent it back to `staged` because the approval policy changed
+   * (docs/design/staged-lifecycle.md "Apply checks the policy again"); absent: 0. Each round claims its
+   * transitions under ids of its own.
+   */
+  round?: number;
+}
+
+/**
+ * One step of an actor's unattended total of a UTC day (shared/storage/unattended-reservations.ts),
+ * `_id` = `KEY#SEQ`: the unique insert lets one staging build on each step.
+ */
+export interface UnattendedReservationDoc {
+  _id: string;
+  org_id: string;
+  /** `ORG:ACTOR:DAY`. */
+  key: string;
+  seq: number;
+  staged_operation_id: string;
+  amount_minor: number;
+  /** The day's total after this step. */
+  total_minor: number;
+  at: string;
+}
+
+/**
+ * An approval of a staged operation (docs/design/staged-lifecycle.md "Approval
+ * policies"), two documents each, both unique inserts: the actor's, `_id`
+ * derived from (operation, actor), `slot` null, so each actor approves once;
+ * and the slot it counts in, `_id` derived from (operation, slot N), so two
+ * actors at once take two slots and both count, and no more approvals count
+ * than the operation requires.
+ */
+export interface ApprovalDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  /** 1, 2, …: the approval's place in `approval.given` after the policy's own; null on the actor's document. */
+  slot: number | null;
+  actor: string;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** The actor counted as an agent when it approved (its token, or its name). */
+  agent: boolean;
+  note: string | null;
+  request_id: string;
+  /** The approving job: its retry recognises its own approval. */
+  claim_id: string;
 }
 
 /**
@@ -126,6 +200,10 @@ export interface AuditEventDoc {
   apply?: unknown;
   /** Who holds a transition claim: server-made (the claiming job's id), never the client's request id. */
   claim_id?: string;
+  /** The operation's round the claim was made in (StagedOperationDoc.round); absent: 0. */
+  round?: number;
+  /** A return to `staged` (the policy changed at apply) carries the approval it writes, as JSON text. */
+  approval_json?: string;
   /** When the claim was inserted (ISO 8601); a claim its holder has not written for CLAIM_WAIT_MS is rolled forward by others. */
   claimed_at?: string;
   /** The feed's event of this transition (docs/reference/webhooks.md), written with the claim; removed after the retention. */
@@ -491,6 +569,9 @@ function makeCollections(db: Db) {
     bookExports: c<BookExportPartDoc>('book_exports'),
     closedPeriods: c<ClosedPeriodDoc>('closed_periods'),
     matchDeclines: c<MatchDeclineDoc>('match_declines'),
+    approvalPolicies: c<ApprovalPolicyDoc>('approval_policies'),
+    approvals: c<ApprovalDoc>('approvals'),
+    unattendedReservations: c<UnattendedReservationDoc>('unattended_reservations'),
   };
 }
 

@@ -21,6 +21,7 @@
 import type { Db } from 'mongodb';
 import { eventTypeFor } from '../domain/events.js';
 import type { StagedStatus } from '../domain/staged-transitions.js';
+import type { EventSubject } from '../domain/events.js';
 import { derivedId } from '../ids.js';
 import {
   collections,
@@ -138,7 +139,7 @@ export async function withNewEvent<T>(
   db: Db,
   orgId: string,
   claimId: string,
-  to: StagedStatus,
+  to: EventSubject,
   view: EventOperationView,
   insert: (fields: EventFields) => Promise<T>,
   source: EventSource = {},
@@ -165,7 +166,7 @@ export function isFresh(reservation: Reservation): boolean {
 export function eventFields(
   orgId: string,
   claimId: string,
-  to: StagedStatus,
+  to: EventSubject,
   view: EventOperationView,
   reservation: Reservation,
 ): EventFields {

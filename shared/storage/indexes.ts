@@ -140,6 +140,12 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   book_exports: { indexes: [], equality: [] },
   // Closed periods (docs/design/staged-lifecycle.md "Closed periods"): inserted by `_id` (one per org and through), listed by through.
   closed_periods: { indexes: [{ org_id: 1, through: 1 }], equality: ['org_id'] },
+  // Approval policies (shared/storage/approval-policies.ts): an org's versions, the highest in force.
+  approval_policies: { indexes: [{ org_id: 1, policy_version: -1 }], equality: ['org_id'] },
+  // Each actor's approval (shared/storage/approvals.ts): inserted by `_id`, read by operation.
+  approvals: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
+  // An actor's unattended total of a day (shared/storage/unattended-reservations.ts): its chain's latest step by key.
+  unattended_reservations: { indexes: [{ org_id: 1, key: 1, seq: -1 }], equality: ['org_id', 'key'] },
 };
 
 /** The fields that get a GIN expression index on FerretDB/PostgreSQL: `_id` first, then the equality fields. */

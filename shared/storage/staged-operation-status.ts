@@ -17,6 +17,7 @@ import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './colle
 import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
 import { storeAdapter } from './store-adapter.js';
+import type { ApprovalState } from '../domain/approval-policy.js';
 
 /**
  * `op` (won only): the operation as this call's write left it, when this call
@@ -52,7 +53,7 @@ export async function transitionStatus(
   id: string,
   from: StagedStatus,
   item: ClaimedItem,
-  set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply'> = {},
+  set: Pick<Partial<StagedOperationDoc>, 'result' | 'apply' | 'approval'> = {},
   { afterClaim, loaded }: TransitionOptions = {},
 ): Promise<TransitionOutcome> {
   // The event of the transition is written with its claim (docs/reference/webhooks.md): the operation as the transition leaves it.
@@ -70,6 +71,9 @@ export async function transitionStatus(
   // Leaving `staged`: its own event first, in case its staging job died before writing it (docs/reference/webhooks.md).
   // That event took a number after ours: ours is left as a gap, so the feed never shows this transition before the staging.
   if (from === 'staged' && (await ensureStagedEvent(db, op))) reserved = undefined;
+  // The round it is claimed in; a return to `staged` starts the next one (docs/design/staged-lifecycle.md "Apply checks the policy again").
+  const round = op.round ?? 0;
+  const written: TransitionSet = item.to === 'staged' ? { ...set, round: round + 1 } : set;
   const claim = await claimTransition(
     db,
     {
@@ -86,18 +90,23 @@ export async function transitionStatus(
       // As text, as the operation stores them (staged-operation-codec.ts): the journal can be thousands of documents.
       ...(set.result ? { result_json: encodeClaimField(set.result) } : {}),
       ...(set.apply ? { apply_json: encodeClaimField(set.apply) } : {}),
+      ...(set.approval ? { approval_json: JSON.stringify(set.approval) } : {}),
+      ...(round > 0 ? { round } : {}),
     },
-    eventView(afterTransition(op, item.to, item, set)),
+    eventView(afterTransition(op, item.to, item, written)),
     { reserved },
   );
   if (claim.claim_id !== item.claim_id) return { won: false, claim };
   afterClaim?.();
   // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
   // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
-  if (await writeTransition(db, orgId, id, from, item, set))
-    return { won: true, op: afterTransition(op, item.to, item, set) };
+  if (await writeTransition(db, orgId, id, from, item, written))
+    return { won: true, op: afterTransition(op, item.to, item, written) };
   return { won: true };
 }
+
+/** What a transition writes beside status and history: an apply's journal or result, a return's approval and round. */
+type TransitionSet = EncodedSet & Partial<Pick<StagedOperationDoc, 'approval' | 'round'>>;
 
 /** Whether a claim holds all its write needs (an apply start claimed before claims carried the journal does not). */
 export const canRollForward = (claim: AuditEventDoc): boolean =>
@@ -122,6 +131,8 @@ export async function rollForward(db: Db, orgId: string, id: string, claim: Audi
   await writeTransition(db, orgId, id, claim.from as StagedStatus, item, {
     ...(claimResult(claim) ? { result: claimResult(claim) as ApplyResult } : {}),
     ...(claimApply(claim) ? { apply: claimApply(claim) as ApplyJournalState } : {}),
+    ...(claim.approval_json ? { approval: JSON.parse(claim.approval_json) as ApprovalState } : {}),
+    ...(claim.to === 'staged' ? { round: (claim.round ?? 0) + 1 } : {}),
   });
 }
 
@@ -136,10 +147,22 @@ async function writeTransition(
   id: string,
   from: StagedStatus,
   item: HistoryItem,
-  set: EncodedSet,
+  set: TransitionSet,
 ): Promise<boolean> {
+  const { approval, round, ...encoded } = set;
   // Guarded by status (the store port's writeTransition), so a retried attempt does not push the history item twice.
-  return (await storeAdapter(db)).writeTransition(orgId, id, from, { ...encodeSet(set), status: item.to }, item);
+  return (await storeAdapter(db)).writeTransition(
+    orgId,
+    id,
+    from,
+    {
+      ...encodeSet(encoded),
+      ...(approval ? { approval } : {}),
+      ...(round !== undefined ? { round } : {}),
+      status: item.to,
+    },
+    item,
+  );
 }
 
 /** Once final, every plan lock of the operation goes, at once. Idempotent: a retried job runs it again. */

@@ -37,6 +37,8 @@ export function operationView(doc: StagedOperationDoc): Omit<StagedOperationDeta
     })),
     result: doc.result ?? null,
     context: doc.context ?? {},
+    // What approving it takes and who approved (docs/design/staged-lifecycle.md "Approval policies"); absent on operations staged before policies.
+    ...(doc.approval ? { approval: doc.approval } : {}),
     // docs/design/staged-lifecycle.md "Reverts": a revert names what it reverts from staging on; a reverted operation its revert once applied.
     ...revertLinks(doc),
   };

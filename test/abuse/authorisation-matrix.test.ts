@@ -114,7 +114,17 @@ function target(route: RouteContract, a: OrgFixture, missing = false): Target {
       return { path: stagedPath(''), body: {} };
     case 'events.list':
     case 'webhook_endpoints.list':
+    case 'approval_policy.show':
       return { path: route.path };
+    case 'approval_policy.stage':
+      return {
+        path: route.path,
+        body: {
+          rules: [{ kinds: ['*'], approvals: 2, approvers: 'people' }],
+          agents_may_approve: false,
+          unattended: [],
+        },
+      };
     case 'webhook_endpoints.create':
       return { path: route.path, body: { url: 'https://hooks.example.com/x' } };
     case 'webhook_endpoints.delete':
@@ -207,6 +217,8 @@ const NO_ID = [
   'webhook_endpoints.create',
   'period_close.stage',
   'periods.list',
+  'approval_policy.show',
+  'approval_policy.stage',
 ];
 /** Org a's webhook endpoint, made in `before`. */
 let aEndpoint = '';

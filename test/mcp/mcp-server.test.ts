@@ -53,6 +53,7 @@ import { startMcp, type McpSession } from './mcp-client.js';
 
 const DEFAULT_TOOLS = [
   'decline_match_suggestion',
+  'get_approval_policy',
   'get_bank_account',
   'get_bank_transaction',
   'get_closed_period',
@@ -159,6 +160,8 @@ const EXPECTED_INPUT: Record<string, object> = {
   get_job: { type: 'object', additionalProperties: false, required: ['job_id'], properties: { job_id: jobIdSchema } },
   // The book reads (docs/reference/book-reads.md): their query or path schema as the API validates it.
   list_bank_accounts: noQuerySchema,
+  // The policy in force takes no argument.
+  get_approval_policy: { type: 'object', additionalProperties: false, properties: {} },
   get_bank_account: bankAccountParamsSchema,
   list_bank_transactions: transactionsQuerySchema,
   get_bank_transaction: bankTransactionParamsSchema,
@@ -655,9 +658,15 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const reviewer = await startMcp({ url, token: alice }, ['--allow-review']);
     sessions.push(reviewer);
     const names = (await reviewer.client.listTools()).tools.map((tool) => tool.name).sort();
-    // Closing a period is a governance change: its staging tool comes with review.
+    // Governance changes come with the review tools: a period close and a policy change.
     expect(names).to.deep.equal(
-      [...DEFAULT_TOOLS, 'approve_staged_operation', 'reject_staged_operation', 'stage_period_close'].sort(),
+      [
+        ...DEFAULT_TOOLS,
+        'approve_staged_operation',
+        'reject_staged_operation',
+        'stage_approval_policy',
+        'stage_period_close',
+      ].sort(),
     );
 
     const staged = await reviewer.call('stage_ledger_reversal', { entry_id: t.rejectEntry });

@@ -27,10 +27,19 @@ import { historyItem } from '../operation/claims.js';
 import { lifecycleJob, refusedAnswer, type Committed } from '../operation/lifecycle-job.js';
 import { madeByThisJob, operationOutcome, reloadOperation } from '../operation/operation-access.js';
 import { warning } from '../../shared/warnings.js';
+import { backToStaged, policyChange } from '../operation/policy-at-apply.js';
 
 export const applyStagedOperation = lifecycleJob({
   action: 'apply',
   commit: async (ctx, op): Promise<Committed> => {
+    // The approval policy first: an operation it no longer holds as approved is staged again, nothing written.
+    const approval = await policyChange(ctx, op);
+    if (approval) {
+      const back = await backToStaged(ctx, op, approval);
+      if (!back.won) return back;
+      const details = { staged_operation_id: op._id, approval };
+      return { won: true, answer: refusedAnswer(ctx, { code: 'policy_changed', details }) };
+    }
     const started = await startApply(ctx, op);
     crashIf('apply:crash-after-journal');
     if (!started.won) return started;

@@ -65,7 +65,8 @@ export async function afterLostClaim(
   const until = claimedAt(claim) + CLAIM_WAIT_MS;
   for (;;) {
     const now = (await findStagedOperation(db, op.org_id, op._id)) ?? op;
-    if (now.status !== claim.from) return now;
+    // Moved on, or a claim of an earlier round (apply sent it back to `staged` since): never rolled forward.
+    if (now.status !== claim.from || (now.round ?? 0) !== (claim.round ?? 0)) return now;
     if (Date.now() >= until) {
       if (!canRollForward(claim)) return { ...now, status: claim.to as StagedStatus };
       await rollForward(db, op.org_id, op._id, claim);

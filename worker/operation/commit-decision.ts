@@ -27,6 +27,10 @@ import {
   stagedOperationInserts,
 } from '../../shared/storage/staged-operations.js';
 import { warning, type Warning } from '../../shared/warnings.js';
+import type { ApprovalState } from '../../shared/domain/approval-policy.js';
+import { unattendedActor } from '../../shared/domain/approval-policy.js';
+import { stagingApproval } from './staging-approval.js';
+import { withApprovals } from '../../shared/storage/approvals.js';
 import type { JobContext } from '../job-context.js';
 import { crashIf, slowIf, stagingStepFaultsOn } from '../test-faults.js';
 
@@ -174,7 +178,9 @@ async function stage<Plan>(
       ),
       resultFields,
     );
-  const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved);
+  // What approving it takes; the policy's own approval (unattended) is reserved here, before anything is written.
+  const approval = await stagingApproval(ctx, kind, operationId, decision.plan, resultFields.context ?? {});
+  const together = await stageInOneStatement(ctx, kind, operationId, decision, resultFields, reserved, approval);
   if (together === 'held') {
     // A key of the plan's locks is held and nothing of this one was written: the
     // keys' locks are read in SQL, once, instead of meeting them again
@@ -196,7 +202,7 @@ async function stage<Plan>(
       await reserved;
       const doc = await insertStagedOperation(
         db,
-        newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext),
+        newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext, approval),
       );
       crashIf('stage:crash-after-write');
       return writtenAnswer(ctx, doc, resultFields, reserved);
@@ -236,6 +242,7 @@ async function stageInOneStatement<Plan>(
   decision: StagedDecision<Plan>,
   resultFields: Record<string, unknown>,
   reserved: Promise<Reservation>,
+  approval: ApprovalState,
 ): Promise<StageAnswer | 'held' | null> {
   const { db, data } = ctx;
   const store = await storeAdapter(db);
@@ -243,7 +250,7 @@ async function stageInOneStatement<Plan>(
   const locks = lockDocs(data.org_id, decision.locks, operationId, decision.plan_hash, new Date().toISOString());
   const reservation = await reserved;
   if (!isFresh(reservation)) return null;
-  const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext);
+  const doc = newOperation(ctx, kind, operationId, decision, (resultFields.context ?? {}) as PlanContext, approval);
   const answer = stagedAnswer(ctx, doc, true, resultFields, doc.warnings);
   const result = storedJobResult({
     _id: ctx.jobId,
@@ -302,9 +309,9 @@ async function existingAnswer(
   resultFields: Record<string, unknown>,
 ): Promise<StageAnswer> {
   const { data } = ctx;
-  const doc = await writtenOperation(ctx, operationId);
+  const written = await writtenOperation(ctx, operationId);
   // Gone between the lock read and this one, or not the caller's to see: still a conflict for this attempt.
-  if (!doc || (doc.created_by !== data.actor && !data.may_review)) {
+  if (!written || (written.created_by !== data.actor && !data.may_review)) {
     return {
       operation: data.operation,
       outcome: 'refused',
@@ -312,6 +319,8 @@ async function existingAnswer(
       details: { staged_operation_ids: [operationId] },
     };
   }
+  // With the approvals given so far.
+  const doc = await withApprovals(ctx.db, written);
   const already = warning('already_staged', { staged_operation_id: doc._id });
   return stagedAnswer(ctx, doc, false, resultFields, [already, ...doc.warnings]);
 }
@@ -342,14 +351,17 @@ function newOperation<Plan>(
   id: string,
   decision: StagedDecision<Plan>,
   context: PlanContext,
+  approval: ApprovalState,
 ): StagedOperationDoc {
   const { data, now } = ctx;
   const createdAt = now.toISOString();
+  // Approved by the policy itself at staging (docs/design/staged-lifecycle.md "Unattended limits").
+  const unattended = approval.remaining === 0;
   return {
     _id: id,
     org_id: data.org_id,
     kind,
-    status: 'staged',
+    status: unattended ? 'approved' : 'staged',
     created_by: data.actor,
     created_at: createdAt,
     expires_at: new Date(now.getTime() + ctx.settings.stagedTtlMs).toISOString(),
@@ -361,9 +373,23 @@ function newOperation<Plan>(
     plan_hash: decision.plan_hash,
     preconditions: decision.preconditions,
     warnings: decision.warnings,
-    history: [{ at: createdAt, actor: data.actor, from: null, to: 'staged', note: null }],
+    history: [
+      { at: createdAt, actor: data.actor, from: null, to: 'staged', note: null },
+      ...(unattended
+        ? [
+            {
+              at: createdAt,
+              actor: unattendedActor(approval.policy_version),
+              from: 'staged' as const,
+              to: 'approved' as const,
+              note: 'unattended',
+            },
+          ]
+        : []),
+    ],
     // Read at staging time, beside the plan (docs/design/staged-lifecycle.md "Context").
     context,
+    approval,
   };
 }
 
@@ -390,6 +416,7 @@ function stagedAnswer(
       plan: doc.plan,
       plan_hash: doc.plan_hash,
       ...stagedAmount(doc.kind, doc.plan, doc.context ?? {}, baseCurrencyOf(ctx)),
+      ...(doc.approval ? { approval: doc.approval } : {}),
     },
     warnings,
   };

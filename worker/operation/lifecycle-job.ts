@@ -17,6 +17,7 @@ import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import type { AuditEventDoc, StagedOperationDoc } from '../../shared/storage/collections.js';
 import { settleOperation, transitionStatus } from '../../shared/storage/staged-operation-status.js';
+import { findApprovals, mergeApprovals } from '../../shared/storage/approvals.js';
 import type { JobContext } from '../job-context.js';
 import { afterLostClaim, expireOperation, historyItem } from './claims.js';
 import {
@@ -47,9 +48,14 @@ export interface LifecycleJob {
 export function lifecycleJob(job: LifecycleJob): (ctx: JobContext) => Promise<StageAnswer> {
   const commit = job.commit ?? commitTransition;
   return async (ctx) => {
-    const [loaded, org] = await Promise.all([loadVisibleOperation(ctx), findOrg(ctx.db, ctx.data.org_id)]);
+    // The operation's approvals beside it: a transition's event shows who approved (shared/storage/approvals.ts).
+    const [loaded, org, approvals] = await Promise.all([
+      loadVisibleOperation(ctx),
+      findOrg(ctx.db, ctx.data.org_id),
+      findApprovals(ctx.db, ctx.data.org_id, [lifecycleInput(ctx).staged_operation_id]),
+    ]);
     if (org) ctx.baseCurrency = org.base_currency;
-    let op = loaded;
+    let op = mergeApprovals(loaded, approvals);
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const decision = decideTransition(
         { staged_operation_id: op._id, status: op.status, created_by: op.created_by, expires_at: op.expires_at },
@@ -112,7 +118,7 @@ export async function commitTransition(
   const after = moved.op ?? (await reloadOperation(ctx, op._id));
   await settleOperation(ctx.db, after);
   ctx.log.info({ staged_operation_id: op._id, from: decision.from, to: decision.to }, 'staged operation transition');
-  return { won: true, answer: operationOutcome(ctx, after) };
+  return { won: true, answer: await operationOutcome(ctx, after) };
 }
 
 /** A refusal as the job's answer (the processor stores it; the API maps it, api/outcome.ts). */

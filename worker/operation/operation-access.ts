@@ -9,6 +9,7 @@ import type { StageAnswer } from '../../shared/queue/stage-jobs.js';
 
 import { stagedOperationDetail } from '../../shared/storage/staged-operation-view.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { withApprovals } from '../../shared/storage/approvals.js';
 import { type StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 
@@ -33,12 +34,12 @@ export async function reloadOperation(ctx: JobContext, id: string): Promise<Stag
   return doc;
 }
 
-/** The step succeeded: the operation as it now is. Refusals are thrown as AppErrors (the processor answers them). */
-export function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): StageAnswer {
+/** The step succeeded: the operation as it now is, with its approvals. Refusals are thrown as AppErrors (the processor answers them). */
+export async function operationOutcome(ctx: JobContext, doc: StagedOperationDoc): Promise<StageAnswer> {
   return {
     operation: ctx.data.operation,
     outcome: 'done',
-    data: { ...stagedOperationDetail(doc, baseCurrencyOf(ctx)) },
+    data: { ...stagedOperationDetail(await withApprovals(ctx.db, doc), baseCurrencyOf(ctx)) },
     warnings: [],
   };
 }

@@ -108,10 +108,11 @@ async function rollForwardStuckClaims(db: Db, now: Date): Promise<number> {
   let rolled = 0;
   for (const status of ['staged', 'approved'] as StagedStatus[]) {
     // Equality on status (indexed, docs/indexes.md); the claims are read by `_id`.
-    const pending = await operationsIn(db, status, ['_id']);
+    const pending = await operationsIn(db, status, ['_id', 'round']);
+    // Each operation's claim of its own round (docs/design/staged-lifecycle.md "Apply checks the policy again").
     const claims = await auditEventsById(
       db,
-      pending.map((op) => transitionClaimId(op._id, status)),
+      pending.map((op) => transitionClaimId(op._id, status, (op as { round?: number }).round ?? 0)),
       undefined,
     );
     for (const claim of claims) {

@@ -11,6 +11,7 @@ import { findOrg } from '../../shared/storage/books-read.js';
 import type { StagedKind } from '../../shared/domain/staged-kind.js';
 import type { JobContext } from '../job-context.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
+import { findCurrentPolicy } from '../../shared/storage/approval-policies.js';
 import { commitDecision, operationIdFor, pendingHolders, writtenAnswer } from './commit-decision.js';
 import { crashIf } from '../test-faults.js';
 
@@ -59,13 +60,16 @@ export function stagingJob<Op extends StageOperation, Books, Plan>(
     // rerun can find one. Its read, the org's and the records' go out together:
     // reads decide nothing, so reading the records of a job that turns out
     // answered (or of an org that is gone) costs only the reads.
-    const [written, org, books] = await Promise.all([
+    const [written, org, books, policy] = await Promise.all([
       // A dry run writes no operation: there is none to find.
       ctx.rerun && !ctx.data.dry_run ? findStagedOperation(ctx.db, ctx.data.org_id, operationIdFor(ctx)) : null,
       findOrg(ctx.db, ctx.data.org_id),
       job.load(ctx),
+      // What the new operation will need approved (docs/design/staged-lifecycle.md "Approval policies").
+      findCurrentPolicy(ctx.db, ctx.data.org_id),
     ]);
     if (org) ctx.baseCurrency = org.base_currency;
+    ctx.approvalPolicy = policy;
     if (written)
       return writtenAnswer(ctx, written, {
         ...job.resultFields?.({ outcome: 'existing', staged_operation_id: written._id }),

@@ -130,6 +130,7 @@ function bookReadTools(): ToolSpec[] {
 
 export const TOOLS: readonly ToolSpec[] = [
   // The staging tools, one per staged kind, their texts from the kind's module (shared/kinds/registry.ts).
+  // A kind that changes the governance itself (a policy change, a period close) only with --allow-review.
   ...STAGED_KINDS.map((kind): ToolSpec => {
     const { gate, ...mcp } = KINDS[kind].mcp;
     return { ...mcp, route: KINDS[kind].route, gate: gate ?? null, annotations: STAGING };
@@ -200,6 +201,16 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ,
   },
   {
+    name: 'get_approval_policy',
+    title: "Get the organisation's approval policy",
+    description:
+      'Read-only. The approval policy in force: its rules (tried in order; kinds, min_amount_minor, approvals, approvers "any" or "people"), ' +
+      'agents_may_approve and the unattended allowances. Version 0 means never set: one approval by anyone other than the creator.',
+    route: route('approval_policy.show'),
+    gate: null,
+    annotations: READ,
+  },
+  {
     name: 'decline_match_suggestion',
     title: 'Decline suggested matches for a bank transaction',
     description:
@@ -214,8 +225,10 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'approve_staged_operation',
     title: 'Approve a staged operation',
     description:
-      'Approves a staged operation (staged → approved) so that it may be applied. Refused for its own creator when the organisation requires a ' +
-      'distinct approver (self_approval_forbidden). Only offered when a person started this server with --allow-review.',
+      'Adds one approval to a staged operation; it becomes approved (and may be applied) once the approvals reach what the approval policy ' +
+      "requires (get_approval_policy; the operation's approval shows required, given and remaining). Refused for its own creator when the " +
+      'organisation or its policy requires a distinct approver (self_approval_forbidden), for an agent the policy does not admit ' +
+      '(approver_not_allowed), and a second time by the same actor (already_approved). Only offered when a person started this server with --allow-review.',
     route: route('staged_operations.approve'),
     gate: 'review',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

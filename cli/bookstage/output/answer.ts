@@ -17,6 +17,8 @@ import { renderEventsAnswer } from './events.js';
 import { renderStagedList, renderStagedOperation } from './staged-operations.js';
 import { renderPeriods } from './periods.js';
 import { renderDryRun, renderStagingResult } from './staging.js';
+import { approvalPolicy } from './plans.js';
+import type { ApprovalPolicy } from '../../../shared/domain/approval-policy.js';
 import type { Style } from './style.js';
 
 export function renderAnswer(style: Style, answer: Answer): string {
@@ -32,6 +34,10 @@ export function renderAnswer(style: Style, answer: Answer): string {
     renderPeriods(style, env.operation ?? null, data);
   if (book !== null) {
     out = book;
+  } else if (env.operation === 'approval_policy.show' && data !== null && typeof data === 'object') {
+    // The policy in force, as the plan of a change shows the one it puts in force.
+    const p = data as ApprovalPolicy;
+    out = approvalPolicy(style, `version ${style.bold(String(p.version))} (in force)`, p);
   } else if (isPending(data)) {
     out =
       `${style.yellow('Pending')}: job ${style.bold(data.job_id)} is still running; nothing is lost.\n` +

@@ -9,6 +9,7 @@ import type { PeriodClosePlan } from '../../../shared/kinds/period-close/plan.js
 import type { StagedKind } from '../../../shared/kinds/registry.js';
 import type { BankMatchPlan } from '../../../shared/kinds/bank-match/plan.js';
 import type { RevertPlan } from '../../../shared/kinds/revert/plan.js';
+import type { ApprovalPolicy, ApprovalPolicyPlan } from '../../../shared/domain/approval-policy.js';
 import { formatMoney } from './money.js';
 import { journalEntryPlan } from './journal-entry-plan.js';
 import type { JournalEntryPlan } from '../../../shared/kinds/journal-entry/plan.js';
@@ -28,6 +29,7 @@ const PLAN_RENDERERS: Record<StagedKind, PlanRenderer> = {
   bank_match: (style, plan) => bankMatchPlan(style, plan as BankMatchPlan),
   journal_entry: (style, plan) => journalEntryPlan(style, plan as JournalEntryPlan),
   revert: (style, plan) => revertPlan(style, plan as RevertPlan),
+  approval_policy: (style, plan) => approvalPolicyPlan(style, plan as ApprovalPolicyPlan),
 };
 
 function periodClosePlan(style: Style, plan: PeriodClosePlan): string {
@@ -224,5 +226,46 @@ function revertPlan(style: Style, plan: RevertPlan): string {
     ['record', 'on apply'],
     plan.changes.map((c) => [`${c.collection}/${c.id}`, what(c)]),
   );
+  return out;
+}
+
+/** A policy change: the policy it puts in force (docs/design/staged-lifecycle.md "Approval policies"). */
+export function approvalPolicyPlan(style: Style, plan: ApprovalPolicyPlan): string {
+  return approvalPolicy(
+    style,
+    `version ${style.bold(String(plan.version))} (replaces version ${plan.base_version})`,
+    plan,
+  );
+}
+
+/** A policy: its rules in the order they are tried, and its unattended allowances. */
+export function approvalPolicy(
+  style: Style,
+  title: string,
+  policy: Pick<ApprovalPolicy, 'rules' | 'agents_may_approve' | 'unattended'>,
+): string {
+  let out = `Approval policy ${title}; agents may approve: ${policy.agents_may_approve ? 'yes' : 'no'}\n`;
+  out += table(
+    style,
+    ['rule', 'kinds', 'from amount', 'approvals', 'approvers'],
+    policy.rules.map((r, i) => [
+      String(i + 1),
+      r.kinds.join(', '),
+      String(r.min_amount_minor ?? 0),
+      String(r.approvals),
+      r.approvers,
+    ]),
+  );
+  if (policy.unattended.length > 0)
+    out += table(
+      style,
+      ['unattended actor', 'kinds', 'max amount', 'max per day'],
+      policy.unattended.map((u) => [
+        u.actor,
+        u.kinds.join(', '),
+        String(u.max_amount_minor),
+        String(u.max_per_day_minor),
+      ]),
+    );
   return out;
 }

@@ -20,6 +20,7 @@ export function renderStagedOperation(style: Style, op: StagedOperationDetail): 
   out += `Created by ${op.created_by} at ${op.created_at}; expires ${op.expires_at}\n`;
   // Its kind's amount (docs/reference/http-api.md "Amount of each kind"); a server before it answers none.
   if (typeof op.amount_minor === 'number') out += `Amount ${formatMoney(op.amount_minor, op.currency)}\n`;
+  if (op.approval) out += `${approvalLine(op.approval)}\n`;
   out += renderResult(style, op.result);
   out += renderPlan(style, op.kind, op.plan);
   if (op.plan_hash) out += style.dim(`plan_hash ${op.plan_hash}`) + '\n';
@@ -49,4 +50,14 @@ function renderResult(style: Style, result: StagedOperationDetail['result'] | un
     )}`;
   if (result.error) out += `Error ${style.bold(String(result.error.code))}: ${result.error.message}\n`;
   return out;
+}
+
+/**
+ * What approving it takes and who approved (docs/design/staged-lifecycle.md "Approving under a policy"),
+ * e.g. "Approvals: 1 of 2, people only: bob".
+ */
+export function approvalLine(approval: NonNullable<StagedOperationDetail['approval']>): string {
+  const who = approval.given.map((g) => g.actor).join(', ');
+  const people = approval.approvers === 'people' ? ', people only' : '';
+  return `Approvals: ${approval.given.length} of ${approval.required}${people}${who ? `: ${who}` : ''}`;
 }

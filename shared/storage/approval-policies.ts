@@ -1,0 +1,43 @@
+// The approval policies of an organisation (docs/design/staged-lifecycle.md
+// "Approval policies"): one document per version, inserted by the apply of the
+// change that made it (shared/domain/apply-journal.ts); the highest version is in
+// force, and an organisation without one has version 0 (DEFAULT_POLICY).
+import type { Db } from 'mongodb';
+import { approvalPolicyId, DEFAULT_POLICY, type ApprovalPolicy } from '../domain/approval-policy.js';
+import { collections, type ApprovalPolicyDoc } from './collections.js';
+
+/** A policy as answered: version 0 has no update. */
+export interface StoredApprovalPolicy extends ApprovalPolicy {
+  updated_at: string | null;
+  updated_by_operation: string | null;
+}
+
+const DEFAULT_STORED: StoredApprovalPolicy = { ...DEFAULT_POLICY, updated_at: null, updated_by_operation: null };
+
+function fromDoc(doc: ApprovalPolicyDoc): StoredApprovalPolicy {
+  return {
+    version: doc.policy_version,
+    rules: doc.rules,
+    agents_may_approve: doc.agents_may_approve,
+    unattended: doc.unattended,
+    updated_at: doc.updated_at,
+    updated_by_operation: doc.updated_by_operation,
+  };
+}
+
+/** The policy in force: the organisation's highest version, or version 0. */
+export async function findCurrentPolicy(db: Db, orgId: string): Promise<StoredApprovalPolicy> {
+  const [doc] = await collections(db)
+    .approvalPolicies.find({ org_id: orgId })
+    .sort({ policy_version: -1 })
+    .limit(1)
+    .toArray();
+  return doc ? fromDoc(doc) : DEFAULT_STORED;
+}
+
+/** The policy of `version` (0: the default), read by `_id`; null when the organisation has no such version. */
+export async function findPolicyVersion(db: Db, orgId: string, version: number): Promise<StoredApprovalPolicy | null> {
+  if (version === 0) return DEFAULT_STORED;
+  const doc = await collections(db).approvalPolicies.findOne({ _id: approvalPolicyId(orgId, version), org_id: orgId });
+  return doc ? fromDoc(doc) : null;
+}
