@@ -37,6 +37,8 @@ import { reconcileRevert } from './kinds/bank-reconcile/revert.js';
 import { repairRevert } from './kinds/ledger-link-repair/revert.js';
 import { importRevert } from './kinds/statement-import/revert.js';
 import { inboxResolveRevert } from './kinds/inbox-duplicates-resolve/revert.js';
+import { matchRevert } from './kinds/bank-match/revert.js';
+import { journalEntryRevert } from './kinds/journal-entry/revert.js';
 import type { WorkerRevert } from './kinds/revert/hook.js';
 import { stageRevertWith } from './kinds/revert/stage.js';
 
@@ -109,7 +111,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
       if (reverted) await WORKER_KINDS[reverted.kind].afterApplied?.(ctx, reverted);
     },
   },
-  bank_match: { stage: stageBankMatch },
+  bank_match: { stage: stageBankMatch, revert: matchRevert },
   // Closing a period books nothing dated itself; it is refused while a pending operation would book in the period.
   period_close: {
     stage: (ctx) => stagePeriodClose(NEW_LOCK)(ctx),
@@ -119,6 +121,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   journal_entry: {
     stage: stageJournalEntry,
     periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
+    revert: journalEntryRevert,
   },
 };
 
