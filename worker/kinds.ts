@@ -18,6 +18,7 @@ import type { StagedOperationDoc } from '../shared/storage/collections.js';
 import { bumpInboxVersion } from '../shared/storage/inbox-version.js';
 import type { JobContext } from './job-context.js';
 import { stageInboxDuplicatesResolve } from './kinds/inbox-duplicates-resolve/stage.js';
+import { inboxResolveApplyBooks } from './kinds/inbox-duplicates-resolve/apply.js';
 import { stageLedgerReversal } from './kinds/ledger-reversal/stage.js';
 import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
 import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
@@ -30,8 +31,7 @@ import { stageBankMatch } from './kinds/bank-match/stage.js';
 import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
 import { stageJournalEntry } from './kinds/journal-entry/stage.js';
 import { lockedRevert, type RevertPlan } from '../shared/kinds/revert/plan.js';
-import { markReverted, releaseDeletedClaims } from '../shared/storage/reverts.js';
-import { operationHolder } from '../shared/storage/version-reservations.js';
+import { markReverted } from '../shared/storage/reverts.js';
 import { findStagedOperation } from '../shared/storage/staged-operations.js';
 import { reconcileRevert } from './kinds/bank-reconcile/revert.js';
 import { repairRevert } from './kinds/ledger-link-repair/revert.js';
@@ -83,6 +83,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   },
   inbox_duplicates_resolve: {
     stage: stageInboxDuplicatesResolve,
+    applyBooks: inboxResolveApplyBooks,
     // A plan that wrote to the inbox gives it a new version, so the next overview is computed afresh
     // (docs/design/duplicate-overview.md "The inbox version").
     afterApplied: async (ctx) => {
@@ -103,9 +104,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
       lockedRevert(plan as RevertPlan, lockDate, revertOf((plan as RevertPlan).reverts_kind)?.rules ?? null),
     // The reverted operation names its revert, and its kind's after-apply runs again (a duplicate resolution's inbox version).
     afterApplied: async (ctx, op) => {
-      const { reverts, changes } = op.plan as RevertPlan;
-      const deleted = changes.filter((c) => c.action === 'delete').map((c) => `${c.collection}/${c.id}`);
-      await releaseDeletedClaims(ctx.db, ctx.data.org_id, operationHolder(op._id), deleted);
+      const { reverts } = op.plan as RevertPlan;
       await markReverted(ctx.db, ctx.data.org_id, reverts, op._id);
       const reverted = await findStagedOperation(ctx.db, ctx.data.org_id, reverts);
       if (reverted) await WORKER_KINDS[reverted.kind].afterApplied?.(ctx, reverted);

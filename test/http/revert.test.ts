@@ -335,7 +335,17 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     const again = await applied(t.bob, importCsv(t.alice, account, CSV));
     const ids = (await show(t.bob, again)).body.data.result.changes.map((c) => c.id);
     expect(ids).to.deep.equal((await show(t.bob, id)).body.data.result.changes.map((c) => c.id));
+    // Versions never go back: each returns above the version it had when the revert removed it (1).
+    for (const txn of ids) expect((await doc('bank_transactions', txn))!.version).to.equal(2);
     await revertAndCompare(t, again, before, [account]);
+    const third = await importCsv(t.alice, account, CSV);
+    expect(third.status, JSON.stringify(third.body)).to.equal(201);
+    expect(third.body.data.plan.new_transactions!.map((n) => (n as { version?: number }).version)).to.deep.equal([
+      3, 3,
+    ]);
+    await approveApply(t.bob, third.body.data.staged_operation_id);
+    for (const txn of ids) expect((await doc('bank_transactions', txn))!.version).to.equal(3);
+    await revertAndCompare(t, third.body.data.staged_operation_id, before, [account]);
   });
 
   it('a duplicate resolution: archived documents back to their status; a not-duplicates decision withdrawn (the group shows again)', async () => {
@@ -358,6 +368,11 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     const dismissed = await applied(t.bob, resolve(t.alice, other.group, { resolution: 'not_duplicates' }));
     expect(await bookReads(t.bob, [])).to.not.deep.equal(before);
     await revertAndCompare(t, dismissed, before, []);
+    // The same decision again: the dismissal returns under its id above the version it had, and can be reverted again.
+    const dismissalId = (await show(t.bob, dismissed)).body.data.result.changes[0]!.id;
+    const again = await applied(t.bob, resolve(t.alice, other.group, { resolution: 'not_duplicates' }));
+    expect((await doc('duplicate_dismissals', dismissalId))!.version).to.equal(2);
+    await revertAndCompare(t, again, before, []);
   });
 
   it('a journal entry: reversed by a reversing entry, its bank link removed, its document back to open; the other books read as before', async () => {
