@@ -18,6 +18,7 @@ import type { StagedOperationDoc } from '../shared/storage/collections.js';
 import { bumpInboxVersion } from '../shared/storage/inbox-version.js';
 import type { JobContext } from './job-context.js';
 import { stageInboxDuplicatesResolve } from './kinds/inbox-duplicates-resolve/stage.js';
+import { inboxResolveApplyBooks } from './kinds/inbox-duplicates-resolve/apply.js';
 import { stageLedgerReversal } from './kinds/ledger-reversal/stage.js';
 import { stageLinkRepair } from './kinds/ledger-link-repair/stage.js';
 import { stageReconciliation } from './kinds/bank-reconcile/stage.js';
@@ -30,13 +31,14 @@ import { stageBankMatch } from './kinds/bank-match/stage.js';
 import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
 import { stageJournalEntry } from './kinds/journal-entry/stage.js';
 import { lockedRevert, type RevertPlan } from '../shared/kinds/revert/plan.js';
-import { markReverted, releaseDeletedClaims } from '../shared/storage/reverts.js';
-import { operationHolder } from '../shared/storage/version-reservations.js';
+import { markReverted } from '../shared/storage/reverts.js';
 import { findStagedOperation } from '../shared/storage/staged-operations.js';
 import { reconcileRevert } from './kinds/bank-reconcile/revert.js';
 import { repairRevert } from './kinds/ledger-link-repair/revert.js';
 import { importRevert } from './kinds/statement-import/revert.js';
 import { inboxResolveRevert } from './kinds/inbox-duplicates-resolve/revert.js';
+import { matchRevert } from './kinds/bank-match/revert.js';
+import { journalEntryRevert } from './kinds/journal-entry/revert.js';
 import type { WorkerRevert } from './kinds/revert/hook.js';
 import { stageRevertWith } from './kinds/revert/stage.js';
 import { stageApprovalPolicy } from './kinds/approval-policy/stage.js';
@@ -82,6 +84,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   },
   inbox_duplicates_resolve: {
     stage: stageInboxDuplicatesResolve,
+    applyBooks: inboxResolveApplyBooks,
     // A plan that wrote to the inbox gives it a new version, so the next overview is computed afresh
     // (docs/design/duplicate-overview.md "The inbox version").
     afterApplied: async (ctx) => {
@@ -102,15 +105,13 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
       lockedRevert(plan as RevertPlan, lockDate, revertOf((plan as RevertPlan).reverts_kind)?.rules ?? null),
     // The reverted operation names its revert, and its kind's after-apply runs again (a duplicate resolution's inbox version).
     afterApplied: async (ctx, op) => {
-      const { reverts, changes } = op.plan as RevertPlan;
-      const deleted = changes.filter((c) => c.action === 'delete').map((c) => `${c.collection}/${c.id}`);
-      await releaseDeletedClaims(ctx.db, ctx.data.org_id, operationHolder(op._id), deleted);
+      const { reverts } = op.plan as RevertPlan;
       await markReverted(ctx.db, ctx.data.org_id, reverts, op._id);
       const reverted = await findStagedOperation(ctx.db, ctx.data.org_id, reverts);
       if (reverted) await WORKER_KINDS[reverted.kind].afterApplied?.(ctx, reverted);
     },
   },
-  bank_match: { stage: stageBankMatch },
+  bank_match: { stage: stageBankMatch, revert: matchRevert },
   // Closing a period books nothing dated itself; it is refused while a pending operation would book in the period.
   period_close: {
     stage: (ctx) => stagePeriodClose(NEW_LOCK)(ctx),
@@ -120,6 +121,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   journal_entry: {
     stage: stageJournalEntry,
     periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
+    revert: journalEntryRevert,
   },
   // A policy change writes no dated record of the books.
   approval_policy: { stage: stageApprovalPolicy },

@@ -301,6 +301,34 @@ const nullableStr = { anyOf: [str, { type: 'null' }] } as const;
 const nullableDate = { anyOf: [date, { type: 'null' }] } as const;
 const nullableInteger = { anyOf: [integer, { type: 'null' }] } as const;
 
+/** A new transaction of an import's plan; `version` only for one that returns after a revert. */
+const newTransactionFields = {
+  id: str,
+  booking_date: date,
+  value_date: nullableDate,
+  amount_minor: integer,
+  currency: str,
+  bank_reference: nullableStr,
+  counterparty_name: nullableStr,
+  counterparty_iban: nullableStr,
+  counterparty_id: nullableStr,
+  remittance_info: nullableStr,
+  details: {
+    type: 'array',
+    items: object({
+      amount_minor: nullableInteger,
+      counterparty_name: nullableStr,
+      remittance_info: nullableStr,
+      end_to_end_id: nullableStr,
+    }),
+  },
+  version: {
+    ...integer,
+    description:
+      'Only for a transaction returning under an id a revert removed: the version it is inserted at, above every version it had.',
+  },
+};
+
 export const statementImportPlanSchema = object(
   {
     bank_account_id: str,
@@ -321,27 +349,10 @@ export const statementImportPlanSchema = object(
       type: 'array',
       description:
         'In file order; each id is deterministic (`bt_imp_…`): the same file on the same books gives the same plan.',
-      items: object({
-        id: str,
-        booking_date: date,
-        value_date: nullableDate,
-        amount_minor: integer,
-        currency: str,
-        bank_reference: nullableStr,
-        counterparty_name: nullableStr,
-        counterparty_iban: nullableStr,
-        counterparty_id: nullableStr,
-        remittance_info: nullableStr,
-        details: {
-          type: 'array',
-          items: object({
-            amount_minor: nullableInteger,
-            counterparty_name: nullableStr,
-            remittance_info: nullableStr,
-            end_to_end_id: nullableStr,
-          }),
-        },
-      }),
+      items: object(
+        newTransactionFields,
+        Object.keys(newTransactionFields).filter((k) => k !== 'version'),
+      ),
     },
     skipped: {
       type: 'array',

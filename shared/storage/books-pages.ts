@@ -113,15 +113,18 @@ export async function inboxDocumentsPage(
 }
 
 /**
- * A document as the reads answer it: `archived_reason` only while it has one
- * (docs/reference/book-reads.md: absent otherwise), whether the field was never
- * written or a revert or an undo set it back to null.
+ * A document as the reads answer it: `archived_reason` and `booked_entry_id`
+ * only while it has one (docs/reference/book-reads.md: absent otherwise),
+ * whether the field was never written or a revert or an undo set it back to null.
  */
 function documentRead(doc: Stored<InboxDocument>): InboxDocument {
   const read = fromStored<InboxDocument & { archived_reason?: string | null }>(doc);
-  if (read.archived_reason !== null) return read;
-  const { archived_reason: _none, ...rest } = read;
-  return rest;
+  const { archived_reason, booked_entry_id, ...rest } = read;
+  return {
+    ...rest,
+    ...(archived_reason !== null && archived_reason !== undefined ? { archived_reason } : {}),
+    ...(booked_entry_id !== null && booked_entry_id !== undefined ? { booked_entry_id } : {}),
+  };
 }
 
 export async function findInboxDocument(db: Db, orgId: string, id: string): Promise<InboxDocument | null> {

@@ -66,23 +66,6 @@ export async function operationsNaming(
   }));
 }
 
-/**
- * Drop `holder`'s version claims on records it deleted (`collection/id`), once
- * its apply is final: no write of it is in flight any more, and a record that
- * returns under the same id (an import of the same file again, a dismissal
- * made again) starts at a version that would otherwise stay claimed for ever
- * (docs/design/staged-lifecycle.md "Reverts").
- */
-export async function releaseDeletedClaims(
-  db: Db,
-  orgId: string,
-  holder: string,
-  records: readonly string[],
-): Promise<void> {
-  if (records.length === 0) return;
-  await collections(db).versionReservations.deleteMany({ org_id: orgId, holder, record: { $in: [...records] } });
-}
-
 /** Record on the reverted operation the revert that was applied (idempotent; the operation is final, nothing else writes it). */
 export async function markReverted(db: Db, orgId: string, id: string, revertId: string): Promise<void> {
   await collections(db).stagedOperations.updateOne({ _id: id, org_id: orgId }, { $set: { reverted_by: revertId } });

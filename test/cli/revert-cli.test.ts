@@ -70,4 +70,37 @@ describe('bookstage staged revert', () => {
     expect(refused.code).to.equal(3);
     expect(refused.stdout + refused.stderr).to.include('not_revertible');
   });
+
+  it("--reversal-date dates the reversing entry of a journal entry's revert", async () => {
+    const books = new Books();
+    books.account();
+    const s = await stack();
+    await s.load(books.file);
+    const alice = await s.token(books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+    const bob = await s.token(books.orgId, ['staged:read', 'staged:approve', 'staged:apply'], 'bob');
+    const entry = await applied(
+      bob,
+      call('POST', '/api/v1/cli/ledger/entries/stage', {
+        token: alice,
+        body: {
+          entry_date: '2026-03-02',
+          description: 'Bank fee March',
+          reference: 'FEE-2026-03',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+        },
+      }),
+    );
+    const json = await runCli(['staged', 'revert', entry, '--reversal-date', '2026-04-01', '--dry-run', '--json'], {
+      url: s.baseUrl,
+      token: alice,
+    });
+    expect(json.code, json.stdout + json.stderr).to.equal(0);
+    const dry = envelopeOf<{ plan: { changes: Array<{ action: string; doc?: { entry_date: string } }> } }>(json.stdout);
+    expect(dry.data.plan.changes.find((c) => c.action === 'insert')!.doc!.entry_date).to.equal('2026-04-01');
+  });
 });

@@ -111,27 +111,42 @@ async function applied(bob: string, staging: Promise<Answer<StageData>>): Promis
   return staged.body.data.staged_operation_id;
 }
 
+/** How a kind's revert differs from undoing its journal write by write (a journal entry is reversed, not deleted). */
+interface RevertShape {
+  /** The revert's own stager (a journal entry's needs `ledger:stage`). */
+  stager?: string;
+  body?: Record<string, unknown>;
+  /** Changes beyond one per write of the reverted apply. */
+  extra_changes?: number;
+  /** The reads after the revert as they are to compare with those before (the reversal's two entries left out). */
+  reads?: (after: unknown) => unknown;
+}
+
 /** Revert `id` through the four eyes and check the books are back, its views and amount. */
 async function revertAndCompare(
   t: { alice: string; bob: string },
   id: string,
   before: unknown,
   accounts: readonly string[],
+  shape: RevertShape = {},
 ): Promise<string> {
   const original = await show(t.bob, id);
-  const staged = await stageRevert(t.alice, id, { note: 'wrong statement' });
+  const staged = await stageRevert(shape.stager ?? t.alice, id, { note: 'wrong statement', ...shape.body });
   expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
   expect(staged.body.operation).to.equal('revert.stage');
   const revertId = staged.body.data.staged_operation_id;
   expect(staged.body.data.plan.reverts).to.equal(id);
   expect(staged.body.data.plan.reverts_kind).to.equal(original.body.data.kind);
-  expect(staged.body.data.plan.changes!.length).to.equal(original.body.data.result.changes.length);
+  expect(staged.body.data.plan.changes!.length).to.equal(
+    original.body.data.result.changes.length + (shape.extra_changes ?? 0),
+  );
   expect(staged.body.data.amount_minor).to.equal(original.body.data.amount_minor);
   expect(staged.body.data.currency).to.equal(original.body.data.currency);
   const shown = await show(t.bob, revertId);
   expect(shown.body.data).to.include({ kind: 'revert', reverts: id, status: 'staged' });
   await approveApply(t.bob, revertId);
-  expect(await bookReads(t.bob, accounts)).to.deep.equal(before);
+  const after = await bookReads(t.bob, accounts);
+  expect(shape.reads ? shape.reads(after) : after).to.deep.equal(before);
   const reverted = await show(t.bob, id);
   expect(reverted.body.data).to.include({ reverted_by: revertId, status: 'applied' });
   expect((await show(t.bob, revertId)).body.data).to.include({ reverts: id, status: 'applied' });
@@ -193,6 +208,77 @@ async function importCsv(token: string, account: string, csv: string): Promise<A
 }
 const CSV = 'date,amount,name,text,ref\n2026-11-03,100.00,Alpha,inv 1,R1\n2026-11-04,-20.00,Beta,fee,R2\n';
 
+/** An account with an unlinked fee of −3.50 and an open receipt for it; two open invoices and an incoming payment of 100.00. */
+function entryBooks() {
+  const books = new Books();
+  const account = books.account();
+  const fee = books.txn(account, -350, { booking_date: '2026-03-02', counterparty_id: books.cp('bank') });
+  const receipt = books.doc({
+    extracted: { vendor_name: 'The Bank', invoice_number: 'FEE-2026-03', total_minor: 350, currency: 'EUR' },
+  });
+  const inv1 = books.invoice(6_000, { entry_date: '2026-03-01' });
+  const inv2 = books.invoice(4_000, { entry_date: '2026-03-03' });
+  const paid = books.txn(account, 10_000, { booking_date: '2026-03-10' });
+  return { books, account, fee, receipt, inv1, inv2, paid };
+}
+type EntryBooks = ReturnType<typeof entryBooks>;
+const FEE_DATE = '2026-03-02';
+const bookFee = (token: string, b: EntryBooks, extra: Record<string, unknown> = {}) =>
+  call<StageData>('POST', '/api/v1/cli/ledger/entries/stage', {
+    token,
+    body: {
+      entry_date: FEE_DATE,
+      description: 'Bank fee March',
+      reference: 'FEE-2026-03',
+      counterparty_id: b.books.cp('bank'),
+      currency: 'EUR',
+      lines: [
+        { account: '6855', debit_minor: 350, credit_minor: 0 },
+        { account: '1600', debit_minor: 0, credit_minor: 350 },
+      ],
+      bank_transaction_id: b.fee,
+      document_id: b.receipt,
+      ...extra,
+    },
+  });
+const match = (token: string, b: EntryBooks) =>
+  call<StageData>('POST', '/api/v1/cli/bank-matches/match/stage', {
+    token,
+    body: {
+      bank_account_id: b.account,
+      matches: [
+        { bank_transaction_id: b.paid, ledger_entry_id: b.inv1, amount_minor: 6_000 },
+        { bank_transaction_id: b.paid, ledger_entry_id: b.inv2, amount_minor: 4_000 },
+      ],
+    },
+  });
+
+/**
+ * The reads without the reversal a journal entry's revert posts: the reversed entry and its reversing entry
+ * left out of the entries, and what the reversing entry leaves open (`receivable_minor`, its settlement line:
+ * the counterparty read counts a reversing entry as any posted entry, as after a ledger reversal) taken off its
+ * counterparty's row.
+ */
+const withoutReversal =
+  (reversed: string, counterparty: string, receivable_minor: number) =>
+  (reads: unknown): unknown => {
+    const r = reads as {
+      entries: Array<{ id: string; reversal_of?: string | null }>;
+      counterparties: Array<Array<{ counterparty_id: string; open_receivable_minor: number }>>;
+    };
+    return {
+      ...r,
+      entries: r.entries.filter((e) => e.id !== reversed && e.reversal_of !== reversed),
+      counterparties: r.counterparties.map((rows) =>
+        rows.map((row) =>
+          row.counterparty_id === counterparty
+            ? { ...row, open_receivable_minor: row.open_receivable_minor - receivable_minor }
+            : row,
+        ),
+      ),
+    };
+  };
+
 const resolve = (token: string, group: string, body: unknown) =>
   call<StageData>('POST', `${OVERVIEW}/${group}/resolve/stage`, { token, body });
 
@@ -249,7 +335,17 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     const again = await applied(t.bob, importCsv(t.alice, account, CSV));
     const ids = (await show(t.bob, again)).body.data.result.changes.map((c) => c.id);
     expect(ids).to.deep.equal((await show(t.bob, id)).body.data.result.changes.map((c) => c.id));
+    // Versions never go back: each returns above the version it had when the revert removed it (1).
+    for (const txn of ids) expect((await doc('bank_transactions', txn))!.version).to.equal(2);
     await revertAndCompare(t, again, before, [account]);
+    const third = await importCsv(t.alice, account, CSV);
+    expect(third.status, JSON.stringify(third.body)).to.equal(201);
+    expect(third.body.data.plan.new_transactions!.map((n) => (n as { version?: number }).version)).to.deep.equal([
+      3, 3,
+    ]);
+    await approveApply(t.bob, third.body.data.staged_operation_id);
+    for (const txn of ids) expect((await doc('bank_transactions', txn))!.version).to.equal(3);
+    await revertAndCompare(t, third.body.data.staged_operation_id, before, [account]);
   });
 
   it('a duplicate resolution: archived documents back to their status; a not-duplicates decision withdrawn (the group shows again)', async () => {
@@ -272,6 +368,78 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     const dismissed = await applied(t.bob, resolve(t.alice, other.group, { resolution: 'not_duplicates' }));
     expect(await bookReads(t.bob, [])).to.not.deep.equal(before);
     await revertAndCompare(t, dismissed, before, []);
+    // The same decision again: the dismissal returns under its id above the version it had, and can be reverted again.
+    const dismissalId = (await show(t.bob, dismissed)).body.data.result.changes[0]!.id;
+    const again = await applied(t.bob, resolve(t.alice, other.group, { resolution: 'not_duplicates' }));
+    expect((await doc('duplicate_dismissals', dismissalId))!.version).to.equal(2);
+    await revertAndCompare(t, again, before, []);
+  });
+
+  it('a journal entry: reversed by a reversing entry, its bank link removed, its document back to open; the other books read as before', async () => {
+    const b = entryBooks();
+    const t = await loaded(b.books);
+    const ledger = await (await stack()).token(b.books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+    const before = await bookReads(t.bob, [b.account]);
+    const id = await applied(t.bob, bookFee(ledger, b));
+    const entryId = (await show(t.bob, id)).body.data.result.changes.find((c) => c.collection === 'ledger_entries')!.id;
+    expect(await bookReads(t.bob, [b.account])).to.not.deep.equal(before);
+    const revertId = await revertAndCompare(t, id, before, [b.account], {
+      stager: ledger,
+      body: { reversal_date: '2026-03-31' },
+      extra_changes: 1,
+      reads: withoutReversal(entryId, b.books.cp('bank'), 350),
+    });
+    const reversed = (await doc('ledger_entries', entryId)) as Record<string, unknown>;
+    expect(reversed).to.include({ status: 'reversed', version: 2 });
+    const reversing = (await doc('ledger_entries', reversed.reversed_by as string)) as Record<string, unknown>;
+    expect(reversing).to.deep.include({
+      entry_date: '2026-03-31',
+      description: `Reversal of ${entryId}`,
+      reference: 'FEE-2026-03',
+      status: 'posted',
+      reversal_of: entryId,
+      version: 1,
+      lines: [
+        { account: '6855', debit_minor: 0, credit_minor: 350 },
+        { account: '1600', debit_minor: 350, credit_minor: 0 },
+      ],
+    });
+    expect((await doc('inbox_documents', b.receipt))!).to.include({ status: 'open', booked_entry_id: null });
+    const revert = (await show(t.bob, revertId)).body.data as { plan: { changes: Array<Record<string, unknown>> } };
+    expect(revert.plan.changes.map((c) => `${String(c.action)} ${String(c.collection)}`)).to.deep.equal([
+      'update inbox_documents',
+      'delete bank_links',
+      'insert ledger_entries',
+      'update ledger_entries',
+    ]);
+  });
+
+  it('a journal entry without a reversal date: the reversing entry is dated today (UTC)', async () => {
+    const b = entryBooks();
+    const t = await loaded(b.books);
+    const ledger = await (await stack()).token(b.books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+    const id = await applied(t.bob, bookFee(ledger, b, { bank_transaction_id: undefined, document_id: undefined }));
+    const res = await stageRevert(ledger, id, {}, '?dry_run=true');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const insert = res.body.data.plan.changes!.find((c) => c.action === 'insert')!;
+    expect((insert.doc as { entry_date: string }).entry_date).to.equal(new Date().toISOString().slice(0, 10));
+  });
+
+  it('a bank match: the links it created removed; the books read as before', async () => {
+    const b = entryBooks();
+    const t = await loaded(b.books);
+    const before = await bookReads(t.bob, [b.account]);
+    const id = await applied(t.bob, match(t.alice, b));
+    expect(await bookReads(t.bob, [b.account])).to.not.deep.equal(before);
+    const revertId = await revertAndCompare(t, id, before, [b.account]);
+    const revert = (await show(t.bob, revertId)).body.data as { plan: { changes: Array<Record<string, unknown>> } };
+    expect(revert.plan.changes.map((c) => `${String(c.action)} ${String(c.collection)}`)).to.deep.equal([
+      'delete bank_links',
+      'delete bank_links',
+    ]);
+    // Matched again after the revert: new links, and that match can be reverted in turn.
+    const again = await applied(t.bob, match(t.alice, b));
+    await revertAndCompare(t, again, before, [b.account]);
   });
 
   it('a dry run answers the plan and stores nothing; a second staging while one is staged answers that one', async () => {
@@ -539,6 +707,128 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       const locked = await stageRevert(r.alice, rec);
       expect(locked.status).to.equal(422);
       expect(locked.body.error.details).to.include({ end_date: '2026-02-28', bank_account_id: b.account });
+    });
+
+    it('a journal entry: 403 without ledger:stage; 409 changed_since_apply for a link to the entry made since, its transaction changed since, or the entry reversed since', async () => {
+      const b = entryBooks();
+      const t = await loaded(b.books);
+      const ledger = await (await stack()).token(b.books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+      const id = await applied(t.bob, bookFee(ledger, b));
+      const changes = (await show(t.bob, id)).body.data.result.changes;
+      const entryId = changes.find((c) => c.collection === 'ledger_entries')!.id;
+      const linkId = changes.find((c) => c.collection === 'bank_links')!.id;
+      const forbidden = await stageRevert(t.alice, id);
+      expect(forbidden.status, JSON.stringify(forbidden.body)).to.equal(403);
+      expect(forbidden.body.error.details).to.deep.equal({ required_scope: 'ledger:stage' });
+
+      const { db } = await stack();
+      const later = `lnk_${b.books.uid}_later`;
+      await db.collection('bank_links').insertOne({
+        _id: later,
+        org_id: b.books.orgId,
+        bank_transaction_id: b.paid,
+        ledger_entry_id: entryId,
+        amount_minor: 100,
+        created_at: '2026-11-05T00:00:00.000Z',
+        created_by: 'alice',
+        version: 1,
+      } as never);
+      const linked = await stageRevert(ledger, id);
+      expect(linked.status, JSON.stringify(linked.body)).to.equal(409);
+      expect(linked.body.error).to.include({ code: 'changed_since_apply' });
+      expect(linked.body.error.details).to.deep.include({ staged_operation_id: id, ids: [later] });
+      await db.collection('bank_links').deleteOne({ _id: later } as never);
+
+      await db
+        .collection('bank_transactions')
+        .updateOne({ _id: b.fee } as never, { $set: { remittance_info: 'edited' }, $inc: { version: 1 } });
+      const edited = await stageRevert(ledger, id);
+      expect(edited.status, JSON.stringify(edited.body)).to.equal(409);
+      expect(edited.body.error.details).to.deep.include({ ids: [b.fee] });
+      await db
+        .collection('bank_transactions')
+        .updateOne({ _id: b.fee } as never, { $set: { remittance_info: '' }, $inc: { version: -1 } });
+      expect((await stageRevert(ledger, id, {}, '?dry_run=true')).status).to.equal(200);
+
+      await applied(
+        t.bob,
+        call<StageData>('POST', `/api/v1/cli/ledger/entries/${entryId}/reverse/stage`, {
+          token: ledger,
+          body: { reversal_date: '2026-03-31' },
+        }),
+      );
+      const reversed = await stageRevert(ledger, id);
+      expect(reversed.status, JSON.stringify(reversed.body)).to.equal(409);
+      expect(reversed.body.error).to.include({ code: 'changed_since_apply' });
+      expect((reversed.body.error.details as { ids: string[] }).ids).to.have.members([entryId, linkId]);
+    });
+
+    it('a journal entry: 422 reversal_before_entry for a reversal date before the entry, 400 for one that is no date, 422 period_locked when the lock date covers the reversing entry', async () => {
+      const b = entryBooks();
+      const t = await loaded(b.books);
+      const ledger = await (await stack()).token(b.books.orgId, ['ledger:stage', 'staged:read'], 'alice');
+      const id = await applied(t.bob, bookFee(ledger, b));
+      const entryId = (await show(t.bob, id)).body.data.result.changes.find(
+        (c) => c.collection === 'ledger_entries',
+      )!.id;
+      const early = await stageRevert(ledger, id, { reversal_date: '2026-03-01' });
+      expect(early.status, JSON.stringify(early.body)).to.equal(422);
+      expect(early.body.error).to.include({ code: 'reversal_before_entry' });
+      expect(early.body.error.details).to.include({ reversal_date: '2026-03-01', entry_date: FEE_DATE });
+      const bad = await stageRevert(ledger, id, { reversal_date: '31.03.2026' });
+      expect(bad.status, JSON.stringify(bad.body)).to.equal(400);
+      expect(bad.body.error.code).to.equal('validation_failed');
+
+      const { db } = await stack();
+      await db
+        .collection('orgs')
+        .updateOne({ _id: b.books.orgId } as never, { $set: { lock_date: '2026-03-31' }, $inc: { version: 1 } });
+      const locked = await stageRevert(ledger, id, { reversal_date: '2026-03-31' });
+      expect(locked.status, JSON.stringify(locked.body)).to.equal(422);
+      expect(locked.body.error).to.include({ code: 'period_locked' });
+      expect(locked.body.error.details).to.deep.equal({
+        staged_operation_id: id,
+        lock_date: '2026-03-31',
+        ledger_entry_id: entryId,
+        reversal_date: '2026-03-31',
+      });
+      // The entry itself lies in the closed period: a reversing entry after the lock date may still be booked.
+      const open = await stageRevert(ledger, id, { reversal_date: '2026-04-01' });
+      expect(open.status, JSON.stringify(open.body)).to.equal(201);
+      // A lock date that moves over it before the apply makes the apply stale.
+      expect((await approve(t.bob, open.body.data.staged_operation_id)).status).to.equal(200);
+      await db
+        .collection('orgs')
+        .updateOne({ _id: b.books.orgId } as never, { $set: { lock_date: '2026-04-30' }, $inc: { version: 1 } });
+      const stale = await apply(t.bob, open.body.data.staged_operation_id);
+      expect(stale.status, JSON.stringify(stale.body)).to.equal(409);
+      expect(stale.body.error.code).to.equal('stale_plan');
+      expect((await doc('ledger_entries', entryId))!.status).to.equal('posted');
+    });
+
+    it('a bank match: 409 changed_since_apply when one of its links, or one of their entries, changed since', async () => {
+      const b = entryBooks();
+      const t = await loaded(b.books);
+      const id = await applied(t.bob, match(t.alice, b));
+      const links = (await show(t.bob, id)).body.data.result.changes.map((c) => c.id);
+      const { db } = await stack();
+      const amount = (await doc('bank_links', links[0]!))!.amount_minor;
+      await db
+        .collection('bank_links')
+        .updateOne({ _id: links[0] } as never, { $set: { amount_minor: 1 }, $inc: { version: 1 } });
+      const link = await stageRevert(t.alice, id);
+      expect(link.status, JSON.stringify(link.body)).to.equal(409);
+      expect(link.body.error).to.include({ code: 'changed_since_apply' });
+      expect(link.body.error.details).to.deep.include({ ids: [links[0]] });
+      await db
+        .collection('bank_links')
+        .updateOne({ _id: links[0] } as never, { $set: { amount_minor: amount }, $inc: { version: -1 } });
+      await db
+        .collection('ledger_entries')
+        .updateOne({ _id: b.inv2 } as never, { $set: { description: 'edited' }, $inc: { version: 1 } });
+      const entry = await stageRevert(t.alice, id);
+      expect(entry.status, JSON.stringify(entry.body)).to.equal(409);
+      expect(entry.body.error.details).to.deep.include({ ids: [b.inv2] });
     });
 
     it('apply answers stale when a record changed after the revert was staged, and writes nothing', async () => {

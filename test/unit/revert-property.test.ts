@@ -1,12 +1,14 @@
 // The revert's pure rule and journal (shared/kinds/revert/plan.ts) over random
 // sequences of applies and reverts on generated books (docs/design/staged-lifecycle.md
-// "Reverts"): reconciliations, link repairs, statement imports and duplicate
-// resolutions, each applied through its real journal (shared/domain/apply-journal.ts),
+// "Reverts"): reconciliations, link repairs, bank matches, statement imports,
+// duplicate resolutions and journal entries, each applied through its real
+// journal (shared/domain/apply-journal.ts),
 // with outside edits of links between them. A revert is staged exactly when
 // every record the apply wrote still holds what it wrote (and the kind's own
 // conditions hold); once applied, those records read as before the apply, each
-// at a higher version; and reverting everything, latest first, gives back the
-// generated books but for versions.
+// at a higher version (a journal entry's entry reversed by its reversing entry
+// instead); and reverting everything, latest first, gives back the generated
+// books but for versions and those reversal pairs.
 import { expect } from 'chai';
 import type { ApplyBooks, JournalWrite } from '../../shared/domain/apply-journal.js';
 import type {
@@ -31,6 +33,8 @@ import {
   type StoredRecord,
 } from '../../shared/kinds/revert/plan.js';
 import { importRevertRules } from '../../shared/kinds/statement-import/revert.js';
+import { matchRevertRules } from '../../shared/kinds/bank-match/revert.js';
+import { journalEntryRevertRules, revertReversingEntryId } from '../../shared/kinds/journal-entry/revert.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 
 type Rec = StoredRecord;
@@ -55,13 +59,19 @@ const RULES: Partial<Record<StagedKind, KindRevertRules>> = {
   ledger_link_repair: repairRevertRules,
   statement_import: importRevertRules,
   inbox_duplicates_resolve: inboxResolveRevertRules,
+  bank_match: matchRevertRules,
+  journal_entry: journalEntryRevertRules,
 };
+
+/** The reversing entries' date: after every generated entry's. */
+const REVERSAL_DATE = '2026-12-31';
 
 /** A record as the reads answer it: without its version, and a document's null archived_reason absent (docs/reference/book-reads.md). */
 const strip = (r: Rec | null | undefined): Record<string, unknown> | null => {
   if (!r) return null;
   const { version: _v, ...rest } = r;
   if (rest.archived_reason === null) delete rest.archived_reason;
+  if (rest.booked_entry_id === null) delete rest.booked_entry_id;
   return rest;
 };
 const json = (v: unknown): string =>
@@ -162,6 +172,10 @@ function generate(rand: () => number): { store: Store; account: string; pool: st
 const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 describe('revert: random sequences of applies and reverts (pure plan and journals)', () => {
+  let sawEntries = 0;
+  let sawMatches = 0;
+  /** How often each kind's revert ended how (`kind outcome`). */
+  const outcomes = new Map<string, number>();
   for (let seed = 1; seed <= 240; seed += 1) {
     it(`seed ${seed}`, () => {
       const rand = mulberry32(seed);
@@ -169,8 +183,12 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
       const initial = new Map([...store].map(([k, v]) => [k, strip(v)]));
       const highest = new Map([...store].map(([k, v]) => [k, v.version]));
       const ops: Applied[] = [];
+      /** The entries of reverted journal entries and their reversing entries: they stay, and the final books are compared without them. */
+      const reversals = new Set<string>();
       let n = 0;
       let day = 0;
+      // Times that order as the steps do (t10 after t9).
+      const at = (step: number): string => `t${String(step).padStart(4, '0')}`;
       const ctx = (id: string) => ({ staged_operation_id: id, org_id: 'org_1', actor: 'bob', now: `t${n}` });
       const record = (w: JournalWrite) => recordKey(w.collection, w.id);
 
@@ -189,7 +207,7 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         make(store, journal);
         for (const w of journal)
           highest.set(record(w), Math.max(highest.get(record(w)) ?? 0, store.get(record(w))?.version ?? 0));
-        ops.push({ id, kind, plan, writes: journal, preconditions, applied_at: `t${n}`, before, reverted: false });
+        ops.push({ id, kind, plan, writes: journal, preconditions, applied_at: at(n), before, reverted: false });
       };
 
       /** The revert of `op` decided and, when staged, applied; whether it was staged. */
@@ -220,25 +238,40 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         };
         const later = ops.find((o) => o.kind === 'bank_reconcile' && !o.reverted && o.applied_at > op.applied_at);
         const reads = repairRevertReads(subject, records);
+        const entryId = kind === 'journal_entry' ? (op.plan as { ledger_entry_id: string }).ledger_entry_id : null;
+        const entryLinks = of<BankLink>(store, 'bank_links').filter((l) => l.ledger_entry_id === entryId);
         const extra =
           kind === 'bank_reconcile'
             ? { later_staged_operation_id: later?.id ?? null }
-            : kind === 'ledger_link_repair'
+            : kind === 'journal_entry'
               ? {
+                  entry_link_ids: entryLinks.map((l) => l.id),
                   versions: Object.fromEntries(
-                    [
-                      ...reads.transaction_ids.map((id) => `bank_transactions/${id}`),
-                      ...reads.entry_ids.map((id) => `ledger_entries/${id}`),
-                    ].map((k) => [k, store.get(k)?.version ?? null]),
+                    op.preconditions
+                      .filter((p) => p.collection === 'bank_transactions')
+                      .map((p) => [
+                        `bank_transactions/${p.id}`,
+                        store.get(`bank_transactions/${p.id}`)?.version ?? null,
+                      ]),
                   ),
+                  reversing_reserved_version: highest.get(`ledger_entries/${revertReversingEntryId(op.id)}`) ?? 0,
                 }
-              : kind === 'statement_import'
+              : kind === 'ledger_link_repair' || kind === 'bank_match'
                 ? {
-                    linked_transaction_ids: of<BankLink>(store, 'bank_links')
-                      .map((l) => l.bank_transaction_id)
-                      .filter((t) => op.writes.some((w) => w.id === t)),
+                    versions: Object.fromEntries(
+                      [
+                        ...reads.transaction_ids.map((id) => `bank_transactions/${id}`),
+                        ...reads.entry_ids.map((id) => `ledger_entries/${id}`),
+                      ].map((k) => [k, store.get(k)?.version ?? null]),
+                    ),
                   }
-                : null;
+                : kind === 'statement_import'
+                  ? {
+                      linked_transaction_ids: of<BankLink>(store, 'bank_links')
+                        .map((l) => l.bank_transaction_id)
+                        .filter((t) => op.writes.some((w) => w.id === t)),
+                    }
+                  : null;
         const decision = decideRevert(
           subject,
           { records, extra },
@@ -250,6 +283,7 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
             rules: RULES[kind] ?? null,
             lock_date: null,
             pending: [],
+            reversal_date: REVERSAL_DATE,
           },
           op.id,
         );
@@ -264,21 +298,48 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
           );
         });
         const laterStands = kind === 'bank_reconcile' && later !== undefined;
+        // A journal entry's: a link to its entry that its apply did not create.
+        const foreignLink = kind === 'journal_entry' && entryLinks.some((l) => !op.writes.some((w) => w.id === l.id));
         const linked =
           kind === 'statement_import' &&
           (extra as { linked_transaction_ids: string[] }).linked_transaction_ids.length > 0;
         const expected = laterStands
           ? 'not_latest_reconciliation'
-          : !holds || linked
+          : !holds || linked || foreignLink
             ? 'changed_since_apply'
             : 'staged';
         const outcome = decision.outcome === 'refused' ? decision.code : decision.outcome;
+        outcomes.set(`${kind} ${outcome}`, (outcomes.get(`${kind} ${outcome}`) ?? 0) + 1);
         expect(outcome, `${kind} ${op.id}: ${JSON.stringify(decision)}`).to.equal(expected);
         if (decision.outcome !== 'staged') return false;
         n += 1;
         make(store, revertJournal(decision.plan));
         for (const w of op.writes) {
           const key = record(w);
+          if (kind === 'journal_entry' && w.collection === 'ledger_entries') {
+            // Reversed, not deleted: the entry marked reversed, its reversing entry posted with its lines' sides swapped.
+            const reversingKey = `ledger_entries/${revertReversingEntryId(op.id)}`;
+            const entry = store.get(key)!;
+            const reversing = store.get(reversingKey)!;
+            expect(strip(entry)).to.deep.equal({
+              ...strip({ ...(w as Extract<JournalWrite, { action: 'insert' }>).doc, version: 0 }),
+              status: 'reversed',
+              reversed_by: reversingKey.slice('ledger_entries/'.length),
+            });
+            expect(reversing).to.deep.include({ entry_date: REVERSAL_DATE, reversal_of: w.id, status: 'posted' });
+            expect(reversing.lines).to.deep.equal(
+              (entry.lines as Array<{ account: string; debit_minor: number; credit_minor: number }>).map((l) => ({
+                account: l.account,
+                debit_minor: l.credit_minor,
+                credit_minor: l.debit_minor,
+              })),
+            );
+            expect(reversing.version).to.be.greaterThan(highest.get(reversingKey) ?? 0);
+            reversals.add(key).add(reversingKey);
+            highest.set(reversingKey, reversing.version);
+            highest.set(key, entry.version);
+            continue;
+          }
           expect(strip(store.get(key)), key).to.deep.equal(strip(op.before.get(key)));
           const v = store.get(key)?.version;
           // Versions never go back: a record written or brought back is above every version it had.
@@ -289,13 +350,13 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         return true;
       };
 
-      const steps = 3 + Math.floor(rand() * 8);
+      const steps = 3 + Math.floor(rand() * 10);
       for (let s = 0; s < steps; s += 1) {
         const r = rand();
         const standing = ops.filter((o) => !o.reverted);
-        if (r < 0.2 && standing.length > 0) {
+        if (r < 0.3 && standing.length > 0) {
           revert(pick(rand, standing));
-        } else if (r < 0.35) {
+        } else if (r < 0.4) {
           const open = of<BankTransaction & { id: string }>(store, 'bank_transactions').filter(
             (t) => t.id.startsWith('bt_r') && t.status === 'unreconciled',
           );
@@ -313,10 +374,107 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
             },
             transactions: txns.map((t) => ({ bank_transaction_id: t.id })),
           });
-        } else if (r < 0.6) {
+        } else if (r < 0.55) {
+          const entries = of<LedgerEntry>(store, 'ledger_entries')
+            .map((e) => e.id)
+            .filter((id) => /^le_[0-9]+$/.test(id));
+          if (rand() < 0.5) {
+            // A journal entry: a fee booking a pool transaction for (part of) what it has left unlinked, maybe attaching an open document.
+            const txn = pick(rand, pool);
+            const unlinked =
+              5_000 -
+              of<BankLink>(store, 'bank_links')
+                .filter((l) => l.bank_transaction_id === txn)
+                .reduce((sum, l) => sum + l.amount_minor, 0);
+            const books = rand() < 0.7 && unlinked > 0;
+            const amount = books ? unlinked : 100 + Math.floor(rand() * 900);
+            const open = docs.filter((d) => store.get(`inbox_documents/${d}`)!.status === 'open');
+            const document = open.length > 0 && rand() < 0.6 ? pick(rand, open) : null;
+            const txnVersion = store.get(`bank_transactions/${txn}`)!.version;
+            applyOp(
+              'journal_entry',
+              {
+                ledger_entry_id: `le_j${n + 1}`,
+                entry: {
+                  entry_date: `2026-05-${String(10 + (n % 20))}`,
+                  description: 'Fee',
+                  reference: `F${n + 1}`,
+                  counterparty_id: 'cp_bank',
+                  currency: 'EUR',
+                  lines: [
+                    { account: '6855', account_name: null, debit_minor: amount, credit_minor: 0 },
+                    { account: '1600', account_name: null, debit_minor: 0, credit_minor: amount },
+                  ],
+                },
+                debit_total_minor: amount,
+                credit_total_minor: amount,
+                settlement_minor: -amount,
+                bank_link: books
+                  ? {
+                      bank_transaction_id: txn,
+                      bank_account_id: account,
+                      transaction_amount_minor: 5_000,
+                      linked_before_minor: 5_000 - unlinked,
+                      amount_minor: unlinked,
+                    }
+                  : null,
+                document_id: document,
+                note: null,
+              },
+              books ? [{ collection: 'bank_transactions', id: txn, version: txnVersion }] : [],
+            );
+          } else {
+            // A bank match: new links of pool transactions to entries they are not linked to yet (a journal entry's among them).
+            const links = of<BankLink>(store, 'bank_links');
+            const targets = [
+              ...entries,
+              ...ops
+                .filter((o) => o.kind === 'journal_entry')
+                .map((o) => (o.plan as { ledger_entry_id: string }).ledger_entry_id),
+            ];
+            const pairs = new Map<
+              string,
+              { bank_transaction_id: string; ledger_entry_id: string; amount_minor: number }
+            >();
+            for (let k = 0; k < 1 + Math.floor(rand() * 3); k += 1) {
+              const t = pick(rand, pool);
+              const e = pick(rand, targets);
+              if (links.some((l) => l.bank_transaction_id === t && l.ledger_entry_id === e)) continue;
+              pairs.set(`${t}/${e}`, {
+                bank_transaction_id: t,
+                ledger_entry_id: e,
+                amount_minor: 1 + Math.floor(rand() * 400),
+              });
+            }
+            if (pairs.size === 0) continue;
+            const plan = { pairs: [...pairs.values()] };
+            applyOp('bank_match', plan, [
+              ...[...new Set(plan.pairs.map((p) => p.bank_transaction_id))].map((id) => ({
+                collection: 'bank_transactions' as const,
+                id,
+                version: store.get(`bank_transactions/${id}`)!.version,
+              })),
+              ...[...new Set(plan.pairs.map((p) => p.ledger_entry_id))].map((id) => ({
+                collection: 'ledger_entries' as const,
+                id,
+                version: store.get(`ledger_entries/${id}`)!.version,
+              })),
+            ]);
+            // A journal entry whose entry the match linked, still standing: its revert now (the model says how it ends).
+            const linked = ops.find(
+              (o) =>
+                o.kind === 'journal_entry' &&
+                !o.reverted &&
+                plan.pairs.some((p) => p.ledger_entry_id === (o.plan as { ledger_entry_id: string }).ledger_entry_id),
+            );
+            if (linked) revert(linked);
+          }
+        } else if (r < 0.7) {
           const links = of<BankLink>(store, 'bank_links').filter((l) => pool.includes(l.bank_transaction_id));
           const actions: unknown[] = [];
-          const entries = of<LedgerEntry>(store, 'ledger_entries').map((e) => e.id);
+          const entries = of<LedgerEntry>(store, 'ledger_entries')
+            .map((e) => e.id)
+            .filter((id) => /^le_[0-9]+$/.test(id));
           const taken = new Map<string, number>();
           for (let a = 0; a < 1 + Math.floor(rand() * 3); a += 1) {
             const kind = rand();
@@ -366,7 +524,7 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
             })),
           ];
           applyOp('ledger_link_repair', { actions }, preconditions);
-        } else if (r < 0.75) {
+        } else if (r < 0.8) {
           const count = 1 + Math.floor(rand() * 3);
           applyOp('statement_import', {
             bank_account_id: account,
@@ -383,7 +541,7 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
               bank_reference: `R${n + 1}_${i}`,
             })),
           });
-        } else if (r < 0.88) {
+        } else if (r < 0.9) {
           const open = docs.filter((d) => store.get(`inbox_documents/${d}`)!.status !== 'archived');
           if (open.length < 2) continue;
           const members = open.filter(() => rand() < 0.7).slice(0, 3);
@@ -422,7 +580,7 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
             plan: null,
             writes: [w],
             preconditions: [],
-            applied_at: `t${n}`,
+            applied_at: at(n),
             before,
             reverted: false,
           });
@@ -430,10 +588,26 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
       }
       // Everything still standing, latest first: each revert is staged, and the books are the generated ones.
       for (const op of [...ops].reverse()) if (!op.reverted) expect(revert(op), op.id).to.equal(true);
-      const final = new Map([...store].map(([k, v]) => [k, strip(v)]));
+      const final = new Map([...store].filter(([k]) => !reversals.has(k)).map(([k, v]) => [k, strip(v)]));
+      if (ops.some((o) => o.kind === 'journal_entry')) sawEntries += 1;
+      if (ops.some((o) => o.kind === 'bank_match')) sawMatches += 1;
       expect(Object.fromEntries(final)).to.deep.equal(Object.fromEntries(initial));
       for (const c of COLLECTIONS)
-        expect(of(store, c).length).to.equal([...initial.keys()].filter((k) => k.startsWith(`${c}/`)).length);
+        expect(of(store, c).length - [...reversals].filter((k) => k.startsWith(`${c}/`)).length).to.equal(
+          [...initial.keys()].filter((k) => k.startsWith(`${c}/`)).length,
+        );
     });
   }
+  it('the seeds drew journal entries and bank matches, staged and refused', () => {
+    expect(sawEntries).to.be.at.least(50);
+    expect(sawMatches).to.be.at.least(50);
+    // Both were reverted, and both refused for a change since their apply (an edit or a repair of their links).
+    for (const key of [
+      'journal_entry staged',
+      'journal_entry changed_since_apply',
+      'bank_match staged',
+      'bank_match changed_since_apply',
+    ])
+      expect(outcomes.get(key) ?? 0, `${key}: ${JSON.stringify([...outcomes])}`).to.be.at.least(3);
+  });
 });

@@ -102,9 +102,11 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
     .description('stage the revert of an applied operation: every record its apply wrote, back as it was');
   withStaging(revert)
     .option('--note <text>', 'why: kept with the staged revert')
-    .action(async (id: string, opts: DecisionOptions) => {
+    .option('--reversal-date <date>', "a journal entry's revert: date of the reversing entry (default today, UTC)")
+    .action(async (id: string, opts: DecisionOptions & { reversalDate?: string }) => {
       const body = readBodyOption(opts.body);
       setField(body, 'note', opts.note);
+      setField(body, 'reversal_date', opts.reversalDate);
       done(await runStaging({ method: 'POST', path: pathOf(KINDS.revert.route.operation, { id }), body }, opts, io));
     });
   example(revert, 'bookstage staged revert stg_0123abcd --note "reconciled against the wrong statement"');

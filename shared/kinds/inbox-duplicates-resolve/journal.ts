@@ -27,6 +27,14 @@ export function dismissalId(orgId: string, documentIds: readonly string[]): stri
   return `${orgId}:${duplicateGroupId(documentIds)}`;
 }
 
+/**
+ * What apply reads for a resolution beyond its preconditions (worker/kinds/inbox-duplicates-resolve/apply.ts): the
+ * highest version ever reserved on its dismissal's id, which a revert removed (0: none).
+ */
+export interface InboxResolveApplyBooks {
+  dismissal_reserved_version: number;
+}
+
 function inboxResolveJournal(plan: InboxResolvePlan, books: ApplyBooks, ctx: JournalContext): Result<JournalWrite[]> {
   const byId = new Map((books.documents ?? []).map((d) => [d.id, d]));
   for (const id of plan.member_ids) {
@@ -47,7 +55,8 @@ function inboxResolveJournal(plan: InboxResolvePlan, books: ApplyBooks, ctx: Jou
           note: plan.note,
           created_at: ctx.now,
           created_by: ctx.actor,
-          version: 1,
+          // Versions never go back: a dismissal made again after a revert removed it returns above the version it had.
+          version: ((books.kind as InboxResolveApplyBooks | undefined)?.dismissal_reserved_version ?? 0) + 1,
         },
       },
     ]);

@@ -59,6 +59,16 @@ export interface KindRevertRules<Extra = unknown> {
   changed?(subject: RevertSubject, books: RevertBooks<Extra>): Array<{ collection: string; id: string }>;
   /** What of the revert's plan the lock date covers, or null (checked at staging and again at apply). */
   locked?(plan: RevertPlan, lockDate: IsoDate | null): PeriodLocked | null;
+  /**
+   * The kind's own writes in place of the generic undo of its journal (`undo`, every record found as the apply
+   * left it), or its refusal: a journal entry is reversed by a reversing entry rather than deleted.
+   */
+  changes?(
+    subject: RevertSubject,
+    books: RevertBooks<Extra>,
+    undo: RevertChange[],
+    request: Pick<RevertRequest, 'reversal_date'>,
+  ): RevertChange[] | RefusedDecision;
 }
 
 export interface RevertBooks<Extra = unknown> {
@@ -81,6 +91,8 @@ export interface RevertRequest {
   rules: KindRevertRules | null;
   lock_date: IsoDate | null;
   pending: readonly PendingHolder[];
+  /** The reversing entry's date of a journal entry's revert: the request's, else today (UTC). */
+  reversal_date?: IsoDate;
 }
 
 /** The plan lock's scope key of a revert: one revert of an operation pending at a time (docs/reference/http-api.md §6.3). */
@@ -189,7 +201,9 @@ export function lockedRevert(
  * not_applied; a kind without rules → not_revertible; a revert of it
  * approved or applied → already_reverted; the kind's refusal; any record the
  * apply wrote (or the kind names) changed since → changed_since_apply; the
- * lock date → period_locked; then the pending gate.
+ * kind's own writes or their refusal (a journal entry's reversal date before
+ * the entry: reversal_before_entry); the lock date → period_locked; then the
+ * pending gate.
  */
 export function decideRevert(
   subject: RevertSubject | null,
@@ -228,7 +242,9 @@ export function decideRevert(
     });
   }
 
-  const plan: RevertPlan = { reverts: subject.id, reverts_kind: subject.kind, changes };
+  const written = rules.changes?.(subject, books, changes, request) ?? changes;
+  if (!Array.isArray(written)) return written;
+  const plan: RevertPlan = { reverts: subject.id, reverts_kind: subject.kind, changes: written };
   const locked = lockedRevert(plan, request.lock_date, rules);
   if (locked) {
     const { reason: _reason, ...details } = locked;

@@ -2,7 +2,7 @@
 // (docs/design/staged-lifecycle.md "Reverts"): the operation to revert, and an
 // optional note.
 import type { FromSchema } from 'json-schema-to-ts';
-import { text } from '../../schemas/common.js';
+import { isoDate, text } from '../../schemas/common.js';
 
 /** The path's operation: a staged operation id, as the review calls take it (shared/schemas/staged-operations.ts). */
 export const revertStageParamsSchema = {
@@ -19,6 +19,11 @@ export const revertStageRequestSchema = {
   additionalProperties: false,
   properties: {
     note: { ...text(1000), minLength: 1, description: 'Why; kept with the staged revert (its `input`).' },
+    reversal_date: {
+      ...isoDate,
+      description:
+        "A journal entry's revert only: the date of the reversing entry; default today (UTC). Must be on or after the entry date and after the lock date. Other kinds ignore it.",
+    },
   },
 } as const;
 

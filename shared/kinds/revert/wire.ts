@@ -18,6 +18,7 @@ const REVERT_ERRORS: ErrorCode[] = [
   'already_reverted',
   'not_latest_reconciliation',
   'changed_since_apply',
+  'reversal_before_entry',
   'period_locked',
 ];
 
@@ -82,7 +83,8 @@ export const revert: KindModule<'revert'> = {
     summary: 'Stage the revert of an applied operation',
     description:
       'Plans writing back every record the operation\'s apply wrote, as it was before, and stages it for review (docs/design/staged-lifecycle.md "Reverts"). ' +
-      'Any valid token may call it; the job then requires the scope that stages the reverted kind (`bank:stage` for a reconciliation, repair or import, `inbox:stage` for a duplicate resolution) and answers 403 `forbidden` without it. The body is optional.',
+      'Any valid token may call it; the job then requires the scope that stages the reverted kind (`bank:stage` for a reconciliation, repair, match or import, `ledger:stage` for a journal entry, `inbox:stage` for a duplicate resolution) and answers 403 `forbidden` without it. ' +
+      'A journal entry is reversed by a reversing entry dated `reversal_date` (default today, UTC). The body is optional.',
     scope: null,
     pathParams: { schema: revertStageParamsSchema },
     body: { schema: revertStageRequestSchema, required: false },
@@ -117,7 +119,8 @@ export const revert: KindModule<'revert'> = {
     title: 'Stage the revert of an applied operation',
     description:
       'Plans giving the books back as they were before one applied staged operation (id, its stg_… id): every record its apply wrote is written back, ' +
-      'and stages that for review like any other change. Reconciliations, link repairs, statement imports and duplicate resolutions can be reverted; ' +
+      'and stages that for review like any other change. Reconciliations, link repairs, bank matches, statement imports, duplicate resolutions and journal entries can be reverted ' +
+      '(a journal entry by a reversing entry dated reversal_date, default today); ' +
       `a ledger reversal or a revert cannot (not_revertible). ${NOTHING_CHANGES} ${OUTCOMES} An operation not applied is refused with not_applied, ` +
       'one already reverted with already_reverted, one whose records changed since its apply with changed_since_apply (their ids), ' +
       `a reconciliation with a later one applied with not_latest_reconciliation, a locked period with period_locked. ${KEY}`,

@@ -13,7 +13,7 @@ export const statementImportKindJournal: KindJournal = {
 /**
  * A statement import's journal (docs/guide/statement-import.md "Apply"): one insert
  * per new transaction, under the plan's deterministic id, unreconciled at
- * version 1. A unique `_id` insert settles a retry: the id already there with
+ * version 1 (or the plan's version of a transaction that returns after a revert). A unique `_id` insert settles a retry: the id already there with
  * these fields is this journal's own write.
  */
 export function statementImportJournal(plan: StatementImportPlan): JournalWrite[] {
@@ -34,7 +34,7 @@ export function statementImportJournal(plan: StatementImportPlan): JournalWrite[
       bank_reference: t.bank_reference,
       status: 'unreconciled',
       reconciliation_id: null,
-      version: 1,
+      version: t.version ?? 1,
     },
   }));
 }

@@ -38,12 +38,22 @@ export interface StatementImportBooks {
   pending: PendingHolder[];
   /** The organisation's lock date: entries booked on or before it are skipped (`period_locked`). */
   lock_date: IsoDate | null;
+  /**
+   * Of the file's transaction ids (fileTransactionIds), those a record held before, which a revert removed: the
+   * highest version ever reserved on each (docs/design/staged-lifecycle.md "Reverts"). Absent: none.
+   */
+  returning?: ReadonlyMap<string, number>;
 }
 
 export type SkipReason = 'same_bank_reference' | 'same_fingerprint' | 'period_locked';
 
 /** A new bank transaction of the plan: the statement's entry as booked, with its deterministic id and matched counterparty. */
-export type PlannedTransaction = Omit<StatementEntry, 'pending'> & { id: string; counterparty_id: string | null };
+export type PlannedTransaction = Omit<StatementEntry, 'pending'> & {
+  id: string;
+  counterparty_id: string | null;
+  /** Only for a transaction that returns under an id a revert removed: the version it is inserted at, above every one it had. */
+  version?: number;
+};
 
 export interface SkippedEntry {
   booking_date: IsoDate;
@@ -126,6 +136,13 @@ function newTransactionId(accountId: string, fileSha256: string, statementIndex:
     .update(`statement_import\n${accountId}\n${fileSha256}\n${statementIndex}\n${entryIndex}`)
     .digest('hex');
   return `bt_imp_${digest.slice(0, 24)}`;
+}
+
+/** Every id a new transaction of the file may take on the account, whichever entries turn out new (a superset). */
+export function fileTransactionIds(file: ParsedStatementFile, accountId: string, fileSha256: string): string[] {
+  return file.statements.flatMap((s, statementIndex) =>
+    s.entries.map((_e, entryIndex) => newTransactionId(accountId, fileSha256, statementIndex, entryIndex)),
+  );
 }
 
 function counterpartyMatcher(
@@ -332,8 +349,10 @@ export function decideStatementImport(
       });
       continue;
     }
+    const id = newTransactionId(account.id, fileSha256, statementIndex, entryIndex);
+    const returning = books.returning?.get(id);
     newTransactions.push({
-      id: newTransactionId(account.id, fileSha256, statementIndex, entryIndex),
+      id,
       booking_date: e.booking_date,
       value_date: e.value_date,
       amount_minor: e.amount_minor,
@@ -344,6 +363,8 @@ export function decideStatementImport(
       counterparty_id: matchCounterparty(e.counterparty_name, e.counterparty_iban),
       remittance_info: e.remittance_info,
       details: e.details,
+      // Versions never go back: a transaction a revert removed returns above the version it had.
+      ...(returning === undefined ? {} : { version: returning + 1 }),
     });
   }
 

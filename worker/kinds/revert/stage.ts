@@ -4,6 +4,7 @@
 // (shared/kinds/revert/plan.ts). The scope is checked here, not by the route:
 // it is the one that stages the reverted kind, which only the stored operation
 // tells (the API passes the token's scopes with the job).
+import { utcDate } from '../../../shared/domain/dates.js';
 import { mayView } from '../../../shared/domain/staged-transitions.js';
 import type { StagedKind } from '../../../shared/domain/staged-kind.js';
 import {
@@ -45,7 +46,12 @@ export function stageRevertWith(hookOf: (kind: StagedKind) => WorkerRevert | und
       decideRevert(
         books.subject,
         books.books,
-        { ...books.request, lock_date: org.lock_date, pending: [] },
+        {
+          ...books.request,
+          lock_date: org.lock_date,
+          pending: [],
+          reversal_date: data.input.reversal_date ?? utcDate(data.requested_at),
+        },
         data.input.id,
       ),
     context: (books, _plan, org) => {

@@ -5,11 +5,16 @@
 // answer (the pending gate, worker/operation/staging-job.ts).
 import { createHash } from 'node:crypto';
 import type { BankAccount } from '../../../shared/domain/books.js';
-import { refused } from '../../../shared/domain/decision.js';
-import { StatementParseError, StatementRefusal } from '../../../shared/kinds/statement-import/model.js';
+import { refused, type RefusedDecision } from '../../../shared/domain/decision.js';
+import {
+  StatementParseError,
+  StatementRefusal,
+  type ParsedStatementFile,
+} from '../../../shared/kinds/statement-import/model.js';
 import { parseStatementFile } from '../../../shared/kinds/statement-import/parse.js';
 import {
   decideStatementImport,
+  fileTransactionIds,
   type KnownCounterparty,
   type StatementImportPlan,
 } from '../../../shared/kinds/statement-import/plan.js';
@@ -17,6 +22,7 @@ import type { PendingHolder } from '../../../shared/domain/pending-gate.js';
 import { findAccount } from '../../../shared/storage/books-read.js';
 import { lockKeys } from '../../../shared/storage/plan-locks.js';
 import { readStatementUpload } from '../../../shared/storage/statement-uploads.js';
+import { highestReservedVersions } from '../../../shared/storage/version-reservations.js';
 import { accountContext } from '../../../shared/domain/plan-context.js';
 import {
   accountTransactionsForImport,
@@ -29,10 +35,34 @@ type Op = 'statement_import.stage';
 
 interface Books {
   account: BankAccount | null;
-  /** The statement file, read from the store where the API left it (the job carries only its id). */
-  file: Buffer;
+  /** The statement file parsed for the account, or why it cannot be; null without the account. */
+  parsed: Parsed | null;
   transactions: ImportedAccountTransaction[];
   pending: PendingHolder[];
+  /** The file's transaction ids that a record held before, with the highest version reserved on each. */
+  returning: Map<string, number>;
+}
+
+type Parsed = { file: ParsedStatementFile; sha256: string } | { refusal: RefusedDecision };
+
+/** The file as the account reads it (its currency), or the refusal of a file that cannot be read. */
+function parse(bytes: Buffer, account: BankAccount, input: JobContext<Op>['data']['input']): Parsed {
+  try {
+    const file = parseStatementFile(bytes, {
+      format: input.format,
+      encoding: input.encoding,
+      csv: input.csv,
+      account_currency: account.currency,
+    });
+    return { file, sha256: createHash('sha256').update(bytes).digest('hex') };
+  } catch (err) {
+    if (err instanceof StatementParseError)
+      return {
+        refusal: refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason }),
+      };
+    if (err instanceof StatementRefusal) return { refusal: refused(err.code, err.details) };
+    throw err;
+  }
 }
 
 export const statementImportSubjectKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
@@ -56,7 +86,20 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
     accountTransactionsForImport(db, data.org_id, accountId),
     jobFile(ctx),
   ]);
-  return { account, file, transactions: account ? transactions : [], pending: [] };
+  if (!account) return { account, parsed: null, transactions: [], pending: [], returning: new Map() };
+  const parsed = parse(file, account, data.input);
+  // Versions never go back (docs/design/staged-lifecycle.md "Reverts"): a transaction of the file that a revert
+  // removed left its version reservations behind, and returns above them.
+  const onAccount = new Set(transactions.map((t) => t.id));
+  const ids =
+    'file' in parsed
+      ? fileTransactionIds(parsed.file, account.id, parsed.sha256).filter((id) => !onAccount.has(id))
+      : [];
+  const returning =
+    ids.length === 0
+      ? new Map<string, number>()
+      : await highestReservedVersions(db, data.org_id, 'bank_transactions', ids);
+  return { account, parsed, transactions, pending: [], returning };
 }
 
 /** The counterparties the account's transactions name: each id with its latest name (by booking date, id) and every IBAN seen for it. */
@@ -82,30 +125,16 @@ export const stageStatementImport = stagingJob<Op, Books, StatementImportPlan>({
   kind: 'statement_import',
   load,
   decide: (books, org, { data }) => {
-    const { input } = data;
-    if (books.account === null) return refused('not_found', { resource: 'Bank account', id: input.bank_account_id });
-    const bytes = books.file;
-    let file;
-    try {
-      file = parseStatementFile(bytes, {
-        format: input.format,
-        encoding: input.encoding,
-        csv: input.csv,
-        account_currency: books.account.currency,
-      });
-    } catch (err) {
-      if (err instanceof StatementParseError)
-        return refused('unreadable_statement', { format: err.format, location: err.location, reason: err.reason });
-      if (err instanceof StatementRefusal) return refused(err.code, err.details);
-      throw err;
-    }
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    return decideStatementImport(file, sha256, {
+    if (books.account === null || books.parsed === null)
+      return refused('not_found', { resource: 'Bank account', id: data.input.bank_account_id });
+    if ('refusal' in books.parsed) return books.parsed.refusal;
+    return decideStatementImport(books.parsed.file, books.parsed.sha256, {
       account: books.account,
       transactions: books.transactions,
       counterparties: knownCounterparties(books.transactions),
       pending: books.pending,
       lock_date: org.lock_date,
+      returning: books.returning,
     });
   },
   // The account the file is imported into; the plan itself lists every new and skipped entry in full.
