@@ -59,6 +59,11 @@ export interface KindRevertRules<Extra = unknown> {
   changed?(subject: RevertSubject, books: RevertBooks<Extra>): Array<{ collection: string; id: string }>;
   /** What of the revert's plan the lock date covers, or null (checked at staging and again at apply). */
   locked?(plan: RevertPlan, lockDate: IsoDate | null): PeriodLocked | null;
+  /**
+   * The kind's own writes, in place of the undo of its journal's (a policy change: the policy it replaced, as a
+   * new version); the journal's records are still checked for changes since the apply.
+   */
+  writesBack?(subject: RevertSubject, books: RevertBooks<Extra>): RevertChange[];
 }
 
 export interface RevertBooks<Extra = unknown> {
@@ -228,7 +233,11 @@ export function decideRevert(
     });
   }
 
-  const plan: RevertPlan = { reverts: subject.id, reverts_kind: subject.kind, changes };
+  const plan: RevertPlan = {
+    reverts: subject.id,
+    reverts_kind: subject.kind,
+    changes: rules.writesBack?.(subject, books) ?? changes,
+  };
   const locked = lockedRevert(plan, request.lock_date, rules);
   if (locked) {
     const { reason: _reason, ...details } = locked;

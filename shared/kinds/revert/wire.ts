@@ -38,6 +38,7 @@ const collection = {
     'ledger_entries',
     'inbox_documents',
     'duplicate_dismissals',
+    'approval_policies',
   ],
 };
 
