@@ -42,6 +42,7 @@ import { journalEntryRevert } from './kinds/journal-entry/revert.js';
 import type { WorkerRevert } from './kinds/revert/hook.js';
 import { stageRevertWith } from './kinds/revert/stage.js';
 import { stageApprovalPolicy } from './kinds/approval-policy/stage.js';
+import { approvalPolicyRevert } from './kinds/approval-policy/revert.js';
 
 export interface WorkerKind<K extends StagedKind> {
   /** Its staging job: the job's input is the kind's own. */
@@ -123,8 +124,8 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
     periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
     revert: journalEntryRevert,
   },
-  // A policy change writes no dated record of the books.
-  approval_policy: { stage: stageApprovalPolicy },
+  // A policy change writes no dated record of the books; its revert puts the policy it replaced back in force.
+  approval_policy: { stage: stageApprovalPolicy, revert: approvalPolicyRevert },
 };
 
 /**

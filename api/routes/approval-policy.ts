@@ -4,14 +4,14 @@
 import { Router } from 'express';
 import type { Db } from 'mongodb';
 import { successEnvelope } from '../../shared/contract/envelope.js';
-import { findCurrentPolicy } from '../../shared/storage/approval-policies.js';
+import { findCurrentPolicyAnswer } from '../../shared/storage/approval-policies.js';
 import { locals } from '../context.js';
 import { mountRoute } from './mount.js';
 
 export function approvalPolicyRoutes(db: Db): Router {
   const router = Router();
   mountRoute(router, db, 'approval_policy.show', async (_req, res) => {
-    const policy = await findCurrentPolicy(db, locals(res).auth!.org_id);
+    const policy = await findCurrentPolicyAnswer(db, locals(res).auth!.org_id);
     res.json(
       successEnvelope('approval_policy.show', locals(res).requestId, {
         version: policy.version,

@@ -99,13 +99,12 @@ export function approvalSubject(
   op: { kind: StagedKind; plan: unknown; context: PlanContext; created_by: string },
   baseCurrency: string,
 ): ApprovalSubject {
-  const reverted = op.context.reverted?.kind;
+  const kind = op.context.reverted?.kind;
+  const reverted =
+    kind !== undefined && (STAGED_KINDS as readonly string[]).includes(kind) ? (kind as StagedKind) : null;
   return {
     kind: op.kind,
-    reverts_kind:
-      reverted !== undefined && (STAGED_KINDS as readonly string[]).includes(reverted)
-        ? (reverted as StagedKind)
-        : null,
+    reverts_kind: reverted,
     amount_minor: stagedAmount(op.kind, op.plan, op.context, baseCurrency).amount_minor,
     created_by: op.created_by,
     governance: KINDS[op.kind].governance === true,

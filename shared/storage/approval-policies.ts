@@ -5,6 +5,7 @@
 import type { Db } from 'mongodb';
 import { approvalPolicyId, DEFAULT_POLICY, type ApprovalPolicy } from '../domain/approval-policy.js';
 import { collections, type ApprovalPolicyDoc } from './collections.js';
+import { findStagedOperation } from './staged-operations.js';
 
 /** A policy as answered: version 0 has no update. */
 export interface StoredApprovalPolicy extends ApprovalPolicy {
@@ -23,6 +24,24 @@ function fromDoc(doc: ApprovalPolicyDoc): StoredApprovalPolicy {
     updated_at: doc.updated_at,
     updated_by_operation: doc.updated_by_operation,
   };
+}
+
+/**
+ * The policy in force as answered: a version a revert wrote back (docs/design/staged-lifecycle.md "Reverts") was
+ * updated by that revert, named by the reverted change's `reverted_by` once applied, at the end of its apply.
+ */
+export async function findCurrentPolicyAnswer(db: Db, orgId: string): Promise<StoredApprovalPolicy> {
+  const [doc] = await collections(db)
+    .approvalPolicies.find({ org_id: orgId })
+    .sort({ policy_version: -1 })
+    .limit(1)
+    .toArray();
+  if (!doc) return DEFAULT_STORED;
+  const policy = fromDoc(doc);
+  if (doc.reverts === undefined || doc.updated_by_operation !== null) return policy;
+  const reverted = await findStagedOperation(db, orgId, doc.reverts);
+  const revert = reverted?.reverted_by ? await findStagedOperation(db, orgId, reverted.reverted_by) : null;
+  return revert ? { ...policy, updated_at: revert.result?.at ?? null, updated_by_operation: revert._id } : policy;
 }
 
 /** The policy in force: the organisation's highest version, or version 0. */

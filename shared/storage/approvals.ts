@@ -109,9 +109,9 @@ export async function withApprovalsAll(
 }
 
 /**
- * The event `staged_operation.approval_added` of an approval that left the
- * operation `staged`, once (its id derived from the approval's slot): `op` is
- * the operation with that approval merged in.
+ * The event `staged_operation.approval_added` of one approval under a set
+ * policy (the last one's `approved` event follows it), once (its id derived
+ * from the approval's slot): `op` is the operation with that approval merged in.
  */
 export async function recordApprovalAdded(
   db: Db,

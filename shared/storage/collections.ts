@@ -61,8 +61,11 @@ export interface ApprovalPolicyDoc {
   rules: ApprovalRule[];
   agents_may_approve: boolean;
   unattended: UnattendedAllowance[];
-  updated_at: string;
-  updated_by_operation: string;
+  /** Null on a version a revert wrote back: its reader takes them from the revert (shared/storage/approval-policies.ts). */
+  updated_at: string | null;
+  updated_by_operation: string | null;
+  /** On a version a revert wrote back: the policy change it reverted (docs/design/staged-lifecycle.md "Reverts"). */
+  reverts?: string;
   /** The record's own version (every journal insert starts at 1). */
   version: number;
 }

@@ -88,7 +88,7 @@ describe('approval policies: approving under the policy', () => {
     expect(await approvalEvents(id)).to.equal(0);
   });
 
-  it('a rule by kind: a reversal needs 2 of the reviewers, a reconciliation 1; each approval is an event until the last', async () => {
+  it('a rule by kind: a reversal needs 2 of the reviewers, a reconciliation 1; each approval is an event, the last one also approved', async () => {
     const o = await org({
       rules: [
         { kinds: ['ledger_reversal'], approvals: 2, approvers: 'any' },
@@ -116,8 +116,19 @@ describe('approval policies: approving under the policy', () => {
     expect(second.body.data.status).to.equal('approved');
     expect(given(second.body.data.approval as ApprovalState)).to.deep.equal(['bob', 'dave']);
     expect(second.body.data.approval).to.deep.include({ remaining: 0 });
-    expect(await approvalEvents(id)).to.equal(1);
+    // The last approval is an approval_added event too, and then the transition's approved event.
+    expect(await approvalEvents(id)).to.equal(2);
     expect(await docs('audit_events', { staged_operation_id: id, to: 'approved' })).to.have.length(1);
+    const feed = (await docs('audit_events', { staged_operation_id: id }))
+      .filter((e) => e.event !== undefined)
+      .sort((a, b) => (a.event as { sequence: number }).sequence - (b.event as { sequence: number }).sequence)
+      .map((e) => [(e.event as { type: string }).type, e.actor]);
+    expect(feed).to.deep.equal([
+      ['staged_operation.staged', 'alice'],
+      ['staged_operation.approval_added', 'bob'],
+      ['staged_operation.approval_added', 'dave'],
+      ['staged_operation.approved', 'dave'],
+    ]);
     const shown = await show(o.erin, id);
     expect(given(shown.body.data.approval as ApprovalState)).to.deep.equal(['bob', 'dave']);
 

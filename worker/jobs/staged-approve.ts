@@ -72,11 +72,11 @@ async function approve(ctx: JobContext, loaded: StagedOperationDoc, decision: Tr
   if (slot === null) return refuse(ctx, op, 'invalid_transition', { status: 'approved', action: 'approve' });
   const after = mergeApprovals(op, await findApprovals(db, data.org_id, [op._id]));
   ctx.log.info({ staged_operation_id: op._id, slot, required: op.approval!.required }, 'approval added');
-  if (after.approval!.remaining > 0) {
-    // It leaves the operation staged: its own event. The last one is the transition's (staged_operation.approved).
+  // Under a set policy each approval is its own event, the last one too (then also staged_operation.approved);
+  // under version 0 the one approval is the transition's event alone, as before policies.
+  if (after.approval!.remaining > 0 || after.approval!.policy_version >= 1)
     await recordApprovalAdded(db, after, approval, slot);
-    return { won: true, answer: await operationOutcome(ctx, after) };
-  }
+  if (after.approval!.remaining > 0) return { won: true, answer: await operationOutcome(ctx, after) };
   const moved = await commitTransition(ctx, after, decision);
   if (moved.won || moved.claim.to !== 'approved') return moved;
   // Another approval completed it at the same moment (this one counted too), or an earlier attempt of this job did.

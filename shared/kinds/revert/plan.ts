@@ -61,7 +61,8 @@ export interface KindRevertRules<Extra = unknown> {
   locked?(plan: RevertPlan, lockDate: IsoDate | null): PeriodLocked | null;
   /**
    * The kind's own writes in place of the generic undo of its journal (`undo`, every record found as the apply
-   * left it), or its refusal: a journal entry is reversed by a reversing entry rather than deleted.
+   * left it), or its refusal: a journal entry is reversed by a reversing entry rather than deleted, a policy change
+   * puts the policy it replaced back as a new version. The journal's records are still checked for changes.
    */
   changes?(
     subject: RevertSubject,

@@ -39,6 +39,7 @@ const collection = {
     'ledger_entries',
     'inbox_documents',
     'duplicate_dismissals',
+    'approval_policies',
   ],
 };
 
@@ -119,9 +120,9 @@ export const revert: KindModule<'revert'> = {
     title: 'Stage the revert of an applied operation',
     description:
       'Plans giving the books back as they were before one applied staged operation (id, its stg_… id): every record its apply wrote is written back, ' +
-      'and stages that for review like any other change. Reconciliations, link repairs, bank matches, statement imports, duplicate resolutions and journal entries can be reverted ' +
-      '(a journal entry by a reversing entry dated reversal_date, default today); ' +
-      `a ledger reversal or a revert cannot (not_revertible). ${NOTHING_CHANGES} ${OUTCOMES} An operation not applied is refused with not_applied, ` +
+      'and stages that for review like any other change. Reconciliations, link repairs, bank matches, statement imports, duplicate resolutions, journal entries and approval policy changes can be reverted ' +
+      '(a journal entry by a reversing entry dated reversal_date, default today; a policy change by the policy it replaced, as a new version); ' +
+      `a ledger reversal, a period close or a revert cannot (not_revertible). ${NOTHING_CHANGES} ${OUTCOMES} An operation not applied is refused with not_applied, ` +
       'one already reverted with already_reverted, one whose records changed since its apply with changed_since_apply (their ids), ' +
       `a reconciliation with a later one applied with not_latest_reconciliation, a locked period with period_locked. ${KEY}`,
   },
