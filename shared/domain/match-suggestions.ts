@@ -4,8 +4,8 @@
 // put it there. Pure: the worker's read job loads the records; this ranks.
 // Suggestions never stage anything: an agent stages a bank match (§8.1) or a
 // booking from them, for a person to review.
-import type { BankLink, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
-import { compareIds, openAmountMinor } from './books.js';
+import type { BankTransaction, InboxDocument, IsoDate } from './books.js';
+import { compareIds } from './books.js';
 import { normaliseVendorName } from './vendor-key.js';
 
 /** An entry the read may suggest: posted, with what its links leave open. */
@@ -254,47 +254,6 @@ export function exactSets(open: readonly CandidateEntry[], remaining: number): C
     }
   }
   return sets;
-}
-
-/** What the read loads of an entry (a projected read of the organisation's posted entries). */
-export type SuggestionEntry = Pick<
-  LedgerEntry,
-  'id' | 'entry_date' | 'reference' | 'counterparty_id' | 'currency' | 'lines'
->;
-
-/**
- * The posted entries as candidates: each with its open amount on the
- * settlement accounts and what its links leave of it (|open amount| − Σ links,
- * the entry read's rule), those that could settle money of this currency and
- * direction only (rankSuggestions checks the same).
- */
-export function candidateEntries(
-  transaction: Pick<BankTransaction, 'amount_minor' | 'currency'>,
-  entries: readonly SuggestionEntry[],
-  links: ReadonlyArray<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>,
-  settlementAccounts: readonly string[],
-): CandidateEntry[] {
-  const moneyIn = transaction.amount_minor > 0;
-  const linked = new Map<string, number>();
-  for (const l of links) linked.set(l.ledger_entry_id, (linked.get(l.ledger_entry_id) ?? 0) + l.amount_minor);
-  const out: CandidateEntry[] = [];
-  for (const e of entries) {
-    if (e.currency !== transaction.currency) continue;
-    const open = openAmountMinor(e, settlementAccounts);
-    if (moneyIn ? open <= 0 : open >= 0) continue;
-    const left = Math.abs(open) - (linked.get(e.id) ?? 0);
-    if (left <= 0) continue;
-    out.push({
-      id: e.id,
-      entry_date: e.entry_date,
-      reference: e.reference,
-      counterparty_id: e.counterparty_id,
-      currency: e.currency,
-      open_amount_minor: open,
-      open_minor: left,
-    });
-  }
-  return out;
 }
 
 /** An open inbox document as a candidate (its extracted fields, absent ones null). */

@@ -357,6 +357,29 @@ export interface MatchDeclineDoc {
   created_by: string;
 }
 
+/**
+ * What a posted entry has left open once its links are taken off
+ * (docs/design/entry-open-amounts.md): `_id` is the entry's id. Derived from
+ * the entry and its links; the match suggestions read their candidates here.
+ */
+export interface EntryOpenAmountDoc {
+  _id: string;
+  org_id: string;
+  currency: string;
+  direction: 'in' | 'out';
+  open_minor: number;
+  open_amount_minor: number;
+  counterparty_id: string;
+  entry_date: string;
+  reference: string;
+}
+
+/** An organisation whose open amounts were computed whole once (docs/design/entry-open-amounts.md "Filling"): `_id` is the org's id. */
+export interface EntryOpenFillDoc {
+  _id: string;
+  org_id: string;
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 /** The fields of a staged operation stored as JSON text (shared/storage/staged-operation-codec.ts). */
 export type EncodedField = 'plan' | 'preconditions' | 'context' | 'apply' | 'result';
@@ -491,6 +514,8 @@ function makeCollections(db: Db) {
     bookExports: c<BookExportPartDoc>('book_exports'),
     closedPeriods: c<ClosedPeriodDoc>('closed_periods'),
     matchDeclines: c<MatchDeclineDoc>('match_declines'),
+    entryOpenAmounts: c<EntryOpenAmountDoc>('entry_open_amounts'),
+    entryOpenFills: c<EntryOpenFillDoc>('entry_open_fills'),
   };
 }
 
