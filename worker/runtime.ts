@@ -17,6 +17,7 @@ import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
 import { startMetricsServer } from './metrics-server.js';
+import { fillMissingOpenAmounts } from '../shared/storage/entry-open-amounts.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
 import { createStageProcessor } from './processor.js';
 import { createReadProcessor } from './read-processor.js';
@@ -37,6 +38,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   // Events stored before the feed read by block (docs/reference/webhooks.md "The feed"): once per database.
   const backfilled = await backfillFeedBlocks(mongo.db);
   if (backfilled > 0) logger.info({ events: backfilled }, 'feed blocks set on events stored before them');
+  // Entries' open amounts of organisations stored before them (docs/design/entry-open-amounts.md "Filling"): once per organisation.
+  const filled = await fillMissingOpenAmounts(mongo.db);
+  if (filled > 0) logger.info({ orgs: filled }, 'open amounts filled for organisations stored before them');
   const connection = createRedis(config.redisUrl);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(
     STAGE_QUEUE,

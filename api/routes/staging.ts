@@ -48,6 +48,8 @@ function mountJson(router: Router, db: Db, deps: StageDeps, route: RouteContract
   const operation = route.operation as StageOperation;
   const input = jsonInput(route);
   mountRoute(router, db, operation, async (req, res) => {
+    const refusal = route.bodyRefusal?.(bodyOf(req));
+    if (refusal) throw new AppError(refusal.code, { details: refusal.details });
     const checked = input(req);
     if (!checked.ok) throw new AppError('validation_failed', { errors: checked.errors });
     // The route's schemas are the job input's own (shared/kinds/registry.ts KindInputs).

@@ -152,3 +152,41 @@ export function inboxFile(orgId: string, n: number, seed: number): BooksFile {
     inbox_documents: docs,
   };
 }
+
+/** A transaction of the main account with something left unlinked, and an open entry it could be matched to. */
+export interface MatchPair {
+  bank_account_id: string;
+  bank_transaction_id: string;
+  ledger_entry_id: string;
+}
+
+/**
+ * Up to `max` pairs of an unreconciled transaction of the org's main account
+ * with something left unlinked and an open entry of its currency and direction
+ * (the stored open amounts: docs/design/entry-open-amounts.md), each
+ * transaction and entry once, so that a match of 1 minor unit of each stages.
+ */
+export async function matchPairs(db: Db, orgId: string, max = 200): Promise<MatchPair[]> {
+  const c = collections(db);
+  const account = `ba_${orgId}_1`;
+  const [transactions, links, open] = await Promise.all([
+    c.bankTransactions
+      .find({ org_id: orgId, bank_account_id: account }, { projection: { amount_minor: 1, currency: 1, status: 1 } })
+      .toArray(),
+    c.bankLinks.find({ org_id: orgId }, { projection: { bank_transaction_id: 1, amount_minor: 1 } }).toArray(),
+    c.entryOpenAmounts.find({ org_id: orgId }, { projection: { currency: 1, direction: 1 } }).toArray(),
+  ]);
+  const linked = new Map<string, number>();
+  for (const l of links) linked.set(l.bank_transaction_id, (linked.get(l.bank_transaction_id) ?? 0) + l.amount_minor);
+  const entries = new Map<string, string[]>();
+  for (const e of open.sort((a, b) => (a._id < b._id ? -1 : 1)))
+    entries.set(`${e.currency} ${e.direction}`, [...(entries.get(`${e.currency} ${e.direction}`) ?? []), e._id]);
+  const pairs: MatchPair[] = [];
+  for (const t of transactions.sort((a, b) => (a._id < b._id ? -1 : 1))) {
+    if (pairs.length >= max) break;
+    if (t.status !== 'unreconciled' || Math.abs(t.amount_minor) - (linked.get(t._id) ?? 0) <= 0) continue;
+    const entry = entries.get(`${t.currency} ${t.amount_minor > 0 ? 'in' : 'out'}`)?.shift();
+    if (entry) pairs.push({ bank_account_id: account, bank_transaction_id: t._id, ledger_entry_id: entry });
+  }
+  return pairs;
+}

@@ -153,8 +153,19 @@ export function printTable(r: BenchResults, info: RunInfo): string {
     add('mixed load 50×20: throughput', num(m.rps, ' req/s'), '≥ 190 req/s', verdict(m.rps >= 190));
     add('mixed load p50 / p99', `${ms(m.p50_ms)} / ${ms(m.p99_ms)}`, 'p99 ≤ 1 s', verdict(m.p99_ms <= 1000));
     add(
-      'mixed load p99 by kind: duplicates / reverse / repair / books',
-      [m.p99_duplicates_ms, m.p99_reverse_ms, m.p99_repair_ms, m.p99_books_ms].map(ms).join(' / '),
+      'mixed load p99 by kind: duplicates / reverse / repair / books / entries / matches / suggestions',
+      [
+        m.p99_duplicates_ms,
+        m.p99_reverse_ms,
+        m.p99_repair_ms,
+        m.p99_books_ms,
+        // Older results have no entries, matches or suggestions in the mix.
+        m.p99_entries_ms ?? null,
+        m.p99_matches_ms ?? null,
+        m.p99_suggestions_ms ?? null,
+      ]
+        .map(ms)
+        .join(' / '),
     );
     add('mixed load 5xx answers', num(m.errors_5xx), '0', verdict(m.errors_5xx === 0));
     if (m.warmup_rps !== undefined)

@@ -23,6 +23,8 @@ import {
   type StoredById,
   type UpsertCounts,
 } from '../storage/books-write.js';
+import { collections } from '../storage/collections.js';
+import { rebuildOpenAmounts } from '../storage/entry-open-amounts.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
 import { ledgerAccountId } from '../storage/ledger-accounts.js';
 import { storeAdapter } from '../storage/store-adapter.js';
@@ -82,6 +84,11 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
     .filter(({ section }) => (counts[section]?.inserted ?? 0) > 0)
     .map(({ section }) => sectionCollectionName(db, section));
   if (grown.length > 0) await (await storeAdapter(db)).refreshStatistics(grown);
+  // The entries' open amounts as the imported books give them (docs/design/entry-open-amounts.md "Filling"):
+  // also after an import that changed nothing, so re-running one that died before this line completes it.
+  await rebuildOpenAmounts(db, orgId);
+  if (grown.length > 0)
+    await (await storeAdapter(db)).refreshStatistics([collections(db).entryOpenAmounts.collectionName]);
   return { ok: true, org_id: orgId, counts };
 }
 

@@ -37,6 +37,8 @@ export interface RouteContract {
   errors: ErrorCode[];
   /** OpenAPI links from the 202 answer (stateful testing follows them). */
   followsJob?: boolean;
+  /** A refusal the API answers before the body's schema, null for none (a bank match's duplicate pair). */
+  bodyRefusal?: (body: unknown) => { code: ErrorCode; details: Record<string, unknown> } | null;
 }
 
 /** Errors any authenticated /api route can answer (a lost Redis or MongoDB is 503 dependency_unavailable; too many requests with one token 429). */

@@ -4,8 +4,8 @@
 // put it there. Pure: the worker's read job loads the records; this ranks.
 // Suggestions never stage anything: an agent stages a bank match (§8.1) or a
 // booking from them, for a person to review.
-import type { BankLink, BankTransaction, InboxDocument, IsoDate, LedgerEntry } from './books.js';
-import { compareIds, openAmountMinor } from './books.js';
+import type { BankTransaction, InboxDocument, IsoDate } from './books.js';
+import { compareIds } from './books.js';
 import { normaliseVendorName } from './vendor-key.js';
 
 /** An entry the read may suggest: posted, with what its links leave open. */
@@ -84,10 +84,15 @@ export const MIN_REFERENCE_LENGTH = 4;
 
 /** Whether the remittance text holds this reference or invoice number (letters and digits compared, case ignored). */
 export function inRemittance(remittance: string, reference: string | null): boolean {
+  return inSquashed(squash(remittance), reference);
+}
+
+/** inRemittance of a remittance text squashed already (a ranking squashes it once). */
+function inSquashed(remittance: string, reference: string | null): boolean {
   // A stored record without the field gives no signal rather than failing the read.
   if (typeof reference !== 'string') return false;
   const wanted = squash(reference);
-  return wanted.length >= MIN_REFERENCE_LENGTH && squash(remittance).includes(wanted);
+  return wanted.length >= MIN_REFERENCE_LENGTH && remittance.includes(wanted);
 }
 
 /**
@@ -136,26 +141,36 @@ function scored(fit: AmountFit, hasReference: boolean, hasCounterparty: boolean,
   );
 }
 
-/**
- * The suggestions for one transaction, best first, at most `limit`. Nothing
- * when the transaction has nothing left unlinked (or is zero). Candidates:
- * open entries of its currency and direction (money in ↔ receivables, money
- * out ↔ payables), alone (exact when what they leave open is the remaining
- * amount, else partial), and sets of two or three entries of one
- * counterparty whose open amounts sum exactly to it; open documents whose
- * currency and total are the transaction's currency and remaining amount. A
- * declined entry or document is never a candidate, alone or in a set.
- */
-export function rankSuggestions(input: SuggestionInput): Suggestion[] {
+/** Whole days from `booking` to each date, each date parsed once. */
+function daysFrom(booking: IsoDate): (date: IsoDate) => number {
+  const memo = new Map<string, number>();
+  return (date) => {
+    let days = memo.get(date);
+    if (days === undefined) memo.set(date, (days = daysBetween(booking, date)));
+    return days;
+  };
+}
+
+/** Every candidate of `input` (no order), each signal computed once per text, name or date. */
+function candidatesOf(input: SuggestionInput): Ranked[] {
   const { transaction: txn, remaining_minor: remaining } = input;
   if (remaining <= 0 || txn.amount_minor === 0) return [];
   const moneyIn = txn.amount_minor > 0;
-  const remittance = txn.remittance_info ?? '';
+  const remittance = squash(txn.remittance_info ?? '');
+  const referenced = (reference: string | null): boolean => inSquashed(remittance, reference);
+  const signals = new Map<string, string | null>();
   const counterpartySignal = (counterpartyId: string): string | null => {
-    if (txn.counterparty_id !== null && txn.counterparty_id === counterpartyId) return 'same counterparty';
-    const name = input.counterparty_names.get(counterpartyId) ?? null;
-    return similarNames(txn.counterparty_name, name) ? `similar name: ${name}` : null;
+    let signal = signals.get(counterpartyId);
+    if (signal !== undefined) return signal;
+    if (txn.counterparty_id !== null && txn.counterparty_id === counterpartyId) signal = 'same counterparty';
+    else {
+      const name = input.counterparty_names.get(counterpartyId) ?? null;
+      signal = similarNames(txn.counterparty_name, name) ? `similar name: ${name}` : null;
+    }
+    signals.set(counterpartyId, signal);
+    return signal;
   };
+  const days = daysFrom(txn.booking_date);
   const open = input.entries
     .filter(
       (e) =>
@@ -168,21 +183,21 @@ export function rankSuggestions(input: SuggestionInput): Suggestion[] {
 
   const ranked: Ranked[] = [];
   const entrySuggestion = (set: readonly CandidateEntry[], fit: AmountFit): Ranked => {
-    const found = set.filter((e) => inRemittance(remittance, e.reference)).map((e) => e.reference);
+    const found = set.filter((e) => referenced(e.reference)).map((e) => e.reference);
     const counterparty = counterpartySignal(set[0]!.counterparty_id);
     const latest = set.reduce((d, e) => (e.entry_date > d ? e.entry_date : d), set[0]!.entry_date);
-    const days = daysBetween(txn.booking_date, latest);
+    const dateDays = days(latest);
     return {
       entries: set.map((e) => ({ id: e.id, open_minor: e.open_minor })),
       documents: [],
       amount_fit: fit,
-      score: scored(fit, found.length > 0, counterparty !== null, days),
+      score: scored(fit, found.length > 0, counterparty !== null, dateDays),
       signals: {
         reference: found.length > 0 ? `${found.join(', ')} in the remittance text` : null,
         counterparty,
-        date_days: days,
+        date_days: dateDays,
       },
-      key: set.map((e) => e.id).join(','),
+      key: set.length === 1 ? set[0]!.id : set.map((e) => e.id).join(','),
       hasReference: found.length > 0,
       hasCounterparty: counterparty !== null,
     };
@@ -192,25 +207,39 @@ export function rankSuggestions(input: SuggestionInput): Suggestion[] {
 
   for (const d of [...input.documents].sort((a, b) => compareIds(a.id, b.id))) {
     if (input.declined_document_ids.has(d.id) || d.currency !== txn.currency || d.total_minor !== remaining) continue;
-    const hasReference = inRemittance(remittance, d.invoice_number);
+    const hasReference = referenced(d.invoice_number);
     const counterparty = similarNames(txn.counterparty_name, d.vendor_name) ? `similar name: ${d.vendor_name}` : null;
-    const days = daysBetween(txn.booking_date, d.invoice_date ?? d.received_at.slice(0, 10));
+    const dateDays = days(d.invoice_date ?? d.received_at.slice(0, 10));
     ranked.push({
       entries: [],
       documents: [{ id: d.id, total_minor: d.total_minor }],
       amount_fit: 'exact',
-      score: scored('exact', hasReference, counterparty !== null, days),
+      score: scored('exact', hasReference, counterparty !== null, dateDays),
       signals: {
         reference: hasReference ? `${d.invoice_number} in the remittance text` : null,
         counterparty,
-        date_days: days,
+        date_days: dateDays,
       },
       key: d.id,
       hasReference,
       hasCounterparty: counterparty !== null,
     });
   }
-  return ranked
+  return ranked;
+}
+
+/**
+ * The suggestions for one transaction, best first, at most `limit`. Nothing
+ * when the transaction has nothing left unlinked (or is zero). Candidates:
+ * open entries of its currency and direction (money in ↔ receivables, money
+ * out ↔ payables), alone (exact when what they leave open is the remaining
+ * amount, else partial), and sets of two or three entries of one
+ * counterparty whose open amounts sum exactly to it; open documents whose
+ * currency and total are the transaction's currency and remaining amount. A
+ * declined entry or document is never a candidate, alone or in a set.
+ */
+export function rankSuggestions(input: SuggestionInput): Suggestion[] {
+  return candidatesOf(input)
     .sort(compareSuggestions)
     .slice(0, input.limit)
     .map(({ key: _key, hasReference: _r, hasCounterparty: _c, ...s }) => s);
@@ -254,47 +283,6 @@ export function exactSets(open: readonly CandidateEntry[], remaining: number): C
     }
   }
   return sets;
-}
-
-/** What the read loads of an entry (a projected read of the organisation's posted entries). */
-export type SuggestionEntry = Pick<
-  LedgerEntry,
-  'id' | 'entry_date' | 'reference' | 'counterparty_id' | 'currency' | 'lines'
->;
-
-/**
- * The posted entries as candidates: each with its open amount on the
- * settlement accounts and what its links leave of it (|open amount| − Σ links,
- * the entry read's rule), those that could settle money of this currency and
- * direction only (rankSuggestions checks the same).
- */
-export function candidateEntries(
-  transaction: Pick<BankTransaction, 'amount_minor' | 'currency'>,
-  entries: readonly SuggestionEntry[],
-  links: ReadonlyArray<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>,
-  settlementAccounts: readonly string[],
-): CandidateEntry[] {
-  const moneyIn = transaction.amount_minor > 0;
-  const linked = new Map<string, number>();
-  for (const l of links) linked.set(l.ledger_entry_id, (linked.get(l.ledger_entry_id) ?? 0) + l.amount_minor);
-  const out: CandidateEntry[] = [];
-  for (const e of entries) {
-    if (e.currency !== transaction.currency) continue;
-    const open = openAmountMinor(e, settlementAccounts);
-    if (moneyIn ? open <= 0 : open >= 0) continue;
-    const left = Math.abs(open) - (linked.get(e.id) ?? 0);
-    if (left <= 0) continue;
-    out.push({
-      id: e.id,
-      entry_date: e.entry_date,
-      reference: e.reference,
-      counterparty_id: e.counterparty_id,
-      currency: e.currency,
-      open_amount_minor: open,
-      open_minor: left,
-    });
-  }
-  return out;
 }
 
 /** An open inbox document as a candidate (its extracted fields, absent ones null). */

@@ -38,6 +38,8 @@ export interface StagingRouteSpec<Op extends string> {
   created: { data: object; warnings?: string };
   /** The kind's own refusals. */
   refusals: readonly ErrorCode[];
+  /** One of them answered before the body's schema (RouteContract `bodyRefusal`). */
+  bodyRefusal?: RouteContract['bodyRefusal'];
 }
 
 export function stagingRoute<Op extends string>(spec: StagingRouteSpec<Op>): RouteContract & { operation: Op } {
@@ -78,5 +80,6 @@ export function stagingRoute<Op extends string>(spec: StagingRouteSpec<Op>): Rou
       ...(spec.pathParams ? (['malformed_path'] as const) : []),
     ]),
     followsJob: true,
+    ...(spec.bodyRefusal ? { bodyRefusal: spec.bodyRefusal } : {}),
   };
 }

@@ -438,6 +438,29 @@ export interface MatchDeclineDoc {
   created_by: string;
 }
 
+/**
+ * What a posted entry has left open once its links are taken off
+ * (docs/design/entry-open-amounts.md): `_id` is the entry's id. Derived from
+ * the entry and its links; the match suggestions read their candidates here.
+ */
+export interface EntryOpenAmountDoc {
+  _id: string;
+  org_id: string;
+  currency: string;
+  direction: 'in' | 'out';
+  open_minor: number;
+  open_amount_minor: number;
+  counterparty_id: string;
+  entry_date: string;
+  reference: string;
+}
+
+/** An organisation whose open amounts were computed whole once (docs/design/entry-open-amounts.md "Filling"): `_id` is the org's id. */
+export interface EntryOpenFillDoc {
+  _id: string;
+  org_id: string;
+}
+
 /** Typed handles on every collection; the only place collection names are written. */
 /** The fields of a staged operation stored as JSON text (shared/storage/staged-operation-codec.ts). */
 export type EncodedField = 'plan' | 'preconditions' | 'context' | 'apply' | 'result';
@@ -575,6 +598,8 @@ function makeCollections(db: Db) {
     approvalPolicies: c<ApprovalPolicyDoc>('approval_policies'),
     approvals: c<ApprovalDoc>('approvals'),
     unattendedReservations: c<UnattendedReservationDoc>('unattended_reservations'),
+    entryOpenAmounts: c<EntryOpenAmountDoc>('entry_open_amounts'),
+    entryOpenFills: c<EntryOpenFillDoc>('entry_open_fills'),
   };
 }
 

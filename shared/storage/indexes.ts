@@ -132,6 +132,14 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   // Declined match suggestions (docs/reference/http-api.md §8.2): inserted by `_id`, read and counted per transaction.
   match_declines: { indexes: [{ org_id: 1, bank_transaction_id: 1 }], equality: ['org_id', 'bank_transaction_id'] },
+  // Open amounts of entries (docs/design/entry-open-amounts.md): a suggestion reads one currency and direction; a refresh reads rows by `_id`.
+  entry_open_amounts: {
+    indexes: [{ org_id: 1, currency: 1, direction: 1, open_minor: 1 }],
+    equality: ['org_id'],
+    pages: [['org_id', 'currency', 'direction', 'entry_date']],
+  },
+  // Which organisations had their open amounts filled whole (docs/design/entry-open-amounts.md "Filling"): read whole at worker start.
+  entry_open_fills: { indexes: [], equality: [] },
   // Saved CSV mappings (docs/guide/statement-import.md "Saved CSV mapping"): read and written by `_id` (the bank account's id) only.
   bank_csv_mappings: { indexes: [], equality: [] },
   // Statement files on their way to the worker (shared/storage/statement-uploads.ts): by `_id`, and by `upload` when a later upload extends them.

@@ -1,56 +1,42 @@
-// What match suggestions read (docs/reference/http-api.md §8.2), and the
-// declines they remember. The suggestions rank candidates over the whole
-// organisation, so the reads are the projected whole-organisation reads of
-// the counterparty list (books-whole.ts): the posted entries by the
-// (org_id, status) page index, every link by the org_id GIN index, the open
-// documents by the (org_id, status) page index. Declines are inserted by
+// What match suggestions read (docs/reference/http-api.md §8.2) beyond the
+// entries' open amounts (entry-open-amounts.ts), and the declines they
+// remember. Declines are inserted by
 // `_id` (declining twice is one decline) and read by the (org_id,
 // bank_transaction_id) index.
 import type { Db, Document } from 'mongodb';
-import type { BankLink, InboxDocument } from '../domain/books.js';
-import type { SuggestionEntry } from '../domain/match-suggestions.js';
+import type { InboxDocument } from '../domain/books.js';
 import { collections, type MatchDeclineDoc } from './collections.js';
 import { readFields } from './books-whole.js';
 import { isUniqueViolation } from './unique-violation.js';
 
-export interface SuggestionBooks {
-  entries: SuggestionEntry[];
-  links: Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>;
-  documents: Array<Pick<InboxDocument, 'id' | 'received_at' | 'extracted'>>;
-}
+type OpenDocument = Pick<InboxDocument, 'id' | 'received_at' | 'extracted'>;
 
 function withId<T>(doc: Document): T {
   const { _id, ...rest } = doc;
   return { id: _id as string, ...rest } as T;
 }
 
-export async function readSuggestionBooks(db: Db, orgId: string): Promise<SuggestionBooks> {
-  const c = collections(db);
-  const [entries, links, documents] = await Promise.all([
-    readFields(db, {
-      collection: c.ledgerEntries.collectionName,
-      equalities: { org_id: orgId, status: 'posted' },
-      index: 'page',
-      fields: ['_id', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'],
-    }),
-    readFields(db, {
-      collection: c.bankLinks.collectionName,
-      equalities: { org_id: orgId },
-      index: 'gin',
-      fields: ['ledger_entry_id', 'amount_minor'],
-    }),
-    readFields(db, {
-      collection: c.inboxDocuments.collectionName,
-      equalities: { org_id: orgId, status: 'open' },
-      index: 'page',
-      fields: ['_id', 'received_at', 'extracted'],
-    }),
-  ]);
-  return {
-    entries: entries.map((d) => withId<SuggestionEntry>(d)),
-    links: links as SuggestionBooks['links'],
-    documents: documents.map((d) => withId<SuggestionBooks['documents'][number]>(d)),
-  };
+/**
+ * The open inbox documents whose extracted currency and total are these (a
+ * receipt that could be attached). The extracted fields are nested, which
+ * no index of the store port reads by: the open documents are read by the
+ * (org_id, status) page index and the rest is checked here.
+ */
+export async function readOpenDocuments(
+  db: Db,
+  orgId: string,
+  currency: string,
+  totalMinor: number,
+): Promise<OpenDocument[]> {
+  const docs = await readFields(db, {
+    collection: collections(db).inboxDocuments.collectionName,
+    equalities: { org_id: orgId, status: 'open' },
+    index: 'page',
+    fields: ['_id', 'received_at', 'extracted'],
+  });
+  return docs
+    .map((d) => withId<OpenDocument>(d))
+    .filter((d) => d.extracted?.currency === currency && d.extracted.total_minor === totalMinor);
 }
 
 export interface Declines {

@@ -247,6 +247,18 @@ describe('POST /bank-matches/match/stage', () => {
       });
     });
 
+    it('400 duplicate_pair before the schema: the same pair twice among more than 500 pairs', async () => {
+      const w = await world();
+      const many = Array.from({ length: 501 }, (_, i) => pair(`bt_x${i}`, w.inv, 1));
+      many.push(pair('bt_x7', w.inv, 2));
+      const res = await stage(w.t.alice, { bank_account_id: w.account, matches: many });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.deep.include({
+        code: 'duplicate_pair',
+        details: { bank_transaction_id: 'bt_x7', ledger_entry_id: w.inv, indexes: [7, 501] },
+      });
+    });
+
     it('400 validation_failed: more than 500 pairs, or none', async () => {
       const w = await world();
       const many = Array.from({ length: 501 }, (_, i) => pair(`bt_x${i}`, w.inv, 1));

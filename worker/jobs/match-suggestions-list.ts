@@ -5,15 +5,16 @@
 // projected (shared/storage/match-suggestions.ts).
 import type { Db } from 'mongodb';
 import { latestNames, transactionView } from '../../shared/domain/book-reads.js';
-import { candidateDocument, candidateEntries, rankSuggestions } from '../../shared/domain/match-suggestions.js';
+import { candidateDocument, rankSuggestions } from '../../shared/domain/match-suggestions.js';
 import { remainderMinor } from '../../shared/domain/books.js';
 import type { MatchSuggestionList } from '../../shared/contract/reads.js';
 import type { MatchSuggestionsInput } from '../../shared/queue/read-jobs.js';
 import { AppError } from '../../shared/errors.js';
-import { findLinks, findOrg } from '../../shared/storage/books-read.js';
+import { findLinks } from '../../shared/storage/books-read.js';
 import { findTransaction } from '../../shared/storage/books-pages.js';
 import { namingTransactions } from '../../shared/storage/books-whole.js';
-import { findDeclines, readSuggestionBooks } from '../../shared/storage/match-suggestions.js';
+import { findDeclines, readOpenDocuments } from '../../shared/storage/match-suggestions.js';
+import { readOpenEntries } from '../../shared/storage/entry-open-amounts.js';
 
 export async function listMatchSuggestions(
   db: Db,
@@ -21,20 +22,25 @@ export async function listMatchSuggestions(
   input: MatchSuggestionsInput,
 ): Promise<MatchSuggestionList> {
   const id = input.bank_transaction_id;
-  const [org, transaction, links, books, declines] = await Promise.all([
-    findOrg(db, orgId),
+  const [transaction, links, declines] = await Promise.all([
     findTransaction(db, orgId, id),
     findLinks(db, orgId, 'bank_transaction_id', [id]),
-    readSuggestionBooks(db, orgId),
     findDeclines(db, orgId, id),
   ]);
   if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id } });
   const remaining = Math.max(0, remainderMinor(transaction, links));
+  // The candidates only: the open entries of the transaction's currency and direction, as stored
+  // (docs/design/entry-open-amounts.md), and the open documents of its currency and remaining amount.
+  const [open, documents] =
+    remaining > 0 && transaction.amount_minor !== 0
+      ? await Promise.all([
+          readOpenEntries(db, orgId, transaction.currency, transaction.amount_minor > 0 ? 'in' : 'out'),
+          readOpenDocuments(db, orgId, transaction.currency, remaining),
+        ])
+      : [[], []];
   // An entry this transaction is linked to already is no candidate: a match of that pair is refused (already_linked).
   const linkedHere = new Set(links.map((l) => l.ledger_entry_id));
-  const entries = candidateEntries(transaction, books.entries, books.links, org?.settlement_accounts ?? []).filter(
-    (e) => !linkedHere.has(e.id),
-  );
+  const entries = open.filter((e) => !linkedHere.has(e.id));
   // The counterparty signal compares the bank's name with each other counterparty's name as the counterparty read gives it.
   const others = transaction.counterparty_name
     ? [...new Set(entries.map((e) => e.counterparty_id))].filter((cp) => cp !== transaction.counterparty_id)
@@ -47,7 +53,7 @@ export async function listMatchSuggestions(
       transaction,
       remaining_minor: remaining,
       entries,
-      documents: books.documents.map(candidateDocument),
+      documents: documents.map(candidateDocument),
       counterparty_names: names,
       declined_entry_ids: declines.entry_ids,
       declined_document_ids: declines.document_ids,

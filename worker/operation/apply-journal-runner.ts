@@ -21,6 +21,8 @@ import {
   type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
+import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
+import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
@@ -129,6 +131,9 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
         if (from === 0) await testFault(ctx, 'apply:after-first-write');
       }
     }
+    // The open amounts of the entries the writes touched, from the store as the journal left it
+    // (docs/design/entry-open-amounts.md): before the end is written, so a job that dies here is resumed and refreshes again.
+    await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
       return finish(ctx, op, {
@@ -148,6 +153,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
         undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
+    await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
     const storeRefused = conflict?.refused !== undefined;
     const error = storeRefused
       ? new AppError('apply_failed', {

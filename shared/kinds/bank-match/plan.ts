@@ -96,24 +96,57 @@ export function bankMatchLockIds(matches: readonly MatchPair[]): { entry_ids: st
   };
 }
 
-/** The first pair given twice, with the positions (0-based) of every time it is given. */
-function duplicatePair(matches: readonly MatchPair[]): RefusedDecision | null {
+type PairIds = Pick<MatchPair, 'bank_transaction_id' | 'ledger_entry_id'>;
+
+/**
+ * The first pair given twice, with the positions (0-based) of every time it
+ * is given; null for none. A position that holds no pair (null) is skipped.
+ */
+export function duplicatePairDetails(
+  matches: ReadonlyArray<PairIds | null>,
+): { bank_transaction_id: string; ledger_entry_id: string; indexes: number[] } | null {
   const seen = new Map<string, number[]>();
   for (const [i, m] of matches.entries()) {
+    if (m === null) continue;
     const at = seen.get(pairKey(m));
     if (at) at.push(i);
     else seen.set(pairKey(m), [i]);
   }
   for (const [i, m] of matches.entries()) {
+    if (m === null) continue;
     const at = seen.get(pairKey(m))!;
     if (at.length > 1 && at[0] === i)
-      return refused('duplicate_pair', {
-        bank_transaction_id: m.bank_transaction_id,
-        ledger_entry_id: m.ledger_entry_id,
-        indexes: at,
-      });
+      return { bank_transaction_id: m.bank_transaction_id, ledger_entry_id: m.ledger_entry_id, indexes: at };
   }
   return null;
+}
+
+function duplicatePair(matches: readonly MatchPair[]): RefusedDecision | null {
+  const details = duplicatePairDetails(matches);
+  return details ? refused('duplicate_pair', details) : null;
+}
+
+/**
+ * The same pair twice in a request body, checked before its schema
+ * (docs/reference/http-api.md §8.1: a duplicate pair is refused before a
+ * request of more than 500 pairs). Only items that name both ids as strings are pairs.
+ */
+export function duplicatePairInBody(
+  body: unknown,
+): { bank_transaction_id: string; ledger_entry_id: string; indexes: number[] } | null {
+  const matches = (body as { matches?: unknown } | null)?.matches;
+  if (!Array.isArray(matches)) return null;
+  return duplicatePairDetails(
+    matches.map((m: unknown) => {
+      const pair = m as Partial<Record<keyof PairIds, unknown>> | null;
+      return pair !== null &&
+        typeof pair === 'object' &&
+        typeof pair.bank_transaction_id === 'string' &&
+        typeof pair.ledger_entry_id === 'string'
+        ? { bank_transaction_id: pair.bank_transaction_id, ledger_entry_id: pair.ledger_entry_id }
+        : null;
+    }),
+  );
 }
 
 /** Σ link amounts by the link's transaction and by its entry, each link once. */

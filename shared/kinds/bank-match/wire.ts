@@ -1,7 +1,7 @@
 // The bank match kind as the wire knows it (docs/design/architecture.md "Kinds"):
 // its staging call's route entry, its plan's summary, its CLI label and MCP tool.
 import type { ErrorCode } from '../../errors.js';
-import type { BankMatchPlan } from './plan.js';
+import { duplicatePairInBody, type BankMatchPlan } from './plan.js';
 import { bankMatchPlanSchema, bankMatchStageRequestSchema } from './schema.js';
 import { dryRunResultSchema, orDryRun, stagedResultSchema } from '../../schemas/staging-results.js';
 import { NOTHING_CHANGES, OUTCOMES, KEY } from '../mcp-text.js';
@@ -41,6 +41,11 @@ export const bankMatch: KindModule<'bank_match'> = {
     },
     created: { data: resultSchema },
     refusals: MATCH_ERRORS,
+    // The same pair twice is refused before the schema's limit of 500 pairs (docs/reference/http-api.md §8.1).
+    bodyRefusal: (body) => {
+      const details = duplicatePairInBody(body);
+      return details ? { code: 'duplicate_pair', details } : null;
+    },
   }),
   refusals: MATCH_ERRORS,
   summary: (plan) => {

@@ -1,0 +1,207 @@
+// The stored open amounts of entries (docs/design/entry-open-amounts.md):
+// one row per posted entry that its links leave open, kept by the worker
+// after every apply journal (apply and undo), by every books import, and
+// filled once for an organisation stored before the rows existed. Each row is
+// recomputed from the entry and its links as stored, never adjusted by a
+// delta, so a refresh run twice writes the same rows.
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { BankLink } from '../domain/books.js';
+import {
+  linkedByEntry,
+  openAmountRows,
+  type EntryOpenAmount,
+  type OpenAmountEntry,
+  type OpenDirection,
+  type TouchedEntries,
+} from '../domain/entry-open-amounts.js';
+import { canonicalJson } from '../domain/plan-hash.js';
+import { findLinks, findOrg } from './books-read.js';
+import { readFields } from './books-whole.js';
+import { collections, type EntryOpenAmountDoc } from './collections.js';
+import { storeAdapter } from './store-adapter.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+const ENTRY_FIELDS = ['_id', 'status', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'] as const;
+/** Writes per bulkWrite: FerretDB 1.24 runs each update of one command on a pooled connection of its own (books-write.ts GUARDED_CHUNK). */
+const WRITE_CHUNK = 32;
+const INSERT_CHUNK = 1000;
+
+const toDoc = (orgId: string, r: EntryOpenAmount): EntryOpenAmountDoc => {
+  const { id, ...fields } = r;
+  return { _id: id, org_id: orgId, ...fields };
+};
+
+const asEntry = (d: Document): OpenAmountEntry => {
+  const { _id, ...rest } = d;
+  return { id: _id as string, ...rest } as OpenAmountEntry;
+};
+
+/**
+ * Make the stored rows of `ids` what `wanted` says: rows absent from it are
+ * deleted, changed ones replaced, new ones inserted. `existing`: the rows
+ * stored now for those ids.
+ */
+async function syncRows(
+  db: Db,
+  wanted: readonly EntryOpenAmountDoc[],
+  existing: ReadonlyMap<string, Document>,
+): Promise<void> {
+  const c = collections(db).entryOpenAmounts;
+  const keep = new Set(wanted.map((d) => d._id));
+  const fresh: EntryOpenAmountDoc[] = [];
+  const ops: AnyBulkWriteOperation<EntryOpenAmountDoc>[] = [];
+  for (const doc of wanted) {
+    const stored = existing.get(doc._id);
+    if (!stored) fresh.push(doc);
+    else if (canonicalJson(stored) !== canonicalJson(doc))
+      ops.push({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
+  }
+  for (const id of existing.keys()) if (!keep.has(id)) ops.push({ deleteOne: { filter: { _id: id } } });
+  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+    const chunk = fresh.slice(i, i + INSERT_CHUNK);
+    try {
+      await c.insertMany(chunk, { ordered: false });
+    } catch (err) {
+      // Another writer put a row there meanwhile: ours is computed from the store as it is now, so it replaces it.
+      if (!isUniqueViolation(err)) throw err;
+      for (const doc of chunk) ops.push({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
+    }
+  }
+  for (let i = 0; i < ops.length; i += WRITE_CHUNK)
+    await c.bulkWrite(ops.slice(i, i + WRITE_CHUNK), { ordered: false });
+}
+
+/** The open rows of these entries, recomputed from the entries and their links as stored now. */
+async function refreshEntries(db: Db, orgId: string, entryIds: readonly string[]): Promise<void> {
+  if (entryIds.length === 0) return;
+  const adapter = await storeAdapter(db);
+  const c = collections(db);
+  const [org, entries, links, existing] = await Promise.all([
+    findOrg(db, orgId),
+    adapter.where({
+      collection: c.ledgerEntries.collectionName,
+      equalities: { org_id: orgId },
+      any: { field: '_id', values: entryIds },
+      owner: orgId,
+      fields: ENTRY_FIELDS,
+    }),
+    findLinks(db, orgId, 'ledger_entry_id', entryIds),
+    adapter.where({
+      collection: c.entryOpenAmounts.collectionName,
+      equalities: { org_id: orgId },
+      any: { field: '_id', values: entryIds },
+      owner: orgId,
+    }),
+  ]);
+  const rows = openAmountRows(entries.map(asEntry), linkedByEntry(links), org?.settlement_accounts ?? []);
+  await syncRows(
+    db,
+    rows.map((r) => toDoc(orgId, r)),
+    new Map(existing.map((d) => [d._id as string, d])),
+  );
+}
+
+/** Recompute every open row of the organisation (a books import, or the first fill of one stored before the rows). */
+export async function rebuildOpenAmounts(db: Db, orgId: string): Promise<void> {
+  const c = collections(db);
+  const [org, entries, links, existing] = await Promise.all([
+    findOrg(db, orgId),
+    readFields(db, {
+      collection: c.ledgerEntries.collectionName,
+      equalities: { org_id: orgId, status: 'posted' },
+      index: 'page',
+      fields: ENTRY_FIELDS,
+    }),
+    readFields(db, {
+      collection: c.bankLinks.collectionName,
+      equalities: { org_id: orgId },
+      index: 'gin',
+      fields: ['ledger_entry_id', 'amount_minor'],
+    }),
+    c.entryOpenAmounts.find({ org_id: orgId }).toArray(),
+  ]);
+  const rows = openAmountRows(
+    entries.map(asEntry),
+    linkedByEntry(links as Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>),
+    org?.settlement_accounts ?? [],
+  );
+  await syncRows(
+    db,
+    rows.map((r) => toDoc(orgId, r)),
+    new Map(existing.map((d) => [d._id, d as Document])),
+  );
+  await c.entryOpenFills.updateOne({ _id: orgId }, { $set: { org_id: orgId } }, { upsert: true });
+}
+
+/** After an apply journal ran (forward or undone): the rows of every entry its writes can have changed. */
+export async function refreshOpenAmounts(db: Db, orgId: string, touched: TouchedEntries): Promise<void> {
+  if (touched.whole_org) return rebuildOpenAmounts(db, orgId);
+  const ids = new Set(touched.entry_ids);
+  if (touched.link_ids.length > 0) {
+    const links = await (
+      await storeAdapter(db)
+    ).where({
+      collection: collections(db).bankLinks.collectionName,
+      equalities: { org_id: orgId },
+      any: { field: '_id', values: touched.link_ids },
+      owner: orgId,
+      fields: ['ledger_entry_id'],
+    });
+    for (const l of links) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
+  }
+  await refreshEntries(db, orgId, [...ids]);
+}
+
+/**
+ * Organisations stored before the rows existed get theirs once (at worker
+ * start): every organisation without a fill mark. Returns how many were filled.
+ */
+export async function fillMissingOpenAmounts(db: Db): Promise<number> {
+  const c = collections(db);
+  const [orgs, filled] = await Promise.all([
+    c.orgs.find({}, { projection: { _id: 1 } }).toArray(),
+    c.entryOpenFills.find({}, { projection: { _id: 1 } }).toArray(),
+  ]);
+  const done = new Set(filled.map((f) => f._id));
+  let count = 0;
+  for (const org of orgs) {
+    if (done.has(org._id)) continue;
+    await rebuildOpenAmounts(db, org._id);
+    count += 1;
+  }
+  return count;
+}
+
+/** The open entries of one currency and direction: the candidates of a match suggestion. */
+export async function readOpenEntries(
+  db: Db,
+  orgId: string,
+  currency: string,
+  direction: OpenDirection,
+): Promise<EntryOpenAmount[]> {
+  const docs = await readFields(db, {
+    collection: collections(db).entryOpenAmounts.collectionName,
+    equalities: { org_id: orgId, currency, direction },
+    index: 'page',
+    fields: [
+      '_id',
+      'currency',
+      'direction',
+      'open_minor',
+      'open_amount_minor',
+      'counterparty_id',
+      'entry_date',
+      'reference',
+    ],
+  });
+  return docs.map((d) => {
+    const { _id, ...rest } = d;
+    return { id: _id as string, ...rest } as EntryOpenAmount;
+  });
+}
+
+/** Every stored row of the organisation (the consistency check of the tests). */
+export async function readAllOpenAmounts(db: Db, orgId: string): Promise<EntryOpenAmount[]> {
+  const docs = await collections(db).entryOpenAmounts.find({ org_id: orgId }).toArray();
+  return docs.map(({ _id, org_id: _org, ...rest }) => ({ id: _id, ...rest }));
+}
