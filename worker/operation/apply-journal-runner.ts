@@ -21,6 +21,8 @@ import {
   type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
+import { invalidateFigures, refreshFigures } from '../../shared/storage/book-figures.js';
+import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
@@ -131,6 +133,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
     }
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
+      await keepFigures(ctx, journal.writes);
       return finish(ctx, op, {
         status: 'applied',
         at: new Date().toISOString(),
@@ -148,6 +151,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
         undoConflicts.push(`${write.collection}/${write.id}`);
       await progress({ undone: undone + 1 });
     }
+    await keepFigures(ctx, journal.writes.slice(0, done));
     const storeRefused = conflict?.refused !== undefined;
     const error = storeRefused
       ? new AppError('apply_failed', {
@@ -182,6 +186,17 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * The kept figures of the records the journal wrote (docs/reference/book-reads.md
+ * "Kept figures"), brought up to date before the operation ends: a job that
+ * dies here leaves the operation applying, and whoever finishes it does this again.
+ */
+async function keepFigures(ctx: JobContext, writes: readonly JournalWrite[]): Promise<void> {
+  const orgId = ctx.data.org_id;
+  if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
+  await refreshFigures(ctx.db, orgId, await touchedByWrites(ctx.db, orgId, writes));
 }
 
 /**
