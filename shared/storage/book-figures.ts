@@ -32,36 +32,31 @@ import type { BankTransaction } from '../domain/books.js';
 import { findOrg } from './books-read.js';
 import { collections } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
+import {
+  accountFigureId,
+  accountList,
+  BOOK_FIGURES,
+  bump,
+  counterpartyFigureId,
+  figures,
+  isDuplicateOnly,
+  OPEN_LIST,
+  orgFigureId,
+  orgFresh,
+  rowFigureId,
+  writeAll,
+  type FigureDoc,
+} from './figure-docs.js';
 
-export const BOOK_FIGURES = 'book_figures';
+import { rebuildDays, refreshDays } from './day-totals.js';
 
-type Kind = 'org' | 'counterparty' | 'account' | 'account_counterparty';
+export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
 
-export interface FigureDoc extends Document {
-  _id: string;
-  org_id: string;
-  kind: Kind;
-  listed_on: string;
-  stale?: '0' | '1';
-  seq?: number;
-  basis?: number;
-  counterparty_id?: string;
-  bank_account_id?: string;
-}
-
-export const orgFigureId = (orgId: string): string => `org|${orgId}`;
-export const counterpartyFigureId = (orgId: string, cp: string): string => `cp|${orgId}|${cp}`;
-export const accountFigureId = (orgId: string, account: string): string => `ba|${orgId}|${account}`;
-export const rowFigureId = (orgId: string, account: string, cp: string): string => `row|${orgId}|${account}|${cp}`;
-export const accountList = (account: string): string => `account|${account}`;
-export const OPEN_LIST = 'open';
-
-const figures = (db: Db) => db.collection<FigureDoc>(BOOK_FIGURES);
-
-/** What a change touched: the counterparties and accounts whose figures it may move. */
+/** What a change touched: the counterparties, accounts and days whose figures it may move. */
 export interface TouchedFigures {
   counterparties: ReadonlySet<string>;
   accounts: ReadonlySet<string>;
+  days: ReadonlySet<string>;
 }
 
 const TXN_FIELDS = [
@@ -78,50 +73,6 @@ type FigureTransaction = CounterpartyTransaction & Pick<BankTransaction, 'bank_a
 function withId<T>(doc: Document): T {
   const { _id, ...rest } = doc;
   return { id: _id as string, ...rest } as T;
-}
-
-const isDuplicateOnly = (err: unknown): boolean => {
-  const e = err as { code?: number; writeErrors?: Array<{ code?: number }> | { code?: number } };
-  if (e.code === 11000 && e.writeErrors === undefined) return true;
-  const list = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
-  return list.length > 0 && list.every((w) => w.code === 11000);
-};
-
-/** Unordered writes whose duplicate-key refusals mean a newer writer got there first. */
-async function writeAll(db: Db, ops: AnyBulkWriteOperation<FigureDoc>[]): Promise<void> {
-  for (let i = 0; i < ops.length; i += 500) {
-    try {
-      await figures(db).bulkWrite(ops.slice(i, i + 500), { ordered: false });
-    } catch (err) {
-      if (!isDuplicateOnly(err)) throw err;
-    }
-  }
-}
-
-/** Bump masters (created when absent): their seqs after the bump, by id. */
-async function bump(db: Db, orgId: string, masters: readonly FigureDoc[]): Promise<Map<string, number>> {
-  if (masters.length === 0) return new Map();
-  await writeAll(
-    db,
-    masters.map((m) => {
-      const { _id, seq: _s, stale: _st, ...identity } = m;
-      return {
-        updateOne: {
-          filter: { _id, org_id: orgId },
-          update: { $inc: { seq: 1 }, $set: { stale: '1' as const }, $setOnInsert: identity },
-          upsert: true,
-        },
-      };
-    }),
-  );
-  const docs = await (
-    await storeAdapter(db)
-  ).findByIds(
-    BOOK_FIGURES,
-    masters.map((m) => m._id),
-    { owner: orgId },
-  );
-  return new Map(docs.map((d) => [String(d._id), Number(d.seq ?? 0)]));
 }
 
 const counterpartyMaster = (orgId: string, cp: string, listed = ''): FigureDoc => ({
@@ -167,12 +118,6 @@ function accountFields(f: AccountSums) {
   };
 }
 
-/** Whether the organisation's figures were built and no books import wrote since. */
-async function orgFresh(db: Db, orgId: string): Promise<boolean> {
-  const doc = await (await storeAdapter(db)).findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId));
-  return doc !== null && doc.stale === '0';
-}
-
 /** A books import wrote records: every figure of the organisation is built again by the next reader or writer. */
 export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
   await bump(db, orgId, [{ _id: orgFigureId(orgId), org_id: orgId, kind: 'org', listed_on: '' }]);
@@ -184,11 +129,16 @@ export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
  * not built yet.
  */
 export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
-  if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return;
   if (!(await orgFresh(db, orgId))) {
     await rebuildFigures(db, orgId);
     return;
   }
+  await Promise.all([refreshDays(db, orgId, touched.days), refreshCounterparties(db, orgId, touched)]);
+}
+
+async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
   const cps = [...touched.counterparties];
   const accounts = [...touched.accounts];
   const seqs = await bump(db, orgId, [
@@ -392,6 +342,7 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
       if (!isDuplicateOnly(err)) throw err;
     }
   }
+  await rebuildDays(db, orgId, org?.settlement_accounts ?? []);
   await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0' } });
 }
 
@@ -409,12 +360,13 @@ export async function freshenFigures(db: Db, orgId: string): Promise<void> {
   ).where({
     collection: BOOK_FIGURES,
     equalities: { org_id: orgId, stale: '1' },
-    fields: ['kind', 'counterparty_id', 'bank_account_id'],
+    fields: ['kind', 'counterparty_id', 'bank_account_id', 'date'],
   });
   if (stale.length === 0) return;
   await refreshFigures(db, orgId, {
     counterparties: new Set(stale.filter((d) => d.kind === 'counterparty').map((d) => String(d.counterparty_id))),
     accounts: new Set(stale.filter((d) => d.kind === 'account').map((d) => String(d.bank_account_id))),
+    days: new Set(stale.filter((d) => d.kind === 'day').map((d) => String(d.date))),
   });
 }
 

@@ -3,7 +3,8 @@
 // after reverts, no figure is left stale by the write path, and the
 // counterparty lists (walked page by page) and the accounts' figures equal
 // the same reads computed from scratch over the whole books, as the worker
-// computed them before figures were kept.
+// computed them before figures were kept; so does the trial balance, from
+// kept day totals, as of several days.
 import { expect } from 'chai';
 import {
   accountFigures,
@@ -14,7 +15,15 @@ import {
 } from '../../shared/domain/book-reads.js';
 import { BOOK_FIGURES, orgFigureId } from '../../shared/storage/book-figures.js';
 import { findOrg } from '../../shared/storage/books-read.js';
-import { accountAmounts, namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
+import {
+  accountAmounts,
+  namingTransactions,
+  readCounterpartyBooks,
+  readPostingBooks,
+} from '../../shared/storage/books-whole.js';
+import { ledgerTransactions } from '../../shared/domain/ledger-postings.js';
+import { namedTrialBalance, trialBalance } from '../../shared/domain/trial-balance.js';
+import { readChart } from '../../shared/storage/ledger-accounts.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { apply, approve } from '../helpers/staged.js';
@@ -31,6 +40,17 @@ async function fromScratch(orgId: string, account: string): Promise<Counterparty
   const rows = counterpartyRows(books.transactions, books.entries, books.links, org?.settlement_accounts ?? []);
   const off = offAccountCounterparties(rows, books.transactions);
   return nameOffAccount(rows, off, await namingTransactions(db, orgId, off));
+}
+
+/** The trial balance as of `asOf` computed from every posting of the books. */
+async function balanceFromScratch(orgId: string, asOf: string): Promise<unknown> {
+  const { db } = await stack();
+  const org = await findOrg(db, orgId);
+  const books = await readPostingBooks(db, orgId, org?.settlement_accounts ?? []);
+  return {
+    as_of: asOf,
+    items: namedTrialBalance(trialBalance(ledgerTransactions(books), asOf), await readChart(db, orgId)),
+  };
 }
 
 /** Every row of the list, two per page: the cursor walks every page. */
@@ -111,6 +131,13 @@ describe('book reads: kept figures equal the whole computation after each kind a
       expect(await listed(bob, account), `${step}: counterparties of ${account}`).to.deep.equal(
         await fromScratch(f.books.orgId, account),
       );
+    for (const asOf of ['2026-01-31', '2026-02-09', '2026-02-28', '2026-03-01', '2026-11-03', '2026-12-31']) {
+      const res = await call('GET', `/api/v1/cli/ledger/trial-balance?as_of=${asOf}`, { token: bob });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.data, `${step}: trial balance as of ${asOf}`).to.deep.equal(
+        await balanceFromScratch(f.books.orgId, asOf),
+      );
+    }
     const accounts = await call<{
       items: Array<{ id: string; opening_balance_minor: number; book_balance_minor: number; unreconciled: unknown }>;
     }>('GET', '/api/v1/cli/bank-accounts', { token: bob });
