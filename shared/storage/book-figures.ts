@@ -149,14 +149,7 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
   const c = collections(db);
   const [org, txnDocs, entryDocs, oldRows, amounts] = await Promise.all([
     findOrg(db, orgId),
-    cps.length === 0
-      ? []
-      : port.where({
-          collection: c.bankTransactions.collectionName,
-          equalities: { org_id: orgId },
-          any: { field: 'counterparty_id', values: cps },
-          fields: TXN_FIELDS,
-        }),
+    cps.length === 0 ? [] : counterpartyTransactions(db, orgId, cps),
     cps.length === 0
       ? []
       : port.where({
@@ -239,6 +232,39 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
     });
   }
   await writeAll(db, ops);
+}
+
+/** The most counterparties whose transactions are read one page index range each; more are one read of the organisation's. */
+const COUNTERPARTIES_ONE_BY_ONE = 16;
+
+/**
+ * Every transaction of the organisation naming one of `cps`: by the (org_id,
+ * counterparty_id, booking_date) page index, one range per counterparty, for
+ * the few an apply touches; else one read filtered by the list.
+ */
+async function counterpartyTransactions(db: Db, orgId: string, cps: readonly string[]): Promise<Document[]> {
+  const port = await storeAdapter(db);
+  const collection = collections(db).bankTransactions.collectionName;
+  if (cps.length > COUNTERPARTIES_ONE_BY_ONE)
+    return port.where({
+      collection,
+      equalities: { org_id: orgId },
+      any: { field: 'counterparty_id', values: cps },
+      fields: TXN_FIELDS,
+    });
+  const pages = await Promise.all(
+    cps.map((cp) =>
+      port.page({
+        collection,
+        equalities: { org_id: orgId, counterparty_id: cp },
+        key: 'booking_date',
+        after: null,
+        direction: 1,
+        limit: 10_000_000,
+      }),
+    ),
+  );
+  return pages.flat();
 }
 
 /** Every link of these transactions and of these entries, each once. */
@@ -348,26 +374,39 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
 
 /**
  * Before a read: build the organisation's figures if they are not, and bring
- * every stale master up to date.
+ * every stale master up to date. False when there was nothing to do: a read
+ * made meanwhile stands.
  */
-export async function freshenFigures(db: Db, orgId: string): Promise<void> {
-  if (!(await orgFresh(db, orgId))) {
+export async function freshenFigures(db: Db, orgId: string): Promise<boolean> {
+  const [fresh, stale] = await Promise.all([
+    orgFresh(db, orgId),
+    (await storeAdapter(db)).where({
+      collection: BOOK_FIGURES,
+      equalities: { org_id: orgId, stale: '1' },
+      fields: ['kind', 'counterparty_id', 'bank_account_id', 'date'],
+    }),
+  ]);
+  if (!fresh) {
     await rebuildFigures(db, orgId);
-    return;
+    return true;
   }
-  const stale = await (
-    await storeAdapter(db)
-  ).where({
-    collection: BOOK_FIGURES,
-    equalities: { org_id: orgId, stale: '1' },
-    fields: ['kind', 'counterparty_id', 'bank_account_id', 'date'],
-  });
-  if (stale.length === 0) return;
+  if (stale.length === 0) return false;
   await refreshFigures(db, orgId, {
     counterparties: new Set(stale.filter((d) => d.kind === 'counterparty').map((d) => String(d.counterparty_id))),
     accounts: new Set(stale.filter((d) => d.kind === 'account').map((d) => String(d.bank_account_id))),
     days: new Set(stale.filter((d) => d.kind === 'day').map((d) => String(d.date))),
   });
+  return true;
+}
+
+/**
+ * `read` of the kept figures, taken beside the check that they are up to
+ * date (one round of the store, not two), and again once they were brought
+ * up to date.
+ */
+export async function readFresh<T>(db: Db, orgId: string, read: () => Promise<T>): Promise<T> {
+  const [changed, first] = await Promise.all([freshenFigures(db, orgId), read()]);
+  return changed ? read() : first;
 }
 
 /** Up to `limit` + 1 documents of a list after counterparty `after`, by counterparty id. */

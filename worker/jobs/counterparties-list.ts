@@ -7,15 +7,16 @@ import type { Db } from 'mongodb';
 import { counterpartyPage } from '../../shared/domain/book-figures.js';
 import type { CounterpartyList } from '../../shared/contract/reads.js';
 import type { CounterpartiesListInput } from '../../shared/queue/read-jobs.js';
-import { freshenFigures, readCounterpartyPage } from '../../shared/storage/book-figures.js';
+import { readCounterpartyPage, readFresh } from '../../shared/storage/book-figures.js';
 
 export async function listCounterparties(
   db: Db,
   orgId: string,
   input: CounterpartiesListInput,
 ): Promise<CounterpartyList> {
-  await freshenFigures(db, orgId);
-  const page = await readCounterpartyPage(db, orgId, input.bank_account_id, input.after, input.limit);
+  const page = await readFresh(db, orgId, () =>
+    readCounterpartyPage(db, orgId, input.bank_account_id, input.after, input.limit),
+  );
   const rows = counterpartyPage(page.onAccount, page.open, page.openOf, input.limit + 1);
   const items = rows.slice(0, input.limit);
   return { items, last: rows.length > input.limit ? items[items.length - 1]!.counterparty_id : null };

@@ -9,14 +9,13 @@ import { bankSide } from '../../shared/domain/ledger-postings.js';
 import { namedTrialBalance, type TrialBalance } from '../../shared/domain/trial-balance.js';
 import { trialBalanceFromDays } from '../../shared/domain/trial-balance-days.js';
 import type { TrialBalanceInput } from '../../shared/queue/read-jobs.js';
-import { freshenFigures } from '../../shared/storage/book-figures.js';
+import { readFresh } from '../../shared/storage/book-figures.js';
 import { readDays, readOpeningBooks } from '../../shared/storage/day-totals.js';
 import { readChart } from '../../shared/storage/ledger-accounts.js';
 
 export async function readTrialBalance(db: Db, orgId: string, input: TrialBalanceInput): Promise<TrialBalance> {
-  await freshenFigures(db, orgId);
   const [days, opening, chart] = await Promise.all([
-    readDays(db, orgId, input.as_of),
+    readFresh(db, orgId, () => readDays(db, orgId, input.as_of)),
     readOpeningBooks(db, orgId),
     readChart(db, orgId),
   ]);
