@@ -16,6 +16,7 @@ import { chooseStoreAdapter, closeStoreAdapter, storeAdapter } from '../shared/s
 import { createJobMetrics } from '../shared/metrics/job-metrics.js';
 import { createRegistry } from '../shared/metrics/registry.js';
 import { startMaintenance } from './maintenance.js';
+import { backfillFigures } from '../shared/storage/book-figures.js';
 import { startMetricsServer } from './metrics-server.js';
 import { fillMissingOpenAmounts } from '../shared/storage/entry-open-amounts.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
@@ -95,6 +96,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   );
   await worker.waitUntilReady();
   await readWorker.waitUntilReady();
+  // Organisations whose kept figures are not built yet (docs/reference/book-reads.md "Kept figures"), in the
+  // background: a read or an apply that comes first builds its organisation's itself.
+  let closing = false;
+  const backfill = backfillFigures(mongo.db, () => closing).then(
+    (built) => built > 0 && logger.info({ organisations: built }, 'kept book figures built'),
+    (err: unknown) => logger.warn({ err }, 'building kept book figures failed; readers build them'),
+  );
   const metrics = await startMetricsServer(registry, config.workerMetricsPort, logger, config.workerMetricsHost);
   // node_flags: whether it runs with worker/node-flags.ts's flags, as deployed.
   logger.info(
@@ -106,7 +114,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     // worker.close() takes no new jobs and waits for those in flight; then connections go.
     // /metrics and /healthz answer until the end, so the last jobs' counts can still be scraped.
     close: async () => {
-      await Promise.all([worker.close(), readWorker.close()]);
+      closing = true;
+      await Promise.all([worker.close(), readWorker.close(), backfill]);
       await metrics.close();
       await maintenance.close();
       await webhooks.close();

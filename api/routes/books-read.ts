@@ -30,6 +30,7 @@ import {
   ledgerAccountsQuerySchema,
   noQuerySchema,
   transactionsQuerySchema,
+  type CounterpartiesQuery,
   type DocumentsQuery,
   type EntriesQuery,
   type LedgerAccountsQuery,
@@ -49,6 +50,8 @@ import {
   type PagePosition,
 } from '../../shared/storage/books-pages.js';
 import { accountAmounts } from '../../shared/storage/books-whole.js';
+import { readAccountSums } from '../../shared/storage/book-figures.js';
+import { figuresFromSums } from '../../shared/domain/book-figures.js';
 import { ledgerAccountsPage } from '../../shared/storage/ledger-accounts.js';
 import { locals } from '../context.js';
 import { openCursor, sealCursor, type CursorBinding } from '../cursor.js';
@@ -65,7 +68,7 @@ const SCAN_BATCH = 500;
 const validTransactionsQuery = compile<TransactionsQuery>(transactionsQuerySchema, '/query');
 const validEntriesQuery = compile<EntriesQuery>(entriesQuerySchema, '/query');
 const validDocumentsQuery = compile<DocumentsQuery>(documentsQuerySchema, '/query');
-const validCounterpartiesQuery = compile<{ bank_account_id: string }>(counterpartiesQuerySchema, '/query');
+const validCounterpartiesQuery = compile<CounterpartiesQuery>(counterpartiesQuerySchema, '/query');
 const validLedgerAccountsQuery = compile<LedgerAccountsQuery>(ledgerAccountsQuerySchema, '/query');
 const validTrialBalanceQuery = compile<TrialBalanceQuery>(trialBalanceQuerySchema, '/query');
 const validNoQuery = compile<Record<string, never>>(noQuerySchema, '/query');
@@ -189,11 +192,27 @@ async function entryViews(
   return rows.map((e) => entryView(e, links, settlement));
 }
 
-async function accountView(db: Db, orgId: string, account: BankAccount) {
-  return {
-    ...account,
-    ...accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id)),
-  };
+/**
+ * Accounts with their figures: the sums the worker keeps (docs/reference/book-reads.md "Kept figures"), one read by
+ * id; an account whose sums are not kept or stale is computed from its transactions, the same figures.
+ */
+async function accountViews(db: Db, orgId: string, accounts: readonly BankAccount[]) {
+  const kept = await readAccountSums(
+    db,
+    orgId,
+    accounts.map((a) => a.id),
+  );
+  return Promise.all(
+    accounts.map(async (account) => {
+      const sums = kept.get(account.id);
+      return {
+        ...account,
+        ...(sums
+          ? figuresFromSums(account.opening_balance_minor, sums)
+          : accountFigures(account.opening_balance_minor, await accountAmounts(db, orgId, account.id))),
+      };
+    }),
+  );
 }
 
 async function settlementAccounts(db: Db, orgId: string): Promise<string[]> {
@@ -221,14 +240,14 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
   read('/api/v1/cli/bank-accounts', 'bank_accounts.list', async (req, _res, orgId) => {
     valid(validNoQuery, queryObject(req.query, []));
     const accounts = await listAccounts(db, orgId);
-    return { items: await Promise.all(accounts.map((a) => accountView(db, orgId, a))) };
+    return { items: await accountViews(db, orgId, accounts) };
   });
 
   read('/api/v1/cli/bank-accounts/:bank_account_id', 'bank_accounts.show', async (req, _res, orgId) => {
     const { bank_account_id } = valid(validAccountParams, { bank_account_id: req.params.bank_account_id });
     const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
-    return accountView(db, orgId, account);
+    return (await accountViews(db, orgId, [account]))[0];
   });
 
   read('/api/v1/cli/bank-transactions', 'bank_transactions.list', async (req, _res, orgId) => {
@@ -306,12 +325,22 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
   });
 
   read('/api/v1/cli/counterparties', 'counterparties.list', async (req, res, orgId) => {
-    const { bank_account_id } = valid(validCounterpartiesQuery, queryObject(req.query, []));
+    const query = valid(validCounterpartiesQuery, queryObject(req.query, BOOKS_NUMERIC_PARAMS));
+    const { bank_account_id } = query;
+    const binding: CursorBinding = { list: 'counterparties', org_id: orgId };
+    // A counterparty id is unique in its list: it alone is the position.
+    const after = positionOf(secret(), binding, query)?.key ?? null;
     const account = await findAccount(db, orgId, bank_account_id);
     if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: bank_account_id } });
     if (!reads) throw new AppError('service_unavailable', { details: { reason: 'read_queue_not_configured' } });
-    // A grouping over the whole account and the organisation's open entries: computed by the worker.
-    return runRead(reads, res, 'counterparties.list', { bank_account_id });
+    // From the figures the worker keeps (docs/reference/book-reads.md "Kept figures"): read by the worker.
+    const result = await runRead(reads, res, 'counterparties.list', {
+      bank_account_id,
+      after,
+      limit: query.limit ?? BOOKS_DEFAULT_LIMIT,
+    });
+    const next = result.last === null ? null : { key: result.last, id: result.last };
+    return { items: result.items, next_cursor: cursorFor(secret(), binding, query, next) };
   });
 
   read('/api/v1/cli/bookkeeping/inbox/documents', 'inbox_documents.list', async (req, _res, orgId) => {

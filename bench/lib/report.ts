@@ -197,8 +197,34 @@ export function printTable(r: BenchResults, info: RunInfo): string {
       verdict(b.growth_1k_to_100k === null ? null : b.growth_1k_to_100k <= 1.5),
     );
     // Older results have no whole reads.
-    for (const [size, v] of Object.entries(b.counterparties_ms ?? {}))
-      add(`counterparty list / account show, org size ${size}`, `${ms(v)} / ${ms(b.account_ms?.[size] ?? null)}`);
+    for (const [size, v] of Object.entries(b.counterparties_ms ?? {})) {
+      const account = b.account_ms?.[size] ?? null;
+      add(
+        `counterparty list (first page) / account show, org size ${size}`,
+        `${ms(v)} / ${ms(account)}`,
+        size === '100000' ? '≤ 100 / ≤ 20 ms' : '',
+        verdict(size === '100000' && v !== null && account !== null ? v <= 100 && account <= 20 : null),
+      );
+    }
+    if (b.counterparties_growth_1k_to_100k != null || b.account_growth_1k_to_100k != null)
+      add(
+        'counterparty list / account show growth 1k → 100k',
+        `${num(b.counterparties_growth_1k_to_100k ?? null, '×')} / ${num(b.account_growth_1k_to_100k ?? null, '×')}`,
+        '≤ 2× each',
+        verdict(
+          b.counterparties_growth_1k_to_100k == null || b.account_growth_1k_to_100k == null
+            ? null
+            : b.counterparties_growth_1k_to_100k <= 2 && b.account_growth_1k_to_100k <= 2,
+        ),
+      );
+    // Older results have no trial balance.
+    for (const [size, v] of Object.entries(b.trial_balance_ms ?? {}))
+      add(
+        `trial balance, org size ${size}`,
+        ms(v),
+        size === '100000' ? 'p50 ≤ 100 ms' : '',
+        verdict(size === '100000' && v !== null ? v <= 100 : null),
+      );
     // Older results have no suggestions.
     const suggestions = b.suggestions_ms ?? {};
     if (suggestions['100000'] !== undefined)

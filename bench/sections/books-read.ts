@@ -8,6 +8,7 @@
 // suggestions of one unlinked transaction (a read job over the org's open
 // entries and documents).
 import { pathOf } from '../../shared/contract/routes.js';
+import { rebuildFigures } from '../../shared/storage/book-figures.js';
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';
 import { untilQuiet } from '../lib/cpu-split.js';
@@ -25,10 +26,18 @@ export interface BooksReadResult {
   growth_1k_to_100k: number | null;
   /** Each list's own medians. */
   by_list: Record<ListName, { first_page_ms: BySize; next_page_ms: BySize }>;
-  /** GET /counterparties?bank_account_id= of the main account, median. */
+  /** GET /counterparties?bank_account_id= of the main account: its first page (50 rows), median. */
   counterparties_ms: BySize;
+  /** counterparties_ms at 100k ÷ at 1k. */
+  counterparties_growth_1k_to_100k?: number | null;
   /** GET /bank-accounts/{id} of the main account (book balance, unreconciled), median. */
   account_ms: BySize;
+  /** account_ms at 100k ÷ at 1k. */
+  account_growth_1k_to_100k?: number | null;
+  /** GET /ledger/trial-balance?as_of= (the org's last booking day), median. */
+  trial_balance_ms?: BySize;
+  /** Building the org's kept figures from its whole books once loaded (what the worker's start-up backfill does), seconds. */
+  figures_build_s?: BySize;
   /** GET /bank-transactions/{id}/match-suggestions of an unlinked transaction of the main account, median. */
   suggestions_ms: BySize;
   /** suggestions_ms at 100k ÷ at 1k. */
@@ -59,6 +68,16 @@ async function busiestCounterparty(env: BenchEnv, orgId: string): Promise<string
   return best[0];
 }
 
+/** The org's last booking day: a trial balance as of it takes in every transaction. */
+async function lastBookingDate(env: BenchEnv, orgId: string): Promise<string> {
+  const last = await collections(env.db)
+    .bankTransactions.find({ org_id: orgId }, { projection: { booking_date: 1 } })
+    .sort({ booking_date: -1 })
+    .limit(1)
+    .toArray();
+  return last[0]?.booking_date ?? '2099-12-31';
+}
+
 /** The first transaction of the account that no link covers (the demo leaves some unlinked), else the first one. */
 async function unlinkedTransaction(env: BenchEnv, token: string, account: string): Promise<string> {
   const page = async (query: string): Promise<string | null> => {
@@ -86,9 +105,14 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
   const counterpartiesMs: BySize = {};
   const accountMs: BySize = {};
   const suggestionsMs: BySize = {};
+  const trialBalanceMs: BySize = {};
+  const buildS: BySize = {};
   for (const size of sizes) {
     const orgId = `org_br_${size}`;
     const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
+    // The kept figures of the book reads, built as a worker's start-up backfill builds them (docs/reference/book-reads.md "Kept figures").
+    const buildMs = await timed(() => rebuildFigures(env.db, orgId));
+    buildS[String(size)] = round(buildMs / 1000);
     const token = await tokenFor(env.db, orgId);
     const counterparty = await busiestCounterparty(env, orgId);
     env.log(`  books read: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s; entries of ${counterparty}`);
@@ -154,32 +178,45 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
       suggestions: pathOf('match_suggestions.list', {
         bank_transaction_id: await unlinkedTransaction(env, token, account),
       }),
+      trialBalance: `${pathOf('ledger.trial_balance')}?as_of=${await lastBookingDate(env, orgId)}`,
     };
     // One of each warms the path: not counted.
     for (const path of Object.values(wholePaths)) await whole(path);
-    const wholeTimes = { counterparties: [] as number[], account: [] as number[], suggestions: [] as number[] };
+    const wholeTimes = {
+      counterparties: [] as number[],
+      account: [] as number[],
+      suggestions: [] as number[],
+      trialBalance: [] as number[],
+    };
     await env.profile(`counterparties, account and suggestions, org size ${size}`, async () => {
       for (let i = 0; i < repeat * WHOLE_PER_RUN; i += 1) {
         wholeTimes.counterparties.push(await whole(wholePaths.counterparties));
         wholeTimes.account.push(await whole(wholePaths.account));
         wholeTimes.suggestions.push(await whole(wholePaths.suggestions));
+        wholeTimes.trialBalance.push(await whole(wholePaths.trialBalance));
       }
     });
     counterpartiesMs[key] = round(median(wholeTimes.counterparties));
     accountMs[key] = round(median(wholeTimes.account));
     suggestionsMs[key] = round(median(wholeTimes.suggestions));
+    trialBalanceMs[key] = round(median(wholeTimes.trialBalance));
     env.log(
-      `  books read: counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms, suggestions ${suggestionsMs[key]} ms at ${size}`,
+      `  books read: figures built in ${buildS[key]} s; counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms, suggestions ${suggestionsMs[key]} ms, trial balance ${trialBalanceMs[key]} ms at ${size}`,
     );
   }
   const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
+  const growthOf = (m: BySize): number | null => (m['1000'] && m['100000'] ? round(m['100000'] / m['1000']) : null);
   return {
     first_page_ms: first,
     next_page_ms: next,
     growth_1k_to_100k: growth,
     by_list: byList,
     counterparties_ms: counterpartiesMs,
+    counterparties_growth_1k_to_100k: growthOf(counterpartiesMs),
     account_ms: accountMs,
+    account_growth_1k_to_100k: growthOf(accountMs),
+    trial_balance_ms: trialBalanceMs,
+    figures_build_s: buildS,
     suggestions_ms: suggestionsMs,
     suggestions_growth_1k_to_100k:
       suggestionsMs['1000'] && suggestionsMs['100000'] ? round(suggestionsMs['100000'] / suggestionsMs['1000']) : null,

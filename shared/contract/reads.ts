@@ -25,9 +25,13 @@ export interface Whoami {
   agent?: boolean;
 }
 
-/** GET /api/v1/cli/counterparties: the counterparty list read job's answer (shared/queue/read-jobs.ts), in the domain's words. */
+/**
+ * One page of GET /api/v1/cli/counterparties as the read job answers it (shared/queue/read-jobs.ts), in the domain's
+ * words: `last` is the counterparty the next page continues after (null on the last page); the API seals it as `next_cursor`.
+ */
 export interface CounterpartyList {
   items: CounterpartyRow[];
+  last: string | null;
 }
 
 /** One page of GET /api/v1/cli/bookkeeping/inbox/duplicates. */

@@ -14,11 +14,21 @@ export interface TrialBalanceRow {
   balance_minor: number | string;
 }
 
+/** Postings of one currency: a ledger transaction, or a day's kept totals (shared/domain/trial-balance-days.ts). */
+export interface PostingGroup {
+  currency: string;
+  postings: ReadonlyArray<{ account: string; debit_minor: number | string; credit_minor: number | string }>;
+}
+
 /** Rows by account code, then currency (byte order); an account that only ever balanced to nothing still has its row. */
 export function trialBalance(transactions: readonly LedgerTransaction[], asOf: IsoDate): TrialBalanceRow[] {
+  return totalRows(transactions.filter((tx) => tx.date <= asOf));
+}
+
+/** trialBalance's rows of these groups, whatever their dates. */
+export function totalRows(groups: Iterable<PostingGroup>): TrialBalanceRow[] {
   const totals = new Map<string, { account: string; currency: string; debit: bigint; credit: bigint }>();
-  for (const tx of transactions) {
-    if (tx.date > asOf) continue;
+  for (const tx of groups) {
     for (const p of tx.postings) {
       const key = `${p.account}\u0000${tx.currency}`;
       let row = totals.get(key);

@@ -34,6 +34,9 @@ export interface InboxDuplicatesListInput {
 /** The account was found in the organisation by the API before the job was added. */
 export interface CounterpartiesListInput {
   bank_account_id: string;
+  /** Continue after this counterparty id (from the cursor); null: the first page. */
+  after: string | null;
+  limit: number;
 }
 
 /** The day the balance is taken at (the API fills in today, UTC, when the request names none). */

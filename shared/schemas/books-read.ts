@@ -67,13 +67,21 @@ export const documentsQuerySchema = query('Inbox documents query', {
   status: { enum: ['open', 'booked', 'archived'] },
 });
 
+/** The counterparty list's page is smaller than the other lists' (each row is a grouping, docs/reference/book-reads.md). */
+export const COUNTERPARTIES_MAX_LIMIT = 200;
+
 export const counterpartiesQuerySchema = {
   title: 'Counterparties query',
   type: 'object',
   additionalProperties: false,
   required: ['bank_account_id'],
-  properties: { bank_account_id: id },
+  properties: { bank_account_id: id, limit: { ...limit, maximum: COUNTERPARTIES_MAX_LIMIT }, cursor },
 } as const;
+export interface CounterpartiesQuery {
+  bank_account_id: string;
+  limit?: number;
+  cursor?: string;
+}
 
 /** The account list takes no parameters (and refuses any). */
 export const noQuerySchema = {
@@ -339,8 +347,11 @@ export const counterpartyListSchema = {
   title: 'Counterparties',
   type: 'object',
   additionalProperties: false,
-  required: ['items'],
-  properties: { items: { type: 'array', items: counterpartySchema } },
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: { type: 'array', maxItems: COUNTERPARTIES_MAX_LIMIT, items: counterpartySchema },
+    next_cursor: nextCursor,
+  },
 } as const;
 
 /** The chart of accounts (docs/reference/book-reads.md): no filter, by code. */

@@ -146,6 +146,18 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   statement_uploads: { indexes: [{ upload: 1 }], equality: ['upload'] },
   // Books export parts on their way to the API (shared/storage/book-exports.ts): read by `_id` only.
   book_exports: { indexes: [], equality: [] },
+  // The kept figures of the book reads (shared/storage/book-figures.ts): by `_id`; an account's counterparty list by
+  // (listed_on, counterparty_id); stale masters by `stale`; a counterparty's rows by counterparty_id. The btrees serve
+  // the SQL reads on FerretDB (an equality on org_id alone would read every figure of the organisation).
+  book_figures: {
+    indexes: [
+      { org_id: 1, listed_on: 1, counterparty_id: 1 },
+      { org_id: 1, stale: 1 },
+      { org_id: 1, counterparty_id: 1 },
+    ],
+    equality: ['org_id', 'listed_on', 'stale', 'kind', 'counterparty_id'],
+    pages: [['org_id', 'listed_on', 'counterparty_id']],
+  },
   // Closed periods (docs/design/staged-lifecycle.md "Closed periods"): inserted by `_id` (one per org and through), listed by through.
   closed_periods: { indexes: [{ org_id: 1, through: 1 }], equality: ['org_id'] },
   // Approval policies (shared/storage/approval-policies.ts): an org's versions, the highest in force.

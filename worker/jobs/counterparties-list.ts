@@ -1,28 +1,23 @@
 // The counterparty list of one bank account (docs/reference/book-reads.md
-// "Computed figures"): a grouping over the whole account and the whole
-// organisation's posted entries, so it is computed here rather than in the
-// API (the API serves plain indexed reads only). Read only; the figures are
-// the domain's (shared/domain/book-reads.ts), the reads project the fields
-// those rules use (shared/storage/books-whole.ts).
+// "Computed figures"), one page by counterparty id, from the figures the
+// worker keeps as the books change (shared/storage/book-figures.ts, rules in
+// shared/domain/book-figures.ts): stale ones, or an organisation whose figures
+// were never built, are brought up to date first. Read only on the books.
 import type { Db } from 'mongodb';
-import {
-  counterpartyRows,
-  nameOffAccount,
-  offAccountCounterparties,
-  type CounterpartyRow,
-} from '../../shared/domain/book-reads.js';
+import { counterpartyPage } from '../../shared/domain/book-figures.js';
+import type { CounterpartyList } from '../../shared/contract/reads.js';
 import type { CounterpartiesListInput } from '../../shared/queue/read-jobs.js';
-import { findOrg } from '../../shared/storage/books-read.js';
-import { namingTransactions, readCounterpartyBooks } from '../../shared/storage/books-whole.js';
+import { readCounterpartyPage, readFresh } from '../../shared/storage/book-figures.js';
 
 export async function listCounterparties(
   db: Db,
   orgId: string,
   input: CounterpartiesListInput,
-): Promise<{ items: CounterpartyRow[] }> {
-  const [org, books] = await Promise.all([findOrg(db, orgId), readCounterpartyBooks(db, orgId, input.bank_account_id)]);
-  const rows = counterpartyRows(books.transactions, books.entries, books.links, org?.settlement_accounts ?? []);
-  // Counterparties only open entries name: their latest bank name on any account of the organisation.
-  const offAccount = offAccountCounterparties(rows, books.transactions);
-  return { items: nameOffAccount(rows, offAccount, await namingTransactions(db, orgId, offAccount)) };
+): Promise<CounterpartyList> {
+  const page = await readFresh(db, orgId, () =>
+    readCounterpartyPage(db, orgId, input.bank_account_id, input.after, input.limit),
+  );
+  const rows = counterpartyPage(page.onAccount, page.open, page.openOf, input.limit + 1);
+  const items = rows.slice(0, input.limit);
+  return { items, last: rows.length > input.limit ? items[items.length - 1]!.counterparty_id : null };
 }

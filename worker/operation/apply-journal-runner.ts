@@ -23,6 +23,8 @@ import {
 import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
+import { invalidateFigures, refreshFigures } from '../../shared/storage/book-figures.js';
+import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
@@ -136,6 +138,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
     await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
+      await keepFigures(ctx, journal.writes);
       return finish(ctx, op, {
         status: 'applied',
         at: new Date().toISOString(),
@@ -154,6 +157,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
       await progress({ undone: undone + 1 });
     }
     await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
+    await keepFigures(ctx, journal.writes.slice(0, done));
     const storeRefused = conflict?.refused !== undefined;
     const error = storeRefused
       ? new AppError('apply_failed', {
@@ -188,6 +192,17 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * The kept figures of the records the journal wrote (docs/reference/book-reads.md
+ * "Kept figures"), brought up to date before the operation ends: a job that
+ * dies here leaves the operation applying, and whoever finishes it does this again.
+ */
+async function keepFigures(ctx: JobContext, writes: readonly JournalWrite[]): Promise<void> {
+  const orgId = ctx.data.org_id;
+  if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
+  await refreshFigures(ctx.db, orgId, await touchedByWrites(ctx.db, orgId, writes));
 }
 
 /**

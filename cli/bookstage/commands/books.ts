@@ -87,8 +87,11 @@ const READS: Read[] = [
     what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)',
     list: 'counterparties.list',
     filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']],
-    paged: false,
-    examples: ['bookstage counterparties list --account ba_main'],
+    paged: true,
+    examples: [
+      'bookstage counterparties list --account ba_main',
+      'bookstage counterparties list --account ba_main --all',
+    ],
   },
   {
     group: 'documents',

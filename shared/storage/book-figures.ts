@@ -1,0 +1,526 @@
+// The kept figures of the book reads (docs/reference/book-reads.md "Kept
+// figures"; the rules in shared/domain/book-figures.ts), in `book_figures`:
+//
+// * a counterparty's document (`kind: counterparty`) and an account's
+//   (`kind: account`) are "masters": a writer that touched their records bumps
+//   their `seq` and marks them `stale: '1'` (after its record writes), reads
+//   the records, and writes the figures only where `seq` is still the one it
+//   bumped to, with `stale: '0'`. A later bump always reads later records, so
+//   the last bumper's figures are the right ones, and a master left stale (a
+//   crash, a lost race) is computed again by the next reader or writer;
+// * an account's row of a counterparty (`kind: account_counterparty`) is
+//   written with `basis`, its counterparty's `seq`: never over a higher one;
+// * the organisation's document (`kind: org`): stale when the org's figures
+//   were never built (an organisation older than them) or a books import wrote
+//   records; the next reader or writer then builds all of them from the whole
+//   books (`rebuildFigures`).
+//
+// `listed_on` places a document in a list: `account|<id>` for an account's
+// rows with transactions, `open` for a counterparty with an open entry; the
+// list reads it by (org_id, listed_on, counterparty_id) through the store
+// port's `page` (docs/indexes.md).
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import {
+  accountSums,
+  counterpartyFigures,
+  type AccountCounterpartyFigures,
+  type AccountSums,
+  type CounterpartyFigures,
+} from '../domain/book-figures.js';
+import type { CounterpartyEntry, CounterpartyLink, CounterpartyTransaction } from '../domain/book-reads.js';
+import type { BankTransaction } from '../domain/books.js';
+import { findOrg } from './books-read.js';
+import { collections } from './collections.js';
+import { storeAdapter } from './store-adapter.js';
+import {
+  accountFigureId,
+  accountList,
+  BOOK_FIGURES,
+  bump,
+  counterpartyFigureId,
+  figures,
+  isDuplicateOnly,
+  OPEN_LIST,
+  orgFigureId,
+  orgFresh,
+  rowFigureId,
+  writeAll,
+  type FigureDoc,
+} from './figure-docs.js';
+
+import { rebuildDays, refreshDays } from './day-totals.js';
+
+export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
+
+/** What a change touched: the counterparties, accounts and days whose figures it may move. */
+export interface TouchedFigures {
+  counterparties: ReadonlySet<string>;
+  accounts: ReadonlySet<string>;
+  days: ReadonlySet<string>;
+}
+
+const TXN_FIELDS = [
+  '_id',
+  'bank_account_id',
+  'booking_date',
+  'amount_minor',
+  'status',
+  'counterparty_id',
+  'counterparty_name',
+];
+type FigureTransaction = CounterpartyTransaction & Pick<BankTransaction, 'bank_account_id' | 'status'>;
+
+function withId<T>(doc: Document): T {
+  const { _id, ...rest } = doc;
+  return { id: _id as string, ...rest } as T;
+}
+
+const counterpartyMaster = (orgId: string, cp: string, listed = ''): FigureDoc => ({
+  _id: counterpartyFigureId(orgId, cp),
+  org_id: orgId,
+  kind: 'counterparty',
+  listed_on: listed,
+  counterparty_id: cp,
+});
+const accountMaster = (orgId: string, account: string): FigureDoc => ({
+  _id: accountFigureId(orgId, account),
+  org_id: orgId,
+  kind: 'account',
+  listed_on: '',
+  bank_account_id: account,
+});
+
+function counterpartyFields(f: CounterpartyFigures) {
+  return {
+    listed_on: f.open ? OPEN_LIST : '',
+    open: f.open,
+    open_receivable_minor: f.open_receivable_minor,
+    open_payable_minor: f.open_payable_minor,
+    name: f.name,
+  };
+}
+function rowFields(f: AccountCounterpartyFigures) {
+  return {
+    kind: 'account_counterparty' as const,
+    bank_account_id: f.bank_account_id,
+    counterparty_id: f.counterparty_id,
+    listed_on: f.transactions > 0 ? accountList(f.bank_account_id) : '',
+    transactions: f.transactions,
+    unlinked_bank_minor: f.unlinked_bank_minor,
+    name: f.name,
+  };
+}
+function accountFields(f: AccountSums) {
+  return {
+    amount_sum_minor: f.amount_sum_minor,
+    unreconciled_count: f.unreconciled_count,
+    unreconciled_sum_minor: f.unreconciled_sum_minor,
+  };
+}
+
+/** A books import wrote records: every figure of the organisation is built again by the next reader or writer. */
+export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
+  await bump(db, orgId, [{ _id: orgFigureId(orgId), org_id: orgId, kind: 'org', listed_on: '' }]);
+}
+
+/**
+ * Bring the figures `touched` up to date after records were written (a
+ * journal's writes, made or undone); every figure when the organisation's are
+ * not built yet.
+ */
+export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return;
+  if (!(await orgFresh(db, orgId))) {
+    await rebuildFigures(db, orgId);
+    return;
+  }
+  await Promise.all([refreshDays(db, orgId, touched.days), refreshCounterparties(db, orgId, touched)]);
+}
+
+async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
+  const cps = [...touched.counterparties];
+  const accounts = [...touched.accounts];
+  const seqs = await bump(db, orgId, [
+    ...cps.map((c) => counterpartyMaster(orgId, c)),
+    ...accounts.map((a) => accountMaster(orgId, a)),
+  ]);
+  const port = await storeAdapter(db);
+  const c = collections(db);
+  const [org, txnDocs, entryDocs, oldRows, amounts] = await Promise.all([
+    findOrg(db, orgId),
+    cps.length === 0 ? [] : counterpartyTransactions(db, orgId, cps),
+    cps.length === 0
+      ? []
+      : port.where({
+          collection: c.ledgerEntries.collectionName,
+          equalities: { org_id: orgId },
+          any: { field: 'counterparty_id', values: cps },
+          fields: ['_id', 'counterparty_id', 'lines', 'status'],
+        }),
+    cps.length === 0
+      ? []
+      : port.where({
+          collection: BOOK_FIGURES,
+          equalities: { org_id: orgId, kind: 'account_counterparty' },
+          any: { field: 'counterparty_id', values: cps },
+          fields: ['bank_account_id', 'counterparty_id'],
+        }),
+    Promise.all(
+      accounts.map(async (a) =>
+        accountSums(
+          a,
+          (await port.fields({
+            collection: c.bankTransactions.collectionName,
+            equalities: { org_id: orgId, bank_account_id: a },
+            index: 'page',
+            fields: ['amount_minor', 'status'],
+          })) as Array<Pick<BankTransaction, 'amount_minor' | 'status'>>,
+        ),
+      ),
+    ),
+  ]);
+  const transactions = txnDocs.map((d) => withId<FigureTransaction>(d));
+  const entries = entryDocs.map((d) => withId<CounterpartyEntry>(d)).filter((e) => e.status === 'posted');
+  const links = await linksOf(
+    db,
+    orgId,
+    transactions.map((t) => t.id),
+    entries.map((e) => e.id),
+  );
+  const computed = counterpartyFigures(cps, transactions, entries, links, org?.settlement_accounts ?? []);
+  const rows = new Map(computed.accounts.map((r) => [rowFigureId(orgId, r.bank_account_id, r.counterparty_id), r]));
+  // A row whose last transaction left the account is written empty: it leaves the list.
+  for (const old of oldRows) {
+    const id = rowFigureId(orgId, String(old.bank_account_id), String(old.counterparty_id));
+    if (!rows.has(id))
+      rows.set(id, {
+        bank_account_id: String(old.bank_account_id),
+        counterparty_id: String(old.counterparty_id),
+        transactions: 0,
+        unlinked_bank_minor: 0,
+        name: null,
+      });
+  }
+  const ops: AnyBulkWriteOperation<FigureDoc>[] = [];
+  for (const [id, r] of rows) {
+    const basis = seqs.get(counterpartyFigureId(orgId, r.counterparty_id)) ?? 0;
+    ops.push({
+      updateOne: {
+        filter: { _id: id, org_id: orgId, $or: [{ basis: { $lte: basis } }, { basis: { $exists: false } }] },
+        update: { $set: { ...rowFields(r), basis } },
+        upsert: true,
+      },
+    });
+  }
+  for (const f of computed.counterparties) {
+    const id = counterpartyFigureId(orgId, f.counterparty_id);
+    ops.push({
+      updateOne: {
+        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
+        update: { $set: { ...counterpartyFields(f), stale: '0' } },
+      },
+    });
+  }
+  for (const f of amounts) {
+    const id = accountFigureId(orgId, f.bank_account_id);
+    ops.push({
+      updateOne: {
+        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
+        update: { $set: { ...accountFields(f), stale: '0' } },
+      },
+    });
+  }
+  await writeAll(db, ops);
+}
+
+/** The most counterparties whose transactions are read one page index range each; more are one read of the organisation's. */
+const COUNTERPARTIES_ONE_BY_ONE = 16;
+
+/**
+ * Every transaction of the organisation naming one of `cps`: by the (org_id,
+ * counterparty_id, booking_date) page index, one range per counterparty, for
+ * the few an apply touches; else one read filtered by the list.
+ */
+async function counterpartyTransactions(db: Db, orgId: string, cps: readonly string[]): Promise<Document[]> {
+  const port = await storeAdapter(db);
+  const collection = collections(db).bankTransactions.collectionName;
+  if (cps.length > COUNTERPARTIES_ONE_BY_ONE)
+    return port.where({
+      collection,
+      equalities: { org_id: orgId },
+      any: { field: 'counterparty_id', values: cps },
+      fields: TXN_FIELDS,
+    });
+  const pages = await Promise.all(
+    cps.map((cp) =>
+      port.page({
+        collection,
+        equalities: { org_id: orgId, counterparty_id: cp },
+        key: 'booking_date',
+        after: null,
+        direction: 1,
+        limit: 10_000_000,
+      }),
+    ),
+  );
+  return pages.flat();
+}
+
+/** Every link of these transactions and of these entries, each once. */
+async function linksOf(
+  db: Db,
+  orgId: string,
+  transactionIds: readonly string[],
+  entryIds: readonly string[],
+): Promise<CounterpartyLink[]> {
+  const port = await storeAdapter(db);
+  const read = (field: string, values: readonly string[]) =>
+    values.length === 0
+      ? Promise.resolve([])
+      : port.where({
+          collection: collections(db).bankLinks.collectionName,
+          equalities: { org_id: orgId },
+          any: { field, values },
+          fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
+          owner: orgId,
+        });
+  const [a, b] = await Promise.all([read('bank_transaction_id', transactionIds), read('ledger_entry_id', entryIds)]);
+  const seen = new Set<string>();
+  const out: CounterpartyLink[] = [];
+  for (const d of [...a, ...b]) {
+    const id = String(d._id);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({
+      bank_transaction_id: String(d.bank_transaction_id),
+      ledger_entry_id: String(d.ledger_entry_id),
+      amount_minor: Number(d.amount_minor),
+    });
+  }
+  return out;
+}
+
+/**
+ * Build every figure of the organisation from its whole books: its figures
+ * are dropped, computed from one read of each collection, and inserted; a
+ * writer that bumped a master meanwhile keeps its own (its insert is refused
+ * as a duplicate). The organisation's document is fresh only if no import
+ * bumped it since this build began.
+ */
+export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
+  const orgKey = orgFigureId(orgId);
+  const seq = (await bump(db, orgId, [{ _id: orgKey, org_id: orgId, kind: 'org', listed_on: '' }])).get(orgKey) ?? 0;
+  await figures(db).deleteMany({ org_id: orgId, kind: { $ne: 'org' } });
+  const port = await storeAdapter(db);
+  const c = collections(db);
+  const whole = (collection: string, fields: readonly string[]) =>
+    port.fields({ collection, equalities: { org_id: orgId }, index: 'gin', fields });
+  const [org, txnDocs, entryDocs, linkDocs, accountDocs] = await Promise.all([
+    findOrg(db, orgId),
+    whole(c.bankTransactions.collectionName, TXN_FIELDS),
+    port.fields({
+      collection: c.ledgerEntries.collectionName,
+      equalities: { org_id: orgId, status: 'posted' },
+      index: 'page',
+      fields: ['_id', 'counterparty_id', 'lines', 'status'],
+    }),
+    whole(c.bankLinks.collectionName, ['bank_transaction_id', 'ledger_entry_id', 'amount_minor']),
+    whole(c.bankAccounts.collectionName, ['_id']),
+  ]);
+  const transactions = txnDocs.map((d) => withId<FigureTransaction>(d));
+  const entries = entryDocs.map((d) => withId<CounterpartyEntry>(d));
+  const cps = new Set<string>();
+  for (const t of transactions) if (t.counterparty_id !== null) cps.add(t.counterparty_id);
+  for (const e of entries) cps.add(e.counterparty_id);
+  const computed = counterpartyFigures(
+    [...cps].sort(),
+    transactions,
+    entries,
+    linkDocs as CounterpartyLink[],
+    org?.settlement_accounts ?? [],
+  );
+  const byAccount = new Map<string, FigureTransaction[]>(accountDocs.map((d) => [String(d._id), []]));
+  for (const t of transactions) byAccount.get(t.bank_account_id)?.push(t);
+  const base = { org_id: orgId, stale: '0' as const, seq: 0 };
+  const docs: FigureDoc[] = [
+    ...computed.counterparties.map((f) => ({
+      ...counterpartyMaster(orgId, f.counterparty_id),
+      ...base,
+      ...counterpartyFields(f),
+    })),
+    ...computed.accounts.map((r) => ({
+      _id: rowFigureId(orgId, r.bank_account_id, r.counterparty_id),
+      org_id: orgId,
+      basis: 0,
+      ...rowFields(r),
+    })),
+    ...[...byAccount].map(([a, own]) => ({
+      ...accountMaster(orgId, a),
+      ...base,
+      ...accountFields(accountSums(a, own)),
+    })),
+  ];
+  for (let i = 0; i < docs.length; i += 1000) {
+    try {
+      await figures(db).insertMany(docs.slice(i, i + 1000), { ordered: false });
+    } catch (err) {
+      if (!isDuplicateOnly(err)) throw err;
+    }
+  }
+  await rebuildDays(db, orgId, org?.settlement_accounts ?? []);
+  await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0' } });
+}
+
+/**
+ * Before a read: build the organisation's figures if they are not, and bring
+ * every stale master up to date. False when there was nothing to do: a read
+ * made meanwhile stands.
+ */
+export async function freshenFigures(db: Db, orgId: string): Promise<boolean> {
+  const [fresh, stale] = await Promise.all([
+    orgFresh(db, orgId),
+    (await storeAdapter(db)).where({
+      collection: BOOK_FIGURES,
+      equalities: { org_id: orgId, stale: '1' },
+      fields: ['kind', 'counterparty_id', 'bank_account_id', 'date'],
+    }),
+  ]);
+  if (!fresh) {
+    await rebuildFigures(db, orgId);
+    return true;
+  }
+  if (stale.length === 0) return false;
+  await refreshFigures(db, orgId, {
+    counterparties: new Set(stale.filter((d) => d.kind === 'counterparty').map((d) => String(d.counterparty_id))),
+    accounts: new Set(stale.filter((d) => d.kind === 'account').map((d) => String(d.bank_account_id))),
+    days: new Set(stale.filter((d) => d.kind === 'day').map((d) => String(d.date))),
+  });
+  return true;
+}
+
+/**
+ * `read` of the kept figures, taken beside the check that they are up to
+ * date (one round of the store, not two), and again once they were brought
+ * up to date.
+ */
+export async function readFresh<T>(db: Db, orgId: string, read: () => Promise<T>): Promise<T> {
+  const [changed, first] = await Promise.all([freshenFigures(db, orgId), read()]);
+  return changed ? read() : first;
+}
+
+/** Up to `limit` + 1 documents of a list after counterparty `after`, by counterparty id. */
+async function listPage(
+  db: Db,
+  orgId: string,
+  list: string,
+  idOf: (cp: string) => string,
+  after: string | null,
+  limit: number,
+): Promise<Document[]> {
+  return (await storeAdapter(db)).page({
+    collection: BOOK_FIGURES,
+    equalities: { org_id: orgId, listed_on: list },
+    key: 'counterparty_id',
+    after: after === null ? null : { key: after, id: idOf(after) },
+    direction: 1,
+    limit: limit + 1,
+  });
+}
+
+/** What one page of an account's counterparty list is made of (shared/domain/book-figures.ts `counterpartyPage`). */
+export interface CounterpartyPageFigures {
+  onAccount: AccountCounterpartyFigures[];
+  open: CounterpartyFigures[];
+  openOf: Map<string, CounterpartyFigures>;
+}
+
+const asCounterparty = (d: Document): CounterpartyFigures => ({
+  counterparty_id: String(d.counterparty_id),
+  open: d.open === true,
+  open_receivable_minor: Number(d.open_receivable_minor ?? 0),
+  open_payable_minor: Number(d.open_payable_minor ?? 0),
+  name: (d.name as string | null | undefined) ?? null,
+});
+
+/** The first `limit` + 1 of each list after `after`, and the organisation figures of the account's rows. */
+export async function readCounterpartyPage(
+  db: Db,
+  orgId: string,
+  account: string,
+  after: string | null,
+  limit: number,
+): Promise<CounterpartyPageFigures> {
+  const [rowDocs, openDocs] = await Promise.all([
+    listPage(db, orgId, accountList(account), (cp) => rowFigureId(orgId, account, cp), after, limit),
+    listPage(db, orgId, OPEN_LIST, (cp) => counterpartyFigureId(orgId, cp), after, limit),
+  ]);
+  const open = openDocs.map(asCounterparty);
+  const openOf = new Map(open.map((o) => [o.counterparty_id, o]));
+  const missing = rowDocs.map((d) => String(d.counterparty_id)).filter((cp) => !openOf.has(cp));
+  if (missing.length > 0)
+    for (const d of await (
+      await storeAdapter(db)
+    ).findByIds(
+      BOOK_FIGURES,
+      missing.map((cp) => counterpartyFigureId(orgId, cp)),
+      { owner: orgId },
+    ))
+      openOf.set(String(d.counterparty_id), asCounterparty(d));
+  return {
+    onAccount: rowDocs.map((d) => ({
+      bank_account_id: account,
+      counterparty_id: String(d.counterparty_id),
+      transactions: Number(d.transactions ?? 0),
+      unlinked_bank_minor: Number(d.unlinked_bank_minor ?? 0),
+      name: (d.name as string | null | undefined) ?? null,
+    })),
+    open,
+    openOf,
+  };
+}
+
+/**
+ * The kept sums of these accounts, by id: only fresh ones, and none unless
+ * the organisation's figures are built (the caller computes the others).
+ */
+export async function readAccountSums(
+  db: Db,
+  orgId: string,
+  accounts: readonly string[],
+): Promise<Map<string, AccountSums>> {
+  const docs = await (
+    await storeAdapter(db)
+  ).findByIds(BOOK_FIGURES, [orgFigureId(orgId), ...accounts.map((a) => accountFigureId(orgId, a))], { owner: orgId });
+  const out = new Map<string, AccountSums>();
+  if (!docs.some((d) => d.kind === 'org' && d.stale === '0')) return out;
+  for (const d of docs)
+    if (d.kind === 'account' && d.stale === '0' && typeof d.amount_sum_minor === 'number')
+      out.set(String(d.bank_account_id), {
+        bank_account_id: String(d.bank_account_id),
+        amount_sum_minor: d.amount_sum_minor,
+        unreconciled_count: Number(d.unreconciled_count),
+        unreconciled_sum_minor: Number(d.unreconciled_sum_minor),
+      });
+  return out;
+}
+
+/**
+ * The organisations whose figures are not built (older than the figures, or
+ * imported since), built one after the other: what a worker does at start
+ * (worker/runtime.ts). `stop` is asked between organisations.
+ */
+export async function backfillFigures(db: Db, stop: () => boolean): Promise<number> {
+  const orgs = await collections(db)
+    .orgs.find({}, { projection: { _id: 1 } })
+    .toArray();
+  let built = 0;
+  for (const org of orgs) {
+    if (stop()) break;
+    const orgId = String(org._id);
+    if (await orgFresh(db, orgId)) continue;
+    await rebuildFigures(db, orgId);
+    built += 1;
+  }
+  return built;
+}

@@ -1,0 +1,212 @@
+// The trial balance's kept day totals (docs/reference/book-reads.md "Kept
+// figures"; rules in shared/domain/trial-balance-days.ts): one `book_figures`
+// document per organisation and day (`kind: day`), kept as the counterparty
+// figures are (shared/storage/book-figures.ts): a writer bumps the days its
+// records are dated on, reads those days' entries and transactions (and the
+// links of those transactions, and the entries they settle), and writes each
+// day's totals where its seq is still the one it bumped to.
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { IsoDate } from '../domain/books.js';
+import {
+  bankSide,
+  ledgerTransactions,
+  type PostingAccount,
+  type PostingBooks,
+  type PostingEntry,
+  type PostingLink,
+  type PostingTransaction,
+} from '../domain/ledger-postings.js';
+import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
+import { findOrg } from './books-read.js';
+import { readPostingBooks } from './books-whole.js';
+import { collections } from './collections.js';
+import { BOOK_FIGURES, bump, isDuplicateOnly, figures, writeAll, type FigureDoc } from './figure-docs.js';
+import { storeAdapter } from './store-adapter.js';
+
+export const DAYS_LIST = 'days';
+export const dayFigureId = (orgId: string, date: IsoDate): string => `day|${orgId}|${date}`;
+
+/** The most days a write path reads one by one; more are read as one range of dates. */
+const DAYS_ONE_BY_ONE = 8;
+/** A page query's limit that no day's records reach. */
+const WHOLE = 10_000_000;
+
+const dayMaster = (orgId: string, date: IsoDate): FigureDoc => ({
+  _id: dayFigureId(orgId, date),
+  org_id: orgId,
+  kind: 'day',
+  listed_on: DAYS_LIST,
+  date,
+});
+
+function withId<T>(doc: Document): T {
+  const { _id, ...rest } = doc;
+  return { id: _id as string, ...rest } as T;
+}
+
+const ENTRY_FIELDS = ['_id', 'entry_date', 'currency', 'lines'];
+const ACCOUNT_FIELDS = ['_id', 'currency', 'ledger_account', 'opening_balance_minor'];
+
+/** The records dated on these days, by the (org_id, date) page index: each day alone, or one range when there are many. */
+async function datedRecords(
+  db: Db,
+  orgId: string,
+  collection: string,
+  key: string,
+  days: readonly IsoDate[],
+): Promise<Document[]> {
+  const port = await storeAdapter(db);
+  const range = (from: IsoDate, to: IsoDate) =>
+    port.page({ collection, equalities: { org_id: orgId }, key, from, to, after: null, direction: 1, limit: WHOLE });
+  const wanted = new Set(days);
+  if (days.length <= DAYS_ONE_BY_ONE) return (await Promise.all(days.map((d) => range(d, d)))).flat();
+  const sorted = [...days].sort();
+  return (await range(sorted[0]!, sorted[sorted.length - 1]!)).filter((d) => wanted.has(String(d[key])));
+}
+
+/** Bring the totals of these days up to date (their records as they are now). */
+export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDate>): Promise<void> {
+  if (days.size === 0) return;
+  const list = [...days];
+  const seqs = await bump(
+    db,
+    orgId,
+    list.map((d) => dayMaster(orgId, d)),
+  );
+  const c = collections(db);
+  const port = await storeAdapter(db);
+  const [org, accountDocs, entryDocs, txnDocs] = await Promise.all([
+    findOrg(db, orgId),
+    port.fields({
+      collection: c.bankAccounts.collectionName,
+      equalities: { org_id: orgId },
+      index: 'gin',
+      fields: ACCOUNT_FIELDS,
+    }),
+    datedRecords(db, orgId, c.ledgerEntries.collectionName, 'entry_date', list),
+    datedRecords(db, orgId, c.bankTransactions.collectionName, 'booking_date', list),
+  ]);
+  const transactions = txnDocs.map((d) => withId<PostingTransaction>(d));
+  const entries = entryDocs.map((d) => withId<PostingEntry>(d));
+  const links =
+    transactions.length === 0
+      ? []
+      : ((await port.where({
+          collection: c.bankLinks.collectionName,
+          equalities: { org_id: orgId },
+          any: { field: 'bank_transaction_id', values: transactions.map((t) => t.id) },
+          fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
+          owner: orgId,
+        })) as unknown as PostingLink[]);
+  // The entries those links settle, wherever they are dated: a link's posting is on the entry's settlement account.
+  const known = new Set(entries.map((e) => e.id));
+  const settled = [...new Set(links.map((l) => l.ledger_entry_id))].filter((id) => !known.has(id));
+  const linkedEntries =
+    settled.length === 0
+      ? []
+      : (await port.findByIds(c.ledgerEntries.collectionName, settled, { owner: orgId, fields: ENTRY_FIELDS })).map(
+          (d) => withId<PostingEntry>(d),
+        );
+  const settlementAccounts = org?.settlement_accounts ?? [];
+  const accounts = accountDocs.map((d) => withId<PostingAccount>(d));
+  const postings = [
+    ...ledgerTransactions({ settlementAccounts, accounts, entries, transactions: [], links: [] }),
+    ...bankSide({ settlementAccounts, accounts, entries: [...entries, ...linkedEntries], transactions, links }),
+  ];
+  const rows = dayRows(postings, list);
+  const ops: AnyBulkWriteOperation<FigureDoc>[] = list.map((date) => {
+    const id = dayFigureId(orgId, date);
+    return {
+      updateOne: {
+        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
+        update: { $set: { rows: rows.get(date) ?? [], stale: '0' } },
+      },
+    };
+  });
+  await writeAll(db, ops);
+}
+
+/** Every day's totals of the organisation from its whole books (shared/storage/book-figures.ts `rebuildFigures` drops the old ones first). */
+export async function rebuildDays(db: Db, orgId: string, settlementAccounts: readonly string[]): Promise<void> {
+  const books: PostingBooks = await readPostingBooks(db, orgId, settlementAccounts);
+  const docs: FigureDoc[] = [...dayRows(ledgerTransactions(books))].map(([date, rows]) => ({
+    ...dayMaster(orgId, date),
+    rows,
+    stale: '0',
+    seq: 0,
+  }));
+  for (let i = 0; i < docs.length; i += 1000) {
+    try {
+      await figures(db).insertMany(docs.slice(i, i + 1000), { ordered: false });
+    } catch (err) {
+      if (!isDuplicateOnly(err)) throw err;
+    }
+  }
+}
+
+/** The kept days of the organisation on or before `asOf`. */
+export async function readDays(
+  db: Db,
+  orgId: string,
+  asOf: IsoDate,
+): Promise<Array<{ date: IsoDate; rows: DayRow[] }>> {
+  const docs = await (
+    await storeAdapter(db)
+  ).fields({
+    collection: BOOK_FIGURES,
+    equalities: { org_id: orgId, listed_on: DAYS_LIST },
+    index: 'page',
+    fields: ['date', 'rows'],
+  });
+  return docs
+    .filter((d) => typeof d.date === 'string' && d.date <= asOf)
+    .map((d) => ({ date: String(d.date), rows: (d.rows as DayRow[] | undefined) ?? [] }));
+}
+
+/**
+ * What the opening balances derive from: every account, and each account's
+ * first transaction by booking date (the (org_id, bank_account_id,
+ * booking_date) page index, one row).
+ */
+export async function readOpeningBooks(
+  db: Db,
+  orgId: string,
+): Promise<Pick<PostingBooks, 'accounts' | 'transactions'>> {
+  const c = collections(db);
+  const port = await storeAdapter(db);
+  const accounts = (
+    await port.fields({
+      collection: c.bankAccounts.collectionName,
+      equalities: { org_id: orgId },
+      index: 'gin',
+      fields: ACCOUNT_FIELDS,
+    })
+  ).map((d) => withId<PostingAccount>(d));
+  const firsts = await Promise.all(
+    accounts
+      .filter((a) => a.opening_balance_minor !== 0)
+      .map((a) =>
+        port.page({
+          collection: c.bankTransactions.collectionName,
+          equalities: { org_id: orgId, bank_account_id: a.id },
+          key: 'booking_date',
+          after: null,
+          direction: 1,
+          limit: 1,
+        }),
+      ),
+  );
+  return {
+    accounts,
+    transactions: firsts.flat().map((d) => {
+      const t = withId<PostingTransaction & Document>(d);
+      return {
+        id: t.id,
+        bank_account_id: t.bank_account_id,
+        booking_date: t.booking_date,
+        amount_minor: t.amount_minor,
+        currency: t.currency,
+      };
+    }),
+  };
+}

@@ -1,0 +1,81 @@
+// The documents of `book_figures` (shared/storage/book-figures.ts says how
+// they are kept): their ids, the collection, and the seq bump every writer
+// makes before it reads the records its figures come from.
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import { storeAdapter } from './store-adapter.js';
+
+export const BOOK_FIGURES = 'book_figures';
+
+type Kind = 'org' | 'counterparty' | 'account' | 'account_counterparty' | 'day';
+
+export interface FigureDoc extends Document {
+  _id: string;
+  org_id: string;
+  kind: Kind;
+  listed_on: string;
+  stale?: '0' | '1';
+  seq?: number;
+  basis?: number;
+  counterparty_id?: string;
+  bank_account_id?: string;
+  date?: string;
+}
+
+export const orgFigureId = (orgId: string): string => `org|${orgId}`;
+export const counterpartyFigureId = (orgId: string, cp: string): string => `cp|${orgId}|${cp}`;
+export const accountFigureId = (orgId: string, account: string): string => `ba|${orgId}|${account}`;
+export const rowFigureId = (orgId: string, account: string, cp: string): string => `row|${orgId}|${account}|${cp}`;
+export const accountList = (account: string): string => `account|${account}`;
+export const OPEN_LIST = 'open';
+
+export const figures = (db: Db) => db.collection<FigureDoc>(BOOK_FIGURES);
+
+export const isDuplicateOnly = (err: unknown): boolean => {
+  const e = err as { code?: number; writeErrors?: Array<{ code?: number }> | { code?: number } };
+  if (e.code === 11000 && e.writeErrors === undefined) return true;
+  const list = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
+  return list.length > 0 && list.every((w) => w.code === 11000);
+};
+
+/** Unordered writes whose duplicate-key refusals mean a newer writer got there first. */
+export async function writeAll(db: Db, ops: AnyBulkWriteOperation<FigureDoc>[]): Promise<void> {
+  for (let i = 0; i < ops.length; i += 500) {
+    try {
+      await figures(db).bulkWrite(ops.slice(i, i + 500), { ordered: false });
+    } catch (err) {
+      if (!isDuplicateOnly(err)) throw err;
+    }
+  }
+}
+
+/** Bump masters (created when absent): their seqs after the bump, by id. */
+export async function bump(db: Db, orgId: string, masters: readonly FigureDoc[]): Promise<Map<string, number>> {
+  if (masters.length === 0) return new Map();
+  await writeAll(
+    db,
+    masters.map((m) => {
+      const { _id, seq: _s, stale: _st, ...identity } = m;
+      return {
+        updateOne: {
+          filter: { _id, org_id: orgId },
+          update: { $inc: { seq: 1 }, $set: { stale: '1' as const }, $setOnInsert: identity },
+          upsert: true,
+        },
+      };
+    }),
+  );
+  const docs = await (
+    await storeAdapter(db)
+  ).findByIds(
+    BOOK_FIGURES,
+    masters.map((m) => m._id),
+    { owner: orgId },
+  );
+  return new Map(docs.map((d) => [String(d._id), Number(d.seq ?? 0)]));
+}
+
+/** Whether the organisation's figures were built and no books import wrote since. */
+export async function orgFresh(db: Db, orgId: string): Promise<boolean> {
+  const doc = await (await storeAdapter(db)).findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId));
+  return doc !== null && doc.stale === '0';
+}
