@@ -194,17 +194,16 @@ async function main(): Promise<void> {
       results.duplicates = await measureDuplicates(benchEnv, options.sizes, options.repeat);
     });
     await section('worker_scaling', async () => {
-      const {
-        store_cpu_s_per_job: storeCpu,
-        apply_s: applyS,
-        ...scaling
-      } = await measureWorkerScaling(benchEnv, options.repeat, setWorkers);
+      const { store_cpu_s_per_job: storeCpu, ...scaling } = await measureWorkerScaling(
+        benchEnv,
+        options.repeat,
+        setWorkers,
+      );
       results.worker_scaling = scaling;
-      // Its jobs are 10k-transaction repairs: their store CPU, and the apply of the operation they staged, are repair figures.
+      // Its jobs are 10k-transaction repairs: their store CPU is a repair figure.
       results.repair = {
         ...(results.repair ?? { job_ms: {}, growth_1k_to_100k: null, plan_100k_ms: null }),
         store_cpu_s_10k_scope: storeCpu,
-        apply_s_10k_scope: applyS,
       };
     });
     await section('mixed_load', async () => {

@@ -133,6 +133,12 @@ export const ERROR_TABLE = {
     retryable: false,
     message: (d) => `The entry has bank links on reconciled transactions: ${list(d.transaction_ids)}.`,
   },
+  repair_too_large: {
+    status: 422,
+    retryable: false,
+    message: (d) =>
+      `The account has ${asText(d.transactions)} transactions with this counterparty; a link repair takes at most ${asText(d.limit)}.`,
+  },
   reversal_before_entry: {
     status: 422,
     retryable: false,

@@ -19,6 +19,8 @@ export interface Scale {
    */
   scalingRepairSize: number;
   scalingJobs: number;
+  /** Repairs of scalingRepairSize applied before the loaded apply (`repair/apply_s_10k_scope_loaded`). */
+  applyLoadedOps: number;
   /** Mixed load: clients × calls each. */
   mixClients: number;
   mixCalls: number;
@@ -32,6 +34,7 @@ export const FULL: Scale = {
   planSize: 100_000,
   scalingRepairSize: 10_000,
   scalingJobs: 8,
+  applyLoadedOps: 20,
   mixClients: 50,
   mixCalls: 20,
 };
@@ -44,6 +47,7 @@ export const SMOKE: Scale = {
   planSize: 1000,
   scalingRepairSize: 100,
   scalingJobs: 2,
+  applyLoadedOps: 1,
   mixClients: 3,
   mixCalls: 3,
 };

@@ -11,6 +11,7 @@ import type { PlanTiming } from '../lib/plan-timing.js';
 import { untilQuiet } from '../lib/cpu-split.js';
 import { median, round, timed } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
+import { measureRepairApply } from './repair-apply.js';
 
 export interface RepairResult {
   job_ms: Record<string, number | null>;
@@ -21,8 +22,10 @@ export interface RepairResult {
   plan_100k_ms_v8_defaults?: number | null;
   /** Filled in by the worker-scaling section, whose jobs are 10k-transaction repairs (bench/run.ts). */
   store_cpu_s_10k_scope: number | null;
-  /** The same section's staged 10k-transaction repair, approved and applied: seconds from the apply call to `applied`. */
+  /** A staged 10k-transaction repair, approved and applied: seconds from the apply call to `applied` (bench/sections/repair-apply.ts). */
   apply_s_10k_scope?: number | null;
+  /** The same once twenty such repairs were applied in other organisations. */
+  apply_s_10k_scope_loaded?: number | null;
 }
 
 /** Pairs this close in size count as the same size: a demo org has only a few of any one size. */
@@ -68,6 +71,13 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
     });
     jobMs[String(org.size)] = round(median(times));
   }
+  const applied = await env.profile('repair apply, 10k-transaction scope', () =>
+    measureRepairApply(
+      env,
+      env.scale.scalingRepairSize,
+      Number(process.env.BENCH_APPLY_LOADED_OPS ?? env.scale.applyLoadedOps),
+    ),
+  );
   const first = jobMs[String(sizes[0])];
   const last = jobMs[String(sizes[sizes.length - 1])];
   // The plan alone, in a process of its own (bench/plan-profile.ts): its
@@ -102,6 +112,8 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
     plan_100k_ms: asWorker.wall_ms,
     plan_100k_ms_v8_defaults: defaults.wall_ms,
     store_cpu_s_10k_scope: null,
+    apply_s_10k_scope: applied.apply_s,
+    apply_s_10k_scope_loaded: applied.apply_s_loaded,
   };
 }
 

@@ -11,15 +11,12 @@
 // and `machine_ratio` the same rounds for a loop that allocates nothing:
 // what the machine gives two processes at all (docs/design/performance.md
 // "Worker scaling").
-import { pathOf } from '../../shared/contract/routes.js';
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { cpus } from 'node:os';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags.js';
 import { STAGE_QUEUE, type AnyStageJobData, type StageJobReturn } from '../../shared/queue/stage-jobs.js';
-import { collections } from '../../shared/storage/collections.js';
-import { call } from '../lib/http.js';
-import { load, tokenFor } from '../lib/data.js';
+import { load } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigRepairBooks } from '../lib/repair-books.js';
 import { untilQuiet } from '../lib/cpu-split.js';
 import { PairedRounds, benchChild } from '../lib/cpu-bound-scaling.js';
@@ -47,8 +44,6 @@ export interface WorkerScalingResult {
   machine_ratio: number;
   /** Store CPU (FerretDB + PostgreSQL) per 10k-scope job with one worker, in seconds: the figure `repair/store_cpu_s_10k_scope`. */
   store_cpu_s_per_job: number | null;
-  /** The staged 10k-scope repair approved and applied through the API: from the apply call to its `applied` answer, in seconds (`repair/apply_s_10k_scope`). */
-  apply_s: number | null;
 }
 
 export async function measureWorkerScaling(
@@ -140,9 +135,6 @@ export async function measureWorkerScaling(
     env.log(
       `  worker scaling, the machine (an allocation-free loop, 1 / 2 processes): rounds ${cpu.machine.round_ratios.join(', ')}×, median ${cpu.machine.ratio}×`,
     );
-    await setWorkers(1);
-    const applyS = await applyStagedRepair(env, orgId);
-    env.log(`  worker scaling: the staged ${scalingRepairSize}-transaction repair applied in ${applyS} s`);
     return {
       one_jobs_s: round(one),
       two_jobs_s: round(two),
@@ -153,42 +145,10 @@ export async function measureWorkerScaling(
       cpu_bound_round_ratios: cpu.worker.round_ratios,
       machine_ratio: cpu.machine.ratio,
       store_cpu_s_per_job: storeCpu,
-      apply_s: applyS,
     };
   } finally {
     await setWorkers(1);
     await events.close();
     await queue.close();
   }
-}
-
-/**
- * Approve (as a second actor: the bench's tokens stage as "bench") and apply
- * the org's staged repair through the API, polling its job past the API's
- * wait; seconds from the apply call to the `applied` answer.
- */
-async function applyStagedRepair(env: BenchEnv, orgId: string): Promise<number> {
-  const op = await collections(env.db).stagedOperations.findOne(
-    { org_id: orgId, status: 'staged' },
-    { projection: { _id: 1 } },
-  );
-  if (!op) throw new Error(`${orgId} has no staged repair to apply`);
-  const reviewer = await tokenFor(env.db, orgId, 'bench-reviewer');
-  const approved = await call(env.baseUrl, reviewer, 'POST', pathOf('staged_operations.approve', { id: op._id }), {});
-  if (approved.status !== 200) throw new Error(`approving ${op._id} answered ${approved.status}`);
-  const start = performance.now();
-  let answer = await call(env.baseUrl, reviewer, 'POST', pathOf('staged_operations.apply', { id: op._id }), {});
-  while (answer.status === 202) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    answer = await call(
-      env.baseUrl,
-      reviewer,
-      'GET',
-      pathOf('jobs.show', { job_id: (answer.body as { data: { job_id: string } }).data.job_id }),
-    );
-  }
-  const status = (answer.body as { data?: { status?: string } }).data?.status;
-  if (answer.status !== 200 || status !== 'applied')
-    throw new Error(`applying ${op._id} answered ${answer.status} ${status ?? ''}`);
-  return round((performance.now() - start) / 1000);
 }

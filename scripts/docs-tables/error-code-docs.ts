@@ -31,6 +31,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
     'a pending staged operation overlaps (`details.staged_operation_ids`); for a period close (staging and apply), pending operations would book in the period (`details: {through, operation_ids, staged_operation_ids}`): apply or reject them first',
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
   already_reconciled: 'transactions already reconciled (`details.transaction_ids`)',
+  repair_too_large:
+    'a link repair whose record set holds more than 15,000 transactions (docs/reference/http-api.md §6.7); nothing staged',
   reversal_before_entry: '`reversal_date` is before the entry date',
   invalid_period:
     'a period close\'s `through` is on or before the lock date (`details: {reason: "not_after_lock_date", through, lock_date}`) or not before today, UTC (`details: {reason: "not_before_today", through, today}`)',

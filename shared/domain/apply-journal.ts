@@ -94,14 +94,15 @@ export function linkFields(link: BankLink): Fields {
 }
 
 /**
- * How many journal inserts make one step (docs/design/staged-lifecycle.md
- * "Apply"): the inserts of a step go to the store as ordered insertMany calls
- * of at most 100 (shared/storage/apply-writes.ts ORDERED_INSERT_LIMIT, the
- * bound FerretDB 1.24's ordered inserts need), one after the other, and then
- * one progress step records them all, instead of two round trips per insert
- * or one progress step per 100. A job that dies inside a step leaves a prefix
- * of it made, which its successor finds there and counts as its own. The byte
- * bound keeps the step's documents a few MB.
+ * How many journal writes make one step (docs/design/staged-lifecycle.md
+ * "Apply"): a step's writes go to the store together (a run of inserts as
+ * ordered insertMany calls of at most 100, shared/storage/apply-writes.ts
+ * ORDERED_INSERT_LIMIT, the bound FerretDB 1.24's ordered inserts need; a run
+ * with updates or deletes as one reservation of their versions, one read and
+ * one ordered bulk write), and then one progress step records them all,
+ * instead of two or three round trips per write. A job that dies inside a
+ * step leaves some of its writes made, which its successor finds there and
+ * counts as its own. The byte bound keeps the step's documents a few MB.
  */
 export interface InsertBatchLimits {
   readonly writes: number;
@@ -109,14 +110,23 @@ export interface InsertBatchLimits {
 }
 export const INSERT_BATCH_LIMITS: InsertBatchLimits = { writes: 1_000, bytes: 4_000_000 };
 
+/** The collection whose documents carry no `org_id` (an organisation is its `_id`): its writes are steps alone. */
+const UNOWNED_COLLECTION = 'orgs';
+
+/** The JSON size of what a write carries (its step's byte bound). */
+const writeBytes = (w: JournalWrite): number =>
+  w.id.length +
+  (w.action === 'update'
+    ? JSON.stringify(w.set).length + JSON.stringify(w.before).length
+    : JSON.stringify(w.doc).length);
+
 /**
  * The end (exclusive) of the journal step that starts at `from`: a run of
- * consecutive inserts into one collection, at most `limits.writes` of them and
- * of at most about `limits.bytes` (the JSON of their documents; a single
- * larger insert still makes a step of one), or any other write alone — an
- * update or a delete keeps its own version reservation and guard. `stopAfter(n)`
- * ends a step after write n (1-based) even inside a run: the worker's
- * test-fault points name writes, and a step never runs past one.
+ * consecutive writes into one collection, at most `limits.writes` of them and
+ * of at most about `limits.bytes` (the JSON they carry; a single larger write
+ * still makes a step of one). A write to an organisation's own document is a
+ * step alone. `stopAfter(n)` ends a step after write n (1-based) even inside a
+ * run: the worker's test-fault points name writes, and a step never runs past one.
  */
 export function journalStepEnd(
   writes: readonly JournalWrite[],
@@ -126,13 +136,13 @@ export function journalStepEnd(
 ): number {
   const first = writes[from];
   if (!first) return from;
-  if (first.action !== 'insert') return from + 1;
+  if (first.collection === UNOWNED_COLLECTION) return from + 1;
   let end = from;
   let bytes = 0;
   while (end < writes.length && end - from < limits.writes) {
     const w = writes[end]!;
-    if (w.action !== 'insert' || w.collection !== first.collection) break;
-    bytes += JSON.stringify(w.doc).length + w.id.length;
+    if (w.collection !== first.collection) break;
+    bytes += writeBytes(w);
     if (end > from && bytes > limits.bytes) break;
     end += 1;
     if (stopAfter(end)) break;

@@ -15,10 +15,11 @@
 // A run of inserts into one collection is made as ordered insertMany calls
 // (makeInserts): the store stops at the first document it refuses, so what a
 // batch made is always a prefix of it, and the refused index says where.
-import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
-import { reserveVersion } from './version-reservations.js';
+import { reserveVersion, reserveVersions } from './version-reservations.js';
+import { storeAdapter } from './store-adapter.js';
 import { storeRefusal } from './store-refusal.js';
 import { isUniqueViolation, refusedDuplicateIndex } from './unique-violation.js';
 
@@ -123,6 +124,28 @@ export async function makeInserts(db: Db, orgId: string, writes: readonly Insert
   return { made: writes.length, conflict: false };
 }
 
+/**
+ * A run's inserts in one statement, all or none, where the store port has one
+ * (on FerretDB 1.x, one SQL insert: docs/indexes.md "Writes in SQL"); true
+ * when it stored them all. Anything else (declined, a duplicate `_id`, a
+ * document the store refuses) stored nothing, and they go with the run's
+ * bulk write. (A run of inserts alone keeps the ordered calls: into
+ * `bank_transactions` the SQL insert was no faster, docs/design/performance.md
+ * "Statement import".)
+ */
+async function insertAllTogether(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<boolean> {
+  if (writes.length <= 1) return false;
+  const store = await storeAdapter(db);
+  if (!store.insertsTogether) return false;
+  const docs = writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }));
+  try {
+    return (await store.insertTogether([{ collection: writes[0]!.collection, docs }])) === 'stored';
+  } catch (err) {
+    if (storeRefusal(err) === null) throw err;
+    return false;
+  }
+}
+
 /** makeInserts through the driver, for at most ORDERED_INSERT_LIMIT writes. */
 async function makeOrderedInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   const c = db.collection<Doc>(writes[0]!.collection);
@@ -181,6 +204,139 @@ async function insertInOrder(
       throw new UnorderedInsertError(c.collectionName, refused, inserted);
     return refused;
   }
+}
+
+/**
+ * Make a run of journal writes into one collection (journalStepEnd) that
+ * holds updates or deletes, for `holder`, in four round trips whatever its
+ * length: the versions its updates and deletes are guarded by are reserved at
+ * once (the reservation settles races, as makeWrite's does); the run is cut
+ * before the first write whose version another writer holds; its documents
+ * are read at once, and each write is judged before anything is written: made
+ * already (an earlier attempt's: the document holds it), to make (the
+ * document is at the version the write is guarded by, or absent for an
+ * insert), or a conflict, where the run is cut again; the writes to make go as
+ * one statement for its inserts where the store port has one (insertTogether)
+ * and one unordered bulk write (the driver sends its inserts, its updates and its
+ * deletes as one command each: the run's documents are distinct, so their
+ * order does not matter). A version this holder reserved cannot move under it
+ * (every writer of a book record reserves first), so the bulk write makes them
+ * all; if the store still answers otherwise (a refused document, an insert
+ * that met an `_id` since the read), the run is read again, writes made past
+ * the first one not made are undone, and that one is the conflict: what the
+ * step leaves made is always a prefix of it, as makeInserts's.
+ */
+export async function makeRun(
+  db: Db,
+  orgId: string,
+  writes: readonly JournalWrite[],
+  holder: string,
+): Promise<InsertsOutcome> {
+  if (writes.length === 0) return { made: 0, conflict: false };
+  const collection = writes[0]!.collection;
+  const guarded = writes.filter((w) => w.action !== 'insert');
+  const held = await reserveVersions(
+    db,
+    orgId,
+    collection,
+    guarded.map((w) => ({ id: w.id, version: w.version })),
+    holder,
+  );
+  let end = writes.findIndex((w) => w.action !== 'insert' && !held.has(w.id));
+  if (end === -1) end = writes.length;
+  const run = writes.slice(0, end);
+  const found = await readRun(db, orgId, collection, run);
+  const todo: JournalWrite[] = [];
+  let cut = run.length;
+  for (const [i, w] of run.entries()) {
+    const judged = judge(w, found.get(w.id) ?? null);
+    if (judged === 'conflict') {
+      cut = i;
+      break;
+    }
+    if (judged === 'make') todo.push(w);
+  }
+  let refused: string | undefined;
+  // The run's inserts in one statement where the store port has one; what it declines goes with the rest.
+  const inserts = todo.filter((w): w is InsertWrite => w.action === 'insert');
+  const bulk = (await insertAllTogether(db, orgId, inserts)) ? todo.filter((w) => w.action !== 'insert') : todo;
+  if (bulk.length > 0) {
+    try {
+      const r = await db.collection<Doc>(collection).bulkWrite(
+        bulk.map((w) => bulkOp(orgId, w)),
+        { ordered: false },
+      );
+      if (r.insertedCount + r.matchedCount + r.deletedCount !== bulk.length)
+        cut = await settleRun(db, orgId, run, holder);
+    } catch (err) {
+      refused = storeRefusal(err) ?? undefined;
+      if (refused === undefined && !isUniqueViolation(err)) throw err;
+      cut = await settleRun(db, orgId, run, holder);
+    }
+  }
+  if (refused !== undefined) return { made: cut, conflict: true, refused };
+  return cut < writes.length ? { made: cut, conflict: true } : { made: writes.length, conflict: false };
+}
+
+/** A write judged against its document as read: made already, to make, or a conflict. */
+function judge(w: JournalWrite, doc: Doc | null): 'made' | 'make' | 'conflict' {
+  switch (w.action) {
+    case 'insert':
+      return doc === null ? 'make' : holds(doc, w.doc) ? 'made' : 'conflict';
+    case 'update':
+      if (doc?.version === w.version) return 'make';
+      return doc?.version === w.version + 1 && holds(doc, w.set) ? 'made' : 'conflict';
+    case 'delete':
+      return doc === null ? 'made' : doc.version === w.version ? 'make' : 'conflict';
+  }
+}
+
+function bulkOp(orgId: string, w: JournalWrite): AnyBulkWriteOperation<Doc> {
+  switch (w.action) {
+    case 'insert':
+      return { insertOne: { document: { ...w.doc, _id: w.id, org_id: orgId } } };
+    case 'update':
+      return {
+        updateOne: { filter: byId(orgId, w, w.version), update: { $set: { ...w.set, version: w.version + 1 } } },
+      };
+    case 'delete':
+      return { deleteOne: { filter: byId(orgId, w, w.version) } };
+  }
+}
+
+/** The run's documents by id, read at once through the store port (by `_id`, the owner checked). */
+async function readRun(
+  db: Db,
+  orgId: string,
+  collection: string,
+  run: readonly JournalWrite[],
+): Promise<Map<string, Doc>> {
+  if (run.length === 0) return new Map();
+  const docs = (await (
+    await storeAdapter(db)
+  ).findByIds(
+    collection,
+    run.map((w) => w.id),
+    { owner: orgId },
+  )) as Doc[];
+  return new Map(docs.map((d) => [d._id, d]));
+}
+
+/**
+ * After a bulk write the store did not make whole: how much of the run is made. The
+ * first write not made is the conflict; any made after it (a bulk write may
+ * go on past a write that matched nothing) are undone, so what is made is a
+ * prefix of the run.
+ */
+async function settleRun(db: Db, orgId: string, run: readonly JournalWrite[], holder: string): Promise<number> {
+  const found = await readRun(db, orgId, run[0]!.collection, run);
+  const made = run.findIndex((w) => judge(w, found.get(w.id) ?? null) !== 'made');
+  if (made === -1) return run.length;
+  for (let i = run.length - 1; i > made; i -= 1) {
+    const w = run[i]!;
+    if (judge(w, found.get(w.id) ?? null) === 'made') await undoWrite(db, orgId, w, holder);
+  }
+  return made;
 }
 
 /** Put back what `w` replaced. A write that was never made needs nothing. Undoing also bumps the version. */

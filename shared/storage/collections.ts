@@ -520,6 +520,20 @@ export interface ApplyLeaseStepDoc {
   conflict: ApplyJournalState['conflict'];
 }
 
+/**
+ * One part of an operation's apply journal (shared/storage/apply-journal-parts.ts):
+ * `_id` = `<journal id>#<seq>`, the journal id `<operation id>:<uuid>` fresh
+ * for each apply start; its writes as JSON text.
+ */
+export interface ApplyJournalPartDoc {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  journal_id: string;
+  seq: number;
+  writes_json: string;
+}
+
 /** The staged operation as an event carries it: the view GET answers, without `plan`, `preconditions` and `context` (all can be large), and without its amount. */
 export type EventOperationView = Omit<
   StagedOperationDetail,
@@ -577,6 +591,7 @@ function makeCollections(db: Db) {
     /** Stored under its earlier name, kept for existing data (docs/design/architecture.md "Glossary"). */
     versionReservations: c<VersionReservationDoc>('record_claims'),
     applyLeases: c<ApplyLeaseStepDoc>('apply_leases'),
+    applyJournalParts: c<ApplyJournalPartDoc>('apply_journal_parts'),
     apiTokens: c<ApiTokenDoc>('api_tokens'),
     auditEvents: c<AuditEventDoc>('audit_events'),
     eventSequences: c<EventSequenceDoc>('event_sequences'),

@@ -108,6 +108,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   record_claims: { indexes: [{ org_id: 1, record: 1 }], equality: ['org_id', 'record'] },
   // The apply lease's steps (shared/storage/staged-operation-status.ts): inserted by `_id`, read by operation.
   apply_leases: { indexes: [{ org_id: 1, staged_operation_id: 1 }], equality: ['org_id', 'staged_operation_id'] },
+  // An apply journal's parts (shared/storage/apply-journal-parts.ts): written once before the apply starts, read by `_id` only.
+  apply_journal_parts: { indexes: [], equality: [] },
   api_tokens: { indexes: [], equality: [] },
   // feed_block: a page of the event feed reads its blocks by equality (shared/storage/events.ts, docs/reference/webhooks.md).
   audit_events: {

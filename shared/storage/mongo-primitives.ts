@@ -26,7 +26,7 @@ import { isUniqueViolation } from './unique-violation.js';
  */
 export const IMPORT_RESERVATION_LAPSE_MS = 5 * 60 * 1000;
 
-const claimId = (orgId: string, collection: string, id: string, version: number): string =>
+export const claimId = (orgId: string, collection: string, id: string, version: number): string =>
   `${orgId}/${collection}/${id}@${version}`;
 
 /** Whether the insert went in; false when a unique index refused it. */

@@ -9,16 +9,23 @@ import { storeAdapter } from './store-adapter.js';
 
 const ORPHAN_AFTER_MS = 2 * 60 * 1000;
 
+/**
+ * The locks are read with three fields, and their operations' statuses in one
+ * read by `_id` through the store port (in SQL on FerretDB 1.x, which
+ * otherwise converts each whole operation, plan and result, for a projected
+ * read), never one read per operation.
+ */
 export async function sweepDeadLocks(db: Db, now: Date): Promise<number> {
   const c = collections(db);
+  const store = await storeAdapter(db);
   const locks = await c.planLocks.find({}, { projection: { _id: 1, staged_operation_id: 1, created_at: 1 } }).toArray();
   const opIds = [...new Set(locks.map((l) => l.staged_operation_id))];
   const status = new Map<string, string>();
-  for (const id of opIds) {
-    const op = await c.stagedOperations.findOne({ _id: id }, { projection: { status: 1 } });
-    if (op) status.set(id, op.status);
-  }
-  const store = await storeAdapter(db);
+  for (const op of (await store.findByIds(c.stagedOperations.collectionName, opIds, { fields: ['status'] })) as Array<{
+    _id: string;
+    status: string;
+  }>)
+    status.set(op._id, op.status);
   let removed = 0;
   for (const lock of locks) {
     const s = status.get(lock.staged_operation_id);

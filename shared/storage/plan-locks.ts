@@ -202,10 +202,15 @@ export async function releaseLocks(db: Db, orgId: string, operationId: string): 
 /**
  * Locks written before `key` existed (`_id` = `ORG:KEY`) become locks of the
  * current shape, before the unique index on `key` is built (ensureIndexes):
- * insert the new one, then delete the old one by its `_id`.
+ * insert the new one, then delete the old one by its `_id`. Once that index
+ * exists every lock has its `key`, and the collection is not read again (a
+ * filter on a missing field reads every lock on FerretDB: each process's start
+ * paid for the store's whole set of locks).
  */
 export async function upgradeOldLocks(db: Db): Promise<number> {
   const c = collections(db);
+  const indexes = await c.planLocks.indexes();
+  if (indexes.some((ix) => ix.unique === true && Object.keys(ix.key).join() === 'key')) return 0;
   let upgraded = 0;
   for (const old of await c.planLocks.find({ key: { $exists: false } }).toArray()) {
     try {

@@ -1,7 +1,7 @@
 // Loading the documents a staged plan read (its preconditions), as they are
 // now: their versions for the staleness check, and the records themselves
 // for the apply journal. Reads by id, per collection (see where-in.ts).
-import type { Db } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import type { ApplyBooks } from '../domain/apply-journal.js';
 import type {
   BankAccount,
@@ -14,7 +14,7 @@ import type {
 import { preconditionKey } from '../domain/preconditions.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
-import { findOwnedWhereIn } from './where-in.js';
+import { storeAdapter } from './store-adapter.js';
 
 export async function loadPreconditionBooks(
   db: Db,
@@ -26,12 +26,17 @@ export async function loadPreconditionBooks(
     ...new Set(preconditions.filter((p) => p.collection === collection).map((p) => p.id)),
   ];
   const documentIds = idsOf('inbox_documents');
+  // By `_id` through the store port (in SQL on FerretDB 1.x): through FerretDB a list past 1,000 ids was a pass over
+  // the organisation's whole collection, every document converted (docs/indexes.md "Reads by id alone").
+  const store = await storeAdapter(db);
+  const byIds = async <T extends Document>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> =>
+    ids.length === 0 ? [] : ((await store.findByIds(collection.collectionName, ids, { owner: orgId })) as T[]);
   const [entries, accounts, transactions, links, documents] = await Promise.all([
-    findOwnedWhereIn(db, c.ledgerEntries, orgId, '_id', idsOf('ledger_entries')),
-    findOwnedWhereIn(db, c.bankAccounts, orgId, '_id', idsOf('bank_accounts')),
-    findOwnedWhereIn(db, c.bankTransactions, orgId, '_id', idsOf('bank_transactions')),
-    findOwnedWhereIn(db, c.bankLinks, orgId, '_id', idsOf('bank_links')),
-    documentIds.length === 0 ? Promise.resolve([]) : findOwnedWhereIn(db, c.inboxDocuments, orgId, '_id', documentIds),
+    byIds(c.ledgerEntries, idsOf('ledger_entries')),
+    byIds(c.bankAccounts, idsOf('bank_accounts')),
+    byIds(c.bankTransactions, idsOf('bank_transactions')),
+    byIds(c.bankLinks, idsOf('bank_links')),
+    byIds(c.inboxDocuments, documentIds),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');

@@ -7,9 +7,16 @@ import type { ApplyResult } from '../contract/staged-operation.js';
 export type { ApplyResult };
 
 export interface ApplyJournalState {
-  /** Empty when `writes_from_plan`: the writes are then journalFromPlan(kind, plan) (shared/kinds/journals.ts). */
+  /**
+   * Empty as stored when `writes_from_plan` (the writes are then journalFromPlan(kind, plan), shared/kinds/journals.ts)
+   * or `journal_id` (they are in `journal_parts` parts, shared/storage/apply-journal-parts.ts); an operation stored
+   * before the parts holds them here. readApplyJournal always answers them.
+   */
   writes: JournalWrite[];
   writes_from_plan?: true;
+  /** The journal's parts: `<journal_id>#0` … `<journal_id>#<journal_parts - 1>` in `apply_journal_parts`. */
+  journal_id?: string;
+  journal_parts?: number;
   /** A link repair: the link each moved or new amount goes to (planJournalWithLinks), recorded in the result once applied. */
   links?: Array<{ action_index: number; link_id: string }>;
   /** Writes 0..done-1 are known to be made (a retried job re-checks from here). */

@@ -11,6 +11,7 @@ import { claimTransition, ensureStagedEvent } from './audit-events.js';
 import { type AuditEventDoc } from './collections.js';
 import { collections } from './collections.js';
 import { afterTransition, eventView, reserveEvent, type Reservation } from './events.js';
+import { readJournalParts } from './apply-journal-parts.js';
 import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './collections.js';
@@ -229,12 +230,28 @@ async function insertStep(db: Db, base: Step, next: Partial<Step>): Promise<Step
   return step;
 }
 
-/** The journal's writes: as stored, or derived from the plan when the journal is a function of it. */
-function journalWrites(op: StagedOperationDoc, apply: ApplyJournalState): ApplyJournalState['writes'] {
-  if (!apply.writes_from_plan) return apply.writes;
-  const writes = journalFromPlan(op.kind, op.plan);
-  if (!writes) throw new Error(`staged operation ${op._id}: a ${op.kind} journal cannot be derived from its plan`);
-  return writes;
+/**
+ * The journal's writes: derived from the plan when the journal is a function
+ * of it, else from its parts (apply-journal-parts.ts), else as the operation
+ * holds them (in memory after the applying transition, or stored on an
+ * operation written before the parts).
+ */
+async function journalWrites(
+  db: Db,
+  op: StagedOperationDoc,
+  apply: ApplyJournalState,
+): Promise<ApplyJournalState['writes']> {
+  if (apply.writes_from_plan) {
+    const writes = journalFromPlan(op.kind, op.plan);
+    if (!writes) throw new Error(`staged operation ${op._id}: a ${op.kind} journal cannot be derived from its plan`);
+    return writes;
+  }
+  if (apply.journal_id !== undefined && apply.journal_parts !== undefined && apply.writes.length === 0)
+    return readJournalParts(db, op.org_id, op._id, {
+      journal_id: apply.journal_id,
+      journal_parts: apply.journal_parts,
+    });
+  return apply.writes;
 }
 
 /** The operation's journal with its current progress and lease (the latest step). */
@@ -242,7 +259,16 @@ export async function readApplyJournal(db: Db, op: StagedOperationDoc): Promise<
   const latest = await latestStep(db, op.org_id, op._id, () => Promise.resolve(op));
   if (!op.apply || !latest) throw new Error(`staged operation ${op._id} has no apply journal`);
   const { owner, lease_until, done, undone, phase, conflict } = latest;
-  return { ...op.apply, writes: journalWrites(op, op.apply), owner, lease_until, done, undone, phase, conflict };
+  return {
+    ...op.apply,
+    writes: await journalWrites(db, op, op.apply),
+    owner,
+    lease_until,
+    done,
+    undone,
+    phase,
+    conflict,
+  };
 }
 
 /**

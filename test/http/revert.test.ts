@@ -324,6 +324,30 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     await revertAndCompare(t, id, before, [b.account]);
   });
 
+  it('a link repair applied before journals had parts (its writes on the operation): reverted the same', async () => {
+    const b = repairBooks();
+    const t = await loaded(b.books);
+    const before = await bookReads(t.bob, [b.account]);
+    const id = await applied(t.bob, repair(t.alice, b));
+    // The operation as the version before apply_journal_parts stored it: the writes in its apply state, no parts.
+    const db = (await stack()).db;
+    const stored = await db.collection<{ _id: string; apply_json: string }>('staged_operations').findOne({ _id: id });
+    const state = JSON.parse(stored!.apply_json) as { journal_id: string; journal_parts: number; writes: unknown[] };
+    expect(state.writes).to.deep.equal([]);
+    const parts = await db
+      .collection<{ _id: string; seq: number; writes_json: string }>('apply_journal_parts')
+      .find({ journal_id: state.journal_id })
+      .toArray();
+    expect(parts.length).to.equal(state.journal_parts);
+    const { journal_id: _id, journal_parts: _parts, ...embedded } = state;
+    embedded.writes = parts.sort((x, y) => x.seq - y.seq).flatMap((p) => JSON.parse(p.writes_json) as unknown[]);
+    await db
+      .collection<{ _id: string }>('staged_operations')
+      .updateOne({ _id: id }, { $set: { apply_json: JSON.stringify(embedded) } });
+    await db.collection<{ _id: string }>('apply_journal_parts').deleteMany({ _id: { $in: parts.map((p) => p._id) } });
+    await revertAndCompare(t, id, before, [b.account]);
+  });
+
   it('a statement import: the transactions it created removed; importing the file again brings them back', async () => {
     const books = new Books();
     const account = books.account();

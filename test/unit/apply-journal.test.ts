@@ -393,8 +393,17 @@ describe('apply journal steps (journalStepEnd)', () => {
     return out;
   };
 
-  it('a run of consecutive inserts into one collection is one step; an update or a delete is a step alone', () => {
+  it('a run of consecutive writes into one collection is one step; a new collection starts a new one', () => {
     expect(steps([ins('a'), ins('b'), ins('c')])).to.deep.equal([[0, 3]]);
+    expect(
+      steps([upd('l1'), del('l2'), ins('l3', 'bank_links'), upd('l4')]),
+      'updates, deletes and inserts',
+    ).to.deep.equal([[0, 4]]);
+    const org: JournalWrite = { action: 'update', collection: 'orgs', id: 'org_1', version: 1, set: {}, before: {} };
+    expect(steps([org, org]), "an organisation's own document is a step alone").to.deep.equal([
+      [0, 1],
+      [1, 2],
+    ]);
     expect(steps([ins('a'), upd('l1'), ins('b'), ins('c'), del('l2'), ins('d')])).to.deep.equal([
       [0, 1],
       [1, 2],

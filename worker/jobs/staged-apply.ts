@@ -22,6 +22,7 @@ import type { StagedOperationDoc } from '../../shared/storage/collections.js';
 import type { JobContext } from '../job-context.js';
 import { WORKER_KINDS } from '../kinds.js';
 import { crashIf } from '../test-faults.js';
+import { deleteJournalParts, storeJournalParts } from '../../shared/storage/apply-journal-parts.js';
 import { APPLY_LEASE_MS, finishJournal } from '../operation/apply-journal-runner.js';
 import { historyItem } from '../operation/claims.js';
 import { lifecycleJob, refusedAnswer, type Committed } from '../operation/lifecycle-job.js';
@@ -110,10 +111,12 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
   // A repair's moved and new amounts: which link each goes to, for the result (old link id → new link id).
   const links = journal.value.links ? { links: journal.value.links } : {};
   // A journal that is a function of the plan is not stored again: the plan is (docs/design/staged-lifecycle.md "Crash safety").
+  // The others' writes go to parts of their own before the transition names them (docs/design/staged-lifecycle.md "How an operation is stored").
   const fromPlan = journalDerivedFromPlan(op.kind);
+  const parts = fromPlan ? null : await storeJournalParts(db, data.org_id, op._id, journal.value.writes);
   const apply: ApplyJournalState = {
     ...links,
-    ...(fromPlan ? { writes: [], writes_from_plan: true as const } : { writes: journal.value.writes }),
+    ...(parts ? { writes: [], ...parts } : { writes: [], writes_from_plan: true as const }),
     done: 0,
     phase: 'forward',
     undone: 0,
@@ -133,8 +136,14 @@ async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<Tran
     { apply },
     { afterClaim: () => crashIf('apply:crash-after-claim'), loaded: op },
   );
-  if (moved.won)
-    ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
+  if (!moved.won || !moved.op) {
+    // Another start won (its own journal stands), or this one's write was made by an earlier attempt: these parts are never read.
+    if (parts) await deleteJournalParts(db, parts);
+    return moved;
+  }
+  ctx.log.info({ staged_operation_id: op._id, writes: journal.value.writes.length }, 'apply journal written');
+  // The journal runs from memory: its parts are read only by a job that takes it over.
+  if (parts && moved.op.apply) moved.op.apply = { ...moved.op.apply, writes: journal.value.writes };
   return moved;
 }
 

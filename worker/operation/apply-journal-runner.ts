@@ -20,7 +20,7 @@ import {
   journalStepEnd,
   type JournalWrite,
 } from '../../shared/domain/apply-journal.js';
-import { makeInserts, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
+import { makeInserts, makeRun, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
 import { invalidateFigures, refreshFigures } from '../../shared/storage/book-figures.js';
@@ -207,7 +207,8 @@ async function keepFigures(ctx: JobContext, writes: readonly JournalWrite[]): Pr
 
 /**
  * Make one journal step (journalStepEnd): a run of inserts as ordered
- * insertMany calls, or one update or delete under its version reservation.
+ * insertMany calls, a run with updates or deletes under its versions'
+ * reservations (makeRun), or a single write.
  */
 async function makeStep(
   db: JobContext['db'],
@@ -216,7 +217,9 @@ async function makeStep(
   holder: string,
 ): Promise<InsertsOutcome> {
   const first = step[0]!;
-  if (first.action === 'insert') return makeInserts(db, orgId, step as Array<typeof first>);
+  const inserts = step.filter((w) => w.action === 'insert');
+  if (inserts.length === step.length) return makeInserts(db, orgId, inserts);
+  if (step.length > 1) return makeRun(db, orgId, step, holder);
   try {
     return (await makeWrite(db, orgId, first, holder)) === 'done'
       ? { made: 1, conflict: false }

@@ -15,7 +15,7 @@ import { compareIds, openAmountMinor } from '../../domain/books.js';
 import { allocateFifoAt, type FifoPairs } from '../../domain/fifo-allocation.js';
 import { DateSlots, orderByDateRank } from '../../domain/date-order.js';
 import { positionsById } from '../../domain/id-positions.js';
-import type { Decision } from '../../domain/decision.js';
+import { refused, type Decision } from '../../domain/decision.js';
 import { repairPlanHash } from './hash.js';
 import type { LinkRepairPlan, LinkRepairSummary, RepairAction } from './plan-shape.js';
 import type { PlanLocks } from '../../domain/pending-gate.js';
@@ -81,6 +81,14 @@ export function repairSubjectKey(bankAccountId: string, counterpartyId: string):
   return `repair:${bankAccountId}:${counterpartyId}`;
 }
 
+/**
+ * The most transactions a repair's record set may hold (the account's with
+ * the counterparty): a larger one is refused before its plan is made
+ * (`repair_too_large`, docs/reference/http-api.md §6.7 "Largest calls"). The
+ * largest size measured staged, approved and applied (docs/design/staged-lifecycle.md "How an operation is stored").
+ */
+export const REPAIR_MAX_TRANSACTIONS = 15_000;
+
 /** Plan the repair of one account + counterparty (docs/reference/http-api.md §8 steps 1–4). */
 export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
   const set = readRecordSet(input);
@@ -132,6 +140,13 @@ export function planLinkRepair(input: LinkRepairInput): LinkRepairOutcome {
  * version too.
  */
 export function decideLinkRepair(input: LinkRepairInput, org: Pick<Org, 'id' | 'version'>): Decision<LinkRepairPlan> {
+  if (input.transactions.length > REPAIR_MAX_TRANSACTIONS)
+    return refused('repair_too_large', {
+      bank_account_id: input.account.id,
+      counterparty_id: input.counterparty_id,
+      transactions: input.transactions.length,
+      limit: REPAIR_MAX_TRANSACTIONS,
+    });
   const result = planLinkRepair(input);
   switch (result.outcome) {
     case 'blocked':

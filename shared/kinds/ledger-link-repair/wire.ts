@@ -14,7 +14,7 @@ import type { KindModule } from '../kind-module.js';
 import { stagingRoute } from '../staging-route.js';
 import { sumAbsMinor } from '../operation-amount.js';
 
-const REPAIR_ERRORS: ErrorCode[] = ['not_found'];
+const REPAIR_ERRORS: ErrorCode[] = ['not_found', 'repair_too_large'];
 
 export const ledgerLinkRepair: KindModule<'ledger_link_repair'> = {
   kind: 'ledger_link_repair',

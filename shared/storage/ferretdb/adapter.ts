@@ -6,6 +6,8 @@
 // asks the driver's adapter (with FerretDB's DriverStrategy:
 // driver-strategy.ts), so every answer is the driver's answer.
 import type { Db, Document } from 'mongodb';
+import { collections } from '../collections.js';
+import { claimId } from '../mongo-primitives.js';
 import { mongoAdapter } from '../mongo-adapter.js';
 import type { StorePort, WhereQuery } from '../port.js';
 import { IN_CHUNK_SIZE } from '../in-chunks.js';
@@ -119,6 +121,34 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
         (await pages.accountReferences(db, orgId, bankAccountId, wanted)) ??
         mongo.accountReferences(orgId, bankAccountId, wanted)
       );
+    },
+
+    // Many versions at once (an apply journal's run): one SQL insert, all or none; any reservation already there
+    // (held by this holder from an earlier attempt, or by another writer) sends the whole set through the driver,
+    // which tells them apart (docs/operating/reliability.md "Atomic primitives").
+    async reserveVersions(orgId, collection, wanted, holder, now) {
+      if (wanted.length > 1) {
+        const docs = wanted.map(({ id, version }) => ({
+          _id: claimId(orgId, collection, id, version),
+          org_id: orgId,
+          record: `${collection}/${id}`,
+          version,
+          holder,
+          at: now.toISOString(),
+        }));
+        const stored = await pages.insertTogether(db, [
+          { collection: collections(db).versionReservations.collectionName, docs },
+        ]);
+        if (stored === 'stored') return new Set(wanted.map((w) => w.id));
+      }
+      return mongo.reserveVersions(orgId, collection, wanted, holder, now);
+    },
+
+    // Every lock of the operation in one SQL delete (each lock's `_id` names its holder, so only its own go).
+    async releaseLocks(orgId, operationId) {
+      const collection = collections(db).planLocks.collectionName;
+      if ((await pages.deleteOwned(db, collection, orgId, 'staged_operation_id', operationId)) === null)
+        await mongo.releaseLocks(orgId, operationId);
     },
 
     async reserveSequence(orgId) {

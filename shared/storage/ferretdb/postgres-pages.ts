@@ -469,6 +469,24 @@ export class PostgresPages {
   }
 
   /**
+   * Delete the organisation's documents of `collection` whose `field` is
+   * `value` (a string), in one statement; how many, or null when PostgreSQL
+   * cannot answer (the caller deletes through FerretDB). why: through FerretDB
+   * a filtered delete is a read and then a delete by `_id` for each document:
+   * a 10,000-transaction repair's 20,001 plan locks took seconds to release.
+   */
+  async deleteOwned(db: Db, collection: string, orgId: string, field: string, value: string): Promise<number | null> {
+    const rows = await this.query<{ n: number }>(db, collection, (schema, table) => ({
+      text:
+        `WITH d AS (DELETE FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
+        ` WHERE (_jsonb -> 'org_id') @> $1::jsonb AND (_jsonb -> ${pg.escapeLiteral(field)}) @> $2::jsonb RETURNING 1)` +
+        ' SELECT count(*)::int AS n FROM d',
+      values: [JSON.stringify(orgId), JSON.stringify(value)],
+    }));
+    return rows ? (rows[0]?.n ?? 0) : null;
+  }
+
+  /**
    * ANALYZE the tables of these collections (docs/indexes.md "Statistics
    * after an import"); the names of those analysed (a collection without a
    * table yet is passed over).
