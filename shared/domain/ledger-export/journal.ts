@@ -51,6 +51,8 @@ export interface JournalPosting {
   account: string;
   /** Debit positive, credit negative, in minor units. */
   amount_minor: number;
+  /** A link's posting names the entry it settles: `entry`. */
+  meta: Meta;
 }
 
 export interface JournalTransaction {
@@ -128,7 +130,11 @@ export function exportJournal(books: ExportBooks): Journal {
       const parent = codeNames.get(p.account)!;
       if (!firstUse.has(parent)) firstUse.set(parent, { date: tx.date, code: p.account });
     }
-    const postings = tx.postings.map((p) => ({ account: nameOf(p), amount_minor: p.debit_minor - p.credit_minor }));
+    const postings = tx.postings.map((p) => ({
+      account: nameOf(p),
+      amount_minor: p.debit_minor - p.credit_minor,
+      meta: p.ledger_entry_id ? [['entry', p.ledger_entry_id] as const] : [],
+    }));
     const source = tx.source;
     if (source.kind === 'entry') {
       const e = entries.get(source.id)!;
@@ -177,7 +183,7 @@ export function exportJournal(books: ExportBooks): Journal {
       const type = typeOf(use.code, naming);
       const charted = chartByCode.get(use.code);
       const meta: Array<readonly [string, string]> = use.bank_account_id
-        ? [['bank-account', use.bank_account_id]]
+        ? bankMeta(accounts.get(use.bank_account_id)!)
         : [
             ['code', use.code],
             ...(charted && charted.name !== use.code ? [['name', charted.name] as const] : []),
@@ -186,6 +192,21 @@ export function exportJournal(books: ExportBooks): Journal {
       return { date: use.date, account, meta, typeLetter: TYPE_LETTERS[type] };
     })
     .sort((a, b) => compareIds(a.date, b.date) || compareIds(a.account, b.account));
+
+  // A bank account's name and last reconciliation, so that an import gets them back whether asserted or not.
+  function bankMeta(a: ExportBooks['accounts'][number]): Array<readonly [string, string]> {
+    const rec = a.reconciled_through;
+    return [
+      ['bank-account', a.id],
+      ['name', a.name],
+      ...(rec && inPeriod(rec.date)
+        ? ([
+            ['reconciled-through', rec.date],
+            ['reconciled-balance', `${decimalAmount(rec.balance_minor, a.currency)} ${a.currency}`],
+          ] as const)
+        : []),
+    ];
+  }
 
   const reconciled: JournalReconciled[] = [];
   for (const a of [...books.accounts].sort((x, y) => compareIds(x.id, y.id))) {
