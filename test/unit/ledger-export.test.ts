@@ -189,4 +189,38 @@ describe('books export: the text', () => {
     expect(text[0]).to.equal('; bookstage books of org_1, through 2026-03-04');
     expect(text.some((l) => !l.startsWith(';') && (l.includes('bt_1') || l.includes(' balance ')))).to.equal(false);
   });
+
+  it("a record an applied operation wrote names the operation and its approvers; the last operation's wins", () => {
+    const withOps = books({
+      links: [{ id: 'lnk_1', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_1', amount_minor: 12_000 }],
+      operations: [
+        { id: 'op_a', approvers: ['carol'], records: [{ collection: 'ledger_entries', id: 'le_1' }] },
+        {
+          id: 'op_b',
+          approvers: ['bob', 'agent:dave'],
+          records: [
+            { collection: 'ledger_entries', id: 'le_1' },
+            { collection: 'bank_links', id: 'lnk_1' },
+          ],
+        },
+      ],
+    });
+    const h = [...hledgerLines(exportJournal(withOps))];
+    expect(h).to.include.members([
+      '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_1, reference:INV-1; A, counterparty:cp_a, operation:op_b, approved-by:bob agent:dave',
+      '2026-03-05 * Acme / GmbH | INV-1 thanks  ; id:bt_1, bank-account:ba_main, counterparty:cp_a',
+      '    Assets:1400  -120.00 EUR  ; entry:le_1, operation:op_b, approved-by:bob agent:dave',
+    ]);
+    const b = [...beancountLines(exportJournal(withOps))];
+    const at = b.indexOf('  Assets:1400  -120.00 EUR');
+    expect(b.slice(at, at + 4)).to.deep.equal([
+      '  Assets:1400  -120.00 EUR',
+      '    entry: "le_1"',
+      '    operation: "op_b"',
+      '    approved-by: "bob agent:dave"',
+    ]);
+    expect(b).to.include.members(['  operation: "op_b"', '  approved-by: "bob agent:dave"']);
+    // Without operations the file is as before.
+    expect([...hledgerLines(exportJournal(books()))].some((l) => l.includes('operation:'))).to.equal(false);
+  });
 });
