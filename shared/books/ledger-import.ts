@@ -151,10 +151,16 @@ async function runTool(
   child.stderr.on('data', (d: string) => {
     if (stderr.length < 100_000) stderr += d;
   });
-  const exited = new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
+  // Settled by 'error' too (a tool not installed), so that it is never a rejection nobody awaits yet.
+  const exited = new Promise<number | Error>((resolve) => {
+    child.on('error', resolve);
     child.on('close', (code) => resolve(code ?? 1));
   });
   for await (const value of objects(createInterface({ input: child.stdout, crlfDelay: Infinity }))) each(value);
-  return { code: await exited, stderr };
+  const code = await exited;
+  if (code instanceof Error)
+    throw new Error(
+      `cannot run ${command} (${code.message}): install it, or name it with BOOKSTAGE_HLEDGER / BOOKSTAGE_BEANCOUNT_PYTHON (docs/guide/ledger-exchange.md "Import")`,
+    );
+  return { code, stderr };
 }

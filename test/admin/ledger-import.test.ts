@@ -167,132 +167,197 @@ describe('admin books import --format hledger|beancount', function () {
     ]);
   });
 
-  const refusals: Array<{ what: string; format: 'hledger' | 'beancount'; text: string[]; line: number; code: string }> =
-    [
-      {
-        what: 'a price',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  10.00 EUR @ 1.10 USD', '    Assets:B'],
-        line: 2,
-        code: 'ledger_price',
-      },
-      {
-        what: 'a market price directive',
-        format: 'beancount',
-        text: ['2025-01-01 open Assets:A', '2025-01-02 price EUR 1.10 USD'],
-        line: 2,
-        code: 'ledger_price',
-      },
-      {
-        what: 'a lot cost',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  1 EUR {2.00 EUR}', '    Assets:B  -1 EUR'],
-        line: 2,
-        code: 'ledger_lot',
-      },
-      {
-        what: 'a posting held at cost',
-        format: 'beancount',
-        text: [
-          '2025-01-01 open Assets:A',
-          '2025-01-01 open Assets:B',
-          '2025-01-02 * "x" "y"',
-          '  Assets:A  1 ACM {2.00 EUR}',
-          '  Assets:B  -2.00 EUR',
-        ],
-        line: 4,
-        code: 'ledger_lot',
-      },
-      {
-        what: 'a transaction in two currencies',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -11.00 USD'],
-        line: 1,
-        code: 'ledger_two_currencies',
-      },
-      {
-        what: 'a virtual posting',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -10.00 EUR', '    (Assets:Budget)  5.00 EUR'],
-        line: 1,
-        code: 'ledger_virtual_posting',
-      },
-      {
-        what: 'an include',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B', '', 'include other.journal'],
-        line: 5,
-        code: 'ledger_include',
-      },
-      {
-        what: 'an unbalanced transaction',
-        format: 'hledger',
-        text: ['', '2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -9.99 EUR'],
-        line: 2,
-        code: 'ledger_unbalanced',
-      },
-      {
-        what: 'an unbalanced transaction',
-        format: 'beancount',
-        text: [
-          '2025-01-01 open Assets:A',
-          '2025-01-01 open Assets:B',
-          '2025-01-02 * "x" "y"',
-          '  Assets:A  10.00 EUR',
-          '  Assets:B  -9.99 EUR',
-        ],
-        line: 3,
-        code: 'ledger_unbalanced',
-      },
-      {
-        what: 'an account used but never opened',
-        format: 'beancount',
-        text: ['2025-01-01 open Assets:A', '2025-01-02 * "x" "y"', '  Assets:A  10.00 EUR', '  Assets:B  -10.00 EUR'],
-        line: 2,
-        code: 'ledger_account_not_opened',
-      },
-      {
-        what: 'an amount with more decimals than its currency',
-        format: 'hledger',
-        text: ['2025-01-01 x', '    Assets:A  10.005 EUR', '    Assets:B  -10.005 EUR'],
-        line: 1,
-        code: 'ledger_amount_precision',
-      },
-      {
-        what: 'an amount with more decimals than its currency',
-        format: 'beancount',
-        text: [
-          '2025-01-01 open Assets:A',
-          '2025-01-01 open Assets:B',
-          '2025-01-02 * "x" "y"',
-          '  Assets:A  5.5 JPY',
-          '  Assets:B  -5.5 JPY',
-        ],
-        line: 3,
-        code: 'ledger_amount_precision',
-      },
-      {
-        what: 'a date the books cannot hold',
-        format: 'hledger',
-        text: [
-          '2025-01-01 x',
-          '    Assets:A  10.00 EUR',
-          '    Assets:B',
-          '',
-          '10000-01-01 y',
-          '    Assets:A  1.00 EUR',
-          '    Assets:B',
-        ],
-        line: 5,
-        code: 'ledger_date',
-      },
-    ];
+  const refusals: Array<{
+    what: string;
+    format: 'hledger' | 'beancount';
+    text: string[];
+    line: number;
+    code: string;
+    args?: string[];
+  }> = [
+    {
+      what: 'what the tool cannot parse',
+      format: 'hledger',
+      text: [
+        '2025-01-01 x',
+        '    Assets:A  1.00 EUR',
+        '    Assets:B',
+        '',
+        '2025-13-45 y',
+        '    Assets:A  1.00 EUR',
+        '    Assets:B',
+      ],
+      line: 5,
+      code: 'ledger_syntax',
+    },
+    {
+      what: 'a false balance assertion',
+      format: 'hledger',
+      text: [
+        '2025-01-01 x',
+        '    Assets:A  1.00 EUR',
+        '    Assets:B',
+        '',
+        '2025-01-02 y',
+        '    Assets:A  1.00 EUR = 5.00 EUR',
+        '    Assets:B',
+      ],
+      line: 6,
+      code: 'ledger_assertion',
+    },
+    {
+      what: 'a commodity that is not a currency code',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  $10.00', '    Assets:B'],
+      line: 1,
+      code: 'ledger_currency',
+    },
+    {
+      what: 'an account without a root or a type',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Checking  10.00 EUR', '    Assets:B'],
+      line: 1,
+      code: 'ledger_account_type',
+    },
+    {
+      what: 'a transaction on two bank accounts with another posting',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -5.00 EUR', '    Expenses:C  -5.00 EUR'],
+      line: 1,
+      code: 'ledger_bank_postings',
+      args: ['--bank-account', 'Assets:A=ba_a', '--bank-account', 'Assets:B=ba_b'],
+    },
+    {
+      what: 'books the books import refuses (an id it cannot hold)',
+      format: 'hledger',
+      text: ['2025-01-01 x  ; id:-bad', '    Assets:A  10.00 EUR', '    Assets:B'],
+      line: 1,
+      code: 'ledger_books_invalid',
+    },
+    {
+      what: 'a price',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.00 EUR @ 1.10 USD', '    Assets:B'],
+      line: 2,
+      code: 'ledger_price',
+    },
+    {
+      what: 'a market price directive',
+      format: 'beancount',
+      text: ['2025-01-01 open Assets:A', '2025-01-02 price EUR 1.10 USD'],
+      line: 2,
+      code: 'ledger_price',
+    },
+    {
+      what: 'a lot cost',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  1 EUR {2.00 EUR}', '    Assets:B  -1 EUR'],
+      line: 2,
+      code: 'ledger_lot',
+    },
+    {
+      what: 'a posting held at cost',
+      format: 'beancount',
+      text: [
+        '2025-01-01 open Assets:A',
+        '2025-01-01 open Assets:B',
+        '2025-01-02 * "x" "y"',
+        '  Assets:A  1 ACM {2.00 EUR}',
+        '  Assets:B  -2.00 EUR',
+      ],
+      line: 4,
+      code: 'ledger_lot',
+    },
+    {
+      what: 'a transaction in two currencies',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -11.00 USD'],
+      line: 1,
+      code: 'ledger_two_currencies',
+    },
+    {
+      what: 'a virtual posting',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -10.00 EUR', '    (Assets:Budget)  5.00 EUR'],
+      line: 1,
+      code: 'ledger_virtual_posting',
+    },
+    {
+      what: 'an include',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B', '', 'include other.journal'],
+      line: 5,
+      code: 'ledger_include',
+    },
+    {
+      what: 'an unbalanced transaction',
+      format: 'hledger',
+      text: ['', '2025-01-01 x', '    Assets:A  10.00 EUR', '    Assets:B  -9.99 EUR'],
+      line: 2,
+      code: 'ledger_unbalanced',
+    },
+    {
+      what: 'an unbalanced transaction',
+      format: 'beancount',
+      text: [
+        '2025-01-01 open Assets:A',
+        '2025-01-01 open Assets:B',
+        '2025-01-02 * "x" "y"',
+        '  Assets:A  10.00 EUR',
+        '  Assets:B  -9.99 EUR',
+      ],
+      line: 3,
+      code: 'ledger_unbalanced',
+    },
+    {
+      what: 'an account used but never opened',
+      format: 'beancount',
+      text: ['2025-01-01 open Assets:A', '2025-01-02 * "x" "y"', '  Assets:A  10.00 EUR', '  Assets:B  -10.00 EUR'],
+      line: 2,
+      code: 'ledger_account_not_opened',
+    },
+    {
+      what: 'an amount with more decimals than its currency',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  10.005 EUR', '    Assets:B  -10.005 EUR'],
+      line: 1,
+      code: 'ledger_amount_precision',
+    },
+    {
+      what: 'an amount with more decimals than its currency',
+      format: 'beancount',
+      text: [
+        '2025-01-01 open Assets:A',
+        '2025-01-01 open Assets:B',
+        '2025-01-02 * "x" "y"',
+        '  Assets:A  5.5 JPY',
+        '  Assets:B  -5.5 JPY',
+      ],
+      line: 3,
+      code: 'ledger_amount_precision',
+    },
+    {
+      what: 'a date the books cannot hold',
+      format: 'hledger',
+      text: [
+        '2025-01-01 x',
+        '    Assets:A  10.00 EUR',
+        '    Assets:B',
+        '',
+        '10000-01-01 y',
+        '    Assets:A  1.00 EUR',
+        '    Assets:B',
+      ],
+      line: 5,
+      code: 'ledger_date',
+    },
+  ];
 
   for (const r of refusals) {
     it(`refuses ${r.what} (${r.format}): exit 2, line ${r.line}, ${r.code}, nothing written`, async () => {
       const org = newOrg();
       const path = write(`refused-${n}.${r.format}`, `${r.text.join('\n')}\n`);
-      const ran = await admin(['books', 'import', path, '--format', r.format, '--org', org]);
+      const ran = await admin(['books', 'import', path, '--format', r.format, '--org', org, ...(r.args ?? [])]);
       expect(ran.code, ran.stderr).to.equal(2);
       expect(ran.stderr).to.include('books import refused; nothing was written.');
       expect(ran.stderr).to.include(`${path}:${r.line}: ${r.code}: `);
