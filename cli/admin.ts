@@ -7,6 +7,8 @@ import { generateBooks } from '../shared/demo/books-generator.js';
 import { TOKEN_SCOPES, type TokenScope } from '../shared/domain/token-scopes.js';
 import { createToken, revokeToken } from '../shared/storage/api-tokens.js';
 import { importBooks, type ImportResult } from '../shared/books/import.js';
+import { importLedgerFile, type LedgerImportResult } from '../shared/books/ledger-import.js';
+import { DEFAULT_BASE_CURRENCY, DEFAULT_SETTLEMENT_ACCOUNT } from '../shared/domain/ledger-import/to-books.js';
 import { findOrg } from '../shared/storage/books-read.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { chooseStoreAdapter, closeStoreAdapter } from '../shared/storage/store-adapter.js';
@@ -42,6 +44,28 @@ function report(result: ImportResult): void {
   process.stdout.write(`${JSON.stringify({ org_id: result.org_id, counts: result.counts })}\n`);
 }
 
+/** A journal's refusals (docs/guide/ledger-exchange.md "Refusals"): one a line, `line N: code: message`. */
+function reportLedger(file: string, result: LedgerImportResult): void {
+  if (!result.ok) {
+    process.stderr.write(`books import refused; nothing was written. ${result.refusals.length} problem(s):\n`);
+    for (const r of result.refusals)
+      process.stderr.write(`  ${file}:${r.line}: ${r.code}: ${r.message.replace(/\n/g, '\n    ')}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stdout.write(`${JSON.stringify({ org_id: result.org_id, counts: result.counts })}\n`);
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+function bankAccountOption(value: string, previous: Map<string, string> = new Map()): Map<string, string> {
+  const at = value.lastIndexOf('=');
+  const [name, id] = [value.slice(0, at), value.slice(at + 1)];
+  if (at <= 0 || !ID.test(id))
+    throw new InvalidArgumentError('--bank-account takes ACCOUNT=ba_id, e.g. Assets:Bank:Checking=ba_main');
+  return new Map([...previous, [name, id]]);
+}
+
 const integer =
   (name: string) =>
   (value: string): number => {
@@ -67,17 +91,79 @@ const program = new Command('admin').description('bookstage operator commands').
 const books = program.command('books').description('load books into MongoDB');
 books
   .command('import')
-  .argument('<file>', 'books JSON file (docs/guide/importing-books.md)')
+  .argument('<file>', 'books JSON file (docs/guide/importing-books.md), or a journal with --format')
   .description('validate a books file whole, then upsert it')
-  .action(async (file: string) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(file, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`cannot read ${file} as JSON: ${(err as Error).message}`);
-    }
-    report(await withMongo((m) => importBooks(m.db, parsed)));
-  });
+  .addOption(
+    new Option('--format <format>', 'read an hledger journal or a beancount file (docs/guide/ledger-exchange.md)')
+      .choices(['json', 'hledger', 'beancount'])
+      .default('json'),
+  )
+  .option('--org <id>', "with --format hledger|beancount: the new organisation's id")
+  .option(
+    '--base-currency <code>',
+    `with --format: the organisation's base currency (default: the first transaction's, else ${DEFAULT_BASE_CURRENCY})`,
+  )
+  .option(
+    '--settlement-accounts <codes>',
+    `with --format: comma-separated settlement account codes (default: the accounts the file's links settle on, else ${DEFAULT_SETTLEMENT_ACCOUNT})`,
+  )
+  .option(
+    '--bank-account <account=id>',
+    'with --format: this account is the bank account id (repeatable)',
+    bankAccountOption,
+  )
+  .action(
+    async (
+      file: string,
+      opts: {
+        format: string;
+        org?: string;
+        baseCurrency?: string;
+        settlementAccounts?: string;
+        bankAccount?: Map<string, string>;
+      },
+    ) => {
+      if (opts.format === 'hledger' || opts.format === 'beancount') {
+        const format = opts.format;
+        if (!opts.org || !ID.test(opts.org))
+          throw new UsageError('--org ID is required with --format: 1-64 characters of letters, digits and _.-');
+        if (opts.baseCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.baseCurrency))
+          throw new UsageError('--base-currency must be a three-letter currency code');
+        const settlementAccounts = opts.settlementAccounts
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const orgId = opts.org;
+        reportLedger(
+          file,
+          await withMongo(async (m) => {
+            if (await findOrg(m.db, orgId))
+              throw new UsageError(
+                `organisation ${orgId} exists already: a journal is imported into a new organisation`,
+              );
+            return importLedgerFile(m.db, file, format, {
+              orgId,
+              baseCurrency: opts.baseCurrency,
+              settlementAccounts,
+              bankAccounts: opts.bankAccount,
+            });
+          }),
+        );
+        return;
+      }
+      if (opts.org || opts.baseCurrency || opts.settlementAccounts || opts.bankAccount)
+        throw new UsageError(
+          '--org, --base-currency, --settlement-accounts and --bank-account go with --format hledger|beancount',
+        );
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new UsageError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+      }
+      report(await withMongo((m) => importBooks(m.db, parsed)));
+    },
+  );
 books
   .command('demo')
   .description('generate and import a deterministic demo organisation')

@@ -17,6 +17,8 @@ export interface Posting {
   credit_minor: number;
   /** On the bank side's posting on a bank's ledger account: which bank account (an export keeps each apart). */
   bank_account_id?: string;
+  /** On a link's posting: the entry it settles (an export names it, so an import can link it again). */
+  ledger_entry_id?: string;
 }
 
 /** Where a ledger transaction comes from: an entry of the books, or the bank side derived from them. */
@@ -126,7 +128,10 @@ export function bankSide(books: PostingBooks): LedgerTransaction[] {
     const links = [...(linksOf.get(tx.id) ?? [])].sort((a, b) => compareIds(a.ledger_entry_id, b.ledger_entry_id));
     for (const link of links) {
       linked += link.amount_minor;
-      postings.push(side(settlementOf.get(link.ledger_entry_id) ?? SUSPENSE_ACCOUNT, link.amount_minor, !moneyIn));
+      postings.push({
+        ...side(settlementOf.get(link.ledger_entry_id) ?? SUSPENSE_ACCOUNT, link.amount_minor, !moneyIn),
+        ledger_entry_id: link.ledger_entry_id,
+      });
     }
     const rest = amount - linked;
     // A transaction linked beyond its amount (possible only in hand-written books) balances on suspense the other way.

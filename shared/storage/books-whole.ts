@@ -164,8 +164,11 @@ export async function readExportBooks(
       'remittance_info',
       'bank_reference',
     ],
-    links: POSTING_FIELDS.links,
-  }) as Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>>;
+    links: ['_id', ...POSTING_FIELDS.links],
+  }).then((books) => ({
+    ...books,
+    links: (books.links as unknown as Document[]).map((d) => withId<PostingLink & { id: string }>(d)),
+  })) as Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>>;
 }
 
 async function readWholeBooks(

@@ -7,54 +7,17 @@ import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
-import type { BooksFile } from '../../shared/domain/books-file.js';
 import type { TrialBalance } from '../../shared/domain/trial-balance.js';
-import { generateBooks } from '../../shared/demo/books-generator.js';
+import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
+import { actors, apply, approve } from '../helpers/staged.js';
+import { exportTestBooks as books } from '../helpers/ledger-books.js';
 import { stack } from '../helpers/stack.js';
 
 const EXPONENT: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
-
-/** Generated books, plus a USD account with its own ledger account and a JPY one, and a reconciliation that leaves one transaction out. */
-function books(seed: number, chart: boolean): BooksFile {
-  const orgId = `org_exp_${seed}_${chart ? 'c' : 'n'}_${Math.random().toString(16).slice(2, 8)}`;
-  const file = generateBooks({ org_id: orgId, size: 300, seed });
-  if (!chart) delete file.accounts;
-  else
-    file.accounts = [
-      ...(file.accounts ?? []),
-      { code: '1220', name: 'Bank USD; "quoted"', type: 'asset', active: true },
-    ];
-  const usd = `ba_${orgId}_usd`;
-  file.bank_accounts.push({
-    id: usd,
-    name: 'Dollar account',
-    currency: 'USD',
-    ledger_account: '1220',
-    reconciled_through: { date: '2025-03-31', balance_minor: 50_000 + 1_999 },
-    opening_balance_minor: 50_000,
-  });
-  const txn = (id: string, date: string, amount: number) =>
-    file.bank_transactions.push({
-      id: `bt_${orgId}_${id}`,
-      bank_account_id: usd,
-      booking_date: date,
-      amount_minor: amount,
-      currency: 'USD',
-      counterparty_id: null,
-      counterparty_name: 'Wire, "Inc."; Ltd | Co',
-      remittance_info: 'Fee\tand\nnew line; 50% \\ off',
-      status: 'unreconciled',
-      reconciliation_id: null,
-    });
-  txn('u1', '2025-03-02', 1_999);
-  // Dated inside the reconciled period but left out of the reconciliation: the balance cannot be asserted.
-  txn('u2', '2025-03-15', -700);
-  txn('u3', '2025-05-01', 12_345);
-  return file;
-}
 
 interface Exported {
   status: number;
@@ -149,6 +112,95 @@ describe('books export, checked by hledger and bean-check', function () {
       });
     }
   }
+
+  it('a record an applied operation wrote carries its id and approvers, read back whole by both tools', async () => {
+    const books = new Books();
+    const account = books.account();
+    const fee = books.txn(account, -350, { booking_date: '2026-03-02', counterparty_name: 'The Bank' });
+    const untouched = books.invoice(12_000);
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const staged = await call<{ staged_operation_id: string; plan: { ledger_entry_id: string } }>(
+      'POST',
+      '/api/v1/cli/ledger/entries/stage',
+      {
+        token: who.alice,
+        body: {
+          entry_date: '2026-03-02',
+          description: 'Bank fee March',
+          reference: 'FEE-2026-03',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: fee,
+        },
+      },
+    );
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const entryId = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(who.bob, opId)).status).to.equal(200);
+    expect((await apply(who.bob, opId)).status).to.equal(200);
+
+    const token = await s.token(books.orgId, ['books:read']);
+    const h = await exported(token, '?format=hledger');
+    const b = await exported(token, '?format=beancount');
+    const hFile = join(dir, `${books.orgId}-ops.journal`);
+    const bFile = join(dir, `${books.orgId}-ops.beancount`);
+    writeFileSync(hFile, h.text);
+    writeFileSync(bFile, b.text);
+    expect(spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' }).status).to.equal(0);
+    expect(spawnSync(beanCheck, [bFile], { encoding: 'utf8' }).status).to.equal(0);
+
+    // hledger's own reading of the tags: the entry and the link's posting name the operation and its approver.
+    type Tx = { ttags: string[][]; tpostings: Array<{ pcomment: string }> };
+    const printed = JSON.parse(
+      execFileSync(hledger, ['-f', hFile, 'print', '-O', 'json'], { encoding: 'utf8' }),
+    ) as Tx[];
+    const tagsOf = (id: string) => printed.find((t) => t.ttags.some(([k, v]) => k === 'id' && v === id))!;
+    expect(tagsOf(entryId).ttags).to.deep.include.members([
+      ['operation', opId],
+      ['approved-by', 'bob'],
+    ]);
+    expect(tagsOf(untouched).ttags.map(([k]) => k)).not.to.include('operation');
+    const feeTx = tagsOf(fee);
+    expect(feeTx.ttags.map(([k]) => k)).not.to.include('operation');
+    expect(feeTx.tpostings.map((p) => p.pcomment.trim())).to.include(
+      `entry:${entryId}, operation:${opId}, approved-by:bob`,
+    );
+    // beancount's loader reads the same metadata back as strings.
+    const python = join(dirname(beanCheck), 'python');
+    const script = join(
+      dirname(fileURLToPath(import.meta.url)),
+      '..',
+      '..',
+      '..',
+      'scripts',
+      'beancount',
+      'read_json.py',
+    );
+    const records = execFileSync(python, [script, bFile], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            t: string;
+            meta?: Record<string, string>;
+            postings?: Array<{ meta: Record<string, string> }>;
+          },
+      );
+    const entry = records.find((r) => r.t === 'txn' && r.meta?.id === entryId)!;
+    expect(entry.meta).to.include({ operation: opId, 'approved-by': 'bob' });
+    const link = records
+      .find((r) => r.t === 'txn' && r.meta?.id === fee)!
+      .postings!.find((p) => p.meta.entry === entryId)!;
+    expect(link.meta).to.deep.equal({ entry: entryId, operation: opId, 'approved-by': 'bob' });
+  });
 
   it('the same books give the same file, byte for byte; the answer carries its length and SHA-256', async () => {
     const s = await stack();

@@ -102,7 +102,7 @@ describe('books export: the text', () => {
       'account Assets:1400  ; type:A, code:1400, name:Receivables',
       'account Income:8400  ; type:R, code:8400, name:Revenue, inactive:true',
       'account Assets:1200  ; type:A, code:1200, name:Bank',
-      'account Assets:1200:Ba-main  ; type:A, bank-account:ba_main',
+      'account Assets:1200:Ba-main  ; type:A, bank-account:ba_main, name:Main, reconciled-through:2026-03-05, reconciled-balance:130.00 EUR',
       'account Equity:OPENING-BALANCES  ; type:E, code:OPENING-BALANCES',
       '',
       '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_1, reference:INV-1; A, counterparty:cp_a',
@@ -115,7 +115,7 @@ describe('books export: the text', () => {
       '',
       '2026-03-05 * Acme / GmbH | INV-1 thanks  ; id:bt_1, bank-account:ba_main, counterparty:cp_a',
       '    Assets:1200:Ba-main  120.00 EUR',
-      '    Assets:1400  -120.00 EUR',
+      '    Assets:1400  -120.00 EUR  ; entry:le_1',
       '',
       '2026-03-05 * Reconciled balance  ; bank-account:ba_main',
       '    Assets:1200:Ba-main  0 EUR = 130.00 EUR',
@@ -139,6 +139,9 @@ describe('books export: the text', () => {
       '  name: "Bank"',
       '2026-03-04 open Assets:1200:Ba-main',
       '  bank-account: "ba_main"',
+      '  name: "Main"',
+      '  reconciled-through: "2026-03-05"',
+      '  reconciled-balance: "130.00 EUR"',
       '2026-03-04 open Equity:OPENING-BALANCES',
       '  code: "OPENING-BALANCES"',
       '',
@@ -160,6 +163,7 @@ describe('books export: the text', () => {
       '  counterparty: "cp_a"',
       '  Assets:1200:Ba-main  120.00 EUR',
       '  Assets:1400  -120.00 EUR',
+      '    entry: "le_1"',
       '',
       '2026-03-06 balance Assets:1200:Ba-main  130.00 EUR',
       '  bank-account: "ba_main"',
@@ -184,5 +188,39 @@ describe('books export: the text', () => {
     const text = [...beancountLines(exportJournal(books({ through: '2026-03-04' })))];
     expect(text[0]).to.equal('; bookstage books of org_1, through 2026-03-04');
     expect(text.some((l) => !l.startsWith(';') && (l.includes('bt_1') || l.includes(' balance ')))).to.equal(false);
+  });
+
+  it("a record an applied operation wrote names the operation and its approvers; the last operation's wins", () => {
+    const withOps = books({
+      links: [{ id: 'lnk_1', bank_transaction_id: 'bt_1', ledger_entry_id: 'le_1', amount_minor: 12_000 }],
+      operations: [
+        { id: 'op_a', approvers: ['carol'], records: [{ collection: 'ledger_entries', id: 'le_1' }] },
+        {
+          id: 'op_b',
+          approvers: ['bob', 'agent:dave'],
+          records: [
+            { collection: 'ledger_entries', id: 'le_1' },
+            { collection: 'bank_links', id: 'lnk_1' },
+          ],
+        },
+      ],
+    });
+    const h = [...hledgerLines(exportJournal(withOps))];
+    expect(h).to.include.members([
+      '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_1, reference:INV-1; A, counterparty:cp_a, operation:op_b, approved-by:bob agent:dave',
+      '2026-03-05 * Acme / GmbH | INV-1 thanks  ; id:bt_1, bank-account:ba_main, counterparty:cp_a',
+      '    Assets:1400  -120.00 EUR  ; entry:le_1, operation:op_b, approved-by:bob agent:dave',
+    ]);
+    const b = [...beancountLines(exportJournal(withOps))];
+    const at = b.indexOf('  Assets:1400  -120.00 EUR');
+    expect(b.slice(at, at + 4)).to.deep.equal([
+      '  Assets:1400  -120.00 EUR',
+      '    entry: "le_1"',
+      '    operation: "op_b"',
+      '    approved-by: "bob agent:dave"',
+    ]);
+    expect(b).to.include.members(['  operation: "op_b"', '  approved-by: "bob agent:dave"']);
+    // Without operations the file is as before.
+    expect([...hledgerLines(exportJournal(books()))].some((l) => l.includes('operation:'))).to.equal(false);
   });
 });

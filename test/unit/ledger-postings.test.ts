@@ -75,7 +75,7 @@ describe('the books as a general ledger', () => {
       source: { kind: 'bank_transaction', id: 'bt_in', bank_account_id: 'ba_1' },
       postings: [
         { account: '1200', debit_minor: 12_000, credit_minor: 0, bank_account_id: 'ba_1' },
-        { account: '1400', debit_minor: 0, credit_minor: 9_000 },
+        { account: '1400', debit_minor: 0, credit_minor: 9_000, ledger_entry_id: 'le_sale' },
         { account: SUSPENSE_ACCOUNT, debit_minor: 0, credit_minor: 3_000 },
       ],
     });
@@ -94,7 +94,7 @@ describe('the books as a general ledger', () => {
     const bank = bankSide(over).find((t) => t.source.kind === 'bank_transaction' && t.source.id === 'bt_in');
     expect(bank?.postings).to.deep.equal([
       { account: '1200', debit_minor: 12_000, credit_minor: 0, bank_account_id: 'ba_1' },
-      { account: '1400', debit_minor: 0, credit_minor: 12_500 },
+      { account: '1400', debit_minor: 0, credit_minor: 12_500, ledger_entry_id: 'le_sale' },
       { account: SUSPENSE_ACCOUNT, debit_minor: 500, credit_minor: 0 },
     ]);
   });

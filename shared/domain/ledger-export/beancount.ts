@@ -27,7 +27,10 @@ export function* beancountLines(journal: Journal): Generator<string> {
     yield '';
     yield `${tx.date} * ${str(tx.payee)} ${str(tx.narration)}`;
     yield* metaLines(tx.meta, '  ');
-    for (const p of tx.postings) yield `  ${p.account}  ${decimalAmount(p.amount_minor, tx.currency)} ${tx.currency}`;
+    for (const p of tx.postings) {
+      yield `  ${p.account}  ${decimalAmount(p.amount_minor, tx.currency)} ${tx.currency}`;
+      yield* metaLines(p.meta, '    ');
+    }
   }
   while (next < assertions.length) yield* assertion(assertions[next++]!);
 }

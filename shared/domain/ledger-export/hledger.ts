@@ -27,7 +27,8 @@ export function* hledgerLines(journal: Journal): Generator<string> {
     while (next < assertions.length && assertions[next]!.date < tx.date) yield* assertion(assertions[next++]!);
     yield '';
     yield `${tx.date} * ${description(tx.payee, tx.narration)}  ; ${tags(tx.meta)}`;
-    for (const p of tx.postings) yield `    ${p.account}  ${decimalAmount(p.amount_minor, tx.currency)} ${tx.currency}`;
+    for (const p of tx.postings)
+      yield `    ${p.account}  ${decimalAmount(p.amount_minor, tx.currency)} ${tx.currency}${p.meta.length ? `  ; ${tags(p.meta)}` : ''}`;
   }
   while (next < assertions.length) yield* assertion(assertions[next++]!);
 }

@@ -33,7 +33,20 @@ export interface ExportBooks {
       bank_reference?: string | null;
     }
   >;
-  links: readonly PostingLink[];
+  /** With its id, when the caller wants the operation that wrote each link in the file. */
+  links: ReadonlyArray<PostingLink & { id?: string }>;
+  /**
+   * The applied operations, in the order applied, and the records each wrote
+   * (`ledger_entries`, `bank_transactions`, `bank_links`): a record's last
+   * one and its approvers are its `operation` and `approved-by` metadata.
+   */
+  operations?: ReadonlyArray<ExportOperation>;
+}
+
+export interface ExportOperation {
+  id: string;
+  approvers: readonly string[];
+  records: ReadonlyArray<{ collection: string; id: string }>;
 }
 
 /** Metadata as (key, value) pairs, keys as beancount allows them (lower case first). */
@@ -51,6 +64,8 @@ export interface JournalPosting {
   account: string;
   /** Debit positive, credit negative, in minor units. */
   amount_minor: number;
+  /** A link's posting names the entry it settles: `entry`. */
+  meta: Meta;
 }
 
 export interface JournalTransaction {
@@ -116,6 +131,21 @@ export function exportJournal(books: ExportBooks): Journal {
   const transactions = new Map(books.transactions.map((t) => [t.id, t]));
   const accounts = new Map(books.accounts.map((a) => [a.id, a]));
   const payees = counterpartyNames(books.transactions);
+  const writtenBy = new Map<string, ExportOperation>();
+  for (const op of books.operations ?? []) for (const r of op.records) writtenBy.set(`${r.collection}/${r.id}`, op);
+  const linkIds = new Map<string, string[]>();
+  for (const l of books.links) {
+    if (l.id === undefined) continue;
+    const key = `${l.bank_transaction_id}/${l.ledger_entry_id}`;
+    linkIds.set(key, [...(linkIds.get(key) ?? []), l.id]);
+  }
+  /** `operation` and `approved-by` (space-separated: a tag value ends at a comma) of what wrote the record last. */
+  const operationMeta = (...records: Array<[collection: string, id: string]>): Meta => {
+    let op: ExportOperation | undefined;
+    for (const [collection, id] of records) op = writtenBy.get(`${collection}/${id}`) ?? op;
+    if (!op) return [];
+    return [['operation', op.id], ...(op.approvers.length ? [['approved-by', op.approvers.join(' ')] as const] : [])];
+  };
 
   const firstUse = new Map<string, { date: IsoDate; code: string; bank_account_id?: string }>();
   const out: JournalTransaction[] = [];
@@ -128,7 +158,22 @@ export function exportJournal(books: ExportBooks): Journal {
       const parent = codeNames.get(p.account)!;
       if (!firstUse.has(parent)) firstUse.set(parent, { date: tx.date, code: p.account });
     }
-    const postings = tx.postings.map((p) => ({ account: nameOf(p), amount_minor: p.debit_minor - p.credit_minor }));
+    const postings = tx.postings.map((p) => ({
+      account: nameOf(p),
+      amount_minor: p.debit_minor - p.credit_minor,
+      meta: p.ledger_entry_id
+        ? [
+            ['entry', p.ledger_entry_id] as const,
+            ...(tx.source.kind === 'bank_transaction'
+              ? operationMeta(
+                  ...(linkIds.get(`${tx.source.id}/${p.ledger_entry_id}`) ?? []).map(
+                    (id) => ['bank_links', id] as [string, string],
+                  ),
+                )
+              : []),
+          ]
+        : [],
+    }));
     const source = tx.source;
     if (source.kind === 'entry') {
       const e = entries.get(source.id)!;
@@ -141,6 +186,7 @@ export function exportJournal(books: ExportBooks): Journal {
           ['id', e.id],
           ...(e.reference ? [['reference', e.reference] as const] : []),
           ['counterparty', e.counterparty_id],
+          ...operationMeta(['ledger_entries', e.id]),
         ],
         postings,
       });
@@ -156,6 +202,7 @@ export function exportJournal(books: ExportBooks): Journal {
           ['bank-account', t.bank_account_id],
           ...(t.bank_reference ? [['bank-reference', t.bank_reference] as const] : []),
           ...(t.counterparty_id ? [['counterparty', t.counterparty_id] as const] : []),
+          ...operationMeta(['bank_transactions', t.id]),
         ],
         postings,
       });
@@ -177,7 +224,7 @@ export function exportJournal(books: ExportBooks): Journal {
       const type = typeOf(use.code, naming);
       const charted = chartByCode.get(use.code);
       const meta: Array<readonly [string, string]> = use.bank_account_id
-        ? [['bank-account', use.bank_account_id]]
+        ? bankMeta(accounts.get(use.bank_account_id)!)
         : [
             ['code', use.code],
             ...(charted && charted.name !== use.code ? [['name', charted.name] as const] : []),
@@ -186,6 +233,21 @@ export function exportJournal(books: ExportBooks): Journal {
       return { date: use.date, account, meta, typeLetter: TYPE_LETTERS[type] };
     })
     .sort((a, b) => compareIds(a.date, b.date) || compareIds(a.account, b.account));
+
+  // A bank account's name and last reconciliation, so that an import gets them back whether asserted or not.
+  function bankMeta(a: ExportBooks['accounts'][number]): Array<readonly [string, string]> {
+    const rec = a.reconciled_through;
+    return [
+      ['bank-account', a.id],
+      ['name', a.name],
+      ...(rec && inPeriod(rec.date)
+        ? ([
+            ['reconciled-through', rec.date],
+            ['reconciled-balance', `${decimalAmount(rec.balance_minor, a.currency)} ${a.currency}`],
+          ] as const)
+        : []),
+    ];
+  }
 
   const reconciled: JournalReconciled[] = [];
   for (const a of [...books.accounts].sort((x, y) => compareIds(x.id, y.id))) {
