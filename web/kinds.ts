@@ -158,4 +158,6 @@ export const REVERT_SCOPES: Partial<Record<StagedKind, string>> = {
   ledger_link_repair: 'bank:stage',
   statement_import: 'bank:stage',
   inbox_duplicates_resolve: 'inbox:stage',
+  bank_match: 'bank:stage',
+  journal_entry: 'ledger:stage',
 };
