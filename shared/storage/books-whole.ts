@@ -156,7 +156,7 @@ export async function readExportBooks(
 ): Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>> {
   return readWholeBooks(db, orgId, settlementAccounts, {
     accounts: [...POSTING_FIELDS.accounts, 'name', 'reconciled_through'],
-    entries: [...POSTING_FIELDS.entries, 'description', 'reference', 'counterparty_id'],
+    entries: [...POSTING_FIELDS.entries, 'description', 'reference', 'counterparty_id', 'reversal_of'],
     transactions: [
       ...POSTING_FIELDS.transactions,
       'counterparty_id',

@@ -48,6 +48,19 @@ async function exportFrom(url: string, orgId: string, format: Format): Promise<s
   }
 }
 
+/** Each entry's id, status and reversal references in that store, by id. */
+async function entryStates(url: string, orgId: string): Promise<unknown[][]> {
+  const mongo = await connectMongo(url);
+  try {
+    const docs = await mongo.db.collection('ledger_entries').find({ org_id: orgId }).toArray();
+    return docs
+      .map((d): unknown[] => [d._id, d.status, d.reversal_of ?? null, d.reversed_by ?? null])
+      .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+  } finally {
+    await mongo.client.close();
+  }
+}
+
 async function dropStore(url: string): Promise<void> {
   const mongo = await connectMongo(url);
   try {
@@ -105,6 +118,12 @@ describe('ledger round trip: export, import into a fresh store, export again giv
             { env: { ...process.env, MONGO_URL: url }, maxBuffer: 1 << 24 },
           );
           expect(JSON.parse(imported.stdout)).to.include({ org_id: file.org.id });
+          // The entries come back with their statuses: a reversed entry is reversed by its reversal again.
+          const original = file.ledger_entries
+            .map((e): unknown[] => [e.id, e.status, e.reversal_of ?? null, e.reversed_by ?? null])
+            .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+          expect(original.some((e) => e[1] === 'reversed')).to.equal(true);
+          expect(await entryStates(url, file.org.id)).to.deep.equal(original);
           const two = await exportFrom(url, file.org.id, format);
           expect(two.length, format).to.equal(one.length);
           expect(two, format).to.equal(one);

@@ -223,4 +223,18 @@ describe('books export: the text', () => {
     // Without operations the file is as before.
     expect([...hledgerLines(exportJournal(books()))].some((l) => l.includes('operation:'))).to.equal(false);
   });
+
+  it('a reversal names the entry it reverses', () => {
+    const [entry] = books().entries;
+    const reversal = {
+      ...entry!,
+      id: 'le_2',
+      reversal_of: 'le_1',
+      lines: entry!.lines.map((l) => ({ ...l, debit_minor: l.credit_minor, credit_minor: l.debit_minor })),
+    };
+    const h = [...hledgerLines(exportJournal(books({ entries: [entry!, reversal] })))];
+    expect(h).to.include(
+      '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_2, reference:INV-1; A, counterparty:cp_a, reversal-of:le_1',
+    );
+  });
 });

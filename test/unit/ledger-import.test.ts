@@ -255,4 +255,32 @@ describe('ledger import: the pure parts', () => {
       [12, 'ledger_account_type'],
     ]);
   });
+
+  it('a reversal names the entry it reverses: that one is reversed by it', () => {
+    const entry = (line: number, id: string, sign: string, meta: Record<string, string> = {}) => ({
+      line,
+      date: '2025-01-01',
+      payee: 'cp_a',
+      narration: '',
+      meta: { id, counterparty: 'cp_a', ...meta },
+      postings: [
+        { account: 'Assets:1400', amount: eur(`${sign}100`), meta: {} },
+        { account: 'Income:8400', amount: eur(`${sign === '-' ? '' : '-'}100`), meta: {} },
+      ],
+    });
+    const result = journalToBooks(
+      {
+        accounts: [],
+        transactions: [entry(1, 'le_1', ''), entry(5, 'le_2', '-', { 'reversal-of': 'le_1' })],
+        balances: [],
+      },
+      { orgId: 'org_x' },
+    );
+    expect(result.ok).to.equal(true);
+    if (!result.ok) return;
+    expect(result.file.ledger_entries.map((e) => [e.id, e.status, e.reversal_of, e.reversed_by])).to.deep.equal([
+      ['le_1', 'reversed', undefined, 'le_2'],
+      ['le_2', 'posted', 'le_1', undefined],
+    ]);
+  });
 });

@@ -24,7 +24,15 @@ export interface ExportBooks {
   accounts: ReadonlyArray<
     PostingAccount & { name: string; reconciled_through: { date: IsoDate; balance_minor: number } | null }
   >;
-  entries: ReadonlyArray<PostingEntry & { description: string; reference: string; counterparty_id: string }>;
+  entries: ReadonlyArray<
+    PostingEntry & {
+      description: string;
+      reference: string;
+      counterparty_id: string;
+      /** The entry this one reverses; an import marks that one reversed again. */
+      reversal_of?: string | null;
+    }
+  >;
   transactions: ReadonlyArray<
     PostingTransaction & {
       counterparty_id: string | null;
@@ -186,6 +194,7 @@ export function exportJournal(books: ExportBooks): Journal {
           ['id', e.id],
           ...(e.reference ? [['reference', e.reference] as const] : []),
           ['counterparty', e.counterparty_id],
+          ...(e.reversal_of ? [['reversal-of', e.reversal_of] as const] : []),
           ...operationMeta(['ledger_entries', e.id]),
         ],
         postings,

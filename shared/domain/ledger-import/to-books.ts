@@ -234,6 +234,7 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
         currency: c.currency,
         lines: toLines(c.postings),
         status: 'posted',
+        ...(tx.meta['reversal-of'] ? { reversal_of: tx.meta['reversal-of'] } : {}),
       });
       lines.ledger_entries!.push(tx.line);
       continue;
@@ -331,6 +332,15 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
     else refusals.push(balance);
   }
   if (refusals.length > 0) return { ok: false, refusals: sortRefusals(refusals) };
+
+  // A reversal names the entry it reverses (`reversal-of`): that one is reversed, by it.
+  const byId = new Map(file.ledger_entries.map((e) => [e.id, e]));
+  for (const e of file.ledger_entries) {
+    const reversed = e.reversal_of ? byId.get(e.reversal_of) : undefined;
+    if (!reversed) continue;
+    reversed.status = 'reversed';
+    reversed.reversed_by = e.id;
+  }
 
   // The chart: every account of the file but the bank accounts, the settlement accounts and the banks' ledger accounts.
   const chart = new Map<string, LedgerAccount & { line: number }>();
