@@ -107,6 +107,7 @@ export function approvalSubject(
     reverts_kind: reverted,
     amount_minor: stagedAmount(op.kind, op.plan, op.context, baseCurrency).amount_minor,
     created_by: op.created_by,
-    governance: KINDS[op.kind].governance === true,
+    // A revert of a governance change changes the governance too.
+    governance: KINDS[op.kind].governance === true || (reverted !== null && KINDS[reverted].governance === true),
   };
 }

@@ -54,9 +54,24 @@ export async function findCurrentPolicy(db: Db, orgId: string): Promise<StoredAp
   return doc ? fromDoc(doc) : DEFAULT_STORED;
 }
 
-/** The policy of `version` (0: the default), read by `_id`; null when the organisation has no such version. */
+/** Versions read by `_id`, by (org, version): a version never changes once written, so a copy never goes stale. */
+const byVersion = new Map<string, StoredApprovalPolicy>();
+const CACHED_VERSIONS = 1_000;
+
+/**
+ * The policy of `version` (0: the default), read by `_id` once per process and version (docs/design/staged-lifecycle.md
+ * "What a policy costs"); null when the organisation has no such version.
+ */
 export async function findPolicyVersion(db: Db, orgId: string, version: number): Promise<StoredApprovalPolicy | null> {
   if (version === 0) return DEFAULT_STORED;
-  const doc = await collections(db).approvalPolicies.findOne({ _id: approvalPolicyId(orgId, version), org_id: orgId });
-  return doc ? fromDoc(doc) : null;
+  const id = approvalPolicyId(orgId, version);
+  const cached = byVersion.get(id);
+  if (cached) return cached;
+  const doc = await collections(db).approvalPolicies.findOne({ _id: id, org_id: orgId });
+  if (!doc) return null;
+  const policy = fromDoc(doc);
+  // A version a revert wrote back is cached without the updater its answer reads through the revert.
+  if (byVersion.size >= CACHED_VERSIONS) byVersion.delete(byVersion.keys().next().value!);
+  byVersion.set(id, policy);
+  return policy;
 }

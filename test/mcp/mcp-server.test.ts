@@ -532,6 +532,13 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     expect(withoutRequestId(one.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(oneApi)));
     expectValidOutput('get_staged_operation', one.structuredContent);
 
+    // The approval policy in force (docs/design/staged-lifecycle.md "Approval policies"): version 0 here.
+    const policy = await mcp.call('get_approval_policy', {});
+    const policyApi = await call('GET', '/api/v1/cli/approval-policy', { token: alice });
+    expect(withoutRequestId(policy.structuredContent)).to.deep.equal(withoutRequestId(structuredOf(policyApi)));
+    expect(policy.structuredContent).to.include({ version: 0, agents_may_approve: true });
+    expectValidOutput('get_approval_policy', policy.structuredContent);
+
     const templates = await mcp.client.listResourceTemplates();
     expect(templates.resourceTemplates.map((r) => r.uriTemplate)).to.deep.equal(['bookstage://staged-operations/{id}']);
     const resource = await mcp.client.readResource({ uri: `bookstage://staged-operations/${id}` });
