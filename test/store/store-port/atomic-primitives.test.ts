@@ -242,6 +242,31 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
       });
     });
 
+    it("two journals' runs reserving overlapping versions at once: each version goes to exactly one, the one its stored reservation names", async function () {
+      const { db } = await store(this);
+      const orgId = `org_${tag()}`;
+      await inLanes(ROUNDS, async (i) => {
+        // Three versions each; the middle one both want (one insert each: on FerretDB one SQL statement, all or none).
+        const ids = [`bl_a_${i}`, `bl_both_${i}`, `bl_b_${i}`];
+        const holders = [operationHolder(`stg_a_${i}`), operationHolder(`stg_b_${i}`)];
+        const wanted = [ids.slice(0, 2), ids.slice(1)].map((list) => list.map((id) => ({ id, version: 3 })));
+        const held = await Promise.all(holders.map((h, k) => reserveVersions(db, orgId, 'bank_links', wanted[k]!, h)));
+        const both = ids[1]!;
+        expect(
+          holders.filter((_, k) => held[k]!.has(both)),
+          `round ${i}: one holder of the shared version`,
+        ).to.have.length(1);
+        expect([held[0]!.has(ids[0]!), held[1]!.has(ids[2]!)], `round ${i}: the unshared ones held`).to.deep.equal([
+          true,
+          true,
+        ]);
+        const claim = await collections(db).versionReservations.findOne({ _id: `${orgId}/bank_links/${both}@3` });
+        expect(claim?.holder, `round ${i}: the stored claim is the winner's`).to.equal(
+          held[0]!.has(both) ? holders[0] : holders[1],
+        );
+      });
+    });
+
     it('two transitions out of one status: exactly one wins, with one claim and one history item', async function () {
       const { db } = await store(this);
       const orgId = `org_${tag()}`;
