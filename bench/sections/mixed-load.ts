@@ -92,6 +92,7 @@ export function mixedLoadRun(env: BenchEnv, label = 'mixed load'): (run: number 
         pairs,
         matches: await matchPairs(env.db, orgId),
       });
+      if (orgs.at(-1)!.matches.length === 0) throw new Error(`mixed load: ${orgId} has no transaction to match`);
     }
     const { mixClients, mixCalls } = env.scale;
     const kinds = mixKinds();

@@ -178,6 +178,20 @@ async function addFiller(db: Db, tag: string): Promise<void> {
     }));
     await db.collection(name).insertMany(docs as never[]);
   }
+  // Open amounts of entries (docs/design/entry-open-amounts.md): two currencies, both directions.
+  await db.collection('entry_open_amounts').insertMany(
+    Array.from({ length: FILLER_PER_TABLE }, (_, i) => ({
+      _id: `${tag}_entry_open_amounts_${i}`,
+      org_id: `${tag}_${i % FILLER_ORGS}`,
+      currency: i % 7 === 0 ? 'USD' : 'EUR',
+      direction: i % 2 === 0 ? 'in' : 'out',
+      open_minor: 100 + i,
+      open_amount_minor: i % 2 === 0 ? 100 + i : -100 - i,
+      counterparty_id: `${tag}_cp_${i % 300}`,
+      entry_date: '2026-01-01',
+      reference: `R-${i}`,
+    })) as never[],
+  );
 }
 
 describe('FerretDB adapter: hot reads use the PostgreSQL GIN indexes (FerretDB)', function () {
@@ -733,6 +747,24 @@ describe('FerretDB adapter: hot reads use the PostgreSQL GIN indexes (FerretDB)'
               'status',
               'file',
               'extracted',
+            ]),
+          ),
+      },
+      {
+        name: "an organisation's open entries of one currency and direction (match suggestions)",
+        collection: 'entry_open_amounts',
+        index: /Index (Only )?Scan using bstpage_|Bitmap Index Scan on bstpage_/,
+        sql: (t) =>
+          fieldsSql(
+            schema,
+            t,
+            fields('entry_open_amounts', { org_id: small, currency: 'EUR', direction: 'in' }, 'page', [
+              '_id',
+              'open_minor',
+              'open_amount_minor',
+              'counterparty_id',
+              'entry_date',
+              'reference',
             ]),
           ),
       },
