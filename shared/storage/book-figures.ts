@@ -39,7 +39,7 @@ import {
   bump,
   counterpartyFigureId,
   figures,
-  isDuplicateOnly,
+  insertFigures,
   OPEN_LIST,
   orgFigureId,
   orgFresh,
@@ -361,13 +361,7 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
       ...accountFields(accountSums(a, own)),
     })),
   ];
-  for (let i = 0; i < docs.length; i += 1000) {
-    try {
-      await figures(db).insertMany(docs.slice(i, i + 1000), { ordered: false });
-    } catch (err) {
-      if (!isDuplicateOnly(err)) throw err;
-    }
-  }
+  await insertFigures(db, docs);
   await rebuildDays(db, orgId, org?.settlement_accounts ?? []);
   await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0' } });
 }

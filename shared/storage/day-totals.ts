@@ -20,7 +20,7 @@ import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
 import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
-import { BOOK_FIGURES, bump, isDuplicateOnly, figures, writeAll, type FigureDoc } from './figure-docs.js';
+import { BOOK_FIGURES, bump, insertFigures, writeAll, type FigureDoc } from './figure-docs.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -135,13 +135,7 @@ export async function rebuildDays(db: Db, orgId: string, settlementAccounts: rea
     stale: '0',
     seq: 0,
   }));
-  for (let i = 0; i < docs.length; i += 1000) {
-    try {
-      await figures(db).insertMany(docs.slice(i, i + 1000), { ordered: false });
-    } catch (err) {
-      if (!isDuplicateOnly(err)) throw err;
-    }
-  }
+  await insertFigures(db, docs);
 }
 
 /** The kept days of the organisation on or before `asOf`. */

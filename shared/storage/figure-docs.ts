@@ -79,3 +79,23 @@ export async function orgFresh(db: Db, orgId: string): Promise<boolean> {
   const doc = await (await storeAdapter(db)).findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId));
   return doc !== null && doc.stale === '0';
 }
+
+/**
+ * Insert figure documents built from whole books, a thousand at a time: in
+ * one SQL statement each where the store can (the store port's
+ * `insertTogether`), else unordered through the driver. A chunk refused for a
+ * duplicate `_id` goes through the driver too, where only the duplicates,
+ * newer writers' documents, are dropped.
+ */
+export async function insertFigures(db: Db, docs: readonly FigureDoc[]): Promise<void> {
+  const port = await storeAdapter(db);
+  for (let i = 0; i < docs.length; i += 1000) {
+    const chunk = docs.slice(i, i + 1000);
+    if ((await port.insertTogether([{ collection: BOOK_FIGURES, docs: chunk }])) === 'stored') continue;
+    try {
+      await figures(db).insertMany(chunk, { ordered: false });
+    } catch (err) {
+      if (!isDuplicateOnly(err)) throw err;
+    }
+  }
+}
