@@ -160,7 +160,7 @@ async function runTool(
   const code = await exited;
   if (code instanceof Error)
     throw new Error(
-      `cannot run ${command} (${code.message}): install it, or name it with BOOKSTAGE_HLEDGER / BOOKSTAGE_BEANCOUNT_PYTHON (docs/guide/ledger-exchange.md "Import")`,
+      `cannot run ${command} (${code.message}): install hledger and beancount with \`npm run tools:ledger\`, or name them with BOOKSTAGE_HLEDGER / BOOKSTAGE_BEANCOUNT_PYTHON (docs/guide/ledger-exchange.md "Import")`,
     );
   return { code, stderr };
 }

@@ -41,8 +41,10 @@ export type TransactionView = BankTransaction & {
 /** A transaction with its links (by link id), Σ links and the reconciliation remainder. */
 export function transactionView(transaction: BankTransaction, links: readonly BankLink[]): TransactionView {
   const own = links.filter((l) => l.bank_transaction_id === transaction.id).sort(byId);
+  // An imported record's provenance is the export's (docs/guide/ledger-exchange.md "Who wrote it"), not the read's.
+  const { provenance, ...fields } = transaction;
   return {
-    ...transaction,
+    ...fields,
     links: own.map(linkView),
     linked_minor: sum(own),
     remainder_minor: remainderMinor(transaction, own),
@@ -66,8 +68,9 @@ export function entryView(
   const own = links.filter((l) => l.ledger_entry_id === entry.id).sort(byId);
   const open = openAmountMinor(entry, settlementAccounts);
   const linked = sum(own);
+  const { provenance, ...fields } = entry;
   return {
-    ...entry,
+    ...fields,
     links: own.map((l) => ({ ...linkView(l), bank_transaction_id: l.bank_transaction_id })),
     linked_minor: linked,
     open_amount_minor: open,

@@ -23,6 +23,18 @@ export interface LedgerLine {
 
 export type LedgerEntryStatus = 'posted' | 'reversed';
 
+/**
+ * The applied operation that wrote a record in the books it was exported from
+ * (docs/guide/ledger-exchange.md "Who wrote it"): an import of a journal keeps
+ * it, and the export writes it again where no applied operation of this store
+ * names the record. Absent on every other record.
+ */
+export interface Provenance {
+  operation: string;
+  /** Its approvers, in the order they approved. */
+  approved_by: string[];
+}
+
 export interface LedgerEntry {
   id: string;
   entry_date: IsoDate;
@@ -35,6 +47,7 @@ export interface LedgerEntry {
   reversal_of: string | null;
   reversed_by: string | null;
   version: number;
+  provenance?: Provenance | null;
 }
 
 export interface BankAccount {
@@ -80,6 +93,7 @@ export interface BankTransaction {
   status: BankTransactionStatus;
   reconciliation_id: string | null;
   version: number;
+  provenance?: Provenance | null;
 }
 
 export interface BankLink {
@@ -92,6 +106,7 @@ export interface BankLink {
   created_at: string;
   created_by: string;
   version: number;
+  provenance?: Provenance | null;
 }
 
 export type InboxDocumentStatus = 'open' | 'booked' | 'archived';

@@ -61,6 +61,17 @@ const line = {
   required: ['account', 'debit_minor', 'credit_minor'],
 };
 
+// docs/guide/ledger-exchange.md "Who wrote it": kept from an imported journal.
+const provenance = nullable({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    operation: id,
+    approved_by: { type: 'array', maxItems: 100, items: { ...text(200), minLength: 1 } },
+  },
+  required: ['operation', 'approved_by'],
+});
+
 const ledgerEntry = record(
   {
     id,
@@ -74,6 +85,7 @@ const ledgerEntry = record(
     reversal_of: nullable(id),
     reversed_by: nullable(id),
     version,
+    provenance,
   },
   ['id', 'entry_date', 'description', 'reference', 'counterparty_id', 'currency', 'lines', 'status'],
 );
@@ -114,6 +126,7 @@ const bankTransaction = record(
     version,
     // docs/guide/statement-import.md: duplicate rule 1 compares a statement entry's bank reference with this.
     bank_reference: nullable(text(200)),
+    provenance,
   },
   [
     'id',
@@ -137,6 +150,7 @@ const bankLink = record(
     created_at: timestamp,
     created_by: text(200),
     version,
+    provenance,
   },
   ['id', 'bank_transaction_id', 'ledger_entry_id', 'amount_minor', 'created_at', 'created_by'],
 );

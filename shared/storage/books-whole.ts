@@ -156,15 +156,16 @@ export async function readExportBooks(
 ): Promise<Omit<ExportBooks, 'org_id' | 'through' | 'chart'>> {
   return readWholeBooks(db, orgId, settlementAccounts, {
     accounts: [...POSTING_FIELDS.accounts, 'name', 'reconciled_through'],
-    entries: [...POSTING_FIELDS.entries, 'description', 'reference', 'counterparty_id', 'reversal_of'],
+    entries: [...POSTING_FIELDS.entries, 'description', 'reference', 'counterparty_id', 'reversal_of', 'provenance'],
     transactions: [
       ...POSTING_FIELDS.transactions,
       'counterparty_id',
       'counterparty_name',
       'remittance_info',
       'bank_reference',
+      'provenance',
     ],
-    links: ['_id', ...POSTING_FIELDS.links],
+    links: ['_id', ...POSTING_FIELDS.links, 'provenance'],
   }).then((books) => ({
     ...books,
     links: (books.links as unknown as Document[]).map((d) => withId<PostingLink & { id: string }>(d)),

@@ -20,9 +20,9 @@ interface Ran {
   stderr: string;
 }
 
-function admin(args: string[]): Promise<Ran> {
+function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [adminJs, ...args], { env: process.env, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [adminJs, ...args], { env, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -383,5 +383,22 @@ describe('admin books import --format hledger|beancount', function () {
     expect(again.code).to.equal(2);
     expect(again.stderr).to.include('exists already');
     expect((await admin(['books', 'import', path, '--org', org])).code).to.equal(2);
+  });
+
+  it('a tool that is not installed is named with the npm script that installs it, and nothing is written', async () => {
+    const org = newOrg();
+    const path = write(
+      'no-tool.journal',
+      ['2025-01-05 Shop', '    Expenses:Office  12.50 EUR', '    Liabilities:Card', ''].join('\n'),
+    );
+    for (const [format, env] of [
+      ['hledger', { BOOKSTAGE_HLEDGER: join(dir, 'no-such-hledger') }],
+      ['beancount', { BOOKSTAGE_BEANCOUNT_PYTHON: join(dir, 'no-such-python') }],
+    ] as const) {
+      const ran = await admin(['books', 'import', path, '--format', format, '--org', org], { ...process.env, ...env });
+      expect(ran.code, format).to.not.equal(0);
+      expect(ran.stderr, format).to.include('npm run tools:ledger');
+    }
+    expect(await recordsOf(org)).to.equal(0);
   });
 });

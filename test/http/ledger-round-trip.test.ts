@@ -3,7 +3,8 @@
 // --format` into a fresh store (ids are global: a database of its own on the
 // same servers), and exported again by the worker's export give the same
 // bytes: the demo books and generated books of three seeds, with and without
-// a chart.
+// a chart, and books where operations were applied (their `operation` and
+// `approved-by` come back as the records' provenance).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,11 @@ import { readExportPart } from '../../shared/storage/book-exports.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { chooseStoreAdapter, closeStoreAdapter } from '../../shared/storage/store-adapter.js';
 import { exportBooks } from '../../worker/jobs/books-export.js';
+import { Books } from '../helpers/books.js';
+import { call } from '../helpers/http.js';
 import { exportTestBooks } from '../helpers/ledger-books.js';
 import { stack } from '../helpers/stack.js';
+import { actors, apply, approve } from '../helpers/staged.js';
 
 const run = promisify(execFile);
 const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
@@ -56,6 +60,22 @@ async function entryStates(url: string, orgId: string): Promise<unknown[][]> {
     return docs
       .map((d): unknown[] => [d._id, d.status, d.reversal_of ?? null, d.reversed_by ?? null])
       .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+  } finally {
+    await mongo.client.close();
+  }
+}
+
+/** The provenance each record of the organisation holds in that store, `collection/id` → value, where there is one. */
+async function provenances(url: string, orgId: string): Promise<Record<string, unknown>> {
+  const mongo = await connectMongo(url);
+  try {
+    const out: Record<string, unknown> = {};
+    for (const collection of ['ledger_entries', 'bank_transactions', 'bank_links']) {
+      for (const d of await mongo.db.collection(collection).find({ org_id: orgId }).toArray()) {
+        if (d.provenance) out[`${collection}/${String(d.ledger_entry_id ?? d._id)}`] = d.provenance;
+      }
+    }
+    return out;
   } finally {
     await mongo.client.close();
   }
@@ -133,4 +153,81 @@ describe('ledger round trip: export, import into a fresh store, export again giv
       }
     });
   }
+
+  it('books where operations were applied: their operation and approvers come back, the bytes the same', async () => {
+    const books = new Books();
+    const account = books.account();
+    const fee = books.txn(account, -350, { booking_date: '2026-03-02', counterparty_name: 'The Bank' });
+    const invoice = books.invoice(12_000, { entry_date: '2026-02-01' });
+    const payment = books.txn(account, 12_000, { booking_date: '2026-03-05', remittance_info: 'invoice' });
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    // A booking of the fee, approved by bob, and a match of the payment, approved by dave.
+    const booked = await call<{ staged_operation_id: string; plan: { ledger_entry_id: string } }>(
+      'POST',
+      '/api/v1/cli/ledger/entries/stage',
+      {
+        token: who.alice,
+        body: {
+          entry_date: '2026-03-02',
+          description: 'Bank fee March',
+          reference: 'FEE-2026-03',
+          counterparty_id: books.cp('bank'),
+          currency: 'EUR',
+          lines: [
+            { account: '6855', debit_minor: 350, credit_minor: 0 },
+            { account: '1600', debit_minor: 0, credit_minor: 350 },
+          ],
+          bank_transaction_id: fee,
+        },
+      },
+    );
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const feeOp = booked.body.data.staged_operation_id;
+    const feeEntry = booked.body.data.plan.ledger_entry_id;
+    expect((await approve(who.bob, feeOp)).status).to.equal(200);
+    expect((await apply(who.bob, feeOp)).status).to.equal(200);
+    const matched = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: payment, ledger_entry_id: invoice, amount_minor: 12_000 }],
+      },
+    });
+    expect(matched.status, JSON.stringify(matched.body)).to.equal(201);
+    const matchOp = matched.body.data.staged_operation_id;
+    expect((await approve(who.dave, matchOp)).status).to.equal(200);
+    expect((await apply(who.bob, matchOp)).status).to.equal(200);
+
+    const token = await s.token(books.orgId, ['books:read']);
+    for (const format of FORMATS) {
+      const res = await fetch(`${s.baseUrl}/api/v1/cli/books/export?format=${format}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).to.equal(200);
+      const one = await res.text();
+      const path = join(dir, `${books.orgId}-ops.${format}`);
+      writeFileSync(path, one);
+      const url = freshStoreUrl(`rt${Math.random().toString(16).slice(2, 8)}`);
+      try {
+        await run(process.execPath, [adminJs, 'books', 'import', path, '--format', format, '--org', books.orgId], {
+          env: { ...process.env, MONGO_URL: url },
+          maxBuffer: 1 << 24,
+        });
+        // The fresh store has no operations: the records hold who wrote them.
+        const fromFee = { operation: feeOp, approved_by: ['bob'] };
+        const fromMatch = { operation: matchOp, approved_by: ['dave'] };
+        expect(await provenances(url, books.orgId), format).to.deep.equal({
+          [`ledger_entries/${feeEntry}`]: fromFee,
+          [`bank_links/${feeEntry}`]: fromFee,
+          [`bank_links/${invoice}`]: fromMatch,
+        });
+        const two = await exportFrom(url, books.orgId, format);
+        expect(two, format).to.equal(one);
+      } finally {
+        await dropStore(url);
+      }
+    }
+  });
 });

@@ -5,10 +5,12 @@ import { expect } from 'chai';
 import {
   accountFigures,
   counterpartyRows,
+  entryView,
   isOpen,
   latestNames,
   nameOffAccount,
   offAccountCounterparties,
+  transactionView,
   type CounterpartyEntry,
   type CounterpartyLink,
   type CounterpartyTransaction,
@@ -245,5 +247,53 @@ describe('book reads: account figures', () => {
       book_balance_minor: -50,
       unreconciled: { count: 0, sum_minor: 0 },
     });
+  });
+});
+
+describe('book reads: views', () => {
+  it("an imported record's provenance is left out of the entry and transaction views", () => {
+    const provenance = { operation: 'op_1', approved_by: ['bob'] };
+    const e = entryView(
+      {
+        id: 'le_1',
+        entry_date: '2026-03-01',
+        description: 'd',
+        reference: 'r',
+        counterparty_id: 'cp_a',
+        currency: 'EUR',
+        lines: [
+          { account: '1400', debit_minor: 100, credit_minor: 0 },
+          { account: '8400', debit_minor: 0, credit_minor: 100 },
+        ],
+        status: 'posted',
+        reversal_of: null,
+        reversed_by: null,
+        version: 1,
+        provenance,
+      },
+      [],
+      SETTLEMENT,
+    );
+    expect(e).to.not.have.property('provenance');
+    expect(e).to.include({ id: 'le_1', open_amount_minor: 100, linked_minor: 0 });
+    const t = transactionView(
+      {
+        id: 'bt_1',
+        bank_account_id: 'ba_1',
+        booking_date: '2026-03-02',
+        amount_minor: 100,
+        currency: 'EUR',
+        counterparty_id: 'cp_a',
+        counterparty_name: 'A',
+        remittance_info: '',
+        status: 'unreconciled',
+        reconciliation_id: null,
+        version: 1,
+        provenance,
+      },
+      [],
+    );
+    expect(t).to.not.have.property('provenance');
+    expect(t).to.include({ id: 'bt_1', remainder_minor: 100, link_state: 'unlinked' });
   });
 });

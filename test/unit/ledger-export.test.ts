@@ -237,4 +237,27 @@ describe('books export: the text', () => {
       '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_2, reference:INV-1; A, counterparty:cp_a, reversal-of:le_1',
     );
   });
+
+  it("a record's own provenance is written where no applied operation names it; an applied one wins", () => {
+    const base = books();
+    const kept = books({
+      entries: base.entries.map((e) => ({ ...e, provenance: { operation: 'op_old', approved_by: ['carol'] } })),
+      transactions: base.transactions.map((t) => ({ ...t, provenance: { operation: 'op_tx', approved_by: [] } })),
+      links: [
+        {
+          id: 'lnk_1',
+          bank_transaction_id: 'bt_1',
+          ledger_entry_id: 'le_1',
+          amount_minor: 12_000,
+          provenance: { operation: 'op_link', approved_by: ['bob', 'agent:dave'] },
+        },
+      ],
+      operations: [{ id: 'op_new', approvers: ['erin'], records: [{ collection: 'bank_links', id: 'lnk_1' }] }],
+    });
+    expect([...hledgerLines(exportJournal(kept))]).to.include.members([
+      '2026-03-01 * Acme / GmbH | Invoice, "one"  ; id:le_1, reference:INV-1; A, counterparty:cp_a, operation:op_old, approved-by:carol',
+      '2026-03-05 * Acme / GmbH | INV-1 thanks  ; id:bt_1, bank-account:ba_main, counterparty:cp_a, operation:op_tx',
+      '    Assets:1400  -120.00 EUR  ; entry:le_1, operation:op_new, approved-by:erin',
+    ]);
+  });
 });

@@ -283,4 +283,53 @@ describe('ledger import: the pure parts', () => {
       ['le_2', 'posted', 'le_1', undefined],
     ]);
   });
+
+  it('operation and approved-by are kept as the provenance of the entry, the transaction and the link', () => {
+    const result = journalToBooks(
+      {
+        accounts: [],
+        transactions: [
+          {
+            line: 1,
+            date: '2025-01-01',
+            payee: 'cp_a',
+            narration: '',
+            meta: { id: 'le_1', counterparty: 'cp_a', operation: 'op_1', 'approved-by': 'bob agent:dave' },
+            postings: [
+              { account: 'Assets:1400', amount: eur('100'), meta: {} },
+              { account: 'Income:8400', amount: eur('-100'), meta: {} },
+            ],
+          },
+          {
+            line: 5,
+            date: '2025-01-02',
+            payee: 'Acme',
+            narration: 'paid',
+            meta: { id: 'bt_1', 'bank-account': 'ba_main', operation: 'op_2' },
+            postings: [
+              { account: 'Assets:1200:Ba-main', amount: eur('100'), meta: {} },
+              {
+                account: 'Assets:1400',
+                amount: eur('-100'),
+                meta: { entry: 'le_1', operation: 'op_3', 'approved-by': 'carol' },
+              },
+            ],
+          },
+        ],
+        balances: [],
+      },
+      { orgId: 'org_x', bankAccounts: new Map([['Assets:1200:Ba-main', 'ba_main']]) },
+    );
+    expect(result.ok, JSON.stringify(result)).to.equal(true);
+    if (!result.ok) return;
+    expect(result.file.ledger_entries.map((e) => e.provenance)).to.deep.equal([
+      { operation: 'op_1', approved_by: ['bob', 'agent:dave'] },
+    ]);
+    expect(result.file.bank_transactions.map((t) => t.provenance)).to.deep.equal([
+      { operation: 'op_2', approved_by: [] },
+    ]);
+    expect(result.file.bank_links.map((l) => [l.ledger_entry_id, l.provenance])).to.deep.equal([
+      ['le_1', { operation: 'op_3', approved_by: ['carol'] }],
+    ]);
+  });
 });

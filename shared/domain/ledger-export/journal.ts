@@ -4,7 +4,7 @@
 // transaction with its derived postings (docs/design/ledger-postings.md),
 // and each bank account's balance at its last reconciliation. Pure; the same
 // books give the same journal.
-import { compareIds, type IsoDate, type LedgerAccount } from '../books.js';
+import { compareIds, type IsoDate, type LedgerAccount, type Provenance } from '../books.js';
 import { currencyExponent } from '../currency.js';
 import {
   ledgerTransactions,
@@ -31,6 +31,7 @@ export interface ExportBooks {
       counterparty_id: string;
       /** The entry this one reverses; an import marks that one reversed again. */
       reversal_of?: string | null;
+      provenance?: Provenance | null;
     }
   >;
   transactions: ReadonlyArray<
@@ -39,14 +40,16 @@ export interface ExportBooks {
       counterparty_name: string;
       remittance_info: string;
       bank_reference?: string | null;
+      provenance?: Provenance | null;
     }
   >;
   /** With its id, when the caller wants the operation that wrote each link in the file. */
-  links: ReadonlyArray<PostingLink & { id?: string }>;
+  links: ReadonlyArray<PostingLink & { id?: string; provenance?: Provenance | null }>;
   /**
    * The applied operations, in the order applied, and the records each wrote
    * (`ledger_entries`, `bank_transactions`, `bank_links`): a record's last
-   * one and its approvers are its `operation` and `approved-by` metadata.
+   * one and its approvers are its `operation` and `approved-by` metadata;
+   * a record none names gives its own `provenance` (kept by an import).
    */
   operations?: ReadonlyArray<ExportOperation>;
 }
@@ -141,18 +144,30 @@ export function exportJournal(books: ExportBooks): Journal {
   const payees = counterpartyNames(books.transactions);
   const writtenBy = new Map<string, ExportOperation>();
   for (const op of books.operations ?? []) for (const r of op.records) writtenBy.set(`${r.collection}/${r.id}`, op);
-  const linkIds = new Map<string, string[]>();
+  const linkIds = new Map<string, Array<{ id: string; provenance?: Provenance | null }>>();
   for (const l of books.links) {
     if (l.id === undefined) continue;
     const key = `${l.bank_transaction_id}/${l.ledger_entry_id}`;
-    linkIds.set(key, [...(linkIds.get(key) ?? []), l.id]);
+    linkIds.set(key, [...(linkIds.get(key) ?? []), { id: l.id, provenance: l.provenance }]);
   }
-  /** `operation` and `approved-by` (space-separated: a tag value ends at a comma) of what wrote the record last. */
-  const operationMeta = (...records: Array<[collection: string, id: string]>): Meta => {
-    let op: ExportOperation | undefined;
-    for (const [collection, id] of records) op = writtenBy.get(`${collection}/${id}`) ?? op;
+  /**
+   * `operation` and `approved-by` (space-separated: a tag value ends at a comma) of what wrote the record last:
+   * an applied operation of this store, else the record's own provenance.
+   */
+  const operationMeta = (
+    collection: string,
+    ...records: Array<{ id: string; provenance?: Provenance | null }>
+  ): Meta => {
+    let op: Provenance | undefined;
+    for (const r of records) {
+      const applied = writtenBy.get(`${collection}/${r.id}`);
+      op = (applied ? { operation: applied.id, approved_by: [...applied.approvers] } : r.provenance) ?? op;
+    }
     if (!op) return [];
-    return [['operation', op.id], ...(op.approvers.length ? [['approved-by', op.approvers.join(' ')] as const] : [])];
+    return [
+      ['operation', op.operation],
+      ...(op.approved_by.length ? [['approved-by', op.approved_by.join(' ')] as const] : []),
+    ];
   };
 
   const firstUse = new Map<string, { date: IsoDate; code: string; bank_account_id?: string }>();
@@ -173,11 +188,7 @@ export function exportJournal(books: ExportBooks): Journal {
         ? [
             ['entry', p.ledger_entry_id] as const,
             ...(tx.source.kind === 'bank_transaction'
-              ? operationMeta(
-                  ...(linkIds.get(`${tx.source.id}/${p.ledger_entry_id}`) ?? []).map(
-                    (id) => ['bank_links', id] as [string, string],
-                  ),
-                )
+              ? operationMeta('bank_links', ...(linkIds.get(`${tx.source.id}/${p.ledger_entry_id}`) ?? []))
               : []),
           ]
         : [],
@@ -195,7 +206,7 @@ export function exportJournal(books: ExportBooks): Journal {
           ...(e.reference ? [['reference', e.reference] as const] : []),
           ['counterparty', e.counterparty_id],
           ...(e.reversal_of ? [['reversal-of', e.reversal_of] as const] : []),
-          ...operationMeta(['ledger_entries', e.id]),
+          ...operationMeta('ledger_entries', e),
         ],
         postings,
       });
@@ -211,7 +222,7 @@ export function exportJournal(books: ExportBooks): Journal {
           ['bank-account', t.bank_account_id],
           ...(t.bank_reference ? [['bank-reference', t.bank_reference] as const] : []),
           ...(t.counterparty_id ? [['counterparty', t.counterparty_id] as const] : []),
-          ...operationMeta(['bank_transactions', t.id]),
+          ...operationMeta('bank_transactions', t),
         ],
         postings,
       });

@@ -6,7 +6,7 @@
 // export marked with the `entry` it settles) and, for what no link names, a
 // booking entry on a settlement account linked to it. Pure; a refusal names
 // the line.
-import type { BankAccount, LedgerAccount, LedgerAccountType } from '../books.js';
+import type { BankAccount, LedgerAccount, LedgerAccountType, Provenance } from '../books.js';
 import type { BooksFile } from '../books-file.js';
 import { SUSPENSE_ACCOUNT } from '../ledger-postings.js';
 import { accountCodes, accountType } from './account-codes.js';
@@ -235,6 +235,7 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
         lines: toLines(c.postings),
         status: 'posted',
         ...(tx.meta['reversal-of'] ? { reversal_of: tx.meta['reversal-of'] } : {}),
+        ...provenanceOf(tx.meta),
       });
       lines.ledger_entries!.push(tx.line);
       continue;
@@ -274,11 +275,12 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
         remittance_info: tx.narration,
         ...(tx.meta['bank-reference'] ? { bank_reference: tx.meta['bank-reference'] } : {}),
         status: 'unreconciled',
+        ...provenanceOf(tx.meta),
       });
       lines.bank_transactions!.push(tx.line);
       if (bank.length > 1) return;
       let n = 0;
-      const link = (entryId: string, amount: number): void => {
+      const link = (entryId: string, amount: number, meta: Record<string, string> = {}): void => {
         n += 1;
         file.bank_links.push({
           id: `bl_${org}_L${tx.line}_${n}`,
@@ -287,13 +289,14 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
           amount_minor: amount,
           created_at: `${tx.date}T00:00:00.000Z`,
           created_by: LINKED_BY,
+          ...provenanceOf(meta),
         });
         lines.bank_links!.push(tx.line);
       };
       const booked: Minor[] = [];
       for (const p of others) {
         const target = linkTarget(c, p);
-        if (target) link(target, Math.abs(p.minor));
+        if (target) link(target, Math.abs(p.minor), p.posting.meta);
         else if (codeOf(p.account) !== SUSPENSE_ACCOUNT) booked.push(p);
       }
       if (booked.length === 0) return;
@@ -422,4 +425,16 @@ function reconciledCurrency(meta: Record<string, string>): string | null {
 
 function sortRefusals(refusals: LedgerRefusal[]): LedgerRefusal[] {
   return [...refusals].sort((a, b) => a.line - b.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+/**
+ * The `operation` and `approved-by` metadata an export writes on a record an
+ * applied operation wrote (docs/guide/ledger-exchange.md "Who wrote it"), kept
+ * so that the next export writes them again.
+ */
+export function provenanceOf(meta: Record<string, string>): { provenance?: Provenance } {
+  const operation = meta.operation?.trim();
+  if (!operation) return {};
+  const approvedBy = (meta['approved-by'] ?? '').split(' ').filter((a) => a !== '');
+  return { provenance: { operation, approved_by: approvedBy } };
 }
