@@ -1,7 +1,7 @@
 // `npm run bench` runs end to end at a tiny size (--smoke) and writes JSON of
 // exactly the shape bench/README.md describes. No figure is judged here: speed lives in
 // the bench itself, never in npm test.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ const SHAPE = {
     'plan_100k_ms_v8_defaults',
     'store_cpu_s_10k_scope',
     'apply_s_10k_scope',
+    'apply_s_10k_scope_loaded',
   ],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
   worker_scaling: [
@@ -55,9 +56,13 @@ const SHAPE = {
     'growth_1k_to_100k',
     'by_list',
     'counterparties_ms',
+    'counterparties_growth_1k_to_100k',
     'account_ms',
+    'account_growth_1k_to_100k',
     'suggestions_ms',
     'suggestions_growth_1k_to_100k',
+    'trial_balance_ms',
+    'figures_build_s',
   ],
   cli: ['help_ratio', 'help_p50_ms', 'node_floor_p50_ms', 'runs'],
   statement_import: [
@@ -84,6 +89,11 @@ const SHAPE = {
 describe('npm run bench (smoke)', function () {
   // The bench's own start-up and every section, on a machine others share.
   this.timeout(300_000);
+  // A run mocha gave up on must not go on beside the next tests on the same servers.
+  let running: ChildProcess | undefined;
+  afterEach(() => {
+    if (running?.exitCode === null) running.kill('SIGTERM');
+  });
 
   it('runs every section at a tiny size and writes the JSON shape of the bench results', async () => {
     const s = await stack();
@@ -92,14 +102,16 @@ describe('npm run bench (smoke)', function () {
     try {
       const output: string[] = [];
       const code = await new Promise<number | null>((resolve) => {
+        // --max-minutes: the bench stops itself, and says where it was, before mocha's time-out.
         const child = spawn(
           process.execPath,
-          [benchMain, '--smoke', '--sizes', '100,200', '--repeat', '1', '--json', file],
+          [benchMain, '--smoke', '--sizes', '100,200', '--repeat', '1', '--max-minutes', '4.5', '--json', file],
           {
             env: { ...process.env, MONGO_URL: s.config.mongoUrl, REDIS_URL: s.config.redisUrl },
             stdio: ['ignore', 'pipe', 'pipe'],
           },
         );
+        running = child;
         child.stdout.on('data', (c: Buffer) => output.push(c.toString()));
         child.stderr.on('data', (c: Buffer) => output.push(c.toString()));
         child.once('exit', resolve);
