@@ -127,10 +127,8 @@ function childrenOf(parent: number): number[] {
   return out;
 }
 
-/** A figure that needs the machine to itself begins once it is at most this busy (cores, over one second) … */
+/** A figure that needs the machine to itself begins once it is at most this busy (cores, over one second), or after the run's `quietWaitMs`. */
 const QUIET_CORES = 0.05;
-/** … or after this long, whatever it is doing then (the log says how busy). */
-const QUIET_WAIT_MS = 60_000;
 
 /**
  * Wait, in windows of `windowMs`, until the machine's busy cores over one
@@ -141,8 +139,8 @@ const QUIET_WAIT_MS = 60_000;
  * bench/sections/books-read.ts).
  */
 export async function quietMachine(
+  maxMs: number,
   cores = QUIET_CORES,
-  maxMs = QUIET_WAIT_MS,
   windowMs = 1000,
 ): Promise<{ cores: number; waited_s: number }> {
   const start = Date.now();
@@ -156,9 +154,9 @@ export async function quietMachine(
   }
 }
 
-/** quietMachine with its defaults, then one log line: what is about to be timed, how busy the machine still was, how long the wait took. */
-export async function untilQuiet(log: (line: string) => void, what: string): Promise<void> {
-  const quiet = await quietMachine();
+/** quietMachine, waiting at most `maxMs` (the run's `quietWaitMs`), then one log line: what is about to be timed, how busy the machine still was, how long the wait took. */
+export async function untilQuiet(log: (line: string) => void, what: string, maxMs: number): Promise<void> {
+  const quiet = await quietMachine(maxMs);
   log(`  ${what}: begins with ${quiet.cores} cores busy in the background, after ${quiet.waited_s} s of waiting`);
 }
 

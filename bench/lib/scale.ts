@@ -24,6 +24,8 @@ export interface Scale {
   /** Mixed load: clients × calls each. */
   mixClients: number;
   mixCalls: number;
+  /** How long a figure that needs the machine to itself waits for a quiet one (bench/lib/cpu-split.ts `untilQuiet`); a smoke run's figures mean nothing, so it does not wait. */
+  quietWaitMs: number;
 }
 
 export const FULL: Scale = {
@@ -37,6 +39,7 @@ export const FULL: Scale = {
   applyLoadedOps: 20,
   mixClients: 50,
   mixCalls: 20,
+  quietWaitMs: 60_000,
 };
 
 export const SMOKE: Scale = {
@@ -50,4 +53,5 @@ export const SMOKE: Scale = {
   applyLoadedOps: 1,
   mixClients: 3,
   mixCalls: 3,
+  quietWaitMs: 0,
 };

@@ -137,7 +137,7 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     // Quiet first: right after the organisation's load PostgreSQL's autovacuum
     // still works on it, and the pages would be timed against that
     // (bench/README.md "What each section measures").
-    await untilQuiet(env.log, `books read, pages of ${orgId}`);
+    await untilQuiet(env.log, `books read, pages of ${orgId}`, env.scale.quietWaitMs);
     // One pair of each list warms the path (connections, plans): not counted.
     for (const list of lists) await pagePair(list);
     const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<

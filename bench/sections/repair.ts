@@ -91,7 +91,7 @@ export async function measureRepair(env: BenchEnv, sizes: number[], repeat: numb
   // after the 100k organisation's load and jobs, while PostgreSQL's
   // autovacuum still ran (the repair jobs' "other" share, 14–33%), and the
   // median of five such runs landed either side of 300 ms from run to run.
-  await untilQuiet(env.log, 'repair, pure plan');
+  await untilQuiet(env.log, 'repair, pure plan', env.scale.quietWaitMs);
   const runs = Math.max(7, repeat);
   const asWorker = await planAlone(WORKER_NODE_FLAGS, env.scale.planSize, runs);
   const defaults = await planAlone([], env.scale.planSize, runs);

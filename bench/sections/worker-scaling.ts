@@ -102,7 +102,7 @@ export async function measureWorkerScaling(
     // cores in one run), and on two cores such work is taken from the
     // two-process runs alone.
     await setWorkers(0);
-    await untilQuiet(env.log, 'worker scaling, CPU-bound');
+    await untilQuiet(env.log, 'worker scaling, CPU-bound', env.scale.quietWaitMs);
     // Paired rounds (bench/lib/cpu-bound-scaling.ts), the two flag sets and
     // the machine's own loop alternated within each round, each going first
     // in turn, so the machine's moods fall on all of them alike.
