@@ -53,6 +53,10 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
   }
   const port = await freePort();
   const speed = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  // why 400 connections, not PostgreSQL's 100: FerretDB's pool and each API and worker process's two SQL pools
+  // (shared/storage/ferretdb/postgres-pages.ts) share this server; the test run's two shards, with the workers
+  // their fault tests start, come near 100, and past it FerretDB answers as unreachable.
+  const connections = ' -c max_connections=400';
   run('pg_ctl', [
     '-D',
     dataDir,
@@ -62,7 +66,7 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
     '-t',
     '60',
     '-o',
-    `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1${speed}`,
+    `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1${connections}${speed}`,
     'start',
   ]);
   if (reused) {
