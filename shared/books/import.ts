@@ -26,7 +26,7 @@ import {
 import { collections } from '../storage/collections.js';
 import { rebuildOpenAmounts } from '../storage/entry-open-amounts.js';
 import { bumpInboxVersion } from '../storage/inbox-version.js';
-import { invalidateFigures } from '../storage/book-figures.js';
+import { invalidateFigures, rebuildFigures } from '../storage/book-figures.js';
 import { ledgerAccountId } from '../storage/ledger-accounts.js';
 import { storeAdapter } from '../storage/store-adapter.js';
 import { newImportHolder } from '../storage/version-reservations.js';
@@ -79,9 +79,6 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   // bumps it, changed or not, so that re-running an import that died between
   // its writes and this line still makes its writes seen.
   await bumpInboxVersion(db, orgId);
-  // The kept figures of the book reads are built again from the imported books by the next reader or writer
-  // (docs/reference/book-reads.md "Kept figures"); like the inbox version, bumped by every finished import.
-  await invalidateFigures(db, orgId);
   // The planner must know the org's new rows before the first staging reads
   // them (docs/indexes.md "Statistics after an import"); a no-op on MongoDB.
   const grown = sections
@@ -93,6 +90,9 @@ export async function importBooks(db: Db, input: unknown): Promise<ImportResult>
   await rebuildOpenAmounts(db, orgId);
   if (grown.length > 0)
     await (await storeAdapter(db)).refreshStatistics([collections(db).entryOpenAmounts.collectionName]);
+  // The kept figures of the book reads from the imported books (docs/reference/book-reads.md "Kept figures"),
+  // built by every finished import as the open amounts are, so that no reader or apply pays for it.
+  await rebuildFigures(db, orgId);
   return { ok: true, org_id: orgId, counts };
 }
 

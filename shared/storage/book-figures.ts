@@ -500,21 +500,32 @@ export async function readAccountSums(
 }
 
 /**
- * The organisations whose figures are not built (older than the figures, or
- * imported since), built one after the other: what a worker does at start
- * (worker/runtime.ts). `stop` is asked between organisations.
+ * The organisations stored before kept figures existed (no organisation
+ * document in `book_figures`), built one after the other: what a worker does
+ * at start (worker/runtime.ts). An organisation marked stale since (an import
+ * undone, a settlement change, a crash) is built by its next reader or writer,
+ * so that a start never rebuilds every organisation. `stop` is asked between
+ * organisations.
  */
 export async function backfillFigures(db: Db, stop: () => boolean): Promise<number> {
   const orgs = await collections(db)
     .orgs.find({}, { projection: { _id: 1 } })
     .toArray();
-  let built = 0;
+  const known = new Set<string>();
+  for (let i = 0; i < orgs.length; i += 1000) {
+    const ids = orgs.slice(i, i + 1000).map((o) => orgFigureId(String(o._id)));
+    for (const d of await figures(db)
+      .find({ _id: { $in: ids } }, { projection: { org_id: 1 } })
+      .toArray())
+      known.add(String(d.org_id));
+  }
+  let count = 0;
   for (const org of orgs) {
     if (stop()) break;
     const orgId = String(org._id);
-    if (await orgFresh(db, orgId)) continue;
+    if (known.has(orgId)) continue;
     await rebuildFigures(db, orgId);
-    built += 1;
+    count += 1;
   }
-  return built;
+  return count;
 }
