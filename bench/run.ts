@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       MONGO_URL: mongoUrl.toString(),
       REDIS_URL: urls.redisUrl,
       QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       STAGE_WAIT_MS: '120000',
       STAGE_WAIT_MAX_MS: '120000',
       // The per-token rate limit must not throttle the bench's own clients; workers pick free metrics ports.

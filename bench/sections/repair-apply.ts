@@ -59,7 +59,7 @@ async function stageApproveApply(env: BenchEnv, orgId: string, size: number): Pr
   );
   const status = (answer.body as { data?: { status?: string } }).data?.status;
   if (answer.status !== 200 || status !== 'applied')
-    throw new Error(`applying ${id} answered ${answer.status} ${status ?? ''}`);
+    throw new Error(`applying ${id} answered ${answer.status} ${status ?? JSON.stringify(answer.body)}`);
   return round((performance.now() - start) / 1000);
 }
 

@@ -65,7 +65,9 @@ export async function startFerret(binary: string, baseDir: string, pgPort: numbe
     binary,
     [
       '--handler=postgresql',
-      `--postgresql-url=${ferretPostgresUrl(pgPort)}`,
+      // why a pool of 200, not FerretDB's 50: it keeps a connection per matched update of a command until the
+      // command ends (shared/storage/bounded-bulk-write.ts); commands of many workers at once must not exhaust it.
+      `--postgresql-url=${ferretPostgresUrl(pgPort)}?pool_max_conns=200`,
       `--listen-addr=127.0.0.1:${port}`,
       // The default debug address (127.0.0.1:8088) would collide with a second instance.
       '--debug-addr=127.0.0.1:0',

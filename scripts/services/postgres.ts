@@ -53,9 +53,8 @@ export async function startPostgres(baseDir: string, durable = false): Promise<P
   }
   const port = await freePort();
   const speed = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
-  // why 400 connections, not PostgreSQL's 100: FerretDB's pool and each API and worker process's two SQL pools
-  // (shared/storage/ferretdb/postgres-pages.ts) share this server; the test run's two shards, with the workers
-  // their fault tests start, come near 100, and past it FerretDB answers as unreachable.
+  // why 400 connections, not PostgreSQL's 100: FerretDB's pool (200, scripts/services/ferretdb.ts) and each API
+  // and worker process's two SQL pools (shared/storage/ferretdb/postgres-pages.ts) share this server.
   const connections = ' -c max_connections=400';
   run('pg_ctl', [
     '-D',

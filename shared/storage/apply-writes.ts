@@ -15,6 +15,7 @@
 // A run of inserts into one collection is made as ordered insertMany calls
 // (makeInserts): the store stops at the first document it refuses, so what a
 // batch made is always a prefix of it, and the refused index says where.
+import { bulkWriteBounded } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import { canonicalJson } from '../domain/plan-hash.js';
@@ -262,7 +263,8 @@ export async function makeRun(
   const bulk = (await insertAllTogether(db, orgId, inserts)) ? todo.filter((w) => w.action !== 'insert') : todo;
   if (bulk.length > 0) {
     try {
-      const r = await db.collection<Doc>(collection).bulkWrite(
+      const r = await bulkWriteBounded(
+        db.collection<Doc>(collection),
         bulk.map((w) => bulkOp(orgId, w)),
         { ordered: false },
       );

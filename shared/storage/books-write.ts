@@ -2,6 +2,7 @@
 // (shared/books/import.ts decides what to write): whole records, field by
 // field, upserted by id. An unchanged record is left alone, a changed one is
 // replaced with version + 1, so that plans staged against it become stale.
+import { WRITES_PER_COMMAND } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { canonicalJson } from '../domain/plan-hash.js';
 import { collections } from './collections.js';
@@ -38,14 +39,8 @@ export type StoredById = Map<string, StoredBookRecord>;
 
 const CHUNK = 1000;
 
-/**
- * Guarded replaces and deletes per bulkWrite. FerretDB 1.24 runs each update
- * of one `update` command on a PostgreSQL connection of its own pool (50):
- * a re-import that sent hundreds of changed records at once, while reads held
- * the rest of the pool, left FerretDB waiting for a connection for good.
- * Batches this small keep the pool free and cost MongoDB next to nothing.
- */
-const GUARDED_CHUNK = 32;
+/** Guarded replaces and deletes per bulkWrite: one command FerretDB can finish (shared/storage/bounded-bulk-write.ts). */
+const GUARDED_CHUNK = WRITES_PER_COMMAND;
 
 /** The collection of a section (or `orgs`), typed as whole records: the importer copies fields, it does not interpret them. */
 function recordCollection(db: Db, target: BookSection | 'orgs'): Collection<StoredBookRecord> {

@@ -1,6 +1,7 @@
 // The documents of `book_figures` (shared/storage/book-figures.ts says how
 // they are kept): their ids, the collection, and the seq bump every writer
 // makes before it reads the records its figures come from.
+import { WRITES_PER_COMMAND } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { storeAdapter } from './store-adapter.js';
 
@@ -39,9 +40,10 @@ export const isDuplicateOnly = (err: unknown): boolean => {
 
 /** Unordered writes whose duplicate-key refusals mean a newer writer got there first. */
 export async function writeAll(db: Db, ops: AnyBulkWriteOperation<FigureDoc>[]): Promise<void> {
-  for (let i = 0; i < ops.length; i += 500) {
+  // One command per WRITES_PER_COMMAND (shared/storage/bounded-bulk-write.ts), each refused duplicate its own.
+  for (let i = 0; i < ops.length; i += WRITES_PER_COMMAND) {
     try {
-      await figures(db).bulkWrite(ops.slice(i, i + 500), { ordered: false });
+      await figures(db).bulkWrite(ops.slice(i, i + WRITES_PER_COMMAND), { ordered: false });
     } catch (err) {
       if (!isDuplicateOnly(err)) throw err;
     }
