@@ -122,8 +122,13 @@ export const PAGE_KINDS: Record<StagedKind, PageKind> = {
   },
 };
 
-/** Whether a kind changes the governance itself (a policy change): its creator and agents never approve it. */
-export const changesGovernance = (kind: string): boolean => pageKind(kind)?.governance === true;
+/**
+ * Whether an operation changes the governance itself (a policy change, or the revert of one, whose summary names
+ * the reverted kind): its creator and agents never approve it.
+ */
+export const changesGovernance = (op: { kind: string; summary: Record<string, unknown> }): boolean =>
+  pageKind(op.kind)?.governance === true ||
+  (typeof op.summary.reverts_kind === 'string' && pageKind(op.summary.reverts_kind)?.governance === true);
 
 /** A kind the page does not know (a server newer than the page) is shown by its name and raw plan. */
 const pageKind = (kind: string): PageKind | undefined => (PAGE_KINDS as Record<string, PageKind | undefined>)[kind];
@@ -160,4 +165,5 @@ export const REVERT_SCOPES: Partial<Record<StagedKind, string>> = {
   inbox_duplicates_resolve: 'inbox:stage',
   bank_match: 'bank:stage',
   journal_entry: 'ledger:stage',
+  approval_policy: 'policy:stage',
 };

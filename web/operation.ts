@@ -267,7 +267,7 @@ function approvalLine(approval: NonNullable<StagedOperation['approval']>): strin
 function whyNoApproval(me: Whoami, op: StagedOperation): string | null {
   const approval = op.approval;
   const creatorBarred =
-    me.require_distinct_approver !== false || (approval?.policy_version ?? 0) >= 1 || changesGovernance(op.kind);
+    me.require_distinct_approver !== false || (approval?.policy_version ?? 0) >= 1 || changesGovernance(op);
   if (op.created_by === me.actor && creatorBarred)
     return `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`;
   if (me.agent && approval?.approvers === 'people')

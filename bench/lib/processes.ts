@@ -1,7 +1,7 @@
 // The API and worker processes the bench measures: real entry points
 // (dist/api/server.js, dist/worker/main.js) as child processes, so their
 // peak resident memory can be read from the kernel (VmHWM). Their JSON logs
-// (LOG_LEVEL=warn: warnings and errors only) go to .bookstage/logs/bench-*.log,
+// (LOG_LEVEL=warn, warnings and errors only, unless BENCH_LOG_LEVEL says) go to .bookstage/logs/bench-*.log,
 // named when a process exits with an error: a process that dies mid-run says why.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';

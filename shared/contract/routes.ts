@@ -238,7 +238,7 @@ const BOOK_READS: RouteContract[] = [
     counterpartyListSchema,
     {
       query: counterpartiesQuerySchema,
-      errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'not_found']),
+      errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed', 'invalid_cursor', 'not_found']),
     },
   ),
   bookRead(

@@ -3,8 +3,8 @@
 // export reads it from the applied operations' journals, with who approved
 // each. A record written by several is the last one's.
 import type { Db } from 'mongodb';
-import { journalFromPlan } from '../kinds/journals.js';
 import { collections, type StoredStagedOperation } from './collections.js';
+import { journalWrites } from './staged-operation-status.js';
 import { decodeStoredOperations } from './staged-operations.js';
 
 export interface AppliedOperationWrites {
@@ -22,9 +22,11 @@ export async function readAppliedWrites(db: Db, orgId: string): Promise<AppliedO
     .stagedOperations.find({ org_id: orgId, status: 'applied' })
     .toArray()) as unknown as StoredStagedOperation[];
   const ops = await decodeStoredOperations(db, stored);
-  return ops
-    .map((op) => {
-      const writes = (op.apply?.writes_from_plan ? journalFromPlan(op.kind, op.plan) : op.apply?.writes) ?? [];
+  const applied = await Promise.all(
+    ops.map(async (op) => ({ op, writes: op.apply ? await journalWrites(db, op, op.apply) : [] })),
+  );
+  return applied
+    .map(({ op, writes }) => {
       return {
         id: op._id,
         applied_at: op.history.find((h) => h.to === 'applied')?.at ?? '',

@@ -236,7 +236,7 @@ async function insertStep(db: Db, base: Step, next: Partial<Step>): Promise<Step
  * holds them (in memory after the applying transition, or stored on an
  * operation written before the parts).
  */
-async function journalWrites(
+export async function journalWrites(
   db: Db,
   op: StagedOperationDoc,
   apply: ApplyJournalState,
