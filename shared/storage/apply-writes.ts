@@ -138,7 +138,11 @@ async function insertAllTogether(db: Db, orgId: string, writes: readonly InsertW
   if (writes.length <= 1) return false;
   const store = await storeAdapter(db);
   if (!store.insertsTogether) return false;
-  const docs = writes.map((w) => ({ ...w.doc, _id: w.id, org_id: orgId }));
+  // `_id` first: the server moves it there on an insert through the driver, and the SQL insert takes a document only so.
+  const docs = writes.map((w) => {
+    const { _id, ...rest } = { ...w.doc, _id: w.id, org_id: orgId };
+    return { _id, ...rest };
+  });
   try {
     return (await store.insertTogether([{ collection: writes[0]!.collection, docs }])) === 'stored';
   } catch (err) {
@@ -218,11 +222,10 @@ async function insertInOrder(
  * document is at the version the write is guarded by, or absent for an
  * insert), or a conflict, where the run is cut again; the writes to make go as
  * one statement for its inserts where the store port has one (insertTogether)
- * and one unordered bulk write (the driver sends its inserts, its updates and its
- * deletes as one command each: the run's documents are distinct, so their
- * order does not matter). A version this holder reserved cannot move under it
- * (every writer of a book record reserves first), so the bulk write makes them
- * all; if the store still answers otherwise (a refused document, an insert
+ * and its updates and deletes by `_id` (writeBulk; unordered: the run's
+ * documents are distinct, so their order does not matter). A version this
+ * holder reserved cannot move under it (every writer of a book record
+ * reserves first), so the writes are all made; if the store still answers otherwise (a refused document, an insert
  * that met an `_id` since the read), the run is read again, writes made past
  * the first one not made are undone, and that one is the conflict: what the
  * step leaves made is always a prefix of it, as makeInserts's.
@@ -263,13 +266,8 @@ export async function makeRun(
   const bulk = (await insertAllTogether(db, orgId, inserts)) ? todo.filter((w) => w.action !== 'insert') : todo;
   if (bulk.length > 0) {
     try {
-      const r = await bulkWriteBounded(
-        db.collection<Doc>(collection),
-        bulk.map((w) => bulkOp(orgId, w)),
-        { ordered: false },
-      );
-      if (r.insertedCount + r.matchedCount + r.deletedCount !== bulk.length)
-        cut = await settleRun(db, orgId, run, holder);
+      const made = await writeBulk(db, orgId, collection, bulk);
+      if (made !== bulk.length) cut = await settleRun(db, orgId, run, holder);
     } catch (err) {
       refused = storeRefusal(err) ?? undefined;
       if (refused === undefined && !isUniqueViolation(err)) throw err;
@@ -278,6 +276,31 @@ export async function makeRun(
   }
   if (refused !== undefined) return { made: cut, conflict: true, refused };
   return cut < writes.length ? { made: cut, conflict: true } : { made: writes.length, conflict: false };
+}
+
+/**
+ * The run's writes to make, unordered: how many the store made. Updates and
+ * deletes alone go by `_id` through the store port (writeByIds: in SQL on
+ * FerretDB 1.x); with inserts the store declined to take together, one bulk
+ * write of them all.
+ */
+async function writeBulk(db: Db, orgId: string, collection: string, bulk: readonly JournalWrite[]): Promise<number> {
+  if (collection !== 'orgs' && bulk.every((w) => w.action !== 'insert'))
+    return (await storeAdapter(db)).writeByIds(
+      collection,
+      orgId,
+      bulk.map((w) =>
+        w.action === 'update'
+          ? { id: w.id, guard: { field: 'version', value: w.version }, set: { ...w.set, version: w.version + 1 } }
+          : { id: w.id, guard: { field: 'version', value: w.version } },
+      ),
+    );
+  const r = await bulkWriteBounded(
+    db.collection<Doc>(collection),
+    bulk.map((w) => bulkOp(orgId, w)),
+    { ordered: false },
+  );
+  return r.insertedCount + r.matchedCount + r.deletedCount;
 }
 
 /** A write judged against its document as read: made already, to make, or a conflict. */

@@ -45,6 +45,7 @@ import {
   orgFresh,
   rowFigureId,
   writeAll,
+  writeMasters,
   type FigureDoc,
 } from './figure-docs.js';
 
@@ -213,25 +214,17 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
       },
     });
   }
-  for (const f of computed.counterparties) {
-    const id = counterpartyFigureId(orgId, f.counterparty_id);
-    ops.push({
-      updateOne: {
-        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
-        update: { $set: { ...counterpartyFields(f), stale: '0' } },
-      },
-    });
-  }
-  for (const f of amounts) {
-    const id = accountFigureId(orgId, f.bank_account_id);
-    ops.push({
-      updateOne: {
-        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
-        update: { $set: { ...accountFields(f), stale: '0' } },
-      },
-    });
-  }
-  await writeAll(db, ops);
+  const masters = [
+    ...computed.counterparties.map((f) => ({
+      id: counterpartyFigureId(orgId, f.counterparty_id),
+      set: { ...counterpartyFields(f), stale: '0' },
+    })),
+    ...amounts.map((f) => ({
+      id: accountFigureId(orgId, f.bank_account_id),
+      set: { ...accountFields(f), stale: '0' },
+    })),
+  ];
+  await Promise.all([writeAll(db, ops), writeMasters(db, orgId, seqs, masters)]);
 }
 
 /** The most counterparties whose transactions are read one page index range each; more are one read of the organisation's. */

@@ -5,7 +5,7 @@
 // records are dated on, reads those days' entries and transactions (and the
 // links of those transactions, and the entries they settle), and writes each
 // day's totals where its seq is still the one it bumped to.
-import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import type { IsoDate } from '../domain/books.js';
 import {
   bankSide,
@@ -20,7 +20,7 @@ import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
 import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
-import { BOOK_FIGURES, bump, insertFigures, writeAll, type FigureDoc } from './figure-docs.js';
+import { BOOK_FIGURES, bump, insertFigures, writeMasters, type FigureDoc } from './figure-docs.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -114,16 +114,11 @@ export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDa
     ...bankSide({ settlementAccounts, accounts, entries: [...entries, ...linkedEntries], transactions, links }),
   ];
   const rows = dayRows(postings, list);
-  const ops: AnyBulkWriteOperation<FigureDoc>[] = list.map((date) => {
-    const id = dayFigureId(orgId, date);
-    return {
-      updateOne: {
-        filter: { _id: id, org_id: orgId, seq: seqs.get(id) ?? -1 },
-        update: { $set: { rows: rows.get(date) ?? [], stale: '0' } },
-      },
-    };
-  });
-  await writeAll(db, ops);
+  const writes = list.map((date) => ({
+    id: dayFigureId(orgId, date),
+    set: { rows: rows.get(date) ?? [], stale: '0' },
+  }));
+  await writeMasters(db, orgId, seqs, writes);
 }
 
 /** Every day's totals of the organisation from its whole books (shared/storage/book-figures.ts `rebuildFigures` drops the old ones first). */

@@ -4,7 +4,7 @@
 // filled once for an organisation stored before the rows existed. Each row is
 // recomputed from the entry and its links as stored, never adjusted by a
 // delta, so a refresh run twice writes the same rows.
-import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import type { BankLink } from '../domain/books.js';
 import {
   linkedByEntry,
@@ -22,8 +22,6 @@ import { storeAdapter } from './store-adapter.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 const ENTRY_FIELDS = ['_id', 'status', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'] as const;
-/** Writes per bulkWrite: FerretDB 1.24 runs each update of one command on a pooled connection of its own (books-write.ts GUARDED_CHUNK). */
-const WRITE_CHUNK = 32;
 const INSERT_CHUNK = 1000;
 
 const toDoc = (orgId: string, r: EntryOpenAmount): EntryOpenAmountDoc => {
@@ -44,6 +42,7 @@ const asEntry = (d: Document): OpenAmountEntry => {
  */
 async function syncRows(
   db: Db,
+  orgId: string,
   wanted: readonly EntryOpenAmountDoc[],
   existing: ReadonlyMap<string, Document>,
 ): Promise<void> {
@@ -55,7 +54,7 @@ async function syncRows(
   });
   const written = new Set(writes.map((d) => d._id));
   const stale = [...existing.keys()].filter((id) => !wantedIds.has(id) || written.has(id));
-  await deleteRows(db, stale);
+  await deleteRows(db, orgId, stale);
   for (let i = 0; i < writes.length; i += INSERT_CHUNK) {
     const chunk = writes.slice(i, i + INSERT_CHUNK);
     try {
@@ -71,11 +70,15 @@ async function syncRows(
   }
 }
 
-async function deleteRows(db: Db, ids: readonly string[]): Promise<void> {
-  const c = collections(db).entryOpenAmounts;
-  const ops: AnyBulkWriteOperation<EntryOpenAmountDoc>[] = ids.map((id) => ({ deleteOne: { filter: { _id: id } } }));
-  for (let i = 0; i < ops.length; i += WRITE_CHUNK)
-    await c.bulkWrite(ops.slice(i, i + WRITE_CHUNK), { ordered: false });
+/** Delete the organisation's rows of these ids, by `_id` through the store port (in SQL on FerretDB 1.x). */
+async function deleteRows(db: Db, orgId: string, ids: readonly string[]): Promise<void> {
+  await (
+    await storeAdapter(db)
+  ).writeByIds(
+    collections(db).entryOpenAmounts.collectionName,
+    orgId,
+    ids.map((id) => ({ id })),
+  );
 }
 
 /** The open rows of these entries, recomputed from the entries and their links as stored now. */
@@ -103,6 +106,7 @@ async function refreshEntries(db: Db, orgId: string, entryIds: readonly string[]
   const rows = openAmountRows(entries.map(asEntry), linkedByEntry(links), org?.settlement_accounts ?? []);
   await syncRows(
     db,
+    orgId,
     rows.map((r) => toDoc(orgId, r)),
     new Map(existing.map((d) => [d._id as string, d])),
   );
@@ -134,6 +138,7 @@ export async function rebuildOpenAmounts(db: Db, orgId: string): Promise<void> {
   );
   await syncRows(
     db,
+    orgId,
     rows.map((r) => toDoc(orgId, r)),
     new Map(existing.map((d) => [d._id, d as Document])),
   );

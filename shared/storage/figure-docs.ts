@@ -53,27 +53,65 @@ export async function writeAll(db: Db, ops: AnyBulkWriteOperation<FigureDoc>[]):
 /** Bump masters (created when absent): their seqs after the bump, by id. */
 export async function bump(db: Db, orgId: string, masters: readonly FigureDoc[]): Promise<Map<string, number>> {
   if (masters.length === 0) return new Map();
-  await writeAll(
-    db,
-    masters.map((m) => {
-      const { _id, seq: _s, stale: _st, ...identity } = m;
-      return {
-        updateOne: {
-          filter: { _id, org_id: orgId },
-          update: { $inc: { seq: 1 }, $set: { stale: '1' as const }, $setOnInsert: identity },
-          upsert: true,
-        },
-      };
+  const port = await storeAdapter(db);
+  const seqs = async (): Promise<Map<string, number>> =>
+    new Map(
+      (
+        await port.findByIds(
+          BOOK_FIGURES,
+          masters.map((m) => m._id),
+          { owner: orgId, fields: ['seq'] },
+        )
+      ).map((d) => [String(d._id), Number(d.seq ?? 0)]),
+    );
+  // The masters there move on by one from the seq just read, by `_id` (one SQL statement on FerretDB 1.x): a
+  // bump is any increase, so should one have moved meanwhile, all of them are bumped again below.
+  const before = await seqs();
+  const there = masters.filter((m) => before.has(m._id));
+  const made = await port.writeByIds(
+    BOOK_FIGURES,
+    orgId,
+    there.map((m) => {
+      const seq = before.get(m._id)!;
+      return { id: m._id, guard: { field: 'seq', value: seq }, set: { seq: seq + 1, stale: '1' } };
     }),
   );
-  const docs = await (
+  const rest = made === there.length ? masters.filter((m) => !before.has(m._id)) : masters;
+  if (rest.length > 0)
+    await writeAll(
+      db,
+      rest.map((m) => {
+        const { _id, seq: _s, stale: _st, ...identity } = m;
+        return {
+          updateOne: {
+            filter: { _id, org_id: orgId },
+            update: { $inc: { seq: 1 }, $set: { stale: '1' as const }, $setOnInsert: identity },
+            upsert: true,
+          },
+        };
+      }),
+    );
+  return seqs();
+}
+
+/**
+ * Write computed figures onto their masters where the seq is still the one
+ * the writer bumped to (`seqs`, by id; a master not there gets nothing), by
+ * `_id` through the store port (in SQL on FerretDB 1.x).
+ */
+export async function writeMasters(
+  db: Db,
+  orgId: string,
+  seqs: ReadonlyMap<string, number>,
+  writes: ReadonlyArray<{ id: string; set: Document }>,
+): Promise<void> {
+  await (
     await storeAdapter(db)
-  ).findByIds(
+  ).writeByIds(
     BOOK_FIGURES,
-    masters.map((m) => m._id),
-    { owner: orgId },
+    orgId,
+    writes.map((w) => ({ id: w.id, guard: { field: 'seq', value: seqs.get(w.id) ?? -1 }, set: w.set })),
   );
-  return new Map(docs.map((d) => [String(d._id), Number(d.seq ?? 0)]));
 }
 
 /** Whether the organisation's figures were built and no books import wrote since. */

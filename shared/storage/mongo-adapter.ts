@@ -4,7 +4,8 @@
 // a list of ids is read, which indexes are built) is its DriverStrategy:
 // MongoDB's here (mongoStrategy), FerretDB's in
 // shared/storage/ferretdb/driver-strategy.ts (docs/indexes.md "Why FerretDB needs more").
-import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, WithId } from 'mongodb';
+import { bulkWriteBounded } from './bounded-bulk-write.js';
 import type {
   DriverStrategy,
   FieldsQuery,
@@ -289,6 +290,18 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
         if (r.at <= cutoff) final = Math.max(final, r.sequence);
       }
       return { final, highest };
+    },
+
+    async writeByIds(collection, orgId, writes) {
+      if (writes.length === 0) return 0;
+      const ops = writes.map((w): AnyBulkWriteOperation<OwnedDocument & { _id: string }> => {
+        const filter = { _id: w.id, org_id: orgId, ...(w.guard ? { [w.guard.field]: w.guard.value } : {}) };
+        return w.set ? { updateOne: { filter, update: { $set: w.set } } } : { deleteOne: { filter } };
+      });
+      const r = await bulkWriteBounded(db.collection<OwnedDocument & { _id: string }>(collection), ops, {
+        ordered: false,
+      });
+      return r.matchedCount + r.deletedCount;
     },
 
     // why declined: MongoDB writes several collections all or none only in a transaction, which the callers' own driver paths avoid (docs/operating/reliability.md "Atomic primitives").

@@ -90,6 +90,17 @@ export interface InsertGroup {
  */
 export type InsertOutcome = 'stored' | 'duplicate' | 'declined';
 
+/**
+ * One write by `_id` (the store port's writeByIds): `$set` these top-level
+ * fields, or, without `set`, delete the document; with `guard`, only where
+ * that top-level field holds that number (a record's `version`, a figure's `seq`).
+ */
+export interface IdWrite {
+  id: string;
+  guard?: { field: string; value: number } | undefined;
+  set?: Document | undefined;
+}
+
 /** A transaction found by its bank reference: what a statement import's apply checks. */
 export interface ReferencedTransaction {
   id: string;
@@ -313,6 +324,15 @@ export interface StorePort {
    * reservation) asks before it does.
    */
   readonly insertsTogether: boolean;
+  /**
+   * Make each write (IdWrite) on the organisation's document with its `_id`,
+   * unordered; the writes name distinct documents. How many matched: a write
+   * whose document is absent, another's or not at its version makes nothing.
+   * What the store refuses is thrown as the driver throws it. On FerretDB 1.x
+   * in SQL (docs/indexes.md "Writes in SQL"); through the driver in commands
+   * of at most WRITES_PER_COMMAND (shared/storage/bounded-bulk-write.ts).
+   */
+  writeByIds(collection: string, orgId: string, writes: readonly IdWrite[]): Promise<number>;
   /** Insert every group's documents all or none, in one statement where the store has one (see InsertOutcome). */
   insertTogether(groups: readonly InsertGroup[]): Promise<InsertOutcome>;
   /**

@@ -159,6 +159,15 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
       return (await pages.sequenceMarks(db, orgId, cutoff)) ?? mongo.sequenceMarks(orgId, cutoff);
     },
 
+    // In SQL what PostgreSQL can write as FerretDB would (postgres-writes.ts); the rest, and anything SQL
+    // declined, through the driver, whose guards make each write once.
+    async writeByIds(collection, orgId, writes) {
+      if (writes.length === 0) return 0;
+      const made = await pages.writeByIds(db, collection, orgId, writes);
+      const rest = made.size === 0 ? writes : writes.filter((w) => !made.has(w.id));
+      return made.size + (rest.length > 0 ? await mongo.writeByIds(collection, orgId, rest) : 0);
+    },
+
     insertTogether(groups) {
       return pages.insertTogether(db, groups);
     },

@@ -19,7 +19,8 @@ import pg from 'pg';
 import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
 import { pageColumn } from './postgres-page-indexes.js';
-import type { FieldsQuery, InsertGroup, InsertOutcome, LatestQuery, PageQuery, WhereQuery } from '../port.js';
+import type { FieldsQuery, IdWrite, InsertGroup, InsertOutcome, LatestQuery, PageQuery, WhereQuery } from '../port.js';
+import { idWriteRows, idWritesSql, WRITES_PER_STATEMENT } from './postgres-writes.js';
 import { insertSql, isPostgresUniqueViolation } from './postgres-inserts.js';
 
 export type { FieldsQuery, LatestQuery, PageQuery, WhereQuery } from '../port.js';
@@ -466,6 +467,41 @@ export class PostgresPages {
     }
     this.stats.written += 1;
     return 'stored';
+  }
+
+  /**
+   * Make what it can of `writes` (the store port's writeByIds) in SQL
+   * (postgres-writes.ts), a statement per WRITES_PER_STATEMENT: the ids it
+   * wrote. The others, matched or not, are the caller's to send through
+   * FerretDB: a write the encoder leaves, a statement PostgreSQL refused or
+   * could not answer (each statement is all or none; after a connection lost
+   * mid-statement its writes may be made, and their guards then match nothing
+   * there, or, unguarded, make the same again).
+   */
+  async writeByIds(db: Db, collection: string, orgId: string, writes: readonly IdWrite[]): Promise<Set<string>> {
+    const made = new Set<string>();
+    const schema = db.databaseName;
+    const table = await this.table(schema, collection);
+    if (!table) return made;
+    for (let i = 0; i < writes.length; i += WRITES_PER_STATEMENT) {
+      const { rows } = idWriteRows(writes.slice(i, i + WRITES_PER_STATEMENT));
+      if (rows.ids.length === 0) continue;
+      try {
+        const r = await queryKeepingSession<{ id: string }>(
+          this.prepared,
+          named({
+            text: idWritesSql(schema, table),
+            values: [rows.ids, rows.fields, rows.values, rows.docs, JSON.stringify(orgId)],
+          }),
+        );
+        for (const row of r.rows) made.add(row.id);
+        this.stats.written += 1;
+      } catch (err) {
+        if (!(err instanceof pg.DatabaseError) && !unavailable(err)) throw err;
+        this.declineWrite();
+      }
+    }
+    return made;
   }
 
   /**
