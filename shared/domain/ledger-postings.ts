@@ -87,7 +87,8 @@ export function ledgerTransactions(books: PostingBooks): LedgerTransaction[] {
       })),
     });
   }
-  out.push(...bankSide(books));
+  // One at a time: a spread of a whole book's postings overflows the call stack.
+  for (const p of bankSide(books)) out.push(p);
   return out.sort(compareLedgerTransactions);
 }
 

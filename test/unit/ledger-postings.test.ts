@@ -138,6 +138,19 @@ describe('the books as a general ledger', () => {
     ]);
   });
 
+  it('books of 200,000 bank transactions give 200,000 bank-side transactions and the opening balance', () => {
+    const transactions = Array.from({ length: 200_000 }, (_, i) => ({
+      id: `bt_${String(i).padStart(6, '0')}`,
+      bank_account_id: 'ba_1',
+      booking_date: '2026-03-02',
+      amount_minor: -1,
+      currency: 'EUR',
+    }));
+    const ledger = ledgerTransactions(books({ entries: [], transactions, links: [] }));
+    expect(ledger.filter((t) => t.source.kind === 'bank_transaction')).to.have.length(200_000);
+    expect(ledger.filter((t) => t.source.kind === 'opening_balance')).to.have.length(1);
+  });
+
   it('every ledger transaction balances', () => {
     for (const tx of ledgerTransactions(books())) {
       const debit = tx.postings.reduce((s, p) => s + p.debit_minor, 0);

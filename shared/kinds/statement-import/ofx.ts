@@ -153,7 +153,8 @@ function closeUnended(stack: Element[]): void {
   if (AGGREGATES.has(open.name)) fail(`element ${open.name}`, `element <${open.name}> is not closed`);
   // A start tag without a value and without an end tag is an empty value; what followed it are its siblings.
   const parent = stack[stack.length - 1]!;
-  parent.children.push(...open.children);
+  // One at a time: a hostile file's thousands of children spread as arguments would overflow the call stack.
+  for (const child of open.children) parent.children.push(child);
   open.children = [];
   open.value = '';
 }

@@ -54,7 +54,8 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
         fields: withOrg,
       });
       if (!read) return null;
-      docs.push(...read);
+      // One at a time: a spread of a big read's rows overflows the call stack.
+      for (const d of read) docs.push(d);
     }
     if (q.owner === undefined) return docs;
     const owned = docs.filter((d) => d.org_id === q.owner);
