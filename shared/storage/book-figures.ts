@@ -504,14 +504,14 @@ export async function backfillFigures(db: Db, stop: () => boolean): Promise<numb
   const orgs = await collections(db)
     .orgs.find({}, { projection: { _id: 1 } })
     .toArray();
-  const known = new Set<string>();
-  for (let i = 0; i < orgs.length; i += 1000) {
-    const ids = orgs.slice(i, i + 1000).map((o) => orgFigureId(String(o._id)));
-    for (const d of await figures(db)
-      .find({ _id: { $in: ids } }, { projection: { org_id: 1 } })
-      .toArray())
-      known.add(String(d.org_id));
-  }
+  const built = await (
+    await storeAdapter(db)
+  ).findByIds(
+    BOOK_FIGURES,
+    orgs.map((o) => orgFigureId(String(o._id))),
+    { fields: ['org_id'] },
+  );
+  const known = new Set(built.map((d) => String(d.org_id)));
   let count = 0;
   for (const org of orgs) {
     if (stop()) break;
