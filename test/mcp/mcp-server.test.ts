@@ -574,7 +574,17 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
   });
 
   it("a call that outlives its wait answers pending with the job_id; get_job later answers the job's result", async () => {
-    const pending = await mcp.call('stage_ledger_reversal', { entry_id: t.pendingEntry, wait_seconds: 0 });
+    // With no worker the job cannot finish first: wait=0 answers the result when it is already there.
+    const s = await stack();
+    await s.stopWorker();
+    let pending: Awaited<ReturnType<McpSession['call']>>;
+    try {
+      pending = await mcp.call('stage_ledger_reversal', { entry_id: t.pendingEntry, wait_seconds: 0 });
+      const queued = await mcp.call('get_job', { job_id: pending.structuredContent.job_id as string });
+      expect(queued.structuredContent.outcome).to.equal('pending');
+    } finally {
+      await s.startWorker();
+    }
     expect(pending.isError ?? false).to.equal(false);
     expect(pending.structuredContent.outcome).to.equal('pending');
     const jobId = pending.structuredContent.job_id as string;
