@@ -7,7 +7,7 @@
 // account's records, so the list built from them is the list computed whole.
 import {
   counterpartyRows,
-  latestNames,
+  latestNamed,
   type CounterpartyEntry,
   type CounterpartyLink,
   type CounterpartyRow,
@@ -24,6 +24,8 @@ export interface CounterpartyFigures {
   open_payable_minor: number;
   /** Its latest bank name on any account; null without one. */
   name: string | null;
+  /** What placed that name last (book-reads.ts `nameKey`); null without one. */
+  name_key: string | null;
 }
 
 /** A counterparty's figures on one account: `transactions` > 0 gives it a row there. */
@@ -33,6 +35,8 @@ export interface AccountCounterpartyFigures {
   transactions: number;
   unlinked_bank_minor: number;
   name: string | null;
+  /** What placed that name last (book-reads.ts `nameKey`); null without one. */
+  name_key: string | null;
 }
 
 /** An account's figures without its opening balance (the account's own field, read with it). */
@@ -57,7 +61,7 @@ export function counterpartyFigures(
   settlementAccounts: readonly string[],
 ): { counterparties: CounterpartyFigures[]; accounts: AccountCounterpartyFigures[] } {
   const open = new Map(counterpartyRows([], entries, links, settlementAccounts).map((r) => [r.counterparty_id, r]));
-  const names = latestNames(transactions);
+  const names = latestNamed(transactions);
   const counterparties = [...new Set(ids)].map((id): CounterpartyFigures => {
     const row = open.get(id);
     return {
@@ -65,7 +69,8 @@ export function counterpartyFigures(
       open: row !== undefined,
       open_receivable_minor: row?.open_receivable_minor ?? 0,
       open_payable_minor: row?.open_payable_minor ?? 0,
-      name: names.get(id) ?? null,
+      name: names.get(id)?.name ?? null,
+      name_key: names.get(id)?.key ?? null,
     };
   });
   const byAccount = new Map<string, Array<(typeof transactions)[number]>>();
@@ -79,6 +84,7 @@ export function counterpartyFigures(
   for (const [account, own] of byAccount) {
     const counts = new Map<string, number>();
     for (const t of own) counts.set(t.counterparty_id!, (counts.get(t.counterparty_id!) ?? 0) + 1);
+    const named = latestNamed(own);
     for (const r of counterpartyRows(own, [], links, settlementAccounts))
       accounts.push({
         bank_account_id: account,
@@ -86,6 +92,7 @@ export function counterpartyFigures(
         transactions: counts.get(r.counterparty_id) ?? 0,
         unlinked_bank_minor: r.unlinked_bank_minor,
         name: r.name,
+        name_key: named.get(r.counterparty_id)?.key ?? null,
       });
   }
   return { counterparties, accounts };

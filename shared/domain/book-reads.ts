@@ -124,17 +124,35 @@ export function isOpen(openAmount: number, linkedMinor: number): boolean {
   return Math.abs(openAmount) !== linkedMinor;
 }
 
-/** Each counterparty's latest name among `transactions`, by (booking date, id); ids are ASCII (shared/schemas/common.ts), so code-unit order is byte order. */
-export function latestNames(transactions: readonly NamingTransaction[]): Map<string, string | null> {
-  const latest = new Map<string, { key: string; name: string | null }>();
+/**
+ * A counterparty's latest name and what placed it last: `${booking_date} ${id}`
+ * of the transaction that gave it (dates have one length, so the key orders
+ * by date, then id; a space, as PostgreSQL's jsonb holds no NUL).
+ */
+export interface LatestName {
+  key: string;
+  name: string | null;
+}
+
+/** The key latestNames orders a transaction's name by. */
+export const nameKey = (t: Pick<NamingTransaction, 'id' | 'booking_date'>): string => `${t.booking_date} ${t.id}`;
+
+/** Each counterparty's latest name among `transactions`, with its key (latestNames). */
+export function latestNamed(transactions: readonly NamingTransaction[]): Map<string, LatestName> {
+  const latest = new Map<string, LatestName>();
   for (const t of transactions) {
     if (t.counterparty_id === null) continue;
-    const key = `${t.booking_date}\u0000${t.id}`;
+    const key = nameKey(t);
     const seen = latest.get(t.counterparty_id);
     // A stored transaction without a name (absent, null) names nobody: null, as the answer's schema says.
     if (!seen || key > seen.key) latest.set(t.counterparty_id, { key, name: t.counterparty_name ?? null });
   }
-  return new Map([...latest].map(([id, { name }]) => [id, name]));
+  return latest;
+}
+
+/** Each counterparty's latest name among `transactions`, by (booking date, id); ids are ASCII (shared/schemas/common.ts), so code-unit order is byte order. */
+export function latestNames(transactions: readonly NamingTransaction[]): Map<string, string | null> {
+  return new Map([...latestNamed(transactions)].map(([id, { name }]) => [id, name]));
 }
 
 /**

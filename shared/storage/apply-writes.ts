@@ -34,6 +34,8 @@ export interface InsertsOutcome {
   made: number;
   conflict: boolean;
   refused?: string;
+  /** An insert met its document already there (an earlier attempt's, counted as made). */
+  found?: true;
 }
 
 type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
@@ -118,11 +120,13 @@ export const ORDERED_INSERT_LIMIT = 100;
  * `made` is exactly what an undo has to take back.
  */
 export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
+  let found = false;
   for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
     const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
     if (chunk.conflict) return { ...chunk, made: from + chunk.made };
+    found ||= chunk.found === true;
   }
-  return { made: writes.length, conflict: false };
+  return { made: writes.length, conflict: false, ...(found ? { found: true as const } : {}) };
 }
 
 /**
@@ -155,6 +159,7 @@ async function insertAllTogether(db: Db, orgId: string, writes: readonly InsertW
 async function makeOrderedInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
   const c = db.collection<Doc>(writes[0]!.collection);
   let at = 0;
+  let found = false;
   // From `from` on: how far the writes are there and hold their documents, and what of them is there at all.
   const ours = async (from: number): Promise<{ end: number; found: Map<string, Doc> }> => {
     const found = new Map(
@@ -178,7 +183,8 @@ async function makeOrderedInserts(db: Db, orgId: string, writes: readonly Insert
       // those after did not. The ones there are counted from the store, so the undo takes back exactly them.
       return { made: (await ours(at)).end, conflict: true, refused: reason };
     }
-    if (refused === null) return { made: writes.length, conflict: false };
+    if (refused === null) return { made: writes.length, conflict: false, ...(found ? { found: true as const } : {}) };
+    found = true;
     at += refused;
     const from = at;
     const there = await ours(at);
@@ -186,7 +192,7 @@ async function makeOrderedInserts(db: Db, orgId: string, writes: readonly Insert
     // The refused one not ours, or a later one there but not ours: the conflict. A later one absent is simply not made yet.
     if (at === from || (at < writes.length && there.found.has(writes[at]!.id))) return { made: at, conflict: true };
   }
-  return { made: writes.length, conflict: false };
+  return { made: writes.length, conflict: false, ...(found ? { found: true as const } : {}) };
 }
 
 /** Insert `writes` with one ordered insertMany: null when all went in, else the index of the one refused as a duplicate `_id` (all before it went in, none after). */

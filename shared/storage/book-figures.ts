@@ -40,6 +40,7 @@ import {
   counterpartyFigureId,
   figures,
   insertFigures,
+  newRev,
   OPEN_LIST,
   orgFigureId,
   orgFresh,
@@ -98,6 +99,7 @@ function counterpartyFields(f: CounterpartyFigures) {
     open_receivable_minor: f.open_receivable_minor,
     open_payable_minor: f.open_payable_minor,
     name: f.name,
+    name_key: f.name_key,
   };
 }
 function rowFields(f: AccountCounterpartyFigures) {
@@ -109,6 +111,7 @@ function rowFields(f: AccountCounterpartyFigures) {
     transactions: f.transactions,
     unlinked_bank_minor: f.unlinked_bank_minor,
     name: f.name,
+    name_key: f.name_key,
   };
 }
 function accountFields(f: AccountSums) {
@@ -201,6 +204,7 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
         transactions: 0,
         unlinked_bank_minor: 0,
         name: null,
+        name_key: null,
       });
   }
   const ops: AnyBulkWriteOperation<FigureDoc>[] = [];
@@ -209,7 +213,7 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
     ops.push({
       updateOne: {
         filter: { _id: id, org_id: orgId, $or: [{ basis: { $lte: basis } }, { basis: { $exists: false } }] },
-        update: { $set: { ...rowFields(r), basis } },
+        update: { $set: { ...rowFields(r), basis, rev: newRev() } },
         upsert: true,
       },
     });
@@ -224,7 +228,9 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
       set: { ...accountFields(f), stale: '0' },
     })),
   ];
-  await Promise.all([writeAll(db, ops), writeMasters(db, orgId, seqs, masters)]);
+  // Rows before masters: a master fresh at its seq has its rows written (figure-additions.ts counts on it).
+  await writeAll(db, ops);
+  await writeMasters(db, orgId, seqs, masters);
 }
 
 /** The most counterparties whose transactions are read one page index range each; more are one read of the organisation's. */
@@ -336,22 +342,26 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
   const byAccount = new Map<string, FigureTransaction[]>(accountDocs.map((d) => [String(d._id), []]));
   for (const t of transactions) byAccount.get(t.bank_account_id)?.push(t);
   const base = { org_id: orgId, stale: '0' as const, seq: 0 };
+  const rev = () => ({ rev: newRev() });
   const docs: FigureDoc[] = [
     ...computed.counterparties.map((f) => ({
       ...counterpartyMaster(orgId, f.counterparty_id),
       ...base,
       ...counterpartyFields(f),
+      ...rev(),
     })),
     ...computed.accounts.map((r) => ({
       _id: rowFigureId(orgId, r.bank_account_id, r.counterparty_id),
       org_id: orgId,
       basis: 0,
       ...rowFields(r),
+      ...rev(),
     })),
     ...[...byAccount].map(([a, own]) => ({
       ...accountMaster(orgId, a),
       ...base,
       ...accountFields(accountSums(a, own)),
+      ...rev(),
     })),
   ];
   await insertFigures(db, docs);
@@ -428,6 +438,7 @@ const asCounterparty = (d: Document): CounterpartyFigures => ({
   open_receivable_minor: Number(d.open_receivable_minor ?? 0),
   open_payable_minor: Number(d.open_payable_minor ?? 0),
   name: (d.name as string | null | undefined) ?? null,
+  name_key: (d.name_key as string | null | undefined) ?? null,
 });
 
 /** The first `limit` + 1 of each list after `after`, and the organisation figures of the account's rows. */
@@ -461,6 +472,7 @@ export async function readCounterpartyPage(
       transactions: Number(d.transactions ?? 0),
       unlinked_bank_minor: Number(d.unlinked_bank_minor ?? 0),
       name: (d.name as string | null | undefined) ?? null,
+      name_key: (d.name_key as string | null | undefined) ?? null,
     })),
     open,
     openOf,

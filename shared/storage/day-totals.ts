@@ -20,7 +20,7 @@ import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
 import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
-import { BOOK_FIGURES, bump, insertFigures, writeMasters, type FigureDoc } from './figure-docs.js';
+import { BOOK_FIGURES, bump, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -129,6 +129,7 @@ export async function rebuildDays(db: Db, orgId: string, settlementAccounts: rea
     rows,
     stale: '0',
     seq: 0,
+    rev: newRev(),
   }));
   await insertFigures(db, docs);
 }

@@ -1,6 +1,7 @@
 // The documents of `book_figures` (shared/storage/book-figures.ts says how
 // they are kept): their ids, the collection, and the seq bump every writer
 // makes before it reads the records its figures come from.
+import { randomInt } from 'node:crypto';
 import { WRITES_PER_COMMAND } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { storeAdapter } from './store-adapter.js';
@@ -17,6 +18,7 @@ export interface FigureDoc extends Document {
   stale?: '0' | '1';
   seq?: number;
   basis?: number;
+  rev?: number;
   counterparty_id?: string;
   bank_account_id?: string;
   date?: string;
@@ -28,6 +30,14 @@ export const accountFigureId = (orgId: string, account: string): string => `ba|$
 export const rowFigureId = (orgId: string, account: string, cp: string): string => `row|${orgId}|${account}|${cp}`;
 export const accountList = (account: string): string => `account|${account}`;
 export const OPEN_LIST = 'open';
+
+/**
+ * A figure document's revision: every write of one (a bump, computed
+ * figures, a build, an addition) sets a new one, drawn at random, so an
+ * addition (figure-additions.ts) guarded by the revision it read lands only
+ * where nothing was written since.
+ */
+export const newRev = (): number => randomInt(2 ** 48 - 1);
 
 export const figures = (db: Db) => db.collection<FigureDoc>(BOOK_FIGURES);
 
@@ -73,7 +83,7 @@ export async function bump(db: Db, orgId: string, masters: readonly FigureDoc[])
     orgId,
     there.map((m) => {
       const seq = before.get(m._id)!;
-      return { id: m._id, guard: { field: 'seq', value: seq }, set: { seq: seq + 1, stale: '1' } };
+      return { id: m._id, guard: { field: 'seq', value: seq }, set: { seq: seq + 1, stale: '1', rev: newRev() } };
     }),
   );
   const rest = made === there.length ? masters.filter((m) => !before.has(m._id)) : masters;
@@ -85,7 +95,7 @@ export async function bump(db: Db, orgId: string, masters: readonly FigureDoc[])
         return {
           updateOne: {
             filter: { _id, org_id: orgId },
-            update: { $inc: { seq: 1 }, $set: { stale: '1' as const }, $setOnInsert: identity },
+            update: { $inc: { seq: 1 }, $set: { stale: '1' as const, rev: newRev() }, $setOnInsert: identity },
             upsert: true,
           },
         };
@@ -110,7 +120,11 @@ export async function writeMasters(
   ).writeByIds(
     BOOK_FIGURES,
     orgId,
-    writes.map((w) => ({ id: w.id, guard: { field: 'seq', value: seqs.get(w.id) ?? -1 }, set: w.set })),
+    writes.map((w) => ({
+      id: w.id,
+      guard: { field: 'seq', value: seqs.get(w.id) ?? -1 },
+      set: { ...w.set, rev: newRev() },
+    })),
   );
 }
 

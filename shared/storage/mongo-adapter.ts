@@ -194,8 +194,18 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
         return q.owner === undefined ? docs : docs.filter((d) => d.org_id === q.owner);
       }
       if (q.any.values.length === 0) return [];
-      const extra = Object.keys(q.equalities).filter((f) => f !== 'org_id');
-      if (extra.length > 0) throw new Error(`where: only org_id is supported beside a list (${extra.join(', ')})`);
+      if (Object.keys(q.equalities).some((f) => f !== 'org_id')) {
+        // Other equalities beside the list (a figure's kind): every one in the filter, the list in chunks.
+        const any = q.any;
+        const docs = await readInChunks(any.values, (chunk) =>
+          collection
+            .find({ ...q.equalities, [any.field]: { $in: chunk } } as Filter<Document & { org_id: string }>, {
+              projection: q.owner === undefined ? projection : withOrg(projection),
+            })
+            .toArray(),
+        );
+        return asked(q.owner === undefined ? docs : docs.filter((d) => d.org_id === q.owner));
+      }
       if (q.owner !== undefined)
         return asked(await driver.findOwnedWhereIn(collection, q.owner, q.any.field, q.any.values, projection));
       return driver.findWhereIn(collection, q.equalities.org_id ?? null, q.any.field, q.any.values, projection);

@@ -25,6 +25,11 @@ import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
 import { invalidateFigures, refreshFigures } from '../../shared/storage/book-figures.js';
 import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
+import {
+  addInsertedTransactions,
+  readBeforeInserts,
+  type FiguresBefore,
+} from '../../shared/storage/figure-additions.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { storeRefusal } from '../../shared/storage/store-refusal.js';
 import type { ApplyJournalState, ApplyResult } from '../../shared/storage/staged-apply-state.js';
@@ -78,7 +83,8 @@ export async function finishJournal(
     if (await takeApplyLease(ctx.db, orgId, id, ctx.jobId, new Date(), APPLY_LEASE_MS, op)) {
       try {
         // The operation as the run's end left it: final, so answered without reading it once more.
-        const ended = await runHeld(ctx, op);
+        // Only the job whose transition wrote the journal, on its first turn, knows no write of it was made before.
+        const ended = await runHeld(ctx, op, first && written?._id === id);
         if (ended && ended.status !== 'applying') return ended;
       } catch (err) {
         if (!(err instanceof LeaseLost)) throw err;
@@ -91,11 +97,23 @@ export async function finishJournal(
   }
 }
 
-/** Run the journal while holding the lease; the operation as its end left it (null when it was gone). */
-async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedOperationDoc | null> {
+/**
+ * Run the journal while holding the lease; the operation as its end left it
+ * (null when it was gone). `untouched`: no write of the journal was made
+ * before this run, so its figures may be added (figure-additions.ts).
+ */
+async function runHeld(
+  ctx: JobContext,
+  op: StagedOperationDoc,
+  untouched: boolean,
+): Promise<StagedOperationDoc | null> {
   const { db } = ctx;
   const orgId = ctx.data.org_id;
   const journal = await readApplyJournal(db, op);
+  let before =
+    untouched && journal.phase === 'forward' && journal.done === 0
+      ? await readBeforeInserts(db, orgId, journal.writes)
+      : null;
   const progress = async (p: Parameters<typeof recordApplyProgress>[4]): Promise<void> => {
     if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
   };
@@ -111,6 +129,8 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
         const from = done;
         const end = journalStepEnd(journal.writes, from, INSERT_BATCH_LIMITS, atFaultPoint);
         const made = await makeStep(db, orgId, journal.writes.slice(from, end), operationHolder(op._id));
+        // A write already there may have been counted by a writer since: the figures are computed.
+        if (made.found) before = null;
         crashIf(`apply:crash-after-write:${made.conflict ? from + made.made + 1 : end}`);
         if (made.conflict) {
           // Everything before the conflicting write is made, nothing after it: `done` says so in the same step that turns the journal around.
@@ -138,7 +158,7 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
     await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
-      await keepFigures(ctx, journal.writes);
+      await keepFigures(ctx, journal.writes, before);
       return finish(ctx, op, {
         status: 'applied',
         at: new Date().toISOString(),
@@ -196,11 +216,20 @@ async function runHeld(ctx: JobContext, op: StagedOperationDoc): Promise<StagedO
 
 /**
  * The kept figures of the records the journal wrote (docs/reference/book-reads.md
- * "Kept figures"), brought up to date before the operation ends: a job that
- * dies here leaves the operation applying, and whoever finishes it does this again.
+ * "Kept figures"), brought up to date before the operation ends: added to
+ * where `before` was read, else computed. A job that dies here leaves the
+ * operation applying, and whoever finishes it computes them.
  */
-async function keepFigures(ctx: JobContext, writes: readonly JournalWrite[]): Promise<void> {
+async function keepFigures(
+  ctx: JobContext,
+  writes: readonly JournalWrite[],
+  before: FiguresBefore | null = null,
+): Promise<void> {
   const orgId = ctx.data.org_id;
+  if (before) {
+    await refreshFigures(ctx.db, orgId, await addInsertedTransactions(ctx.db, orgId, before, writes));
+    return;
+  }
   if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
   await refreshFigures(ctx.db, orgId, await touchedByWrites(ctx.db, orgId, writes));
 }
