@@ -188,7 +188,7 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     expect(noneSql).to.deep.equal([]);
   });
 
-  it('where: equalities, a list beside org_id, a list by a global id with the owner checked, a projection', async () => {
+  it('where: equalities, a list beside org_id and beside another equality, a list by a global id with the owner checked, a projection', async () => {
     const ids = SUFFIXES.map((suffix, i) => `bt_${uid}_${i}_${suffix}`);
     const otherIds = SUFFIXES.map((suffix, i) => `bt_${uid}_${100 + i}_${suffix}`);
     const queries: WhereQuery[] = [
@@ -209,6 +209,14 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
         equalities: {},
         any: { field: '_id', values: [...ids, ...otherIds] },
         fields: ['status', 'version'],
+        owner: orgId,
+      },
+      // What refreshCounterparties asks of the kept figures (a kind beside the list).
+      {
+        collection: 'ledger_entries',
+        equalities: { org_id: orgId, status: 'posted' },
+        any: { field: 'counterparty_id', values: [`cp_${uid}_0`, `cp_${uid}_2`, 'cp_none'] },
+        fields: ['reference', 'counterparty_id'],
         owner: orgId,
       },
       {
