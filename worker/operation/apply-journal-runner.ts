@@ -124,6 +124,12 @@ async function runHeld(
   }, APPLY_LEASE_MS / 3);
   try {
     let { done, phase } = journal;
+    // Where the run's time went, for the log line at its end (ms since the lease was taken).
+    const t0 = Date.now();
+    const took: Record<string, number> = {};
+    const lap = (name: string): void => {
+      took[name] = Date.now() - t0 - Object.values(took).reduce((a, b) => a + b, 0);
+    };
     if (phase === 'forward') {
       while (done < journal.writes.length) {
         const from = done;
@@ -155,11 +161,14 @@ async function runHeld(
     }
     // The open amounts of the entries the writes touched, from the store as the journal left it
     // (docs/design/entry-open-amounts.md): before the end is written, so a job that dies here is resumed and refreshes again.
+    lap('writes_ms');
     await refreshOpenAmounts(db, orgId, touchedEntries(journal.writes.slice(0, done)));
+    lap('open_amounts_ms');
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
       await keepFigures(ctx, journal.writes, before);
-      return finish(ctx, op, {
+      lap('figures_ms');
+      return finish(ctx, op, took, {
         status: 'applied',
         at: new Date().toISOString(),
         by: ctx.data.actor,
@@ -203,7 +212,7 @@ async function runHeld(
               not_undone: undoConflicts,
             },
           });
-    return await finish(ctx, op, {
+    return await finish(ctx, op, took, {
       status: done === 0 && !storeRefused ? 'stale' : 'failed',
       at: new Date().toISOString(),
       by: ctx.data.actor,
@@ -277,8 +286,10 @@ function atFaultPoint(n: number): boolean {
 async function finish(
   ctx: JobContext,
   op: StagedOperationDoc,
+  took: Record<string, number>,
   result: ApplyResult,
 ): Promise<StagedOperationDoc | null> {
+  const t0 = Date.now();
   const moved = await transitionStatus(
     ctx.db,
     ctx.data.org_id,
@@ -294,7 +305,11 @@ async function finish(
   const after = moved.won && moved.op ? moved.op : await findStagedOperation(ctx.db, ctx.data.org_id, op._id);
   if (after) await settleOperation(ctx.db, after);
   if (result.status === 'applied') await WORKER_KINDS[op.kind].afterApplied?.(ctx, op);
-  if (moved.won) ctx.log.info({ staged_operation_id: op._id, status: result.status }, 'apply finished');
+  if (moved.won)
+    ctx.log.info(
+      { staged_operation_id: op._id, status: result.status, ...took, end_ms: Date.now() - t0 },
+      'apply finished',
+    );
   return after;
 }
 
