@@ -237,9 +237,9 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
 const COUNTERPARTIES_ONE_BY_ONE = 16;
 
 /**
- * Every transaction of the organisation naming one of `cps`: by the (org_id,
- * counterparty_id, booking_date) page index, one range per counterparty, for
- * the few an apply touches; else one read filtered by the list.
+ * `TXN_FIELDS` of every transaction of the organisation naming one of `cps`:
+ * by the (org_id, counterparty_id, booking_date) page index, one read per
+ * counterparty, for the few an apply touches; else one read filtered by the list.
  */
 async function counterpartyTransactions(db: Db, orgId: string, cps: readonly string[]): Promise<Document[]> {
   const port = await storeAdapter(db);
@@ -251,19 +251,17 @@ async function counterpartyTransactions(db: Db, orgId: string, cps: readonly str
       any: { field: 'counterparty_id', values: cps },
       fields: TXN_FIELDS,
     });
-  const pages = await Promise.all(
+  const each = await Promise.all(
     cps.map((cp) =>
-      port.page({
+      port.fields({
         collection,
         equalities: { org_id: orgId, counterparty_id: cp },
-        key: 'booking_date',
-        after: null,
-        direction: 1,
-        limit: 10_000_000,
+        index: 'page',
+        fields: TXN_FIELDS,
       }),
     ),
   );
-  return pages.flat();
+  return each.flat();
 }
 
 /** Every link of these transactions and of these entries, each once. */

@@ -28,8 +28,6 @@ export const dayFigureId = (orgId: string, date: IsoDate): string => `day|${orgI
 
 /** The most days a write path reads one by one; more are read as one range of dates. */
 const DAYS_ONE_BY_ONE = 8;
-/** A page query's limit that no day's records reach. */
-const WHOLE = 10_000_000;
 
 const dayMaster = (orgId: string, date: IsoDate): FigureDoc => ({
   _id: dayFigureId(orgId, date),
@@ -45,19 +43,24 @@ function withId<T>(doc: Document): T {
 }
 
 const ENTRY_FIELDS = ['_id', 'entry_date', 'currency', 'lines'];
+const TRANSACTION_FIELDS = ['_id', 'bank_account_id', 'booking_date', 'amount_minor', 'currency'];
 const ACCOUNT_FIELDS = ['_id', 'currency', 'ledger_account', 'opening_balance_minor'];
 
-/** The records dated on these days, by the (org_id, date) page index: each day alone, or one range when there are many. */
+/**
+ * `fields` of the records dated on these days, by the (org_id, date) page
+ * index: each day alone, or one range when there are many.
+ */
 async function datedRecords(
   db: Db,
   orgId: string,
   collection: string,
   key: string,
   days: readonly IsoDate[],
+  fields: readonly string[],
 ): Promise<Document[]> {
   const port = await storeAdapter(db);
   const range = (from: IsoDate, to: IsoDate) =>
-    port.page({ collection, equalities: { org_id: orgId }, key, from, to, after: null, direction: 1, limit: WHOLE });
+    port.fields({ collection, equalities: { org_id: orgId }, index: 'page', fields, range: { key, from, to } });
   const wanted = new Set(days);
   if (days.length <= DAYS_ONE_BY_ONE) return (await Promise.all(days.map((d) => range(d, d)))).flat();
   const sorted = [...days].sort();
@@ -83,8 +86,8 @@ export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDa
       index: 'gin',
       fields: ACCOUNT_FIELDS,
     }),
-    datedRecords(db, orgId, c.ledgerEntries.collectionName, 'entry_date', list),
-    datedRecords(db, orgId, c.bankTransactions.collectionName, 'booking_date', list),
+    datedRecords(db, orgId, c.ledgerEntries.collectionName, 'entry_date', list, ENTRY_FIELDS),
+    datedRecords(db, orgId, c.bankTransactions.collectionName, 'booking_date', list, TRANSACTION_FIELDS),
   ]);
   const transactions = txnDocs.map((d) => withId<PostingTransaction>(d));
   const entries = entryDocs.map((d) => withId<PostingEntry>(d));

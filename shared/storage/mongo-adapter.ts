@@ -151,7 +151,9 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
     fields(q: FieldsQuery): Promise<Document[]> {
       return db
         .collection(q.collection)
-        .find(q.equalities, { projection: projectionOf(q.fields) })
+        .find(q.range ? { ...q.equalities, [q.range.key]: { $gte: q.range.from, $lte: q.range.to } } : q.equalities, {
+          projection: projectionOf(q.fields),
+        })
         .toArray();
     },
 

@@ -41,6 +41,11 @@ export interface FieldsQuery {
   index: 'page' | 'gin';
   /** The top-level fields returned, as a driver projection `{field: 1}` gives them: `_id` only when named, an absent field left out. */
   fields: readonly string[];
+  /**
+   * Inclusive bounds on one more field (ISO dates compare as strings); with
+   * `index: 'page'`, a page order of the equalities then this field.
+   */
+  range?: { key: string; from: string; to: string } | undefined;
 }
 
 /**

@@ -79,6 +79,10 @@ export function fieldsSql(schema: string, table: string, q: FieldsQuery): { text
       ? `${pageColumn(field)} = $${values.length}`
       : `(_jsonb -> ${pg.escapeLiteral(field)}) @> $${values.length}::jsonb`;
   });
+  if (q.range) {
+    values.push(q.range.from, q.range.to);
+    where.push(`${pageColumn(q.range.key)} BETWEEN $${values.length - 1} AND $${values.length}`);
+  }
   return {
     text: `SELECT ${fieldsRow(q.fields)} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE ${where.join(' AND ')}`,
     values,

@@ -143,7 +143,7 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
         }
   });
 
-  it('fields: by a page index and by the GIN containments, absent fields left out, _id only when named', async () => {
+  it('fields: by a page index (with a range of dates) and by the GIN containments, absent fields left out, _id only when named', async () => {
     const queries: FieldsQuery[] = [
       {
         collection: 'bank_transactions',
@@ -163,10 +163,19 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
         index: 'gin' as const,
         fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
       },
+      // The kept day totals' read of some days (both bounds inclusive).
+      {
+        collection: 'bank_transactions',
+        equalities: { org_id: orgId },
+        index: 'page' as const,
+        fields: ['_id', 'booking_date', 'amount_minor'],
+        range: { key: 'booking_date', from: '2026-02-02', to: '2026-02-03' },
+      },
     ];
     for (const q of queries) {
       const [viaDriver, viaSql] = await both((port) => port.fields(q));
       expect(viaDriver.length, q.collection).to.be.above(0);
+      if (q.range) expect(viaDriver.map((d) => d.booking_date).every((d) => d === '2026-02-03')).to.equal(true);
       expect(keySorted(viaSql), q.collection).to.deep.equal(keySorted(viaDriver));
     }
   });
