@@ -155,6 +155,9 @@ export function reserveSequenceSql(
   return { text, values: [JSON.stringify(orgId), template, `${orgId}:`] };
 }
 
+/** The fields a `where` with `fields` reads: `_id` first, then the others once each. */
+export const whereFields = (fields: readonly string[]): string[] => [...new Set(['_id', ...fields])];
+
 /** A row of `fieldsSql`/`latestSql`: the values (`_id` first) and the fields' schemas as text. */
 interface ProjectedRow {
   v: unknown[];
@@ -162,18 +165,35 @@ interface ProjectedRow {
 }
 
 /**
- * The stored row cut down to `fields`, still in FerretDB's format (values
- * plus their `$s` schema, keys in stored order), so the one decoder reads
- * it; a field the document lacks is left out, as a MongoDB projection does.
+ * A row of `whereSql` with fields: `v` and `s` as `fieldsRow` gives them
+ * (`_id` first among the fields) and `k`, the stored key order. The row is
+ * put back into FerretDB's format here, not in SQL (per-row jsonb building
+ * was most of PostgreSQL's time in a big apply's reads), so the one decoder
+ * reads it: keys in stored order, a field the document lacks left out, as a
+ * MongoDB projection does.
  */
-function projectedRow(fields: readonly string[]): string {
-  const lit = pg.escapeLiteral;
-  const each = (of: (f: string) => string) =>
-    fields.map((f) => `CASE WHEN _jsonb ? ${lit(f)} THEN ${of(f)} ELSE '{}'::jsonb END`).join(' || ');
-  const keys = `ARRAY[${fields.map(lit).join(', ')}]::text[]`;
-  const order = `COALESCE((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements_text(_jsonb -> '$s' -> '$k') WITH ORDINALITY AS x(k, o) WHERE k = ANY(${keys})), '[]'::jsonb)`;
-  const schema = `jsonb_build_object('$k', ${order}, 'p', ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> '$s' -> 'p' -> ${lit(f)})`)})`;
-  return `jsonb_build_object('$s', ${schema}) || ${each((f) => `jsonb_build_object(${lit(f)}, _jsonb -> ${lit(f)})`)}`;
+interface WhereRow {
+  v: unknown[];
+  s: string;
+  k: string[] | null;
+}
+
+/** A `WhereRow` of `fields` as the stored document cut down to them, in FerretDB's format. */
+export function ferretRow(fields: readonly string[], row: WhereRow): Record<string, unknown> {
+  const schemas = JSON.parse(row.s) as unknown[];
+  const at = new Map(fields.map((f, i) => [f, i]));
+  const doc: Record<string, unknown> = {};
+  const p: Record<string, unknown> = {};
+  const keys: string[] = [];
+  for (const key of row.k ?? []) {
+    const i = at.get(key);
+    // No schema: the document lacks the field.
+    if (i === undefined || schemas[i] === null || schemas[i] === undefined) continue;
+    keys.push(key);
+    p[key] = schemas[i];
+    doc[key] = row.v[i];
+  }
+  return { $s: { $k: keys, p }, ...doc };
 }
 
 /**
@@ -196,7 +216,9 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
   }
   // `_id` always: a row the decoder cannot take is read again by it (decoded()).
   const columns =
-    q.fields && q.fields.length > 0 ? `${projectedRow([...new Set(['_id', ...q.fields])])} AS _jsonb` : '_jsonb';
+    q.fields && q.fields.length > 0
+      ? `${fieldsRow(whereFields(q.fields))}, _jsonb -> '$s' -> '$k' AS k`
+      : '_jsonb';
   const text = `SELECT ${columns} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return { text, values };
 }
@@ -358,6 +380,24 @@ export class PostgresPages {
    */
   async where(db: Db, q: WhereQuery): Promise<Document[] | null> {
     if (q.any && q.any.values.length === 0) return [];
+    if (q.fields && q.fields.length > 0) {
+      const fields = whereFields(q.fields);
+      const rows = await this.query<WhereRow>(
+        db,
+        q.collection,
+        (schema, table) => whereSql(schema, table, q),
+        'generic',
+      );
+      // fieldsRow's `v` holds `_id` twice when `_id` is among the fields: it is the first of them here.
+      return (
+        rows &&
+        this.decoded(
+          db,
+          q.collection,
+          rows.map((r) => ({ _jsonb: ferretRow(fields, { ...r, v: r.v.slice(1) }) })),
+        )
+      );
+    }
     const rows = await this.query<{ _jsonb: Record<string, unknown> }>(
       db,
       q.collection,

@@ -220,6 +220,20 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
         fields: ['status', 'version'],
         owner: orgId,
       },
+      // Fields asked in another order than stored, a nested object and array, one absent from most documents.
+      {
+        collection: 'bank_transactions',
+        equalities: {},
+        any: { field: '_id', values: ids },
+        fields: ['extra', 'counterparty_name', 'booking_date'],
+        owner: orgId,
+      },
+      {
+        collection: 'ledger_entries',
+        equalities: { org_id: orgId },
+        any: { field: 'counterparty_id', values: [`cp_${uid}_1`, `cp_${uid}_2`] },
+        fields: ['lines', 'reference', '_id'],
+      },
       // What refreshCounterparties asks of the kept figures (a kind beside the list).
       {
         collection: 'ledger_entries',
