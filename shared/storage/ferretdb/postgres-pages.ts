@@ -178,6 +178,29 @@ interface WhereRow {
   k: string[] | null;
 }
 
+/**
+ * A `WhereRow` of scalar values only, each as stored (NOT_AS_STORED), as the
+ * document cut down to `fields` in stored key order, without parsing the
+ * schemas (unless a null asks whether the field is there); null when a value
+ * needs the decoder (an object or array keeps its key order in its schema).
+ */
+export function plainRow(fields: readonly string[], row: WhereRow): Document | null {
+  if (NOT_AS_STORED.test(row.s)) return null;
+  for (const v of row.v) if (typeof v === 'object' && v !== null) return null;
+  const at = new Map(fields.map((f, i) => [f, i]));
+  let schemas: unknown[] | null = null;
+  const doc: Document = {};
+  for (const key of row.k ?? []) {
+    const i = at.get(key);
+    if (i === undefined) continue;
+    const value = row.v[i];
+    // A null is a stored null or an absent field (no schema), which a projection leaves out.
+    if (value === null && (schemas ??= JSON.parse(row.s) as unknown[])[i] == null) continue;
+    doc[key] = value;
+  }
+  return doc;
+}
+
 /** A `WhereRow` of `fields` as the stored document cut down to them, in FerretDB's format. */
 export function ferretRow(fields: readonly string[], row: WhereRow): Record<string, unknown> {
   const schemas = JSON.parse(row.s) as unknown[];
@@ -216,9 +239,7 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
   }
   // `_id` always: a row the decoder cannot take is read again by it (decoded()).
   const columns =
-    q.fields && q.fields.length > 0
-      ? `${fieldsRow(whereFields(q.fields))}, _jsonb -> '$s' -> '$k' AS k`
-      : '_jsonb';
+    q.fields && q.fields.length > 0 ? `${fieldsRow(whereFields(q.fields))}, _jsonb -> '$s' -> '$k' AS k` : '_jsonb';
   const text = `SELECT ${columns} FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return { text, values };
 }
@@ -388,15 +409,18 @@ export class PostgresPages {
         (schema, table) => whereSql(schema, table, q),
         'generic',
       );
-      // fieldsRow's `v` holds `_id` twice when `_id` is among the fields: it is the first of them here.
-      return (
-        rows &&
-        this.decoded(
-          db,
-          q.collection,
-          rows.map((r) => ({ _jsonb: ferretRow(fields, { ...r, v: r.v.slice(1) }) })),
-        )
-      );
+      if (!rows) return null;
+      const out: Document[] = [];
+      const toDecode: Array<{ _jsonb: Record<string, unknown> }> = [];
+      for (const r of rows) {
+        // fieldsRow's `v` holds `_id` twice when `_id` is among the fields: it is the first of them here.
+        const row = { ...r, v: r.v.slice(1) };
+        const plain = plainRow(fields, row);
+        if (plain) out.push(plain);
+        else toDecode.push({ _jsonb: ferretRow(fields, row) });
+      }
+      for (const d of await this.decoded(db, q.collection, toDecode)) out.push(d);
+      return out;
     }
     const rows = await this.query<{ _jsonb: Record<string, unknown> }>(
       db,

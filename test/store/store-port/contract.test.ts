@@ -225,7 +225,7 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
         collection: 'bank_transactions',
         equalities: {},
         any: { field: '_id', values: ids },
-        fields: ['extra', 'counterparty_name', 'booking_date'],
+        fields: ['extra', 'counterparty_name', 'booking_date', 'bank_reference'],
         owner: orgId,
       },
       {
