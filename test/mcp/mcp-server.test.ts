@@ -580,7 +580,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     let pending: Awaited<ReturnType<McpSession['call']>>;
     try {
       pending = await mcp.call('stage_ledger_reversal', { entry_id: t.pendingEntry, wait_seconds: 0 });
-      const queued = await mcp.call('get_job', { job_id: pending.structuredContent.job_id as string });
+      const queued = await mcp.call('get_job', { job_id: pending.structuredContent.job_id });
       expect(queued.structuredContent.outcome).to.equal('pending');
     } finally {
       await s.startWorker();
