@@ -1,5 +1,5 @@
 // What new bank transactions add to the kept figures (docs/reference/book-reads.md
-// "Kept figures", "Additions"): a transaction that no link joins moves only
+// "Kept figures"): a transaction that no link joins moves only
 // sums, counts and latest names, so its figures are added to those kept
 // instead of computed again from every record they cover. Each rule is the
 // whole computation's (book-figures.ts, book-reads.ts, trial-balance-days.ts)

@@ -1,4 +1,4 @@
-// Kept figures by addition (docs/reference/book-reads.md "Additions"): an
+// Kept figures by addition (docs/reference/book-reads.md "Kept figures"): an
 // apply journal that only inserts bank transactions (a statement import) adds
 // what its transactions add (shared/domain/figure-additions.ts) to the
 // figures they move, instead of computing those figures again from every

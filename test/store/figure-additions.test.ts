@@ -1,4 +1,4 @@
-// Kept figures by addition (docs/reference/book-reads.md "Additions";
+// Kept figures by addition (docs/reference/book-reads.md "Kept figures";
 // shared/storage/figure-additions.ts) on the real store: a journal of new
 // transactions adds to the figures it moves and leaves nothing to compute,
 // and they are the figures a whole build makes; a figure someone wrote after
