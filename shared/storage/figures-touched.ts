@@ -1,9 +1,13 @@
 // Which kept figures (shared/storage/book-figures.ts) a journal's writes may
 // have moved: the counterparties, accounts and days of every transaction and
-// entry written, and of those a written link joins, both as the writes left
-// them (read now) and as they were (the writes' own fields); and the days of
-// the transactions linked to an entry whose lines changed (its settlement
-// account is where their postings go).
+// entry written, and of those a written link joins, both as the writes leave
+// them and as they were; and the days of the transactions linked to an entry
+// whose lines changed (its settlement account is where their postings go).
+// The same whether read before, during or after the writes: what a write
+// changes is in the write itself (an insert's or delete's document, an
+// update's fields set and as they were), and the records read are read for
+// fields the journal does not change (the apply journal runner reads it while
+// the writes are made).
 import type { Db } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { TouchedFigures } from './book-figures.js';

@@ -23,7 +23,7 @@ import {
 import { makeInserts, makeRun, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
-import { invalidateFigures, refreshFigures } from '../../shared/storage/book-figures.js';
+import { invalidateFigures, refreshFigures, type TouchedFigures } from '../../shared/storage/book-figures.js';
 import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
 import {
   addInsertedTransactions,
@@ -114,6 +114,10 @@ async function runHeld(
     untouched && journal.phase === 'forward' && journal.done === 0
       ? await readBeforeInserts(db, orgId, journal.writes)
       : null;
+  // What the whole journal touches is the same read before, during or after its writes (figures-touched.ts), so
+  // it is read while they are made; awaited only by a forward run that ends, any failure surfaces there.
+  const touched = journal.phase === 'forward' && !before ? touchedByWrites(db, orgId, journal.writes) : null;
+  touched?.catch(() => undefined);
   const progress = async (p: Parameters<typeof recordApplyProgress>[4]): Promise<void> => {
     if (!(await recordApplyProgress(db, orgId, op._id, ctx.jobId, p, APPLY_LEASE_MS))) throw new LeaseLost();
   };
@@ -167,7 +171,7 @@ async function runHeld(
       // written, so a job that dies here is resumed and refreshes again.
       await Promise.all([
         refreshOpenAmounts(db, orgId, touchedEntries(journal.writes)),
-        keepFigures(ctx, journal.writes, before),
+        keepFigures(ctx, journal.writes, before, touched),
       ]);
       lap('derived_ms');
       return finish(ctx, op, took, {
@@ -235,6 +239,7 @@ async function keepFigures(
   ctx: JobContext,
   writes: readonly JournalWrite[],
   before: FiguresBefore | null = null,
+  touched: Promise<TouchedFigures> | null = null,
 ): Promise<void> {
   const orgId = ctx.data.org_id;
   if (before) {
@@ -242,7 +247,7 @@ async function keepFigures(
     return;
   }
   if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
-  await refreshFigures(ctx.db, orgId, await touchedByWrites(ctx.db, orgId, writes));
+  await refreshFigures(ctx.db, orgId, await (touched ?? touchedByWrites(ctx.db, orgId, writes)));
 }
 
 /**
