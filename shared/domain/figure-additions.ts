@@ -6,7 +6,7 @@
 // on the new transactions alone; the merges give what the whole computation
 // gives over the old records and the new together. Pure.
 import { nameKey, type LatestName } from './book-reads.js';
-import { compareIds, remainderMinor, type BankTransaction, type IsoDate } from './books.js';
+import { remainderMinor, type BankTransaction, type IsoDate } from './books.js';
 import { accountSums, type AccountSums } from './book-figures.js';
 import { bankSide, type PostingAccount } from './ledger-postings.js';
 import { dayRows, type DayRow } from './trial-balance-days.js';
@@ -98,31 +98,4 @@ export function addSums(kept: AccountSums, added: AccountSums): AccountSums {
     unreconciled_count: kept.unreconciled_count + added.unreconciled_count,
     unreconciled_sum_minor: kept.unreconciled_sum_minor + added.unreconciled_sum_minor,
   };
-}
-
-/** A day's kept rows and added rows summed per account and currency, in dayRows' order (exact: BigInt). */
-export function addDayRows(kept: readonly DayRow[], added: readonly DayRow[]): DayRow[] {
-  const sums = new Map<string, { account: string; currency: string; debit: bigint; credit: bigint }>();
-  for (const r of [...kept, ...added]) {
-    const key = `${r.account}\u0000${r.currency}`;
-    const sum = sums.get(key);
-    if (sum) {
-      sum.debit += BigInt(r.debit_minor);
-      sum.credit += BigInt(r.credit_minor);
-    } else
-      sums.set(key, {
-        account: r.account,
-        currency: r.currency,
-        debit: BigInt(r.debit_minor),
-        credit: BigInt(r.credit_minor),
-      });
-  }
-  return [...sums.values()]
-    .sort((a, b) => compareIds(a.account, b.account) || compareIds(a.currency, b.currency))
-    .map((r) => ({
-      account: r.account,
-      currency: r.currency,
-      debit_minor: r.debit.toString(),
-      credit_minor: r.credit.toString(),
-    }));
 }

@@ -16,12 +16,43 @@ export interface DayRow {
   credit_minor: string;
 }
 
+/** One day's totals being summed, by `account\u0000currency`. */
+type DaySums = Map<string, { account: string; currency: string; debit: bigint; credit: bigint }>;
+
+/** Add debit and credit (integers, or decimal strings of them) to the row of account and currency. */
+function addToDay(
+  day: DaySums,
+  account: string,
+  currency: string,
+  debit: number | string,
+  credit: number | string,
+): void {
+  const key = `${account}\u0000${currency}`;
+  const row = day.get(key);
+  if (row) {
+    row.debit += BigInt(debit);
+    row.credit += BigInt(credit);
+  } else day.set(key, { account, currency, debit: BigInt(debit), credit: BigInt(credit) });
+}
+
+/** A day's sums as its rows, by account then currency. */
+function asRows(day: DaySums): DayRow[] {
+  return [...day.values()]
+    .sort((a, b) => compareIds(a.account, b.account) || compareIds(a.currency, b.currency))
+    .map((r) => ({
+      account: r.account,
+      currency: r.currency,
+      debit_minor: r.debit.toString(),
+      credit_minor: r.credit.toString(),
+    }));
+}
+
 /** Each day's rows of `transactions` (opening balances left out), by account then currency; a day in `days` without postings has none. */
 export function dayRows(
   transactions: readonly LedgerTransaction[],
   days: Iterable<IsoDate> = [],
 ): Map<IsoDate, DayRow[]> {
-  const byDay = new Map<IsoDate, Map<string, { account: string; currency: string; debit: bigint; credit: bigint }>>();
+  const byDay = new Map<IsoDate, DaySums>();
   for (const d of days) byDay.set(d, new Map());
   for (const tx of transactions) {
     if (tx.source.kind === 'opening_balance') continue;
@@ -30,30 +61,16 @@ export function dayRows(
       day = new Map();
       byDay.set(tx.date, day);
     }
-    for (const p of tx.postings) {
-      const key = `${p.account}\u0000${tx.currency}`;
-      let row = day.get(key);
-      if (!row) {
-        row = { account: p.account, currency: tx.currency, debit: 0n, credit: 0n };
-        day.set(key, row);
-      }
-      row.debit += BigInt(p.debit_minor);
-      row.credit += BigInt(p.credit_minor);
-    }
+    for (const p of tx.postings) addToDay(day, p.account, tx.currency, p.debit_minor, p.credit_minor);
   }
-  return new Map(
-    [...byDay].map(([date, rows]) => [
-      date,
-      [...rows.values()]
-        .sort((a, b) => compareIds(a.account, b.account) || compareIds(a.currency, b.currency))
-        .map((r) => ({
-          account: r.account,
-          currency: r.currency,
-          debit_minor: r.debit.toString(),
-          credit_minor: r.credit.toString(),
-        })),
-    ]),
-  );
+  return new Map([...byDay].map(([date, day]) => [date, asRows(day)]));
+}
+
+/** A day's kept rows and added rows summed per account and currency, in dayRows' order (exact: BigInt). */
+export function addDayRows(kept: readonly DayRow[], added: readonly DayRow[]): DayRow[] {
+  const day: DaySums = new Map();
+  for (const r of [...kept, ...added]) addToDay(day, r.account, r.currency, r.debit_minor, r.credit_minor);
+  return asRows(day);
 }
 
 /** The trial balance's rows as of `asOf`: the kept days on or before it, and the opening balances dated so. */

@@ -33,17 +33,22 @@ import { findOrg } from './books-read.js';
 import { collections } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
 import {
+  accountFields,
   accountFigureId,
   accountList,
+  accountMaster,
   BOOK_FIGURES,
   bump,
+  counterpartyFields,
   counterpartyFigureId,
+  counterpartyMaster,
   figures,
   insertFigures,
   newRev,
   OPEN_LIST,
   orgFigureId,
   orgFresh,
+  rowFields,
   rowFigureId,
   writeAll,
   writeMasters,
@@ -75,51 +80,6 @@ type FigureTransaction = CounterpartyTransaction & Pick<BankTransaction, 'bank_a
 function withId<T>(doc: Document): T {
   const { _id, ...rest } = doc;
   return { id: _id as string, ...rest } as T;
-}
-
-const counterpartyMaster = (orgId: string, cp: string, listed = ''): FigureDoc => ({
-  _id: counterpartyFigureId(orgId, cp),
-  org_id: orgId,
-  kind: 'counterparty',
-  listed_on: listed,
-  counterparty_id: cp,
-});
-const accountMaster = (orgId: string, account: string): FigureDoc => ({
-  _id: accountFigureId(orgId, account),
-  org_id: orgId,
-  kind: 'account',
-  listed_on: '',
-  bank_account_id: account,
-});
-
-function counterpartyFields(f: CounterpartyFigures) {
-  return {
-    listed_on: f.open ? OPEN_LIST : '',
-    open: f.open,
-    open_receivable_minor: f.open_receivable_minor,
-    open_payable_minor: f.open_payable_minor,
-    name: f.name,
-    name_key: f.name_key,
-  };
-}
-function rowFields(f: AccountCounterpartyFigures) {
-  return {
-    kind: 'account_counterparty' as const,
-    bank_account_id: f.bank_account_id,
-    counterparty_id: f.counterparty_id,
-    listed_on: f.transactions > 0 ? accountList(f.bank_account_id) : '',
-    transactions: f.transactions,
-    unlinked_bank_minor: f.unlinked_bank_minor,
-    name: f.name,
-    name_key: f.name_key,
-  };
-}
-function accountFields(f: AccountSums) {
-  return {
-    amount_sum_minor: f.amount_sum_minor,
-    unreconciled_count: f.unreconciled_count,
-    unreconciled_sum_minor: f.unreconciled_sum_minor,
-  };
 }
 
 /** A books import wrote records: every figure of the organisation is built again by the next reader or writer. */

@@ -29,7 +29,7 @@ export const dayFigureId = (orgId: string, date: IsoDate): string => `day|${orgI
 /** The most days a write path reads one by one; more are read as one range of dates. */
 const DAYS_ONE_BY_ONE = 8;
 
-const dayMaster = (orgId: string, date: IsoDate): FigureDoc => ({
+export const dayMaster = (orgId: string, date: IsoDate): FigureDoc => ({
   _id: dayFigureId(orgId, date),
   org_id: orgId,
   kind: 'day',

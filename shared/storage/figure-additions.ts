@@ -24,28 +24,25 @@
 // other writer does.
 import type { Db, Document } from 'mongodb';
 import type { LatestName } from '../domain/book-reads.js';
-import type { AccountSums } from '../domain/book-figures.js';
-import {
-  addDayRows,
-  addSums,
-  laterName,
-  transactionAdditions,
-  type AddedTransaction,
-} from '../domain/figure-additions.js';
+import type { AccountCounterpartyFigures } from '../domain/book-figures.js';
+import { addSums, laterName, transactionAdditions, type AddedTransaction } from '../domain/figure-additions.js';
 import type { JournalWrite } from '../domain/apply-journal.js';
 import type { PostingAccount } from '../domain/ledger-postings.js';
-import type { DayRow } from '../domain/trial-balance-days.js';
+import { addDayRows, type DayRow } from '../domain/trial-balance-days.js';
 import type { TouchedFigures } from './book-figures.js';
 import { collections } from './collections.js';
-import { dayFigureId, DAYS_LIST } from './day-totals.js';
+import { dayFigureId, dayMaster } from './day-totals.js';
 import {
+  accountFields,
   accountFigureId,
-  accountList,
   BOOK_FIGURES,
+  counterpartyFields,
   counterpartyFigureId,
+  counterpartyMaster,
   insertFigures,
   newRev,
   orgFigureId,
+  rowFields,
   rowFigureId,
   type FigureDoc,
 } from './figure-docs.js';
@@ -165,14 +162,14 @@ export async function addInsertedTransactions(
       },
       sums,
     );
-    masters.push({ id, rev: newRev(), set: sumFields(total), leave: () => left.accounts.add(account) });
+    masters.push({ id, rev: newRev(), set: accountFields(total), leave: () => left.accounts.add(account) });
   }
   for (const [date, rows] of added.days) {
     const id = dayFigureId(orgId, date);
     const kept = doc(id);
     const leave = () => left.days.add(date);
     if (kept === undefined) {
-      masters.push({ id, rev: newRev(), insert: dayDoc(orgId, date, rows), leave });
+      masters.push({ id, rev: newRev(), insert: { ...dayMaster(orgId, date), rows, stale: '0', seq: 0 }, leave });
       inserted.set(id, leave);
     } else if (addable(kept) && Array.isArray(kept.rows))
       masters.push({ id, rev: newRev(), set: { rows: addDayRows(kept.rows as DayRow[], rows) }, leave });
@@ -209,7 +206,9 @@ export async function addInsertedTransactions(
           _id: id,
           org_id: orgId,
           basis: Number(doc(counterpartyFigureId(orgId, r.counterparty_id))?.seq ?? 0),
-          ...rowFields(r.bank_account_id, r.counterparty_id, r.transactions, r.unlinked_bank_minor, r.latest),
+          ...rowFields(
+            rowFigures(r.bank_account_id, r.counterparty_id, r.transactions, r.unlinked_bank_minor, r.latest),
+          ),
         },
       });
       inserted.set(id, leave);
@@ -226,11 +225,13 @@ export async function addInsertedTransactions(
       rev: newRev(),
       leave,
       set: rowFields(
-        r.bank_account_id,
-        r.counterparty_id,
-        count + r.transactions,
-        Number(kept.unlinked_bank_minor ?? 0) + r.unlinked_bank_minor,
-        laterName(keptName, r.latest),
+        rowFigures(
+          r.bank_account_id,
+          r.counterparty_id,
+          count + r.transactions,
+          Number(kept.unlinked_bank_minor ?? 0) + r.unlinked_bank_minor,
+          laterName(keptName, r.latest),
+        ),
       ),
     });
   }
@@ -286,20 +287,17 @@ async function write(
   return new Set(writes.filter((w) => revs.get(w.id) === w.rev).map((w) => w.id));
 }
 
-function sumFields(s: AccountSums): Document {
+/** A row's figures: the account's transactions with the counterparty, their unlinked amount, the latest name. */
+function rowFigures(
+  account: string,
+  cp: string,
+  transactions: number,
+  unlinked: number,
+  latest: LatestName | null,
+): AccountCounterpartyFigures {
   return {
-    amount_sum_minor: s.amount_sum_minor,
-    unreconciled_count: s.unreconciled_count,
-    unreconciled_sum_minor: s.unreconciled_sum_minor,
-  };
-}
-
-function rowFields(account: string, cp: string, transactions: number, unlinked: number, latest: LatestName | null) {
-  return {
-    kind: 'account_counterparty' as const,
     bank_account_id: account,
     counterparty_id: cp,
-    listed_on: transactions > 0 ? accountList(account) : '',
     transactions,
     unlinked_bank_minor: unlinked,
     name: latest?.name ?? null,
@@ -310,29 +308,15 @@ function rowFields(account: string, cp: string, transactions: number, unlinked: 
 /** A counterparty first named by the new transactions: no posted entry of its is open (it had no master). */
 function counterpartyDoc(orgId: string, cp: string, latest: LatestName): FigureDoc {
   return {
-    _id: counterpartyFigureId(orgId, cp),
-    org_id: orgId,
-    kind: 'counterparty',
-    counterparty_id: cp,
-    listed_on: '',
-    open: false,
-    open_receivable_minor: 0,
-    open_payable_minor: 0,
-    name: latest.name,
-    name_key: latest.key,
-    stale: '0',
-    seq: 0,
-  };
-}
-
-function dayDoc(orgId: string, date: string, rows: DayRow[]): FigureDoc {
-  return {
-    _id: dayFigureId(orgId, date),
-    org_id: orgId,
-    kind: 'day',
-    listed_on: DAYS_LIST,
-    date,
-    rows,
+    ...counterpartyMaster(orgId, cp),
+    ...counterpartyFields({
+      counterparty_id: cp,
+      open: false,
+      open_receivable_minor: 0,
+      open_payable_minor: 0,
+      name: latest.name,
+      name_key: latest.key,
+    }),
     stale: '0',
     seq: 0,
   };

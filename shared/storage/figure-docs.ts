@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { WRITES_PER_COMMAND } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { AccountCounterpartyFigures, AccountSums, CounterpartyFigures } from '../domain/book-figures.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const BOOK_FIGURES = 'book_figures';
@@ -38,6 +39,56 @@ export const OPEN_LIST = 'open';
  * where nothing was written since.
  */
 export const newRev = (): number => randomInt(2 ** 48 - 1);
+
+/** A counterparty's master (book-figures.ts), its identity fields. */
+export const counterpartyMaster = (orgId: string, cp: string, listed = ''): FigureDoc => ({
+  _id: counterpartyFigureId(orgId, cp),
+  org_id: orgId,
+  kind: 'counterparty',
+  listed_on: listed,
+  counterparty_id: cp,
+});
+/** An account's master, its identity fields. */
+export const accountMaster = (orgId: string, account: string): FigureDoc => ({
+  _id: accountFigureId(orgId, account),
+  org_id: orgId,
+  kind: 'account',
+  listed_on: '',
+  bank_account_id: account,
+});
+
+/** The fields of a counterparty's figures on its master. */
+export function counterpartyFields(f: CounterpartyFigures) {
+  return {
+    listed_on: f.open ? OPEN_LIST : '',
+    open: f.open,
+    open_receivable_minor: f.open_receivable_minor,
+    open_payable_minor: f.open_payable_minor,
+    name: f.name,
+    name_key: f.name_key,
+  };
+}
+/** An account's row of a counterparty: its identity and figures. */
+export function rowFields(f: AccountCounterpartyFigures) {
+  return {
+    kind: 'account_counterparty' as const,
+    bank_account_id: f.bank_account_id,
+    counterparty_id: f.counterparty_id,
+    listed_on: f.transactions > 0 ? accountList(f.bank_account_id) : '',
+    transactions: f.transactions,
+    unlinked_bank_minor: f.unlinked_bank_minor,
+    name: f.name,
+    name_key: f.name_key,
+  };
+}
+/** The fields of an account's sums on its master. */
+export function accountFields(f: AccountSums) {
+  return {
+    amount_sum_minor: f.amount_sum_minor,
+    unreconciled_count: f.unreconciled_count,
+    unreconciled_sum_minor: f.unreconciled_sum_minor,
+  };
+}
 
 export const figures = (db: Db) => db.collection<FigureDoc>(BOOK_FIGURES);
 

@@ -4,7 +4,6 @@
 import { expect } from 'chai';
 import { accountSums, counterpartyFigures } from '../../shared/domain/book-figures.js';
 import {
-  addDayRows,
   addSums,
   laterName,
   rowKey,
@@ -12,7 +11,7 @@ import {
   type AddedTransaction,
 } from '../../shared/domain/figure-additions.js';
 import { bankSide, type PostingAccount } from '../../shared/domain/ledger-postings.js';
-import { dayRows } from '../../shared/domain/trial-balance-days.js';
+import { addDayRows, dayRows } from '../../shared/domain/trial-balance-days.js';
 
 const accounts: PostingAccount[] = [
   { id: 'ba_1', currency: 'EUR', ledger_account: '1200', opening_balance_minor: 10_000 },
