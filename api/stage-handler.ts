@@ -27,7 +27,7 @@ import {
   type StageOperation,
 } from '../shared/queue/stage-jobs.js';
 import { reserveKey, idempotencyRecordId, moveKeyToNewJob, newJobId } from '../shared/storage/idempotency-keys.js';
-import { findJobResult } from '../shared/storage/job-results.js';
+import { findJobResult, leanAnswer, type AnswerReading } from '../shared/storage/job-results.js';
 import { stagingQuerySchema, type StagingQuery } from '../shared/schemas/staging-query.js';
 import { compile } from '../shared/schemas/validator.js';
 import { routeOf } from '../shared/contract/routes.js';
@@ -35,7 +35,7 @@ import { queryObject } from './query-string.js';
 import { locals } from './context.js';
 import { waitForJob, watchNewJob, type JobWait } from './job-wait.js';
 import { pendingToHttp, send, stageAnswerToHttp } from './outcome.js';
-import { parseIdempotencyKey, parsePreferWait } from './request-headers.js';
+import { parseIdempotencyKey, parsePreferMinimal, parsePreferWait, preferenceApplied } from './request-headers.js';
 
 export interface StageDeps {
   db: Db;
@@ -47,6 +47,13 @@ export interface StageDeps {
 }
 
 export { REDIS_DEADLINE_MS };
+
+/** The calls whose answer is the operation a review or apply step left: they honour `Prefer: return=minimal`. */
+const LIFECYCLE: ReadonlySet<string> = new Set([
+  'staged_operations.approve',
+  'staged_operations.reject',
+  'staged_operations.apply',
+]);
 
 /** Whether an answer is the request's for good: what a key replays. */
 export function isFinal(answer: StageAnswer): boolean {
@@ -83,7 +90,11 @@ export async function runStage<Op extends StageOperation>(
   if (!auth) throw new AppError('unauthenticated');
   const key = parseIdempotencyKey(req.get('idempotency-key'));
   const wait = parsePreferWait(req.get('prefer'), deps.stageWaitMs, deps.stageWaitMaxMs);
-  if (wait.applied) res.setHeader('Preference-Applied', `wait=${Math.round(wait.ms / 1000)}`);
+  const dryRun = dryRunOf(operation, req.query);
+  // Only a review or apply step answers lean: a staging's plan is what it answers.
+  const reading: AnswerReading = { lean: LIFECYCLE.has(operation) && parsePreferMinimal(req.get('prefer')) };
+  const applied = preferenceApplied(wait, reading.lean === true);
+  if (applied !== null) res.setHeader('Preference-Applied', applied);
   const job = (requestId: string): StageJobData<Op> => ({
     operation,
     request_id: requestId,
@@ -96,7 +107,7 @@ export async function runStage<Op extends StageOperation>(
     input,
   });
 
-  if (dryRunOf(operation, req.query)) {
+  if (dryRun) {
     // No key is needed, and one given is neither checked nor recorded: a dry run is safe to repeat.
     await runJob(
       deps,
@@ -106,12 +117,13 @@ export async function runStage<Op extends StageOperation>(
       newJobId(),
       wait.ms,
       false,
+      reading,
     );
     return;
   }
   if (key === null) {
     const jobId = newJobId();
-    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
+    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false, reading);
     return;
   }
   const recordId = idempotencyRecordId(auth.org_id, auth.actor, key);
@@ -130,14 +142,14 @@ export async function runStage<Op extends StageOperation>(
     new Date(),
   );
   if (reservation.reserved) {
-    await runJob(deps, res, operation, job(l.requestId), reservation.record.job_id, wait.ms, false);
+    await runJob(deps, res, operation, job(l.requestId), reservation.record.job_id, wait.ms, false, reading);
     return;
   }
   const existing = reservation.existing;
   if (existing.request_hash !== requestHash) {
     throw new AppError('idempotency_key_reused', { details: { original_request_id: existing.request_id } });
   }
-  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined);
+  const stored = await findJobResult(deps.db, auth.org_id, existing.job_id, undefined, reading);
   if (stored && isFinal(stored.answer)) {
     res.setHeader('Idempotent-Replayed', 'true');
     send(res, stageAnswerToHttp(stored.answer, stored.request_id));
@@ -146,11 +158,11 @@ export async function runStage<Op extends StageOperation>(
   if (stored || (await failedForGood(deps, existing.job_id))) {
     // The earlier attempt could not finish: this retry is a new attempt under the same key.
     const jobId = await moveKeyToNewJob(deps.db, existing);
-    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false);
+    await runJob(deps, res, operation, job(l.requestId), jobId, wait.ms, false, reading);
     return;
   }
   // Still running (or its request died before enqueueing): join the first request's job.
-  await runJob(deps, res, operation, job(existing.request_id), existing.job_id, wait.ms, true);
+  await runJob(deps, res, operation, job(existing.request_id), existing.job_id, wait.ms, true, reading);
 }
 
 async function failedForGood(deps: StageDeps, jobId: string): Promise<boolean> {
@@ -167,6 +179,7 @@ async function runJob<Op extends StageOperation>(
   jobId: string,
   waitMs: number,
   replay: boolean,
+  reading: AnswerReading,
 ): Promise<void> {
   // A new job id (every call but a replay joining a running job): listen before adding, so no read follows the add.
   const watch = replay ? null : watchNewJob(deps.queue, deps.queueEvents, jobId);
@@ -199,7 +212,7 @@ async function runJob<Op extends StageOperation>(
   // A dry run's answer is its return value, or stored when too big for it; one that failed for good has none.
   const answer = data.dry_run
     ? await dryRunAnswer(deps, data, jobId, waited)
-    : await storedAnswer(deps, data.org_id, jobId, waited, replay);
+    : await storedAnswer(deps, data.org_id, jobId, waited, replay, reading);
   if (!answer) {
     send(res, pendingToHttp(operation, data.request_id, jobId));
     return;
@@ -233,11 +246,12 @@ async function storedAnswer(
   jobId: string,
   waited: JobWait<StageJobReturn>,
   replay: boolean,
+  reading: AnswerReading,
 ): Promise<StageAnswer | null> {
   // The job carried its stored answer (a small one, first write won: StageJobReturn): no store read.
   // A replay joining a running job still reads the store.
   if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId)
-    return waited.value.answer;
+    return reading.lean ? leanAnswer(waited.value.answer) : waited.value.answer;
   const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
-  return (await findJobResult(deps.db, orgId, jobId, hint))?.answer ?? null;
+  return (await findJobResult(deps.db, orgId, jobId, hint, reading))?.answer ?? null;
 }

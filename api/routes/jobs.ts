@@ -12,6 +12,7 @@ import type { AnyStageJobData, StageJobReturn } from '../../shared/queue/stage-j
 import { jobIdSchema } from '../../shared/schemas/staging-results.js';
 import { findJobResult } from '../../shared/storage/job-results.js';
 import { locals } from '../context.js';
+import { parsePreferMinimal } from '../request-headers.js';
 import { REDIS_DEADLINE_MS } from '../stage-handler.js';
 
 import { errorToHttp, pendingToHttp, send, stageAnswerToHttp } from '../outcome.js';
@@ -28,7 +29,10 @@ export function jobRoutes(db: Db, queue: Queue<AnyStageJobData, StageJobReturn>)
     const notFound = new AppError('not_found', { details: { resource: 'Job', id: jobId } });
     if (!JOB_ID.test(jobId)) throw notFound;
 
-    const stored = await findJobResult(db, auth.org_id, jobId, undefined);
+    // `Prefer: return=minimal` as on the call that started the job (docs/reference/http-api.md §6.4).
+    const lean = parsePreferMinimal(req.get('prefer'));
+    if (lean) res.setHeader('Preference-Applied', 'return=minimal');
+    const stored = await findJobResult(db, auth.org_id, jobId, undefined, { lean });
     if (stored) {
       if (stored.actor !== auth.actor) throw notFound;
       send(res, stageAnswerToHttp(stored.answer, stored.request_id));

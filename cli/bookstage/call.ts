@@ -23,6 +23,8 @@ export interface StagingOptions extends CommonOptions {
   follow?: boolean;
   timeout?: number;
   dryRun?: boolean;
+  /** approve, reject, apply: --minimal (Prefer: return=minimal). */
+  minimal?: boolean;
 }
 export interface PagingOptions extends CommonOptions {
   limit?: number;
@@ -96,7 +98,12 @@ export async function runStaging(
   if (opts.dryRun) return runDryRun(request, opts, io);
   const profile = resolveProfile(opts.profile, io.env);
   const key = opts.idempotencyKey ?? `bookstage-cli-${randomUUID()}`;
-  const full: Request = { ...request, idempotencyKey: key, waitSeconds: opts.wait };
+  const full: Request = {
+    ...request,
+    idempotencyKey: key,
+    waitSeconds: opts.wait,
+    ...(opts.minimal ? { minimal: true } : {}),
+  };
   let answer = await sendOrFail(profile, full, retryPolicy(opts, io, key));
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
   print(io, answer, opts.json);
@@ -146,7 +153,11 @@ export async function follow(profile: Profile, pending: Answer, opts: StagingOpt
     );
     if (io.interactive) io.err(`\r${SPINNER[frame++ % SPINNER.length]} waiting for ${jobId ?? location}…`);
     await new Promise((resolve) => setTimeout(resolve, delay));
-    answer = await sendOrFail(profile, { method: 'GET', path: location }, retryPolicy(opts, io, undefined));
+    answer = await sendOrFail(
+      profile,
+      { method: 'GET', path: location, ...(opts.minimal ? { minimal: true } : {}) },
+      retryPolicy(opts, io, undefined),
+    );
   }
   if (io.interactive) io.err('\r\u001b[K');
   return answer;

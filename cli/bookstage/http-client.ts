@@ -52,6 +52,8 @@ export interface Request {
   idempotencyKey?: string;
   /** Prefer: wait=N. */
   waitSeconds?: number;
+  /** Prefer: return=minimal (docs/reference/http-api.md §6.4). */
+  minimal?: boolean;
 }
 
 export interface RetryPolicy {
@@ -80,7 +82,11 @@ async function sendOnce(profile: Profile, request: Request): Promise<Answer> {
     headers['content-type'] = 'application/json';
   }
   if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
-  if (request.waitSeconds !== undefined) headers.prefer = `wait=${request.waitSeconds}`;
+  const prefer = [
+    ...(request.waitSeconds !== undefined ? [`wait=${request.waitSeconds}`] : []),
+    ...(request.minimal ? ['return=minimal'] : []),
+  ];
+  if (prefer.length > 0) headers.prefer = prefer.join(', ');
   let res: Response;
   let text: string;
   try {

@@ -385,7 +385,7 @@ export const API_ROUTES: RouteContract[] = [
             approvalPolicyResultSchema,
           ],
         },
-        headers: ['Location'],
+        headers: ['Location', 'Preference-Applied'],
       },
       201: {
         description: 'The finished job staged a new operation.',

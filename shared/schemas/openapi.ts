@@ -51,8 +51,8 @@ const HEADER_SCHEMAS: Record<ResponseHeader | 'X-Request-Id', Json> = {
     schema: { type: 'string', enum: ['true'] },
   },
   'Preference-Applied': {
-    description: 'The wait applied, when the request sent `Prefer: wait=N`.',
-    schema: { type: 'string', pattern: '^wait=[0-9]+$' },
+    description: 'What the API honoured of `Prefer`: the wait applied (`wait=N`), `return=minimal`, or both.',
+    schema: { type: 'string', pattern: '^(wait=[0-9]+|return=minimal|wait=[0-9]+, return=minimal)$' },
   },
 };
 
@@ -78,8 +78,19 @@ const STAGING_PARAMS = [
     in: 'header',
     required: false,
     description:
-      "`wait=N`: wait up to N seconds for the job (capped by the server's STAGE_WAIT_MAX_MS) before answering 202.",
-    schema: { type: 'string', pattern: '^wait=[0-9]{1,7}$' },
+      "`wait=N`: wait up to N seconds for the job (capped by the server's STAGE_WAIT_MAX_MS) before answering 202. `return=minimal` (approve, reject and apply; other calls answer whole): the operation without its plan, preconditions and context.",
+    schema: { type: 'string', pattern: '^(wait=[0-9]{1,7}|return=minimal|wait=[0-9]{1,7}, return=minimal)$' },
+  },
+];
+/** GET /jobs/{job_id}: the answer of an approve, reject or apply job as `Prefer: return=minimal` gives it. */
+const JOB_PARAMS = [
+  {
+    name: 'Prefer',
+    in: 'header',
+    required: false,
+    description:
+      '`return=minimal`: an approve, reject or apply job answers its operation without its plan, preconditions and context; other answers are whole.',
+    schema: { type: 'string', pattern: '^return=minimal$' },
   },
 ];
 
@@ -200,6 +211,7 @@ function operationOf(route: RouteContract): Json {
     ...queryParameters(route),
     REQUEST_ID_PARAM,
     ...(route.staging ? STAGING_PARAMS : []),
+    ...(route.operation === 'jobs.show' ? JOB_PARAMS : []),
   ];
   op.parameters = parameters;
   if (route.body) {

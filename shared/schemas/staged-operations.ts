@@ -98,6 +98,10 @@ const history = {
 } as const;
 
 /** `data` of show, approve, reject and apply; each item of a list. */
+/** plan, preconditions and context: always there but in an answer to `Prefer: return=minimal` (docs/reference/http-api.md §6.4). */
+const LEFT_OUT_WHEN_MINIMAL =
+  'Left out of the answer of an approve, reject or apply call (or its job) sent with `Prefer: return=minimal`.';
+
 export const stagedOperationSchema = {
   title: 'Staged operation',
   type: 'object',
@@ -110,12 +114,10 @@ export const stagedOperationSchema = {
     'created_at',
     'expires_at',
     'input',
-    'plan',
     'plan_hash',
     'summary',
     'amount_minor',
     'currency',
-    'preconditions',
     'history',
     'result',
   ],
@@ -127,12 +129,13 @@ export const stagedOperationSchema = {
     created_at: { type: 'string' },
     expires_at: { type: 'string' },
     input: { type: 'object' },
-    plan: { type: 'object' },
+    plan: { type: 'object', description: LEFT_OUT_WHEN_MINIMAL },
     plan_hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     summary: { type: 'object' },
     amount_minor: operationAmountSchema,
     currency: operationCurrencySchema,
     preconditions: {
+      description: LEFT_OUT_WHEN_MINIMAL,
       type: 'array',
       items: {
         type: 'object',
@@ -145,7 +148,7 @@ export const stagedOperationSchema = {
     result: { anyOf: [{ type: 'object' }, { type: 'null' }] },
     context: {
       ...planContextSchema,
-      description: `${planContextSchema.description} In show, approve, reject and apply; not in list items.`,
+      description: `${planContextSchema.description} In show, approve, reject and apply; not in list items. ${LEFT_OUT_WHEN_MINIMAL}`,
     },
     reverts: {
       ...stagedId,

@@ -16,7 +16,13 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import type { StageAnswer } from '../contract/staging-answer.js';
-import { collections, type JobResultDoc, type JobResultPartDoc, type StoredJobResult } from './collections.js';
+import {
+  collections,
+  type JobResultDoc,
+  type JobResultPartDoc,
+  type StagedOperationDoc,
+  type StoredJobResult,
+} from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { findStagedOperation } from './staged-operations.js';
 import { BODY_PART_CHARS } from './staged-operation-codec.js';
@@ -112,28 +118,35 @@ export function storedJobResult(
   return { ...rest, answer_json: JSON.stringify(withoutPlan(answer)), expires_at: expires };
 }
 
+/** What a reader asks of a stored answer: `lean`, as leanAnswer gives it (`Prefer: return=minimal`, docs/reference/http-api.md §6.4). */
+export interface AnswerReading {
+  lean?: boolean;
+}
+
 /**
- * The stored answer of a job, its plan joined back from the operation; null
- * while there is none. `stagedOperationId`, when the caller knows it (the
- * job's return value), lets both reads go out at once.
+ * The stored answer of a job, its operation's fields joined back from the
+ * operation (leanAnswer's when `lean`); null while there is none.
+ * `stagedOperationId`, when the caller knows it (the job's return value),
+ * lets both reads go out at once.
  */
 export async function findJobResult(
   db: Db,
   orgId: string,
   jobId: string,
   stagedOperationId?: string,
+  reading: AnswerReading = {},
 ): Promise<JobResultDoc | null> {
   const [doc, known] = await Promise.all([
     findResult(db, orgId, jobId),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
-  if (!doc || doc.answer.outcome !== 'staged') return doc;
-  const op =
-    known?._id === doc.answer.staged_operation_id
-      ? known
-      : await findStagedOperation(db, orgId, doc.answer.staged_operation_id);
+  if (!doc) return null;
+  if (reading.lean && doc.answer.outcome === 'done') return { ...doc, answer: leanAnswer(doc.answer) };
+  const operationId = joinedOperationId(doc.answer);
+  if (operationId === null) return doc;
+  const op = known?._id === operationId ? known : await findStagedOperation(db, orgId, operationId);
   if (!op) return null;
-  return { ...doc, answer: withPlan(doc.answer, op.context ?? {}, op.plan, op.plan_hash) };
+  return { ...doc, answer: withOperationFields(doc.answer, op) };
 }
 
 /**
@@ -174,14 +187,40 @@ export function decodeJobResult(stored: StoredJobResult, parts: readonly JobResu
   return { ...rest, answer: json === undefined ? answer! : (JSON.parse(json) as StageAnswer) };
 }
 
-/** A stored staged answer with its operation's context and plan joined back, as every reader gets it: the last three keys of its data, in the order the worker wrote them. */
-function withPlan(
-  answer: StageAnswer & { outcome: 'staged' },
-  context: unknown,
-  plan: unknown,
-  hash: unknown,
+/**
+ * The operation whose fields a stored answer leaves out (withoutPlan): a
+ * staged answer's, and a review or apply step's (`done`, its data the
+ * operation); null for any other.
+ */
+function joinedOperationId(answer: StageAnswer): string | null {
+  if (answer.outcome === 'staged') return answer.staged_operation_id;
+  if (answer.outcome === 'done' && typeof answer.data.staged_operation_id === 'string')
+    return answer.data.staged_operation_id;
+  return null;
+}
+
+/**
+ * A stored answer with its operation's fields joined back, as every reader
+ * gets it, last in its data in the order the worker wrote them: a staged
+ * answer's context, plan and its hash; a review or apply step's plan,
+ * preconditions and context (the whole operation, as GET shows it).
+ */
+function withOperationFields(
+  answer: StageAnswer,
+  fields: Pick<StagedOperationDoc, 'plan' | 'plan_hash' | 'preconditions' | 'context'>,
 ): StageAnswer {
-  return { ...answer, data: { ...answer.data, context, plan, plan_hash: hash } };
+  if (answer.outcome === 'staged') {
+    const { plan_hash: _hash, ...data } = answer.data;
+    return {
+      ...answer,
+      data: { ...data, context: fields.context ?? {}, plan: fields.plan, plan_hash: fields.plan_hash },
+    };
+  }
+  if (answer.outcome !== 'done') return answer;
+  return {
+    ...answer,
+    data: { ...answer.data, plan: fields.plan, preconditions: fields.preconditions, context: fields.context ?? {} },
+  };
 }
 
 /**
@@ -192,24 +231,39 @@ function withPlan(
  * API answers from it is byte for byte the stored answer.
  */
 export function carriedAnswer(answer: StageAnswer, maxChars: number): StageAnswer | null {
+  // The answer as stored is shorter than the whole one: a big operation's is refused without writing its plan out.
+  if (joinedOperationId(answer) !== null && JSON.stringify(withoutPlan(answer)).length > maxChars) return null;
   const json = JSON.stringify(answer);
   if (json.length > maxChars) return null;
   const plain = JSON.parse(json) as StageAnswer;
   if (!isDeepStrictEqual(plain, answer)) return null;
-  if (plain.outcome !== 'staged') return plain;
-  const { context, plan, plan_hash: hash } = plain.data as typeof plain.data & { context?: unknown };
-  return withPlan(withoutPlan(plain) as StageAnswer & { outcome: 'staged' }, context ?? {}, plan, hash);
+  if (joinedOperationId(plain) === null) return plain;
+  const data = (
+    plain as { data: Partial<Pick<StagedOperationDoc, 'plan' | 'plan_hash' | 'preconditions' | 'context'>> }
+  ).data;
+  return withOperationFields(withoutPlan(plain), {
+    plan: data.plan,
+    plan_hash: data.plan_hash!,
+    preconditions: data.preconditions!,
+    context: data.context ?? {},
+  });
 }
 
+/** The answer as stored: without the fields its operation holds (withOperationFields joins them back); a staged answer keeps its plan's hash. */
 function withoutPlan(answer: StageAnswer): StageAnswer {
-  if (answer.outcome !== 'staged') return answer;
-  const {
-    context: _context,
-    plan: _plan,
-    plan_hash: _hash,
-    ...data
-  } = answer.data as typeof answer.data & { context?: unknown };
-  return { ...answer, data };
+  if (joinedOperationId(answer) === null) return answer;
+  const { context: _context, plan: _plan, ...data } = (answer as { data: Record<string, unknown> }).data;
+  if (answer.outcome === 'done') delete data.preconditions;
+  return { ...answer, data } as StageAnswer;
+}
+
+/**
+ * The answer a lean reader gets (`Prefer: return=minimal`): a review or apply
+ * step's operation without its plan, preconditions and context; any other
+ * answer whole (a staging's or a dry run's plan is what it answers).
+ */
+export function leanAnswer(answer: StageAnswer): StageAnswer {
+  return answer.outcome === 'done' ? withoutPlan(answer) : answer;
 }
 
 export async function sweepJobResults(db: Db, now: Date): Promise<number> {

@@ -554,6 +554,13 @@ describe('bookstage CLI', function () {
       const replay = await runCli(['staged', 'apply', id, '--json'], { url: o.url, token: o.alice });
       expect(replay.code, replay.stdout).to.equal(0);
       expect(envelopeOf<StagedOperationData>(replay.stdout).data.status).to.equal('applied');
+      // --minimal: the operation without its plan (Prefer: return=minimal), the rest as it was.
+      const minimal = await runCli(['staged', 'apply', id, '--json', '--minimal'], { url: o.url, token: o.alice });
+      expect(minimal.code, minimal.stdout).to.equal(0);
+      const lean = envelopeOf<StagedOperationData>(minimal.stdout).data;
+      expect(lean.status).to.equal('applied');
+      expect(lean).to.not.have.property('plan');
+      expect(envelopeOf<StagedOperationData>(replay.stdout).data).to.have.property('plan');
     });
 
     it('staged reject needs a note (exit 2), releases its locks, and the entry can be staged again', async () => {

@@ -51,9 +51,10 @@ export async function poll<Data = unknown>(
   jobPath: string,
   token: string,
   until: (a: Answer<Data>) => boolean,
+  headers: Record<string, string> = {},
 ): Promise<Answer<Data>> {
   for (let i = 0; i < 100; i += 1) {
-    const answer = await call<Data>('GET', jobPath, { token });
+    const answer = await call<Data>('GET', jobPath, { token, headers });
     if (until(answer)) return answer;
     await new Promise((r) => setTimeout(r, 100));
   }

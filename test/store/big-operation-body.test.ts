@@ -112,17 +112,17 @@ describe("a staged operation, and a job's answer, too big for one document", fun
     }
   });
 
-  it('an answer past 16 MiB (an approval of such an operation carries its plan) is stored in parts and read back whole; a second write of the job keeps the first and leaves no parts', async () => {
+  it('an answer past 16 MiB (a dry run of such an operation is its plan) is stored in parts and read back whole; a second write of the job keeps the first and leaves no parts; an approval of it is stored without its plan, in one document', async () => {
     const s = await stack();
     const orgId = `org_bigans_${Date.now().toString(36)}`;
     const jobId = `job_${orgId}`;
     const op = bigOperation(orgId, 90_000);
     const answer = {
-      operation: 'staged_operations.approve',
-      outcome: 'done',
+      operation: 'ledger_link_repair.stage',
+      outcome: 'dry_run',
       data: {
-        staged_operation_id: op._id,
-        status: 'approved',
+        outcome: 'staged',
+        dry_run: true,
         plan: op.plan,
         preconditions: op.preconditions,
         context: op.context,
@@ -149,7 +149,7 @@ describe("a staged operation, and a job's answer, too big for one document", fun
       expect(stored.every((d) => typeof d.expires_at === 'string')).to.equal(true);
       const other = {
         ...answer,
-        data: { ...(answer as { data: object }).data, status: 'rejected' },
+        data: { ...(answer as { data: object }).data, outcome: 'noop' },
       } as unknown as StageAnswer;
       expect(await saveJobResult(s.db, result(other))).to.equal(false);
       expect(await results.countDocuments({ org_id: orgId })).to.equal(stored.length);
@@ -166,6 +166,21 @@ describe("a staged operation, and a job's answer, too big for one document", fun
           (e: unknown) => e,
         ),
       ).to.be.instanceOf(MissingAnswerPartError);
+      // Its approval's answer leaves the plan, preconditions and context to the operation (read back joined).
+      const approval = {
+        operation: 'staged_operations.approve',
+        outcome: 'done',
+        data: { staged_operation_id: op._id, status: 'approved', ...(answer as { data: object }).data },
+        warnings: [],
+      } as unknown as StageAnswer;
+      expect(await saveJobResult(s.db, { ...result(approval), _id: `${jobId}_approve` })).to.equal(true);
+      expect(await results.countDocuments({ org_id: orgId, part_of: `${jobId}_approve` })).to.equal(0);
+      expect((await results.findOne({ _id: `${jobId}_approve` } as object))?.answer_json).to.equal(
+        JSON.stringify({
+          ...approval,
+          data: { staged_operation_id: op._id, status: 'approved', outcome: 'staged', dry_run: true },
+        }),
+      );
     } finally {
       await results.deleteMany({ org_id: orgId });
     }

@@ -2,7 +2,7 @@
 // byte for byte as the stored one (shared/storage/job-results.ts carriedAnswer).
 import { expect } from 'chai';
 import type { StageAnswer } from '../../shared/contract/staging-answer.js';
-import { carriedAnswer } from '../../shared/storage/job-results.js';
+import { carriedAnswer, leanAnswer } from '../../shared/storage/job-results.js';
 
 const staged = (plan: unknown): StageAnswer => ({
   operation: 'ledger_reversal.stage',
@@ -62,5 +62,58 @@ describe("carried answer (the job return value's copy of the stored answer)", ()
   it('is not carried when JSON would change it (undefined, a Date): the store is read instead', () => {
     expect(carriedAnswer(staged({ reason: undefined }), 8192)).to.equal(null);
     expect(carriedAnswer(staged({ at: new Date(0) }), 8192)).to.equal(null);
+  });
+
+  it("is a review or apply step's operation with its plan, preconditions and context joined back last", () => {
+    const done: StageAnswer = {
+      operation: 'staged_operations.apply',
+      outcome: 'done',
+      data: {
+        staged_operation_id: 'stg_1',
+        kind: 'ledger_reversal',
+        status: 'applied',
+        plan: { actions: [1] },
+        plan_hash: 'h1',
+        preconditions: [{ collection: 'ledger_entries', id: 'le_1', version: 2 }],
+        result: { status: 'applied' },
+        context: { entries: [] },
+        amount_minor: 4200,
+      },
+      warnings: [],
+    };
+    expect(JSON.stringify(carriedAnswer(done, 8192))).to.equal(
+      JSON.stringify({
+        operation: 'staged_operations.apply',
+        outcome: 'done',
+        data: {
+          staged_operation_id: 'stg_1',
+          kind: 'ledger_reversal',
+          status: 'applied',
+          plan_hash: 'h1',
+          result: { status: 'applied' },
+          amount_minor: 4200,
+          plan: { actions: [1] },
+          preconditions: [{ collection: 'ledger_entries', id: 'le_1', version: 2 }],
+          context: { entries: [] },
+        },
+        warnings: [],
+      }),
+    );
+    expect(leanAnswer(done)).to.deep.equal({
+      ...done,
+      data: {
+        staged_operation_id: 'stg_1',
+        kind: 'ledger_reversal',
+        status: 'applied',
+        plan_hash: 'h1',
+        result: { status: 'applied' },
+        amount_minor: 4200,
+      },
+    });
+  });
+
+  it('leaves a staged answer whole to a lean reader: its plan is what it answers', () => {
+    const answer = staged({ actions: [1] });
+    expect(leanAnswer(answer)).to.deep.equal(answer);
   });
 });

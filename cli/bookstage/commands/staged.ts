@@ -81,6 +81,10 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
   ] as const) {
     const cmd = group.command(name).argument('<id>', 'a staged operation id (stg_…)').description(what);
     withStaging(cmd, { dryRun: false });
+    cmd.option(
+      '--minimal',
+      'answer the operation without its plan, preconditions and context (Prefer: return=minimal)',
+    );
     if (note) cmd.option('--note <text>', note);
     cmd.action(async (id: string, opts: DecisionOptions) => {
       const body = readBodyOption(opts.body);
