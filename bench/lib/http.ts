@@ -31,11 +31,12 @@ export function call(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<Call> {
   const url = new URL(`${baseUrl}${path}`);
   if (url.protocol !== 'http:') throw new Error(`the bench calls the service over plain HTTP, not ${url.protocol}`);
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
+  const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, ...extraHeaders };
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = payload.length;

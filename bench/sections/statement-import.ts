@@ -30,7 +30,7 @@ export interface StatementImportResult {
   read_ms: number;
   stage_ratio: number;
   approve_ms: number;
-  /** (b) The apply call until the operation is applied; apply_entries_s counts the transactions it inserts. */
+  /** (b) The apply call (`Prefer: return=minimal`: the plan was reviewed) until the operation is applied; apply_entries_s counts the transactions it inserts. */
   apply_ms: number;
   apply_entries_s: number;
   /** (d) One insertMany of the same documents into an empty scratch collection. */
@@ -164,6 +164,7 @@ async function request(
   path: string,
   body?: Uint8Array | string,
   contentType?: string,
+  minimal = false,
 ): Promise<Answer> {
   const start = performance.now();
   const res = await fetch(`${env.baseUrl}${path}`, {
@@ -171,7 +172,7 @@ async function request(
     body,
     headers: {
       authorization: `Bearer ${token}`,
-      prefer: 'wait=120',
+      prefer: minimal ? 'wait=120, return=minimal' : 'wait=120',
       ...(contentType ? { 'content-type': contentType } : {}),
     },
   });
@@ -181,7 +182,9 @@ async function request(
   let location = res.headers.get('location');
   while (answer.status === 202 && location) {
     await new Promise((r) => setTimeout(r, 100));
-    const polled = await fetch(`${env.baseUrl}${location}`, { headers: { authorization: `Bearer ${token}` } });
+    const polled = await fetch(`${env.baseUrl}${location}`, {
+      headers: { authorization: `Bearer ${token}`, ...(minimal ? { prefer: 'return=minimal' } : {}) },
+    });
     answer.status = polled.status;
     answer.body = JSON.parse(await polled.text()) as Answer['body'];
     location = polled.headers.get('location') ?? location;
@@ -268,11 +271,12 @@ export async function measureStatementImport(
       pathOf('staged_operations.approve', { id }),
       '{}',
       'application/json',
+      true,
     );
     expectStatus(approved, [200], 'approve');
     // (b) Apply through HTTP, until applied.
     const applied = await env.profile('statement import, apply', () =>
-      request(env, reviewer, 'POST', pathOf('staged_operations.apply', { id })),
+      request(env, reviewer, 'POST', pathOf('staged_operations.apply', { id }), undefined, undefined, true),
     );
     expectStatus(applied, [200], 'apply');
     if ((applied.body.data as { status?: string } | undefined)?.status !== 'applied')
