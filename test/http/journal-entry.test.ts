@@ -6,7 +6,7 @@ import type { StageData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
+import { actors, apply, approve, doc, docs, locksOf, reject, show } from '../helpers/staged.js';
 import { waitFor } from '../faults/fault-scenario.js';
 import { journalEntryId, type JournalEntryPlan } from '../../shared/kinds/journal-entry/plan.js';
 import type { LedgerAccount } from '../../shared/domain/books.js';
@@ -550,6 +550,57 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
       token: who.alice,
       body: repairBody,
     });
+    expect(again.status, JSON.stringify(again.body)).to.equal(409);
+    expect(again.body.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [staged.body.data.staged_operation_id] },
+    });
+  });
+
+  it('meets a pending bank match of the same transaction with 409, and a match meets a pending booking the same way', async () => {
+    const books = new Books();
+    books.file.accounts = CHART;
+    const account = books.account();
+    const invoice = books.invoice(4_000);
+    const txn = books.txn(account, 4_000);
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const matchBody = {
+      bank_account_id: account,
+      matches: [{ bank_transaction_id: txn, ledger_entry_id: invoice, amount_minor: 4_000 }],
+    };
+    const booking = {
+      entry_date: '2026-02-10',
+      description: 'Sale',
+      reference: 'INV-2',
+      counterparty_id: books.cp('a'),
+      currency: 'EUR',
+      lines: [
+        { account: '1400', debit_minor: 4_000, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: 4_000 },
+      ],
+      bank_transaction_id: txn,
+    };
+    const stageMatch = () =>
+      call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+        token: who.alice,
+        body: matchBody,
+      });
+    const match = await stageMatch();
+    expect(match.status, JSON.stringify(match.body)).to.equal(201);
+    const refused = await refusal(who.alice, booking);
+    expect(refused.status).to.equal(409);
+    expect(refused.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [match.body.data.staged_operation_id] },
+    });
+
+    // The match rejected, the booking stages; now the match meets it.
+    expect((await reject(who.bob, match.body.data.staged_operation_id, 'book it instead')).status).to.equal(200);
+    const staged = await stage(who.alice, booking);
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const again = await stageMatch();
     expect(again.status, JSON.stringify(again.body)).to.equal(409);
     expect(again.body.error).to.deep.include({
       code: 'pending_operation',
