@@ -687,6 +687,39 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
   });
 
+  it('an account made inactive after staging: apply answers 409 stale_plan naming it and writes nothing', async () => {
+    const x = await setup();
+    const staged = await stage(x.token, feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt }));
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const id = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(x.who.bob, opId)).status).to.equal(200);
+    // The books imported again with 6855 closed: new entries may no longer post to it.
+    x.books.file.accounts = CHART.map((a) => (a.code === '6855' ? { ...a, active: false } : a));
+    await (await stack()).load(x.books.file);
+    const applied = await apply(x.who.bob, opId);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.equal({
+      staged_operation_id: opId,
+      changed: [
+        {
+          collection: 'ledger_accounts',
+          id: `${x.books.orgId}:6855`,
+          expected_version: 1,
+          actual_version: 2,
+        },
+      ],
+    });
+    expect(await doc('ledger_entries', id)).to.equal(null);
+    expect(await docs('bank_links', { bank_transaction_id: x.fee })).to.deep.equal([]);
+    expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
+    // Staged again, the entry is refused with the code that names the account.
+    const again = await refusal(x.token, feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt }));
+    expect(again.status).to.equal(422);
+    expect(again.error).to.deep.include({ code: 'unknown_account', details: { accounts: ['6855'] } });
+  });
+
   it('a worker killed after the first journal write: a new worker finishes the apply exactly once', async () => {
     const s = await stack();
     const x = await setup();

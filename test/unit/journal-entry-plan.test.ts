@@ -65,10 +65,10 @@ const receipt: VersionedInboxDocument = {
 const books = (over: Partial<JournalEntryBooks> = {}): JournalEntryBooks => ({
   org,
   chart: [
-    { code: '1200', name: 'Bank', type: 'asset', active: true },
-    { code: '1600', name: 'Trade payables', type: 'liability', active: true },
-    { code: '4980', name: 'Closed', type: 'expense', active: false },
-    { code: '6855', name: 'Bank fees', type: 'expense', active: true },
+    { id: 'org_1:1200', code: '1200', name: 'Bank', type: 'asset', active: true, version: 1 },
+    { id: 'org_1:1600', code: '1600', name: 'Trade payables', type: 'liability', active: true, version: 2 },
+    { id: 'org_1:4980', code: '4980', name: 'Closed', type: 'expense', active: false, version: 3 },
+    { id: 'org_1:6855', code: '6855', name: 'Bank fees', type: 'expense', active: true, version: 5 },
   ],
   bank_accounts: [
     {
@@ -344,6 +344,9 @@ describe('journal entry: the staged decision', () => {
       },
       preconditions: [
         { collection: 'orgs', id: 'org_1', version: 3 },
+        // Each line's account, by code: one closed since makes apply stale.
+        { collection: 'ledger_accounts', id: 'org_1:1600', version: 2 },
+        { collection: 'ledger_accounts', id: 'org_1:6855', version: 5 },
         { collection: 'bank_transactions', id: 'bt_fee', version: 2 },
         { collection: 'bank_links', id: 'lnk_1', version: 1 },
         { collection: 'inbox_documents', id: 'doc_1', version: 4 },
