@@ -720,6 +720,29 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect(again.error).to.deep.include({ code: 'unknown_account', details: { accounts: ['6855'] } });
   });
 
+  it("staged without a chart, applied after a chart that lacks a line's code: 409 stale_plan naming it, nothing written", async () => {
+    const x = await setup({ chart: false });
+    const staged = await stage(x.token, feeBody(x, { bank_transaction_id: x.fee }));
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const id = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(x.who.bob, opId)).status).to.equal(200);
+    // The organisation gets a chart without 6855: new entries may post only to its active codes.
+    x.books.file.accounts = CHART.filter((a) => a.code !== '6855');
+    await (await stack()).load(x.books.file);
+    const applied = await apply(x.who.bob, opId);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.equal({
+      staged_operation_id: opId,
+      changed: [
+        { collection: 'ledger_accounts', id: `${x.books.orgId}:6855`, expected_version: 0, actual_version: null },
+      ],
+    });
+    expect(await doc('ledger_entries', id)).to.equal(null);
+    expect(await docs('bank_links', { bank_transaction_id: x.fee })).to.deep.equal([]);
+  });
+
   it('a worker killed after the first journal write: a new worker finishes the apply exactly once', async () => {
     const s = await stack();
     const x = await setup();
