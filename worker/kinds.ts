@@ -30,6 +30,7 @@ import { stagePeriodClose } from './kinds/period-close/stage.js';
 import { stageBankMatch } from './kinds/bank-match/stage.js';
 import { lockedJournalEntry, type JournalEntryPlan } from '../shared/kinds/journal-entry/plan.js';
 import { stageJournalEntry } from './kinds/journal-entry/stage.js';
+import { journalEntryClashes } from './kinds/journal-entry/apply.js';
 import { lockedRevert, type RevertPlan } from '../shared/kinds/revert/plan.js';
 import { markReverted } from '../shared/storage/reverts.js';
 import { findStagedOperation } from '../shared/storage/staged-operations.js';
@@ -121,6 +122,7 @@ export const WORKER_KINDS: { readonly [K in StagedKind]: WorkerKind<K> } = {
   },
   journal_entry: {
     stage: stageJournalEntry,
+    applyClashes: journalEntryClashes,
     periodLocked: (plan, lockDate) => lockedJournalEntry(plan as JournalEntryPlan, lockDate),
     revert: journalEntryRevert,
   },

@@ -75,6 +75,9 @@ export interface LedgerAccount {
   active: boolean;
 }
 
+/** An account of the chart as stored: its `_id` (`ORG:CODE`) and version, for a plan's preconditions. */
+export type VersionedLedgerAccount = LedgerAccount & { id: string; version: number };
+
 export type BankTransactionStatus = 'unreconciled' | 'reconciled';
 
 export interface BankTransaction {
@@ -164,7 +167,14 @@ const abs = (n: bigint): bigint => (n < 0n ? -n : n);
 
 /** A version reference the apply step re-checks before writing anything. */
 export interface Precondition {
-  collection: 'orgs' | 'ledger_entries' | 'bank_accounts' | 'bank_transactions' | 'bank_links' | 'inbox_documents';
+  collection:
+    | 'orgs'
+    | 'ledger_entries'
+    | 'bank_accounts'
+    | 'bank_transactions'
+    | 'bank_links'
+    | 'inbox_documents'
+    | 'ledger_accounts';
   id: string;
   version: number;
 }

@@ -4,7 +4,7 @@
 // (indexed, shared/storage/indexes.ts) sorted by code. MongoDB and FerretDB
 // compare strings by their bytes, so the order is byte order (docs/indexes.md).
 import type { Db } from 'mongodb';
-import type { LedgerAccount } from '../domain/books.js';
+import type { LedgerAccount, VersionedLedgerAccount } from '../domain/books.js';
 import { collections, type LedgerAccountDoc } from './collections.js';
 
 const FIELDS = { _id: 0, code: 1, name: 1, type: 1, active: 1 } as const;
@@ -42,4 +42,18 @@ export async function readChart(db: Db, orgId: string): Promise<LedgerAccount[]>
     .sort({ code: 1 })
     .toArray();
   return docs.map(toAccount);
+}
+
+/** The whole chart with each account's stored id and version (a staged entry's preconditions), by code. */
+export async function readVersionedChart(db: Db, orgId: string): Promise<VersionedLedgerAccount[]> {
+  const docs = await collections(db)
+    .ledgerAccounts.find({ org_id: orgId })
+    .project<Pick<LedgerAccountDoc, '_id' | 'code' | 'name' | 'type' | 'active' | 'version'>>({
+      ...FIELDS,
+      _id: 1,
+      version: 1,
+    })
+    .sort({ code: 1 })
+    .toArray();
+  return docs.map((d) => ({ ...toAccount(d), id: d._id, version: d.version }));
 }

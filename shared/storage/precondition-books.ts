@@ -31,12 +31,13 @@ export async function loadPreconditionBooks(
   const store = await storeAdapter(db);
   const byIds = async <T extends Document>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> =>
     ids.length === 0 ? [] : ((await store.findByIds(collection.collectionName, ids, { owner: orgId })) as T[]);
-  const [entries, accounts, transactions, links, documents] = await Promise.all([
+  const [entries, accounts, transactions, links, documents, ledgerAccounts] = await Promise.all([
     byIds(c.ledgerEntries, idsOf('ledger_entries')),
     byIds(c.bankAccounts, idsOf('bank_accounts')),
     byIds(c.bankTransactions, idsOf('bank_transactions')),
     byIds(c.bankLinks, idsOf('bank_links')),
     byIds(c.inboxDocuments, documentIds),
+    byIds(c.ledgerAccounts, idsOf('ledger_accounts')),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');
@@ -53,6 +54,7 @@ export async function loadPreconditionBooks(
   note('bank_transactions', transactions);
   note('bank_links', links);
   note('inbox_documents', documents as unknown as Array<{ _id: string; version: number }>);
+  note('ledger_accounts', ledgerAccounts);
   const domain = <T extends { id: string }>(docs: Stored<T>[]) => docs.map((d) => fromStored<T>(d));
   return {
     books: {

@@ -128,6 +128,53 @@ describe('the event feed: one event per transition, of every end and kind', func
     expect((await show(who.bob, id)).body.data.kind).to.equal('inbox_duplicates_resolve');
     expect(await expectOneEventPerTransition(await feedReader(books.orgId), id)).to.deep.equal(LIFECYCLE);
   });
+
+  it('a journal entry and a bank match staged → approved → applying → applied have their four events, once each, with their summary', async () => {
+    const s = await stack();
+    const books = new Books();
+    const account = books.account();
+    const invoice = books.invoice(4_000);
+    const payment = books.txn(account, 4_000);
+    const fee = books.txn(account, -350, { counterparty_id: books.cp('bank') });
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const entry = await call<StageData<unknown>>('POST', '/api/v1/cli/ledger/entries/stage', {
+      token: who.alice,
+      body: {
+        entry_date: '2026-03-02',
+        description: 'Bank fee March',
+        reference: 'FEE-2026-03',
+        counterparty_id: books.cp('bank'),
+        currency: 'EUR',
+        lines: [
+          { account: '6855', debit_minor: 350, credit_minor: 0 },
+          { account: '1600', debit_minor: 0, credit_minor: 350 },
+        ],
+        bank_transaction_id: fee,
+      },
+    });
+    const match = await call<StageData<unknown>>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: payment, ledger_entry_id: invoice, amount_minor: 4_000 }],
+      },
+    });
+    const reader = await feedReader(books.orgId);
+    for (const [staged, kind] of [
+      [entry, 'journal_entry'],
+      [match, 'bank_match'],
+    ] as const) {
+      expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+      const id = staged.body.data.staged_operation_id;
+      await approveAndApply(who.bob, id);
+      const shown = (await show(who.bob, id)).body.data;
+      expect(shown.kind).to.equal(kind);
+      expect(await expectOneEventPerTransition(reader, id)).to.deep.equal(LIFECYCLE);
+      for (const e of await eventsOf(reader, id, LIFECYCLE.length))
+        expect(e.data.staged_operation, e.type).to.deep.include({ kind, summary: shown.summary });
+    }
+  });
 });
 
 describe('GET /events?type=', function () {

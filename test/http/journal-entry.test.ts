@@ -6,7 +6,7 @@ import type { StageData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, apply, approve, doc, docs, locksOf, show } from '../helpers/staged.js';
+import { actors, apply, approve, doc, docs, locksOf, reject, show } from '../helpers/staged.js';
 import { waitFor } from '../faults/fault-scenario.js';
 import { journalEntryId, type JournalEntryPlan } from '../../shared/kinds/journal-entry/plan.js';
 import type { LedgerAccount } from '../../shared/domain/books.js';
@@ -557,6 +557,57 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     });
   });
 
+  it('meets a pending bank match of the same transaction with 409, and a match meets a pending booking the same way', async () => {
+    const books = new Books();
+    books.file.accounts = CHART;
+    const account = books.account();
+    const invoice = books.invoice(4_000);
+    const txn = books.txn(account, 4_000);
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const matchBody = {
+      bank_account_id: account,
+      matches: [{ bank_transaction_id: txn, ledger_entry_id: invoice, amount_minor: 4_000 }],
+    };
+    const booking = {
+      entry_date: '2026-02-10',
+      description: 'Sale',
+      reference: 'INV-2',
+      counterparty_id: books.cp('a'),
+      currency: 'EUR',
+      lines: [
+        { account: '1400', debit_minor: 4_000, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: 4_000 },
+      ],
+      bank_transaction_id: txn,
+    };
+    const stageMatch = () =>
+      call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+        token: who.alice,
+        body: matchBody,
+      });
+    const match = await stageMatch();
+    expect(match.status, JSON.stringify(match.body)).to.equal(201);
+    const refused = await refusal(who.alice, booking);
+    expect(refused.status).to.equal(409);
+    expect(refused.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [match.body.data.staged_operation_id] },
+    });
+
+    // The match rejected, the booking stages; now the match meets it.
+    expect((await reject(who.bob, match.body.data.staged_operation_id, 'book it instead')).status).to.equal(200);
+    const staged = await stage(who.alice, booking);
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const again = await stageMatch();
+    expect(again.status, JSON.stringify(again.body)).to.equal(409);
+    expect(again.body.error).to.deep.include({
+      code: 'pending_operation',
+      details: { staged_operation_ids: [staged.body.data.staged_operation_id] },
+    });
+  });
+
   it('a dry run and the real staging show the same id and plan_hash', async () => {
     const x = await setup();
     const body = feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt });
@@ -634,6 +685,62 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     expect(applied.body.error.message).to.include(`the entry ${id} dated 2026-03-02`);
     expect(await doc('ledger_entries', id)).to.equal(null);
     expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
+  });
+
+  it('an account made inactive after staging: apply answers 409 stale_plan naming it and writes nothing', async () => {
+    const x = await setup();
+    const staged = await stage(x.token, feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt }));
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const id = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(x.who.bob, opId)).status).to.equal(200);
+    // The books imported again with 6855 closed: new entries may no longer post to it.
+    x.books.file.accounts = CHART.map((a) => (a.code === '6855' ? { ...a, active: false } : a));
+    await (await stack()).load(x.books.file);
+    const applied = await apply(x.who.bob, opId);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.equal({
+      staged_operation_id: opId,
+      changed: [
+        {
+          collection: 'ledger_accounts',
+          id: `${x.books.orgId}:6855`,
+          expected_version: 1,
+          actual_version: 2,
+        },
+      ],
+    });
+    expect(await doc('ledger_entries', id)).to.equal(null);
+    expect(await docs('bank_links', { bank_transaction_id: x.fee })).to.deep.equal([]);
+    expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
+    // Staged again, the entry is refused with the code that names the account.
+    const again = await refusal(x.token, feeBody(x, { bank_transaction_id: x.fee, document_id: x.receipt }));
+    expect(again.status).to.equal(422);
+    expect(again.error).to.deep.include({ code: 'unknown_account', details: { accounts: ['6855'] } });
+  });
+
+  it("staged without a chart, applied after a chart that lacks a line's code: 409 stale_plan naming it, nothing written", async () => {
+    const x = await setup({ chart: false });
+    const staged = await stage(x.token, feeBody(x, { bank_transaction_id: x.fee }));
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    const opId = staged.body.data.staged_operation_id;
+    const id = staged.body.data.plan.ledger_entry_id;
+    expect((await approve(x.who.bob, opId)).status).to.equal(200);
+    // The organisation gets a chart without 6855: new entries may post only to its active codes.
+    x.books.file.accounts = CHART.filter((a) => a.code !== '6855');
+    await (await stack()).load(x.books.file);
+    const applied = await apply(x.who.bob, opId);
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(409);
+    expect(applied.body.error.code).to.equal('stale_plan');
+    expect(applied.body.error.details).to.deep.equal({
+      staged_operation_id: opId,
+      changed: [
+        { collection: 'ledger_accounts', id: `${x.books.orgId}:6855`, expected_version: 0, actual_version: null },
+      ],
+    });
+    expect(await doc('ledger_entries', id)).to.equal(null);
+    expect(await docs('bank_links', { bank_transaction_id: x.fee })).to.deep.equal([]);
   });
 
   it('a worker killed after the first journal write: a new worker finishes the apply exactly once', async () => {

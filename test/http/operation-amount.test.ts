@@ -126,6 +126,51 @@ describe('amount_minor and currency of each kind', () => {
     await expectAmount(who, { status: raw.status, body: await raw.json() }, { amount_minor: 12_000, currency: 'EUR' });
   });
 
+  it("a journal entry: Σ debits of its lines, in the entry's currency", async () => {
+    const books = chfBooks();
+    const account = books.account();
+    const payment = books.txn(account, 11_900);
+    const who = await tokens(books, ['ledger:stage']);
+    const res = await call('POST', '/api/v1/cli/ledger/entries/stage', {
+      token: who.alice,
+      body: {
+        entry_date: '2026-03-02',
+        description: 'Sale less a fee',
+        reference: 'INV-11',
+        counterparty_id: books.cp('a'),
+        currency: 'EUR',
+        // Σ debits 12,000; the settlement line (what the transaction settles) 11,900.
+        lines: [
+          { account: '1400', debit_minor: 11_900, credit_minor: 0 },
+          { account: '6855', debit_minor: 100, credit_minor: 0 },
+          { account: '8400', debit_minor: 0, credit_minor: 12_000 },
+        ],
+        bank_transaction_id: payment,
+      },
+    });
+    await expectAmount(who, res, { amount_minor: 12_000, currency: 'EUR' });
+  });
+
+  it("a bank match: Σ of its pairs' amounts, in the account's currency", async () => {
+    const books = chfBooks();
+    const account = books.account();
+    const a = books.invoice(12_000, { currency: 'EUR' });
+    const b = books.invoice(18_000, { currency: 'EUR' });
+    const payment = books.txn(account, 40_000);
+    const who = await tokens(books, ['bank:stage']);
+    const res = await call('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [
+          { bank_transaction_id: payment, ledger_entry_id: a, amount_minor: 12_000 },
+          { bank_transaction_id: payment, ledger_entry_id: b, amount_minor: 17_000 },
+        ],
+      },
+    });
+    await expectAmount(who, res, { amount_minor: 29_000, currency: 'EUR' });
+  });
+
   it("a duplicate resolution: 0, in the organisation's base currency", async () => {
     const books = chfBooks();
     const { a, group } = duplicatePair(books);

@@ -15,6 +15,7 @@ import {
   type JournalEntryPlan,
 } from '../../shared/kinds/journal-entry/plan.js';
 import { journalEntryJournal, journalEntryLinkId } from '../../shared/kinds/journal-entry/journal.js';
+import { chartClashes, unheldCodes } from '../../shared/kinds/journal-entry/apply-check.js';
 import type { JournalEntryStageInput } from '../../shared/kinds/journal-entry/schema.js';
 import { journalEntry } from '../../shared/kinds/journal-entry/wire.js';
 
@@ -65,10 +66,10 @@ const receipt: VersionedInboxDocument = {
 const books = (over: Partial<JournalEntryBooks> = {}): JournalEntryBooks => ({
   org,
   chart: [
-    { code: '1200', name: 'Bank', type: 'asset', active: true },
-    { code: '1600', name: 'Trade payables', type: 'liability', active: true },
-    { code: '4980', name: 'Closed', type: 'expense', active: false },
-    { code: '6855', name: 'Bank fees', type: 'expense', active: true },
+    { id: 'org_1:1200', code: '1200', name: 'Bank', type: 'asset', active: true, version: 1 },
+    { id: 'org_1:1600', code: '1600', name: 'Trade payables', type: 'liability', active: true, version: 2 },
+    { id: 'org_1:4980', code: '4980', name: 'Closed', type: 'expense', active: false, version: 3 },
+    { id: 'org_1:6855', code: '6855', name: 'Bank fees', type: 'expense', active: true, version: 5 },
   ],
   bank_accounts: [
     {
@@ -344,6 +345,9 @@ describe('journal entry: the staged decision', () => {
       },
       preconditions: [
         { collection: 'orgs', id: 'org_1', version: 3 },
+        // Each line's account, by code: one closed since makes apply stale.
+        { collection: 'ledger_accounts', id: 'org_1:1600', version: 2 },
+        { collection: 'ledger_accounts', id: 'org_1:6855', version: 5 },
         { collection: 'bank_transactions', id: 'bt_fee', version: 2 },
         { collection: 'bank_links', id: 'lnk_1', version: 1 },
         { collection: 'inbox_documents', id: 'doc_1', version: 4 },
@@ -483,6 +487,34 @@ describe('journal entry: apply', () => {
       ledger_entry_id: 'le_x',
       entry_date: '2026-03-02',
     });
+  });
+
+  it('the chart at apply: codes the preconditions hold are theirs; the others clash once a chart lacks them or holds them inactive', () => {
+    const id = (code: string) => `org_1:${code}`;
+    const staged = decideJournalEntry(books(), request(), 'le_x');
+    if (staged.outcome !== 'staged') throw new Error(staged.outcome);
+    // Staged with a chart: every line's account is a precondition, nothing left to check.
+    expect(unheldCodes(staged.plan, staged.preconditions, id)).to.deep.equal([]);
+    // Staged without one: both codes, once each, by code.
+    const bare = decideJournalEntry(books({ chart: [] }), request(), 'le_x');
+    if (bare.outcome !== 'staged') throw new Error(bare.outcome);
+    const codes = unheldCodes(bare.plan, bare.preconditions, id);
+    expect(codes).to.deep.equal(['1600', '6855']);
+    // Still no chart: any code.
+    expect(chartClashes(codes, [], id)).to.deep.equal([]);
+    // A chart holding 1600 active, 6855 inactive; then one without 6855.
+    const chart = books().chart.map((a) => (a.code === '6855' ? { ...a, active: false } : a));
+    expect(chartClashes(codes, chart, id)).to.deep.equal([
+      { collection: 'ledger_accounts', id: 'org_1:6855', expected_version: 0, actual_version: 5 },
+    ]);
+    expect(
+      chartClashes(
+        codes,
+        chart.filter((a) => a.code !== '6855'),
+        id,
+      ),
+    ).to.deep.equal([{ collection: 'ledger_accounts', id: 'org_1:6855', expected_version: 0, actual_version: null }]);
+    expect(chartClashes(codes, books().chart, id)).to.deep.equal([]);
   });
 
   it('summary and amount: Σ debits in the entry currency', () => {

@@ -11,10 +11,10 @@ import {
   type BankLink,
   type BankTransaction,
   type IsoDate,
-  type LedgerAccount,
   type LedgerEntry,
   type Org,
   type Precondition,
+  type VersionedLedgerAccount,
 } from '../../domain/books.js';
 import { refused, type Decision, type RefusedDecision } from '../../domain/decision.js';
 import type { VersionedInboxDocument } from '../../domain/books.js';
@@ -69,7 +69,7 @@ export interface JournalEntryPlan {
 export interface JournalEntryBooks {
   org: Org;
   /** The organisation's chart of accounts; empty when it has none (any code is accepted). */
-  chart: readonly LedgerAccount[];
+  chart: readonly VersionedLedgerAccount[];
   /** Every bank account of the organisation (their `ledger_account` codes take no entry lines). */
   bank_accounts: readonly BankAccount[];
   /** The requested bank transaction when it is the organisation's; null when absent or not found. */
@@ -231,6 +231,11 @@ export function decideJournalEntry(
     note: request.note ?? null,
   };
   const preconditions: Precondition[] = [{ collection: 'orgs', id: org.id, version: org.version }];
+  // Each line's account as staged: one closed (or renamed) since makes the plan stale, so apply never posts to an
+  // account the chart no longer holds active (docs/guide/importing-books.md "Chart of accounts").
+  const used = new Set(codes);
+  for (const a of [...books.chart].filter((a) => used.has(a.code)).sort((a, b) => compareIds(a.code, b.code)))
+    preconditions.push({ collection: 'ledger_accounts', id: a.id, version: a.version });
   if (books.transaction && bankLink) {
     preconditions.push({
       collection: 'bank_transactions',

@@ -25,7 +25,7 @@ import {
   findTransactionsByIds,
 } from '../../../shared/storage/books-read.js';
 import { findInboxDocumentsByIds } from '../../../shared/storage/inbox-read.js';
-import { readChart } from '../../../shared/storage/ledger-accounts.js';
+import { readVersionedChart } from '../../../shared/storage/ledger-accounts.js';
 import { lockKeys } from '../../../shared/storage/plan-locks.js';
 import type { JobContext } from '../../job-context.js';
 import { stagingJob } from '../../operation/staging-job.js';
@@ -42,7 +42,7 @@ async function load(ctx: JobContext<Op>): Promise<Books> {
   const txnId = input.bank_transaction_id;
   const docId = input.document_id;
   const [chart, bankAccounts, transactions, links, documents, existing, sameReference] = await Promise.all([
-    readChart(db, orgId),
+    readVersionedChart(db, orgId),
     listAccounts(db, orgId),
     txnId === undefined ? [] : findTransactionsByIds(db, orgId, [txnId]),
     txnId === undefined ? [] : findLinks(db, orgId, 'bank_transaction_id', [txnId]),
