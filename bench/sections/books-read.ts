@@ -5,8 +5,8 @@
 // reads that are whole by definition: the counterparty list of the main
 // account (a read job over the account and the org's posted entries), one
 // account with its book balance and unreconciled figures, and the match
-// suggestions of one unlinked transaction (a read job over the org's open
-// entries and documents).
+// suggestions of unlinked transactions that have candidates (a read job over
+// the org's open entries and documents).
 import { pathOf } from '../../shared/contract/routes.js';
 import { rebuildFigures } from '../../shared/storage/book-figures.js';
 import { collections } from '../../shared/storage/collections.js';
@@ -38,7 +38,7 @@ export interface BooksReadResult {
   trial_balance_ms?: BySize;
   /** Building the org's kept figures from its whole books once loaded (what the worker's start-up backfill does), seconds. */
   figures_build_s?: BySize;
-  /** GET /bank-transactions/{id}/match-suggestions of an unlinked transaction of the main account, median. */
+  /** GET /bank-transactions/{id}/match-suggestions of up to five unlinked transactions of the main account that have candidates, in turn, median. */
   suggestions_ms: BySize;
   /** suggestions_ms at 100k ÷ at 1k. */
   suggestions_growth_1k_to_100k: number | null;
@@ -51,6 +51,8 @@ const LIMIT = 10;
 const PAGES_PER_RUN = 5;
 /** Whole reads (counterparty list, account) per run: fewer, each reads the whole account. */
 const WHOLE_PER_RUN = 3;
+/** Match suggestions are timed over this many unlinked transactions that have candidates, in turn. */
+const SUGGESTED_TRANSACTIONS = 5;
 
 const transactionsPath = pathOf('bank_transactions.list');
 const entriesPath = pathOf('ledger_entries.list');
@@ -79,8 +81,13 @@ async function lastBookingDate(env: BenchEnv, orgId: string): Promise<string> {
 }
 
 /** The first transaction of the account that no link covers (the demo leaves some unlinked), else the first one. */
-async function unlinkedTransaction(env: BenchEnv, token: string, account: string): Promise<string> {
-  const page = async (query: string): Promise<string | null> => {
+/**
+ * Unlinked transactions of the account whose match suggestions are not empty
+ * (a transaction with no candidate answers without ranking anything): up to
+ * `count` of the first page of them, else the account's first transaction.
+ */
+async function suggestedTransactions(env: BenchEnv, token: string, account: string, count: number): Promise<string[]> {
+  const page = async (query: string): Promise<string[]> => {
     const res = await call(
       env.baseUrl,
       token,
@@ -88,11 +95,19 @@ async function unlinkedTransaction(env: BenchEnv, token: string, account: string
       `${transactionsPath}?bank_account_id=${encodeURIComponent(account)}${query}`,
     );
     if (res.status !== 200) throw new Error(`books read: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-    return (res.body as { data: { items: Array<{ id: string }> } }).data.items[0]?.id ?? null;
+    return (res.body as { data: { items: Array<{ id: string }> } }).data.items.map((t) => t.id);
   };
-  const id = (await page('&link_state=unlinked&limit=1')) ?? (await page('&limit=1'));
-  if (!id) throw new Error(`books read: account ${account} has no transactions`);
-  return id;
+  const found: string[] = [];
+  for (const id of await page('&link_state=unlinked&limit=100')) {
+    const res = await call(env.baseUrl, token, 'GET', pathOf('match_suggestions.list', { bank_transaction_id: id }));
+    const suggestions = (res.body as { data?: { suggestions?: unknown[] } }).data?.suggestions ?? [];
+    if (res.status === 200 && suggestions.length > 0) found.push(id);
+    if (found.length === count) break;
+  }
+  if (found.length > 0) return found;
+  const first = (await page('&limit=1'))[0];
+  if (!first) throw new Error(`books read: account ${account} has no transactions`);
+  return [first];
 }
 
 export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: number): Promise<BooksReadResult> {
@@ -175,13 +190,14 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     const wholePaths = {
       counterparties: `${pathOf('counterparties.list')}?bank_account_id=${encodeURIComponent(account)}`,
       account: pathOf('bank_accounts.show', { bank_account_id: account }),
-      suggestions: pathOf('match_suggestions.list', {
-        bank_transaction_id: await unlinkedTransaction(env, token, account),
-      }),
       trialBalance: `${pathOf('ledger.trial_balance')}?as_of=${await lastBookingDate(env, orgId)}`,
     };
+    // Several transactions that have candidates, taken in turn: one transaction's ranking is not the typical one.
+    const suggested = (await suggestedTransactions(env, token, account, SUGGESTED_TRANSACTIONS)).map((id) =>
+      pathOf('match_suggestions.list', { bank_transaction_id: id }),
+    );
     // One of each warms the path: not counted.
-    for (const path of Object.values(wholePaths)) await whole(path);
+    for (const path of [...Object.values(wholePaths), ...suggested]) await whole(path);
     const wholeTimes = {
       counterparties: [] as number[],
       account: [] as number[],
@@ -192,7 +208,7 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
       for (let i = 0; i < repeat * WHOLE_PER_RUN; i += 1) {
         wholeTimes.counterparties.push(await whole(wholePaths.counterparties));
         wholeTimes.account.push(await whole(wholePaths.account));
-        wholeTimes.suggestions.push(await whole(wholePaths.suggestions));
+        wholeTimes.suggestions.push(await whole(suggested[i % suggested.length]!));
         wholeTimes.trialBalance.push(await whole(wholePaths.trialBalance));
       }
     });
