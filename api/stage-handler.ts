@@ -252,6 +252,10 @@ async function storedAnswer(
   // A replay joining a running job still reads the store.
   if (!replay && waited.state === 'completed' && waited.value?.answer && waited.value.job_result_id === jobId)
     return reading.lean ? leanAnswer(waited.value.answer) : waited.value.answer;
-  const hint = waited.state === 'completed' ? waited.value?.staged_operation_id : undefined;
+  // A lean step answer needs no operation: its megabytes of plan are not read for nothing.
+  const hint =
+    waited.state === 'completed' && !(reading.lean && waited.value?.outcome === 'done')
+      ? waited.value?.staged_operation_id
+      : undefined;
   return (await findJobResult(deps.db, orgId, jobId, hint, reading))?.answer ?? null;
 }

@@ -157,10 +157,17 @@ function isRerun(job: Job): boolean {
 
 /** BullMQ's small return value: a pointer to the stored answer, and the operation a staged one names. */
 function jobReturn(jobId: string, answer: StageAnswer, isStored: boolean): StageJobReturn {
-  const pointer: StageJobReturn =
+  // A staged answer's operation, or a review or apply step's: the API reads it beside the stored answer.
+  const operationId =
     answer.outcome === 'staged'
-      ? { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: answer.staged_operation_id }
-      : { job_result_id: jobId, outcome: answer.outcome };
+      ? answer.staged_operation_id
+      : answer.outcome === 'done' && typeof answer.data.staged_operation_id === 'string'
+        ? answer.data.staged_operation_id
+        : undefined;
+  const pointer: StageJobReturn =
+    operationId === undefined
+      ? { job_result_id: jobId, outcome: answer.outcome }
+      : { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: operationId };
   const carried = isStored ? carriedAnswer(answer, CARRIED_ANSWER_MAX_CHARS) : null;
   return carried ? { ...pointer, answer: carried } : pointer;
 }

@@ -69,7 +69,7 @@ export type AnyStageJobData = { [Op in StageOperation]: StageJobData<Op> }[Stage
 export interface StageJobReturn {
   job_result_id: string;
   outcome: StageAnswer['outcome'];
-  /** The staged operation a staged answer names: the API reads it beside the stored answer, not after it. */
+  /** The staged operation a staged answer names, or a review or apply step answers: the API reads it beside the stored answer, not after it. */
   staged_operation_id?: string;
   /**
    * A dry run's answer itself when its JSON is at most CARRIED_ANSWER_MAX_CHARS:
