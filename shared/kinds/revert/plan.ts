@@ -131,13 +131,18 @@ function undoOf(w: JournalWrite, now: StoredRecord | null): RevertChange | null 
   }
 }
 
-/** The ids a revert claims: the transactions and entries it writes, and those of the links it writes. */
+/**
+ * The ids a revert locks, as the reverted kind locks what it writes: the transactions, entries and inbox
+ * documents it writes, and the transactions and entries of the links it writes.
+ */
 function locksOf(plan: RevertPlan, records: RevertBooks['records']): PlanLocks {
   const entries = new Set<string>();
   const transactions = new Set<string>();
+  const documents = new Set<string>();
   for (const c of plan.changes) {
     if (c.collection === 'ledger_entries') entries.add(c.id);
     if (c.collection === 'bank_transactions') transactions.add(c.id);
+    if (c.collection === 'inbox_documents') documents.add(c.id);
     if (c.collection === 'bank_links') {
       const fields = c.action === 'update' ? (records.get(recordKey(c.collection, c.id)) ?? {}) : c.doc;
       if (typeof fields.ledger_entry_id === 'string') entries.add(fields.ledger_entry_id);
@@ -148,6 +153,7 @@ function locksOf(plan: RevertPlan, records: RevertBooks['records']): PlanLocks {
     subject_key: revertSubjectKey(plan.reverts),
     entry_ids: [...entries].sort(compareIds),
     transaction_ids: [...transactions].sort(compareIds),
+    document_ids: [...documents].sort(compareIds),
   };
 }
 
