@@ -235,6 +235,24 @@ describe('approval policies: reverts', () => {
     expect(rec.body.data.approval).to.deep.include({ policy_version: 3, rule_index: 0, required: 2 });
   });
 
+  it('a policy change is reverted only with policy:stage, the scope that stages it: 403 forbidden otherwise', async () => {
+    const o = await org(null);
+    const change = await call<Staged>('POST', STAGE_POLICY, {
+      token: o.alice,
+      body: { rules: [{ kinds: ['*'], approvals: 1, approvers: 'any' }], agents_may_approve: true, unattended: [] },
+    });
+    expectStaged(change);
+    const id = change.body.data.staged_operation_id;
+    expect((await approve(o.bob, id)).status).to.equal(200);
+    expect((await apply(o.bob, id)).status).to.equal(200);
+    // Erin sees every operation (staged:approve) and stages bank changes, not policies.
+    const bank = await (await stack()).token(o.books.orgId, ['bank:stage', 'staged:read', 'staged:approve'], 'erin');
+    const res = await call<Staged>('POST', revertPath(id), { token: bank, body: {} });
+    expect(res.status, JSON.stringify(res.body)).to.equal(403);
+    expect(res.body.error.code).to.equal('forbidden');
+    expect(res.body.error.details).to.deep.equal({ required_scope: 'policy:stage' });
+  });
+
   it('a policy change is not reverted once a later change is in force: changed_since_apply', async () => {
     const o = await org(null);
     const stageAndApply = async (approvals: number): Promise<string> => {
