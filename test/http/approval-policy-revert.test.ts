@@ -9,7 +9,7 @@ import { setPolicy, type PolicyBody } from '../helpers/approval-policy.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { apply, approve } from '../helpers/staged.js';
+import { apply, approve, reject } from '../helpers/staged.js';
 
 const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
 const POLICY = '/api/v1/cli/approval-policy';
@@ -251,6 +251,37 @@ describe('approval policies: reverts', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(403);
     expect(res.body.error.code).to.equal('forbidden');
     expect(res.body.error.details).to.deep.equal({ required_scope: 'policy:stage' });
+  });
+
+  it('the revert of a policy change locks the policy as a change does: one of them pending at a time', async () => {
+    const o = await org(null);
+    const changeBody = (approvals: number) => ({
+      rules: [{ kinds: ['*'], approvals, approvers: 'any' }],
+      agents_may_approve: true,
+      unattended: [],
+    });
+    const change = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(1) });
+    expectStaged(change);
+    const id = change.body.data.staged_operation_id;
+    expect((await approve(o.bob, id)).status).to.equal(200);
+    expect((await apply(o.bob, id)).status).to.equal(200);
+
+    const revertId = (await stageRevert(o, id)).staged_operation_id;
+    const next = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(2) });
+    expect(next.status, JSON.stringify(next.body)).to.equal(409);
+    expect(next.body.error.code).to.equal('pending_operation');
+    expect(next.body.error.details).to.deep.include({ staged_operation_ids: [revertId] });
+
+    // The other way round: a change pending, the revert waits for it.
+    expect((await reject(o.bob, revertId, 'not now')).status).to.equal(200);
+    const pending = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(3) });
+    expectStaged(pending);
+    const refused = await call<Staged>('POST', revertPath(id), { token: o.alice, body: {} });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+    expect(refused.body.error.code).to.equal('pending_operation');
+    expect(refused.body.error.details).to.deep.include({
+      staged_operation_ids: [pending.body.data.staged_operation_id],
+    });
   });
 
   it('a policy change is not reverted once a later change is in force: changed_since_apply', async () => {

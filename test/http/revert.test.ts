@@ -730,6 +730,26 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       await revertAndCompare(t, feb, before, [b.account]);
     });
 
+    it("409 pending_operation: a reconciliation's revert locks the account as a reconciliation does", async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const feb = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const revert = await stageRevert(t.alice, feb);
+      expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+      const revertId = revert.body.data.staged_operation_id;
+      const march = await reconcile(t.alice, b.account, '2026-03-31', 108_000, [b.march.txn]);
+      expect(march.status, JSON.stringify(march.body)).to.equal(409);
+      expect(march.body.error.code).to.equal('pending_operation');
+      expect(march.body.error.details).to.deep.include({ staged_operation_ids: [revertId] });
+      // Once the revert is applied, the account is free again.
+      await approveApply(t.bob, revertId);
+      const again = await reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]);
+      expect(again.status, JSON.stringify(again.body)).to.equal(201);
+    });
+
     it('409 changed_since_apply naming the imported transaction that was linked since', async () => {
       const books = new Books();
       const account = books.account();

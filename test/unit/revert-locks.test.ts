@@ -1,8 +1,8 @@
 // The plan locks a revert takes (docs/design/staged-lifecycle.md "Reverts"):
-// `revert:<id>` and every transaction, entry and inbox document it writes or
-// whose links it writes, as the reverted kind locks them (a journal entry locks
-// the document it attaches, so its revert, which puts that document back to
-// open, locks it too).
+// `revert:<id>`, the reverted kind's own subject key, and every transaction,
+// entry and inbox document it writes or whose links it writes, as the reverted
+// kind locks them (a journal entry locks the document it attaches, so its
+// revert, which puts that document back to open, locks it too).
 import { expect } from 'chai';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { inboxResolveRevertRules } from '../../shared/kinds/inbox-duplicates-resolve/revert.js';
@@ -60,7 +60,7 @@ function locksOf(kind: StagedKind, plan: unknown, writes: JournalWrite[], rules:
 }
 
 describe('the plan locks of a revert', () => {
-  it("a journal entry's: the entry and its reversing entry, the transaction it booked and the document it attached", () => {
+  it("a journal entry's: its key, the entry and its reversing entry, the transaction it booked and the document it attached", () => {
     const writes: JournalWrite[] = [
       {
         action: 'insert',
@@ -101,13 +101,14 @@ describe('the plan locks of a revert', () => {
     });
     expect(locks).to.deep.equal({
       subject_key: 'revert:stg_1',
+      other_subject_keys: ['journal_entry:le_fee'],
       entry_ids: ['le_fee', revertReversingEntryId('stg_1')].sort(),
       transaction_ids: ['bt_fee'],
       document_ids: ['doc_receipt'],
     });
   });
 
-  it("a duplicate resolution's: the documents it archived, none else", () => {
+  it("a duplicate resolution's: its group's key and the documents it archived, none else", () => {
     const archived = (id: string): JournalWrite => ({
       action: 'update',
       collection: 'inbox_documents',
@@ -118,13 +119,14 @@ describe('the plan locks of a revert', () => {
     });
     const locks = locksOf(
       'inbox_duplicates_resolve',
-      {},
+      { group_id: 'grp_1' },
       [archived('doc_c'), archived('doc_b')],
       inboxResolveRevertRules,
       null,
     );
     expect(locks).to.deep.equal({
       subject_key: 'revert:stg_1',
+      other_subject_keys: ['inbox_group:grp_1'],
       entry_ids: [],
       transaction_ids: [],
       document_ids: ['doc_b', 'doc_c'],

@@ -5,6 +5,7 @@
 // the one it made (a later change was applied: changed_since_apply).
 import { approvalPolicyId, type ApprovalPolicy, type ApprovalPolicyPlan } from '../../domain/approval-policy.js';
 import type { KindRevertRules } from '../revert/plan.js';
+import { APPROVAL_POLICY_SUBJECT_KEY } from './plan.js';
 
 /** What the worker reads for it: the organisation, the version in force and the policy the change replaced. */
 export interface ApprovalPolicyRevertExtra {
@@ -14,6 +15,7 @@ export interface ApprovalPolicyRevertExtra {
 }
 
 export const approvalPolicyRevertRules: KindRevertRules<ApprovalPolicyRevertExtra> = {
+  subjectKeys: () => [APPROVAL_POLICY_SUBJECT_KEY],
   changed: (subject, { extra }) => {
     const made = (subject.plan as ApprovalPolicyPlan).version;
     return extra.current_version === made
