@@ -807,7 +807,7 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       expect(res.body.error.details).to.deep.include({ staged_operation_id: id, ids: [written] });
     });
 
-    it('a duplicate resolution: 409 changed_since_apply naming the archived document that changed since', async () => {
+    it('a duplicate resolution: 403 without inbox:stage; 409 changed_since_apply naming the archived document that changed since', async () => {
       const books = new Books();
       const pair = duplicatePair(books);
       const t = await loaded(books);
@@ -815,6 +815,10 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
         t.bob,
         resolve(t.alice, pair.group, { resolution: 'archive_duplicates', keep_document_id: pair.a }),
       );
+      const bank = await (await stack()).token(books.orgId, ['bank:stage', 'staged:read'], 'alice');
+      const forbidden = await stageRevert(bank, id);
+      expect(forbidden.status, JSON.stringify(forbidden.body)).to.equal(403);
+      expect(forbidden.body.error.details).to.deep.equal({ required_scope: 'inbox:stage' });
       const { db } = await stack();
       await db
         .collection('inbox_documents')
