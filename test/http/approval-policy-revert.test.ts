@@ -304,4 +304,41 @@ describe('approval policies: reverts', () => {
     expect(res.body.error.code).to.equal('changed_since_apply');
     expect(res.body.error.details).to.deep.include({ ids: [`${o.books.orgId}:0000000002`] });
   });
+
+  it('once the later change is reverted, the earlier one can be: the policy before it is back in force', async () => {
+    const o = await org(null);
+    const before = (await call<Record<string, unknown>>('GET', POLICY, { token: o.bob })).body.data;
+    /** Approved by as many people as it requires (bob, then dave), applied. */
+    const approveApply = async (staged: Staged): Promise<void> => {
+      const id = staged.staged_operation_id;
+      for (const approver of [o.bob, o.dave].slice(0, staged.approval.required))
+        expect((await approve(approver, id)).status).to.equal(200);
+      const applied = await apply(o.bob, id);
+      expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
+    };
+    const change = async (approvals: number): Promise<string> => {
+      const res = await call<Staged>('POST', STAGE_POLICY, {
+        token: o.alice,
+        body: { rules: [{ kinds: ['*'], approvals, approvers: 'any' }], agents_may_approve: true, unattended: [] },
+      });
+      expectStaged(res);
+      await approveApply(res.body.data);
+      return res.body.data.staged_operation_id;
+    };
+    const first = await change(1);
+    const second = await change(2);
+    await approveApply(await stageRevert(o, second));
+    // In force: what the first change made (version 3), so its revert puts back the policy before it.
+    const revert = await call<Staged>('POST', revertPath(first), { token: o.alice, body: {} });
+    expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+    await approveApply(revert.body.data);
+    const after = (await call<Record<string, unknown>>('GET', POLICY, { token: o.bob })).body.data;
+    const policy = ({ rules, agents_may_approve, unattended }: Record<string, unknown>) => ({
+      rules,
+      agents_may_approve,
+      unattended,
+    });
+    expect(after).to.deep.include({ version: 4, updated_by_operation: revert.body.data.staged_operation_id });
+    expect(policy(after)).to.deep.equal(policy(before));
+  });
 });

@@ -19,6 +19,6 @@ export const approvalPolicyRevert = revertHook<ApprovalPolicyRevertExtra>({
     ]);
     if (!previous)
       throw new Error(`approval policy ${orgId} v${(subject.plan as ApprovalPolicyPlan).base_version} is missing`);
-    return { org_id: orgId, current_version: current.version, previous };
+    return { org_id: orgId, current_version: current.version, current, previous };
   },
 });
