@@ -10,7 +10,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   malformed_json: 'the body is not valid JSON',
   invalid_cursor: 'a paging cursor this service did not issue for this query and organisation',
   unauthenticated: 'no bearer token, or an unknown one',
-  forbidden: "the token lacks the route's scope (`details.required_scope`)",
+  forbidden:
+    "the token lacks the route's scope (`details.required_scope`); for a revert, the scope that stages the reverted kind",
   not_found: "no such object in your organisation (another organisation's objects are `not_found` too, never 403)",
   route_not_found: 'no such route (`details.method`, `details.path`)',
   payload_too_large: "the body is over 1 MB, or over 10 MB for a statement import's file (`details.limit_bytes`)",
@@ -37,7 +38,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   invalid_period:
     'a period close\'s `through` is on or before the lock date (`details: {reason: "not_after_lock_date", through, lock_date}`) or not before today, UTC (`details: {reason: "not_before_today", through, today}`)',
   period_locked:
-    "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`) or a journal entry's `entry_date` (`details: {entry_date, lock_date}`); a statement import skips such lines instead (reason `period_locked`)",
+    "what the operation would book is dated on or before the organisation's lock date: a reversal's `reversal_date` (`details: {reversal_date, lock_date}`) or a reconciliation's `statement.end_date` (`details: {end_date, lock_date}`) or a journal entry's `entry_date` (`details: {entry_date, lock_date}`), or what a revert would remove, restore or undo (`details.staged_operation_id` and, by kind: the transactions' `transaction_ids`, a reconciliation's `bank_account_id` and `end_date`, a journal entry's reversing entry's `ledger_entry_id` and `reversal_date`); a statement import skips such lines instead (reason `period_locked`)",
   currency_mismatch:
     "the statement currency (of a reconciliation or of a statement import file) is not the account's (`details.statement_currency`), or a reconciliation's transactions are in another currency than the account (`details.transaction_ids`), or a bank match pairs a transaction and an entry of different currencies (`details.transaction_currency`, `details.entry_currency`), or a journal entry's currency is neither the base currency nor its bank transaction's (`details.currency`, `details.allowed_currencies`)",
   unreadable_statement:
@@ -98,7 +99,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   not_applied:
     'staging the revert of an operation that is not `applied` (`details.status`); only an applied operation can be reverted (docs/design/staged-lifecycle.md "Reverts")',
   not_revertible:
-    'staging the revert of a kind that cannot be reverted (`details.kind`: a ledger reversal, a revert); stage the opposite change instead (docs/design/staged-lifecycle.md "Reverts")',
+    'staging the revert of a kind that cannot be reverted (`details.kind`: a ledger reversal, a period close, a revert); stage the opposite change instead (docs/design/staged-lifecycle.md "Reverts")',
   already_reverted:
     'staging the revert of an operation whose revert is approved or applied (`details.reverted_by`); a revert only staged answers as a repeated staging',
   not_latest_reconciliation:

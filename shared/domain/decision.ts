@@ -14,6 +14,11 @@ export interface PlanLocks {
   transaction_ids: string[];
   /** Inbox documents it writes (a journal entry's attached receipt). */
   document_ids?: string[];
+  /**
+   * Other kinds' subject keys it writes under, locked beside its own: a revert holds the reverted kind's
+   * (docs/design/staged-lifecycle.md "Reverts"), so no plan of that subject is pending beside it.
+   */
+  other_subject_keys?: string[];
   /** The very same plan pending is a conflict too, not `already_staged` (a journal entry: one booking, staged once). */
   same_plan_conflicts?: boolean;
 }

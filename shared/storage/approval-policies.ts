@@ -54,6 +54,29 @@ export async function findCurrentPolicy(db: Db, orgId: string): Promise<StoredAp
   return doc ? fromDoc(doc) : DEFAULT_STORED;
 }
 
+/**
+ * The versions above `version`, by version: who wrote each, a later change (`operation`) or the revert of one
+ * (`reverts`), for a policy change's revert (docs/design/staged-lifecycle.md "Reverts").
+ */
+export async function findPolicyVersionsAbove(
+  db: Db,
+  orgId: string,
+  version: number,
+): Promise<Array<{ version: number; operation: string | null; reverts: string | null }>> {
+  const docs = await collections(db)
+    .approvalPolicies.find(
+      { org_id: orgId, policy_version: { $gt: version } },
+      { projection: { policy_version: 1, updated_by_operation: 1, reverts: 1 } },
+    )
+    .sort({ policy_version: 1 })
+    .toArray();
+  return docs.map((d) => ({
+    version: d.policy_version,
+    operation: d.reverts === undefined ? d.updated_by_operation : null,
+    reverts: d.reverts ?? null,
+  }));
+}
+
 /** Versions read by `_id`, by (org, version): a version never changes once written, so a copy never goes stale. */
 const byVersion = new Map<string, StoredApprovalPolicy>();
 const CACHED_VERSIONS = 1_000;

@@ -28,6 +28,7 @@ const subjectLockKey = (orgId: string, wanted: PlanLocks): string => `${orgId}:$
 export function lockKeys(orgId: string, wanted: PlanLocks): string[] {
   return [
     subjectLockKey(orgId, wanted),
+    ...(wanted.other_subject_keys ?? []).map((key) => `${orgId}:${key}`),
     ...wanted.entry_ids.map((id) => `${orgId}:le:${id}`),
     ...wanted.transaction_ids.map((id) => `${orgId}:bt:${id}`),
     ...(wanted.document_ids ?? []).map((id) => `${orgId}:doc:${id}`),

@@ -9,7 +9,7 @@ import { setPolicy, type PolicyBody } from '../helpers/approval-policy.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { apply, approve } from '../helpers/staged.js';
+import { apply, approve, reject } from '../helpers/staged.js';
 
 const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
 const POLICY = '/api/v1/cli/approval-policy';
@@ -235,6 +235,55 @@ describe('approval policies: reverts', () => {
     expect(rec.body.data.approval).to.deep.include({ policy_version: 3, rule_index: 0, required: 2 });
   });
 
+  it('a policy change is reverted only with policy:stage, the scope that stages it: 403 forbidden otherwise', async () => {
+    const o = await org(null);
+    const change = await call<Staged>('POST', STAGE_POLICY, {
+      token: o.alice,
+      body: { rules: [{ kinds: ['*'], approvals: 1, approvers: 'any' }], agents_may_approve: true, unattended: [] },
+    });
+    expectStaged(change);
+    const id = change.body.data.staged_operation_id;
+    expect((await approve(o.bob, id)).status).to.equal(200);
+    expect((await apply(o.bob, id)).status).to.equal(200);
+    // Erin sees every operation (staged:approve) and stages bank changes, not policies.
+    const bank = await (await stack()).token(o.books.orgId, ['bank:stage', 'staged:read', 'staged:approve'], 'erin');
+    const res = await call<Staged>('POST', revertPath(id), { token: bank, body: {} });
+    expect(res.status, JSON.stringify(res.body)).to.equal(403);
+    expect(res.body.error.code).to.equal('forbidden');
+    expect(res.body.error.details).to.deep.equal({ required_scope: 'policy:stage' });
+  });
+
+  it('the revert of a policy change locks the policy as a change does: one of them pending at a time', async () => {
+    const o = await org(null);
+    const changeBody = (approvals: number) => ({
+      rules: [{ kinds: ['*'], approvals, approvers: 'any' }],
+      agents_may_approve: true,
+      unattended: [],
+    });
+    const change = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(1) });
+    expectStaged(change);
+    const id = change.body.data.staged_operation_id;
+    expect((await approve(o.bob, id)).status).to.equal(200);
+    expect((await apply(o.bob, id)).status).to.equal(200);
+
+    const revertId = (await stageRevert(o, id)).staged_operation_id;
+    const next = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(2) });
+    expect(next.status, JSON.stringify(next.body)).to.equal(409);
+    expect(next.body.error.code).to.equal('pending_operation');
+    expect(next.body.error.details).to.deep.include({ staged_operation_ids: [revertId] });
+
+    // The other way round: a change pending, the revert waits for it.
+    expect((await reject(o.bob, revertId, 'not now')).status).to.equal(200);
+    const pending = await call<Staged>('POST', STAGE_POLICY, { token: o.alice, body: changeBody(3) });
+    expectStaged(pending);
+    const refused = await call<Staged>('POST', revertPath(id), { token: o.alice, body: {} });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+    expect(refused.body.error.code).to.equal('pending_operation');
+    expect(refused.body.error.details).to.deep.include({
+      staged_operation_ids: [pending.body.data.staged_operation_id],
+    });
+  });
+
   it('a policy change is not reverted once a later change is in force: changed_since_apply', async () => {
     const o = await org(null);
     const stageAndApply = async (approvals: number): Promise<string> => {
@@ -254,5 +303,42 @@ describe('approval policies: reverts', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
     expect(res.body.error.code).to.equal('changed_since_apply');
     expect(res.body.error.details).to.deep.include({ ids: [`${o.books.orgId}:0000000002`] });
+  });
+
+  it('once the later change is reverted, the earlier one can be: the policy before it is back in force', async () => {
+    const o = await org(null);
+    const before = (await call<Record<string, unknown>>('GET', POLICY, { token: o.bob })).body.data;
+    /** Approved by as many people as it requires (bob, then dave), applied. */
+    const approveApply = async (staged: Staged): Promise<void> => {
+      const id = staged.staged_operation_id;
+      for (const approver of [o.bob, o.dave].slice(0, staged.approval.required))
+        expect((await approve(approver, id)).status).to.equal(200);
+      const applied = await apply(o.bob, id);
+      expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
+    };
+    const change = async (approvals: number): Promise<string> => {
+      const res = await call<Staged>('POST', STAGE_POLICY, {
+        token: o.alice,
+        body: { rules: [{ kinds: ['*'], approvals, approvers: 'any' }], agents_may_approve: true, unattended: [] },
+      });
+      expectStaged(res);
+      await approveApply(res.body.data);
+      return res.body.data.staged_operation_id;
+    };
+    const first = await change(1);
+    const second = await change(2);
+    await approveApply(await stageRevert(o, second));
+    // In force: what the first change made (version 3), so its revert puts back the policy before it.
+    const revert = await call<Staged>('POST', revertPath(first), { token: o.alice, body: {} });
+    expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+    await approveApply(revert.body.data);
+    const after = (await call<Record<string, unknown>>('GET', POLICY, { token: o.bob })).body.data;
+    const policy = ({ rules, agents_may_approve, unattended }: Record<string, unknown>) => ({
+      rules,
+      agents_may_approve,
+      unattended,
+    });
+    expect(after).to.deep.include({ version: 4, updated_by_operation: revert.body.data.staged_operation_id });
+    expect(policy(after)).to.deep.equal(policy(before));
   });
 });

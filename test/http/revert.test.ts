@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
-import { call, type Answer } from '../helpers/http.js';
+import { call, poll, type Answer } from '../helpers/http.js';
 import { duplicatePair } from '../helpers/inbox.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 import { apply, approve, doc, show, STAGED } from '../helpers/staged.js';
@@ -484,6 +484,40 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
     expect(second.body.data.staged_operation_id).to.equal(first.body.data.staged_operation_id);
   });
 
+  it('waits as every staging: Prefer wait=0 answers 202 and its job the revert; the same Idempotency-Key replays it, another body is refused', async () => {
+    const b = reconcileBooks();
+    const t = await loaded(b.books);
+    const id = await applied(
+      t.bob,
+      reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+    );
+    const key = `revert-${id}`;
+    const pending = await call<{ job_id: string }>('POST', revertPath(id), {
+      token: t.alice,
+      body: { note: 'wrong statement' },
+      headers: { 'idempotency-key': key, prefer: 'wait=0' },
+    });
+    expect(pending.status, JSON.stringify(pending.body)).to.equal(202);
+    const polled = await poll<StageData>(pending.headers.get('location')!, t.alice, (a) => a.status !== 202);
+    expect(polled.status, JSON.stringify(polled.body)).to.equal(201);
+    expect(polled.body.data.plan.reverts).to.equal(id);
+    const replay = await call<StageData>('POST', revertPath(id), {
+      token: t.alice,
+      body: { note: 'wrong statement' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(replay.status).to.equal(201);
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    expect(replay.body.data.staged_operation_id).to.equal(polled.body.data.staged_operation_id);
+    const other = await call('POST', revertPath(id), {
+      token: t.alice,
+      body: { note: 'another reason' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(other.status, JSON.stringify(other.body)).to.equal(422);
+    expect(other.body.error.code).to.equal('idempotency_key_reused');
+  });
+
   it('random sequences of applies and reverts through HTTP (6 seeds): each revert applied or refused as the rules say; unwound latest first, the books read as generated', async function () {
     this.timeout(300_000);
     const seen = { applied: 0, reverted: 0, refused: 0 };
@@ -638,6 +672,23 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       expect(again.body.error.details).to.include({ kind: 'revert' });
     });
 
+    it('422 not_revertible for a period close (the scope that stages it checked first)', async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const policy = await (await stack()).token(b.books.orgId, ['policy:stage', 'staged:read'], 'alice');
+      const close = await applied(
+        t.bob,
+        call<StageData>('POST', '/api/v1/cli/periods/close/stage', { token: policy, body: { through: '2026-01-31' } }),
+      );
+      const forbidden = await stageRevert(t.alice, close);
+      expect(forbidden.status, JSON.stringify(forbidden.body)).to.equal(403);
+      expect(forbidden.body.error.details).to.deep.equal({ required_scope: 'policy:stage' });
+      const res = await stageRevert(policy, close);
+      expect(res.status, JSON.stringify(res.body)).to.equal(422);
+      expect(res.body.error).to.include({ code: 'not_revertible' });
+      expect(res.body.error.details).to.deep.equal({ staged_operation_id: close, kind: 'period_close' });
+    });
+
     it('409 already_reverted once a revert is approved, and once it is applied', async () => {
       const b = reconcileBooks();
       const t = await loaded(b.books);
@@ -679,6 +730,26 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       await revertAndCompare(t, feb, before, [b.account]);
     });
 
+    it("409 pending_operation: a reconciliation's revert locks the account as a reconciliation does", async () => {
+      const b = reconcileBooks();
+      const t = await loaded(b.books);
+      const feb = await applied(
+        t.bob,
+        reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]),
+      );
+      const revert = await stageRevert(t.alice, feb);
+      expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+      const revertId = revert.body.data.staged_operation_id;
+      const march = await reconcile(t.alice, b.account, '2026-03-31', 108_000, [b.march.txn]);
+      expect(march.status, JSON.stringify(march.body)).to.equal(409);
+      expect(march.body.error.code).to.equal('pending_operation');
+      expect(march.body.error.details).to.deep.include({ staged_operation_ids: [revertId] });
+      // Once the revert is applied, the account is free again.
+      await approveApply(t.bob, revertId);
+      const again = await reconcile(t.alice, b.account, '2026-02-28', 107_000, [b.inflow.txn, b.outflow.txn]);
+      expect(again.status, JSON.stringify(again.body)).to.equal(201);
+    });
+
     it('409 changed_since_apply naming the imported transaction that was linked since', async () => {
       const books = new Books();
       const account = books.account();
@@ -702,6 +773,60 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       expect(res.body.error).to.include({ code: 'changed_since_apply' });
       expect(res.body.error.details).to.include({ staged_operation_id: id });
       expect((res.body.error.details as { ids: string[] }).ids).to.deep.equal([txn]);
+    });
+
+    it('409 changed_since_apply naming the imported transaction that was reconciled since', async () => {
+      const books = new Books();
+      const account = books.account();
+      const t = await loaded(books);
+      const id = await applied(t.bob, importCsv(t.alice, account, CSV));
+      const txn = (await show(t.bob, id)).body.data.result.changes[0]!.id;
+      const { db } = await stack();
+      await db.collection('bank_transactions').updateOne({ _id: txn } as never, {
+        $set: { status: 'reconciled', reconciliation_id: 'stg_later' },
+        $inc: { version: 1 },
+      });
+      const res = await stageRevert(t.alice, id);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.include({ code: 'changed_since_apply' });
+      expect(res.body.error.details).to.deep.include({ staged_operation_id: id, ids: [txn] });
+    });
+
+    it('a link repair: 409 changed_since_apply naming the link it wrote that changed since', async () => {
+      const b = repairBooks();
+      const t = await loaded(b.books);
+      const id = await applied(t.bob, repair(t.alice, b));
+      const written = (await show(t.bob, id)).body.data.result.changes.find(
+        (c) => c.collection === 'bank_links' && c.action !== 'delete',
+      )!.id;
+      const { db } = await stack();
+      await db.collection('bank_links').updateOne({ _id: written } as never, { $inc: { amount_minor: 1, version: 1 } });
+      const res = await stageRevert(t.alice, id);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.include({ code: 'changed_since_apply' });
+      expect(res.body.error.details).to.deep.include({ staged_operation_id: id, ids: [written] });
+    });
+
+    it('a duplicate resolution: 403 without inbox:stage; 409 changed_since_apply naming the archived document that changed since', async () => {
+      const books = new Books();
+      const pair = duplicatePair(books);
+      const t = await loaded(books);
+      const id = await applied(
+        t.bob,
+        resolve(t.alice, pair.group, { resolution: 'archive_duplicates', keep_document_id: pair.a }),
+      );
+      const bank = await (await stack()).token(books.orgId, ['bank:stage', 'staged:read'], 'alice');
+      const forbidden = await stageRevert(bank, id);
+      expect(forbidden.status, JSON.stringify(forbidden.body)).to.equal(403);
+      expect(forbidden.body.error.details).to.deep.equal({ required_scope: 'inbox:stage' });
+      const { db } = await stack();
+      await db
+        .collection('inbox_documents')
+        .updateOne({ _id: pair.b } as never, { $set: { archived_reason: 'edited by hand' }, $inc: { version: 1 } });
+      const res = await stageRevert(t.alice, id);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.include({ code: 'changed_since_apply' });
+      expect(res.body.error.details).to.deep.include({ staged_operation_id: id, ids: [pair.b] });
     });
 
     it('422 period_locked when the lock date covers the imported transactions or the reconciliation', async () => {

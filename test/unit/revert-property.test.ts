@@ -1,14 +1,15 @@
 // The revert's pure rule and journal (shared/kinds/revert/plan.ts) over random
 // sequences of applies and reverts on generated books (docs/design/staged-lifecycle.md
 // "Reverts"): reconciliations, link repairs, bank matches, statement imports,
-// duplicate resolutions and journal entries, each applied through its real
-// journal (shared/domain/apply-journal.ts),
+// duplicate resolutions, journal entries and approval policy changes, each
+// applied through its real journal (shared/domain/apply-journal.ts),
 // with outside edits of links between them. A revert is staged exactly when
 // every record the apply wrote still holds what it wrote (and the kind's own
 // conditions hold); once applied, those records read as before the apply, each
 // at a higher version (a journal entry's entry reversed by its reversing entry
-// instead); and reverting everything, latest first, gives back the generated
-// books but for versions and those reversal pairs.
+// instead; a policy change by the policy it replaced, as a new version); and
+// reverting everything, latest first, gives back the generated books but for
+// versions and those reversal pairs, and the policy in force as generated.
 import { expect } from 'chai';
 import type { ApplyBooks, JournalWrite } from '../../shared/domain/apply-journal.js';
 import type {
@@ -35,6 +36,13 @@ import {
 import { importRevertRules } from '../../shared/kinds/statement-import/revert.js';
 import { matchRevertRules } from '../../shared/kinds/bank-match/revert.js';
 import { journalEntryRevertRules, revertReversingEntryId } from '../../shared/kinds/journal-entry/revert.js';
+import { approvalPolicyRevertRules } from '../../shared/kinds/approval-policy/revert.js';
+import {
+  approvalPolicyId,
+  DEFAULT_POLICY,
+  type ApprovalPolicy,
+  type ApprovalPolicyPlan,
+} from '../../shared/domain/approval-policy.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 
 type Rec = StoredRecord;
@@ -61,7 +69,43 @@ const RULES: Partial<Record<StagedKind, KindRevertRules>> = {
   inbox_duplicates_resolve: inboxResolveRevertRules,
   bank_match: matchRevertRules,
   journal_entry: journalEntryRevertRules,
+  approval_policy: approvalPolicyRevertRules,
 };
+
+const POLICIES = 'approval_policies/';
+type PolicyContent = Pick<ApprovalPolicy, 'rules' | 'agents_may_approve' | 'unattended'>;
+/** A policy's content as the reads compare it: a rule's absent `min_amount_minor` is 0. */
+const policyContent = (p: PolicyContent): string =>
+  json({
+    rules: p.rules.map((r) => ({ ...r, min_amount_minor: r.min_amount_minor ?? 0 })),
+    agents_may_approve: p.agents_may_approve,
+    unattended: p.unattended,
+  });
+/** The policy in force: the highest version stored, else the default (version 0). */
+function inForce(store: Store): PolicyContent & { version: number } {
+  let best: Rec | null = null;
+  for (const [key, rec] of store)
+    if (key.startsWith(POLICIES) && (!best || (rec.policy_version as number) > (best.policy_version as number)))
+      best = rec;
+  return best
+    ? {
+        version: best.policy_version as number,
+        rules: best.rules as PolicyContent['rules'],
+        agents_may_approve: best.agents_may_approve as boolean,
+        unattended: best.unattended as PolicyContent['unattended'],
+      }
+    : DEFAULT_POLICY;
+}
+/** The policy of `version` (0: the default). */
+function policyOf(store: Store, version: number): PolicyContent {
+  if (version === 0) return DEFAULT_POLICY;
+  const rec = store.get(`${POLICIES}${approvalPolicyId('org_1', version)}`)!;
+  return {
+    rules: rec.rules as PolicyContent['rules'],
+    agents_may_approve: rec.agents_may_approve as boolean,
+    unattended: rec.unattended as PolicyContent['unattended'],
+  };
+}
 
 /** The reversing entries' date: after every generated entry's. */
 const REVERSAL_DATE = '2026-12-31';
@@ -174,6 +218,7 @@ const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand(
 describe('revert: random sequences of applies and reverts (pure plan and journals)', () => {
   let sawEntries = 0;
   let sawMatches = 0;
+  let sawPolicies = 0;
   /** How often each kind's revert ended how (`kind outcome`). */
   const outcomes = new Map<string, number>();
   for (let seed = 1; seed <= 240; seed += 1) {
@@ -271,7 +316,25 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
                         .map((l) => l.bank_transaction_id)
                         .filter((t) => op.writes.some((w) => w.id === t)),
                     }
-                  : null;
+                  : kind === 'approval_policy'
+                    ? {
+                        org_id: 'org_1',
+                        current_version: inForce(store).version,
+                        later: [...store]
+                          .filter(
+                            ([k, v]) =>
+                              k.startsWith(POLICIES) &&
+                              (v.policy_version as number) > (op.plan as ApprovalPolicyPlan).version,
+                          )
+                          .map(([, v]) => ({
+                            version: v.policy_version as number,
+                            operation: typeof v.reverts === 'string' ? null : (v.updated_by_operation as string),
+                            reverts: typeof v.reverts === 'string' ? v.reverts : null,
+                          }))
+                          .sort((a, b) => a.version - b.version),
+                        previous: policyOf(store, (op.plan as ApprovalPolicyPlan).base_version),
+                      }
+                    : null;
         const decision = decideRevert(
           subject,
           { records, extra },
@@ -303,9 +366,13 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         const linked =
           kind === 'statement_import' &&
           (extra as { linked_transaction_ids: string[] }).linked_transaction_ids.length > 0;
+        // A policy change's: a later policy change applied and not reverted.
+        const policyMoved =
+          kind === 'approval_policy' &&
+          ops.some((o) => o.kind === 'approval_policy' && !o.reverted && o.applied_at > op.applied_at);
         const expected = laterStands
           ? 'not_latest_reconciliation'
-          : !holds || linked || foreignLink
+          : !holds || linked || foreignLink || policyMoved
             ? 'changed_since_apply'
             : 'staged';
         const outcome = decision.outcome === 'refused' ? decision.code : decision.outcome;
@@ -313,6 +380,18 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         expect(outcome, `${kind} ${op.id}: ${JSON.stringify(decision)}`).to.equal(expected);
         if (decision.outcome !== 'staged') return false;
         n += 1;
+        if (kind === 'approval_policy') {
+          // The policy it replaced is in force again, as a new version above the one in force: nothing removed.
+          const was = inForce(store).version;
+          make(store, revertJournal(decision.plan));
+          const now = inForce(store);
+          expect(now.version).to.equal(was + 1);
+          expect(policyContent(now)).to.equal(
+            policyContent(policyOf(store, (op.plan as ApprovalPolicyPlan).base_version)),
+          );
+          op.reverted = true;
+          return true;
+        }
         make(store, revertJournal(decision.plan));
         for (const w of op.writes) {
           const key = record(w);
@@ -351,7 +430,20 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
       };
 
       const steps = 3 + Math.floor(rand() * 10);
+      // Policy changes drawn apart, so the other kinds' draws stay as they were.
+      const policyRand = mulberry32(seed + 1_000_000);
       for (let s = 0; s < steps; s += 1) {
+        if (policyRand() < 0.25) {
+          // A policy change: one of a few policies, so a later change may put back what an earlier one made.
+          const base = inForce(store).version;
+          applyOp('approval_policy', {
+            base_version: base,
+            version: base + 1,
+            rules: [{ kinds: ['*'], approvals: 1 + Math.floor(policyRand() * 3), approvers: 'any' }],
+            agents_may_approve: policyRand() < 0.5,
+            unattended: [],
+          } satisfies ApprovalPolicyPlan);
+        }
         const r = rand();
         const standing = ops.filter((o) => !o.reverted);
         if (r < 0.3 && standing.length > 0) {
@@ -588,7 +680,12 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
       }
       // Everything still standing, latest first: each revert is staged, and the books are the generated ones.
       for (const op of [...ops].reverse()) if (!op.reverted) expect(revert(op), op.id).to.equal(true);
-      const final = new Map([...store].filter(([k]) => !reversals.has(k)).map(([k, v]) => [k, strip(v)]));
+      // Policy versions only go up: the one in force is compared, not the versions kept.
+      expect(policyContent(inForce(store))).to.equal(policyContent(DEFAULT_POLICY));
+      if (ops.some((o) => o.kind === 'approval_policy')) sawPolicies += 1;
+      const final = new Map(
+        [...store].filter(([k]) => !reversals.has(k) && !k.startsWith(POLICIES)).map(([k, v]) => [k, strip(v)]),
+      );
       if (ops.some((o) => o.kind === 'journal_entry')) sawEntries += 1;
       if (ops.some((o) => o.kind === 'bank_match')) sawMatches += 1;
       expect(Object.fromEntries(final)).to.deep.equal(Object.fromEntries(initial));
@@ -598,15 +695,18 @@ describe('revert: random sequences of applies and reverts (pure plan and journal
         );
     });
   }
-  it('the seeds drew journal entries and bank matches, staged and refused', () => {
+  it('the seeds drew journal entries, bank matches and policy changes, staged and refused', () => {
     expect(sawEntries).to.be.at.least(50);
     expect(sawMatches).to.be.at.least(50);
+    expect(sawPolicies).to.be.at.least(50);
     // Both were reverted, and both refused for a change since their apply (an edit or a repair of their links).
     for (const key of [
       'journal_entry staged',
       'journal_entry changed_since_apply',
       'bank_match staged',
       'bank_match changed_since_apply',
+      'approval_policy staged',
+      'approval_policy changed_since_apply',
     ])
       expect(outcomes.get(key) ?? 0, `${key}: ${JSON.stringify([...outcomes])}`).to.be.at.least(3);
   });

@@ -6,5 +6,13 @@
 // versions the match read (its preconditions; linking does not write them).
 import { repairRevertRules, type RepairRevertExtra } from '../ledger-link-repair/revert.js';
 import type { KindRevertRules } from '../revert/plan.js';
+import { bankMatchSubjectKey, type BankMatchPlan } from './plan.js';
 
-export const matchRevertRules: KindRevertRules<RepairRevertExtra> = repairRevertRules;
+export const matchRevertRules: KindRevertRules<RepairRevertExtra> = {
+  ...repairRevertRules,
+  // The match's own key: its account and pairs (the same pairs matched again wait for the revert).
+  subjectKeys: (subject) => {
+    const plan = subject.plan as BankMatchPlan;
+    return [bankMatchSubjectKey({ bank_account_id: plan.bank_account_id, matches: plan.pairs })];
+  },
+};

@@ -9,6 +9,7 @@ import { canonicalJson } from '../../domain/plan-hash.js';
 import { inClosedPeriod } from '../../domain/preconditions.js';
 import type { KindRevertRules } from '../revert/plan.js';
 import { recordKey } from '../revert/plan.js';
+import { reconcileSubjectKey, type ReconciliationPlan } from './plan.js';
 
 /** What the worker reads besides the journal's records: the later applied reconciliation of the account, if any. */
 export interface ReconcileRevertExtra {
@@ -16,6 +17,7 @@ export interface ReconcileRevertExtra {
 }
 
 export const reconcileRevertRules: KindRevertRules<ReconcileRevertExtra> = {
+  subjectKeys: (subject) => [reconcileSubjectKey((subject.plan as ReconciliationPlan).bank_account_id)],
   refusal: (subject, books) => {
     const account = subject.writes.find((w) => w.action === 'update' && w.collection === 'bank_accounts');
     if (!account || account.action !== 'update') return null;

@@ -4,5 +4,8 @@
 // checks. The documents go back to the status they had, the dismissal is
 // withdrawn and the group shows in the overview again.
 import type { KindRevertRules } from '../revert/plan.js';
+import { inboxGroupSubjectKey, type InboxResolvePlan } from './plan.js';
 
-export const inboxResolveRevertRules: KindRevertRules = {};
+export const inboxResolveRevertRules: KindRevertRules = {
+  subjectKeys: (subject) => [inboxGroupSubjectKey((subject.plan as InboxResolvePlan).group_id)],
+};

@@ -11,6 +11,7 @@ import { compareIds, type IsoDate, type LedgerLine } from '../../domain/books.js
 import { refused } from '../../domain/decision.js';
 import { inClosedPeriod, preconditionKey } from '../../domain/preconditions.js';
 import type { KindRevertRules, RevertChange } from '../revert/plan.js';
+import { journalEntrySubjectKey, type JournalEntryPlan } from './plan.js';
 
 /** What the worker reads besides the journal's records. */
 export interface JournalEntryRevertExtra {
@@ -30,6 +31,7 @@ type Insert = Extract<RevertChange, { action: 'insert' }>;
 type Delete = Extract<RevertChange, { action: 'delete' }>;
 
 export const journalEntryRevertRules: KindRevertRules<JournalEntryRevertExtra> = {
+  subjectKeys: (subject) => [journalEntrySubjectKey((subject.plan as JournalEntryPlan).ledger_entry_id)],
   changed: (subject, books) => {
     const created = new Set(subject.writes.filter((w) => w.collection === 'bank_links').map((w) => w.id));
     const links = books.extra.entry_link_ids

@@ -5,6 +5,8 @@
 // repair read (apply checked them, and the repair does not write them).
 import { preconditionKey } from '../../domain/preconditions.js';
 import { recordKey, type KindRevertRules, type RevertBooks, type RevertSubject } from '../revert/plan.js';
+import type { LinkRepairPlan } from './plan-shape.js';
+import { repairSubjectKey } from './plan.js';
 
 /** The versions now of the transactions and entries of the links the repair wrote (null: gone), by `collection/id`. */
 export interface RepairRevertExtra {
@@ -31,6 +33,10 @@ export function repairRevertReads(
 }
 
 export const repairRevertRules: KindRevertRules<RepairRevertExtra> = {
+  subjectKeys: (subject) => {
+    const plan = subject.plan as LinkRepairPlan;
+    return [repairSubjectKey(plan.bank_account_id, plan.counterparty_id)];
+  },
   changed: (subject, books) =>
     subject.preconditions
       .filter((p) => p.collection === 'bank_transactions' || p.collection === 'ledger_entries')

@@ -57,6 +57,8 @@ export interface KindRevertRules<Extra = unknown> {
   refusal?(subject: RevertSubject, books: RevertBooks<Extra>): RefusedDecision | null;
   /** Records beyond those the journal wrote whose change since the apply refuses the revert (`collection/id`). */
   changed?(subject: RevertSubject, books: RevertBooks<Extra>): Array<{ collection: string; id: string }>;
+  /** The reverted kind's own subject keys for what the revert writes, locked beside `revert:<id>`. */
+  subjectKeys?(subject: RevertSubject): string[];
   /** What of the revert's plan the lock date covers, or null (checked at staging and again at apply). */
   locked?(plan: RevertPlan, lockDate: IsoDate | null): PeriodLocked | null;
   /**
@@ -131,13 +133,18 @@ function undoOf(w: JournalWrite, now: StoredRecord | null): RevertChange | null 
   }
 }
 
-/** The ids a revert claims: the transactions and entries it writes, and those of the links it writes. */
-function locksOf(plan: RevertPlan, records: RevertBooks['records']): PlanLocks {
+/**
+ * What a revert locks, as the reverted kind locks what it writes: that kind's subject keys, the transactions,
+ * entries and inbox documents it writes, and the transactions and entries of the links it writes.
+ */
+function locksOf(plan: RevertPlan, records: RevertBooks['records'], subjectKeys: readonly string[]): PlanLocks {
   const entries = new Set<string>();
   const transactions = new Set<string>();
+  const documents = new Set<string>();
   for (const c of plan.changes) {
     if (c.collection === 'ledger_entries') entries.add(c.id);
     if (c.collection === 'bank_transactions') transactions.add(c.id);
+    if (c.collection === 'inbox_documents') documents.add(c.id);
     if (c.collection === 'bank_links') {
       const fields = c.action === 'update' ? (records.get(recordKey(c.collection, c.id)) ?? {}) : c.doc;
       if (typeof fields.ledger_entry_id === 'string') entries.add(fields.ledger_entry_id);
@@ -146,8 +153,10 @@ function locksOf(plan: RevertPlan, records: RevertBooks['records']): PlanLocks {
   }
   return {
     subject_key: revertSubjectKey(plan.reverts),
+    other_subject_keys: [...new Set(subjectKeys)].sort(),
     entry_ids: [...entries].sort(compareIds),
     transaction_ids: [...transactions].sort(compareIds),
+    document_ids: [...documents].sort(compareIds),
   };
 }
 
@@ -255,7 +264,7 @@ export function decideRevert(
     outcome: 'staged',
     plan,
     plan_hash: planHash(plan),
-    locks: locksOf(plan, books.records),
+    locks: locksOf(plan, books.records, rules.subjectKeys?.(subject) ?? []),
     preconditions: preconditionsOf(plan),
     warnings: [],
   });

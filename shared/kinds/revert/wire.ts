@@ -84,7 +84,7 @@ export const revert: KindModule<'revert'> = {
     summary: 'Stage the revert of an applied operation',
     description:
       'Plans writing back every record the operation\'s apply wrote, as it was before, and stages it for review (docs/design/staged-lifecycle.md "Reverts"). ' +
-      'Any valid token may call it; the job then requires the scope that stages the reverted kind (`bank:stage` for a reconciliation, repair, match or import, `ledger:stage` for a journal entry, `inbox:stage` for a duplicate resolution) and answers 403 `forbidden` without it. ' +
+      'Any valid token may call it; the job then requires the scope that stages the reverted kind (`bank:stage` for a reconciliation, repair, match or import, `ledger:stage` for a journal entry, `inbox:stage` for a duplicate resolution, `policy:stage` for an approval policy change) and answers 403 `forbidden` without it. ' +
       'A journal entry is reversed by a reversing entry dated `reversal_date` (default today, UTC). The body is optional.',
     scope: null,
     pathParams: { schema: revertStageParamsSchema },

@@ -64,6 +64,9 @@ export interface SkippedEntry {
   existing_transaction_id: string | null;
 }
 
+/** The plan lock of an account's imports: one pending import per account. */
+export const statementImportSubjectKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
+
 export interface StatementImportPlan {
   bank_account_id: string;
   format: StatementFormat;
@@ -399,7 +402,7 @@ export function decideStatementImport(
     plan,
     plan_hash: hash,
     warnings,
-    locks: { subject_key: `statement_import:${account.id}`, entry_ids: [], transaction_ids: [] },
+    locks: { subject_key: statementImportSubjectKey(account.id), entry_ids: [], transaction_ids: [] },
     preconditions: [],
   });
 }

@@ -15,6 +15,7 @@ import { parseStatementFile } from '../../../shared/kinds/statement-import/parse
 import {
   decideStatementImport,
   fileTransactionIds,
+  statementImportSubjectKey,
   type KnownCounterparty,
   type StatementImportPlan,
 } from '../../../shared/kinds/statement-import/plan.js';
@@ -64,8 +65,6 @@ function parse(bytes: Buffer, account: BankAccount, input: JobContext<Op>['data'
     throw err;
   }
 }
-
-export const statementImportSubjectKey = (bankAccountId: string): string => `statement_import:${bankAccountId}`;
 
 /**
  * The job's file: read from the store where the API left it; a job queued by
