@@ -230,6 +230,75 @@ describe('POST /periods/close/stage', () => {
   });
 });
 
+describe('POST /periods/close/stage: which pending operations count', () => {
+  it('a journal entry and a revert writing a record in the period count; a bank match of records in it does not', async () => {
+    const books = new Books();
+    const account = books.account({ opening_balance_minor: 100_000 });
+    const invoice = books.invoice(4_000, { entry_date: '2026-01-10' });
+    const txn = books.txn(account, 4_000, { booking_date: '2026-01-12' });
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const carla = await s.token(books.orgId, ['policy:stage', 'staged:read'], 'carla');
+    const entry = (entry_date: string, reference: string) => ({
+      entry_date,
+      description: 'Bank fee',
+      reference,
+      counterparty_id: books.cp('bank'),
+      currency: 'EUR',
+      lines: [
+        { account: '6855', debit_minor: 350, credit_minor: 0 },
+        { account: '1600', debit_minor: 0, credit_minor: 350 },
+      ],
+    });
+    const ENTRIES = '/api/v1/cli/ledger/entries/stage';
+
+    // An entry applied before the period ends, then its revert, reversed by an entry dated in the period.
+    const booked = await call<{ staged_operation_id: string }>('POST', ENTRIES, {
+      token: who.alice,
+      body: entry('2026-01-05', 'FEE-1'),
+    });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    expect((await approve(who.bob, booked.body.data.staged_operation_id)).status).to.equal(200);
+    expect((await apply(who.bob, booked.body.data.staged_operation_id)).status).to.equal(200);
+    const revert = await call<{ staged_operation_id: string }>(
+      'POST',
+      `/api/v1/cli/staged-operations/${booked.body.data.staged_operation_id}/revert/stage`,
+      { token: who.alice, body: { reversal_date: '2026-01-25' } },
+    );
+    expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+    // A journal entry dated in the period, pending.
+    const pendingEntry = await call<{ staged_operation_id: string }>('POST', ENTRIES, {
+      token: who.alice,
+      body: entry('2026-01-20', 'FEE-2'),
+    });
+    expect(pendingEntry.status, JSON.stringify(pendingEntry.body)).to.equal(201);
+    // A bank match of a transaction and an invoice both dated in the period: links book nothing dated.
+    const match = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: txn, ledger_entry_id: invoice, amount_minor: 4_000 }],
+      },
+    });
+    expect(match.status, JSON.stringify(match.body)).to.equal(201);
+    expect((await approve(who.bob, match.body.data.staged_operation_id)).status).to.equal(200);
+
+    const ids = [revert.body.data.staged_operation_id, pendingEntry.body.data.staged_operation_id].sort();
+    const res = await close(carla, { through: '2026-01-31' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.error).to.deep.include({
+      code: 'pending_operation',
+      details: { through: '2026-01-31', operation_ids: ids, staged_operation_ids: ids },
+    });
+
+    // Those rejected, the bank match alone does not hold the close back.
+    for (const id of ids) expect((await reject(who.bob, id, 'after the close')).status).to.equal(200);
+    const staged = await close(carla, { through: '2026-01-31' });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  });
+});
+
 describe('applying a period close', () => {
   it('sets the lock date and stores the period with its hash; later stagings in the period are refused; the period reads intact until a record changes behind the product', async () => {
     const sc = await periodBooks();
