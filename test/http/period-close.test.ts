@@ -299,6 +299,49 @@ describe('POST /periods/close/stage: which pending operations count', () => {
   });
 });
 
+describe('links in a closed period', () => {
+  it('a bank match and a link repair of records dated in the closed period stage and apply: links change no balance', async () => {
+    const books = new Books({ lock_date: '2026-01-31' });
+    const account = books.account({ opening_balance_minor: 100_000 });
+    const matched = books.invoice(4_000, { entry_date: '2026-01-10', counterparty_id: books.cp('m') });
+    const matchTxn = books.txn(account, 4_000, { booking_date: '2026-01-12', counterparty_id: books.cp('m') });
+    const repaired = books.invoice(2_500, { entry_date: '2026-01-08', counterparty_id: books.cp('r') });
+    const repairTxn = books.txn(account, 2_500, { booking_date: '2026-01-14', counterparty_id: books.cp('r') });
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+
+    const match = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: matchTxn, ledger_entry_id: matched, amount_minor: 4_000 }],
+      },
+    });
+    const repair = await call<{ staged_operation_id: string; outcome: string }>(
+      'POST',
+      '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+      { token: who.alice, body: { bank_account_id: account, counterparty_id: books.cp('r') } },
+    );
+    for (const staged of [match, repair]) {
+      expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+      const id = staged.body.data.staged_operation_id;
+      expect((await approve(who.bob, id)).status).to.equal(200);
+      const applied = await apply(who.bob, id);
+      expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
+      expect(applied.body.data.status).to.equal('applied');
+    }
+    const links = await docs('bank_links', { org_id: books.orgId });
+    expect(links.map((l) => [l.bank_transaction_id, l.ledger_entry_id, l.amount_minor]).sort()).to.deep.equal(
+      [
+        [matchTxn, matched, 4_000],
+        [repairTxn, repaired, 2_500],
+      ].sort(),
+    );
+    expect(await doc('orgs', books.orgId)).to.include({ lock_date: '2026-01-31' });
+  });
+});
+
 describe('applying a period close', () => {
   it('sets the lock date and stores the period with its hash; later stagings in the period are refused; the period reads intact until a record changes behind the product', async () => {
     const sc = await periodBooks();
