@@ -231,11 +231,13 @@ describe('POST /periods/close/stage', () => {
 });
 
 describe('POST /periods/close/stage: which pending operations count', () => {
-  it('a journal entry and a revert writing a record in the period count; a bank match of records in it does not', async () => {
+  it('a journal entry and a revert writing a record in the period count; a bank match or a link repair of records in it does not', async () => {
     const books = new Books();
     const account = books.account({ opening_balance_minor: 100_000 });
     const invoice = books.invoice(4_000, { entry_date: '2026-01-10' });
     const txn = books.txn(account, 4_000, { booking_date: '2026-01-12' });
+    books.invoice(2_500, { entry_date: '2026-01-08', counterparty_id: books.cp('r') });
+    books.txn(account, 2_500, { booking_date: '2026-01-14', counterparty_id: books.cp('r') });
     const s = await stack();
     await s.load(books.file);
     const who = await actors(books.orgId);
@@ -283,6 +285,16 @@ describe('POST /periods/close/stage: which pending operations count', () => {
     });
     expect(match.status, JSON.stringify(match.body)).to.equal(201);
     expect((await approve(who.bob, match.body.data.staged_operation_id)).status).to.equal(200);
+    // A link repair of a counterparty whose records lie in the period, pending: links again.
+    const repair = await call<{ staged_operation_id: string }>(
+      'POST',
+      '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+      {
+        token: who.alice,
+        body: { bank_account_id: account, counterparty_id: books.cp('r') },
+      },
+    );
+    expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
 
     const ids = [revert.body.data.staged_operation_id, pendingEntry.body.data.staged_operation_id].sort();
     const res = await close(carla, { through: '2026-01-31' });
@@ -292,7 +304,7 @@ describe('POST /periods/close/stage: which pending operations count', () => {
       details: { through: '2026-01-31', operation_ids: ids, staged_operation_ids: ids },
     });
 
-    // Those rejected, the bank match alone does not hold the close back.
+    // Those rejected, the bank match and the link repair do not hold the close back.
     for (const id of ids) expect((await reject(who.bob, id, 'after the close')).status).to.equal(200);
     const staged = await close(carla, { through: '2026-01-31' });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
