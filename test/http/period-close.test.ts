@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import type { ReconcileData, ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
+import { duplicatePair } from '../helpers/inbox.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, doc, docs, reject, show } from '../helpers/staged.js';
@@ -231,17 +232,19 @@ describe('POST /periods/close/stage', () => {
 });
 
 describe('POST /periods/close/stage: which pending operations count', () => {
-  it('a journal entry and a revert writing a record in the period count; a bank match or a link repair of records in it does not', async () => {
+  it('a journal entry and a revert writing a record in the period count; a bank match, a link repair or a duplicate resolution does not', async () => {
     const books = new Books();
     const account = books.account({ opening_balance_minor: 100_000 });
     const invoice = books.invoice(4_000, { entry_date: '2026-01-10' });
     const txn = books.txn(account, 4_000, { booking_date: '2026-01-12' });
     books.invoice(2_500, { entry_date: '2026-01-08', counterparty_id: books.cp('r') });
     books.txn(account, 2_500, { booking_date: '2026-01-14', counterparty_id: books.cp('r') });
+    const pair = duplicatePair(books);
     const s = await stack();
     await s.load(books.file);
     const who = await actors(books.orgId);
     const carla = await s.token(books.orgId, ['policy:stage', 'staged:read'], 'carla');
+    const ivy = await s.token(books.orgId, ['inbox:stage', 'inbox:read', 'staged:read'], 'ivy');
     const entry = (entry_date: string, reference: string) => ({
       entry_date,
       description: 'Bank fee',
@@ -295,6 +298,13 @@ describe('POST /periods/close/stage: which pending operations count', () => {
       },
     );
     expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
+    // A duplicate resolution, pending: inbox documents are not dated records of the books.
+    const resolution = await call<{ staged_operation_id: string }>(
+      'POST',
+      `/api/v1/cli/bookkeeping/inbox/duplicates/${pair.group}/resolve/stage`,
+      { token: ivy, body: { resolution: 'archive_duplicates', keep_document_id: pair.a } },
+    );
+    expect(resolution.status, JSON.stringify(resolution.body)).to.equal(201);
 
     const ids = [revert.body.data.staged_operation_id, pendingEntry.body.data.staged_operation_id].sort();
     const res = await close(carla, { through: '2026-01-31' });
@@ -304,7 +314,7 @@ describe('POST /periods/close/stage: which pending operations count', () => {
       details: { through: '2026-01-31', operation_ids: ids, staged_operation_ids: ids },
     });
 
-    // Those rejected, the bank match and the link repair do not hold the close back.
+    // Those rejected, the bank match, the link repair and the duplicate resolution do not hold the close back.
     for (const id of ids) expect((await reject(who.bob, id, 'after the close')).status).to.equal(200);
     const staged = await close(carla, { through: '2026-01-31' });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
