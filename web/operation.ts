@@ -21,7 +21,26 @@ export async function operationView(main: HTMLElement, me: Whoami, id: string): 
     );
     return;
   }
+  await learnPolicy(me, answer.data);
   render(main, me, answer.data, null);
+}
+
+/**
+ * Whether each approval policy version this page has read lets agents approve, by org and version: a version never
+ * changes once written (docs/design/staged-lifecycle.md "Approval policies"), so what was read holds.
+ */
+const agentsMayApprove = new Map<string, boolean>();
+const policyKey = (me: Whoami, version: number): string => `${me.org_id}:${version}`;
+
+/**
+ * An agent's approval is judged by the policy of the operation's `policy_version`, whose `agents_may_approve` the
+ * operation does not carry: read the policy in force, which tells it when that is the operation's version.
+ */
+async function learnPolicy(me: Whoami, op: StagedOperation): Promise<void> {
+  const version = op.approval?.policy_version ?? 0;
+  if (!me.agent || op.status !== 'staged' || version === 0 || agentsMayApprove.has(policyKey(me, version))) return;
+  const policy = await api<{ version: number; agents_may_approve: boolean }>('GET', pathOf('approval_policy.show'));
+  if (policy.ok) agentsMayApprove.set(policyKey(me, policy.data.version), policy.data.agents_may_approve);
 }
 
 function render(main: HTMLElement, me: Whoami, op: StagedOperation, message: HTMLElement | null): void {
@@ -272,6 +291,8 @@ function whyNoApproval(me: Whoami, op: StagedOperation): string | null {
     return `You (${me.actor}) staged this operation, and your organisation requires another person to approve it: ask someone else with staged:approve.`;
   if (me.agent && approval?.approvers === 'people')
     return `You (${me.actor}) act as an agent, and this operation needs approvals by people only: ask a person with staged:approve.`;
+  if (me.agent && approval && agentsMayApprove.get(policyKey(me, approval.policy_version)) === false)
+    return `You (${me.actor}) act as an agent, and the approval policy (version ${approval.policy_version}) admits no agent's approval: ask a person with staged:approve.`;
   if (approval?.given.some((g) => g.actor === me.actor))
     return `You (${me.actor}) approved this operation already; it needs ${approval.remaining} more approval${approval.remaining === 1 ? '' : 's'} by someone else.`;
   return null;

@@ -26,13 +26,17 @@ export interface AxeViolation {
  * DevTools protocol (page.evaluate), which the page's CSP does not apply to:
  * the page itself still runs no inline script.
  */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
-  const violations = await page.evaluate<
+  return page.evaluate<
     AxeViolation[]
   >(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Those of `axeViolations` whose impact is serious or critical. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /** A run's folder name: its start time (UTC, sortable) and the process id, so two runs started in one second never share it. */

@@ -105,6 +105,7 @@ describe('approval policy: the policy in force and its change as a staged kind',
         '/unattended/0/max_per_day_minor',
       ],
       [{ rules: TIGHT.rules, unattended: [] }, '/agents_may_approve'],
+      [{ ...TIGHT, unattended: [{ ...TIGHT.unattended[0], kinds: ['bank_teleport'] }] }, '/unattended/0/kinds/0'],
     ];
     for (const [body, pointer] of cases) {
       const res = await call('POST', STAGE, { token: admin, body });

@@ -6,6 +6,7 @@
 // limit. An unattended approval holds at apply while the policy still admits it.
 import { expect } from 'chai';
 import type { ApprovalState } from '../../shared/domain/approval-policy.js';
+import { reservationKey, reserveUnattended } from '../../shared/storage/unattended-reservations.js';
 import { setPolicy, type PolicyBody } from '../helpers/approval-policy.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
@@ -102,6 +103,34 @@ describe('approval policies: unattended limits', () => {
     expect(res.body.error.details.approval).to.deep.include({ given: [], remaining: 1, approvers: 'people' });
     expect((await approve(o.bob, staged.body.data.staged_operation_id)).body.data.status).to.equal('approved');
     expect((await apply(o.bob, staged.body.data.staged_operation_id)).body.data.status).to.equal('applied');
+  });
+
+  it("the day is the staging's UTC day: a full day before does not count, what was reserved today does", async () => {
+    const o = await org([30_000, 30_000], policy(50_000, 80_000));
+    const { db } = await stack();
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+    const reserve = (day: string, id: string, amount: number) =>
+      reserveUnattended(
+        db,
+        o.books.orgId,
+        reservationKey(o.books.orgId, 'agent:recon-bot', day),
+        id,
+        amount,
+        () => true,
+        `${day}T12:00:00.000Z`,
+      );
+    // The day before used its whole limit: today starts afresh.
+    expect(await reserve(yesterday, 'stg_yesterday', 80_000)).to.equal(true);
+    const first = await reconcile(o.bot, o.accounts[0]!);
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    expect(first.body.data.status).to.equal('approved');
+    // Today: 30,000 (the first) + 30,000 reserved beside it = 60,000; another 30,000 would pass 80,000.
+    expect(await reserve(today, 'stg_beside', 30_000)).to.equal(true);
+    const second = await reconcile(o.bot, o.accounts[1]!);
+    expect(second.status, JSON.stringify(second.body)).to.equal(201);
+    expect(second.body.data.status).to.equal('staged');
   });
 
   it('twenty parallel stagings never pass the day limit: exactly as many as fit are approved', async () => {

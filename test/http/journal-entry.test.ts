@@ -683,6 +683,7 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
       entry_date: '2026-03-02',
     });
     expect(applied.body.error.message).to.include(`the entry ${id} dated 2026-03-02`);
+    expect((await show(x.who.bob, opId)).body.data.status).to.equal('stale');
     expect(await doc('ledger_entries', id)).to.equal(null);
     expect(await doc('inbox_documents', x.receipt)).to.include({ status: 'open' });
   });

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import type { ReconcileData, ReversalData } from '../helpers/answers.js';
 import { Books } from '../helpers/books.js';
+import { duplicatePair } from '../helpers/inbox.js';
 import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, doc, docs, reject, show } from '../helpers/staged.js';
@@ -227,6 +228,139 @@ describe('POST /periods/close/stage', () => {
     // Through a day before the statement ends, nothing pending books in the period.
     const earlier = await close(carla, { through: '2026-01-30' });
     expect(earlier.status, JSON.stringify(earlier.body)).to.equal(201);
+  });
+});
+
+describe('POST /periods/close/stage: which pending operations count', () => {
+  it('a journal entry and a revert writing a record in the period count; a bank match, a link repair or a duplicate resolution does not', async () => {
+    const books = new Books();
+    const account = books.account({ opening_balance_minor: 100_000 });
+    const invoice = books.invoice(4_000, { entry_date: '2026-01-10' });
+    const txn = books.txn(account, 4_000, { booking_date: '2026-01-12' });
+    books.invoice(2_500, { entry_date: '2026-01-08', counterparty_id: books.cp('r') });
+    books.txn(account, 2_500, { booking_date: '2026-01-14', counterparty_id: books.cp('r') });
+    const pair = duplicatePair(books);
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+    const carla = await s.token(books.orgId, ['policy:stage', 'staged:read'], 'carla');
+    const ivy = await s.token(books.orgId, ['inbox:stage', 'inbox:read', 'staged:read'], 'ivy');
+    const entry = (entry_date: string, reference: string) => ({
+      entry_date,
+      description: 'Bank fee',
+      reference,
+      counterparty_id: books.cp('bank'),
+      currency: 'EUR',
+      lines: [
+        { account: '6855', debit_minor: 350, credit_minor: 0 },
+        { account: '1600', debit_minor: 0, credit_minor: 350 },
+      ],
+    });
+    const ENTRIES = '/api/v1/cli/ledger/entries/stage';
+
+    // An entry applied before the period ends, then its revert, reversed by an entry dated in the period.
+    const booked = await call<{ staged_operation_id: string }>('POST', ENTRIES, {
+      token: who.alice,
+      body: entry('2026-01-05', 'FEE-1'),
+    });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    expect((await approve(who.bob, booked.body.data.staged_operation_id)).status).to.equal(200);
+    expect((await apply(who.bob, booked.body.data.staged_operation_id)).status).to.equal(200);
+    const revert = await call<{ staged_operation_id: string }>(
+      'POST',
+      `/api/v1/cli/staged-operations/${booked.body.data.staged_operation_id}/revert/stage`,
+      { token: who.alice, body: { reversal_date: '2026-01-25' } },
+    );
+    expect(revert.status, JSON.stringify(revert.body)).to.equal(201);
+    // A journal entry dated in the period, pending.
+    const pendingEntry = await call<{ staged_operation_id: string }>('POST', ENTRIES, {
+      token: who.alice,
+      body: entry('2026-01-20', 'FEE-2'),
+    });
+    expect(pendingEntry.status, JSON.stringify(pendingEntry.body)).to.equal(201);
+    // A bank match of a transaction and an invoice both dated in the period: links book nothing dated.
+    const match = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: txn, ledger_entry_id: invoice, amount_minor: 4_000 }],
+      },
+    });
+    expect(match.status, JSON.stringify(match.body)).to.equal(201);
+    expect((await approve(who.bob, match.body.data.staged_operation_id)).status).to.equal(200);
+    // A link repair of a counterparty whose records lie in the period, pending: links again.
+    const repair = await call<{ staged_operation_id: string }>(
+      'POST',
+      '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+      {
+        token: who.alice,
+        body: { bank_account_id: account, counterparty_id: books.cp('r') },
+      },
+    );
+    expect(repair.status, JSON.stringify(repair.body)).to.equal(201);
+    // A duplicate resolution, pending: inbox documents are not dated records of the books.
+    const resolution = await call<{ staged_operation_id: string }>(
+      'POST',
+      `/api/v1/cli/bookkeeping/inbox/duplicates/${pair.group}/resolve/stage`,
+      { token: ivy, body: { resolution: 'archive_duplicates', keep_document_id: pair.a } },
+    );
+    expect(resolution.status, JSON.stringify(resolution.body)).to.equal(201);
+
+    const ids = [revert.body.data.staged_operation_id, pendingEntry.body.data.staged_operation_id].sort();
+    const res = await close(carla, { through: '2026-01-31' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.error).to.deep.include({
+      code: 'pending_operation',
+      details: { through: '2026-01-31', operation_ids: ids, staged_operation_ids: ids },
+    });
+
+    // Those rejected, the bank match, the link repair and the duplicate resolution do not hold the close back.
+    for (const id of ids) expect((await reject(who.bob, id, 'after the close')).status).to.equal(200);
+    const staged = await close(carla, { through: '2026-01-31' });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+  });
+});
+
+describe('links in a closed period', () => {
+  it('a bank match and a link repair of records dated in the closed period stage and apply: links change no balance', async () => {
+    const books = new Books({ lock_date: '2026-01-31' });
+    const account = books.account({ opening_balance_minor: 100_000 });
+    const matched = books.invoice(4_000, { entry_date: '2026-01-10', counterparty_id: books.cp('m') });
+    const matchTxn = books.txn(account, 4_000, { booking_date: '2026-01-12', counterparty_id: books.cp('m') });
+    const repaired = books.invoice(2_500, { entry_date: '2026-01-08', counterparty_id: books.cp('r') });
+    const repairTxn = books.txn(account, 2_500, { booking_date: '2026-01-14', counterparty_id: books.cp('r') });
+    const s = await stack();
+    await s.load(books.file);
+    const who = await actors(books.orgId);
+
+    const match = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: account,
+        matches: [{ bank_transaction_id: matchTxn, ledger_entry_id: matched, amount_minor: 4_000 }],
+      },
+    });
+    const repair = await call<{ staged_operation_id: string; outcome: string }>(
+      'POST',
+      '/api/v1/cli/bank-matches/ledger-link-repair/stage',
+      { token: who.alice, body: { bank_account_id: account, counterparty_id: books.cp('r') } },
+    );
+    for (const staged of [match, repair]) {
+      expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+      const id = staged.body.data.staged_operation_id;
+      expect((await approve(who.bob, id)).status).to.equal(200);
+      const applied = await apply(who.bob, id);
+      expect(applied.status, JSON.stringify(applied.body)).to.equal(200);
+      expect(applied.body.data.status).to.equal('applied');
+    }
+    const links = await docs('bank_links', { org_id: books.orgId });
+    expect(links.map((l) => [l.bank_transaction_id, l.ledger_entry_id, l.amount_minor]).sort()).to.deep.equal(
+      [
+        [matchTxn, matched, 4_000],
+        [repairTxn, repaired, 2_500],
+      ].sort(),
+    );
+    expect(await doc('orgs', books.orgId)).to.include({ lock_date: '2026-01-31' });
   });
 });
 

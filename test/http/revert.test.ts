@@ -858,6 +858,32 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       expect(locked.body.error.details).to.include({ end_date: '2026-02-28', bank_account_id: b.account });
     });
 
+    it('409 stale_plan period_locked at apply when the lock date reaches the imported transactions after the revert was staged', async () => {
+      const books = new Books();
+      const account = books.account();
+      const t = await loaded(books);
+      const id = await applied(t.bob, importCsv(t.alice, account, CSV));
+      const staged = await stageRevert(t.alice, id);
+      expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+      const revertId = staged.body.data.staged_operation_id;
+      expect((await approve(t.bob, revertId)).status).to.equal(200);
+      // Written directly: no version of what the plan read changes, so the lock date alone refuses it.
+      const { db } = await stack();
+      await db.collection('orgs').updateOne({ _id: books.orgId } as never, { $set: { lock_date: '2026-11-03' } });
+      const res = await apply(t.bob, revertId);
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error.code).to.equal('stale_plan');
+      expect(res.body.error.details).to.deep.include({
+        staged_operation_id: revertId,
+        changed: [],
+        reason: 'period_locked',
+        lock_date: '2026-11-03',
+      });
+      expect((res.body.error.details as { transaction_ids: string[] }).transaction_ids).to.have.length(1);
+      expect((await show(t.bob, revertId)).body.data.status).to.equal('stale');
+      expect(await db.collection('bank_transactions').countDocuments({ org_id: books.orgId })).to.equal(2);
+    });
+
     it('a journal entry: 403 without ledger:stage; 409 changed_since_apply for a link to the entry made since, its transaction changed since, or the entry reversed since', async () => {
       const b = entryBooks();
       const t = await loaded(b.books);
@@ -944,14 +970,23 @@ describe('POST /staged-operations/{id}/revert/stage', () => {
       // The entry itself lies in the closed period: a reversing entry after the lock date may still be booked.
       const open = await stageRevert(ledger, id, { reversal_date: '2026-04-01' });
       expect(open.status, JSON.stringify(open.body)).to.equal(201);
-      // A lock date that moves over it before the apply makes the apply stale.
-      expect((await approve(t.bob, open.body.data.staged_operation_id)).status).to.equal(200);
-      await db
-        .collection('orgs')
-        .updateOne({ _id: b.books.orgId } as never, { $set: { lock_date: '2026-04-30' }, $inc: { version: 1 } });
-      const stale = await apply(t.bob, open.body.data.staged_operation_id);
+      // A lock date that moves over it before the apply makes the apply stale: written directly, so no version of
+      // what the plan read changes and the lock date alone refuses it.
+      const openId = open.body.data.staged_operation_id;
+      expect((await approve(t.bob, openId)).status).to.equal(200);
+      await db.collection('orgs').updateOne({ _id: b.books.orgId } as never, { $set: { lock_date: '2026-04-30' } });
+      const stale = await apply(t.bob, openId);
       expect(stale.status, JSON.stringify(stale.body)).to.equal(409);
       expect(stale.body.error.code).to.equal('stale_plan');
+      expect(stale.body.error.details).to.deep.include({
+        staged_operation_id: openId,
+        changed: [],
+        reason: 'period_locked',
+        lock_date: '2026-04-30',
+        ledger_entry_id: entryId,
+        reversal_date: '2026-04-01',
+      });
+      expect((await show(t.bob, openId)).body.data.status).to.equal('stale');
       expect((await doc('ledger_entries', entryId))!.status).to.equal('posted');
     });
 

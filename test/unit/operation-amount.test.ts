@@ -1,4 +1,4 @@
-// docs/reference/http-api.md "Amount of each kind": each kind's amount from a
+// docs/reference/http-api.md "Amount of each kind": every kind's amount from a
 // plan built by hand, exact, and the base currency where a kind has none.
 import { expect } from 'chai';
 import type { InboxResolvePlan } from '../../shared/kinds/inbox-duplicates-resolve/plan.js';
@@ -6,6 +6,10 @@ import type { LinkRepairPlan } from '../../shared/kinds/ledger-link-repair/plan.
 import type { ReconciliationPlan } from '../../shared/kinds/bank-reconcile/plan.js';
 import type { ReversalPlan } from '../../shared/kinds/ledger-reversal/plan.js';
 import type { StatementImportPlan } from '../../shared/kinds/statement-import/plan.js';
+import type { JournalEntryPlan } from '../../shared/kinds/journal-entry/plan.js';
+import type { BankMatchPlan } from '../../shared/kinds/bank-match/plan.js';
+import type { RevertPlan } from '../../shared/kinds/revert/plan.js';
+import type { PeriodClosePlan } from '../../shared/kinds/period-close/plan.js';
 import { stagedAmount } from '../../shared/kinds/registry.js';
 import { sumAbsMinor } from '../../shared/kinds/operation-amount.js';
 
@@ -148,6 +152,67 @@ describe('the amount of each kind', () => {
       amount_minor: 0,
       currency: 'CHF',
     });
+  });
+
+  it("a journal entry: Σ debit_minor of its lines, in the entry's currency", () => {
+    const plan: JournalEntryPlan = {
+      ledger_entry_id: 'le_1',
+      entry: {
+        entry_date: '2026-03-02',
+        description: 'Fees',
+        reference: 'F-1',
+        counterparty_id: 'cp_1',
+        currency: 'USD',
+        lines: [
+          { account: '6855', account_name: null, debit_minor: 1_000, credit_minor: 0 },
+          { account: '6856', account_name: null, debit_minor: 250, credit_minor: 0 },
+          { account: '1600', account_name: null, debit_minor: 0, credit_minor: 1_250 },
+        ],
+      },
+      debit_total_minor: 1_250,
+      credit_total_minor: 1_250,
+      settlement_minor: -1_250,
+      bank_link: null,
+      document_id: null,
+      note: null,
+    };
+    expect(stagedAmount('journal_entry', plan, {}, 'EUR')).to.deep.equal({ amount_minor: 1_250, currency: 'USD' });
+  });
+
+  it("a bank match: Σ of its pairs' amounts, in the account's currency", () => {
+    const pair = (t: string, e: string, amount_minor: number) => ({
+      bank_transaction_id: t,
+      ledger_entry_id: e,
+      amount_minor,
+    });
+    const plan: BankMatchPlan = {
+      bank_account_id: 'ba_1',
+      currency: 'USD',
+      pairs: [pair('bt_1', 'le_1', 12_000), pair('bt_1', 'le_2', 18_000), pair('bt_2', 'le_2', 7)],
+      transactions: [],
+      entries: [],
+      total_minor: 30_007,
+      note: null,
+    };
+    expect(stagedAmount('bank_match', plan, {}, 'EUR')).to.deep.equal({ amount_minor: 30_007, currency: 'USD' });
+  });
+
+  it("a revert: the reverted operation's amount and currency, kept in its context", () => {
+    const plan: RevertPlan = { reverts: 'stg_1', reverts_kind: 'bank_reconcile', changes: [] };
+    const reverted = { staged_operation_id: 'stg_1', kind: 'bank_reconcile', amount_minor: 9_501, currency: 'USD' };
+    expect(stagedAmount('revert', plan, { reverted }, 'EUR')).to.deep.equal({ amount_minor: 9_501, currency: 'USD' });
+  });
+
+  it("a period close and a policy change: 0, in the organisation's base currency", () => {
+    const close: PeriodClosePlan = {
+      through: '2026-03-31',
+      lock_date_before: null,
+      note: null,
+      entries: 40,
+      bank_transactions: 60,
+    };
+    expect(stagedAmount('period_close', close, ACCOUNT, 'CHF')).to.deep.equal({ amount_minor: 0, currency: 'CHF' });
+    expect(stagedAmount('approval_policy', {}, ACCOUNT, 'CHF')).to.deep.equal({ amount_minor: 0, currency: 'CHF' });
   });
 
   it('sums exactly up to 2^53 − 1 and saturates there past it', () => {
