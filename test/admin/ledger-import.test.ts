@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
 import { LEDGER_FILE_MAX_BYTES } from '../../shared/books/ledger-import.js';
+import { LEDGER_REFUSALS } from '../../shared/domain/ledger-import/read-journal.js';
 import { stack } from '../helpers/stack.js';
 
 const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
@@ -337,6 +338,13 @@ describe('admin books import --format hledger|beancount', function () {
       code: 'ledger_amount_precision',
     },
     {
+      what: 'an amount past the largest the books hold exactly',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  90071992547409.92 EUR', '    Assets:B  -90071992547409.92 EUR'],
+      line: 1,
+      code: 'ledger_amount_range',
+    },
+    {
       what: 'a date the books cannot hold',
       format: 'hledger',
       text: [
@@ -352,6 +360,11 @@ describe('admin books import --format hledger|beancount', function () {
       code: 'ledger_date',
     },
   ];
+
+  it('holds every refusal the import has: each code below, and the size refusal after them', () => {
+    const held = new Set([...refusals.map((r) => r.code), 'ledger_file_too_large']);
+    expect([...LEDGER_REFUSALS].filter((code) => !held.has(code))).to.deep.equal([]);
+  });
 
   for (const r of refusals) {
     it(`refuses ${r.what} (${r.format}): exit 2, line ${r.line}, ${r.code}, nothing written`, async () => {
