@@ -168,6 +168,51 @@ describe('admin books import --format hledger|beancount', function () {
     ]);
   });
 
+  it('--base-currency and --settlement-accounts: a settlement code the file does not use joins the chart, typed by its root', async () => {
+    const org = newOrg();
+    const path = write(
+      'flags.journal',
+      [
+        '2025-01-01 Opening',
+        '    Assets:Bank:Checking  100.00 USD',
+        '    Equity:Opening',
+        '',
+        '2025-01-07 Bakery | lunch',
+        '    Expenses:Food  8.20 USD',
+        '    Assets:Bank:Checking',
+        '',
+      ].join('\n'),
+    );
+    const ran = await admin([
+      ...['books', 'import', path, '--format', 'hledger', '--org', org],
+      ...['--bank-account', `Assets:Bank:Checking=ba_${org}`, '--base-currency', 'EUR'],
+      ...['--settlement-accounts', 'Assets.Receivable,Liabilities.Payable'],
+    ]);
+    expect(ran.code, ran.stderr).to.equal(0);
+    const { db } = await stack();
+    const orgDoc = await db.collection('orgs').findOne({ _id: org } as never);
+    expect(orgDoc).to.include({ base_currency: 'EUR' });
+    expect(orgDoc!.settlement_accounts).to.deep.equal(['Assets.Receivable', 'Liabilities.Payable']);
+    const chart = await db.collection('ledger_accounts').find({ org_id: org }).sort({ code: 1 }).toArray();
+    expect(chart.map((a): unknown[] => [a.code, a.type])).to.deep.equal([
+      ['Assets.Bank.Checking', 'asset'],
+      ['Assets.Receivable', 'asset'],
+      ['Equity.Opening', 'equity'],
+      ['Expenses.Food', 'expense'],
+      ['Liabilities.Payable', 'liability'],
+    ]);
+    const entries = await db.collection('ledger_entries').find({ org_id: org }).toArray();
+    expect(entries.map((e): unknown[] => [e.currency, e.lines])).to.deep.equal([
+      [
+        'USD',
+        [
+          { account: 'Expenses.Food', debit_minor: 820, credit_minor: 0 },
+          { account: 'Assets.Receivable', debit_minor: 0, credit_minor: 820 },
+        ],
+      ],
+    ]);
+  });
+
   const refusals: Array<{
     what: string;
     format: 'hledger' | 'beancount';
