@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import type { TrialBalance } from '../../shared/domain/trial-balance.js';
+import { EXPORT_PART_CHARS } from '../../shared/storage/book-exports.js';
 import { DEMO_BOOKS, generateBooks } from '../../shared/demo/books-generator.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
@@ -89,6 +90,7 @@ describe('books export, checked by hledger and bean-check', function () {
     expect(h.headers.get('x-request-id')).to.be.a('string');
     const b = await exported(token, `?format=beancount${q}`);
     expect(b.status, b.text.slice(0, 500)).to.equal(200);
+    for (const x of [h, b]) expect(x.headers.get('content-length')).to.equal(String(Buffer.byteLength(x.text)));
     const hFile = join(dir, `${file.org.id}-${through ?? 'all'}.journal`);
     const bFile = join(dir, `${file.org.id}-${through ?? 'all'}.beancount`);
     writeFileSync(hFile, h.text);
@@ -160,6 +162,19 @@ describe('books export, checked by hledger and bean-check', function () {
     const file = generateBooks(DEMO_BOOKS);
     await (await stack()).load(file);
     await checkedByTools(file, null);
+  });
+
+  it('an export of several parts streams whole and in order: both tools read it, its balances are the trial balance', async () => {
+    const file = generateBooks({
+      org_id: `org_exp_parts_${Math.random().toString(16).slice(2, 8)}`,
+      size: 3_000,
+      seed: 7,
+    });
+    await (await stack()).load(file);
+    const { h, b } = await checkedByTools(file, null);
+    // The worker stores a part per EXPORT_PART_CHARS characters (ASCII here): both files span two parts or more.
+    expect(Buffer.byteLength(h)).to.be.greaterThan(EXPORT_PART_CHARS);
+    expect(Buffer.byteLength(b)).to.be.greaterThan(EXPORT_PART_CHARS);
   });
 
   it('a record an applied operation wrote carries its id and approvers, read back whole by both tools', async () => {
