@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { Db } from 'mongodb';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../shared/domain/books.js';
 import { findDuplicateGroups } from '../shared/domain/duplicate-groups.js';
-import { generateBooks } from '../shared/demo/books-generator.js';
+import { DEMO_BOOKS, generateBooks } from '../shared/demo/books-generator.js';
 import {
   findDemoExamples,
   heldByPending,
@@ -33,7 +33,7 @@ import { devDataDir, projectRoot, startServices } from './services/lifecycle.js'
 import { migrateStore } from './services/migrate.js';
 import { WORKER_NODE_FLAGS } from '../worker/node-flags.js';
 
-const ORG = 'org_demo';
+const ORG = DEMO_BOOKS.org_id;
 /** The sample statement the printout imports (a dry run), and the account it names (its IBAN). */
 const IMPORT_SAMPLE = 'examples/statements/camt053-001-02.xml';
 const IMPORT_ACCOUNT = 'ba_org_demo_1';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   if (await findOrg(mongo.db, ORG)) {
     loaded = 'kept from an earlier run';
   } else {
-    const imported = await importBooks(mongo.db, generateBooks({ org_id: ORG, size: 500, seed: 1 }));
+    const imported = await importBooks(mongo.db, generateBooks(DEMO_BOOKS));
     if (!imported.ok) throw new Error(`demo books refused: ${JSON.stringify(imported.errors.slice(0, 5))}`);
     loaded = `just loaded: ${imported.counts.ledger_entries?.inserted ?? 0} entries, ${imported.counts.bank_transactions?.inserted ?? 0} bank transactions, ${imported.counts.inbox_documents?.inserted ?? 0} inbox documents`;
   }

@@ -12,7 +12,7 @@ export interface PostgresProcess {
 }
 
 function ensurePostgresInstalled(): void {
-  if (!existsSync(join(PG_BIN, 'postgres'))) aptInstall(['postgresql-15']);
+  if (!existsSync(join(PG_BIN, 'postgres'))) aptInstall(['postgresql-15'], 'set MONGO_URL and REDIS_URL');
   if (!existsSync(join(PG_BIN, 'postgres')))
     throw new Error(`PostgreSQL 15 not found in ${PG_BIN} after apt-get install postgresql-15`);
 }

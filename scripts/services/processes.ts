@@ -59,13 +59,15 @@ export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** What a process that is not root says of packages it cannot install, and what else would do (`otherwise`). */
+export function aptRefusal(packages: string[], otherwise?: string): string {
+  const list = packages.join(' ');
+  return `missing Debian packages ${list}; install them (apt-get install -y ${list})${otherwise ? ` or ${otherwise}` : ''}`;
+}
+
 /** Install Debian packages; only root can, which is how CI and sessions run. */
-export function aptInstall(packages: string[]): void {
-  if (!isRoot()) {
-    throw new Error(
-      `missing Debian packages ${packages.join(' ')}; install them (apt-get install -y ${packages.join(' ')}) or set MONGO_URL and REDIS_URL`,
-    );
-  }
+export function aptInstall(packages: string[], otherwise?: string): void {
+  if (!isRoot()) throw new Error(aptRefusal(packages, otherwise));
   log(`installing Debian packages: ${packages.join(' ')} (apt-get)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-q'], { stdio: ['ignore', process.stderr, process.stderr], env });

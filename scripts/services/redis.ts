@@ -10,7 +10,7 @@ export interface RedisProcess {
 export function ensureRedisInstalled(): string {
   let bin = which('redis-server');
   if (!bin) {
-    aptInstall(['redis-server']);
+    aptInstall(['redis-server'], 'set MONGO_URL and REDIS_URL');
     bin = which('redis-server');
   }
   if (!bin) throw new Error('redis-server is still not on PATH after apt-get install redis-server');

@@ -74,6 +74,9 @@ const DEMO_CHART: readonly NonNullable<BooksFile['accounts']>[number][] = [
   { code: '8400', name: 'Revenue', type: 'income', active: true },
 ];
 
+/** The demo's books (`npm start`, scripts/demo.ts): the exchange tests check these too. */
+export const DEMO_BOOKS: GenerateBooksOptions = { org_id: 'org_demo', size: 500, seed: 1 };
+
 export function generateBooks(options: GenerateBooksOptions): BooksFile {
   const { org_id: orgId, size, seed } = options;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(orgId)) throw new RangeError('org_id must be 1-64 characters of [A-Za-z0-9_.-]');

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
 import { LEDGER_FILE_MAX_BYTES } from '../../shared/books/ledger-import.js';
+import { LEDGER_REFUSALS } from '../../shared/domain/ledger-import/read-journal.js';
 import { stack } from '../helpers/stack.js';
 
 const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
@@ -164,6 +165,51 @@ describe('admin books import --format hledger|beancount', function () {
     const txns = await db.collection('bank_transactions').find({ org_id: org }).toArray();
     expect(txns.map((t): unknown[] => [t.amount_minor, t.counterparty_id, t.counterparty_name])).to.deep.equal([
       [2_000, 'cp_acme', 'Acme'],
+    ]);
+  });
+
+  it('--base-currency and --settlement-accounts: a settlement code the file does not use joins the chart, typed by its root', async () => {
+    const org = newOrg();
+    const path = write(
+      'flags.journal',
+      [
+        '2025-01-01 Opening',
+        '    Assets:Bank:Checking  100.00 USD',
+        '    Equity:Opening',
+        '',
+        '2025-01-07 Bakery | lunch',
+        '    Expenses:Food  8.20 USD',
+        '    Assets:Bank:Checking',
+        '',
+      ].join('\n'),
+    );
+    const ran = await admin([
+      ...['books', 'import', path, '--format', 'hledger', '--org', org],
+      ...['--bank-account', `Assets:Bank:Checking=ba_${org}`, '--base-currency', 'EUR'],
+      ...['--settlement-accounts', 'Assets.Receivable,Liabilities.Payable'],
+    ]);
+    expect(ran.code, ran.stderr).to.equal(0);
+    const { db } = await stack();
+    const orgDoc = await db.collection('orgs').findOne({ _id: org } as never);
+    expect(orgDoc).to.include({ base_currency: 'EUR' });
+    expect(orgDoc!.settlement_accounts).to.deep.equal(['Assets.Receivable', 'Liabilities.Payable']);
+    const chart = await db.collection('ledger_accounts').find({ org_id: org }).sort({ code: 1 }).toArray();
+    expect(chart.map((a): unknown[] => [a.code, a.type])).to.deep.equal([
+      ['Assets.Bank.Checking', 'asset'],
+      ['Assets.Receivable', 'asset'],
+      ['Equity.Opening', 'equity'],
+      ['Expenses.Food', 'expense'],
+      ['Liabilities.Payable', 'liability'],
+    ]);
+    const entries = await db.collection('ledger_entries').find({ org_id: org }).toArray();
+    expect(entries.map((e): unknown[] => [e.currency, e.lines])).to.deep.equal([
+      [
+        'USD',
+        [
+          { account: 'Expenses.Food', debit_minor: 820, credit_minor: 0 },
+          { account: 'Assets.Receivable', debit_minor: 0, credit_minor: 820 },
+        ],
+      ],
     ]);
   });
 
@@ -337,6 +383,13 @@ describe('admin books import --format hledger|beancount', function () {
       code: 'ledger_amount_precision',
     },
     {
+      what: 'an amount past the largest the books hold exactly',
+      format: 'hledger',
+      text: ['2025-01-01 x', '    Assets:A  90071992547409.92 EUR', '    Assets:B  -90071992547409.92 EUR'],
+      line: 1,
+      code: 'ledger_amount_range',
+    },
+    {
       what: 'a date the books cannot hold',
       format: 'hledger',
       text: [
@@ -352,6 +405,11 @@ describe('admin books import --format hledger|beancount', function () {
       code: 'ledger_date',
     },
   ];
+
+  it('holds every refusal the import has: each code below, and the size refusal after them', () => {
+    const held = new Set([...refusals.map((r) => r.code), 'ledger_file_too_large']);
+    expect([...LEDGER_REFUSALS].filter((code) => !held.has(code))).to.deep.equal([]);
+  });
 
   for (const r of refusals) {
     it(`refuses ${r.what} (${r.format}): exit 2, line ${r.line}, ${r.code}, nothing written`, async () => {

@@ -1,8 +1,10 @@
 // The books export (docs/reference/book-reads.md "Export", docs/guide/ledger-exchange.md)
-// checked by the real tools: every export of generated books (three seeds, with
-// reversals, a second currency on its own account, a chart and none, a
-// reconciliation that leaves a transaction out) passes `hledger check` and
-// `bean-check`, and `hledger bal` per account equals the trial balance read.
+// checked by the real tools: every export of the demo books and of generated
+// books (three seeds, with reversals, USD and JPY on accounts of their own, two
+// bank accounts on one ledger account, a chart and none, a reconciliation that
+// leaves a transaction out) passes `hledger check` and `bean-check`, `hledger
+// bal` per account equals the trial balance read, and each bank account's
+// sub-account holds its balance.
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
+import type { BooksFile } from '../../shared/domain/books-file.js';
 import type { TrialBalance } from '../../shared/domain/trial-balance.js';
+import { EXPORT_PART_CHARS } from '../../shared/storage/book-exports.js';
+import { DEMO_BOOKS, generateBooks } from '../../shared/demo/books-generator.js';
 import { Books } from '../helpers/books.js';
 import { call } from '../helpers/http.js';
 import { actors, apply, approve } from '../helpers/staged.js';
@@ -46,22 +51,82 @@ describe('books export, checked by hledger and bean-check', function () {
     return { status: res.status, text: await res.text(), headers: res.headers };
   }
 
-  /** `hledger bal` at the code level (Root:Code; bank sub-accounts roll up), as minor units per (code, currency). */
-  function hledgerBalances(file: string, journal: string): Map<string, number> {
+  /** `hledger bal` at the code level (Root:Code; bank sub-accounts roll up), as minor units per (code, currency); deeper, per account name. */
+  function hledgerBalances(file: string, journal: string, depth = 2): Map<string, number> {
     const codeOf = new Map<string, string>();
-    for (const m of journal.matchAll(/^account (\S+) {2}; type:\w, code:([^,\n]+)/gm)) codeOf.set(m[1]!, m[2]!);
-    const csv = execFileSync(hledger, ['-f', file, 'bal', '--depth', '2', '-O', 'csv', '-N', '--layout=bare'], {
-      encoding: 'utf8',
-    });
+    if (depth === 2)
+      for (const m of journal.matchAll(/^account (\S+) {2}; type:\w, code:([^,\n]+)/gm)) codeOf.set(m[1]!, m[2]!);
+    const csv = execFileSync(
+      hledger,
+      ['-f', file, 'bal', '--depth', String(depth), '-O', 'csv', '-N', '--layout=bare'],
+      {
+        encoding: 'utf8',
+      },
+    );
     const out = new Map<string, number>();
     for (const line of csv.trim().split('\n').slice(1)) {
       const [account, commodity, amount] = JSON.parse(`[${line}]`) as [string, string, string];
       const [units, fraction = ''] = amount.replace('-', '').split('.');
       const exponent = EXPONENT[commodity]!;
       const minor = Number(units) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
-      out.set(`${codeOf.get(account) ?? `?${account}`} ${commodity}`, amount.startsWith('-') ? -minor : minor);
+      out.set(
+        `${depth === 2 ? (codeOf.get(account) ?? `?${account}`) : account} ${commodity}`,
+        amount.startsWith('-') ? -minor : minor,
+      );
     }
     return out;
+  }
+
+  /**
+   * Export in both formats (every record, or through a day), check each with its tool, and compare `hledger bal`
+   * with the trial balance read: per code, and per bank account's sub-account with its book balance.
+   */
+  async function checkedByTools(file: BooksFile, through: string | null): Promise<{ h: string; b: string }> {
+    const token = await (await stack()).token(file.org.id, ['books:read']);
+    const q = through ? `&through=${through}` : '';
+    const h = await exported(token, `?format=hledger${q}`);
+    expect(h.status, h.text.slice(0, 500)).to.equal(200);
+    expect(h.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    expect(h.headers.get('x-request-id')).to.be.a('string');
+    const b = await exported(token, `?format=beancount${q}`);
+    expect(b.status, b.text.slice(0, 500)).to.equal(200);
+    for (const x of [h, b]) expect(x.headers.get('content-length')).to.equal(String(Buffer.byteLength(x.text)));
+    const hFile = join(dir, `${file.org.id}-${through ?? 'all'}.journal`);
+    const bFile = join(dir, `${file.org.id}-${through ?? 'all'}.beancount`);
+    writeFileSync(hFile, h.text);
+    writeFileSync(bFile, b.text);
+
+    const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' });
+    expect(hCheck.status, hCheck.stderr).to.equal(0);
+    const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8' });
+    expect(bCheck.status, `${bCheck.stdout}${bCheck.stderr}`).to.equal(0);
+
+    const asOf = through ?? '2099-12-31';
+    const tb = await call<TrialBalance>('GET', `/api/v1/cli/ledger/trial-balance?as_of=${asOf}`, { token });
+    expect(tb.status).to.equal(200);
+    const expected = new Map(
+      tb.body.data.items
+        .filter((r) => r.balance_minor !== 0)
+        .map((r) => [`${r.account} ${r.currency}`, Number(r.balance_minor)]),
+    );
+    expect(Object.fromEntries(hledgerBalances(hFile, h.text))).to.deep.equal(Object.fromEntries(expected));
+
+    // Each bank account on a sub-account of its own, holding its balance: opening + its transactions up to the day.
+    const subAccounts = new Map<string, string>();
+    for (const m of h.text.matchAll(/^account (\S+) {2}; type:\w, bank-account:([^,\n]+)/gm))
+      subAccounts.set(m[2]!, m[1]!);
+    const bankBalances = hledgerBalances(hFile, h.text, 3);
+    for (const a of file.bank_accounts) {
+      const dated = file.bank_transactions.filter(
+        (t) => t.bank_account_id === a.id && (!through || t.booking_date <= through),
+      );
+      if (dated.length === 0) continue;
+      const balance = dated.reduce((sum, t) => sum + t.amount_minor, a.opening_balance_minor);
+      const name = subAccounts.get(a.id);
+      expect(name, a.id).to.be.a('string');
+      expect(bankBalances.get(`${name} ${a.currency}`) ?? 0, a.id).to.equal(balance);
+    }
+    return { h: h.text, b: b.text };
   }
 
   for (const seed of [1, 2, 3]) {
@@ -70,48 +135,47 @@ describe('books export, checked by hledger and bean-check', function () {
         const s = await stack();
         const file = books(seed, chart);
         await s.load(file);
-        const token = await s.token(file.org.id, ['books:read']);
         for (const through of [null, '2025-04-30']) {
-          const q = through ? `&through=${through}` : '';
-          const h = await exported(token, `?format=hledger${q}`);
-          expect(h.status, h.text.slice(0, 500)).to.equal(200);
-          expect(h.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
-          expect(h.headers.get('x-request-id')).to.be.a('string');
-          const b = await exported(token, `?format=beancount${q}`);
-          expect(b.status, b.text.slice(0, 500)).to.equal(200);
-          const hFile = join(dir, `${file.org.id}-${through ?? 'all'}.journal`);
-          const bFile = join(dir, `${file.org.id}-${through ?? 'all'}.beancount`);
-          writeFileSync(hFile, h.text);
-          writeFileSync(bFile, b.text);
-
-          const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' });
-          expect(hCheck.status, hCheck.stderr).to.equal(0);
-          const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8' });
-          expect(bCheck.status, `${bCheck.stdout}${bCheck.stderr}`).to.equal(0);
-
-          const asOf = through ?? '2099-12-31';
-          const tb = await call<TrialBalance>('GET', `/api/v1/cli/ledger/trial-balance?as_of=${asOf}`, { token });
-          expect(tb.status).to.equal(200);
-          const expected = new Map(
-            tb.body.data.items
-              .filter((r) => r.balance_minor !== 0)
-              .map((r) => [`${r.account} ${r.currency}`, Number(r.balance_minor)]),
-          );
-          expect(Object.fromEntries(hledgerBalances(hFile, h.text))).to.deep.equal(Object.fromEntries(expected));
-
+          const { h, b } = await checkedByTools(file, through);
           // The USD reconciliation left a transaction out: summarised at the top, never asserted.
           const usd = `ba_${file.org.id}_usd`;
-          for (const text of [h.text, b.text]) {
+          for (const text of [h, b]) {
             expect(text).to.include(`;   ${usd} reconciled through 2025-03-31: statement 519.99 USD, books 512.99 USD`);
           }
-          expect(h.text).not.to.match(new RegExp(`Reconciled balance  ; bank-account:${usd}`));
+          expect(h).not.to.match(new RegExp(`Reconciled balance  ; bank-account:${usd}`));
           // The EUR accounts' reconciliations agree with their transactions: asserted by both tools.
-          expect(h.text).to.match(/ = [0-9]+\.[0-9]{2} EUR$/m);
-          expect(b.text).to.match(/^2025-04-12 balance Assets:1200:\S+ {2}[0-9]+\.[0-9]{2} EUR$/m);
+          expect(h).to.match(/ = [0-9]+\.[0-9]{2} EUR$/m);
+          expect(b).to.match(/^2025-04-12 balance Assets:1200:\S+ {2}[0-9]+\.[0-9]{2} EUR$/m);
+          // Yen without decimals; two codes that name alike told apart.
+          expect(h).to.match(/^ {4}Assets:1230:\S+ {2}12000 JPY$/m);
+          expect(h).to.match(
+            chart
+              ? /^account Expenses:A-1-2 {2}; type:X, code:a\.1,/m
+              : /^account Equity:A-1-2 {2}; type:E, code:a\.1$/m,
+          );
         }
       });
     }
   }
+
+  it("the demo books: both tools read them clean and hledger's balances are the trial balance", async () => {
+    const file = generateBooks(DEMO_BOOKS);
+    await (await stack()).load(file);
+    await checkedByTools(file, null);
+  });
+
+  it('an export of several parts streams whole and in order: both tools read it, its balances are the trial balance', async () => {
+    const file = generateBooks({
+      org_id: `org_exp_parts_${Math.random().toString(16).slice(2, 8)}`,
+      size: 3_000,
+      seed: 7,
+    });
+    await (await stack()).load(file);
+    const { h, b } = await checkedByTools(file, null);
+    // The worker stores a part per EXPORT_PART_CHARS characters (ASCII here): both files span two parts or more.
+    expect(Buffer.byteLength(h)).to.be.greaterThan(EXPORT_PART_CHARS);
+    expect(Buffer.byteLength(b)).to.be.greaterThan(EXPORT_PART_CHARS);
+  });
 
   it('a record an applied operation wrote carries its id and approvers, read back whole by both tools', async () => {
     const books = new Books();

@@ -2,8 +2,8 @@
 // an hledger journal or a beancount file, imported by `admin books import
 // --format` into a fresh store (ids are global: a database of its own on the
 // same servers), and exported again by the worker's export give the same
-// bytes: the demo books and generated books of three seeds, with and without
-// a chart, and books where operations were applied (their `operation` and
+// bytes: the demo books (`npm start`'s) and generated books of three seeds,
+// with and without a chart (test/helpers/ledger-books.ts), and books where operations were applied (their `operation` and
 // `approved-by` come back as the records' provenance).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
-import { generateBooks } from '../../shared/demo/books-generator.js';
+import { DEMO_BOOKS, generateBooks } from '../../shared/demo/books-generator.js';
 import { readExportPart } from '../../shared/storage/book-exports.js';
 import { connectMongo } from '../../shared/storage/mongo.js';
 import { chooseStoreAdapter, closeStoreAdapter } from '../../shared/storage/store-adapter.js';
@@ -104,8 +104,7 @@ describe('ledger round trip: export, import into a fresh store, export again giv
   const cases: Array<{ name: string; file: () => BooksFile }> = [
     {
       name: 'the demo books',
-      file: () =>
-        generateBooks({ org_id: `org_demo_rt_${Math.random().toString(16).slice(2, 8)}`, size: 200, seed: 1 }),
+      file: () => generateBooks(DEMO_BOOKS),
     },
   ];
   for (const seed of [1, 2, 3])

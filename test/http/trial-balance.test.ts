@@ -10,6 +10,7 @@ import { ajv } from '../../shared/schemas/validator.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
+import { actors, apply, approve } from '../helpers/staged.js';
 
 const PATH = '/api/v1/cli/ledger/trial-balance';
 
@@ -18,6 +19,10 @@ describe('trial balance read', function () {
   let token: string;
   let otherToken: string;
   let noScopeToken: string;
+  let orgId: string;
+  let eurAccount: string;
+  let bill: string;
+  let billPayment: string;
 
   before(async () => {
     const s = await stack();
@@ -27,9 +32,11 @@ describe('trial balance read', function () {
     const eur = books.account({ opening_balance_minor: 10_000 });
     const usd = books.account({ currency: 'USD', ledger_account: '1210' });
     const sale = books.invoice(12_000, { entry_date: '2026-02-01' });
-    books.invoice(-4_000, { entry_date: '2026-02-05' });
+    bill = books.invoice(-4_000, { entry_date: '2026-02-05' });
     books.link(books.txn(eur, 12_000, { booking_date: '2026-02-10' }), sale, 9_000);
-    books.txn(eur, -4_000, { booking_date: '2026-02-20' });
+    billPayment = books.txn(eur, -4_000, { booking_date: '2026-02-20' });
+    eurAccount = eur;
+    orgId = books.orgId;
     books.txn(usd, 500, { booking_date: '2026-02-15', currency: 'USD' });
     books.file.accounts = [
       { code: '1200', name: 'Bank EUR', type: 'asset', active: true },
@@ -104,6 +111,37 @@ describe('trial balance read', function () {
       ['1400', 777],
       ['8400', -777],
     ]);
+  });
+
+  it("a link made later changes a past day's balances: the payment moves from suspense to the bill's payable", async () => {
+    const before = await get('?as_of=2026-02-20');
+    expect(before.status).to.equal(200);
+    const dayBefore = (await get('?as_of=2026-02-19')).body.data;
+    const balances = (items: TrialBalance['items']) =>
+      Object.fromEntries(items.map((r) => [`${r.account} ${r.currency}`, [r.debit_minor, r.credit_minor]]));
+    expect(balances(before.body.data.items)).to.deep.include({
+      '1600 EUR': [0, 4_000],
+      [`${SUSPENSE_ACCOUNT} EUR`]: [4_000, 3_000],
+    });
+    const who = await actors(orgId);
+    const staged = await call<{ staged_operation_id: string }>('POST', '/api/v1/cli/bank-matches/match/stage', {
+      token: who.alice,
+      body: {
+        bank_account_id: eurAccount,
+        matches: [{ bank_transaction_id: billPayment, ledger_entry_id: bill, amount_minor: 4_000 }],
+      },
+    });
+    expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
+    expect((await approve(who.bob, staged.body.data.staged_operation_id)).status).to.equal(200);
+    expect((await apply(who.bob, staged.body.data.staged_operation_id)).status).to.equal(200);
+
+    const after = await get('?as_of=2026-02-20');
+    expect(balances(after.body.data.items)).to.deep.include({
+      '1600 EUR': [4_000, 4_000],
+      [`${SUSPENSE_ACCOUNT} EUR`]: [0, 3_000],
+    });
+    // A day before the payment keeps its balances.
+    expect((await get('?as_of=2026-02-19')).body.data).to.deep.equal(dayBefore);
   });
 
   it('refuses a day that is not a calendar date, an unknown parameter, and a token without books:read', async () => {

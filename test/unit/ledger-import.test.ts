@@ -3,15 +3,27 @@
 // mantissa and places, codes and types of accounts, the line scan, hledger's
 // JSON, and a journal mapped to books.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { accountCodes, accountType, codeFromName } from '../../shared/domain/ledger-import/account-codes.js';
 import { hledgerTransaction, type HledgerTransaction } from '../../shared/domain/ledger-import/hledger-json.js';
-import { minorOf, type ReadJournal } from '../../shared/domain/ledger-import/read-journal.js';
+import { LEDGER_REFUSALS, minorOf, type ReadJournal } from '../../shared/domain/ledger-import/read-journal.js';
 import { JournalScan, commentTags } from '../../shared/domain/ledger-import/scan.js';
 import { journalToBooks } from '../../shared/domain/ledger-import/to-books.js';
 
+// This file runs as dist/test/unit/ledger-import.test.js; the checkout is three levels up.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const eur = (mantissa: string, places = 2) => ({ currency: 'EUR', mantissa, places });
 
 describe('ledger import: the pure parts', () => {
+  it("documents each refusal code, and only those, in the guide's Refusals table", () => {
+    const guide = readFileSync(join(root, 'docs', 'guide', 'ledger-exchange.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('### Refusals'), guide.indexOf('## How the tests check it'));
+    const documented = [...table.matchAll(/^\| `(ledger_[a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).to.deep.equal([...LEDGER_REFUSALS]);
+  });
+
   it('reads amounts exactly from mantissa and places, and refuses what the currency cannot hold', () => {
     expect(minorOf(eur('1050'), 1)).to.equal(1050);
     expect(minorOf(eur('-105', 1), 1)).to.equal(-1050);

@@ -390,12 +390,13 @@ export function journalToBooks(journal: ReadJournal, options: ImportOptions): To
         line: use.line,
       });
   }
+  // A settlement account the file does not use: typed by its root as a name would be (`Liabilities.Payable`), else an asset.
   for (const code of settlement) {
     if (!chart.has(code))
       chart.set(code, {
         code,
         name: code === DEFAULT_SETTLEMENT_ACCOUNT ? 'Settlement' : code,
-        type: 'asset',
+        type: accountType(code.replace(/\./g, ':'), {}) ?? 'asset',
         active: true,
         line: 0,
       });
