@@ -1,7 +1,9 @@
 // Reverting an applied operation (docs/design/staged-lifecycle.md "Reverts") on
 // the real stack: for each revertible kind, apply → stage the revert → approve →
 // apply, and every book read equals the one taken before the first apply but
-// for versions; then each refusal, in the order the docs give them.
+// for versions; random sequences of applies and reverts of every revertible
+// kind, unwound latest first to the books as generated; then each refusal, in
+// the order the docs give them.
 import { expect } from 'chai';
 import type { TokenScope } from '../../shared/domain/token-scopes.js';
 import { Books } from '../helpers/books.js';
