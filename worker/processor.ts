@@ -15,6 +15,7 @@ import {
 } from '../shared/queue/stage-jobs.js';
 import {
   carriedAnswer,
+  joinedOperationId,
   DRY_RUN_RESULT_RETENTION_MS,
   findJobResult,
   saveJobResult,
@@ -158,14 +159,9 @@ function isRerun(job: Job): boolean {
 /** BullMQ's small return value: a pointer to the stored answer, and the operation a staged one names. */
 function jobReturn(jobId: string, answer: StageAnswer, isStored: boolean): StageJobReturn {
   // A staged answer's operation, or a review or apply step's: the API reads it beside the stored answer.
-  const operationId =
-    answer.outcome === 'staged'
-      ? answer.staged_operation_id
-      : answer.outcome === 'done' && typeof answer.data.staged_operation_id === 'string'
-        ? answer.data.staged_operation_id
-        : undefined;
+  const operationId = joinedOperationId(answer);
   const pointer: StageJobReturn =
-    operationId === undefined
+    operationId === null
       ? { job_result_id: jobId, outcome: answer.outcome }
       : { job_result_id: jobId, outcome: answer.outcome, staged_operation_id: operationId };
   const carried = isStored ? carriedAnswer(answer, CARRIED_ANSWER_MAX_CHARS) : null;

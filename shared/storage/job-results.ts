@@ -188,11 +188,11 @@ export function decodeJobResult(stored: StoredJobResult, parts: readonly JobResu
 }
 
 /**
- * The operation whose fields a stored answer leaves out (withoutPlan): a
- * staged answer's, and a review or apply step's (`done`, its data the
- * operation); null for any other.
+ * The operation an answer names, whose fields the stored answer leaves out
+ * (withoutPlan): a staged answer's, and a review or apply step's (`done`,
+ * its data the operation); null for any other.
  */
-function joinedOperationId(answer: StageAnswer): string | null {
+export function joinedOperationId(answer: StageAnswer): string | null {
   if (answer.outcome === 'staged') return answer.staged_operation_id;
   if (answer.outcome === 'done' && typeof answer.data.staged_operation_id === 'string')
     return answer.data.staged_operation_id;
