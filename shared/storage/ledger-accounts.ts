@@ -36,12 +36,7 @@ export async function ledgerAccountsPage(
 
 /** The organisation's whole chart, by code; empty when it has none (then any code is accepted). */
 export async function readChart(db: Db, orgId: string): Promise<LedgerAccount[]> {
-  const docs = await collections(db)
-    .ledgerAccounts.find({ org_id: orgId })
-    .project<Pick<LedgerAccountDoc, 'code' | 'name' | 'type' | 'active'>>(FIELDS)
-    .sort({ code: 1 })
-    .toArray();
-  return docs.map(toAccount);
+  return (await readVersionedChart(db, orgId)).map(toAccount);
 }
 
 /** The whole chart with each account's stored id and version (a staged entry's preconditions), by code. */
