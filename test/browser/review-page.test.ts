@@ -21,6 +21,7 @@ import { approve } from '../helpers/staged.js';
 import { readdirSync } from 'node:fs';
 import { chromiumPath, launch, SKIP_MESSAGE } from './chromium.js';
 import { KEPT_RUNS, SCREENSHOT_ROOT, screenshot, screenshotRunDir, seriousViolations } from './page-checks.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const REPAIR = '/api/v1/cli/bank-matches/ledger-link-repair/stage';
 const RECONCILE = '/api/v1/cli/bank-matches/reconcile/stage';
@@ -600,19 +601,7 @@ describe('the review page in a browser (GET /review)', function () {
       '/api/v1/cli/ledger/entries/stage',
       {
         token: stager,
-        body: {
-          entry_date: '2026-03-02',
-          description: 'Bank fee March',
-          reference: 'FEE-2026-03',
-          counterparty_id: books.cp('bank'),
-          currency: 'EUR',
-          lines: [
-            { account: '6855', debit_minor: 350, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: 350 },
-          ],
-          bank_transaction_id: fee,
-          document_id: receipt,
-        },
+        body: bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee, document_id: receipt }),
       },
     );
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);

@@ -8,6 +8,7 @@ import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { runCli } from './run-cli.js';
 import { apply, approve } from '../helpers/staged.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 describe('bookstage entries stage (journal entry)', function () {
   this.timeout(60_000);
@@ -75,17 +76,7 @@ describe('bookstage entries stage (journal entry)', function () {
     expect(run.code, run.stderr).to.equal(0);
     const api = await call('POST', '/api/v1/cli/ledger/entries/stage', {
       token: conn.token,
-      body: {
-        entry_date: '2026-03-02',
-        description: 'Bank fee March',
-        reference: 'FEE-JSON',
-        counterparty_id: books.cp('bank'),
-        currency: 'EUR',
-        lines: [
-          { account: '6855', debit_minor: 350, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: 350 },
-        ],
-      },
+      body: bankFeeEntry(books.cp('bank'), { reference: 'FEE-JSON' }),
       headers: { 'idempotency-key': `je-${books.uid}` },
     });
     expect(api.headers.get('idempotent-replayed')).to.equal('true');

@@ -7,6 +7,7 @@ import { call } from '../helpers/http.js';
 import { apply, approve } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { envelopeOf, runCli } from './run-cli.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 async function applied(bob: string, staging: Promise<{ status: number; body: unknown }>): Promise<string> {
   const staged = await staging;
@@ -82,17 +83,7 @@ describe('bookstage staged revert', () => {
       bob,
       call('POST', '/api/v1/cli/ledger/entries/stage', {
         token: alice,
-        body: {
-          entry_date: '2026-03-02',
-          description: 'Bank fee March',
-          reference: 'FEE-2026-03',
-          counterparty_id: books.cp('bank'),
-          currency: 'EUR',
-          lines: [
-            { account: '6855', debit_minor: 350, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: 350 },
-          ],
-        },
+        body: bankFeeEntry(books.cp('bank')),
       }),
     );
     const json = await runCli(['staged', 'revert', entry, '--reversal-date', '2026-04-01', '--dry-run', '--json'], {

@@ -28,6 +28,7 @@ import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { apply, approve } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 interface StageData {
   staged_operation_id: string;
@@ -194,18 +195,7 @@ describe('book reads: kept figures equal the whole computation after each kind a
     );
     await agrees('reversal');
     await applied(
-      post('/api/v1/cli/ledger/entries/stage', {
-        entry_date: '2026-03-02',
-        description: 'Bank fee March',
-        reference: 'FEE-2026-03',
-        counterparty_id: f.books.cp('e'),
-        currency: 'EUR',
-        lines: [
-          { account: '6855', debit_minor: 350, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: 350 },
-        ],
-        bank_transaction_id: f.fee,
-      }),
+      post('/api/v1/cli/ledger/entries/stage', bankFeeEntry(f.books.cp('e'), { bank_transaction_id: f.fee })),
     );
     await agrees('journal entry');
     const s = await stack();

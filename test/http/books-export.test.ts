@@ -21,6 +21,7 @@ import { call } from '../helpers/http.js';
 import { actors, apply, approve } from '../helpers/staged.js';
 import { exportTestBooks as books } from '../helpers/ledger-books.js';
 import { stack } from '../helpers/stack.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const EXPONENT: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
 
@@ -190,18 +191,7 @@ describe('books export, checked by hledger and bean-check', function () {
       '/api/v1/cli/ledger/entries/stage',
       {
         token: who.alice,
-        body: {
-          entry_date: '2026-03-02',
-          description: 'Bank fee March',
-          reference: 'FEE-2026-03',
-          counterparty_id: books.cp('bank'),
-          currency: 'EUR',
-          lines: [
-            { account: '6855', debit_minor: 350, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: 350 },
-          ],
-          bank_transaction_id: fee,
-        },
+        body: bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee }),
       },
     );
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);

@@ -11,6 +11,7 @@ import { waitUntil } from '../helpers/receiver.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve, show } from '../helpers/staged.js';
 import { conflictAfterFirstWrite, RECONCILE, reconcileScenario } from '../faults/fault-scenario.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const LIFECYCLE = [
   'staged_operation.staged',
@@ -140,18 +141,7 @@ describe('the event feed: one event per transition, of every end and kind', func
     const who = await actors(books.orgId);
     const entry = await call<StageData<unknown>>('POST', '/api/v1/cli/ledger/entries/stage', {
       token: who.alice,
-      body: {
-        entry_date: '2026-03-02',
-        description: 'Bank fee March',
-        reference: 'FEE-2026-03',
-        counterparty_id: books.cp('bank'),
-        currency: 'EUR',
-        lines: [
-          { account: '6855', debit_minor: 350, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: 350 },
-        ],
-        bank_transaction_id: fee,
-      },
+      body: bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee }),
     });
     const match = await call<StageData<unknown>>('POST', '/api/v1/cli/bank-matches/match/stage', {
       token: who.alice,

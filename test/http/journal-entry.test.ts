@@ -11,6 +11,7 @@ import { waitFor } from '../faults/fault-scenario.js';
 import { journalEntryId, type JournalEntryPlan } from '../../shared/kinds/journal-entry/plan.js';
 import type { LedgerAccount } from '../../shared/domain/books.js';
 import type { PlanContext } from '../../shared/domain/plan-context.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const PATH = '/api/v1/cli/ledger/entries/stage';
 type EntryData = StageData<JournalEntryPlan> & {
@@ -52,18 +53,7 @@ async function setup(options: { lockDate?: string | null; chart?: boolean } = {}
 }
 type Setup = Awaited<ReturnType<typeof setup>>;
 
-const feeBody = (x: Setup, extra: Record<string, unknown> = {}) => ({
-  entry_date: '2026-03-02',
-  description: 'Bank fee March',
-  reference: 'FEE-2026-03',
-  counterparty_id: x.books.cp('bank'),
-  currency: 'EUR',
-  lines: [
-    { account: '6855', debit_minor: 350, credit_minor: 0 },
-    { account: '1600', debit_minor: 0, credit_minor: 350 },
-  ],
-  ...extra,
-});
+const feeBody = (x: Setup, extra: Record<string, unknown> = {}) => bankFeeEntry(x.books.cp('bank'), extra);
 
 const stage = (token: string, body: unknown, query = '') => call<EntryData>('POST', `${PATH}${query}`, { token, body });
 
@@ -636,17 +626,7 @@ describe('POST /ledger/entries/stage (journal_entry)', function () {
     const s = await stack();
     await s.load(books.file);
     const token = await s.token(books.orgId, ['ledger:stage']);
-    const res = await stage(token, {
-      entry_date: '2026-03-02',
-      description: 'Bank fee March',
-      reference: 'FEE-2026-03',
-      counterparty_id: books.cp('bank'),
-      currency: 'EUR',
-      lines: [
-        { account: '6855', debit_minor: 350, credit_minor: 0 },
-        { account: '1600', debit_minor: 0, credit_minor: 350 },
-      ],
-    });
+    const res = await stage(token, bankFeeEntry(books.cp('bank')));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.deep.equal([
       {

@@ -24,6 +24,7 @@ import { call } from '../helpers/http.js';
 import { exportTestBooks } from '../helpers/ledger-books.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve } from '../helpers/staged.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const run = promisify(execFile);
 const adminJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'admin.js');
@@ -168,18 +169,7 @@ describe('ledger round trip: export, import into a fresh store, export again giv
       '/api/v1/cli/ledger/entries/stage',
       {
         token: who.alice,
-        body: {
-          entry_date: '2026-03-02',
-          description: 'Bank fee March',
-          reference: 'FEE-2026-03',
-          counterparty_id: books.cp('bank'),
-          currency: 'EUR',
-          lines: [
-            { account: '6855', debit_minor: 350, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: 350 },
-          ],
-          bank_transaction_id: fee,
-        },
+        body: bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee }),
       },
     );
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);

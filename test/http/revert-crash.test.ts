@@ -8,6 +8,7 @@ import { stack } from '../helpers/stack.js';
 import { Books } from '../helpers/books.js';
 import { actors, apply, approve, doc, docs, locksOf, show, STAGED } from '../helpers/staged.js';
 import { RECONCILE, reconcileScenario, waitFor } from '../faults/fault-scenario.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const withoutVersion = (d: Record<string, unknown> | null): Record<string, unknown> => {
   const { version: _version, ...rest } = d ?? {};
@@ -73,19 +74,7 @@ describe('a revert: a worker crash in the middle of its apply', () => {
     const who = await actors(books.orgId);
     const staged = await call<ReconcileData>('POST', '/api/v1/cli/ledger/entries/stage', {
       token: who.alice,
-      body: {
-        entry_date: '2026-03-02',
-        description: 'Bank fee March',
-        reference: 'FEE-2026-03',
-        counterparty_id: books.cp('bank'),
-        currency: 'EUR',
-        lines: [
-          { account: '6855', debit_minor: 350, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: 350 },
-        ],
-        bank_transaction_id: fee,
-        document_id: receipt,
-      },
+      body: bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee, document_id: receipt }),
     });
     expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
     const id = staged.body.data.staged_operation_id;

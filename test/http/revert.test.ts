@@ -12,6 +12,7 @@ import { duplicatePair } from '../helpers/inbox.js';
 import { mulberry32 } from '../helpers/seeded-random.js';
 import { apply, approve, doc, show, STAGED } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 interface StageData {
   outcome: string;
@@ -228,20 +229,12 @@ const FEE_DATE = '2026-03-02';
 const bookFee = (token: string, b: EntryBooks, extra: Record<string, unknown> = {}) =>
   call<StageData>('POST', '/api/v1/cli/ledger/entries/stage', {
     token,
-    body: {
+    body: bankFeeEntry(b.books.cp('bank'), {
       entry_date: FEE_DATE,
-      description: 'Bank fee March',
-      reference: 'FEE-2026-03',
-      counterparty_id: b.books.cp('bank'),
-      currency: 'EUR',
-      lines: [
-        { account: '6855', debit_minor: 350, credit_minor: 0 },
-        { account: '1600', debit_minor: 0, credit_minor: 350 },
-      ],
       bank_transaction_id: b.fee,
       document_id: b.receipt,
       ...extra,
-    },
+    }),
   });
 const match = (token: string, b: EntryBooks) =>
   call<StageData>('POST', '/api/v1/cli/bank-matches/match/stage', {

@@ -50,6 +50,7 @@ import { approve, countStagedWithPlan, doc } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { startDropProxy } from '../cli/drop-proxy.js';
 import { startMcp, type McpSession } from './mcp-client.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const DEFAULT_TOOLS = [
   'decline_match_suggestion',
@@ -423,19 +424,7 @@ describe('bookstage mcp (MCP server over the HTTP API)', function () {
     const token = await s.token(books.orgId, ['ledger:stage', 'staged:read'], 'alice');
     const session = await startMcp({ url, token });
     sessions.push(session);
-    const body = {
-      entry_date: '2026-03-02',
-      description: 'Bank fee March',
-      reference: 'FEE-2026-03',
-      counterparty_id: books.cp('bank'),
-      currency: 'EUR',
-      lines: [
-        { account: '6855', debit_minor: 350, credit_minor: 0 },
-        { account: '1600', debit_minor: 0, credit_minor: 350 },
-      ],
-      bank_transaction_id: fee,
-      document_id: receipt,
-    };
+    const body = bankFeeEntry(books.cp('bank'), { bank_transaction_id: fee, document_id: receipt });
     const staged = await session.call('stage_journal_entry', { ...body, idempotency_key: `mcp-je-${books.uid}` });
     expect(staged.isError ?? false, JSON.stringify(staged.structuredContent)).to.equal(false);
     expect(staged.structuredContent).to.include({ outcome: 'staged', amount_minor: 350, currency: 'EUR' });
