@@ -42,22 +42,47 @@ export function openAmountRows(
   const rows: EntryOpenAmount[] = [];
   for (const e of entries) {
     if (e.status !== 'posted') continue;
-    const open = openAmountMinor(e, settlementAccounts);
-    if (open === 0) continue;
-    const left = Math.abs(open) - (linked.get(e.id) ?? 0);
-    if (left <= 0) continue;
-    rows.push({
-      id: e.id,
-      currency: e.currency,
-      direction: open > 0 ? 'in' : 'out',
-      open_minor: left,
-      open_amount_minor: open,
-      counterparty_id: e.counterparty_id,
-      entry_date: e.entry_date,
-      reference: e.reference,
-    });
+    const row = openRow(e, openAmountMinor(e, settlementAccounts), linked.get(e.id) ?? 0);
+    if (row) rows.push(row);
   }
   return rows;
+}
+
+/**
+ * The rows of entries that had a row and were not written since: a row
+ * carries every field of its entry the rule reads (the open amount for the
+ * lines), so only Σ links can have moved. The same rows openAmountRows gives
+ * from those entries.
+ */
+export function reopenedRows(
+  stored: readonly EntryOpenAmount[],
+  linked: ReadonlyMap<string, number>,
+): EntryOpenAmount[] {
+  const rows: EntryOpenAmount[] = [];
+  for (const r of stored) {
+    const row = openRow(r, r.open_amount_minor, linked.get(r.id) ?? 0);
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+type RowFields = Pick<EntryOpenAmount, 'id' | 'currency' | 'counterparty_id' | 'entry_date' | 'reference'>;
+
+/** A posted entry's row: null while nothing is open beyond its links. */
+function openRow(e: RowFields, open: number, linked: number): EntryOpenAmount | null {
+  if (open === 0) return null;
+  const left = Math.abs(open) - linked;
+  if (left <= 0) return null;
+  return {
+    id: e.id,
+    currency: e.currency,
+    direction: open > 0 ? 'in' : 'out',
+    open_minor: left,
+    open_amount_minor: open,
+    counterparty_id: e.counterparty_id,
+    entry_date: e.entry_date,
+    reference: e.reference,
+  };
 }
 
 /** Σ link amounts per entry. */
@@ -77,6 +102,8 @@ export interface TouchedEntries {
   link_ids: string[];
   /** The organisation's settlement accounts changed: every entry's row may change. */
   whole_org: boolean;
+  /** Whether an entry was written: else a stored row still holds its entry's fields (reopenedRows). */
+  entries_written: boolean;
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -85,9 +112,12 @@ export function touchedEntries(writes: readonly JournalWrite[]): TouchedEntries 
   const entries = new Set<string>();
   const links = new Set<string>();
   let wholeOrg = false;
+  let entriesWritten = false;
   for (const w of writes) {
-    if (w.collection === 'ledger_entries') entries.add(w.id);
-    else if (w.collection === 'bank_links') {
+    if (w.collection === 'ledger_entries') {
+      entries.add(w.id);
+      entriesWritten = true;
+    } else if (w.collection === 'bank_links') {
       const fields = w.action === 'update' ? { ...w.before, ...w.set } : w.doc;
       const entry = text(fields.ledger_entry_id);
       if (entry !== null) entries.add(entry);
@@ -97,5 +127,5 @@ export function touchedEntries(writes: readonly JournalWrite[]): TouchedEntries 
       if ('settlement_accounts' in fields) wholeOrg = true;
     }
   }
-  return { entry_ids: [...entries], link_ids: [...links], whole_org: wholeOrg };
+  return { entry_ids: [...entries], link_ids: [...links], whole_org: wholeOrg, entries_written: entriesWritten };
 }

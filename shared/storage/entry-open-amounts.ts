@@ -2,20 +2,22 @@
 // one row per posted entry that its links leave open, kept by the worker
 // after every apply journal (apply and undo), by every books import, and
 // filled once for an organisation stored before the rows existed. Each row is
-// recomputed from the entry and its links as stored, never adjusted by a
-// delta, so a refresh run twice writes the same rows.
+// recomputed from its entry's links as stored and from the entry (or, after a
+// journal that wrote no entry, the entry's fields its row holds), never
+// adjusted by a delta, so a refresh run twice writes the same rows.
 import type { Db, Document } from 'mongodb';
 import type { BankLink } from '../domain/books.js';
 import {
   linkedByEntry,
   openAmountRows,
+  reopenedRows,
   type EntryOpenAmount,
   type OpenAmountEntry,
   type OpenDirection,
   type TouchedEntries,
 } from '../domain/entry-open-amounts.js';
 import { canonicalJson } from '../domain/plan-hash.js';
-import { findLinks, findOrg } from './books-read.js';
+import { findOrg } from './books-read.js';
 import { readFields } from './books-whole.js';
 import { collections, type EntryOpenAmountDoc } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
@@ -27,6 +29,11 @@ const INSERT_CHUNK = 1000;
 const toDoc = (orgId: string, r: EntryOpenAmount): EntryOpenAmountDoc => {
   const { id, ...fields } = r;
   return { _id: id, org_id: orgId, ...fields };
+};
+
+const asRow = (d: Document): EntryOpenAmount => {
+  const { _id, org_id: _org, ...fields } = d;
+  return { id: _id as string, ...fields } as EntryOpenAmount;
 };
 
 const asEntry = (d: Document): OpenAmountEntry => {
@@ -81,34 +88,60 @@ async function deleteRows(db: Db, orgId: string, ids: readonly string[]): Promis
   );
 }
 
-/** The open rows of these entries, recomputed from the entries and their links as stored now. */
-async function refreshEntries(db: Db, orgId: string, entryIds: readonly string[]): Promise<void> {
+/**
+ * The open rows of these entries, recomputed from their links as stored now
+ * and from the entries: an entry with a row, when no entry was written
+ * (`entriesWritten` false), from its row (reopenedRows), the others as stored.
+ */
+async function refreshEntries(
+  db: Db,
+  orgId: string,
+  entryIds: readonly string[],
+  entriesWritten: boolean,
+): Promise<void> {
   if (entryIds.length === 0) return;
   const adapter = await storeAdapter(db);
   const c = collections(db);
-  const [org, entries, links, existing] = await Promise.all([
+  const readEntries = (ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : adapter.where({
+          collection: c.ledgerEntries.collectionName,
+          equalities: { org_id: orgId },
+          any: { field: '_id', values: ids },
+          owner: orgId,
+          fields: ENTRY_FIELDS,
+        });
+  const readExisting = adapter.where({
+    collection: c.entryOpenAmounts.collectionName,
+    equalities: { org_id: orgId },
+    any: { field: '_id', values: entryIds },
+    owner: orgId,
+  });
+  const [org, links, existing, written] = await Promise.all([
     findOrg(db, orgId),
     adapter.where({
-      collection: c.ledgerEntries.collectionName,
+      collection: c.bankLinks.collectionName,
       equalities: { org_id: orgId },
-      any: { field: '_id', values: entryIds },
+      any: { field: 'ledger_entry_id', values: entryIds },
       owner: orgId,
-      fields: ENTRY_FIELDS,
+      fields: ['ledger_entry_id', 'amount_minor'],
     }),
-    findLinks(db, orgId, 'ledger_entry_id', entryIds),
-    adapter.where({
-      collection: c.entryOpenAmounts.collectionName,
-      equalities: { org_id: orgId },
-      any: { field: '_id', values: entryIds },
-      owner: orgId,
-    }),
+    readExisting,
+    entriesWritten ? readEntries(entryIds) : null,
   ]);
-  const rows = openAmountRows(entries.map(asEntry), linkedByEntry(links), org?.settlement_accounts ?? []);
+  const linked = linkedByEntry(links as Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>);
+  const stored = new Map(existing.map((d) => [d._id as string, d]));
+  const entries = written ?? (await readEntries(entryIds.filter((id) => !stored.has(id))));
+  const rows = [
+    ...openAmountRows(entries.map(asEntry), linked, org?.settlement_accounts ?? []),
+    ...(written ? [] : reopenedRows(existing.map(asRow), linked)),
+  ];
   await syncRows(
     db,
     orgId,
     rows.map((r) => toDoc(orgId, r)),
-    new Map(existing.map((d) => [d._id as string, d])),
+    stored,
   );
 }
 
@@ -161,7 +194,7 @@ export async function refreshOpenAmounts(db: Db, orgId: string, touched: Touched
     });
     for (const l of links) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
   }
-  await refreshEntries(db, orgId, [...ids]);
+  await refreshEntries(db, orgId, [...ids], touched.entries_written);
 }
 
 /**
