@@ -71,7 +71,16 @@ export interface KindJournal {
    * kinds read the books as they are when apply starts.
    */
   fromPlan?(plan: unknown): JournalWrite[];
+  /**
+   * The books `plan` reads, where not all: the precondition records of the
+   * others are read for their versions alone (a link repair's ten thousand
+   * transactions and entries), and given to `plan` as none.
+   */
+  books?: readonly JournalBook[];
 }
+
+/** A record collection of ApplyBooks a journal may read. */
+export type JournalBook = 'entries' | 'accounts' | 'transactions' | 'links' | 'documents';
 
 /** A kind's journal that names no links (every kind's but a link repair's). */
 export const withoutLinks = (journal: Result<JournalWrite[]>): Result<{ writes: JournalWrite[]; links: null }> =>

@@ -3,7 +3,14 @@
 // registry (registry.ts), so a kind added to the union without its journal
 // fails tsc here, naming it. What every journal shares is
 // shared/domain/apply-journal.ts; each kind's own is its folder's journal.ts.
-import type { AppliedLink, ApplyBooks, JournalContext, JournalWrite, KindJournal } from '../domain/apply-journal.js';
+import type {
+  AppliedLink,
+  ApplyBooks,
+  JournalBook,
+  JournalContext,
+  JournalWrite,
+  KindJournal,
+} from '../domain/apply-journal.js';
 import { ok, type Result } from '../domain/result.js';
 import type { StagedKind } from '../domain/staged-kind.js';
 import { approvalPolicyKindJournal } from './approval-policy/journal.js';
@@ -33,6 +40,11 @@ export const JOURNALS: { readonly [K in StagedKind]: KindJournal } = {
   },
   approval_policy: approvalPolicyKindJournal,
 };
+
+/** The books a kind's journal reads (KindJournal.books): every one unless it names them. */
+export function journalBooks(kind: StagedKind): readonly JournalBook[] | undefined {
+  return JOURNALS[kind].books;
+}
 
 /** The journal of one plan; a plan that does not fit the books it was checked against fails (apply ends `failed`). */
 export function planJournal(

@@ -1,8 +1,10 @@
 // Loading the documents a staged plan read (its preconditions), as they are
 // now: their versions for the staleness check, and the records themselves
-// for the apply journal. Reads by id, per collection (see where-in.ts).
+// for the apply journal (those of the books it reads: `read`, every one when
+// absent; the others by `_id` and `version` alone). Reads by id, per
+// collection (see where-in.ts).
 import type { Collection, Db, Document } from 'mongodb';
-import type { ApplyBooks } from '../domain/apply-journal.js';
+import type { ApplyBooks, JournalBook } from '../domain/apply-journal.js';
 import type {
   BankAccount,
   BankLink,
@@ -16,10 +18,13 @@ import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import { storeAdapter } from './store-adapter.js';
 
+const VERSION_ONLY = ['_id', 'version'];
+
 export async function loadPreconditionBooks(
   db: Db,
   orgId: string,
   preconditions: readonly Precondition[],
+  read?: readonly JournalBook[],
 ): Promise<{ books: ApplyBooks; versions: Map<string, number> }> {
   const c = collections(db);
   const idsOf = (collection: Precondition['collection']) => [
@@ -29,15 +34,22 @@ export async function loadPreconditionBooks(
   // By `_id` through the store port (in SQL on FerretDB 1.x): through FerretDB a list past 1,000 ids was a pass over
   // the organisation's whole collection, every document converted (docs/indexes.md "Reads by id alone").
   const store = await storeAdapter(db);
-  const byIds = async <T extends Document>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> =>
-    ids.length === 0 ? [] : ((await store.findByIds(collection.collectionName, ids, { owner: orgId })) as T[]);
+  const byIds = async <T extends Document>(
+    collection: Collection<T>,
+    ids: readonly string[],
+    book: JournalBook | null,
+  ): Promise<T[]> => {
+    if (ids.length === 0) return [];
+    const fields = book === null || !read || read.includes(book) ? undefined : VERSION_ONLY;
+    return (await store.findByIds(collection.collectionName, ids, { owner: orgId, fields })) as T[];
+  };
   const [entries, accounts, transactions, links, documents, ledgerAccounts] = await Promise.all([
-    byIds(c.ledgerEntries, idsOf('ledger_entries')),
-    byIds(c.bankAccounts, idsOf('bank_accounts')),
-    byIds(c.bankTransactions, idsOf('bank_transactions')),
-    byIds(c.bankLinks, idsOf('bank_links')),
-    byIds(c.inboxDocuments, documentIds),
-    byIds(c.ledgerAccounts, idsOf('ledger_accounts')),
+    byIds(c.ledgerEntries, idsOf('ledger_entries'), 'entries'),
+    byIds(c.bankAccounts, idsOf('bank_accounts'), 'accounts'),
+    byIds(c.bankTransactions, idsOf('bank_transactions'), 'transactions'),
+    byIds(c.bankLinks, idsOf('bank_links'), 'links'),
+    byIds(c.inboxDocuments, documentIds, 'documents'),
+    byIds(c.ledgerAccounts, idsOf('ledger_accounts'), null),
   ]);
   const versions = new Map<string, number>();
   const orgIds = idsOf('orgs');
@@ -55,16 +67,22 @@ export async function loadPreconditionBooks(
   note('bank_links', links);
   note('inbox_documents', documents as unknown as Array<{ _id: string; version: number }>);
   note('ledger_accounts', ledgerAccounts);
-  const domain = <T extends { id: string }>(docs: Stored<T>[]) => docs.map((d) => fromStored<T>(d));
+  const domain = <T extends { id: string }>(docs: Stored<T>[], book: JournalBook) =>
+    read && !read.includes(book) ? [] : docs.map((d) => fromStored<T>(d));
   return {
     books: {
-      entries: domain<LedgerEntry>(entries),
-      accounts: domain<BankAccount>(accounts),
-      transactions: domain<BankTransaction>(transactions),
-      links: domain<BankLink>(links),
+      entries: domain<LedgerEntry>(entries, 'entries'),
+      accounts: domain<BankAccount>(accounts, 'accounts'),
+      transactions: domain<BankTransaction>(transactions, 'transactions'),
+      links: domain<BankLink>(links, 'links'),
       ...(documentIds.length === 0
         ? {}
-        : { documents: domain<VersionedInboxDocument>(documents as unknown as Stored<VersionedInboxDocument>[]) }),
+        : {
+            documents: domain<VersionedInboxDocument>(
+              documents as unknown as Stored<VersionedInboxDocument>[],
+              'documents',
+            ),
+          }),
     },
     versions,
   };

@@ -6,7 +6,7 @@
 // compare-and-set approved → applying, then run to the end by
 // apply-journal-runner.ts. An apply that already ended answers what it
 // recorded.
-import { journalDerivedFromPlan, planJournalWithLinks } from '../../shared/kinds/journals.js';
+import { journalBooks, journalDerivedFromPlan, planJournalWithLinks } from '../../shared/kinds/journals.js';
 import { changedPreconditions } from '../../shared/domain/preconditions.js';
 import { findOrg } from '../../shared/storage/books-read.js';
 import { AppError } from '../../shared/errors.js';
@@ -65,7 +65,7 @@ export const applyStagedOperation = lifecycleJob({
  */
 async function startApply(ctx: JobContext, op: StagedOperationDoc): Promise<TransitionOutcome> {
   const { db, data } = ctx;
-  const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions);
+  const { books, versions } = await loadPreconditionBooks(db, data.org_id, op.preconditions, journalBooks(op.kind));
   const hooks = WORKER_KINDS[op.kind];
   const changed = [
     ...changedPreconditions(op.preconditions, versions),

@@ -16,6 +16,8 @@ import type { LinkRepairPlan, RepairAction } from './plan.js';
 
 export const ledgerLinkRepairJournal: KindJournal = {
   plan: (plan, books, ctx) => repairJournalWithLinks(plan as LinkRepairPlan, books, ctx),
+  // Its transactions and entries are preconditions for their versions; the writes are the links'.
+  books: ['links'],
 };
 
 /** The id of a link a repair's apply creates for (transaction, entry). */
