@@ -55,7 +55,8 @@ import {
   type FigureDoc,
 } from './figure-docs.js';
 
-import { rebuildDays, refreshDays } from './day-totals.js';
+import { dayMaster, rebuildDays, refreshDays } from './day-totals.js';
+import { LinksByTransaction } from './links-by-transaction.js';
 
 export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
 
@@ -98,17 +99,26 @@ export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigu
     await rebuildFigures(db, orgId);
     return;
   }
-  await Promise.all([refreshDays(db, orgId, touched.days), refreshCounterparties(db, orgId, touched)]);
+  // Every master is bumped before any record is read: a link read once serves the days and the counterparties.
+  const seqs = await bump(db, orgId, [
+    ...[...touched.days].map((d) => dayMaster(orgId, d)),
+    ...[...touched.counterparties].map((c) => counterpartyMaster(orgId, c)),
+    ...[...touched.accounts].map((a) => accountMaster(orgId, a)),
+  ]);
+  const bumped = { seqs, links: new LinksByTransaction(db, orgId) };
+  await Promise.all([refreshDays(db, orgId, touched.days, bumped), refreshCounterparties(db, orgId, touched, bumped)]);
 }
 
-async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
+async function refreshCounterparties(
+  db: Db,
+  orgId: string,
+  touched: TouchedFigures,
+  bumped: { seqs: ReadonlyMap<string, number>; links: LinksByTransaction },
+): Promise<void> {
   if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
   const cps = [...touched.counterparties];
   const accounts = [...touched.accounts];
-  const seqs = await bump(db, orgId, [
-    ...cps.map((c) => counterpartyMaster(orgId, c)),
-    ...accounts.map((a) => accountMaster(orgId, a)),
-  ]);
+  const { seqs, links: byTransaction } = bumped;
   const port = await storeAdapter(db);
   const c = collections(db);
   const [org, txnDocs, entryDocs, oldRows, amounts] = await Promise.all([
@@ -149,6 +159,7 @@ async function refreshCounterparties(db: Db, orgId: string, touched: TouchedFigu
   const links = await linksOf(
     db,
     orgId,
+    byTransaction,
     transactions.map((t) => t.id),
     entries.map((e) => e.id),
   );
@@ -228,24 +239,34 @@ async function counterpartyTransactions(db: Db, orgId: string, cps: readonly str
 async function linksOf(
   db: Db,
   orgId: string,
+  byTransaction: LinksByTransaction,
   transactionIds: readonly string[],
   entryIds: readonly string[],
 ): Promise<CounterpartyLink[]> {
   const port = await storeAdapter(db);
-  const read = (field: string, values: readonly string[]) =>
-    values.length === 0
-      ? Promise.resolve([])
+  const [a, b] = await Promise.all([
+    byTransaction.of(transactionIds),
+    entryIds.length === 0
+      ? []
       : port.where({
           collection: collections(db).bankLinks.collectionName,
           equalities: { org_id: orgId },
-          any: { field, values },
+          any: { field: 'ledger_entry_id', values: entryIds },
           fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
           owner: orgId,
-        });
-  const [a, b] = await Promise.all([read('bank_transaction_id', transactionIds), read('ledger_entry_id', entryIds)]);
+        }),
+  ]);
   const seen = new Set<string>();
   const out: CounterpartyLink[] = [];
-  for (const d of [...a, ...b]) {
+  for (const l of a) {
+    seen.add(l.id);
+    out.push({
+      bank_transaction_id: l.bank_transaction_id,
+      ledger_entry_id: l.ledger_entry_id,
+      amount_minor: l.amount_minor,
+    });
+  }
+  for (const d of b) {
     const id = String(d._id);
     if (seen.has(id)) continue;
     seen.add(id);

@@ -20,7 +20,8 @@ import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
 import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
-import { BOOK_FIGURES, bump, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
+import { BOOK_FIGURES, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
+import { LinksByTransaction } from './links-by-transaction.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -67,15 +68,21 @@ async function datedRecords(
   return (await range(sorted[0]!, sorted[sorted.length - 1]!)).filter((d) => wanted.has(String(d[key])));
 }
 
-/** Bring the totals of these days up to date (their records as they are now). */
-export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDate>): Promise<void> {
+/**
+ * Bring the totals of these days up to date (their records as they are now),
+ * once their masters are bumped (`bumped.seqs`, book-figures.ts
+ * refreshFigures); `bumped.links` reads their transactions' links, shared
+ * with the counterparty figures of the same refresh.
+ */
+export async function refreshDays(
+  db: Db,
+  orgId: string,
+  days: ReadonlySet<IsoDate>,
+  bumped: { seqs: ReadonlyMap<string, number>; links: LinksByTransaction },
+): Promise<void> {
   if (days.size === 0) return;
   const list = [...days];
-  const seqs = await bump(
-    db,
-    orgId,
-    list.map((d) => dayMaster(orgId, d)),
-  );
+  const { seqs, links } = bumped;
   const c = collections(db);
   const port = await storeAdapter(db);
   const [org, accountDocs, entryDocs, txnDocs] = await Promise.all([
@@ -91,19 +98,10 @@ export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDa
   ]);
   const transactions = txnDocs.map((d) => withId<PostingTransaction>(d));
   const entries = entryDocs.map((d) => withId<PostingEntry>(d));
-  const links =
-    transactions.length === 0
-      ? []
-      : ((await port.where({
-          collection: c.bankLinks.collectionName,
-          equalities: { org_id: orgId },
-          any: { field: 'bank_transaction_id', values: transactions.map((t) => t.id) },
-          fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
-          owner: orgId,
-        })) as unknown as PostingLink[]);
+  const dayLinks: PostingLink[] = await links.of(transactions.map((t) => t.id));
   // The entries those links settle, wherever they are dated: a link's posting is on the entry's settlement account.
   const known = new Set(entries.map((e) => e.id));
-  const settled = [...new Set(links.map((l) => l.ledger_entry_id))].filter((id) => !known.has(id));
+  const settled = [...new Set(dayLinks.map((l) => l.ledger_entry_id))].filter((id) => !known.has(id));
   const linkedEntries =
     settled.length === 0
       ? []
@@ -114,7 +112,13 @@ export async function refreshDays(db: Db, orgId: string, days: ReadonlySet<IsoDa
   const accounts = accountDocs.map((d) => withId<PostingAccount>(d));
   const postings = [
     ...ledgerTransactions({ settlementAccounts, accounts, entries, transactions: [], links: [] }),
-    ...bankSide({ settlementAccounts, accounts, entries: [...entries, ...linkedEntries], transactions, links }),
+    ...bankSide({
+      settlementAccounts,
+      accounts,
+      entries: [...entries, ...linkedEntries],
+      transactions,
+      links: dayLinks,
+    }),
   ];
   const rows = dayRows(postings, list);
   const writes = list.map((date) => ({
