@@ -70,6 +70,15 @@ export interface Suggestion {
 export const MAX_SETS_PER_COUNTERPARTY = 1000;
 
 /**
+ * How many pairs of entries the search for sets of three tries per
+ * transaction, over all counterparties: the search is quadratic in a
+ * counterparty's open entries (10,000 of them took over a second), so past
+ * this only single entries and sets of two are sought. Counted in the search's
+ * own order, so the same books give the same sets.
+ */
+export const MAX_TRIPLE_TRIES = 1_000_000;
+
+/**
  * The weights of the score: each rule's weight is above the sum of the later
  * ones, so a higher score never ranks lower. The date part shrinks with the
  * distance (a week away: half of it).
@@ -248,9 +257,14 @@ export function rankSuggestions(input: SuggestionInput): Suggestion[] {
 /**
  * Sets of two or three entries of one counterparty (`open` sorted by id)
  * whose open amounts sum to `remaining`, each set's entries by id; at most
- * MAX_SETS_PER_COUNTERPARTY per counterparty, found in id order.
+ * MAX_SETS_PER_COUNTERPARTY per counterparty, found in id order; sets of
+ * three only within `maxTries` tries of a pair (MAX_TRIPLE_TRIES).
  */
-export function exactSets(open: readonly CandidateEntry[], remaining: number): CandidateEntry[][] {
+export function exactSets(
+  open: readonly CandidateEntry[],
+  remaining: number,
+  maxTries = MAX_TRIPLE_TRIES,
+): CandidateEntry[][] {
   const byCounterparty = new Map<string, CandidateEntry[]>();
   for (const e of open) {
     if (e.open_minor >= remaining) continue;
@@ -259,6 +273,7 @@ export function exactSets(open: readonly CandidateEntry[], remaining: number): C
     else byCounterparty.set(e.counterparty_id, [e]);
   }
   const sets: CandidateEntry[][] = [];
+  let tries = 0;
   for (const id of [...byCounterparty.keys()].sort(compareIds)) {
     const list = byCounterparty.get(id)!;
     // Positions of each open amount, ascending: the third (or second) member is looked up, not searched.
@@ -271,7 +286,8 @@ export function exactSets(open: readonly CandidateEntry[], remaining: number): C
         sets.push([list[i]!, list[j]!]);
         found += 1;
       }
-      for (let j = i + 1; j < list.length && found < MAX_SETS_PER_COUNTERPARTY; j += 1) {
+      for (let j = i + 1; j < list.length && found < MAX_SETS_PER_COUNTERPARTY && tries < maxTries; j += 1) {
+        tries += 1;
         const rest = remaining - list[i]!.open_minor - list[j]!.open_minor;
         if (rest <= 0) continue;
         for (const k of at.get(rest) ?? []) {

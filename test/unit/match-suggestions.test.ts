@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import {
   exactSets,
+  MAX_TRIPLE_TRIES,
   inRemittance,
   rankSuggestions,
   similarNames,
@@ -178,6 +179,26 @@ describe('match suggestions (pure ranking)', () => {
       'le_1+le_3+le_4',
       'le_2+le_4',
     ]);
+  });
+
+  it('sets of three are sought within a bounded number of tries; single entries and pairs always', () => {
+    // 2,000 entries whose amounts (odd, 300,001–303,999) never make the remaining amount, then a triple and two pairs.
+    const open = Array.from({ length: 2_000 }, (_, i) =>
+      entry(`le_${String(i).padStart(4, '0')}`, 300_001 + 2 * i, { counterparty_id: 'cp_a' }),
+    );
+    open.push(
+      entry('le_x1', 400_000, { counterparty_id: 'cp_a' }),
+      entry('le_x2', 500_000, { counterparty_id: 'cp_a' }),
+      entry('le_x3', 100_000, { counterparty_id: 'cp_a' }),
+      entry('le_y1', 900_000, { counterparty_id: 'cp_a' }),
+      entry('le_y2', 100_000, { counterparty_id: 'cp_a' }),
+    );
+    const found = (maxTries?: number) =>
+      exactSets(open, 1_000_000, maxTries).map((set) => set.map((e) => e.id).join('+'));
+    // The first 2,000 entries' pairs are tried before the triple's first member: 2,009,000 tries.
+    expect(found()).to.deep.equal(['le_x3+le_y1', 'le_y1+le_y2']);
+    expect(MAX_TRIPLE_TRIES).to.equal(1_000_000);
+    expect(found(3_000_000)).to.deep.equal(['le_x1+le_x2+le_x3', 'le_x1+le_x2+le_y2', 'le_x3+le_y1', 'le_y1+le_y2']);
   });
 
   it('a declined entry never returns, alone or in a set; a declined document never returns', () => {
