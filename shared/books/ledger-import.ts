@@ -34,6 +34,15 @@ export function ledgerTools(env: NodeJS.ProcessEnv = process.env): { hledger: st
   };
 }
 
+/**
+ * The environment the tools run in: the caller's, in a UTF-8 locale. hledger
+ * decodes its file by the locale, and under `LANG=C` (or none) refuses any
+ * UTF-8 text ("hGetContents: invalid byte sequence"); a books file is UTF-8.
+ */
+export function ledgerToolEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, LC_ALL: 'C.UTF-8' };
+}
+
 export type LedgerImportResult =
   { ok: true; org_id: string; counts: ImportCounts } | { ok: false; refusals: LedgerRefusal[] };
 
@@ -145,7 +154,7 @@ async function runTool(
   objects: (lines: AsyncIterable<string>) => AsyncGenerator<unknown>,
   each: (value: unknown) => void,
 ): Promise<{ code: number; stderr: string }> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: ledgerToolEnv() });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBeanCheck, ensureHledger } from '../../scripts/python-tools.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import type { TrialBalance } from '../../shared/domain/trial-balance.js';
+import { ledgerToolEnv } from '../../shared/books/ledger-import.js';
 import { EXPORT_PART_CHARS } from '../../shared/storage/book-exports.js';
 import { DEMO_BOOKS, generateBooks } from '../../shared/demo/books-generator.js';
 import { Books } from '../helpers/books.js';
@@ -60,9 +61,7 @@ describe('books export, checked by hledger and bean-check', function () {
     const csv = execFileSync(
       hledger,
       ['-f', file, 'bal', '--depth', String(depth), '-O', 'csv', '-N', '--layout=bare'],
-      {
-        encoding: 'utf8',
-      },
+      { encoding: 'utf8', env: ledgerToolEnv() },
     );
     const out = new Map<string, number>();
     for (const line of csv.trim().split('\n').slice(1)) {
@@ -97,9 +96,9 @@ describe('books export, checked by hledger and bean-check', function () {
     writeFileSync(hFile, h.text);
     writeFileSync(bFile, b.text);
 
-    const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' });
+    const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8', env: ledgerToolEnv() });
     expect(hCheck.status, hCheck.stderr).to.equal(0);
-    const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8' });
+    const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8', env: ledgerToolEnv() });
     expect(bCheck.status, `${bCheck.stdout}${bCheck.stderr}`).to.equal(0);
 
     const asOf = through ?? '2099-12-31';
@@ -207,13 +206,13 @@ describe('books export, checked by hledger and bean-check', function () {
     const bFile = join(dir, `${books.orgId}-ops.beancount`);
     writeFileSync(hFile, h.text);
     writeFileSync(bFile, b.text);
-    expect(spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8' }).status).to.equal(0);
-    expect(spawnSync(beanCheck, [bFile], { encoding: 'utf8' }).status).to.equal(0);
+    expect(spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8', env: ledgerToolEnv() }).status).to.equal(0);
+    expect(spawnSync(beanCheck, [bFile], { encoding: 'utf8', env: ledgerToolEnv() }).status).to.equal(0);
 
     // hledger's own reading of the tags: the entry and the link's posting name the operation and its approver.
     type Tx = { ttags: string[][]; tpostings: Array<{ pcomment: string }> };
     const printed = JSON.parse(
-      execFileSync(hledger, ['-f', hFile, 'print', '-O', 'json'], { encoding: 'utf8' }),
+      execFileSync(hledger, ['-f', hFile, 'print', '-O', 'json'], { encoding: 'utf8', env: ledgerToolEnv() }),
     ) as Tx[];
     const tagsOf = (id: string) => printed.find((t) => t.ttags.some(([k, v]) => k === 'id' && v === id))!;
     expect(tagsOf(entryId).ttags).to.deep.include.members([
@@ -237,7 +236,7 @@ describe('books export, checked by hledger and bean-check', function () {
       'beancount',
       'read_json.py',
     );
-    const records = execFileSync(python, [script, bFile], { encoding: 'utf8' })
+    const records = execFileSync(python, [script, bFile], { encoding: 'utf8', env: ledgerToolEnv() })
       .trim()
       .split('\n')
       .map(
