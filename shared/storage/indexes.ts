@@ -86,6 +86,9 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
     indexes: [
       { org_id: 1, status: 1 },
       { org_id: 1, received_at: -1 },
+      // A match suggestion's open documents of one total (docs/reference/http-api.md §8.2): FerretDB's btree of the
+      // nested key is the expression the store port's `where` names (shared/storage/ferretdb/postgres-pages.ts).
+      { org_id: 1, status: 1, 'extracted.total_minor': 1 },
     ],
     equality: ['org_id', 'status'],
     // The document pages (newest first: the btree is read backwards).

@@ -6,7 +6,7 @@
 import type { Db, Document } from 'mongodb';
 import type { InboxDocument } from '../domain/books.js';
 import { collections, type MatchDeclineDoc } from './collections.js';
-import { readFields } from './books-whole.js';
+import { storeAdapter } from './store-adapter.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 type OpenDocument = Pick<InboxDocument, 'id' | 'received_at' | 'extracted'>;
@@ -18,9 +18,9 @@ function withId<T>(doc: Document): T {
 
 /**
  * The open inbox documents whose extracted currency and total are these (a
- * receipt that could be attached). The extracted fields are nested, which
- * no index of the store port reads by: the open documents are read by the
- * (org_id, status) page index and the rest is checked here.
+ * receipt that could be attached), by the (org_id, status,
+ * extracted.total_minor) index (shared/storage/indexes.ts); the fields are
+ * checked again here, as a stored document may hold them in another type.
  */
 export async function readOpenDocuments(
   db: Db,
@@ -28,11 +28,13 @@ export async function readOpenDocuments(
   currency: string,
   totalMinor: number,
 ): Promise<OpenDocument[]> {
-  const docs = await readFields(db, {
+  // By the (org_id, status, extracted.total_minor) index: the documents of this total, not every open one.
+  const docs = await (
+    await storeAdapter(db)
+  ).where({
     collection: collections(db).inboxDocuments.collectionName,
-    equalities: { org_id: orgId, status: 'open' },
-    index: 'page',
-    fields: ['_id', 'received_at', 'extracted'],
+    equalities: { org_id: orgId, status: 'open', 'extracted.total_minor': totalMinor, 'extracted.currency': currency },
+    fields: ['received_at', 'extracted'],
   });
   return docs
     .map((d) => withId<OpenDocument>(d))

@@ -210,7 +210,14 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
       }
       if (q.owner !== undefined)
         return asked(await driver.findOwnedWhereIn(collection, q.owner, q.any.field, q.any.values, projection));
-      return driver.findWhereIn(collection, q.equalities.org_id ?? null, q.any.field, q.any.values, projection);
+      const org = q.equalities.org_id;
+      return driver.findWhereIn(
+        collection,
+        typeof org === 'string' ? org : null,
+        q.any.field,
+        q.any.values,
+        projection,
+      );
     },
 
     findById(collection: string, id: string, projection?: Document): Promise<Document | null> {

@@ -64,7 +64,8 @@ export interface LatestQuery {
 /** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
 export interface WhereQuery {
   collection: string;
-  equalities: Record<string, string>;
+  /** Equalities of string or number values; a dotted name is a field of an embedded document (`extracted.total_minor`). */
+  equalities: Record<string, string | number>;
   any?: { field: string; values: readonly string[] } | undefined;
   /**
    * Only these top-level fields (`_id` always comes too): a field the caller

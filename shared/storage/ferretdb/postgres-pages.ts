@@ -220,6 +220,15 @@ export function ferretRow(fields: readonly string[], row: WhereRow): Record<stri
 }
 
 /**
+ * A field as FerretDB's index on it names it: `(_jsonb -> 'a')`, and a dotted
+ * name's parts in turn, `((_jsonb -> 'a') -> 'b')`, as FerretDB builds an
+ * index key `a.b`.
+ */
+function jsonPath(field: string): string {
+  return field.split('.').reduce((expr, part) => `(${expr} -> ${pg.escapeLiteral(part)})`, '_jsonb');
+}
+
+/**
  * The SQL of `where`: jsonb equalities on `(_jsonb -> 'field')`, the very
  * expressions of FerretDB's own btree indexes (it builds one per declared
  * MongoDB index, `_id` and unique keys included: shared/storage/indexes.ts),
@@ -231,7 +240,7 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
   const where: string[] = [];
   for (const [field, v] of Object.entries(q.equalities)) {
     values.push(JSON.stringify(v));
-    where.push(`(_jsonb -> ${pg.escapeLiteral(field)}) = $${values.length}::jsonb`);
+    where.push(`${jsonPath(field)} = $${values.length}::jsonb`);
   }
   if (q.any) {
     values.push(q.any.values.map((v) => JSON.stringify(v)));

@@ -95,6 +95,24 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     await db.collection('bank_transactions').insertMany(transactions);
     await db.collection('ledger_entries').insertMany(entries);
     await db.collection('bank_links').insertMany(links);
+    // Open documents of one total in two currencies, another total, a closed one, another organisation's.
+    const doc = (n: number, org: string, status: string, total: number, currency: string) => ({
+      _id: `doc_${uid}_${n}`,
+      org_id: org,
+      status,
+      received_at: `2026-02-0${n}T08:00:00.000Z`,
+      extracted: { vendor_name: `Vendor ${n}`, total_minor: total, currency },
+    });
+    await db
+      .collection('inbox_documents')
+      .insertMany([
+        doc(1, orgId, 'open', 2_490, 'EUR'),
+        doc(2, orgId, 'open', 2_490, 'USD'),
+        doc(3, orgId, 'resolved', 2_490, 'EUR'),
+        doc(4, orgId, 'open', 2_491, 'EUR'),
+        doc(5, otherOrg, 'open', 2_490, 'EUR'),
+        doc(6, orgId, 'open', 2_490, 'EUR'),
+      ] as never[]);
     await db.collection('event_sequences').insertMany([
       { _id: `${orgId}:1`, org_id: orgId, sequence: 1, at: '2026-01-01T00:00:01.000Z' },
       { _id: `${orgId}:3`, org_id: orgId, sequence: 3, at: '2026-01-01T00:00:03.000Z' },
@@ -261,6 +279,17 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     );
     expect(empty).to.deep.equal([]);
     expect(emptySql).to.deep.equal([]);
+  });
+
+  it('where: equalities on fields of an embedded document, a number and a string', async () => {
+    const q: WhereQuery = {
+      collection: 'inbox_documents',
+      equalities: { org_id: orgId, status: 'open', 'extracted.total_minor': 2_490, 'extracted.currency': 'EUR' },
+      fields: ['received_at', 'extracted'],
+    };
+    const [viaDriver, viaSql] = await both((port) => port.where(q));
+    expect(viaDriver.map((d) => d._id).sort()).to.deep.equal([`doc_${uid}_1`, `doc_${uid}_6`]);
+    expect(canonical(viaSql)).to.deep.equal(canonical(viaDriver));
   });
 
   it('findById, findOwnedById and findByIds: the document, projected; another organisation’s is not the owner’s', async () => {
