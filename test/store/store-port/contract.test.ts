@@ -288,7 +288,7 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
       fields: ['received_at', 'extracted'],
     };
     const [viaDriver, viaSql] = await both((port) => port.where(q));
-    expect(viaDriver.map((d) => d._id).sort()).to.deep.equal([`doc_${uid}_1`, `doc_${uid}_6`]);
+    expect(viaDriver.map((d) => String(d._id)).sort()).to.deep.equal([`doc_${uid}_1`, `doc_${uid}_6`]);
     expect(canonical(viaSql)).to.deep.equal(canonical(viaDriver));
   });
 
