@@ -56,7 +56,7 @@ import {
 } from './figure-docs.js';
 
 import { dayMaster, rebuildDays, refreshDays } from './day-totals.js';
-import { LinksByTransaction } from './links-by-transaction.js';
+import { LinksByTransaction, type BumpedRefresh } from './links-by-transaction.js';
 
 export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
 
@@ -113,7 +113,7 @@ async function refreshCounterparties(
   db: Db,
   orgId: string,
   touched: TouchedFigures,
-  bumped: { seqs: ReadonlyMap<string, number>; links: LinksByTransaction },
+  bumped: BumpedRefresh,
 ): Promise<void> {
   if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
   const cps = [...touched.counterparties];

@@ -21,7 +21,7 @@ import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
 import { BOOK_FIGURES, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
-import { LinksByTransaction } from './links-by-transaction.js';
+import type { BumpedRefresh } from './links-by-transaction.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -78,7 +78,7 @@ export async function refreshDays(
   db: Db,
   orgId: string,
   days: ReadonlySet<IsoDate>,
-  bumped: { seqs: ReadonlyMap<string, number>; links: LinksByTransaction },
+  bumped: BumpedRefresh,
 ): Promise<void> {
   if (days.size === 0) return;
   const list = [...days];

@@ -112,12 +112,6 @@ async function refreshEntries(
           owner: orgId,
           fields: ENTRY_FIELDS,
         });
-  const readExisting = adapter.where({
-    collection: c.entryOpenAmounts.collectionName,
-    equalities: { org_id: orgId },
-    any: { field: '_id', values: entryIds },
-    owner: orgId,
-  });
   const [org, links, existing, written] = await Promise.all([
     findOrg(db, orgId),
     adapter.where({
@@ -127,7 +121,12 @@ async function refreshEntries(
       owner: orgId,
       fields: ['ledger_entry_id', 'amount_minor'],
     }),
-    readExisting,
+    adapter.where({
+      collection: c.entryOpenAmounts.collectionName,
+      equalities: { org_id: orgId },
+      any: { field: '_id', values: entryIds },
+      owner: orgId,
+    }),
     entriesWritten ? readEntries(entryIds) : null,
   ]);
   const linked = linkedByEntry(links as Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>);

@@ -7,6 +7,12 @@ import type { CounterpartyLink } from '../domain/book-reads.js';
 import { collections } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
 
+/** What a figures refresh shares: every master's seq after the one bump, and the links read once. */
+export interface BumpedRefresh {
+  seqs: ReadonlyMap<string, number>;
+  links: LinksByTransaction;
+}
+
 /** A link as the figures read it, with its id (a link read twice is counted once). */
 export type FigureLink = CounterpartyLink & { id: string };
 

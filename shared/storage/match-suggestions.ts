@@ -28,7 +28,6 @@ export async function readOpenDocuments(
   currency: string,
   totalMinor: number,
 ): Promise<OpenDocument[]> {
-  // By the (org_id, status, extracted.total_minor) index: the documents of this total, not every open one.
   const docs = await (
     await storeAdapter(db)
   ).where({

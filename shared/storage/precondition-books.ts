@@ -34,13 +34,15 @@ export async function loadPreconditionBooks(
   // By `_id` through the store port (in SQL on FerretDB 1.x): through FerretDB a list past 1,000 ids was a pass over
   // the organisation's whole collection, every document converted (docs/indexes.md "Reads by id alone").
   const store = await storeAdapter(db);
+  /** Whether the journal reads this book's records (ledger accounts are no book: read whole). */
+  const readsWhole = (book: JournalBook | null): boolean => book === null || !read || read.includes(book);
   const byIds = async <T extends Document>(
     collection: Collection<T>,
     ids: readonly string[],
     book: JournalBook | null,
   ): Promise<T[]> => {
     if (ids.length === 0) return [];
-    const fields = book === null || !read || read.includes(book) ? undefined : VERSION_ONLY;
+    const fields = readsWhole(book) ? undefined : VERSION_ONLY;
     return (await store.findByIds(collection.collectionName, ids, { owner: orgId, fields })) as T[];
   };
   const [entries, accounts, transactions, links, documents, ledgerAccounts] = await Promise.all([
@@ -68,7 +70,7 @@ export async function loadPreconditionBooks(
   note('inbox_documents', documents as unknown as Array<{ _id: string; version: number }>);
   note('ledger_accounts', ledgerAccounts);
   const domain = <T extends { id: string }>(docs: Stored<T>[], book: JournalBook) =>
-    read && !read.includes(book) ? [] : docs.map((d) => fromStored<T>(d));
+    readsWhole(book) ? docs.map((d) => fromStored<T>(d)) : [];
   return {
     books: {
       entries: domain<LedgerEntry>(entries, 'entries'),
