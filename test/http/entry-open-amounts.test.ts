@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { BankLink, Org } from '../../shared/domain/books.js';
 import { linkedByEntry, openAmountRows, type OpenAmountEntry } from '../../shared/domain/entry-open-amounts.js';
 import { readAllOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
+import { bankFeeEntry } from '../helpers/bank-fee.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
@@ -87,18 +88,12 @@ describe('stored open amounts of entries', function () {
       bob,
       call<StageData>('POST', '/api/v1/cli/ledger/entries/stage', {
         token: alice,
-        body: {
+        body: bankFeeEntry(bank, {
           entry_date: '2026-01-23',
           description: 'Bank fee',
           reference: 'FEE-1',
-          counterparty_id: bank,
-          currency: 'EUR',
-          lines: [
-            { account: '6855', debit_minor: 350, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: 350 },
-          ],
           bank_transaction_id: fee,
-        },
+        }),
       }),
     );
     await expectConsistent(orgId, 'after a journal entry that books a transaction');

@@ -11,6 +11,7 @@ import {
   type EntryOpenAmount,
   type OpenAmountEntry,
 } from '../../shared/domain/entry-open-amounts.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -27,18 +28,6 @@ const entry = (id: string, lines: Array<[string, number, number]>, status: 'post
 
 const links = (pairs: Array<[string, number]>) =>
   linkedByEntry(pairs.map(([ledger_entry_id, amount_minor]) => ({ ledger_entry_id, amount_minor })));
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const byId = (a: EntryOpenAmount, b: EntryOpenAmount) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -120,7 +109,7 @@ describe('open amounts of entries', () => {
 
   it('after links change, stored rows and the entries without one give the rows of every entry (300 seeds)', () => {
     for (let seed = 1; seed <= 300; seed += 1) {
-      const r = random(seed);
+      const r = mulberry32(seed);
       const n = 1 + Math.floor(r() * 12);
       const entries = Array.from({ length: n }, (_, i) => {
         const amount = Math.floor(r() * 5_000) - 2_000;
