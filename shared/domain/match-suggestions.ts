@@ -72,8 +72,8 @@ export const MAX_SETS_PER_COUNTERPARTY = 1000;
 /**
  * How many pairs of entries the search for sets of three tries per
  * transaction, over all counterparties: the search is quadratic in a
- * counterparty's open entries (10,000 of them took over a second), so past
- * this only single entries and sets of two are sought. Counted in the search's
+ * counterparty's open entries, so past this only single entries and sets of
+ * two are sought. Counted in the search's
  * own order, so the same books give the same sets.
  */
 export const MAX_TRIPLE_TRIES = 1_000_000;
