@@ -17,6 +17,9 @@ import {
   type TouchedEntries,
 } from '../domain/entry-open-amounts.js';
 import { canonicalJson } from '../domain/plan-hash.js';
+import { dayAfter } from '../domain/dates.js';
+import type { IsoDate } from '../domain/books.js';
+import { CANDIDATES_PER_SIDE } from '../domain/match-suggestions.js';
 import { findOrg } from './books-read.js';
 import { readFields } from './books-whole.js';
 import { collections, type EntryOpenAmountDoc } from './collections.js';
@@ -216,32 +219,76 @@ export async function fillMissingOpenAmounts(db: Db): Promise<number> {
   return count;
 }
 
-/** The open entries of one currency and direction: the candidates of a match suggestion. */
-export async function readOpenEntries(
-  db: Db,
-  orgId: string,
-  currency: string,
-  direction: OpenDirection,
-): Promise<EntryOpenAmount[]> {
-  const docs = await readFields(db, {
-    collection: collections(db).entryOpenAmounts.collectionName,
-    equalities: { org_id: orgId, currency, direction },
-    index: 'page',
-    fields: [
-      '_id',
-      'currency',
-      'direction',
-      'open_minor',
-      'open_amount_minor',
-      'counterparty_id',
-      'entry_date',
-      'reference',
-    ],
-  });
-  return docs.map((d) => {
-    const { _id, ...rest } = d;
-    return { id: _id as string, ...rest } as EntryOpenAmount;
-  });
+/** Which open entries a match suggestion ranks (docs/reference/http-api.md §8.2 "Candidates"). */
+export interface CandidateQuery {
+  currency: string;
+  direction: OpenDirection;
+  /** What the transaction has left unlinked: the exact group's open amount. */
+  remaining_minor: number;
+  /** The transaction's counterparty: its own group; null, no such group. */
+  counterparty_id: string | null;
+  booking_date: IsoDate;
+}
+
+const CANDIDATE_FIELDS = [
+  '_id',
+  'currency',
+  'direction',
+  'open_minor',
+  'open_amount_minor',
+  'counterparty_id',
+  'entry_date',
+  'reference',
+] as const;
+
+/**
+ * The candidates of a match suggestion: of each group (every open entry of
+ * the currency and direction; those whose open amount is the remaining
+ * amount; the transaction's counterparty's), the CANDIDATES_PER_SIDE nearest
+ * the booking date on or before it and as many after it, each read along its
+ * page index (shared/storage/indexes.ts) in (entry_date, `_id`) order, so the
+ * same books give the same candidates. Each entry once, by id.
+ */
+export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQuery): Promise<EntryOpenAmount[]> {
+  const adapter = await storeAdapter(db);
+  const collection = collections(db).entryOpenAmounts.collectionName;
+  const base = { org_id: orgId, currency: q.currency, direction: q.direction };
+  const groups: Array<Record<string, string | number>> = [
+    base,
+    { ...base, open_minor: q.remaining_minor },
+    ...(q.counterparty_id === null ? [] : [{ ...base, counterparty_id: q.counterparty_id }]),
+  ];
+  const pages = await Promise.all(
+    groups.flatMap((equalities) => [
+      adapter.page({
+        collection,
+        equalities,
+        key: 'entry_date',
+        to: q.booking_date,
+        after: null,
+        direction: -1,
+        limit: CANDIDATES_PER_SIDE,
+      }),
+      adapter.page({
+        collection,
+        equalities,
+        key: 'entry_date',
+        from: dayAfter(q.booking_date),
+        after: null,
+        direction: 1,
+        limit: CANDIDATES_PER_SIDE,
+      }),
+    ]),
+  );
+  const byId = new Map<string, EntryOpenAmount>();
+  for (const d of pages.flat()) {
+    const id = d._id as string;
+    if (byId.has(id)) continue;
+    const row: Record<string, unknown> = { id };
+    for (const f of CANDIDATE_FIELDS) if (f !== '_id') row[f] = d[f];
+    byId.set(id, row as unknown as EntryOpenAmount);
+  }
+  return [...byId.values()];
 }
 
 /** Every stored row of the organisation (the consistency check of the tests). */

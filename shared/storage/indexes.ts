@@ -137,11 +137,20 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   duplicate_dismissals: { indexes: [{ org_id: 1 }], equality: ['org_id'] },
   // Declined match suggestions (docs/reference/http-api.md §8.2): inserted by `_id`, read and counted per transaction.
   match_declines: { indexes: [{ org_id: 1, bank_transaction_id: 1 }], equality: ['org_id', 'bank_transaction_id'] },
-  // Open amounts of entries (docs/design/entry-open-amounts.md): a suggestion reads one currency and direction; a refresh reads rows by `_id`.
+  // Open amounts of entries (docs/design/entry-open-amounts.md): a suggestion reads each candidate group of one currency
+  // and direction nearest a date (docs/reference/http-api.md §8.2); a refresh reads rows by `_id`.
   entry_open_amounts: {
-    indexes: [{ org_id: 1, currency: 1, direction: 1, open_minor: 1 }],
+    indexes: [
+      { org_id: 1, currency: 1, direction: 1, entry_date: 1 },
+      { org_id: 1, currency: 1, direction: 1, open_minor: 1, entry_date: 1 },
+      { org_id: 1, currency: 1, direction: 1, counterparty_id: 1, entry_date: 1 },
+    ],
     equality: ['org_id'],
-    pages: [['org_id', 'currency', 'direction', 'entry_date']],
+    pages: [
+      ['org_id', 'currency', 'direction', 'entry_date'],
+      ['org_id', 'currency', 'direction', 'open_minor', 'entry_date'],
+      ['org_id', 'currency', 'direction', 'counterparty_id', 'entry_date'],
+    ],
   },
   // Which organisations had their open amounts filled whole (docs/design/entry-open-amounts.md "Filling"): read whole at worker start.
   entry_open_fills: { indexes: [], equality: [] },

@@ -12,8 +12,8 @@ import type { ApplyLeaseStepDoc, AuditEventDoc, HistoryItem, IdempotencyKeyDoc, 
 /** One keyset page (shared/storage/books-pages.ts builds them). */
 export interface PageQuery {
   collection: string;
-  /** Top-level string equalities, `org_id` among them; undefined ones are no filter. */
-  equalities: Record<string, string | undefined>;
+  /** Top-level equalities of strings or whole numbers, `org_id` among them; undefined ones are no filter. */
+  equalities: Record<string, string | number | undefined>;
   /** The sort key; `_id` breaks ties. */
   key: string;
   /** Inclusive bounds on the key (ISO dates compare as strings). */

@@ -7,6 +7,7 @@ import { call } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
 import { actors, apply, approve } from '../helpers/staged.js';
 import type { MatchSuggestionList } from '../../shared/contract/reads.js';
+import { CANDIDATES_PER_SIDE } from '../../shared/domain/match-suggestions.js';
 
 const suggestPath = (id: string, query = '') => `/api/v1/cli/bank-transactions/${id}/match-suggestions${query}`;
 const declinePath = (id: string) => `/api/v1/cli/bank-transactions/${id}/match-suggestions/decline`;
@@ -192,5 +193,45 @@ describe('GET /bank-transactions/{id}/match-suggestions', () => {
     expect(res.body.data.remaining_minor).to.equal(14_900);
     expect(ids(res.body.data)).to.deep.equal([rest]);
     expect(res.body.data.suggestions[0]!.amount_fit).to.equal('exact');
+  });
+
+  it("candidates are bounded: the exact amount's and the counterparty's entries from any date, others only near the booking date", async () => {
+    const books = new Books();
+    const account = books.account();
+    const [own, other, far] = [books.cp('a'), books.cp('b'), books.cp('c')];
+    // More open entries of another counterparty on each side of the booking date than a suggestion reads of them.
+    const day = (base: string, i: number) =>
+      new Date(Date.parse(`${base}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
+    for (let i = 0; i < CANDIDATES_PER_SIDE + 20; i += 1) {
+      books.invoice(1_000, { counterparty_id: other, entry_date: day('2026-01-01', i) });
+      books.invoice(1_000, { counterparty_id: other, entry_date: day('2026-07-01', i) });
+    }
+    const farExact = books.invoice(24_900, { counterparty_id: far, entry_date: '2024-12-01' });
+    const farReferenced = books.invoice(5_000, {
+      counterparty_id: far,
+      entry_date: '2025-01-01',
+      reference: 'REF-7777',
+    });
+    const farOwn = books.invoice(6_000, { counterparty_id: own, entry_date: '2025-01-02' });
+    const set1 = books.invoice(20_000, { counterparty_id: own, entry_date: '2025-01-03' });
+    const set2 = books.invoice(4_900, { counterparty_id: own, entry_date: '2025-01-04' });
+    const remittance = { counterparty_name: 'Customer A', remittance_info: 'Payment REF-7777' };
+    const late = books.txn(account, 24_900, { booking_date: '2026-06-15', counterparty_id: own, ...remittance });
+    const early = books.txn(account, 24_900, { booking_date: '2025-01-10', counterparty_id: own, ...remittance });
+    const s = await stack();
+    await s.load(books.file);
+    const reader = await s.token(books.orgId, ['books:read']);
+
+    const far_ = await call<MatchSuggestionList>('GET', suggestPath(late, '?limit=20'), { token: reader });
+    expect(far_.status, JSON.stringify(far_.body)).to.equal(200);
+    // The own counterparty's set and the exact amount come from far back; the far entry whose reference the text names
+    // is of neither group and outside the nearest dates, so it is no candidate.
+    expect(ids(far_.body.data).slice(0, 5)).to.deep.equal([`${set1}+${set2}`, farExact, set2, set1, farOwn]);
+    expect(ids(far_.body.data)).to.have.length(20).and.not.include(farReferenced);
+
+    // Near its date the same entry is a candidate, and its reference ranks it first of the partial fits.
+    const near = await call<MatchSuggestionList>('GET', suggestPath(early, '?limit=20'), { token: reader });
+    expect(ids(near.body.data).slice(0, 3)).to.deep.equal([`${set1}+${set2}`, farExact, farReferenced]);
+    expect(near.body.data.suggestions[2]!.signals.reference).to.equal('REF-7777 in the remittance text');
   });
 });

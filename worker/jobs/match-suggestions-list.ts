@@ -14,7 +14,7 @@ import { findLinks } from '../../shared/storage/books-read.js';
 import { findTransaction } from '../../shared/storage/books-pages.js';
 import { namingTransactions } from '../../shared/storage/books-whole.js';
 import { findDeclines, readOpenDocuments } from '../../shared/storage/match-suggestions.js';
-import { readOpenEntries } from '../../shared/storage/entry-open-amounts.js';
+import { readCandidateEntries } from '../../shared/storage/entry-open-amounts.js';
 
 export async function listMatchSuggestions(
   db: Db,
@@ -29,12 +29,19 @@ export async function listMatchSuggestions(
   ]);
   if (!transaction) throw new AppError('not_found', { details: { resource: 'Bank transaction', id } });
   const remaining = Math.max(0, remainderMinor(transaction, links));
-  // The candidates only: the open entries of the transaction's currency and direction, as stored
-  // (docs/design/entry-open-amounts.md), and the open documents of its currency and remaining amount.
+  // The candidates only (§8.2 "Candidates"): the open entries of the transaction's currency and direction nearest its
+  // booking date, of its remaining amount, and of its counterparty, as stored (docs/design/entry-open-amounts.md),
+  // and the open documents of its currency and remaining amount.
   const [open, documents] =
     remaining > 0 && transaction.amount_minor !== 0
       ? await Promise.all([
-          readOpenEntries(db, orgId, transaction.currency, transaction.amount_minor > 0 ? 'in' : 'out'),
+          readCandidateEntries(db, orgId, {
+            currency: transaction.currency,
+            direction: transaction.amount_minor > 0 ? 'in' : 'out',
+            remaining_minor: remaining,
+            counterparty_id: transaction.counterparty_id,
+            booking_date: transaction.booking_date,
+          }),
           readOpenDocuments(db, orgId, transaction.currency, remaining),
         ])
       : [[], []];

@@ -125,13 +125,16 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     if (sql) await closeStoreAdapter(sql);
   });
 
-  it('page: every page of each filter, range, direction and size, document for document and key for key', async () => {
+  it('page: every page of each filter (strings or whole numbers), range, direction and size, document for document and key for key', async () => {
     const filters: Array<Partial<PageQuery>> = [
       { equalities: { org_id: orgId } },
       { equalities: { org_id: orgId, bank_account_id: `ba_${uid}_a` } },
       { equalities: { org_id: orgId, bank_account_id: `ba_${uid}_a`, status: 'reconciled' } },
       { equalities: { org_id: orgId, counterparty_id: `cp_${uid}_1` }, from: '2026-02-02', to: '2026-02-04' },
       { equalities: { org_id: orgId, status: 'unreconciled', counterparty_id: undefined }, from: '2026-02-03' },
+      // Whole numbers, as a match suggestion's exact-amount group reads open amounts (docs/reference/http-api.md §8.2).
+      { equalities: { org_id: orgId, amount_minor: 3000 } },
+      { equalities: { org_id: orgId, amount_minor: -2000 }, to: '2026-02-05' },
     ];
     for (const filter of filters)
       for (const direction of [1, -1] as const)
@@ -159,6 +162,19 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
           const what = `${JSON.stringify(filter)} ${direction} ${limit}`;
           expect(JSON.stringify(viaSql), what).to.equal(JSON.stringify(viaDriver));
         }
+    // A number filter selects by value, not by nothing matching on either side.
+    const [byDriver, bySql] = await both((port) =>
+      port.page({
+        collection: 'bank_transactions',
+        equalities: { org_id: orgId, amount_minor: 3000 },
+        key: 'booking_date',
+        after: null,
+        direction: 1,
+        limit: 10,
+      }),
+    );
+    expect(bySql.map((d) => d._id as string)).to.deep.equal([`bt_${uid}_2_é1`]);
+    expect(byDriver.map((d) => d._id as string)).to.deep.equal([`bt_${uid}_2_é1`]);
   });
 
   it('fields: by a page index (with a range of dates) and by the GIN containments, absent fields left out, _id only when named', async () => {
