@@ -69,10 +69,10 @@ export interface Suggestion {
 /**
  * How many open entries of each candidate group (docs/reference/http-api.md
  * §8.2 "Candidates") a suggestion reads on each side of the booking date:
- * the nearest on or before it, and as many after it. A bound on the read,
- * not on what a group holds in small books.
+ * the nearest on or before it, and as many after it. Near and amount: at
+ * most 20 suggestions are answered; the counterparty's: room for its sets.
  */
-export const CANDIDATES_PER_SIDE = 100;
+export const CANDIDATES_PER_SIDE = { near: 25, amount: 25, counterparty: 100 } as const;
 
 /** How many sets of one counterparty are kept (the read stays bounded). */
 export const MAX_SETS_PER_COUNTERPARTY = 1000;

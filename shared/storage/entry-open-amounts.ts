@@ -253,13 +253,15 @@ export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQu
   const adapter = await storeAdapter(db);
   const collection = collections(db).entryOpenAmounts.collectionName;
   const base = { org_id: orgId, currency: q.currency, direction: q.direction };
-  const groups: Array<Record<string, string | number>> = [
-    base,
-    { ...base, open_minor: q.remaining_minor },
-    ...(q.counterparty_id === null ? [] : [{ ...base, counterparty_id: q.counterparty_id }]),
+  const groups: Array<{ equalities: Record<string, string | number>; limit: number }> = [
+    { equalities: base, limit: CANDIDATES_PER_SIDE.near },
+    { equalities: { ...base, open_minor: q.remaining_minor }, limit: CANDIDATES_PER_SIDE.amount },
+    ...(q.counterparty_id === null
+      ? []
+      : [{ equalities: { ...base, counterparty_id: q.counterparty_id }, limit: CANDIDATES_PER_SIDE.counterparty }]),
   ];
   const pages = await Promise.all(
-    groups.flatMap((equalities) => [
+    groups.flatMap(({ equalities, limit }) => [
       adapter.page({
         collection,
         equalities,
@@ -267,7 +269,7 @@ export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQu
         to: q.booking_date,
         after: null,
         direction: -1,
-        limit: CANDIDATES_PER_SIDE,
+        limit,
       }),
       adapter.page({
         collection,
@@ -276,7 +278,7 @@ export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQu
         from: dayAfter(q.booking_date),
         after: null,
         direction: 1,
-        limit: CANDIDATES_PER_SIDE,
+        limit,
       }),
     ]),
   );

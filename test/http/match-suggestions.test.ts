@@ -202,7 +202,7 @@ describe('GET /bank-transactions/{id}/match-suggestions', () => {
     // More open entries of another counterparty on each side of the booking date than a suggestion reads of them.
     const day = (base: string, i: number) =>
       new Date(Date.parse(`${base}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
-    for (let i = 0; i < CANDIDATES_PER_SIDE + 20; i += 1) {
+    for (let i = 0; i < CANDIDATES_PER_SIDE.near + 20; i += 1) {
       books.invoice(1_000, { counterparty_id: other, entry_date: day('2026-01-01', i) });
       books.invoice(1_000, { counterparty_id: other, entry_date: day('2026-07-01', i) });
     }
