@@ -230,24 +230,13 @@ export interface CandidateQuery {
   booking_date: IsoDate;
 }
 
-const CANDIDATE_FIELDS = [
-  '_id',
-  'currency',
-  'direction',
-  'open_minor',
-  'open_amount_minor',
-  'counterparty_id',
-  'entry_date',
-  'reference',
-] as const;
-
 /**
  * The candidates of a match suggestion: of each group (every open entry of
  * the currency and direction; those whose open amount is the remaining
  * amount; the transaction's counterparty's), the CANDIDATES_PER_SIDE nearest
  * the booking date on or before it and as many after it, each read along its
  * page index (shared/storage/indexes.ts) in (entry_date, `_id`) order, so the
- * same books give the same candidates. Each entry once, by id.
+ * same books give the same candidates. Each entry once.
  */
 export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQuery): Promise<EntryOpenAmount[]> {
   const adapter = await storeAdapter(db);
@@ -260,37 +249,17 @@ export async function readCandidateEntries(db: Db, orgId: string, q: CandidateQu
       ? []
       : [{ equalities: { ...base, counterparty_id: q.counterparty_id }, limit: CANDIDATES_PER_SIDE.counterparty }]),
   ];
+  const sides = [
+    { to: q.booking_date, direction: -1 as const },
+    { from: dayAfter(q.booking_date), direction: 1 as const },
+  ];
   const pages = await Promise.all(
-    groups.flatMap(({ equalities, limit }) => [
-      adapter.page({
-        collection,
-        equalities,
-        key: 'entry_date',
-        to: q.booking_date,
-        after: null,
-        direction: -1,
-        limit,
-      }),
-      adapter.page({
-        collection,
-        equalities,
-        key: 'entry_date',
-        from: dayAfter(q.booking_date),
-        after: null,
-        direction: 1,
-        limit,
-      }),
-    ]),
+    groups.flatMap(({ equalities, limit }) =>
+      sides.map((side) => adapter.page({ collection, equalities, key: 'entry_date', after: null, limit, ...side })),
+    ),
   );
-  const byId = new Map<string, EntryOpenAmount>();
-  for (const d of pages.flat()) {
-    const id = d._id as string;
-    if (byId.has(id)) continue;
-    const row: Record<string, unknown> = { id };
-    for (const f of CANDIDATE_FIELDS) if (f !== '_id') row[f] = d[f];
-    byId.set(id, row as unknown as EntryOpenAmount);
-  }
-  return [...byId.values()];
+  const byId = new Map(pages.flat().map((d) => [d._id as string, d]));
+  return [...byId.values()].map(asRow);
 }
 
 /** Every stored row of the organisation (the consistency check of the tests). */
