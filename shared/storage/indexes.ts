@@ -21,6 +21,12 @@ type PageOrder = readonly string[];
 export interface CollectionIndexes {
   /** Ordinary indexes (createIndex); on FerretDB they only keep MongoDB's declarations true. */
   indexes: IndexSpecification[];
+  /**
+   * Ordinary indexes that serve only keyset pages of `pages` (nothing reads
+   * the collection by their fields otherwise): made where the store's
+   * DriverStrategy says (`makesPageOnlyIndexes`: MongoDB, not FerretDB).
+   */
+  pageOnly?: IndexSpecification[];
   /** Unique indexes (createIndex with `unique`): an insert they refuse is how a race is settled (docs/operating/reliability.md). */
   unique?: IndexSpecification[];
   /** Fields read by top-level equality (`_id` is implied): one GIN expression index each on FerretDB/PostgreSQL. */
@@ -140,7 +146,8 @@ export const INDEXES: Readonly<Record<string, CollectionIndexes>> = {
   // Open amounts of entries (docs/design/entry-open-amounts.md): a suggestion reads each candidate group of one currency
   // and direction nearest a date (docs/reference/http-api.md §8.2); a refresh reads rows by `_id`.
   entry_open_amounts: {
-    indexes: [
+    indexes: [],
+    pageOnly: [
       { org_id: 1, currency: 1, direction: 1, entry_date: 1 },
       { org_id: 1, currency: 1, direction: 1, open_minor: 1, entry_date: 1 },
       { org_id: 1, currency: 1, direction: 1, counterparty_id: 1, entry_date: 1 },
@@ -205,13 +212,16 @@ export interface EnsureIndexesOptions {
 export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<ServerIndexReport | null> {
   await ensureCollections(db);
   await upgradeOldLocks(db);
+  const { driver } = await storeAdapter(db);
   await Promise.all(
     Object.entries(INDEXES).flatMap(([name, declaration]) => [
-      ...declaration.indexes.map((spec) => db.collection(name).createIndex(spec)),
+      ...[...declaration.indexes, ...(driver.makesPageOnlyIndexes ? (declaration.pageOnly ?? []) : [])].map((spec) =>
+        db.collection(name).createIndex(spec),
+      ),
       ...(declaration.unique ?? []).map((spec) => db.collection(name).createIndex(spec, { unique: true })),
     ]),
   );
-  return (await storeAdapter(db)).driver.ensureServerIndexes(
+  return driver.ensureServerIndexes(
     db,
     Object.entries(INDEXES).map(([collection, declaration]) => ({
       collection,

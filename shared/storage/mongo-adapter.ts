@@ -109,6 +109,8 @@ export const mongoStrategy: DriverStrategy = {
 
   orgPassFirst: false,
 
+  makesPageOnlyIndexes: true,
+
   // The (org_id, bank_account_id, bank_reference) index.
   async accountReferences(transactions, orgId, bankAccountId, references): Promise<ReferencedTransaction[]> {
     const found = await readInChunks(references, (chunk) =>

@@ -205,6 +205,13 @@ export interface DriverStrategy {
    * links before reading them id by id (docs/indexes.md "Big repairs").
    */
   readonly orgPassFirst: boolean;
+  /**
+   * Whether the server gets a collection's `pageOnly` ordinary indexes
+   * (shared/storage/indexes.ts): MongoDB reads those pages by them; FerretDB
+   * reads them from its page btrees in SQL, and its own btree of the same
+   * fields would only cost writes.
+   */
+  readonly makesPageOnlyIndexes: boolean;
   /** The account's transactions whose string `bank_reference` is one of `references` (distinct). */
   accountReferences(
     transactions: Collection<OwnedDocument>,

@@ -18,6 +18,7 @@ import { findDismissals } from '../../shared/storage/duplicate-dismissals.js';
 // index, not the org_id one (docs/indexes.md "Reads by id alone").
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import type { IndexSpecification } from 'mongodb';
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { Books } from '../helpers/books.js';
@@ -620,6 +621,23 @@ describe('FerretDB adapter: hot reads use the PostgreSQL GIN indexes (FerretDB)'
         if (!present.has(pageIndexName(table, order))) missing.push(`${collection}.(${order.join(',')})`);
     }
     expect(missing).to.deep.equal([]);
+  });
+
+  it('FerretDB gets every ordinary index but the page-only ones, which its page btrees serve (docs/indexes.md)', async () => {
+    const name = (spec: IndexSpecification) =>
+      Object.entries(spec as Record<string, number>)
+        .map(([f, d]) => `${f}_${String(d)}`)
+        .join('_');
+    const wrong: string[] = [];
+    for (const [collection, declaration] of Object.entries(INDEXES)) {
+      const present = new Set((await db.collection(collection).indexes()).map((i) => i.name));
+      for (const spec of declaration.indexes)
+        if (!present.has(name(spec))) wrong.push(`${collection}: ${name(spec)} missing`);
+      for (const spec of declaration.pageOnly ?? [])
+        if (present.has(name(spec))) wrong.push(`${collection}: ${name(spec)} made`);
+    }
+    expect(wrong).to.deep.equal([]);
+    expect(INDEXES.entry_open_amounts!.pageOnly).to.have.length(3);
   });
 
   for (const mode of ['database default (force_custom_plan)', 'auto'] as const) {

@@ -126,6 +126,8 @@ export const ferretDbStrategy: DriverStrategy = {
 
   orgPassFirst: true,
 
+  makesPageOnlyIndexes: false,
+
   // The account by equality, filtered here; a `$in` there reads the whole organisation.
   async accountReferences(
     transactions: Collection<OwnedDocument>,
