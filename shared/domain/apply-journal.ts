@@ -105,10 +105,10 @@ export function linkFields(link: BankLink): Fields {
 /**
  * How many journal writes make one step (docs/design/staged-lifecycle.md
  * "Apply"): a step's writes go to the store together (a run of inserts as
- * ordered insertMany calls of at most 100, shared/storage/apply-writes.ts
- * ORDERED_INSERT_LIMIT, the bound FerretDB 1.24's ordered inserts need; a run
- * with updates or deletes as one reservation of their versions, one read and
- * one ordered bulk write), and then one progress step records them all,
+ * shared/storage/apply-writes.ts makeInserts sends it: statements side by
+ * side where the store has them, else ordered insertMany calls of at most
+ * 100; a run with updates or deletes as one reservation of their versions,
+ * one read and one bulk write), and then one progress step records them all,
  * instead of two or three round trips per write. A job that dies inside a
  * step leaves some of its writes made, which its successor finds there and
  * counts as its own. The byte bound keeps the step's documents a few MB.

@@ -12,9 +12,10 @@
 // The holder is the operation, so a retried or resumed journal holds its
 // reservations still. Inserts need no reservation: a unique `_id` already settles them.
 //
-// A run of inserts into one collection is made as ordered insertMany calls
-// (makeInserts): the store stops at the first document it refuses, so what a
-// batch made is always a prefix of it, and the refused index says where.
+// A run of inserts into one collection is made as statements side by side,
+// each all or none, where the store port has them, else as ordered insertMany
+// calls (makeInserts): the store stops at the first document it refuses, so
+// what a batch made is a prefix of it, and the refused index says where.
 import { bulkWriteBounded } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter } from 'mongodb';
 import type { JournalWrite } from '../domain/apply-journal.js';
@@ -109,34 +110,81 @@ export async function makeWrite(db: Db, orgId: string, w: JournalWrite, holder: 
 export const ORDERED_INSERT_LIMIT = 100;
 
 /**
- * Make a run of journal inserts into one collection (journalStepEnd), in
+ * How many statements a run of inserts goes in side by side where the store
+ * port inserts together (insertInParts): PostgreSQL makes one statement's
+ * index updates on one core.
+ */
+export const INSERT_PARTS = 2;
+
+/**
+ * Make a run of journal inserts into one collection (journalStepEnd) for
+ * `holder`. Where the store port inserts together (FerretDB 1.x: SQL inserts,
+ * docs/indexes.md "Writes in SQL"), the run goes first as INSERT_PARTS
+ * statements side by side, each all or none (insertInParts); when every part
+ * stored its documents, the run is made. Otherwise (a part met a duplicate
+ * `_id` or was declined), and on a store without them, the run is made in
  * order, as ordered insertMany calls of at most ORDERED_INSERT_LIMIT, each
  * sent once the one before went in whole. A document refused as a duplicate
  * `_id` is read with the rest of its call's: every one from there on that is
- * already there and holds its write is this journal's own (an attempt that
- * died in the middle of this step) and counts as made, and the insert goes
- * on after them; the first one there that does not hold (another writer's,
- * or another org's) is the conflict. Nothing after a conflict is made, so
- * `made` is exactly what an undo has to take back.
+ * already there and holds its write is this journal's own (a part stored
+ * side by side, or an attempt that died in the middle of this step) and
+ * counts as made, and the insert goes on after them; the first one there that
+ * does not hold (another writer's, or another org's) is the conflict. Writes
+ * of the run after a conflict that are there and hold their documents (a
+ * part's, now or an attempt's) are undone before the conflict is answered, so
+ * `made` is exactly what an undo has to take back: what the step leaves made
+ * is a prefix of it.
  */
-export async function makeInserts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertsOutcome> {
+export async function makeInserts(
+  db: Db,
+  orgId: string,
+  writes: readonly InsertWrite[],
+  holder: string,
+): Promise<InsertsOutcome> {
+  if (await insertInParts(db, orgId, writes)) return { made: writes.length, conflict: false };
   let found = false;
   for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
     const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
-    if (chunk.conflict) return { ...chunk, made: from + chunk.made };
+    if (chunk.conflict) {
+      const made = from + chunk.made;
+      await undoMadeAfter(db, orgId, writes.slice(made + 1), holder);
+      return { ...chunk, made };
+    }
     found ||= chunk.found === true;
   }
   return { made: writes.length, conflict: false, ...(found ? { found: true as const } : {}) };
 }
 
 /**
+ * The run's inserts as INSERT_PARTS consecutive parts, each one statement,
+ * all or none, sent side by side (insertTogether); true when every part
+ * stored its documents. A part that did not stored nothing; the others' stay,
+ * and the ordered inserts after it meet them as the journal's own.
+ */
+async function insertInParts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<boolean> {
+  // insertAllTogether takes two documents or more.
+  const count = Math.min(INSERT_PARTS, Math.floor(writes.length / 2));
+  if (count === 0 || !(await storeAdapter(db)).insertsTogether) return false;
+  const size = Math.ceil(writes.length / count);
+  const parts = Array.from({ length: count }, (_, i) => writes.slice(i * size, (i + 1) * size));
+  const stored = await Promise.allSettled(parts.map((part) => insertAllTogether(db, orgId, part)));
+  const failed = stored.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return stored.every((s) => s.status === 'fulfilled' && s.value);
+}
+
+/** Undo those of `writes` (inserts after a conflict) that are there and hold their documents. */
+async function undoMadeAfter(db: Db, orgId: string, writes: readonly InsertWrite[], holder: string): Promise<void> {
+  if (writes.length === 0) return;
+  const found = await readRun(db, orgId, writes[0]!.collection, writes);
+  for (const w of writes) if (holds(found.get(w.id) ?? null, w.doc)) await undoWrite(db, orgId, w, holder);
+}
+
+/**
  * A run's inserts in one statement, all or none, where the store port has one
  * (on FerretDB 1.x, one SQL insert: docs/indexes.md "Writes in SQL"); true
  * when it stored them all. Anything else (declined, a duplicate `_id`, a
- * document the store refuses) stored nothing, and they go with the run's
- * bulk write. (A run of inserts alone keeps the ordered calls: into
- * `bank_transactions` the SQL insert was no faster, docs/design/performance.md
- * "Statement import".)
+ * document the store refuses) stored nothing, and they go through the driver.
  */
 async function insertAllTogether(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<boolean> {
   if (writes.length <= 1) return false;

@@ -10,14 +10,18 @@ import { expect } from 'chai';
 import type { Db, MongoBulkWriteError, WriteError } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { createLogger } from '../../shared/logger.js';
-import { makeInserts } from '../../shared/storage/apply-writes.js';
+import { INSERT_PARTS, makeInserts } from '../../shared/storage/apply-writes.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import { encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { finishJournal } from '../../worker/operation/apply-journal-runner.js';
 import type { JobContext } from '../../worker/job-context.js';
+import { operationHolder } from '../../shared/storage/version-reservations.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { stack } from '../helpers/stack.js';
 
 const tag = () => randomBytes(5).toString('hex');
+const HOLDER = operationHolder('stg_batch_test');
 type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
 
 /** A new transaction's insert, as statementImportJournal writes it. */
@@ -188,7 +192,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     // makeInserts sends at most 100 at a time (ORDERED_INSERT_LIMIT), so a conflict leaves exactly the writes before it.
     const more = Array.from({ length: 300 }, (_, i) => txnInsert(`bt_${orgId}_x${String(i).padStart(3, '0')}`, i));
     await foreign(db, orgId, more[10]!);
-    expect(await makeInserts(db, orgId, more)).to.deep.equal({ made: 10, conflict: true });
+    expect(await makeInserts(db, orgId, more, HOLDER)).to.deep.equal({ made: 10, conflict: true });
     expect((await stored(db, orgId, more)).flatMap((d, i) => (d ? [i] : []))).to.deep.equal(
       Array.from({ length: 11 }, (_, i) => i),
     );
@@ -199,7 +203,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const orgId = `org_${tag()}`;
     const writes = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     await foreign(db, orgId, writes[3]!);
-    expect(await makeInserts(db, orgId, writes)).to.deep.equal({ made: 3, conflict: true });
+    expect(await makeInserts(db, orgId, writes, HOLDER)).to.deep.equal({ made: 3, conflict: true });
     expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
       100,
       101,
@@ -216,13 +220,13 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     for (const i of [0, 1, 2]) await madeBefore(db, orgId, writes[i]!);
     // `found`: the kept figures cannot be added to (docs/reference/book-reads.md "Kept figures").
-    expect(await makeInserts(db, orgId, writes.slice(0, 5)), 'a resumed batch, no conflict').to.deep.equal({
+    expect(await makeInserts(db, orgId, writes.slice(0, 5), HOLDER), 'a resumed batch, no conflict').to.deep.equal({
       made: 5,
       conflict: false,
       found: true,
     });
     await madeBefore(db, orgId, writes[6]!);
-    expect(await makeInserts(db, orgId, writes), 'own documents anywhere in the batch').to.deep.equal({
+    expect(await makeInserts(db, orgId, writes, HOLDER), 'own documents anywhere in the batch').to.deep.equal({
       made: 8,
       conflict: false,
       found: true,
@@ -236,7 +240,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     await madeBefore(db, other, more[0]!);
     await madeBefore(db, other, more[1]!);
     await foreign(db, other, more[4]!);
-    expect(await makeInserts(db, other, more)).to.deep.equal({ made: 4, conflict: true });
+    expect(await makeInserts(db, other, more, HOLDER)).to.deep.equal({ made: 4, conflict: true });
     expect((await stored(db, other, more)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
       200,
       201,
@@ -249,7 +253,27 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const third = `org_${tag()}`;
     const clash = [txnInsert(`bt_${third}_0`, 1), txnInsert(more[5]!.id, 2)];
     await madeBefore(db, orgId, clash[1]!);
-    expect(await makeInserts(db, third, clash)).to.deep.equal({ made: 1, conflict: true });
+    expect(await makeInserts(db, third, clash, HOLDER)).to.deep.equal({ made: 1, conflict: true });
+  });
+
+  it('makeInserts: writes after a conflict that are there and hold their documents (an attempt that died, a part stored side by side) are undone: what is made is the prefix before the conflict', async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
+    await foreign(db, orgId, writes[2]!);
+    await madeBefore(db, orgId, writes[5]!);
+    await madeBefore(db, orgId, writes[6]!);
+    expect(await makeInserts(db, orgId, writes, HOLDER)).to.deep.equal({ made: 2, conflict: true });
+    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+      100,
+      101,
+      -1,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('the journal: a conflict inside a batch records done = its index with phase undo in one step, undoes the writes before it in reverse, and ends failed; nothing after it is made', async () => {
@@ -319,5 +343,59 @@ describe('apply journal: inserts in batches, on the real store', function () {
     expect([
       ...new Set((await leaseSteps(db, id)).filter((s) => s.phase === 'forward' && s.done > 0).map((s) => s.done)),
     ]).to.deep.equal([1_000, 1_100]);
+  });
+
+  describe('where the store port inserts together (FerretDB 1.x: SQL inserts)', function () {
+    let handle: Db;
+    before(async function () {
+      const { s: st, postgresUrl } = await ferretdbStack(
+        this,
+        'a run of inserts goes as ordered insertMany calls there',
+      );
+      handle = await ferretdbHandle(st.db, postgresUrl);
+    });
+    after(async () => {
+      if (handle) await closeStoreAdapter(handle);
+    });
+
+    it(`a run goes as ${INSERT_PARTS} statements side by side, each all or none: made whole, nothing found`, async () => {
+      const orgId = `org_${tag()}`;
+      const writes = Array.from({ length: 1_000 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
+      const written = sqlStats(handle).written;
+      expect(await makeInserts(handle, orgId, writes, HOLDER)).to.deep.equal({ made: 1_000, conflict: false });
+      expect(sqlStats(handle).written - written, 'statements').to.equal(INSERT_PARTS);
+      expect((await stored(handle, orgId, writes)).every((d, i) => d?.amount_minor === 100 + i)).to.equal(true);
+    });
+
+    it('a conflict in the first part while the second part stored: the second part is undone, made = the index of the conflict', async () => {
+      const orgId = `org_${tag()}`;
+      const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
+      await foreign(handle, orgId, writes[1]!);
+      expect(await makeInserts(handle, orgId, writes, HOLDER)).to.deep.equal({ made: 1, conflict: true });
+      expect((await stored(handle, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+        100,
+        -1,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
+    });
+
+    it("a part that meets the journal's own documents (an attempt that died) leaves the run to the ordered inserts, which count them as found", async () => {
+      const orgId = `org_${tag()}`;
+      const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
+      await madeBefore(handle, orgId, writes[6]!);
+      expect(await makeInserts(handle, orgId, writes, HOLDER)).to.deep.equal({
+        made: 8,
+        conflict: false,
+        found: true,
+      });
+      expect((await stored(handle, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
+        100, 101, 102, 103, 104, 105, 106, 107,
+      ]);
+    });
   });
 });

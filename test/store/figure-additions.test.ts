@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import type { Db, Document } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
+import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { makeInserts } from '../../shared/storage/apply-writes.js';
 import {
   BOOK_FIGURES,
@@ -19,6 +20,8 @@ import {
 import { addInsertedTransactions, readBeforeInserts } from '../../shared/storage/figure-additions.js';
 import { Books } from '../helpers/books.js';
 import { stack } from '../helpers/stack.js';
+
+const HOLDER = operationHolder('stg_figures_test');
 
 type InsertWrite = Extract<JournalWrite, { action: 'insert' }>;
 
@@ -110,7 +113,7 @@ describe('kept figures by addition', function () {
     const writes = statement(f, 'x');
     const before = await readBeforeInserts(db, orgId, writes);
     expect(before).to.not.equal(null);
-    expect((await makeInserts(db, orgId, writes)).made).to.equal(writes.length);
+    expect((await makeInserts(db, orgId, writes, HOLDER)).made).to.equal(writes.length);
     const left = await addInsertedTransactions(db, orgId, before!, writes);
     expect(nothing(left)).to.deep.equal({ counterparties: [], accounts: [], days: [] });
     const added = await kept(db, orgId);
@@ -126,7 +129,7 @@ describe('kept figures by addition', function () {
     const { db, f, orgId } = await loaded();
     const writes = statement(f, 'y');
     const before = await readBeforeInserts(db, orgId, writes);
-    await makeInserts(db, orgId, writes);
+    await makeInserts(db, orgId, writes, HOLDER);
     // Another writer computes counterparty a and the account after the inserts: it counted them.
     const a = f.books.cp('a');
     await refreshFigures(db, orgId, { counterparties: new Set([a]), accounts: new Set([f.main]), days: new Set() });
@@ -140,7 +143,7 @@ describe('kept figures by addition', function () {
     const { db, f, orgId } = await loaded();
     const writes = statement(f, 'z');
     const before = await readBeforeInserts(db, orgId, writes);
-    await makeInserts(db, orgId, writes);
+    await makeInserts(db, orgId, writes, HOLDER);
     await invalidateFigures(db, orgId);
     const left = await addInsertedTransactions(db, orgId, before!, writes);
     expect(nothing(left).days.sort()).to.deep.equal(['2026-02-09', '2026-04-01', '2026-04-02']);

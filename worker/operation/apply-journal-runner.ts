@@ -1,9 +1,9 @@
 // Running an apply journal to its end (docs/design/staged-lifecycle.md "Crash
 // safety"). The journal was stored on the operation before the first write;
 // whoever holds the operation's apply lease makes the writes from `done` on,
-// step by step, recording progress after each step: a step is a batch of
-// consecutive inserts into one collection (one ordered insertMany, then
-// `done` moves past the batch) or a single update or delete. Writes are
+// step by step, recording progress after each step: a step is a run of
+// consecutive writes into one collection (makeStep; `done` then moves past
+// it; the organisation's own document is written alone). Writes are
 // idempotent, so a job that died
 // anywhere leaves nothing a successor cannot finish: the same job retried by
 // BullMQ takes its lease back at once, any other apply job takes it once it
@@ -263,7 +263,7 @@ async function makeStep(
 ): Promise<InsertsOutcome> {
   const first = step[0]!;
   const inserts = step.filter((w) => w.action === 'insert');
-  if (inserts.length === step.length) return makeInserts(db, orgId, inserts);
+  if (inserts.length === step.length) return makeInserts(db, orgId, inserts, holder);
   if (step.length > 1) return makeRun(db, orgId, step, holder);
   try {
     return (await makeWrite(db, orgId, first, holder)) === 'done'
