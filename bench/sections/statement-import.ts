@@ -39,7 +39,7 @@ export interface StatementImportResult {
   insert_many_indexed_ms: number;
   /** apply ÷ (d): the issue's ratio as first measured, against a collection without the books' indexes. */
   apply_ratio: number;
-  /** apply ÷ (e): what the journal, the lifecycle and the API add to the inserts the apply cannot avoid (docs/design/performance.md "Statement import"). */
+  /** apply ÷ (e): the apply against the same rows inserted through the driver with the books' indexes; the apply's own inserts go in SQL, two statements side by side on FerretDB (docs/design/performance.md "Statement import"). */
   apply_ratio_indexed: number;
 }
 
