@@ -126,6 +126,54 @@ async function suggestedTransactions(
   return { ids: [first], withCandidates: false };
 }
 
+/** One organisation of the section, loaded and ready to be read: its token, its lists' paths and its whole reads. */
+interface PreparedOrg {
+  size: number;
+  token: string;
+  pages: Record<ListName, string>;
+  whole: { counterparties: string; account: string; trialBalance: string };
+  suggested: string[];
+  withCandidates: boolean;
+}
+
+/** Load the organisation of `size`, build its kept figures, and pick what is read (not timed). */
+async function prepareOrg(env: BenchEnv, size: number, buildS: BySize): Promise<PreparedOrg> {
+  const orgId = `org_br_${size}`;
+  const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
+  // The kept figures of the book reads, built as a worker's start-up backfill builds them (docs/reference/book-reads.md "Kept figures").
+  const buildMs = await timed(() => rebuildFigures(env.db, orgId));
+  buildS[String(size)] = round(buildMs / 1000);
+  const token = await tokenFor(env.db, orgId);
+  const counterparty = await busiestCounterparty(env, orgId);
+  env.log(`  books read: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s; entries of ${counterparty}`);
+  const account = `ba_${orgId}_1`;
+  // Several transactions that have candidates, taken in turn: one transaction's ranking is not the typical one.
+  const picked = await suggestedTransactions(env, token, account, SUGGESTED_TRANSACTIONS);
+  return {
+    size,
+    token,
+    pages: {
+      transactions_by_account: `${transactionsPath}?bank_account_id=${encodeURIComponent(account)}&limit=${LIMIT}`,
+      entries_by_counterparty: `${entriesPath}?counterparty_id=${encodeURIComponent(counterparty)}&limit=${LIMIT}`,
+    },
+    whole: {
+      counterparties: `${pathOf('counterparties.list')}?bank_account_id=${encodeURIComponent(account)}`,
+      account: pathOf('bank_accounts.show', { bank_account_id: account }),
+      trialBalance: `${pathOf('ledger.trial_balance')}?as_of=${await lastBookingDate(env, orgId)}`,
+    },
+    suggested: picked.ids.map((id) => pathOf('match_suggestions.list', { bank_transaction_id: id })),
+    withCandidates: picked.withCandidates,
+  };
+}
+
+interface OrgTimes {
+  pages: Record<ListName, { first: number[]; next: number[] }>;
+  counterparties: number[];
+  account: number[];
+  suggestions: number[];
+  trialBalance: number[];
+}
+
 export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: number): Promise<BooksReadResult> {
   const lists: ListName[] = ['transactions_by_account', 'entries_by_counterparty'];
   const byList = Object.fromEntries(
@@ -138,56 +186,77 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
   const suggestionsMs: BySize = {};
   const trialBalanceMs: BySize = {};
   const buildS: BySize = {};
-  for (const size of sizes) {
-    const orgId = `org_br_${size}`;
-    const loadMs = await timed(() => loadDemoOrg(env.db, orgId, size));
-    // The kept figures of the book reads, built as a worker's start-up backfill builds them (docs/reference/book-reads.md "Kept figures").
-    const buildMs = await timed(() => rebuildFigures(env.db, orgId));
-    buildS[String(size)] = round(buildMs / 1000);
-    const token = await tokenFor(env.db, orgId);
-    const counterparty = await busiestCounterparty(env, orgId);
-    env.log(`  books read: loaded ${orgId} in ${(loadMs / 1000).toFixed(1)} s; entries of ${counterparty}`);
-    const paths: Record<ListName, string> = {
-      transactions_by_account: `${transactionsPath}?bank_account_id=${encodeURIComponent(`ba_${orgId}_1`)}&limit=${LIMIT}`,
-      entries_by_counterparty: `${entriesPath}?counterparty_id=${encodeURIComponent(counterparty)}&limit=${LIMIT}`,
-    };
-    const pagePair = async (list: ListName): Promise<{ first: number; next: number | null }> => {
-      const page = await call(env.baseUrl, token, 'GET', paths[list]);
-      if (page.status !== 200)
-        throw new Error(`books read ${list}: HTTP ${page.status} ${JSON.stringify(page.body).slice(0, 300)}`);
-      const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
-      const after = cursor
-        ? await call(env.baseUrl, token, 'GET', `${paths[list]}&cursor=${encodeURIComponent(cursor)}`)
-        : null;
-      if (after && after.status !== 200)
-        throw new Error(
-          `books read ${list} next page: HTTP ${after.status} ${JSON.stringify(after.body).slice(0, 300)}`,
-        );
-      return { first: page.ms, next: after ? after.ms : null };
-    };
-    // Quiet first: right after the organisation's load PostgreSQL's autovacuum
-    // still works on it, and the pages would be timed against that
-    // (bench/README.md "What each section measures").
-    await untilQuiet(env.log, `books read, pages of ${orgId}`, env.scale.quietWaitMs);
-    // One pair of each list warms the path (connections, plans): not counted.
-    for (const list of lists) await pagePair(list);
-    const times = Object.fromEntries(lists.map((l) => [l, { first: [] as number[], next: [] as number[] }])) as Record<
-      ListName,
-      { first: number[]; next: number[] }
-    >;
-    await env.profile(`book pages, org size ${size}`, async () => {
-      for (let i = 0; i < repeat * PAGES_PER_RUN; i += 1) {
-        for (const list of lists) {
-          const pair = await pagePair(list);
-          times[list].first.push(pair.first);
-          if (pair.next !== null) times[list].next.push(pair.next);
+  // Every size is loaded first and then read in rounds that take the sizes in turn (the order reversed each
+  // round), so a growth ratio compares figures timed side by side, not minutes apart under another load.
+  const orgs: PreparedOrg[] = [];
+  for (const size of sizes) orgs.push(await prepareOrg(env, size, buildS));
+
+  const get = async (org: PreparedOrg, path: string): Promise<{ ms: number; body: unknown }> => {
+    const res = await call(env.baseUrl, org.token, 'GET', path);
+    if (res.status !== 200)
+      throw new Error(`books read ${path}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return { ms: res.ms, body: res.body };
+  };
+  const pagePair = async (org: PreparedOrg, list: ListName): Promise<{ first: number; next: number | null }> => {
+    const page = await get(org, org.pages[list]);
+    const cursor = (page.body as { data: { next_cursor: string | null } }).data.next_cursor;
+    const after = cursor ? await get(org, `${org.pages[list]}&cursor=${encodeURIComponent(cursor)}`) : null;
+    return { first: page.ms, next: after ? after.ms : null };
+  };
+  const wholeRead = async (org: PreparedOrg, path: string): Promise<number> => (await get(org, path)).ms;
+
+  // Quiet first: right after the organisations' loads PostgreSQL's autovacuum
+  // still works on them, and the reads would be timed against that
+  // (bench/README.md "What each section measures").
+  await untilQuiet(env.log, `books read, orgs of ${sizes.join(', ')}`, env.scale.quietWaitMs);
+  // One of each read warms the path (connections, plans): not counted.
+  for (const org of orgs) {
+    for (const list of lists) await pagePair(org, list);
+    for (const path of [...Object.values(org.whole), ...org.suggested]) await wholeRead(org, path);
+  }
+  const times = new Map<number, OrgTimes>(
+    orgs.map((o) => [
+      o.size,
+      {
+        pages: Object.fromEntries(
+          lists.map((l) => [l, { first: [] as number[], next: [] as number[] }]),
+        ) as OrgTimes['pages'],
+        counterparties: [],
+        account: [],
+        suggestions: [],
+        trialBalance: [],
+      },
+    ]),
+  );
+  for (let turn = 0; turn < repeat; turn += 1) {
+    for (const org of turn % 2 === 0 ? orgs : [...orgs].reverse()) {
+      const t = times.get(org.size)!;
+      await env.profile(`book pages, org size ${org.size}`, async () => {
+        for (let i = 0; i < PAGES_PER_RUN; i += 1) {
+          for (const list of lists) {
+            const pair = await pagePair(org, list);
+            t.pages[list].first.push(pair.first);
+            if (pair.next !== null) t.pages[list].next.push(pair.next);
+          }
         }
-      }
-    });
-    const key = String(size);
+      });
+      await env.profile(`counterparties, account and suggestions, org size ${org.size}`, async () => {
+        for (let i = 0; i < WHOLE_PER_RUN; i += 1) {
+          t.counterparties.push(await wholeRead(org, org.whole.counterparties));
+          t.account.push(await wholeRead(org, org.whole.account));
+          t.suggestions.push(await wholeRead(org, org.suggested[t.suggestions.length % org.suggested.length]!));
+          t.trialBalance.push(await wholeRead(org, org.whole.trialBalance));
+        }
+      });
+    }
+  }
+
+  for (const org of orgs) {
+    const key = String(org.size);
+    const t = times.get(org.size)!;
     for (const list of lists) {
-      byList[list].first_page_ms[key] = round(median(times[list].first));
-      byList[list].next_page_ms[key] = times[list].next.length > 0 ? round(median(times[list].next)) : null;
+      byList[list].first_page_ms[key] = round(median(t.pages[list].first));
+      byList[list].next_page_ms[key] = t.pages[list].next.length > 0 ? round(median(t.pages[list].next)) : null;
     }
     const worst = (pick: (l: ListName) => number | null): number | null => {
       const values = lists.map(pick).filter((v): v is number => v !== null);
@@ -195,44 +264,12 @@ export async function measureBooksRead(env: BenchEnv, sizes: number[], repeat: n
     };
     first[key] = worst((l) => byList[l].first_page_ms[key] ?? null);
     next[key] = worst((l) => byList[l].next_page_ms[key] ?? null);
-
-    const account = `ba_${orgId}_1`;
-    const whole = async (path: string): Promise<number> => {
-      const res = await call(env.baseUrl, token, 'GET', path);
-      if (res.status !== 200)
-        throw new Error(`books read ${path}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      return res.ms;
-    };
-    const wholePaths = {
-      counterparties: `${pathOf('counterparties.list')}?bank_account_id=${encodeURIComponent(account)}`,
-      account: pathOf('bank_accounts.show', { bank_account_id: account }),
-      trialBalance: `${pathOf('ledger.trial_balance')}?as_of=${await lastBookingDate(env, orgId)}`,
-    };
-    // Several transactions that have candidates, taken in turn: one transaction's ranking is not the typical one.
-    const picked = await suggestedTransactions(env, token, account, SUGGESTED_TRANSACTIONS);
-    const suggested = picked.ids.map((id) => pathOf('match_suggestions.list', { bank_transaction_id: id }));
-    // One of each warms the path: not counted.
-    for (const path of [...Object.values(wholePaths), ...suggested]) await whole(path);
-    const wholeTimes = {
-      counterparties: [] as number[],
-      account: [] as number[],
-      suggestions: [] as number[],
-      trialBalance: [] as number[],
-    };
-    await env.profile(`counterparties, account and suggestions, org size ${size}`, async () => {
-      for (let i = 0; i < repeat * WHOLE_PER_RUN; i += 1) {
-        wholeTimes.counterparties.push(await whole(wholePaths.counterparties));
-        wholeTimes.account.push(await whole(wholePaths.account));
-        wholeTimes.suggestions.push(await whole(suggested[i % suggested.length]!));
-        wholeTimes.trialBalance.push(await whole(wholePaths.trialBalance));
-      }
-    });
-    counterpartiesMs[key] = round(median(wholeTimes.counterparties));
-    accountMs[key] = round(median(wholeTimes.account));
-    suggestionsMs[key] = round(median(wholeTimes.suggestions));
-    trialBalanceMs[key] = round(median(wholeTimes.trialBalance));
+    counterpartiesMs[key] = round(median(t.counterparties));
+    accountMs[key] = round(median(t.account));
+    suggestionsMs[key] = round(median(t.suggestions));
+    trialBalanceMs[key] = round(median(t.trialBalance));
     env.log(
-      `  books read: figures built in ${buildS[key]} s; counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms, suggestions ${suggestionsMs[key]} ms (${picked.withCandidates ? `${picked.ids.length} transactions with candidates` : 'no unlinked transaction with candidates among the first 100: the first transaction, nothing ranked'}), trial balance ${trialBalanceMs[key]} ms at ${size}`,
+      `  books read: figures built in ${buildS[key]} s; pages ${first[key]} ms, counterparties ${counterpartiesMs[key]} ms, account ${accountMs[key]} ms, suggestions ${suggestionsMs[key]} ms (${org.withCandidates ? `${org.suggested.length} transactions with candidates` : 'no unlinked transaction with candidates among the first 100: the first transaction, nothing ranked'}), trial balance ${trialBalanceMs[key]} ms at ${org.size}`,
     );
   }
   const growth = first['1000'] && first['100000'] ? round(first['100000'] / first['1000']) : null;
