@@ -147,7 +147,8 @@ export async function makeInserts(
     const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
     if (chunk.conflict) {
       const made = from + chunk.made;
-      await undoMadeAfter(db, orgId, writes.slice(made + 1), holder);
+      // From the conflict on nothing is made: settleRun undoes what a part (now or an attempt's) left after it.
+      await settleRun(db, orgId, writes.slice(made), holder);
       return { ...chunk, made };
     }
     found ||= chunk.found === true;
@@ -167,17 +168,11 @@ async function insertInParts(db: Db, orgId: string, writes: readonly InsertWrite
   if (count === 0 || !(await storeAdapter(db)).insertsTogether) return false;
   const size = Math.ceil(writes.length / count);
   const parts = Array.from({ length: count }, (_, i) => writes.slice(i * size, (i + 1) * size));
+  // Settled, not raced: no part is still in flight when this answers or throws.
   const stored = await Promise.allSettled(parts.map((part) => insertAllTogether(db, orgId, part)));
   const failed = stored.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
   return stored.every((s) => s.status === 'fulfilled' && s.value);
-}
-
-/** Undo those of `writes` (inserts after a conflict) that are there and hold their documents. */
-async function undoMadeAfter(db: Db, orgId: string, writes: readonly InsertWrite[], holder: string): Promise<void> {
-  if (writes.length === 0) return;
-  const found = await readRun(db, orgId, writes[0]!.collection, writes);
-  for (const w of writes) if (holds(found.get(w.id) ?? null, w.doc)) await undoWrite(db, orgId, w, holder);
 }
 
 /**
@@ -402,7 +397,8 @@ async function readRun(
 }
 
 /**
- * After a bulk write the store did not make whole: how much of the run is made. The
+ * After a bulk write the store did not make whole, or a batch of inserts
+ * that met a conflict (makeInserts): how much of the run is made. The
  * first write not made is the conflict; any made after it (a bulk write may
  * go on past a write that matched nothing) are undone, so what is made is a
  * prefix of the run.

@@ -65,6 +65,11 @@ async function stored(
   return writes.map((w) => byId.get(w.id) ?? null);
 }
 
+/** Each write's stored amount (null: no document), to tell the journal's own documents from another writer's (-1). */
+async function storedAmounts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<Array<unknown>> {
+  return (await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null);
+}
+
 /** An `applying` statement import holding `writes` as its journal, its lease lapsed (a dead job's). */
 async function applyingImport(db: Db, orgId: string, writes: JournalWrite[]): Promise<string> {
   const id = `stg_batch_${tag()}`;
@@ -152,14 +157,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const writeErrors = Array.isArray(raw) ? raw : [raw];
     expect(writeErrors.map((w) => ({ index: w.index, code: w.code }))).to.deep.equal([{ index: 2, code: 11000 }]);
     expect(err!.insertedCount).to.equal(2);
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      100,
-      101,
-      -1,
-      null,
-      null,
-      null,
-    ]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([100, 101, -1, null, null, null]);
   });
 
   it("FerretDB 1.24: a longer ordered insertMany refused at index i still inserts the chunk of 100 after i's (why one insertMany of a journal carries at most 100)", async function () {
@@ -204,14 +202,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     const writes = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
     await foreign(db, orgId, writes[3]!);
     expect(await makeInserts(db, orgId, writes, HOLDER)).to.deep.equal({ made: 3, conflict: true });
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      100,
-      101,
-      102,
-      -1,
-      null,
-      null,
-    ]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([100, 101, 102, -1, null, null]);
   });
 
   it("makeInserts: duplicates that hold their write (an earlier attempt's) count as made and the batch goes on after them, up to a conflict further on", async () => {
@@ -231,9 +222,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
       conflict: false,
       found: true,
     });
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      100, 101, 102, 103, 104, 105, 106, 107,
-    ]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([100, 101, 102, 103, 104, 105, 106, 107]);
 
     const other = `org_${tag()}`;
     const more = Array.from({ length: 6 }, (_, i) => txnInsert(`bt_${other}_${i}`, 200 + i));
@@ -241,14 +230,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     await madeBefore(db, other, more[1]!);
     await foreign(db, other, more[4]!);
     expect(await makeInserts(db, other, more, HOLDER)).to.deep.equal({ made: 4, conflict: true });
-    expect((await stored(db, other, more)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      200,
-      201,
-      202,
-      203,
-      -1,
-      null,
-    ]);
+    expect(await storedAmounts(db, other, more)).to.deep.equal([200, 201, 202, 203, -1, null]);
     // The same id in another org is not this org's document: a conflict too.
     const third = `org_${tag()}`;
     const clash = [txnInsert(`bt_${third}_0`, 1), txnInsert(more[5]!.id, 2)];
@@ -264,16 +246,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     await madeBefore(db, orgId, writes[5]!);
     await madeBefore(db, orgId, writes[6]!);
     expect(await makeInserts(db, orgId, writes, HOLDER)).to.deep.equal({ made: 2, conflict: true });
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      100,
-      101,
-      -1,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([100, 101, -1, null, null, null, null, null]);
   });
 
   it('the journal: a conflict inside a batch records done = its index with phase undo in one step, undoes the writes before it in reverse, and ends failed; nothing after it is made', async () => {
@@ -309,15 +282,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     ).to.equal(true);
     expect(steps.at(-1)).to.deep.include({ phase: 'undo', done: 4, undone: 4 });
     // Writes 0..3 undone (the earlier attempt's two as well), the other writer's document untouched, 5 and 6 never made.
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-      null,
-      null,
-      null,
-      null,
-      -1,
-      null,
-      null,
-    ]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([null, null, null, null, -1, null, null]);
   });
 
   it('the journal: a conflict at the first write ends stale with nothing written; a resumed batch with its own writes already there ends applied, each document once', async () => {
@@ -327,7 +292,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     await foreign(db, orgId, writes[0]!);
     const staleOp = await finishJournal(jobContext(db, orgId), await applyingImport(db, orgId, writes), 5_000);
     expect(staleOp.status).to.equal('stale');
-    expect((await stored(db, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([-1, null, null]);
+    expect(await storedAmounts(db, orgId, writes)).to.deep.equal([-1, null, null]);
 
     const next = `org_${tag()}`;
     const more = Array.from({ length: 1_100 }, (_, i) =>
@@ -372,16 +337,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
       const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
       await foreign(handle, orgId, writes[1]!);
       expect(await makeInserts(handle, orgId, writes, HOLDER)).to.deep.equal({ made: 1, conflict: true });
-      expect((await stored(handle, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-        100,
-        -1,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-      ]);
+      expect(await storedAmounts(handle, orgId, writes)).to.deep.equal([100, -1, null, null, null, null, null, null]);
     });
 
     it("a part that meets the journal's own documents (an attempt that died) leaves the run to the ordered inserts, which count them as found", async () => {
@@ -393,9 +349,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
         conflict: false,
         found: true,
       });
-      expect((await stored(handle, orgId, writes)).map((d) => d?.amount_minor ?? null)).to.deep.equal([
-        100, 101, 102, 103, 104, 105, 106, 107,
-      ]);
+      expect(await storedAmounts(handle, orgId, writes)).to.deep.equal([100, 101, 102, 103, 104, 105, 106, 107]);
     });
   });
 });
