@@ -141,7 +141,7 @@ export async function makeInserts(
   writes: readonly InsertWrite[],
   holder: string,
 ): Promise<InsertsOutcome> {
-  if (await insertInParts(db, orgId, writes)) return { made: writes.length, conflict: false };
+  if ((await insertInParts(db, orgId, writes)).length === 0) return { made: writes.length, conflict: false };
   let found = false;
   for (let from = 0; from < writes.length; from += ORDERED_INSERT_LIMIT) {
     const chunk = await makeOrderedInserts(db, orgId, writes.slice(from, from + ORDERED_INSERT_LIMIT));
@@ -158,21 +158,25 @@ export async function makeInserts(
 
 /**
  * The run's inserts as INSERT_PARTS consecutive parts, each one statement,
- * all or none, sent side by side (insertTogether); true when every part
- * stored its documents. A part that did not stored nothing; the others' stay,
- * and the ordered inserts after it meet them as the journal's own.
+ * all or none, sent side by side (insertTogether); the writes of the parts
+ * that did not store (all of them where the store port has no such
+ * statement). A part that did not stored nothing; the others' stay, and what
+ * is made after meets them as the journal's own.
  */
-async function insertInParts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<boolean> {
+async function insertInParts(db: Db, orgId: string, writes: readonly InsertWrite[]): Promise<InsertWrite[]> {
   // insertAllTogether takes two documents or more.
   const count = Math.min(INSERT_PARTS, Math.floor(writes.length / 2));
-  if (count === 0 || !(await storeAdapter(db)).insertsTogether) return false;
+  if (count === 0 || !(await storeAdapter(db)).insertsTogether) return [...writes];
   const size = Math.ceil(writes.length / count);
   const parts = Array.from({ length: count }, (_, i) => writes.slice(i * size, (i + 1) * size));
   // Settled, not raced: no part is still in flight when this answers or throws.
   const stored = await Promise.allSettled(parts.map((part) => insertAllTogether(db, orgId, part)));
   const failed = stored.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
-  return stored.every((s) => s.status === 'fulfilled' && s.value);
+  return parts.flatMap((part, i) => {
+    const s = stored[i]!;
+    return s.status === 'fulfilled' && s.value ? [] : part;
+  });
 }
 
 /**
@@ -269,21 +273,28 @@ async function insertInOrder(
  * are read at once, and each write is judged before anything is written: made
  * already (an earlier attempt's: the document holds it), to make (the
  * document is at the version the write is guarded by, or absent for an
- * insert), or a conflict, where the run is cut again; the writes to make go as
- * one statement for its inserts where the store port has one (insertTogether)
- * and its updates and deletes by `_id` (writeBulk; unordered: the run's
- * documents are distinct, so their order does not matter). A version this
- * holder reserved cannot move under it (every writer of a book record
- * reserves first), so the writes are all made; if the store still answers otherwise (a refused document, an insert
+ * insert), or a conflict, where the run is cut again; the writes to make go
+ * as INSERT_PARTS statements side by side for its inserts where the store
+ * port has them (insertInParts) and its updates and deletes by `_id`
+ * (writeBulk; unordered: the run's documents are distinct, so their order
+ * does not matter). A version this holder reserved cannot move under it
+ * (every writer of a book record reserves first), so the writes are all
+ * made; if the store still answers otherwise (a refused document, an insert
  * that met an `_id` since the read), the run is read again, writes made past
  * the first one not made are undone, and that one is the conflict: what the
  * step leaves made is always a prefix of it, as makeInserts's.
+ *
+ * `fresh`: no attempt before this one made a write of the journal, so none
+ * of the run is made yet and every version it reserved is newly its own: the
+ * run is not read before it is written (every write is guarded all the same;
+ * an insert that meets an `_id` is settled as above).
  */
 export async function makeRun(
   db: Db,
   orgId: string,
   writes: readonly JournalWrite[],
   holder: string,
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<InsertsOutcome> {
   if (writes.length === 0) return { made: 0, conflict: false };
   const collection = writes[0]!.collection;
@@ -298,21 +309,19 @@ export async function makeRun(
   let end = writes.findIndex((w) => w.action !== 'insert' && !held.has(w.id));
   if (end === -1) end = writes.length;
   const run = writes.slice(0, end);
-  const found = await readRun(db, orgId, collection, run);
-  const todo: JournalWrite[] = [];
-  let cut = run.length;
-  for (const [i, w] of run.entries()) {
-    const judged = judge(w, found.get(w.id) ?? null);
-    if (judged === 'conflict') {
-      cut = i;
-      break;
-    }
-    if (judged === 'make') todo.push(w);
-  }
+  const judged = fresh ? { todo: run, cut: run.length } : await judgeRun(db, orgId, collection, run);
+  const todo = judged.todo;
+  let cut = judged.cut;
   let refused: string | undefined;
-  // The run's inserts in one statement where the store port has one; what it declines goes with the rest.
-  const inserts = todo.filter((w): w is InsertWrite => w.action === 'insert');
-  const bulk = (await insertAllTogether(db, orgId, inserts)) ? todo.filter((w) => w.action !== 'insert') : todo;
+  // The run's inserts side by side where the store port has them; what it declines goes with the rest.
+  const left = new Set(
+    await insertInParts(
+      db,
+      orgId,
+      todo.filter((w): w is InsertWrite => w.action === 'insert'),
+    ),
+  );
+  const bulk = todo.filter((w) => w.action !== 'insert' || left.has(w));
   if (bulk.length > 0) {
     try {
       const made = await writeBulk(db, orgId, collection, bulk);
@@ -325,6 +334,23 @@ export async function makeRun(
   }
   if (refused !== undefined) return { made: cut, conflict: true, refused };
   return cut < writes.length ? { made: cut, conflict: true } : { made: writes.length, conflict: false };
+}
+
+/** The run as read now: the writes to make, and the index of the first conflict, where it is cut (its length: none). */
+async function judgeRun(
+  db: Db,
+  orgId: string,
+  collection: string,
+  run: readonly JournalWrite[],
+): Promise<{ todo: JournalWrite[]; cut: number }> {
+  const found = await readRun(db, orgId, collection, run);
+  const todo: JournalWrite[] = [];
+  for (const [i, w] of run.entries()) {
+    const judged = judge(w, found.get(w.id) ?? null);
+    if (judged === 'conflict') return { todo, cut: i };
+    if (judged === 'make') todo.push(w);
+  }
+  return { todo, cut: run.length };
 }
 
 /**

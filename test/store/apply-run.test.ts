@@ -10,7 +10,9 @@ import { expect } from 'chai';
 import type { Db } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { createLogger } from '../../shared/logger.js';
-import { makeRun } from '../../shared/storage/apply-writes.js';
+import { INSERT_PARTS, makeRun } from '../../shared/storage/apply-writes.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import { encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { operationHolder, reserveVersion } from '../../shared/storage/version-reservations.js';
@@ -205,5 +207,70 @@ describe('apply journal: a run of updates, deletes and inserts as one step, on t
     expect(ended.status).to.equal('applied');
     expect(ended.result?.changes?.map((c) => c.id)).to.deep.equal(links.map((l) => l._id));
     expect(await stored(db, links)).to.deep.equal(MADE);
+  });
+
+  it('fresh (no attempt before made a write of the journal): the run is made whole without reading it first', async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const { links, writes } = await linksAndJournal(db, orgId);
+    expect(await makeRun(db, orgId, writes, operationHolder(`stg_${tag()}`), { fresh: true })).to.deep.equal({
+      made: 6,
+      conflict: false,
+    });
+    expect(await stored(db, links)).to.deep.equal(MADE);
+  });
+
+  it("fresh: an insert that meets another writer's `_id` is the conflict; the writes after it, made with the run, are undone", async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const { links, writes } = await linksAndJournal(db, orgId);
+    // Another organisation's link holds the third write's `_id`: the run is not read first, so only the insert finds it.
+    await db.collection<Link>('bank_links').insertOne({ ...links[2]!, org_id: `org_${tag()}`, amount_minor: 7 });
+    expect(await makeRun(db, orgId, writes, operationHolder(`stg_${tag()}`), { fresh: true })).to.deep.equal({
+      made: 2,
+      conflict: true,
+    });
+    // Undone: the update back to its amount, the deleted link back, both a version on (docs/design/staged-lifecycle.md "Apply").
+    expect(await stored(db, links)).to.deep.equal([
+      ...MADE.slice(0, 2),
+      { amount: 7, version: 3 },
+      { amount: 100, version: 5 },
+      { amount: 100, version: 4 },
+      null,
+    ]);
+  });
+
+  describe('where the store port inserts together (FerretDB 1.x: SQL inserts)', function () {
+    let handle: Db;
+    before(async function () {
+      const { s: st, postgresUrl } = await ferretdbStack(this, 'a run is read through the driver there');
+      handle = await ferretdbHandle(st.db, postgresUrl);
+    });
+    after(async () => {
+      if (handle) await closeStoreAdapter(handle);
+    });
+
+    it(`fresh: not read before it is written, its inserts ${INSERT_PARTS} statements side by side; not fresh: read once`, async () => {
+      for (const fresh of [true, false]) {
+        const orgId = `org_${tag()}`;
+        const { links, writes } = await linksAndJournal(handle, orgId);
+        const inserts = Array.from({ length: 10 }, (_, i) => ({
+          ...(writes[2] as Extract<JournalWrite, { action: 'insert' }>),
+          id: `bl_${orgId}_new_${i}`,
+        }));
+        const run = [...writes, ...inserts];
+        const before = { ...sqlStats(handle) };
+        expect(await makeRun(handle, orgId, run, operationHolder(`stg_${tag()}`), { fresh })).to.deep.equal({
+          made: 16,
+          conflict: false,
+        });
+        const after = sqlStats(handle);
+        expect(after.served - before.served, `reads of the run, fresh: ${fresh}`).to.equal(fresh ? 0 : 1);
+        // The reservations, the inserts in parts, the updates and deletes by `_id`.
+        expect(after.written - before.written, `statements, fresh: ${fresh}`).to.equal(1 + INSERT_PARTS + 1);
+        expect(await stored(handle, links)).to.deep.equal(MADE);
+        expect(await handle.collection('bank_links').countDocuments({ org_id: orgId })).to.equal(4 + 10);
+      }
+    });
   });
 });

@@ -135,12 +135,17 @@ async function runHeld(
       took[name] = Date.now() - t0 - Object.values(took).reduce((a, b) => a + b, 0);
     };
     if (phase === 'forward') {
+      // No write of the journal was made before this run: its steps need not be read before they are written (makeRun).
+      let fresh = untouched && done === 0;
       while (done < journal.writes.length) {
         const from = done;
         const end = journalStepEnd(journal.writes, from, INSERT_BATCH_LIMITS, atFaultPoint);
-        const made = await makeStep(db, orgId, journal.writes.slice(from, end), operationHolder(op._id));
+        const made = await makeStep(db, orgId, journal.writes.slice(from, end), operationHolder(op._id), fresh);
         // A write already there may have been counted by a writer since: the figures are computed.
-        if (made.found) before = null;
+        if (made.found) {
+          before = null;
+          fresh = false;
+        }
         crashIf(`apply:crash-after-write:${made.conflict ? from + made.made + 1 : end}`);
         if (made.conflict) {
           // Everything before the conflicting write is made, nothing after it: `done` says so in the same step that turns the journal around.
@@ -251,20 +256,21 @@ async function keepFigures(
 }
 
 /**
- * Make one journal step (journalStepEnd): a run of inserts as ordered
- * insertMany calls, a run with updates or deletes under its versions'
- * reservations (makeRun), or a single write.
+ * Make one journal step (journalStepEnd): a run of inserts (makeInserts), a
+ * run with updates or deletes under its versions' reservations (makeRun; not
+ * read first while `fresh`), or a single write.
  */
 async function makeStep(
   db: JobContext['db'],
   orgId: string,
   step: JournalWrite[],
   holder: string,
+  fresh: boolean,
 ): Promise<InsertsOutcome> {
   const first = step[0]!;
   const inserts = step.filter((w) => w.action === 'insert');
   if (inserts.length === step.length) return makeInserts(db, orgId, inserts, holder);
-  if (step.length > 1) return makeRun(db, orgId, step, holder);
+  if (step.length > 1) return makeRun(db, orgId, step, holder, { fresh });
   try {
     return (await makeWrite(db, orgId, first, holder)) === 'done'
       ? { made: 1, conflict: false }
