@@ -3,8 +3,9 @@
 // the real store: writes an earlier attempt made count as made, a conflict
 // (a document another writer changed, a version another writer holds) cuts
 // the run before anything is written, so what a step leaves made is always a
-// prefix of it; and an operation whose journal is stored on it (as the
-// version before the journal's parts wrote it) still runs to its end.
+// prefix of it (a fresh run, not read first, undoes what it made past its
+// conflict); and an operation whose journal is stored on it (as the version
+// before the journal's parts wrote it) still runs to its end.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
