@@ -1,12 +1,13 @@
 // `npm run bench` (bench/README.md): starts its own servers (like
 // `npm test`), an API process and worker processes, loads demo books, measures
 // every figure of bench/README.md as the median of --repeat runs, prints one table
-// and writes bench/results/latest.json (and --json FILE). Targets are ratios
+// and writes its figures (a full run to bench/results/latest.json; where
+// others go: bench/lib/options.ts). Targets are ratios
 // against a floor measured in the same run, so a busy machine moves figure
 // and floor together.
 //
 //   npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE]
-//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load,books_read,cli,statement_import] [--smoke] [--max-minutes 30]
+//                    [--only round_trip,repair,duplicates,worker_scaling,mixed_load,books_read,cli,statement_import] [--smoke] [--max-minutes 60]
 //
 // BENCH_CPU_PROF_DIR=DIR: the API and worker processes write V8 CPU profiles
 // there (node --cpu-prof) when the bench stops them.
@@ -17,7 +18,7 @@ import { chooseStoreAdapter, closeStoreAdapter } from '../shared/storage/store-a
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { projectRoot, startServices, stopServices } from '../scripts/services/lifecycle.js';
 import { ensureIndexes } from '../shared/storage/indexes.js';
 import { connectMongo } from '../shared/storage/mongo.js';
@@ -34,37 +35,9 @@ import { measureWorkerScaling } from './sections/worker-scaling.js';
 import { measureBooksRead } from './sections/books-read.js';
 import { measureCliStart } from './sections/cli-start.js';
 import { measureStatementImport } from './sections/statement-import.js';
+import { parseArgs, resultFiles } from './lib/options.js';
 
-interface Options {
-  sizes: number[];
-  repeat: number;
-  json: string | null;
-  only: Set<string> | null;
-  smoke: boolean;
-  maxMinutes: number;
-}
-
-function parseArgs(argv: string[]): Options {
-  const value = (name: string): string | undefined => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const sizes = (value('sizes') ?? '1000,10000,100000').split(',').map(Number);
-  if (sizes.some((s) => !Number.isSafeInteger(s) || s < 10)) throw new Error('--sizes: comma-separated integers ≥ 10');
-  const repeat = Number(value('repeat') ?? 3);
-  if (!Number.isSafeInteger(repeat) || repeat < 1) throw new Error('--repeat: an integer ≥ 1');
-  const only = value('only');
-  return {
-    sizes,
-    repeat,
-    json: value('json') ?? null,
-    only: only ? new Set(only.split(',')) : null,
-    smoke: argv.includes('--smoke'),
-    maxMinutes: Number(value('max-minutes') ?? 30),
-  };
-}
-
-const USAGE = `npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--only SECTION,…] [--smoke] [--max-minutes 30]
+const USAGE = `npm run bench -- [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--only SECTION,…] [--smoke] [--max-minutes 60]
 sections: round_trip, repair, duplicates, worker_scaling, mixed_load, books_read, cli, statement_import
 what each measures: bench/README.md
 `;
@@ -245,12 +218,8 @@ async function main(): Promise<void> {
     await stop();
   }
   if (info) process.stdout.write(printTable(results, info));
-  // A smoke run's figures mean nothing: it never replaces latest.json.
-  const files = [
-    ...(options.smoke ? [] : [join(projectRoot, 'bench', 'results', 'latest.json')]),
-    ...(options.json ? [options.json] : []),
-  ];
-  for (const file of new Set(files)) {
+  const files = resultFiles(options, projectRoot);
+  for (const file of files) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   }
