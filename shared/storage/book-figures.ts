@@ -56,7 +56,7 @@ import {
 } from './figure-docs.js';
 
 import { dayMaster, rebuildDays, refreshDays } from './day-totals.js';
-import { LinksByTransaction, type BumpedRefresh } from './links-by-transaction.js';
+import { LinkReads, type BumpedRefresh } from './link-reads.js';
 
 export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
 
@@ -91,11 +91,19 @@ export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
 /**
  * Bring the figures `touched` up to date after records were written (a
  * journal's writes, made or undone); every figure when the organisation's are
- * not built yet.
+ * not built yet. `links`: the link reads shared with another refresh of the
+ * same writes (link-reads.ts), opened here once the masters are bumped.
  */
-export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
-  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return;
+export async function refreshFigures(
+  db: Db,
+  orgId: string,
+  touched: TouchedFigures,
+  links = new LinkReads(db, orgId),
+): Promise<void> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return links.open();
   if (!(await orgFresh(db, orgId))) {
+    // A rebuild reads the whole books, not through `links`: the other refresh need not wait for it.
+    links.open();
     await rebuildFigures(db, orgId);
     return;
   }
@@ -105,7 +113,8 @@ export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigu
     ...[...touched.counterparties].map((c) => counterpartyMaster(orgId, c)),
     ...[...touched.accounts].map((a) => accountMaster(orgId, a)),
   ]);
-  const bumped = { seqs, links: new LinksByTransaction(db, orgId) };
+  links.open();
+  const bumped = { seqs, links };
   await Promise.all([refreshDays(db, orgId, touched.days, bumped), refreshCounterparties(db, orgId, touched, bumped)]);
 }
 
@@ -118,7 +127,7 @@ async function refreshCounterparties(
   if (touched.counterparties.size === 0 && touched.accounts.size === 0) return;
   const cps = [...touched.counterparties];
   const accounts = [...touched.accounts];
-  const { seqs, links: byTransaction } = bumped;
+  const { seqs, links: linkReads } = bumped;
   const port = await storeAdapter(db);
   const c = collections(db);
   const [org, txnDocs, entryDocs, oldRows, amounts] = await Promise.all([
@@ -157,9 +166,7 @@ async function refreshCounterparties(
   const transactions = txnDocs.map((d) => withId<FigureTransaction>(d));
   const entries = entryDocs.map((d) => withId<CounterpartyEntry>(d)).filter((e) => e.status === 'posted');
   const links = await linksOf(
-    db,
-    orgId,
-    byTransaction,
+    linkReads,
     transactions.map((t) => t.id),
     entries.map((e) => e.id),
   );
@@ -237,43 +244,20 @@ async function counterpartyTransactions(db: Db, orgId: string, cps: readonly str
 
 /** Every link of these transactions and of these entries, each once. */
 async function linksOf(
-  db: Db,
-  orgId: string,
-  byTransaction: LinksByTransaction,
+  reads: LinkReads,
   transactionIds: readonly string[],
   entryIds: readonly string[],
 ): Promise<CounterpartyLink[]> {
-  const port = await storeAdapter(db);
-  const [a, b] = await Promise.all([
-    byTransaction.of(transactionIds),
-    entryIds.length === 0
-      ? []
-      : port.where({
-          collection: collections(db).bankLinks.collectionName,
-          equalities: { org_id: orgId },
-          any: { field: 'ledger_entry_id', values: entryIds },
-          fields: ['bank_transaction_id', 'ledger_entry_id', 'amount_minor'],
-          owner: orgId,
-        }),
-  ]);
+  const [a, b] = await Promise.all([reads.ofTransactions(transactionIds), reads.ofEntries(entryIds)]);
   const seen = new Set<string>();
   const out: CounterpartyLink[] = [];
-  for (const l of a) {
+  for (const l of [...a, ...b]) {
+    if (seen.has(l.id)) continue;
     seen.add(l.id);
     out.push({
       bank_transaction_id: l.bank_transaction_id,
       ledger_entry_id: l.ledger_entry_id,
       amount_minor: l.amount_minor,
-    });
-  }
-  for (const d of b) {
-    const id = String(d._id);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    out.push({
-      bank_transaction_id: String(d.bank_transaction_id),
-      ledger_entry_id: String(d.ledger_entry_id),
-      amount_minor: Number(d.amount_minor),
     });
   }
   return out;

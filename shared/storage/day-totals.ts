@@ -21,7 +21,7 @@ import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
 import { BOOK_FIGURES, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
-import type { BumpedRefresh } from './links-by-transaction.js';
+import type { BumpedRefresh } from './link-reads.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const DAYS_LIST = 'days';
@@ -98,7 +98,7 @@ export async function refreshDays(
   ]);
   const transactions = txnDocs.map((d) => withId<PostingTransaction>(d));
   const entries = entryDocs.map((d) => withId<PostingEntry>(d));
-  const dayLinks: PostingLink[] = await links.of(transactions.map((t) => t.id));
+  const dayLinks: PostingLink[] = await links.ofTransactions(transactions.map((t) => t.id));
   // The entries those links settle, wherever they are dated: a link's posting is on the entry's settlement account.
   const known = new Set(entries.map((e) => e.id));
   const settled = [...new Set(dayLinks.map((l) => l.ledger_entry_id))].filter((id) => !known.has(id));

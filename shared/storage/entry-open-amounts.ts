@@ -24,6 +24,7 @@ import { findOrg } from './books-read.js';
 import { readFields } from './books-whole.js';
 import { collections, type EntryOpenAmountDoc } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
+import { LinkReads } from './link-reads.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 const ENTRY_FIELDS = ['_id', 'status', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'] as const;
@@ -93,14 +94,16 @@ async function deleteRows(db: Db, orgId: string, ids: readonly string[]): Promis
 
 /**
  * The open rows of these entries, recomputed from their links as stored now
- * and from the entries: an entry with a row, when no entry was written
- * (`entriesWritten` false), from its row (reopenedRows), the others as stored.
+ * (read through `links`) and from the entries: an entry with a row, when no
+ * entry was written (`entriesWritten` false), from its row (reopenedRows),
+ * the others as stored.
  */
 async function refreshEntries(
   db: Db,
   orgId: string,
   entryIds: readonly string[],
   entriesWritten: boolean,
+  links: LinkReads,
 ): Promise<void> {
   if (entryIds.length === 0) return;
   const adapter = await storeAdapter(db);
@@ -115,15 +118,9 @@ async function refreshEntries(
           owner: orgId,
           fields: ENTRY_FIELDS,
         });
-  const [org, links, existing, written] = await Promise.all([
+  const [org, entryLinks, existing, written] = await Promise.all([
     findOrg(db, orgId),
-    adapter.where({
-      collection: c.bankLinks.collectionName,
-      equalities: { org_id: orgId },
-      any: { field: 'ledger_entry_id', values: entryIds },
-      owner: orgId,
-      fields: ['ledger_entry_id', 'amount_minor'],
-    }),
+    links.ofEntries(entryIds),
     adapter.where({
       collection: c.entryOpenAmounts.collectionName,
       equalities: { org_id: orgId },
@@ -132,7 +129,7 @@ async function refreshEntries(
     }),
     entriesWritten ? readEntries(entryIds) : null,
   ]);
-  const linked = linkedByEntry(links as Array<Pick<BankLink, 'ledger_entry_id' | 'amount_minor'>>);
+  const linked = linkedByEntry(entryLinks);
   const stored = new Map(existing.map((d) => [d._id as string, d]));
   const entries = written ?? (await readEntries(entryIds.filter((id) => !stored.has(id))));
   const rows = [
@@ -180,8 +177,17 @@ export async function rebuildOpenAmounts(db: Db, orgId: string): Promise<void> {
   await c.entryOpenFills.updateOne({ _id: orgId }, { $set: { org_id: orgId } }, { upsert: true });
 }
 
-/** After an apply journal ran (forward or undone): the rows of every entry its writes can have changed. */
-export async function refreshOpenAmounts(db: Db, orgId: string, touched: TouchedEntries): Promise<void> {
+/**
+ * After an apply journal ran (forward or undone): the rows of every entry its
+ * writes can have changed. `links`: the link reads shared with the figures'
+ * refresh of the same writes (link-reads.ts).
+ */
+export async function refreshOpenAmounts(
+  db: Db,
+  orgId: string,
+  touched: TouchedEntries,
+  links = new LinkReads(db, orgId),
+): Promise<void> {
   if (touched.whole_org) return rebuildOpenAmounts(db, orgId);
   const ids = new Set(touched.entry_ids);
   if (touched.link_ids.length > 0) {
@@ -196,7 +202,7 @@ export async function refreshOpenAmounts(db: Db, orgId: string, touched: Touched
     });
     for (const l of links) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
   }
-  await refreshEntries(db, orgId, [...ids], touched.entries_written);
+  await refreshEntries(db, orgId, [...ids], touched.entries_written, links);
 }
 
 /**

@@ -25,6 +25,7 @@ import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
 import { invalidateFigures, refreshFigures, type TouchedFigures } from '../../shared/storage/book-figures.js';
 import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
+import { LinkReads } from '../../shared/storage/link-reads.js';
 import {
   addInsertedTransactions,
   readBeforeInserts,
@@ -172,11 +173,13 @@ async function runHeld(
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
       // The open amounts of the entries the writes touched (docs/design/entry-open-amounts.md) and the kept
-      // figures, from the store as the journal left it, side by side (they share no document): before the end is
-      // written, so a job that dies here is resumed and refreshes again.
+      // figures, from the store as the journal left it, side by side (they share no document, and read the
+      // entries' links once, after the figures' bump): before the end is written, so a job that dies here is
+      // resumed and refreshes again.
+      const links = new LinkReads(db, orgId, { closed: true });
       await Promise.all([
-        refreshOpenAmounts(db, orgId, touchedEntries(journal.writes)),
-        keepFigures(ctx, journal.writes, before, touched),
+        refreshOpenAmounts(db, orgId, touchedEntries(journal.writes), links),
+        keepFigures(ctx, journal.writes, before, touched, links),
       ]);
       lap('derived_ms');
       return finish(ctx, op, took, {
@@ -238,21 +241,28 @@ async function runHeld(
  * The kept figures of the records the journal wrote (docs/reference/book-reads.md
  * "Kept figures"), brought up to date before the operation ends: added to
  * where `before` was read, else computed. A job that dies here leaves the
- * operation applying, and whoever finishes it computes them.
+ * operation applying, and whoever finishes it computes them. `links`, shared
+ * with the open amounts' refresh, is opened once the figures' masters are
+ * bumped, or when they need none.
  */
 async function keepFigures(
   ctx: JobContext,
   writes: readonly JournalWrite[],
   before: FiguresBefore | null = null,
   touched: Promise<TouchedFigures> | null = null,
+  links = new LinkReads(ctx.db, ctx.data.org_id),
 ): Promise<void> {
   const orgId = ctx.data.org_id;
-  if (before) {
-    await refreshFigures(ctx.db, orgId, await addInsertedTransactions(ctx.db, orgId, before, writes));
-    return;
+  try {
+    if (before) {
+      await refreshFigures(ctx.db, orgId, await addInsertedTransactions(ctx.db, orgId, before, writes), links);
+      return;
+    }
+    if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
+    await refreshFigures(ctx.db, orgId, await (touched ?? touchedByWrites(ctx.db, orgId, writes)), links);
+  } finally {
+    links.open();
   }
-  if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
-  await refreshFigures(ctx.db, orgId, await (touched ?? touchedByWrites(ctx.db, orgId, writes)));
 }
 
 /**

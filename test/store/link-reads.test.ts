@@ -1,0 +1,119 @@
+// The links a journal's derived figures read (shared/storage/link-reads.ts):
+// each transaction's and each entry's links are read once however many
+// refreshes ask for them, and a reader made closed (before the kept figures'
+// bump) starts no read until it is opened, so what it answers is the store
+// as it is at the opening.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import type { Db } from 'mongodb';
+import { LinkReads, type FigureLink } from '../../shared/storage/link-reads.js';
+import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
+import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
+import { stack } from '../helpers/stack.js';
+
+const tag = () => randomBytes(5).toString('hex');
+
+/** Links of transactions t0..t2 to entries e0..e2: t0–e0, t0–e1, t1–e1, t2–e2, amounts 100, 200, 300, 400. */
+async function storeLinks(db: Db, orgId: string): Promise<FigureLink[]> {
+  const pairs: Array<[number, number]> = [
+    [0, 0],
+    [0, 1],
+    [1, 1],
+    [2, 2],
+  ];
+  const links = pairs.map(([t, e], i) => ({
+    id: `bl_${orgId}_${i}`,
+    bank_transaction_id: `bt_${orgId}_${t}`,
+    ledger_entry_id: `le_${orgId}_${e}`,
+    amount_minor: 100 * (i + 1),
+  }));
+  await db
+    .collection('bank_links')
+    .insertMany(links.map(({ id, ...l }) => ({ _id: id, org_id: orgId, ...l, version: 1 }) as never));
+  return links;
+}
+
+const byId = (links: readonly FigureLink[]) => [...links].sort((a, b) => a.id.localeCompare(b.id));
+
+describe('link reads of a journal’s derived figures', () => {
+  it('answers every link of the transactions and of the entries asked for, each list as stored', async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const links = await storeLinks(db, orgId);
+    const reads = new LinkReads(db, orgId);
+    expect(byId(await reads.ofTransactions([`bt_${orgId}_0`, `bt_${orgId}_2`]))).to.deep.equal([
+      links[0],
+      links[1],
+      links[3],
+    ]);
+    expect(byId(await reads.ofEntries([`le_${orgId}_1`, `le_${orgId}_9`]))).to.deep.equal([links[1], links[2]]);
+    // Asked again, with one more: the known lists as first read, the new one read now.
+    expect(byId(await reads.ofEntries([`le_${orgId}_1`, `le_${orgId}_0`]))).to.deep.equal([
+      links[0],
+      links[1],
+      links[2],
+    ]);
+    expect(await reads.ofEntries([])).to.deep.equal([]);
+  });
+
+  it('a closed reader answers the links stored when it is opened', async () => {
+    const { db } = await stack();
+    const orgId = `org_${tag()}`;
+    const links = await storeLinks(db, orgId);
+    const reads = new LinkReads(db, orgId, { closed: true });
+    const asked = reads.ofEntries([`le_${orgId}_2`]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await db.collection('bank_links').insertOne({
+      _id: `bl_${orgId}_late`,
+      org_id: orgId,
+      bank_transaction_id: `bt_${orgId}_1`,
+      ledger_entry_id: `le_${orgId}_2`,
+      amount_minor: 5,
+      version: 1,
+    } as never);
+    reads.open();
+    expect(byId(await asked)).to.deep.equal([
+      links[3],
+      {
+        id: `bl_${orgId}_late`,
+        bank_transaction_id: `bt_${orgId}_1`,
+        ledger_entry_id: `le_${orgId}_2`,
+        amount_minor: 5,
+      },
+    ]);
+  });
+
+  describe('where the store port reads in SQL (FerretDB 1.x)', function () {
+    let handle: Db;
+    before(async function () {
+      const { s: st, postgresUrl } = await ferretdbStack(this, 'reads are counted in SQL there');
+      handle = await ferretdbHandle(st.db, postgresUrl);
+    });
+    after(async () => {
+      if (handle) await closeStoreAdapter(handle);
+    });
+
+    it('reads nothing while closed, and each list once however often it is asked for', async () => {
+      const orgId = `org_${tag()}`;
+      await storeLinks(handle, orgId);
+      const reads = new LinkReads(handle, orgId, { closed: true });
+      const served = () => sqlStats(handle).served;
+      const start = served();
+      const entries = [`le_${orgId}_0`, `le_${orgId}_1`];
+      // The open amounts and the counterparty figures ask for the same entries; the days and the figures for the same transactions.
+      const asked = [
+        reads.ofEntries(entries),
+        reads.ofEntries([...entries].reverse()),
+        reads.ofTransactions([`bt_${orgId}_0`]),
+        reads.ofTransactions([`bt_${orgId}_0`]),
+      ];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(served() - start, 'reads while closed').to.equal(0);
+      reads.open();
+      const [a, b, c, d] = await Promise.all(asked);
+      expect(served() - start, 'reads once opened').to.equal(2);
+      expect(byId(a!)).to.deep.equal(byId(b!)).and.to.have.length(3);
+      expect(byId(c!)).to.deep.equal(byId(d!)).and.to.have.length(2);
+    });
+  });
+});
