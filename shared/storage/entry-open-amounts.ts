@@ -191,7 +191,7 @@ export async function refreshOpenAmounts(
   if (touched.whole_org) return rebuildOpenAmounts(db, orgId);
   const ids = new Set(touched.entry_ids);
   if (touched.link_ids.length > 0) {
-    const links = await (
+    const updated = await (
       await storeAdapter(db)
     ).where({
       collection: collections(db).bankLinks.collectionName,
@@ -200,7 +200,7 @@ export async function refreshOpenAmounts(
       owner: orgId,
       fields: ['ledger_entry_id'],
     });
-    for (const l of links) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
+    for (const l of updated) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
   }
   await refreshEntries(db, orgId, [...ids], touched.entries_written, links);
 }
