@@ -5,7 +5,7 @@ import type { Context } from 'mocha';
 import type { Db } from 'mongodb';
 import type { FerretDbPort } from '../../shared/storage/ferretdb/adapter.js';
 import type { PostgresPagesStats } from '../../shared/storage/ferretdb/postgres-pages.js';
-import { chooseStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
+import { chooseStoreAdapter, closeStoreAdapter, storeAdapter } from '../../shared/storage/store-adapter.js';
 import { ensureIndexes } from '../../shared/storage/indexes.js';
 import { connectMongo, type Mongo } from '../../shared/storage/mongo.js';
 import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
@@ -52,6 +52,26 @@ export async function ferretdbHandle(db: Db, postgresUrl: string): Promise<Db> {
   if (adapter.name !== 'ferretdb') throw new Error(`the FerretDB adapter does not run on ${db.databaseName}`);
   statsByHandle.set(handle, (adapter as FerretDbPort).stats);
   return handle;
+}
+
+/**
+ * Inside a `describe`: a handle served by the FerretDB adapter for its tests
+ * (ferretdbHandle on the shared stack's database, the suite skipped on
+ * MongoDB with `mongodbReason`), closed after them. Call the answer in a test.
+ */
+export function ferretdbHandleForSuite(mongodbReason: string): () => Db {
+  let handle: Db | undefined;
+  before(async function () {
+    const { s, postgresUrl } = await ferretdbStack(this, mongodbReason);
+    handle = await ferretdbHandle(s.db, postgresUrl);
+  });
+  after(async () => {
+    if (handle) await closeStoreAdapter(handle);
+  });
+  return () => {
+    if (!handle) throw new Error('the FerretDB handle is made in the suite’s before hook');
+    return handle;
+  };
 }
 
 const statsByHandle = new WeakMap<Db, PostgresPagesStats>();

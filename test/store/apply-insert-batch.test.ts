@@ -16,8 +16,7 @@ import { encodeOperation } from '../../shared/storage/staged-operation-codec.js'
 import { finishJournal } from '../../worker/operation/apply-journal-runner.js';
 import type { JobContext } from '../../worker/job-context.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
+import { ferretdbHandleForSuite, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { stack } from '../helpers/stack.js';
 
 const tag = () => randomBytes(5).toString('hex');
@@ -311,19 +310,10 @@ describe('apply journal: inserts in batches, on the real store', function () {
   });
 
   describe('where the store port inserts together (FerretDB 1.x: SQL inserts)', function () {
-    let handle: Db;
-    before(async function () {
-      const { s: st, postgresUrl } = await ferretdbStack(
-        this,
-        'a run of inserts goes as ordered insertMany calls there',
-      );
-      handle = await ferretdbHandle(st.db, postgresUrl);
-    });
-    after(async () => {
-      if (handle) await closeStoreAdapter(handle);
-    });
+    const ferretDb = ferretdbHandleForSuite('a run of inserts goes as ordered insertMany calls there');
 
     it(`a run goes as ${INSERT_PARTS} statements side by side, each all or none: made whole, nothing found`, async () => {
+      const handle = ferretDb();
       const orgId = `org_${tag()}`;
       const writes = Array.from({ length: 1_000 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
       const written = sqlStats(handle).written;
@@ -333,6 +323,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     });
 
     it('a conflict in the first part while the second part stored: the second part is undone, made = the index of the conflict', async () => {
+      const handle = ferretDb();
       const orgId = `org_${tag()}`;
       const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
       await foreign(handle, orgId, writes[1]!);
@@ -341,6 +332,7 @@ describe('apply journal: inserts in batches, on the real store', function () {
     });
 
     it("a part that meets the journal's own documents (an attempt that died) leaves the run to the ordered inserts, which count them as found", async () => {
+      const handle = ferretDb();
       const orgId = `org_${tag()}`;
       const writes = Array.from({ length: 8 }, (_, i) => txnInsert(`bt_${orgId}_${i}`, 100 + i));
       await madeBefore(handle, orgId, writes[6]!);

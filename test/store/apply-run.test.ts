@@ -12,8 +12,7 @@ import type { Db } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { createLogger } from '../../shared/logger.js';
 import { INSERT_PARTS, makeRun } from '../../shared/storage/apply-writes.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
+import { ferretdbHandleForSuite, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import { encodeOperation } from '../../shared/storage/staged-operation-codec.js';
 import { operationHolder, reserveVersion } from '../../shared/storage/version-reservations.js';
@@ -242,16 +241,10 @@ describe('apply journal: a run of updates, deletes and inserts as one step, on t
   });
 
   describe('where the store port inserts together (FerretDB 1.x: SQL inserts)', function () {
-    let handle: Db;
-    before(async function () {
-      const { s: st, postgresUrl } = await ferretdbStack(this, 'a run is read through the driver there');
-      handle = await ferretdbHandle(st.db, postgresUrl);
-    });
-    after(async () => {
-      if (handle) await closeStoreAdapter(handle);
-    });
+    const ferretDb = ferretdbHandleForSuite('a run is read through the driver there');
 
     it(`fresh: not read before it is written, its inserts ${INSERT_PARTS} statements side by side; not fresh: read once`, async () => {
+      const handle = ferretDb();
       for (const fresh of [true, false]) {
         const orgId = `org_${tag()}`;
         const { links, writes } = await linksAndJournal(handle, orgId);

@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
 import { LinkReads, type FigureLink } from '../../shared/storage/link-reads.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { ferretdbHandle, ferretdbStack, sqlStats } from '../helpers/ferretdb-adapter.js';
+import { ferretdbHandleForSuite, sqlStats } from '../helpers/ferretdb-adapter.js';
 import { stack } from '../helpers/stack.js';
 
 const tag = () => randomBytes(5).toString('hex');
@@ -84,16 +83,10 @@ describe('link reads of a journal’s derived figures', () => {
   });
 
   describe('where the store port reads in SQL (FerretDB 1.x)', function () {
-    let handle: Db;
-    before(async function () {
-      const { s: st, postgresUrl } = await ferretdbStack(this, 'reads are counted in SQL there');
-      handle = await ferretdbHandle(st.db, postgresUrl);
-    });
-    after(async () => {
-      if (handle) await closeStoreAdapter(handle);
-    });
+    const ferretDb = ferretdbHandleForSuite('reads are counted in SQL there');
 
     it('reads nothing while closed, and each list once however often it is asked for', async () => {
+      const handle = ferretDb();
       const orgId = `org_${tag()}`;
       await storeLinks(handle, orgId);
       const reads = new LinkReads(handle, orgId, { closed: true });
