@@ -125,7 +125,8 @@ export async function claimTransition(
         if (!(await store.claimTransition(claim))) throw new TransitionTaken();
         return claim;
       },
-      source,
+      // The claim's result is the view's (the transition's `set.result`): its event does not store it again.
+      { ...source, resultInClaim: event.result_json !== undefined },
     );
   } catch (err) {
     if (!(err instanceof TransitionTaken)) throw err;

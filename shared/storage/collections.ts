@@ -554,9 +554,13 @@ export interface StoredEvent {
  * document on each write, and an applied import's event lists each change
  * (9,900 at the bench's size); the fields the feed filters on stay values.
  * Events stored before carry `data` itself; both read the same (readEvent).
+ * `result_in_claim`: the operation's `result` is its claim's `result_json`
+ * (an apply's result lists every change: stored once, not twice in one
+ * insert); `data_json` then holds `result: null` in its place.
  */
-export type StoredEventDoc = Omit<StoredEvent, 'data'> &
-  ({ data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined });
+export type StoredEventDoc = Omit<StoredEvent, 'data'> & { result_in_claim?: true } & (
+    { data_json: string; data?: undefined } | { data: StoredEvent['data']; data_json?: undefined }
+  );
 
 /**
  * Every collection of `db`, made once per Db and kept: the driver's

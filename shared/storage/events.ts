@@ -47,16 +47,28 @@ export interface EventFields {
   feed_block: string;
 }
 
-function storedEvent(event: StoredEvent): StoredEventDoc {
+/** `resultInClaim`: the claim stores the operation's result as `result_json`; the event names it in its place. */
+function storedEvent(event: StoredEvent, resultInClaim: boolean): StoredEventDoc {
   const { data, ...fields } = event;
-  return { ...fields, data_json: JSON.stringify(data) };
+  if (!resultInClaim) return { ...fields, data_json: JSON.stringify(data) };
+  const inPlace = { staged_operation: { ...data.staged_operation, result: null } };
+  return { ...fields, result_in_claim: true, data_json: JSON.stringify(inPlace) };
 }
 
-/** The event a claim stores, in either form. */
-export function readEvent(doc: StoredEventDoc): StoredEvent {
-  if (doc.data_json === undefined) return doc;
-  const { data_json: json, ...fields } = doc;
-  return { ...fields, data: JSON.parse(json) as StoredEvent['data'] };
+/**
+ * The event a claim stores, in any of its forms. `resultJson`: the claim's
+ * `result_json`, which an event marked `result_in_claim` takes its
+ * operation's result from (the two are written by one insert).
+ */
+export function readEvent(doc: StoredEventDoc, resultJson?: string): StoredEvent {
+  const { data_json: json, result_in_claim: inClaim, ...fields } = doc;
+  if (json === undefined) return { ...fields, data: doc.data };
+  const data = JSON.parse(json) as StoredEvent['data'];
+  if (inClaim) {
+    if (resultJson === undefined) throw new Error(`event ${doc.id} takes its result from a claim without one`);
+    data.staged_operation.result = JSON.parse(resultJson) as StoredEvent['data']['staged_operation']['result'];
+  }
+  return { ...fields, data };
 }
 
 /** How old an event must be before the feed (and the webhooks) show it. */
@@ -128,6 +140,8 @@ export async function reserveEvent(db: Db, orgId: string): Promise<Reservation> 
 /** Where a writer's sequence comes from: `reserved`, a reservation the writer started early (used when still fresh). */
 export interface EventSource {
   reserved?: Promise<Reservation> | undefined;
+  /** The claim stores the view's result as `result_json`: the event takes it from there (storedEvent). */
+  resultInClaim?: boolean | undefined;
 }
 
 /**
@@ -150,7 +164,7 @@ export async function withNewEvent<T>(
     early = undefined;
     if (!isFresh(reservation)) continue;
     const [result] = await Promise.all([
-      insert(eventFields(orgId, claimId, to, view, reservation)),
+      insert(eventFields(orgId, claimId, to, view, reservation, source.resultInClaim ?? false)),
       reservation.retired,
     ]);
     return result;
@@ -169,6 +183,7 @@ export function eventFields(
   to: EventSubject,
   view: EventOperationView,
   reservation: Reservation,
+  resultInClaim = false,
 ): EventFields {
   const { sequence, reservedAt } = reservation;
   const event: StoredEvent = {
@@ -178,7 +193,7 @@ export function eventFields(
     sequence,
     data: { staged_operation: view },
   };
-  return { event: storedEvent(event), feed_block: feedBlock(orgId, sequence) };
+  return { event: storedEvent(event, resultInClaim), feed_block: feedBlock(orgId, sequence) };
 }
 
 export interface EventPageQuery {
@@ -228,10 +243,13 @@ export async function listEvents(db: Db, q: EventPageQuery): Promise<EventPage> 
     block += 1
   ) {
     const docs = await collections(db)
-      .auditEvents.find({ org_id: q.org_id, feed_block: `${q.org_id}:${block}` }, { projection: { event: 1 } })
+      .auditEvents.find(
+        { org_id: q.org_id, feed_block: `${q.org_id}:${block}` },
+        { projection: { event: 1, result_json: 1 } },
+      )
       .toArray();
     const events = docs
-      .flatMap((d) => (d.event !== undefined && d.event.sequence > q.after ? [readEvent(d.event)] : []))
+      .flatMap((d) => (d.event !== undefined && d.event.sequence > q.after ? [readEvent(d.event, d.result_json)] : []))
       .sort((a, b) => a.sequence - b.sequence);
     for (const event of events) {
       if (event.created_at > cutoff) return { events: out, through };

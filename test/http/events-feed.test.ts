@@ -27,10 +27,12 @@ const feedReader = async (orgId: string): Promise<string> =>
 /**
  * The operation's events, once the feed shows one per transition of its
  * history: exactly those, in the history's order, each with the status that
- * transition reached, and in sequence order.
+ * transition reached, and in sequence order; the last with the operation's
+ * result.
  */
 async function expectOneEventPerTransition(token: string, id: string): Promise<string[]> {
-  const history = (await show(token, id)).body.data.history.map((h) => `staged_operation.${h.to}`);
+  const op = (await show(token, id)).body.data;
+  const history = op.history.map((h) => `staged_operation.${h.to}`);
   const events = await eventsOf(token, id, history.length);
   expect(
     events.map((e) => e.type),
@@ -41,6 +43,8 @@ async function expectOneEventPerTransition(token: string, id: string): Promise<s
     id,
   ).to.deep.equal(history);
   for (let i = 1; i < events.length; i += 1) expect(events[i]!.sequence).to.be.greaterThan(events[i - 1]!.sequence);
+  // The last transition's event carries the operation's result whole (an apply's is stored once, in its claim).
+  expect(events[events.length - 1]!.data.staged_operation.result, id).to.deep.equal(op.result);
   return history;
 }
 

@@ -6,10 +6,12 @@
 // and so do old delivery attempts.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { recordStaged } from '../../shared/storage/audit-events.js';
+import { claimTransition, recordStaged } from '../../shared/storage/audit-events.js';
 import { collections, type StagedOperationDoc } from '../../shared/storage/collections.js';
 import {
+  afterTransition,
   backfillFeedBlocks,
+  eventView,
   FEED_BLOCK,
   KEEP_RESERVATIONS,
   listEvents,
@@ -126,6 +128,34 @@ describe('store: the event feed reads bounded pages by feed block', function () 
       [2, `stg_${orgId}_2`, 'staged'],
     ]);
     expect(page.events.every((e) => !('data_json' in e))).to.equal(true);
+  });
+
+  it("stores an apply's result once, in its claim: the event names it there, and the feed gives the operation back whole", async () => {
+    const { db } = await stack();
+    const orgId = await orgWithEvents(1);
+    const op = { ...operation(orgId, 1), status: 'applying' } as StagedOperationDoc;
+    const at = new Date().toISOString();
+    const changes = ['lnk_a', 'lnk_b', 'lnk_c'].map((id) => ({ action: 'insert', collection: 'bank_links', id }));
+    const result = { status: 'applied', at, by: 'bob', changes } as NonNullable<StagedOperationDoc['result']>;
+    const item = { at, actor: 'bob', from: 'applying', to: 'applied', note: null, request_id: 'req' } as const;
+    const view = eventView(afterTransition(op, 'applied', item, { result }));
+    const claim = await claimTransition(
+      db,
+      {
+        ...{ org_id: orgId, staged_operation_id: op._id, at, actor: 'bob', request_id: 'req', claim_id: 'job_1' },
+        ...{ from: 'applying', to: 'applied', note: null, result_json: JSON.stringify(result) },
+      },
+      view,
+    );
+    expect(claim.claim_id).to.equal('job_1');
+    const stored = await collections(db).auditEvents.findOne({ _id: claim._id });
+    expect(stored?.result_json, 'the result, once').to.equal(JSON.stringify(result));
+    expect(stored?.event?.result_in_claim).to.equal(true);
+    expect(stored?.event?.data_json).to.not.include('lnk_a');
+    const page = await listEvents(db, { org_id: orgId, after: 1, types: [], limit: 10, now: later() });
+    expect(page.events.map((e) => e.type)).to.deep.equal(['staged_operation.applied']);
+    // What the event held when it stored the result itself, key for key.
+    expect(JSON.stringify(page.events[0]!.data)).to.equal(JSON.stringify({ staged_operation: view }));
   });
 
   it('shows nothing younger than the settle time, and moves its cursor no further', async () => {
