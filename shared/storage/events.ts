@@ -137,8 +137,9 @@ export async function reserveEvent(db: Db, orgId: string): Promise<Reservation> 
   throw new Error(`event sequence of ${orgId}: too much contention`);
 }
 
-/** Where a writer's sequence comes from: `reserved`, a reservation the writer started early (used when still fresh). */
+/** What a writer brings to its event beside the view. */
 export interface EventSource {
+  /** A reservation the writer started early (used when still fresh). */
   reserved?: Promise<Reservation> | undefined;
   /** The claim stores the view's result as `result_json`: the event takes it from there (storedEvent). */
   resultInClaim?: boolean | undefined;
