@@ -48,9 +48,14 @@ type ListName = 'transactions_by_account' | 'entries_by_counterparty';
 
 /** Page size of both lists: small enough that the entries of one counterparty fill more than one page. */
 const LIMIT = 10;
-const PAGES_PER_RUN = 5;
-/** Whole reads (counterparty list, account) per run: fewer, each reads the whole account. */
-const WHOLE_PER_RUN = 3;
+/**
+ * Page pairs per list, size and run. why this many: a page takes a few
+ * milliseconds and a growth row is the ratio of two sizes' medians, which a
+ * few slow reads among few samples move (bench/README.md "Latest run").
+ */
+const PAGES_PER_RUN = 20;
+/** Whole reads (counterparty list, account, suggestions, trial balance) per size and run; fewer, each costs more. */
+const WHOLE_PER_RUN = 8;
 /** Match suggestions are timed over this many unlinked transactions that have candidates, in turn. */
 const SUGGESTED_TRANSACTIONS = 5;
 

@@ -1,36 +1,82 @@
 // A big repair applied through the API: a 10k-transaction repair (bench/lib/
-// repair-books.ts) staged, approved by a second actor and applied, on a store
-// that holds no other big operation, and again once `loadedOps` more such
-// repairs (each in an organisation of its own) were applied before it: what an
-// apply pays for the operations, journals and locks others left in the store
-// (`repair/apply_s_10k_scope`, `repair/apply_s_10k_scope_loaded`). The apply
-// asks for the minimal answer (`Prefer: return=minimal`, docs/reference/http-api.md
-// §6.4), as a client that reviewed the plan does: the answer is the operation
-// and its result, not the plan and context again.
+// repair-books.ts) staged, approved by a second actor and applied, each in an
+// organisation of its own: the median of the first `runs` applies
+// (`repair/apply_s_10k_scope`), and of `runs` more once at least `loadedOps`
+// such repairs were applied before them (`repair/apply_s_10k_scope_loaded`):
+// what an apply pays for the operations, journals and locks others left in
+// the store. The apply asks for the minimal answer (`Prefer: return=minimal`,
+// docs/reference/http-api.md §6.4), as a client that reviewed the plan does:
+// the answer is the operation and its result, not the plan and context again.
 import { pathOf } from '../../shared/contract/routes.js';
 import { call, repairPath, type Call } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigRepairBooks } from '../lib/repair-books.js';
-import { round } from '../lib/stats.js';
+import { median, round } from '../lib/stats.js';
 import type { BenchEnv } from './round-trip.js';
 
 export interface RepairApplyResult {
-  /** Seconds from the apply call (`Prefer: return=minimal`) to its `applied` answer, the store holding no other big operation. */
+  /** Median seconds from the apply call (`Prefer: return=minimal`) to its `applied` answer, of the first `runs` applies. */
   apply_s: number;
-  /** The same after `loaded_ops` repairs of the same size were applied in other organisations. */
+  /** Each of those applies, in order: the store held 0, 1, … other big operations. */
+  apply_s_runs: number[];
+  /** The same median once at least `loaded_ops` repairs of the same size were applied in other organisations. */
   apply_s_loaded: number | null;
+  apply_s_loaded_runs: number[];
   loaded_ops: number;
 }
 
-export async function measureRepairApply(env: BenchEnv, size: number, loadedOps: number): Promise<RepairApplyResult> {
-  const first = await stageApproveApply(env, 'org_ra_0', size);
-  env.log(`  repair apply: a ${size}-transaction repair applied in ${first} s (stage ${lastStageS} s)`);
+/** The applies of a series, in order: the first `runs`, those that load the store, and `runs` more after them. */
+export interface ApplySeries {
+  first: number[];
+  others: number[];
+  loaded: number[];
+  /** How many were applied before the first of `loaded`. */
+  before: number;
+}
+
+/**
+ * `apply` called `runs` times, then until `loadedOps` applies were made (the
+ * first ones count), then `runs` more when `loadedOps` > 0: every one of
+ * `loaded` has at least `loadedOps` applies before it.
+ */
+export async function applySeries(
+  runs: number,
+  loadedOps: number,
+  apply: (n: number) => Promise<number>,
+): Promise<ApplySeries> {
+  let made = 0;
+  const next = () => apply(made++);
+  const first: number[] = [];
+  for (let i = 0; i < runs; i += 1) first.push(await next());
   const others: number[] = [];
-  for (let i = 1; i <= loadedOps; i += 1) others.push(await stageApproveApply(env, `org_ra_${i}`, size));
-  if (loadedOps > 0) env.log(`  repair apply: ${loadedOps} more applied in ${others.join(', ')} s`);
-  const loaded = loadedOps > 0 ? await stageApproveApply(env, `org_ra_${loadedOps + 1}`, size) : null;
-  if (loaded !== null) env.log(`  repair apply: with ${loadedOps} applied before it, ${loaded} s`);
-  return { apply_s: first, apply_s_loaded: loaded, loaded_ops: loadedOps };
+  while (loadedOps > 0 && made < loadedOps) others.push(await next());
+  const before = made;
+  const loaded: number[] = [];
+  if (loadedOps > 0) for (let i = 0; i < runs; i += 1) loaded.push(await next());
+  return { first, others, loaded, before };
+}
+
+export async function measureRepairApply(
+  env: BenchEnv,
+  size: number,
+  loadedOps: number,
+  runs: number,
+): Promise<RepairApplyResult> {
+  const series = await applySeries(runs, loadedOps, async (n) => {
+    const s = await stageApproveApply(env, `org_ra_${n}`, size);
+    if (n < runs) env.log(`  repair apply: a ${size}-transaction repair applied in ${s} s (stage ${lastStageS} s)`);
+    return s;
+  });
+  const { first, others, loaded, before } = series;
+  if (others.length > 0) env.log(`  repair apply: ${others.length} more applied in ${others.join(', ')} s`);
+  if (loaded.length > 0) env.log(`  repair apply: with ${before} or more applied before each, ${loaded.join(', ')} s`);
+  return {
+    apply_s: round(median(first)),
+    apply_s_runs: first,
+    apply_s_loaded: loaded.length > 0 ? round(median(loaded)) : null,
+    apply_s_loaded_runs: loaded,
+    loaded_ops: loadedOps,
+  };
 }
 
 let lastStageS = 0;

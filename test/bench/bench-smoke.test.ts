@@ -21,6 +21,8 @@ const SHAPE = {
     'store_cpu_s_10k_scope',
     'apply_s_10k_scope',
     'apply_s_10k_scope_loaded',
+    'apply_s_10k_scope_runs',
+    'apply_s_10k_scope_loaded_runs',
   ],
   duplicates: ['first_page_ms', 'next_page_ms', 'growth_10k_to_100k'],
   worker_scaling: [
@@ -136,6 +138,9 @@ describe('npm run bench (smoke)', function () {
       expect(Object.keys(result.repair!.job_ms as object)).to.deep.equal(['100', '200']);
       // The operation worker scaling staged was approved and applied through the API.
       expect(result.repair!.apply_s_10k_scope, 'apply_s_10k_scope').to.be.a('number').and.greaterThan(0);
+      // One apply each at --repeat 1: the figure is that apply, before and after the other one (smoke: one loaded).
+      expect(result.repair!.apply_s_10k_scope_runs).to.deep.equal([result.repair!.apply_s_10k_scope]);
+      expect(result.repair!.apply_s_10k_scope_loaded_runs).to.deep.equal([result.repair!.apply_s_10k_scope_loaded]);
       expect(Object.keys(result.duplicates!.first_page_ms as object)).to.deep.equal(['100', '200']);
       expect(result.mixed_load!.errors_5xx).to.equal(0);
       // Every kind ran in the mix, so each has its own tail.
