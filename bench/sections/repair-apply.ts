@@ -30,8 +30,6 @@ export interface ApplySeries {
   first: number[];
   others: number[];
   loaded: number[];
-  /** How many were applied before the first of `loaded`. */
-  before: number;
 }
 
 /**
@@ -50,10 +48,9 @@ export async function applySeries(
   for (let i = 0; i < runs; i += 1) first.push(await next());
   const others: number[] = [];
   while (loadedOps > 0 && made < loadedOps) others.push(await next());
-  const before = made;
   const loaded: number[] = [];
   if (loadedOps > 0) for (let i = 0; i < runs; i += 1) loaded.push(await next());
-  return { first, others, loaded, before };
+  return { first, others, loaded };
 }
 
 export async function measureRepairApply(
@@ -67,7 +64,8 @@ export async function measureRepairApply(
     if (n < runs) env.log(`  repair apply: a ${size}-transaction repair applied in ${s} s (stage ${lastStageS} s)`);
     return s;
   });
-  const { first, others, loaded, before } = series;
+  const { first, others, loaded } = series;
+  const before = first.length + others.length;
   if (others.length > 0) env.log(`  repair apply: ${others.length} more applied in ${others.join(', ')} s`);
   if (loaded.length > 0) env.log(`  repair apply: with ${before} or more applied before each, ${loaded.join(', ')} s`);
   return {
