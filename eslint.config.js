@@ -29,8 +29,12 @@ const KIND_SCHEMAS = [
   './shared/kinds/revert/schema.ts',
   './shared/kinds/approval-policy/schema.ts',
 ];
-// The pure files of a kind whose types its own schema.ts names (the statement import's CSV mapping and formats).
-const KIND_SCHEMA_TYPES = ['./shared/kinds/statement-import/csv.ts', './shared/kinds/statement-import/model.ts'];
+// The pure files of a kind that its own schema.ts reads (the statement import's CSV mapping, its parameters and formats).
+const KIND_SCHEMA_TYPES = [
+  './shared/kinds/statement-import/csv.ts',
+  './shared/kinds/statement-import/csv-params.ts',
+  './shared/kinds/statement-import/model.ts',
+];
 const LAYER_ZONES = [
   {
     target: './shared/domain',

@@ -12,7 +12,7 @@
 //
 // `measureDuplicatePages({db, baseUrl}, size)` is the same measurement for a
 // caller that runs its own API and worker (npm run bench).
-import { pathOf } from '../shared/contract/routes.js';
+import { pathOf } from '../shared/contract/route-paths.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';

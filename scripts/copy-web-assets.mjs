@@ -3,8 +3,8 @@
 // compiled into dist/web-build/web/ (web/tsconfig.json) to dist/web/, so
 // that dist/ alone serves the page
 // (api/routes/review.ts, docs/guide/review-page.md). It also writes
-// dist/web/route-paths.js, each operation's path from the route table
-// (dist/shared/contract/routes.js, compiled before this runs): the page builds
+// dist/web/route-paths.js, each operation's path from the route table's paths
+// (dist/shared/contract/route-paths.js, compiled before this runs): the page builds
 // its URLs from it (web/route-paths.d.ts) and writes none itself. Plain JS: no
 // build needed.
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,13 +22,12 @@ const built = join(root, 'dist', 'web-build', 'web');
 for (const name of readdirSync(built)) {
   if (/\.js$/.test(name)) copyFileSync(join(built, name), join(to, name));
 }
-// The build's own output: the route table of shared/contract/routes.ts, typed there.
+// The build's own output: the paths of shared/contract/route-paths.ts, typed there.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
-const contract = /** @type {{ API_ROUTES: { operation: string; path: string }[] }} */ (
-  await import(pathToFileURL(join(root, 'dist', 'shared', 'contract', 'routes.js')).href)
+const contract = /** @type {{ ROUTE_PATHS: Record<string, string> }} */ (
+  await import(pathToFileURL(join(root, 'dist', 'shared', 'contract', 'route-paths.js')).href)
 );
-const paths = Object.fromEntries(contract.API_ROUTES.map((r) => [r.operation, r.path]));
 writeFileSync(
   join(to, 'route-paths.js'),
-  `// Written by scripts/copy-web-assets.mjs from shared/contract/routes.ts.\nexport const ROUTE_PATHS = ${JSON.stringify(paths, null, 2)};\n`,
+  `// Written by scripts/copy-web-assets.mjs from shared/contract/route-paths.ts.\nexport const ROUTE_PATHS = ${JSON.stringify(contract.ROUTE_PATHS, null, 2)};\n`,
 );

@@ -5,7 +5,7 @@
 // process about a fifth of the machine in the mixed load. A keep-alive agent
 // with plain requests does the same calls for less; whatever the client
 // spends is taken from the API and the worker (bench/README.md, what is measured).
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { Agent, request } from 'node:http';
 
 export interface Call {
@@ -64,7 +64,7 @@ export function call(
   });
 }
 
-// The paths the sections call, from the route table (shared/contract/routes.ts).
+// The paths the sections call, from the route table (shared/contract/route-paths.ts).
 export const reversePath = (entryId: string): string => pathOf('ledger_reversal.stage', { entry_id: entryId });
 export const repairPath = pathOf('ledger_link_repair.stage');
 export const duplicatesPath = pathOf('inbox_duplicates.list');

@@ -7,7 +7,7 @@
 // account with its book balance and unreconciled figures, and the match
 // suggestions of unlinked transactions that have candidates (a read job over
 // the org's open entries and documents).
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { rebuildFigures } from '../../shared/storage/book-figures.js';
 import { collections } from '../../shared/storage/collections.js';
 import { call } from '../lib/http.js';

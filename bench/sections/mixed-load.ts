@@ -11,7 +11,7 @@
 // BENCH_MIX_KINDS=duplicates,reverse,repair,books,entries,matches,suggestions (default: all) keeps only
 // some kinds, each client taking them in turn: the CPU split of a one-kind
 // run is what that kind costs per request (the profile behind bench/README.md).
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { call, duplicatesPath, entryPath, repairPath, reversePath, transactionsPagePath } from '../lib/http.js';
 import {
   loadDemoOrg,

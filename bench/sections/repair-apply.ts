@@ -7,7 +7,7 @@
 // the store. The apply asks for the minimal answer (`Prefer: return=minimal`,
 // docs/reference/http-api.md §6.4), as a client that reviewed the plan does:
 // the answer is the operation and its result, not the plan and context again.
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { call, repairPath, type Call } from '../lib/http.js';
 import { load, tokenFor } from '../lib/data.js';
 import { BIG_ACCOUNT, BIG_COUNTERPARTY, bigRepairBooks } from '../lib/repair-books.js';

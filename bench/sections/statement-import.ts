@@ -4,7 +4,7 @@
 // then approved and applied; against two floors measured in the same run:
 // the project's parser plus the account's read as the job does them (called
 // directly here), and a bare insertMany of the same documents.
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { statementImportJournal } from '../../shared/kinds/statement-import/journal.js';
 import type { BooksFile } from '../../shared/domain/books-file.js';
 import { parseStatementFile } from '../../shared/kinds/statement-import/parse.js';

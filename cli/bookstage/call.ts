@@ -1,15 +1,13 @@
 // The one path of every API command: resolve the profile, send (with
 // retries), follow a 202 when asked, print the answer (readable, or the raw
 // envelope with --json) and return the exit code.
-import { pathOf } from '../../shared/contract/routes.js';
-import { randomUUID } from 'node:crypto';
+import { pathOf } from '../../shared/contract/route-paths.js';
 import { resolveProfile, type Profile } from './config.js';
 import { CliError, EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 import type { SuccessEnvelope } from '../../shared/contract/envelope.js';
 import { dataOf, errorOf, NetworkError, send, type Answer, type Request, type RetryPolicy } from './http-client.js';
 import type { Io } from './io.js';
 import { fieldOf, isList } from './output/answer-data.js';
-import { renderAnswer } from './output/answer.js';
 
 export interface CommonOptions {
   json?: boolean;
@@ -58,9 +56,13 @@ async function sendOrFail(profile: Profile, request: Request, policy: RetryPolic
   }
 }
 
-function print(io: Io, answer: Answer, json: boolean | undefined): void {
+async function print(io: Io, answer: Answer, json: boolean | undefined): Promise<void> {
   if (json) io.out(answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`);
-  else io.out(renderAnswer(io.style, answer));
+  else {
+    // Loaded when an answer is printed: the renderers read the kinds' registry, which `--help` never needs.
+    const { renderAnswer } = await import('./output/answer.js');
+    io.out(renderAnswer(io.style, answer));
+  }
 }
 
 /** A GET (a job, a staged operation): send, follow a 202 if asked, print, exit code. */
@@ -72,7 +74,7 @@ export async function runRequest(
   const profile = resolveProfile(opts.profile, io.env);
   let answer = await sendOrFail(profile, request, retryPolicy(opts, io, request.idempotencyKey));
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
-  print(io, answer, opts.json);
+  await print(io, answer, opts.json);
   return exitCodeFor(answer.status, dataOf(answer));
 }
 
@@ -84,7 +86,7 @@ export async function runDownload(request: Request, opts: CommonOptions, io: Io)
     io.out(answer.text);
     return EXIT.ok;
   }
-  print(io, answer, opts.json);
+  await print(io, answer, opts.json);
   return exitCodeFor(answer.status, dataOf(answer));
 }
 
@@ -97,7 +99,7 @@ export async function runStaging(
   // A dry run stores nothing and needs no key (docs/reference/http-api.md §6.6): safe to repeat as it is.
   if (opts.dryRun) return runDryRun(request, opts, io);
   const profile = resolveProfile(opts.profile, io.env);
-  const key = opts.idempotencyKey ?? `bookstage-cli-${randomUUID()}`;
+  const key = opts.idempotencyKey ?? `bookstage-cli-${crypto.randomUUID()}`;
   const full: Request = {
     ...request,
     idempotencyKey: key,
@@ -106,7 +108,7 @@ export async function runStaging(
   };
   let answer = await sendOrFail(profile, full, retryPolicy(opts, io, key));
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
-  print(io, answer, opts.json);
+  await print(io, answer, opts.json);
   if (!opts.json) {
     if (answer.status === 202)
       io.err(`Or retry the same command with --idempotency-key ${key}: it never stages twice.\n`);
@@ -132,7 +134,7 @@ async function runDryRun(
     retryPolicy(opts, io, undefined),
   );
   if (answer.status === 202 && opts.follow) answer = await follow(profile, answer, opts, io);
-  print(io, answer, opts.json);
+  await print(io, answer, opts.json);
   return exitCodeFor(answer.status, dataOf(answer));
 }
 
@@ -178,9 +180,9 @@ export async function runPaged(
     last = await sendOrFail(profile, { method: 'GET', path: pathFor(cursor) }, retryPolicy(opts, io, undefined));
     const data = dataOf(last);
     const list = fieldOf(data, listKey);
-    if (opts.json) print(io, last, true);
+    if (opts.json) await print(io, last, true);
     if (last.status !== 200 || !isList(list)) {
-      if (!opts.json) print(io, last, false);
+      if (!opts.json) await print(io, last, false);
       return exitCodeFor(last.status, data);
     }
     collected.push(...list);
@@ -197,7 +199,7 @@ export async function runPaged(
         data: { ...(dataOf(last) as Record<string, unknown>), [listKey]: collected },
       },
     };
-    print(io, merged, false);
+    await print(io, merged, false);
     if (cursor) io.out(`More: add --cursor ${cursor} (or --all)\n`);
   }
   return EXIT.ok;

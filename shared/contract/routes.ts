@@ -1,5 +1,5 @@
-// Every route the API serves, as data: method, path, operation, scope, the
-// request schemas it validates with (the very objects the routes compile) and
+// Every route the API serves, as data: method, operation (and its path, from
+// route-paths.ts), scope, the request schemas it validates with (the very objects the routes compile) and
 // the answers it can give, each status with its `data` schema or its error
 // codes. The API mounts its routes by operation from here (routeOf,
 // expressPath); shared/schemas/openapi.ts turns this table into the OpenAPI
@@ -8,6 +8,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { TokenScope } from '../domain/token-scopes.js';
 import { KIND_REFUSALS, KIND_ROUTES } from '../kinds/registry.js';
+import { routeAt, type RouteOperation } from './route-paths.js';
 import {
   AUTHENTICATED,
   BODY,
@@ -125,8 +126,7 @@ const BOOK_SHOW_ERRORS: ErrorCode[] = unique([
 
 /** A book read (scope books:read, tag `books`). */
 function bookRead(
-  path: string,
-  operation: string,
+  operation: RouteOperation,
   summary: string,
   description: string,
   data: object,
@@ -134,8 +134,7 @@ function bookRead(
 ): RouteContract {
   return {
     method: 'get',
-    path,
-    operation,
+    ...routeAt(operation),
     summary,
     description,
     tags: ['books'],
@@ -149,7 +148,6 @@ function bookRead(
 /** The book reads (docs/reference/book-reads.md): served from the store by api/routes/books-read.ts. */
 const BOOK_READS: RouteContract[] = [
   bookRead(
-    '/api/v1/cli/bank-accounts',
     'bank_accounts.list',
     "The organisation's bank accounts",
     'Every bank account with its book balance (opening + Σ transactions) and its unreconciled count and sum. Read-only.',
@@ -157,7 +155,6 @@ const BOOK_READS: RouteContract[] = [
     { query: noQuerySchema, errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']) },
   ),
   bookRead(
-    '/api/v1/cli/bank-accounts/{bank_account_id}',
     'bank_accounts.show',
     'One bank account',
     'Its stored fields, book balance and unreconciled figures. Read-only.',
@@ -165,7 +162,6 @@ const BOOK_READS: RouteContract[] = [
     { pathParams: { schema: bankAccountParamsSchema } },
   ),
   bookRead(
-    '/api/v1/cli/bank-transactions',
     'bank_transactions.list',
     'Bank transactions, filtered',
     'By (booking_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its links, Σ links and reconciliation remainder. Read-only.',
@@ -173,7 +169,6 @@ const BOOK_READS: RouteContract[] = [
     { query: transactionsQuerySchema },
   ),
   bookRead(
-    '/api/v1/cli/bank-transactions/{bank_transaction_id}',
     'bank_transactions.show',
     'One bank transaction',
     'Its stored fields, links, Σ links and reconciliation remainder. Read-only.',
@@ -181,7 +176,6 @@ const BOOK_READS: RouteContract[] = [
     { pathParams: { schema: bankTransactionParamsSchema } },
   ),
   bookRead(
-    '/api/v1/cli/ledger/entries',
     'ledger_entries.list',
     'Ledger entries, filtered',
     'By (entry_date, id), one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Each with its open amount and links. Read-only.',
@@ -189,7 +183,6 @@ const BOOK_READS: RouteContract[] = [
     { query: entriesQuerySchema },
   ),
   bookRead(
-    '/api/v1/cli/ledger/entries/{entry_id}',
     'ledger_entries.show',
     'One ledger entry',
     'Its stored fields (with reversal_of and reversed_by), open amount and links. Read-only.',
@@ -197,7 +190,6 @@ const BOOK_READS: RouteContract[] = [
     { pathParams: { schema: entryParamsSchema } },
   ),
   bookRead(
-    '/api/v1/cli/ledger/accounts',
     'ledger_accounts.list',
     'The chart of accounts',
     "The organisation's ledger accounts by code (byte order), inactive ones included (`active: false`), one page at a time; follow `data.next_cursor` until it is null. Empty when the organisation has no chart (then entries may use any code). Read-only.",
@@ -205,7 +197,6 @@ const BOOK_READS: RouteContract[] = [
     { query: ledgerAccountsQuerySchema },
   ),
   bookRead(
-    '/api/v1/cli/ledger/trial-balance',
     'ledger.trial_balance',
     'The trial balance',
     "Per account code and currency, the debit and credit totals and the balance (debit − credit) of the entries and of the bank side derived from transactions and their links (docs/design/ledger-postings.md), dated on or before `as_of` (today, UTC, when absent); with the chart's name and type where there is one. Computed by the worker: a read that outlives its wait is 503. Read-only.",
@@ -214,8 +205,7 @@ const BOOK_READS: RouteContract[] = [
   ),
   {
     method: 'get',
-    path: '/api/v1/cli/books/export',
-    operation: 'books.export',
+    ...routeAt('books.export'),
     summary: 'The books as an hledger or beancount file',
     description:
       'Every account, entry and bank transaction with its derived postings (docs/design/ledger-postings.md), dated on or before `through`, as a plain-text accounting file that `hledger check` and `bean-check` read clean; reconciled balances as balance assertions. Streamed as text, not in the envelope (errors are). Computed by the worker: a read that outlives its wait is 503. Read-only.',
@@ -231,7 +221,6 @@ const BOOK_READS: RouteContract[] = [
     errors: unique([...AUTHENTICATED, 'forbidden', 'validation_failed']),
   },
   bookRead(
-    '/api/v1/cli/counterparties',
     'counterparties.list',
     'Counterparties of a bank account',
     "One page of rows, one per counterparty of the account's transactions or of an open posted entry of the organisation, by counterparty id: latest bank name, open receivable and payable beyond links, unlinked bank amount on the account. Where repair candidates are found. Keyset-paged (limit ≤ 200, default 50; next_cursor). From figures the worker keeps as the books change: a read that outlives its wait is 503. Read-only.",
@@ -242,27 +231,20 @@ const BOOK_READS: RouteContract[] = [
     },
   ),
   bookRead(
-    '/api/v1/cli/bookkeeping/inbox/documents',
     'inbox_documents.list',
     'Inbox documents',
     'Newest first, one page at a time; follow `data.next_cursor` until it is null. Read-only.',
     documentPageSchema,
     { query: documentsQuerySchema },
   ),
-  bookRead(
-    '/api/v1/cli/bookkeeping/inbox/documents/{document_id}',
-    'inbox_documents.show',
-    'One inbox document',
-    'Every stored field. Read-only.',
-    inboxDocumentSchema,
-    { pathParams: { schema: documentParamsSchema } },
-  ),
+  bookRead('inbox_documents.show', 'One inbox document', 'Every stored field. Read-only.', inboxDocumentSchema, {
+    pathParams: { schema: documentParamsSchema },
+  }),
 ];
 
 /** The closed periods (docs/design/staged-lifecycle.md "Closed periods"): served by api/routes/periods.ts. */
 const PERIOD_READS: RouteContract[] = [
   bookRead(
-    '/api/v1/cli/periods',
     'periods.list',
     "The organisation's closed periods",
     'By `through`, one page at a time; follow `data.next_cursor` until it is null. Read-only.',
@@ -270,7 +252,6 @@ const PERIOD_READS: RouteContract[] = [
     { query: periodsQuerySchema },
   ),
   bookRead(
-    '/api/v1/cli/periods/{through}',
     'periods.show',
     'One closed period, checked',
     "Its stored hash beside the same hash of the period's records as they are now: `intact` is false when a record of the period changed since it was closed. Computed by the worker (it reads the whole period): a read that outlives its wait is 503. Read-only.",
@@ -286,8 +267,7 @@ export const API_ROUTES: RouteContract[] = [
   ...KIND_ROUTES,
   {
     method: 'get',
-    path: '/api/v1/cli/bookkeeping/inbox/duplicates',
-    operation: 'inbox_duplicates.list',
+    ...routeAt('inbox_duplicates.list'),
     summary: 'List the duplicate groups of the receipts inbox',
     description: 'Newest group first, one page at a time; follow `data.next_cursor` until it is null. Read-only.',
     tags: ['reads'],
@@ -299,8 +279,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'put',
-    path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
-    operation: 'bank_accounts.csv_mapping.put',
+    ...routeAt('bank_accounts.csv_mapping.put'),
     summary: 'Save the CSV column mapping of a bank account',
     description:
       'Replaces the account\'s saved mapping (the import\'s CSV mapping parameters as JSON; `date_column` required, defaults filled in). A CSV import of the account without mapping parameters uses it (docs/guide/statement-import.md "Saved CSV mapping").',
@@ -313,8 +292,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/bank-accounts/{bank_account_id}/csv-mapping',
-    operation: 'bank_accounts.csv_mapping.show',
+    ...routeAt('bank_accounts.csv_mapping.show'),
     summary: 'The saved CSV column mapping of a bank account',
     description:
       'The mapping a CSV import of the account without mapping parameters uses; `csv_mapping: null` when none is saved. Read-only.',
@@ -329,8 +307,7 @@ export const API_ROUTES: RouteContract[] = [
   // Match suggestions and their declines (docs/reference/http-api.md §8.2).
   {
     method: 'get',
-    path: '/api/v1/cli/bank-transactions/{bank_transaction_id}/match-suggestions',
-    operation: 'match_suggestions.list',
+    ...routeAt('match_suggestions.list'),
     summary: 'Match suggestions for a bank transaction',
     description:
       'Open entries (alone, or sets of two or three of one counterparty summing exactly to what the transaction has left) and open inbox documents that could settle it, best first: exact fit, then a reference in the remittance text, then the counterparty, then the nearer date, then ids; each with its signals. Declined candidates never return. Computed by the worker: a read that outlives its wait is 503. Read-only: nothing is staged.',
@@ -348,8 +325,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/cli/bank-transactions/{bank_transaction_id}/match-suggestions/decline',
-    operation: 'match_suggestions.decline',
+    ...routeAt('match_suggestions.decline'),
     summary: 'Decline match suggestions for a bank transaction',
     description:
       'Records that these entries (or this document) do not settle the transaction: they are never suggested for it again, alone or in a set. Stages and applies nothing; declining again is the same decline.',
@@ -362,8 +338,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/jobs/{job_id}',
-    operation: 'jobs.show',
+    ...routeAt('jobs.show'),
     summary: 'The answer of a staging call that outlived its wait',
     description:
       "202 while the job runs; once it is done, the operation's own envelope (status, data, warnings or error) exactly as the original request would have had it. Only the actor who started the job sees it.",
@@ -422,8 +397,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/staged-operations',
-    operation: 'staged_operations.list',
+    ...routeAt('staged_operations.list'),
     summary: 'List staged operations',
     description:
       "Newest first, one page at a time; follow `data.next_cursor` (valid for the same filters) until it is null. Without `staged:approve` only the caller's own operations are listed.",
@@ -435,8 +409,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/staged-operations/{id}',
-    operation: 'staged_operations.show',
+    ...routeAt('staged_operations.show'),
     summary: 'One staged operation',
     description:
       'Its plan, status, history and (once apply ended) result. Visible to its creator and to holders of `staged:approve`; anyone else gets 404.',
@@ -455,8 +428,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/cli/staged-operations/{id}/approve',
-    operation: 'staged_operations.approve',
+    ...routeAt('staged_operations.approve'),
     summary: 'Approve a staged operation',
     description:
       'Adds one approval, as a job; the operation becomes `approved` (staged → approved) once the approvals given reach what the approval policy requires (docs/design/staged-lifecycle.md "Approval policies"). Refused in this order: its creator where the policy or the organisation bars it (403 `self_approval_forbidden`), an agent where agents may not approve or the rule wants people (403 `approver_not_allowed`), the same actor twice (409 `already_approved`). The body is optional.',
@@ -479,8 +451,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/cli/staged-operations/{id}/reject',
-    operation: 'staged_operations.reject',
+    ...routeAt('staged_operations.reject'),
     summary: 'Reject a staged operation',
     description: 'staged or approved → rejected, as a job; releases its locks. A note is required.',
     tags: ['review'],
@@ -501,8 +472,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/cli/staged-operations/{id}/apply',
-    operation: 'staged_operations.apply',
+    ...routeAt('staged_operations.apply'),
     summary: 'Apply an approved staged operation',
     description:
       "Checks the plan's preconditions, stores the journal of writes and makes them, once, as a job (docs/design/staged-lifecycle.md). Applying an applied operation answers it again. The body is optional (`{}`).",
@@ -524,8 +494,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/whoami',
-    operation: 'whoami.show',
+    ...routeAt('whoami.show'),
     summary: "The token's organisation, actor and scopes",
     description:
       'What the token presented is allowed to do, so that a client (the review page, docs/guide/review-page.md) offers only the actions it may take. Any valid token.',
@@ -536,8 +505,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/approval-policy',
-    operation: 'approval_policy.show',
+    ...routeAt('approval_policy.show'),
     summary: "The organisation's approval policy",
     description:
       'The policy in force (docs/design/staged-lifecycle.md "Approval policies"): its rules, whether agents may approve, its unattended allowances. Version 0 (never set): one approval by anyone. Changed by staging `POST /api/v1/cli/approval-policy/stage`.',
@@ -548,8 +516,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/events',
-    operation: 'events.list',
+    ...routeAt('events.list'),
     summary: 'The event feed: every staged-operation transition',
     description:
       "The organisation's events in `sequence` order (docs/reference/webhooks.md), oldest first; follow `data.next_cursor` (it is there also on an empty page, to follow the feed). Events appear 2 s after their transition and are kept `EVENT_RETENTION_DAYS` (30).",
@@ -561,8 +528,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/cli/webhook-endpoints',
-    operation: 'webhook_endpoints.create',
+    ...routeAt('webhook_endpoints.create'),
     summary: 'Create a webhook endpoint',
     description:
       'Events from now on are POSTed to the URL, signed (docs/reference/webhooks.md). The signing `secret` is in this answer only.',
@@ -580,8 +546,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/webhook-endpoints',
-    operation: 'webhook_endpoints.list',
+    ...routeAt('webhook_endpoints.list'),
     summary: 'List webhook endpoints',
     description: "The organisation's endpoints, newest first, with their delivery progress (never their secrets).",
     tags: ['events'],
@@ -591,8 +556,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'delete',
-    path: '/api/v1/cli/webhook-endpoints/{id}',
-    operation: 'webhook_endpoints.delete',
+    ...routeAt('webhook_endpoints.delete'),
     summary: 'Delete a webhook endpoint',
     description: 'No more deliveries to it, from the next one on.',
     tags: ['events'],
@@ -603,8 +567,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/cli/webhook-endpoints/{id}/deliveries',
-    operation: 'webhook_endpoints.deliveries',
+    ...routeAt('webhook_endpoints.deliveries'),
     summary: 'The delivery attempts of a webhook endpoint',
     description: 'Each attempt, newest first: event, time, status code or error, and when a failed one is tried again.',
     tags: ['events'],
@@ -616,8 +579,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/openapi.json',
-    operation: 'openapi',
+    ...routeAt('openapi'),
     summary: 'This OpenAPI 3.1 document',
     description: 'Generated from the JSON schemas the API validates with. No token needed.',
     tags: ['meta'],
@@ -631,8 +593,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/healthz',
-    operation: 'health',
+    ...routeAt('health'),
     summary: 'Liveness',
     description: '200 while the process is up. No token needed.',
     tags: ['meta'],
@@ -646,8 +607,7 @@ export const API_ROUTES: RouteContract[] = [
   },
   {
     method: 'get',
-    path: '/readyz',
-    operation: 'readiness',
+    ...routeAt('readiness'),
     summary: 'Readiness',
     description:
       '200 when Redis and MongoDB each answer within 1 s; else 503 `dependency_unavailable` naming the one that did not (`details.dependency`, `details.down`). For load balancers and container health checks. No token needed, never rate limited.',
@@ -691,17 +651,3 @@ export function requiredScope(route: RouteContract): TokenScope {
 
 /** Express's form of a route's path: `{param}` → `:param`. */
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
-
-/**
- * The path of an operation's route with each `{param}` filled, URI-encoded:
- * how the CLI and the bench build their URLs, so that a path is written only
- * in this table (the review page reads the same paths from the build,
- * docs/guide/review-page.md "How the page finds the API's paths").
- */
-export function pathOf(operation: string, params: Readonly<Record<string, string>> = {}): string {
-  return routeOf(operation).path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`route ${operation} needs the path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-}

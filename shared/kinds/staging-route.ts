@@ -16,12 +16,13 @@ import {
   type RouteContract,
 } from '../contract/route-parts.js';
 import { stagingQuerySchema } from '../schemas/staging-query.js';
+import { routeAt, type RouteOperation } from '../contract/route-paths.js';
 
 /** What a raw (non-JSON) body can answer before the job: its query checked, its size, its encoding. */
 const RAW_BODY: ErrorCode[] = ['validation_failed', 'payload_too_large', 'malformed_body_encoding'];
 
-export interface StagingRouteSpec<Op extends string> {
-  path: string;
+export interface StagingRouteSpec<Op extends RouteOperation> {
+  /** Its path is the route table's (shared/contract/route-paths.ts). */
   operation: Op;
   summary: string;
   description: string;
@@ -42,13 +43,12 @@ export interface StagingRouteSpec<Op extends string> {
   bodyRefusal?: RouteContract['bodyRefusal'];
 }
 
-export function stagingRoute<Op extends string>(spec: StagingRouteSpec<Op>): RouteContract & { operation: Op } {
+export function stagingRoute<Op extends RouteOperation>(spec: StagingRouteSpec<Op>): RouteContract & { operation: Op } {
   const raw = 'raw' in spec.body ? spec.body : null;
   const created = 'A new staged operation (its URL in `Location`).';
   return {
     method: 'post',
-    path: spec.path,
-    operation: spec.operation,
+    ...routeAt(spec.operation),
     summary: spec.summary,
     description: spec.description,
     tags: ['staging'],

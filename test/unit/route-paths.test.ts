@@ -1,12 +1,13 @@
-// Route paths are written once, in the route table (shared/contract/routes.ts):
-// pathOf fills them, and the CLI, the bench and the review page build their
+// Route paths are written once, in shared/contract/route-paths.ts, which the
+// route table and the kinds' staging routes take them from: pathOf fills them, and the CLI, the bench and the review page build their
 // URLs with it (the page through the build's dist/web/route-paths.js,
 // docs/guide/review-page.md "How the page finds the API's paths").
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pathOf } from '../../shared/contract/routes.js';
+import { pathOf, ROUTE_PATHS, type RouteOperation } from '../../shared/contract/route-paths.js';
+import { API_ROUTES } from '../../shared/contract/routes.js';
 import { sourceFiles } from '../../scripts/docs-tables/links.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -29,8 +30,15 @@ describe('route paths come from the route table', () => {
   });
 
   it('refuses an unknown operation and a missing parameter', () => {
-    expect(() => pathOf('staged_operations.nope')).to.throw('no route for operation staged_operations.nope');
+    // tsc refuses an unknown operation; a caller in plain JS gets the error.
+    expect(() => pathOf('staged_operations.nope' as RouteOperation)).to.throw(
+      'no route for operation staged_operations.nope',
+    );
     expect(() => pathOf('jobs.show')).to.throw('route jobs.show needs the path parameter job_id');
+  });
+
+  it('has one path for each route of the table, and none for a route it lacks', () => {
+    expect(API_ROUTES.map((r) => [r.operation, r.path])).to.deep.equal(Object.entries(ROUTE_PATHS));
   });
 
   it('no code of the CLI, the bench or the page writes an API path itself', () => {

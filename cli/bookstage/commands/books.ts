@@ -1,7 +1,7 @@
 // bookstage accounts|transactions|entries|counterparties|documents → the book
 // reads (docs/reference/book-reads.md): list (one page, --all for every page) and show;
 // bookstage books export → the whole books as an hledger or beancount file on stdout.
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf, type RouteOperation } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { query, runDownload, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
 import type { Io } from '../io.js';
@@ -12,13 +12,13 @@ type Filters = Record<string, string | undefined>;
 interface Read {
   group: string;
   what: string;
-  /** The list's operation in the route table (shared/contract/routes.ts). */
-  list: string;
+  /** The list's operation in the route table (shared/contract/route-paths.ts). */
+  list: RouteOperation;
   /** Option flag → query parameter, with its help. */
   filters: Array<[flag: string, param: string, help: string]>;
   paged: boolean;
   /** The show's operation and its path parameter. */
-  show?: { operation: string; param: string; argument: string; what: string };
+  show?: { operation: RouteOperation; param: string; argument: string; what: string };
   examples: string[];
 }
 

@@ -3,10 +3,8 @@
 // (docs/reference/webhooks.md). `events tail --forward-to URL` follows the feed and
 // POSTs each event to a local URL signed like a real delivery, with a secret
 // it prints, as `stripe listen` does.
-import { pathOf } from '../../../shared/contract/routes.js';
-import { randomBytes } from 'node:crypto';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../../shared/webhook-signature.js';
 import { query, runRequest, type CommonOptions } from '../call.js';
 import { resolveProfile } from '../config.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -142,6 +140,8 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
 async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
   const profile = resolveProfile(opts.profile, io.env);
   const policy = { retries: opts.retries ?? 3, baseDelayMs: 500, onRetry: () => undefined };
+  // Loaded here, not with the command's definition: a command starts with what it defines (docs/design/performance.md "CLI start and book pages").
+  const { randomBytes } = await import('node:crypto');
   const secret = opts.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
   if (opts.forwardTo) io.err(`Forwarding events to ${opts.forwardTo}, signed with ${secret}\n`);
   let after: string | undefined;
@@ -177,6 +177,7 @@ async function tailEvents(opts: TailOptions, io: Io): Promise<number> {
 }
 
 async function forward(url: string, event: FeedEvent, secret: string, io: Io): Promise<void> {
+  const { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } = await import('../../../shared/webhook-signature.js');
   const body = JSON.stringify(event);
   try {
     const res = await fetch(url, {

@@ -1,6 +1,6 @@
 // bookstage inbox duplicates → GET /api/v1/cli/bookkeeping/inbox/duplicates
 // bookstage inbox resolve GROUP_ID → POST /api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exit-codes.js';
 import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } from '../call.js';

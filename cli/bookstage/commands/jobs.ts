@@ -1,5 +1,5 @@
 // bookstage jobs show JOB_ID → GET /api/v1/cli/jobs/{job_id}
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { runRequest, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';

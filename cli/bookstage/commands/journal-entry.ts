@@ -1,5 +1,5 @@
 // bookstage entries stage → POST /api/v1/cli/ledger/entries/stage (a journal entry, docs/reference/http-api.md §9.1)
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';

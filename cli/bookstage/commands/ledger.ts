@@ -1,7 +1,7 @@
 // bookstage ledger reverse ENTRY_ID → POST /api/v1/cli/ledger/entries/{entry_id}/reverse/stage
 // bookstage ledger trial-balance [--as-of DATE] → GET /api/v1/cli/ledger/trial-balance (docs/reference/book-reads.md)
 // bookstage ledger-accounts list → GET /api/v1/cli/ledger/accounts (the chart of accounts, docs/reference/book-reads.md)
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import {

@@ -1,5 +1,5 @@
 // bookstage links repair → POST /api/v1/cli/bank-matches/ledger-link-repair/stage
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';

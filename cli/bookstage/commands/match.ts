@@ -1,6 +1,6 @@
 // bookstage match stage|suggest|decline → bank matches and their suggestions
 // (docs/reference/http-api.md §8.1, §8.2).
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { listOption, readBodyOption, setField } from '../body.js';
 import { query, runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';

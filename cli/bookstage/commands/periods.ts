@@ -1,6 +1,6 @@
 // bookstage periods close --through D → POST /api/v1/cli/periods/close/stage
 // bookstage periods list|show → GET /api/v1/cli/periods[/{through}] (docs/design/staged-lifecycle.md "Closed periods")
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { readBodyOption, setField } from '../body.js';
 import {

@@ -1,7 +1,7 @@
 // bookstage policy show → GET /api/v1/cli/approval-policy, and
 // bookstage policy stage --body FILE → POST /api/v1/cli/approval-policy/stage
 // (docs/design/staged-lifecycle.md "Approval policies").
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { readBodyOption } from '../body.js';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';

@@ -1,5 +1,5 @@
 // bookstage reconcile stage → POST /api/v1/cli/bank-matches/reconcile/stage
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
 import { integerOption, listOption, readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';

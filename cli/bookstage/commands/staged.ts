@@ -2,9 +2,9 @@
 // (the review and apply contract: docs/design/staged-lifecycle.md). approve, reject
 // and apply are jobs on the server, with the staging calls' Idempotency-Key,
 // Prefer: wait and 202 rules, so they share runStaging.
-import { pathOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import type { Command } from 'commander';
-import { KINDS, STAGED_KINDS } from '../../../shared/kinds/registry.js';
+import { STAGED_KINDS } from '../../../shared/domain/staged-kind.js';
 import { readBodyOption, setField } from '../body.js';
 import {
   query,
@@ -53,7 +53,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
         ),
       );
     });
-  example(list, `bookstage staged list --status staged --kind ${KINDS.ledger_reversal.kind}`);
+  example(list, `bookstage staged list --status staged --kind ${STAGED_KINDS[0]}`);
 
   const show = group
     .command('show')
@@ -111,7 +111,7 @@ export function stagedCommands(program: Command, io: Io, done: (code: number) =>
       const body = readBodyOption(opts.body);
       setField(body, 'note', opts.note);
       setField(body, 'reversal_date', opts.reversalDate);
-      done(await runStaging({ method: 'POST', path: pathOf(KINDS.revert.route.operation, { id }), body }, opts, io));
+      done(await runStaging({ method: 'POST', path: pathOf('revert.stage', { id }), body }, opts, io));
     });
   example(revert, 'bookstage staged revert stg_0123abcd --note "reconciled against the wrong statement"');
 }

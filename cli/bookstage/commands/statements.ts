@@ -1,8 +1,8 @@
 // bookstage statements import FILE --account ba_… → POST /api/v1/cli/bank-accounts/{id}/statements/import/stage
 // (docs/guide/statement-import.md): the file is sent as it is; the format, an
 // encoding and a CSV's column mapping go in the query.
-import { pathOf } from '../../../shared/contract/routes.js';
-import { CSV_MAPPING_PARAMS } from '../../../shared/kinds/statement-import/schema.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
+import { CSV_MAPPING_PARAMS } from '../../../shared/kinds/statement-import/csv-params.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';

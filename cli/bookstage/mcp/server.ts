@@ -3,7 +3,8 @@
 // registerTool takes zod schemas only, and the tools' schemas must be the
 // API's own), and the staged-operation resource template registered on
 // McpServer itself. Every tool call is one request to the HTTP API.
-import { pathOf, routeOf } from '../../../shared/contract/routes.js';
+import { routeOf } from '../../../shared/contract/routes.js';
+import { pathOf } from '../../../shared/contract/route-paths.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,

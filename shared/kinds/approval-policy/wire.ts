@@ -15,7 +15,6 @@ const APPROVAL_POLICY_ERRORS: ErrorCode[] = ['not_found'];
 export const approvalPolicy: KindModule<'approval_policy'> = {
   kind: 'approval_policy',
   route: stagingRoute({
-    path: '/api/v1/cli/approval-policy/stage',
     operation: 'approval_policy.stage',
     summary: "Stage a change of the organisation's approval policy",
     description:

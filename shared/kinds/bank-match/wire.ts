@@ -27,7 +27,6 @@ const dryRunSchema = dryRunResultSchema('BankMatchDryRunResult', bankMatchPlanSc
 export const bankMatch: KindModule<'bank_match'> = {
   kind: 'bank_match',
   route: stagingRoute({
-    path: '/api/v1/cli/bank-matches/match/stage',
     operation: 'bank_match.stage',
     summary: 'Stage bank matches',
     description:

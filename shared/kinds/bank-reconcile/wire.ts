@@ -25,7 +25,6 @@ const RECONCILE_ERRORS: ErrorCode[] = [
 export const bankReconcile: KindModule<'bank_reconcile'> = {
   kind: 'bank_reconcile',
   route: stagingRoute({
-    path: '/api/v1/cli/bank-matches/reconcile/stage',
     operation: 'bank_reconcile.stage',
     summary: 'Stage a bank reconciliation',
     description:

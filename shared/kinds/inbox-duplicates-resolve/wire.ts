@@ -13,7 +13,6 @@ const INBOX_RESOLVE_ERRORS: ErrorCode[] = ['not_found', 'route_not_found', 'stal
 export const inboxDuplicatesResolve: KindModule<'inbox_duplicates_resolve'> = {
   kind: 'inbox_duplicates_resolve',
   route: stagingRoute({
-    path: '/api/v1/cli/bookkeeping/inbox/duplicates/{group_id}/resolve/stage',
     operation: 'inbox_duplicates_resolve.stage',
     summary: 'Stage the resolution of an inbox duplicate group',
     description:

@@ -28,7 +28,6 @@ const JOURNAL_ENTRY_ERRORS: ErrorCode[] = [
 export const journalEntry: KindModule<'journal_entry'> = {
   kind: 'journal_entry',
   route: stagingRoute({
-    path: '/api/v1/cli/ledger/entries/stage',
     operation: 'journal_entry.stage',
     summary: 'Stage a journal entry',
     description:

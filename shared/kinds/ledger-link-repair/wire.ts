@@ -19,7 +19,6 @@ const REPAIR_ERRORS: ErrorCode[] = ['not_found', 'repair_too_large'];
 export const ledgerLinkRepair: KindModule<'ledger_link_repair'> = {
   kind: 'ledger_link_repair',
   route: stagingRoute({
-    path: '/api/v1/cli/bank-matches/ledger-link-repair/stage',
     operation: 'ledger_link_repair.stage',
     summary: 'Stage a FIFO repair of ledger ↔ bank links',
     description:

@@ -22,7 +22,6 @@ const REVERSAL_ERRORS: ErrorCode[] = [
 export const ledgerReversal: KindModule<'ledger_reversal'> = {
   kind: 'ledger_reversal',
   route: stagingRoute({
-    path: '/api/v1/cli/ledger/entries/{entry_id}/reverse/stage',
     operation: 'ledger_reversal.stage',
     summary: 'Stage the reversal of a ledger entry',
     description:

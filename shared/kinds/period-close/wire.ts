@@ -14,7 +14,6 @@ const PERIOD_CLOSE_ERRORS: ErrorCode[] = ['invalid_period', 'pending_operation']
 export const periodClose: KindModule<'period_close'> = {
   kind: 'period_close',
   route: stagingRoute({
-    path: '/api/v1/cli/periods/close/stage',
     operation: 'period_close.stage',
     summary: 'Stage the close of a period',
     description:

@@ -79,7 +79,6 @@ const revertDryRunSchema = dryRunResultSchema('RevertDryRunResult', revertPlanSc
 export const revert: KindModule<'revert'> = {
   kind: 'revert',
   route: stagingRoute({
-    path: '/api/v1/cli/staged-operations/{id}/revert/stage',
     operation: 'revert.stage',
     summary: 'Stage the revert of an applied operation',
     description:

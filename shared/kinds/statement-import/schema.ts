@@ -7,6 +7,7 @@ import type { CsvMapping } from './csv.js';
 import type { StatementFormat } from './model.js';
 import { id, SAFE_TEXT_PATTERN, timestamp } from '../../schemas/common.js';
 import { stagingQuerySchema } from '../../schemas/staging-query.js';
+import { CSV_MAPPING_PARAMS } from './csv-params.js';
 
 /** The raw body's own limit (other routes keep the 1 MB JSON limit). */
 export const STATEMENT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -26,27 +27,6 @@ const column = {
   pattern: SAFE_TEXT_PATTERN,
   description: 'A column by its header text or its 1-based position.',
 } as const;
-
-/** The CSV mapping parameters; any of them makes the request a mapped CSV. */
-export const CSV_MAPPING_PARAMS = [
-  'date_column',
-  'amount_column',
-  'direction_column',
-  'credit_value',
-  'debit_column',
-  'credit_column',
-  'date_format',
-  'decimal_separator',
-  'delimiter',
-  'header',
-  'skip_rows',
-  'value_date_column',
-  'currency_column',
-  'reference_column',
-  'counterparty_column',
-  'iban_column',
-  'remittance_column',
-] as const;
 
 export const statementImportQuerySchema = {
   type: 'object',

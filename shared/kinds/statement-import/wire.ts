@@ -22,7 +22,6 @@ const IMPORT_ERRORS: ErrorCode[] = [
 export const statementImport: KindModule<'statement_import'> = {
   kind: 'statement_import',
   route: stagingRoute({
-    path: '/api/v1/cli/bank-accounts/{bank_account_id}/statements/import/stage',
     operation: 'statement_import.stage',
     summary: 'Stage a bank statement import (CAMT.053, OFX, MT940, CSV)',
     description:
