@@ -3,21 +3,7 @@
 // codes are the table in exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
-import { booksCommands } from './commands/books.js';
-import { eventsCommands } from './commands/events.js';
-import { inboxCommands } from './commands/inbox.js';
-import { jobsCommands } from './commands/jobs.js';
-import { journalEntryCommands } from './commands/journal-entry.js';
-import { ledgerCommands } from './commands/ledger.js';
-import { mcpCommand } from './mcp/command.js';
-import { linksCommands } from './commands/links.js';
-import { periodsCommands } from './commands/periods.js';
-import { matchCommands } from './commands/match.js';
-import { profileCommands } from './commands/profile.js';
-import { policyCommands } from './commands/policy.js';
-import { reconcileCommands } from './commands/reconcile.js';
-import { stagedCommands } from './commands/staged.js';
-import { statementsCommands } from './commands/statements.js';
+import { defineCommands } from './define-commands.js';
 import { processIo } from './io.js';
 
 const io = processIo();
@@ -39,21 +25,7 @@ const program = new Command('bookstage')
     `\n${EXIT_CODES_HELP}\n\nExample:\n  $ export BOOKSTAGE_URL=http://127.0.0.1:8080 BOOKSTAGE_TOKEN=bst_…\n  $ bookstage ledger reverse le_12 --reason "booked twice"\n`,
   );
 
-reconcileCommands(program, io, done);
-linksCommands(program, io, done);
-matchCommands(program, io, done);
-ledgerCommands(program, io, done);
-inboxCommands(program, io, done);
-stagedCommands(program, io, done);
-policyCommands(program, io, done);
-booksCommands(program, io, done);
-journalEntryCommands(program, io, done);
-jobsCommands(program, io, done);
-eventsCommands(program, io, done);
-profileCommands(program, io, done);
-statementsCommands(program, io, done);
-periodsCommands(program, io, done);
-mcpCommand(program, io, done);
+await defineCommands(program, process.argv.slice(2), io, done);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 // What `bookstage` loads to start (docs/design/performance.md "CLI start and
-// book pages"): its commands and the routes' paths. The route table's schemas,
+// book pages"): the modules of the command its line names and the routes'
+// paths; for the root help, no command's module. The route table's schemas,
 // the kinds' registry behind them, the answer renderers and node:crypto are
 // loaded by the call that needs them, never by a command's definition or its
 // help.
@@ -37,11 +38,35 @@ const AT_START_ONLY_WHEN_CALLED = [
   'node:crypto',
 ];
 
-describe('the CLI starts with its commands, not the route table', () => {
-  for (const args of [['--help'], ['staged', 'approve', '--help'], ['statements', 'import', '--help']]) {
-    it(`bookstage ${args.join(' ')} loads the routes' paths and none of the schemas`, () => {
+const commandModules = (loaded: string[]): string[] =>
+  loaded.filter((m) => m.startsWith('cli/bookstage/commands/') || m.startsWith('cli/bookstage/mcp/'));
+
+describe('the CLI starts with the command it runs, not the route table', () => {
+  it('bookstage --help loads no command module, only the top-level names', () => {
+    const loaded = modulesLoaded(['--help']);
+    expect(loaded).to.include('cli/bookstage/main.js');
+    expect(commandModules(loaded)).to.deep.equal(['cli/bookstage/commands/top-level.js']);
+    expect(loaded.filter((m) => m.startsWith('shared/'))).to.deep.equal([]);
+  });
+
+  it("bookstage entries --help loads the book reads' module and the journal entry's, and no other command's", () => {
+    expect(commandModules(modulesLoaded(['entries', '--help'])).sort()).to.deep.equal([
+      'cli/bookstage/commands/books.js',
+      'cli/bookstage/commands/journal-entry.js',
+      'cli/bookstage/commands/options.js',
+      'cli/bookstage/commands/top-level.js',
+    ]);
+  });
+
+  for (const args of [
+    ['staged', 'approve', '--help'],
+    ['statements', 'import', '--help'],
+    ['links', 'repair', '--help'],
+  ]) {
+    it(`bookstage ${args.join(' ')} loads its command's module, the routes' paths and none of the schemas`, () => {
       const loaded = modulesLoaded(args);
-      expect(loaded).to.include('cli/bookstage/main.js');
+      expect(commandModules(loaded)).to.include(`cli/bookstage/commands/${args[0]}.js`);
+      expect(commandModules(loaded)).to.not.include('cli/bookstage/commands/books.js');
       expect(loaded).to.include('shared/contract/route-paths.js');
       expect(loaded.filter((m) => AT_START_ONLY_WHEN_CALLED.includes(m))).to.deep.equal([]);
       expect(loaded.filter((m) => m.startsWith('shared/schemas/') || m.endsWith('/schema.js'))).to.deep.equal([]);

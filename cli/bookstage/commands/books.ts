@@ -6,12 +6,13 @@ import type { Command } from 'commander';
 import { query, runDownload, runPaged, runRequest, type CommonOptions, type PagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging } from './options.js';
+import { topLevel, type TopLevelName } from './top-level.js';
 
 type Filters = Record<string, string | undefined>;
 
 interface Read {
-  group: string;
-  what: string;
+  /** Its top-level command, described in TOP_LEVEL. */
+  group: TopLevelName;
   /** The list's operation in the route table (shared/contract/route-paths.ts). */
   list: RouteOperation;
   /** Option flag → query parameter, with its help. */
@@ -25,7 +26,6 @@ interface Read {
 const READS: Read[] = [
   {
     group: 'accounts',
-    what: 'bank accounts: book balance, unreconciled count and sum (read-only)',
     list: 'bank_accounts.list',
     filters: [],
     paged: false,
@@ -39,7 +39,6 @@ const READS: Read[] = [
   },
   {
     group: 'transactions',
-    what: 'bank transactions with their links and remainder (read-only)',
     list: 'bank_transactions.list',
     filters: [
       ['--account <id>', 'bank_account_id', 'only this bank account'],
@@ -63,7 +62,6 @@ const READS: Read[] = [
   },
   {
     group: 'entries',
-    what: 'ledger entries with their open amount and links (read-only)',
     list: 'ledger_entries.list',
     filters: [
       ['--counterparty <id>', 'counterparty_id', 'only this counterparty'],
@@ -84,7 +82,6 @@ const READS: Read[] = [
   },
   {
     group: 'counterparties',
-    what: 'counterparties of a bank account: open receivable/payable and unlinked bank amounts (read-only)',
     list: 'counterparties.list',
     filters: [['--account <id>', 'bank_account_id', 'the bank account (required)']],
     paged: true,
@@ -95,7 +92,6 @@ const READS: Read[] = [
   },
   {
     group: 'documents',
-    what: 'inbox documents, newest first (read-only)',
     list: 'inbox_documents.list',
     filters: [['--status <s>', 'status', 'open, booked or archived']],
     paged: true,
@@ -118,7 +114,7 @@ const keyOf = (flag: string): string =>
 
 export function booksCommands(program: Command, io: Io, done: (code: number) => void): void {
   for (const read of READS) {
-    const group = example(program.command(read.group).description(read.what), ...read.examples);
+    const group = example(topLevel(program, read.group), ...read.examples);
     const list = group.command('list').description(`list ${read.group}`);
     if (read.paged) withPaging(list);
     else withCommon(list);
@@ -147,7 +143,7 @@ export function booksCommands(program: Command, io: Io, done: (code: number) => 
     }
   }
 
-  const books = program.command('books').description('the whole books as a file');
+  const books = topLevel(program, 'books');
   const exported = books
     .command('export')
     .description('print the books as an hledger journal or a beancount file (read-only; redirect it to a file)');

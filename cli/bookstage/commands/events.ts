@@ -11,6 +11,7 @@ import { exitCodeFor } from '../exit-codes.js';
 import { dataOf, errorOf, send } from '../http-client.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface ListOptions extends CommonOptions {
   type?: string;
@@ -39,7 +40,7 @@ interface FeedEvent {
 
 export function eventsCommands(program: Command, io: Io, done: (code: number) => void): void {
   const events = example(
-    program.command('events').description('the event feed: every transition of a staged operation'),
+    topLevel(program, 'events'),
     'bookstage events list --type staged_operation.applied',
     'bookstage events tail --forward-to http://localhost:3000/hook',
   );
@@ -78,10 +79,7 @@ export function eventsCommands(program: Command, io: Io, done: (code: number) =>
     });
   example(tail, 'bookstage events tail --forward-to http://localhost:3000/hook');
 
-  const hooks = example(
-    program.command('webhooks').description('webhook endpoints: signed POSTs of events to your URL'),
-    'bookstage webhooks add https://example.com/hook',
-  );
+  const hooks = example(topLevel(program, 'webhooks'), 'bookstage webhooks add https://example.com/hook');
   const add = hooks
     .command('add')
     .argument('<url>', 'an https URL on a public address')

@@ -7,6 +7,7 @@ import { query, runPaged, runStaging, type PagingOptions, type StagingOptions } 
 import { readBodyOption, setField } from '../body.js';
 import type { Io } from '../io.js';
 import { example, withPaging, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface Options extends PagingOptions {
   minConfidence?: number;
@@ -25,10 +26,7 @@ function confidence(value: string): number {
 }
 
 export function inboxCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(
-    program.command('inbox').description('the receipts inbox'),
-    'bookstage inbox duplicates --min-confidence 0.9',
-  );
+  const group = example(topLevel(program, 'inbox'), 'bookstage inbox duplicates --min-confidence 0.9');
   const duplicates = group
     .command('duplicates')
     .description('list duplicate groups in the inbox, newest first (read-only)');

@@ -4,14 +4,12 @@ import type { Command } from 'commander';
 import { runRequest, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
+import { topLevel } from './top-level.js';
 
 type Options = Pick<StagingOptions, 'json' | 'profile' | 'retries' | 'follow' | 'timeout'>;
 
 export function jobsCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(
-    program.command('jobs').description('jobs of staging calls that outlived their wait'),
-    'bookstage jobs show job_5f0c0d3e --follow',
-  );
+  const group = example(topLevel(program, 'jobs'), 'bookstage jobs show job_5f0c0d3e --follow');
   const show = group
     .command('show')
     .argument('<job_id>', 'the job id of a 202 answer')

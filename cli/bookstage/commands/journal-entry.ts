@@ -6,6 +6,7 @@ import { runStaging, type StagingOptions } from '../call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface Options extends StagingOptions {
   date?: string;
@@ -40,8 +41,7 @@ export function lineOption(value: string, previous: JournalLine[] = []): Journal
 
 /** Adds `stage` to the `entries` group (the book reads' list and show: commands/books.ts), or makes the group. */
 export function journalEntryCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group =
-    program.commands.find((c) => c.name() === 'entries') ?? program.command('entries').description('ledger entries');
+  const group = program.commands.find((c) => c.name() === 'entries') ?? topLevel(program, 'entries');
   const stage = group
     .command('stage')
     .description(

@@ -15,6 +15,7 @@ import {
 } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface Options extends StagingOptions {
   reversalDate?: string;
@@ -22,10 +23,7 @@ interface Options extends StagingOptions {
 }
 
 export function ledgerCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(
-    program.command('ledger').description('ledger entries'),
-    'bookstage ledger reverse le_12 --reason "booked twice"',
-  );
+  const group = example(topLevel(program, 'ledger'), 'bookstage ledger reverse le_12 --reason "booked twice"');
   const reverse = group
     .command('reverse')
     .argument('<entry_id>', 'the ledger entry to reverse')
@@ -63,7 +61,7 @@ export function ledgerCommands(program: Command, io: Io, done: (code: number) =>
     });
   example(balance, 'bookstage ledger trial-balance --as-of 2026-03-31');
 
-  const chart = program.command('ledger-accounts').description('the chart of accounts');
+  const chart = topLevel(program, 'ledger-accounts');
   const accounts = chart
     .command('list')
     .description('list the chart of accounts by code, inactive ones included (read-only)');

@@ -5,6 +5,7 @@ import { readBodyOption, setField } from '../body.js';
 import { runStaging, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface Options extends StagingOptions {
   bankAccount?: string;
@@ -15,7 +16,7 @@ interface Options extends StagingOptions {
 
 export function linksCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('links').description('ledger ↔ bank links'),
+    topLevel(program, 'links'),
     'bookstage links repair --bank-account ba_main --counterparty cp_1',
   );
   const repair = group

@@ -7,6 +7,7 @@ import { query, runRequest, runStaging, type CommonOptions, type StagingOptions 
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface StageOptions extends StagingOptions {
   bankAccount?: string;
@@ -27,7 +28,7 @@ function parsePair(value: string, previous: unknown[] = []): unknown[] {
 
 export function matchCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('match').description('bank matches: link bank transactions to ledger entries, and what to match'),
+    topLevel(program, 'match'),
     'bookstage match suggest bt_1',
     'bookstage match stage --bank-account ba_main --pair bt_1:le_7:12000 --pair bt_1:le_8:3000',
   );

@@ -14,6 +14,7 @@ import {
 } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface CloseOptions extends StagingOptions {
   through?: string;
@@ -22,7 +23,7 @@ interface CloseOptions extends StagingOptions {
 
 export function periodsCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('periods').description('closed periods: close one, list them, check one'),
+    topLevel(program, 'periods'),
     'bookstage periods close --through 2026-03-31 --note "Q1 closed"',
   );
   const close = group

@@ -7,6 +7,7 @@ import { readBodyOption } from '../body.js';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface StageOptions extends StagingOptions {
   agentsMayApprove?: boolean;
@@ -14,7 +15,7 @@ interface StageOptions extends StagingOptions {
 
 export function policyCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('policy').description("the organisation's approval policy"),
+    topLevel(program, 'policy'),
     'bookstage policy show',
     'bookstage policy stage --body policy.json',
   );

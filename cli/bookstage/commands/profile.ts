@@ -6,10 +6,11 @@ import { listProfiles, saveProfile } from '../config.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example } from './options.js';
+import { topLevel } from './top-level.js';
 
 export function profileCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('profile').description('named API URLs and tokens in ~/.config/bookstage/config.json (mode 0600)'),
+    topLevel(program, 'profile'),
     'printf %s "$TOKEN" | bookstage profile set default --url http://127.0.0.1:8080',
   );
   const set = group

@@ -5,6 +5,7 @@ import { integerOption, listOption, readBodyOption, setField } from '../body.js'
 import { runStaging, type StagingOptions } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface Options extends StagingOptions {
   bankAccount?: string;
@@ -18,7 +19,7 @@ interface Options extends StagingOptions {
 
 export function reconcileCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('reconcile').description('bank reconciliations'),
+    topLevel(program, 'reconcile'),
     'bookstage reconcile stage --bank-account ba_main --end-date 2026-02-28 --closing-balance 56000 --currency EUR --transactions bt_1,bt_2',
   );
   const stage = group.command('stage').description('check a bank statement and stage its reconciliation for review');

@@ -17,6 +17,7 @@ import {
 } from '../call.js';
 import type { Io } from '../io.js';
 import { example, withCommon, withPaging, withStaging } from './options.js';
+import { topLevel } from './top-level.js';
 
 interface ListOptions extends PagingOptions {
   status?: string;
@@ -29,7 +30,7 @@ interface DecisionOptions extends StagingOptions {
 
 export function stagedCommands(program: Command, io: Io, done: (code: number) => void): void {
   const group = example(
-    program.command('staged').description('review and apply staged operations'),
+    topLevel(program, 'staged'),
     'bookstage staged list --status staged',
     'bookstage staged approve stg_0123abcd',
   );

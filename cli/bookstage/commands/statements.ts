@@ -9,6 +9,7 @@ import { runRequest, runStaging, type CommonOptions, type StagingOptions } from 
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, nonNegative, withCommon } from './options.js';
+import { topLevel } from './top-level.js';
 
 /** CSV mapping flags → query parameters (`--date-column` → `date_column`): the route's own list. */
 const CSV_FLAGS = CSV_MAPPING_PARAMS;
@@ -31,10 +32,7 @@ function readFile(file: string): Uint8Array {
 }
 
 export function statementsCommands(program: Command, io: Io, done: (code: number) => void): void {
-  const group = example(
-    program.command('statements').description('bank statement files'),
-    'bookstage statements import camt053.xml --account ba_main',
-  );
+  const group = example(topLevel(program, 'statements'), 'bookstage statements import camt053.xml --account ba_main');
   const imp = group
     .command('import')
     .argument('<file>', 'the statement file (CAMT.053, OFX, MT940 or CSV), or - for stdin')

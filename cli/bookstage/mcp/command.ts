@@ -5,6 +5,7 @@ import { resolveProfile } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { example, nonNegative } from '../commands/options.js';
+import { topLevel } from '../commands/top-level.js';
 
 interface McpCommandOptions {
   profile?: string;
@@ -17,11 +18,7 @@ const DEFAULT_RETRIES = 3;
 const BASE_DELAY_MS = 500;
 
 export function mcpCommand(program: Command, io: Io, done: (code: number) => void): void {
-  const cmd = program
-    .command('mcp')
-    .description(
-      'serve the staging and read calls as Model Context Protocol tools over stdio, for AI agents (approve, reject and apply only when allowed)',
-    )
+  const cmd = topLevel(program, 'mcp')
     .option('--profile <name>', 'use this profile of the config file (see `bookstage profile set`)')
     .option(
       '--retries <n>',
