@@ -6,7 +6,8 @@
 // bal` per account equals the trial balance read, and each bank account's
 // sub-account holds its balance.
 import { expect } from 'chai';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,6 +28,35 @@ import { stack } from '../helpers/stack.js';
 import { bankFeeEntry } from '../helpers/bank-fee.js';
 
 const EXPONENT: Record<string, number> = { EUR: 2, USD: 2, JPY: 0 };
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * A ledger tool's exit status and output. Run without blocking the event loop:
+ * a loop blocked past the API's keep-alive time lets the API close a pooled
+ * socket that the next call then reuses before the close is read (ECONNRESET).
+ */
+async function runTool(command: string, args: string[]): Promise<{ status: number; stdout: string; output: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, {
+      encoding: 'utf8',
+      env: ledgerToolEnv(),
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return { status: 0, stdout, output: `${stdout}${stderr}` };
+  } catch (err) {
+    const failed = err as { code?: unknown; stdout?: string; stderr?: string; message: string };
+    const status = typeof failed.code === 'number' ? failed.code : -1;
+    return { status, stdout: failed.stdout ?? '', output: `${failed.stdout ?? ''}${failed.stderr ?? failed.message}` };
+  }
+}
+
+/** A tool's stdout; throws with its output when it fails. */
+async function toolOutput(command: string, args: string[]): Promise<string> {
+  const run = await runTool(command, args);
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${run.status}: ${run.output}`);
+  return run.stdout;
+}
 
 interface Exported {
   status: number;
@@ -56,15 +86,21 @@ describe('books export, checked by hledger and bean-check', function () {
   }
 
   /** `hledger bal` at the code level (Root:Code; bank sub-accounts roll up), as minor units per (code, currency); deeper, per account name. */
-  function hledgerBalances(file: string, journal: string, depth = 2): Map<string, number> {
+  async function hledgerBalances(file: string, journal: string, depth = 2): Promise<Map<string, number>> {
     const codeOf = new Map<string, string>();
     if (depth === 2)
       for (const m of journal.matchAll(/^account (\S+) {2}; type:\w, code:([^,\n]+)/gm)) codeOf.set(m[1]!, m[2]!);
-    const csv = execFileSync(
-      hledger,
-      ['-f', file, 'bal', '--depth', String(depth), '-O', 'csv', '-N', '--layout=bare'],
-      { encoding: 'utf8', env: ledgerToolEnv() },
-    );
+    const csv = await toolOutput(hledger, [
+      '-f',
+      file,
+      'bal',
+      '--depth',
+      String(depth),
+      '-O',
+      'csv',
+      '-N',
+      '--layout=bare',
+    ]);
     const out = new Map<string, number>();
     for (const line of csv.trim().split('\n').slice(1)) {
       const [account, commodity, amount] = JSON.parse(`[${line}]`) as [string, string, string];
@@ -98,10 +134,10 @@ describe('books export, checked by hledger and bean-check', function () {
     writeFileSync(hFile, h.text);
     writeFileSync(bFile, b.text);
 
-    const hCheck = spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8', env: ledgerToolEnv() });
-    expect(hCheck.status, hCheck.stderr).to.equal(0);
-    const bCheck = spawnSync(beanCheck, [bFile], { encoding: 'utf8', env: ledgerToolEnv() });
-    expect(bCheck.status, `${bCheck.stdout}${bCheck.stderr}`).to.equal(0);
+    const hCheck = await runTool(hledger, ['-f', hFile, 'check']);
+    expect(hCheck.status, hCheck.output).to.equal(0);
+    const bCheck = await runTool(beanCheck, [bFile]);
+    expect(bCheck.status, bCheck.output).to.equal(0);
 
     const asOf = through ?? '2099-12-31';
     const tb = await call<TrialBalance>('GET', `/api/v1/cli/ledger/trial-balance?as_of=${asOf}`, { token });
@@ -111,13 +147,13 @@ describe('books export, checked by hledger and bean-check', function () {
         .filter((r) => r.balance_minor !== 0)
         .map((r) => [`${r.account} ${r.currency}`, Number(r.balance_minor)]),
     );
-    expect(Object.fromEntries(hledgerBalances(hFile, h.text))).to.deep.equal(Object.fromEntries(expected));
+    expect(Object.fromEntries(await hledgerBalances(hFile, h.text))).to.deep.equal(Object.fromEntries(expected));
 
     // Each bank account on a sub-account of its own, holding its balance: opening + its transactions up to the day.
     const subAccounts = new Map<string, string>();
     for (const m of h.text.matchAll(/^account (\S+) {2}; type:\w, bank-account:([^,\n]+)/gm))
       subAccounts.set(m[2]!, m[1]!);
-    const bankBalances = hledgerBalances(hFile, h.text, 3);
+    const bankBalances = await hledgerBalances(hFile, h.text, 3);
     for (const a of file.bank_accounts) {
       const dated = file.bank_transactions.filter(
         (t) => t.bank_account_id === a.id && (!through || t.booking_date <= through),
@@ -211,14 +247,12 @@ describe('books export, checked by hledger and bean-check', function () {
     const bFile = join(dir, `${books.orgId}-ops.beancount`);
     writeFileSync(hFile, h.text);
     writeFileSync(bFile, b.text);
-    expect(spawnSync(hledger, ['-f', hFile, 'check'], { encoding: 'utf8', env: ledgerToolEnv() }).status).to.equal(0);
-    expect(spawnSync(beanCheck, [bFile], { encoding: 'utf8', env: ledgerToolEnv() }).status).to.equal(0);
+    expect((await runTool(hledger, ['-f', hFile, 'check'])).status).to.equal(0);
+    expect((await runTool(beanCheck, [bFile])).status).to.equal(0);
 
     // hledger's own reading of the tags: the entry and the link's posting name the operation and its approver.
     type Tx = { ttags: string[][]; tpostings: Array<{ pcomment: string }> };
-    const printed = JSON.parse(
-      execFileSync(hledger, ['-f', hFile, 'print', '-O', 'json'], { encoding: 'utf8', env: ledgerToolEnv() }),
-    ) as Tx[];
+    const printed = JSON.parse(await toolOutput(hledger, ['-f', hFile, 'print', '-O', 'json'])) as Tx[];
     const tagsOf = (id: string) => printed.find((t) => t.ttags.some(([k, v]) => k === 'id' && v === id))!;
     expect(tagsOf(entryId).ttags).to.deep.include.members([
       ['operation', opId],
@@ -241,7 +275,7 @@ describe('books export, checked by hledger and bean-check', function () {
       'beancount',
       'read_json.py',
     );
-    const records = execFileSync(python, [script, bFile], { encoding: 'utf8', env: ledgerToolEnv() })
+    const records = (await toolOutput(python, [script, bFile]))
       .trim()
       .split('\n')
       .map(
