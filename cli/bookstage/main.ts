@@ -31,8 +31,9 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
-    // --help and --version end with 0; a usage error (or a group without its subcommand) with 2.
-    exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.badInput;
+    // Help asked for (--help, `help <command>`) and --version end with 0; a usage error (or a group
+    // without its subcommand, which prints its help too) with 2. commander's own exit code tells them apart.
+    exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.badInput;
   } else if (err instanceof CliError) {
     io.err(`bookstage: ${err.message}\n`);
     exitCode = err.exitCode;

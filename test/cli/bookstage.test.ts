@@ -425,6 +425,20 @@ describe('bookstage CLI', function () {
         expect(top.stdout).to.include(code);
     });
 
+    it('help asked for ends with 0; a group without its subcommand and an unknown command are usage errors (exit 2)', async () => {
+      const asked = await runCli(['help', 'links']);
+      expect(asked.code).to.equal(0);
+      expect(asked.stdout).to.include('Usage: bookstage links');
+      expect(asked.stdout).to.include('repair [options]');
+      const bare = await runCli(['links']);
+      expect(bare.code).to.equal(2);
+      expect(bare.stderr).to.include('Usage: bookstage links');
+      const unknown = await runCli(['linkz']);
+      expect(unknown.code).to.equal(2);
+      expect(unknown.stderr).to.include("unknown command 'linkz'");
+      expect(unknown.stderr).to.include('(Did you mean links?)');
+    });
+
     it('an unknown option is a usage error (exit 2)', async () => {
       const run = await runCli(['ledger', 'reverse', 'le_1', '--bogus']);
       expect(run.code).to.equal(2);
