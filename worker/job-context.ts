@@ -47,6 +47,13 @@ export interface JobContext<Op extends StageOperation = StageOperation> {
    * "Approval policies"). Absent: version 0.
    */
   approvalPolicy?: ApprovalPolicy;
+  /**
+   * Called by an apply that left kept figures of the organisation stale
+   * (docs/reference/book-reads.md "Kept figures"): the worker computes them
+   * once the job has answered (worker/figures-refresher.ts). Absent in
+   * contexts built by hand, where the first reader computes them.
+   */
+  figuresLeftStale?: (orgId: string) => void;
 }
 
 export interface WorkerJobSettings {

@@ -25,6 +25,7 @@ import { applyStagedOperation } from './jobs/staged-apply.js';
 import { approveStagedOperation } from './jobs/staged-approve.js';
 import { rejectStagedOperation } from './jobs/staged-reject.js';
 import type { JobContext, WorkerJobSettings } from './job-context.js';
+import type { FiguresRefresher } from './figures-refresher.js';
 import { WORKER_KINDS } from './kinds.js';
 import type { StageOperationOf } from '../shared/kinds/kind-module.js';
 import { kindOfOperation, type StagedKind } from '../shared/kinds/registry.js';
@@ -39,8 +40,9 @@ function dispatch(
   writes: Promise<void>[],
   rerun: boolean,
   answer: { stored: boolean },
+  figuresLeftStale: (orgId: string) => void,
 ): Promise<StageAnswer> {
-  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, answer };
+  const base = { db, log, jobId, now: new Date(), settings, writes, rerun, answer, figuresLeftStale };
   if (data.operation === 'staged_operations.approve') return approveStagedOperation({ ...base, data });
   if (data.operation === 'staged_operations.reject') return rejectStagedOperation({ ...base, data });
   if (data.operation === 'staged_operations.apply') return applyStagedOperation({ ...base, data });
@@ -54,7 +56,7 @@ function stageKind<K extends StagedKind>(kind: K, ctx: JobContext<StageOperation
   return WORKER_KINDS[kind].stage(ctx);
 }
 
-export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings) {
+export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJobSettings, figures: FiguresRefresher) {
   return async (job: Job<AnyStageJobData, StageJobReturn>): Promise<StageJobReturn> => {
     const data = job.data;
     const jobId = job.id ?? '';
@@ -66,6 +68,8 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     });
     const writes: Promise<void>[] = [];
     const answered = { stored: false };
+    // Organisations whose kept figures the job left stale: refreshed once it answered, whatever its end.
+    const staleFigures = new Set<string>();
     const finish = async (answer: StageAnswer): Promise<StageJobReturn> => {
       // A dry run stores nothing: its small answer is BullMQ's return value (docs/reference/http-api.md §6.6);
       // a big one waits an hour in job_results, never in Redis (docs/operating/reliability.md "What Redis holds").
@@ -123,7 +127,9 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
     try {
       if (faultOn('stage:fail-for-good')) throw new UnrecoverableError('test fault stage:fail-for-good');
       await slowIf('stage:slow');
-      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, answered);
+      const answer = await dispatch(db, log, jobId, data, settings, writes, rerun, answered, (org) =>
+        staleFigures.add(org),
+      );
       log.info({ outcome: answer.outcome, ms: Date.now() - started }, 'job finished');
       return await finish(answer);
     } catch (err) {
@@ -143,6 +149,9 @@ export function createStageProcessor(db: Db, logger: Logger, settings: WorkerJob
         }).catch(() => undefined);
       }
       throw err;
+    } finally {
+      // Once the job has returned its answer: the refresh does not hold up the answer or its last writes.
+      for (const org of staleFigures) setImmediate(() => figures.request(org, log));
     }
   };
 }

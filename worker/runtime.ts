@@ -21,6 +21,7 @@ import { startMetricsServer } from './metrics-server.js';
 import { fillMissingOpenAmounts } from '../shared/storage/entry-open-amounts.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
 import { createStageProcessor } from './processor.js';
+import { FiguresRefresher } from './figures-refresher.js';
 import { createReadProcessor } from './read-processor.js';
 
 export interface WorkerRuntime {
@@ -43,9 +44,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   const filled = await fillMissingOpenAmounts(mongo.db);
   if (filled > 0) logger.info({ orgs: filled }, 'open amounts filled for organisations stored before them');
   const connection = createRedis(config.redisUrl);
+  // Kept figures an apply left stale, computed once its job answered (docs/reference/book-reads.md "Kept figures").
+  const figures = new FiguresRefresher(mongo.db);
   const worker = new Worker<AnyStageJobData, StageJobReturn>(
     STAGE_QUEUE,
-    createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }),
+    createStageProcessor(mongo.db, logger, { stagedTtlMs: config.stagedTtlHours * 3600_000 }, figures),
     {
       ...stageWorkerOptions(config),
       connection,
@@ -116,6 +119,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
     close: async () => {
       closing = true;
       await Promise.all([worker.close(), readWorker.close(), backfill]);
+      await figures.close();
       await metrics.close();
       await maintenance.close();
       await webhooks.close();

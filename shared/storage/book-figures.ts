@@ -89,32 +89,38 @@ export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
 }
 
 /**
- * Bring the figures `touched` up to date after records were written (a
- * journal's writes, made or undone); every figure when the organisation's are
- * not built yet. `links`: the link reads shared with another refresh of the
- * same writes (link-reads.ts), opened here once the masters are bumped.
+ * Mark the figures `touched` stale after records were written (a journal's
+ * writes, made or undone): their masters are bumped, so whoever computes
+ * them next reads these records (freshenFigures: the worker's background
+ * refresh, or the first reader). True when a figure is left to compute: one
+ * was marked, or the organisation's are not built (its build does all).
  */
-export async function refreshFigures(
-  db: Db,
-  orgId: string,
-  touched: TouchedFigures,
-  links = new LinkReads(db, orgId),
-): Promise<void> {
-  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return links.open();
+export async function markFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<boolean> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return false;
+  if (!(await orgFresh(db, orgId))) return true;
+  await bump(db, orgId, touchedMasters(orgId, touched));
+  return true;
+}
+
+const touchedMasters = (orgId: string, touched: TouchedFigures) => [
+  ...[...touched.days].map((d) => dayMaster(orgId, d)),
+  ...[...touched.counterparties].map((c) => counterpartyMaster(orgId, c)),
+  ...[...touched.accounts].map((a) => accountMaster(orgId, a)),
+];
+
+/**
+ * Bring the figures `touched` up to date from the records as they are now;
+ * every figure when the organisation's are not built yet.
+ */
+export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
+  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return;
   if (!(await orgFresh(db, orgId))) {
-    // A rebuild reads the whole books, not through `links`: the other refresh need not wait for it.
-    links.open();
     await rebuildFigures(db, orgId);
     return;
   }
   // Every master is bumped before any record is read: a link read once serves the days and the counterparties.
-  const seqs = await bump(db, orgId, [
-    ...[...touched.days].map((d) => dayMaster(orgId, d)),
-    ...[...touched.counterparties].map((c) => counterpartyMaster(orgId, c)),
-    ...[...touched.accounts].map((a) => accountMaster(orgId, a)),
-  ]);
-  links.open();
-  const bumped = { seqs, links };
+  const seqs = await bump(db, orgId, touchedMasters(orgId, touched));
+  const bumped = { seqs, links: new LinkReads(db, orgId) };
   await Promise.all([refreshDays(db, orgId, touched.days, bumped), refreshCounterparties(db, orgId, touched, bumped)]);
 }
 

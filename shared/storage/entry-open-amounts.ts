@@ -94,7 +94,7 @@ async function deleteRows(db: Db, orgId: string, ids: readonly string[]): Promis
 
 /**
  * The open rows of these entries, recomputed from their links as stored now
- * (read through `links`) and from the entries: an entry with a row, when no
+ * and from the entries: an entry with a row, when no
  * entry was written (`entriesWritten` false), from its row (reopenedRows),
  * the others as stored.
  */
@@ -103,7 +103,6 @@ async function refreshEntries(
   orgId: string,
   entryIds: readonly string[],
   entriesWritten: boolean,
-  links: LinkReads,
 ): Promise<void> {
   if (entryIds.length === 0) return;
   const adapter = await storeAdapter(db);
@@ -120,7 +119,7 @@ async function refreshEntries(
         });
   const [org, entryLinks, existing, written] = await Promise.all([
     findOrg(db, orgId),
-    links.ofEntries(entryIds),
+    new LinkReads(db, orgId).ofEntries(entryIds),
     adapter.where({
       collection: c.entryOpenAmounts.collectionName,
       equalities: { org_id: orgId },
@@ -179,15 +178,9 @@ export async function rebuildOpenAmounts(db: Db, orgId: string): Promise<void> {
 
 /**
  * After an apply journal ran (forward or undone): the rows of every entry its
- * writes can have changed. `links`: the link reads shared with the figures'
- * refresh of the same writes (link-reads.ts).
+ * writes can have changed.
  */
-export async function refreshOpenAmounts(
-  db: Db,
-  orgId: string,
-  touched: TouchedEntries,
-  links = new LinkReads(db, orgId),
-): Promise<void> {
+export async function refreshOpenAmounts(db: Db, orgId: string, touched: TouchedEntries): Promise<void> {
   if (touched.whole_org) return rebuildOpenAmounts(db, orgId);
   const ids = new Set(touched.entry_ids);
   if (touched.link_ids.length > 0) {
@@ -202,7 +195,7 @@ export async function refreshOpenAmounts(
     });
     for (const l of updated) if (typeof l.ledger_entry_id === 'string') ids.add(l.ledger_entry_id);
   }
-  await refreshEntries(db, orgId, [...ids], touched.entries_written, links);
+  await refreshEntries(db, orgId, [...ids], touched.entries_written);
 }
 
 /**

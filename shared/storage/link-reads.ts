@@ -1,12 +1,8 @@
-// The links a journal's derived figures read, each read once: the day totals
-// and the counterparty figures read the links of the same transactions, the
-// counterparty figures and the open amounts the links of the same entries
-// (after a link repair, the same twenty thousand links each way). A link list
-// asked for is read by whoever asks first, the others waiting for that read.
-//
-// The kept figures must read records only after they bumped their masters
-// (book-figures.ts), so a LinkReads made before the bump is `closed`: no read
-// starts until `open()`, which the figures' refresh calls once it bumped.
+// The links a refresh reads (the kept figures', the open amounts'), each read
+// once: the day totals and the counterparty figures of one refresh read the
+// links of the same transactions (after a link repair, the same twenty
+// thousand links). A link list asked for is read by whoever asks first, the
+// others waiting for that read.
 import type { Db } from 'mongodb';
 import type { CounterpartyLink } from '../domain/book-reads.js';
 import { collections } from './collections.js';
@@ -28,19 +24,10 @@ export class LinkReads {
     bank_transaction_id: new Map(),
     ledger_entry_id: new Map(),
   };
-  private readonly opened: Promise<void>;
-  /** Lets reads start; idempotent. */
-  readonly open: () => void;
-
   constructor(
     private readonly db: Db,
     private readonly orgId: string,
-    { closed = false }: { closed?: boolean } = {},
-  ) {
-    let open = (): void => undefined;
-    this.opened = closed ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve();
-    this.open = open;
-  }
+  ) {}
 
   /** Every link of these transactions, as stored when each was first asked for. */
   ofTransactions(ids: Iterable<string>): Promise<FigureLink[]> {
@@ -57,7 +44,7 @@ export class LinkReads {
     const wanted = [...new Set(ids)];
     const missing = wanted.filter((id) => !reads.has(id));
     if (missing.length > 0) {
-      const read = this.opened.then(() => this.read(field, missing));
+      const read = this.read(field, missing);
       for (const id of missing) reads.set(id, read);
     }
     const done = await Promise.all(wanted.map((id) => reads.get(id)!));

@@ -1,8 +1,6 @@
-// The links a journal's derived figures read (shared/storage/link-reads.ts):
-// each transaction's and each entry's links are read once however many
-// refreshes ask for them, and a reader made closed (before the kept figures'
-// bump) starts no read until it is opened, so what it answers is the store
-// as it is at the opening.
+// The links a refresh of the kept figures reads (shared/storage/link-reads.ts):
+// each transaction's and each entry's links are read once however often
+// they are asked for.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
@@ -34,7 +32,7 @@ async function storeLinks(db: Db, orgId: string): Promise<FigureLink[]> {
 
 const byId = (links: readonly FigureLink[]) => [...links].sort((a, b) => a.id.localeCompare(b.id));
 
-describe('link reads of a journal’s derived figures', () => {
+describe('link reads of a kept figures refresh', () => {
   it('answers every link of the transactions and of the entries asked for, each list as stored', async () => {
     const { db } = await stack();
     const orgId = `org_${tag()}`;
@@ -55,58 +53,27 @@ describe('link reads of a journal’s derived figures', () => {
     expect(await reads.ofEntries([])).to.deep.equal([]);
   });
 
-  it('a closed reader answers the links stored when it is opened', async () => {
-    const { db } = await stack();
-    const orgId = `org_${tag()}`;
-    const links = await storeLinks(db, orgId);
-    const reads = new LinkReads(db, orgId, { closed: true });
-    const asked = reads.ofEntries([`le_${orgId}_2`]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await db.collection('bank_links').insertOne({
-      _id: `bl_${orgId}_late`,
-      org_id: orgId,
-      bank_transaction_id: `bt_${orgId}_1`,
-      ledger_entry_id: `le_${orgId}_2`,
-      amount_minor: 5,
-      version: 1,
-    } as never);
-    reads.open();
-    expect(byId(await asked)).to.deep.equal([
-      links[3],
-      {
-        id: `bl_${orgId}_late`,
-        bank_transaction_id: `bt_${orgId}_1`,
-        ledger_entry_id: `le_${orgId}_2`,
-        amount_minor: 5,
-      },
-    ]);
-  });
-
   describe('where the store port reads in SQL (FerretDB 1.x)', function () {
     const ferretDb = ferretdbHandleForSuite('reads are counted in SQL there');
 
-    it('reads nothing while closed, and each list once however often it is asked for', async () => {
+    it('reads each list once however often it is asked for', async () => {
       const handle = ferretDb();
       const orgId = `org_${tag()}`;
       await storeLinks(handle, orgId);
-      const reads = new LinkReads(handle, orgId, { closed: true });
+      const reads = new LinkReads(handle, orgId);
       const served = () => sqlStats(handle).served;
       const start = served();
       const entries = [`le_${orgId}_0`, `le_${orgId}_1`];
-      // The open amounts and the counterparty figures ask for the same entries; the days and the figures for the same transactions.
-      const asked = [
+      // The days and the counterparty figures ask for the same transactions; asked twice, each list is read once.
+      const [a, b, c, d] = await Promise.all([
         reads.ofEntries(entries),
         reads.ofEntries([...entries].reverse()),
         reads.ofTransactions([`bt_${orgId}_0`]),
         reads.ofTransactions([`bt_${orgId}_0`]),
-      ];
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(served() - start, 'reads while closed').to.equal(0);
-      reads.open();
-      const [a, b, c, d] = await Promise.all(asked);
-      expect(served() - start, 'reads once opened').to.equal(2);
-      expect(byId(a!)).to.deep.equal(byId(b!)).and.to.have.length(3);
-      expect(byId(c!)).to.deep.equal(byId(d!)).and.to.have.length(2);
+      ]);
+      expect(served() - start, 'reads').to.equal(2);
+      expect(byId(a)).to.deep.equal(byId(b)).and.to.have.length(3);
+      expect(byId(c)).to.deep.equal(byId(d)).and.to.have.length(2);
     });
   });
 });

@@ -23,9 +23,8 @@ import {
 import { makeInserts, makeRun, makeWrite, undoWrite, type InsertsOutcome } from '../../shared/storage/apply-writes.js';
 import { touchedEntries } from '../../shared/domain/entry-open-amounts.js';
 import { refreshOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
-import { invalidateFigures, refreshFigures, type TouchedFigures } from '../../shared/storage/book-figures.js';
+import { invalidateFigures, markFigures, type TouchedFigures } from '../../shared/storage/book-figures.js';
 import { movesEveryFigure, touchedByWrites } from '../../shared/storage/figures-touched.js';
-import { LinkReads } from '../../shared/storage/link-reads.js';
 import {
   addInsertedTransactions,
   readBeforeInserts,
@@ -172,14 +171,12 @@ async function runHeld(
     lap('writes_ms');
     if (phase === 'forward') {
       crashIf('apply:crash-before-finish');
-      // The open amounts of the entries the writes touched (docs/design/entry-open-amounts.md) and the kept
-      // figures, from the store as the journal left it, side by side (they share no document, and read the
-      // entries' links once, after the figures' bump): before the end is written, so a job that dies here is
-      // resumed and refreshes again.
-      const links = new LinkReads(db, orgId, { closed: true });
+      // The open amounts of the entries the writes touched (docs/design/entry-open-amounts.md), from the store as
+      // the journal left it, and the kept figures added to or marked stale, side by side (they share no document):
+      // before the end is written, so a job that dies here is resumed and does both again.
       await Promise.all([
-        refreshOpenAmounts(db, orgId, touchedEntries(journal.writes), links),
-        keepFigures(ctx, journal.writes, before, touched, links),
+        refreshOpenAmounts(db, orgId, touchedEntries(journal.writes)),
+        keepFigures(ctx, journal.writes, before, touched),
       ]);
       lap('derived_ms');
       return finish(ctx, op, took, {
@@ -239,30 +236,26 @@ async function runHeld(
 
 /**
  * The kept figures of the records the journal wrote (docs/reference/book-reads.md
- * "Kept figures"), brought up to date before the operation ends: added to
- * where `before` was read, else computed. A job that dies here leaves the
- * operation applying, and whoever finishes it computes them. `links`, shared
- * with the open amounts' refresh, is opened once the figures' masters are
- * bumped, or when they need none.
+ * "Kept figures"), before the operation ends: added to where `before` was
+ * read, the others marked stale and left to the worker's refresh once the
+ * job has answered (JobContext.figuresLeftStale), or to the first reader. A
+ * job that dies here leaves the operation applying, and whoever finishes it
+ * does this again.
  */
 async function keepFigures(
   ctx: JobContext,
   writes: readonly JournalWrite[],
   before: FiguresBefore | null = null,
   touched: Promise<TouchedFigures> | null = null,
-  links = new LinkReads(ctx.db, ctx.data.org_id),
 ): Promise<void> {
   const orgId = ctx.data.org_id;
-  try {
-    if (before) {
-      await refreshFigures(ctx.db, orgId, await addInsertedTransactions(ctx.db, orgId, before, writes), links);
-      return;
-    }
+  let left: TouchedFigures;
+  if (before) left = await addInsertedTransactions(ctx.db, orgId, before, writes);
+  else {
     if (movesEveryFigure(writes)) await invalidateFigures(ctx.db, orgId);
-    await refreshFigures(ctx.db, orgId, await (touched ?? touchedByWrites(ctx.db, orgId, writes)), links);
-  } finally {
-    links.open();
+    left = await (touched ?? touchedByWrites(ctx.db, orgId, writes));
   }
+  if (await markFigures(ctx.db, orgId, left)) ctx.figuresLeftStale?.(orgId);
 }
 
 /**
