@@ -94,9 +94,9 @@ async function deleteRows(db: Db, orgId: string, ids: readonly string[]): Promis
 
 /**
  * The open rows of these entries, recomputed from their links as stored now
- * and from the entries: an entry with a row, when no
- * entry was written (`entriesWritten` false), from its row (reopenedRows),
- * the others as stored.
+ * and from the entries: an entry with a row, when no entry was written
+ * (`entriesWritten` false), from its row (reopenedRows), the others as
+ * stored.
  */
 async function refreshEntries(
   db: Db,
