@@ -88,6 +88,9 @@ export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
   await bump(db, orgId, [{ _id: orgFigureId(orgId), org_id: orgId, kind: 'org', listed_on: '' }]);
 }
 
+const touchesNothing = (touched: TouchedFigures): boolean =>
+  touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0;
+
 /**
  * Mark the figures `touched` stale after records were written (a journal's
  * writes, made or undone): their masters are bumped, so whoever computes
@@ -96,7 +99,7 @@ export async function invalidateFigures(db: Db, orgId: string): Promise<void> {
  * was marked, or the organisation's are not built (its build does all).
  */
 export async function markFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<boolean> {
-  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return false;
+  if (touchesNothing(touched)) return false;
   if (!(await orgFresh(db, orgId))) return true;
   await bump(db, orgId, touchedMasters(orgId, touched));
   return true;
@@ -113,7 +116,7 @@ const touchedMasters = (orgId: string, touched: TouchedFigures) => [
  * every figure when the organisation's are not built yet.
  */
 export async function refreshFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<void> {
-  if (touched.counterparties.size === 0 && touched.accounts.size === 0 && touched.days.size === 0) return;
+  if (touchesNothing(touched)) return;
   if (!(await orgFresh(db, orgId))) {
     await rebuildFigures(db, orgId);
     return;
