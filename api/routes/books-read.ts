@@ -336,6 +336,7 @@ export function booksReadRoutes(db: Db, reads: ReadDeps | undefined): Router {
     // From the figures the worker keeps (docs/reference/book-reads.md "Kept figures"): read by the worker.
     const result = await runRead(reads, res, 'counterparties.list', {
       bank_account_id,
+      currency: account.currency,
       after,
       limit: query.limit ?? BOOKS_DEFAULT_LIMIT,
     });

@@ -30,7 +30,8 @@ export interface Whoami {
  * words: `last` is the counterparty the next page continues after (null on the last page); the API seals it as `next_cursor`.
  */
 export interface CounterpartyList {
-  items: CounterpartyRow[];
+  /** Each row with the account's currency, which all its amounts are in. */
+  items: Array<CounterpartyRow & { currency: string }>;
   last: string | null;
 }
 

@@ -223,7 +223,7 @@ const BOOK_READS: RouteContract[] = [
   bookRead(
     'counterparties.list',
     'Counterparties of a bank account',
-    "One page of rows, one per counterparty of the account's transactions or of an open posted entry of the organisation, by counterparty id: latest bank name, open receivable and payable beyond links, unlinked bank amount on the account. Where repair candidates are found. Keyset-paged (limit ≤ 200, default 50; next_cursor). From figures the worker keeps as the books change: a read that outlives its wait is 503. Read-only.",
+    "One page of rows, one per counterparty of the account's transactions or of an open posted entry of the organisation in the account's currency, by counterparty id: latest bank name, open receivable and payable beyond links, unlinked bank amount on the account. Where repair candidates are found. Keyset-paged (limit ≤ 200, default 50; next_cursor). From figures the worker keeps as the books change: a read that outlives its wait is 503. Read-only.",
     counterpartyListSchema,
     {
       query: counterpartiesQuerySchema,

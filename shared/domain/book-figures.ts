@@ -1,10 +1,11 @@
 // The figures the worker keeps as the books change (docs/reference/book-reads.md
-// "Kept figures"): per counterparty, what its posted entries leave open and its
-// latest bank name in the organisation; per account and counterparty, what its
-// transactions on the account leave unlinked and its latest name there; per
-// account, Σ amounts and the unreconciled count and sum. Each is computed by the
-// same rules as the whole reads (book-reads.ts), on one counterparty's or one
-// account's records, so the list built from them is the list computed whole.
+// "Kept figures"): per counterparty, its latest bank name in the organisation
+// and, per currency, what its posted entries in it leave open; per account and
+// counterparty, what its transactions on the account leave unlinked and its
+// latest name there; per account, Σ amounts and the unreconciled count and
+// sum. Each is computed by the same rules as the whole reads (book-reads.ts),
+// on one counterparty's or one account's records, so the list built from them
+// is the list computed whole.
 import {
   counterpartyRows,
   latestNamed,
@@ -13,19 +14,28 @@ import {
   type CounterpartyRow,
   type CounterpartyTransaction,
 } from './book-reads.js';
-import type { BankTransaction } from './books.js';
+import { remainderMinor, type BankTransaction } from './books.js';
 import type { AccountFigures } from './book-reads.js';
 
-/** A counterparty's figures in the organisation: `open` when one of its posted entries is open (it then has a row on every account). */
+/** A counterparty's figures in the organisation. */
 export interface CounterpartyFigures {
   counterparty_id: string;
-  open: boolean;
-  open_receivable_minor: number;
-  open_payable_minor: number;
   /** Its latest bank name on any account; null without one. */
   name: string | null;
   /** What placed that name last (book-reads.ts `nameKey`); null without one. */
   name_key: string | null;
+}
+
+/**
+ * What a counterparty's posted entries in one currency leave open: one for
+ * each currency it has an open posted entry in, which gives it a row on
+ * every account in that currency.
+ */
+export interface CounterpartyOpenFigures {
+  counterparty_id: string;
+  currency: string;
+  open_receivable_minor: number;
+  open_payable_minor: number;
 }
 
 /** A counterparty's figures on one account: `transactions` > 0 gives it a row there. */
@@ -51,7 +61,8 @@ export interface AccountSums {
  * The figures of the counterparties `ids`: `transactions` are every
  * transaction of the organisation naming one of them (with bank_account_id),
  * `entries` their posted entries, `links` every link of those transactions and
- * entries.
+ * entries. `open` by counterparty id, then currency; `accounts` by account as
+ * met, then counterparty id.
  */
 export function counterpartyFigures(
   ids: readonly string[],
@@ -59,20 +70,42 @@ export function counterpartyFigures(
   entries: readonly CounterpartyEntry[],
   links: readonly CounterpartyLink[],
   settlementAccounts: readonly string[],
-): { counterparties: CounterpartyFigures[]; accounts: AccountCounterpartyFigures[] } {
-  const open = new Map(counterpartyRows([], entries, links, settlementAccounts).map((r) => [r.counterparty_id, r]));
+): { counterparties: CounterpartyFigures[]; open: CounterpartyOpenFigures[]; accounts: AccountCounterpartyFigures[] } {
+  const unique = [...new Set(ids)];
+  const wanted = new Set(unique);
   const names = latestNamed(transactions);
-  const counterparties = [...new Set(ids)].map((id): CounterpartyFigures => {
-    const row = open.get(id);
-    return {
-      counterparty_id: id,
-      open: row !== undefined,
-      open_receivable_minor: row?.open_receivable_minor ?? 0,
-      open_payable_minor: row?.open_payable_minor ?? 0,
-      name: names.get(id)?.name ?? null,
-      name_key: names.get(id)?.key ?? null,
-    };
-  });
+  const counterparties = unique.map((id): CounterpartyFigures => ({
+    counterparty_id: id,
+    name: names.get(id)?.name ?? null,
+    name_key: names.get(id)?.key ?? null,
+  }));
+  const open: CounterpartyOpenFigures[] = [];
+  for (const currency of [...new Set(entries.map((e) => e.currency))].sort())
+    for (const r of counterpartyRows([], entries, links, settlementAccounts, currency))
+      if (wanted.has(r.counterparty_id))
+        open.push({
+          counterparty_id: r.counterparty_id,
+          currency,
+          open_receivable_minor: r.open_receivable_minor,
+          open_payable_minor: r.open_payable_minor,
+        });
+  open.sort((a, b) => byKey(a.counterparty_id, b.counterparty_id) || byKey(a.currency, b.currency));
+  return { counterparties, open, accounts: accountRows(transactions, links) };
+}
+
+const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Each account's rows of its counterparties: count, Σ positive remainders (book-reads.ts `counterpartyRows`), latest name. */
+function accountRows(
+  transactions: ReadonlyArray<CounterpartyTransaction & Pick<BankTransaction, 'bank_account_id'>>,
+  links: readonly CounterpartyLink[],
+): AccountCounterpartyFigures[] {
+  const linksOf = new Map<string, CounterpartyLink[]>();
+  for (const l of links) {
+    const own = linksOf.get(l.bank_transaction_id);
+    if (own) own.push(l);
+    else linksOf.set(l.bank_transaction_id, [l]);
+  }
   const byAccount = new Map<string, Array<(typeof transactions)[number]>>();
   for (const t of transactions) {
     if (t.counterparty_id === null) continue;
@@ -82,20 +115,29 @@ export function counterpartyFigures(
   }
   const accounts: AccountCounterpartyFigures[] = [];
   for (const [account, own] of byAccount) {
-    const counts = new Map<string, number>();
-    for (const t of own) counts.set(t.counterparty_id!, (counts.get(t.counterparty_id!) ?? 0) + 1);
     const named = latestNamed(own);
-    for (const r of counterpartyRows(own, [], links, settlementAccounts))
-      accounts.push({
-        bank_account_id: account,
-        counterparty_id: r.counterparty_id,
-        transactions: counts.get(r.counterparty_id) ?? 0,
-        unlinked_bank_minor: r.unlinked_bank_minor,
-        name: r.name,
-        name_key: named.get(r.counterparty_id)?.key ?? null,
-      });
+    const rows = new Map<string, AccountCounterpartyFigures>();
+    for (const t of own) {
+      const cp = t.counterparty_id!;
+      let r = rows.get(cp);
+      if (!r) {
+        const latest = named.get(cp);
+        r = {
+          bank_account_id: account,
+          counterparty_id: cp,
+          transactions: 0,
+          unlinked_bank_minor: 0,
+          name: latest?.name ?? null,
+          name_key: latest?.key ?? null,
+        };
+        rows.set(cp, r);
+      }
+      r.transactions += 1;
+      r.unlinked_bank_minor += Math.max(0, remainderMinor(t, linksOf.get(t.id) ?? []));
+    }
+    accounts.push(...[...rows.values()].sort((a, b) => byKey(a.counterparty_id, b.counterparty_id)));
   }
-  return { counterparties, accounts };
+  return accounts;
 }
 
 /** Σ amounts, and the count and Σ of the unreconciled ones, of one account's transactions. */
@@ -132,14 +174,16 @@ export function figuresFromSums(openingBalanceMinor: number, sums: AccountSums):
 /**
  * One page of an account's counterparty list, by counterparty id, from the
  * kept figures: `onAccount` the account's rows with transactions, `open` the
- * organisation's counterparties with an open entry, both by id and after the
- * same position. A counterparty with both is one row; one without a
- * transaction on the account carries its name in the organisation.
+ * open figures in the account's currency, both by id and after the same
+ * position; `openOf` those of the account's rows (from `open` or read apart),
+ * `namesOf` the organisation's latest names of the open counterparties
+ * without a row on the account. A counterparty with both is one row.
  */
 export function counterpartyPage(
   onAccount: readonly AccountCounterpartyFigures[],
-  open: readonly CounterpartyFigures[],
-  openOf: ReadonlyMap<string, CounterpartyFigures>,
+  open: readonly CounterpartyOpenFigures[],
+  openOf: ReadonlyMap<string, CounterpartyOpenFigures>,
+  namesOf: ReadonlyMap<string, string | null>,
   limit: number,
 ): CounterpartyRow[] {
   const rows = new Map<string, CounterpartyRow>();
@@ -148,8 +192,8 @@ export function counterpartyPage(
     rows.set(a.counterparty_id, {
       counterparty_id: a.counterparty_id,
       name: a.name,
-      open_receivable_minor: o?.open ? o.open_receivable_minor : 0,
-      open_payable_minor: o?.open ? o.open_payable_minor : 0,
+      open_receivable_minor: o?.open_receivable_minor ?? 0,
+      open_payable_minor: o?.open_payable_minor ?? 0,
       unlinked_bank_minor: a.unlinked_bank_minor,
     });
   }
@@ -157,13 +201,11 @@ export function counterpartyPage(
     if (rows.has(o.counterparty_id)) continue;
     rows.set(o.counterparty_id, {
       counterparty_id: o.counterparty_id,
-      name: o.name,
+      name: namesOf.get(o.counterparty_id) ?? null,
       open_receivable_minor: o.open_receivable_minor,
       open_payable_minor: o.open_payable_minor,
       unlinked_bank_minor: 0,
     });
   }
-  return [...rows.values()]
-    .sort((a, b) => (a.counterparty_id < b.counterparty_id ? -1 : a.counterparty_id > b.counterparty_id ? 1 : 0))
-    .slice(0, limit);
+  return [...rows.values()].sort((a, b) => byKey(a.counterparty_id, b.counterparty_id)).slice(0, limit);
 }

@@ -114,7 +114,7 @@ export type CounterpartyTransaction = Pick<
   BankTransaction,
   'id' | 'booking_date' | 'amount_minor' | 'counterparty_id' | 'counterparty_name'
 >;
-export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'lines' | 'status'>;
+export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'currency' | 'lines' | 'status'>;
 export type CounterpartyLink = Pick<BankLink, 'bank_transaction_id' | 'ledger_entry_id' | 'amount_minor'>;
 /** A transaction that names a counterparty: the latest by (booking date, id) gives its name. */
 export type NamingTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'counterparty_id' | 'counterparty_name'>;
@@ -158,13 +158,16 @@ export function latestNames(transactions: readonly NamingTransaction[]): Map<str
 /**
  * The counterparty list of one account (docs/reference/book-reads.md
  * "Computed figures"), by counterparty id: one row per counterparty of the
- * account's `transactions` and per counterparty of an open posted entry among
- * `entries` (the organisation's posted entries). `name`: the latest bank name
- * on the account; null for a counterparty without a transaction on the account
- * (nameOffAccount gives it its name from the organisation's other accounts).
- * `open_receivable_minor` / `open_payable_minor`: what its posted entries
- * leave open beyond their links (open amount > 0 / < 0, both as positive
- * sums); `unlinked_bank_minor`: Σ of the positive remainders of its
+ * account's `transactions` and per counterparty of an open posted entry in
+ * the account's `currency` among `entries` (the organisation's posted
+ * entries). `name`: the latest bank name on the account; null for a
+ * counterparty without a transaction on the account (nameOffAccount gives it
+ * its name from the organisation's other accounts).
+ * `open_receivable_minor` / `open_payable_minor`: what its posted entries in
+ * `currency` leave open beyond their links (open amount > 0 / < 0, both as
+ * positive sums); why only those: an amount in another currency cannot be
+ * added to the account's, nor settled from it (the repair and the bank match
+ * refuse it). `unlinked_bank_minor`: Σ of the positive remainders of its
  * transactions on the account (0 without any). `links`: every link of the
  * organisation to those entries and from those transactions.
  */
@@ -173,6 +176,7 @@ export function counterpartyRows(
   entries: readonly CounterpartyEntry[],
   links: readonly CounterpartyLink[],
   settlementAccounts: readonly string[],
+  currency: string,
 ): CounterpartyRow[] {
   const rows = new Map<string, CounterpartyRow>();
   const row = (id: string): CounterpartyRow => {
@@ -200,7 +204,7 @@ export function counterpartyRows(
     r.unlinked_bank_minor += Math.max(0, remainderMinor(t, byTxn.get(t.id) ?? []));
   }
   for (const e of entries) {
-    if (e.status !== 'posted') continue;
+    if (e.status !== 'posted' || e.currency !== currency) continue;
     const open = openAmountMinor(e, settlementAccounts);
     const linked = linkedOf.get(e.id) ?? 0;
     // A settled entry adds nothing, and names no counterparty the account does not.

@@ -34,6 +34,12 @@ export interface InboxDuplicatesListInput {
 /** The account was found in the organisation by the API before the job was added. */
 export interface CounterpartiesListInput {
   bank_account_id: string;
+  /**
+   * The account's currency, read by the API with the account: only entries in
+   * it count (docs/reference/book-reads.md). Optional for a job added by an
+   * API older than the field: the worker then reads the account.
+   */
+  currency?: string;
   /** Continue after this counterparty id (from the cursor); null: the first page. */
   after: string | null;
   limit: number;

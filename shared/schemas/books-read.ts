@@ -319,7 +319,14 @@ export const counterpartySchema = {
   title: 'Counterparty',
   type: 'object',
   additionalProperties: false,
-  required: ['counterparty_id', 'name', 'open_receivable_minor', 'open_payable_minor', 'unlinked_bank_minor'],
+  required: [
+    'counterparty_id',
+    'name',
+    'open_receivable_minor',
+    'open_payable_minor',
+    'unlinked_bank_minor',
+    'currency',
+  ],
   properties: {
     counterparty_id: id,
     name: nullable({
@@ -330,6 +337,11 @@ export const counterpartySchema = {
     open_receivable_minor: minor,
     open_payable_minor: minor,
     unlinked_bank_minor: minor,
+    currency: {
+      ...currency,
+      description:
+        "The account's currency: every amount of the row is in it (entries in other currencies are left out).",
+    },
   },
 } as const;
 

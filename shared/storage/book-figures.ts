@@ -15,17 +15,21 @@
 //   records; the next reader or writer then builds all of them from the whole
 //   books (`rebuildFigures`).
 //
+// * a counterparty's open figures in a currency (`kind: counterparty_open`)
+//   are written with `basis` in the same way;
+//
 // `listed_on` places a document in a list: `account|<id>` for an account's
-// rows with transactions, `open` for a counterparty with an open entry; the
-// list reads it by (org_id, listed_on, counterparty_id) through the store
-// port's `page` (docs/indexes.md).
+// rows with transactions, `open|<currency>` for a counterparty's open figures
+// in a currency it has an open entry in; the list reads it by (org_id,
+// listed_on, counterparty_id) through the store port's `page`
+// (docs/indexes.md).
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import {
   accountSums,
   counterpartyFigures,
   type AccountCounterpartyFigures,
   type AccountSums,
-  type CounterpartyFigures,
+  type CounterpartyOpenFigures,
 } from '../domain/book-figures.js';
 import type { CounterpartyEntry, CounterpartyLink, CounterpartyTransaction } from '../domain/book-reads.js';
 import type { BankTransaction } from '../domain/books.js';
@@ -43,9 +47,13 @@ import {
   counterpartyFigureId,
   counterpartyMaster,
   figures,
+  FIGURES_FORMAT,
   insertFigures,
+  isBuilt,
   newRev,
-  OPEN_LIST,
+  openFields,
+  openFigureId,
+  openList,
   orgFigureId,
   orgFresh,
   rowFields,
@@ -58,7 +66,7 @@ import {
 import { dayMaster, rebuildDays, refreshDays } from './day-totals.js';
 import { LinkReads, type BumpedRefresh } from './link-reads.js';
 
-export { BOOK_FIGURES, orgFigureId } from './figure-docs.js';
+export { BOOK_FIGURES, FIGURES_FORMAT, orgFigureId } from './figure-docs.js';
 
 /** What a change touched: the counterparties, accounts and days whose figures it may move. */
 export interface TouchedFigures {
@@ -76,6 +84,7 @@ const TXN_FIELDS = [
   'counterparty_id',
   'counterparty_name',
 ];
+const ENTRY_FIELDS = ['_id', 'counterparty_id', 'currency', 'lines', 'status'];
 type FigureTransaction = CounterpartyTransaction & Pick<BankTransaction, 'bank_account_id' | 'status'>;
 
 function withId<T>(doc: Document): T {
@@ -148,15 +157,16 @@ async function refreshCounterparties(
           collection: c.ledgerEntries.collectionName,
           equalities: { org_id: orgId },
           any: { field: 'counterparty_id', values: cps },
-          fields: ['_id', 'counterparty_id', 'lines', 'status'],
+          fields: ENTRY_FIELDS,
         }),
+    // Their rows on accounts and open figures in currencies (and their masters, passed over below).
     cps.length === 0
       ? []
       : port.where({
           collection: BOOK_FIGURES,
-          equalities: { org_id: orgId, kind: 'account_counterparty' },
+          equalities: { org_id: orgId },
           any: { field: 'counterparty_id', values: cps },
-          fields: ['bank_account_id', 'counterparty_id'],
+          fields: ['kind', 'bank_account_id', 'counterparty_id', 'currency'],
         }),
     Promise.all(
       accounts.map(async (a) =>
@@ -181,30 +191,48 @@ async function refreshCounterparties(
   );
   const computed = counterpartyFigures(cps, transactions, entries, links, org?.settlement_accounts ?? []);
   const rows = new Map(computed.accounts.map((r) => [rowFigureId(orgId, r.bank_account_id, r.counterparty_id), r]));
-  // A row whose last transaction left the account is written empty: it leaves the list.
+  const open = new Map(computed.open.map((o) => [openFigureId(orgId, o.counterparty_id, o.currency), o]));
+  // A row whose last transaction left the account, or open figures whose entries are settled, are written empty:
+  // they leave their list.
+  const left = new Map<string, CounterpartyOpenFigures>();
   for (const old of oldRows) {
-    const id = rowFigureId(orgId, String(old.bank_account_id), String(old.counterparty_id));
-    if (!rows.has(id))
-      rows.set(id, {
-        bank_account_id: String(old.bank_account_id),
-        counterparty_id: String(old.counterparty_id),
-        transactions: 0,
-        unlinked_bank_minor: 0,
-        name: null,
-        name_key: null,
-      });
+    const cp = String(old.counterparty_id);
+    if (old.kind === 'account_counterparty') {
+      const id = rowFigureId(orgId, String(old.bank_account_id), cp);
+      if (!rows.has(id))
+        rows.set(id, {
+          bank_account_id: String(old.bank_account_id),
+          counterparty_id: cp,
+          transactions: 0,
+          unlinked_bank_minor: 0,
+          name: null,
+          name_key: null,
+        });
+    } else if (old.kind === 'counterparty_open') {
+      const id = openFigureId(orgId, cp, String(old.currency));
+      if (!open.has(id))
+        left.set(id, {
+          counterparty_id: cp,
+          currency: String(old.currency),
+          open_receivable_minor: 0,
+          open_payable_minor: 0,
+        });
+    }
   }
   const ops: AnyBulkWriteOperation<FigureDoc>[] = [];
-  for (const [id, r] of rows) {
-    const basis = seqs.get(counterpartyFigureId(orgId, r.counterparty_id)) ?? 0;
+  const guarded = (id: string, cp: string, set: Document): void => {
+    const basis = seqs.get(counterpartyFigureId(orgId, cp)) ?? 0;
     ops.push({
       updateOne: {
         filter: { _id: id, org_id: orgId, $or: [{ basis: { $lte: basis } }, { basis: { $exists: false } }] },
-        update: { $set: { ...rowFields(r), basis, rev: newRev() } },
+        update: { $set: { ...set, basis, rev: newRev() } },
         upsert: true,
       },
     });
-  }
+  };
+  for (const [id, r] of rows) guarded(id, r.counterparty_id, rowFields(r));
+  for (const [id, o] of open) guarded(id, o.counterparty_id, openFields(o, true));
+  for (const [id, o] of left) guarded(id, o.counterparty_id, openFields(o, false));
   const masters = [
     ...computed.counterparties.map((f) => ({
       id: counterpartyFigureId(orgId, f.counterparty_id),
@@ -294,7 +322,7 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
       collection: c.ledgerEntries.collectionName,
       equalities: { org_id: orgId, status: 'posted' },
       index: 'page',
-      fields: ['_id', 'counterparty_id', 'lines', 'status'],
+      fields: ENTRY_FIELDS,
     }),
     whole(c.bankLinks.collectionName, ['bank_transaction_id', 'ledger_entry_id', 'amount_minor']),
     whole(c.bankAccounts.collectionName, ['_id']),
@@ -329,6 +357,13 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
       ...rowFields(r),
       ...rev(),
     })),
+    ...computed.open.map((o) => ({
+      _id: openFigureId(orgId, o.counterparty_id, o.currency),
+      org_id: orgId,
+      basis: 0,
+      ...openFields(o, true),
+      ...rev(),
+    })),
     ...[...byAccount].map(([a, own]) => ({
       ...accountMaster(orgId, a),
       ...base,
@@ -338,7 +373,7 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
   ];
   await insertFigures(db, docs);
   await rebuildDays(db, orgId, org?.settlement_accounts ?? []);
-  await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0' } });
+  await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0', format: FIGURES_FORMAT } });
 }
 
 /**
@@ -400,46 +435,52 @@ async function listPage(
 /** What one page of an account's counterparty list is made of (shared/domain/book-figures.ts `counterpartyPage`). */
 export interface CounterpartyPageFigures {
   onAccount: AccountCounterpartyFigures[];
-  open: CounterpartyFigures[];
-  openOf: Map<string, CounterpartyFigures>;
+  open: CounterpartyOpenFigures[];
+  openOf: Map<string, CounterpartyOpenFigures>;
+  namesOf: Map<string, string | null>;
 }
 
-const asCounterparty = (d: Document): CounterpartyFigures => ({
+const asOpen = (d: Document): CounterpartyOpenFigures => ({
   counterparty_id: String(d.counterparty_id),
-  open: d.open === true,
+  currency: String(d.currency),
   open_receivable_minor: Number(d.open_receivable_minor ?? 0),
   open_payable_minor: Number(d.open_payable_minor ?? 0),
-  name: (d.name as string | null | undefined) ?? null,
-  name_key: (d.name_key as string | null | undefined) ?? null,
 });
 
-/** The first `limit` + 1 of each list after `after`, and the organisation figures of the account's rows. */
+/**
+ * The first `limit` + 1 of each list after `after` (the account's rows, the
+ * open figures in its `currency`), then in one read what each half lacks: the
+ * open figures of the account's rows not on the open page, the organisation's
+ * names of the open counterparties not on the account's page.
+ */
 export async function readCounterpartyPage(
   db: Db,
   orgId: string,
-  account: string,
+  account: { id: string; currency: string },
   after: string | null,
   limit: number,
 ): Promise<CounterpartyPageFigures> {
   const [rowDocs, openDocs] = await Promise.all([
-    listPage(db, orgId, accountList(account), (cp) => rowFigureId(orgId, account, cp), after, limit),
-    listPage(db, orgId, OPEN_LIST, (cp) => counterpartyFigureId(orgId, cp), after, limit),
+    listPage(db, orgId, accountList(account.id), (cp) => rowFigureId(orgId, account.id, cp), after, limit),
+    listPage(db, orgId, openList(account.currency), (cp) => openFigureId(orgId, cp, account.currency), after, limit),
   ]);
-  const open = openDocs.map(asCounterparty);
+  const open = openDocs.map(asOpen);
   const openOf = new Map(open.map((o) => [o.counterparty_id, o]));
-  const missing = rowDocs.map((d) => String(d.counterparty_id)).filter((cp) => !openOf.has(cp));
-  if (missing.length > 0)
-    for (const d of await (
-      await storeAdapter(db)
-    ).findByIds(
-      BOOK_FIGURES,
-      missing.map((cp) => counterpartyFigureId(orgId, cp)),
-      { owner: orgId },
-    ))
-      openOf.set(String(d.counterparty_id), asCounterparty(d));
+  const onAccount = new Set(rowDocs.map((d) => String(d.counterparty_id)));
+  const lacking = [
+    ...[...onAccount].filter((cp) => !openOf.has(cp)).map((cp) => openFigureId(orgId, cp, account.currency)),
+    ...open.filter((o) => !onAccount.has(o.counterparty_id)).map((o) => counterpartyFigureId(orgId, o.counterparty_id)),
+  ];
+  const namesOf = new Map<string, string | null>();
+  if (lacking.length > 0)
+    for (const d of await (await storeAdapter(db)).findByIds(BOOK_FIGURES, lacking, { owner: orgId })) {
+      if (d.kind === 'counterparty_open') {
+        if (d.listed_on !== '') openOf.set(String(d.counterparty_id), asOpen(d));
+      } else namesOf.set(String(d.counterparty_id), (d.name as string | null | undefined) ?? null);
+    }
   return {
     onAccount: rowDocs.map((d) => ({
-      bank_account_id: account,
+      bank_account_id: account.id,
       counterparty_id: String(d.counterparty_id),
       transactions: Number(d.transactions ?? 0),
       unlinked_bank_minor: Number(d.unlinked_bank_minor ?? 0),
@@ -448,6 +489,7 @@ export async function readCounterpartyPage(
     })),
     open,
     openOf,
+    namesOf,
   };
 }
 
@@ -464,7 +506,7 @@ export async function readAccountSums(
     await storeAdapter(db)
   ).findByIds(BOOK_FIGURES, [orgFigureId(orgId), ...accounts.map((a) => accountFigureId(orgId, a))], { owner: orgId });
   const out = new Map<string, AccountSums>();
-  if (!docs.some((d) => d.kind === 'org' && d.stale === '0')) return out;
+  if (!docs.some((d) => d.kind === 'org' && isBuilt(d))) return out;
   for (const d of docs)
     if (d.kind === 'account' && d.stale === '0' && typeof d.amount_sum_minor === 'number')
       out.set(String(d.bank_account_id), {
@@ -478,8 +520,8 @@ export async function readAccountSums(
 
 /**
  * The organisations stored before kept figures existed (no organisation
- * document in `book_figures`), built one after the other: what a worker does
- * at start (worker/runtime.ts). An organisation marked stale since (an import
+ * document in `book_figures`) or built in an earlier layout (FIGURES_FORMAT),
+ * built one after the other: what a worker does at start (worker/runtime.ts). An organisation marked stale since (an import
  * undone, a settlement change, a crash) is built by its next reader or writer,
  * so that a start never rebuilds every organisation. `stop` is asked between
  * organisations.
@@ -493,9 +535,9 @@ export async function backfillFigures(db: Db, stop: () => boolean): Promise<numb
   ).findByIds(
     BOOK_FIGURES,
     orgs.map((o) => orgFigureId(String(o._id))),
-    { fields: ['org_id'] },
+    { fields: ['org_id', 'format'] },
   );
-  const known = new Set(built.map((d) => String(d.org_id)));
+  const known = new Set(built.filter((d) => d.format === FIGURES_FORMAT).map((d) => String(d.org_id)));
   let count = 0;
   for (const org of orgs) {
     if (stop()) break;

@@ -40,6 +40,7 @@ import {
   counterpartyFigureId,
   counterpartyMaster,
   insertFigures,
+  isBuilt,
   newRev,
   orgFigureId,
   rowFields,
@@ -100,8 +101,8 @@ export async function readBeforeInserts(
     (await (await storeAdapter(db)).findByIds(BOOK_FIGURES, [...ids], { owner: orgId })).map((d) => [String(d._id), d]),
   );
   const org = docs.get(orgFigureId(orgId));
-  if (org?.stale !== '0') return null;
-  return { org: { seq: Number(org.seq ?? 0) }, docs };
+  if (!isBuilt(org)) return null;
+  return { org: { seq: Number(org?.seq ?? 0) }, docs };
 }
 
 /** A kept master an addition may go onto: fresh, and with the revision a guard needs. */
@@ -242,7 +243,7 @@ export async function addInsertedTransactions(
   // inserted addition could stand for the whole day or row. Anything inserted then is computed.
   if (inserted.size > 0) {
     const org = await port.findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId));
-    if (org?.stale !== '0' || Number(org.seq ?? 0) !== before.org.seq) for (const mark of inserted.values()) mark();
+    if (!isBuilt(org) || Number(org?.seq ?? 0) !== before.org.seq) for (const mark of inserted.values()) mark();
   }
   return left;
 }
@@ -305,18 +306,11 @@ function rowFigures(
   };
 }
 
-/** A counterparty first named by the new transactions: no posted entry of its is open (it had no master). */
+/** A counterparty first named by the new transactions: it had no master, so no posted entry of its is open. */
 function counterpartyDoc(orgId: string, cp: string, latest: LatestName): FigureDoc {
   return {
     ...counterpartyMaster(orgId, cp),
-    ...counterpartyFields({
-      counterparty_id: cp,
-      open: false,
-      open_receivable_minor: 0,
-      open_payable_minor: 0,
-      name: latest.name,
-      name_key: latest.key,
-    }),
+    ...counterpartyFields({ counterparty_id: cp, name: latest.name, name_key: latest.key }),
     stale: '0',
     seq: 0,
   };

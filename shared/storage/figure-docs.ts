@@ -4,12 +4,17 @@
 import { randomInt } from 'node:crypto';
 import { WRITES_PER_COMMAND } from './bounded-bulk-write.js';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
-import type { AccountCounterpartyFigures, AccountSums, CounterpartyFigures } from '../domain/book-figures.js';
+import type {
+  AccountCounterpartyFigures,
+  AccountSums,
+  CounterpartyFigures,
+  CounterpartyOpenFigures,
+} from '../domain/book-figures.js';
 import { storeAdapter } from './store-adapter.js';
 
 export const BOOK_FIGURES = 'book_figures';
 
-type Kind = 'org' | 'counterparty' | 'account' | 'account_counterparty' | 'day';
+type Kind = 'org' | 'counterparty' | 'counterparty_open' | 'account' | 'account_counterparty' | 'day';
 
 export interface FigureDoc extends Document {
   _id: string;
@@ -23,14 +28,26 @@ export interface FigureDoc extends Document {
   counterparty_id?: string;
   bank_account_id?: string;
   date?: string;
+  currency?: string;
+  /** On the organisation's document: the layout its figures were built in (FIGURES_FORMAT). */
+  format?: number;
 }
+
+/**
+ * The layout of the kept figures. An organisation built in another one (or
+ * before its document carried one) is built again by the next worker to
+ * start, or its next reader or writer: why: 2 keeps what entries leave open
+ * per currency, where 1 summed every currency on the counterparty.
+ */
+export const FIGURES_FORMAT = 2;
 
 export const orgFigureId = (orgId: string): string => `org|${orgId}`;
 export const counterpartyFigureId = (orgId: string, cp: string): string => `cp|${orgId}|${cp}`;
 export const accountFigureId = (orgId: string, account: string): string => `ba|${orgId}|${account}`;
 export const rowFigureId = (orgId: string, account: string, cp: string): string => `row|${orgId}|${account}|${cp}`;
+export const openFigureId = (orgId: string, cp: string, currency: string): string => `open|${orgId}|${cp}|${currency}`;
 export const accountList = (account: string): string => `account|${account}`;
-export const OPEN_LIST = 'open';
+export const openList = (currency: string): string => `open|${currency}`;
 
 /**
  * A figure document's revision: every write of one (a bump, computed
@@ -41,11 +58,11 @@ export const OPEN_LIST = 'open';
 export const newRev = (): number => randomInt(2 ** 48 - 1);
 
 /** A counterparty's master (book-figures.ts), its identity fields. */
-export const counterpartyMaster = (orgId: string, cp: string, listed = ''): FigureDoc => ({
+export const counterpartyMaster = (orgId: string, cp: string): FigureDoc => ({
   _id: counterpartyFigureId(orgId, cp),
   org_id: orgId,
   kind: 'counterparty',
-  listed_on: listed,
+  listed_on: '',
   counterparty_id: cp,
 });
 /** An account's master, its identity fields. */
@@ -59,13 +76,21 @@ export const accountMaster = (orgId: string, account: string): FigureDoc => ({
 
 /** The fields of a counterparty's figures on its master. */
 export function counterpartyFields(f: CounterpartyFigures) {
+  return { name: f.name, name_key: f.name_key };
+}
+/**
+ * A counterparty's open figures in one currency: its identity and figures;
+ * listed while they are there, written empty (unlisted) once its entries in
+ * the currency are settled.
+ */
+export function openFields(f: CounterpartyOpenFigures, listed: boolean) {
   return {
-    listed_on: f.open ? OPEN_LIST : '',
-    open: f.open,
+    kind: 'counterparty_open' as const,
+    counterparty_id: f.counterparty_id,
+    currency: f.currency,
+    listed_on: listed ? openList(f.currency) : '',
     open_receivable_minor: f.open_receivable_minor,
     open_payable_minor: f.open_payable_minor,
-    name: f.name,
-    name_key: f.name_key,
   };
 }
 /** An account's row of a counterparty: its identity and figures. */
@@ -179,10 +204,13 @@ export async function writeMasters(
   );
 }
 
+/** Whether an organisation's document says its figures are built, in this layout, and no books import wrote since. */
+export const isBuilt = (doc: Document | null | undefined): boolean =>
+  doc?.stale === '0' && doc.format === FIGURES_FORMAT;
+
 /** Whether the organisation's figures were built and no books import wrote since. */
 export async function orgFresh(db: Db, orgId: string): Promise<boolean> {
-  const doc = await (await storeAdapter(db)).findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId));
-  return doc !== null && doc.stale === '0';
+  return isBuilt(await (await storeAdapter(db)).findOwnedById(BOOK_FIGURES, orgId, orgFigureId(orgId)));
 }
 
 /**

@@ -62,6 +62,11 @@ describe('cli: bookstage book reads', function () {
     const cps = await runCli(['counterparties', 'list', '--account', account], conn);
     expect(cps.code, cps.stderr).to.equal(0);
     expect(cps.stdout).to.include(books.cp('a'));
+    // Amounts in the account's currency, which each row names.
+    const row = cps.stdout.split('\n').find((line) => line.includes(books.cp('a')))!;
+    expect(row, cps.stdout)
+      .to.match(/\d\.\d\d EUR/)
+      .and.not.include('minor units');
     const docs = await runCli(['documents', 'list', '--status', 'open'], conn);
     expect(docs.stdout).to.include('Papier AG').and.include('19.99 EUR');
   });

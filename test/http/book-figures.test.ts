@@ -14,8 +14,8 @@ import {
   offAccountCounterparties,
   type CounterpartyRow,
 } from '../../shared/domain/book-reads.js';
-import { BOOK_FIGURES, markFigures, orgFigureId } from '../../shared/storage/book-figures.js';
-import { findOrg } from '../../shared/storage/books-read.js';
+import { BOOK_FIGURES, FIGURES_FORMAT, markFigures, orgFigureId } from '../../shared/storage/book-figures.js';
+import { findAccount, findOrg } from '../../shared/storage/books-read.js';
 import {
   accountAmounts,
   namingTransactions,
@@ -30,6 +30,7 @@ import { call, type Answer } from '../helpers/http.js';
 import { apply, approve } from '../helpers/staged.js';
 import { stack } from '../helpers/stack.js';
 import { bankFeeEntry } from '../helpers/bank-fee.js';
+import { listCounterparties } from '../../worker/jobs/counterparties-list.js';
 
 interface StageData {
   staged_operation_id: string;
@@ -38,8 +39,18 @@ interface StageData {
 /** The counterparty list of `account` computed whole from the store (the read before figures were kept). */
 async function fromScratch(orgId: string, account: string): Promise<CounterpartyRow[]> {
   const { db } = await stack();
-  const [org, books] = await Promise.all([findOrg(db, orgId), readCounterpartyBooks(db, orgId, account)]);
-  const rows = counterpartyRows(books.transactions, books.entries, books.links, org?.settlement_accounts ?? []);
+  const [org, bank, books] = await Promise.all([
+    findOrg(db, orgId),
+    findAccount(db, orgId, account),
+    readCounterpartyBooks(db, orgId, account),
+  ]);
+  const rows = counterpartyRows(
+    books.transactions,
+    books.entries,
+    books.links,
+    org?.settlement_accounts ?? [],
+    bank!.currency,
+  );
   const off = offAccountCounterparties(rows, books.transactions);
   return nameOffAccount(rows, off, await namingTransactions(db, orgId, off));
 }
@@ -57,14 +68,21 @@ async function balanceFromScratch(orgId: string, asOf: string): Promise<unknown>
 
 /** Every row of the list, two per page: the cursor walks every page. */
 async function listed(token: string, account: string): Promise<CounterpartyRow[]> {
+  const { db } = await stack();
+  const currency: unknown = (await db.collection('bank_accounts').findOne({ _id: account as never }))?.currency;
   const rows: CounterpartyRow[] = [];
   let cursor: string | null = null;
   do {
     const url: string = `/api/v1/cli/counterparties?bank_account_id=${account}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res: Answer<{ items: CounterpartyRow[]; next_cursor: string | null }> = await call('GET', url, { token });
+    const res: Answer<{ items: Array<CounterpartyRow & { currency: string }>; next_cursor: string | null }> =
+      await call('GET', url, { token });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.data.items.length).to.be.at.most(2);
-    rows.push(...res.body.data.items);
+    // Every row names the account's currency, which its amounts are in.
+    for (const { currency: rowCurrency, ...row } of res.body.data.items) {
+      expect(rowCurrency, `${account} ${row.counterparty_id}`).to.equal(currency);
+      rows.push(row);
+    }
     cursor = res.body.data.next_cursor;
   } while (cursor);
   return rows;
@@ -99,7 +117,12 @@ function fixture() {
     counterparty_id: books.cp('e'),
     counterparty_name: 'The Bank',
   });
-  return { books, main, savings, rec, inflow, outflow, eb, tb, paid, fee };
+  // In dollars: b's open receivable (never added to its euro figures), u's payable that only a dollar account lists.
+  const dollars = books.account({ name: 'Dollars', currency: 'USD', ledger_account: '1210' });
+  books.invoice(9_000, { counterparty_id: books.cp('b'), currency: 'USD' });
+  books.invoice(-1_200, { counterparty_id: books.cp('u'), currency: 'USD' });
+  books.txn(dollars, -400, { currency: 'USD', counterparty_id: books.cp('u'), counterparty_name: 'U' });
+  return { books, main, savings, rec, dollars, inflow, outflow, eb, tb, paid, fee };
 }
 
 const CSV_QUERY =
@@ -145,7 +168,7 @@ describe('book reads: kept figures equal the whole computation after each kind a
   /** Every list, trial balance and account equals its whole computation. */
   async function listsAgree(step: string): Promise<void> {
     const { db } = await stack();
-    for (const account of [f.main, f.savings, f.rec])
+    for (const account of [f.main, f.savings, f.rec, f.dollars])
       expect(await listed(bob, account), `${step}: counterparties of ${account}`).to.deep.equal(
         await fromScratch(f.books.orgId, account),
       );
@@ -180,6 +203,34 @@ describe('book reads: kept figures equal the whole computation after each kind a
 
   it('a books import builds them: fresh before any reader', async () => {
     await agrees('loaded');
+  });
+
+  it("an account's list counts only entries in its currency: b's dollar receivable is on the dollar account alone", async () => {
+    const row = (cp: string, name: string | null, receivable: number, payable: number, unlinked: number) => ({
+      counterparty_id: f.books.cp(cp),
+      name,
+      open_receivable_minor: receivable,
+      open_payable_minor: payable,
+      unlinked_bank_minor: unlinked,
+    });
+    expect((await listed(bob, f.savings)).find((r) => r.counterparty_id === f.books.cp('b'))).to.deep.equal(
+      row('b', 'B on savings', 2_500, 0, 2_500),
+    );
+    expect(await listed(bob, f.dollars)).to.deep.equal([
+      row('b', 'B on savings', 9_000, 0, 0),
+      row('u', 'U', 0, 1_200, 400),
+    ]);
+    // A job added by an API that sent no currency (docs/operating/backup-and-upgrade.md): the worker reads the account's.
+    const { db } = await stack();
+    expect(
+      await listCounterparties(db, f.books.orgId, { bank_account_id: f.dollars, after: null, limit: 50 }),
+    ).to.deep.equal({
+      items: [row('b', 'B on savings', 9_000, 0, 0), row('u', 'U', 0, 1_200, 400)].map((r) => ({
+        ...r,
+        currency: 'USD',
+      })),
+      last: null,
+    });
   });
 
   it('a bank match, a reconciliation, a link repair, a reversal, a journal entry, a statement import; then reverts', async () => {
@@ -281,5 +332,24 @@ describe('book reads: kept figures equal the whole computation after each kind a
     }
     expect(org?.stale, 'built by the worker at start').to.equal('0');
     await agrees('built at start');
+  });
+
+  it('an organisation built in an earlier layout (open amounts summed over currencies) is built again by a worker at start', async () => {
+    const s = await stack();
+    const figures = s.db.collection(BOOK_FIGURES);
+    // The earlier layout: no format on the organisation's document, no open figures per currency.
+    await figures.deleteMany({ org_id: f.books.orgId, kind: 'counterparty_open' });
+    await figures.updateOne({ _id: orgFigureId(f.books.orgId) as never }, { $unset: { format: '' } });
+    await s.stopWorker();
+    await s.startWorker();
+    const deadline = Date.now() + 30_000;
+    let org = null;
+    while (Date.now() < deadline) {
+      org = await figures.findOne({ _id: orgFigureId(f.books.orgId) as never });
+      if (org?.format === FIGURES_FORMAT) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(org?.format, 'built again by the worker at start').to.equal(FIGURES_FORMAT);
+    await agrees('built again at start');
   });
 });

@@ -66,12 +66,20 @@ describe('book reads: the counterparty list, computed by the worker', function (
   });
 
   const list = async (account: string): Promise<Row[]> => {
-    const res = await call<{ items: Row[] }>('GET', `/api/v1/cli/counterparties?bank_account_id=${account}`, { token });
+    const res = await call<{ items: Array<Row & { currency: string }> }>(
+      'GET',
+      `/api/v1/cli/counterparties?bank_account_id=${account}`,
+      { token },
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(ajv.validate(counterpartyListSchema, res.body.data), JSON.stringify(ajv.errors)).to.equal(true);
     // The documented order: by counterparty id.
     expect(res.body.data.items).to.deep.equal(byId(res.body.data.items));
-    return res.body.data.items;
+    // Every amount is in the account's currency, which each row names.
+    return res.body.data.items.map(({ currency, ...row }) => {
+      expect(currency, row.counterparty_id).to.equal('EUR');
+      return row;
+    });
   };
 
   it('lists a counterparty seen only in an open entry, named by its latest bank name on another account (else null), with its figures; not one whose entries are all settled', async () => {

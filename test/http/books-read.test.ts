@@ -202,6 +202,7 @@ describe('book reads', function () {
         open_receivable_minor: 2000,
         open_payable_minor: 0,
         unlinked_bank_minor: 2000,
+        currency: 'EUR',
       },
       {
         counterparty_id: f.cpB,
@@ -209,6 +210,7 @@ describe('book reads', function () {
         open_receivable_minor: 0,
         open_payable_minor: 4000,
         unlinked_bank_minor: 2000,
+        currency: 'EUR',
       },
     ]);
   });

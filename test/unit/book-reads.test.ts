@@ -37,9 +37,11 @@ const entry = (
   counterparty: string,
   amount: number,
   status: 'posted' | 'reversed' = 'posted',
+  currency = 'EUR',
 ): CounterpartyEntry => ({
   id,
   counterparty_id: counterparty,
+  currency,
   status,
   lines:
     amount >= 0
@@ -86,6 +88,7 @@ function books() {
     {
       id: 'e9',
       counterparty_id: 'cp_g',
+      currency: 'EUR',
       status: 'posted' as const,
       lines: [
         { account: '4000', debit_minor: 50, credit_minor: 0 },
@@ -110,7 +113,7 @@ function books() {
 describe('book reads: counterparty figures', () => {
   it("one row per counterparty of the account's transactions or of an open posted entry, by id, with exact figures", () => {
     const b = books();
-    expect(counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT)).to.deep.equal([
+    expect(counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT, 'EUR')).to.deep.equal([
       // e2 leaves 2000 open; t2 leaves 2000 unlinked; t1 is fully linked. e1 is over-linked (5500 of 5000): open, 0 left.
       {
         counterparty_id: 'cp_a',
@@ -142,7 +145,7 @@ describe('book reads: counterparty figures', () => {
 
   it('a counterparty whose entries are all settled and who has no transaction on the account is not listed; reversed and non-settlement entries name nobody', () => {
     const b = books();
-    const ids = counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT).map((r) => r.counterparty_id);
+    const ids = counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT, 'EUR').map((r) => r.counterparty_id);
     expect(ids).to.not.include.members(['cp_d']);
     expect(ids).to.not.include('cp_f');
     expect(ids).to.not.include('cp_g');
@@ -152,6 +155,7 @@ describe('book reads: counterparty figures', () => {
       b.entries,
       b.links.filter((l) => l.ledger_entry_id !== 'e6'),
       SETTLEMENT,
+      'EUR',
     );
     expect(unsettled.find((r) => r.counterparty_id === 'cp_d')).to.deep.equal({
       counterparty_id: 'cp_d',
@@ -162,9 +166,37 @@ describe('book reads: counterparty figures', () => {
     });
   });
 
+  it("only entries in the account's currency count: another currency's open amounts are neither added nor listed", () => {
+    const b = books();
+    const entries = [
+      ...b.entries,
+      // cp_a: a USD receivable of 9000 beside its EUR ones; cp_h: only a USD payable.
+      entry('u1', 'cp_a', 9000, 'posted', 'USD'),
+      entry('u2', 'cp_h', -1200, 'posted', 'USD'),
+    ];
+    const eur = counterpartyRows(b.transactions, entries, b.links, SETTLEMENT, 'EUR');
+    expect(eur).to.deep.equal(counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT, 'EUR'));
+    expect(counterpartyRows([], entries, b.links, SETTLEMENT, 'USD')).to.deep.equal([
+      {
+        counterparty_id: 'cp_a',
+        name: null,
+        open_receivable_minor: 9000,
+        open_payable_minor: 0,
+        unlinked_bank_minor: 0,
+      },
+      {
+        counterparty_id: 'cp_h',
+        name: null,
+        open_receivable_minor: 0,
+        open_payable_minor: 1200,
+        unlinked_bank_minor: 0,
+      },
+    ]);
+  });
+
   it("without entries or links, the account's transactions alone give the rows; no books give none", () => {
     const b = books();
-    expect(counterpartyRows(b.transactions, [], [], SETTLEMENT)).to.deep.equal([
+    expect(counterpartyRows(b.transactions, [], [], SETTLEMENT, 'EUR')).to.deep.equal([
       {
         counterparty_id: 'cp_a',
         name: 'A new',
@@ -180,12 +212,12 @@ describe('book reads: counterparty figures', () => {
         unlinked_bank_minor: 2500,
       },
     ]);
-    expect(counterpartyRows([], [], [], SETTLEMENT)).to.deep.equal([]);
+    expect(counterpartyRows([], [], [], SETTLEMENT, 'EUR')).to.deep.equal([]);
   });
 
   it("counterparties off the account are named by their latest transaction on any account, else null; the others keep the account's name", () => {
     const b = books();
-    const rows = counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT);
+    const rows = counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT, 'EUR');
     const off = offAccountCounterparties(rows, b.transactions);
     expect(off).to.deep.equal(['cp_c', 'cp_e']);
     const elsewhere = [

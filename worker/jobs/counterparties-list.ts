@@ -8,16 +8,23 @@ import { counterpartyPage } from '../../shared/domain/book-figures.js';
 import type { CounterpartyList } from '../../shared/contract/reads.js';
 import type { CounterpartiesListInput } from '../../shared/queue/read-jobs.js';
 import { readCounterpartyPage, readFresh } from '../../shared/storage/book-figures.js';
+import { findAccount } from '../../shared/storage/books-read.js';
+import { AppError } from '../../shared/errors.js';
 
 export async function listCounterparties(
   db: Db,
   orgId: string,
   input: CounterpartiesListInput,
 ): Promise<CounterpartyList> {
-  const page = await readFresh(db, orgId, () =>
-    readCounterpartyPage(db, orgId, input.bank_account_id, input.after, input.limit),
-  );
-  const rows = counterpartyPage(page.onAccount, page.open, page.openOf, input.limit + 1);
-  const items = rows.slice(0, input.limit);
+  const account = { id: input.bank_account_id, currency: input.currency ?? (await accountCurrency(db, orgId, input)) };
+  const page = await readFresh(db, orgId, () => readCounterpartyPage(db, orgId, account, input.after, input.limit));
+  const rows = counterpartyPage(page.onAccount, page.open, page.openOf, page.namesOf, input.limit + 1);
+  const items = rows.slice(0, input.limit).map((r) => ({ ...r, currency: account.currency }));
   return { items, last: rows.length > input.limit ? items[items.length - 1]!.counterparty_id : null };
+}
+
+async function accountCurrency(db: Db, orgId: string, input: CounterpartiesListInput): Promise<string> {
+  const account = await findAccount(db, orgId, input.bank_account_id);
+  if (!account) throw new AppError('not_found', { details: { resource: 'Bank account', id: input.bank_account_id } });
+  return account.currency;
 }

@@ -99,7 +99,7 @@ function bookReadTools(): ToolSpec[] {
       'list_counterparties',
       'List the counterparties of a bank account',
       'counterparties.list',
-      `One row per counterparty of the account's transactions or of an open posted entry, by counterparty id: open receivable and payable beyond links and unlinked bank amount on the account — where link-repair candidates are found. ${PAGED}`,
+      `One row per counterparty of the account's transactions or of an open posted entry in the account's currency, by counterparty id: open receivable and payable beyond links and unlinked bank amount on the account — where link-repair candidates are found. ${PAGED}`,
     ),
     read(
       'list_inbox_documents',

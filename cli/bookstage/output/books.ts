@@ -76,9 +76,9 @@ function counterparties(style: Style, rows: Row[]): string {
       rows.map((c) => [
         str(c.counterparty_id),
         str(c.name),
-        money(c.open_receivable_minor, null),
-        money(c.open_payable_minor, null),
-        money(c.unlinked_bank_minor, null),
+        money(c.open_receivable_minor, c.currency),
+        money(c.open_payable_minor, c.currency),
+        money(c.unlinked_bank_minor, c.currency),
       ]),
     ) || 'No counterparties.\n'
   );
