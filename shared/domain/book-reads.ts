@@ -4,7 +4,7 @@
 // entry (the FIFO repair's settlement-account rule) — and are only applied
 // here.
 import type { BankLink, BankTransaction, LedgerEntry } from './books.js';
-import { openAmountMinor, remainderMinor } from './books.js';
+import { isReversalEntry, openAmountMinor, remainderMinor } from './books.js';
 
 export type LinkState = 'unlinked' | 'partial' | 'full' | 'over';
 export const LINK_STATES: readonly LinkState[] = ['unlinked', 'partial', 'full', 'over'];
@@ -114,7 +114,8 @@ export type CounterpartyTransaction = Pick<
   BankTransaction,
   'id' | 'booking_date' | 'amount_minor' | 'counterparty_id' | 'counterparty_name'
 >;
-export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'currency' | 'lines' | 'status'>;
+export type CounterpartyEntry = Pick<LedgerEntry, 'id' | 'counterparty_id' | 'currency' | 'lines' | 'status'> &
+  Partial<Pick<LedgerEntry, 'reversal_of'>>;
 export type CounterpartyLink = Pick<BankLink, 'bank_transaction_id' | 'ledger_entry_id' | 'amount_minor'>;
 /** A transaction that names a counterparty: the latest by (booking date, id) gives its name. */
 export type NamingTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'counterparty_id' | 'counterparty_name'>;
@@ -160,9 +161,10 @@ export function latestNames(transactions: readonly NamingTransaction[]): Map<str
  * "Computed figures"), by counterparty id: one row per counterparty of the
  * account's `transactions` and per counterparty of an open posted entry in
  * the account's `currency` among `entries` (the organisation's posted
- * entries). `name`: the latest bank name on the account; null for a
- * counterparty without a transaction on the account (nameOffAccount gives it
- * its name from the organisation's other accounts).
+ * entries; a reversing entry is never open, books.ts `isReversalEntry`).
+ * `name`: the latest bank name on the account; null for a counterparty
+ * without a transaction on the account (nameOffAccount gives it its name from
+ * the organisation's other accounts).
  * `open_receivable_minor` / `open_payable_minor`: what its posted entries in
  * `currency` leave open beyond their links (open amount > 0 / < 0, both as
  * positive sums); why only those: an amount in another currency cannot be
@@ -204,7 +206,7 @@ export function counterpartyRows(
     r.unlinked_bank_minor += Math.max(0, remainderMinor(t, byTxn.get(t.id) ?? []));
   }
   for (const e of entries) {
-    if (e.status !== 'posted' || e.currency !== currency) continue;
+    if (e.status !== 'posted' || isReversalEntry(e) || e.currency !== currency) continue;
     const open = openAmountMinor(e, settlementAccounts);
     const linked = linkedOf.get(e.id) ?? 0;
     // A settled entry adds nothing, and names no counterparty the account does not.

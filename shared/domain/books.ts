@@ -148,6 +148,14 @@ export function openAmountMinor(entry: Pick<LedgerEntry, 'lines'>, settlementAcc
   return open;
 }
 
+/**
+ * Whether an entry reverses another (`reversal_of`): it settles the entry it
+ * reverses, whose links the reversal removed, so nothing of it is left to
+ * match with the bank (the FIFO repair queues neither).
+ */
+export const isReversalEntry = (entry: Partial<Pick<LedgerEntry, 'reversal_of'>>): boolean =>
+  Boolean(entry.reversal_of);
+
 /** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
 export function remainderMinor(
   transaction: Pick<BankTransaction, 'amount_minor'>,

@@ -84,7 +84,7 @@ const TXN_FIELDS = [
   'counterparty_id',
   'counterparty_name',
 ];
-const ENTRY_FIELDS = ['_id', 'counterparty_id', 'currency', 'lines', 'status'];
+const ENTRY_FIELDS = ['_id', 'counterparty_id', 'currency', 'lines', 'status', 'reversal_of'];
 type FigureTransaction = CounterpartyTransaction & Pick<BankTransaction, 'bank_account_id' | 'status'>;
 
 function withId<T>(doc: Document): T {

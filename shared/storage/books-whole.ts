@@ -80,7 +80,7 @@ export async function readCounterpartyBooks(db: Db, orgId: string, bankAccountId
       collection: c.ledgerEntries.collectionName,
       equalities: { org_id: orgId, status: 'posted' },
       index: 'page',
-      fields: ['_id', 'counterparty_id', 'currency', 'lines', 'status'],
+      fields: ['_id', 'counterparty_id', 'currency', 'lines', 'status', 'reversal_of'],
     }),
     readFields(db, {
       collection: c.bankLinks.collectionName,

@@ -459,6 +459,8 @@ export interface EntryOpenAmountDoc {
 export interface EntryOpenFillDoc {
   _id: string;
   org_id: string;
+  /** The rule the organisation's rows were filled by (OPEN_AMOUNTS_FORMAT, shared/storage/entry-open-amounts.ts). */
+  format?: number;
 }
 
 /** Typed handles on every collection; the only place collection names are written. */

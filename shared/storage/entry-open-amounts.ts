@@ -27,7 +27,23 @@ import { storeAdapter } from './store-adapter.js';
 import { LinkReads } from './link-reads.js';
 import { isUniqueViolation } from './unique-violation.js';
 
-const ENTRY_FIELDS = ['_id', 'status', 'entry_date', 'reference', 'counterparty_id', 'currency', 'lines'] as const;
+const ENTRY_FIELDS = [
+  '_id',
+  'status',
+  'entry_date',
+  'reference',
+  'counterparty_id',
+  'currency',
+  'lines',
+  'reversal_of',
+] as const;
+
+/**
+ * The rule the stored rows were computed by, on the organisation's fill mark:
+ * an organisation filled by another is filled again at worker start. why: 2
+ * gives a reversing entry no row, where 1 gave it one.
+ */
+export const OPEN_AMOUNTS_FORMAT = 2;
 const INSERT_CHUNK = 1000;
 
 const toDoc = (orgId: string, r: EntryOpenAmount): EntryOpenAmountDoc => {
@@ -173,7 +189,11 @@ export async function rebuildOpenAmounts(db: Db, orgId: string): Promise<void> {
     rows.map((r) => toDoc(orgId, r)),
     new Map(existing.map((d) => [d._id, d as Document])),
   );
-  await c.entryOpenFills.updateOne({ _id: orgId }, { $set: { org_id: orgId } }, { upsert: true });
+  await c.entryOpenFills.updateOne(
+    { _id: orgId },
+    { $set: { org_id: orgId, format: OPEN_AMOUNTS_FORMAT } },
+    { upsert: true },
+  );
 }
 
 /**
@@ -200,15 +220,16 @@ export async function refreshOpenAmounts(db: Db, orgId: string, touched: Touched
 
 /**
  * Organisations stored before the rows existed get theirs once (at worker
- * start): every organisation without a fill mark. Returns how many were filled.
+ * start): every organisation without a fill mark of this rule
+ * (OPEN_AMOUNTS_FORMAT). Returns how many were filled.
  */
 export async function fillMissingOpenAmounts(db: Db): Promise<number> {
   const c = collections(db);
   const [orgs, filled] = await Promise.all([
     c.orgs.find({}, { projection: { _id: 1 } }).toArray(),
-    c.entryOpenFills.find({}, { projection: { _id: 1 } }).toArray(),
+    c.entryOpenFills.find({}, { projection: { _id: 1, format: 1 } }).toArray(),
   ]);
-  const done = new Set(filled.map((f) => f._id));
+  const done = new Set(filled.filter((f) => f.format === OPEN_AMOUNTS_FORMAT).map((f) => f._id));
   let count = 0;
   for (const org of orgs) {
     if (done.has(org._id)) continue;

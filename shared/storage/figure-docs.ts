@@ -36,10 +36,11 @@ export interface FigureDoc extends Document {
 /**
  * The layout of the kept figures. An organisation built in another one (or
  * before its document carried one) is built again by the next worker to
- * start, or its next reader or writer: why: 2 keeps what entries leave open
- * per currency, where 1 summed every currency on the counterparty.
+ * start, or its next reader or writer. why: 2 keeps what entries leave open
+ * per currency, where 1 summed every currency on the counterparty; 3 leaves
+ * reversing entries out of it.
  */
-export const FIGURES_FORMAT = 2;
+export const FIGURES_FORMAT = 3;
 
 export const orgFigureId = (orgId: string): string => `org|${orgId}`;
 export const counterpartyFigureId = (orgId: string, cp: string): string => `cp|${orgId}|${cp}`;

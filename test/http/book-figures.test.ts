@@ -264,6 +264,14 @@ describe('book reads: kept figures equal the whole computation after each kind a
       }),
     );
     await agrees('reversal');
+    // The reversal of c's paid invoice settles it: no open payable, and the payment is unlinked again.
+    expect((await listed(bob, f.savings)).find((r) => r.counterparty_id === f.books.cp('c'))).to.deep.equal({
+      counterparty_id: f.books.cp('c'),
+      name: 'C',
+      open_receivable_minor: 0,
+      open_payable_minor: 0,
+      unlinked_bank_minor: 900,
+    });
     await applied(
       post('/api/v1/cli/ledger/entries/stage', bankFeeEntry(f.books.cp('e'), { bank_transaction_id: f.fee })),
     );

@@ -5,7 +5,11 @@
 import { expect } from 'chai';
 import type { BankLink, Org } from '../../shared/domain/books.js';
 import { linkedByEntry, openAmountRows, type OpenAmountEntry } from '../../shared/domain/entry-open-amounts.js';
-import { readAllOpenAmounts } from '../../shared/storage/entry-open-amounts.js';
+import {
+  fillMissingOpenAmounts,
+  OPEN_AMOUNTS_FORMAT,
+  readAllOpenAmounts,
+} from '../../shared/storage/entry-open-amounts.js';
 import { bankFeeEntry } from '../helpers/bank-fee.js';
 import { Books } from '../helpers/books.js';
 import { call, type Answer } from '../helpers/http.js';
@@ -117,7 +121,30 @@ describe('stored open amounts of entries', function () {
       call<StageData>('POST', `/api/v1/cli/ledger/entries/${e1}/reverse/stage`, { token: alice, body: {} }),
     );
     await expectConsistent(orgId, 'after a reversal');
-    expect((await readAllOpenAmounts(s.db, orgId)).map((r) => r.id)).not.to.include(e1);
+    const reversal = await s.db.collection('ledger_entries').findOne({ org_id: orgId, reversal_of: e1 });
+    expect(reversal, 'the reversing entry').to.not.equal(null);
+    // Neither the reversed entry nor the one reversing it is open (docs/design/entry-open-amounts.md).
+    expect((await readAllOpenAmounts(s.db, orgId)).map((r) => r.id))
+      .not.to.include(e1)
+      .and.not.to.include(String(reversal!._id));
+
+    // Rows filled by the earlier rule (a row for the reversing entry, a mark without format) are filled again.
+    const fills = s.db.collection<{ _id: string; format?: number }>('entry_open_fills');
+    await s.db.collection('entry_open_amounts').insertOne({
+      _id: String(reversal!._id) as never,
+      org_id: orgId,
+      currency: 'EUR',
+      direction: 'out',
+      open_minor: 10_000,
+      open_amount_minor: -10_000,
+      counterparty_id: cpA,
+      entry_date: '2026-12-31',
+      reference: 'old rule',
+    });
+    await fills.updateOne({ _id: orgId }, { $unset: { format: '' } });
+    expect(await fillMissingOpenAmounts(s.db)).to.be.at.least(1);
+    await expectConsistent(orgId, 'after the fill by this rule');
+    expect((await fills.findOne({ _id: orgId }))?.format).to.equal(OPEN_AMOUNTS_FORMAT);
 
     // A second import of the books as first loaded puts the rows back to what they give.
     await s.load(books.file);

@@ -194,6 +194,21 @@ describe('book reads: counterparty figures', () => {
     ]);
   });
 
+  it('a reversing entry is not open: it settles the entry it reverses, and names no counterparty', () => {
+    const b = books();
+    // cp_h's invoice reversed: the invoice reversed, its reversal posted with the lines swapped (open amount −600).
+    const reversal = { ...entry('r1', 'cp_h', -600), reversal_of: 'e10' };
+    const entries = [...b.entries, entry('e10', 'cp_h', 600, 'reversed'), reversal];
+    expect(counterpartyRows(b.transactions, entries, b.links, SETTLEMENT, 'EUR')).to.deep.equal(
+      counterpartyRows(b.transactions, b.entries, b.links, SETTLEMENT, 'EUR'),
+    );
+    // The same entry without reversal_of is an open payable.
+    const { reversal_of: _, ...payable } = reversal;
+    expect(
+      counterpartyRows([], [payable], [], SETTLEMENT, 'EUR').map((r) => [r.counterparty_id, r.open_payable_minor]),
+    ).to.deep.equal([['cp_h', 600]]);
+  });
+
   it("without entries or links, the account's transactions alone give the rows; no books give none", () => {
     const b = books();
     expect(counterpartyRows(b.transactions, [], [], SETTLEMENT, 'EUR')).to.deep.equal([

@@ -32,7 +32,7 @@ const links = (pairs: Array<[string, number]>) =>
 const byId = (a: EntryOpenAmount, b: EntryOpenAmount) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 describe('open amounts of entries', () => {
-  it('a posted entry is open by its settlement lines less its links', () => {
+  it('a posted entry is open by its settlement lines less its links; a reversed or reversing one is not', () => {
     const rows = openAmountRows(
       [
         entry('e_in', [
@@ -63,6 +63,14 @@ describe('open amounts of entries', () => {
           ],
           'reversed',
         ),
+        // The entry reversing e_reversed: it settles it, so it is not open, though its settlement line is.
+        {
+          ...entry('e_reversal', [
+            ['8400', 900, 0],
+            ['1400', 0, 900],
+          ]),
+          reversal_of: 'e_reversed',
+        },
       ],
       links([
         ['e_in', 2_000],
