@@ -118,7 +118,7 @@ export const ERROR_TABLE = {
     status: 409,
     retryable: false,
     message: (d) =>
-      `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}; it cannot be reversed.`,
+      `Ledger entry ${String(d.ledger_entry_id)} is itself the reversal of ${String(d.reversal_of)}: it settles that entry, so it is neither reversed nor matched with bank money.`,
   },
   pending_operation: {
     status: 409,

@@ -321,6 +321,20 @@ describe('POST /bank-matches/match/stage', () => {
       expect(res.body.error.message).to.equal(`Bank transaction ${w.usdTxn} is in USD, ledger entry ${w.inv} in EUR.`);
     });
 
+    it('409 entry_is_reversal: an entry reversing another settles it, so no bank money is matched with it', async () => {
+      const w = await world();
+      const reversed = w.books.invoice(8_000, { status: 'reversed' });
+      const reversing = w.books.invoice(-8_000, { reversal_of: reversed });
+      w.books.file.ledger_entries.find((e) => e.id === reversed)!.reversed_by = reversing;
+      const t = await setUp(w.books);
+      const res = await stage(t.alice, { bank_account_id: w.account, matches: [pair(w.moneyOut, reversing, 8_000)] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error).to.deep.include({
+        code: 'entry_is_reversal',
+        details: { ledger_entry_id: reversing, reversal_of: reversed },
+      });
+    });
+
     it('422 direction_mismatch: money in to a payable, money out to a receivable', async () => {
       const w = await world();
       const inToPayable = await stage(w.t.alice, {

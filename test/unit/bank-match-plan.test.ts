@@ -194,6 +194,22 @@ describe('bank match plan', () => {
     expect(
       code([pair('bt_1', 'le_usd', 1)], books({ entries: [entry('le_usd', -100, { currency: 'USD' })] })),
     ).to.equal('currency_mismatch');
+    // currency before a reversing entry; a reversing entry before direction (it looks like a payable)
+    expect(
+      code(
+        [pair('bt_1', 'le_rv', 1)],
+        books({ entries: [entry('le_rv', -100, { currency: 'USD', reversal_of: 'le_x' })] }),
+      ),
+    ).to.equal('currency_mismatch');
+    const reversing = decide(
+      [pair('bt_out', 'le_rv', 100)],
+      books({ entries: [entry('le_rv', -100, { reversal_of: 'le_x' })] }),
+    );
+    expect(reversing).to.deep.include({
+      outcome: 'refused',
+      code: 'entry_is_reversal',
+      details: { ledger_entry_id: 'le_rv', reversal_of: 'le_x' },
+    });
     // direction before over-allocation; a reversed receivable is no receivable
     expect(code([pair('bt_out', 'le_a', 99_999)])).to.equal('direction_mismatch');
     expect(code([pair('bt_1', 'le_r', 1)], books({ entries: [entry('le_r', 100, { status: 'reversed' })] }))).to.equal(

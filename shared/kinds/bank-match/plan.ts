@@ -4,7 +4,7 @@
 // the pending holders; this decides.
 import { createHash } from 'node:crypto';
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry, Org, Precondition } from '../../domain/books.js';
-import { compareIds, openAmountMinor } from '../../domain/books.js';
+import { compareIds, isReversalEntry, openAmountMinor } from '../../domain/books.js';
 import { refused, type Decision, type RefusedDecision, type StagedDecision } from '../../domain/decision.js';
 import { planHash } from '../../domain/plan-hash.js';
 import { decideWithPending, type PendingHolder } from '../../domain/pending-gate.js';
@@ -211,6 +211,11 @@ export function decideBankMatch(books: BankMatchBooks, request: BankMatchRequest
         transaction_currency: t.currency,
         entry_currency: e.currency,
       });
+  }
+  // A reversing entry settles the entry it reverses: no bank money is left to match with it (books.ts).
+  for (const m of request.matches) {
+    const e = entryById.get(m.ledger_entry_id)!;
+    if (isReversalEntry(e)) return refused('entry_is_reversal', { ledger_entry_id: e.id, reversal_of: e.reversal_of });
   }
   for (const m of request.matches) {
     const t = txnById.get(m.bank_transaction_id)!;

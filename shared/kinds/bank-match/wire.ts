@@ -15,6 +15,7 @@ const MATCH_ERRORS: ErrorCode[] = [
   'not_found',
   'transaction_not_on_account',
   'currency_mismatch',
+  'entry_is_reversal',
   'direction_mismatch',
   'over_allocated_transaction',
   'over_allocated_entry',
