@@ -27,7 +27,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<string, string>> = {
   rate_limited:
     'the token sent more than `RATE_LIMIT_REQUESTS` requests in `RATE_LIMIT_WINDOW_S` seconds, or the client address presented more than `RATE_LIMIT_AUTH_FAILURES` unknown tokens; `Retry-After` says when to come back (`details.limit`, `details.window_seconds`, `details.retry_after_seconds`)',
   already_reversed: 'the entry was already reversed (`details.reversed_by`)',
-  entry_is_reversal: 'the entry is itself a reversal (`details.reversal_of`)',
+  entry_is_reversal:
+    'the entry is itself a reversal (`details.reversal_of`): it is neither reversed (§9) nor matched with bank money (§8.1)',
   pending_operation:
     'a pending staged operation overlaps (`details.staged_operation_ids`); for a period close (staging and apply), pending operations would book in the period (`details: {through, operation_ids, staged_operation_ids}`): apply or reject them first',
   reconciled_links: 'the entry has links on reconciled transactions (`details.link_ids`, `details.transaction_ids`)',
