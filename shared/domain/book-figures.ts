@@ -14,7 +14,7 @@ import {
   type CounterpartyRow,
   type CounterpartyTransaction,
 } from './book-reads.js';
-import { remainderMinor, type BankTransaction } from './books.js';
+import { compareIds, remainderMinor, type BankTransaction } from './books.js';
 import type { AccountFigures } from './book-reads.js';
 
 /** A counterparty's figures in the organisation. */
@@ -89,11 +89,9 @@ export function counterpartyFigures(
           open_receivable_minor: r.open_receivable_minor,
           open_payable_minor: r.open_payable_minor,
         });
-  open.sort((a, b) => byKey(a.counterparty_id, b.counterparty_id) || byKey(a.currency, b.currency));
+  open.sort((a, b) => compareIds(a.counterparty_id, b.counterparty_id) || compareIds(a.currency, b.currency));
   return { counterparties, open, accounts: accountRows(transactions, links) };
 }
-
-const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Each account's rows of its counterparties: count, Σ positive remainders (book-reads.ts `counterpartyRows`), latest name. */
 function accountRows(
@@ -135,7 +133,7 @@ function accountRows(
       r.transactions += 1;
       r.unlinked_bank_minor += Math.max(0, remainderMinor(t, linksOf.get(t.id) ?? []));
     }
-    accounts.push(...[...rows.values()].sort((a, b) => byKey(a.counterparty_id, b.counterparty_id)));
+    accounts.push(...[...rows.values()].sort((a, b) => compareIds(a.counterparty_id, b.counterparty_id)));
   }
   return accounts;
 }
@@ -207,5 +205,5 @@ export function counterpartyPage(
       unlinked_bank_minor: 0,
     });
   }
-  return [...rows.values()].sort((a, b) => byKey(a.counterparty_id, b.counterparty_id)).slice(0, limit);
+  return [...rows.values()].sort((a, b) => compareIds(a.counterparty_id, b.counterparty_id)).slice(0, limit);
 }

@@ -7,25 +7,22 @@ import type { CounterpartyEntry } from '../../shared/domain/book-reads.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
-const receivable = (id: string, cp: string, amount: number, currency: string): CounterpartyEntry => ({
+/** A receivable (amount > 0: debit 1400) or payable (amount < 0: credit 1600) of |amount|. */
+const entry = (id: string, cp: string, amount: number, currency: string): CounterpartyEntry => ({
   id,
   counterparty_id: cp,
   currency,
   status: 'posted',
-  lines: [
-    { account: '1400', debit_minor: amount, credit_minor: 0 },
-    { account: '8400', debit_minor: 0, credit_minor: amount },
-  ],
-});
-const payable = (id: string, cp: string, amount: number, currency: string): CounterpartyEntry => ({
-  id,
-  counterparty_id: cp,
-  currency,
-  status: 'posted',
-  lines: [
-    { account: '4000', debit_minor: amount, credit_minor: 0 },
-    { account: '1600', debit_minor: 0, credit_minor: amount },
-  ],
+  lines:
+    amount > 0
+      ? [
+          { account: '1400', debit_minor: amount, credit_minor: 0 },
+          { account: '8400', debit_minor: 0, credit_minor: amount },
+        ]
+      : [
+          { account: '4000', debit_minor: -amount, credit_minor: 0 },
+          { account: '1600', debit_minor: 0, credit_minor: -amount },
+        ],
 });
 
 /** cp_a: EUR receivable 3000 (1000 linked from t1), USD payable 500; cp_b: EUR 800 settled by t3. */
@@ -56,11 +53,7 @@ function books() {
       counterparty_name: 'B',
     },
   ];
-  const entries = [
-    receivable('e1', 'cp_a', 3000, 'EUR'),
-    payable('e2', 'cp_a', 500, 'USD'),
-    receivable('e3', 'cp_b', 800, 'EUR'),
-  ];
+  const entries = [entry('e1', 'cp_a', 3000, 'EUR'), entry('e2', 'cp_a', -500, 'USD'), entry('e3', 'cp_b', 800, 'EUR')];
   const links = [
     { bank_transaction_id: 't1', ledger_entry_id: 'e1', amount_minor: 1000 },
     { bank_transaction_id: 't3', ledger_entry_id: 'e3', amount_minor: 800 },

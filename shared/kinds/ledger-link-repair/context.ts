@@ -2,7 +2,7 @@
 // account, the transactions and entries of its actions, and why FIFO chose each
 // action's target, as the books stood when it was staged. Pure.
 import type { BankAccount, BankLink, BankTransaction, LedgerEntry } from '../../domain/books.js';
-import { compareIds, openAmountMinor } from '../../domain/books.js';
+import { compareIds, isReversalEntry, openAmountMinor } from '../../domain/books.js';
 import {
   accountContext,
   entryContext,
@@ -56,7 +56,7 @@ export function repairContext(
       e.counterparty_id === plan.counterparty_id &&
       e.status === 'posted' &&
       !e.reversed_by &&
-      !e.reversal_of &&
+      !isReversalEntry(e) &&
       e.entry_date <= plan.as_of &&
       openAmountMinor(e, settlementAccounts) !== 0,
   );

@@ -11,7 +11,7 @@ import type {
   Org,
   Precondition,
 } from '../../domain/books.js';
-import { compareIds, openAmountMinor } from '../../domain/books.js';
+import { compareIds, isReversalEntry, openAmountMinor } from '../../domain/books.js';
 import { allocateFifoAt, type FifoPairs } from '../../domain/fifo-allocation.js';
 import { DateSlots, orderByDateRank } from '../../domain/date-order.js';
 import { positionsById } from '../../domain/id-positions.js';
@@ -403,7 +403,7 @@ function passEntries(pass: EntryPass): number {
     const entry = entries[i]!;
     if (entry.counterparty_id !== counterpartyId) continue;
     read[i] = 1;
-    if (entry.status !== 'posted' || isReversed(entry) || isReversal(entry)) continue;
+    if (entry.status !== 'posted' || isReversed(entry) || isReversalEntry(entry)) continue;
     const date = entryDates.slot(entry.entry_date);
     if (entryDates.isAfterCutoff(date)) continue;
     const amount = openAmountMinor(entry, settlementAccounts);
@@ -540,10 +540,6 @@ function passLinks(pass: LinkPass): void {
 // status was not updated; the reversal's plan.ts treats it the same way.
 function isReversed(entry: LedgerEntry): boolean {
   return entry.status === 'reversed' || Boolean(entry.reversed_by);
-}
-
-function isReversal(entry: LedgerEntry): boolean {
-  return Boolean(entry.reversal_of);
 }
 
 /**
