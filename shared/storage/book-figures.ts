@@ -403,14 +403,26 @@ export async function freshenFigures(db: Db, orgId: string): Promise<boolean> {
   return true;
 }
 
+/** How many times a read brings the figures up to date before it reads them as they stand. */
+export const FRESHEN_ROUNDS = 4;
+
 /**
  * `read` of the kept figures, taken beside the check that they are up to
- * date (one round of the store, not two), and again once they were brought
- * up to date.
+ * date (one round of the store, not two), and again once nothing is stale.
+ * A refresh loses its writes to a later bumper (the worker's background
+ * refresh) and leaves the figures stale until that one writes: freshen again
+ * until a round finds nothing to do, at most FRESHEN_ROUNDS.
  */
-export async function readFresh<T>(db: Db, orgId: string, read: () => Promise<T>): Promise<T> {
-  const [changed, first] = await Promise.all([freshenFigures(db, orgId), read()]);
-  return changed ? read() : first;
+export async function readFresh<T>(
+  db: Db,
+  orgId: string,
+  read: () => Promise<T>,
+  freshen: () => Promise<boolean> = () => freshenFigures(db, orgId),
+): Promise<T> {
+  const [changed, first] = await Promise.all([freshen(), read()]);
+  if (!changed) return first;
+  for (let round = 1; round < FRESHEN_ROUNDS && (await freshen()); round += 1);
+  return read();
 }
 
 /** Up to `limit` + 1 documents of a list after counterparty `after`, by counterparty id. */

@@ -14,7 +14,17 @@ import {
   offAccountCounterparties,
   type CounterpartyRow,
 } from '../../shared/domain/book-reads.js';
-import { BOOK_FIGURES, FIGURES_FORMAT, markFigures, orgFigureId } from '../../shared/storage/book-figures.js';
+import {
+  BOOK_FIGURES,
+  FIGURES_FORMAT,
+  FRESHEN_ROUNDS,
+  freshenFigures,
+  markFigures,
+  orgFigureId,
+  readFresh,
+} from '../../shared/storage/book-figures.js';
+import { dayMaster, readDays } from '../../shared/storage/day-totals.js';
+import { bump } from '../../shared/storage/figure-docs.js';
 import { findAccount, findOrg } from '../../shared/storage/books-read.js';
 import {
   accountAmounts,
@@ -324,6 +334,49 @@ describe('book reads: kept figures equal the whole computation after each kind a
       }),
     ).to.equal(true);
     await listsAgree('read while stale');
+  });
+
+  it("a reader whose refresh lost its writes to a later refresher's bump freshens again before it reads", async () => {
+    const { db } = await stack();
+    const org = f.books.orgId;
+    const asOf = '2026-12-31';
+    await refreshedByTheWorker('before');
+    const byDate = <D extends { date: string }>(days: D[]) => [...days].sort((a, b) => a.date.localeCompare(b.date));
+    const kept = byDate(await readDays(db, org, asOf));
+    expect(
+      kept.some((d) => d.rows.length > 0),
+      'days with totals',
+    ).to.equal(true);
+    await db.collection(BOOK_FIGURES).updateMany({ org_id: org, kind: 'day' }, { $set: { rows: [] } });
+    const days = kept.map((d) => d.date);
+    expect(
+      await markFigures(db, org, { counterparties: new Set(), accounts: new Set(), days: new Set(days) }),
+    ).to.equal(true);
+    // The first round computed and lost: a later refresher bumped the days after it and has not written yet.
+    let rounds = 0;
+    const freshen = async (): Promise<boolean> => {
+      rounds += 1;
+      if (rounds > 1) return freshenFigures(db, org);
+      await bump(
+        db,
+        org,
+        days.map((d) => dayMaster(org, d)),
+      );
+      return true;
+    };
+    expect(byDate(await readFresh(db, org, () => readDays(db, org, asOf), freshen))).to.deep.equal(kept);
+    expect(rounds, 'lost, computed, nothing left').to.equal(3);
+  });
+
+  it('a reader freshens at most FRESHEN_ROUNDS times while writers keep the figures stale', async () => {
+    const { db } = await stack();
+    let rounds = 0;
+    const always = (): Promise<boolean> => {
+      rounds += 1;
+      return Promise.resolve(true);
+    };
+    await readFresh(db, f.books.orgId, () => readDays(db, f.books.orgId, '2026-12-31'), always);
+    expect(rounds).to.equal(FRESHEN_ROUNDS);
   });
 
   it('an organisation without figures (stored before they were kept) gets them from a worker at start', async () => {
