@@ -59,7 +59,7 @@ export type EntryView = LedgerEntry & {
   open: boolean;
 };
 
-/** An entry with its links, Σ links and its open amount on the settlement accounts; `open` while |open amount| ≠ Σ links. */
+/** An entry with its links, Σ links and its open amount on the settlement accounts; `open` by `isOpen`. */
 export function entryView(
   entry: LedgerEntry,
   links: readonly BankLink[],
@@ -74,7 +74,7 @@ export function entryView(
     links: own.map((l) => ({ ...linkView(l), bank_transaction_id: l.bank_transaction_id })),
     linked_minor: linked,
     open_amount_minor: open,
-    open: isOpen(open, linked),
+    open: isOpen(entry, open, linked),
   };
 }
 
@@ -120,9 +120,19 @@ export type CounterpartyLink = Pick<BankLink, 'bank_transaction_id' | 'ledger_en
 /** A transaction that names a counterparty: the latest by (booking date, id) gives its name. */
 export type NamingTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'counterparty_id' | 'counterparty_name'>;
 
-/** Whether an entry is open (the entries list's `open`): its open amount's size is not what its links cover. */
-export function isOpen(openAmount: number, linkedMinor: number): boolean {
-  return Math.abs(openAmount) !== linkedMinor;
+/**
+ * Whether an entry is open (the entries list's `open`, the counterparty
+ * list's rule): posted, reversing no other entry (books.ts
+ * `isReversalEntry`), and its open amount's size is not what its links
+ * cover. A reversed entry and its reversal settle each other: neither is
+ * left to match with the bank.
+ */
+export function isOpen(
+  entry: Pick<LedgerEntry, 'status'> & Partial<Pick<LedgerEntry, 'reversal_of'>>,
+  openAmount: number,
+  linkedMinor: number,
+): boolean {
+  return entry.status === 'posted' && !isReversalEntry(entry) && Math.abs(openAmount) !== linkedMinor;
 }
 
 /**
@@ -206,11 +216,11 @@ export function counterpartyRows(
     r.unlinked_bank_minor += Math.max(0, remainderMinor(t, byTxn.get(t.id) ?? []));
   }
   for (const e of entries) {
-    if (e.status !== 'posted' || isReversalEntry(e) || e.currency !== currency) continue;
+    if (e.currency !== currency) continue;
     const open = openAmountMinor(e, settlementAccounts);
     const linked = linkedOf.get(e.id) ?? 0;
-    // A settled entry adds nothing, and names no counterparty the account does not.
-    if (!isOpen(open, linked)) continue;
+    // A settled, reversed or reversing entry adds nothing, and names no counterparty the account does not.
+    if (!isOpen(e, open, linked)) continue;
     const left = Math.max(0, Math.abs(open) - linked);
     const r = row(e.counterparty_id);
     if (open > 0) r.open_receivable_minor += left;

@@ -56,7 +56,7 @@ export const entriesQuerySchema = query('Ledger entries query', {
   open: {
     enum: ['true', 'false'],
     description:
-      '`true`: only entries whose open amount differs from Σ their links; `false`: only the others. Not indexed, bounded as link_state.',
+      '`true`: only open entries (posted, reversing no other entry, open amount ≠ Σ their links); `false`: only the others. Not indexed, bounded as link_state.',
   },
   from: { ...isoDate, description: 'Entry date on or after (inclusive).' },
   to: { ...isoDate, description: 'Entry date on or before (inclusive).' },
@@ -265,7 +265,11 @@ export const ledgerEntrySchema = {
       description:
         "Σ(debit − credit) on the organisation's settlement accounts (the FIFO repair's rule): > 0 receivable, < 0 payable.",
     },
-    open: { type: 'boolean', description: '|open_amount_minor| ≠ linked_minor.' },
+    open: {
+      type: 'boolean',
+      description:
+        'Posted, reversing no other entry, and |open_amount_minor| ≠ linked_minor: left to match with the bank. A reversed entry and its reversal are not open.',
+    },
   },
 } as const;
 

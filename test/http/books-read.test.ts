@@ -29,7 +29,8 @@ const qs = (query: Record<string, string | number>): string => {
  * Account A (opening 10 000) with t1 +5000 fully linked to e1, t2 +3000 linked
  * 1000 of e2 (3000), t3 −2000 unlinked (counterparty b), t4 +1000 reconciled
  * and linked 1500 to e3 (1500, b); account B with t5 +700 unlinked. e4 is b's
- * payable of 4000, unlinked. Three inbox documents.
+ * payable of 4000, unlinked. e5 (a's invoice of 2500) is reversed by e6, its
+ * lines swapped: neither is open. Three inbox documents.
  */
 function fixture() {
   const books = new Books();
@@ -42,6 +43,18 @@ function fixture() {
   const e2 = books.invoice(3000, { id: `le_${books.uid}_2`, entry_date: '2026-01-12', counterparty_id: cpA });
   const e3 = books.invoice(1500, { id: `le_${books.uid}_3`, entry_date: '2026-01-15', counterparty_id: cpB });
   const e4 = books.invoice(-4000, { id: `le_${books.uid}_4`, entry_date: '2026-01-20', counterparty_id: cpB });
+  const e5 = `le_${books.uid}_5`;
+  const e6 = `le_${books.uid}_6`;
+  books.invoice(2500, { id: e5, entry_date: '2026-01-25', status: 'reversed', reversed_by: e6 });
+  books.invoice(2500, {
+    id: e6,
+    entry_date: '2026-01-26',
+    reversal_of: e5,
+    lines: [
+      { account: '1400', debit_minor: 0, credit_minor: 2500 },
+      { account: '8400', debit_minor: 2500, credit_minor: 0 },
+    ],
+  });
   const t1 = books.txn(a, 5000, {
     id: id(1),
     booking_date: '2026-02-01',
@@ -74,7 +87,7 @@ function fixture() {
   const d1 = books.doc({ received_at: '2026-03-01T08:00:00.000Z' });
   const d2 = books.doc({ received_at: '2026-03-02T08:00:00.000Z', status: 'booked' });
   const d3 = books.doc({ received_at: '2026-03-03T08:00:00.000Z' });
-  return { books, a, b, cpA, cpB, e1, e2, e3, e4, t1, t2, t3, t4, t5, l1, l2, l4, d1, d2, d3 };
+  return { books, a, b, cpA, cpB, e1, e2, e3, e4, e5, e6, t1, t2, t3, t4, t5, l1, l2, l4, d1, d2, d3 };
 }
 
 describe('book reads', function () {
@@ -162,7 +175,7 @@ describe('book reads', function () {
   it('paging with limit=1 walks every item once, with and without a computed filter', async () => {
     expect(await walk('/api/v1/cli/bank-transactions', {})).to.deep.equal([f.t1, f.t5, f.t2, f.t3, f.t4]);
     expect(await walk('/api/v1/cli/bank-transactions', { link_state: 'unlinked' })).to.deep.equal([f.t5, f.t3]);
-    expect(await walk('/api/v1/cli/ledger/entries', {})).to.deep.equal([f.e1, f.e2, f.e3, f.e4]);
+    expect(await walk('/api/v1/cli/ledger/entries', {})).to.deep.equal([f.e1, f.e2, f.e3, f.e4, f.e5, f.e6]);
     expect(await walk('/api/v1/cli/ledger/entries', { open: 'true' })).to.deep.equal([f.e2, f.e4]);
     expect(await walk('/api/v1/cli/bookkeeping/inbox/documents', {})).to.deep.equal([f.d3, f.d2, f.d1]);
   });
@@ -176,11 +189,15 @@ describe('book reads', function () {
       [f.e2, 3000, 1000, true],
       [f.e3, 1500, 1500, false],
       [f.e4, -4000, 0, true],
+      // A reversed entry and its reversal leave their amounts on the settlement accounts, and settle each other.
+      [f.e5, 2500, 0, false],
+      [f.e6, -2500, 0, false],
     ]);
     expect(await ids(path, { counterparty_id: f.cpB })).to.deep.equal([f.e3, f.e4]);
-    expect(await ids(path, { open: 'false' })).to.deep.equal([f.e1, f.e3]);
-    expect(await ids(path, { status: 'posted' })).to.deep.equal([f.e1, f.e2, f.e3, f.e4]);
-    expect(await ids(path, { status: 'reversed' })).to.deep.equal([]);
+    expect(await ids(path, { open: 'true' })).to.deep.equal([f.e2, f.e4]);
+    expect(await ids(path, { open: 'false' })).to.deep.equal([f.e1, f.e3, f.e5, f.e6]);
+    expect(await ids(path, { status: 'posted' })).to.deep.equal([f.e1, f.e2, f.e3, f.e4, f.e6]);
+    expect(await ids(path, { status: 'reversed' })).to.deep.equal([f.e5]);
     expect(await ids(path, { reference: `REF-${f.e2}` })).to.deep.equal([f.e2]);
     expect(await ids(path, { from: '2026-01-12', to: '2026-01-15' })).to.deep.equal([f.e2, f.e3]);
     const one = await get<Record<string, unknown>>(`${path}/${f.e3}`);

@@ -270,14 +270,23 @@ describe('book reads: counterparty figures', () => {
     ]);
   });
 
-  it("isOpen is the entries list's rule: |open amount| ≠ Σ links", () => {
-    expect([isOpen(3000, 1000), isOpen(-4000, 4000), isOpen(100, 300), isOpen(0, 0), isOpen(0, 5)]).to.deep.equal([
-      true,
-      false,
-      true,
-      false,
-      true,
-    ]);
+  it("isOpen is the entries list's rule: a posted entry, reversing none, with |open amount| ≠ Σ links", () => {
+    const posted = { status: 'posted' as const, reversal_of: null };
+    expect([
+      isOpen(posted, 3000, 1000),
+      isOpen(posted, -4000, 4000),
+      isOpen(posted, 100, 300),
+      isOpen(posted, 0, 0),
+      isOpen(posted, 0, 5),
+    ]).to.deep.equal([true, false, true, false, true]);
+  });
+
+  it('a reversed entry and its reversing entry are not open, whatever their links leave', () => {
+    expect([
+      isOpen({ status: 'reversed', reversal_of: null }, 3000, 0),
+      isOpen({ status: 'posted', reversal_of: 'le_1' }, -3000, 0),
+      isOpen({ status: 'posted' }, 3000, 0),
+    ]).to.deep.equal([false, false, true]);
   });
 });
 

@@ -66,7 +66,7 @@ const READS: Read[] = [
     filters: [
       ['--counterparty <id>', 'counterparty_id', 'only this counterparty'],
       ['--status <s>', 'status', 'posted or reversed'],
-      ['--open <bool>', 'open', 'true: open amount ≠ Σ links; false: the others'],
+      ['--open <bool>', 'open', 'true: posted, not a reversal, open amount ≠ Σ links; false: the others'],
       ['--from <date>', 'from', 'entry date on or after'],
       ['--to <date>', 'to', 'entry date on or before'],
       ['--reference <ref>', 'reference', 'exactly this reference'],
