@@ -58,12 +58,13 @@ import {
   orgFresh,
   rowFields,
   rowFigureId,
+  untouchedSinceBuild,
   writeAll,
   writeMasters,
   type FigureDoc,
 } from './figure-docs.js';
 
-import { dayMaster, rebuildDays, refreshDays } from './day-totals.js';
+import { buildDays, dayMaster, refreshDays } from './day-totals.js';
 import { LinkReads, type BumpedRefresh } from './link-reads.js';
 
 export { BOOK_FIGURES, FIGURES_FORMAT, orgFigureId } from './figure-docs.js';
@@ -104,12 +105,13 @@ const touchesNothing = (touched: TouchedFigures): boolean =>
  * Mark the figures `touched` stale after records were written (a journal's
  * writes, made or undone): their masters are bumped, so whoever computes
  * them next reads these records (freshenFigures: the worker's background
- * refresh, or the first reader). True when a figure is left to compute: one
- * was marked, or the organisation's are not built (its build does all).
+ * refresh, or the first reader). True when a figure is left to compute.
+ * Marked also while the organisation's are not built: a build under way may
+ * have read the records before these writes, and its insert keeps a master
+ * bumped meanwhile (storeBuild).
  */
 export async function markFigures(db: Db, orgId: string, touched: TouchedFigures): Promise<boolean> {
   if (touchesNothing(touched)) return false;
-  if (!(await orgFresh(db, orgId))) return true;
   await bump(db, orgId, touchedMasters(orgId, touched));
   return true;
 }
@@ -301,16 +303,51 @@ async function linksOf(
 }
 
 /**
- * Build every figure of the organisation from its whole books: its figures
- * are dropped, computed from one read of each collection, and inserted; a
- * writer that bumped a master meanwhile keeps its own (its insert is refused
- * as a duplicate). The organisation's document is fresh only if no import
- * bumped it since this build began.
+ * Build every figure of the organisation from its whole books: begun (its
+ * figures dropped), computed from one read of each collection, stored.
  */
 export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
+  const build = await beginBuild(db, orgId);
+  await storeBuild(db, build, await computeBuild(db, build));
+}
+
+/** A whole build of an organisation's figures: `seq`, the organisation document's after the build's bump. */
+export interface FigureBuild {
+  orgId: string;
+  seq: number;
+}
+
+/** Bump the organisation's document (a build that began earlier can no longer mark it fresh) and drop its figures. */
+export async function beginBuild(db: Db, orgId: string): Promise<FigureBuild> {
   const orgKey = orgFigureId(orgId);
   const seq = (await bump(db, orgId, [{ _id: orgKey, org_id: orgId, kind: 'org', listed_on: '' }])).get(orgKey) ?? 0;
   await figures(db).deleteMany({ org_id: orgId, kind: { $ne: 'org' } });
+  return { orgId, seq };
+}
+
+/**
+ * Store a build's documents; the organisation's document is fresh only if no
+ * build or import began since this one (its `seq` unmoved). A build that
+ * lost removes what it stored and no writer touched since: a later build
+ * replaced the documents both made (insertFigures), and those only the
+ * earlier one made describe older books. A writer that bumped a master
+ * meanwhile keeps its own, stale, for the next reader. True when it won.
+ */
+export async function storeBuild(db: Db, build: FigureBuild, docs: readonly FigureDoc[]): Promise<boolean> {
+  const { orgId, seq } = build;
+  await insertFigures(db, docs);
+  const marked = await figures(db).updateOne(
+    { _id: orgFigureId(orgId), org_id: orgId, seq },
+    { $set: { stale: '0', format: FIGURES_FORMAT } },
+  );
+  if (marked.matchedCount === 1) return true;
+  await figures(db).deleteMany({ org_id: orgId, build: seq, ...untouchedSinceBuild });
+  return false;
+}
+
+/** Every figure document of the organisation from its whole books, stamped with the build's `seq`. */
+export async function computeBuild(db: Db, build: FigureBuild): Promise<FigureDoc[]> {
+  const { orgId, seq } = build;
   const port = await storeAdapter(db);
   const c = collections(db);
   const whole = (collection: string, fields: readonly string[]) =>
@@ -342,38 +379,37 @@ export async function rebuildFigures(db: Db, orgId: string): Promise<void> {
   const byAccount = new Map<string, FigureTransaction[]>(accountDocs.map((d) => [String(d._id), []]));
   for (const t of transactions) byAccount.get(t.bank_account_id)?.push(t);
   const base = { org_id: orgId, stale: '0' as const, seq: 0 };
-  const rev = () => ({ rev: newRev() });
+  // Each document's revision, and the build that made it.
+  const stamp = () => ({ rev: newRev(), build: seq });
   const docs: FigureDoc[] = [
     ...computed.counterparties.map((f) => ({
       ...counterpartyMaster(orgId, f.counterparty_id),
       ...base,
       ...counterpartyFields(f),
-      ...rev(),
+      ...stamp(),
     })),
     ...computed.accounts.map((r) => ({
       _id: rowFigureId(orgId, r.bank_account_id, r.counterparty_id),
       org_id: orgId,
       basis: 0,
       ...rowFields(r),
-      ...rev(),
+      ...stamp(),
     })),
     ...computed.open.map((o) => ({
       _id: openFigureId(orgId, o.counterparty_id, o.currency),
       org_id: orgId,
       basis: 0,
       ...openFields(o, true),
-      ...rev(),
+      ...stamp(),
     })),
     ...[...byAccount].map(([a, own]) => ({
       ...accountMaster(orgId, a),
       ...base,
       ...accountFields(accountSums(a, own)),
-      ...rev(),
+      ...stamp(),
     })),
   ];
-  await insertFigures(db, docs);
-  await rebuildDays(db, orgId, org?.settlement_accounts ?? []);
-  await figures(db).updateOne({ _id: orgKey, org_id: orgId, seq }, { $set: { stale: '0', format: FIGURES_FORMAT } });
+  return [...docs, ...(await buildDays(db, orgId, org?.settlement_accounts ?? [], seq))];
 }
 
 /**

@@ -20,7 +20,7 @@ import { dayRows, type DayRow } from '../domain/trial-balance-days.js';
 import { findOrg } from './books-read.js';
 import { readPostingBooks } from './books-whole.js';
 import { collections } from './collections.js';
-import { BOOK_FIGURES, insertFigures, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
+import { BOOK_FIGURES, newRev, writeMasters, type FigureDoc } from './figure-docs.js';
 import type { BumpedRefresh } from './link-reads.js';
 import { storeAdapter } from './store-adapter.js';
 
@@ -128,17 +128,22 @@ export async function refreshDays(
   await writeMasters(db, orgId, seqs, writes);
 }
 
-/** Every day's totals of the organisation from its whole books (shared/storage/book-figures.ts `rebuildFigures` drops the old ones first). */
-export async function rebuildDays(db: Db, orgId: string, settlementAccounts: readonly string[]): Promise<void> {
+/** Every day's totals of the organisation from its whole books, stamped with `build` (shared/storage/book-figures.ts `computeBuild`). */
+export async function buildDays(
+  db: Db,
+  orgId: string,
+  settlementAccounts: readonly string[],
+  build: number,
+): Promise<FigureDoc[]> {
   const books: PostingBooks = await readPostingBooks(db, orgId, settlementAccounts);
-  const docs: FigureDoc[] = [...dayRows(ledgerTransactions(books))].map(([date, rows]) => ({
+  return [...dayRows(ledgerTransactions(books))].map(([date, rows]) => ({
     ...dayMaster(orgId, date),
     rows,
     stale: '0',
     seq: 0,
+    build,
     rev: newRev(),
   }));
-  await insertFigures(db, docs);
 }
 
 /** The kept days of the organisation on or before `asOf`. */

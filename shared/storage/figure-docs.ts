@@ -25,6 +25,8 @@ export interface FigureDoc extends Document {
   seq?: number;
   basis?: number;
   rev?: number;
+  /** On a document a whole build made: the organisation's `seq` that build began at (book-figures.ts `beginBuild`). */
+  build?: number;
   counterparty_id?: string;
   bank_account_id?: string;
   date?: string;
@@ -218,8 +220,10 @@ export async function orgFresh(db: Db, orgId: string): Promise<boolean> {
  * Insert figure documents built from whole books, a thousand at a time: in
  * one SQL statement each where the store can (the store port's
  * `insertTogether`), else unordered through the driver. A chunk refused for a
- * duplicate `_id` goes through the driver too, where only the duplicates,
- * newer writers' documents, are dropped.
+ * duplicate `_id` goes through the driver too, where the duplicates, newer
+ * writers' documents, are dropped; a document of a whole build (`build`)
+ * then replaces one an earlier build made (a lower `build`), never another
+ * writer's (replaceOlderBuilds).
  */
 export async function insertFigures(db: Db, docs: readonly FigureDoc[]): Promise<void> {
   const port = await storeAdapter(db);
@@ -230,6 +234,30 @@ export async function insertFigures(db: Db, docs: readonly FigureDoc[]): Promise
       await figures(db).insertMany(chunk, { ordered: false });
     } catch (err) {
       if (!isDuplicateOnly(err)) throw err;
+      await replaceOlderBuilds(db, chunk);
     }
   }
 }
+
+/**
+ * Replace the documents an earlier whole build made, untouched since, with
+ * these of a later one (docs/reference/book-reads.md "Kept figures", building
+ * them). A document bumped or computed since carries a `seq` (a master) or
+ * `basis` (a row) above 0: a later writer's, kept.
+ */
+async function replaceOlderBuilds(db: Db, docs: readonly FigureDoc[]): Promise<void> {
+  const stamped = docs.filter((d) => d.build !== undefined);
+  if (stamped.length === 0) return;
+  await writeAll(
+    db,
+    stamped.map((d) => ({
+      replaceOne: {
+        filter: { _id: d._id, org_id: d.org_id, build: { $lt: d.build! }, ...untouchedSinceBuild },
+        replacement: d,
+      },
+    })),
+  );
+}
+
+/** A filter on a document as a whole build made it: no writer has bumped (`seq`) or computed (`basis`) it since. */
+export const untouchedSinceBuild = { $or: [{ seq: 0 }, { basis: 0 }] };

@@ -73,14 +73,14 @@ function statement(f: ReturnType<typeof fixture>, tag: string): InsertWrite[] {
   ];
 }
 
-/** Every figure of the organisation by `_id`, without what says who wrote it when (rev, seq, basis, stale). */
+/** Every figure of the organisation by `_id`, without what says who wrote it when (rev, seq, basis, stale, build). */
 async function kept(db: Db, orgId: string): Promise<Record<string, Document>> {
   const docs = await db.collection(BOOK_FIGURES).find({ org_id: orgId }).toArray();
   return Object.fromEntries(
     docs
       .filter((d) => d.kind !== 'org')
       .map((d) => {
-        const { rev: _r, seq: _s, basis: _b, stale: _st, ...rest } = d;
+        const { rev: _r, seq: _s, basis: _b, stale: _st, build: _bu, ...rest } = d;
         return [String(d._id), rest];
       }),
   );
