@@ -4,7 +4,7 @@
 // entry (the FIFO repair's settlement-account rule) — and are only applied
 // here.
 import type { BankLink, BankTransaction, LedgerEntry } from './books.js';
-import { isReversalEntry, openAmountMinor, remainderMinor } from './books.js';
+import { isSettleable, openAmountMinor, remainderMinor } from './books.js';
 
 export type LinkState = 'unlinked' | 'partial' | 'full' | 'over';
 export const LINK_STATES: readonly LinkState[] = ['unlinked', 'partial', 'full', 'over'];
@@ -122,9 +122,8 @@ export type NamingTransaction = Pick<BankTransaction, 'id' | 'booking_date' | 'c
 
 /**
  * Whether an entry is open (the entries list's `open`, the counterparty
- * list's rule): posted, reversing no other entry (books.ts
- * `isReversalEntry`), and its open amount's size is not what its links
- * cover. A reversed entry and its reversal settle each other: neither is
+ * list's rule): posted, reversing no other entry (books.ts `isSettleable`),
+ * and its open amount's size is not what its links cover. A reversed entry and its reversal settle each other: neither is
  * left to match with the bank.
  */
 export function isOpen(
@@ -132,7 +131,7 @@ export function isOpen(
   openAmount: number,
   linkedMinor: number,
 ): boolean {
-  return entry.status === 'posted' && !isReversalEntry(entry) && Math.abs(openAmount) !== linkedMinor;
+  return isSettleable(entry) && Math.abs(openAmount) !== linkedMinor;
 }
 
 /**

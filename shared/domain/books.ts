@@ -156,6 +156,10 @@ export function openAmountMinor(entry: Pick<LedgerEntry, 'lines'>, settlementAcc
 export const isReversalEntry = (entry: Partial<Pick<LedgerEntry, 'reversal_of'>>): boolean =>
   Boolean(entry.reversal_of);
 
+/** Whether bank money may settle an entry at all: posted, and reversing no other entry. */
+export const isSettleable = (entry: Pick<LedgerEntry, 'status'> & Partial<Pick<LedgerEntry, 'reversal_of'>>): boolean =>
+  entry.status === 'posted' && !isReversalEntry(entry);
+
 /** What a transaction's links leave unmatched: |amount| − Σ link amounts (0 when fully matched; negative when over-linked); exact. */
 export function remainderMinor(
   transaction: Pick<BankTransaction, 'amount_minor'>,

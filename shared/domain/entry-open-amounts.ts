@@ -5,7 +5,7 @@
 // (shared/storage/entry-open-amounts.ts).
 import type { JournalWrite } from './apply-journal.js';
 import type { BankLink, LedgerEntry } from './books.js';
-import { isReversalEntry, openAmountMinor } from './books.js';
+import { isSettleable, openAmountMinor } from './books.js';
 
 /** Money in settles receivables (open amount > 0), money out payables (< 0). */
 export type OpenDirection = 'in' | 'out';
@@ -34,7 +34,7 @@ export type OpenAmountEntry = Pick<
  * The open rows of `entries`: a posted entry with an open amount on the
  * settlement accounts that its links (`linked`: Σ link amounts per entry id)
  * do not cover. Entries with nothing open have no row, nor has a reversing
- * entry (books.ts `isReversalEntry`).
+ * entry (books.ts `isSettleable`).
  */
 export function openAmountRows(
   entries: readonly OpenAmountEntry[],
@@ -43,7 +43,7 @@ export function openAmountRows(
 ): EntryOpenAmount[] {
   const rows: EntryOpenAmount[] = [];
   for (const e of entries) {
-    if (e.status !== 'posted' || isReversalEntry(e)) continue;
+    if (!isSettleable(e)) continue;
     const row = openRow(e, openAmountMinor(e, settlementAccounts), linked.get(e.id) ?? 0);
     if (row) rows.push(row);
   }

@@ -10,6 +10,23 @@ type Txn = File['bank_transactions'][number];
 type Link = File['bank_links'][number];
 type Doc = File['inbox_documents'][number];
 
+/**
+ * An invoice's lines for a signed amount: a receivable (≥ 0: debit 1400,
+ * credit revenue 8400) or a payable (< 0: debit expense 4000, credit 1600).
+ */
+export function invoiceLines(amountMinor: number): Entry['lines'] {
+  const abs = Math.abs(amountMinor);
+  return amountMinor >= 0
+    ? [
+        { account: '1400', debit_minor: abs, credit_minor: 0 },
+        { account: '8400', debit_minor: 0, credit_minor: abs },
+      ]
+    : [
+        { account: '4000', debit_minor: abs, credit_minor: 0 },
+        { account: '1600', debit_minor: 0, credit_minor: abs },
+      ];
+}
+
 export class Books {
   readonly uid = randomBytes(4).toString('hex');
   readonly file: File;
@@ -50,17 +67,7 @@ export class Books {
   /** A receivable (positive amount: debit 1400) or payable (negative: credit 1600) invoice. */
   invoice(amountMinor: number, fields: Partial<Entry> = {}): string {
     const id = fields.id ?? this.id('le');
-    const abs = Math.abs(amountMinor);
-    const lines =
-      amountMinor >= 0
-        ? [
-            { account: '1400', debit_minor: abs, credit_minor: 0 },
-            { account: '8400', debit_minor: 0, credit_minor: abs },
-          ]
-        : [
-            { account: '4000', debit_minor: abs, credit_minor: 0 },
-            { account: '1600', debit_minor: 0, credit_minor: abs },
-          ];
+    const lines = invoiceLines(amountMinor);
     this.file.ledger_entries.push({
       id,
       entry_date: '2026-02-01',

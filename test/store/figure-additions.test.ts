@@ -6,19 +6,13 @@
 // compute, and computing it gives the build's figures again (nothing counted
 // twice).
 import { expect } from 'chai';
-import type { Db, Document } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import { operationHolder } from '../../shared/storage/version-reservations.js';
 import { makeInserts } from '../../shared/storage/apply-writes.js';
-import {
-  BOOK_FIGURES,
-  invalidateFigures,
-  rebuildFigures,
-  refreshFigures,
-  type TouchedFigures,
-} from '../../shared/storage/book-figures.js';
+import { invalidateFigures, refreshFigures, type TouchedFigures } from '../../shared/storage/book-figures.js';
 import { addInsertedTransactions, readBeforeInserts } from '../../shared/storage/figure-additions.js';
 import { Books } from '../helpers/books.js';
+import { built, kept } from '../helpers/kept-figures.js';
 import { stack } from '../helpers/stack.js';
 
 const HOLDER = operationHolder('stg_figures_test');
@@ -71,25 +65,6 @@ function statement(f: ReturnType<typeof fixture>, tag: string): InsertWrite[] {
     insert(4, { amount_minor: 333, booking_date: '2026-04-01', counterparty_id: f.books.cp(`new${tag}`) }),
     insert(5, { amount_minor: 47, booking_date: '2026-04-02', counterparty_id: null, counterparty_name: '' }),
   ];
-}
-
-/** Every figure of the organisation by `_id`, without what says who wrote it when (rev, seq, basis, stale, build). */
-async function kept(db: Db, orgId: string): Promise<Record<string, Document>> {
-  const docs = await db.collection(BOOK_FIGURES).find({ org_id: orgId }).toArray();
-  return Object.fromEntries(
-    docs
-      .filter((d) => d.kind !== 'org')
-      .map((d) => {
-        const { rev: _r, seq: _s, basis: _b, stale: _st, build: _bu, ...rest } = d;
-        return [String(d._id), rest];
-      }),
-  );
-}
-
-/** What a whole build makes of the books as they are now. */
-async function built(db: Db, orgId: string): Promise<Record<string, Document>> {
-  await rebuildFigures(db, orgId);
-  return kept(db, orgId);
 }
 
 const nothing = (t: TouchedFigures) => ({

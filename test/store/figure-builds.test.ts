@@ -6,7 +6,7 @@
 // they are makes; so must it when a writer marks figures while a build is
 // under way.
 import { expect } from 'chai';
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import {
   BOOK_FIGURES,
   beginBuild,
@@ -14,11 +14,11 @@ import {
   freshenFigures,
   markFigures,
   orgFigureId,
-  rebuildFigures,
   storeBuild,
 } from '../../shared/storage/book-figures.js';
 import { insertFigures } from '../../shared/storage/figure-docs.js';
 import { Books } from '../helpers/books.js';
+import { built, kept } from '../helpers/kept-figures.js';
 import { stack } from '../helpers/stack.js';
 
 function fixture() {
@@ -38,25 +38,6 @@ function fixture() {
   return { books, main, moved };
 }
 
-/** Every figure of the organisation by `_id`, without who wrote it when (rev, seq, basis, stale, build). */
-async function kept(db: Db, orgId: string): Promise<Record<string, Document>> {
-  const docs = await db.collection(BOOK_FIGURES).find({ org_id: orgId }).toArray();
-  return Object.fromEntries(
-    docs
-      .filter((d) => d.kind !== 'org')
-      .map((d) => {
-        const { rev: _r, seq: _s, basis: _b, stale: _st, build: _bu, ...rest } = d;
-        return [String(d._id), rest];
-      }),
-  );
-}
-
-/** What one build makes of the books as they are now. */
-async function built(db: Db, orgId: string): Promise<Record<string, Document>> {
-  await rebuildFigures(db, orgId);
-  return kept(db, orgId);
-}
-
 describe('kept figures: builds that overlap', function () {
   this.timeout(60_000);
 
@@ -74,15 +55,21 @@ describe('kept figures: builds that overlap', function () {
       .updateOne({ _id: f.moved as never }, { $set: { counterparty_id: f.books.cp('y'), amount_minor: 2_500 } });
   }
 
-  const orgDoc = (db: Db, orgId: string) => db.collection(BOOK_FIGURES).findOne({ _id: orgFigureId(orgId) as never });
-
-  it('an earlier build that stores last loses, and leaves none of its figures of the older books', async () => {
+  /** Two builds computed, the books changed between their reads; neither stored. */
+  async function twoBuilds() {
     const { db, f, orgId } = await loaded();
     const earlier = await beginBuild(db, orgId);
     const earlierDocs = await computeBuild(db, earlier);
     await changeBooks(db, f);
     const later = await beginBuild(db, orgId);
     const laterDocs = await computeBuild(db, later);
+    return { db, f, orgId, earlier, earlierDocs, later, laterDocs };
+  }
+
+  const orgDoc = (db: Db, orgId: string) => db.collection(BOOK_FIGURES).findOne({ _id: orgFigureId(orgId) as never });
+
+  it('an earlier build that stores last loses, and leaves none of its figures of the older books', async () => {
+    const { db, f, orgId, earlier, earlierDocs, later, laterDocs } = await twoBuilds();
     expect(await storeBuild(db, later, laterDocs), 'the later build').to.equal(true);
     expect(await storeBuild(db, earlier, earlierDocs), 'the earlier build').to.equal(false);
     const after = await kept(db, orgId);
@@ -92,12 +79,7 @@ describe('kept figures: builds that overlap', function () {
   });
 
   it("a later build replaces what an earlier one inserted before it, and the earlier one's leftovers go when it loses", async () => {
-    const { db, f, orgId } = await loaded();
-    const earlier = await beginBuild(db, orgId);
-    const earlierDocs = await computeBuild(db, earlier);
-    await changeBooks(db, f);
-    const later = await beginBuild(db, orgId);
-    const laterDocs = await computeBuild(db, later);
+    const { db, f, orgId, earlier, earlierDocs, later, laterDocs } = await twoBuilds();
     // The earlier build's insert lands before the later one's: every document both make is a duplicate.
     await insertFigures(db, earlierDocs);
     expect(await storeBuild(db, later, laterDocs)).to.equal(true);

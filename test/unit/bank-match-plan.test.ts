@@ -11,6 +11,7 @@ import {
   type BankMatchBooks,
   type MatchPair,
 } from '../../shared/kinds/bank-match/plan.js';
+import { invoiceLines } from '../helpers/books.js';
 
 const org: Org = {
   id: 'org_1',
@@ -52,16 +53,7 @@ const entry = (id: string, amount: number, fields: Partial<LedgerEntry> = {}): L
   reference: `REF-${id}`,
   counterparty_id: 'cp_1',
   currency: 'EUR',
-  lines:
-    amount > 0
-      ? [
-          { account: '1400', debit_minor: amount, credit_minor: 0 },
-          { account: '8400', debit_minor: 0, credit_minor: amount },
-        ]
-      : [
-          { account: '4000', debit_minor: -amount, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: -amount },
-        ],
+  lines: invoiceLines(amount),
   status: 'posted',
   reversal_of: null,
   reversed_by: null,

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { counterpartyFigures, counterpartyPage } from '../../shared/domain/book-figures.js';
 import type { CounterpartyEntry } from '../../shared/domain/book-reads.js';
+import { invoiceLines } from '../helpers/books.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -13,16 +14,7 @@ const entry = (id: string, cp: string, amount: number, currency: string): Counte
   counterparty_id: cp,
   currency,
   status: 'posted',
-  lines:
-    amount > 0
-      ? [
-          { account: '1400', debit_minor: amount, credit_minor: 0 },
-          { account: '8400', debit_minor: 0, credit_minor: amount },
-        ]
-      : [
-          { account: '4000', debit_minor: -amount, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: -amount },
-        ],
+  lines: invoiceLines(amount),
 });
 
 /** cp_a: EUR receivable 3000 (1000 linked from t1), USD payable 500; cp_b: EUR 800 settled by t3. */

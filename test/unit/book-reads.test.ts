@@ -15,6 +15,7 @@ import {
   type CounterpartyLink,
   type CounterpartyTransaction,
 } from '../../shared/domain/book-reads.js';
+import { invoiceLines } from '../helpers/books.js';
 
 const SETTLEMENT = ['1400', '1600'];
 
@@ -43,16 +44,7 @@ const entry = (
   counterparty_id: counterparty,
   currency,
   status,
-  lines:
-    amount >= 0
-      ? [
-          { account: '1400', debit_minor: amount, credit_minor: 0 },
-          { account: '8400', debit_minor: 0, credit_minor: amount },
-        ]
-      : [
-          { account: '4000', debit_minor: -amount, credit_minor: 0 },
-          { account: '1600', debit_minor: 0, credit_minor: -amount },
-        ],
+  lines: invoiceLines(amount),
 });
 const link = (t: string, e: string, amount: number): CounterpartyLink => ({
   bank_transaction_id: t,
