@@ -42,20 +42,21 @@ interface LinkState {
   current: Omit<BankLink, 'id' | 'version'>;
 }
 
-/** Values by (transaction id, entry id), each pair's in the order they were added. */
+/** Values by (transaction id, entry id) (`pairKey`), each pair's in the order they were added. */
 class PairIndex<V> {
-  private readonly byTransaction = new Map<string, Map<string, V[]>>();
-  add(transactionId: string, entryId: string, value: V): void {
-    let byEntry = this.byTransaction.get(transactionId);
-    if (!byEntry) this.byTransaction.set(transactionId, (byEntry = new Map<string, V[]>()));
-    const values = byEntry.get(entryId);
+  private readonly byPair = new Map<string, V[]>();
+  add(pair: string, value: V): void {
+    const values = this.byPair.get(pair);
     if (values) values.push(value);
-    else byEntry.set(entryId, [value]);
+    else this.byPair.set(pair, [value]);
   }
-  get(transactionId: string, entryId: string): readonly V[] {
-    return this.byTransaction.get(transactionId)?.get(entryId) ?? NONE;
+  get(pair: string): readonly V[] {
+    return this.byPair.get(pair) ?? NONE;
   }
 }
+/** One key per (transaction, entry): the length prefix keeps any two pairs apart, whatever their ids hold. */
+const pairKey = (transactionId: string, entryId: string): string =>
+  `${transactionId.length}:${transactionId}${entryId}`;
 const NONE: readonly never[] = [];
 
 function repairJournalWithLinks(
@@ -73,20 +74,21 @@ function repairJournalWithLinks(
   const touchedByPair = new PairIndex<string>();
   const storedByPair = new PairIndex<BankLink>();
   for (const l of [...books.links].sort((a, b) => compareIds(a.id, b.id)))
-    storedByPair.add(l.bank_transaction_id, l.ledger_entry_id, l);
+    storedByPair.add(pairKey(l.bank_transaction_id, l.ledger_entry_id), l);
   const touch = (id: string, seed: () => LinkState): LinkState => {
     let s = state.get(id);
     if (!s) {
       s = seed();
       state.set(id, s);
       order.push(id);
-      touchedByPair.add(s.current.bank_transaction_id, s.current.ledger_entry_id, id);
+      touchedByPair.add(pairKey(s.current.bank_transaction_id, s.current.ledger_entry_id), id);
     }
     return s;
   };
   const existing = (id: string): LinkState | null => {
+    const touched = state.get(id);
+    if (touched) return touched;
     const stored = known.get(id);
-    if (state.has(id)) return state.get(id)!;
     return stored ? touch(id, () => ({ original: stored, current: linkFields(stored) as LinkState['current'] })) : null;
   };
   const take = (action: RepairAction & { link_id: string }): string | null => {
@@ -98,8 +100,9 @@ function repairJournalWithLinks(
   };
   const give = (transactionId: string, entryId: string, amount: number): string => {
     // The transaction's link to the entry: one this journal already touches (the first touched), else the stored one with the lowest id, else a new one.
-    const touched = touchedByPair.get(transactionId, entryId).find((id) => state.get(id)!.current.amount_minor > 0);
-    const stored = storedByPair.get(transactionId, entryId).find((l) => !state.has(l.id));
+    const pair = pairKey(transactionId, entryId);
+    const touched = touchedByPair.get(pair).find((id) => state.get(id)!.current.amount_minor > 0);
+    const stored = touched === undefined ? storedByPair.get(pair).find((l) => !state.has(l.id)) : undefined;
     const id = touched ?? stored?.id ?? repairLinkId(ctx, transactionId, entryId);
     const s =
       existing(id) ??
@@ -117,7 +120,9 @@ function repairJournalWithLinks(
     return id;
   };
 
-  for (const [index, action] of plan.actions.entries()) {
+  const actions = plan.actions;
+  for (let index = 0; index < actions.length; index += 1) {
+    const action = actions[index]!;
     if (action.kind === 'link') {
       appliedLinks.push({
         action_index: index,
@@ -138,8 +143,17 @@ function repairJournalWithLinks(
   for (const id of order) {
     const { original, current } = state.get(id)!;
     if (!original) {
-      if (current.amount_minor > 0)
-        writes.push({ action: 'insert', collection: 'bank_links', id, doc: { ...current, version: 1 } });
+      if (current.amount_minor > 0) {
+        const doc = {
+          bank_transaction_id: current.bank_transaction_id,
+          ledger_entry_id: current.ledger_entry_id,
+          amount_minor: current.amount_minor,
+          created_at: current.created_at,
+          created_by: current.created_by,
+          version: 1,
+        };
+        writes.push({ action: 'insert', collection: 'bank_links', id, doc });
+      }
     } else if (current.amount_minor === 0) {
       writes.push({
         action: 'delete',
