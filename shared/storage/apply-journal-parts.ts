@@ -19,8 +19,13 @@ import type { JournalWrite } from '../domain/apply-journal.js';
 import { collections, type ApplyJournalPartDoc } from './collections.js';
 import { storeAdapter } from './store-adapter.js';
 
-/** At most this many characters of JSON per part: at most 12 MiB as UTF-8, under MongoDB's 16 MiB. */
-export const JOURNAL_PART_CHARS = 4 * 1024 * 1024;
+/**
+ * At most this many characters of JSON per part: at most 3 MiB as UTF-8,
+ * under MongoDB's 16 MiB, and small enough that a part escaped into its
+ * document stays under the store's insert in SQL (MAX_INSERT_CHARS,
+ * docs/indexes.md "Writes in SQL").
+ */
+export const JOURNAL_PART_CHARS = 1024 * 1024;
 
 /** Where a stored journal is: what the operation's apply state names. */
 export interface JournalPartsRef {
@@ -72,8 +77,20 @@ export async function storeJournalParts(
     seq,
     writes_json,
   }));
-  // One command: the driver sends parts in as many batches as its message size needs.
-  await collections(db).applyJournalParts.insertMany(docs, { ordered: true });
+  // Side by side, a statement each where the store inserts in SQL: the parts are written before the transition that
+  // names them, in any order (docs/design/staged-lifecycle.md "How an operation is stored"). The others in one command.
+  const parts = collections(db).applyJournalParts;
+  const store = await storeAdapter(db);
+  const left = store.insertsTogether
+    ? (
+        await Promise.all(
+          docs.map(async (doc) =>
+            (await store.insertTogether([{ collection: parts.collectionName, docs: [doc] }])) === 'stored' ? null : doc,
+          ),
+        )
+      ).filter((doc) => doc !== null)
+    : docs;
+  if (left.length > 0) await parts.insertMany(left, { ordered: true });
   return { journal_id: journalId, journal_parts: docs.length };
 }
 
