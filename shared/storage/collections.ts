@@ -288,6 +288,8 @@ export interface JobResultDoc {
 export type StoredJobResult = Omit<JobResultDoc, 'answer'> & {
   answer_json?: string;
   answer?: StageAnswer;
+  /** The answer's operation's result (past RESULT_INLINE_LIMIT) is read from the operation: the answer holds `result: null` in its place. */
+  result_from_operation?: true;
   /** An answer too big for one document: its JSON is in this many parts (JobResultPartDoc), ids `<answer_part_id>/<part>`. */
   answer_parts?: number;
   answer_part_id?: string;
@@ -479,6 +481,8 @@ export type StoredStagedOperation = Omit<StagedOperationDoc, EncodedField> &
     body_id?: string;
     /** How many documents the body is cut into (absent: one), their ids bodyPartIds(body_id, body_parts). */
     body_parts?: number;
+    /** A result past RESULT_INLINE_LIMIT: the `_id` of the transition's claim (an audit event), which holds it as `result_json`. */
+    result_claim?: string;
   };
 
 /**

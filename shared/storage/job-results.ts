@@ -7,6 +7,11 @@
 // the same pending operation): both are stored once, in the staged
 // operation, and joined back here (they never change once written).
 //
+// Nor does an apply's answer copy a long result (past RESULT_INLINE_LIMIT:
+// every change and the link each action went to, 3 MB of JSON for a
+// 10,000-transaction repair): the operation holds it once, final, and it is
+// joined back here too.
+//
 // An answer whose JSON is past ANSWER_PART_CHARS (an approval or an apply
 // of a repair of some 12,000 transactions or more carries its plan and
 // context; a dry run stores only an answer too big for its job's return value, for an hour) is stored in parts, as an operation's body is: no document
@@ -24,8 +29,8 @@ import {
   type StoredJobResult,
 } from './collections.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { findStagedOperation } from './staged-operations.js';
-import { BODY_PART_CHARS } from './staged-operation-codec.js';
+import { findStagedOperation, findStagedOperationResult } from './staged-operations.js';
+import { BODY_PART_CHARS, RESULT_INLINE_LIMIT } from './staged-operation-codec.js';
 import { storeAdapter } from './store-adapter.js';
 import { splitFields } from './text-parts.js';
 
@@ -36,6 +41,17 @@ export const RESULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** A dry run's answer too big for its job's return value: kept as long as the dry run's job (shared/queue/stage-jobs.ts dryRunJobOptions). */
 export const DRY_RUN_RESULT_RETENTION_MS = 60 * 60 * 1000;
+
+/** A stored answer whose operation holds no result to join back: never written so by this code (the result is final before the answer). */
+export class MissingAnswerResultError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly stagedOperationId: string,
+  ) {
+    super(`job ${jobId}: the result of its operation ${stagedOperationId} is missing`);
+    this.name = 'MissingAnswerResultError';
+  }
+}
 
 /** A stored answer one of whose parts is not there, or not its own: never written so by this code (parts are inserted before their answer). */
 export class MissingAnswerPartError extends Error {
@@ -115,7 +131,28 @@ export function storedJobResult(
 ): StoredJobResult {
   const expires = new Date(Date.parse(doc.finished_at) + retentionMs).toISOString();
   const { answer, ...rest } = doc;
-  return { ...rest, answer_json: JSON.stringify(withoutPlan(answer)), expires_at: expires };
+  const stored = withoutPlan(answer);
+  const { answer: kept, resultLeftOut } = withoutLongResult(stored);
+  return {
+    ...rest,
+    answer_json: JSON.stringify(kept),
+    ...(resultLeftOut ? { result_from_operation: true as const } : {}),
+    expires_at: expires,
+  };
+}
+
+/** A step's answer without its operation's long result (`result: null` in its place), which the operation holds. */
+function withoutLongResult(answer: StageAnswer): { answer: StageAnswer; resultLeftOut: boolean } {
+  if (answer.outcome !== 'done' || joinedOperationId(answer) === null) return { answer, resultLeftOut: false };
+  const result = answer.data.result;
+  if (result === null || result === undefined || JSON.stringify(result).length <= RESULT_INLINE_LIMIT)
+    return { answer, resultLeftOut: false };
+  return { answer: { ...answer, data: { ...answer.data, result: null } }, resultLeftOut: true };
+}
+
+/** The answer with its operation's result back in its place. */
+function withResult(answer: StageAnswer, result: unknown): StageAnswer {
+  return answer.outcome === 'done' ? { ...answer, data: { ...answer.data, result } } : answer;
 }
 
 /** What a reader asks of a stored answer: `lean`, as leanAnswer gives it (`Prefer: return=minimal`, docs/reference/http-api.md §6.4). */
@@ -136,16 +173,28 @@ export async function findJobResult(
   stagedOperationId?: string,
   reading: AnswerReading = {},
 ): Promise<JobResultDoc | null> {
-  const [doc, known] = await Promise.all([
+  const [found, known] = await Promise.all([
     findResult(db, orgId, jobId),
     stagedOperationId ? findStagedOperation(db, orgId, stagedOperationId) : null,
   ]);
-  if (!doc) return null;
-  if (reading.lean && doc.answer.outcome === 'done') return { ...doc, answer: leanAnswer(doc.answer) };
+  if (!found) return null;
+  const { doc, resultFromOperation } = found;
   const operationId = joinedOperationId(doc.answer);
+  if (reading.lean && doc.answer.outcome === 'done') {
+    const lean = leanAnswer(doc.answer);
+    if (!resultFromOperation || operationId === null) return { ...doc, answer: lean };
+    // Its result alone: the plan, preconditions and context a lean answer leaves out are not read.
+    const result = await findStagedOperationResult(db, orgId, operationId);
+    if (result === null) throw new MissingAnswerResultError(jobId, operationId);
+    return { ...doc, answer: withResult(lean, result) };
+  }
   if (operationId === null) return doc;
   const op = known?._id === operationId ? known : await findStagedOperation(db, orgId, operationId);
   if (!op) return null;
+  if (resultFromOperation) {
+    if (!op.result) throw new MissingAnswerResultError(jobId, operationId);
+    return { ...doc, answer: withOperationFields(withResult(doc.answer, op.result), op) };
+  }
   return { ...doc, answer: withOperationFields(doc.answer, op) };
 }
 
@@ -156,12 +205,17 @@ export async function findJobResult(
  * which FerretDB takes seconds of CPU to convert (docs/indexes.md "Worker
  * reads in SQL").
  */
-async function findResult(db: Db, orgId: string, jobId: string): Promise<JobResultDoc | null> {
+async function findResult(
+  db: Db,
+  orgId: string,
+  jobId: string,
+): Promise<{ doc: JobResultDoc; resultFromOperation: boolean } | null> {
   const stored = (await (
     await storeAdapter(db)
   ).findOwnedById(collections(db).jobResults.collectionName, orgId, jobId)) as StoredJobResult | null;
   if (stored === null) return null;
-  return decodeJobResult(stored, stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored));
+  const parts = stored.answer_parts === undefined ? [] : await readAnswerParts(db, stored);
+  return { doc: decodeJobResult(stored, parts), resultFromOperation: stored.result_from_operation === true };
 }
 
 /** An answer's parts, in part order; a missing one is an error, never half an answer. */
@@ -182,7 +236,14 @@ async function readAnswerParts(db: Db, stored: StoredJobResult): Promise<JobResu
 
 /** A stored answer as read; `parts`: its parts in order, when it was stored in parts. */
 export function decodeJobResult(stored: StoredJobResult, parts: readonly JobResultPartDoc[] = []): JobResultDoc {
-  const { answer_json, answer, answer_parts: _parts, answer_part_id: _partId, ...rest } = stored;
+  const {
+    answer_json,
+    answer,
+    answer_parts: _parts,
+    answer_part_id: _partId,
+    result_from_operation: _fromOperation,
+    ...rest
+  } = stored;
   const json = parts.length > 0 ? parts.map((p) => p.answer_json).join('') : answer_json;
   return { ...rest, answer: json === undefined ? answer! : (JSON.parse(json) as StageAnswer) };
 }

@@ -24,6 +24,12 @@
 // A body past BODY_PART_CHARS is cut into parts, one document each, which the
 // operation counts (`body_parts`): no document may pass MongoDB's 16 MiB, and
 // a 15,000-transaction repair's body is some 19 MB of JSON.
+//
+// A result past RESULT_INLINE_LIMIT (an apply's, which lists every change: 3 MB
+// of JSON for a 10,000-transaction repair) is not copied onto the operation:
+// the transition's claim, written first, holds it (`result_json`), and the
+// operation names that claim (`result_claim`). The end transition then rewrites
+// a document without it, and the result is stored once.
 import type { EncodedField, StagedOperationDoc, StoredOperationBody, StoredStagedOperation } from './collections.js';
 import { joinFields, splitFields } from './text-parts.js';
 
@@ -50,6 +56,9 @@ export class MissingOperationBodyError extends Error {
     this.name = 'MissingOperationBodyError';
   }
 }
+
+/** A result of at most this many characters of JSON is stored on the operation; a longer one stays in its claim. */
+export const RESULT_INLINE_LIMIT = 64 * 1024;
 
 /** Plan, preconditions and context of at most this many characters of JSON stay inline in the operation. */
 export const BODY_INLINE_LIMIT = 64 * 1024;
@@ -121,17 +130,62 @@ function encodeFields(fields: Partial<Pick<StagedOperationDoc, Encoded>>): Recor
   return out;
 }
 
+/** An operation whose result's claim is not there, or not its own: never written so by this code (the claim is inserted first). */
+export class MissingResultClaimError extends Error {
+  constructor(
+    readonly stagedOperationId: string,
+    readonly claimId: string,
+  ) {
+    super(`staged operation ${stagedOperationId}: the claim ${claimId} holding its result is missing`);
+    this.name = 'MissingResultClaimError';
+  }
+}
+
+/** A result's stored text, or where it is: the claim `claimId` already holds it when it is long. */
+export function encodeResult(
+  resultJson: string | undefined,
+  claimId: string,
+  inlineLimit = RESULT_INLINE_LIMIT,
+): { result_json?: string; result_claim?: string } {
+  if (resultJson === undefined) return {};
+  return resultJson.length > inlineLimit ? { result_claim: claimId } : { result_json: resultJson };
+}
+
+/** The claim an operation's result is read from, for decodeOperation. */
+export interface ResultClaim {
+  _id: string;
+  org_id: string;
+  staged_operation_id: string;
+  result_json?: string;
+  result?: unknown;
+}
+
 /**
  * The operation as its public shape; `bodies`: its body's documents in part
- * order (bodyPartIds), needed when it has `body_id`. Every part must be there
- * and the operation's organisation's: an operation is never read with part
- * of its plan.
+ * order (bodyPartIds), needed when it has `body_id`; `claim`: the claim
+ * holding its result, needed when it has `result_claim`. Every part must be
+ * there and the operation's organisation's: an operation is never read with
+ * part of its plan, nor without its result.
  */
 export function decodeOperation(
   stored: StoredStagedOperation,
   bodies: ReadonlyArray<StoredOperationBody | null | undefined> = [],
+  claim: ResultClaim | null = null,
 ): StagedOperationDoc {
   const doc: Record<string, unknown> = { ...stored };
+  if (stored.result_claim !== undefined) {
+    const own =
+      claim !== null &&
+      claim._id === stored.result_claim &&
+      claim.org_id === stored.org_id &&
+      claim.staged_operation_id === stored._id;
+    const text = own
+      ? (claim.result_json ?? (claim.result === undefined ? undefined : JSON.stringify(claim.result)))
+      : undefined;
+    if (text === undefined) throw new MissingResultClaimError(stored._id, stored.result_claim);
+    delete doc.result_claim;
+    doc.result_json = text;
+  }
   if (stored.body_id !== undefined) {
     const ids = storedBodyIds(stored);
     const own = ids.flatMap((id, part) => {

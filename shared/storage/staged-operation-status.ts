@@ -15,7 +15,13 @@ import { readJournalParts } from './apply-journal-parts.js';
 import { releaseLocks } from './plan-locks.js';
 import type { ApplyJournalState, ApplyResult } from './staged-apply-state.js';
 import type { ApplyLeaseStepDoc, HistoryItem, StagedOperationDoc } from './collections.js';
-import { decodeClaimField, encodeClaimField, encodeSet, type EncodedSet } from './staged-operation-codec.js';
+import {
+  decodeClaimField,
+  encodeClaimField,
+  encodeResult,
+  encodeSet,
+  type EncodedSet,
+} from './staged-operation-codec.js';
 import { findStagedOperation } from './staged-operations.js';
 import { storeAdapter } from './store-adapter.js';
 import type { ApprovalState } from '../domain/approval-policy.js';
@@ -101,7 +107,7 @@ export async function transitionStatus(
   afterClaim?.();
   // Written by this call: the stored document is the one read in `from` with the transition applied (the write is guarded by
   // that status), so the caller goes on without reading it back (docs/design/performance.md "Statement import").
-  if (await writeTransition(db, orgId, id, from, item, written))
+  if (await writeTransition(db, orgId, id, from, item, written, claim._id))
     return { won: true, op: afterTransition(op, item.to, item, written) };
   return { won: true };
 }
@@ -129,12 +135,20 @@ export async function rollForward(db: Db, orgId: string, id: string, claim: Audi
     request_id: claim.request_id,
     ...(claim.claim_id ? { claim_id: claim.claim_id } : {}),
   };
-  await writeTransition(db, orgId, id, claim.from as StagedStatus, item, {
-    ...(claimResult(claim) ? { result: claimResult(claim) as ApplyResult } : {}),
-    ...(claimApply(claim) ? { apply: claimApply(claim) as ApplyJournalState } : {}),
-    ...(claim.approval_json ? { approval: JSON.parse(claim.approval_json) as ApprovalState } : {}),
-    ...(claim.to === 'staged' ? { round: (claim.round ?? 0) + 1 } : {}),
-  });
+  await writeTransition(
+    db,
+    orgId,
+    id,
+    claim.from as StagedStatus,
+    item,
+    {
+      ...(claimResult(claim) ? { result: claimResult(claim) as ApplyResult } : {}),
+      ...(claimApply(claim) ? { apply: claimApply(claim) as ApplyJournalState } : {}),
+      ...(claim.approval_json ? { approval: JSON.parse(claim.approval_json) as ApprovalState } : {}),
+      ...(claim.to === 'staged' ? { round: (claim.round ?? 0) + 1 } : {}),
+    },
+    claim._id,
+  );
 }
 
 /** A claim's result and journal: as text (staged-operation-codec.ts), or as documents in a claim written before. */
@@ -149,15 +163,19 @@ async function writeTransition(
   from: StagedStatus,
   item: HistoryItem,
   set: TransitionSet,
+  claimId: string,
 ): Promise<boolean> {
-  const { approval, round, ...encoded } = set;
+  const { approval, round, ...fields } = set;
+  const { result_json, ...encoded } = encodeSet(fields);
   // Guarded by status (the store port's writeTransition), so a retried attempt does not push the history item twice.
   return (await storeAdapter(db)).writeTransition(
     orgId,
     id,
     from,
     {
-      ...encodeSet(encoded),
+      ...encoded,
+      // A long result stays in the claim that carries it (staged-operation-codec.ts): the operation names the claim.
+      ...encodeResult(result_json, claimId),
       ...(approval ? { approval } : {}),
       ...(round !== undefined ? { round } : {}),
       status: item.to,

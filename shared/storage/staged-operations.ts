@@ -7,7 +7,7 @@ import {
   type StoredStagedOperation,
 } from './collections.js';
 import type { InsertGroup } from './port.js';
-import { decodeOperation, encodeStaging, storedBodyIds } from './staged-operation-codec.js';
+import { decodeOperation, encodeStaging, storedBodyIds, type ResultClaim } from './staged-operation-codec.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { storeAdapter } from './store-adapter.js';
 
@@ -56,7 +56,8 @@ export async function insertStagedOperation(db: Db, doc: StagedOperationDoc): Pr
 
 /**
  * Stored operations in their public shape, in the same order, each with its
- * body (one read for all of them; in SQL on FerretDB 1.x).
+ * body and the claim holding a long result (one read of each for all of them;
+ * in SQL on FerretDB 1.x).
  */
 export async function decodeStoredOperations(
   db: Db,
@@ -70,14 +71,40 @@ export async function decodeStoredOperations(
     ids.push(...storedBodyIds(s));
     idsByOrg.set(s.org_id, ids);
   }
+  const claimsByOrg = new Map<string, string[]>();
+  for (const s of stored) {
+    if (s.result_claim === undefined) continue;
+    const ids = claimsByOrg.get(s.org_id) ?? [];
+    ids.push(s.result_claim);
+    claimsByOrg.set(s.org_id, ids);
+  }
   const bodies = new Map<string, StoredOperationBody>();
-  for (const [orgId, ids] of idsByOrg) for (const body of await readBodies(db, orgId, ids)) bodies.set(body._id, body);
+  const claims = new Map<string, ResultClaim>();
+  await Promise.all([
+    ...[...idsByOrg].map(async ([orgId, ids]) => {
+      for (const body of await readBodies(db, orgId, ids)) bodies.set(body._id, body);
+    }),
+    ...[...claimsByOrg].map(async ([orgId, ids]) => {
+      for (const claim of await readResultClaims(db, orgId, ids)) claims.set(claim._id, claim);
+    }),
+  ]);
   return stored.map((s) =>
     decodeOperation(
       s,
       storedBodyIds(s).map((id) => bodies.get(id)),
+      s.result_claim === undefined ? null : (claims.get(s.result_claim) ?? null),
     ),
   );
+}
+
+/**
+ * The org's transition claims with these ids (in SQL by `_id` on FerretDB 1.x). Whole: a claim is its result and a
+ * few small fields, and its result read as a projected field is put back together value by value.
+ */
+async function readResultClaims(db: Db, orgId: string, ids: readonly string[]): Promise<ResultClaim[]> {
+  return (await (
+    await storeAdapter(db)
+  ).findByIds(collections(db).auditEvents.collectionName, ids, { owner: orgId })) as ResultClaim[];
 }
 
 /** The org's bodies with these ids, through the store port (in SQL by FerretDB's own `_id` btree on FerretDB 1.x). */
@@ -118,4 +145,22 @@ export async function findStagedOperation(db: Db, orgId: string, id: string): Pr
     await storeAdapter(db)
   ).findOwnedById(collections(db).stagedOperations.collectionName, orgId, id)) as StoredStagedOperation | null;
   return stored === null ? null : (await decodeStoredOperations(db, [stored]))[0]!;
+}
+
+/**
+ * Only the operation's result (null when it has none or is not the
+ * organisation's): for a lean answer that joins it back (job-results.ts),
+ * without reading the plan, preconditions and context of its body.
+ */
+export async function findStagedOperationResult(db: Db, orgId: string, id: string): Promise<unknown> {
+  const stored = (await (
+    await storeAdapter(db)
+  ).findOwnedById(collections(db).stagedOperations.collectionName, orgId, id, {
+    _id: 1,
+    result: 1,
+    result_json: 1,
+    result_claim: 1,
+  })) as StoredStagedOperation | null;
+  if (stored === null) return null;
+  return (await decodeStoredOperations(db, [stored]))[0]!.result ?? null;
 }

@@ -6,7 +6,8 @@ import { Books } from '../helpers/books.js';
 import type { PendingData, ReversalData, StagedOperationData } from '../helpers/answers.js';
 import { call, poll } from '../helpers/http.js';
 import { stack } from '../helpers/stack.js';
-import { actors, apply, approve, show } from '../helpers/staged.js';
+import { actors, apply, approve, doc, docs, show } from '../helpers/staged.js';
+import { RESULT_INLINE_LIMIT } from '../../shared/storage/staged-operation-codec.js';
 
 const MINIMAL = { prefer: 'return=minimal' };
 const LEFT_OUT = ['plan', 'preconditions', 'context'];
@@ -26,6 +27,34 @@ async function stagedReversal() {
   });
   expect(staged.status, JSON.stringify(staged.body)).to.equal(201);
   return { who, staged, id: staged.body.data.staged_operation_id };
+}
+
+/**
+ * A FIFO repair staged by alice that links `n` unlinked transactions to as
+ * many open invoices, one each: its apply's result (every link inserted, and
+ * the link each action went to) is past RESULT_INLINE_LIMIT characters.
+ */
+async function stagedBigRepair(n: number) {
+  const books = new Books();
+  const account = books.account();
+  const day = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+  for (let i = 0; i < n; i += 1) {
+    books.invoice(100, { entry_date: day(i) });
+    books.txn(account, 100, { booking_date: day(i) });
+  }
+  await (await stack()).load(books.file);
+  const who = await actors(books.orgId);
+  let staged = await call<StagedOperationData>('POST', '/api/v1/cli/bank-matches/ledger-link-repair/stage', {
+    token: who.alice,
+    body: { bank_account_id: account, counterparty_id: books.cp('a'), as_of: day(n) },
+  });
+  // On a loaded machine the plan can outlive the API's wait (202): its job's answer is the same answer.
+  for (const until = Date.now() + 120_000; staged.status === 202 && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    staged = await call<StagedOperationData>('GET', staged.headers.get('location')!, { token: who.alice });
+  }
+  expect(staged.status, JSON.stringify(staged.body).slice(0, 500)).to.equal(201);
+  return { books, who, id: staged.body.data.staged_operation_id };
 }
 
 /** The whole operation as GET shows it, less the fields a minimal answer leaves out. */
@@ -94,6 +123,32 @@ describe('Prefer: return=minimal', () => {
     const whole = await call<StagedOperationData>('GET', jobPath, { token: who.bob });
     expect(whole.body.data.plan).to.deep.equal((await show(who.bob, id)).body.data.plan);
     expect(withoutLeftOut(whole.body.data)).to.deep.equal(lean.body.data);
+  });
+
+  it('an apply whose result is long answers it whole, lean or not, though the result is stored once', async function () {
+    this.timeout(300_000);
+    const n = 800;
+    const { books, who, id } = await stagedBigRepair(n);
+    expect((await approve(who.bob, id)).status).to.equal(200);
+    const key = { 'idempotency-key': `apply-${id}` };
+    const applied = await apply(who.bob, id, { ...key, ...MINIMAL });
+    expect(applied.status, JSON.stringify(applied.body).slice(0, 500)).to.equal(200);
+    const whole = await show(who.bob, id);
+    expect(applied.body.data).to.deep.equal(withoutLeftOut(whole.body.data));
+    const result = applied.body.data.result as { changes: unknown[]; links: unknown[] };
+    expect(result.changes).to.have.length(n);
+    expect(result.links).to.have.length(n);
+    expect(JSON.stringify(result).length).to.be.above(RESULT_INLINE_LIMIT);
+    // Stored once: in the claim that ended the apply, which the operation names; the job's answer holds it as null.
+    const stored = await doc('staged_operations', id);
+    expect(stored).to.have.property('result_claim');
+    expect(stored).not.to.have.property('result_json');
+    const [answer] = await docs('job_results', { org_id: books.orgId, result_from_operation: true });
+    expect(answer, 'the apply job’s stored answer').to.not.equal(undefined);
+    expect((JSON.parse(answer!.answer_json as string) as { data: { result: unknown } }).data.result).to.equal(null);
+    // A replay of the lean call, and of the whole one, read it back from the operation.
+    expect((await apply(who.bob, id, { ...key, ...MINIMAL })).body.data).to.deep.equal(applied.body.data);
+    expect((await apply(who.bob, id, key)).body.data).to.deep.equal(whole.body.data);
   });
 
   it('a keyed replay answers as its own request asks', async () => {

@@ -7,8 +7,11 @@ import {
   decodeOperation,
   encodeOperation,
   encodeSet,
+  encodeResult,
   encodeStaging,
   MissingOperationBodyError,
+  MissingResultClaimError,
+  RESULT_INLINE_LIMIT,
 } from '../../shared/storage/staged-operation-codec.js';
 
 const op: StagedOperationDoc = {
@@ -145,6 +148,38 @@ describe('staged operation storage codec', () => {
     expect(() => decodeOperation(stored, [null])).to.throw(MissingOperationBodyError);
     expect(() => decodeOperation(stored, [{ ...body!, _id: 'stg_1:other' }])).to.throw(MissingOperationBodyError);
     expect(() => decodeOperation(stored, [{ ...body!, org_id: 'org_2' }])).to.throw(MissingOperationBodyError);
+  });
+
+  it('keeps a result of at most RESULT_INLINE_LIMIT characters on the operation, and names the claim holding a longer one', () => {
+    expect(encodeResult('x'.repeat(RESULT_INLINE_LIMIT), 'aud_1')).to.deep.equal({
+      result_json: 'x'.repeat(RESULT_INLINE_LIMIT),
+    });
+    expect(encodeResult('x'.repeat(RESULT_INLINE_LIMIT + 1), 'aud_1')).to.deep.equal({ result_claim: 'aud_1' });
+    expect(encodeResult(undefined, 'aud_1')).to.deep.equal({});
+  });
+
+  it('reads a result named by its claim back from the claim, as text or as an older claim’s document', () => {
+    const { result_json, ...stored } = encodeOperation(op);
+    const named: StoredStagedOperation = { ...stored, result_claim: 'aud_1' };
+    const claim = { _id: 'aud_1', org_id: 'org_1', staged_operation_id: 'stg_1' };
+    expect(decodeOperation(named, [], { ...claim, result_json: result_json! })).to.deep.equal(op);
+    expect(decodeOperation(named, [], { ...claim, result: op.result })).to.deep.equal(op);
+    expect(decodeOperation(named, [], { ...claim, result_json: result_json! })).not.to.have.property('result_claim');
+  });
+
+  it('refuses to read an operation whose result claim is missing or not its own rather than answer it without its result', () => {
+    const { result_json, ...stored } = encodeOperation(op);
+    const named: StoredStagedOperation = { ...stored, result_claim: 'aud_1' };
+    const claim = { _id: 'aud_1', org_id: 'org_1', staged_operation_id: 'stg_1', result_json: result_json! };
+    expect(() => decodeOperation(named, [], null)).to.throw(MissingResultClaimError);
+    expect(() => decodeOperation(named, [], { ...claim, _id: 'aud_2' })).to.throw(MissingResultClaimError);
+    expect(() => decodeOperation(named, [], { ...claim, org_id: 'org_2' })).to.throw(MissingResultClaimError);
+    expect(() => decodeOperation(named, [], { ...claim, staged_operation_id: 'stg_2' })).to.throw(
+      MissingResultClaimError,
+    );
+    expect(() => decodeOperation(named, [], { _id: 'aud_1', org_id: 'org_1', staged_operation_id: 'stg_1' })).to.throw(
+      MissingResultClaimError,
+    );
   });
 
   it('cuts a body past BODY_PART_CHARS characters into parts, one document each, which the operation counts', () => {
