@@ -129,6 +129,13 @@ export const mongoStrategy: DriverStrategy = {
   },
 };
 
+/** Each document's numeric `version` by `_id` (versionsByIds). */
+export function versionsOf(docs: readonly Document[]): Map<string, number> {
+  const versions = new Map<string, number>();
+  for (const d of docs) if (typeof d._id === 'string' && typeof d.version === 'number') versions.set(d._id, d.version);
+  return versions;
+}
+
 /** A transaction read for its reference, as accountReferences answers it. */
 export function referencedTransaction(d: Document): ReferencedTransaction {
   return { id: d._id as string, version: d.version as number, bank_reference: d.bank_reference as string };
@@ -238,6 +245,11 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
         fields: options.fields,
         owner: options.owner,
       });
+    },
+
+    async versionsByIds(collection, orgId, ids): Promise<Map<string, number>> {
+      const docs = await adapter.findByIds(collection, ids, { owner: orgId, fields: ['_id', 'version'] });
+      return versionsOf(docs);
     },
 
     repairRecords(orgId: string, accountId: string, counterpartyId: string) {

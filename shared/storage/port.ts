@@ -261,6 +261,13 @@ export interface StorePort {
     options?: { fields?: readonly string[] | undefined; owner?: string | undefined },
   ): Promise<Document[]>;
   /**
+   * The `version` of each of the organisation's documents of `collection`
+   * among these `_id`s (an apply's preconditions it does not read whole); a
+   * document not there, another organisation's or without a numeric version
+   * is absent. On FerretDB 1.x one SQL statement of three values per row.
+   */
+  versionsByIds(collection: string, orgId: string, ids: readonly string[]): Promise<Map<string, number>>;
+  /**
    * A link repair's records: the account's transactions with the counterparty,
    * the counterparty's entries, the links of those transactions and to those
    * entries, and every other entry such a link points to.

@@ -1,8 +1,8 @@
 // Loading the documents a staged plan read (its preconditions), as they are
 // now: their versions for the staleness check, and the records themselves
 // for the apply journal (those of the books it reads: `read`, every one when
-// absent; the others by `_id` and `version` alone). Reads by id, per
-// collection (see where-in.ts).
+// absent; the others' versions alone: the store port's versionsByIds). Reads
+// by id, per collection (see where-in.ts).
 import type { Collection, Db, Document } from 'mongodb';
 import type { ApplyBooks, JournalBook } from '../domain/apply-journal.js';
 import type {
@@ -17,8 +17,6 @@ import { preconditionKey } from '../domain/preconditions.js';
 import { collections } from './collections.js';
 import { fromStored, type Stored } from './documents.js';
 import { storeAdapter } from './store-adapter.js';
-
-const VERSION_ONLY = ['_id', 'version'];
 
 export async function loadPreconditionBooks(
   db: Db,
@@ -36,14 +34,17 @@ export async function loadPreconditionBooks(
   const store = await storeAdapter(db);
   /** Whether the journal reads this book's records (ledger accounts are no book: read whole). */
   const readsWhole = (book: JournalBook | null): boolean => book === null || !read || read.includes(book);
+  /** A book's records with these ids, and their versions: whole when the journal reads them, else their versions alone. */
   const byIds = async <T extends Document>(
     collection: Collection<T>,
     ids: readonly string[],
     book: JournalBook | null,
-  ): Promise<T[]> => {
-    if (ids.length === 0) return [];
-    const fields = readsWhole(book) ? undefined : VERSION_ONLY;
-    return (await store.findByIds(collection.collectionName, ids, { owner: orgId, fields })) as T[];
+  ): Promise<{ docs: T[]; versions: Map<string, number> }> => {
+    if (ids.length === 0) return { docs: [], versions: new Map() };
+    if (!readsWhole(book))
+      return { docs: [], versions: await store.versionsByIds(collection.collectionName, orgId, ids) };
+    const docs = (await store.findByIds(collection.collectionName, ids, { owner: orgId })) as T[];
+    return { docs, versions: new Map(docs.map((d) => [d._id as string, d.version as number])) };
   };
   const [entries, accounts, transactions, links, documents, ledgerAccounts] = await Promise.all([
     byIds(c.ledgerEntries, idsOf('ledger_entries'), 'entries'),
@@ -60,28 +61,28 @@ export async function loadPreconditionBooks(
     const org = id === orgId ? await c.orgs.findOne({ _id: id }) : null;
     if (org) versions.set(preconditionKey('orgs', id), org.version);
   }
-  const note = (collection: string, docs: Array<{ _id: string; version: number }>) => {
-    for (const d of docs) versions.set(preconditionKey(collection, d._id), d.version);
+  const note = (collection: string, read: { versions: Map<string, number> }) => {
+    for (const [id, version] of read.versions) versions.set(preconditionKey(collection, id), version);
   };
   note('ledger_entries', entries);
   note('bank_accounts', accounts);
   note('bank_transactions', transactions);
   note('bank_links', links);
-  note('inbox_documents', documents as unknown as Array<{ _id: string; version: number }>);
+  note('inbox_documents', documents);
   note('ledger_accounts', ledgerAccounts);
   const domain = <T extends { id: string }>(docs: Stored<T>[], book: JournalBook) =>
     readsWhole(book) ? docs.map((d) => fromStored<T>(d)) : [];
   return {
     books: {
-      entries: domain<LedgerEntry>(entries, 'entries'),
-      accounts: domain<BankAccount>(accounts, 'accounts'),
-      transactions: domain<BankTransaction>(transactions, 'transactions'),
-      links: domain<BankLink>(links, 'links'),
+      entries: domain<LedgerEntry>(entries.docs, 'entries'),
+      accounts: domain<BankAccount>(accounts.docs, 'accounts'),
+      transactions: domain<BankTransaction>(transactions.docs, 'transactions'),
+      links: domain<BankLink>(links.docs, 'links'),
       ...(documentIds.length === 0
         ? {}
         : {
             documents: domain<VersionedInboxDocument>(
-              documents as unknown as Stored<VersionedInboxDocument>[],
+              documents.docs as unknown as Stored<VersionedInboxDocument>[],
               'documents',
             ),
           }),

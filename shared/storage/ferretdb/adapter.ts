@@ -109,6 +109,10 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
       return (await whereInSql(q)) ?? mongo.findByIds(collection, ids, options);
     },
 
+    async versionsByIds(collection, orgId, ids) {
+      return (await pages.versions(db, collection, orgId, ids)) ?? mongo.versionsByIds(collection, orgId, ids);
+    },
+
     async repairRecords(orgId, accountId, counterpartyId) {
       return (
         (await readRepairRecordsInSql(db, pages, orgId, accountId, counterpartyId)) ??

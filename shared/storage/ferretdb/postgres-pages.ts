@@ -254,6 +254,22 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
 }
 
 /**
+ * The SQL of `versions`: each listed document's `_id`, `version` and
+ * `org_id` as stored, by FerretDB's `_id` btree (`= ANY` of one jsonb array,
+ * as whereSql's list).
+ */
+export function versionsSql(
+  schema: string,
+  table: string,
+  ids: readonly string[],
+): { text: string; values: unknown[] } {
+  const text =
+    "SELECT _jsonb -> '_id' AS id, _jsonb -> 'version' AS version, _jsonb -> 'org_id' AS org" +
+    ` FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} WHERE (_jsonb -> '_id') = ANY($1::jsonb[])`;
+  return { text, values: [ids.map((id) => JSON.stringify(id))] };
+}
+
+/**
  * The SQL of `accountReferences`: the account's transactions whose string
  * `bank_reference` is one of `references`, only `_id`, `version` and the
  * reference, by the btree index (org_id, bank_account_id, bank_reference, _id)
@@ -473,6 +489,34 @@ export class PostgresPages {
     if (!rows) return null;
     // version is a JSON number in FerretDB's encoding (int32 or int64, both written as numbers).
     return rows.map((r) => ({ id: r.id, version: Number(r.version), bank_reference: r.bank_reference }));
+  }
+
+  /**
+   * The versions of the organisation's documents among `ids`
+   * (versionsSql), by `_id`; null when PostgreSQL cannot answer. why: the
+   * projected read (`where` with fields) sends each row's schemas and key
+   * order and puts the row back together; an apply's 20,000 preconditions
+   * read by version took twice as long that way.
+   */
+  async versions(
+    db: Db,
+    collection: string,
+    orgId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, number> | null> {
+    const versions = new Map<string, number>();
+    if (ids.length === 0) return versions;
+    const rows = await this.query<{ id: unknown; version: unknown; org: unknown }>(
+      db,
+      collection,
+      (schema, table) => versionsSql(schema, table, ids),
+      'generic',
+    );
+    if (!rows) return null;
+    // A JSON number in FerretDB's encoding, whatever its BSON type (int32, int64, double).
+    for (const r of rows)
+      if (r.org === orgId && typeof r.id === 'string' && typeof r.version === 'number') versions.set(r.id, r.version);
+    return versions;
   }
 
   /**

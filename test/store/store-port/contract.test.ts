@@ -339,6 +339,19 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     }
   });
 
+  it('versionsByIds: the owner’s documents’ versions by `_id`; another organisation’s and missing ones absent', async () => {
+    const ids = [`bt_${uid}_5_A1`, `bt_${uid}_0_a1`, `bt_${uid}_105_A1`, 'bt_none'];
+    const [viaDriver, viaSql] = await both((port) => port.versionsByIds('bank_transactions', orgId, ids));
+    expect([...viaDriver].sort()).to.deep.equal([
+      [`bt_${uid}_0_a1`, 1],
+      [`bt_${uid}_5_A1`, 6],
+    ]);
+    expect([...viaSql].sort()).to.deep.equal([...viaDriver].sort());
+    const [none, noneSql] = await both((port) => port.versionsByIds('bank_transactions', orgId, []), false);
+    expect(none.size).to.equal(0);
+    expect(noneSql.size).to.equal(0);
+  });
+
   it('repairRecords: the same transactions, entries and links', async () => {
     for (const counterparty of [`cp_${uid}_0`, `cp_${uid}_1`, 'cp_nobody']) {
       const [viaDriver, viaSql] = await both((port) => port.repairRecords(orgId, `ba_${uid}_a`, counterparty));
