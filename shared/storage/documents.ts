@@ -13,3 +13,10 @@ export function fromStored(doc: Stored<{ id: string }>): { id: string } {
   const { _id, org_id: _org, ...rest } = doc;
   return { id: _id, ...rest };
 }
+
+/** Each stored document's numeric `version` by `_id` (the store port's versionsByIds, an apply's preconditions). */
+export function versionsOf(docs: ReadonlyArray<{ _id?: unknown; version?: unknown }>): Map<string, number> {
+  const versions = new Map<string, number>();
+  for (const d of docs) if (typeof d._id === 'string' && typeof d.version === 'number') versions.set(d._id, d.version);
+  return versions;
+}

@@ -20,6 +20,7 @@ import type {
 import { readRepairRecords } from './repair-records-driver.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { readInChunks } from './in-chunks.js';
+import { versionsOf } from './documents.js';
 import * as primitives from './mongo-primitives.js';
 
 /** The keyset condition: strictly after (or before, descending) `after` in (field, _id) order. */
@@ -128,13 +129,6 @@ export const mongoStrategy: DriverStrategy = {
     return Promise.resolve(null);
   },
 };
-
-/** Each document's numeric `version` by `_id` (versionsByIds). */
-export function versionsOf(docs: readonly Document[]): Map<string, number> {
-  const versions = new Map<string, number>();
-  for (const d of docs) if (typeof d._id === 'string' && typeof d.version === 'number') versions.set(d._id, d.version);
-  return versions;
-}
 
 /** A transaction read for its reference, as accountReferences answers it. */
 export function referencedTransaction(d: Document): ReferencedTransaction {

@@ -15,7 +15,7 @@ import type {
 } from '../domain/books.js';
 import { preconditionKey } from '../domain/preconditions.js';
 import { collections } from './collections.js';
-import { fromStored, type Stored } from './documents.js';
+import { fromStored, versionsOf, type Stored } from './documents.js';
 import { storeAdapter } from './store-adapter.js';
 
 export async function loadPreconditionBooks(
@@ -44,7 +44,7 @@ export async function loadPreconditionBooks(
     if (!readsWhole(book))
       return { docs: [], versions: await store.versionsByIds(collection.collectionName, orgId, ids) };
     const docs = (await store.findByIds(collection.collectionName, ids, { owner: orgId })) as T[];
-    return { docs, versions: new Map(docs.map((d) => [d._id as string, d.version as number])) };
+    return { docs, versions: versionsOf(docs) };
   };
   const [entries, accounts, transactions, links, documents, ledgerAccounts] = await Promise.all([
     byIds(c.ledgerEntries, idsOf('ledger_entries'), 'entries'),

@@ -8,6 +8,7 @@ import {
 } from './collections.js';
 import type { InsertGroup } from './port.js';
 import { decodeOperation, encodeStaging, storedBodyIds, type ResultClaim } from './staged-operation-codec.js';
+import { groupBy } from '../group-by.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { storeAdapter } from './store-adapter.js';
 
@@ -64,30 +65,20 @@ export async function decodeStoredOperations(
   stored: readonly StoredStagedOperation[],
 ): Promise<StagedOperationDoc[]> {
   // By organisation: on a sharded cluster each read then targets one shard (docs/operating/scaling.md).
-  const idsByOrg = new Map<string, string[]>();
-  for (const s of stored) {
-    if (s.body_id === undefined) continue;
-    const ids = idsByOrg.get(s.org_id) ?? [];
-    ids.push(...storedBodyIds(s));
-    idsByOrg.set(s.org_id, ids);
-  }
-  const claimsByOrg = new Map<string, string[]>();
-  for (const s of stored) {
-    if (s.result_claim === undefined) continue;
-    const ids = claimsByOrg.get(s.org_id) ?? [];
-    ids.push(s.result_claim);
-    claimsByOrg.set(s.org_id, ids);
-  }
   const bodies = new Map<string, StoredOperationBody>();
   const claims = new Map<string, ResultClaim>();
-  await Promise.all([
-    ...[...idsByOrg].map(async ([orgId, ids]) => {
-      for (const body of await readBodies(db, orgId, ids)) bodies.set(body._id, body);
+  await Promise.all(
+    [...groupBy(stored, (s) => s.org_id)].map(async ([orgId, ops]) => {
+      const bodyIds = ops.flatMap((s) => storedBodyIds(s));
+      const claimIds = ops.flatMap((s) => (s.result_claim === undefined ? [] : [s.result_claim]));
+      const [bodyDocs, claimDocs] = await Promise.all([
+        bodyIds.length === 0 ? [] : readBodies(db, orgId, bodyIds),
+        claimIds.length === 0 ? [] : readResultClaims(db, orgId, claimIds),
+      ]);
+      for (const body of bodyDocs) bodies.set(body._id, body);
+      for (const claim of claimDocs) claims.set(claim._id, claim);
     }),
-    ...[...claimsByOrg].map(async ([orgId, ids]) => {
-      for (const claim of await readResultClaims(db, orgId, ids)) claims.set(claim._id, claim);
-    }),
-  ]);
+  );
   return stored.map((s) =>
     decodeOperation(
       s,

@@ -82,3 +82,33 @@ export function sqlStats(handle: Db): PostgresPagesStats {
   if (!stats) throw new Error('not a handle from ferretdbHandle');
   return stats;
 }
+
+/**
+ * Inside a `describe` run once per adapter of the store port: the handle its
+ * tests use, given the test's context. The mongo adapter's is the shared
+ * stack's database; the FerretDB adapter's a database of the suite's own
+ * (`suffix`) served in SQL, dropped after the suite, the test skipped (saying
+ * why) where that adapter does not run.
+ */
+export function handleForAdapter(adapter: 'mongo' | 'ferretdb', suffix: string): (test: Context) => Promise<Db> {
+  let own: Mongo | null = null;
+  let handle: Db | null = null;
+  after(async () => {
+    if (handle) await closeStoreAdapter(handle);
+    if (own) {
+      await own.db.dropDatabase();
+      await own.client.close();
+    }
+  });
+  return async (test) => {
+    const s = await stack();
+    if (adapter === 'mongo') return s.db;
+    if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
+      console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
+      test.skip();
+    }
+    own ??= await ownDatabase(s, suffix, s.config.ferretdbPostgresUrl);
+    handle ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
+    return handle;
+  };
+}

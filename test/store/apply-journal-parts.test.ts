@@ -5,7 +5,6 @@
 // adapter (which inserts the parts in SQL, side by side); a part missing is
 // an error, never a shorter journal.
 import { expect } from 'chai';
-import type { Db } from 'mongodb';
 import type { JournalWrite } from '../../shared/domain/apply-journal.js';
 import {
   JOURNAL_PART_CHARS,
@@ -14,11 +13,7 @@ import {
   storeJournalParts,
 } from '../../shared/storage/apply-journal-parts.js';
 import { collections } from '../../shared/storage/collections.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
-import type { Mongo } from '../../shared/storage/mongo.js';
-import { ferretdbHandle, ownDatabase } from '../helpers/ferretdb-adapter.js';
-import { stack } from '../helpers/stack.js';
+import { handleForAdapter } from '../helpers/ferretdb-adapter.js';
 
 /** A repair-shaped journal of `n` link inserts, some text two or four bytes a character as UTF-8. */
 function journal(n: number): JournalWrite[] {
@@ -40,26 +35,7 @@ function journal(n: number): JournalWrite[] {
 for (const adapter of ['mongo', 'ferretdb'] as const) {
   describe(`apply journal parts (${adapter} adapter)`, function () {
     this.timeout(120_000);
-    let own: Mongo | null = null;
-    let ferretDb: Db | null = null;
-    const store = async (context: Mocha.Context): Promise<Db> => {
-      const s = await stack();
-      if (adapter === 'mongo') return s.db;
-      if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
-        console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
-        context.skip();
-      }
-      own ??= await ownDatabase(s, 'journal_parts', s.config.ferretdbPostgresUrl);
-      ferretDb ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
-      return ferretDb;
-    };
-    after(async () => {
-      if (ferretDb) await closeStoreAdapter(ferretDb);
-      if (own) {
-        await own.db.dropDatabase();
-        await own.client.close();
-      }
-    });
+    const store = handleForAdapter(adapter, 'journal_parts');
 
     it('a journal of several parts reads back write for write, each part at most JOURNAL_PART_CHARS of JSON', async function () {
       const db = await store(this);

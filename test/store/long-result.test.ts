@@ -13,12 +13,8 @@ import {
 } from '../../shared/storage/staged-operation-codec.js';
 import { rollForward, transitionStatus } from '../../shared/storage/staged-operation-status.js';
 import { findStagedOperation } from '../../shared/storage/staged-operations.js';
-import { closeStoreAdapter } from '../../shared/storage/store-adapter.js';
-import { isFerretDb } from '../../shared/storage/ferretdb/server.js';
-import type { Mongo } from '../../shared/storage/mongo.js';
 import { applyingOperation } from '../helpers/applying-operation.js';
-import { ferretdbHandle, ownDatabase } from '../helpers/ferretdb-adapter.js';
-import { stack } from '../helpers/stack.js';
+import { handleForAdapter } from '../helpers/ferretdb-adapter.js';
 
 /** An applied result listing `n` inserted links: past RESULT_INLINE_LIMIT characters of JSON from about 900. */
 function resultOf(n: number): ApplyResult {
@@ -47,26 +43,7 @@ const ending = (id: string) => ({
 for (const adapter of ['mongo', 'ferretdb'] as const) {
   describe(`an apply's long result (${adapter} adapter)`, function () {
     this.timeout(120_000);
-    let own: Mongo | null = null;
-    let ferretDb: Db | null = null;
-    const store = async (context: Mocha.Context): Promise<Db> => {
-      const s = await stack();
-      if (adapter === 'mongo') return s.db;
-      if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
-        console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
-        context.skip();
-      }
-      own ??= await ownDatabase(s, 'long_result', s.config.ferretdbPostgresUrl);
-      ferretDb ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
-      return ferretDb;
-    };
-    after(async () => {
-      if (ferretDb) await closeStoreAdapter(ferretDb);
-      if (own) {
-        await own.db.dropDatabase();
-        await own.client.close();
-      }
-    });
+    const store = handleForAdapter(adapter, 'long_result');
 
     async function applying(db: Db, name: string): Promise<{ orgId: string; id: string; op: StagedOperationDoc }> {
       const orgId = `org_${name}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;

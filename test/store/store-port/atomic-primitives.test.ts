@@ -32,10 +32,8 @@ import {
 import type { StagedOperationDoc } from '../../../shared/storage/collections.js';
 import { applyingOperation } from '../../helpers/applying-operation.js';
 import { stack } from '../../helpers/stack.js';
-import { ferretdbHandle, ownDatabase } from '../../helpers/ferretdb-adapter.js';
-import type { Mongo } from '../../../shared/storage/mongo.js';
-import { closeStoreAdapter, storeAdapter } from '../../../shared/storage/store-adapter.js';
-import { isFerretDb } from '../../../shared/storage/ferretdb/server.js';
+import { handleForAdapter } from '../../helpers/ferretdb-adapter.js';
+import { storeAdapter } from '../../../shared/storage/store-adapter.js';
 
 const ROUNDS = 200;
 /** Rounds run this many at a time, each on records and keys of its own. */
@@ -56,31 +54,11 @@ async function entryAt(db: Db, orgId: string, id: string, version: number, memo:
 for (const adapter of ['mongo', 'ferretdb'] as const) {
   describe(`atomic primitives on the real store (${adapter} adapter)`, function () {
     this.timeout(600_000);
-    let own: Mongo | null = null;
-    let ferretDb: Db | null = null;
-    /** The stack's handle (the mongo adapter), or one served by the FerretDB adapter. */
-    const store = async (context: Mocha.Context): Promise<{ db: Db }> => {
-      const s = await stack();
-      if (adapter === 'mongo') return { db: s.db };
-      if (!(await isFerretDb(s.db)) || !s.config.ferretdbPostgresUrl) {
-        console.log('    (skipped: the FerretDB adapter runs on FerretDB 1.x with FERRETDB_POSTGRES_URL only)');
-        context.skip();
-      }
-      // A database of its own: the driver's pass used the same ids in the stack's.
-      own ??= await ownDatabase(s, 'atomic', s.config.ferretdbPostgresUrl);
-      ferretDb ??= await ferretdbHandle(own.db, s.config.ferretdbPostgresUrl);
-      return { db: ferretDb };
-    };
-    after(async () => {
-      if (ferretDb) await closeStoreAdapter(ferretDb);
-      if (own) {
-        await own.db.dropDatabase();
-        await own.client.close();
-      }
-    });
+    // A database of its own for the FerretDB adapter: the driver's pass uses the same ids in the stack's.
+    const store = handleForAdapter(adapter, 'atomic');
 
     it('an apply write and an import replace guarded by the same version: exactly one is made, the other sees a conflict', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const outcomes = { apply: 0, import: 0 };
       await inLanes(ROUNDS, async (i) => {
@@ -117,7 +95,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('two stagings taking one subject key: exactly one operation holds it', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       await inLanes(ROUNDS, async (i) => {
         const wanted = { subject_key: `reverse:le_${i}`, entry_ids: [`le_${i}`], transaction_ids: [] };
@@ -131,7 +109,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it("a lock taken while the previous holder's locks are released and cleared is never deleted by them", async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       await inLanes(ROUNDS, async (i) => {
@@ -168,7 +146,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('an import undone restores the old content under a new, higher version; a record it inserted comes back above its last version', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       await entryAt(db, orgId, 'le_kept', 1, 'original');
       const stored = await readSectionOfOrg(db, 'ledger_entries', orgId);
@@ -213,12 +191,12 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('the adapter under test serves the races', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       expect((await storeAdapter(db)).name).to.equal(adapter);
     });
 
     it('two imports meeting a lapsed import claim: exactly one takes it over', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const lapsedAt = new Date(Date.now() - IMPORT_RESERVATION_LAPSE_MS - 60_000).toISOString();
       await inLanes(ROUNDS, async (i) => {
@@ -243,7 +221,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it("two journals' runs reserving overlapping versions at once: each version goes to exactly one, the one its stored reservation names", async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       await inLanes(ROUNDS, async (i) => {
         // Three versions each; the middle one both want (one insert each: on FerretDB one SQL statement, all or none).
@@ -268,7 +246,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('two transitions out of one status: exactly one wins, with one claim and one history item', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       await inLanes(ROUNDS, async (i) => {
@@ -311,7 +289,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('two requests meeting an expired idempotency record: exactly one claims the key, the other is answered its job', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const keys = collections(db).idempotencyKeys;
       await inLanes(ROUNDS, async (i) => {
@@ -383,7 +361,7 @@ for (const adapter of ['mongo', 'ferretdb'] as const) {
     });
 
     it('lease renewals beside the transition that ends an apply never undo it; a lapsed lease goes to exactly one of two takers', async function () {
-      const { db } = await store(this);
+      const db = await store(this);
       const orgId = `org_${tag()}`;
       const ops = collections(db).stagedOperations;
       const applying = (id: string, leaseUntil: string): StagedOperationDoc =>
