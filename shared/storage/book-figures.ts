@@ -330,8 +330,10 @@ export async function beginBuild(db: Db, orgId: string): Promise<FigureBuild> {
  * build or import began since this one (its `seq` unmoved). A build that
  * lost removes what it stored and no writer touched since: a later build
  * replaced the documents both made (insertFigures), and those only the
- * earlier one made describe older books. A writer that bumped a master
- * meanwhile keeps its own, stale, for the next reader. True when it won.
+ * earlier one made describe older books. The winner removes them too, for
+ * a loser whose worker died before its own clean-up. A writer that bumped
+ * a master meanwhile keeps its own, stale, for the next reader. True when
+ * it won.
  */
 export async function storeBuild(db: Db, build: FigureBuild, docs: readonly FigureDoc[]): Promise<boolean> {
   const { orgId, seq } = build;
@@ -340,7 +342,10 @@ export async function storeBuild(db: Db, build: FigureBuild, docs: readonly Figu
     { _id: orgFigureId(orgId), org_id: orgId, seq },
     { $set: { stale: '0', format: FIGURES_FORMAT } },
   );
-  if (marked.matchedCount === 1) return true;
+  if (marked.matchedCount === 1) {
+    await figures(db).deleteMany({ org_id: orgId, build: { $lt: seq }, ...untouchedSinceBuild });
+    return true;
+  }
   await figures(db).deleteMany({ org_id: orgId, build: seq, ...untouchedSinceBuild });
   return false;
 }

@@ -93,6 +93,16 @@ describe('kept figures: builds that overlap', function () {
     expect(await kept(db, orgId)).to.deep.equal(await built(db, orgId));
   });
 
+  it('an earlier build whose worker died after its insert leaves nothing once the later build stores', async () => {
+    const { db, f, orgId, earlierDocs, later, laterDocs } = await twoBuilds();
+    await insertFigures(db, earlierDocs);
+    // The earlier build's worker dies here: it never checks whether it won, nor cleans up.
+    expect(await storeBuild(db, later, laterDocs)).to.equal(true);
+    const after = await kept(db, orgId);
+    expect(after).to.not.have.property(`row|${orgId}|${f.main}|${f.books.cp('x')}`);
+    expect(after).to.deep.equal(await built(db, orgId));
+  });
+
   it('a writer that marks figures while a build is under way leaves them stale for the next reader', async () => {
     const { db, f, orgId } = await loaded();
     const build = await beginBuild(db, orgId);
