@@ -23,10 +23,9 @@ export function withCommon(cmd: Command): Command {
     );
 }
 
-/** The options of a call that may answer 202; a staging call (not a review or apply: `dryRun: false`) also takes --dry-run. */
-export function withStaging(cmd: Command, { dryRun = true }: { dryRun?: boolean } = {}): Command {
-  withCommon(cmd)
-    .option('--body <file>', 'the whole JSON request body from a file, or - for stdin; flags set fields on top of it')
+/** The options of a call that is a job: its Idempotency-Key, and how long to wait for it (it may answer 202). */
+export function withJobWait(cmd: Command): Command {
+  return cmd
     .option(
       '--idempotency-key <key>',
       'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)',
@@ -42,6 +41,16 @@ export function withStaging(cmd: Command, { dryRun = true }: { dryRun?: boolean 
       'with --follow, give up after this long (exit 6); default 300',
       nonNegative('--timeout'),
     );
+}
+
+/** The options of a call that may answer 202; a staging call (not a review or apply: `dryRun: false`) also takes --dry-run. */
+export function withStaging(cmd: Command, { dryRun = true }: { dryRun?: boolean } = {}): Command {
+  withJobWait(
+    withCommon(cmd).option(
+      '--body <file>',
+      'the whole JSON request body from a file, or - for stdin; flags set fields on top of it',
+    ),
+  );
   return dryRun
     ? cmd.option(
         '--dry-run',

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { runRequest, runStaging, type CommonOptions, type StagingOptions } from '../call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Io } from '../io.js';
-import { example, nonNegative, withCommon } from './options.js';
+import { example, withCommon, withJobWait } from './options.js';
 import { topLevel } from './top-level.js';
 
 /** CSV mapping flags → query parameters (`--date-column` → `date_column`): the route's own list. */
@@ -41,22 +41,8 @@ export function statementsCommands(program: Command, io: Io, done: (code: number
     .requiredOption('--account <bank_account_id>', 'the bank account the statement is for')
     .option('--format <format>', 'auto (default: sniffed), camt053, ofx, mt940 or csv')
     .option('--encoding <name>', "the file's encoding, overriding what it declares (utf-8, latin1, cp1252, …)")
-    .option('--dry-run', 'answer the plan a staging would have; nothing is stored (?dry_run=true)')
-    .option(
-      '--idempotency-key <key>',
-      'the Idempotency-Key to send (default: a new one per invocation, reused on its retries)',
-    )
-    .option(
-      '--wait <seconds>',
-      'wait up to this long for the plan before answering 202 (Prefer: wait=N)',
-      nonNegative('--wait'),
-    )
-    .option('--follow', 'on 202, poll the job until it is done (a spinner on a terminal)')
-    .option(
-      '--timeout <seconds>',
-      'with --follow, give up after this long (exit 6); default 300',
-      nonNegative('--timeout'),
-    );
+    .option('--dry-run', 'answer the plan a staging would have; nothing is stored (?dry_run=true)');
+  withJobWait(imp);
   for (const name of CSV_FLAGS) imp.option(`${flag(name)} <value>`, `CSV mapping: ${name}`);
   imp.action(async (file: string, opts: Options) => {
     const query = new URLSearchParams();
