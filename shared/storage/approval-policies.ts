@@ -6,6 +6,7 @@ import type { Db } from 'mongodb';
 import { approvalPolicyId, DEFAULT_POLICY, type ApprovalPolicy } from '../domain/approval-policy.js';
 import { collections, type ApprovalPolicyDoc } from './collections.js';
 import { findStagedOperation } from './staged-operations.js';
+import { storeAdapter } from './store-adapter.js';
 
 /** A policy as answered: version 0 has no update. */
 export interface StoredApprovalPolicy extends ApprovalPolicy {
@@ -31,11 +32,7 @@ function fromDoc(doc: ApprovalPolicyDoc): StoredApprovalPolicy {
  * updated by that revert, named by the reverted change's `reverted_by` once applied, at the end of its apply.
  */
 export async function findCurrentPolicyAnswer(db: Db, orgId: string): Promise<StoredApprovalPolicy> {
-  const [doc] = await collections(db)
-    .approvalPolicies.find({ org_id: orgId })
-    .sort({ policy_version: -1 })
-    .limit(1)
-    .toArray();
+  const doc = await highestVersion(db, orgId);
   if (!doc) return DEFAULT_STORED;
   const policy = fromDoc(doc);
   if (doc.reverts === undefined || doc.updated_by_operation !== null) return policy;
@@ -46,12 +43,19 @@ export async function findCurrentPolicyAnswer(db: Db, orgId: string): Promise<St
 
 /** The policy in force: the organisation's highest version, or version 0. */
 export async function findCurrentPolicy(db: Db, orgId: string): Promise<StoredApprovalPolicy> {
-  const [doc] = await collections(db)
-    .approvalPolicies.find({ org_id: orgId })
-    .sort({ policy_version: -1 })
-    .limit(1)
-    .toArray();
+  const doc = await highestVersion(db, orgId);
   return doc ? fromDoc(doc) : DEFAULT_STORED;
+}
+
+/** The organisation's highest version's document, by the (org_id, policy_version) index: in SQL on FerretDB (the store port's `highest`). */
+async function highestVersion(db: Db, orgId: string): Promise<ApprovalPolicyDoc | null> {
+  const port = await storeAdapter(db);
+  const doc = await port.highest({
+    collection: collections(db).approvalPolicies.collectionName,
+    equalities: { org_id: orgId },
+    key: 'policy_version',
+  });
+  return doc as ApprovalPolicyDoc | null;
 }
 
 /**

@@ -9,6 +9,7 @@ import { bulkWriteBounded } from './bounded-bulk-write.js';
 import type {
   DriverStrategy,
   FieldsQuery,
+  HighestQuery,
   InsertOutcome,
   LatestQuery,
   OwnedDocument,
@@ -184,6 +185,16 @@ export function mongoAdapter(db: Db, driver: DriverStrategy = mongoStrategy): St
         for (const f of q.fields) if (f in doc) out[f] = doc[f] as unknown;
         return out;
       });
+    },
+
+    async highest(q: HighestQuery): Promise<Document | null> {
+      const [doc] = await db
+        .collection(q.collection)
+        .find(q.equalities)
+        .sort({ [q.key]: -1 })
+        .limit(1)
+        .toArray();
+      return doc ?? null;
     },
 
     async where(q: WhereQuery): Promise<Document[]> {

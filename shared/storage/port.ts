@@ -61,6 +61,18 @@ export interface LatestQuery {
   fields: readonly string[];
 }
 
+/**
+ * The document whose `key` (a number field, unique among the documents the
+ * equalities select) is highest: an organisation's policy in force, a
+ * chain's latest step.
+ */
+export interface HighestQuery {
+  collection: string;
+  /** Top-level string equalities, org_id first: the leading fields of an index whose next field is `key`. */
+  equalities: Record<string, string>;
+  key: string;
+}
+
 /** A read of every document with these top-level string equalities, and (optionally) one field equal to any of `values`. */
 export interface WhereQuery {
   collection: string;
@@ -248,6 +260,8 @@ export interface StorePort {
   fields(q: FieldsQuery): Promise<Document[]>;
   /** At most one document per value (the last by (key, `_id`)), `q.fields` of each as `fields` gives them. */
   latest(q: LatestQuery): Promise<Document[]>;
+  /** The document with the highest `key` among those with the equalities (HighestQuery), whole; null when there is none. */
+  highest(q: HighestQuery): Promise<Document | null>;
   /** Every document `q` selects, in no particular order (`_id` always among the fields). */
   where(q: WhereQuery): Promise<Document[]>;
   /** The document of `collection` with this `_id` (any organisation's), projected as the driver projects. */

@@ -7,7 +7,8 @@
 // the totals a chain holds are exactly the sums of the amounts reserved, and
 // a reservation is made only while its total stays within the day's limit.
 import type { Db } from 'mongodb';
-import { collections } from './collections.js';
+import { collections, type UnattendedReservationDoc } from './collections.js';
+import { storeAdapter } from './store-adapter.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 const stepId = (key: string, seq: number): string => `${key}#${String(seq).padStart(8, '0')}`;
@@ -17,11 +18,12 @@ export const reservationKey = (orgId: string, actor: string, day: string): strin
 
 /** The chain's latest step: its number and the day's total so far (0, 0 before the first). */
 async function latest(db: Db, orgId: string, key: string): Promise<{ seq: number; total_minor: number }> {
-  const [last] = await collections(db)
-    .unattendedReservations.find({ org_id: orgId, key })
-    .sort({ seq: -1 })
-    .limit(1)
-    .toArray();
+  const port = await storeAdapter(db);
+  const last = (await port.highest({
+    collection: collections(db).unattendedReservations.collectionName,
+    equalities: { org_id: orgId, key },
+    key: 'seq',
+  })) as UnattendedReservationDoc | null;
   return last ? { seq: last.seq, total_minor: last.total_minor } : { seq: 0, total_minor: 0 };
 }
 

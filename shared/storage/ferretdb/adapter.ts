@@ -80,6 +80,11 @@ export function ferretDbAdapter(db: Db, pages: PostgresPages): FerretDbPort {
       return (await pages.latest(db, q)) ?? mongo.latest(q);
     },
 
+    async highest(q) {
+      const doc = await pages.highest(db, q);
+      return doc === undefined ? mongo.highest(q) : doc;
+    },
+
     async where(q) {
       return (await whereInSql(q)) ?? mongo.where(q);
     },

@@ -19,11 +19,20 @@ import pg from 'pg';
 import { decodeFerretDocument, encodeFerretDocument, InexactDocument } from './ferret-sjson.js';
 import { ferretTables } from './postgres-gin-indexes.js';
 import { pageColumn } from './postgres-page-indexes.js';
-import type { FieldsQuery, IdWrite, InsertGroup, InsertOutcome, LatestQuery, PageQuery, WhereQuery } from '../port.js';
+import type {
+  FieldsQuery,
+  HighestQuery,
+  IdWrite,
+  InsertGroup,
+  InsertOutcome,
+  LatestQuery,
+  PageQuery,
+  WhereQuery,
+} from '../port.js';
 import { idWriteRows, idWritesSql, WRITES_PER_STATEMENT } from './postgres-writes.js';
 import { insertSql, isPostgresUniqueViolation } from './postgres-inserts.js';
 
-export type { FieldsQuery, LatestQuery, PageQuery, WhereQuery } from '../port.js';
+export type { FieldsQuery, HighestQuery, LatestQuery, PageQuery, WhereQuery } from '../port.js';
 
 /** The SQL of one page on `schema.table`, parameters numbered from $1. */
 export function pageSql(schema: string, table: string, q: PageQuery): { text: string; values: unknown[] } {
@@ -254,6 +263,21 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
 }
 
 /**
+ * The SQL of `highest`: jsonb equalities as whereSql's, ordered by the key
+ * descending, one row. The expressions are those of FerretDB's btree of the
+ * declared index (the equalities, then the key), so PostgreSQL reads its
+ * first entry; jsonb orders numbers by value, as MongoDB does.
+ */
+export function highestSql(schema: string, table: string, q: HighestQuery): { text: string; values: unknown[] } {
+  const values = Object.values(q.equalities).map((v) => JSON.stringify(v));
+  const where = Object.keys(q.equalities).map((field, i) => `${jsonPath(field)} = $${i + 1}::jsonb`);
+  const text =
+    `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
+    `${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${jsonPath(q.key)} DESC LIMIT 1`;
+  return { text, values };
+}
+
+/**
  * The SQL of `versions`: each listed document's `_id`, `version` and
  * `org_id` as stored, by FerretDB's `_id` btree (`= ANY` of one jsonb array,
  * as whereSql's list).
@@ -454,6 +478,23 @@ export class PostgresPages {
       'generic',
     );
     return rows && this.decoded(db, q.collection, rows);
+  }
+
+  /**
+   * `highest`'s document (highestSql), decoded as FerretDB gives it; null
+   * when there is none, undefined when PostgreSQL cannot answer. why:
+   * through FerretDB the same read is a command FerretDB plans afresh and
+   * sorts itself; a staging's read of the policy in force was its slowest.
+   */
+  async highest(db: Db, q: HighestQuery): Promise<Document | null | undefined> {
+    const rows = await this.query<{ _jsonb: Record<string, unknown> }>(
+      db,
+      q.collection,
+      (schema, table) => highestSql(schema, table, q),
+      'generic',
+    );
+    if (!rows) return undefined;
+    return (await this.decoded(db, q.collection, rows))[0] ?? null;
   }
 
   /**

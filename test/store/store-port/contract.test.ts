@@ -352,6 +352,34 @@ describe('store port contract: the mongo adapter and the FerretDB adapter answer
     expect(noneSql.size).to.equal(0);
   });
 
+  it('highest: the document with the highest number, by value not by text; another organisation’s and key’s left out', async () => {
+    const step = (org: string, key: string, seq: number) => ({
+      _id: `${key}#${String(seq).padStart(8, '0')}`,
+      org_id: org,
+      key,
+      seq,
+      total_minor: seq * 100,
+    });
+    const key = `${orgId}:agent:2026-02-03`;
+    await db
+      .collection('unattended_reservations')
+      .insertMany([
+        step(orgId, key, 9),
+        step(orgId, key, 10),
+        step(orgId, key, 2),
+        step(orgId, `${key}x`, 11),
+        step(otherOrg, `${otherOrg}:agent:2026-02-03`, 12),
+      ] as never[]);
+    const q = { collection: 'unattended_reservations', equalities: { org_id: orgId, key }, key: 'seq' };
+    const [viaDriver, viaSql] = await both((port) => port.highest(q));
+    expect(viaDriver).to.include({ seq: 10, total_minor: 1_000 });
+    expect(viaSql).to.deep.equal(viaDriver);
+    const none = { ...q, equalities: { org_id: otherOrg, key } };
+    const [noneDriver, noneSql] = await both((port) => port.highest(none));
+    expect(noneDriver).to.equal(null);
+    expect(noneSql).to.equal(null);
+  });
+
   it('repairRecords: the same transactions, entries and links', async () => {
     for (const counterparty of [`cp_${uid}_0`, `cp_${uid}_1`, 'cp_nobody']) {
       const [viaDriver, viaSql] = await both((port) => port.repairRecords(orgId, `ba_${uid}_a`, counterparty));
