@@ -4,6 +4,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Db } from 'mongodb';
 import type { Logger } from '../shared/logger.js';
+import type { FiguresRefresher } from './figures-refresher.js';
 import type { ReadJobData, ReadJobResult, ReadOperation } from '../shared/queue/read-jobs.js';
 import { listCounterparties } from './jobs/counterparties-list.js';
 import { listInboxDuplicates } from './jobs/inbox-duplicates-list.js';
@@ -33,7 +34,11 @@ const HANDLERS: Record<ReadOperation, ReadHandler> = {
     listMatchSuggestions(db, data.org_id, data.input as ReadJobData<'match_suggestions.list'>['input']),
 };
 
-export function createReadProcessor(db: Db, logger: Logger) {
+/** The reads of kept figures (docs/reference/book-reads.md "Kept figures"): they wait for this process's refresh under way. */
+const FIGURE_READS: ReadonlySet<ReadOperation> = new Set(['counterparties.list', 'ledger.trial_balance']);
+
+/** `figures`: the worker's background refresh of kept figures, whose round under way a figure read waits for. */
+export function createReadProcessor(db: Db, logger: Logger, figures?: Pick<FiguresRefresher, 'settled'>) {
   return async (job: Job<ReadJobData, ReadJobResult>): Promise<ReadJobResult> => {
     const data = job.data;
     const log = logger.child({
@@ -50,6 +55,7 @@ export function createReadProcessor(db: Db, logger: Logger) {
     }
     const started = Date.now();
     try {
+      if (figures && FIGURE_READS.has(data.operation)) await figures.settled(data.org_id);
       const result = await handler(db, data);
       log.info({ ms: Date.now() - started }, 'read job finished');
       return result;

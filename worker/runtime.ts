@@ -59,11 +59,15 @@ export async function startWorker(config: Config, logger: Logger): Promise<Worke
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   // Reads (the duplicate overview, the counterparty list) on their own queue and concurrency: they never hold up staging.
   const readConnection = createRedis(config.redisUrl);
-  const readWorker = new Worker<ReadJobData, ReadJobResult>(READ_QUEUE, createReadProcessor(mongo.db, logger), {
-    connection: readConnection,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-  });
+  const readWorker = new Worker<ReadJobData, ReadJobResult>(
+    READ_QUEUE,
+    createReadProcessor(mongo.db, logger, figures),
+    {
+      connection: readConnection,
+      prefix: config.queuePrefix,
+      concurrency: config.workerConcurrency,
+    },
+  );
   readWorker.on('error', (err) => logger.error({ err, queue: READ_QUEUE }, 'worker error'));
   const registry = createRegistry('worker');
   const jobMetrics = createJobMetrics(registry);
