@@ -6,29 +6,44 @@
 // help.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI_MAIN } from './run-cli.js';
 
-/** An ESM load hook that writes each module's URL to stderr, one per line. */
-const HOOK = `export async function load(url, context, next) {
+/**
+ * An ESM load hook that appends each module's URL to `file`, one per line.
+ * why a file: the hooks run on a thread of their own, whose stderr reaches
+ * the process's only through the main thread, and the CLI exits right after
+ * its help; lines still on their way were lost on a busy machine.
+ */
+const hook = (file: string): string => `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
   const loaded = await next(url, context);
-  process.stderr.write('loaded ' + url + '\\n');
+  appendFileSync(${JSON.stringify(file)}, url + '\\n');
   return loaded;
 }`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
+const register = (file: string): string => `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook(file))}`)});`;
 
 /** The modules the CLI loads for `args`, as paths under dist/ or `node:` names. */
 function modulesLoaded(args: string[]): string[] {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, CLI_MAIN, ...args],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
-  expect(run.status, run.stderr).to.equal(0);
-  return run.stderr
-    .split('\n')
-    .filter((line) => line.startsWith('loaded '))
-    .map((line) => line.slice('loaded '.length).replace(/^file:\/\/.*?\/dist\//, ''));
+  const dir = mkdtempSync(join(tmpdir(), 'bookstage-cli-start-'));
+  const file = join(dir, 'loaded');
+  try {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register(file))}`, CLI_MAIN, ...args],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    expect(run.status, run.stderr).to.equal(0);
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.replace(/^file:\/\/.*?\/dist\//, ''));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const AT_START_ONLY_WHEN_CALLED = [
