@@ -6,6 +6,12 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { defineCommands } from './define-commands.js';
 import { processIo } from './io.js';
 
+// A reader that stops early (`bookstage … | head`) closes the pipe: the rest of the output goes nowhere, and the
+// command ends with its own exit code, as other command-line tools do, not with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+});
+
 const io = processIo();
 let exitCode: number = EXIT.ok;
 const done = (code: number): void => {

@@ -56,6 +56,18 @@ describe('bookstage CLI', function () {
       expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
     });
 
+    it('a reader that closes the output early (`| head`): the reversal is staged, exit 0, no stack trace', async () => {
+      const { books, entry } = reversible();
+      const conn = await loaded(books);
+      const run = await runCli(['ledger', 'reverse', entry, '--reason', 'booked twice'], {
+        ...conn,
+        closeStdout: true,
+      });
+      expect(run.stderr).to.equal('');
+      expect(run.code).to.equal(0);
+      expect(await countStagedWithPlan({ ledger_entry_id: entry })).to.equal(1);
+    });
+
     it('--json prints exactly the envelope the API answers', async () => {
       const { books, entry } = reversible();
       const conn = await loaded(books);
@@ -437,6 +449,12 @@ describe('bookstage CLI', function () {
       expect(unknown.code).to.equal(2);
       expect(unknown.stderr).to.include("unknown command 'linkz'");
       expect(unknown.stderr).to.include('(Did you mean links?)');
+    });
+
+    it('help into a pipe its reader closed ends with 0 and prints no stack trace', async () => {
+      const run = await runCli(['--help'], { closeStdout: true });
+      expect(run.stderr).to.equal('');
+      expect(run.code).to.equal(0);
     });
 
     it('an unknown option is a usage error (exit 2)', async () => {

@@ -22,7 +22,14 @@ export interface CliRun {
 
 export function runCli(
   args: string[],
-  options: { url?: string; token?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
+  options: {
+    url?: string;
+    token?: string;
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    /** Close the reading end of its output at once, as `bookstage … | head` does once it has read enough. */
+    closeStdout?: boolean;
+  } = {},
 ): Promise<CliRun> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -38,9 +45,11 @@ export function runCli(
     const child = spawn(process.execPath, [CLI_MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
+    if (options.closeStdout) child.stdout.destroy();
+    else
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
