@@ -237,6 +237,14 @@ function jsonPath(field: string): string {
   return field.split('.').reduce((expr, part) => `(${expr} -> ${pg.escapeLiteral(part)})`, '_jsonb');
 }
 
+/** `(_jsonb -> 'field') = $n::jsonb` per equality, each value appended to `values` as JSON. */
+function jsonbEqualities(equalities: Record<string, unknown>, values: unknown[]): string[] {
+  return Object.entries(equalities).map(([field, v]) => {
+    values.push(JSON.stringify(v));
+    return `${jsonPath(field)} = $${values.length}::jsonb`;
+  });
+}
+
 /**
  * The SQL of `where`: jsonb equalities on `(_jsonb -> 'field')`, the very
  * expressions of FerretDB's own btree indexes (it builds one per declared
@@ -246,11 +254,7 @@ function jsonPath(field: string): string {
  */
 export function whereSql(schema: string, table: string, q: WhereQuery): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  const where: string[] = [];
-  for (const [field, v] of Object.entries(q.equalities)) {
-    values.push(JSON.stringify(v));
-    where.push(`${jsonPath(field)} = $${values.length}::jsonb`);
-  }
+  const where = jsonbEqualities(q.equalities, values);
   if (q.any) {
     values.push(q.any.values.map((v) => JSON.stringify(v)));
     where.push(`(_jsonb -> ${pg.escapeLiteral(q.any.field)}) = ANY($${values.length}::jsonb[])`);
@@ -269,8 +273,8 @@ export function whereSql(schema: string, table: string, q: WhereQuery): { text: 
  * first entry; jsonb orders numbers by value, as MongoDB does.
  */
 export function highestSql(schema: string, table: string, q: HighestQuery): { text: string; values: unknown[] } {
-  const values = Object.values(q.equalities).map((v) => JSON.stringify(v));
-  const where = Object.keys(q.equalities).map((field, i) => `${jsonPath(field)} = $${i + 1}::jsonb`);
+  const values: unknown[] = [];
+  const where = jsonbEqualities(q.equalities, values);
   const text =
     `SELECT _jsonb FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}` +
     `${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${jsonPath(q.key)} DESC LIMIT 1`;
